@@ -79,6 +79,8 @@ CREATE TABLE executions (
   execution_queue jsonb NOT NULL DEFAULT '[]'::jsonb,
   execution_cache jsonb NOT NULL DEFAULT '[]'::jsonb,
   steps           jsonb NOT NULL DEFAULT '[]'::jsonb,
+  -- Model calls of this execution (running, succeeded, failed), so a reload mid-run shows it running.
+  runs            jsonb NOT NULL DEFAULT '[]'::jsonb,
   started_at      timestamptz NOT NULL DEFAULT now(),
   completed_at    timestamptz,
   position        bigint NOT NULL
