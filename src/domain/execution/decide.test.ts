@@ -1,0 +1,621 @@
+import { describe, expect, it } from 'vitest';
+import { decide, MESSAGES } from './decide';
+import { initialState } from './evolve';
+import { buildPrompt } from './prompt';
+import {
+  aStep,
+  contextWith,
+  countingIds,
+  draft,
+  EXECUTION_ID,
+  executionStarted,
+  FLOW_ID,
+  fold,
+  given,
+  NOW,
+  ranStep,
+  stepRunStarted,
+  stepRunSucceeded,
+} from './testing';
+import {
+  type ConversationContext,
+  DEFAULT_USER_INPUT,
+  type ExecutionCommand,
+  type ExecutionEvent,
+  type ExecutionState,
+} from './types';
+
+const noConversation: ConversationContext = { userNotes: '', rejectedIdeas: '' };
+const one = aStep(1, { systemPrompt: 'Research' });
+const two = aStep(2, { systemPrompt: 'Build on [[step-1]]', requiresUserInput: true });
+const started = executionStarted([one, two], ['c1', 'c2']);
+
+const runStep = (
+  stepId: string,
+  fields: Partial<Extract<ExecutionCommand, { type: 'StartStepRun' }>['data']> = {},
+) =>
+  ({
+    type: 'StartStepRun',
+    data: {
+      runId: 'run-new',
+      stepId,
+      loopIteration: null,
+      userInput: '',
+      model: 'offline',
+      keySource: 'offline',
+      conversation: noConversation,
+      ...fields,
+    },
+  }) satisfies ExecutionCommand;
+
+const complete = (runId: string, output: string) =>
+  ({
+    type: 'CompleteStepRun',
+    data: { runId, output, usage: { inputTokens: 3, outputTokens: 4 }, durationMs: 12 },
+  }) satisfies ExecutionCommand;
+
+describe('decide', () => {
+  describe('StartExecution', () => {
+    const command: ExecutionCommand = {
+      type: 'StartExecution',
+      data: { executionId: EXECUTION_ID, flowId: FLOW_ID },
+    };
+
+    it('starts with the flow steps in order, one cache item id per unit of work', () => {
+      const loop = aStep(2, { outputMode: 'loop', maxLoopIterations: 2 });
+      const withRowFields = { ...one, flowId: FLOW_ID, createdAt: NOW };
+      given([], { steps: [loop, withRowFields] })
+        .when(command)
+        .thenEmits([executionStarted([one, loop], ['id-1', 'id-2', 'id-3'])]);
+    });
+
+    it('a flow without steps gives an empty execution', () => {
+      given([])
+        .when(command)
+        .thenEmits([executionStarted([], [])]);
+    });
+
+    it('refuses a stream that already exists', () => {
+      given([started]).when(command).thenRefuses('conflict', MESSAGES.executionExists);
+    });
+  });
+
+  it.each<ExecutionCommand>([
+    { type: 'SyncSteps', data: {} },
+    runStep(one.id),
+    complete('r1', 'x'),
+    { type: 'FailStepRun', data: { runId: 'r1', message: 'x', retryable: false } },
+    { type: 'ApproveResult', data: { resultId: 'x' } },
+    { type: 'UnapproveResult', data: { resultId: 'x' } },
+    { type: 'EditResult', data: { resultId: 'x', result: 'y' } },
+    { type: 'DeleteResult', data: { resultId: 'x' } },
+    { type: 'StopExecution', data: {} },
+    { type: 'ResetExecution', data: {} },
+  ])('$type on a missing execution is not found', (command) => {
+    given([]).when(command).thenRefuses('not_found', MESSAGES.executionNotFound);
+  });
+
+  describe('SyncSteps', () => {
+    it('records nothing when the steps are unchanged, whatever the key order', () => {
+      const reordered = [two, one].map((s) => Object.fromEntries(Object.entries(s).reverse()) as typeof s);
+      given([started], { steps: reordered }).when({ type: 'SyncSteps', data: {} }).thenEmits([]);
+    });
+
+    it('records the new steps with ids for the new work only', () => {
+      const three = aStep(3);
+      const renamed = { ...one, name: 'Renamed' };
+      given([started], { steps: [three, renamed, two] })
+        .when({ type: 'SyncSteps', data: {} })
+        .thenEmits([
+          { type: 'StepsSynced', data: { steps: [renamed, two, three], cacheItemIds: ['id-1'], at: NOW } },
+        ]);
+    });
+
+    it('removing the last unfinished step completes a running execution', () => {
+      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], { steps: [one] })
+        .when({ type: 'SyncSteps', data: {} })
+        .thenEmits([
+          { type: 'StepsSynced', data: { steps: [one], cacheItemIds: [], at: NOW } },
+          { type: 'ExecutionCompleted', data: { at: NOW } },
+        ]);
+    });
+  });
+
+  describe('StartStepRun', () => {
+    it('runs the step first pending item with the built prompt', () => {
+      const history = [started, ...ranStep(one, 'r1', 'c1', 'res1', 'findings')];
+      const state = fold(history);
+      const conversation = { userNotes: 'note', rejectedIdeas: '' };
+      const expectedPrompt = buildPrompt({
+        step: two,
+        steps: state.steps,
+        results: state.results,
+        userInput: 'focus on B2B',
+        conversation,
+        loopIteration: 0,
+      });
+      expect(expectedPrompt.finalPrompt).toMatch(/^Build on findings/);
+      given(history)
+        .when(
+          runStep(two.id, {
+            userInput: 'focus on B2B',
+            conversation,
+            model: 'gemini-x',
+            keySource: 'default',
+          }),
+        )
+        .thenEmits([
+          {
+            type: 'StepRunStarted',
+            data: {
+              runId: 'run-new',
+              stepId: two.id,
+              stepOrder: 2,
+              loopIteration: 0,
+              cacheItemId: 'c2',
+              userInput: 'focus on B2B',
+              systemPrompt: two.systemPrompt,
+              finalPrompt: expectedPrompt.finalPrompt,
+              stepLabels: { 'step-1': 'findings' },
+              unresolvedLabels: [],
+              outputMode: 'single',
+              choices: [],
+              model: 'gemini-x',
+              keySource: 'default',
+              at: NOW,
+            },
+          },
+        ]);
+    });
+
+    it('blank input on a step that does not require it becomes the default input', () => {
+      const [event] = given([started])
+        .when(runStep(one.id, { userInput: '  ' }))
+        .events();
+      expect(event).toMatchObject({ data: { userInput: DEFAULT_USER_INPUT, cacheItemId: 'c1' } });
+    });
+
+    it('a step with no pending work runs a new version', () => {
+      const [event] = given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+        .when(runStep(one.id))
+        .events();
+      expect(event).toMatchObject({ data: { cacheItemId: null, loopIteration: 0 } });
+    });
+
+    describe('loop steps', () => {
+      const loop = aStep(1, { outputMode: 'loop', maxLoopIterations: 3 });
+      const loopStarted = executionStarted([loop], ['l1', 'l2', 'l3']);
+
+      it('runs the first pending iteration, or the one asked for', () => {
+        expect(given([loopStarted]).when(runStep(loop.id)).events()[0]).toMatchObject({
+          data: { cacheItemId: 'l1', loopIteration: 1 },
+        });
+        expect(
+          given([loopStarted])
+            .when(runStep(loop.id, { loopIteration: 3 }))
+            .events()[0],
+        ).toMatchObject({
+          data: { cacheItemId: 'l3', loopIteration: 3 },
+        });
+      });
+
+      it('a finished iteration runs again as a new version of that iteration', () => {
+        const history = [
+          loopStarted,
+          stepRunStarted(loop, 'r1', { cacheItemId: 'l1', loopIteration: 1 }),
+          stepRunSucceeded('r1', [draft('x', 'y', { label: 'Loop 1', loopIteration: 1 })]),
+        ];
+        expect(
+          given(history)
+            .when(runStep(loop.id, { loopIteration: 1 }))
+            .events()[0],
+        ).toMatchObject({
+          data: { cacheItemId: null, loopIteration: 1 },
+        });
+      });
+
+      it('a loop with every iteration done runs a new version of its last iteration', () => {
+        const history = [
+          loopStarted,
+          ...[1, 2, 3].flatMap((n) => [
+            stepRunStarted(loop, `r${n}`, { cacheItemId: `l${n}`, loopIteration: n }),
+            stepRunSucceeded(`r${n}`, [draft(`x${n}`, 'y', { label: `Loop ${n}`, loopIteration: n })]),
+          ]),
+        ];
+        expect(given(history).when(runStep(loop.id)).events()[0]).toMatchObject({
+          data: { cacheItemId: null, loopIteration: 3 },
+        });
+      });
+
+      it('refuses an iteration the loop does not have', () => {
+        given([loopStarted])
+          .when(runStep(loop.id, { loopIteration: 4 }))
+          .thenRefuses('not_found');
+      });
+    });
+
+    it('refuses an unknown step', () => {
+      given([started]).when(runStep('nope')).thenRefuses('not_found', MESSAGES.stepNotFound);
+    });
+
+    it('refuses a stopped execution until it is reset', () => {
+      const stopped: ExecutionEvent[] = [started, { type: 'ExecutionStopped', data: { at: NOW } }];
+      given(stopped).when(runStep(one.id)).thenRefuses('conflict', MESSAGES.stopped);
+      const reset: ExecutionEvent = { type: 'ExecutionReset', data: { cacheItemIds: ['n1', 'n2'], at: NOW } };
+      expect(
+        given([...stopped, reset])
+          .when(runStep(one.id))
+          .events(),
+      ).toHaveLength(1);
+    });
+
+    it('refuses blank input for a step that requires input', () => {
+      given([started])
+        .when(runStep(two.id, { userInput: ' \n\t' }))
+        .thenRefuses('invalid', MESSAGES.inputRequired);
+    });
+
+    it('refuses a second run of a step while one is in progress', () => {
+      given([started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })])
+        .when(runStep(one.id))
+        .thenRefuses('conflict', MESSAGES.runInProgress);
+    });
+
+    it('a completed execution still accepts runs', () => {
+      const done = [
+        started,
+        ...ranStep(one, 'r1', 'c1', 'res1', 'a'),
+        ...ranStep(two, 'r2', 'c2', 'res2', 'b'),
+        { type: 'ExecutionCompleted', data: { at: NOW } } as const,
+      ];
+      expect(given(done).when(runStep(one.id)).events()).toHaveLength(1);
+    });
+  });
+
+  describe('CompleteStepRun', () => {
+    const running = [started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })];
+
+    it('records the answer as a result', () => {
+      given(running)
+        .when(complete('r1', 'The answer'))
+        .thenEmits([
+          {
+            type: 'StepRunSucceeded',
+            data: {
+              runId: 'r1',
+              results: [draft('id-1', 'The answer')],
+              usage: { inputTokens: 3, outputTokens: 4 },
+              durationMs: 12,
+              at: NOW,
+            },
+          },
+        ]);
+    });
+
+    it('the last pending work completes the execution', () => {
+      const history = [
+        ...running.slice(0, 1),
+        ...ranStep(one, 'r1', 'c1', 'res1', 'a'),
+        stepRunStarted(two, 'r2', { cacheItemId: 'c2' }),
+      ];
+      const events = given(history).when(complete('r2', 'done')).events();
+      expect(events.map((e) => e.type)).toEqual(['StepRunSucceeded', 'ExecutionCompleted']);
+    });
+
+    it('a new version on a completed execution does not complete it again', () => {
+      const history = [
+        started,
+        ...ranStep(one, 'r1', 'c1', 'res1', 'a'),
+        ...ranStep(two, 'r2', 'c2', 'res2', 'b'),
+        { type: 'ExecutionCompleted', data: { at: NOW } } as const,
+        stepRunStarted(one, 'r3', { cacheItemId: null }),
+      ];
+      expect(
+        given(history)
+          .when(complete('r3', 'v2'))
+          .events()
+          .map((e) => e.type),
+      ).toEqual(['StepRunSucceeded']);
+    });
+
+    it('a loop run is labelled with its iteration', () => {
+      const loop = aStep(1, { outputMode: 'loop', maxLoopIterations: 2 });
+      const history = [
+        executionStarted([loop], ['l1', 'l2']),
+        stepRunStarted(loop, 'r1', { cacheItemId: 'l2', loopIteration: 2 }),
+      ];
+      const [event] = given(history).when(complete('r1', 'turn')).events();
+      expect(event).toMatchObject({
+        data: { results: [{ label: 'Loop 2', loopIteration: 2, content: 'turn' }] },
+      });
+    });
+
+    it('a multiple step gives one result per branch', () => {
+      const multi = aStep(1, { outputMode: 'multiple' });
+      const history = [executionStarted([multi], ['m1']), stepRunStarted(multi, 'r1', { cacheItemId: 'm1' })];
+      const output = JSON.stringify([
+        { branchName: 'A', content: 'a' },
+        { branchName: '', content: 'b' },
+      ]);
+      const [event] = given(history).when(complete('r1', output)).events();
+      expect(event).toMatchObject({
+        data: {
+          results: [
+            { resultId: 'id-1', label: 'A' },
+            { resultId: 'id-2', label: 'Branch 2' },
+          ],
+        },
+      });
+    });
+
+    it('a choice step gives the chosen path, approved once applied', () => {
+      const choice = aStep(1, { outputMode: 'multiple_choice', choices: ['Left', 'Right'] });
+      const history = [
+        executionStarted([choice], ['k1']),
+        stepRunStarted(choice, 'r1', { cacheItemId: 'k1' }),
+      ];
+      const events = given(history).when(complete('r1', '{"choice":"Right"}')).events();
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: 'StepRunSucceeded',
+          data: expect.objectContaining({
+            results: [
+              draft('id-1', 'Right', {
+                label: 'path: Right',
+                branchName: 'Right',
+                branchPath: 'Right',
+                choiceIndex: 1,
+              }),
+            ],
+          }),
+        }),
+        { type: 'ExecutionCompleted', data: { at: NOW } },
+      ]);
+      const state = fold(events, fold(history));
+      expect(state.results[0]!.approved).toBe(true);
+    });
+
+    it('refuses an answer that breaks the step output contract', () => {
+      const choice = aStep(1, { outputMode: 'multiple_choice', choices: ['Left', 'Right'] });
+      const history = [
+        executionStarted([choice], ['k1']),
+        stepRunStarted(choice, 'r1', { cacheItemId: 'k1' }),
+      ];
+      given(history)
+        .when(complete('r1', 'I pick Right'))
+        .thenRefuses('invalid', /choices/);
+    });
+
+    it('refuses an unknown run and a run that already ended', () => {
+      given(running).when(complete('nope', 'x')).thenRefuses('not_found', MESSAGES.runNotFound);
+      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+        .when(complete('r1', 'again'))
+        .thenRefuses('conflict', MESSAGES.runNotRunning);
+    });
+  });
+
+  describe('FailStepRun', () => {
+    const fail = (runId: string): ExecutionCommand => ({
+      type: 'FailStepRun',
+      data: { runId, message: 'model timeout', retryable: true },
+    });
+
+    it('records the failure', () => {
+      given([started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })])
+        .when(fail('r1'))
+        .thenEmits([
+          {
+            type: 'StepRunFailed',
+            data: { runId: 'r1', message: 'model timeout', retryable: true, at: NOW },
+          },
+        ]);
+    });
+
+    it('refuses an unknown run and a run that already ended', () => {
+      given([started]).when(fail('r1')).thenRefuses('not_found');
+      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+        .when(fail('r1'))
+        .thenRefuses('conflict');
+    });
+  });
+
+  describe('results', () => {
+    const withResult = [started, ...ranStep(one, 'r1', 'c1', 'res1', 'Answer')];
+    const approved: ExecutionEvent[] = [
+      ...withResult,
+      { type: 'ResultApproved', data: { resultId: 'res1', at: NOW } },
+    ];
+    const choice = aStep(1, { outputMode: 'multiple_choice', choices: ['A'] });
+    const withChoice = [
+      executionStarted([choice], ['k1']),
+      stepRunStarted(choice, 'r1', { cacheItemId: 'k1' }),
+      stepRunSucceeded('r1', [draft('pick', 'A', { label: 'path: A', choiceIndex: 0, branchPath: 'A' })]),
+    ];
+
+    it('ApproveResult approves once', () => {
+      given(withResult)
+        .when({ type: 'ApproveResult', data: { resultId: 'res1' } })
+        .thenEmits([{ type: 'ResultApproved', data: { resultId: 'res1', at: NOW } }]);
+      given(approved)
+        .when({ type: 'ApproveResult', data: { resultId: 'res1' } })
+        .thenEmits([]);
+      given(withResult)
+        .when({ type: 'ApproveResult', data: { resultId: 'nope' } })
+        .thenRefuses('not_found');
+    });
+
+    it('UnapproveResult unapproves once, never a chosen path', () => {
+      given(approved)
+        .when({ type: 'UnapproveResult', data: { resultId: 'res1' } })
+        .thenEmits([{ type: 'ResultUnapproved', data: { resultId: 'res1', at: NOW } }]);
+      given(withResult)
+        .when({ type: 'UnapproveResult', data: { resultId: 'res1' } })
+        .thenEmits([]);
+      given(withChoice)
+        .when({ type: 'UnapproveResult', data: { resultId: 'pick' } })
+        .thenRefuses('invalid', MESSAGES.choiceStaysApproved);
+      given(withResult)
+        .when({ type: 'UnapproveResult', data: { resultId: 'nope' } })
+        .thenRefuses('not_found');
+    });
+
+    it('EditResult records before and after', () => {
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Better', label: 'Mine' } })
+        .thenEmits([
+          {
+            type: 'ResultEdited',
+            data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Mine', at: NOW },
+          },
+        ]);
+    });
+
+    it('EditResult keeps what it is not given; a blank label becomes step_{order}', () => {
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Better' } })
+        .thenEmits([
+          {
+            type: 'ResultEdited',
+            data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Branch 1', at: NOW },
+          },
+        ]);
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'res1', label: '  ' } })
+        .thenEmits([
+          {
+            type: 'ResultEdited',
+            data: { resultId: 'res1', before: 'Answer', after: 'Answer', label: 'step_1', at: NOW },
+          },
+        ]);
+    });
+
+    it('EditResult with nothing to change is refused; with the same values it records nothing', () => {
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'res1' } })
+        .thenRefuses('invalid', MESSAGES.nothingToEdit);
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Answer', label: 'Branch 1' } })
+        .thenEmits([]);
+      given(withResult)
+        .when({ type: 'EditResult', data: { resultId: 'nope', result: 'x' } })
+        .thenRefuses('not_found');
+    });
+
+    it('DeleteResult records the deleted text', () => {
+      given(withResult)
+        .when({ type: 'DeleteResult', data: { resultId: 'res1' } })
+        .thenEmits([{ type: 'ResultDeleted', data: { resultId: 'res1', content: 'Answer', at: NOW } }]);
+      given(withResult)
+        .when({ type: 'DeleteResult', data: { resultId: 'nope' } })
+        .thenRefuses('not_found');
+    });
+  });
+
+  describe('StopExecution and ResetExecution', () => {
+    it('stops once', () => {
+      given([started])
+        .when({ type: 'StopExecution', data: {} })
+        .thenEmits([{ type: 'ExecutionStopped', data: { at: NOW } }]);
+      given([started, { type: 'ExecutionStopped', data: { at: NOW } }])
+        .when({ type: 'StopExecution', data: {} })
+        .thenEmits([]);
+    });
+
+    it('reset brings a fresh id for every unit of work and keeps the results', () => {
+      const history = [
+        started,
+        ...ranStep(one, 'r1', 'c1', 'res1', 'kept'),
+        { type: 'ExecutionStopped', data: { at: NOW } } as const,
+      ];
+      const { state } = given(history)
+        .when({ type: 'ResetExecution', data: {} })
+        .thenEmits([{ type: 'ExecutionReset', data: { cacheItemIds: ['id-1', 'id-2'], at: NOW } }]);
+      expect(state).toMatchObject({ status: 'running', currentStep: 1 });
+      expect(state.executionCache.map((c) => [c.id, c.status])).toEqual([
+        ['id-1', 'pending'],
+        ['id-2', 'pending'],
+      ]);
+      expect(state.results.map((r) => r.result)).toEqual(['kept']);
+    });
+  });
+
+  describe('replay', () => {
+    /** Decides each command on the state so far, as the handler does, and keeps every event. */
+    function play(commands: ExecutionCommand[], steps = [one, two]) {
+      const newId = countingIds();
+      let state: ExecutionState = initialState();
+      const events: ExecutionEvent[] = [];
+      for (const command of commands) {
+        const emitted = decide(command, state, contextWith({ newId, steps }));
+        state = fold(emitted, state);
+        events.push(...emitted);
+      }
+      return { state, events };
+    }
+
+    const session: ExecutionCommand[] = [
+      { type: 'StartExecution', data: { executionId: EXECUTION_ID, flowId: FLOW_ID } },
+      runStep(one.id, { runId: 'a' }),
+      complete('a', 'first'),
+      { type: 'ApproveResult', data: { resultId: 'id-3' } },
+      runStep(one.id, { runId: 'b' }),
+      complete('b', 'second version'),
+      runStep(two.id, { runId: 'c', userInput: 'go' }),
+      { type: 'FailStepRun', data: { runId: 'c', message: 'timeout', retryable: true } },
+      runStep(two.id, { runId: 'd', userInput: 'go' }),
+      complete('d', 'built'),
+      { type: 'EditResult', data: { resultId: 'id-5', label: 'Final' } },
+      { type: 'StopExecution', data: {} },
+      { type: 'ResetExecution', data: {} },
+      runStep(one.id, { runId: 'e' }),
+    ];
+
+    it('folding the events of a session gives the state the session ended in', () => {
+      const { state, events } = play(session);
+      expect(fold(events)).toEqual(state);
+      expect(events.map((e) => e.type)).toEqual([
+        'ExecutionStarted',
+        'StepRunStarted',
+        'StepRunSucceeded',
+        'ResultApproved',
+        'StepRunStarted',
+        'StepRunSucceeded',
+        'StepRunStarted',
+        'StepRunFailed',
+        'StepRunStarted',
+        'StepRunSucceeded',
+        'ExecutionCompleted',
+        'ResultEdited',
+        'ExecutionStopped',
+        'ExecutionReset',
+        'StepRunStarted',
+      ]);
+      expect(state).toMatchObject({ status: 'running', currentStep: 1, completedAt: null });
+      expect(state.results.map((r) => [r.stepOrder, r.label, r.result, r.approved])).toEqual([
+        [1, 'Branch 1', 'first', true],
+        [1, 'Branch 1', 'second version', false],
+        [2, 'Final', 'built', false],
+      ]);
+      expect(state.runs.map((r) => [r.runId, r.status, r.cacheItemId])).toEqual([
+        ['a', 'succeeded', 'id-1'],
+        ['b', 'succeeded', null],
+        ['c', 'failed', 'id-2'],
+        ['d', 'succeeded', 'id-2'],
+        ['e', 'running', 'id-6'],
+      ]);
+    });
+
+    it('the approved version, not the newest, feeds the next step', () => {
+      const { events } = play(session);
+      const secondStepRun = events.filter((e) => e.type === 'StepRunStarted')[2]!;
+      expect(secondStepRun.data).toMatchObject({ stepLabels: { 'step-1': 'first' }, userInput: 'go' });
+    });
+
+    it('every prefix of the session replays to the state reached at that point', () => {
+      for (let n = 1; n <= session.length; n++) {
+        const { state, events } = play(session.slice(0, n));
+        expect(fold(events)).toEqual(state);
+      }
+    });
+  });
+});

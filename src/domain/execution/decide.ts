@@ -1,0 +1,241 @@
+import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
+import { evolve } from './evolve';
+import { parseStepOutput } from './output';
+import { buildPrompt } from './prompt';
+import { runningRun } from './queries';
+import { inExecutionOrder, sameSteps, snapshotOf } from './step-snapshots';
+import {
+  type DecideContext,
+  DEFAULT_USER_INPUT,
+  type ExecutionCommand,
+  type ExecutionEvent,
+  ExecutionRuleViolation,
+  type ExecutionState,
+  type StepResult,
+  type StepRun,
+} from './types';
+
+export const MESSAGES = {
+  executionNotFound: 'Execution not found',
+  executionExists: 'Execution already exists',
+  stepNotFound: 'Step not found in this execution',
+  loopIterationNotFound: (n: number) => `Loop iteration ${n} does not exist for this step`,
+  runNotFound: 'Run not found',
+  runNotRunning: 'This run has already ended',
+  resultNotFound: 'Result not found',
+  stopped: 'Execution đã dừng. Hãy reset trước khi chạy lại.',
+  runInProgress: 'This step is already running. Wait for the run to end.',
+  inputRequired: 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.',
+  choiceStaysApproved: 'A selected choice stays approved: it is the path the flow took.',
+  nothingToEdit: 'Nothing to change: give a result or a label.',
+} as const;
+
+const refuse = (kind: ExecutionRuleViolation['kind'], message: string) =>
+  new ExecutionRuleViolation(kind, message);
+
+function stepOf(state: ExecutionState, stepId: string) {
+  const step = state.steps.find((s) => s.id === stepId);
+  if (!step) throw refuse('not_found', MESSAGES.stepNotFound);
+  return step;
+}
+
+function resultOf(state: ExecutionState, resultId: string): StepResult {
+  const result = state.results.find((r) => r.id === resultId);
+  if (!result) throw refuse('not_found', MESSAGES.resultNotFound);
+  return result;
+}
+
+function runningRunOf(state: ExecutionState, runId: string): StepRun {
+  const run = state.runs.find((r) => r.runId === runId);
+  if (!run) throw refuse('not_found', MESSAGES.runNotFound);
+  if (run.status !== 'running') throw refuse('conflict', MESSAGES.runNotRunning);
+  return run;
+}
+
+/** Which cache item a run works on: a pending one, or none when it is a new version of finished work. */
+function workOf(state: ExecutionState, stepId: string, loopIteration: number | null) {
+  const items = state.executionCache.filter((item) => item.stepId === stepId);
+  if (loopIteration !== null) {
+    const item = items.find((i) => i.loopIteration === loopIteration);
+    if (!item) throw refuse('not_found', MESSAGES.loopIterationNotFound(loopIteration));
+    return { cacheItemId: item.status === 'pending' ? item.id : null, loopIteration };
+  }
+  const pending = items.find((i) => i.status === 'pending');
+  if (pending) return { cacheItemId: pending.id, loopIteration: pending.loopIteration };
+  return { cacheItemId: null, loopIteration: items.at(-1)?.loopIteration ?? NOT_A_LOOP };
+}
+
+/** Once no work is pending, a running execution is completed (an empty one never had work to finish). */
+function completionAfter(state: ExecutionState, events: ExecutionEvent[], at: string): ExecutionEvent[] {
+  const after = events.reduce(evolve, state);
+  const done =
+    after.status === 'running' &&
+    after.executionCache.length > 0 &&
+    after.executionCache.every((item) => item.status === 'completed');
+  return done ? [...events, { type: 'ExecutionCompleted', data: { at } }] : events;
+}
+
+export function decide(
+  command: ExecutionCommand,
+  state: ExecutionState,
+  context: DecideContext,
+): ExecutionEvent[] {
+  const at = context.now;
+  if (command.type === 'StartExecution') {
+    if (state.exists) throw refuse('conflict', MESSAGES.executionExists);
+    const steps = inExecutionOrder(context.steps).map(snapshotOf);
+    return [
+      {
+        type: 'ExecutionStarted',
+        data: {
+          executionId: command.data.executionId,
+          userId: context.userId,
+          flowId: command.data.flowId,
+          steps,
+          cacheItemIds: cacheSlotsOf(steps).map(() => context.newId()),
+          at,
+        },
+      },
+    ];
+  }
+  if (!state.exists) throw refuse('not_found', MESSAGES.executionNotFound);
+
+  switch (command.type) {
+    case 'SyncSteps': {
+      const steps = inExecutionOrder(context.steps).map(snapshotOf);
+      if (sameSteps(steps, state.steps)) return [];
+      const missing = cacheSlotsOf(steps).filter(
+        (slot) => !state.executionCache.some((item) => isSameSlot(slot, item)),
+      );
+      const synced: ExecutionEvent = {
+        type: 'StepsSynced',
+        data: { steps, cacheItemIds: missing.map(() => context.newId()), at },
+      };
+      // Removing the last unfinished step finishes the execution just as running it would.
+      return completionAfter(state, [synced], at);
+    }
+
+    case 'StartStepRun': {
+      const { data } = command;
+      const step = stepOf(state, data.stepId);
+      if (state.status === 'stopped') throw refuse('conflict', MESSAGES.stopped);
+      if (step.requiresUserInput && data.userInput.trim() === '')
+        throw refuse('invalid', MESSAGES.inputRequired);
+      // One run per step at a time: two runs of the same work would race to complete the same cache item.
+      if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
+      const work = workOf(state, step.id, data.loopIteration);
+      const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
+      const prompt = buildPrompt({
+        step,
+        steps: state.steps,
+        results: state.results,
+        userInput,
+        conversation: data.conversation,
+        loopIteration: work.loopIteration,
+      });
+      return [
+        {
+          type: 'StepRunStarted',
+          data: {
+            runId: data.runId,
+            stepId: step.id,
+            stepOrder: step.order,
+            loopIteration: work.loopIteration,
+            cacheItemId: work.cacheItemId,
+            userInput,
+            systemPrompt: step.systemPrompt,
+            finalPrompt: prompt.finalPrompt,
+            stepLabels: prompt.stepLabels,
+            unresolvedLabels: prompt.unresolvedLabels,
+            outputMode: step.outputMode,
+            choices: [...step.choices],
+            model: data.model,
+            keySource: data.keySource,
+            at,
+          },
+        },
+      ];
+    }
+
+    case 'CompleteStepRun': {
+      const { data } = command;
+      const run = runningRunOf(state, data.runId);
+      // The step as the execution knows it now; a step removed meanwhile is read as plain text.
+      const step = state.steps.find((s) => s.id === run.stepId);
+      const results = parseStepOutput({
+        outputMode: step?.outputMode ?? 'single',
+        choices: step?.choices ?? [],
+        loopIteration: run.loopIteration,
+        output: data.output,
+      }).map((result) => ({ resultId: context.newId(), ...result }));
+      const succeeded: ExecutionEvent = {
+        type: 'StepRunSucceeded',
+        data: { runId: run.runId, results, usage: data.usage, durationMs: data.durationMs, at },
+      };
+      return completionAfter(state, [succeeded], at);
+    }
+
+    case 'FailStepRun': {
+      const { data } = command;
+      const run = runningRunOf(state, data.runId);
+      return [
+        {
+          type: 'StepRunFailed',
+          data: { runId: run.runId, message: data.message, retryable: data.retryable, at },
+        },
+      ];
+    }
+
+    case 'ApproveResult': {
+      const result = resultOf(state, command.data.resultId);
+      if (result.approved) return [];
+      return [{ type: 'ResultApproved', data: { resultId: result.id, at } }];
+    }
+
+    case 'UnapproveResult': {
+      const result = resultOf(state, command.data.resultId);
+      if (result.choiceIndex !== null) throw refuse('invalid', MESSAGES.choiceStaysApproved);
+      if (!result.approved) return [];
+      return [{ type: 'ResultUnapproved', data: { resultId: result.id, at } }];
+    }
+
+    case 'EditResult': {
+      const { data } = command;
+      const result = resultOf(state, data.resultId);
+      if (data.result === undefined && data.label === undefined)
+        throw refuse('invalid', MESSAGES.nothingToEdit);
+      const after = data.result ?? result.result;
+      // The spec's default for a label cleared in the editor.
+      const fallbackLabel = `step_${result.stepOrder}`;
+      const label =
+        data.label === undefined ? (result.label ?? fallbackLabel) : data.label.trim() || fallbackLabel;
+      // A form sending back what is already there changes nothing, so it records nothing.
+      if (after === result.result && label === result.label) return [];
+      return [
+        { type: 'ResultEdited', data: { resultId: result.id, before: result.result, after, label, at } },
+      ];
+    }
+
+    case 'DeleteResult': {
+      const result = resultOf(state, command.data.resultId);
+      return [{ type: 'ResultDeleted', data: { resultId: result.id, content: result.result, at } }];
+    }
+
+    case 'StopExecution':
+      if (state.status === 'stopped') return [];
+      return [{ type: 'ExecutionStopped', data: { at } }];
+
+    case 'ResetExecution':
+      return [
+        {
+          type: 'ExecutionReset',
+          data: { cacheItemIds: cacheSlotsOf(state.steps).map(() => context.newId()), at },
+        },
+      ];
+
+    default: {
+      const unknown: never = command;
+      throw refuse('invalid', `Unknown command ${(unknown as { type: string }).type}`);
+    }
+  }
+}

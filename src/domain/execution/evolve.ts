@@ -1,0 +1,172 @@
+import type { StepSnapshot } from '../flow';
+import { cacheSlotsOf, currentStepOf, isSameSlot, pendingItemsFor, queueOf } from './cache-layout';
+import { inExecutionOrder } from './step-snapshots';
+import type { CacheItem, ExecutionEvent, ExecutionState, StepResult } from './types';
+
+export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
+
+export function initialState(): ExecutionState {
+  return {
+    exists: false,
+    id: '',
+    userId: '',
+    flowId: '',
+    status: 'running',
+    currentStep: 1,
+    steps: [],
+    executionQueue: [],
+    executionCache: [],
+    results: [],
+    runs: [],
+    startedAt: '',
+    completedAt: null,
+  };
+}
+
+/** Steps, cache, and what follows from them: the queue and the current step are never stored apart. */
+function planned(steps: StepSnapshot[], executionCache: CacheItem[]) {
+  const executionQueue = queueOf(steps, executionCache);
+  return { steps, executionCache, executionQueue, currentStep: currentStepOf(steps, executionQueue) };
+}
+
+/**
+ * Applies one event. The same function runs in the projection, in command handling and in the browser,
+ * so it never throws: an event naming a run or result this state does not know changes nothing.
+ */
+export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionState {
+  switch (event.type) {
+    case 'ExecutionStarted': {
+      const { data } = event;
+      const steps = inExecutionOrder(data.steps);
+      return {
+        ...initialState(),
+        exists: true,
+        id: data.executionId,
+        userId: data.userId,
+        flowId: data.flowId,
+        status: 'running',
+        startedAt: data.at,
+        ...planned(steps, pendingItemsFor(cacheSlotsOf(steps), data.cacheItemIds)),
+      };
+    }
+
+    case 'StepsSynced': {
+      const steps = inExecutionOrder(event.data.steps);
+      const slots = cacheSlotsOf(steps);
+      const kept = state.executionCache.filter((item) => slots.some((slot) => isSameSlot(slot, item)));
+      const added = pendingItemsFor(
+        slots.filter((slot) => !kept.some((item) => isSameSlot(slot, item))),
+        event.data.cacheItemIds,
+      );
+      const cache = slots.map(
+        (slot) =>
+          kept.find((item) => isSameSlot(slot, item)) ?? added.find((item) => isSameSlot(slot, item))!,
+      );
+      const reopened = state.status === 'completed' && cache.some((item) => item.status === 'pending');
+      return {
+        ...state,
+        ...planned(steps, cache),
+        ...(reopened ? { status: 'running' as const, completedAt: null } : {}),
+      };
+    }
+
+    case 'StepRunStarted': {
+      const { data } = event;
+      return {
+        ...state,
+        runs: [
+          ...state.runs,
+          {
+            runId: data.runId,
+            stepId: data.stepId,
+            stepOrder: data.stepOrder,
+            cacheItemId: data.cacheItemId,
+            loopIteration: data.loopIteration,
+            status: 'running',
+            startedAt: data.at,
+          },
+        ],
+      };
+    }
+
+    case 'StepRunSucceeded': {
+      const { data } = event;
+      const run = state.runs.find((r) => r.runId === data.runId);
+      if (!run) return state;
+      const results: StepResult[] = data.results.map((draft) => ({
+        id: draft.resultId,
+        executionId: state.id,
+        stepId: run.stepId,
+        stepOrder: run.stepOrder,
+        runId: run.runId,
+        label: draft.label,
+        branchName: draft.branchName,
+        branchPath: draft.branchPath,
+        choiceIndex: draft.choiceIndex,
+        loopIteration: draft.loopIteration,
+        result: draft.content,
+        // The model's pick of a choice step is the path taken; the user does not approve it separately.
+        approved: draft.choiceIndex !== null,
+        createdAt: data.at,
+      }));
+      const cache = state.executionCache.map((item) =>
+        item.id === run.cacheItemId ? { ...item, status: 'completed' as const } : item,
+      );
+      return {
+        ...state,
+        ...planned(state.steps, cache),
+        runs: state.runs.map((r) => (r.runId === run.runId ? { ...r, status: 'succeeded' as const } : r)),
+        results: [...state.results, ...results],
+      };
+    }
+
+    case 'StepRunFailed': {
+      const { runId, message } = event.data;
+      return {
+        ...state,
+        runs: state.runs.map((r) => (r.runId === runId ? { ...r, status: 'failed' as const, message } : r)),
+      };
+    }
+
+    case 'ResultApproved':
+    case 'ResultUnapproved': {
+      const approved = event.type === 'ResultApproved';
+      return {
+        ...state,
+        results: state.results.map((r) => (r.id === event.data.resultId ? { ...r, approved } : r)),
+      };
+    }
+
+    case 'ResultEdited': {
+      const { resultId, after, label } = event.data;
+      return {
+        ...state,
+        results: state.results.map((r) => (r.id === resultId ? { ...r, result: after, label } : r)),
+      };
+    }
+
+    case 'ResultDeleted':
+      return { ...state, results: state.results.filter((r) => r.id !== event.data.resultId) };
+
+    case 'ExecutionStopped':
+      return { ...state, status: 'stopped' };
+
+    case 'ExecutionReset':
+      // Back to the start with fresh work; results and runs stay, since history is never deleted.
+      return {
+        ...state,
+        status: 'running',
+        completedAt: null,
+        ...planned(state.steps, pendingItemsFor(cacheSlotsOf(state.steps), event.data.cacheItemIds)),
+      };
+
+    case 'ExecutionCompleted':
+      return { ...state, status: 'completed', completedAt: event.data.at };
+
+    default: {
+      // An event type this code does not know yet (an older browser tab, say) leaves the state as it is.
+      const _exhaustive: never = event;
+      return state;
+    }
+  }
+}

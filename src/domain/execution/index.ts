@@ -1,0 +1,7 @@
+export { NOT_A_LOOP } from './cache-layout';
+export { decide, MESSAGES as EXECUTION_MESSAGES } from './decide';
+export { evolve, initialState } from './evolve';
+export { type OutputResult, parseStepOutput, type StepOutput } from './output';
+export { type BuiltPrompt, buildPrompt, detectLabels, type PromptInput, referencedResults } from './prompt';
+export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
+export * from './types';

@@ -1,0 +1,34 @@
+import type { CacheItem, ExecutionState, QueueItem, StepResult, StepRun } from './types';
+
+/** Progress as the spec defines it: currentStep / steps x 100, never above 100. */
+export function progress(state: ExecutionState): number {
+  if (state.steps.length === 0) return 0;
+  return Math.min(100, (state.currentStep / state.steps.length) * 100);
+}
+
+/** "The next step is the first queue item not completed." */
+export function nextQueueItem(state: ExecutionState): QueueItem | null {
+  return state.executionQueue.find((item) => !item.isCompleted) ?? null;
+}
+
+/** The first unit of work still to do, of the whole execution or of one step. */
+export function firstPendingCacheItem(state: ExecutionState, stepId?: string): CacheItem | null {
+  return (
+    state.executionCache.find(
+      (item) => item.status === 'pending' && (stepId === undefined || item.stepId === stepId),
+    ) ?? null
+  );
+}
+
+/** A step's results, every version, oldest first. */
+export function resultsOfStep(state: ExecutionState, stepId: string): StepResult[] {
+  return state.results.filter((result) => result.stepId === stepId);
+}
+
+/** A model call in progress, of the whole execution or of one step. */
+export function runningRun(state: ExecutionState, stepId?: string): StepRun | null {
+  return (
+    state.runs.find((run) => run.status === 'running' && (stepId === undefined || run.stepId === stepId)) ??
+    null
+  );
+}

@@ -1,0 +1,150 @@
+import { expect } from 'vitest';
+import type { StepSnapshot } from '../flow';
+import { decide } from './decide';
+import { evolve, initialState } from './evolve';
+import type {
+  DecideContext,
+  ExecutionCommand,
+  ExecutionEvent,
+  ExecutionState,
+  ResultDraft,
+  RuleViolationKind,
+} from './types';
+import { ExecutionRuleViolation } from './types';
+
+export const NOW = '2025-01-02T03:04:05.000Z';
+
+/** Ids that read in a failing test: id-1, id-2, ... in the order decide asks for them. */
+export function countingIds(prefix = 'id') {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+export function contextWith(overrides: Partial<DecideContext> = {}): DecideContext {
+  return { now: NOW, newId: countingIds(), userId: 'user-1', steps: [], ...overrides };
+}
+
+export function aStep(order: number, fields: Partial<StepSnapshot> = {}): StepSnapshot {
+  return {
+    id: `step-${order}-id`,
+    order,
+    name: `Step ${order}`,
+    systemPrompt: `Prompt ${order}`,
+    outputMode: 'single',
+    inputSources: [],
+    choices: [],
+    loopTargetStepId: null,
+    maxLoopIterations: 1,
+    requiresUserInput: false,
+    ...fields,
+  };
+}
+
+export const fold = (events: readonly ExecutionEvent[], state: ExecutionState = initialState()) =>
+  events.reduce(evolve, state);
+
+/**
+ * given(events).when(command).thenEmits(events) / .thenRefuses(kind): the decider is judged on the events it
+ * emits for a history, never on a database.
+ */
+export function given(history: readonly ExecutionEvent[], context: Partial<DecideContext> = {}) {
+  const state = fold(history);
+  return {
+    state,
+    when(command: ExecutionCommand) {
+      const run = () => decide(command, state, contextWith(context));
+      return {
+        thenEmits(expected: ExecutionEvent[]) {
+          const events = run();
+          expect(events).toEqual(expected);
+          return { events, state: fold(events, state) };
+        },
+        /** For assertions on part of the events. */
+        events: run,
+        thenRefuses(kind: RuleViolationKind, message?: string | RegExp) {
+          let error: unknown;
+          try {
+            run();
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error).toBeInstanceOf(ExecutionRuleViolation);
+          expect((error as ExecutionRuleViolation).kind).toBe(kind);
+          if (message !== undefined) expect((error as Error).message).toMatch(message);
+        },
+      };
+    },
+  };
+}
+
+// Events as histories state them: only what a test cares about is an argument.
+
+export const EXECUTION_ID = 'execution-1';
+export const FLOW_ID = 'flow-1';
+
+export function executionStarted(steps: StepSnapshot[], cacheItemIds: string[], at = NOW): ExecutionEvent {
+  return {
+    type: 'ExecutionStarted',
+    data: { executionId: EXECUTION_ID, userId: 'user-1', flowId: FLOW_ID, steps, cacheItemIds, at },
+  };
+}
+
+export function stepRunStarted(
+  step: StepSnapshot,
+  runId: string,
+  work: { cacheItemId: string | null; loopIteration?: number },
+  at = NOW,
+): ExecutionEvent {
+  return {
+    type: 'StepRunStarted',
+    data: {
+      runId,
+      stepId: step.id,
+      stepOrder: step.order,
+      loopIteration: work.loopIteration ?? 0,
+      cacheItemId: work.cacheItemId,
+      userInput: 'input',
+      systemPrompt: step.systemPrompt,
+      finalPrompt: step.systemPrompt,
+      stepLabels: {},
+      unresolvedLabels: [],
+      outputMode: step.outputMode,
+      choices: step.choices,
+      model: 'offline',
+      keySource: 'offline',
+      at,
+    },
+  };
+}
+
+export function draft(resultId: string, content: string, fields: Partial<ResultDraft> = {}): ResultDraft {
+  return {
+    resultId,
+    label: 'Branch 1',
+    branchName: null,
+    branchPath: null,
+    choiceIndex: null,
+    loopIteration: null,
+    content,
+    ...fields,
+  };
+}
+
+export function stepRunSucceeded(runId: string, results: ResultDraft[], at = NOW): ExecutionEvent {
+  return { type: 'StepRunSucceeded', data: { runId, results, usage: null, durationMs: 5, at } };
+}
+
+/** A run of a step's pending work that succeeded with one plain result. */
+export function ranStep(
+  step: StepSnapshot,
+  runId: string,
+  cacheItemId: string | null,
+  resultId: string,
+  content: string,
+  at = NOW,
+): ExecutionEvent[] {
+  return [
+    stepRunStarted(step, runId, { cacheItemId }, at),
+    stepRunSucceeded(runId, [draft(resultId, content)], at),
+  ];
+}

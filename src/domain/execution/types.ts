@@ -1,0 +1,185 @@
+import type { OutputMode, StepSnapshot } from '../flow';
+
+export type ExecutionStatus = 'running' | 'stopped' | 'completed' | 'failed';
+export type KeySource = 'own' | 'default' | 'offline';
+
+export interface CacheItem {
+  id: string;
+  stepId: string;
+  status: 'pending' | 'completed';
+  loopIteration: number;
+}
+
+export interface QueueItem {
+  stepId: string;
+  isCompleted: boolean;
+  loopIteration: number;
+}
+
+/** A result as the read model and the API show it (the step_results row). */
+export interface StepResult {
+  id: string;
+  executionId: string;
+  stepId: string;
+  stepOrder: number;
+  runId: string;
+  label: string | null;
+  branchName: string | null;
+  branchPath: string | null;
+  choiceIndex: number | null;
+  loopIteration: number | null;
+  result: string;
+  approved: boolean;
+  createdAt: string;
+}
+
+/** A model call in progress or finished, keyed by runId. */
+export interface StepRun {
+  runId: string;
+  stepId: string;
+  stepOrder: number;
+  cacheItemId: string | null;
+  loopIteration: number;
+  status: 'running' | 'succeeded' | 'failed';
+  startedAt: string;
+  message?: string;
+}
+
+export interface ExecutionState {
+  /** False until ExecutionStarted has been applied. */
+  exists: boolean;
+  id: string;
+  userId: string;
+  flowId: string;
+  status: ExecutionStatus;
+  currentStep: number;
+  steps: StepSnapshot[];
+  executionQueue: QueueItem[];
+  executionCache: CacheItem[];
+  results: StepResult[];
+  runs: StepRun[];
+  startedAt: string;
+  completedAt: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: past tense, data only. Times the read models show travel in the data (`at`), so evolve
+// needs nothing but the event.
+
+export interface ResultDraft {
+  resultId: string;
+  label: string;
+  branchName: string | null;
+  branchPath: string | null;
+  choiceIndex: number | null;
+  loopIteration: number | null;
+  content: string;
+}
+
+export type ExecutionEvent =
+  | {
+      type: 'ExecutionStarted';
+      data: { executionId: string; userId: string; flowId: string; steps: StepSnapshot[]; cacheItemIds: string[]; at: string };
+    }
+  | { type: 'StepsSynced'; data: { steps: StepSnapshot[]; cacheItemIds: string[]; at: string } }
+  | {
+      type: 'StepRunStarted';
+      data: {
+        runId: string;
+        stepId: string;
+        stepOrder: number;
+        loopIteration: number;
+        cacheItemId: string | null;
+        userInput: string;
+        systemPrompt: string;
+        finalPrompt: string;
+        stepLabels: Record<string, string>;
+        unresolvedLabels: string[];
+        outputMode: OutputMode;
+        choices: string[];
+        model: string;
+        keySource: KeySource;
+        at: string;
+      };
+    }
+  | {
+      type: 'StepRunSucceeded';
+      data: {
+        runId: string;
+        results: ResultDraft[];
+        usage: { inputTokens: number; outputTokens: number } | null;
+        durationMs: number;
+        at: string;
+      };
+    }
+  | { type: 'StepRunFailed'; data: { runId: string; message: string; retryable: boolean; at: string } }
+  | { type: 'ResultApproved'; data: { resultId: string; at: string } }
+  | { type: 'ResultUnapproved'; data: { resultId: string; at: string } }
+  | { type: 'ResultEdited'; data: { resultId: string; before: string; after: string; label: string; at: string } }
+  | { type: 'ResultDeleted'; data: { resultId: string; content: string; at: string } }
+  | { type: 'ExecutionStopped'; data: { at: string } }
+  | { type: 'ExecutionReset'; data: { cacheItemIds: string[]; at: string } }
+  | { type: 'ExecutionCompleted'; data: { at: string } };
+
+export type ExecutionEventType = ExecutionEvent['type'];
+
+// ---------------------------------------------------------------------------------------------
+// Commands and what the handler supplies to decide them.
+
+export interface ConversationContext {
+  userNotes: string;
+  rejectedIdeas: string;
+}
+
+export type ExecutionCommand =
+  | { type: 'StartExecution'; data: { executionId: string; flowId: string } }
+  | { type: 'SyncSteps'; data: Record<string, never> }
+  | {
+      type: 'StartStepRun';
+      data: {
+        runId: string;
+        stepId: string;
+        /** null: the step's first pending cache item, or a new version when none is pending. */
+        loopIteration: number | null;
+        userInput: string;
+        model: string;
+        keySource: KeySource;
+        conversation: ConversationContext;
+      };
+    }
+  | {
+      type: 'CompleteStepRun';
+      data: { runId: string; output: string; usage: { inputTokens: number; outputTokens: number } | null; durationMs: number };
+    }
+  | { type: 'FailStepRun'; data: { runId: string; message: string; retryable: boolean } }
+  | { type: 'ApproveResult'; data: { resultId: string } }
+  | { type: 'UnapproveResult'; data: { resultId: string } }
+  | { type: 'EditResult'; data: { resultId: string; result?: string; label?: string } }
+  | { type: 'DeleteResult'; data: { resultId: string } }
+  | { type: 'StopExecution'; data: Record<string, never> }
+  | { type: 'ResetExecution'; data: Record<string, never> };
+
+export interface DecideContext {
+  /** ISO time of the command. */
+  now: string;
+  /** Fresh uuids (result ids, cache item ids). */
+  newId: () => string;
+  userId: string;
+  /** The flow's current steps, ordered by `order`. */
+  steps: StepSnapshot[];
+}
+
+export type RuleViolationKind = 'invalid' | 'not_found' | 'conflict';
+
+/** A command the rules refuse; the API maps kind to 400 / 404 / 409. */
+export class ExecutionRuleViolation extends Error {
+  constructor(
+    readonly kind: RuleViolationKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExecutionRuleViolation';
+  }
+}
+
+export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';

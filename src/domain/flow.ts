@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
+export const FLOW_STATUSES = ['active', 'draft', 'inactive'] as const;
+
+export const MAX_LOOP_ITERATIONS = 100;
+
+/** A flow as stored and returned by the API. */
+export interface Flow {
+  id: string;
+  userId: string;
+  name: string;
+  description: string;
+  status: string;
+  isTemplate: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A step as stored and returned by the API. */
+export interface Step {
+  id: string;
+  flowId: string;
+  order: number;
+  name: string;
+  systemPrompt: string;
+  outputMode: OutputMode;
+  inputSources: string[];
+  choices: string[];
+  loopTargetStepId: string | null;
+  maxLoopIterations: number;
+  currentLoopIteration: number;
+  requiresUserInput: boolean;
+  createdAt: string;
+}
+
+/** What an execution needs to know of a step: the step fields without its flow bookkeeping. */
+export type StepSnapshot = Pick<
+  Step,
+  | 'id'
+  | 'order'
+  | 'name'
+  | 'systemPrompt'
+  | 'outputMode'
+  | 'inputSources'
+  | 'choices'
+  | 'loopTargetStepId'
+  | 'maxLoopIterations'
+  | 'requiresUserInput'
+>;
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const required = (field: string, max: number) => z.string().trim().min(1, `${field} is required`).max(max);
+
+export const createFlowSchema = z.strictObject({
+  name: required('name', 200),
+  description: required('description', 2000),
+  status: z.string().trim().min(1).max(40).optional(),
+});
+export const updateFlowSchema = createFlowSchema.partial();
+
+const stepFields = {
+  name: required('name', 200),
+  order: z.number().int().min(1).max(10_000),
+  systemPrompt: text(100_000),
+  outputMode: z.enum(OUTPUT_MODES),
+  inputSources: z.array(z.uuid()).max(100),
+  choices: z.array(text(1_000)).max(100),
+  loopTargetStepId: z.uuid().nullable(),
+  maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS),
+  currentLoopIteration: z.number().int().min(0).max(MAX_LOOP_ITERATIONS),
+  requiresUserInput: z.boolean(),
+};
+
+export const createStepSchema = z.strictObject({
+  flowId: z.uuid(),
+  ...stepFields,
+  systemPrompt: stepFields.systemPrompt.default(''),
+  outputMode: stepFields.outputMode.default('single'),
+  inputSources: stepFields.inputSources.default([]),
+  choices: stepFields.choices.default([]),
+  loopTargetStepId: stepFields.loopTargetStepId.default(null),
+  maxLoopIterations: stepFields.maxLoopIterations.default(1),
+  currentLoopIteration: stepFields.currentLoopIteration.default(0),
+  requiresUserInput: stepFields.requiresUserInput.default(false),
+});
+export const updateStepSchema = z.strictObject(stepFields).partial();
+
+export type CreateFlowInput = z.infer<typeof createFlowSchema>;
+export type CreateStepInput = z.infer<typeof createStepSchema>;
+export type UpdateStepInput = z.infer<typeof updateStepSchema>;
+
+/**
+ * The configuration rules of spec §5 applied on save: choices only for multiple_choice, loop settings
+ * only for loop (whose target is the step itself).
+ */
+export function normaliseStepConfig<T extends Partial<StepSnapshot>>(step: T & { id?: string }): T {
+  const mode = step.outputMode;
+  if (mode === undefined) return step;
+  return {
+    ...step,
+    choices: mode === 'multiple_choice' ? (step.choices ?? []) : [],
+    loopTargetStepId: mode === 'loop' ? (step.id ?? step.loopTargetStepId ?? null) : null,
+    maxLoopIterations: mode === 'loop' ? (step.maxLoopIterations ?? 1) : 1,
+  };
+}
