@@ -1,0 +1,109 @@
+import { type ComponentType, lazy, Suspense } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { useUser } from '../features/auth/api/get-user';
+import { LandingPage } from '../features/landing/components/landing-page';
+import { app } from '../lib/strings';
+import { NavigationBar } from './layout/navigation-bar';
+import { NotFoundPage } from './routes/not-found';
+
+/** Signed-in screens load on demand, so the landing page's first load stays small. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const FlowsPage = page(() => import('../features/flows/components/flows-page'), 'FlowsPage');
+const FlowWorkspacePage = page(
+  () => import('../features/flow-workspace/components/flow-workspace-page'),
+  'FlowWorkspacePage',
+);
+const FlowsFastPage = page(
+  () => import('../features/flows-fast/components/flows-fast-page'),
+  'FlowsFastPage',
+);
+const FlowsStaticPage = page(
+  () => import('../features/flows-static/components/flows-static-page'),
+  'FlowsStaticPage',
+);
+const WorkshopPage = page(() => import('../features/workshop/components/workshop-page'), 'WorkshopPage');
+const SessionsPage = page(() => import('../features/sessions/components/sessions-page'), 'SessionsPage');
+const RecommendationsPage = page(
+  () => import('../features/recommendations/components/recommendations-page'),
+  'RecommendationsPage',
+);
+const ApiKeysPage = page(() => import('../features/api-keys/components/api-keys-page'), 'ApiKeysPage');
+const AiFlowCreatorPage = page(
+  () => import('../features/ai-flow-creator/components/ai-flow-creator-page'),
+  'AiFlowCreatorPage',
+);
+const GuidePage = page(() => import('../features/guide/components/guide-page'), 'GuidePage');
+const MasterModePage = page(
+  () => import('../features/master-mode/components/master-mode-page'),
+  'MasterModePage',
+);
+const AboutPage = page(() => import('../features/about/components/about-page'), 'AboutPage');
+
+export function FullScreenLoading() {
+  return (
+    <div className="flex min-h-screen items-center justify-center text-slate-500" data-testid="app-loading">
+      {app.loading}
+    </div>
+  );
+}
+
+function PageLoading() {
+  return (
+    <div className="flex justify-center py-24 text-slate-500" data-testid="page-loading">
+      {app.loading}
+    </div>
+  );
+}
+
+function SignedInRoutes() {
+  return (
+    <Switch>
+      <Route path="/" component={FlowsPage} />
+      <Route path="/flows" component={FlowsPage} />
+      <Route path="/flows/">
+        <Redirect to="/flows" replace />
+      </Route>
+      <Route path="/flows/:flowId" component={FlowWorkspacePage} />
+      <Route path="/flows-fast" component={FlowsFastPage} />
+      <Route path="/flows-static" component={FlowsStaticPage} />
+      {/* The workshop with a flow is that flow's workspace (run or chat mode by ?mode=). */}
+      <Route path="/workshop/:flowId" component={FlowWorkspacePage} />
+      <Route path="/workshop" component={WorkshopPage} />
+      <Route path="/sessions" component={SessionsPage} />
+      <Route path="/recommendations" component={RecommendationsPage} />
+      <Route path="/api-keys" component={ApiKeysPage} />
+      <Route path="/ai-flow-creator" component={AiFlowCreatorPage} />
+      <Route path="/guide" component={GuidePage} />
+      <Route path="/master-mode" component={MasterModePage} />
+      <Route path="/about" component={AboutPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+function SignedOutRoutes() {
+  return (
+    <Switch>
+      <Route path="/" component={LandingPage} />
+      <Route path="/flows-static" component={FlowsStaticPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+/** The auth query decides the route set; nothing renders until it has answered. */
+export function AppRouter() {
+  const { user, isLoading } = useUser();
+  if (isLoading) return <FullScreenLoading />;
+  return (
+    <div className="min-h-screen">
+      <NavigationBar user={user} />
+      <main>
+        <Suspense fallback={<PageLoading />}>{user ? <SignedInRoutes /> : <SignedOutRoutes />}</Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { classNames } from '../../lib/class-names';
+
+type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive';
+type Size = 'sm' | 'md' | 'icon';
+
+const variants: Record<Variant, string> = {
+  primary: 'bg-indigo-600 text-white hover:bg-indigo-700 shadow-sm',
+  secondary: 'bg-slate-100 text-slate-900 hover:bg-slate-200',
+  outline: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+  ghost: 'text-slate-700 hover:bg-slate-100',
+  destructive: 'bg-red-600 text-white hover:bg-red-700 shadow-sm',
+};
+
+const sizes: Record<Size, string> = {
+  sm: 'h-8 px-3 text-sm gap-1.5',
+  md: 'h-10 px-4 text-sm gap-2',
+  icon: 'h-8 w-8 justify-center',
+};
+
+/** Class names of a button, for links that look like one. */
+export function buttonClasses(variant: Variant = 'primary', size: Size = 'md', extra?: string) {
+  return classNames(
+    'inline-flex items-center rounded-lg font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-50 cursor-pointer',
+    variants[variant],
+    sizes[size],
+    extra,
+  );
+}
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  className,
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
+  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+}

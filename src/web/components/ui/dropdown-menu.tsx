@@ -1,0 +1,39 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import type { ComponentProps } from 'react';
+import { classNames } from '../../lib/class-names';
+
+export const DropdownMenu = Menu.Root;
+export const DropdownMenuTrigger = Menu.Trigger;
+
+export function DropdownMenuContent({ className, ...props }: ComponentProps<typeof Menu.Content>) {
+  return (
+    <Menu.Portal>
+      <Menu.Content
+        align="end"
+        sideOffset={4}
+        className={classNames(
+          'z-50 min-w-44 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg',
+          className,
+        )}
+        {...props}
+      />
+    </Menu.Portal>
+  );
+}
+
+export function DropdownMenuItem({
+  className,
+  destructive,
+  ...props
+}: ComponentProps<typeof Menu.Item> & { destructive?: boolean }) {
+  return (
+    <Menu.Item
+      className={classNames(
+        'flex cursor-pointer select-none items-center gap-2 rounded-md px-2 py-1.5 outline-none data-[disabled]:cursor-default data-[disabled]:opacity-50 data-[highlighted]:bg-slate-100',
+        destructive && 'text-red-600 data-[highlighted]:bg-red-50',
+        className,
+      )}
+      {...props}
+    />
+  );
+}

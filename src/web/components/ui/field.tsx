@@ -1,0 +1,13 @@
+import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { classNames } from '../../lib/class-names';
+
+const fieldClasses =
+  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:opacity-60';
+
+export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className={classNames(fieldClasses, 'h-10', className)} {...props} />;
+}
+
+export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea className={classNames(fieldClasses, 'min-h-24 resize-y', className)} {...props} />;
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Execution } from '../../../lib/execution-stream';
+import { storeExecution } from './get-execution';
+
+export const stopExecution = (executionId: string) =>
+  api.post<Execution>(`/api/executions/${executionId}/stop`);
+export const resetExecution = (executionId: string) =>
+  api.post<Execution>(`/api/executions/${executionId}/reset`);
+
+export function useStopExecution() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: stopExecution,
+    onSuccess: (execution) => storeExecution(queryClient, execution),
+  });
+}
+
+export function useResetExecution() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: resetExecution,
+    onSuccess: (execution) => storeExecution(queryClient, execution),
+  });
+}

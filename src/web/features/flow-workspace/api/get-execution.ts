@@ -1,0 +1,42 @@
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type Execution, newerExecution } from '../../../lib/execution-stream';
+
+/** Spec §7: an execution is polled every second while shown; pushed events land in the same cache entry. */
+export const EXECUTION_POLL_MS = 1000;
+
+export const executionQueryKey = (executionId: string) => ['/api/executions', executionId] as const;
+
+export const latestExecutionQueryKey = (flowId: string) =>
+  ['/api/flows', flowId, 'executions', 'latest'] as const;
+
+/** Puts an execution the server answered with into the cache, unless the cache already knows more. */
+export function storeExecution(queryClient: QueryClient, execution: Execution) {
+  queryClient.setQueryData<Execution>(executionQueryKey(execution.id), (current) =>
+    newerExecution(current, execution),
+  );
+}
+
+export const executionQueryOptions = (executionId: string, queryClient: QueryClient) =>
+  queryOptions<Execution>({
+    queryKey: executionQueryKey(executionId),
+    queryFn: async () => {
+      const polled = await api.get<Execution>(`/api/executions/${executionId}`);
+      // A poll that started before a pushed event was applied must not take the state back.
+      return newerExecution(queryClient.getQueryData<Execution>(executionQueryKey(executionId)), polled);
+    },
+    refetchInterval: EXECUTION_POLL_MS,
+    refetchOnWindowFocus: true,
+  });
+
+/** The flow's latest execution, which the run screen works on; null until one is started. */
+export function useLatestExecution(flowId: string, queryClient: QueryClient) {
+  return useQuery({
+    queryKey: latestExecutionQueryKey(flowId),
+    queryFn: async () => {
+      const execution = await api.get<Execution | null>(`/api/flows/${flowId}/executions/latest`);
+      if (execution) storeExecution(queryClient, execution);
+      return execution;
+    },
+  });
+}

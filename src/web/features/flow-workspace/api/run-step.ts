@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { StepResult } from '../../../../domain/execution/types';
+import type { Step } from '../../../../domain/flow';
+import { api } from '../../../lib/api-client';
+import type { Execution } from '../../../lib/execution-stream';
+import { latestExecutionQueryKey, storeExecution } from './get-execution';
+
+export interface RunStepAnswer {
+  execution: Execution;
+  results: StepResult[];
+}
+
+/** Starting the execution failed, as opposed to running the step: the two have different toasts. */
+export class ExecutionStartError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'ExecutionStartError';
+  }
+}
+
+export const startExecution = (flowId: string) => api.post<Execution>(`/api/flows/${flowId}/execute`);
+
+/**
+ * Runs a step of the flow's latest execution, starting one first when there is none. The answer comes
+ * when the run has ended; meanwhile pushed events and tokens show it live.
+ */
+export function useRunStep(flowId: string, execution: Execution | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ step, userInput }: { step: Step; userInput: string }) => {
+      let executionId = execution?.id;
+      if (!executionId) {
+        let started: Execution;
+        try {
+          started = await startExecution(flowId);
+        } catch (error) {
+          throw new ExecutionStartError(error);
+        }
+        storeExecution(queryClient, started);
+        queryClient.setQueryData(latestExecutionQueryKey(flowId), started);
+        executionId = started.id;
+      }
+      const answer = await api.post<RunStepAnswer>(
+        `/api/executions/${executionId}/steps/${step.id}/execute`,
+        {
+          userInput,
+        },
+      );
+      storeExecution(queryClient, answer.execution);
+      return answer;
+    },
+    onSettled: () => {
+      // The list shows when each flow last ran.
+      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Flow } from '../../../../domain/flow';
+import { api } from '../../../lib/api-client';
+import { flowQueryOptions } from './get-flow';
+
+export const updateFlow = (flow: Pick<Flow, 'id' | 'name' | 'description' | 'status'>) =>
+  api.put<Flow>(`/api/flows/${flow.id}`, {
+    name: flow.name,
+    description: flow.description,
+    status: flow.status,
+  });
+
+export function useUpdateFlow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateFlow,
+    onSuccess: (flow) => {
+      queryClient.setQueryData(flowQueryOptions(flow.id).queryKey, flow);
+      // The list shows name, status and dates of this flow.
+      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+    },
+  });
+}

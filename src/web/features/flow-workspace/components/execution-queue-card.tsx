@@ -1,0 +1,136 @@
+import { CheckCircle2, Circle, Loader2, RotateCcw, Square } from 'lucide-react';
+import { progress, runningRun } from '../../../../domain/execution';
+import type { Step } from '../../../../domain/flow';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import type { Execution } from '../../../lib/execution-stream';
+import { queueCard as t, toasts } from '../../../lib/strings';
+import { useResetExecution, useStopExecution } from '../api/execution-controls';
+
+const statusTone = { running: 'indigo', stopped: 'amber', completed: 'green', failed: 'red' } as const;
+
+/** Where the execution stands: progress, the queue of steps, and Stop / Reset. */
+export function ExecutionQueueCard({
+  execution,
+  steps,
+  live,
+}: {
+  execution: Execution | null;
+  steps: Step[];
+  live: boolean;
+}) {
+  const stop = useStopExecution();
+  const reset = useResetExecution();
+  const toast = useToast();
+
+  if (!execution) {
+    return (
+      <Card className="p-5" data-testid="execution-queue">
+        <h3 className="font-semibold text-slate-900">{t.title}</h3>
+        <p className="mt-1 text-sm text-slate-500">{t.noExecution}</p>
+      </Card>
+    );
+  }
+
+  const percent = Math.round(progress(execution));
+  const running = runningRun(execution) !== null;
+  const nameOf = (stepId: string) =>
+    steps.find((s) => s.id === stepId)?.name ?? execution.steps.find((s) => s.id === stepId)?.name ?? stepId;
+
+  const onStop = () =>
+    stop.mutate(execution.id, {
+      onSuccess: () => toast({ title: toasts.stopped, description: toasts.stoppedText, variant: 'success' }),
+      onError: () => toast({ title: toasts.error, description: toasts.stopFailed, variant: 'destructive' }),
+    });
+  const onReset = () =>
+    reset.mutate(execution.id, {
+      onSuccess: () => toast({ title: toasts.resetSuccess, variant: 'success' }),
+      onError: (error) =>
+        toast({
+          title: toasts.resetFailedTitle,
+          description: messageOf(error, toasts.resetFailed),
+          variant: 'destructive',
+        }),
+    });
+
+  return (
+    <Card className="p-5" data-testid="execution-queue" data-execution-id={execution.id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="font-semibold text-slate-900">{t.title}</h3>
+        <Badge
+          tone={statusTone[execution.status]}
+          data-testid="execution-status"
+          data-status={execution.status}
+        >
+          {t.status[execution.status]}
+        </Badge>
+        <Badge tone={live ? 'green' : 'outline'} data-testid="live-indicator" data-live={live}>
+          {live ? t.live : t.offline}
+        </Badge>
+        <div className="ml-auto flex gap-2">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={onStop}
+            disabled={execution.status !== 'running' || stop.isPending}
+            data-testid="stop-execution"
+          >
+            <Square className="h-4 w-4" />
+            {t.stop}
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={onReset}
+            disabled={reset.isPending || running}
+            data-testid="reset-execution"
+          >
+            <RotateCcw className="h-4 w-4" />
+            {t.reset}
+          </Button>
+        </div>
+      </div>
+      <div className="mt-4">
+        <div className="flex justify-end text-xs text-slate-500">
+          <span data-testid="execution-progress-text">{percent}%</span>
+        </div>
+        <div
+          className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
+          role="progressbar"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          data-testid="execution-progress"
+        >
+          <div
+            className="h-full rounded-full bg-indigo-600 transition-all"
+            style={{ width: `${percent}%` }}
+          />
+        </div>
+      </div>
+      <ol className="mt-4 flex flex-col gap-1.5">
+        {execution.executionQueue.map((item) => {
+          const active = runningRun(execution, item.stepId) !== null;
+          return (
+            <li
+              key={`${item.stepId}-${item.loopIteration}`}
+              className="flex items-center gap-2 text-sm text-slate-700"
+            >
+              {item.isCompleted ? (
+                <CheckCircle2 className="h-4 w-4 text-emerald-600" />
+              ) : active ? (
+                <Loader2 className="h-4 w-4 animate-spin text-indigo-600" />
+              ) : (
+                <Circle className="h-4 w-4 text-slate-300" />
+              )}
+              {nameOf(item.stepId)}
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
+  );
+}

@@ -1,0 +1,86 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ListPlus, Plus } from 'lucide-react';
+import type { Flow, Step } from '../../../../domain/flow';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { runMode as t, toasts } from '../../../lib/strings';
+import { useCreateStep } from '../api/create-step';
+import { useLatestExecution } from '../api/get-execution';
+import { useLiveExecution } from '../api/use-live-execution';
+import { ExecutionQueueCard } from './execution-queue-card';
+import { ExportResultsButton } from './export-results-button';
+import { StepCard } from './step-card';
+
+/** Run the flow's latest execution step by step, with each result arriving live. */
+export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
+  const queryClient = useQueryClient();
+  const latest = useLatestExecution(flow.id, queryClient);
+  const { execution, streaming, live } = useLiveExecution(latest.data?.id);
+  const createStep = useCreateStep(flow.id);
+  const toast = useToast();
+
+  const addStep = () =>
+    createStep.mutate(undefined, {
+      onError: (error) =>
+        toast({
+          title: toasts.error,
+          description: messageOf(error, toasts.addStepFailed),
+          variant: 'destructive',
+        }),
+    });
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="run-mode">
+      <Card className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">{t.title}</h2>
+          <p className="text-sm text-slate-500">{t.subtitle}</p>
+        </div>
+        <div className="flex gap-2">
+          <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
+          <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
+            <Plus className="h-4 w-4" />
+            {t.addStep}
+          </Button>
+        </div>
+      </Card>
+
+      {steps.length === 0 ? (
+        <Card className="flex flex-col items-center p-10 text-center" data-testid="run-mode-empty">
+          <ListPlus className="h-10 w-10 text-slate-300" />
+          <p className="mt-3 text-slate-600">{t.empty}</p>
+          <Button
+            className="mt-4"
+            onClick={addStep}
+            disabled={createStep.isPending}
+            data-testid="create-first-step"
+          >
+            <Plus className="h-4 w-4" />
+            {t.createFirstStep}
+          </Button>
+        </Card>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+          <div className="flex flex-col gap-4">
+            {steps.map((step, i) => (
+              <StepCard
+                key={step.id}
+                step={step}
+                steps={steps}
+                isFirst={i === 0}
+                execution={execution}
+                executionLoading={latest.isLoading}
+                streaming={streaming}
+              />
+            ))}
+          </div>
+          <div className="lg:sticky lg:top-20 lg:self-start">
+            <ExecutionQueueCard execution={execution} steps={steps} live={live} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

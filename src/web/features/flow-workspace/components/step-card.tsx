@@ -1,0 +1,224 @@
+import { AlertTriangle, ChevronDown, ChevronRight, FileText, Keyboard, Loader2 } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { DEFAULT_USER_INPUT, runningRun } from '../../../../domain/execution';
+import type { Step } from '../../../../domain/flow';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Textarea } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { classNames } from '../../../lib/class-names';
+import type { Execution } from '../../../lib/execution-stream';
+import { runMode as t, toasts } from '../../../lib/strings';
+import { ExecutionStartError, useRunStep } from '../api/run-step';
+import { ExecuteButtons } from './execute-buttons';
+import { PromptPanel } from './prompt-panel';
+import { StepResults } from './step-results';
+import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
+
+interface StepCardProps {
+  step: Step;
+  steps: Step[];
+  isFirst: boolean;
+  execution: Execution | null;
+  /** The latest execution is still being looked up: running now could start a second one. */
+  executionLoading: boolean;
+  streaming: Record<string, string>;
+}
+
+function Toggle({
+  open,
+  onClick,
+  icon,
+  label,
+  testId,
+}: {
+  open: boolean;
+  onClick: () => void;
+  icon: ReactNode;
+  label: string;
+  testId: string;
+}) {
+  return (
+    <Button
+      variant={open ? 'secondary' : 'ghost'}
+      size="sm"
+      onClick={onClick}
+      aria-expanded={open}
+      data-testid={testId}
+    >
+      {icon}
+      {label}
+      {open ? <ChevronDown className="h-3.5 w-3.5" /> : <ChevronRight className="h-3.5 w-3.5" />}
+    </Button>
+  );
+}
+
+export function StepCard({ step, steps, isFirst, execution, executionLoading, streaming }: StepCardProps) {
+  const [expanded, setExpanded] = useState(isFirst);
+  const [promptOpen, setPromptOpen] = useState(false);
+  // The first step and steps that need input open their input at once: that is where the user starts.
+  const [inputOpen, setInputOpen] = useState(isFirst || step.requiresUserInput);
+  const [input, setInput] = useState('');
+  const runStep = useRunStep(step.flowId, execution);
+  const toast = useToast();
+
+  const run = execution ? runningRun(execution, step.id) : null;
+  const busy = runStep.isPending || run !== null;
+  const needsInput = step.requiresUserInput && input.trim() === '';
+  const status = stepDisplayStatus(execution, step.order);
+  const streamedText = run ? streaming[run.runId] : undefined;
+  const stepRuns = execution?.runs.filter((r) => r.stepId === step.id) ?? [];
+  const lastRun = stepRuns[stepRuns.length - 1];
+
+  const execute = (rerun: boolean) => {
+    if (needsInput) {
+      toast({ title: toasts.inputRequired, description: toasts.inputRequiredText, variant: 'destructive' });
+      return;
+    }
+    // A re-run goes with what is typed, else empty (the server applies the default input).
+    const userInput = input.trim() ? input : rerun ? '' : DEFAULT_USER_INPUT;
+    runStep.mutate(
+      { step, userInput },
+      {
+        onSuccess: () =>
+          toast({
+            title: toasts.stepExecuted,
+            description: toasts.stepExecutedText(step.order),
+            variant: 'success',
+          }),
+        onError: (error) =>
+          error instanceof ExecutionStartError
+            ? toast({
+                title: toasts.executionStartFailed,
+                description: toasts.executionStartFailedText,
+                variant: 'destructive',
+              })
+            : toast({
+                title: toasts.executionFailed,
+                description: messageOf(error, toasts.executeStepFailed),
+                variant: 'destructive',
+              }),
+      },
+    );
+  };
+
+  const sources = step.inputSources
+    .map((id) => steps.find((s) => s.id === id)?.order)
+    .filter((order): order is number => order !== undefined);
+
+  return (
+    <Card
+      data-testid={`step-card-${step.order}`}
+      data-step-id={step.id}
+      className={classNames(status === 'running' && 'ring-1 ring-indigo-200')}
+    >
+      <button
+        type="button"
+        className="flex w-full items-center gap-3 p-4 text-left"
+        onClick={() => setExpanded((open) => !open)}
+        aria-expanded={expanded}
+        data-testid={`step-header-${step.order}`}
+      >
+        <StepStatusIcon status={status} order={step.order} busy={busy} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-semibold text-slate-900">{step.name}</span>
+            <Badge tone="outline">{t.outputMode[step.outputMode]}</Badge>
+            {step.outputMode === 'multiple_choice' ? (
+              <Badge tone="outline">{t.choiceCount(step.choices.length)}</Badge>
+            ) : null}
+            {step.outputMode === 'loop' ? (
+              <Badge tone="outline">{t.loopMax(step.maxLoopIterations)}</Badge>
+            ) : null}
+            {sources.map((order) => (
+              <Badge key={order} tone="neutral">
+                {t.inputFrom(order)}
+              </Badge>
+            ))}
+            {step.requiresUserInput ? <Badge tone="amber">{t.requiresInput}</Badge> : null}
+          </div>
+        </div>
+        {expanded ? (
+          <ChevronDown className="h-5 w-5 text-slate-400" />
+        ) : (
+          <ChevronRight className="h-5 w-5 text-slate-400" />
+        )}
+      </button>
+
+      {expanded ? (
+        <div className="flex flex-col gap-4 border-t border-slate-100 p-4">
+          <div className="flex flex-wrap items-center gap-2">
+            <Toggle
+              open={promptOpen}
+              onClick={() => setPromptOpen((open) => !open)}
+              icon={<FileText className="h-4 w-4" />}
+              label={t.prompt}
+              testId={`prompt-toggle-${step.order}`}
+            />
+            <Toggle
+              open={inputOpen}
+              onClick={() => setInputOpen((open) => !open)}
+              icon={<Keyboard className="h-4 w-4" />}
+              label={t.input}
+              testId={`input-toggle-${step.order}`}
+            />
+            <div className="ml-auto">
+              <ExecuteButtons
+                step={step}
+                execution={execution}
+                busy={busy}
+                disabled={executionLoading}
+                needsInput={needsInput}
+                onExecute={execute}
+              />
+            </div>
+          </div>
+
+          {promptOpen ? <PromptPanel step={step} /> : null}
+          {inputOpen ? (
+            <Textarea
+              value={input}
+              onChange={(e) => setInput(e.target.value)}
+              placeholder={step.requiresUserInput ? t.inputRequiredPlaceholder : t.inputPlaceholder}
+              data-testid={`step-input-${step.order}`}
+            />
+          ) : null}
+
+          {busy ? (
+            <div
+              className="rounded-lg border border-indigo-100 bg-indigo-50/50 p-4"
+              data-testid={`step-running-${step.order}`}
+            >
+              <div className="flex items-center gap-2 text-sm font-medium text-indigo-700">
+                <Loader2 className="h-4 w-4 animate-spin" />
+                {t.streaming}
+              </div>
+              {streamedText ? (
+                <pre
+                  className="mt-3 whitespace-pre-wrap font-sans text-sm text-slate-800"
+                  data-testid="streaming-text"
+                >
+                  {streamedText}
+                </pre>
+              ) : null}
+            </div>
+          ) : null}
+
+          {!busy && lastRun?.status === 'failed' ? (
+            <div
+              className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+              data-testid={`step-failed-${step.order}`}
+            >
+              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" />
+              {t.runFailed(lastRun.message ?? '')}
+            </div>
+          ) : null}
+
+          {execution ? <StepResults step={step} execution={execution} /> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}

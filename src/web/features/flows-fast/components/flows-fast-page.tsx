@@ -1,0 +1,6 @@
+import { ComingSoonPage } from '../../../components/ui/coming-soon-page';
+import { placeholders } from '../../../lib/strings';
+
+export function FlowsFastPage() {
+  return <ComingSoonPage title={placeholders.flowsFast} testId="flows-fast-page" />;
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { flowsQueryOptions } from './get-flows';
+
+export const deleteFlow = (flowId: string) => api.delete(`/api/flows/${flowId}`);
+
+export function useDeleteFlow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteFlow,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey }),
+  });
+}

@@ -1,0 +1,96 @@
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Input, Textarea } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { createFlow as t, toasts } from '../../../lib/strings';
+import { useCreateFlow } from '../api/create-flow';
+
+export function CreateFlowDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const createFlow = useCreateFlow();
+  const nameId = useId();
+  const descriptionId = useId();
+  const toast = useToast();
+  const valid = name.trim() !== '' && description.trim() !== '';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // A second click while the first request is on its way would create the flow twice.
+    if (!valid || createFlow.isPending) return;
+    createFlow.mutate(
+      { name: name.trim(), description: description.trim() },
+      {
+        onSuccess: (flow) => {
+          toast({ title: toasts.success, description: toasts.flowCreated(flow.name), variant: 'success' });
+          setName('');
+          setDescription('');
+          onOpenChange(false);
+        },
+        onError: (error) =>
+          toast({
+            title: toasts.error,
+            description: messageOf(error, toasts.flowCreateFailed),
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={t.title}
+        description={t.description}
+        closeLabel={toasts.close}
+        data-testid="create-flow-dialog"
+      >
+        <form onSubmit={submit} className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
+              {t.name}
+            </label>
+            <Input
+              id={nameId}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={200}
+              autoFocus
+              data-testid="flow-name-input"
+            />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
+              {t.summary}
+            </label>
+            <Textarea
+              id={descriptionId}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              required
+              maxLength={2000}
+              data-testid="flow-description-input"
+            />
+          </div>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => onOpenChange(false)} data-testid="create-flow-cancel">
+              {t.cancel}
+            </Button>
+            <Button type="submit" disabled={!valid || createFlow.isPending} data-testid="create-flow-submit">
+              {createFlow.isPending ? t.submitting : t.submit}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,132 @@
+import { Plus, Search, Sparkles, Wand2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/field';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useToast } from '../../../components/ui/toast';
+import { flowsList as t, toasts } from '../../../lib/strings';
+import { useDeleteFlow } from '../api/delete-flow';
+import { type FlowListItem, matchesSearch, useFlows } from '../api/get-flows';
+import { AiCreatorDialog } from './ai-creator-dialog';
+import { CreateFlowDialog } from './create-flow-dialog';
+import { FirstRunBanner } from './first-run-banner';
+import { FlowCard } from './flow-card';
+
+function FlowsSkeleton() {
+  return (
+    <div className="flex flex-col gap-4" data-testid="flows-loading">
+      {[0, 1, 2].map((i) => (
+        <Card key={i} className="p-5">
+          <Skeleton className="h-5 w-1/3" />
+          <Skeleton className="mt-3 h-4 w-2/3" />
+          <Skeleton className="mt-2 h-4 w-1/2" />
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+export function FlowsPage() {
+  const { data: flows, isLoading } = useFlows();
+  const deleteFlow = useDeleteFlow();
+  const toast = useToast();
+  const [search, setSearch] = useState('');
+  const [createOpen, setCreateOpen] = useState(false);
+  const [aiCreatorOpen, setAiCreatorOpen] = useState(false);
+
+  const hasFlows = (flows?.length ?? 0) > 0;
+  const visible = (flows ?? []).filter((flow) => matchesSearch(flow, search));
+
+  const remove = (flow: FlowListItem) => {
+    if (!window.confirm(t.deleteConfirm)) return;
+    deleteFlow.mutate(flow.id, {
+      onSuccess: () =>
+        toast({ title: toasts.deleteSuccessTitle, description: toasts.flowDeleted, variant: 'success' }),
+      onError: () =>
+        toast({
+          title: toasts.deleteErrorTitle,
+          description: toasts.flowDeleteFailed,
+          variant: 'destructive',
+        }),
+    });
+  };
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8" data-testid="flows-page">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <h1 className="text-2xl font-bold text-slate-900" data-testid="flows-heading">
+          {isLoading || hasFlows ? t.heading : t.headingFirst}
+        </h1>
+        <div className="flex flex-wrap gap-2">
+          <Link
+            href="/ai-flow-creator"
+            className={buttonClasses('outline', 'md')}
+            data-testid="ai-flow-creator-link"
+          >
+            <Wand2 className="h-4 w-4" />
+            {t.aiFlowCreator}
+          </Link>
+          <Button variant="outline" onClick={() => setAiCreatorOpen(true)} data-testid="ai-creator-button">
+            <Sparkles className="h-4 w-4" />
+            {t.aiCreator}
+          </Button>
+          <Button onClick={() => setCreateOpen(true)} data-testid="create-flow-button">
+            <Plus className="h-4 w-4" />
+            {t.createManual}
+          </Button>
+        </div>
+      </div>
+
+      {!isLoading && !hasFlows ? (
+        <div className="mt-6">
+          <FirstRunBanner />
+        </div>
+      ) : null}
+
+      <div className="relative mt-6">
+        <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" />
+        <Input
+          type="search"
+          placeholder={t.search}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="pl-9"
+          data-testid="flow-search"
+        />
+      </div>
+
+      <div className="mt-6">
+        {isLoading ? (
+          <FlowsSkeleton />
+        ) : visible.length > 0 ? (
+          <div className="flex flex-col gap-4" data-testid="flow-list">
+            {visible.map((flow) => (
+              <FlowCard key={flow.id} flow={flow} onDelete={remove} />
+            ))}
+          </div>
+        ) : hasFlows ? (
+          <p className="py-12 text-center text-slate-500" data-testid="flows-no-match">
+            {t.noMatch}
+          </p>
+        ) : (
+          <div className="flex flex-col items-center py-12 text-center" data-testid="flows-empty">
+            <p className="text-slate-500">{t.noFlows}</p>
+            <Button
+              className="mt-4"
+              onClick={() => setCreateOpen(true)}
+              data-testid="create-first-flow-button"
+            >
+              <Plus className="h-4 w-4" />
+              {t.createFirst}
+            </Button>
+          </div>
+        )}
+      </div>
+
+      <CreateFlowDialog open={createOpen} onOpenChange={setCreateOpen} />
+      <AiCreatorDialog open={aiCreatorOpen} onOpenChange={setAiCreatorOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+
+/** An API failure as spec §8 words it: `status: message`, with the server's retryable hint. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Builds the error of a non-OK answer from its status and raw body text. */
+export function apiErrorOf(status: number, statusText: string, bodyText: string): ApiError {
+  try {
+    const body = JSON.parse(bodyText) as unknown;
+    if (body !== null && typeof body === 'object') {
+      const { message, retryable } = body as { message?: unknown; retryable?: unknown };
+      const text = typeof message === 'string' ? message : statusText;
+      return new ApiError(status, `${status}: ${text}`, retryable === true);
+    }
+  } catch {
+    // Not JSON: the raw text is the best message there is.
+  }
+  return new ApiError(status, `${status}: ${bodyText || statusText}`);
+}
+
+async function throwIfNotOk(response: Response) {
+  if (response.ok) return;
+  const text = await response.text().catch(() => '');
+  throw apiErrorOf(response.status, response.statusText, text);
+}
+
+/** One call to the API: cookies always, a JSON body only when there is one; 204 yields null. */
+export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'include',
+    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await throwIfNotOk(response);
+  if (response.status === 204) return null as T;
+  return (await response.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => apiRequest<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body),
+  put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, body),
+  patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, body),
+  delete: <T = null>(path: string) => apiRequest<T>('DELETE', path),
+};
+
+/** A query key's segments joined with '/' form the GET path, so keys read like the URLs they cache. */
+export const pathOfQueryKey = (queryKey: readonly unknown[]) => queryKey.map(String).join('/');
+
+type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** The default read: GET the key's path; optionally a 401 means "nobody" instead of an error. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const response = await fetch(pathOfQueryKey(queryKey), { credentials: 'include', signal });
+    if (on401 === 'returnNull' && response.status === 401) return null;
+    await throwIfNotOk(response);
+    if (response.status === 204) return null;
+    return (await response.json()) as T;
+  };
+}
+
+/** Spec §9: fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default. */
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        staleTime: 5 * 60 * 1000,
+        gcTime: 10 * 60 * 1000,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** The message to show for a failed call, or the screen's fallback when there is none. */
+export const messageOf = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback;

@@ -1,0 +1,135 @@
+import { BehaviorSubject, repeat, retry, type Subscription, timer } from 'rxjs';
+import { type WebSocketSubject, webSocket } from 'rxjs/webSocket';
+import type { ExecutionEvent } from '../../domain/execution/types';
+
+export type ServerMessage =
+  | { type: 'event'; executionId: string; position: number; event: ExecutionEvent }
+  | { type: 'up-to-date'; executionId: string; position: number }
+  | { type: 'delta'; executionId: string; runId: string; text: string }
+  | { type: 'error'; executionId?: string; message: string };
+
+type ClientMessage =
+  | { type: 'subscribe'; executionId: string; after: number }
+  | { type: 'unsubscribe'; executionId: string };
+
+export interface ExecutionWatcher {
+  /** The stream position already applied; replay starts after it. */
+  after(): number;
+  onMessage(message: ServerMessage): void;
+}
+
+/** Waits 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so many tabs do not reconnect in step. */
+export function reconnectDelay(attempt: number): number {
+  const base = Math.min(15_000, 500 * 2 ** Math.max(0, attempt - 1));
+  return base * (0.75 + Math.random() * 0.5);
+}
+
+/** ws: or wss: to match the page, same origin: the session cookie authenticates the upgrade. */
+export function liveUpdatesUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/ws`;
+}
+
+/**
+ * One websocket per tab, shared by every screen that watches an execution. It reconnects with backoff
+ * and, on each (re)connection, subscribes again from each watcher's last applied position, so nothing
+ * pushed while it was away is lost.
+ */
+export class ExecutionSocket {
+  private readonly watchers = new Map<string, Set<ExecutionWatcher>>();
+  private subject: WebSocketSubject<ServerMessage | ClientMessage> | null = null;
+  private connection: Subscription | null = null;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether a socket is open now; screens show live vs polling from it. */
+  readonly connected$ = new BehaviorSubject(false);
+
+  constructor(private readonly url: () => string) {}
+
+  /** Starts receiving an execution's events; the returned function stops. */
+  watch(executionId: string, watcher: ExecutionWatcher): () => void {
+    const set = this.watchers.get(executionId) ?? new Set();
+    const first = set.size === 0;
+    set.add(watcher);
+    this.watchers.set(executionId, set);
+    this.connect();
+    if (first) this.subscribe(executionId, watcher.after());
+    return () => {
+      set.delete(watcher);
+      if (set.size > 0) return;
+      this.watchers.delete(executionId);
+      this.send({ type: 'unsubscribe', executionId });
+      if (this.watchers.size === 0) this.scheduleClose();
+    };
+  }
+
+  /** Reads the stream again from a position: after a gap in the pushed positions. */
+  resubscribe(executionId: string, after: number) {
+    if (this.watchers.has(executionId)) this.subscribe(executionId, after);
+  }
+
+  private subscribe(executionId: string, after: number) {
+    this.send({ type: 'subscribe', executionId, after });
+  }
+
+  /** Sends only on an open socket; a closed one resubscribes everything when it opens again. */
+  private send(message: ClientMessage) {
+    if (this.connected$.value) this.subject?.next(message);
+  }
+
+  private connect() {
+    clearTimeout(this.closeTimer);
+    if (this.connection) return;
+    const subject = webSocket<ServerMessage | ClientMessage>({
+      url: this.url(),
+      openObserver: {
+        next: () => {
+          this.connected$.next(true);
+          for (const [executionId, set] of this.watchers) {
+            const [watcher] = set;
+            if (watcher) this.subscribe(executionId, watcher.after());
+          }
+        },
+      },
+      closeObserver: { next: () => this.connected$.next(false) },
+    });
+    this.subject = subject;
+    let attempt = 0;
+    this.connection = subject
+      .pipe(
+        // An error (network, refused upgrade) and a clean close by the server both lead to a new try.
+        retry({ delay: () => timer(reconnectDelay(++attempt)), resetOnSuccess: true }),
+        repeat({ delay: () => timer(reconnectDelay(++attempt)) }),
+      )
+      .subscribe((message) => {
+        attempt = 0;
+        this.route(message as ServerMessage);
+      });
+  }
+
+  private route(message: ServerMessage) {
+    const targets =
+      message.executionId === undefined
+        ? [...this.watchers.values()]
+        : [this.watchers.get(message.executionId)];
+    for (const set of targets) for (const watcher of set ?? []) watcher.onMessage(message);
+  }
+
+  /** Screens unmount and mount while navigating; keep the socket briefly so that costs no reconnect. */
+  private scheduleClose() {
+    clearTimeout(this.closeTimer);
+    this.closeTimer = setTimeout(() => {
+      if (this.watchers.size > 0) return;
+      this.connection?.unsubscribe();
+      this.connection = null;
+      this.subject = null;
+      this.connected$.next(false);
+    }, 5_000);
+  }
+}
+
+let shared: ExecutionSocket | null = null;
+
+/** The tab's one socket, created on first use so pages that never watch an execution never open it. */
+export function executionSocket(): ExecutionSocket {
+  shared ??= new ExecutionSocket(() => liveUpdatesUrl(window.location));
+  return shared;
+}

@@ -1,0 +1,47 @@
+import { evolve } from '../../domain/execution';
+import type { ExecutionEvent, ExecutionState } from '../../domain/execution/types';
+
+/** An execution as the API returns it: the domain state plus the stream position it reflects. */
+export type Execution = ExecutionState & { version: number };
+
+export type StreamOutcome =
+  /** The event was the next one: the state moved on. */
+  | { kind: 'applied'; execution: Execution }
+  /** Already reflected (a replay, or a poll got there first): nothing to do. */
+  | { kind: 'duplicate' }
+  /** Something in between was missed: read again from the last applied position. */
+  | { kind: 'gap'; after: number };
+
+/**
+ * Applies one pushed event to the cached execution. The cached `version` is the only cursor, so pushed
+ * events and polled snapshots can never disagree about what has been applied.
+ */
+export function applyStreamEvent(
+  execution: Execution,
+  position: number,
+  event: ExecutionEvent,
+): StreamOutcome {
+  if (position <= execution.version) return { kind: 'duplicate' };
+  if (position > execution.version + 1) return { kind: 'gap', after: execution.version };
+  return { kind: 'applied', execution: { ...evolve(execution, event), version: position } };
+}
+
+/** A polled snapshot replaces the cache only when it is newer, so a slow poll cannot undo pushed events. */
+export function newerExecution(current: Execution | undefined | null, incoming: Execution): Execution {
+  if (current && current.id === incoming.id && current.version >= incoming.version) return current;
+  return incoming;
+}
+
+/** Events after which a run's streamed tokens are no longer wanted: the run ended or the work restarted. */
+export function endedRunIds(event: ExecutionEvent): string[] | 'all' {
+  switch (event.type) {
+    case 'StepRunSucceeded':
+    case 'StepRunFailed':
+      return [event.data.runId];
+    case 'ExecutionStopped':
+    case 'ExecutionReset':
+      return 'all';
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * Every visible string of the web app. The spec's texts are a contract, so they live in one place where
+ * they can be checked against it; templated ones are functions.
+ */
+
+export const app = {
+  name: 'Prompt Flow Workbench',
+  loading: 'Đang tải...',
+};
+
+export const nav = {
+  flows: 'Flows',
+  masterMode: 'Master Mode',
+  guide: 'Guide',
+  keys: 'Keys',
+  login: 'Đăng nhập',
+  logout: 'Đăng xuất',
+  userFallback: 'User',
+};
+
+export const landing = {
+  heroTitle: 'Xây dựng AI Workflow nhiều bước, có con người kiểm duyệt',
+  heroSubtitle:
+    'Chia một việc lớn thành các bước prompt nối tiếp nhau. Xem từng kết quả, sửa, duyệt rồi mới đi tiếp.',
+  signIn: 'Đăng nhập để bắt đầu',
+  signInShort: 'Đăng nhập',
+  featuresTitle: 'Ba ý tưởng cốt lõi',
+  features: [
+    {
+      title: 'Chain of Thought',
+      text: 'Mỗi bước dùng kết quả của bước trước qua [[step-N]], nên AI suy luận theo từng chặng thay vì một câu trả lời dài.',
+    },
+    {
+      title: 'Human-in-the-loop',
+      text: 'Bạn xem, sửa và duyệt (approve) từng kết quả trước khi workflow chạy tiếp.',
+    },
+    {
+      title: 'Prompt Library',
+      text: 'Lưu các flow như những chatbot tuỳ chỉnh và chạy lại bất cứ lúc nào.',
+    },
+  ],
+  useCasesTitle: 'Ví dụ sử dụng',
+  useCases: [
+    {
+      title: 'Phân tích chiến lược kinh doanh',
+      text: 'Phân tích thị trường → đối thủ → chiến lược định vị.',
+    },
+    {
+      title: 'Sáng tạo nội dung marketing',
+      text: 'Chân dung khách hàng → chiến lược nội dung → nội dung đa kênh.',
+    },
+    { title: 'Nghiên cứu sản phẩm', text: 'Nhu cầu người dùng → thiết kế giải pháp → kế hoạch MVP.' },
+  ],
+  comparisonTitle: 'So với chat AI thông thường',
+  comparisonHeaders: { aspect: '', chat: 'Chat thông thường', flow: 'Workflow nhiều bước' },
+  comparisonRows: [
+    { aspect: 'Cấu trúc', chat: 'Một cuộc hội thoại dài', flow: 'Các bước rõ ràng, có thứ tự' },
+    { aspect: 'Kiểm soát', chat: 'Chấp nhận câu trả lời như nó đến', flow: 'Duyệt và sửa từng kết quả' },
+    { aspect: 'Tái sử dụng', chat: 'Gõ lại prompt mỗi lần', flow: 'Lưu flow, chạy lại bất cứ lúc nào' },
+    { aspect: 'Theo dõi', chat: 'Khó biết AI đã dùng gì', flow: 'Xem prompt, input và kết quả từng bước' },
+  ],
+  ctaTitle: 'Sẵn sàng thử?',
+  ctaText: 'Tạo workflow đầu tiên của bạn trong vài phút.',
+};
+
+export const notFound = {
+  title: 'Page Not Found',
+  text: 'Trang bạn tìm không tồn tại.',
+  home: 'Về trang chủ',
+};
+
+export const firstRun = {
+  welcomeTitle: 'Chào mừng bạn!',
+  welcomeText: 'Workflow là chuỗi các bước prompt AI. Kết quả của mỗi bước trở thành đầu vào cho bước sau.',
+  ideas: [
+    {
+      title: 'Chain of Thought',
+      text: 'Chia việc lớn thành các bước nhỏ; mỗi bước dùng kết quả bước trước qua [[step-N]].',
+    },
+    { title: 'Human-in-the-loop', text: 'Xem, sửa và duyệt từng kết quả trước khi đi tiếp.' },
+    { title: 'Prompt Library', text: 'Lưu flow như chatbot tuỳ chỉnh để dùng lại.' },
+  ],
+};
+
+export const flowsList = {
+  heading: 'Workflows',
+  headingFirst: 'Bắt đầu tạo Workflow đầu tiên',
+  aiFlowCreator: 'AI Flow Creator',
+  aiCreator: 'AI Creator',
+  createManual: 'Tạo Flow thủ công',
+  search: 'Search flows...',
+  noMatch: 'No flows found matching your search.',
+  noFlows: 'No flows created yet.',
+  createFirst: 'Create Your First Flow',
+  run: 'Run',
+  chat: 'Chat',
+  edit: 'Edit',
+  menu: 'Flow actions',
+  exportJson: 'Export JSON',
+  exportComing: 'sắp có',
+  delete: 'Delete',
+  deleteConfirm: 'Are you sure you want to delete this flow?',
+  stepCount: (n: number) => `${n} Steps`,
+  lastRun: (when: string) => `Last run: ${when}`,
+  status: (status: string) => (status === 'active' ? 'Active' : status === 'draft' ? 'Draft' : 'Inactive'),
+};
+
+export const createFlow = {
+  title: 'Tạo Flow Mới',
+  description: 'Đặt tên và mô tả cho workflow mới.',
+  name: 'Tên Flow',
+  summary: 'Mô tả',
+  cancel: 'Cancel',
+  submit: 'Tạo Flow',
+  submitting: 'Đang tạo...',
+};
+
+export const aiCreator = {
+  title: 'AI Workflow Creator',
+  coming: 'Tạo workflow bằng AI, từ template hoặc import JSON sẽ có trong phiên bản tới.',
+  close: 'Đóng',
+};
+
+export const toasts = {
+  success: 'Thành công',
+  error: 'Lỗi',
+  flowCreated: (name: string) => `Flow "${name}" đã được tạo thành công`,
+  flowCreateFailed: 'Không thể tạo flow',
+  deleteSuccessTitle: 'Success',
+  flowDeleted: 'Flow deleted successfully',
+  deleteErrorTitle: 'Error',
+  flowDeleteFailed: 'Failed to delete flow',
+  stepExecuted: 'Step Executed',
+  stepExecutedText: (order: number) => `Step ${order} has been executed successfully`,
+  executionFailed: 'Execution Failed',
+  executeStepFailed: 'Failed to execute step',
+  executionStartFailed: 'Execution failed',
+  executionStartFailedText: 'Failed to start execution',
+  inputRequired: 'Input Required',
+  inputRequiredText: 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.',
+  stopped: 'Đã dừng execution',
+  stoppedText: 'Workflow đã được dừng thành công',
+  stopFailed: 'Không thể dừng execution',
+  resetSuccess: 'Đã reset thành công',
+  resetFailedTitle: 'Reset thất bại',
+  resetFailed: 'Không thể reset execution',
+  promptUpdateFailed: 'Không thể cập nhật prompt',
+  resultUpdateFailed: 'Không thể cập nhật kết quả',
+  addStepFailed: 'Failed to add step',
+  exportResultsFailed: 'Không thể xuất kết quả',
+  saveSuccess: 'Đã lưu thành công',
+  saveFailedTitle: 'Lưu thất bại',
+  saveFailed: 'Không thể lưu thay đổi',
+  close: 'Đóng',
+};
+
+export const workspace = {
+  notFoundTitle: 'Flow not found',
+  notFoundText: 'The requested flow does not exist.',
+  backToFlows: 'Back to Flows',
+  modes: { edit: 'Edit', run: 'Run', chat: 'Chat', master: 'Master' },
+  save: 'Save',
+  logs: 'Logs',
+  aiSuggestions: 'AI Suggestions',
+  backToRun: 'Quay lại Run Mode',
+  chatComing: 'Chat mode sẽ có trong phiên bản tới. Hãy dùng Run Mode để chạy flow từng bước.',
+  masterComing: 'Master Mode sẽ có trong phiên bản tới. Hãy dùng Run Mode để chạy flow từng bước.',
+  suggestionsComing: 'AI Suggestions sẽ có trong phiên bản tới.',
+};
+
+export const logs = {
+  title: 'AI Request Logs',
+  loading: 'Đang tải...',
+  empty: 'Chưa có request nào.',
+  step: (order: number) => `Step ${order}`,
+  running: 'Đang chạy',
+  success: 'Thành công',
+  failure: 'Thất bại',
+  finalPrompt: 'Final prompt',
+  response: 'AI response',
+};
+
+export const editMode = {
+  structure: 'Flow Structure',
+  addStep: 'Add Step',
+  selectStep: 'Select a step from the flow tree to view details',
+  stepTitle: (order: number, name: string) => `Step ${order}: ${name}`,
+  singleOutput: 'Single Output',
+  multipleOutput: 'Multiple Output',
+  choice: 'Choice',
+  loop: 'Loop',
+  systemPrompt: 'System Prompt',
+  editorComing: 'Trình chỉnh sửa step đầy đủ sẽ có trong phiên bản tới; prompt có thể sửa trong Run Mode.',
+  noSteps: 'Chưa có step nào trong flow',
+};
+
+export const runMode = {
+  title: 'Run Mode',
+  subtitle: 'Chạy từng step, xem và duyệt kết quả trước khi đi tiếp.',
+  exportResults: 'Export Results',
+  addStep: 'Add Step',
+  newStepName: (n: number) => `New Step ${n}`,
+  newStepPrompt: 'Nhập system prompt cho step này. Dùng [[step-1]] để tham chiếu kết quả của step 1.',
+  empty: 'Chưa có step nào trong flow',
+  createFirstStep: 'Tạo step đầu tiên',
+  prompt: 'Prompt',
+  input: 'Input',
+  inputPlaceholder: 'Nhập input cho step này (không bắt buộc)...',
+  inputRequiredPlaceholder: 'Step này yêu cầu input...',
+  execute: 'Execute',
+  executeIteration: (n: number) => `Execute (lần ${n})`,
+  rerun: 'Re-run',
+  needsInput: 'Cần input',
+  running: 'Đang chạy...',
+  savePrompt: 'Lưu prompt',
+  cancelEdit: 'Huỷ',
+  editPrompt: 'Sửa prompt',
+  promptEmpty: '(prompt trống)',
+  approved: 'Approved',
+  pending: 'Pending',
+  selected: 'Selected',
+  approve: 'Approve',
+  version: (n: number) => `Version ${n}`,
+  previousVersion: 'Version trước',
+  nextVersion: 'Version sau',
+  results: 'Kết quả',
+  noResults: 'Chưa có kết quả',
+  streaming: 'AI đang trả lời...',
+  runFailed: (message: string) => `Lần chạy thất bại: ${message}`,
+  outputMode: {
+    single: 'Single Output',
+    multiple: 'Multiple Output',
+    multiple_choice: 'Choice',
+    loop: 'Loop',
+  },
+  choiceCount: (n: number) => `${n} options`,
+  loopMax: (n: number) => `Max: ${n}x`,
+  inputFrom: (order: number) => `Input: Step ${order}`,
+  requiresInput: 'Yêu cầu input',
+};
+
+export const queueCard = {
+  title: 'Execution Queue',
+  noExecution: 'Chưa có execution. Bấm Execute ở một step để bắt đầu.',
+  status: { running: 'Running', stopped: 'Stopped', completed: 'Completed', failed: 'Failed' },
+  stop: 'Stop',
+  reset: 'Reset',
+  live: 'Live',
+  offline: 'Polling',
+};
+
+export const markdown = {
+  empty: 'No content',
+  failed: 'Error rendering markdown. Showing raw content:',
+};
+
+/** Screens whose content comes in later work: their title and an honest line. */
+export const placeholders = {
+  coming: 'Màn hình này đang được xây dựng và sẽ có trong phiên bản tới.',
+  backHome: 'Về danh sách Flows',
+  sessions: 'Quản lý Sessions',
+  recommendations: 'Workflow Recommendations',
+  apiKeys: 'Quản lý API Keys',
+  aiFlowCreator: 'AI Flow Creator',
+  guide: 'Guide',
+  masterMode: 'Master Mode',
+  about: 'About',
+  flowsFast: 'Workflows',
+  flowsStatic: 'Workflows',
+  workshop: 'Workshop',
+};
+
+export const dates = {
+  locale: 'vi-VN',
+};
