@@ -42,7 +42,11 @@ export class ExecutionSocket {
   /** Whether a socket is open now; screens show live vs polling from it. */
   readonly connected$ = new BehaviorSubject(false);
 
-  constructor(private readonly url: () => string) {}
+  constructor(
+    private readonly url: () => string,
+    /** Another WebSocket implementation (tests in Node); the browser's by default. */
+    private readonly WebSocketCtor?: { new (url: string): WebSocket },
+  ) {}
 
   /** Starts receiving an execution's events; the returned function stops. */
   watch(executionId: string, watcher: ExecutionWatcher): () => void {
@@ -80,6 +84,7 @@ export class ExecutionSocket {
     if (this.connection) return;
     const subject = webSocket<ServerMessage | ClientMessage>({
       url: this.url(),
+      ...(this.WebSocketCtor ? { WebSocketCtor: this.WebSocketCtor } : {}),
       openObserver: {
         next: () => {
           this.connected$.next(true);

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiErrorOf, apiRequest, getQueryFn, pathOfQueryKey } from './api-client';
+
+describe('apiErrorOf', () => {
+  it('uses the JSON message and the retryable flag', () => {
+    const error = apiErrorOf(
+      429,
+      'Too Many Requests',
+      JSON.stringify({ message: 'Hết lượt miễn phí', retryable: true }),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('429: Hết lượt miễn phí');
+    expect(error.retryable).toBe(true);
+    expect(error.status).toBe(429);
+  });
+
+  it('falls back to the status text when the JSON has no message, and retryable defaults to false', () => {
+    const error = apiErrorOf(404, 'Not Found', '{}');
+    expect(error.message).toBe('404: Not Found');
+    expect(error.retryable).toBe(false);
+  });
+
+  it('shows a non-JSON body as it is, or the status text when it is empty', () => {
+    expect(apiErrorOf(502, 'Bad Gateway', '<html>oops</html>').message).toBe('502: <html>oops</html>');
+    expect(apiErrorOf(500, 'Internal Server Error', '').message).toBe('500: Internal Server Error');
+  });
+});
+
+describe('apiRequest', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends cookies, and a JSON body with its content type only when there is a body', async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ id: 'f1' }), { status: 201 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await apiRequest('POST', '/api/flows', { name: 'A' });
+    await apiRequest('POST', '/api/executions/e1/stop');
+    const [, withBody] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const [, withoutBody] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
+    expect(withBody).toMatchObject({
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(withBody.body).toBe('{"name":"A"}');
+    expect(withoutBody.credentials).toBe('include');
+    expect(withoutBody.headers).toBeUndefined();
+    expect(withoutBody.body).toBeUndefined();
+  });
+
+  it('answers null for 204', async () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
+    await expect(apiRequest('DELETE', '/api/flows/f1')).resolves.toBeNull();
+  });
+});
+
+describe('default query function', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('joins the key into a GET path', () => {
+    expect(pathOfQueryKey(['/api/flows', 'f1', 'steps'])).toBe('/api/flows/f1/steps');
+  });
+
+  it('yields null on 401 when asked to, and fails otherwise', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response(JSON.stringify({ message: 'Unauthorized' }), { status: 401 }),
+    );
+    const context = { queryKey: ['/api/auth/user'], signal: new AbortController().signal } as never;
+    await expect(getQueryFn({ on401: 'returnNull' })(context)).resolves.toBeNull();
+    await expect(getQueryFn({ on401: 'throw' })(context)).rejects.toThrow('401: Unauthorized');
+  });
+});
