@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { useUser } from '../features/auth/api/get-user';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { app } from '../lib/strings';
@@ -58,14 +58,17 @@ function PageLoading() {
   );
 }
 
+/** `/flows/` with no flow id goes to the list; the route matcher would otherwise treat it as `/flows`. */
+function FlowsRoute() {
+  const [location] = useLocation();
+  return location === '/flows' ? <FlowsPage /> : <Redirect to="/flows" replace />;
+}
+
 function SignedInRoutes() {
   return (
     <Switch>
       <Route path="/" component={FlowsPage} />
-      <Route path="/flows" component={FlowsPage} />
-      <Route path="/flows/">
-        <Redirect to="/flows" replace />
-      </Route>
+      <Route path="/flows" component={FlowsRoute} />
       <Route path="/flows/:flowId" component={FlowWorkspacePage} />
       <Route path="/flows-fast" component={FlowsFastPage} />
       <Route path="/flows-static" component={FlowsStaticPage} />

@@ -200,7 +200,7 @@ export const runMode = {
   exportResults: 'Export Results',
   addStep: 'Add Step',
   newStepName: (n: number) => `New Step ${n}`,
-  newStepPrompt: 'Nhập system prompt cho step này. Dùng [[step-1]] để tham chiếu kết quả của step 1.',
+  newStepPrompt: 'Nhập system prompt cho step này. Dùng [[step-N]] để tham chiếu kết quả của step N.',
   empty: 'Chưa có step nào trong flow',
   createFirstStep: 'Tạo step đầu tiên',
   prompt: 'Prompt',

@@ -27,7 +27,7 @@ export function MarkdownBlock({ text, className }: { text: string; className?: s
   return (
     <div className={`markdown-body ${className ?? ''}`}>
       <MarkdownErrorBoundary key={text} raw={text}>
-        <Suspense fallback={<pre className="whitespace-pre-wrap text-sm text-slate-800">{text}</pre>}>
+        <Suspense fallback={<div className="whitespace-pre-wrap">{text}</div>}>
           <MarkdownRenderer text={text} />
         </Suspense>
       </MarkdownErrorBoundary>

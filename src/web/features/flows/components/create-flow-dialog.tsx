@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Input, Textarea } from '../../../components/ui/field';
@@ -17,6 +17,8 @@ export function CreateFlowDialog({
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const createFlow = useCreateFlow();
+  // isPending only changes on the next render; two clicks in one frame both see it false.
+  const submitting = useRef(false);
   const nameId = useId();
   const descriptionId = useId();
   const toast = useToast();
@@ -25,7 +27,8 @@ export function CreateFlowDialog({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // A second click while the first request is on its way would create the flow twice.
-    if (!valid || createFlow.isPending) return;
+    if (!valid || submitting.current) return;
+    submitting.current = true;
     createFlow.mutate(
       { name: name.trim(), description: description.trim() },
       {
@@ -41,6 +44,9 @@ export function CreateFlowDialog({
             description: messageOf(error, toasts.flowCreateFailed),
             variant: 'destructive',
           }),
+        onSettled: () => {
+          submitting.current = false;
+        },
       },
     );
   };
