@@ -1,0 +1,13 @@
+export { type GeminiProviderOptions, createGeminiProvider } from './gemini-provider';
+export {
+  type ModelAnswer,
+  ModelCallError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStream,
+  type ModelUsage,
+  STOPPED_MESSAGE,
+} from './model-provider';
+export { createOfflineProvider, type OfflineProviderOptions } from './offline-provider';
+export { type ProviderChoice, type ResolvedProvider, resolveProvider } from './resolve-provider';
+export { type StructuredOutput, structuredOutputFor } from './structured-output';
