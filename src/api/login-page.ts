@@ -1,0 +1,131 @@
+/**
+ * The full-page sign-in screen at /api/login. Plain HTML forms posting to /api/auth/login and
+ * /api/auth/register, so it needs no script (the CSP allows none inline) and works before the SPA loads.
+ */
+
+/** What the sign-in and sign-up calls answer when they refuse, and what this page shows for each. */
+export const signInMessages = {
+  credentials: 'Email hoặc mật khẩu không đúng',
+  taken: 'Email này đã được đăng ký',
+  email: 'Email không hợp lệ',
+  password: 'Mật khẩu cần từ 8 đến 200 ký tự',
+  firstName: 'Vui lòng nhập tên (tối đa 100 ký tự)',
+  lastName: 'Vui lòng nhập họ (tối đa 100 ký tự)',
+  tooManyAttempts: 'Bạn đã thử quá nhiều lần. Vui lòng đợi 1 phút rồi thử lại.',
+  unknown: 'Đã có lỗi xảy ra. Vui lòng thử lại.',
+} as const;
+
+/**
+ * Only these codes travel in the page's `?error=`: a link cannot make the page show text of its choosing.
+ */
+export type SignInProblem = keyof typeof signInMessages;
+export type SignInForm = 'login' | 'register';
+
+export function isSignInProblem(code: unknown): code is SignInProblem {
+  return typeof code === 'string' && Object.hasOwn(signInMessages, code);
+}
+
+export function loginPageUrl(form: SignInForm, problem?: SignInProblem): string {
+  const query = new URLSearchParams();
+  if (form === 'register') query.set('form', 'register');
+  if (problem) query.set('error', problem);
+  const text = query.toString();
+  return text ? `/api/login?${text}` : '/api/login';
+}
+
+export function renderLoginPage({
+  form,
+  problem,
+}: {
+  form: SignInForm;
+  problem?: SignInProblem | undefined;
+}) {
+  const alert = (forForm: SignInForm) =>
+    problem && form === forForm
+      ? `<p class="alert" role="alert" data-testid="${forForm}-error">${escapeHtml(signInMessages[problem])}</p>`
+      : '';
+
+  return `<!doctype html>
+<html lang="vi">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Đăng nhập · Prompt Flow Workbench</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main class="card">
+  <a class="brand" href="/">Prompt Flow Workbench</a>
+  <h1>Đăng nhập</h1>
+  <p class="lead">Đăng nhập để xây dựng và chạy các AI workflow của bạn.</p>
+  ${alert('login')}
+  <form method="post" action="/api/auth/login" data-testid="login-form">
+    <label for="login-email">Email</label>
+    <input id="login-email" name="email" type="email" autocomplete="email" maxlength="254" required${form === 'login' ? ' autofocus' : ''}>
+    <label for="login-password">Mật khẩu</label>
+    <input id="login-password" name="password" type="password" autocomplete="current-password" maxlength="200" required>
+    <button type="submit" data-testid="login-submit">Đăng nhập</button>
+  </form>
+  <div class="divider"><span>hoặc</span></div>
+  <details${form === 'register' ? ' open' : ''}>
+    <summary>Tạo tài khoản</summary>
+    ${alert('register')}
+    <form method="post" action="/api/auth/register" data-testid="register-form">
+      <div class="names">
+        <div>
+          <label for="register-last-name">Họ</label>
+          <input id="register-last-name" name="lastName" autocomplete="family-name" maxlength="100" required>
+        </div>
+        <div>
+          <label for="register-first-name">Tên</label>
+          <input id="register-first-name" name="firstName" autocomplete="given-name" maxlength="100" required${form === 'register' ? ' autofocus' : ''}>
+        </div>
+      </div>
+      <label for="register-email">Email</label>
+      <input id="register-email" name="email" type="email" autocomplete="email" maxlength="254" required>
+      <label for="register-password">Mật khẩu</label>
+      <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="200" required aria-describedby="register-password-hint">
+      <p class="hint" id="register-password-hint">Ít nhất 8 ký tự.</p>
+      <button type="submit" data-testid="register-submit">Tạo tài khoản</button>
+    </form>
+  </details>
+  <p class="back"><a href="/">← Về trang chủ</a></p>
+</main>
+</body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// The SPA's palette (Tailwind slate and indigo), so the page does not look like a different product.
+const STYLE = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px 16px;
+  background:#f8fafc;color:#0f172a;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+.card{width:100%;max-width:420px;background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:32px;
+  box-shadow:0 1px 3px rgba(15,23,42,.06),0 8px 24px rgba(15,23,42,.06)}
+.brand{display:inline-block;color:#4f46e5;font-weight:600;text-decoration:none;margin-bottom:16px}
+h1{font-size:24px;margin:0 0 4px}
+.lead{margin:0 0 20px;color:#475569}
+label{display:block;font-weight:500;font-size:14px;margin:12px 0 4px}
+input{width:100%;padding:9px 12px;border:1px solid #cbd5e1;border-radius:8px;font:inherit;color:inherit;background:#fff}
+input:focus{outline:2px solid #6366f1;outline-offset:1px;border-color:#6366f1}
+button{width:100%;margin-top:20px;padding:10px 16px;border:0;border-radius:8px;background:#4f46e5;color:#fff;
+  font:inherit;font-weight:600;cursor:pointer}
+button:hover{background:#4338ca}
+button:focus-visible{outline:2px solid #312e81;outline-offset:2px}
+.alert{margin:0 0 12px;padding:10px 12px;border:1px solid #fecaca;border-radius:8px;background:#fef2f2;color:#b91c1c}
+.divider{display:flex;align-items:center;gap:12px;margin:24px 0 16px;color:#94a3b8;font-size:13px}
+.divider::before,.divider::after{content:"";flex:1;border-top:1px solid #e2e8f0}
+summary{cursor:pointer;font-weight:600;color:#4f46e5;list-style-position:inside}
+details[open] summary{margin-bottom:12px}
+details button{background:#0f172a}
+details button:hover{background:#1e293b}
+.names{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.hint{margin:4px 0 0;font-size:13px;color:#64748b}
+.back{margin:24px 0 0;text-align:center;font-size:14px}
+.back a{color:#475569}
+`;

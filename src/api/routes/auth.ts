@@ -1,0 +1,177 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError, z } from 'zod';
+import { HttpError, handleError } from '../errors';
+import {
+  isSignInProblem,
+  loginPageUrl,
+  renderLoginPage,
+  type SignInForm,
+  type SignInProblem,
+  signInMessages as messages,
+} from '../login-page';
+import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
+import { SESSION_COOKIE, userIdOf } from '../plugins/auth';
+
+const email = z
+  .string({ error: messages.email })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: messages.email }).max(254, messages.email));
+const password = z.string({ error: messages.password }).min(8, messages.password).max(200, messages.password);
+const personName = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
+
+const signInBody = z.object({ email, password });
+const signUpBody = z.object({
+  email,
+  password,
+  firstName: personName(messages.firstName),
+  lastName: personName(messages.lastName),
+});
+const loginPageQuery = z.object({
+  form: z.enum(['login', 'register']).catch('login'),
+  error: z.string().optional().catch(undefined),
+});
+
+interface User {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+// Per IP: enough for typos, too few for guessing passwords.
+const signInRateLimit = {
+  max: 10,
+  timeWindow: '1 minute',
+  errorResponseBuilder: () => new HttpError(429, messages.tooManyAttempts),
+};
+
+/** The sign-in page, sign-in, sign-up, the current user and sign-out. */
+export async function authRoutes(app: FastifyInstance) {
+  const { sql } = app;
+
+  // The sign-in page posts plain HTML forms; only these routes accept them, every other route stays JSON-only.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  app.get('/api/login', async (request, reply) => {
+    if (request.userId) return reply.redirect('/');
+    const query = loginPageQuery.parse(request.query ?? {});
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(
+        renderLoginPage({
+          form: query.form,
+          problem: isSignInProblem(query.error) ? query.error : undefined,
+        }),
+      );
+  });
+
+  app.post(
+    '/api/auth/login',
+    { config: { rateLimit: signInRateLimit }, errorHandler: answerSignInError('login') },
+    async (request, reply) => {
+      const input = signInBody.parse(request.body);
+      const [account] = await sql<(User & { passwordSalt: string | null; passwordHash: string | null })[]>`
+        SELECT u.id, u.email, u.first_name, u.last_name, c.password_salt, c.password_hash
+        FROM users u LEFT JOIN user_credentials c ON c.user_id = u.id
+        WHERE u.email = ${input.email}`;
+      const matches =
+        account?.passwordSalt && account.passwordHash
+          ? await verifyPassword(input.password, account.passwordSalt, account.passwordHash)
+          : await rejectAfterHashing(input.password);
+      if (!account || !matches) throw new HttpError(401, messages.credentials);
+      await startSession(request, account.id);
+      return answerSignedIn(request, reply, 200, publicUser(account));
+    },
+  );
+
+  app.post(
+    '/api/auth/register',
+    { config: { rateLimit: signInRateLimit }, errorHandler: answerSignInError('register') },
+    async (request, reply) => {
+      const input = signUpBody.parse(request.body);
+      const { salt, hash } = await hashPassword(input.password);
+      // One statement, so a user never exists without credentials and two racing sign-ups cannot both win.
+      const [user] = await sql<User[]>`
+        WITH new_user AS (
+          INSERT INTO users (email, first_name, last_name)
+          VALUES (${input.email}, ${input.firstName}, ${input.lastName})
+          ON CONFLICT (email) DO NOTHING
+          RETURNING id, email, first_name, last_name
+        ), credentials AS (
+          INSERT INTO user_credentials (user_id, password_salt, password_hash)
+          SELECT id, ${salt}, ${hash} FROM new_user
+        )
+        SELECT id, email, first_name, last_name FROM new_user`;
+      if (!user) throw new HttpError(409, messages.taken);
+      await startSession(request, user.id);
+      return answerSignedIn(request, reply, 201, publicUser(user));
+    },
+  );
+
+  app.get('/api/auth/user', async (request) => {
+    const [user] = await sql<User[]>`
+      SELECT id, email, first_name, last_name FROM users WHERE id = ${userIdOf(request)}`;
+    // A session can outlive its account.
+    if (!user) throw new HttpError(401, 'Unauthorized');
+    return publicUser(user);
+  });
+
+  app.get('/api/logout', async (request, reply) => {
+    await request.session?.destroy();
+    request.userId = null;
+    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).header('cache-control', 'no-store').redirect('/');
+  });
+}
+
+/** A new session id on every sign-in, so an id planted before sign-in (session fixation) is worth nothing. */
+async function startSession(request: FastifyRequest, userId: string) {
+  await request.session.regenerate();
+  request.session.userId = userId;
+  request.session.renewedAt = Date.now();
+  request.userId = userId;
+}
+
+function publicUser(user: User): User {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName };
+}
+
+function isFormPost(request: FastifyRequest): boolean {
+  return request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ?? false;
+}
+
+/** JSON callers get the user; the sign-in page's form posts go on to the app. */
+function answerSignedIn(request: FastifyRequest, reply: FastifyReply, statusCode: number, user: User) {
+  if (isFormPost(request)) return reply.redirect('/', 303);
+  return reply.status(statusCode).send(user);
+}
+
+/**
+ * JSON callers get the central `{message}` answer; a form post goes back to the sign-in page with the
+ * problem named (as a code, so the page only ever shows its own texts).
+ */
+function answerSignInError(form: SignInForm) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (!isFormPost(request)) return handleError(error, request, reply);
+    const problem = problemOf(error);
+    if (problem === 'unknown') request.log.error({ err: error }, 'sign-in form failed');
+    return reply.redirect(loginPageUrl(form, problem), 303);
+  };
+}
+
+function problemOf(error: unknown): SignInProblem {
+  if (error instanceof ZodError) {
+    const field = error.issues[0]?.path[0];
+    return isSignInProblem(field) ? field : 'unknown';
+  }
+  const statusCode = (error as { statusCode?: number }).statusCode;
+  if (statusCode === 401) return 'credentials';
+  if (statusCode === 409) return 'taken';
+  if (statusCode === 429) return 'tooManyAttempts';
+  return 'unknown';
+}
