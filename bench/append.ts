@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { connect } from '../src/api/database/connection';
+import { EventStore, type NewEvent } from '../src/eventstore';
+
+export interface AppendFigures {
+  writers: number;
+  seconds: number;
+  /** Single-row INSERT transactions per second into a plain table: the ceiling an append is measured against. */
+  rawInsertsPerSecond: number;
+  /** store.append with one event per call, each writer on its own stream. */
+  storeEventsPerSecond: number;
+  /** storeEventsPerSecond / rawInsertsPerSecond (target >= 0.6). */
+  ratio: number;
+  batchSize: number;
+  batchAppendsPerSecond: number;
+  /** Events per second with `batchSize` events per append (target >= 25,000). */
+  batchEventsPerSecond: number;
+}
+
+/** Bounds every loop even if the clock misbehaves. */
+const MAX_ITERATIONS_PER_WRITER = 2_000_000;
+const WARM_UP_SECONDS = 0.3;
+const ROUNDS = 3;
+
+/**
+ * Append throughput against the database's own ceiling, in one run on one pool of `writers` connections:
+ * raw single-row INSERT transactions, the store's append of one event, and of batches of 10, each writer on
+ * its own stream looping for `seconds` in all. Events carry a commandId as a command's would, so the
+ * idempotency check is paid.
+ */
+export async function benchAppend(
+  url: string,
+  options: { seconds?: number; writers?: number; batchSize?: number } = {},
+): Promise<AppendFigures> {
+  const seconds = options.seconds ?? 3;
+  const writers = options.writers ?? 8;
+  const batchSize = options.batchSize ?? 10;
+  const sql = connect(url, { max: writers });
+  try {
+    await sql`CREATE TABLE IF NOT EXISTS bench_raw_inserts (
+      id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`;
+    // Every connection open before the clock starts.
+    await Promise.all(Array.from({ length: writers }, () => sql`SELECT pg_sleep(0.01)`));
+    const store = new EventStore(sql);
+
+    const rawInsert = (writer: number) => {
+      const streamId = `raw-${writer}-${randomUUID()}`;
+      let n = 0;
+      return async () => {
+        n += 1;
+        await sql`INSERT INTO bench_raw_inserts (stream_id, data) VALUES (${streamId}, ${payload(writer, n)}::text::jsonb)`;
+        return 1;
+      };
+    };
+    const storeAppend = (size: number) => (writer: number) => {
+      const streamId = `bench-${writer}-${randomUUID()}`;
+      let version = 0;
+      return async () => {
+        const metadata = { commandId: randomUUID(), userId: 'bench' };
+        const events: NewEvent[] = Array.from({ length: size }, (_, i) => ({
+          type: 'BenchCounted',
+          data: { writer, n: version + i + 1 },
+          metadata,
+        }));
+        const result = await store.append(streamId, 'bench', version === 0 ? 'no_stream' : version, events);
+        version = result.nextExpectedVersion;
+        return size;
+      };
+    };
+
+    // The phases take turns in short rounds, so a change in the machine's load during the run (other
+    // processes, checkpoints, autovacuum) weighs on each of them alike instead of skewing the ratio.
+    const phases = { raw: rawInsert, single: storeAppend(1), batched: storeAppend(batchSize) };
+    for (const loop of Object.values(phases)) await measure(writers, WARM_UP_SECONDS, loop);
+    const totals = { raw: new Tally(), single: new Tally(), batched: new Tally() };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of ['raw', 'single', 'batched'] as const) {
+        totals[name].add(await measure(writers, seconds / ROUNDS, phases[name]));
+      }
+    }
+    const raw = totals.raw.perSecond;
+    const single = totals.single.perSecond;
+    const batched = totals.batched.perSecond;
+
+    return {
+      writers,
+      seconds,
+      rawInsertsPerSecond: raw,
+      storeEventsPerSecond: single,
+      ratio: single / raw,
+      batchSize,
+      batchAppendsPerSecond: batched / batchSize,
+      batchEventsPerSecond: batched,
+    };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+const payload = (writer: number, n: number) => JSON.stringify({ writer, n });
+
+class Tally {
+  private units = 0;
+  private seconds = 0;
+
+  add(run: { units: number; seconds: number }) {
+    this.units += run.units;
+    this.seconds += run.seconds;
+  }
+
+  get perSecond() {
+    return this.units / this.seconds;
+  }
+}
+
+/** Runs `writers` loops side by side for `seconds`; each call of a loop's step returns the units it did. */
+async function measure(
+  writers: number,
+  seconds: number,
+  loop: (writer: number) => () => Promise<number>,
+): Promise<{ units: number; seconds: number }> {
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const counts = await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      const step = loop(writer);
+      let units = 0;
+      for (let i = 0; i < MAX_ITERATIONS_PER_WRITER && performance.now() < until; i++) units += await step();
+      return units;
+    }),
+  );
+  const units = counts.reduce((sum, count) => sum + count, 0);
+  return { units, seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from './queryable';
+import type { EventMetadata, ExpectedVersion, NewEvent, RecordedEvent } from './types';
+
+export interface AppendToStream {
+  streamId: string;
+  streamType: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+  /** When set, nothing is written if events of this command are already in the log. */
+  commandId?: string | undefined;
+}
+
+interface EventToInsert {
+  eventId: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+interface InsertedRow {
+  globalPosition: number | string;
+  transactionId: string;
+  streamPosition: number | string;
+  createdAt: Date | string;
+}
+
+/**
+ * Claims the stream's next versions and inserts the events, as ONE statement: the claim is a conditional
+ * UPDATE (an INSERT for a new stream) in a CTE and the events are inserted from its row, so when the claim
+ * matches nothing, nothing is inserted. One statement is one transaction and one round trip, which is what
+ * lets an append cost about as much as a plain INSERT.
+ *
+ * The claim also matches nothing when events of `commandId` are already in the log, so a repeated command
+ * writes nothing. Returns the recorded events, or [] when nothing was written (the caller tells a conflict
+ * from a repeat). Stream positions are contiguous from the claimed version.
+ */
+export async function appendToStream(sql: Queryable, append: AppendToStream): Promise<RecordedEvent[]> {
+  const at = new Date().toISOString();
+  const events: EventToInsert[] = append.events.map((event) => ({
+    eventId: randomUUID(),
+    type: event.type,
+    data: event.data ?? null,
+    metadata: { ...event.metadata, at: event.metadata?.at ?? at },
+  }));
+  // The batch travels as one JSON text parameter: one statement text for any batch size (prepared once), and
+  // no dependence on the array types postgres.js fetches when a connection opens. Cast from text because
+  // postgres.js would JSON-encode a string again if the server described the parameter as jsonb.
+  const batch = JSON.stringify(events);
+  const rows = await insertClaimed(sql, append, batch);
+  if (rows.length === 0) return [];
+  // What was stored is what the batch says once through JSON; only the database knows the rest.
+  const stored = JSON.parse(batch) as EventToInsert[];
+  const firstPosition = Math.min(...rows.map((row) => Number(row.streamPosition)));
+  return rows
+    .map((row): RecordedEvent => {
+      const streamPosition = Number(row.streamPosition);
+      const event = stored[streamPosition - firstPosition]!;
+      return {
+        globalPosition: Number(row.globalPosition),
+        transactionId: row.transactionId,
+        streamId: append.streamId,
+        streamPosition,
+        eventId: event.eventId,
+        type: event.type,
+        data: event.data,
+        metadata: event.metadata,
+        createdAt: new Date(row.createdAt).toISOString(),
+      };
+    })
+    .sort((a, b) => a.streamPosition - b.streamPosition);
+}
+
+/**
+ * One statement text per kind of claim, each written out whole (no nested fragments: this is the hot path).
+ * A null commandId matches no event, so the repeat check costs nothing when there is no command.
+ */
+function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
+  const { streamId, streamType, expectedVersion, commandId = null } = append;
+  const count = append.events.length;
+  if (expectedVersion === 'any') {
+    return sql<InsertedRow[]>`
+      WITH stream AS (
+        INSERT INTO streams (stream_id, stream_type, version)
+        SELECT ${streamId}::text, ${streamType}::text, ${count}::bigint
+        WHERE NOT EXISTS (
+          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
+        ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + excluded.version, updated_at = now()
+        RETURNING version
+      )
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
+        e.event -> 'data', e.event -> 'metadata'
+      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+      ORDER BY e.n
+      RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
+        stream_position AS "streamPosition", created_at AS "createdAt"`;
+  }
+  if (expectedVersion === 'no_stream' || expectedVersion === 0) {
+    // DO NOTHING waits for a concurrent creator to finish, then claims nothing: that race is a conflict.
+    return sql<InsertedRow[]>`
+      WITH stream AS (
+        INSERT INTO streams (stream_id, stream_type, version)
+        SELECT ${streamId}::text, ${streamType}::text, ${count}::bigint
+        WHERE NOT EXISTS (
+          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
+        ON CONFLICT (stream_id) DO NOTHING
+        RETURNING version
+      )
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
+        e.event -> 'data', e.event -> 'metadata'
+      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+      ORDER BY e.n
+      RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
+        stream_position AS "streamPosition", created_at AS "createdAt"`;
+  }
+  // A concurrent append holds the row until it commits; the WHERE is then re-checked against its version.
+  return sql<InsertedRow[]>`
+    WITH stream AS (
+      UPDATE streams SET version = version + ${count}, updated_at = now()
+      WHERE stream_id = ${streamId} AND version = ${expectedVersion}
+        AND NOT EXISTS (
+          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
+      RETURNING version
+    )
+    INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+    SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
+      e.event -> 'data', e.event -> 'metadata'
+    FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+    ORDER BY e.n
+    RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
+      stream_position AS "streamPosition", created_at AS "createdAt"`;
+}
