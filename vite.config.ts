@@ -10,11 +10,18 @@ export default defineConfig({
   server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', ws: true } } },
   test: {
     root: '.',
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/report.json' }]] : ['default'],
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'test-results/report.json' }]]
+      : ['default'],
     projects: [
       {
         extends: true,
-        test: { name: 'unit', root: '.', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node' },
+        test: {
+          name: 'unit',
+          root: '.',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          environment: 'node',
+        },
       },
       {
         extends: true,

@@ -45,6 +45,8 @@ CREATE TABLE flows (
   description text NOT NULL,
   status      text NOT NULL DEFAULT 'draft',
   is_template boolean NOT NULL DEFAULT false,
+  -- "Clear logs" hides the request logs up to this time; the event log keeps every request.
+  logs_cleared_at timestamptz,
   created_at  timestamptz NOT NULL DEFAULT now(),
   updated_at  timestamptz NOT NULL DEFAULT now()
 );
@@ -94,6 +96,8 @@ CREATE TABLE step_results (
   step_id        uuid NOT NULL,
   step_order     integer NOT NULL,
   run_id         uuid NOT NULL,
+  -- The result's place among the results of its run (branches keep the model's order).
+  run_index      integer NOT NULL DEFAULT 0,
   label          text,
   branch_name    text,
   branch_path    text,
@@ -104,7 +108,7 @@ CREATE TABLE step_results (
   created_at     timestamptz NOT NULL DEFAULT now(),
   position       bigint NOT NULL
 );
-CREATE INDEX step_results_execution_idx ON step_results (execution_id, step_order, created_at);
+CREATE INDEX step_results_execution_idx ON step_results (execution_id, step_order, created_at, run_index);
 
 CREATE TABLE ai_request_logs (
   id                     uuid PRIMARY KEY,

@@ -62,7 +62,14 @@ export async function startEmbeddedPostgres(
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: (message) => log(String(message)),
     onError: (error) => log(String(error)),
   });

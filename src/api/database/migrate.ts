@@ -14,7 +14,9 @@ export async function migrate(sql: Sql, dir: string = MIGRATIONS_DIR): Promise<s
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-    const done = new Set((await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name));
+    const done = new Set(
+      (await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const name of files) {
       if (done.has(name)) continue;

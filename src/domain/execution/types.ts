@@ -79,7 +79,14 @@ export interface ResultDraft {
 export type ExecutionEvent =
   | {
       type: 'ExecutionStarted';
-      data: { executionId: string; userId: string; flowId: string; steps: StepSnapshot[]; cacheItemIds: string[]; at: string };
+      data: {
+        executionId: string;
+        userId: string;
+        flowId: string;
+        steps: StepSnapshot[];
+        cacheItemIds: string[];
+        at: string;
+      };
     }
   | { type: 'StepsSynced'; data: { steps: StepSnapshot[]; cacheItemIds: string[]; at: string } }
   | {
@@ -115,7 +122,10 @@ export type ExecutionEvent =
   | { type: 'StepRunFailed'; data: { runId: string; message: string; retryable: boolean; at: string } }
   | { type: 'ResultApproved'; data: { resultId: string; at: string } }
   | { type: 'ResultUnapproved'; data: { resultId: string; at: string } }
-  | { type: 'ResultEdited'; data: { resultId: string; before: string; after: string; label: string; at: string } }
+  | {
+      type: 'ResultEdited';
+      data: { resultId: string; before: string; after: string; label: string; at: string };
+    }
   | { type: 'ResultDeleted'; data: { resultId: string; content: string; at: string } }
   | { type: 'ExecutionStopped'; data: { at: string } }
   | { type: 'ExecutionReset'; data: { cacheItemIds: string[]; at: string } }
@@ -149,7 +159,12 @@ export type ExecutionCommand =
     }
   | {
       type: 'CompleteStepRun';
-      data: { runId: string; output: string; usage: { inputTokens: number; outputTokens: number } | null; durationMs: number };
+      data: {
+        runId: string;
+        output: string;
+        usage: { inputTokens: number; outputTokens: number } | null;
+        durationMs: number;
+      };
     }
   | { type: 'FailStepRun'; data: { runId: string; message: string; retryable: boolean } }
   | { type: 'ApproveResult'; data: { resultId: string } }

@@ -1,0 +1,357 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import WebSocket from 'ws';
+import { connect } from '../src/api/database/connection';
+import { startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
+import { migrate } from '../src/api/database/migrate';
+import { EventStore } from '../src/eventstore';
+import { rebuildProjections } from '../src/projections/rebuild';
+import { benchAppend } from './append';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+
+type Row = { figure: string; value: string; target: string; met: boolean | null };
+const rows: Row[] = [];
+const results: Record<string, unknown> = {
+  machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+};
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+async function withDatabase() {
+  const given = process.env.BENCH_DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | null = null;
+  let adminUrl = given;
+  if (!adminUrl) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'workbench-bench-pg-'));
+    await chmod(dir, 0o755);
+    const embedded = await startEmbeddedPostgres(path.join(dir, 'postgres'), { persistent: false });
+    adminUrl = embedded.url;
+    stopEmbedded = async () => {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const created: string[] = [];
+  return {
+    async fresh() {
+      const name = `bench_${randomBytes(5).toString('hex')}`;
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      created.push(name);
+      const url = new URL(adminUrl!);
+      url.pathname = `/${name}`;
+      const sql = connect(url.toString());
+      await migrate(sql);
+      await sql.end();
+      return url.toString();
+    },
+    async close() {
+      for (const name of created) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+function startProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function call(base: string, cookie: string, method: string, url: string, body?: unknown) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function main() {
+  const databases = await withDatabase();
+  try {
+    // 1. Append throughput against raw inserts, same run, same connection count.
+    const append = await benchAppend(await databases.fresh());
+    results.append = append;
+    const a = append;
+    rows.push({
+      figure: 'append, 8 writers: store events/s vs raw INSERT tx/s',
+      value: `${Math.round(a.storeEventsPerSecond)} / ${Math.round(a.rawInsertsPerSecond)} = ${round(a.ratio, 2)}x`,
+      target: '>= 0.6x',
+      met: a.ratio >= 0.6,
+    });
+    rows.push({
+      figure: 'append, batches of 10 events',
+      value: `${Math.round(a.batchEventsPerSecond!)} events/s`,
+      target: '>= 25,000 events/s',
+      met: a.batchEventsPerSecond! >= 25_000,
+    });
+
+    // 2-4. The server in its own process with the offline (zero-latency) model.
+    const databaseUrl = await databases.fresh();
+    const server = startProcess(['src/api/server.ts'], {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      GEMINI_API_KEY: '',
+      APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+    });
+    const empty = startProcess(['bench/empty-server.ts'], {});
+    const base = await server.url;
+    const emptyBase = await empty.url;
+    try {
+      const register = await fetch(`${base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'bench@example.com',
+          password: 'bench-password',
+          firstName: 'B',
+          lastName: 'M',
+        }),
+      });
+      const cookie = (register.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+      // Commands: run a step on a fresh execution, 32 clients at once.
+      const clients = 32;
+      const flows = await Promise.all(
+        Array.from({ length: clients }, async (_, i) => {
+          const flow = await call(base, cookie, 'POST', '/api/flows', {
+            name: `Bench ${i}`,
+            description: 'bench',
+          });
+          const step = await call(base, cookie, 'POST', '/api/steps', {
+            flowId: flow.id,
+            name: 'S',
+            order: 1,
+            systemPrompt: 'Summarise the benchmark.',
+          });
+          return { flow, step };
+        }),
+      );
+      const runLatencies: number[] = [];
+      const startLatencies: number[] = [];
+      const until = performance.now() + SECONDS * 1000;
+      await Promise.all(
+        flows.map(async ({ flow, step }) => {
+          while (performance.now() < until) {
+            let t0 = performance.now();
+            const execution = await call(base, cookie, 'POST', `/api/flows/${flow.id}/execute`);
+            startLatencies.push(performance.now() - t0);
+            t0 = performance.now();
+            await call(base, cookie, 'POST', `/api/executions/${execution.id}/steps/${step.id}/execute`, {
+              userInput: '',
+            });
+            runLatencies.push(performance.now() - t0);
+          }
+        }),
+      );
+      runLatencies.sort((x, y) => x - y);
+      startLatencies.sort((x, y) => x - y);
+      results.commands = {
+        clients,
+        runs: runLatencies.length,
+        runP50: round(percentile(runLatencies, 50)),
+        runP99: round(percentile(runLatencies, 99)),
+        startP50: round(percentile(startLatencies, 50)),
+        startP99: round(percentile(startLatencies, 99)),
+      };
+      const c = results.commands as Record<string, number>;
+      rows.push({
+        figure: 'commands, 32 clients: POST .../execute (flow start) p99',
+        value: `${c.startP99} ms (p50 ${c.startP50})`,
+        target: '<= 25 ms',
+        met: c.startP99! <= 25,
+      });
+      rows.push({
+        figure: 'commands, 32 clients: POST .../steps/:id/execute (zero-latency model) p99',
+        value: `${c.runP99} ms (p50 ${c.runP50})`,
+        target: '<= 25 ms',
+        met: c.runP99! <= 25,
+      });
+
+      // Polling against an empty Fastify route, 64 connections each.
+      const polled = await call(base, cookie, 'POST', `/api/flows/${flows[0]!.flow.id}/execute`);
+      await call(base, cookie, 'POST', `/api/executions/${polled.id}/steps/${flows[0]!.step.id}/execute`, {});
+      const poll = await autocannon({
+        url: `${base}/api/executions/${polled.id}`,
+        connections: 64,
+        duration: SECONDS,
+        headers: { cookie },
+      });
+      const baseline = await autocannon({ url: `${emptyBase}/empty`, connections: 64, duration: SECONDS });
+      results.polling = {
+        requestsPerSecond: poll.requests.average,
+        p99: poll.latency.p99,
+        errors: poll.non2xx + poll.errors,
+        emptyRouteRequestsPerSecond: baseline.requests.average,
+        ratio: round(poll.requests.average / baseline.requests.average, 2),
+      };
+      const p = results.polling as Record<string, number>;
+      rows.push({
+        figure: 'polling GET /api/executions/:id, 64 conns: req/s vs empty route',
+        value: `${Math.round(p.requestsPerSecond!)} / ${Math.round(p.emptyRouteRequestsPerSecond!)} = ${p.ratio}x`,
+        target: '>= 0.25x',
+        met: p.ratio! >= 0.25 && p.errors === 0,
+      });
+      rows.push({ figure: 'polling p99', value: `${p.p99} ms`, target: '<= 50 ms', met: p.p99! <= 50 });
+
+      // Push: 1,000 sockets on one execution; commit -> receipt for each event on each socket.
+      const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
+      const pushed = await call(base, cookie, 'POST', `/api/flows/${flows[1]!.flow.id}/execute`);
+      const { results: pushResults } = await call(
+        base,
+        cookie,
+        'POST',
+        `/api/executions/${pushed.id}/steps/${flows[1]!.step.id}/execute`,
+        {},
+      );
+      const from = (await call(base, cookie, 'GET', `/api/executions/${pushed.id}`)).version as number;
+      const sentAt = new Map<number, number>();
+      const latencies: number[] = [];
+      const received = new Array<number>(sockets).fill(0);
+      const open: WebSocket[] = [];
+      for (let i = 0; i < sockets; i++) {
+        const socket = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers: { cookie } });
+        await new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+        socket.on('message', (raw) => {
+          const message = JSON.parse(String(raw));
+          if (message.type !== 'event') return;
+          received[i]!++;
+          const sent = sentAt.get(message.position);
+          if (sent !== undefined) latencies.push(performance.now() - sent);
+        });
+        socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
+        open.push(socket);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const commands = 40;
+      for (let n = 1; n <= commands; n++) {
+        sentAt.set(from + n, performance.now());
+        await call(base, cookie, 'PUT', `/api/step-results/${pushResults[0].id}`, { approved: n % 2 === 1 });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const deadline = performance.now() + 10_000;
+      while (received.some((count) => count < commands) && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      for (const socket of open) socket.close();
+      latencies.sort((x, y) => x - y);
+      const missed = received.reduce((sum, count) => sum + Math.max(0, commands - count), 0);
+      results.push = {
+        sockets,
+        events: commands,
+        p50: round(percentile(latencies, 50)),
+        p99: round(percentile(latencies, 99)),
+        missed,
+      };
+      const pu = results.push as Record<string, number>;
+      rows.push({
+        figure: `push, ${sockets} sockets: command sent -> event received p99`,
+        value: `${pu.p99} ms (p50 ${pu.p50}), missed ${pu.missed}`,
+        target: '<= 50 ms, none missed',
+        met: pu.p99! <= 50 && pu.missed === 0,
+      });
+    } finally {
+      await server.stop();
+      await empty.stop();
+    }
+
+    // Rebuild of the read models from the log the commands above wrote.
+    const sql = connect(databaseUrl);
+    const store = new EventStore(sql);
+    const started = performance.now();
+    const events = await rebuildProjections(sql, (after, limit) => store.readAll({ after, limit }));
+    const seconds = (performance.now() - started) / 1000;
+    await sql.end();
+    results.rebuild = { events, seconds: round(seconds, 2), eventsPerSecond: Math.round(events / seconds) };
+    const r = results.rebuild as Record<string, number>;
+    rows.push({
+      figure: 'rebuild',
+      value: `${r.eventsPerSecond} events/s (${events} events)`,
+      target: '>= 20,000 events/s',
+      met: r.eventsPerSecond! >= 20_000,
+    });
+  } finally {
+    await databases.close();
+  }
+
+  // Initial JS of the signed-out landing page (index.html's entry and its preloaded chunks), gzip.
+  const index = path.join(ROOT, 'dist/web/index.html');
+  if (existsSync(index)) {
+    const html = readFileSync(index, 'utf8');
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    const bytes = scripts.reduce(
+      (sum, file) => sum + gzipSync(readFileSync(path.join(ROOT, 'dist/web', file))).length,
+      0,
+    );
+    results.web = { initialJsGzipKb: round(bytes / 1024) };
+    rows.push({
+      figure: 'web: landing page initial JS (gzip)',
+      value: `${round(bytes / 1024)} kB`,
+      target: '<= 150 kB',
+      met: bytes / 1024 <= 150,
+    });
+  }
+
+  const width = Math.max(...rows.map((row) => row.figure.length));
+  console.log(`\n${'figure'.padEnd(width)} | value | target`);
+  for (const row of rows) {
+    console.log(
+      `${row.figure.padEnd(width)} | ${row.value} | ${row.target} ${row.met === null ? '' : row.met ? '(met)' : '(NOT met)'}`,
+    );
+  }
+  writeFileSync(
+    path.join(ROOT, 'bench/results.json'),
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), ...results, rows }, null, 2)}\n`,
+  );
+  console.log('\nwritten to bench/results.json');
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Sql } from 'postgres';
+import type { resolveProvider } from '../ai';
+import type { EventStore } from '../eventstore';
+import type { Config } from './config';
+import { handleError } from './errors';
+import { ExecutionService } from './execution-service';
+import authPlugin from './plugins/auth';
+import { authRoutes } from './routes/auth';
+import { executionRoutes } from './routes/executions';
+import { flowRoutes } from './routes/flows';
+import { liveUpdateRoutes } from './routes/live-updates';
+import { logRoutes } from './routes/logs';
+import { stepResultRoutes } from './routes/step-results';
+import { stepRoutes } from './routes/steps';
+import { LiveUpdateHub } from './ws/live-update-hub';
+
+export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
+
+export interface AppServices {
+  config: Config;
+  sql: Sql;
+  store: EventStore;
+  /** Which model answers a run; the default is own key -> GEMINI_API_KEY -> the offline model. */
+  resolveModel?: typeof resolveProvider;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    sql: Sql;
+    store: EventStore;
+    hub: LiveUpdateHub;
+    executions: ExecutionService;
+  }
+}
+
+/** Builds the whole server: plugins (external, then app services), then routes, then the SPA. */
+export async function buildApp(
+  services: AppServices,
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 4 * 1024 * 1024 });
+  const hub = new LiveUpdateHub(services.store, services.sql);
+  app.decorate('config', services.config);
+  app.decorate('sql', services.sql);
+  app.decorate('store', services.store);
+  app.decorate('hub', hub);
+  app.decorate('executions', new ExecutionService(services, hub));
+  app.setErrorHandler(handleError);
+  app.addHook('onClose', async () => {
+    await app.executions.close();
+    await hub.close();
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        imgSrc: ["'self'", 'data:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(authPlugin);
+
+  await app.register(authRoutes);
+  await app.register(flowRoutes);
+  await app.register(stepRoutes);
+  await app.register(executionRoutes);
+  await app.register(stepResultRoutes);
+  await app.register(logRoutes);
+  await app.register(liveUpdateRoutes);
+
+  await registerWebApp(app);
+  await hub.start();
+  return app;
+}
+
+/** Serves the built SPA; any non-API path falls back to index.html so client routes load directly. */
+async function registerWebApp(app: FastifyInstance) {
+  const hasBuild = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false, index: false });
+  }
+  const indexHtml = hasBuild ? await readFile(path.join(WEB_DIST_DIR, 'index.html'), 'utf8') : null;
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api') || request.method !== 'GET') {
+      return reply.status(404).send({ message: 'Not found' });
+    }
+    if (!indexHtml) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.type('text/html').send(indexHtml);
+  });
+}

@@ -1,0 +1,24 @@
+import { EventStore } from '../../eventstore';
+import { rebuildProjections } from '../../projections/rebuild';
+import { ConfigError, loadConfig } from '../config';
+import { openDatabase } from '../database/open-database';
+
+/** `npm run projections:rebuild`: empties the read models and replays the whole event log into them. */
+async function main() {
+  const config = await loadConfig();
+  const database = await openDatabase(config);
+  try {
+    const store = new EventStore(database.sql);
+    const started = performance.now();
+    const count = await rebuildProjections(database.sql, (after, limit) => store.readAll({ after, limit }));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`Rebuilt the read models from ${count} events in ${seconds.toFixed(2)} s.`);
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

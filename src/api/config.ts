@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const environmentSchema = z.object({
+  DATABASE_URL: optionalText.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  ),
+  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(5000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  APP_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  GEMINI_API_KEY: optionalText,
+  GEMINI_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
+  GOOGLE_GEMINI_BASE_URL: optionalText.pipe(z.url({ error: 'must be a URL' }).optional()),
+  FREE_STEP_ALLOWANCE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(15),
+  MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  dataDir: string;
+  appSecret: string;
+  geminiApiKey: string | undefined;
+  geminiModel: string;
+  geminiBaseUrl: string | undefined;
+  freeStepAllowance: number;
+  modelTimeoutMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates the environment; every problem is named with its variable so start-up fails clearly. */
+export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecret'> & { appSecret?: string } {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    appSecret: e.APP_SECRET,
+    geminiApiKey: e.GEMINI_API_KEY,
+    geminiModel: e.GEMINI_MODEL,
+    geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
+    freeStepAllowance: e.FREE_STEP_ALLOWANCE,
+    modelTimeoutMs: e.MODEL_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** APP_SECRET, or one generated once into DATA_DIR (mode 0600) so sessions and stored keys survive restarts. */
+async function appSecretFrom(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'app-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    await mkdir(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(async () => {});
+    await chmod(file, 0o600);
+    return (await readFile(file, 'utf8')).trim();
+  }
+}
+
+export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const config = parseEnvironment(env);
+  return { ...config, appSecret: config.appSecret ?? (await appSecretFrom(config.dataDir)) };
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { Sql } from 'postgres';
+import type { Config } from '../config';
+import { connect } from './connection';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { migrate } from './migrate';
+
+export interface OpenDatabase {
+  sql: Sql;
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL in DATA_DIR/postgres (one process owns it).
+ * Migrations are applied before anything else touches the database.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  log: (line: string) => void = () => {},
+): Promise<OpenDatabase> {
+  const embedded = config.databaseUrl
+    ? null
+    : await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), { log });
+  const url = config.databaseUrl ?? embedded!.url;
+  const sql = connect(url);
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    sql,
+    url,
+    embedded: embedded !== null,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}

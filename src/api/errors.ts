@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { ExecutionRuleViolation } from '../domain/execution/types';
+import { ConcurrencyConflict } from '../eventstore';
+
+/** An error whose message is meant for the user, with its HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const notFound = (what = 'Not found') => new HttpError(404, what);
+
+const ruleStatus = { invalid: 400, not_found: 404, conflict: 409 } as const;
+
+/** The one place errors become responses: `{message, retryable?, issues?}`, no stack traces. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ZodError) {
+    const first = error.issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    return reply
+      .status(400)
+      .send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues: error.issues });
+  }
+  if (error instanceof HttpError) {
+    return reply
+      .status(error.statusCode)
+      .send(error.retryable ? { message: error.message, retryable: true } : { message: error.message });
+  }
+  if (error instanceof ExecutionRuleViolation) {
+    return reply.status(ruleStatus[error.kind]).send({ message: error.message });
+  }
+  if (error instanceof ConcurrencyConflict) {
+    return reply
+      .status(409)
+      .send({ message: 'The execution changed at the same time; try again.', retryable: true });
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.statusCode && fastifyError.statusCode < 500) {
+    return reply.status(fastifyError.statusCode).send({ message: fastifyError.message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send({ message: 'Internal server error' });
+}

@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { type ModelAnswer, resolveProvider } from '../ai';
+import { structuredOutputFor } from '../ai/structured-output';
+import { decide } from '../domain/execution/decide';
+import { evolve, initialState } from '../domain/execution/evolve';
+import {
+  type ConversationContext,
+  type ExecutionCommand,
+  type ExecutionEvent,
+  ExecutionRuleViolation,
+  type ExecutionState,
+  type StepResult,
+} from '../domain/execution/types';
+import type { StepSnapshot } from '../domain/flow';
+import { ConcurrencyConflict } from '../eventstore';
+import {
+  executionStreamId,
+  projectExecutionEvents,
+  toExecutionEvent,
+} from '../projections/project-execution-events';
+import type { AppServices } from './app';
+import { HttpError, notFound } from './errors';
+import { type ExecutionView, readExecutionView } from './execution-view';
+import type { LiveUpdateHub } from './ws/live-update-hub';
+
+export interface LoadedExecution {
+  state: ExecutionState;
+  version: number;
+}
+
+export interface CommandOptions {
+  commandId?: string;
+  /** The flow's current steps, for StartExecution and SyncSteps. */
+  steps?: StepSnapshot[];
+}
+
+const MAX_CONFLICT_RETRIES = 5;
+const STOPPED = 'Stopped';
+
+/**
+ * Command handling for executions: load the stream, decide, append (the read models are projected in
+ * the same transaction). Step runs append StepRunStarted, commit, call the model outside any
+ * transaction, then append the outcome.
+ */
+export class ExecutionService {
+  /** Model calls running in this process, by execution, so Stop can abort them. */
+  private readonly running = new Map<string, Map<string, AbortController>>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly services: AppServices,
+    private readonly hub: LiveUpdateHub,
+  ) {}
+
+  /** The projected execution, as GET /api/executions/:id answers. */
+  view(executionId: string, userId: string): Promise<ExecutionView> {
+    return readExecutionView(this.services.sql, executionId, userId);
+  }
+
+  async load(executionId: string, userId: string | null): Promise<LoadedExecution> {
+    const { version, events } = await this.services.store.readStream(executionStreamId(executionId));
+    const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+    if (!state.exists || (userId !== null && state.userId !== userId)) throw notFound('Execution not found');
+    return { state, version };
+  }
+
+  async handle(
+    executionId: string,
+    userId: string,
+    command: ExecutionCommand,
+    options: CommandOptions = {},
+  ): Promise<LoadedExecution & { events: ExecutionEvent[] }> {
+    const commandId = options.commandId ?? randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      const earlier = await this.services.store.findCommand(commandId);
+      if (earlier?.[0]) {
+        // A repeated command answers with its first outcome, on the stream it was first applied to.
+        const firstStream = earlier[0].streamId.slice(executionStreamId('').length);
+        return { ...(await this.load(firstStream, userId)), events: earlier.map(toExecutionEvent) };
+      }
+      const loaded =
+        command.type === 'StartExecution'
+          ? { state: initialState(), version: 0 }
+          : await this.load(executionId, userId);
+      const events = decide(command, loaded.state, {
+        now: new Date().toISOString(),
+        newId: randomUUID,
+        userId,
+        steps: options.steps ?? loaded.state.steps,
+      });
+      if (events.length === 0) return { ...loaded, events };
+      try {
+        const appended = await this.services.store.append(
+          executionStreamId(executionId),
+          'execution',
+          loaded.version === 0 ? 'no_stream' : loaded.version,
+          events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
+          { inTransaction: (tx, recorded) => projectExecutionEvents(tx, recorded) },
+        );
+        return { state: events.reduce(evolve, loaded.state), version: appended.nextExpectedVersion, events };
+      } catch (error) {
+        if (error instanceof ConcurrencyConflict && command.type === 'StartExecution') {
+          throw new HttpError(409, 'Execution already exists');
+        }
+        if (error instanceof ConcurrencyConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+
+  async start(flowId: string, userId: string, commandId?: string): Promise<LoadedExecution> {
+    const steps = await this.flowSteps(flowId, userId);
+    const executionId = randomUUID();
+    return this.handle(
+      executionId,
+      userId,
+      { type: 'StartExecution', data: { executionId, flowId } },
+      {
+        steps,
+        commandId,
+      },
+    );
+  }
+
+  /** Runs a step to its end and returns the execution with the run's results. */
+  async runStep(
+    executionId: string,
+    userId: string,
+    stepId: string,
+    userInput: string,
+    commandId?: string,
+  ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
+    const loaded = await this.load(executionId, userId);
+    await this.handle(
+      executionId,
+      userId,
+      { type: 'SyncSteps', data: {} },
+      {
+        steps: await this.flowSteps(loaded.state.flowId, userId),
+      },
+    );
+    const { provider, keySource } = (this.services.resolveModel ?? resolveProvider)({
+      ownKey: null,
+      defaultKey: this.services.config.geminiApiKey,
+      model: this.services.config.geminiModel,
+      baseUrl: this.services.config.geminiBaseUrl,
+    });
+    const runId = randomUUID();
+    const started = await this.handle(
+      executionId,
+      userId,
+      {
+        type: 'StartStepRun',
+        data: {
+          runId,
+          stepId,
+          loopIteration: null,
+          userInput,
+          model: provider.model,
+          keySource,
+          conversation: await this.conversationOf(loaded.state.flowId),
+        },
+      },
+      { commandId },
+    );
+    const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
+    if (!startEvent || startEvent.data.runId !== runId) {
+      // A repeated command: its first outcome stands.
+      return { execution: started, results: [] };
+    }
+    const run = startEvent.data;
+    const controller = new AbortController();
+    this.track(executionId, runId, controller);
+    const startedAt = performance.now();
+    try {
+      const shape = structuredOutputFor(run.outputMode, run.choices);
+      const stream = provider.stream({
+        system: shape.instruction,
+        prompt: run.finalPrompt,
+        ...(shape.json ? { json: shape.json } : {}),
+        signal: controller.signal,
+      });
+      for await (const text of stream) this.hub.publishDelta(executionId, runId, text, started.version);
+      const answer = await stream.final;
+      const durationMs = Math.round(performance.now() - startedAt);
+      const completed = await this.complete(executionId, userId, runId, answer, durationMs, controller);
+      return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
+    } catch (error) {
+      const aborted = controller.signal.aborted;
+      const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
+      const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
+      await this.handle(executionId, userId, { type: 'FailStepRun', data: { runId, message, retryable } });
+      throw new HttpError(aborted ? 409 : 502, aborted ? 'Execution đã dừng' : message, retryable);
+    } finally {
+      this.untrack(executionId, runId);
+    }
+  }
+
+  /** Records the answer; an answer that breaks the output contract, or one arriving after Stop, fails the run. */
+  private async complete(
+    executionId: string,
+    userId: string,
+    runId: string,
+    answer: ModelAnswer,
+    durationMs: number,
+    controller: AbortController,
+  ) {
+    const current = await this.load(executionId, userId);
+    if (current.state.status === 'stopped') {
+      controller.abort();
+      throw new Error(STOPPED);
+    }
+    try {
+      return await this.handle(executionId, userId, {
+        type: 'CompleteStepRun',
+        data: { runId, output: answer.text, usage: answer.usage, durationMs },
+      });
+    } catch (error) {
+      if (error instanceof ExecutionRuleViolation && error.kind === 'invalid') {
+        await this.handle(executionId, userId, {
+          type: 'FailStepRun',
+          data: { runId, message: error.message, retryable: true },
+        });
+        throw new HttpError(502, error.message, true);
+      }
+      throw error;
+    }
+  }
+
+  async stop(executionId: string, userId: string, commandId?: string): Promise<LoadedExecution> {
+    const outcome = await this.handle(
+      executionId,
+      userId,
+      { type: 'StopExecution', data: {} },
+      { commandId },
+    );
+    for (const controller of this.running.get(executionId)?.values() ?? []) controller.abort();
+    return outcome;
+  }
+
+  /**
+   * Fails runs that started but never ended (the process died during the model call). Runs of this
+   * process are left alone; other processes' runs only once they are older than the model timeout.
+   */
+  async failInterruptedRuns(olderThanMs = this.services.config.modelTimeoutMs): Promise<number> {
+    const rows = await this.services.sql<{ id: string; userId: string; runs: ExecutionState['runs'] }[]>`
+      SELECT id, user_id, runs FROM executions WHERE runs @> '[{"status":"running"}]'::jsonb`;
+    let failed = 0;
+    for (const row of rows) {
+      for (const run of row.runs) {
+        const age = Date.now() - Date.parse(run.startedAt);
+        if (run.status !== 'running' || age < olderThanMs || this.running.get(row.id)?.has(run.runId))
+          continue;
+        await this.handle(row.id, row.userId, {
+          type: 'FailStepRun',
+          data: { runId: run.runId, message: 'interrupted', retryable: true },
+        }).catch(() => {});
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  startSweeping(intervalMs = 30_000) {
+    this.sweepTimer = setInterval(() => void this.failInterruptedRuns().catch(() => {}), intervalMs);
+    this.sweepTimer.unref();
+  }
+
+  async close() {
+    clearInterval(this.sweepTimer);
+    for (const runs of this.running.values()) for (const controller of runs.values()) controller.abort();
+  }
+
+  async flowSteps(flowId: string, userId: string): Promise<StepSnapshot[]> {
+    const [flow] = await this.services.sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
+    if (!flow) throw notFound('Flow not found');
+    return this.services.sql<StepSnapshot[]>`
+      SELECT id, "order", name, system_prompt, output_mode, input_sources, choices, loop_target_step_id,
+             max_loop_iterations, requires_user_input
+      FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at`;
+  }
+
+  private async conversationOf(flowId: string): Promise<ConversationContext> {
+    const [context] = await this.services.sql<ConversationContext[]>`
+      SELECT user_notes, rejected_ideas FROM ai_conversation_context WHERE flow_id = ${flowId}`;
+    return context ?? { userNotes: '', rejectedIdeas: '' };
+  }
+
+  private track(executionId: string, runId: string, controller: AbortController) {
+    const runs = this.running.get(executionId) ?? new Map<string, AbortController>();
+    runs.set(runId, controller);
+    this.running.set(executionId, runs);
+  }
+
+  private untrack(executionId: string, runId: string) {
+    const runs = this.running.get(executionId);
+    runs?.delete(runId);
+    if (runs?.size === 0) this.running.delete(executionId);
+  }
+}

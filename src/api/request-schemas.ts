@@ -1,0 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+export const idParams = z.object({ id: z.uuid() });
+export const flowIdParams = z.object({ flowId: z.uuid() });
+
+const commandIdHeader = z.string().trim().min(1).max(200).optional();
+
+/** A client may name its command (`Idempotency-Key`) so that sending it twice has the effect of once. */
+export function commandIdOf(request: FastifyRequest): string | undefined {
+  return commandIdHeader.parse(request.headers['idempotency-key']);
+}

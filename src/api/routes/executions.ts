@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { userIdOf } from '../plugins/auth';
+import { commandIdOf, idParams } from '../request-schemas';
+
+const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
+const runBody = z.object({ userInput: z.string().max(100_000).default('') }).default({ userInput: '' });
+
+export async function executionRoutes(app: FastifyInstance) {
+  app.get('/api/executions/:id', async (request) => {
+    const { id } = idParams.parse(request.params);
+    return app.executions.view(id, userIdOf(request));
+  });
+
+  app.post(
+    '/api/executions/:id/steps/:stepId/execute',
+    { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+    async (request) => {
+      const { id, stepId } = runParams.parse(request.params);
+      const { userInput } = runBody.parse(request.body ?? undefined);
+      const userId = userIdOf(request);
+      const { results } = await app.executions.runStep(id, userId, stepId, userInput, commandIdOf(request));
+      return { execution: await app.executions.view(id, userId), results };
+    },
+  );
+
+  app.post('/api/executions/:id/stop', async (request) => {
+    const { id } = idParams.parse(request.params);
+    const userId = userIdOf(request);
+    await app.executions.stop(id, userId, commandIdOf(request));
+    return app.executions.view(id, userId);
+  });
+
+  app.post('/api/executions/:id/reset', async (request) => {
+    const { id } = idParams.parse(request.params);
+    const userId = userIdOf(request);
+    await app.executions.handle(
+      id,
+      userId,
+      { type: 'ResetExecution', data: {} },
+      { commandId: commandIdOf(request) },
+    );
+    return app.executions.view(id, userId);
+  });
+}

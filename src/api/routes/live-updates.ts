@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { userIdOf } from '../plugins/auth';
+
+/** `/api/ws`: the session cookie authenticates the upgrade; the hub checks ownership per subscription. */
+export async function liveUpdateRoutes(app: FastifyInstance) {
+  app.get('/api/ws', { websocket: true }, (socket, request) => {
+    app.hub.connect(socket, userIdOf(request));
+  });
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { StepResult } from '../../domain/execution/types';
+import { notFound } from '../errors';
+import { userIdOf } from '../plugins/auth';
+import { commandIdOf, idParams } from '../request-schemas';
+
+const resultUpdate = z
+  .strictObject({
+    result: z.string().max(1_000_000).optional(),
+    label: z.string().max(200).optional(),
+    approved: z.boolean().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Give at least one of result, label, approved',
+  });
+
+export async function stepResultRoutes(app: FastifyInstance) {
+  const { sql } = app;
+
+  /** The execution a result belongs to, only when the result is the user's. */
+  const executionOfResult = async (resultId: string, userId: string) => {
+    const [row] = await sql<{ executionId: string }[]>`
+      SELECT r.execution_id FROM step_results r JOIN executions e ON e.id = r.execution_id
+      WHERE r.id = ${resultId} AND e.user_id = ${userId}`;
+    if (!row) throw notFound('Result not found');
+    return row.executionId;
+  };
+
+  // Each change is its own command and event: an edit, then an approval change.
+  app.put('/api/step-results/:id', async (request) => {
+    const { id } = idParams.parse(request.params);
+    const body = resultUpdate.parse(request.body);
+    const userId = userIdOf(request);
+    const executionId = await executionOfResult(id, userId);
+    const commandId = commandIdOf(request);
+    if (body.result !== undefined || body.label !== undefined) {
+      await app.executions.handle(
+        executionId,
+        userId,
+        { type: 'EditResult', data: { resultId: id, result: body.result, label: body.label } },
+        { commandId: commandId && `${commandId}:edit` },
+      );
+    }
+    if (body.approved !== undefined) {
+      await app.executions.handle(
+        executionId,
+        userId,
+        { type: body.approved ? 'ApproveResult' : 'UnapproveResult', data: { resultId: id } },
+        { commandId: commandId && `${commandId}:approval` },
+      );
+    }
+    const [result] = await sql<StepResult[]>`SELECT * FROM step_results WHERE id = ${id}`;
+    return result;
+  });
+
+  app.delete('/api/step-results/:id', async (request, reply) => {
+    const { id } = idParams.parse(request.params);
+    const userId = userIdOf(request);
+    const executionId = await executionOfResult(id, userId);
+    await app.executions.handle(
+      executionId,
+      userId,
+      { type: 'DeleteResult', data: { resultId: id } },
+      { commandId: commandIdOf(request) },
+    );
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,36 @@
+import type { ExecutionState } from '../domain/execution/types';
+
+/** The executions read-model row as postgres.js returns it (camelCase). */
+export interface ExecutionRow {
+  id: string;
+  userId: string;
+  flowId: string;
+  status: ExecutionState['status'];
+  currentStep: number;
+  executionQueue: ExecutionState['executionQueue'];
+  executionCache: ExecutionState['executionCache'];
+  steps: ExecutionState['steps'];
+  runs: ExecutionState['runs'];
+  startedAt: Date;
+  completedAt: Date | null;
+  position: number;
+}
+
+/** The row as an execution state without its results (they live in step_results). */
+export function stateOfRow(row: ExecutionRow): ExecutionState {
+  return {
+    exists: true,
+    id: row.id,
+    userId: row.userId,
+    flowId: row.flowId,
+    status: row.status,
+    currentStep: row.currentStep,
+    steps: row.steps,
+    executionQueue: row.executionQueue,
+    executionCache: row.executionCache,
+    runs: row.runs,
+    results: [],
+    startedAt: row.startedAt.toISOString(),
+    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
+  };
+}

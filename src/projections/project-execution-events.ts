@@ -1,0 +1,176 @@
+import type { JSONValue, TransactionSql } from 'postgres';
+import { evolve, initialState } from '../domain/execution/evolve';
+import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
+import { type ExecutionRow, stateOfRow } from './execution-row';
+
+/** The part of a recorded event the projectors read. */
+export interface ProjectableEvent {
+  eventId: string;
+  streamId: string;
+  streamPosition: number;
+  type: string;
+  data: unknown;
+}
+
+export const toExecutionEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
+  ({ type: recorded.type, data: recorded.data }) as ExecutionEvent;
+
+/** Domain values are plain JSON data; postgres.js's JSONValue type cannot see that through interfaces. */
+const asJson = (sql: TransactionSql, value: unknown) => sql.json(value as JSONValue);
+
+export const EXECUTION_STREAM_PREFIX = 'execution-';
+export const executionStreamId = (executionId: string) => `${EXECUTION_STREAM_PREFIX}${executionId}`;
+
+/**
+ * Writes the read models of one execution stream's new events, inside the append transaction (or a
+ * rebuild batch). Each row remembers the stream position it reflects and ignores older events, so
+ * applying the same events twice changes nothing.
+ */
+export async function projectExecutionEvents(sql: TransactionSql, events: ProjectableEvent[]): Promise<void> {
+  const first = events[0];
+  if (!first?.streamId.startsWith(EXECUTION_STREAM_PREFIX)) return;
+  const executionId = first.streamId.slice(EXECUTION_STREAM_PREFIX.length);
+  const [row] = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ${executionId}`;
+  let state: ExecutionState = row ? stateOfRow(row) : initialState();
+  let position = row?.position ?? 0;
+  for (const recorded of events) {
+    if (recorded.streamPosition <= position) continue;
+    const event = toExecutionEvent(recorded);
+    state = evolve(state, event);
+    position = recorded.streamPosition;
+    await projectResultsAndLogs(sql, executionId, event, recorded, state);
+  }
+  if (!state.exists || position === (row?.position ?? 0)) return;
+  await sql`
+    INSERT INTO executions ${sql({
+      id: executionId,
+      userId: state.userId,
+      flowId: state.flowId,
+      status: state.status,
+      currentStep: state.currentStep,
+      executionQueue: asJson(sql, state.executionQueue),
+      executionCache: asJson(sql, state.executionCache),
+      steps: asJson(sql, state.steps),
+      runs: asJson(sql, state.runs),
+      startedAt: state.startedAt,
+      completedAt: state.completedAt,
+      position,
+    } as Record<string, unknown>)}
+    ON CONFLICT (id) DO UPDATE SET
+      status = excluded.status, current_step = excluded.current_step,
+      execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
+      steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
+      position = excluded.position
+    WHERE executions.position < excluded.position`;
+}
+
+async function projectResultsAndLogs(
+  sql: TransactionSql,
+  executionId: string,
+  event: ExecutionEvent,
+  recorded: ProjectableEvent,
+  after: ExecutionState,
+): Promise<void> {
+  const position = recorded.streamPosition;
+  switch (event.type) {
+    case 'StepRunStarted': {
+      const d = event.data;
+      await sql`
+        INSERT INTO ai_request_logs ${sql({
+          id: d.runId,
+          userId: after.userId,
+          flowId: after.flowId,
+          executionId,
+          stepId: d.stepId,
+          stepOrder: d.stepOrder,
+          startedEventId: recorded.eventId,
+          originalSystemPrompt: d.systemPrompt,
+          finalPrompt: d.finalPrompt,
+          userInput: d.userInput,
+          outputMode: d.outputMode,
+          choices: asJson(sql, d.choices),
+          stepLabels: asJson(sql, d.stepLabels),
+          unresolvedLabels: asJson(sql, d.unresolvedLabels),
+          model: d.model,
+          keySource: d.keySource,
+          requestedAt: d.at,
+          position,
+        } as Record<string, unknown>)}
+        ON CONFLICT (id) DO NOTHING`;
+      return;
+    }
+    case 'StepRunSucceeded': {
+      const d = event.data;
+      const run = after.runs.find((r) => r.runId === d.runId);
+      if (!run) return;
+      for (const [runIndex, result] of d.results.entries()) {
+        await sql`
+          INSERT INTO step_results ${sql({
+            id: result.resultId,
+            executionId,
+            stepId: run.stepId,
+            stepOrder: run.stepOrder,
+            runId: d.runId,
+            runIndex,
+            label: result.label,
+            branchName: result.branchName,
+            branchPath: result.branchPath,
+            choiceIndex: result.choiceIndex,
+            loopIteration: result.loopIteration,
+            result: result.content,
+            approved: after.results.find((r) => r.id === result.resultId)?.approved ?? false,
+            createdAt: d.at,
+            position,
+          } as Record<string, unknown>)}
+          ON CONFLICT (id) DO NOTHING`;
+      }
+      const answer = d.results.map((r) => (d.results.length > 1 ? `${r.label}:\n${r.content}` : r.content));
+      await sql`
+        UPDATE ai_request_logs SET ai_response = ${answer.join('\n\n')}, success = true, position = ${position}
+        WHERE id = ${d.runId} AND position < ${position}`;
+      const [log] = await sql<
+        { keySource: string }[]
+      >`SELECT key_source FROM ai_request_logs WHERE id = ${d.runId}`;
+      await sql`
+        INSERT INTO user_usage ${sql({
+          id: d.runId,
+          userId: after.userId,
+          executionId,
+          stepId: run.stepId,
+          usedDefaultKey: log?.keySource !== 'own',
+          executionDate: d.at,
+        } as Record<string, unknown>)}
+        ON CONFLICT (id) DO NOTHING`;
+      return;
+    }
+    case 'StepRunFailed':
+      await sql`
+        UPDATE ai_request_logs SET success = false, error_message = ${event.data.message}, position = ${position}
+        WHERE id = ${event.data.runId} AND position < ${position}`;
+      return;
+    case 'ResultApproved':
+    case 'ResultUnapproved':
+      await sql`
+        UPDATE step_results SET approved = ${event.type === 'ResultApproved'}, position = ${position}
+        WHERE id = ${event.data.resultId} AND position < ${position}`;
+      return;
+    case 'ResultEdited':
+      await sql`
+        UPDATE step_results SET result = ${event.data.after}, label = ${event.data.label}, position = ${position}
+        WHERE id = ${event.data.resultId} AND position < ${position}`;
+      return;
+    case 'ResultDeleted':
+      await sql`DELETE FROM step_results WHERE id = ${event.data.resultId}`;
+      return;
+    case 'ExecutionStarted':
+    case 'StepsSynced':
+    case 'ExecutionStopped':
+    case 'ExecutionReset':
+    case 'ExecutionCompleted':
+      return;
+    default: {
+      const unknown: never = event;
+      throw new Error(`No projection for ${(unknown as { type: string }).type}`);
+    }
+  }
+}

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineProvider } from '../src/ai';
+import { as, createTestApp, signUp, type TestApp } from './support/test-app';
+
+type Client = ReturnType<typeof as>;
+
+async function createFlowWithTwoSteps(client: Client) {
+  const flow = (
+    await client.post('/api/flows', { name: 'Blog', description: 'A blog post in two steps' })
+  ).json();
+  const first = (
+    await client.post('/api/steps', {
+      flowId: flow.id,
+      name: 'Ideas',
+      order: 1,
+      systemPrompt: 'List three ideas about tea.',
+    })
+  ).json();
+  const second = (
+    await client.post('/api/steps', {
+      flowId: flow.id,
+      name: 'Draft',
+      order: 2,
+      systemPrompt: 'Write a short post from these ideas: [[step-1]]',
+    })
+  ).json();
+  return { flow, first, second };
+}
+
+describe('HTTP API', () => {
+  let t: TestApp;
+  let alice: Client;
+  let bob: Client;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+    bob = as(t.app, (await signUp(t.app, 'Bob')).cookie);
+  });
+  afterAll(() => t.close());
+
+  it('answers 401 on every /api route without a session', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const routes: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string]> = [
+      ['GET', '/api/auth/user'],
+      ['GET', '/api/flows'],
+      ['POST', '/api/flows'],
+      ['GET', `/api/flows/${id}`],
+      ['PUT', `/api/flows/${id}`],
+      ['DELETE', `/api/flows/${id}`],
+      ['GET', `/api/flows/${id}/steps`],
+      ['POST', '/api/steps'],
+      ['PUT', `/api/steps/${id}`],
+      ['DELETE', `/api/steps/${id}`],
+      ['POST', `/api/flows/${id}/execute`],
+      ['GET', `/api/flows/${id}/executions/latest`],
+      ['GET', `/api/executions/${id}`],
+      ['POST', `/api/executions/${id}/steps/${id}/execute`],
+      ['POST', `/api/executions/${id}/reset`],
+      ['POST', `/api/executions/${id}/stop`],
+      ['PUT', `/api/step-results/${id}`],
+      ['DELETE', `/api/step-results/${id}`],
+      ['GET', `/api/flows/${id}/logs`],
+      ['DELETE', `/api/flows/${id}/logs`],
+      ['GET', '/api/ws'],
+      ['GET', '/api/anything-else'],
+    ];
+    for (const [method, url] of routes) {
+      const response = await t.app.inject({ method, url });
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
+  it('creates, lists with stepCount, updates and deletes flows', async () => {
+    const created = await alice.post('/api/flows', { name: 'Research', description: 'Market research' });
+    expect(created.statusCode).toBe(201);
+    const flow = created.json();
+    expect(flow).toMatchObject({ name: 'Research', description: 'Market research', status: 'draft' });
+    await alice.post('/api/steps', { flowId: flow.id, name: 'New Step 1', order: 1, systemPrompt: 'x' });
+    const list = (await alice.get('/api/flows')).json();
+    expect(list.find((f: { id: string }) => f.id === flow.id)).toMatchObject({ stepCount: 1, lastRun: null });
+    const updated = await alice.put(`/api/flows/${flow.id}`, { status: 'active' });
+    expect(updated.json()).toMatchObject({ status: 'active', name: 'Research' });
+    expect((await alice.delete(`/api/flows/${flow.id}`)).statusCode).toBe(204);
+    expect((await alice.get(`/api/flows/${flow.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses bad input with 400 and a message, losing nothing', async () => {
+    const blank = await alice.post('/api/flows', { name: '  ', description: 'd' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toMatch(/name/);
+    const extra = await alice.post('/api/flows', { name: 'n', description: 'd', userId: 'x' });
+    expect(extra.statusCode).toBe(400);
+    const badJson = await t.app.inject({
+      method: 'POST',
+      url: '/api/flows',
+      headers: { cookie: (await signUp(t.app)).cookie, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json().message).toBeTruthy();
+    const flow = (await alice.post('/api/flows', { name: 'Keep', description: 'me' })).json();
+    const badStep = await alice.post('/api/steps', {
+      flowId: flow.id,
+      name: 'S',
+      order: 1,
+      outputMode: 'poem',
+    });
+    expect(badStep.statusCode).toBe(400);
+    const badLoop = await alice.post('/api/steps', {
+      flowId: flow.id,
+      name: 'S',
+      order: 1,
+      maxLoopIterations: 101,
+    });
+    expect(badLoop.statusCode).toBe(400);
+    expect((await alice.get(`/api/flows/${flow.id}`)).json().name).toBe('Keep');
+    expect((await alice.get('/api/executions/not-a-uuid')).statusCode).toBe(400);
+  });
+
+  it('allows input sources only from earlier steps', async () => {
+    const { flow, first, second } = await createFlowWithTwoSteps(alice);
+    const later = await alice.put(`/api/steps/${first.id}`, { inputSources: [second.id] });
+    expect(later.statusCode).toBe(400);
+    const earlier = await alice.put(`/api/steps/${second.id}`, { inputSources: [first.id] });
+    expect(earlier.statusCode).toBe(200);
+    expect(earlier.json().inputSources).toEqual([first.id]);
+    expect((await alice.delete(`/api/steps/${first.id}`)).statusCode).toBe(204);
+    const steps = (await alice.get(`/api/flows/${flow.id}/steps`)).json();
+    expect(steps).toHaveLength(1);
+    expect(steps[0].inputSources).toEqual([]);
+  });
+
+  it('runs a flow step by step: approve the first result, the second step uses it through [[step-1]]', async () => {
+    const { flow, first, second } = await createFlowWithTwoSteps(alice);
+    const started = await alice.post(`/api/flows/${flow.id}/execute`);
+    expect(started.statusCode).toBe(201);
+    const execution = started.json();
+    expect(execution).toMatchObject({ status: 'running', currentStep: 1, flowId: flow.id, results: [] });
+    expect(execution.executionCache).toHaveLength(2);
+
+    const run1 = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`, {
+      userInput: '',
+    });
+    expect(run1.statusCode).toBe(200);
+    const [result1] = run1.json().results;
+    expect(result1).toMatchObject({ stepId: first.id, approved: false, label: 'Branch 1' });
+    expect(result1.result.length).toBeGreaterThan(0);
+    expect(run1.json().execution.currentStep).toBe(2);
+
+    const approved = await alice.put(`/api/step-results/${result1.id}`, { approved: true });
+    expect(approved.json()).toMatchObject({ id: result1.id, approved: true });
+
+    const run2 = await alice.post(`/api/executions/${execution.id}/steps/${second.id}/execute`, {});
+    expect(run2.statusCode).toBe(200);
+    expect(run2.json().execution).toMatchObject({ status: 'completed', currentStep: 3 });
+
+    const logs = (await alice.get(`/api/flows/${flow.id}/logs`)).json();
+    expect(logs).toHaveLength(2);
+    const log2 = logs.find((l: { stepId: string }) => l.stepId === second.id);
+    expect(log2.finalPrompt).toContain(result1.result);
+    expect(log2.finalPrompt).not.toContain('[[step-1]]');
+    expect(log2.stepLabels['step-1']).toBe(result1.result);
+    expect(log2).toMatchObject({ success: true, keySource: 'offline', model: 'offline' });
+
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.results).toHaveLength(2);
+    expect(view.version).toBeGreaterThan(0);
+    const latest = (await alice.get(`/api/flows/${flow.id}/executions/latest`)).json();
+    expect(latest.id).toBe(execution.id);
+    const listed = (await alice.get('/api/flows')).json().find((f: { id: string }) => f.id === flow.id);
+    expect(listed.lastRun).toBeTruthy();
+  });
+
+  it('edits, unapproves and deletes results as events, and re-runs add versions', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const [result] = (await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`)).json()
+      .results;
+    const edited = await alice.put(`/api/step-results/${result.id}`, { result: 'My own text', label: '' });
+    expect(edited.json()).toMatchObject({ result: 'My own text', label: 'step_1' });
+    const rerun = (await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`)).json();
+    expect(rerun.execution.results.filter((r: { stepId: string }) => r.stepId === first.id)).toHaveLength(2);
+    expect((await alice.delete(`/api/step-results/${result.id}`)).statusCode).toBe(204);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.results.map((r: { id: string }) => r.id)).not.toContain(result.id);
+    const events = await t.store.readStream(`execution-${execution.id}`);
+    expect(events.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['ResultEdited', 'ResultDeleted', 'StepRunStarted', 'StepRunSucceeded']),
+    );
+  });
+
+  it('stops and resets: a stopped execution refuses runs until reset, history is kept', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    const stopped = await alice.post(`/api/executions/${execution.id}/stop`);
+    expect(stopped.json().status).toBe('stopped');
+    const refused = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    expect(refused.statusCode).toBe(409);
+    const reset = await alice.post(`/api/executions/${execution.id}/reset`);
+    expect(reset.json()).toMatchObject({ status: 'running', currentStep: 1 });
+    expect(reset.json().executionCache.every((c: { status: string }) => c.status === 'pending')).toBe(true);
+    expect(reset.json().results).toHaveLength(1);
+    const again = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('refuses a step that requires input when the input is blank', async () => {
+    const flow = (await alice.post('/api/flows', { name: 'Ask', description: 'needs input' })).json();
+    const step = (
+      await alice.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Q',
+        order: 1,
+        systemPrompt: 'Answer',
+        requiresUserInput: true,
+      })
+    ).json();
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const blank = await alice.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, {
+      userInput: '   ',
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toBe('Step này yêu cầu user input. Vui lòng nhập input trước khi execute.');
+    const given = await alice.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, {
+      userInput: 'Hà Nội',
+    });
+    expect(given.statusCode).toBe(200);
+  });
+
+  it('treats a repeated command id as one command', async () => {
+    const flow = (await alice.post('/api/flows', { name: 'Idem', description: 'potent' })).json();
+    await alice.post('/api/steps', { flowId: flow.id, name: 'S', order: 1, systemPrompt: 'x' });
+    const headers = { 'idempotency-key': `start-${flow.id}` };
+    const one = (await alice.post(`/api/flows/${flow.id}/execute`, undefined, headers)).json();
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`, undefined, headers)).json();
+    expect(execution.id).toBe(one.id);
+    const stopKey = { 'idempotency-key': `stop-${one.id}` };
+    await alice.post(`/api/executions/${one.id}/stop`, undefined, stopKey);
+    await alice.post(`/api/executions/${one.id}/reset`);
+    const second = (await alice.post(`/api/executions/${one.id}/stop`, undefined, stopKey)).json();
+    expect(second.status).toBe('running');
+  });
+
+  it("never shows another user's data: their ids give 404", async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const [result] = (await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`)).json()
+      .results;
+    expect((await bob.get('/api/flows')).json()).toEqual([]);
+    const attempts = [
+      await bob.get(`/api/flows/${flow.id}`),
+      await bob.put(`/api/flows/${flow.id}`, { name: 'mine' }),
+      await bob.delete(`/api/flows/${flow.id}`),
+      await bob.get(`/api/flows/${flow.id}/steps`),
+      await bob.post('/api/steps', { flowId: flow.id, name: 'S', order: 3 }),
+      await bob.put(`/api/steps/${first.id}`, { systemPrompt: 'mine' }),
+      await bob.delete(`/api/steps/${first.id}`),
+      await bob.post(`/api/flows/${flow.id}/execute`),
+      await bob.get(`/api/flows/${flow.id}/executions/latest`),
+      await bob.get(`/api/executions/${execution.id}`),
+      await bob.post(`/api/executions/${execution.id}/steps/${first.id}/execute`),
+      await bob.post(`/api/executions/${execution.id}/stop`),
+      await bob.post(`/api/executions/${execution.id}/reset`),
+      await bob.put(`/api/step-results/${result.id}`, { approved: true }),
+      await bob.delete(`/api/step-results/${result.id}`),
+      await bob.get(`/api/flows/${flow.id}/logs`),
+      await bob.delete(`/api/flows/${flow.id}/logs`),
+    ];
+    for (const response of attempts) expect(response.statusCode, response.body).toBe(404);
+    expect((await alice.get(`/api/executions/${execution.id}`)).json().status).toBe('running');
+  });
+
+  it('clears the request logs of a flow', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    expect((await alice.get(`/api/flows/${flow.id}/logs`)).json()).toHaveLength(1);
+    expect((await alice.delete(`/api/flows/${flow.id}/logs`)).statusCode).toBe(204);
+    expect((await alice.get(`/api/flows/${flow.id}/logs`)).json()).toEqual([]);
+  });
+});
+
+describe('HTTP API with a slow model', () => {
+  let t: TestApp;
+  let alice: Client;
+
+  beforeAll(async () => {
+    // Each chunk of the offline answer takes 40 ms, so a run stays in progress long enough to collide with.
+    t = await createTestApp(
+      {},
+      {
+        resolveModel: () => ({ provider: createOfflineProvider({ chunkDelayMs: 40 }), keySource: 'offline' }),
+      },
+    );
+    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+  });
+  afterAll(() => t.close());
+
+  it('runs a double-clicked Execute once', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const url = `/api/executions/${execution.id}/steps/${first.id}/execute`;
+    const [a, b] = await Promise.all([alice.post(url), alice.post(url)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.results).toHaveLength(1);
+    expect(view.runs).toHaveLength(1);
+  });
+
+  it('stops during a running model call: the run ends as failed and no result is appended after stop', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const running = alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    await expect
+      .poll(async () => (await alice.get(`/api/executions/${execution.id}`)).json().runs.length)
+      .toBe(1);
+    const stopped = await alice.post(`/api/executions/${execution.id}/stop`);
+    expect(stopped.json().status).toBe('stopped');
+    const response = await running;
+    expect(response.statusCode).toBe(409);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.results).toEqual([]);
+    expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'Stopped' });
+    const types = (await t.store.readStream(`execution-${execution.id}`)).events.map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['ExecutionStopped', 'StepRunFailed']);
+  });
+});

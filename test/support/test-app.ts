@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { type AppServices, buildApp } from '../../src/api/app';
+import type { Config } from '../../src/api/config';
+import { EventStore } from '../../src/eventstore';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    databaseUrl: undefined,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/tmp/workbench-test-data',
+    appSecret: TEST_APP_SECRET,
+    geminiApiKey: undefined,
+    geminiModel: 'gemini-2.5-flash',
+    geminiBaseUrl: undefined,
+    freeStepAllowance: 15,
+    modelTimeoutMs: 120_000,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/** The whole server on a fresh database of its own. */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  services: Pick<AppServices, 'resolveModel'> = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const store = new EventStore(db.sql);
+  const config = testConfig({ databaseUrl: db.url, ...overrides });
+  const app = await buildApp({ config, sql: db.sql, store, ...services });
+  return {
+    app,
+    db,
+    store,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+let accounts = 0;
+
+/** Registers a new account and returns its session cookie and user. */
+export async function signUp(app: FastifyInstance, firstName = 'An') {
+  accounts++;
+  const email = `user${accounts}-${Date.now()}@example.com`;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password: 'correct horse battery', firstName, lastName: 'Nguyen' },
+  });
+  if (response.statusCode >= 300) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  const setCookie = response.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ''])
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { cookie, user: response.json() as { id: string; email: string }, email };
+}
+
+/** inject() with a session cookie. */
+export function as(app: FastifyInstance, cookie: string) {
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
+    app.inject({
+      method,
+      url,
+      headers: { cookie, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, payload?: unknown, headers?: Record<string, string>) =>
+      call('POST', url, payload, headers),
+    put: (url: string, payload?: unknown) => call('PUT', url, payload),
+    delete: (url: string) => call('DELETE', url),
+  };
+}

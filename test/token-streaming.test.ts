@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createOfflineProvider } from '../src/ai';
+import { as, createTestApp, signUp, type TestApp } from './support/test-app';
+
+interface Pushed {
+  type: string;
+  position?: number;
+  event?: { type: string; data: Record<string, unknown> };
+  runId?: string;
+  text?: string;
+}
+
+describe('live updates in one process', () => {
+  let t: TestApp;
+  let cookie: string;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      {},
+      {
+        resolveModel: () => ({ provider: createOfflineProvider({ chunkDelayMs: 5 }), keySource: 'offline' }),
+      },
+    );
+    cookie = (await signUp(t.app)).cookie;
+    base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  });
+  afterAll(() => t.close());
+
+  async function subscribe(executionId: string, after: number) {
+    const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie } });
+    const messages: Pushed[] = [];
+    socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'subscribe', executionId, after }));
+    await expect.poll(() => messages.some((m) => m.type === 'up-to-date')).toBe(true);
+    return { socket, messages };
+  }
+
+  it('streams the model tokens while a step runs, then the stored result', async () => {
+    const client = as(t.app, cookie);
+    const flow = (await client.post('/api/flows', { name: 'Stream', description: 'tokens' })).json();
+    const step = (
+      await client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Write',
+        order: 1,
+        systemPrompt: 'Write a poem about rain',
+      })
+    ).json();
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    const { socket, messages } = await subscribe(execution.id, execution.version);
+
+    const { results } = (
+      await client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`)
+    ).json();
+    await expect.poll(() => messages.some((m) => m.event?.type === 'StepRunSucceeded')).toBe(true);
+    const deltas = messages.filter((m) => m.type === 'delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((d) => d.text).join('')).toBe(results[0].result);
+    const order = messages.map((m) => m.event?.type ?? m.type);
+    expect(order.indexOf('StepRunStarted')).toBeLessThan(order.indexOf('delta'));
+    expect(order.lastIndexOf('delta')).toBeLessThan(order.indexOf('StepRunSucceeded'));
+    socket.close();
+  });
+
+  it('replays only the events after the given position, then goes live', async () => {
+    const client = as(t.app, cookie);
+    const flow = (await client.post('/api/flows', { name: 'Replay', description: 'positions' })).json();
+    const step = (
+      await client.post('/api/steps', { flowId: flow.id, name: 'S', order: 1, systemPrompt: 'Go' })
+    ).json();
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    await client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
+    const version = (await client.get(`/api/executions/${execution.id}`)).json().version;
+    const { socket, messages } = await subscribe(execution.id, 2);
+    const replayed = messages.filter((m) => m.type === 'event').map((m) => m.position);
+    expect(replayed).toEqual(Array.from({ length: version - 2 }, (_, i) => i + 3));
+    expect(messages.find((m) => m.type === 'up-to-date')?.position).toBe(version);
+    await client.post(`/api/executions/${execution.id}/stop`);
+    await expect.poll(() => messages.at(-1)?.event?.type).toBe('ExecutionStopped');
+    expect(messages.at(-1)?.position).toBe(version + 1);
+    socket.close();
+  });
+});
