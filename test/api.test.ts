@@ -326,4 +326,28 @@ describe('HTTP API with a slow model', () => {
     const types = (await t.store.readStream(`execution-${execution.id}`)).events.map((e) => e.type);
     expect(types.slice(-2)).toEqual(['ExecutionStopped', 'StepRunFailed']);
   });
+
+  it('fails runs interrupted by a dead process once they are older than the model timeout', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    // A run whose process died during the model call: StepRunStarted with no outcome.
+    await t.app.executions.handle(execution.id, execution.userId, {
+      type: 'StartStepRun',
+      data: {
+        runId: crypto.randomUUID(),
+        stepId: first.id,
+        loopIteration: null,
+        userInput: '',
+        model: 'offline',
+        keySource: 'offline',
+        conversation: { userNotes: '', rejectedIdeas: '' },
+      },
+    });
+    expect(await t.app.executions.failInterruptedRuns(60_000)).toBe(0);
+    expect(await t.app.executions.failInterruptedRuns(0)).toBe(1);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'interrupted' });
+    const rerun = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    expect(rerun.statusCode).toBe(200);
+  });
 });
