@@ -71,6 +71,23 @@ describe('HTTP API', () => {
     }
   });
 
+  it('lets browsers send their origin with the sign-in forms, and accepts it', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/login' });
+    // Under helmet's default no-referrer, browsers post forms with `Origin: null`, which is refused.
+    expect(page.headers['referrer-policy']).toBe('same-origin');
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: {
+        host: 'localhost:5000',
+        origin: 'http://localhost:5000',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'email=nobody%40example.com&password=wrong-password',
+    });
+    expect(posted.statusCode).toBe(303);
+  });
+
   it('creates, lists with stepCount, updates and deletes flows', async () => {
     const created = await alice.post('/api/flows', { name: 'Research', description: 'Market research' });
     expect(created.statusCode).toBe(201);

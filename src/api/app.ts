@@ -71,6 +71,9 @@ export async function buildApp(
       },
     },
     strictTransportSecurity: false,
+    // Not helmet's no-referrer: under it browsers send `Origin: null` with form posts, which the
+    // Origin check must refuse, and the sign-in page's own forms would fail.
+    referrerPolicy: { policy: 'same-origin' },
   });
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

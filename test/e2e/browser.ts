@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Where the browser tests look for Chromium: CHROMIUM_PATH, else Debian's package. */
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const hasBrowser = existsSync(chromiumPath);
+
+/** Why the browser tests cannot run here, or null; under CI a missing browser is a failure, not a skip. */
+export function missingBrowser(): string | null {
+  if (hasBrowser) return null;
+  const reason = `no Chromium at ${chromiumPath} (install Debian's chromium or set CHROMIUM_PATH)`;
+  if (process.env.CI === 'true') throw new Error(`e2e cannot run under CI: ${reason}`);
+  return reason;
+}
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-results/e2e');
+
+export interface Browser {
+  context: BrowserContext;
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with a fresh profile of its own. */
+export async function openBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(path.join(tmpdir(), 'workbench-e2e-'));
+  await mkdir(ARTIFACTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+    locale: 'vi-VN',
+  });
+  // Short enough that a failing step names itself before the test's own timeout.
+  context.setDefaultTimeout(15_000);
+  return {
+    context,
+    newPage: () => context.newPage(),
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function screenshot(page: Page, name: string) {
+  return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,139 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { type Browser, missingBrowser, openBrowser, screenshot } from './browser';
+
+const skipReason = missingBrowser();
+
+describe.skipIf(skipReason !== null)(
+  `run a flow in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let db: TestDatabase;
+    let server: ServerProcess;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      server = await startServerProcess(db.url);
+      browser = await openBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+      await db?.drop();
+    });
+
+    async function addStep(page: Page, order: number, name: string, prompt: string) {
+      const before = await page.locator('[data-testid^="step-card-"]').count();
+      await page.getByTestId(before === 0 ? 'create-first-step' : 'add-step-button').click();
+      const card = page.getByTestId(`step-card-${order}`);
+      await card.waitFor();
+      if ((await page.getByTestId(`prompt-toggle-${order}`).count()) === 0) {
+        await page.getByTestId(`step-header-${order}`).click();
+      }
+      await page.getByTestId(`prompt-toggle-${order}`).click();
+      await page.getByTestId(`prompt-edit-${order}`).click();
+      await page.getByTestId(`prompt-textarea-${order}`).fill(prompt);
+      await page.getByTestId(`prompt-save-${order}`).click();
+      await expect.poll(() => page.getByTestId(`prompt-text-${order}`).textContent()).toContain(prompt);
+      return name;
+    }
+
+    it('signs up, creates a two-step flow, runs it step by step with approval, and sees results live', async () => {
+      onTestFailed(async () => {
+        for (const [i, open] of browser.context.pages().entries())
+          await screenshot(open, `failed-tab-${i + 1}`);
+      });
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await page.getByTestId('landing-page').waitFor();
+      await screenshot(page, '01-landing');
+
+      // Sign up on the server-rendered sign-in page.
+      await page.goto(`${server.url}/api/login`);
+      await page.locator('summary').click();
+      await page.fill('#register-last-name', 'Nguyễn');
+      await page.fill('#register-first-name', 'An');
+      await page.fill('#register-email', `an-${Date.now()}@example.com`);
+      await page.fill('#register-password', 'correct horse battery');
+      await page.getByTestId('register-submit').click();
+      await page.getByTestId('flows-heading').waitFor();
+      await screenshot(page, '02-flows-empty');
+
+      // Create the flow with 'Tạo Flow Mới'.
+      await page.getByTestId('create-flow-button').click();
+      await page.getByTestId('flow-name-input').fill('Blog về trà');
+      await page.getByTestId('flow-description-input').fill('Ý tưởng rồi bài viết');
+      await page.getByTestId('create-flow-submit').click();
+      const card = page.getByTestId('flow-card').filter({ hasText: 'Blog về trà' });
+      await card.waitFor();
+      await screenshot(page, '03-flow-created');
+      await card.getByTestId('flow-card-run').click();
+      await page.getByTestId('run-mode').waitFor();
+      const workspaceUrl = page.url();
+
+      await addStep(page, 1, 'Ideas', 'List three ideas about tea.');
+      await addStep(page, 2, 'Draft', 'Write a short post from these ideas: [[step-1]]');
+      await screenshot(page, '04-two-steps');
+
+      await page.getByTestId('execute-step-1').click();
+      const firstResults = page.getByTestId('step-results-1');
+      await expect
+        .poll(() => firstResults.textContent(), { timeout: 20_000 })
+        .toContain('List three ideas about tea');
+      await expect
+        .poll(() => firstResults.getByTestId('result-status').first().textContent())
+        .toBe('Pending');
+      await screenshot(page, '05-step-1-result');
+
+      // A second tab on the same flow only watches: what changes in it arrives over the websocket.
+      const watcher = await browser.newPage();
+      await watcher.goto(workspaceUrl);
+      await expect.poll(() => watcher.getByTestId('live-indicator').getAttribute('data-live')).toBe('true');
+      const watchedFirst = watcher.getByTestId('step-results-1');
+      await expect
+        .poll(() => watchedFirst.getByTestId('result-status').first().textContent())
+        .toBe('Pending');
+
+      await firstResults.locator('[data-testid^="approve-"]').first().click();
+      await expect
+        .poll(() => watchedFirst.getByTestId('result-status').first().textContent())
+        .toBe('Approved');
+
+      if ((await page.getByTestId('execute-step-2').count()) === 0)
+        await page.getByTestId('step-header-2').click();
+      await page.getByTestId('execute-step-2').click();
+      // The second step's prompt carried the first result in place of [[step-1]]; the offline model
+      // echoes its task, so the first step's words reach the second result.
+      await expect
+        .poll(() => watcher.getByTestId('step-status-2').getAttribute('data-status'))
+        .toBe('completed');
+      if ((await watcher.getByTestId('step-results-2').count()) === 0)
+        await watcher.getByTestId('step-header-2').click();
+      await expect
+        .poll(() => watcher.getByTestId('step-results-2').textContent(), { timeout: 20_000 })
+        .toContain('List three ideas about tea');
+      await expect
+        .poll(() => page.getByTestId('step-results-2').textContent())
+        .toContain('Write a short post');
+      await screenshot(page, '06-step-2-result');
+      await screenshot(watcher, '07-watching-tab');
+
+      const executionId = await page.getByTestId('execution-queue').getAttribute('data-execution-id');
+      const view = await (await page.request.get(`${server.url}/api/executions/${executionId}`)).json();
+      expect(view.results.map((r: { approved: boolean }) => r.approved)).toEqual([true, false]);
+
+      // The request log shows the prompt step 2 was sent: [[step-1]] replaced by the approved result.
+      await page.getByTestId('open-logs').click();
+      const entries = page.getByTestId('logs-dialog').getByTestId('log-entry');
+      await expect.poll(() => entries.count()).toBe(2);
+      const secondPrompt = entries.filter({ hasText: 'Step 2' }).locator('pre').first();
+      await expect
+        .poll(() => secondPrompt.textContent())
+        .toContain('[Offline model] List three ideas about tea.');
+      expect(await secondPrompt.textContent()).not.toContain('[[step-1]]');
+      await screenshot(page, '08-logs');
+    });
+  },
+);
