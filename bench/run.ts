@@ -131,6 +131,7 @@ async function main() {
       PORT: '0',
       LOG_LEVEL: 'warn',
       GEMINI_API_KEY: '',
+      MODEL_CALLS_PER_MINUTE: '0',
       APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
     });
     const empty = startProcess(['bench/empty-server.ts'], {});

@@ -368,3 +368,21 @@ describe('HTTP API with a slow model', () => {
     expect(rerun.statusCode).toBe(200);
   });
 });
+
+describe('model-call rate limit', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('limits step runs per user, not per address, and leaves other users alone', async () => {
+    t = await createTestApp({ modelCallsPerMinute: 2 });
+    const alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+    const bob = as(t.app, (await signUp(t.app, 'Bob')).cookie);
+    const run = async (client: Client) => {
+      const { flow, first } = await createFlowWithTwoSteps(client);
+      const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+      return (await client.post(`/api/executions/${execution.id}/steps/${first.id}/execute`)).statusCode;
+    };
+    expect([await run(alice), await run(alice), await run(alice)]).toEqual([200, 200, 429]);
+    expect(await run(bob)).toBe(200);
+  });
+});

@@ -21,6 +21,7 @@ const config: Config = {
   geminiBaseUrl: undefined,
   freeStepAllowance: 15,
   modelTimeoutMs: 120_000,
+  modelCallsPerMinute: 120,
   logLevel: 'silent',
 };
 

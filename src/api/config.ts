@@ -21,6 +21,7 @@ const environmentSchema = z.object({
   GEMINI_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
   GOOGLE_GEMINI_BASE_URL: optionalText.pipe(z.url({ error: 'must be a URL' }).optional()),
   FREE_STEP_ALLOWANCE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(15),
+  MODEL_CALLS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(120),
   MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -36,6 +37,8 @@ export interface Config {
   geminiBaseUrl: string | undefined;
   freeStepAllowance: number;
   modelTimeoutMs: number;
+  /** Step runs one user may start per minute; 0: no limit. */
+  modelCallsPerMinute: number;
   logLevel: string;
 }
 
@@ -62,6 +65,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
     freeStepAllowance: e.FREE_STEP_ALLOWANCE,
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
+    modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
   };
 }

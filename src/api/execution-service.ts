@@ -144,6 +144,7 @@ export class ExecutionService {
       defaultKey: this.services.config.geminiApiKey,
       model: this.services.config.geminiModel,
       baseUrl: this.services.config.geminiBaseUrl,
+      timeoutMs: this.services.config.modelTimeoutMs,
     });
     const runId = randomUUID();
     const started = await this.handle(

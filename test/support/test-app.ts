@@ -18,6 +18,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     geminiBaseUrl: undefined,
     freeStepAllowance: 15,
     modelTimeoutMs: 120_000,
+    modelCallsPerMinute: 120,
     logLevel: 'silent',
     ...overrides,
   };

@@ -1,10 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
 const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 const runBody = z.object({ userInput: z.string().max(100_000).default('') }).default({ userInput: '' });
+
+/** Model-calling routes are limited per user (not per IP: users behind one proxy share an address). */
+function modelCallRateLimit(perMinute: number) {
+  if (perMinute === 0) return {};
+  return {
+    config: {
+      rateLimit: {
+        max: perMinute,
+        timeWindow: '1 minute',
+        keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
+      },
+    },
+  };
+}
 
 export async function executionRoutes(app: FastifyInstance) {
   app.get('/api/executions/:id', async (request) => {
@@ -14,7 +28,7 @@ export async function executionRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/executions/:id/steps/:stepId/execute',
-    { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
+    modelCallRateLimit(app.config.modelCallsPerMinute),
     async (request) => {
       const { id, stepId } = runParams.parse(request.params);
       const { userInput } = runBody.parse(request.body ?? undefined);

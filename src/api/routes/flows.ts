@@ -68,17 +68,13 @@ export async function flowRoutes(app: FastifyInstance) {
     return sql`SELECT * FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at`;
   });
 
-  app.post(
-    '/api/flows/:flowId/execute',
-    { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } },
-    async (request, reply) => {
-      const { flowId } = flowIdParams.parse(request.params);
-      const userId = userIdOf(request);
-      const { state } = await app.executions.start(flowId, userId, commandIdOf(request));
-      const view = await app.executions.view(state.id, userId);
-      return reply.status(201).send(view);
-    },
-  );
+  app.post('/api/flows/:flowId/execute', async (request, reply) => {
+    const { flowId } = flowIdParams.parse(request.params);
+    const userId = userIdOf(request);
+    const { state } = await app.executions.start(flowId, userId, commandIdOf(request));
+    const view = await app.executions.view(state.id, userId);
+    return reply.status(201).send(view);
+  });
 
   app.get('/api/flows/:flowId/executions/latest', async (request) => {
     const { flowId } = flowIdParams.parse(request.params);
