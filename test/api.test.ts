@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
-import { as, createTestApp, signUp, type TestApp } from './support/test-app';
-
-type Client = ReturnType<typeof as>;
+import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 async function createFlowWithTwoSteps(client: Client) {
-  const flow = (
-    await client.post('/api/flows', { name: 'Blog', description: 'A blog post in two steps' })
-  ).json();
-  const first = (
-    await client.post('/api/steps', {
-      flowId: flow.id,
-      name: 'Ideas',
-      order: 1,
-      systemPrompt: 'List three ideas about tea.',
-    })
-  ).json();
-  const second = (
-    await client.post('/api/steps', {
-      flowId: flow.id,
-      name: 'Draft',
-      order: 2,
-      systemPrompt: 'Write a short post from these ideas: [[step-1]]',
-    })
-  ).json();
-  return { flow, first, second };
+  const { flow, steps } = await createFlow(client, 'Blog', [
+    { name: 'Ideas', systemPrompt: 'List three ideas about tea.' },
+    { name: 'Draft', systemPrompt: 'Write a short post from these ideas: [[step-1]]' },
+  ]);
+  return { flow, first: steps[0], second: steps[1] };
 }
 
 describe('HTTP API', () => {
@@ -224,16 +207,10 @@ describe('HTTP API', () => {
   });
 
   it('refuses a step that requires input when the input is blank', async () => {
-    const flow = (await alice.post('/api/flows', { name: 'Ask', description: 'needs input' })).json();
-    const step = (
-      await alice.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Q',
-        order: 1,
-        systemPrompt: 'Answer',
-        requiresUserInput: true,
-      })
-    ).json();
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(alice, 'Ask', [{ name: 'Q', systemPrompt: 'Answer', requiresUserInput: true }]);
     const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
     const blank = await alice.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, {
       userInput: '   ',

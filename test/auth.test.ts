@@ -2,28 +2,18 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Config } from '../src/api/config';
 import { handleError } from '../src/api/errors';
 import { verifyPassword } from '../src/api/passwords';
 import authPlugin, { userIdOf } from '../src/api/plugins/auth';
 import { authRoutes } from '../src/api/routes/auth';
 import { PostgresSessionStore } from '../src/api/session-store';
 import { createTestDatabase, type TestDatabase } from './support/database';
+import { testConfig } from './support/test-app';
 
-const config: Config = {
-  databaseUrl: undefined,
-  port: 0,
-  host: '127.0.0.1',
+const config = testConfig({
   dataDir: '/tmp/workbench-auth-test',
   appSecret: 'auth-test-secret-auth-test-secret-0123456789',
-  geminiApiKey: undefined,
-  geminiModel: 'gemini-2.5-flash',
-  geminiBaseUrl: undefined,
-  freeStepAllowance: 15,
-  modelTimeoutMs: 120_000,
-  modelCallsPerMinute: 120,
-  logLevel: 'silent',
-};
+});
 
 /** Only what sign-in needs, plus one protected route standing in for the rest of the API. */
 async function buildAuthApp(sql: Sql): Promise<FastifyInstance> {

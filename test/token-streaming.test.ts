@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createOfflineProvider } from '../src/ai';
-import { as, createTestApp, signUp, type TestApp } from './support/test-app';
+import { as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Pushed {
   type: string;
@@ -40,15 +40,10 @@ describe('live updates in one process', () => {
 
   it('streams the model tokens while a step runs, then the stored result', async () => {
     const client = as(t.app, cookie);
-    const flow = (await client.post('/api/flows', { name: 'Stream', description: 'tokens' })).json();
-    const step = (
-      await client.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Write',
-        order: 1,
-        systemPrompt: 'Write a poem about rain',
-      })
-    ).json();
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(client, 'Stream', [{ name: 'Write', systemPrompt: 'Write a poem about rain' }]);
     const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
     const { socket, messages } = await subscribe(execution.id, execution.version);
 
@@ -67,10 +62,10 @@ describe('live updates in one process', () => {
 
   it('replays only the events after the given position, then goes live', async () => {
     const client = as(t.app, cookie);
-    const flow = (await client.post('/api/flows', { name: 'Replay', description: 'positions' })).json();
-    const step = (
-      await client.post('/api/steps', { flowId: flow.id, name: 'S', order: 1, systemPrompt: 'Go' })
-    ).json();
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(client, 'Replay', [{ name: 'S', systemPrompt: 'Go' }]);
     const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
     await client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
     const version = (await client.get(`/api/executions/${execution.id}`)).json().version;

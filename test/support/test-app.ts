@@ -87,3 +87,19 @@ export function as(app: FastifyInstance, cookie: string) {
     delete: (url: string) => call('DELETE', url),
   };
 }
+
+export type Client = ReturnType<typeof as>;
+
+/** A flow with the given steps, in order; every step field not given keeps its default. */
+export async function createFlow(
+  client: Client,
+  name: string,
+  steps: Array<{ name: string; systemPrompt: string } & Record<string, unknown>>,
+) {
+  const flow = (await client.post('/api/flows', { name, description: `${name} flow` })).json();
+  const created = [];
+  for (const [i, step] of steps.entries()) {
+    created.push((await client.post('/api/steps', { flowId: flow.id, order: i + 1, ...step })).json());
+  }
+  return { flow, steps: created };
+}

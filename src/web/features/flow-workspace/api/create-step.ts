@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Step } from '../../../../domain/flow';
-import { api } from '../../../lib/api-client';
-import { runMode } from '../../../lib/strings';
+import { useToast } from '../../../components/ui/toast';
+import { api, messageOf } from '../../../lib/api-client';
+import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
 /** Spec §7: a new step is 'New Step {n}' at order count + 1 with every other field at its default. */
@@ -22,8 +23,10 @@ export function newStepBody(flowId: string, existingCount: number) {
   };
 }
 
+/** Adds a step at the end of the flow; a failure is told in a toast. */
 export function useCreateStep(flowId: string) {
   const queryClient = useQueryClient();
+  const toast = useToast();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
     mutationFn: () =>
@@ -33,5 +36,11 @@ export function useCreateStep(flowId: string) {
       // The list's step count changed.
       void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
     },
+    onError: (error) =>
+      toast({
+        title: toasts.error,
+        description: messageOf(error, toasts.addStepFailed),
+        variant: 'destructive',
+      }),
   });
 }

@@ -4,10 +4,8 @@ import type { Step } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { classNames } from '../../../lib/class-names';
-import { editMode as t, toasts } from '../../../lib/strings';
+import { editMode as t } from '../../../lib/strings';
 import { useCreateStep } from '../api/create-step';
 
 /** The step chosen in the tree; a step of another flow simply falls back to the first one. */
@@ -19,19 +17,9 @@ const modeBadge = (step: Step) => (step.outputMode === 'multiple' ? t.multipleOu
 export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
   const [selectedId, setSelectedId] = useAtom(selectedStepIdAtom);
   const createStep = useCreateStep(flowId);
-  const toast = useToast();
   const selected = steps.find((s) => s.id === selectedId) ?? steps[0] ?? null;
 
-  const addStep = () =>
-    createStep.mutate(undefined, {
-      onSuccess: (step) => setSelectedId(step.id),
-      onError: (error) =>
-        toast({
-          title: toasts.error,
-          description: messageOf(error, toasts.addStepFailed),
-          variant: 'destructive',
-        }),
-    });
+  const addStep = () => createStep.mutate(undefined, { onSuccess: (step) => setSelectedId(step.id) });
 
   return (
     <div className="grid gap-4 lg:grid-cols-3" data-testid="edit-mode">

@@ -3,9 +3,7 @@ import { ListPlus, Plus } from 'lucide-react';
 import type { Flow, Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
-import { runMode as t, toasts } from '../../../lib/strings';
+import { runMode as t } from '../../../lib/strings';
 import { useCreateStep } from '../api/create-step';
 import { useLatestExecution } from '../api/get-execution';
 import { useLiveExecution } from '../api/use-live-execution';
@@ -19,17 +17,7 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   const latest = useLatestExecution(flow.id, queryClient);
   const { execution, streaming, live } = useLiveExecution(latest.data?.id);
   const createStep = useCreateStep(flow.id);
-  const toast = useToast();
-
-  const addStep = () =>
-    createStep.mutate(undefined, {
-      onError: (error) =>
-        toast({
-          title: toasts.error,
-          description: messageOf(error, toasts.addStepFailed),
-          variant: 'destructive',
-        }),
-    });
+  const addStep = () => createStep.mutate();
 
   return (
     <div className="flex flex-col gap-4" data-testid="run-mode">
