@@ -29,13 +29,23 @@ export interface LoadedExecution {
 }
 
 export interface CommandOptions {
-  commandId?: string;
+  /** The client's Idempotency-Key: a command seen before returns its first outcome. */
+  commandId?: string | undefined;
   /** The flow's current steps, for StartExecution and SyncSteps. */
   steps?: StepSnapshot[];
+  /** The execution as the caller last loaded it: tried first, reloaded only on a conflict. */
+  loaded?: LoadedExecution;
+  /** Checked against the execution before deciding; a thrown error ends the command. */
+  guard?: (state: ExecutionState) => void;
 }
 
 const MAX_CONFLICT_RETRIES = 5;
 const STOPPED = 'Stopped';
+
+/** The execution was stopped while the model was answering: the answer is not recorded. */
+class RunStopped extends Error {
+  override message = STOPPED;
+}
 
 /**
  * Command handling for executions: load the stream, decide, append (the read models are projected in
@@ -70,18 +80,22 @@ export class ExecutionService {
     command: ExecutionCommand,
     options: CommandOptions = {},
   ): Promise<LoadedExecution & { events: ExecutionEvent[] }> {
+    // Without a client key the command is new by construction: no lookup needed.
+    const earlier = options.commandId ? await this.services.store.findCommand(options.commandId) : null;
+    if (earlier?.[0]) {
+      // A repeated command answers with its first outcome, on the stream it was first applied to.
+      const firstStream = earlier[0].streamId.slice(executionStreamId('').length);
+      return { ...(await this.load(firstStream, userId)), events: earlier.map(toExecutionEvent) };
+    }
     const commandId = options.commandId ?? randomUUID();
+    let hint = options.loaded;
     for (let attempt = 0; ; attempt++) {
-      const earlier = await this.services.store.findCommand(commandId);
-      if (earlier?.[0]) {
-        // A repeated command answers with its first outcome, on the stream it was first applied to.
-        const firstStream = earlier[0].streamId.slice(executionStreamId('').length);
-        return { ...(await this.load(firstStream, userId)), events: earlier.map(toExecutionEvent) };
-      }
       const loaded =
         command.type === 'StartExecution'
           ? { state: initialState(), version: 0 }
-          : await this.load(executionId, userId);
+          : (hint ?? (await this.load(executionId, userId)));
+      hint = undefined;
+      options.guard?.(loaded.state);
       const events = decide(command, loaded.state, {
         now: new Date().toISOString(),
         newId: randomUUID,
@@ -97,6 +111,10 @@ export class ExecutionService {
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
           { inTransaction: (tx, recorded) => projectExecutionEvents(tx, recorded) },
         );
+        if (appended.duplicate) {
+          // The same command raced this one and won: its outcome stands.
+          return { ...(await this.load(executionId, userId)), events: appended.events.map(toExecutionEvent) };
+        }
         return { state: events.reduce(evolve, loaded.state), version: appended.nextExpectedVersion, events };
       } catch (error) {
         if (error instanceof ConcurrencyConflict && command.type === 'StartExecution') {
@@ -131,14 +149,11 @@ export class ExecutionService {
     commandId?: string,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const loaded = await this.load(executionId, userId);
-    await this.handle(
-      executionId,
-      userId,
-      { type: 'SyncSteps', data: {} },
-      {
-        steps: await this.flowSteps(loaded.state.flowId, userId),
-      },
-    );
+    const [steps, conversation] = await Promise.all([
+      this.flowSteps(loaded.state.flowId, userId),
+      this.conversationOf(loaded.state.flowId),
+    ]);
+    const synced = await this.handle(executionId, userId, { type: 'SyncSteps', data: {} }, { steps, loaded });
     const { provider, keySource } = (this.services.resolveModel ?? resolveProvider)({
       ownKey: null,
       defaultKey: this.services.config.geminiApiKey,
@@ -159,10 +174,10 @@ export class ExecutionService {
           userInput,
           model: provider.model,
           keySource,
-          conversation: await this.conversationOf(loaded.state.flowId),
+          conversation,
         },
       },
-      { commandId },
+      { commandId, loaded: synced },
     );
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
     if (!startEvent || startEvent.data.runId !== runId) {
@@ -184,9 +199,10 @@ export class ExecutionService {
       for await (const text of stream) this.hub.publishDelta(executionId, runId, text, started.version);
       const answer = await stream.final;
       const durationMs = Math.round(performance.now() - startedAt);
-      const completed = await this.complete(executionId, userId, runId, answer, durationMs, controller);
+      const completed = await this.complete(executionId, userId, started, runId, answer, durationMs);
       return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
     } catch (error) {
+      if (error instanceof RunStopped) controller.abort();
       const aborted = controller.signal.aborted;
       const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
       const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
@@ -201,21 +217,24 @@ export class ExecutionService {
   private async complete(
     executionId: string,
     userId: string,
+    started: LoadedExecution,
     runId: string,
     answer: ModelAnswer,
     durationMs: number,
-    controller: AbortController,
   ) {
-    const current = await this.load(executionId, userId);
-    if (current.state.status === 'stopped') {
-      controller.abort();
-      throw new Error(STOPPED);
-    }
     try {
-      return await this.handle(executionId, userId, {
-        type: 'CompleteStepRun',
-        data: { runId, output: answer.text, usage: answer.usage, durationMs },
-      });
+      return await this.handle(
+        executionId,
+        userId,
+        { type: 'CompleteStepRun', data: { runId, output: answer.text, usage: answer.usage, durationMs } },
+        {
+          // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
+          loaded: started,
+          guard: (state) => {
+            if (state.status === 'stopped') throw new RunStopped();
+          },
+        },
+      );
     } catch (error) {
       if (error instanceof ExecutionRuleViolation && error.kind === 'invalid') {
         await this.handle(executionId, userId, {
