@@ -22,7 +22,8 @@ async function buildAuthApp(sql: Sql): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('sql', sql);
   await app.register(rateLimit, { global: false });
-  await app.register(authPlugin);
+  // Tests below change session rows behind the server's back: read them every time.
+  await app.register(authPlugin, { sessionReuseMs: 0 });
   await app.register(authRoutes);
   app.get('/api/ping', async (request) => ({ userId: userIdOf(request) }));
   app.post('/api/ping', async (request) => ({ userId: userIdOf(request) }));
@@ -331,6 +332,27 @@ describe('sessions', () => {
     const store = new PostgresSessionStore(db.sql);
     expect(await store.sweep()).toBeGreaterThanOrEqual(1);
     expect(await db.sql`SELECT 1 FROM sessions WHERE sid = ${sid}`).toHaveLength(0);
+  });
+
+  it('reuses a session read for a moment without the table, and forgets it at once on sign-out', async () => {
+    const store = new PostgresSessionStore(db.sql, () => {}, 60_000);
+    const read = (sid: string) =>
+      new Promise<unknown>((resolve, reject) =>
+        store.get(sid, (error, session) => (error ? reject(error) : resolve(session))),
+      );
+    const { cookie } = await register();
+    const sid = sidOf(cookie);
+    const first = (await read(sid)) as { userId: string };
+    expect(first.userId).toBeTruthy();
+    // Changed behind the store's back: the session read a moment ago is still used, as a fresh copy.
+    await db.sql`UPDATE sessions SET sess = jsonb_set(sess, '{userId}', '"someone-else"') WHERE sid = ${sid}`;
+    const again = (await read(sid)) as { userId: string };
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    await new Promise<void>((resolve, reject) =>
+      store.destroy(sid, (error) => (error ? reject(error) : resolve())),
+    );
+    expect(await read(sid)).toBeNull();
   });
 
   it('answers 401 from /api/auth/user when the signed-in account no longer exists', async () => {

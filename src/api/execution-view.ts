@@ -6,16 +6,31 @@ import { notFound } from './errors';
 /** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
 export type ExecutionView = ExecutionState & { version: number };
 
+type ViewRow = ExecutionRow & { results: (StepResult & { createdAt: string })[] };
+
+/** The execution row with its results, in one round trip (it is what every poll asks for). */
+const viewQuery = (sql: Sql, where: ReturnType<Sql>) => sql<ViewRow[]>`
+  SELECT e.*, COALESCE(r.results, '[]'::json) AS results
+  FROM executions e
+  LEFT JOIN LATERAL (
+    SELECT json_agg(json_build_object(
+             'id', s.id, 'executionId', s.execution_id, 'stepId', s.step_id, 'stepOrder', s.step_order,
+             'runId', s.run_id, 'label', s.label, 'branchName', s.branch_name, 'branchPath', s.branch_path,
+             'choiceIndex', s.choice_index, 'loopIteration', s.loop_iteration, 'result', s.result,
+             'approved', s.approved, 'createdAt', s.created_at)
+           ORDER BY s.step_order, s.created_at, s.run_index) AS results
+    FROM step_results s WHERE s.execution_id = e.id
+  ) r ON true
+  ${where}`;
+
 export async function readExecutionView(
   sql: Sql,
   executionId: string,
   userId: string,
 ): Promise<ExecutionView> {
-  const [row] = await sql<
-    ExecutionRow[]
-  >`SELECT * FROM executions WHERE id = ${executionId} AND user_id = ${userId}`;
+  const [row] = await viewQuery(sql, sql`WHERE e.id = ${executionId} AND e.user_id = ${userId}`);
   if (!row) throw notFound('Execution not found');
-  return viewOf(sql, row);
+  return viewOf(row);
 }
 
 export async function readLatestExecutionView(
@@ -23,19 +38,17 @@ export async function readLatestExecutionView(
   flowId: string,
   userId: string,
 ): Promise<ExecutionView | null> {
-  const [row] = await sql<ExecutionRow[]>`
-    SELECT * FROM executions WHERE flow_id = ${flowId} AND user_id = ${userId} ORDER BY started_at DESC LIMIT 1`;
-  return row ? viewOf(sql, row) : null;
+  const [row] = await viewQuery(
+    sql,
+    sql`WHERE e.flow_id = ${flowId} AND e.user_id = ${userId} ORDER BY e.started_at DESC LIMIT 1`,
+  );
+  return row ? viewOf(row) : null;
 }
 
-async function viewOf(sql: Sql, row: ExecutionRow): Promise<ExecutionView> {
-  const results = await sql<(StepResult & { createdAt: Date })[]>`
-    SELECT id, execution_id, step_id, step_order, run_id, label, branch_name, branch_path, choice_index,
-           loop_iteration, result, approved, created_at
-    FROM step_results WHERE execution_id = ${row.id} ORDER BY step_order, created_at, run_index`;
+function viewOf(row: ViewRow): ExecutionView {
   return {
     ...stateOfRow(row),
-    results: results.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
+    results: row.results.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
     version: row.position,
   };
 }

@@ -8,41 +8,70 @@ type Done = (error?: unknown) => void;
 const FALLBACK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * How long a session read from the table is reused without reading it again. Every API call and poll
+ * needs the session; this keeps that off the database. A sign-out in this process takes effect at once,
+ * one in another process within this time.
+ */
+export const SESSION_REUSE_MS = 2_000;
+const MOST_REMEMBERED = 10_000;
+
+/**
  * Sessions in the `sessions(sid, sess, expire)` table, with the callback interface @fastify/session
  * expects. Rows past `expire` are never returned and are deleted by a periodic sweep.
  */
 export class PostgresSessionStore implements SessionStore {
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Recently read or written sessions, as stored text (each `get` hands out a fresh copy). */
+  private readonly recent = new Map<string, { sess: string; until: number; expire: number }>();
 
   constructor(
     private readonly sql: Sql,
     private readonly onSweepError: (error: unknown) => void = () => {},
+    private readonly reuseMs = SESSION_REUSE_MS,
   ) {}
 
   set(sid: string, session: Session, done: Done): void {
     const expire = expiryOf(session);
     // Sent as text and cast by the server: a jsonb-typed parameter would make postgres.js encode the string again.
     const sess = JSON.stringify(session);
+    this.recent.delete(sid);
     this.sql`
       INSERT INTO sessions (sid, sess, expire) VALUES (${sid}, ${sess}::text::jsonb, ${expire})
-      ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`.then(
-      () => done(),
-      done,
-    );
+      ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`.then(() => {
+      this.remember(sid, sess, expire.getTime());
+      done();
+    }, done);
   }
 
   get(sid: string, done: (error: unknown, session?: Session | null) => void): void {
     // `sess::text` keeps the stored keys exactly as written: the connection's camelCase transform also
     // rewrites keys inside json values.
-    this.sql<{ sess: string }[]>`
-      SELECT sess::text AS sess FROM sessions WHERE sid = ${sid} AND expire > now()`.then(
-      ([row]) => done(null, row ? (JSON.parse(row.sess) as Session) : null),
-      (error) => done(error),
-    );
+    const now = Date.now();
+    const known = this.recent.get(sid);
+    if (known && known.until > now && known.expire > now) {
+      done(null, JSON.parse(known.sess) as Session);
+      return;
+    }
+    this.sql<{ sess: string; expire: Date }[]>`
+      SELECT sess::text AS sess, expire FROM sessions WHERE sid = ${sid} AND expire > now()`.then(([row]) => {
+      if (!row) return done(null, null);
+      this.remember(sid, row.sess, new Date(row.expire).getTime());
+      done(null, JSON.parse(row.sess) as Session);
+    }, done);
   }
 
   destroy(sid: string, done: Done): void {
+    this.recent.delete(sid);
     this.sql`DELETE FROM sessions WHERE sid = ${sid}`.then(() => done(), done);
+  }
+
+  private remember(sid: string, sess: string, expire: number) {
+    if (this.recent.size >= MOST_REMEMBERED) {
+      const now = Date.now();
+      for (const [key, entry] of this.recent) if (entry.until <= now) this.recent.delete(key);
+      if (this.recent.size >= MOST_REMEMBERED) this.recent.clear();
+    }
+    if (this.reuseMs > 0) this.recent.set(sid, { sess, until: Date.now() + this.reuseMs, expire });
   }
 
   /** Deletes expired rows; returns how many went. */

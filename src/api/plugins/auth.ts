@@ -40,9 +40,16 @@ export function userIdOf(request: FastifyRequest): string {
  * mutations (and websocket handshakes) from another origin are refused, and /api is closed to
  * signed-out visitors.
  */
-async function auth(app: FastifyInstance) {
-  const store = new PostgresSessionStore(app.sql, (error) =>
-    app.log.warn({ err: error }, 'session sweep failed'),
+export interface AuthOptions {
+  /** How long a session read is reused without reading the table again (default SESSION_REUSE_MS). */
+  sessionReuseMs?: number;
+}
+
+async function auth(app: FastifyInstance, options: AuthOptions) {
+  const store = new PostgresSessionStore(
+    app.sql,
+    (error) => app.log.warn({ err: error }, 'session sweep failed'),
+    options.sessionReuseMs,
   );
   store.startSweeping();
   app.addHook('onClose', async () => store.stopSweeping());
