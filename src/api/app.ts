@@ -47,7 +47,12 @@ export async function buildApp(
   services: AppServices,
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 4 * 1024 * 1024 });
+  // Each request is not worth a log line; errors and warnings are.
+  const app = Fastify({
+    logger: options.logger ?? false,
+    disableRequestLogging: true,
+    bodyLimit: 4 * 1024 * 1024,
+  });
   const hub = new LiveUpdateHub(services.store, services.sql);
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
