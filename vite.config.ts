@@ -10,8 +10,9 @@ export default defineConfig({
   server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', ws: true } } },
   test: {
     root: '.',
+    // Under CI a JSON report too, read by .ci/summary.mjs (TEST_REPORT_FILE names it for a second run).
     reporters: process.env.CI
-      ? ['default', ['json', { outputFile: 'test-results/report.json' }]]
+      ? ['default', ['json', { outputFile: process.env.TEST_REPORT_FILE ?? 'test-results/report.json' }]]
       : ['default'],
     projects: [
       {

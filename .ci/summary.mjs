@@ -1,11 +1,17 @@
 // Prints the one line CI reads, `N passed, N failed, N skipped`, from vitest's JSON reports.
-import { readFileSync } from 'node:fs';
+// Every report named is expected: one that is missing (its run never got to the tests) counts as a failure.
+import { existsSync, readFileSync } from 'node:fs';
 
-const reports = process.argv.slice(2).filter((file) => file.endsWith('.json'));
+const reports = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 for (const file of reports) {
+  if (!existsSync(file)) {
+    console.error(`no test report at ${file}`);
+    failed += 1;
+    continue;
+  }
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
