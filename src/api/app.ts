@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Sql } from 'postgres';
 import type { resolveProvider } from '../ai';
 import type { EventStore } from '../eventstore';
@@ -50,7 +50,7 @@ export async function buildApp(
   // Each request is not worth a log line; errors and warnings are.
   const app = Fastify({
     logger: options.logger ?? false,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 4 * 1024 * 1024,
   });
   const hub = new LiveUpdateHub(services.store, services.sql);

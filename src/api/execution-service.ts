@@ -292,12 +292,15 @@ export class ExecutionService {
   }
 
   async flowSteps(flowId: string, userId: string): Promise<StepSnapshot[]> {
-    const [flow] = await this.services.sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
-    return this.services.sql<StepSnapshot[]>`
-      SELECT id, "order", name, system_prompt, output_mode, input_sources, choices, loop_target_step_id,
-             max_loop_iterations, requires_user_input
-      FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at`;
+    // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
+    const rows = await this.services.sql<(StepSnapshot | { id: null })[]>`
+      SELECT s.id, s."order", s.name, s.system_prompt, s.output_mode, s.input_sources, s.choices,
+             s.loop_target_step_id, s.max_loop_iterations, s.requires_user_input
+      FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
+      WHERE f.id = ${flowId} AND f.user_id = ${userId}
+      ORDER BY s."order", s.created_at`;
+    if (rows.length === 0) throw notFound('Flow not found');
+    return rows.filter((row): row is StepSnapshot => row.id !== null);
   }
 
   private async conversationOf(flowId: string): Promise<ConversationContext> {
