@@ -47,6 +47,13 @@ class RunStopped extends Error {
   override message = STOPPED;
 }
 
+/** The model's answer broke the step's output contract; the failure is recorded, `response` answers. */
+class RunContractBroken extends Error {
+  constructor(readonly response: HttpError) {
+    super(response.message);
+  }
+}
+
 /**
  * Command handling for executions: load the stream, decide, append (the read models are projected in
  * the same transaction). Step runs append StepRunStarted, commit, call the model outside any
@@ -147,6 +154,8 @@ export class ExecutionService {
     stepId: string,
     userInput: string,
     commandId?: string,
+    /** A loop iteration to run; none: the step's first pending work, or a new version. */
+    loopIteration: number | null = null,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const loaded = await this.load(executionId, userId);
     const [steps, conversation] = await Promise.all([
@@ -170,7 +179,7 @@ export class ExecutionService {
         data: {
           runId,
           stepId,
-          loopIteration: null,
+          loopIteration,
           userInput,
           model: provider.model,
           keySource,
@@ -202,6 +211,8 @@ export class ExecutionService {
       const completed = await this.complete(executionId, userId, started, runId, answer, durationMs);
       return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
     } catch (error) {
+      // An answer refused by the output contract has been recorded as failed already.
+      if (error instanceof RunContractBroken) throw error.response;
       if (error instanceof RunStopped) controller.abort();
       const aborted = controller.signal.aborted;
       const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
@@ -241,7 +252,7 @@ export class ExecutionService {
           type: 'FailStepRun',
           data: { runId, message: error.message, retryable: true },
         });
-        throw new HttpError(502, error.message, true);
+        throw new RunContractBroken(new HttpError(502, error.message, true));
       }
       throw error;
     }

@@ -4,7 +4,13 @@ import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
 const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
-const runBody = z.object({ userInput: z.string().max(100_000).default('') }).default({ userInput: '' });
+const runBody = z
+  .object({
+    userInput: z.string().max(100_000).default(''),
+    /** The loop iteration an 'Execute (lần N)' button runs; without it, the step's first pending work. */
+    loopIteration: z.int().min(1).max(100).optional(),
+  })
+  .default({ userInput: '' });
 
 /** Model-calling routes are limited per user (not per IP: users behind one proxy share an address). */
 function modelCallRateLimit(perMinute: number) {
@@ -31,9 +37,16 @@ export async function executionRoutes(app: FastifyInstance) {
     modelCallRateLimit(app.config.modelCallsPerMinute),
     async (request) => {
       const { id, stepId } = runParams.parse(request.params);
-      const { userInput } = runBody.parse(request.body ?? undefined);
+      const { userInput, loopIteration } = runBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
-      const { results } = await app.executions.runStep(id, userId, stepId, userInput, commandIdOf(request));
+      const { results } = await app.executions.runStep(
+        id,
+        userId,
+        stepId,
+        userInput,
+        commandIdOf(request),
+        loopIteration ?? null,
+      );
       return { execution: await app.executions.view(id, userId), results };
     },
   );
