@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Execution } from '../../../lib/execution-stream';
+import { executionQueryKey } from './get-execution';
+
+export const deleteResult = (resultId: string) => api.delete(`/api/step-results/${resultId}`);
+
+/**
+ * Deletes a result: it leaves the execution at once; the ResultDeleted event that records it (and makes
+ * the text a rejected idea) arrives by push or poll and says the same.
+ */
+export function useDeleteResult(executionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteResult,
+    onSuccess: (_, resultId) => {
+      queryClient.setQueryData<Execution>(executionQueryKey(executionId), (execution) =>
+        execution ? { ...execution, results: execution.results.filter((r) => r.id !== resultId) } : execution,
+      );
+    },
+  });
+}
