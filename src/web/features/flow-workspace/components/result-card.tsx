@@ -36,25 +36,27 @@ function ResultEditor({
       }}
       data-testid={`result-editor-${result.id}`}
     >
-      <label className="text-xs font-medium text-slate-600">
+      <label htmlFor={`result-label-${result.id}`} className="text-xs font-medium text-slate-600">
         {t.resultLabel}
-        <Input
-          value={label}
-          onChange={(e) => setLabel(e.target.value)}
-          placeholder={t.resultLabelPlaceholder(result.stepOrder)}
-          className="mt-1"
-          data-testid="result-label-input"
-        />
       </label>
-      <label className="text-xs font-medium text-slate-600">
+      <Input
+        id={`result-label-${result.id}`}
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+        placeholder={t.resultLabelPlaceholder(result.stepOrder)}
+        className="-mt-1"
+        data-testid="result-label-input"
+      />
+      <label htmlFor={`result-text-${result.id}`} className="text-xs font-medium text-slate-600">
         {t.resultText}
-        <Textarea
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          className="mt-1 min-h-40"
-          data-testid="result-text-input"
-        />
       </label>
+      <Textarea
+        id={`result-text-${result.id}`}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        className="-mt-1 min-h-40"
+        data-testid="result-text-input"
+      />
       <div className="flex justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={onCancel}>
           {t.cancelEdit}
