@@ -27,7 +27,16 @@ export const startExecution = (flowId: string) => api.post<Execution>(`/api/flow
 export function useRunStep(flowId: string, execution: Execution | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ step, userInput }: { step: Step; userInput: string }) => {
+    mutationFn: async ({
+      step,
+      userInput,
+      loopIteration,
+    }: {
+      step: Step;
+      userInput: string;
+      /** The loop iteration of an 'Execute (lần N)' button; none: the step's first pending work. */
+      loopIteration?: number;
+    }) => {
       let executionId = execution?.id;
       if (!executionId) {
         let started: Execution;
@@ -42,9 +51,7 @@ export function useRunStep(flowId: string, execution: Execution | null) {
       }
       const answer = await api.post<RunStepAnswer>(
         `/api/executions/${executionId}/steps/${step.id}/execute`,
-        {
-          userInput,
-        },
+        loopIteration === undefined ? { userInput } : { userInput, loopIteration },
       );
       storeExecution(queryClient, answer.execution);
       return answer;

@@ -10,6 +10,8 @@ export interface ExecuteButton {
   label: string;
   /** A re-run of a finished step: a new version of its results. */
   rerun: boolean;
+  /** The loop iteration this button runs; none for other steps and re-runs. */
+  loopIteration?: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export function executeButtonsFor(step: Step, execution: Execution | null): Exec
     key: item.id,
     label: step.outputMode === 'loop' ? t.executeIteration(item.loopIteration) : t.execute,
     rerun: false,
+    ...(step.outputMode === 'loop' ? { loopIteration: item.loopIteration } : {}),
   }));
 }
 
@@ -41,7 +44,7 @@ export function ExecuteButtons({
   busy: boolean;
   disabled: boolean;
   needsInput: boolean;
-  onExecute: (rerun: boolean) => void;
+  onExecute: (rerun: boolean, loopIteration?: number) => void;
 }) {
   const buttons = executeButtonsFor(step, execution);
   return (
@@ -52,7 +55,7 @@ export function ExecuteButtons({
           size="sm"
           variant={button.rerun ? 'outline' : 'primary'}
           disabled={busy || disabled || needsInput}
-          onClick={() => onExecute(button.rerun)}
+          onClick={() => onExecute(button.rerun, button.loopIteration)}
           data-testid={i === 0 ? `execute-step-${step.order}` : `execute-step-${step.order}-${i + 1}`}
         >
           {busy ? (

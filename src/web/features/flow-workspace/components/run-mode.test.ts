@@ -48,9 +48,9 @@ describe('execute buttons', () => {
       { id: 'c2', stepId: 's1', status: 'pending', loopIteration: 2 },
       { id: 'c3', stepId: 's1', status: 'pending', loopIteration: 3 },
     ];
-    expect(executeButtonsFor(loop, execution(cache)).map((b) => b.label)).toEqual([
-      'Execute (lần 2)',
-      'Execute (lần 3)',
+    expect(executeButtonsFor(loop, execution(cache)).map((b) => [b.label, b.loopIteration])).toEqual([
+      ['Execute (lần 2)', 2],
+      ['Execute (lần 3)', 3],
     ]);
   });
 

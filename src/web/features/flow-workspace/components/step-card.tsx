@@ -72,7 +72,7 @@ export function StepCard({ step, steps, isFirst, execution, executionLoading, st
   const stepRuns = execution?.runs.filter((r) => r.stepId === step.id) ?? [];
   const lastRun = stepRuns[stepRuns.length - 1];
 
-  const execute = (rerun: boolean) => {
+  const execute = (rerun: boolean, loopIteration?: number) => {
     if (needsInput) {
       toast({ title: toasts.inputRequired, description: toasts.inputRequiredText, variant: 'destructive' });
       return;
@@ -80,7 +80,7 @@ export function StepCard({ step, steps, isFirst, execution, executionLoading, st
     // A re-run goes with what is typed, else empty (the server applies the default input).
     const userInput = input.trim() ? input : rerun ? '' : DEFAULT_USER_INPUT;
     runStep.mutate(
-      { step, userInput },
+      { step, userInput, ...(loopIteration === undefined ? {} : { loopIteration }) },
       {
         onSuccess: () =>
           toast({
