@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { handleError } from './errors';
 import { ExecutionService } from './execution-service';
 import authPlugin from './plugins/auth';
+import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { executionRoutes } from './routes/executions';
 import { flowRoutes } from './routes/flows';
@@ -91,6 +92,7 @@ export async function buildApp(
   await app.register(stepResultRoutes);
   await app.register(logRoutes);
   await app.register(liveUpdateRoutes);
+  await app.register(apiKeyRoutes);
 
   await registerWebApp(app);
   await hub.start();

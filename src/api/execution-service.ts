@@ -21,6 +21,7 @@ import {
 import type { AppServices } from './app';
 import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
+import { ownKeyForRun } from './usage-standing';
 import type { LiveUpdateHub } from './ws/live-update-hub';
 
 export interface LoadedExecution {
@@ -158,13 +159,15 @@ export class ExecutionService {
     loopIteration: number | null = null,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const loaded = await this.load(executionId, userId);
-    const [steps, conversation] = await Promise.all([
+    // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
+    const [steps, conversation, ownKey] = await Promise.all([
       this.flowSteps(loaded.state.flowId, userId),
       this.conversationOf(loaded.state.flowId),
+      ownKeyForRun(this.services, userId),
     ]);
     const synced = await this.handle(executionId, userId, { type: 'SyncSteps', data: {} }, { steps, loaded });
     const { provider, keySource } = (this.services.resolveModel ?? resolveProvider)({
-      ownKey: null,
+      ownKey,
       defaultKey: this.services.config.geminiApiKey,
       model: this.services.config.geminiModel,
       baseUrl: this.services.config.geminiBaseUrl,

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { notFound } from '../errors';
+import { createOwnKeyCipher } from '../own-key-cipher';
+import { userIdOf } from '../plugins/auth';
+import { idParams } from '../request-schemas';
+import { readUsage } from '../usage-standing';
+
+export const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
+
+const filled = (text: string | undefined) => (text ?? '').trim() !== '';
+
+/** Blank fields answer the spec's one message, without a field name before it. */
+const newApiKey = z
+  .strictObject({
+    keyName: z.string().max(200).optional(),
+    apiKey: z.string().max(1000).optional(),
+    keyType: z.literal('gemini').default('gemini'),
+  })
+  .refine((body) => filled(body.keyName) && filled(body.apiKey), { message: FILL_IN_EVERYTHING })
+  .transform((body) => ({
+    keyName: body.keyName!.trim(),
+    apiKey: body.apiKey!.trim(),
+    keyType: body.keyType,
+  }));
+
+/** What a key looks like to its owner: never the key itself, not even part of it. */
+const LISTED_COLUMNS = 'id, key_name, key_type, is_active, created_at, last_used';
+
+export async function apiKeyRoutes(app: FastifyInstance) {
+  const { sql } = app;
+  const cipher = createOwnKeyCipher(app.config.appSecret);
+
+  app.get('/api/user/api-keys', async (request) => {
+    return sql`
+      SELECT ${sql.unsafe(LISTED_COLUMNS)} FROM user_api_keys
+      WHERE user_id = ${userIdOf(request)} ORDER BY created_at DESC, id DESC`;
+  });
+
+  app.post('/api/user/api-keys', async (request, reply) => {
+    const userId = userIdOf(request);
+    const input = newApiKey.parse(request.body);
+    const [key] = await sql`
+      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type)
+      VALUES (${userId}, ${input.keyName}, ${cipher.encrypt(input.apiKey)}, ${input.keyType})
+      RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
+    return reply.status(201).send(key);
+  });
+
+  app.delete('/api/user/api-keys/:id', async (request, reply) => {
+    const { id } = idParams.parse(request.params);
+    const deleted = await sql`
+      DELETE FROM user_api_keys WHERE id = ${id} AND user_id = ${userIdOf(request)} RETURNING id`;
+    if (deleted.length === 0) throw notFound('API key not found');
+    return reply.status(204).send();
+  });
+
+  app.get('/api/user/usage', async (request) =>
+    readUsage(sql, userIdOf(request), app.config.freeStepAllowance),
+  );
+}

@@ -1,0 +1,58 @@
+import type { Sql } from 'postgres';
+import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
+import type { Config } from './config';
+import { HttpError } from './errors';
+import { createOwnKeyCipher } from './own-key-cipher';
+
+export interface Usage {
+  /** -1: unlimited (an own active key). */
+  remainingSteps: number;
+  /** Successful runs made without an own key. */
+  usedSteps: number;
+}
+
+/** What GET /api/user/usage answers. */
+export async function readUsage(sql: Sql, userId: string, allowance: number): Promise<Usage> {
+  const [row] = await sql<{ hasOwnKey: boolean; usedSteps: number }[]>`
+    SELECT EXISTS (SELECT 1 FROM user_api_keys WHERE user_id = ${userId} AND is_active) AS has_own_key,
+           (SELECT count(*)::int FROM user_usage WHERE user_id = ${userId} AND used_default_key) AS used_steps`;
+  const standing = { hasOwnKey: row!.hasOwnKey, usedSteps: row!.usedSteps, allowance };
+  return { remainingSteps: remainingSteps(standing), usedSteps: standing.usedSteps };
+}
+
+/**
+ * The decrypted own key a run uses (the newest active one, marked as used now), or null when the run
+ * goes to the default key or the offline model; past the free allowance the run is refused (429)
+ * before anything is appended or any model is called. One round trip either way.
+ */
+export async function ownKeyForRun(
+  { sql, config }: { sql: Sql; config: Pick<Config, 'appSecret' | 'freeStepAllowance'> },
+  userId: string,
+): Promise<string | null> {
+  const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
+    WITH own AS (
+      UPDATE user_api_keys SET last_used = now()
+      WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
+                  ORDER BY created_at DESC, id DESC LIMIT 1)
+      RETURNING encrypted_api_key
+    )
+    SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
+           (SELECT count(*)::int FROM user_usage
+            WHERE user_id = ${userId} AND used_default_key AND NOT EXISTS (SELECT 1 FROM own)) AS used_steps`;
+  const sealed = row?.encryptedApiKey ?? null;
+  if (sealed !== null) {
+    try {
+      return createOwnKeyCipher(config.appSecret).decrypt(sealed);
+    } catch {
+      // Sealed under another APP_SECRET: the key is unreadable, and running on the default key instead
+      // would silently spend the allowance the user believes they do not need.
+      throw new HttpError(
+        500,
+        'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
+      );
+    }
+  }
+  const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };
+  if (!mayRunStep(standing)) throw new HttpError(429, allowanceUsedUpMessage(config.freeStepAllowance));
+  return null;
+}

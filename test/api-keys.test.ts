@@ -1,0 +1,241 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOwnKeyCipher } from '../src/api/own-key-cipher';
+import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
+import {
+  as,
+  type Client,
+  createFlow,
+  createTestApp,
+  signUp,
+  TEST_APP_SECRET,
+  type TestApp,
+} from './support/test-app';
+
+const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
+
+describe('own API keys', () => {
+  let t: TestApp;
+  let fake: FakeGemini;
+
+  beforeAll(async () => {
+    fake = await startFakeGemini();
+    // No server key: without an own key a run goes to the offline model and counts toward the allowance.
+    t = await createTestApp({ freeStepAllowance: 2, geminiApiKey: undefined, geminiBaseUrl: fake.url });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+  afterEach(() => {
+    fake.requests.length = 0;
+  });
+
+  const newUser = async (name = 'An') => {
+    const { cookie, user } = await signUp(t.app, name);
+    return { client: as(t.app, cookie), userId: user.id };
+  };
+
+  /** A one-step flow with an execution, and a way to run its step again and again. */
+  async function runner(client: Client) {
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(client, 'Allowance', [{ name: 'Write', systemPrompt: 'Write one line about tea' }]);
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    return {
+      executionId: execution.id as string,
+      run: () => client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, { userInput: '' }),
+    };
+  }
+
+  async function eventTypes(executionId: string) {
+    const { events } = await t.store.readStream(`execution-${executionId}`);
+    return events.map((event) => event.type);
+  }
+
+  it('adds, lists and deletes keys, showing name, type, active state and dates', async () => {
+    const { client } = await newUser();
+    expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
+
+    const added = await client.post('/api/user/api-keys', {
+      keyName: '  Personal  ',
+      apiKey: ' AIza-personal-0001 ',
+      keyType: 'gemini',
+    });
+    expect(added.statusCode).toBe(201);
+    const key = added.json();
+    expect(Object.keys(key).sort()).toEqual([
+      'createdAt',
+      'id',
+      'isActive',
+      'keyName',
+      'keyType',
+      'lastUsed',
+    ]);
+    expect(key).toMatchObject({ keyName: 'Personal', keyType: 'gemini', isActive: true, lastUsed: null });
+
+    const second = (
+      await client.post('/api/user/api-keys', {
+        keyName: 'Work',
+        apiKey: 'AIza-work-0002',
+        keyType: 'gemini',
+      })
+    ).json();
+    const listed = (await client.get('/api/user/api-keys')).json();
+    expect(listed.map((k: { keyName: string }) => k.keyName)).toEqual(['Work', 'Personal']);
+
+    expect((await client.delete(`/api/user/api-keys/${key.id}`)).statusCode).toBe(204);
+    expect((await client.get('/api/user/api-keys')).json().map((k: { id: string }) => k.id)).toEqual([
+      second.id,
+    ]);
+    expect((await client.delete(`/api/user/api-keys/${key.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a blank name or key with the exact message, and other bad input with 400', async () => {
+    const { client } = await newUser();
+    const blanks = [
+      { keyName: '', apiKey: 'AIza-x', keyType: 'gemini' },
+      { keyName: 'Name', apiKey: '   ', keyType: 'gemini' },
+      { keyName: ' \t ', apiKey: '', keyType: 'gemini' },
+      { apiKey: 'AIza-x', keyType: 'gemini' },
+      { keyName: 'Name', keyType: 'gemini' },
+      {},
+    ];
+    for (const body of blanks) {
+      const response = await client.post('/api/user/api-keys', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().message).toBe(FILL_IN_EVERYTHING);
+      expect(response.json().issues).toBeInstanceOf(Array);
+    }
+    const others = [
+      { keyName: 'Name', apiKey: 'AIza-x', keyType: 'openai' },
+      { keyName: 'x'.repeat(201), apiKey: 'AIza-x', keyType: 'gemini' },
+      { keyName: 'Name', apiKey: 'A'.repeat(1001), keyType: 'gemini' },
+      { keyName: 42, apiKey: 'AIza-x', keyType: 'gemini' },
+    ];
+    for (const body of others) {
+      expect((await client.post('/api/user/api-keys', body)).statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await client.delete('/api/user/api-keys/not-a-uuid')).statusCode).toBe(400);
+    expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
+  });
+
+  it("never shows or deletes another user's keys: their ids give 404", async () => {
+    const alice = await newUser('Alice');
+    const bob = await newUser('Bob');
+    const key = (
+      await alice.client.post('/api/user/api-keys', {
+        keyName: 'Alice key',
+        apiKey: 'AIza-alice-0003',
+        keyType: 'gemini',
+      })
+    ).json();
+    expect((await bob.client.get('/api/user/api-keys')).json()).toEqual([]);
+    expect((await bob.client.delete(`/api/user/api-keys/${key.id}`)).statusCode).toBe(404);
+    expect((await alice.client.get('/api/user/api-keys')).json().map((k: { id: string }) => k.id)).toEqual([
+      key.id,
+    ]);
+    // Bob's usage is his own: Alice's key does not make him unlimited.
+    expect((await bob.client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 2, usedSteps: 0 });
+  });
+
+  it('keeps the key out of every answer and stores it only sealed', async () => {
+    const { client, userId } = await newUser();
+    const apiKey = 'AIzaSy-secret-key-never-shown-0004';
+    const answers = [
+      await client.post('/api/user/api-keys', { keyName: 'Sealed', apiKey, keyType: 'gemini' }),
+      await client.get('/api/user/api-keys'),
+      await client.get('/api/user/usage'),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBeLessThan(300);
+      expect(answer.body).not.toContain(apiKey);
+      expect(answer.body).not.toContain('secret-key');
+      expect(answer.body).not.toContain('encrypted');
+    }
+    const [row] = await t.db.sql<{ encryptedApiKey: string }[]>`
+      SELECT encrypted_api_key FROM user_api_keys WHERE user_id = ${userId}`;
+    expect(row!.encryptedApiKey).not.toContain(apiKey);
+    expect(row!.encryptedApiKey).not.toContain('secret-key');
+    expect(createOwnKeyCipher(TEST_APP_SECRET).decrypt(row!.encryptedApiKey)).toBe(apiKey);
+  });
+
+  it('counts runs without an own key and refuses the one past the allowance before it starts', async () => {
+    const { client } = await newUser();
+    const { executionId, run } = await runner(client);
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 2, usedSteps: 0 });
+
+    expect((await run()).statusCode).toBe(200);
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 1, usedSteps: 1 });
+    expect((await run()).statusCode).toBe(200);
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 0, usedSteps: 2 });
+
+    const eventsBefore = await eventTypes(executionId);
+    const refused = await run();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toContain('2 steps miễn phí');
+    expect(refused.json().message).toContain('API Keys');
+    expect(await eventTypes(executionId)).toEqual(eventsBefore);
+    expect(eventsBefore.filter((type) => type === 'StepRunStarted')).toHaveLength(2);
+    const execution = (await client.get(`/api/executions/${executionId}`)).json();
+    expect(execution.runs).toHaveLength(2);
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 0, usedSteps: 2 });
+    // The offline model answered: nothing reached Gemini.
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('runs beyond the allowance on the own key, through Gemini with that key, unlimited', async () => {
+    const { client } = await newUser();
+    const { executionId, run } = await runner(client);
+    await run();
+    await run();
+    expect((await run()).statusCode).toBe(429);
+
+    const apiKey = 'AIza-own-key-of-this-user-0005';
+    const key = (
+      await client.post('/api/user/api-keys', { keyName: 'Mine', apiKey, keyType: 'gemini' })
+    ).json();
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: -1, usedSteps: 2 });
+
+    for (let i = 0; i < 3; i++) {
+      const response = await run();
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().results[0].result).toContain('Fake Gemini answer');
+    }
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests.map((request) => request.apiKey)).toEqual([apiKey, apiKey, apiKey]);
+    // Own-key runs are not counted against the allowance.
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: -1, usedSteps: 2 });
+
+    const { events } = await t.store.readStream(`execution-${executionId}`);
+    const keySources = events
+      .filter((event) => event.type === 'StepRunStarted')
+      .map((event) => (event.data as { keySource: string }).keySource);
+    expect(keySources).toEqual(['offline', 'offline', 'own', 'own', 'own']);
+    expect(JSON.stringify(events)).not.toContain(apiKey);
+
+    const [listed] = (await client.get('/api/user/api-keys')).json();
+    expect(listed.lastUsed).not.toBeNull();
+
+    // Without the key the allowance applies again.
+    await client.delete(`/api/user/api-keys/${key.id}`);
+    expect((await client.get('/api/user/usage')).json()).toEqual({ remainingSteps: 0, usedSteps: 2 });
+    expect((await run()).statusCode).toBe(429);
+  });
+
+  it('uses the newest active key and marks only it as used', async () => {
+    const { client } = await newUser();
+    const { run } = await runner(client);
+    await client.post('/api/user/api-keys', { keyName: 'Old', apiKey: 'AIza-old-0006', keyType: 'gemini' });
+    await client.post('/api/user/api-keys', { keyName: 'New', apiKey: 'AIza-new-0007', keyType: 'gemini' });
+    expect((await run()).statusCode).toBe(200);
+    expect(fake.requests.map((request) => request.apiKey)).toEqual(['AIza-new-0007']);
+    const listed = (await client.get('/api/user/api-keys')).json();
+    expect(
+      listed.map((k: { keyName: string; lastUsed: string | null }) => [k.keyName, k.lastUsed !== null]),
+    ).toEqual([
+      ['New', true],
+      ['Old', false],
+    ]);
+  });
+});
