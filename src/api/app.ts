@@ -15,6 +15,7 @@ import { ExecutionService } from './execution-service';
 import authPlugin from './plugins/auth';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { contextRoutes } from './routes/context';
 import { executionRoutes } from './routes/executions';
 import { flowRoutes } from './routes/flows';
 import { liveUpdateRoutes } from './routes/live-updates';
@@ -91,6 +92,7 @@ export async function buildApp(
   await app.register(executionRoutes);
   await app.register(stepResultRoutes);
   await app.register(logRoutes);
+  await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);
   await app.register(apiKeyRoutes);
 

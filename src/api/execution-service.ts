@@ -19,6 +19,7 @@ import {
   toExecutionEvent,
 } from '../projections/project-execution-events';
 import type { AppServices } from './app';
+import { readPromptConversation } from './conversation-context';
 import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
 import { ownKeyForRun } from './usage-standing';
@@ -317,10 +318,8 @@ export class ExecutionService {
     return rows.filter((row): row is StepSnapshot => row.id !== null);
   }
 
-  private async conversationOf(flowId: string): Promise<ConversationContext> {
-    const [context] = await this.services.sql<ConversationContext[]>`
-      SELECT user_notes, rejected_ideas FROM ai_conversation_context WHERE flow_id = ${flowId}`;
-    return context ?? { userNotes: '', rejectedIdeas: '' };
+  private conversationOf(flowId: string): Promise<ConversationContext> {
+    return readPromptConversation(this.services.sql, flowId);
   }
 
   private track(executionId: string, runId: string, controller: AbortController) {

@@ -2,6 +2,7 @@ import type { JSONValue, TransactionSql } from 'postgres';
 import { evolve, initialState } from '../domain/execution/evolve';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from './execution-row';
+import { projectRejectedIdea } from './project-rejected-idea';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
@@ -160,7 +161,7 @@ async function projectResultsAndLogs(
         WHERE id = ${event.data.resultId} AND position < ${position}`;
       return;
     case 'ResultDeleted':
-      await sql`DELETE FROM step_results WHERE id = ${event.data.resultId}`;
+      await projectRejectedIdea(sql, executionId, event, after, position);
       return;
     case 'ExecutionStarted':
     case 'StepsSynced':

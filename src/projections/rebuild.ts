@@ -2,7 +2,13 @@ import type { Sql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
 import { type ProjectableEvent, projectExecutionEvents } from './project-execution-events';
 
-export const READ_MODEL_TABLES = ['executions', 'step_results', 'ai_request_logs', 'user_usage'] as const;
+export const READ_MODEL_TABLES = [
+  'executions',
+  'step_results',
+  'ai_request_logs',
+  'user_usage',
+  'rejected_ideas',
+] as const;
 
 /** A page of the gap-safe feed of every stream, strictly after the cursor (null: from the start). */
 export type ReadAllBatch = (

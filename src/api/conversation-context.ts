@@ -1,0 +1,82 @@
+import type { Sql } from 'postgres';
+import {
+  type ConversationContextView,
+  type ConversationTurn,
+  conversationHistoryText,
+  type RejectedIdea,
+  rejectedIdeasText,
+} from '../domain/conversation-context';
+import type { ConversationContext } from '../domain/execution/types';
+import { notFound } from './errors';
+
+/** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
+const REJECTED_IDEA_JSON = `json_build_object('stepOrder', r.step_order, 'label', r.label, 'content', r.content)`;
+
+/** What the next run of a flow is told: the user's notes and every result rejected so far, oldest first. */
+export async function readPromptConversation(sql: Sql, flowId: string): Promise<ConversationContext> {
+  const [row] = await sql<{ userNotes: string | null; ideas: RejectedIdea[] }[]>`
+    SELECT (SELECT c.user_notes FROM ai_conversation_context c WHERE c.flow_id = ${flowId}) AS user_notes,
+           coalesce((SELECT json_agg(${sql.unsafe(REJECTED_IDEA_JSON)} ORDER BY r.deleted_at, r.id)
+                     FROM rejected_ideas r WHERE r.flow_id = ${flowId}), '[]'::json) AS ideas`;
+  return { userNotes: row?.userNotes ?? '', rejectedIdeas: rejectedIdeasText(row?.ideas ?? []) };
+}
+
+interface ContextRow {
+  flowId: string;
+  id: string | null;
+  userNotes: string | null;
+  version: number | null;
+  createdAt: Date | null;
+  lastUpdated: Date | null;
+  ideas: RejectedIdea[];
+  turns: ConversationTurn[];
+}
+
+/**
+ * The conversation context of one of the user's flows, in one round trip. The conversation is built
+ * from the successful requests the logs dialog lists (a cleared log starts a new conversation); the
+ * rejected ideas from the rejected_ideas read model; only the notes are stored with the context.
+ */
+export async function readConversationContext(
+  sql: Sql,
+  flowId: string,
+  userId: string,
+): Promise<ConversationContextView> {
+  const [row] = await sql<ContextRow[]>`
+    SELECT f.id AS flow_id, c.id, c.user_notes, c.version, c.created_at,
+           greatest(c.last_updated, ideas.last_at, turns.last_at) AS last_updated,
+           ideas.list AS ideas, turns.list AS turns
+    FROM flows f
+    LEFT JOIN ai_conversation_context c ON c.flow_id = f.id
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(${sql.unsafe(REJECTED_IDEA_JSON)} ORDER BY r.deleted_at, r.id), '[]'::json) AS list,
+             max(r.deleted_at) AS last_at
+      FROM rejected_ideas r WHERE r.flow_id = f.id
+    ) ideas
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(json_build_object(
+               'stepOrder', l.step_order,
+               -- The step's current name; a step deleted since keeps the name its execution knew.
+               'stepName', coalesce(s.name, (
+                 SELECT snapshot->>'name' FROM executions e, jsonb_array_elements(e.steps) snapshot
+                 WHERE e.id = l.execution_id AND snapshot->>'id' = l.step_id::text LIMIT 1)),
+               'userInput', l.user_input,
+               'answer', l.ai_response) ORDER BY l.requested_at, l.id), '[]'::json) AS list,
+             max(l.requested_at) AS last_at
+      FROM ai_request_logs l LEFT JOIN steps s ON s.id = l.step_id
+      WHERE l.flow_id = f.id AND l.success
+        AND (f.logs_cleared_at IS NULL OR l.requested_at > f.logs_cleared_at)
+    ) turns
+    WHERE f.id = ${flowId} AND f.user_id = ${userId}`;
+  if (!row) throw notFound('Flow not found');
+  return {
+    id: row.id,
+    flowId: row.flowId,
+    conversationHistory: conversationHistoryText(row.turns),
+    rejectedIdeas: rejectedIdeasText(row.ideas),
+    userNotes: row.userNotes ?? '',
+    version: row.version ?? 0,
+    lastUpdated: row.lastUpdated?.toISOString() ?? null,
+    createdAt: row.createdAt?.toISOString() ?? null,
+  };
+}

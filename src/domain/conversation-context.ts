@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { DEFAULT_USER_INPUT } from './execution/types';
+
+/** The notes go into every prompt of the flow, so they are kept to a size a prompt can carry. */
+export const USER_NOTES_MAX_LENGTH = 10_000;
+
+export const userNotesSchema = z.strictObject({
+  userNotes: z.string().max(USER_NOTES_MAX_LENGTH, `must be at most ${USER_NOTES_MAX_LENGTH} characters`),
+});
+
+/** A flow's conversation context as GET /api/flows/:flowId/context answers. */
+export interface ConversationContextView {
+  /** null until the user first saves notes. */
+  id: string | null;
+  flowId: string;
+  conversationHistory: string;
+  rejectedIdeas: string;
+  userNotes: string;
+  /** 0 until the user first saves notes; each save adds one. */
+  version: number;
+  /** The latest of: notes saved, a result rejected, a run answered. */
+  lastUpdated: string | null;
+  createdAt: string | null;
+}
+
+/** A deleted result as the flow remembers it. */
+export interface RejectedIdea {
+  stepOrder: number | null;
+  label: string | null;
+  content: string;
+}
+
+/** One successful model call of the flow. */
+export interface ConversationTurn {
+  stepOrder: number;
+  stepName: string | null;
+  userInput: string | null;
+  answer: string;
+}
+
+/** The rejected ideas, oldest first, each under the step and label it came from. */
+export function rejectedIdeasText(ideas: readonly RejectedIdea[]): string {
+  return ideas
+    .filter((idea) => idea.content.trim() !== '')
+    .map((idea) => {
+      const origin = [idea.stepOrder === null ? null : `Step ${idea.stepOrder}`, idea.label]
+        .filter((part) => part !== null && part !== '')
+        .join(' · ');
+      return `### ${origin || 'Rejected idea'}\n${idea.content.trim()}`;
+    })
+    .join('\n\n');
+}
+
+/**
+ * The conversation so far, in time order: per turn the step, what the user gave it (the default input
+ * when blank, as the model was told) and the answer.
+ */
+export function conversationHistoryText(turns: readonly ConversationTurn[]): string {
+  return turns
+    .map((turn) => {
+      const step = turn.stepName ? `Step ${turn.stepOrder}: ${turn.stepName}` : `Step ${turn.stepOrder}`;
+      const input = turn.userInput?.trim() || DEFAULT_USER_INPUT;
+      return `### ${step}\nUser: ${input}\nAI: ${turn.answer.trim()}`;
+    })
+    .join('\n\n');
+}
+
+/** Spec §9: context size in KB = (history length + rejected ideas length) / 1024. */
+export function contextSizeKb(
+  context: Pick<ConversationContextView, 'conversationHistory' | 'rejectedIdeas'>,
+) {
+  return (context.conversationHistory.length + context.rejectedIdeas.length) / 1024;
+}
