@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createOfflineProvider } from '../src/ai';
+import { createOfflineProvider, type ModelProvider } from '../src/ai';
 import { as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Pushed {
@@ -11,6 +11,29 @@ interface Pushed {
   text?: string;
 }
 
+/** Holds a 'GATED' step's answer halfway until the test opens the gate; anything else is the offline model. */
+let openGate: () => void = () => {};
+const offline = createOfflineProvider({ chunkDelayMs: 5 });
+const gatedOrOffline: ModelProvider = {
+  kind: 'offline',
+  model: offline.model,
+  stream(request) {
+    if (!request.prompt.includes('GATED')) return offline.stream(request);
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const chunks = async function* () {
+      yield 'First words, ';
+      yield 'then more, ';
+      await gate;
+      yield 'and the end.';
+    };
+    return Object.assign(chunks(), {
+      final: gate.then(() => ({ text: 'First words, then more, and the end.', usage: null })),
+    });
+  },
+};
+
 describe('live updates in one process', () => {
   let t: TestApp;
   let cookie: string;
@@ -20,7 +43,7 @@ describe('live updates in one process', () => {
     t = await createTestApp(
       {},
       {
-        resolveModel: () => ({ provider: createOfflineProvider({ chunkDelayMs: 5 }), keySource: 'offline' }),
+        resolveModel: () => ({ provider: gatedOrOffline, keySource: 'offline' }),
       },
     );
     cookie = (await signUp(t.app)).cookie;
@@ -58,6 +81,33 @@ describe('live updates in one process', () => {
     expect(order.indexOf('StepRunStarted')).toBeLessThan(order.indexOf('delta'));
     expect(order.lastIndexOf('delta')).toBeLessThan(order.indexOf('StepRunSucceeded'));
     socket.close();
+  });
+
+  it('a socket that subscribes mid-run gets the text so far as one delta after up-to-date, then the rest', async () => {
+    const client = as(t.app, cookie);
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(client, 'Late', [{ name: 'Write', systemPrompt: 'GATED: write about rain' }]);
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    const early = await subscribe(execution.id, execution.version);
+    const running = client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
+    await expect.poll(() => early.messages.filter((m) => m.type === 'delta').length).toBe(2);
+
+    const late = await subscribe(execution.id, 0);
+    await expect.poll(() => late.messages.filter((m) => m.type === 'delta').length).toBe(1);
+    openGate();
+    const { results } = (await running).json();
+    await expect.poll(() => late.messages.some((m) => m.event?.type === 'StepRunSucceeded')).toBe(true);
+    const order = late.messages.map((m) => m.type);
+    const upToDate = order.indexOf('up-to-date');
+    const firstDelta = order.indexOf('delta');
+    expect(firstDelta).toBeGreaterThan(upToDate);
+    // Deltas from up-to-date on make the whole answer, from its first word, once.
+    const texts = late.messages.slice(upToDate).filter((m) => m.type === 'delta');
+    expect(texts.map((d) => d.text).join('')).toBe(results[0].result);
+    early.socket.close();
+    late.socket.close();
   });
 
   it('replays only the events after the given position, then goes live', async () => {

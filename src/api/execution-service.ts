@@ -225,6 +225,7 @@ export class ExecutionService {
       throw new HttpError(aborted ? 409 : 502, aborted ? 'Execution đã dừng' : message, retryable);
     } finally {
       this.untrack(executionId, runId);
+      this.hub.forgetRun(executionId, runId);
     }
   }
 

@@ -48,6 +48,8 @@ export class LiveUpdateHub {
   private tailer: LogTailer | undefined;
   private readonly subscribers = new Map<string, Set<Connection>>();
   private readonly connections = new Set<Connection>();
+  /** The text so far of each run this process is making, by execution, for sockets that subscribe mid-run. */
+  private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
 
   constructor(
     private readonly store: EventStore,
@@ -90,6 +92,10 @@ export class LiveUpdateHub {
    * position of the run's StepRunStarted: no socket sees a token before that event.
    */
   publishDelta(executionId: string, runId: string, text: string, after: number) {
+    const runs = this.runTexts.get(executionId) ?? new Map<string, { after: number; text: string }>();
+    const sofar = runs.get(runId);
+    runs.set(runId, { after, text: (sofar?.text ?? '') + text });
+    this.runTexts.set(executionId, runs);
     const message: DeltaMessage = { type: 'delta', executionId, runId, text };
     for (const connection of this.subscribers.get(executionId) ?? []) {
       const subscription = connection.subscriptions.get(executionId);
@@ -97,6 +103,25 @@ export class LiveUpdateHub {
       if (subscription.lastSent >= after && subscription.heldDeltas.length === 0)
         this.send(connection, message);
       else subscription.heldDeltas.push({ after, message });
+    }
+  }
+
+  /** The run has ended: its text is in its event now. */
+  forgetRun(executionId: string, runId: string) {
+    const runs = this.runTexts.get(executionId);
+    runs?.delete(runId);
+    if (runs?.size === 0) this.runTexts.delete(executionId);
+  }
+
+  /**
+   * After 'up-to-date' the client starts its token texts afresh: each run in progress gets its whole text
+   * so far as one delta, and the tokens held for it are in that text already.
+   */
+  private sendRunTexts(connection: Connection, executionId: string, subscription: Subscription) {
+    for (const [runId, { after, text }] of this.runTexts.get(executionId) ?? []) {
+      if (after > subscription.lastSent) continue;
+      subscription.heldDeltas = subscription.heldDeltas.filter((held) => held.message.runId !== runId);
+      this.send(connection, { type: 'delta', executionId, runId, text } satisfies DeltaMessage);
     }
   }
 
@@ -137,6 +162,7 @@ export class LiveUpdateHub {
       executionId: message.executionId,
       position: subscription.lastSent,
     });
+    this.sendRunTexts(connection, message.executionId, subscription);
   }
 
   private unsubscribe(connection: Connection, executionId: string) {

@@ -68,6 +68,8 @@ export function useLiveExecution(executionId: string | null | undefined): LiveEx
             }));
             return;
           case 'up-to-date':
+            // The server follows with each running step's whole text so far: start the texts afresh.
+            setStreams({});
             resyncingFrom = null;
             setLive(true);
             return;

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { type FakeGemini, startFakeGemini } from '../support/fake-gemini';
+import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { type Browser, missingBrowser, openBrowser, screenshot } from './browser';
+
+const skipReason = missingBrowser();
+
+/** Forty numbered words: the fake streams three words per chunk, so the answer takes a few seconds. */
+const ANSWER = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+
+describe.skipIf(skipReason !== null)(
+  `token streaming in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let db: TestDatabase;
+    let gemini: FakeGemini;
+    let server: ServerProcess;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      gemini = await startFakeGemini({ respond: () => ({ text: ANSWER, chunkDelayMs: 250 }) });
+      server = await startServerProcess(db.url, {
+        GEMINI_API_KEY: 'server-test-key',
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+      });
+      browser = await openBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+      await gemini?.close();
+      await db?.drop();
+    });
+
+    it('shows the answer token by token while the model writes, survives a reload mid-run, then shows the stored result', async () => {
+      onTestFailed(async () => {
+        for (const [i, open] of browser.context.pages().entries())
+          await screenshot(open, `streaming-failed-tab-${i + 1}`);
+      });
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/api/login`);
+      await page.locator('summary').click();
+      await page.fill('#register-last-name', 'Trần');
+      await page.fill('#register-first-name', 'Bình');
+      await page.fill('#register-email', `binh-${Date.now()}@example.com`);
+      await page.fill('#register-password', 'correct horse battery');
+      await page.getByTestId('register-submit').click();
+      await page.getByTestId('flows-heading').waitFor();
+
+      // The flow and its step through the API, with the browser's own session.
+      const flow = await (
+        await page.request.post(`${server.url}/api/flows`, {
+          data: { name: 'Streaming', description: 'Một step dài' },
+          headers: { origin: server.url },
+        })
+      ).json();
+      await page.request.post(`${server.url}/api/steps`, {
+        data: { flowId: flow.id, name: 'Long answer', order: 1, systemPrompt: 'Count to forty.' },
+        headers: { origin: server.url },
+      });
+
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('execute-step-1').click();
+
+      // Tokens arrive over the websocket before the run ends: the text grows while it is shown.
+      const streamed = page.getByTestId('streaming-text');
+      await expect.poll(() => streamed.textContent(), { timeout: 10_000 }).toContain('word1');
+      const early = (await streamed.textContent()) ?? '';
+      expect(early).not.toContain('word40');
+      await expect
+        .poll(async () => ((await streamed.textContent()) ?? '').length, { timeout: 10_000 })
+        .toBeGreaterThan(early.length);
+      await screenshot(page, 'streaming-01-tokens');
+
+      // A reload mid-run shows the run as running, then its result.
+      await page.reload();
+      const running = page.getByTestId('step-running-1');
+      await running.waitFor({ timeout: 10_000 });
+      // The text so far comes with the subscription: the answer shows from its first word again.
+      await expect
+        .poll(() => page.getByTestId('streaming-text').textContent(), { timeout: 5_000 })
+        .toMatch(/^word1 word2 word3/);
+      await screenshot(page, 'streaming-02-reloaded-running');
+      const results = page.getByTestId('step-results-1');
+      await expect.poll(() => results.textContent(), { timeout: 20_000 }).toContain('word40');
+      await expect.poll(() => running.count()).toBe(0);
+      await screenshot(page, 'streaming-03-result');
+      expect(gemini.requests).toHaveLength(1);
+    });
+  },
+);
