@@ -77,6 +77,10 @@ describe('live push across two server processes on one database', () => {
     });
     const execution = await http(b.url, cookie, 'POST', `/api/flows/${flow.id}/execute`);
 
+    // Process A polls (and so keeps) the execution before B changes it.
+    const polledBefore = await http(a.url, cookie, 'GET', `/api/executions/${execution.id}`);
+    expect(polledBefore.results).toEqual([]);
+
     const client = openSocket(a.url, cookie);
     await client.opened;
     client.socket.send(JSON.stringify({ type: 'subscribe', executionId: execution.id, after: 0 }));
@@ -111,6 +115,11 @@ describe('live push across two server processes on one database', () => {
       .filter((m) => m.type === 'event')
       .map((m) => ({ position: m.position, type: m.event!.type }));
     expect(pushed).toEqual(stored);
+    // Polling agrees with the push: A answers with B's commands, not the view it kept.
+    const polled = await http(a.url, cookie, 'GET', `/api/executions/${execution.id}`);
+    expect(polled.version).toBe(stored.length);
+    expect(polled.status).toBe('completed');
+    expect(polled.results.map((r: { result: string }) => r.result)).toContain('Edited on B');
     client.socket.close();
   });
 

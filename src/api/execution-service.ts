@@ -22,6 +22,7 @@ import type { AppServices } from './app';
 import { readPromptConversation } from './conversation-context';
 import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
+import { ExecutionViewCache } from './execution-view-cache';
 import { ownKeyForRun } from './usage-standing';
 import type { LiveUpdateHub } from './ws/live-update-hub';
 
@@ -66,14 +67,29 @@ export class ExecutionService {
   private readonly running = new Map<string, Map<string, AbortController>>();
   private sweepTimer: NodeJS.Timeout | undefined;
 
+  private readonly views = new ExecutionViewCache();
+
   constructor(
     private readonly services: AppServices,
     private readonly hub: LiveUpdateHub,
-  ) {}
+  ) {
+    // Commands of other processes reach this one through the log tailer.
+    hub.onExecutionEvent((executionId) => this.views.invalidate(executionId));
+  }
 
   /** The projected execution, as GET /api/executions/:id answers. */
   view(executionId: string, userId: string): Promise<ExecutionView> {
     return readExecutionView(this.services.sql, executionId, userId);
+  }
+
+  /** The same view as JSON text, kept between changes: what polling asks for again and again. */
+  async viewJson(executionId: string, userId: string): Promise<string> {
+    const kept = this.views.get(executionId, userId);
+    if (kept !== undefined) return kept;
+    const ticket = this.views.ticket();
+    const body = JSON.stringify(await this.view(executionId, userId));
+    this.views.remember(executionId, userId, ticket, body);
+    return body;
   }
 
   async load(executionId: string, userId: string | null): Promise<LoadedExecution> {
@@ -120,6 +136,7 @@ export class ExecutionService {
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
           { inTransaction: (tx, recorded) => projectExecutionEvents(tx, recorded) },
         );
+        this.views.invalidate(executionId);
         if (appended.duplicate) {
           // The same command raced this one and won: its outcome stands.
           return { ...(await this.load(executionId, userId)), events: appended.events.map(toExecutionEvent) };

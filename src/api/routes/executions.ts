@@ -27,9 +27,10 @@ function modelCallRateLimit(perMinute: number) {
 }
 
 export async function executionRoutes(app: FastifyInstance) {
-  app.get('/api/executions/:id', async (request) => {
+  app.get('/api/executions/:id', async (request, reply) => {
     const { id } = idParams.parse(request.params);
-    return app.executions.view(id, userIdOf(request));
+    const json = await app.executions.viewJson(id, userIdOf(request));
+    return reply.type('application/json; charset=utf-8').send(json);
   });
 
   app.post(

@@ -50,6 +50,7 @@ export class LiveUpdateHub {
   private readonly connections = new Set<Connection>();
   /** The text so far of each run this process is making, by execution, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
+  private readonly executionEventListeners: ((executionId: string) => void)[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -184,10 +185,16 @@ export class LiveUpdateHub {
     for (const event of waiting) this.deliver(connection, executionId, subscription, event);
   }
 
+  /** Called for every execution event the tailer sees, whoever appended it. */
+  onExecutionEvent(listener: (executionId: string) => void) {
+    this.executionEventListeners.push(listener);
+  }
+
   private dispatch(events: RecordedEvent[]) {
     for (const event of events) {
       if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) continue;
       const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
+      for (const listener of this.executionEventListeners) listener(executionId);
       for (const connection of this.subscribers.get(executionId) ?? []) {
         const subscription = connection.subscriptions.get(executionId);
         if (subscription) this.deliver(connection, executionId, subscription, event);
