@@ -260,6 +260,32 @@ export const queueCard = {
   offline: 'Polling',
 };
 
+export const chatMode = {
+  backToRun: 'Quay lại Run Mode',
+  settings: 'Cài đặt',
+  settingsText: 'Công cụ của flow này',
+  aiRequestLogs: 'AI Request Logs',
+  aiRequestLogsText: 'Xem prompt đã gửi và câu trả lời của AI ở từng bước.',
+  aiSuggestions: 'AI Suggestions',
+  aiSuggestionsComing: 'Gợi ý cải thiện flow bằng AI chưa có; sẽ có trong phiên bản tới.',
+  progress: (completed: number, total: number) => `${completed}/${total} bước`,
+  emptyTitle: 'Chat với workflow',
+  emptyText: 'Mỗi tin nhắn chạy bước tiếp theo của flow với nội dung bạn gửi làm input.',
+  you: 'Bạn',
+  stepTitle: (order: number, name: string) => (name ? `Step ${order}: ${name}` : `Step ${order}`),
+  inProgress: (order: number, name: string) => `Đang thực hiện Step ${order}: ${name}...`,
+  placeholder: 'Nhập tin nhắn... (Enter để gửi, Shift+Enter xuống dòng)',
+  send: 'Gửi',
+  clear: 'Xóa chat',
+  copy: 'Sao chép',
+  copied: 'Đã sao chép',
+  noNextStep: 'Không có bước tiếp theo',
+  noNextStepText: 'Workflow đã hoàn thành tất cả các bước',
+  executeFailed: 'Lỗi thực thi',
+  executeFailedText: 'Không thể thực hiện bước này',
+  copyFailed: 'Lỗi sao chép',
+};
+
 export const markdown = {
   empty: 'No content',
   failed: 'Error rendering markdown. Showing raw content:',

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { app, workspace as t } from '../../../lib/strings';
 import { useFlow } from '../api/get-flow';
 import { useSteps } from '../api/get-steps';
+import { ChatMode } from './chat-mode';
 import { ComingModePanel } from './coming-mode-panel';
 import { EditMode } from './edit-mode';
 import { RunMode } from './run-mode';
@@ -68,12 +69,7 @@ function Workspace({ flowId, initialMode }: { flowId: string; initialMode: Works
       ) : mode === 'edit' ? (
         <EditMode flowId={flowId} steps={stepList} />
       ) : mode === 'chat' ? (
-        <ComingModePanel
-          title={t.modes.chat}
-          text={t.chatComing}
-          onBack={() => setMode('run')}
-          testId="chat-mode"
-        />
+        <ChatMode flow={flow.data} steps={stepList} onBack={() => setMode('run')} />
       ) : (
         <ComingModePanel
           title={t.modes.master}
