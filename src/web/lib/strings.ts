@@ -182,6 +182,42 @@ export const logs = {
   failure: 'Thất bại',
   finalPrompt: 'Final prompt',
   response: 'AI response',
+  userInput: 'User input',
+  labels: 'Labels',
+  unresolvedLabels: 'Unresolved labels',
+  error: 'Error',
+  keySource: { own: 'API key của bạn', default: 'API key mặc định', offline: 'Offline model' },
+  clear: 'Xóa logs',
+  clearFailed: 'Failed to clear logs',
+  context: 'Context',
+};
+
+export const conversationContext = {
+  title: 'AI Conversation Context',
+  loadFailed: 'Không thể tải conversation context',
+  description:
+    'Những gì flow này nhớ giữa các lần chạy. Ghi chú và rejected ideas được thêm vào prompt của mỗi lần chạy sau.',
+  loading: 'Đang tải...',
+  tabs: { overview: 'Tổng Quan', conversation: 'Conversation', rejected: 'Rejected Ideas', notes: 'Ghi Chú' },
+  size: 'Context size',
+  sizeKb: (kb: number) => `${kb.toFixed(2)} KB`,
+  conversationChars: 'Conversation',
+  rejectedChars: 'Rejected ideas',
+  notesChars: 'Ghi chú',
+  characters: (n: number) => `${n.toLocaleString('vi-VN')} ký tự`,
+  version: 'Version',
+  lastUpdated: 'Cập nhật lần cuối',
+  never: 'Chưa có',
+  emptyConversation: 'Chưa có hội thoại nào. Chạy một step để bắt đầu.',
+  emptyRejected: 'Chưa có rejected idea nào. Khi bạn xóa một kết quả, nội dung của nó được lưu ở đây.',
+  notesPlaceholder: 'Ghi chú cho AI: yêu cầu, giọng văn, những điều cần tránh...',
+  notesLength: (n: number, max: number) => `${n}/${max}`,
+  saveNotes: 'Lưu ghi chú',
+  saving: 'Đang lưu...',
+  saved: 'Đã lưu ghi chú',
+  createToast: 'Không thể tạo conversation context',
+  createFailed: 'Failed to create context',
+  updateFailed: 'Failed to update notes',
 };
 
 export const editMode = {

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { KeySource } from '../../../../domain/execution/types';
 
 /** One model request as the AI request log shows it. */
 export interface AiRequestLog {
@@ -6,11 +7,15 @@ export interface AiRequestLog {
   stepOrder: number;
   finalPrompt: string;
   userInput: string;
+  /** Each [[label]] the prompt referenced and the text that replaced it. */
+  stepLabels: Record<string, string>;
+  /** Labels left as written: nothing earlier answered to them. */
+  unresolvedLabels: string[];
   aiResponse: string | null;
   success: boolean | null;
   errorMessage: string | null;
   model: string | null;
-  keySource: string | null;
+  keySource: KeySource | null;
   requestedAt: string;
 }
 

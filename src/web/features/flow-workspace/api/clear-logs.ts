@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { contextQueryOptions } from './get-context';
+import { logsQueryOptions } from './get-logs';
+
+export const clearLogs = (flowId: string) => api.delete(`/api/flows/${flowId}/logs`);
+
+/** Clearing hides the flow's requests so far, and with them the conversation its context shows. */
+export function useClearLogs(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => clearLogs(flowId),
+    onSuccess: () => {
+      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, []);
+      void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });
+    },
+  });
+}
