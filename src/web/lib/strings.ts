@@ -296,6 +296,19 @@ export const queueCard = {
   offline: 'Polling',
 };
 
+export const quickRun = {
+  executeAll: 'Execute All',
+  resume: 'Resume',
+  status: {
+    running: 'QuickRun đang chạy',
+    paused: 'QuickRun tạm dừng',
+    complete: 'QuickRun hoàn thành',
+    stopped: 'QuickRun đã dừng',
+  },
+  pausedTitle: 'QuickRun Paused',
+  pausedText: (order: number) => `Step ${order} cần input. Nhập input rồi bấm Resume để chạy tiếp.`,
+};
+
 export const chatMode = {
   backToRun: 'Quay lại Run Mode',
   settings: 'Cài đặt',

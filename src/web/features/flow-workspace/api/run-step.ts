@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
@@ -20,6 +20,35 @@ export class ExecutionStartError extends Error {
 
 export const startExecution = (flowId: string) => api.post<Execution>(`/api/flows/${flowId}/execute`);
 
+/** Starts an execution of the flow and makes it the latest one, the one the run screen works on. */
+export async function startLatestExecution(queryClient: QueryClient, flowId: string): Promise<Execution> {
+  let started: Execution;
+  try {
+    started = await startExecution(flowId);
+  } catch (error) {
+    throw new ExecutionStartError(error);
+  }
+  storeExecution(queryClient, started);
+  queryClient.setQueryData(latestExecutionQueryKey(flowId), started);
+  return started;
+}
+
+/** Runs a step's pending work (that loop iteration when given) and keeps the execution it answers with. */
+export async function runStepOfExecution(
+  queryClient: QueryClient,
+  executionId: string,
+  stepId: string,
+  userInput: string,
+  loopIteration?: number,
+): Promise<RunStepAnswer> {
+  const answer = await api.post<RunStepAnswer>(
+    `/api/executions/${executionId}/steps/${stepId}/execute`,
+    loopIteration === undefined ? { userInput } : { userInput, loopIteration },
+  );
+  storeExecution(queryClient, answer.execution);
+  return answer;
+}
+
 /**
  * Runs a step of the flow's latest execution, starting one first when there is none. The answer comes
  * when the run has ended; meanwhile pushed events and tokens show it live.
@@ -37,24 +66,8 @@ export function useRunStep(flowId: string, execution: Execution | null) {
       /** The loop iteration of an 'Execute (lần N)' button; none: the step's first pending work. */
       loopIteration?: number;
     }) => {
-      let executionId = execution?.id;
-      if (!executionId) {
-        let started: Execution;
-        try {
-          started = await startExecution(flowId);
-        } catch (error) {
-          throw new ExecutionStartError(error);
-        }
-        storeExecution(queryClient, started);
-        queryClient.setQueryData(latestExecutionQueryKey(flowId), started);
-        executionId = started.id;
-      }
-      const answer = await api.post<RunStepAnswer>(
-        `/api/executions/${executionId}/steps/${step.id}/execute`,
-        loopIteration === undefined ? { userInput } : { userInput, loopIteration },
-      );
-      storeExecution(queryClient, answer.execution);
-      return answer;
+      const executionId = execution?.id ?? (await startLatestExecution(queryClient, flowId)).id;
+      return runStepOfExecution(queryClient, executionId, step.id, userInput, loopIteration);
     },
     onSettled: () => {
       // The list shows when each flow last ran.

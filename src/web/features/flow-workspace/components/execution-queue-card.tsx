@@ -17,10 +17,13 @@ export function ExecutionQueueCard({
   execution,
   steps,
   live,
+  onStopQuickRun,
 }: {
   execution: Execution | null;
   steps: Step[];
   live: boolean;
+  /** Stop and Reset end QuickRun first, so nothing runs by itself after them. */
+  onStopQuickRun?: () => void;
 }) {
   const stop = useStopExecution();
   const reset = useResetExecution();
@@ -40,12 +43,15 @@ export function ExecutionQueueCard({
   const nameOf = (stepId: string) =>
     steps.find((s) => s.id === stepId)?.name ?? execution.steps.find((s) => s.id === stepId)?.name ?? stepId;
 
-  const onStop = () =>
+  const onStop = () => {
+    onStopQuickRun?.();
     stop.mutate(execution.id, {
       onSuccess: () => toast({ title: toasts.stopped, description: toasts.stoppedText, variant: 'success' }),
       onError: () => toast({ title: toasts.error, description: toasts.stopFailed, variant: 'destructive' }),
     });
-  const onReset = () =>
+  };
+  const onReset = () => {
+    onStopQuickRun?.();
     reset.mutate(execution.id, {
       onSuccess: () => toast({ title: toasts.resetSuccess, variant: 'success' }),
       onError: (error) =>
@@ -55,6 +61,7 @@ export function ExecutionQueueCard({
           variant: 'destructive',
         }),
     });
+  };
 
   return (
     <Card className="p-5" data-testid="execution-queue" data-execution-id={execution.id}>

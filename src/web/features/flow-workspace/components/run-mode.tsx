@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ListPlus, Plus } from 'lucide-react';
+import { useState } from 'react';
 import type { Flow, Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -7,8 +8,10 @@ import { runMode as t } from '../../../lib/strings';
 import { useCreateStep } from '../api/create-step';
 import { useLatestExecution } from '../api/get-execution';
 import { useLiveExecution } from '../api/use-live-execution';
+import { useQuickRun } from '../api/use-quick-run';
 import { ExecutionQueueCard } from './execution-queue-card';
 import { ExportResultsButton } from './export-results-button';
+import { QuickRunControls } from './quick-run-controls';
 import { StepCard } from './step-card';
 
 /** Run the flow's latest execution step by step, with each result arriving live. */
@@ -18,6 +21,13 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   const { execution, streaming, live } = useLiveExecution(latest.data?.id);
   const createStep = useCreateStep(flow.id);
   const addStep = () => createStep.mutate();
+  const { quickRun, executeAll } = useQuickRun(flow.id, execution);
+  // Typed input lives here, not in each card: QuickRun runs a step with what its Input box holds.
+  const [inputs, setInputs] = useState<Record<string, string>>({});
+  const typeInput = (stepId: string, input: string) => {
+    setInputs((previous) => ({ ...previous, [stepId]: input }));
+    quickRun.send({ type: 'INPUT_CHANGED', stepId, input });
+  };
 
   return (
     <div className="flex flex-col gap-4" data-testid="run-mode">
@@ -26,7 +36,16 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
           <h2 className="text-lg font-semibold text-slate-900">{t.title}</h2>
           <p className="text-sm text-slate-500">{t.subtitle}</p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          {steps.length > 0 ? (
+            <QuickRunControls
+              quickRun={quickRun}
+              executeAll={executeAll}
+              execution={execution}
+              steps={steps}
+              executionLoading={latest.isLoading}
+            />
+          ) : null}
           <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
           <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
             <Plus className="h-4 w-4" />
@@ -61,11 +80,19 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
                 execution={execution}
                 executionLoading={latest.isLoading}
                 streaming={streaming}
+                input={inputs[step.id] ?? ''}
+                onInputChange={(input) => typeInput(step.id, input)}
+                quickRun={quickRun}
               />
             ))}
           </div>
           <div className="lg:sticky lg:top-20 lg:self-start">
-            <ExecutionQueueCard execution={execution} steps={steps} live={live} />
+            <ExecutionQueueCard
+              execution={execution}
+              steps={steps}
+              live={live}
+              onStopQuickRun={() => quickRun.send({ type: 'STOP' })}
+            />
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { AlertTriangle, ChevronDown, ChevronRight, FileText, Keyboard, Loader2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../domain/execution';
 import type { Step } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
@@ -12,8 +12,10 @@ import { classNames } from '../../../lib/class-names';
 import type { Execution } from '../../../lib/execution-stream';
 import { runMode as t, toasts } from '../../../lib/strings';
 import { ExecutionStartError, useRunStep } from '../api/run-step';
+import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
 import { PromptPanel } from './prompt-panel';
+import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-button';
 import { StepResults } from './step-results';
 import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
 
@@ -25,6 +27,10 @@ interface StepCardProps {
   /** The latest execution is still being looked up: running now could start a second one. */
   executionLoading: boolean;
   streaming: Record<string, string>;
+  /** What is typed in the Input box; QuickRun runs the step with it too. */
+  input: string;
+  onInputChange: (input: string) => void;
+  quickRun: QuickRunActor;
 }
 
 function Toggle({
@@ -55,14 +61,31 @@ function Toggle({
   );
 }
 
-export function StepCard({ step, steps, isFirst, execution, executionLoading, streaming }: StepCardProps) {
+export function StepCard({
+  step,
+  steps,
+  isFirst,
+  execution,
+  executionLoading,
+  streaming,
+  input,
+  onInputChange,
+  quickRun,
+}: StepCardProps) {
   const [expanded, setExpanded] = useState(isFirst);
   const [promptOpen, setPromptOpen] = useState(false);
   // The first step and steps that need input open their input at once: that is where the user starts.
   const [inputOpen, setInputOpen] = useState(isFirst || step.requiresUserInput);
-  const [input, setInput] = useState('');
   const runStep = useRunStep(step.flowId, execution);
   const toast = useToast();
+  const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
+  const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
+
+  // The step QuickRun runs or waits on comes into view, with its Input box when it waits for input.
+  useEffect(() => {
+    if (quickRunNextHere || quickRunPausedHere) setExpanded(true);
+    if (quickRunPausedHere) setInputOpen(true);
+  }, [quickRunNextHere, quickRunPausedHere]);
 
   const run = execution ? runningRun(execution, step.id) : null;
   const busy = runStep.isPending || run !== null;
@@ -79,27 +102,34 @@ export function StepCard({ step, steps, isFirst, execution, executionLoading, st
     }
     // A re-run goes with what is typed, else empty (the server applies the default input).
     const userInput = input.trim() ? input : rerun ? '' : DEFAULT_USER_INPUT;
+    quickRun.send({ type: 'STEP_EXECUTE_STARTED', stepId: step.id });
     runStep.mutate(
       { step, userInput, ...(loopIteration === undefined ? {} : { loopIteration }) },
       {
-        onSuccess: () =>
+        onSuccess: (answer) => {
+          quickRun.send({ type: 'STEP_EXECUTED', stepId: step.id, execution: answer.execution });
           toast({
             title: toasts.stepExecuted,
             description: toasts.stepExecutedText(step.order),
             variant: 'success',
-          }),
-        onError: (error) =>
-          error instanceof ExecutionStartError
-            ? toast({
-                title: toasts.executionStartFailed,
-                description: toasts.executionStartFailedText,
-                variant: 'destructive',
-              })
-            : toast({
-                title: toasts.executionFailed,
-                description: messageOf(error, toasts.executeStepFailed),
-                variant: 'destructive',
-              }),
+          });
+        },
+        onError: (error) => {
+          quickRun.send({ type: 'STEP_EXECUTE_FAILED', stepId: step.id });
+          toast(
+            error instanceof ExecutionStartError
+              ? {
+                  title: toasts.executionStartFailed,
+                  description: toasts.executionStartFailedText,
+                  variant: 'destructive',
+                }
+              : {
+                  title: toasts.executionFailed,
+                  description: messageOf(error, toasts.executeStepFailed),
+                  variant: 'destructive',
+                },
+          );
+        },
       },
     );
   };
@@ -164,7 +194,8 @@ export function StepCard({ step, steps, isFirst, execution, executionLoading, st
               label={t.input}
               testId={`input-toggle-${step.order}`}
             />
-            <div className="ml-auto">
+            <div className="ml-auto flex flex-wrap gap-2">
+              <ResumeButton quickRun={quickRun} step={step} disabled={busy || needsInput} />
               <ExecuteButtons
                 step={step}
                 execution={execution}
@@ -180,7 +211,7 @@ export function StepCard({ step, steps, isFirst, execution, executionLoading, st
           {inputOpen ? (
             <Textarea
               value={input}
-              onChange={(e) => setInput(e.target.value)}
+              onChange={(e) => onInputChange(e.target.value)}
               placeholder={step.requiresUserInput ? t.inputRequiredPlaceholder : t.inputPlaceholder}
               data-testid={`step-input-${step.order}`}
             />
