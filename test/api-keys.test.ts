@@ -223,6 +223,15 @@ describe('own API keys', () => {
     expect((await run()).statusCode).toBe(429);
   });
 
+  it('serves /api-keys as a page of the web app, not as an unknown API call', async () => {
+    const { client } = await newUser();
+    const page = await client.get('/api-keys');
+    // 200 with the built app, 503 "not built yet" without it; never the API's 404.
+    expect([200, 503]).toContain(page.statusCode);
+    expect(page.headers['content-type']).toMatch(/text\/(html|plain)/);
+    expect((await client.get('/api/no-such-call')).statusCode).toBe(404);
+  });
+
   it('uses the newest active key and marks only it as used', async () => {
     const { client } = await newUser();
     const { run } = await runner(client);

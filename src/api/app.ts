@@ -109,7 +109,8 @@ async function registerWebApp(app: FastifyInstance) {
   }
   const indexHtml = hasBuild ? await readFile(path.join(WEB_DIST_DIR, 'index.html'), 'utf8') : null;
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api') || request.method !== 'GET') {
+    // `/api-keys` is a page of the web app, not a call: only `/api` and `/api/...` are the API.
+    if (/^\/api(?:[/?#]|$)/.test(request.url) || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found' });
     }
     if (!indexHtml) {

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ApiKey, apiKeysQueryOptions } from './get-api-keys';
+import { usageQueryOptions } from './get-usage';
+
+export interface AddApiKeyInput {
+  keyName: string;
+  apiKey: string;
+}
+
+export const addApiKey = (input: AddApiKeyInput) =>
+  api.post<ApiKey>('/api/user/api-keys', { ...input, keyType: 'gemini' });
+
+/** A new active key makes usage unlimited, so both the list and the usage are read again. */
+export function useAddApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addApiKey,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),
+        queryClient.invalidateQueries({ queryKey: usageQueryOptions.queryKey }),
+      ]),
+  });
+}

@@ -1,0 +1,80 @@
+import { KeyRound, Trash2 } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { apiKeys as t, dates } from '../../../lib/strings';
+import type { ApiKey } from '../api/get-api-keys';
+
+const shown = (when: string) => new Date(when).toLocaleString(dates.locale);
+
+export function ApiKeyList({
+  keys,
+  isLoading,
+  deleting,
+  onDelete,
+}: {
+  keys: ApiKey[] | undefined;
+  isLoading: boolean;
+  deleting: boolean;
+  onDelete: (key: ApiKey) => void;
+}) {
+  return (
+    <Card data-testid="api-key-list">
+      <CardHeader>
+        <CardTitle>{t.listTitle}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <div className="flex flex-col gap-3">
+            <Skeleton className="h-14 w-full" />
+            <Skeleton className="h-14 w-full" />
+          </div>
+        ) : !keys || keys.length === 0 ? (
+          <p className="py-6 text-center text-sm text-slate-500" data-testid="api-keys-empty">
+            {t.empty}
+          </p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-slate-100">
+            {keys.map((key) => (
+              <li
+                key={key.id}
+                className="flex items-start justify-between gap-4 py-3"
+                data-testid="api-key-item"
+              >
+                <div className="flex min-w-0 gap-3">
+                  <KeyRound className="mt-0.5 h-5 w-5 shrink-0 text-indigo-600" />
+                  <div className="min-w-0">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="truncate font-medium text-slate-900">{key.keyName}</span>
+                      <Badge tone="outline">{t.keyType(key.keyType)}</Badge>
+                      <Badge tone={key.isActive ? 'green' : 'neutral'}>
+                        {key.isActive ? t.active : t.inactive}
+                      </Badge>
+                    </div>
+                    <p className="mt-1 text-xs text-slate-500">
+                      {t.createdAt(shown(key.createdAt))}
+                      {' · '}
+                      {key.lastUsed ? t.lastUsed(shown(key.lastUsed)) : t.neverUsed}
+                    </p>
+                  </div>
+                </div>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={t.delete}
+                  title={t.delete}
+                  disabled={deleting}
+                  onClick={() => onDelete(key)}
+                  data-testid="delete-api-key"
+                >
+                  <Trash2 className="h-4 w-4 text-red-600" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
