@@ -2,7 +2,7 @@ import type { JSONValue, TransactionSql } from 'postgres';
 import { evolve, initialState } from '../domain/execution/evolve';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from './execution-row';
-import { projectRejectedIdea } from './project-rejected-idea';
+import { rejectedIdeaWrite } from './project-rejected-idea';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
@@ -22,27 +22,54 @@ const asJson = (sql: TransactionSql, value: unknown) => sql.json(value as JSONVa
 export const EXECUTION_STREAM_PREFIX = 'execution-';
 export const executionStreamId = (executionId: string) => `${EXECUTION_STREAM_PREFIX}${executionId}`;
 
+/** A statement sent but not awaited yet: a transaction's statements travel pipelined, in order. */
+type Statement = PromiseLike<unknown>;
+
 /**
- * Writes the read models of one execution stream's new events, inside the append transaction (or a
- * rebuild batch). Each row remembers the stream position it reflects and ignores older events, so
- * applying the same events twice changes nothing.
+ * Writes the read models of one execution stream's new events, inside the append transaction. Each row
+ * remembers the stream position it reflects and ignores older events, so applying the same events twice
+ * changes nothing.
  */
 export async function projectExecutionEvents(sql: TransactionSql, events: ProjectableEvent[]): Promise<void> {
-  const first = events[0];
-  if (!first?.streamId.startsWith(EXECUTION_STREAM_PREFIX)) return;
-  const executionId = first.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-  const [row] = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ${executionId}`;
+  await projectStreams(sql, [events]);
+}
+
+/**
+ * The same for events of many streams at once (a rebuild batch): one read of their execution rows, then
+ * every write pipelined, each stream's in its order.
+ */
+export async function projectStreams(sql: TransactionSql, streams: ProjectableEvent[][]): Promise<void> {
+  const executionStreams = streams.filter((events) =>
+    events[0]?.streamId.startsWith(EXECUTION_STREAM_PREFIX),
+  );
+  if (executionStreams.length === 0) return;
+  const ids = executionStreams.map((events) => events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+  const rows = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ANY(${ids}::uuid[])`;
+  const rowOf = new Map(rows.map((row) => [row.id, row]));
+  const statements = executionStreams.flatMap((events, i) =>
+    writesOf(sql, ids[i]!, rowOf.get(ids[i]!), events),
+  );
+  await Promise.all(statements);
+}
+
+function writesOf(
+  sql: TransactionSql,
+  executionId: string,
+  row: ExecutionRow | undefined,
+  events: ProjectableEvent[],
+): Statement[] {
   let state: ExecutionState = row ? stateOfRow(row) : initialState();
   let position = row?.position ?? 0;
+  const statements: Statement[] = [];
   for (const recorded of events) {
     if (recorded.streamPosition <= position) continue;
     const event = toExecutionEvent(recorded);
     state = evolve(state, event);
     position = recorded.streamPosition;
-    await projectResultsAndLogs(sql, executionId, event, recorded, state);
+    statements.push(...resultAndLogWrites(sql, executionId, event, recorded, state));
   }
-  if (!state.exists || position === (row?.position ?? 0)) return;
-  await sql`
+  if (!state.exists || position === (row?.position ?? 0)) return statements;
+  statements.push(sql`
     INSERT INTO executions ${sql({
       id: executionId,
       userId: state.userId,
@@ -62,21 +89,23 @@ export async function projectExecutionEvents(sql: TransactionSql, events: Projec
       execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
       steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
       position = excluded.position
-    WHERE executions.position < excluded.position`;
+    WHERE executions.position < excluded.position`);
+  return statements;
 }
 
-async function projectResultsAndLogs(
+function resultAndLogWrites(
   sql: TransactionSql,
   executionId: string,
   event: ExecutionEvent,
   recorded: ProjectableEvent,
   after: ExecutionState,
-): Promise<void> {
+): Statement[] {
   const position = recorded.streamPosition;
   switch (event.type) {
     case 'StepRunStarted': {
       const d = event.data;
-      await sql`
+      return [
+        sql`
         INSERT INTO ai_request_logs ${sql({
           id: d.runId,
           userId: after.userId,
@@ -97,15 +126,15 @@ async function projectResultsAndLogs(
           requestedAt: d.at,
           position,
         } as Record<string, unknown>)}
-        ON CONFLICT (id) DO NOTHING`;
-      return;
+        ON CONFLICT (id) DO NOTHING`,
+      ];
     }
     case 'StepRunSucceeded': {
       const d = event.data;
       const run = after.runs.find((r) => r.runId === d.runId);
-      if (!run) return;
-      for (const [runIndex, result] of d.results.entries()) {
-        await sql`
+      if (!run) return [];
+      const results = d.results.map(
+        (result, runIndex) => sql`
           INSERT INTO step_results ${sql({
             id: result.resultId,
             executionId,
@@ -123,52 +152,50 @@ async function projectResultsAndLogs(
             createdAt: d.at,
             position,
           } as Record<string, unknown>)}
-          ON CONFLICT (id) DO NOTHING`;
-      }
+          ON CONFLICT (id) DO NOTHING`,
+      );
       const answer = d.results.map((r) => (d.results.length > 1 ? `${r.label}:\n${r.content}` : r.content));
-      await sql`
-        UPDATE ai_request_logs SET ai_response = ${answer.join('\n\n')}, success = true, position = ${position}
-        WHERE id = ${d.runId} AND position < ${position}`;
-      const [log] = await sql<
-        { keySource: string }[]
-      >`SELECT key_source FROM ai_request_logs WHERE id = ${d.runId}`;
-      await sql`
-        INSERT INTO user_usage ${sql({
-          id: d.runId,
-          userId: after.userId,
-          executionId,
-          stepId: run.stepId,
-          usedDefaultKey: log?.keySource !== 'own',
-          executionDate: d.at,
-        } as Record<string, unknown>)}
-        ON CONFLICT (id) DO NOTHING`;
-      return;
+      return [
+        ...results,
+        sql`
+          UPDATE ai_request_logs SET ai_response = ${answer.join('\n\n')}, success = true, position = ${position}
+          WHERE id = ${d.runId} AND position < ${position}`,
+        // Whether the run used the default key is on its request log (the key source of StepRunStarted).
+        sql`
+          INSERT INTO user_usage (id, user_id, execution_id, step_id, used_default_key, execution_date)
+          SELECT ${d.runId}::uuid, ${after.userId}::uuid, ${executionId}::uuid, ${run.stepId}::uuid,
+            COALESCE((SELECT key_source <> 'own' FROM ai_request_logs WHERE id = ${d.runId}), true),
+            ${d.at}::timestamptz
+          ON CONFLICT (id) DO NOTHING`,
+      ];
     }
     case 'StepRunFailed':
-      await sql`
+      return [
+        sql`
         UPDATE ai_request_logs SET success = false, error_message = ${event.data.message}, position = ${position}
-        WHERE id = ${event.data.runId} AND position < ${position}`;
-      return;
+        WHERE id = ${event.data.runId} AND position < ${position}`,
+      ];
     case 'ResultApproved':
     case 'ResultUnapproved':
-      await sql`
+      return [
+        sql`
         UPDATE step_results SET approved = ${event.type === 'ResultApproved'}, position = ${position}
-        WHERE id = ${event.data.resultId} AND position < ${position}`;
-      return;
+        WHERE id = ${event.data.resultId} AND position < ${position}`,
+      ];
     case 'ResultEdited':
-      await sql`
+      return [
+        sql`
         UPDATE step_results SET result = ${event.data.after}, label = ${event.data.label}, position = ${position}
-        WHERE id = ${event.data.resultId} AND position < ${position}`;
-      return;
+        WHERE id = ${event.data.resultId} AND position < ${position}`,
+      ];
     case 'ResultDeleted':
-      await projectRejectedIdea(sql, executionId, event, after, position);
-      return;
+      return [rejectedIdeaWrite(sql, executionId, event, after, position)];
     case 'ExecutionStarted':
     case 'StepsSynced':
     case 'ExecutionStopped':
     case 'ExecutionReset':
     case 'ExecutionCompleted':
-      return;
+      return [];
     default: {
       const unknown: never = event;
       throw new Error(`No projection for ${(unknown as { type: string }).type}`);

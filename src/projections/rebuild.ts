@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
-import { type ProjectableEvent, projectExecutionEvents } from './project-execution-events';
+import { type ProjectableEvent, projectStreams } from './project-execution-events';
 
 export const READ_MODEL_TABLES = [
   'executions',
@@ -27,21 +27,22 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
   for (;;) {
     const { events, checkpoint } = await readAll(cursor, batchSize);
     if (events.length === 0) return replayed;
-    await sql.begin(async (tx) => {
-      for (const run of runsOfOneStream(events)) await projectExecutionEvents(tx, run);
-    });
+    await sql.begin((tx) => projectStreams(tx, eventsByStream(events)));
     replayed += events.length;
     cursor = checkpoint;
   }
 }
 
-/** Splits a batch into consecutive runs of the same stream, keeping the global order. */
-function runsOfOneStream(events: ProjectableEvent[]): ProjectableEvent[][] {
-  const runs: ProjectableEvent[][] = [];
+/**
+ * A batch's events by stream, each stream's in log order. Read models are per execution, so streams may
+ * be written in any order relative to each other.
+ */
+function eventsByStream(events: ProjectableEvent[]): ProjectableEvent[][] {
+  const streams = new Map<string, ProjectableEvent[]>();
   for (const event of events) {
-    const last = runs.at(-1);
-    if (last && last[0]!.streamId === event.streamId) last.push(event);
-    else runs.push([event]);
+    const stream = streams.get(event.streamId);
+    if (stream) stream.push(event);
+    else streams.set(event.streamId, [event]);
   }
-  return runs;
+  return [...streams.values()];
 }
