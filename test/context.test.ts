@@ -79,6 +79,19 @@ describe('AI conversation context', () => {
     });
   });
 
+  it('answers 401 without a session', async () => {
+    const { flow } = await oneStepFlow('Signed out');
+    const url = `/api/flows/${flow.id}/context`;
+    for (const method of ['GET', 'POST', 'PATCH'] as const) {
+      const response = await t.app.inject({
+        method,
+        url,
+        ...(method === 'GET' ? {} : { payload: { userNotes: 'x' } }),
+      });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+
   it('refuses bad input with 400, a message and the issues, changing nothing', async () => {
     const { flow } = await oneStepFlow('Bad input');
     const url = `/api/flows/${flow.id}/context`;
