@@ -1,23 +1,21 @@
 import { AlertTriangle, ChevronDown, ChevronRight, FileText, Keyboard, Loader2 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { DEFAULT_USER_INPUT, runningRun } from '../../../../domain/execution';
+import { runningRun } from '../../../../domain/execution';
 import type { Step } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { classNames } from '../../../lib/class-names';
 import type { Execution } from '../../../lib/execution-stream';
-import { runMode as t, toasts } from '../../../lib/strings';
-import { ExecutionStartError, useRunStep } from '../api/run-step';
+import { runMode as t } from '../../../lib/strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
 import { PromptPanel } from './prompt-panel';
 import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-button';
 import { StepResults } from './step-results';
 import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
+import { useExecuteStep } from './use-execute-step';
 
 interface StepCardProps {
   step: Step;
@@ -76,8 +74,7 @@ export function StepCard({
   const [promptOpen, setPromptOpen] = useState(false);
   // The first step and steps that need input open their input at once: that is where the user starts.
   const [inputOpen, setInputOpen] = useState(isFirst || step.requiresUserInput);
-  const runStep = useRunStep(step.flowId, execution);
-  const toast = useToast();
+  const { execute, busy, needsInput } = useExecuteStep({ step, execution, input, quickRun });
   const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
 
@@ -88,51 +85,10 @@ export function StepCard({
   }, [quickRunNextHere, quickRunPausedHere]);
 
   const run = execution ? runningRun(execution, step.id) : null;
-  const busy = runStep.isPending || run !== null;
-  const needsInput = step.requiresUserInput && input.trim() === '';
   const status = stepDisplayStatus(execution, step.order);
   const streamedText = run ? streaming[run.runId] : undefined;
   const stepRuns = execution?.runs.filter((r) => r.stepId === step.id) ?? [];
   const lastRun = stepRuns[stepRuns.length - 1];
-
-  const execute = (rerun: boolean, loopIteration?: number) => {
-    if (needsInput) {
-      toast({ title: toasts.inputRequired, description: toasts.inputRequiredText, variant: 'destructive' });
-      return;
-    }
-    // A re-run goes with what is typed, else empty (the server applies the default input).
-    const userInput = input.trim() ? input : rerun ? '' : DEFAULT_USER_INPUT;
-    quickRun.send({ type: 'STEP_EXECUTE_STARTED', stepId: step.id });
-    runStep.mutate(
-      { step, userInput, ...(loopIteration === undefined ? {} : { loopIteration }) },
-      {
-        onSuccess: (answer) => {
-          quickRun.send({ type: 'STEP_EXECUTED', stepId: step.id, execution: answer.execution });
-          toast({
-            title: toasts.stepExecuted,
-            description: toasts.stepExecutedText(step.order),
-            variant: 'success',
-          });
-        },
-        onError: (error) => {
-          quickRun.send({ type: 'STEP_EXECUTE_FAILED', stepId: step.id });
-          toast(
-            error instanceof ExecutionStartError
-              ? {
-                  title: toasts.executionStartFailed,
-                  description: toasts.executionStartFailedText,
-                  variant: 'destructive',
-                }
-              : {
-                  title: toasts.executionFailed,
-                  description: messageOf(error, toasts.executeStepFailed),
-                  variant: 'destructive',
-                },
-          );
-        },
-      },
-    );
-  };
 
   const sources = step.inputSources
     .map((id) => steps.find((s) => s.id === id)?.order)
