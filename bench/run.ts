@@ -132,6 +132,8 @@ async function main() {
       LOG_LEVEL: 'warn',
       GEMINI_API_KEY: '',
       MODEL_CALLS_PER_MINUTE: '0',
+      // One bench user makes thousands of runs with the offline model.
+      FREE_STEP_ALLOWANCE: '1000000000',
       APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
     });
     const empty = startProcess(['bench/empty-server.ts'], {});

@@ -61,3 +61,32 @@ export async function openBrowser(): Promise<Browser> {
 export function screenshot(page: Page, name: string) {
   return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** Creates an account on the server-rendered sign-in page and waits for the flows list. */
+export async function signUpInBrowser(page: Page, baseUrl: string, firstName: string, lastName = 'Nguyễn') {
+  await page.goto(`${baseUrl}/api/login`);
+  await page.locator('summary').click();
+  await page.fill('#register-last-name', lastName);
+  await page.fill('#register-first-name', firstName);
+  await page.fill('#register-email', `${firstName.toLowerCase()}-${Date.now()}@example.com`);
+  await page.fill('#register-password', 'correct horse battery');
+  await page.getByTestId('register-submit').click();
+  await page.getByTestId('flows-heading').waitFor();
+}
+
+/** A JSON call with the page's session, as the web app makes it (same origin). */
+export async function callApi(
+  page: Page,
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+) {
+  const response = await page.request.fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { origin: baseUrl },
+    ...(data === undefined ? {} : { data }),
+  });
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+  return response.json();
+}

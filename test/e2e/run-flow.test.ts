@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
-import { type Browser, missingBrowser, openBrowser, screenshot } from './browser';
+import { type Browser, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
 
 const skipReason = missingBrowser();
 
@@ -51,14 +51,7 @@ describe.skipIf(skipReason !== null)(
       await screenshot(page, '01-landing');
 
       // Sign up on the server-rendered sign-in page.
-      await page.goto(`${server.url}/api/login`);
-      await page.locator('summary').click();
-      await page.fill('#register-last-name', 'Nguyễn');
-      await page.fill('#register-first-name', 'An');
-      await page.fill('#register-email', `an-${Date.now()}@example.com`);
-      await page.fill('#register-password', 'correct horse battery');
-      await page.getByTestId('register-submit').click();
-      await page.getByTestId('flows-heading').waitFor();
+      await signUpInBrowser(page, server.url, 'An');
       await screenshot(page, '02-flows-empty');
 
       // Create the flow with 'Tạo Flow Mới'.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
-import { type Browser, missingBrowser, openBrowser, screenshot } from './browser';
+import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
 
 const skipReason = missingBrowser();
 
@@ -39,25 +39,18 @@ describe.skipIf(skipReason !== null)(
           await screenshot(open, `streaming-failed-tab-${i + 1}`);
       });
       const page = await browser.newPage();
-      await page.goto(`${server.url}/api/login`);
-      await page.locator('summary').click();
-      await page.fill('#register-last-name', 'Trần');
-      await page.fill('#register-first-name', 'Bình');
-      await page.fill('#register-email', `binh-${Date.now()}@example.com`);
-      await page.fill('#register-password', 'correct horse battery');
-      await page.getByTestId('register-submit').click();
-      await page.getByTestId('flows-heading').waitFor();
+      await signUpInBrowser(page, server.url, 'Bình', 'Trần');
 
       // The flow and its step through the API, with the browser's own session.
-      const flow = await (
-        await page.request.post(`${server.url}/api/flows`, {
-          data: { name: 'Streaming', description: 'Một step dài' },
-          headers: { origin: server.url },
-        })
-      ).json();
-      await page.request.post(`${server.url}/api/steps`, {
-        data: { flowId: flow.id, name: 'Long answer', order: 1, systemPrompt: 'Count to forty.' },
-        headers: { origin: server.url },
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Streaming',
+        description: 'Một step dài',
+      });
+      await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        name: 'Long answer',
+        order: 1,
+        systemPrompt: 'Count to forty.',
       });
 
       await page.goto(`${server.url}/flows/${flow.id}?mode=run`);

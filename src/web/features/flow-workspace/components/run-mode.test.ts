@@ -78,6 +78,17 @@ describe('results versions', () => {
     const versions = versionsOf([result('a', 'r1'), result('b', 'r1'), result('c', 'r2')]);
     expect(versions.map((v) => v.map((r) => r.id))).toEqual([['a', 'b'], ['c']]);
   });
+
+  it("puts a loop's iterations side by side: version n is the n-th run of each iteration", () => {
+    const result = (id: string, runId: string, loopIteration: number) =>
+      ({ id, runId, loopIteration }) as StepResult;
+    const versions = versionsOf([
+      result('second', 'r1', 2),
+      result('first', 'r2', 1),
+      result('first again', 'r3', 1),
+    ]);
+    expect(versions.map((v) => v.map((r) => r.id))).toEqual([['first', 'second'], ['first again']]);
+  });
 });
 
 describe('workspace mode', () => {

@@ -8,15 +8,23 @@ import type { Execution } from '../../../lib/execution-stream';
 import { runMode as t } from '../../../lib/strings';
 import { ResultCard } from './result-card';
 
-/** Each run of a step is one version of its results; re-running adds a version and overwrites nothing. */
+/**
+ * Each run of a step is one version of its results; re-running adds a version and overwrites nothing. A
+ * loop's iterations are not versions of each other: version n holds the n-th run of every iteration.
+ */
 export function versionsOf(results: StepResult[]): StepResult[][] {
-  const byRun = new Map<string, StepResult[]>();
+  const runsOfIteration = new Map<number, string[]>();
+  const versions: StepResult[][] = [];
   for (const result of results) {
-    const version = byRun.get(result.runId);
-    if (version) version.push(result);
-    else byRun.set(result.runId, [result]);
+    const runs = runsOfIteration.get(result.loopIteration ?? 0) ?? [];
+    runsOfIteration.set(result.loopIteration ?? 0, runs);
+    if (!runs.includes(result.runId)) runs.push(result.runId);
+    const version = runs.indexOf(result.runId);
+    versions[version] = [...(versions[version] ?? []), result];
   }
-  return [...byRun.values()];
+  return versions.map((version) =>
+    version.toSorted((a, b) => (a.loopIteration ?? 0) - (b.loopIteration ?? 0)),
+  );
 }
 
 export function StepResults({ step, execution }: { step: Step; execution: Execution }) {
