@@ -68,7 +68,7 @@ export async function signUpInBrowser(page: Page, baseUrl: string, firstName: st
   await page.locator('summary').click();
   await page.fill('#register-last-name', lastName);
   await page.fill('#register-first-name', firstName);
-  await page.fill('#register-email', `${firstName.toLowerCase()}-${Date.now()}@example.com`);
+  await page.fill('#register-email', `user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`);
   await page.fill('#register-password', 'correct horse battery');
   await page.getByTestId('register-submit').click();
   await page.getByTestId('flows-heading').waitFor();

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
-import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import { describe, expect, it } from 'vitest';
+import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
 
@@ -39,26 +38,11 @@ async function expand(page: Page, order: number) {
 describe.skipIf(skipReason !== null)(
   `the run engine in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    let db: TestDatabase;
-    let server: ServerProcess;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      db = await createTestDatabase();
-      server = await startServerProcess(db.url);
-      browser = await openBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      await db?.drop();
-    });
+    const env = useServerAndBrowser();
 
     it('runs a flow with one step of each mode by QuickRun, then approves, edits and exports', async () => {
-      onTestFailed(async () => {
-        for (const [i, open] of browser.context.pages().entries())
-          await screenshot(open, `run-engine-failed-tab-${i + 1}`);
-      });
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'run-engine-failed-tab');
       const page = await browser.newPage();
       await signUpInBrowser(page, server.url, 'Chi');
       const flow = await createFourModeFlow(page, server.url, 'Bài về trà xanh');
@@ -128,10 +112,8 @@ describe.skipIf(skipReason !== null)(
     });
 
     it('chats through the same kind of flow to its end', async () => {
-      onTestFailed(async () => {
-        for (const [i, open] of browser.context.pages().entries())
-          await screenshot(open, `chat-failed-tab-${i + 1}`);
-      });
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'chat-failed-tab');
       const page = browser.context.pages()[0] ?? (await browser.newPage());
       const flow = await createFourModeFlow(page, server.url, 'Trò chuyện về trà');
       await page.goto(`${server.url}/flows/${flow.id}?mode=chat`);

@@ -1,28 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
-import { type Browser, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import { describe, expect, it } from 'vitest';
+import { missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
 
 describe.skipIf(skipReason !== null)(
   `run a flow in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    let db: TestDatabase;
-    let server: ServerProcess;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      db = await createTestDatabase();
-      server = await startServerProcess(db.url);
-      browser = await openBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      await db?.drop();
-    });
+    const env = useServerAndBrowser();
 
     async function addStep(page: Page, order: number, name: string, prompt: string) {
       const before = await page.locator('[data-testid^="step-card-"]').count();
@@ -41,10 +27,8 @@ describe.skipIf(skipReason !== null)(
     }
 
     it('signs up, creates a two-step flow, runs it step by step with approval, and sees results live', async () => {
-      onTestFailed(async () => {
-        for (const [i, open] of browser.context.pages().entries())
-          await screenshot(open, `failed-tab-${i + 1}`);
-      });
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'failed-tab');
       const page = await browser.newPage();
       await page.goto(server.url);
       await page.getByTestId('landing-page').waitFor();

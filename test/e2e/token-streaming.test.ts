@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
-import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
 
@@ -12,32 +11,16 @@ const ANSWER = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
 describe.skipIf(skipReason !== null)(
   `token streaming in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    let db: TestDatabase;
-    let gemini: FakeGemini;
-    let server: ServerProcess;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      db = await createTestDatabase();
+    let gemini: FakeGemini | undefined;
+    const env = useServerAndBrowser(async () => {
       gemini = await startFakeGemini({ respond: () => ({ text: ANSWER, chunkDelayMs: 250 }) });
-      server = await startServerProcess(db.url, {
-        GEMINI_API_KEY: 'server-test-key',
-        GOOGLE_GEMINI_BASE_URL: gemini.url,
-      });
-      browser = await openBrowser();
+      return { GEMINI_API_KEY: 'server-test-key', GOOGLE_GEMINI_BASE_URL: gemini.url };
     });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      await gemini?.close();
-      await db?.drop();
-    });
+    afterAll(() => gemini?.close());
 
     it('shows the answer token by token while the model writes, survives a reload mid-run, then shows the stored result', async () => {
-      onTestFailed(async () => {
-        for (const [i, open] of browser.context.pages().entries())
-          await screenshot(open, `streaming-failed-tab-${i + 1}`);
-      });
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'streaming-failed-tab');
       const page = await browser.newPage();
       await signUpInBrowser(page, server.url, 'Bình', 'Trần');
 
@@ -79,7 +62,7 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => results.textContent(), { timeout: 20_000 }).toContain('word40');
       await expect.poll(() => running.count()).toBe(0);
       await screenshot(page, 'streaming-03-result');
-      expect(gemini.requests).toHaveLength(1);
+      expect(gemini?.requests).toHaveLength(1);
     });
   },
 );

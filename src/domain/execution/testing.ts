@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { StepSnapshot } from '../flow';
+import type { Step, StepSnapshot } from '../flow';
 import { decide } from './decide';
 import { evolve, initialState } from './evolve';
 import type {
@@ -38,6 +38,11 @@ export function aStep(order: number, fields: Partial<StepSnapshot> = {}): StepSn
     requiresUserInput: false,
     ...fields,
   };
+}
+
+/** A step as the flow (and the web app) holds it, with the snapshot's fields of aStep. */
+export function aFlowStep(order: number, fields: Partial<Step> = {}): Step {
+  return { ...aStep(order), flowId: 'flow-1', currentLoopIteration: 0, createdAt: NOW, ...fields };
 }
 
 export const fold = (events: readonly ExecutionEvent[], state: ExecutionState = initialState()) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../../../../domain/execution';
+import { aFlowStep } from '../../../../domain/execution/testing';
 import type { QueueItem, StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
 import type { Execution } from '../../../lib/execution-stream';
@@ -15,22 +16,8 @@ import {
   sendMessage,
 } from './chat-transcript';
 
-const step = (id: string, order: number, overrides: Partial<Step> = {}): Step => ({
-  id,
-  flowId: 'f1',
-  order,
-  name: `Bước ${order}`,
-  systemPrompt: '',
-  outputMode: 'single',
-  inputSources: [],
-  choices: [],
-  loopTargetStepId: null,
-  maxLoopIterations: 1,
-  currentLoopIteration: 0,
-  requiresUserInput: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const step = (id: string, order: number, overrides: Partial<Step> = {}): Step =>
+  aFlowStep(order, { id, name: `Bước ${order}`, systemPrompt: '', ...overrides });
 
 const steps = [step('s1', 1), step('s2', 2), step('s3', 3)];
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../../../../domain/execution';
+import { aFlowStep } from '../../../../domain/execution/testing';
 import type { CacheItem, StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
 import type { Execution } from '../../../lib/execution-stream';
@@ -9,22 +10,8 @@ import { initialModeOf } from './flow-workspace-page';
 import { versionsOf } from './step-results';
 import { stepDisplayStatus } from './step-status-icon';
 
-const step = (overrides: Partial<Step> = {}): Step => ({
-  id: 's1',
-  flowId: 'f1',
-  order: 1,
-  name: 'Phân tích',
-  systemPrompt: '',
-  outputMode: 'single',
-  inputSources: [],
-  choices: [],
-  loopTargetStepId: null,
-  maxLoopIterations: 1,
-  currentLoopIteration: 0,
-  requiresUserInput: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const step = (overrides: Partial<Step> = {}): Step =>
+  aFlowStep(1, { id: 's1', name: 'Phân tích', systemPrompt: '', ...overrides });
 
 const execution = (cache: CacheItem[], currentStep = 1): Execution => ({
   ...initialState(),
