@@ -296,6 +296,14 @@ export const queueCard = {
   offline: 'Polling',
 };
 
+/** The step list of an execution, under the queue card; badges and result states come from runMode. */
+export const stepList = {
+  label: 'Danh sách step',
+  /** The run button's accessible name: what it does, and on which step. */
+  run: (action: string, order: number) => `${action}: Step ${order}`,
+  openStep: (order: number, name: string) => `Mở step ${order}. ${name}`,
+};
+
 export const quickRun = {
   executeAll: 'Execute All',
   resume: 'Resume',

@@ -1,6 +1,6 @@
-import { CheckCircle2, Circle, Loader2, RotateCcw, Square } from 'lucide-react';
+import { RotateCcw, Square } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { progress, runningRun } from '../../../../domain/execution';
-import type { Step } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -12,18 +12,19 @@ import { useResetExecution, useStopExecution } from '../api/execution-controls';
 
 const statusTone = { running: 'indigo', stopped: 'amber', completed: 'green', failed: 'red' } as const;
 
-/** Where the execution stands: progress, the queue of steps, and Stop / Reset. */
+/** Where the execution stands: progress, Stop / Reset, and the steps it goes through (`children`). */
 export function ExecutionQueueCard({
   execution,
-  steps,
   live,
   onStopQuickRun,
+  children,
 }: {
   execution: Execution | null;
-  steps: Step[];
   live: boolean;
   /** Stop and Reset end QuickRun first, so nothing runs by itself after them. */
   onStopQuickRun?: () => void;
+  /** The step list, shown with or without an execution. */
+  children?: ReactNode;
 }) {
   const stop = useStopExecution();
   const reset = useResetExecution();
@@ -34,14 +35,13 @@ export function ExecutionQueueCard({
       <Card className="p-5" data-testid="execution-queue">
         <h3 className="font-semibold text-slate-900">{t.title}</h3>
         <p className="mt-1 text-sm text-slate-500">{t.noExecution}</p>
+        {children ? <div className="mt-4">{children}</div> : null}
       </Card>
     );
   }
 
   const percent = Math.round(progress(execution));
   const running = runningRun(execution) !== null;
-  const nameOf = (stepId: string) =>
-    steps.find((s) => s.id === stepId)?.name ?? execution.steps.find((s) => s.id === stepId)?.name ?? stepId;
 
   const onStop = () => {
     onStopQuickRun?.();
@@ -118,26 +118,7 @@ export function ExecutionQueueCard({
           />
         </div>
       </div>
-      <ol className="mt-4 flex flex-col gap-1.5">
-        {execution.executionQueue.map((item) => {
-          const active = runningRun(execution, item.stepId) !== null;
-          return (
-            <li
-              key={`${item.stepId}-${item.loopIteration}`}
-              className="flex items-center gap-2 text-sm text-slate-700"
-            >
-              {item.isCompleted ? (
-                <CheckCircle2 className="h-4 w-4 text-emerald-600" />
-              ) : active ? (
-                <Loader2 className="h-4 w-4 animate-spin text-indigo-600" />
-              ) : (
-                <Circle className="h-4 w-4 text-slate-300" />
-              )}
-              {nameOf(item.stepId)}
-            </li>
-          );
-        })}
-      </ol>
+      {children ? <div className="mt-4">{children}</div> : null}
     </Card>
   );
 }

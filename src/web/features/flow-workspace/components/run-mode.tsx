@@ -13,6 +13,7 @@ import { ExecutionQueueCard } from './execution-queue-card';
 import { ExportResultsButton } from './export-results-button';
 import { QuickRunControls } from './quick-run-controls';
 import { StepCard } from './step-card';
+import { StepListPanel } from './step-list-panel';
 
 /** Run the flow's latest execution step by step, with each result arriving live. */
 export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
@@ -89,10 +90,17 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
           <div className="lg:sticky lg:top-20 lg:self-start">
             <ExecutionQueueCard
               execution={execution}
-              steps={steps}
               live={live}
               onStopQuickRun={() => quickRun.send({ type: 'STOP' })}
-            />
+            >
+              <StepListPanel
+                steps={steps}
+                execution={execution}
+                executionLoading={latest.isLoading}
+                inputs={inputs}
+                quickRun={quickRun}
+              />
+            </ExecutionQueueCard>
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { AlertTriangle, ChevronDown, ChevronRight, FileText, Keyboard, Loader2 } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { runningRun } from '../../../../domain/execution';
 import type { Step } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
@@ -11,6 +11,7 @@ import type { Execution } from '../../../lib/execution-stream';
 import { runMode as t } from '../../../lib/strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
+import { useOpenStepCardRequest } from './open-step-card';
 import { PromptPanel } from './prompt-panel';
 import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-button';
 import { StepResults } from './step-results';
@@ -77,6 +78,17 @@ export function StepCard({
   const { execute, busy, needsInput } = useExecuteStep({ step, execution, input, quickRun });
   const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
+  const headerRef = useRef<HTMLButtonElement>(null);
+
+  // Asked for from the step list: open, come into view, and take the focus so the keyboard lands here.
+  useOpenStepCardRequest(
+    step.id,
+    useCallback(() => {
+      setExpanded(true);
+      headerRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      headerRef.current?.focus({ preventScroll: true });
+    }, []),
+  );
 
   // The step QuickRun runs or waits on comes into view, with its Input box when it waits for input.
   useEffect(() => {
@@ -102,7 +114,8 @@ export function StepCard({
     >
       <button
         type="button"
-        className="flex w-full items-center gap-3 p-4 text-left"
+        ref={headerRef}
+        className="flex w-full scroll-mt-20 items-center gap-3 p-4 text-left"
         onClick={() => setExpanded((open) => !open)}
         aria-expanded={expanded}
         data-testid={`step-header-${step.order}`}
