@@ -167,7 +167,6 @@ export const workspace = {
   logs: 'Logs',
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
-  chatComing: 'Chat mode sẽ có trong phiên bản tới. Hãy dùng Run Mode để chạy flow từng bước.',
   masterComing: 'Master Mode sẽ có trong phiên bản tới. Hãy dùng Run Mode để chạy flow từng bước.',
   suggestionsComing: 'AI Suggestions sẽ có trong phiên bản tới.',
 };
@@ -406,7 +405,6 @@ export const placeholders = {
   backHome: 'Về danh sách Flows',
   sessions: 'Quản lý Sessions',
   recommendations: 'Workflow Recommendations',
-  apiKeys: 'Quản lý API Keys',
   aiFlowCreator: 'AI Flow Creator',
   guide: 'Guide',
   masterMode: 'Master Mode',
