@@ -37,8 +37,11 @@ export async function ownKeyForRun(
       RETURNING encrypted_api_key
     )
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
-           (SELECT count(*)::int FROM user_usage
-            WHERE user_id = ${userId} AND used_default_key AND NOT EXISTS (SELECT 1 FROM own)) AS used_steps`;
+           -- Counting stops at the allowance: past it the answer is the same, and a run pays no more.
+           (SELECT count(*)::int FROM (
+              SELECT 1 FROM user_usage
+              WHERE user_id = ${userId} AND used_default_key AND NOT EXISTS (SELECT 1 FROM own)
+              LIMIT ${config.freeStepAllowance}) counted) AS used_steps`;
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) {
     try {
