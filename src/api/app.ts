@@ -17,6 +17,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { contextRoutes } from './routes/context';
 import { executionRoutes } from './routes/executions';
+import { flowExportRoutes } from './routes/flow-export';
 import { flowRoutes } from './routes/flows';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
@@ -88,6 +89,7 @@ export async function buildApp(
 
   await app.register(authRoutes);
   await app.register(flowRoutes);
+  await app.register(flowExportRoutes);
   await app.register(stepRoutes);
   await app.register(executionRoutes);
   await app.register(stepResultRoutes);
