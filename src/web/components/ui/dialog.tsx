@@ -23,12 +23,16 @@ export function DialogContent({
   closeLabel: string;
   'data-testid'?: string;
 }) {
+  // Two max-w classes in one list are decided by Tailwind's stylesheet order, not by the order written:
+  // a dialog that sets its own width (without a breakpoint) does not get the default one.
+  const ownWidth = /(?:^|\s)max-w-/.test(className ?? '');
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[1px]" />
       <DialogPrimitive.Content
         className={classNames(
-          'fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none',
+          'fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none',
+          !ownWidth && 'max-w-lg',
           className,
         )}
         // Radix warns about a missing description unless told explicitly that there is none.
