@@ -1,0 +1,16 @@
+import { MAX_LOOP_ITERATIONS, type Step } from './flow';
+
+/** Spec §5: a loop runs 1 to 100 times; what is not a whole number there means 1. */
+export function loopIterationsFrom(input: string): number {
+  const n = Number(input.trim());
+  if (input.trim() === '' || !Number.isInteger(n) || n < 1) return 1;
+  return Math.min(n, MAX_LOOP_ITERATIONS);
+}
+
+/** Spec §5: a step takes input only from the steps before it, in flow order. */
+export function inputSourceOptions<T extends Pick<Step, 'id' | 'order'>>(
+  steps: readonly T[],
+  step: Pick<Step, 'id' | 'order'>,
+): T[] {
+  return steps.filter((s) => s.order < step.order && s.id !== step.id).toSorted((a, b) => a.order - b.order);
+}
