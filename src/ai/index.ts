@@ -11,3 +11,4 @@ export {
 export { createOfflineProvider, type OfflineProviderOptions } from './offline-provider';
 export { type ProviderChoice, type ResolvedProvider, resolveProvider } from './resolve-provider';
 export { type StructuredOutput, structuredOutputFor } from './structured-output';
+export { type GenerateWorkflowOptions, generateWorkflow } from './workflow-generation';

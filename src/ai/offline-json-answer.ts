@@ -1,4 +1,5 @@
 import { firstSentence, keywordsOf, OFFLINE_MARKER, readPrompt, shorten } from './offline-answer';
+import { isWorkflowSchema, offlineWorkflow } from './offline-workflow';
 
 type Schema = Record<string, unknown>;
 
@@ -87,11 +88,13 @@ function branches(topic: string, keywords: string[]) {
 
 /**
  * The offline answer to a structured request, honouring the same contracts as Gemini: 3 alternatives for
- * a list of branches, one of the listed choices (picked by a stable hash of the prompt), or otherwise a
- * value built from the schema. Returned as JSON text.
+ * a list of branches, one of the listed choices (picked by a stable hash of the prompt), a 3-step
+ * workflow for a workflow description, or otherwise a value built from the schema. Returned as JSON text.
  */
 export function offlineJsonAnswer(schema: object, prompt: string): string {
   const root = asSchema(schema);
+  // The whole prompt is the description: it may have headings of its own.
+  if (isWorkflowSchema(root)) return JSON.stringify(offlineWorkflow(prompt), null, 2);
   const { task, input } = readPrompt(prompt);
   const topic = firstSentence(task || prompt, 100) || 'the task';
 

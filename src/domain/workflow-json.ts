@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
+
+/**
+ * Workflow JSON (spec §3): a flow and its steps as text, for creating a flow from an AI answer, a
+ * built-in template or an imported file. Steps point at earlier steps as 'step-N' (N = that step's
+ * order), since the steps have no ids until they are created.
+ */
+
+export const WORKFLOW_MAX_STEPS = 50;
+/** How long a description of the workflow to generate may be. */
+export const WORKFLOW_DESCRIPTION_MAX_LENGTH = 10_000;
+
+const STEP_REFERENCE = /^step[-_](\d+)$/i;
+
+/** The step order a 'step-N' (or 'step_N') reference names, or null when it is not one. */
+export function referencedOrder(reference: string): number | null {
+  const match = STEP_REFERENCE.exec(reference.trim());
+  return match ? Number(match[1]) : null;
+}
+
+export const stepReference = (order: number) => `step-${order}`;
+
+const workflowStepSchema = z.object({
+  name: z.string().trim().min(1, 'name is required').max(200),
+  order: z.number().int().min(1).max(10_000),
+  systemPrompt: z.string().max(100_000),
+  outputMode: z.enum(OUTPUT_MODES),
+  requiresUserInput: z.boolean().default(false),
+  inputSources: z
+    .array(z.string().trim().regex(STEP_REFERENCE, "must be 'step-N', N being the order of an earlier step"))
+    .max(100)
+    .default([]),
+  choices: z.array(z.string().trim().min(1).max(1_000)).max(100).default([]),
+  maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS).default(1),
+});
+
+type WorkflowStepShape = z.output<typeof workflowStepSchema>;
+
+/** Orders are distinct; each input source names an earlier step; a choice step has choices. */
+function checkSteps(steps: WorkflowStepShape[], ctx: z.RefinementCtx) {
+  const orders = new Set<number>();
+  for (const [index, step] of steps.entries()) {
+    if (orders.has(step.order)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['steps', index, 'order'],
+        message: `two steps have order ${step.order}; each step needs its own order`,
+      });
+    }
+    orders.add(step.order);
+  }
+  for (const [index, step] of steps.entries()) {
+    const where = `Step ${step.order} "${step.name}"`;
+    for (const [position, source] of step.inputSources.entries()) {
+      const order = referencedOrder(source)!;
+      const message = !orders.has(order)
+        ? `${where}: input source '${source}' names no step of this workflow`
+        : order >= step.order
+          ? `${where}: input source '${source}' is not an earlier step (input sources may only be earlier steps)`
+          : null;
+      if (message)
+        ctx.addIssue({ code: 'custom', path: ['steps', index, 'inputSources', position], message });
+    }
+    if (step.outputMode === 'multiple_choice' && step.choices.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['steps', index, 'choices'],
+        message: `${where}: a multiple_choice step needs at least one choice`,
+      });
+    }
+  }
+}
+
+export const workflowJsonSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(200),
+    // Imported files may lack a description; the flow then takes its name as description.
+    description: z.string().trim().max(2_000).default(''),
+    steps: z
+      .array(workflowStepSchema)
+      .min(1, 'a workflow needs at least one step')
+      .max(WORKFLOW_MAX_STEPS, `a workflow has at most ${WORKFLOW_MAX_STEPS} steps`),
+  })
+  .superRefine((workflow, ctx) => checkSteps(workflow.steps, ctx));
+
+/** Valid Workflow JSON, with every default filled in. */
+export type WorkflowJson = z.output<typeof workflowJsonSchema>;
+export type WorkflowStep = WorkflowJson['steps'][number];
+/** Workflow JSON as written: optional fields may be missing. */
+export type WorkflowJsonInput = z.input<typeof workflowJsonSchema>;
+
+/** A workflow as the model proposes it (spec §3: single or multiple output only), before it is created. */
+export interface GeneratedWorkflow {
+  name: string;
+  description: string;
+  steps: Array<
+    Pick<WorkflowStep, 'name' | 'order' | 'systemPrompt' | 'requiresUserInput' | 'inputSources'> & {
+      outputMode: 'single' | 'multiple';
+    }
+  >;
+}
+
+/** The created steps' ids in place of the 'step-N' references (the workflow has been validated). */
+export function inputSourceIds(step: WorkflowStep, idOfOrder: ReadonlyMap<number, string>): string[] {
+  return [...new Set(step.inputSources.map((source) => idOfOrder.get(referencedOrder(source)!)!))];
+}
