@@ -23,6 +23,7 @@ import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
+import { suggestionRoutes } from './routes/suggestions';
 import { LiveUpdateHub } from './ws/live-update-hub';
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
@@ -97,6 +98,7 @@ export async function buildApp(
   await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
 
   await registerWebApp(app);
   await hub.start();

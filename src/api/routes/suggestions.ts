@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { JSONValue } from 'postgres';
+import { z } from 'zod';
+import { ModelCallError, resolveProvider } from '../../ai';
+import { generateFlowSuggestions } from '../../ai/flow-suggestions';
+import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
+import { HttpError, notFound } from '../errors';
+import { readFlowReview } from '../flow-review';
+import { modelCallRateLimit } from '../model-call-rate-limit';
+import { userIdOf } from '../plugins/auth';
+import { flowIdParams } from '../request-schemas';
+import { ownKeyForRun } from '../usage-standing';
+
+/** POST takes no fields; an empty object (or no body at all) is all it accepts. */
+const generateBody = z.strictObject({}).optional();
+
+const RECORD_COLUMNS =
+  's.id, s.flow_id, s.flow_structure, s.suggestions, s.strategic_recommendation, s.created_at';
+
+/**
+ * AI suggestions for a flow: a list of the suggestions made so far (newest first), making one now
+ * from the flow and its history, and clearing them.
+ */
+export async function suggestionRoutes(
+  app: FastifyInstance,
+  options: { resolveModel?: typeof resolveProvider | undefined },
+) {
+  const { sql } = app;
+
+  const ownedFlow = async (flowId: string, userId: string) => {
+    const [flow] = await sql<{ id: string; name: string; description: string; logsClearedAt: Date | null }[]>`
+      SELECT id, name, description, logs_cleared_at FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
+    if (!flow) throw notFound('Flow not found');
+    return flow;
+  };
+
+  app.get('/api/flows/:flowId/suggestions', async (request) => {
+    const { flowId } = flowIdParams.parse(request.params);
+    await ownedFlow(flowId, userIdOf(request));
+    return sql<SuggestionRecord[]>`
+      SELECT ${sql.unsafe(RECORD_COLUMNS)} FROM ai_suggestions s
+      WHERE s.flow_id = ${flowId} ORDER BY s.created_at DESC, s.id`;
+  });
+
+  app.post(
+    '/api/flows/:flowId/suggestions',
+    modelCallRateLimit(app.config.modelCallsPerMinute),
+    async (request, reply) => {
+      const { flowId } = flowIdParams.parse(request.params);
+      generateBody.parse(request.body ?? undefined);
+      const userId = userIdOf(request);
+      const flow = await ownedFlow(flowId, userId);
+      // The same provider a step run would use; past the free allowance it refuses (429) before any call.
+      const [steps, ownKey] = await Promise.all([
+        app.executions.flowSteps(flowId, userId),
+        ownKeyForRun(app, userId),
+      ]);
+      const { provider } = (options.resolveModel ?? resolveProvider)({
+        ownKey,
+        defaultKey: app.config.geminiApiKey,
+        model: app.config.geminiModel,
+        baseUrl: app.config.geminiBaseUrl,
+        timeoutMs: app.config.modelTimeoutMs,
+      });
+      const review = await readFlowReview(sql, flow, steps);
+      let generated: Awaited<ReturnType<typeof generateFlowSuggestions>>;
+      try {
+        generated = await generateFlowSuggestions(provider, review);
+      } catch (error) {
+        if (error instanceof ModelCallError) throw new HttpError(502, error.message, error.retryable);
+        throw error;
+      }
+      const structure: FlowStructure = { name: flow.name, description: flow.description, steps };
+      const [record] = await sql<SuggestionRecord[]>`
+        INSERT INTO ai_suggestions (flow_id, flow_structure, suggestions, strategic_recommendation)
+        VALUES (${flowId}, ${sql.json(structure as unknown as JSONValue)},
+                ${sql.json(generated.suggestions as unknown as JSONValue)}, ${generated.strategicRecommendation})
+        RETURNING id, flow_id, flow_structure, suggestions, strategic_recommendation, created_at`;
+      return reply.status(201).send(record);
+    },
+  );
+
+  app.delete('/api/flows/:flowId/suggestions', async (request, reply) => {
+    const { flowId } = flowIdParams.parse(request.params);
+    await ownedFlow(flowId, userIdOf(request));
+    await sql`DELETE FROM ai_suggestions WHERE flow_id = ${flowId}`;
+    return reply.status(204).send();
+  });
+}
