@@ -72,6 +72,7 @@ export const notFound = {
 export const firstRun = {
   welcomeTitle: 'Chào mừng bạn!',
   welcomeText: 'Workflow là chuỗi các bước prompt AI. Kết quả của mỗi bước trở thành đầu vào cho bước sau.',
+  ideasTitle: 'Ba ý tưởng cốt lõi',
   ideas: [
     {
       title: 'Chain of Thought',
@@ -97,12 +98,25 @@ export const flowsList = {
   edit: 'Edit',
   menu: 'Flow actions',
   exportJson: 'Export JSON',
-  exportComing: 'sắp có',
+  exporting: 'Đang export...',
   delete: 'Delete',
   deleteConfirm: 'Are you sure you want to delete this flow?',
   stepCount: (n: number) => `${n} Steps`,
   lastRun: (when: string) => `Last run: ${when}`,
-  status: (status: string) => (status === 'active' ? 'Active' : status === 'draft' ? 'Draft' : 'Inactive'),
+  statuses: { active: 'Active', draft: 'Draft', inactive: 'Inactive' },
+};
+
+export const exportFlow = {
+  title: 'Export Workflow JSON',
+  description: 'Copy JSON bên dưới để dùng với AI Creator (tab Import) hoặc để lưu trữ.',
+  copy: 'Copy JSON',
+  copied: 'Đã copy!',
+  copiedTitle: 'Đã copy thành công!',
+  copiedText: (name: string) => `JSON của workflow "${name}" đã được copy vào clipboard.`,
+  copyFailedTitle: 'Lỗi copy',
+  copyFailed: 'Không thể copy vào clipboard',
+  failedTitle: 'Lỗi export',
+  failed: 'Không thể export flow',
 };
 
 export const createFlow = {

@@ -17,10 +17,3 @@ export const flowsQueryOptions = queryOptions<FlowListItem[]>({ queryKey: ['/api
 export function useFlows() {
   return useQuery(flowsQueryOptions);
 }
-
-/** Case-insensitive substring of name or description (spec §2, search box). */
-export function matchesSearch(flow: Pick<FlowListItem, 'name' | 'description'>, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (!needle) return true;
-  return flow.name.toLowerCase().includes(needle) || (flow.description ?? '').toLowerCase().includes(needle);
-}

@@ -1,5 +1,7 @@
-import { Download, MessageSquare, MoreVertical, Pencil, Play, Trash2 } from 'lucide-react';
+import { Download, Loader2, MessageSquare, MoreVertical, Pencil, Play, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'wouter';
+import type { WorkflowJson } from '../../../../domain/workflow-export';
 import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -9,13 +11,41 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
-import { dates, flowsList as t } from '../../../lib/strings';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { dates, exportFlow as exportText, flowsList as t } from '../../../lib/strings';
+import { useExportFlow } from '../api/export-flow';
 import type { FlowListItem } from '../api/get-flows';
-
-const statusTone = (status: string) =>
-  status === 'active' ? 'green' : status === 'draft' ? 'amber' : 'neutral';
+import { ExportFlowDialog } from './export-flow-dialog';
+import { flowStatusBadge, flowStatusTone } from './flow-status';
 
 export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (flow: FlowListItem) => void }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [exported, setExported] = useState<WorkflowJson | null>(null);
+  const exportFlow = useExportFlow();
+  const toast = useToast();
+  const status = flowStatusBadge(flow.status);
+
+  const startExport = (event: Event) => {
+    // The menu stays open while the export loads, so that its entry can say so.
+    event.preventDefault();
+    if (exportFlow.isPending) return;
+    exportFlow.mutate(flow.id, {
+      onSuccess: ({ workflow }) => {
+        setMenuOpen(false);
+        setExported(workflow);
+      },
+      onError: (error) => {
+        setMenuOpen(false);
+        toast({
+          title: exportText.failedTitle,
+          description: messageOf(error, exportText.failed),
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
   return (
     <Card className="p-5 transition-shadow hover:shadow-md" data-testid="flow-card" data-flow-id={flow.id}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
@@ -27,8 +57,8 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
             <Badge tone="indigo" data-testid="flow-card-step-count">
               {t.stepCount(flow.stepCount)}
             </Badge>
-            <Badge tone={statusTone(flow.status)} data-testid="flow-card-status">
-              {t.status(flow.status)}
+            <Badge tone={flowStatusTone[status]} data-testid="flow-card-status">
+              {t.statuses[status]}
             </Badge>
           </div>
           <p className="mt-1 line-clamp-2 text-sm text-slate-600" data-testid="flow-card-description">
@@ -42,7 +72,7 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
         </div>
         <div className="flex shrink-0 items-center gap-2">
           <Link
-            href={`/flows/${flow.id}?mode=run`}
+            href={`/workshop/${flow.id}?mode=run`}
             className={buttonClasses('primary', 'sm')}
             data-testid="flow-card-run"
           >
@@ -50,7 +80,7 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
             {t.run}
           </Link>
           <Link
-            href={`/flows/${flow.id}?mode=chat`}
+            href={`/workshop/${flow.id}?mode=chat`}
             className={buttonClasses('outline', 'sm')}
             data-testid="flow-card-chat"
           >
@@ -58,14 +88,14 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
             {t.chat}
           </Link>
           <Link
-            href={`/flows/${flow.id}`}
+            href={`/workshop/${flow.id}`}
             className={buttonClasses('outline', 'sm')}
             data-testid="flow-card-edit"
           >
             <Pencil className="h-4 w-4" />
             {t.edit}
           </Link>
-          <DropdownMenu>
+          <DropdownMenu open={menuOpen} onOpenChange={setMenuOpen}>
             <DropdownMenuTrigger
               className={buttonClasses('ghost', 'icon')}
               aria-label={t.menu}
@@ -74,11 +104,17 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
               <MoreVertical className="h-4 w-4" />
             </DropdownMenuTrigger>
             <DropdownMenuContent>
-              {/* Export comes with the export dialog; until then the entry says so instead of doing nothing. */}
-              <DropdownMenuItem disabled data-testid="flow-export">
-                <Download className="h-4 w-4" />
-                {t.exportJson}
-                <span className="ml-auto text-xs text-slate-400">{t.exportComing}</span>
+              <DropdownMenuItem
+                onSelect={startExport}
+                aria-disabled={exportFlow.isPending}
+                data-testid="flow-export"
+              >
+                {exportFlow.isPending ? (
+                  <Loader2 className="h-4 w-4 animate-spin" />
+                ) : (
+                  <Download className="h-4 w-4" />
+                )}
+                {exportFlow.isPending ? t.exporting : t.exportJson}
               </DropdownMenuItem>
               <DropdownMenuItem destructive onSelect={() => onDelete(flow)} data-testid="flow-delete">
                 <Trash2 className="h-4 w-4" />
@@ -88,6 +124,7 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
           </DropdownMenu>
         </div>
       </div>
+      <ExportFlowDialog flowName={flow.name} workflow={exported} onClose={() => setExported(null)} />
     </Card>
   );
 }

@@ -8,11 +8,13 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { flowsList as t, toasts } from '../../../lib/strings';
 import { useDeleteFlow } from '../api/delete-flow';
-import { type FlowListItem, matchesSearch, useFlows } from '../api/get-flows';
+import { type FlowListItem, useFlows } from '../api/get-flows';
 import { AiCreatorDialog } from './ai-creator-dialog';
 import { CreateFlowDialog } from './create-flow-dialog';
 import { FirstRunBanner } from './first-run-banner';
 import { FlowCard } from './flow-card';
+import { matchesSearch } from './flow-search';
+import { WelcomeBanner } from './welcome-banner';
 
 function FlowsSkeleton() {
   return (
@@ -80,7 +82,8 @@ export function FlowsPage() {
       </div>
 
       {!isLoading && !hasFlows ? (
-        <div className="mt-6">
+        <div className="mt-6 flex flex-col gap-4">
+          <WelcomeBanner />
           <FirstRunBanner />
         </div>
       ) : null}

@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import type { WorkflowJson } from '../../../../domain/workflow-export';
+import { api } from '../../../lib/api-client';
+
+export interface FlowExport {
+  workflow: WorkflowJson;
+}
+
+export const exportFlow = (flowId: string) => api.get<FlowExport>(`/api/flows/${flowId}/export`);
+
+/** Asked for on demand and never cached: the steps may have changed since the last export. */
+export function useExportFlow() {
+  return useMutation({ mutationFn: exportFlow });
+}

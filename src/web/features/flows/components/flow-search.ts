@@ -1,0 +1,8 @@
+import type { FlowListItem } from '../api/get-flows';
+
+/** Case-insensitive substring of name or description (spec §2, search box). */
+export function matchesSearch(flow: Pick<FlowListItem, 'name' | 'description'>, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return true;
+  return flow.name.toLowerCase().includes(needle) || (flow.description ?? '').toLowerCase().includes(needle);
+}
