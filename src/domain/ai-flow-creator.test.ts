@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  asProposal,
   CONVERSATION_HISTORY_MAX_LENGTH,
   CREATOR_MESSAGE_MAX_LENGTH,
   conversationHistoryOf,
   improveRequestSchema,
   proposalRequestSchema,
+  workflowDescriptionOf,
 } from './ai-flow-creator';
 
 describe('the creator conversation as text', () => {
@@ -20,43 +20,18 @@ describe('the creator conversation as text', () => {
   });
 });
 
-describe('a generated workflow as a proposal', () => {
-  it('orders and numbers the steps and proposes modes other than multiple as single', () => {
-    const proposal = asProposal({
-      name: 'Blog',
-      description: 'A blog post',
-      steps: [
-        { name: 'Pick', order: 3, systemPrompt: 'Pick one.', outputMode: 'multiple_choice' },
-        { name: 'Ideas', order: 1, systemPrompt: 'Ideas.', outputMode: 'multiple', inputSources: [] },
-        { name: 'Draft', order: 2, systemPrompt: 'Draft.', outputMode: 'loop', requiresUserInput: true },
-      ],
-    });
-    expect(proposal.steps).toEqual([
-      {
-        name: 'Ideas',
-        order: 1,
-        systemPrompt: 'Ideas.',
-        outputMode: 'multiple',
-        requiresUserInput: false,
-        inputSources: [],
-      },
-      {
-        name: 'Draft',
-        order: 2,
-        systemPrompt: 'Draft.',
-        outputMode: 'single',
-        requiresUserInput: true,
-        inputSources: [],
-      },
-      {
-        name: 'Pick',
-        order: 3,
-        systemPrompt: 'Pick one.',
-        outputMode: 'single',
-        requiresUserInput: false,
-        inputSources: [],
-      },
-    ]);
+describe('the description a proposal is generated from', () => {
+  it('puts the first message first, then the rest of the conversation', () => {
+    const history = [
+      'User: Viết bài blog về trà xanh',
+      'AI (improved description): Một bài blog 800 từ.',
+      'User: Thêm bước SEO',
+    ].join('\n\n');
+    expect(workflowDescriptionOf(history)).toBe(
+      'Viết bài blog về trà xanh\n\nAI (improved description): Một bài blog 800 từ.\n\nUser: Thêm bước SEO',
+    );
+    expect(workflowDescriptionOf('User: Viết blog')).toBe('Viết blog');
+    expect(workflowDescriptionOf('  A plain description.  ')).toBe('A plain description.');
   });
 });
 

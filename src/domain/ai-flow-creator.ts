@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OutputMode } from './flow';
+import type { GeneratedWorkflow } from './workflow-json';
 
 /** Spec §3 'Creator chat message'. */
 export interface CreatorChatMessage {
@@ -10,22 +10,11 @@ export interface CreatorChatMessage {
   timestamp: string;
 }
 
-/** A step of a proposal: the creator only proposes single and multiple steps (spec §3). */
-export interface ProposalStep {
-  name: string;
-  order: number;
-  systemPrompt: string;
-  outputMode: Extract<OutputMode, 'single' | 'multiple'>;
-  requiresUserInput: boolean;
-  inputSources: string[];
-}
-
-/** The Workflow JSON the creator proposes and saves through POST /api/ai/create-from-json. */
-export interface WorkflowProposal {
-  name: string;
-  description: string;
-  steps: ProposalStep[];
-}
+/**
+ * The Workflow JSON the creator proposes and saves through POST /api/ai/create-from-json: a generated
+ * workflow, whose steps are single or multiple only (spec §3).
+ */
+export type WorkflowProposal = GeneratedWorkflow;
 
 /** What one message of the creator's chat may hold; the input line stops there too. */
 export const CREATOR_MESSAGE_MAX_LENGTH = 5_000;
@@ -86,32 +75,15 @@ export function conversationHistoryOf(entries: ConversationEntry[]): string {
     : text.slice(text.length - CONVERSATION_HISTORY_MAX_LENGTH);
 }
 
-/** A generated workflow as a proposal: steps in order, numbered from 1, other modes proposed as single. */
-export function asProposal(workflow: {
-  name: string;
-  description: string;
-  steps: Array<{
-    name: string;
-    order?: number;
-    systemPrompt: string;
-    outputMode?: string;
-    requiresUserInput?: boolean;
-    inputSources?: string[];
-  }>;
-}): WorkflowProposal {
-  const steps = [...workflow.steps]
-    .map((step, index) => ({ step, index }))
-    .sort((a, b) => (a.step.order ?? a.index + 1) - (b.step.order ?? b.index + 1) || a.index - b.index);
-  return {
-    name: workflow.name,
-    description: workflow.description,
-    steps: steps.map(({ step }, index) => ({
-      name: step.name,
-      order: index + 1,
-      systemPrompt: step.systemPrompt,
-      outputMode: step.outputMode === 'multiple' ? 'multiple' : 'single',
-      requiresUserInput: step.requiresUserInput ?? false,
-      inputSources: step.inputSources ?? [],
-    })),
-  };
+/**
+ * What the workflow generator is given for a proposal: the subject first (the user's first message, so
+ * the workflow is named after what was asked), then the rest of the conversation. A history that is not
+ * a creator conversation is given as it is.
+ */
+export function workflowDescriptionOf(conversationHistory: string): string {
+  const text = conversationHistory.trim();
+  const first = /^User: (.+)$/m.exec(text);
+  if (!first?.[1]) return text;
+  const rest = `${text.slice(0, first.index)}${text.slice(first.index + first[0].length)}`.trim();
+  return rest === '' ? first[1].trim() : `${first[1].trim()}\n\n${rest}`;
 }
