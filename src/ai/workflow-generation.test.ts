@@ -73,7 +73,9 @@ describe('generateWorkflow with Gemini (the real SDK against the fake API)', () 
       ],
     };
     fake.respondWith(() => ({ text: JSON.stringify(answer) }));
-    const workflow = await generateWorkflow(gemini(), 'Tuyển lập trình viên', { hints: 'Ví dụ: ...' });
+    const workflow = await generateWorkflow(gemini(), 'Tuyển lập trình viên', {
+      includeTemplateHints: true,
+    });
     expect(workflow).toEqual(answer);
     const request = fake.requests.at(-1)!;
     expect(promptOf(request.body)).toBe('Tuyển lập trình viên');
@@ -81,7 +83,9 @@ describe('generateWorkflow with Gemini (the real SDK against the fake API)', () 
       responseMimeType: 'application/json',
       responseJsonSchema: WORKFLOW_RESPONSE_SCHEMA,
     });
-    expect(request.body.systemInstruction?.parts?.[0]?.text).toMatch(/\[\[step-N\]\][\s\S]*Ví dụ: \.\.\.$/);
+    expect(request.body.systemInstruction?.parts?.[0]?.text).toMatch(
+      /\[\[step-N\]\][\s\S]*Examples[\s\S]*- Sáng tạo nội dung marketing:[\s\S]*3\. Nội dung đa kênh \(multiple, inputSources step-1, step-2\)/,
+    );
   });
 
   it('puts a sloppy answer right: fenced JSON, shuffled orders, forward and unknown references', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILTIN_TEMPLATES } from '../domain/builtin-templates';
 import {
   type GeneratedWorkflow,
   referencedOrder,
@@ -53,9 +54,21 @@ const INSTRUCTION = [
   '- requiresUserInput is true only when the step needs information that only the person can give.',
 ].join('\n');
 
+/** The built-in templates in outline, as examples of the shape a good workflow takes. */
+export function templateHints(): string {
+  const outlines = BUILTIN_TEMPLATES.map(({ workflow }) => {
+    const steps = workflow.steps.map((step) => {
+      const sources = step.inputSources?.length ? `, inputSources ${step.inputSources.join(', ')}` : '';
+      return `  ${step.order}. ${step.name} (${step.outputMode}${sources})`;
+    });
+    return [`- ${workflow.name}: ${workflow.description}`, ...steps].join('\n');
+  });
+  return ['Examples of well-built workflows (take their shape, not their topic):', ...outlines].join('\n');
+}
+
 export interface GenerateWorkflowOptions {
-  /** Examples of good workflows the model may take inspiration from (spec: includeTemplateHints). */
-  hints?: string;
+  /** Shows the model the built-in templates as examples (spec: includeTemplateHints). */
+  includeTemplateHints?: boolean;
   signal?: AbortSignal;
 }
 
@@ -140,10 +153,10 @@ const notAWorkflow = (why: string, cause?: unknown) =>
 export async function generateWorkflow(
   provider: ModelProvider,
   description: string,
-  { hints, signal }: GenerateWorkflowOptions = {},
+  { includeTemplateHints = false, signal }: GenerateWorkflowOptions = {},
 ): Promise<GeneratedWorkflow> {
   const answer = await provider.stream({
-    system: hints ? `${INSTRUCTION}\n\n${hints}` : INSTRUCTION,
+    system: includeTemplateHints ? `${INSTRUCTION}\n\n${templateHints()}` : INSTRUCTION,
     prompt: description,
     json: { schema: WORKFLOW_RESPONSE_SCHEMA },
     ...(signal ? { signal } : {}),

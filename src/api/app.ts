@@ -14,6 +14,7 @@ import { handleError } from './errors';
 import { ExecutionService } from './execution-service';
 import authPlugin from './plugins/auth';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
+import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { contextRoutes } from './routes/context';
@@ -101,6 +102,7 @@ export async function buildApp(
   await app.register(apiKeyRoutes);
   await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
   await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
+  await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
 
   await registerWebApp(app);
   await hub.start();

@@ -1,0 +1,41 @@
+import type { Sql } from 'postgres';
+import { type ResolvedProvider, resolveProvider } from '../ai';
+import type { Config } from './config';
+import { HttpError } from './errors';
+import { createOwnKeyCipher } from './own-key-cipher';
+
+/**
+ * The model a user's request other than a step run (generating a workflow, say) goes to: their newest
+ * active own key (marked as used now), else the server's GEMINI_API_KEY, else the offline model. Such
+ * calls are not step runs, so the free step allowance neither counts nor stops them.
+ */
+export async function modelForUser(
+  { sql, config }: { sql: Sql; config: Config },
+  userId: string,
+  resolve: typeof resolveProvider = resolveProvider,
+): Promise<ResolvedProvider> {
+  const [row] = await sql<{ encryptedApiKey: string }[]>`
+    UPDATE user_api_keys SET last_used = now()
+    WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
+                ORDER BY created_at DESC, id DESC LIMIT 1)
+    RETURNING encrypted_api_key`;
+  let ownKey: string | null = null;
+  if (row) {
+    try {
+      ownKey = createOwnKeyCipher(config.appSecret).decrypt(row.encryptedApiKey);
+    } catch {
+      // Sealed under another APP_SECRET: falling back to the server's key would hide the problem.
+      throw new HttpError(
+        500,
+        'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
+      );
+    }
+  }
+  return resolve({
+    ownKey,
+    defaultKey: config.geminiApiKey,
+    model: config.geminiModel,
+    baseUrl: config.geminiBaseUrl,
+    timeoutMs: config.modelTimeoutMs,
+  });
+}
