@@ -26,6 +26,7 @@ import { logRoutes } from './routes/logs';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
+import { userSessionRoutes } from './routes/user-sessions';
 import { LiveUpdateHub } from './ws/live-update-hub';
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
@@ -102,6 +103,7 @@ export async function buildApp(
   await app.register(apiKeyRoutes);
   await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
   await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
+  await app.register(userSessionRoutes);
   await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
 
   await registerWebApp(app);

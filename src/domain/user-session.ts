@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** The workspace modes a saved session can bring the user back to. */
+export const SESSION_MODES = ['edit', 'run', 'chat'] as const;
+export type SessionMode = (typeof SESSION_MODES)[number];
+
+export const SESSION_NAME_REQUIRED = 'Tên session không được để trống';
+
+/** The page sends empty ids to mean "what I am working on now"; they become null here. */
+const placeId = z
+  .union([z.literal(''), z.uuid()])
+  .nullish()
+  .transform((id) => id || null);
+
+/**
+ * A new session: a name, an optional description and mode, and the flow or execution it keeps. A blank
+ * name answers the spec's one message with no field name in front, so the check sits on the whole body.
+ */
+export const newUserSessionSchema = z
+  .strictObject({
+    flowId: placeId,
+    executionId: placeId,
+    sessionName: z.string().max(200).optional(),
+    sessionData: z
+      .strictObject({
+        description: z.string().max(2000).optional(),
+        mode: z.enum(SESSION_MODES).optional(),
+      })
+      .optional(),
+  })
+  .refine((body) => (body.sessionName ?? '').trim() !== '', { message: SESSION_NAME_REQUIRED })
+  .transform((body) => ({
+    flowId: body.flowId,
+    executionId: body.executionId,
+    sessionName: body.sessionName!.trim(),
+    description: body.sessionData?.description?.trim() ?? '',
+    mode: body.sessionData?.mode ?? null,
+  }));
+
+export type NewUserSession = z.output<typeof newUserSessionSchema>;
+
+/** With an execution to come back to the session opens it to run; a flow without one opens its editor. */
+export const defaultModeOf = (executionId: string | null): SessionMode => (executionId ? 'run' : 'edit');
+
+/** Where loading a session takes the browser: its flow's workspace in its mode, or the flows list. */
+export function sessionUrlOf(flowId: string | null, mode: SessionMode): string {
+  if (!flowId) return '/flows';
+  return mode === 'edit' ? `/flows/${flowId}` : `/flows/${flowId}?mode=${mode}`;
+}
