@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CalculationError,
+  evaluateCalculation,
+  formatCalculation,
+  MAX_EXPRESSION_LENGTH,
+  MAX_NESTING,
+} from './calculation';
+
+const calc = (expression: string, results: string[] = []) => evaluateCalculation(expression, results);
+const refusal = (expression: string, results: string[] = []) => {
+  try {
+    calc(expression, results);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CalculationError);
+    return (error as Error).message;
+  }
+  throw new Error(`"${expression.slice(0, 30)}" was not refused`);
+};
+
+describe('calculation rows', () => {
+  it('follows the usual precedence: * / % before + -, left to right, parentheses first', () => {
+    expect(calc('1 + 2 * 3')).toBe(7);
+    expect(calc('(1 + 2) * 3')).toBe(9);
+    expect(calc('10 - 4 - 3')).toBe(3);
+    expect(calc('100 / 10 / 2')).toBe(5);
+    expect(calc('17 % 5 + 1')).toBe(3);
+    expect(calc('2 * (3 + (4 - 1)) / 3')).toBe(4);
+  });
+
+  it('reads decimals and unary minus', () => {
+    expect(calc('1.5 * 4')).toBe(6);
+    expect(calc('.5 + 0.25')).toBe(0.75);
+    expect(calc('-3 + 5')).toBe(2);
+    expect(calc('-(2 + 3)')).toBe(-5);
+    expect(calc('4 * -2')).toBe(-8);
+    expect(calc('--2')).toBe(2);
+    expect(calc('+2')).toBe(2);
+  });
+
+  it('uses the results of the rows it references', () => {
+    expect(calc('[[row-1]] * 2 + [[row-2]]', ['21', '0.5'])).toBe(42.5);
+    expect(calc('[[ Row_2 ]] - [[row-001]]', ['3', ' 10 '])).toBe(7);
+    expect(calc('-[[row-1]]', ['-4'])).toBe(4);
+  });
+
+  it('refuses references to rows that are missing, empty or not numbers', () => {
+    expect(refusal('[[row-3]] + 1', ['1'])).toMatch(/no row 3/);
+    expect(refusal('[[row-1]] + 1', [''])).toMatch(/Row 001 has no result yet/);
+    expect(refusal('[[row-1]] + 1', ['twelve'])).toMatch(/Row 001's result is not a number/);
+    // A result is a number, never more expression: it cannot smuggle operators in.
+    expect(refusal('[[row-1]]', ['1) + (2'])).toMatch(/not a number/);
+  });
+
+  it('formats results without binary noise', () => {
+    expect(formatCalculation(calc('0.1 + 0.2'))).toBe('0.3');
+    expect(formatCalculation(calc('10 / 4'))).toBe('2.5');
+    expect(formatCalculation(calc('-0 * 5'))).toBe('0');
+    expect(formatCalculation(calc('1 / 3'))).toBe('0.333333333333333');
+  });
+
+  it('refuses division by zero and malformed expressions with a clear message', () => {
+    expect(refusal('1 / 0')).toBe('Division by zero');
+    expect(refusal('5 % (2 - 2)')).toBe('Division by zero');
+    expect(refusal('')).toMatch(/Enter a calculation/);
+    expect(refusal('1 +')).toMatch(/ends too early/);
+    expect(refusal('(1 + 2')).toMatch(/never closed/);
+    expect(refusal('1 + 2)')).toMatch(/Unexpected "\)" at position 6/);
+    expect(refusal('1 2')).toMatch(/Unexpected "2"/);
+    expect(refusal('1..2')).toMatch(/Unexpected/);
+    expect(refusal('* 3')).toMatch(/Unexpected "\*"/);
+  });
+
+  describe('hostile input', () => {
+    it('has no names, properties or calls: code is just an unexpected character', () => {
+      for (const hostile of [
+        'constructor',
+        'constructor.constructor("return process")()',
+        '__proto__',
+        'this',
+        'process.exit(1)',
+        'Math.PI',
+        '[].constructor',
+        'alert`1`',
+        '1; 2',
+        '"1" + 1',
+        '[[row-1]]()',
+      ]) {
+        expect(refusal(hostile, ['1'])).toMatch(/Unexpected/);
+      }
+    });
+
+    it('has no exponents: no ** operator and no e-notation', () => {
+      expect(refusal('2 ** 1024')).toMatch(/Unexpected "\*"/);
+      expect(refusal('9 ^ 999')).toMatch(/Unexpected "\^"/);
+      expect(refusal('1e308 * 10')).toMatch(/Unexpected "e"/);
+    });
+
+    it('refuses numbers and results too large to be exact, and overflow', () => {
+      expect(refusal('9'.repeat(400))).toMatch(/too long/);
+      const big = '9'.repeat(30);
+      expect(refusal(Array.from({ length: 12 }, () => big).join(' * '))).toBe('The result is too large');
+    });
+
+    it('refuses deep nesting before recursing into it', () => {
+      const deep = `${'('.repeat(MAX_NESTING + 1)}1${')'.repeat(MAX_NESTING + 1)}`;
+      expect(refusal(deep)).toMatch(/nested too deeply/);
+      expect(refusal(`${'-'.repeat(MAX_NESTING + 5)}1`)).toMatch(/nested too deeply/);
+      const fine = `${'('.repeat(MAX_NESTING - 1)}1${')'.repeat(MAX_NESTING - 1)}`;
+      expect(calc(fine)).toBe(1);
+    });
+
+    it('refuses very long input without reading it', () => {
+      expect(refusal('1+'.repeat(MAX_EXPRESSION_LENGTH))).toMatch(/at most 1000 characters/);
+      expect(refusal('('.repeat(1_000_000))).toMatch(/at most 1000 characters/);
+    });
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * The arithmetic of a calculation row: numbers, `[[row-N]]` results, + - * / %, parentheses, decimals
+ * and unary minus. A small recursive-descent parser over a token list; nothing is ever evaluated as
+ * code, and the size of the work is bounded before any of it is done.
+ */
+
+export const MAX_EXPRESSION_LENGTH = 1_000;
+export const MAX_NESTING = 40;
+const MAX_NUMBER_DIGITS = 30;
+
+/** A calculation the user can fix: the message says what is wrong and where. */
+export class CalculationError extends Error {
+  override name = 'CalculationError';
+}
+
+type Token =
+  | { kind: 'number'; value: number; at: number }
+  | { kind: 'row'; row: number; at: number }
+  | { kind: 'operator'; value: '+' | '-' | '*' | '/' | '%'; at: number }
+  | { kind: 'open' | 'close'; at: number }
+  | { kind: 'end'; at: number };
+
+const ROW_TOKEN = /^\[\[\s*row[-_](\d{1,6})\s*\]\]/i;
+const NUMBER_TOKEN = /^(\d+(\.\d*)?|\.\d+)/;
+
+function tokenize(expression: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < expression.length) {
+    const char = expression[i]!;
+    if (/\s/.test(char)) {
+      i++;
+      continue;
+    }
+    const rest = expression.slice(i, i + 40);
+    const row = ROW_TOKEN.exec(rest);
+    if (row) {
+      tokens.push({ kind: 'row', row: Number(row[1]), at: i });
+      i += row[0].length;
+      continue;
+    }
+    const number = NUMBER_TOKEN.exec(expression.slice(i, i + MAX_NUMBER_DIGITS + 2));
+    if (number) {
+      if (number[0].replace('.', '').length > MAX_NUMBER_DIGITS) {
+        throw new CalculationError(`The number at position ${i + 1} is too long`);
+      }
+      tokens.push({ kind: 'number', value: Number(number[0]), at: i });
+      i += number[0].length;
+      continue;
+    }
+    if (char === '+' || char === '-' || char === '*' || char === '/' || char === '%') {
+      tokens.push({ kind: 'operator', value: char, at: i });
+    } else if (char === '(') {
+      tokens.push({ kind: 'open', at: i });
+    } else if (char === ')') {
+      tokens.push({ kind: 'close', at: i });
+    } else {
+      throw new CalculationError(
+        `Unexpected "${char}" at position ${i + 1}: a calculation may only hold numbers, [[row-N]], + - * / % and parentheses`,
+      );
+    }
+    i++;
+  }
+  tokens.push({ kind: 'end', at: expression.length });
+  return tokens;
+}
+
+/** A row's result as a number: plain decimal text only (surrounding spaces allowed). */
+export function numberOfResult(row: number, result: string | undefined): number {
+  const label = `Row ${String(row).padStart(3, '0')}`;
+  if (result === undefined) throw new CalculationError(`[[row-${row}]]: the session has no row ${row}`);
+  const text = result.trim();
+  if (text === '') throw new CalculationError(`${label} has no result yet`);
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text) || text.length > MAX_NUMBER_DIGITS + 2) {
+    throw new CalculationError(`${label}'s result is not a number: "${text.slice(0, 40)}"`);
+  }
+  return Number(text);
+}
+
+function checked(value: number): number {
+  if (!Number.isFinite(value)) throw new CalculationError('The result is too large');
+  return value;
+}
+
+/** Evaluates `expression`; `results[0]` is row 1's result. */
+export function evaluateCalculation(expression: string, results: readonly string[]): number {
+  if (expression.trim() === '') throw new CalculationError('Enter a calculation, e.g. [[row-1]] * 2');
+  if (expression.length > MAX_EXPRESSION_LENGTH) {
+    throw new CalculationError(`A calculation may be at most ${MAX_EXPRESSION_LENGTH} characters`);
+  }
+  const tokens = tokenize(expression);
+  let next = 0;
+  const peek = () => tokens[next]!;
+  const take = () => tokens[next++]!;
+
+  const fail = (token: Token): never => {
+    if (token.kind === 'end') throw new CalculationError('The calculation ends too early');
+    throw new CalculationError(`Unexpected "${expression[token.at]}" at position ${token.at + 1}`);
+  };
+
+  const sum = (depth: number): number => {
+    let value = product(depth);
+    for (let token = peek(); token.kind === 'operator' && (token.value === '+' || token.value === '-'); ) {
+      take();
+      const right = product(depth);
+      value = checked(token.value === '+' ? value + right : value - right);
+      token = peek();
+    }
+    return value;
+  };
+
+  const product = (depth: number): number => {
+    let value = unary(depth);
+    for (
+      let token = peek();
+      token.kind === 'operator' && (token.value === '*' || token.value === '/' || token.value === '%');
+    ) {
+      take();
+      const right = unary(depth);
+      if ((token.value === '/' || token.value === '%') && right === 0) {
+        throw new CalculationError('Division by zero');
+      }
+      value = checked(
+        token.value === '*' ? value * right : token.value === '/' ? value / right : value % right,
+      );
+      token = peek();
+    }
+    return value;
+  };
+
+  const unary = (depth: number): number => {
+    if (depth > MAX_NESTING) {
+      throw new CalculationError(`The calculation is nested too deeply (at most ${MAX_NESTING} levels)`);
+    }
+    const token = peek();
+    if (token.kind === 'operator' && (token.value === '-' || token.value === '+')) {
+      take();
+      const value = unary(depth + 1);
+      return token.value === '-' ? -value : value;
+    }
+    return primary(depth);
+  };
+
+  const primary = (depth: number): number => {
+    const token = take();
+    switch (token.kind) {
+      case 'number':
+        return checked(token.value);
+      case 'row':
+        return numberOfResult(token.row, token.row >= 1 ? results[token.row - 1] : undefined);
+      case 'open': {
+        const value = sum(depth + 1);
+        const close = take();
+        if (close.kind !== 'close') {
+          if (close.kind === 'end') throw new CalculationError('A "(" is never closed');
+          fail(close);
+        }
+        return value;
+      }
+      default:
+        return fail(token);
+    }
+  };
+
+  const value = sum(0);
+  const end = peek();
+  if (end.kind !== 'end') fail(end);
+  // -0 reads as 0 to a user.
+  return value === 0 ? 0 : value;
+}
+
+/** The number as a result text, without binary noise such as 0.30000000000000004. */
+export function formatCalculation(value: number): string {
+  return String(Number(value.toPrecision(15)));
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** What a master mode row does when it runs (spec §3, default ai). */
+export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;
+export type MasterStepType = (typeof MASTER_STEP_TYPES)[number];
+
+export const SESSION_NAME_REQUIRED = 'Please enter a session name';
+
+/** A row of a master mode session, as stored and returned by the API. */
+export interface MasterStep {
+  id: string;
+  sessionId: string;
+  order: number;
+  stepName: string;
+  userInput: string;
+  result: string;
+  systemPrompt: string;
+  stepType: MasterStepType;
+  isRequired: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MasterSession {
+  id: string;
+  userId: string;
+  flowId: string | null;
+  sessionName: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/master-mode/session/:sessionId: the session with its rows in order. */
+export interface MasterSessionWithSteps extends MasterSession {
+  steps: MasterStep[];
+}
+
+const MAX_TEXT = 100_000;
+const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
+const stepName = z.string().trim().min(1, 'stepName is required').max(200);
+
+export const createSessionSchema = z.strictObject({
+  name: z
+    .string({ error: SESSION_NAME_REQUIRED })
+    .trim()
+    .min(1, SESSION_NAME_REQUIRED)
+    .max(200, 'must be at most 200 characters'),
+  flowId: z.uuid().nullish(),
+});
+
+export const createMasterStepSchema = z.strictObject({
+  sessionId: z.uuid(),
+  order: z.number().int().min(1).max(100_000).optional(),
+  stepName,
+  userInput: text.default(''),
+  result: text.default(''),
+  systemPrompt: text.default(''),
+  stepType: z.enum(MASTER_STEP_TYPES).default('ai'),
+  isRequired: z.boolean().default(false),
+});
+
+export const updateMasterStepSchema = z
+  .strictObject({
+    userInput: text,
+    systemPrompt: text,
+    stepType: z.enum(MASTER_STEP_TYPES),
+    isRequired: z.boolean(),
+    stepName,
+  })
+  .partial();
+
+export type UpdateMasterStepInput = z.infer<typeof updateMasterStepSchema>;
+
+/** The name a new row gets: 'Step {n}', n being the number it will be shown with. */
+export const newMasterStepName = (rowCount: number) => `Step ${rowCount + 1}`;
+
+/** The name a session made from a flow is offered. */
+export const sessionNameForFlow = (flowName: string) => `${flowName} Session`;

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { MasterStep } from './master-session';
+import { executeAllState, type MasterEvent } from './master-events';
+import { allowedApiUrl, blankRequiredRow, DEFAULT_MASTER_INPUT, planRowRun, RowRunRefused } from './row-run';
+
+let ids = 0;
+function row(fields: Partial<MasterStep>): MasterStep {
+  ids++;
+  return {
+    id: `row-${ids}`,
+    sessionId: 'session',
+    order: ids,
+    stepName: `Step ${ids}`,
+    userInput: '',
+    result: '',
+    systemPrompt: '',
+    stepType: 'ai',
+    isRequired: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  };
+}
+
+const refusal = (run: () => unknown) => {
+  expect(run).toThrow(RowRunRefused);
+  try {
+    run();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return '';
+};
+
+describe('running a master mode row', () => {
+  const rows = [
+    row({ stepType: 'text', userInput: 'Vietnam', result: 'Vietnam' }),
+    row({ stepType: 'calculation', userInput: '6 * 7', result: '42' }),
+    row({ stepType: 'text', userInput: 'Country [[row-1]], answer [[row-2]], missing [[row-9]]' }),
+    row({ stepType: 'calculation', userInput: '[[row-2]] / 2' }),
+    row({ stepType: 'ai', systemPrompt: 'Describe [[row-1]] in [[row-2]] words.', userInput: 'Be brief' }),
+    row({ stepType: 'ai', systemPrompt: 'Say hello' }),
+    row({ stepType: 'api', userInput: 'http://127.0.0.1:4000/data?country=[[row-1]]' }),
+  ];
+
+  it('text passes its input through with references replaced', () => {
+    expect(planRowRun(rows, 3, [])).toMatchObject({
+      kind: 'answered',
+      result: 'Country Vietnam, answer 42, missing [[row-9]]',
+      input: { unresolved: [9] },
+    });
+  });
+
+  it('calculation evaluates its input over earlier results', () => {
+    expect(planRowRun(rows, 4, [])).toMatchObject({ kind: 'answered', result: '21' });
+    const broken = [...rows.slice(0, 3), row({ stepType: 'calculation', userInput: '[[row-3]] + 1' })];
+    expect(refusal(() => planRowRun(broken, 4, []))).toMatch(
+      /^Row 004 "Step \d+": Row 003 has no result yet$/,
+    );
+  });
+
+  it('ai asks the model with the resolved prompt and input', () => {
+    const plan = planRowRun(rows, 5, []);
+    expect(plan.kind).toBe('model');
+    if (plan.kind !== 'model') return;
+    expect(plan.prompt).toBe('Describe Vietnam in 42 words.\n\n## User input\nBe brief');
+    expect(plan.systemPrompt.references).toEqual({ '1': 'Vietnam', '2': '42' });
+    const blank = planRowRun(rows, 6, []);
+    expect(blank.kind === 'model' && blank.prompt).toBe(
+      `Say hello\n\n## User input\n${DEFAULT_MASTER_INPUT}`,
+    );
+  });
+
+  it('api calls only allowed hosts', () => {
+    const plan = planRowRun(rows, 7, ['127.0.0.1:4000']);
+    expect(plan.kind === 'http' && plan.url.href).toBe('http://127.0.0.1:4000/data?country=Vietnam');
+    expect(refusal(() => planRowRun(rows, 7, []))).toMatch(/MASTER_MODE_API_HOSTS is empty/);
+    expect(refusal(() => planRowRun(rows, 7, ['127.0.0.1']))).toMatch(/127\.0\.0\.1:4000 is not allowed/);
+  });
+
+  it('refuses a required row with blank input', () => {
+    const required = [row({ stepName: 'Topic', isRequired: true, userInput: '  ' })];
+    expect(refusal(() => planRowRun(required, 1, []))).toBe(
+      'Row 001 "Topic" is required: enter its input before running it',
+    );
+    expect(blankRequiredRow([...rows, ...required])).toMatchObject({ position: 8 });
+    expect(blankRequiredRow(rows)).toBeNull();
+  });
+});
+
+describe('the API host allow-list', () => {
+  const hosts = ['api.example.com', '127.0.0.1:4000'];
+
+  it('allows listed hosts, a port only when listed with it', () => {
+    expect(allowedApiUrl('https://api.example.com/v1', hosts).host).toBe('api.example.com');
+    expect(allowedApiUrl('http://API.example.com/v1', hosts).host).toBe('api.example.com');
+    expect(allowedApiUrl(' http://127.0.0.1:4000/x ', hosts).port).toBe('4000');
+    expect(refusal(() => allowedApiUrl('https://api.example.com:8443/', hosts))).toMatch(/not allowed/);
+    expect(refusal(() => allowedApiUrl('http://127.0.0.1:4001/', hosts))).toMatch(/not allowed/);
+  });
+
+  it('refuses other hosts, other schemes, credentials and non-URLs', () => {
+    expect(refusal(() => allowedApiUrl('https://evil.example.com/', hosts))).toMatch(/not allowed/);
+    expect(refusal(() => allowedApiUrl('https://api.example.com.evil.io/', hosts))).toMatch(/not allowed/);
+    expect(refusal(() => allowedApiUrl('file:///etc/passwd', hosts))).toMatch(/http/);
+    expect(refusal(() => allowedApiUrl('https://me:pw@api.example.com/', hosts))).toMatch(/password/);
+    expect(refusal(() => allowedApiUrl('not a url', hosts))).toMatch(/must be a URL/);
+  });
+});
+
+describe('where Execute All stands', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  it('is running from its start to its end, and knows a stop was asked', () => {
+    const started: MasterEvent = { type: 'MasterExecuteAllStarted', data: { runAllId: 'a', at } };
+    const stopped: MasterEvent = { type: 'MasterExecuteAllStopped', data: { runAllId: 'a', at } };
+    const ended: MasterEvent = {
+      type: 'MasterExecuteAllEnded',
+      data: { runAllId: 'a', outcome: 'stopped', message: null, at },
+    };
+    expect(executeAllState([])).toEqual({ running: null, stopRequested: false });
+    expect(executeAllState([started])).toEqual({ running: 'a', stopRequested: false });
+    expect(executeAllState([started, stopped])).toEqual({ running: 'a', stopRequested: true });
+    expect(executeAllState([started, stopped, ended])).toEqual({ running: null, stopRequested: false });
+    const next: MasterEvent = { type: 'MasterExecuteAllStarted', data: { runAllId: 'b', at } };
+    expect(executeAllState([started, stopped, ended, next])).toEqual({ running: 'b', stopRequested: false });
+  });
+});

@@ -1,0 +1,119 @@
+import { CalculationError, evaluateCalculation, formatCalculation } from './calculation';
+import type { MasterStep } from './master-session';
+import { type ResolvedText, resolveRowReferences, rowNumber } from './row-references';
+
+/**
+ * What running one master mode row means, decided without I/O: text and calculation rows are answered
+ * here; ai and api rows come back as the request to make.
+ */
+export type RowRunPlan =
+  | { kind: 'answered'; result: string; input: ResolvedText }
+  | { kind: 'model'; system: string; prompt: string; input: ResolvedText; systemPrompt: ResolvedText }
+  | { kind: 'http'; url: URL; input: ResolvedText };
+
+/** A row that cannot run as it is; the message tells the user what to change. */
+export class RowRunRefused extends Error {
+  override name = 'RowRunRefused';
+}
+
+export const DEFAULT_MASTER_INPUT = 'Master mode execution - no additional input';
+
+const SYSTEM_FOR_AI_ROW =
+  'You are one row of a spreadsheet-like AI worksheet. Do the task of this row clearly, in the language of the task.';
+
+export const rowLabel = (position: number, row: Pick<MasterStep, 'stepName'>) =>
+  `Row ${rowNumber(position)} "${row.stepName}"`;
+
+/** A required row may not run with blank input. */
+export function blankRequiredRow(rows: readonly MasterStep[]): { position: number; row: MasterStep } | null {
+  const index = rows.findIndex((row) => row.isRequired && row.userInput.trim() === '');
+  return index === -1 ? null : { position: index + 1, row: rows[index]! };
+}
+
+export const requiredInputMessage = (position: number, row: Pick<MasterStep, 'stepName'>) =>
+  `${rowLabel(position, row)} is required: enter its input before running it`;
+
+/**
+ * An API row's URL, allowed only to the hosts listed (MASTER_MODE_API_HOSTS). An entry `host:port`
+ * allows that port; an entry without a port allows the scheme's default port only.
+ */
+export function allowedApiUrl(input: string, allowedHosts: readonly string[]): URL {
+  if (allowedHosts.length === 0) {
+    throw new RowRunRefused(
+      'API rows are turned off on this server: no host is allowed (MASTER_MODE_API_HOSTS is empty)',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new RowRunRefused('The input of an API row must be a URL, e.g. https://api.example.com/data');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RowRunRefused('An API row may only call http:// or https:// URLs');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new RowRunRefused('An API row URL may not carry a user name or password');
+  }
+  const host = url.host.toLowerCase();
+  if (!allowedHosts.some((entry) => entry.toLowerCase() === host)) {
+    throw new RowRunRefused(
+      `The host ${host} is not allowed for API rows; allowed: ${allowedHosts.join(', ')} (MASTER_MODE_API_HOSTS)`,
+    );
+  }
+  return url;
+}
+
+/**
+ * The plan for running the row at `position` (1-based) of `rows`: its prompt and input with every
+ * `[[row-N]]` replaced by row N's current result.
+ */
+export function planRowRun(
+  rows: readonly MasterStep[],
+  position: number,
+  allowedHosts: readonly string[],
+): RowRunPlan {
+  const row = rows[position - 1];
+  if (!row) throw new RowRunRefused(`The session has no row ${position}`);
+  if (row.isRequired && row.userInput.trim() === '') {
+    throw new RowRunRefused(requiredInputMessage(position, row));
+  }
+  const results = rows.map((r) => r.result);
+  const input = resolveRowReferences(row.userInput, results);
+  switch (row.stepType) {
+    case 'text':
+      return { kind: 'answered', result: input.text, input };
+    case 'calculation':
+      try {
+        return {
+          kind: 'answered',
+          result: formatCalculation(evaluateCalculation(row.userInput, results)),
+          input,
+        };
+      } catch (error) {
+        if (error instanceof CalculationError) {
+          throw new RowRunRefused(`${rowLabel(position, row)}: ${error.message}`);
+        }
+        throw error;
+      }
+    case 'api':
+      return { kind: 'http', url: allowedApiUrl(input.text, allowedHosts), input };
+    case 'ai': {
+      const systemPrompt = resolveRowReferences(row.systemPrompt, results);
+      const sections = [];
+      if (systemPrompt.text.trim() !== '') sections.push(systemPrompt.text.trim());
+      sections.push(`## User input\n${input.text.trim() || DEFAULT_MASTER_INPUT}`);
+      return {
+        kind: 'model',
+        system: SYSTEM_FOR_AI_ROW,
+        prompt: sections.join('\n\n'),
+        input,
+        systemPrompt,
+      };
+    }
+    default: {
+      const unknown: never = row.stepType;
+      throw new RowRunRefused(`Unknown step type ${String(unknown)}`);
+    }
+  }
+}
