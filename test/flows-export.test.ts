@@ -89,6 +89,63 @@ describe('GET /api/flows/:id/export', () => {
     });
   });
 
+  it('gives back an equal flow when the export is created again through POST /api/ai/create-from-json', async () => {
+    const { flow, steps } = await createFlow(alice, 'Khứ hồi', [
+      { name: 'Hỏi', systemPrompt: 'Ask about [[topic]]', requiresUserInput: true },
+      {
+        name: 'Chọn',
+        systemPrompt: 'Pick from [[step-1]]',
+        outputMode: 'multiple_choice',
+        choices: ['A', 'B'],
+      },
+    ]);
+    const loop = (
+      await alice.post('/api/steps', {
+        flowId: flow.id,
+        order: 3,
+        name: 'Lặp',
+        systemPrompt: 'Improve [[step-2]]',
+        outputMode: 'loop',
+        maxLoopIterations: 4,
+        inputSources: [steps[1].id, steps[0].id],
+      })
+    ).json();
+    await alice.post('/api/steps', {
+      flowId: flow.id,
+      order: 4,
+      name: 'Nhiều',
+      systemPrompt: 'Variants of [[step-3]]',
+      outputMode: 'multiple',
+      inputSources: [loop.id],
+    });
+    const { workflow } = (await alice.get(`/api/flows/${flow.id}/export`)).json();
+
+    const created = await alice.post('/api/ai/create-from-json', { workflowJSON: workflow });
+    expect(created.statusCode).toBe(201);
+    const copy = created.json();
+    expect(copy).toMatchObject({ name: flow.name, description: flow.description });
+    expect((await alice.get(`/api/flows/${copy.id}/export`)).json()).toEqual({ workflow });
+
+    // Step for step the same, each reference pointing at the copy's own step of the same order.
+    type StepRow = { id: string; order: number; inputSources: string[]; loopTargetStepId: string | null };
+    const comparable = (rows: StepRow[]) => {
+      const orderOf = new Map(rows.map((row) => [row.id, row.order]));
+      return rows.map(({ id, flowId: _flow, createdAt: _at, ...row }: StepRow & Record<string, unknown>) => ({
+        ...row,
+        inputSources: row.inputSources.map((source) => orderOf.get(source)),
+        loopTargetStepId: row.loopTargetStepId === null ? null : row.loopTargetStepId === id,
+      }));
+    };
+    const original = (await alice.get(`/api/flows/${flow.id}/steps`)).json();
+    const copied = (await alice.get(`/api/flows/${copy.id}/steps`)).json();
+    expect(comparable(copied)).toEqual(comparable(original));
+    expect(comparable(copied)[2]).toMatchObject({
+      inputSources: [2, 1],
+      loopTargetStepId: true,
+      maxLoopIterations: 4,
+    });
+  });
+
   it('exports a flow without steps as an empty step list', async () => {
     const { flow } = await createFlow(alice, 'Trống', []);
     const response = await alice.get(`/api/flows/${flow.id}/export`);

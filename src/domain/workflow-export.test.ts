@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aStep } from './execution/testing';
 import { workflowOf } from './workflow-export';
+import { workflowJsonSchema } from './workflow-json';
 
 const flow = { name: 'Blog về trà', description: 'Ý tưởng rồi bài viết' };
 
@@ -40,7 +41,10 @@ describe('workflowOf', () => {
     const pick = aStep(1, { outputMode: 'multiple_choice', choices: ['Ngắn', 'Dài'] });
     const polish = aStep(2, { outputMode: 'loop', maxLoopIterations: 3, choices: ['stale'] });
     const many = aStep(3, { outputMode: 'multiple', maxLoopIterations: 1 });
-    const [a, b, c] = workflowOf(flow, [pick, polish, many]).steps;
+    const workflow = workflowOf(flow, [pick, polish, many]);
+    // What an export gives, creating a flow from JSON accepts.
+    expect(workflowJsonSchema.safeParse(workflow).success).toBe(true);
+    const [a, b, c] = workflow.steps;
     expect(a).toMatchObject({ outputMode: 'multiple_choice', choices: ['Ngắn', 'Dài'] });
     expect(a).not.toHaveProperty('maxLoopIterations');
     expect(b).toMatchObject({ outputMode: 'loop', maxLoopIterations: 3 });

@@ -1,26 +1,5 @@
-import type { OutputMode, StepSnapshot } from './flow';
-
-/** A step of the Workflow JSON (spec §3): what importing needs to build the same step again. */
-export interface WorkflowStepJson {
-  name: string;
-  order: number;
-  systemPrompt: string;
-  outputMode: OutputMode;
-  requiresUserInput: boolean;
-  /** Earlier steps by order, as 'step-N', the way the built-in templates write them. */
-  inputSources: string[];
-  /** Only for multiple_choice: the options the model picks from. */
-  choices?: string[];
-  /** Only for loop: how many times the step runs. */
-  maxLoopIterations?: number;
-}
-
-/** The Workflow JSON of spec §3, the shape an export gives and an import takes. */
-export interface WorkflowJson {
-  name: string;
-  description: string;
-  steps: WorkflowStepJson[];
-}
+import type { StepSnapshot } from './flow';
+import { stepReference, type WorkflowJsonInput } from './workflow-json';
 
 export type ExportedStep = Pick<
   StepSnapshot,
@@ -35,17 +14,16 @@ export type ExportedStep = Pick<
   | 'requiresUserInput'
 >;
 
-/** 'step-N' names a step by its order, so the reference survives the new ids an import gives. */
-export const stepReference = (order: number) => `step-${order}`;
-
 /**
- * A flow as Workflow JSON. Orders are kept as stored rather than renumbered: prompts name earlier steps as
+ * A flow as Workflow JSON, the shape creating a flow from JSON takes back. Input sources become 'step-N'
+ * references; choices are written only for multiple_choice and the iteration count only for loop, where
+ * they mean something. Orders are kept as stored rather than renumbered: prompts name earlier steps as
  * [[step-N]] by those very orders. Input sources that no longer name a step of the flow are left out.
  */
 export function workflowOf(
   flow: { name: string; description: string },
   steps: readonly ExportedStep[],
-): WorkflowJson {
+): WorkflowJsonInput {
   const orderOf = new Map(steps.map((step) => [step.id, step.order]));
   const sorted = [...steps].sort((a, b) => a.order - b.order);
   return {

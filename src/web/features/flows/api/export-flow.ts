@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { WorkflowJson } from '../../../../domain/workflow-export';
+import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { api } from '../../../lib/api-client';
 
 export interface FlowExport {
-  workflow: WorkflowJson;
+  workflow: WorkflowJsonInput;
 }
 
 export const exportFlow = (flowId: string) => api.get<FlowExport>(`/api/flows/${flowId}/export`);

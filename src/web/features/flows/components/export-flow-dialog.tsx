@@ -1,6 +1,6 @@
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { WorkflowJson } from '../../../../domain/workflow-export';
+import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
@@ -17,7 +17,7 @@ export function ExportFlowDialog({
 }: {
   flowName: string;
   /** The dialog is open while there is one. */
-  workflow: WorkflowJson | null;
+  workflow: WorkflowJsonInput | null;
   onClose: () => void;
 }) {
   const json = workflow ? JSON.stringify(workflow, null, 2) : '';

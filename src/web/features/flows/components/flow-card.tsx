@@ -1,7 +1,7 @@
 import { Download, Loader2, MessageSquare, MoreVertical, Pencil, Play, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { WorkflowJson } from '../../../../domain/workflow-export';
+import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -21,7 +21,7 @@ import { flowStatusBadge, flowStatusTone } from './flow-status';
 
 export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (flow: FlowListItem) => void }) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const [exported, setExported] = useState<WorkflowJson | null>(null);
+  const [exported, setExported] = useState<WorkflowJsonInput | null>(null);
   const exportFlow = useExportFlow();
   const toast = useToast();
   const status = flowStatusBadge(flow.status);
