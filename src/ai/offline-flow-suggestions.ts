@@ -10,7 +10,7 @@ interface Finding {
 }
 
 const STEP_BY_ORDER = /^step[-_](\d+)$/i;
-const SHORT_PROMPT = 60;
+const SHORT_PROMPT = 40;
 
 const quote = (text: string, max = 80) => `"${shorten(text, max)}"`;
 const times = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -182,7 +182,6 @@ export const workspace = {
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
   masterComing: 'Master Mode sẽ có trong phiên bản tới. Hãy dùng Run Mode để chạy flow từng bước.',
-  suggestionsComing: 'AI Suggestions sẽ có trong phiên bản tới.',
 };
 
 export const logs = {
@@ -203,6 +202,25 @@ export const logs = {
   clear: 'Xóa logs',
   clearFailed: 'Failed to clear logs',
   context: 'Context',
+};
+
+export const suggestions = {
+  title: 'AI Suggestions',
+  description:
+    'Gợi ý cải thiện từng step và một khuyến nghị chiến lược cho cả flow, dựa trên prompts, request logs, các kết quả đã sửa và rejected ideas của flow.',
+  generate: 'Tạo gợi ý',
+  generating: 'Đang tạo gợi ý...',
+  clear: 'Xóa gợi ý',
+  loading: 'Đang tải...',
+  loadFailed: 'Không thể tải gợi ý AI',
+  empty: 'Chưa có gợi ý nào. Bấm "Tạo gợi ý" để AI xem xét flow này.',
+  stepSuggestions: 'Gợi ý theo step',
+  noStepSuggestions: 'Không có gợi ý riêng cho step nào.',
+  step: (order: number, name: string) => `Step ${order}: ${name}`,
+  strategicRecommendation: 'Strategic recommendation',
+  stepCount: (n: number) => `${n} steps`,
+  generateFailed: 'Không thể tạo gợi ý AI',
+  clearFailed: 'Không thể xóa gợi ý AI',
 };
 
 export const conversationContext = {
@@ -337,7 +355,7 @@ export const chatMode = {
   aiRequestLogs: 'AI Request Logs',
   aiRequestLogsText: 'Xem prompt đã gửi và câu trả lời của AI ở từng bước.',
   aiSuggestions: 'AI Suggestions',
-  aiSuggestionsComing: 'Gợi ý cải thiện flow bằng AI chưa có; sẽ có trong phiên bản tới.',
+  aiSuggestionsText: 'Gợi ý cải thiện từng step và cả flow',
   progress: (completed: number, total: number) => `${completed}/${total} bước`,
   emptyTitle: 'Chat với workflow',
   emptyText: 'Mỗi tin nhắn chạy bước tiếp theo của flow với nội dung bạn gửi làm input.',

@@ -22,6 +22,7 @@ import {
   sendMessage,
 } from './chat-transcript';
 import { LogsDialog } from './logs-dialog';
+import { SuggestionsDialog } from './suggestions-dialog';
 import { useChatTranscript } from './use-chat-transcript';
 import { useStickToBottom } from './use-stick-to-bottom';
 
@@ -64,6 +65,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
   const [text, setText] = useState('');
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [logsOpen, setLogsOpen] = useState(false);
+  const [suggestionsOpen, setSuggestionsOpen] = useState(false);
   const toast = useToast();
   const { scroller, content, follow } = useStickToBottom<HTMLElement, HTMLDivElement>();
 
@@ -239,8 +241,13 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
           setSettingsOpen(false);
           setLogsOpen(true);
         }}
+        onOpenSuggestions={() => {
+          setSettingsOpen(false);
+          setSuggestionsOpen(true);
+        }}
       />
       <LogsDialog flowId={flow.id} open={logsOpen} onOpenChange={setLogsOpen} />
+      <SuggestionsDialog flowId={flow.id} open={suggestionsOpen} onOpenChange={setSuggestionsOpen} />
     </div>
   );
 }

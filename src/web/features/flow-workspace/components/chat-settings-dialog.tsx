@@ -44,10 +44,12 @@ export function ChatSettingsDialog({
   open,
   onOpenChange,
   onOpenLogs,
+  onOpenSuggestions,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onOpenLogs: () => void;
+  onOpenSuggestions: () => void;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -68,7 +70,8 @@ export function ChatSettingsDialog({
           <Entry
             icon={<Lightbulb className="h-4 w-4" />}
             title={t.aiSuggestions}
-            text={t.aiSuggestionsComing}
+            text={t.aiSuggestionsText}
+            onClick={onOpenSuggestions}
             testId="chat-settings-suggestions"
           />
         </div>

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../domain/flow';
 import { Button, buttonClasses } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
 import { workspace as t, toasts } from '../../../lib/strings';
 import { useUpdateFlow } from '../api/update-flow';
 import { LogsDialog } from './logs-dialog';
+import { SuggestionsDialog } from './suggestions-dialog';
 
 export const WORKSPACE_MODES = ['edit', 'run', 'chat', 'master'] as const;
 export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
@@ -95,11 +95,7 @@ export function WorkspaceHeader({
         </Button>
       </div>
       <LogsDialog flowId={flow.id} open={logsOpen} onOpenChange={setLogsOpen} />
-      <Dialog open={suggestionsOpen} onOpenChange={setSuggestionsOpen}>
-        <DialogContent title={t.aiSuggestions} closeLabel={toasts.close} data-testid="suggestions-dialog">
-          <p className="text-sm text-slate-600">{t.suggestionsComing}</p>
-        </DialogContent>
-      </Dialog>
+      <SuggestionsDialog flowId={flow.id} open={suggestionsOpen} onOpenChange={setSuggestionsOpen} />
     </header>
   );
 }
