@@ -133,6 +133,22 @@ describe('AI suggestions with the offline model', () => {
     expect((await alice.get(url)).json()).toHaveLength(1);
   });
 
+  it('is refused (429) past the free allowance, before any model call, and counts no usage itself', async () => {
+    const { cookie, user } = await signUp(t.app, 'Carol');
+    const carol = as(t.app, cookie);
+    const { flow } = await createFlow(carol, 'Allowance', threeSteps);
+    const url = `/api/flows/${flow.id}/suggestions`;
+    expect((await carol.post(url)).statusCode).toBe(201);
+    expect((await carol.get('/api/user/usage')).json()).toMatchObject({ usedSteps: 0 });
+
+    await t.db.sql`
+      INSERT INTO user_usage (id, user_id, used_default_key)
+      SELECT gen_random_uuid(), ${user.id}, true FROM generate_series(1, 15)`;
+    const refused = await carol.post(url);
+    expect(refused.statusCode).toBe(429);
+    expect((await carol.get(url)).json()).toHaveLength(1);
+  });
+
   it('refuses bad input with 400 and answers 401 without a session', async () => {
     const { flow } = await createFlow(alice, 'Input', threeSteps);
     const url = `/api/flows/${flow.id}/suggestions`;
