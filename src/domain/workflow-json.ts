@@ -105,3 +105,23 @@ export interface GeneratedWorkflow {
 export function inputSourceIds(step: WorkflowStep, idOfOrder: ReadonlyMap<number, string>): string[] {
   return [...new Set(step.inputSources.map((source) => idOfOrder.get(referencedOrder(source)!)!))];
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const hasNameAndSteps = (value: unknown): boolean =>
+  isRecord(value) && 'name' in value && Array.isArray(value.steps);
+
+/**
+ * The workflow an imported JSON value holds (spec §5): the first flow of a `flows` list, an object with
+ * name and steps, or the `workflow` of what Export JSON answers; null when it holds none of them.
+ */
+export function workflowInImport(value: unknown): Record<string, unknown> | null {
+  if (!isRecord(value)) return null;
+  const candidate = Array.isArray(value.flows)
+    ? value.flows[0]
+    : hasNameAndSteps(value)
+      ? value
+      : value.workflow;
+  return hasNameAndSteps(candidate) ? (candidate as Record<string, unknown>) : null;
+}
