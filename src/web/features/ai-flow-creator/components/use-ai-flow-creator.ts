@@ -1,0 +1,76 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMachine } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { fromPromise } from 'xstate';
+import type { WorkflowProposal } from '../../../../domain/ai-flow-creator';
+import {
+  aiFlowCreatorMachine,
+  type CreatorTexts,
+  canSend,
+  isPending,
+  phaseOf,
+  type SavedFlow,
+} from '../../../../machines/ai-flow-creator';
+import { useToast } from '../../../components/ui/toast';
+import { aiFlowCreator as t, toasts } from '../../../lib/strings';
+import { improveDescription } from '../api/improve-description';
+import { proposeWorkflow } from '../api/propose-workflow';
+import { saveWorkflow } from '../api/save-workflow';
+
+const texts: CreatorTexts = {
+  welcome: t.welcome,
+  improvement: t.improvement,
+  proposal: (proposal) => t.proposal(proposal.name, proposal.steps.length),
+  askWhatToChange: t.askWhatToChange,
+  saved: t.saved,
+};
+
+const now = () => new Date().toISOString();
+
+/** The creator's machine with its three calls, and a toast for each outcome the spec names. */
+export function useAiFlowCreator() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [machine] = useState(() =>
+    aiFlowCreatorMachine.provide({
+      actors: {
+        improve: fromPromise<string, { description: string }>(({ input }) =>
+          improveDescription(input.description),
+        ),
+        propose: fromPromise<WorkflowProposal, { conversationHistory: string }>(({ input }) =>
+          proposeWorkflow(input.conversationHistory),
+        ),
+        save: fromPromise<SavedFlow, { proposal: WorkflowProposal }>(async ({ input }) => {
+          const flow = await saveWorkflow(queryClient, input.proposal);
+          return { id: flow.id, name: flow.name };
+        }),
+      },
+    }),
+  );
+  const [snapshot, send, creator] = useMachine(machine, { input: { texts, now } });
+
+  useEffect(() => {
+    const subscription = creator.on('*', (event) => {
+      switch (event.type) {
+        case 'improveFailed':
+          return toast({ title: toasts.error, description: t.improveFailed, variant: 'destructive' });
+        case 'proposalFailed':
+          return toast({ title: toasts.error, description: t.proposalFailed, variant: 'destructive' });
+        case 'saveFailed':
+          return toast({ title: toasts.error, description: t.saveFailed, variant: 'destructive' });
+        case 'saved':
+          return toast({ title: toasts.success, description: t.savedToast, variant: 'success' });
+      }
+    });
+    return () => subscription.unsubscribe();
+  }, [creator, toast]);
+
+  return {
+    send,
+    context: snapshot.context,
+    phase: phaseOf(snapshot),
+    pending: isPending(snapshot),
+    canSend: canSend(snapshot),
+    saving: snapshot.matches({ proposal: 'saving' }),
+  };
+}
