@@ -495,3 +495,226 @@ export const placeholders = {
 export const dates = {
   locale: 'vi-VN',
 };
+
+export const sessions = {
+  navLink: 'Sessions',
+  title: 'Quản lý Sessions',
+  subtitle: 'Lưu lại flow và execution bạn đang làm để quay lại đúng chỗ đó sau.',
+  create: 'Tạo Session',
+  createFirst: 'Tạo session đầu tiên',
+  emptyTitle: 'Chưa có session nào',
+  emptyText: 'Session ghi nhớ flow, execution và chế độ bạn đang làm việc. Tải session để quay lại ngay.',
+  loadFailedList: 'Không thể tải danh sách sessions',
+  dialogTitle: 'Tạo Session Mới',
+  dialogDescription: 'Session lưu flow và execution bạn đang làm việc gần nhất, hoặc flow bạn chọn.',
+  name: 'Tên session',
+  namePlaceholder: 'VD: Viết bài blog tuần này',
+  description: 'Mô tả (không bắt buộc)',
+  descriptionPlaceholder: 'Ghi chú ngắn về session này...',
+  flow: 'Flow',
+  currentWork: 'Flow đang làm gần nhất',
+  mode: 'Chế độ khi mở lại',
+  modes: { edit: 'Edit', run: 'Run', chat: 'Chat' },
+  modeAuto: 'Tự động',
+  cancel: 'Hủy',
+  submit: 'Tạo Session',
+  submitting: 'Đang tạo...',
+  nameRequired: 'Tên session không được để trống',
+  updated: (when: string) => `Cập nhật ${when}`,
+  unknownTime: 'không xác định',
+  flowOf: (name: string) => `Flow: ${name}`,
+  noFlow: 'Chưa gắn flow nào: mở danh sách Flows',
+  modeOf: (mode: string) => `Chế độ: ${mode}`,
+  load: 'Tải',
+  loading: 'Đang tải...',
+  delete: 'Xóa session',
+  deleteConfirm: 'Bạn có chắc muốn xóa session này?',
+  created: 'Session đã được tạo thành công',
+  createFailed: 'Không thể tạo session',
+  deleted: 'Session đã được xóa',
+  deleteFailed: 'Không thể xóa session',
+  loaded: 'Session đã được tải',
+  loadFailed: 'Không thể tải session',
+};
+
+export const lightFlows = {
+  heading: 'Workflows',
+  fastSubtitle: 'Danh sách nhanh: chỉ tên, mô tả và lối vào từng flow.',
+  fullList: 'Danh sách đầy đủ',
+  empty: 'No flows created yet.',
+  createFirst: 'Create Your First Flow',
+  loadFailed: 'Không thể tải danh sách flows',
+  stepCount: (n: number) => `${n} Steps`,
+  statuses: { active: 'Active', draft: 'Draft', inactive: 'Inactive' },
+  run: 'Run',
+  chat: 'Chat',
+  edit: 'Edit',
+  redirecting: 'Đang chuyển hướng đến phiên bản tối ưu...',
+  staticSubtitle: 'Phiên bản tối ưu: trang tĩnh, mở ngay, không tải dữ liệu.',
+  staticSignedIn: 'Chọn nơi bạn muốn làm việc:',
+  staticSignedOut: 'Đăng nhập để xem và chạy các workflow của bạn.',
+  staticLinks: [
+    { href: '/flows', title: 'Danh sách Workflows', text: 'Tìm kiếm, tạo, chạy, export và xóa flows.' },
+    { href: '/flows-fast', title: 'Danh sách nhanh', text: 'Chỉ tên và lối vào từng flow.' },
+    { href: '/ai-flow-creator', title: 'AI Flow Creator', text: 'Mô tả công việc, AI đề xuất workflow.' },
+    { href: '/sessions', title: 'Sessions', text: 'Quay lại đúng flow và execution đã lưu.' },
+  ],
+  signIn: 'Đăng nhập',
+};
+
+export const workshop = {
+  title: 'Workshop',
+  subtitle: 'Chọn một flow để mở workspace của nó ở chế độ Edit, Run hoặc Chat.',
+  empty: 'Chưa có flow nào.',
+  createFirst: 'Tạo flow ở danh sách Workflows',
+  loadFailed: 'Không thể tải danh sách flows',
+  stepCount: (n: number) => `${n} Steps`,
+  modes: { edit: 'Edit', run: 'Run', chat: 'Chat' },
+};
+
+export const guide = {
+  back: 'Quay lại',
+  title: 'Hướng dẫn sử dụng',
+  subtitle: 'Mọi thứ bạn cần để xây dựng và chạy workflow AI nhiều bước.',
+  stepTypesTitle: '4 loại step',
+  stepTypes: [
+    {
+      title: 'Single Output',
+      text: 'AI trả về một kết quả. Dùng cho phân tích, tóm tắt, viết một bản nháp.',
+      example: 'Ví dụ: "Phân tích thị trường cho [[step-1]]"',
+    },
+    {
+      title: 'Multiple Output',
+      text: 'AI trả về nhiều phương án song song (Branch 1, Branch 2...). Bạn duyệt những phương án muốn đi tiếp.',
+      example: 'Ví dụ: "Đưa ra 3 tiêu đề khác nhau"',
+    },
+    {
+      title: 'Multiple Choice',
+      text: 'AI chọn đúng một trong các lựa chọn bạn đặt sẵn; kết quả có nhãn "path: lựa chọn" và được chọn tự động.',
+      example: 'Ví dụ: lựa chọn "B2B", "B2C", "Cả hai"',
+    },
+    {
+      title: 'Loop',
+      text: 'Step chạy lặp nhiều lần; lần thứ n thấy kết quả của các lần trước nên có thể cải thiện dần.',
+      example: 'Ví dụ: "Viết lại đoạn văn cho hay hơn" lặp 3 lần',
+    },
+  ],
+  createTitle: 'Tạo flow trong 4 bước',
+  createSteps: [
+    {
+      title: 'Tạo flow',
+      text: 'Ở trang Workflows bấm "Tạo Flow thủ công", đặt tên và mô tả; hoặc dùng AI Creator.',
+    },
+    {
+      title: 'Thêm steps',
+      text: 'Trong chế độ Edit bấm "Add Step", viết system prompt và chọn output mode.',
+    },
+    {
+      title: 'Nối các steps',
+      text: 'Dùng [[step-N]] trong prompt hoặc Input Sources để đưa kết quả step trước vào step sau.',
+    },
+    {
+      title: 'Chạy và duyệt',
+      text: 'Sang chế độ Run, bấm Execute từng step hoặc Execute All, duyệt từng kết quả.',
+    },
+  ],
+  modesTitle: '3 chế độ của workshop',
+  modes: [
+    { title: 'Edit', text: 'Xây cấu trúc flow: thêm, sửa, xóa steps, chạy thử một step với Test Execution.' },
+    { title: 'Run', text: 'Chạy từng step, xem các version kết quả, sửa và approve trước khi đi tiếp.' },
+    { title: 'Chat', text: 'Trò chuyện với flow: mỗi tin nhắn chạy bước tiếp theo với nội dung bạn gửi.' },
+  ],
+  tipsTitle: 'Mẹo nhanh',
+  tips: [
+    'Loop thường chỉ cần 3-5 lần lặp: nhiều hơn hiếm khi tốt hơn mà tốn thêm lượt chạy.',
+    'Đặt tên step rõ ràng: [[Tên step]] cũng tham chiếu được kết quả của step đó.',
+    'Bật "Yêu cầu user input" cho step cần thông tin từ bạn, QuickRun sẽ dừng lại chờ.',
+    'Xóa một kết quả không tốt: nội dung của nó thành rejected idea để AI tránh lặp lại.',
+    'Lưu session để quay lại đúng flow và execution đang làm.',
+  ],
+  start: 'Bắt đầu tạo Workflow',
+  about: 'Tìm hiểu thêm về sản phẩm',
+};
+
+export const about = {
+  heroTitle: 'AI Workflow nhiều bước, con người giữ quyền quyết định',
+  heroText:
+    'Prompt Flow Workbench chia một việc lớn thành chuỗi prompt nhỏ. AI làm từng bước, bạn xem, sửa và duyệt trước khi đi tiếp: kết quả đáng tin hơn một câu trả lời chat dài.',
+  howTitle: 'Cách hoạt động',
+  howSteps: [
+    {
+      title: 'Thiết kế workflow',
+      text: 'Chia công việc thành các step, mỗi step một system prompt và một output mode.',
+    },
+    {
+      title: 'Cấu hình AI',
+      text: 'Dùng Gemini API key của riêng bạn hoặc key mặc định; nối steps bằng [[step-N]].',
+    },
+    {
+      title: 'Chạy và học hỏi',
+      text: 'Chạy từng bước, duyệt kết quả, ghi chú và loại bỏ ý không tốt để AI học theo.',
+    },
+    {
+      title: 'Mở rộng và tối ưu',
+      text: 'Dùng lại flow như chatbot riêng, nhận gợi ý cải thiện và chia sẻ bằng JSON.',
+    },
+  ],
+  featuresTitle: 'Tính năng',
+  features: [
+    { title: 'Chain of Thought', text: 'Mỗi step dùng kết quả của step trước, AI suy luận theo từng chặng.' },
+    { title: 'Human-in-the-loop', text: 'Approve, sửa hoặc xóa từng kết quả trước khi workflow chạy tiếp.' },
+    { title: 'Prompt Library', text: 'Lưu flow như những chatbot tuỳ chỉnh và chạy lại bất cứ lúc nào.' },
+    { title: '4 output modes', text: 'Single, Multiple, Multiple Choice và Loop cho mọi kiểu suy luận.' },
+    { title: 'QuickRun', text: 'Execute All chạy tự động các step tiếp theo, dừng lại khi cần input.' },
+    { title: 'Chat Mode', text: 'Trò chuyện với workflow: mỗi tin nhắn là input của bước tiếp theo.' },
+    { title: 'AI Flow Creator', text: 'Mô tả công việc bằng lời, AI đề xuất workflow hoàn chỉnh.' },
+    { title: 'AI Request Logs', text: 'Xem prompt cuối cùng, input và câu trả lời của từng lần gọi AI.' },
+    { title: 'Live updates', text: 'Kết quả hiện từng chữ khi AI đang viết, trên mọi tab đang mở.' },
+  ],
+  casesTitle: 'Câu chuyện sử dụng',
+  problem: 'Vấn đề',
+  solution: 'Giải pháp',
+  results: 'Kết quả',
+  cases: [
+    {
+      title: 'Content Marketing',
+      problem: 'Một đội nhỏ cần nội dung cho nhiều kênh mỗi tuần, chat AI cho ra bài chung chung.',
+      solution:
+        'Flow 3 bước: chân dung khách hàng → chiến lược nội dung → nội dung đa kênh (Multiple Output).',
+      results: 'Mỗi kênh có nhiều phương án để chọn; thời gian soạn nội dung giảm khoảng một nửa.',
+    },
+    {
+      title: 'Customer Support',
+      problem: 'Câu trả lời cho khách hàng không đồng nhất giữa các nhân viên.',
+      solution:
+        'Flow phân loại yêu cầu (Multiple Choice) rồi soạn câu trả lời theo đúng hướng dẫn từng loại.',
+      results: 'Giọng văn thống nhất, nhân viên chỉ duyệt và sửa nhỏ trước khi gửi.',
+    },
+    {
+      title: 'Financial Analysis',
+      problem: 'Báo cáo phân tích mất nhiều giờ tổng hợp và dễ sót rủi ro.',
+      solution: 'Flow tách số liệu → phân tích xu hướng → đánh giá rủi ro, có Loop để rà soát lại kết luận.',
+      results: 'Mỗi bước có thể kiểm tra lại; báo cáo nhanh hơn và minh bạch về cách AI suy luận.',
+    },
+  ],
+  principlesTitle: 'Nguyên tắc',
+  principles: [
+    {
+      title: 'Con người quyết định',
+      text: 'AI đề xuất, bạn duyệt. Không kết quả nào đi tiếp khi bạn chưa xem.',
+    },
+    { title: 'Minh bạch', text: 'Mọi prompt, input và câu trả lời đều được ghi lại và xem lại được.' },
+    { title: 'Từng bước nhỏ', text: 'Việc lớn chia thành các bước rõ ràng thì dễ kiểm soát và dễ sửa.' },
+    {
+      title: 'Dùng lại được',
+      text: 'Một flow tốt là tài sản: chạy lại, chia sẻ và cải thiện theo thời gian.',
+    },
+  ],
+  ctaTitle: 'Sẵn sàng xây dựng workflow đầu tiên?',
+  ctaText: 'Bắt đầu từ một template, một mô tả cho AI hoặc một flow trống.',
+  ctaButton: 'Bắt đầu ngay',
+  footerHome: 'Trang chủ',
+  footerAbout: 'Giới thiệu',
+  footerInert: ['Tài liệu', 'API', 'Trợ giúp', 'Điều khoản', 'Bảo mật'],
+  copyright: '© 2026 Prompt Flow Workbench',
+};

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { buttonClasses } from '../../components/ui/button';
 import { displayNameOf, type User } from '../../features/auth/api/get-user';
 import { classNames } from '../../lib/class-names';
-import { app, nav } from '../../lib/strings';
+import { app, nav, sessions } from '../../lib/strings';
 
 function NavLink({ href, children, className }: { href: string; children: string; className?: string }) {
   const [location] = useLocation();
@@ -47,6 +47,9 @@ export function NavigationBar({ user }: { user: User | null }) {
             <NavLink href="/flows">{nav.flows}</NavLink>
             <NavLink href="/master-mode">{nav.masterMode}</NavLink>
             <NavLink href="/guide">{nav.guide}</NavLink>
+            <NavLink href="/sessions" className="hidden md:inline-flex">
+              {sessions.navLink}
+            </NavLink>
             <NavLink href="/api-keys" className="hidden lg:inline-flex">
               {nav.keys}
             </NavLink>

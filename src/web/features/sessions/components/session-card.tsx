@@ -1,0 +1,72 @@
+import { Clock, FolderOpen, Trash2, Workflow } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { relativeTimeOf } from '../../../lib/relative-time';
+import { sessions as t } from '../../../lib/strings';
+import type { UserSession } from '../api/get-user-sessions';
+
+export function SessionCard({
+  session,
+  now,
+  loading,
+  busy,
+  onLoad,
+  onDelete,
+}: {
+  session: UserSession;
+  /** One clock for the whole list, so cards made at the same moment read the same. */
+  now: number;
+  loading: boolean;
+  busy: boolean;
+  onLoad: () => void;
+  onDelete: () => void;
+}) {
+  const updated = relativeTimeOf(session.lastActiveAt ?? session.createdAt, now) ?? t.unknownTime;
+  const mode = session.sessionData.mode;
+  return (
+    <Card
+      className="flex flex-col gap-4 p-5 sm:flex-row sm:items-start sm:justify-between"
+      data-testid="session-card"
+    >
+      <div className="min-w-0">
+        <h3 className="truncate text-lg font-semibold text-slate-900" data-testid="session-name">
+          {session.sessionName}
+        </h3>
+        {session.sessionData.description ? (
+          <p className="mt-1 text-sm text-slate-600" data-testid="session-description">
+            {session.sessionData.description}
+          </p>
+        ) : null}
+        <div className="mt-3 flex flex-wrap items-center gap-2 text-xs text-slate-500">
+          <span className="inline-flex items-center gap-1" data-testid="session-updated">
+            <Clock className="h-3.5 w-3.5" />
+            {t.updated(updated)}
+          </span>
+          <Badge tone={session.flowName ? 'indigo' : 'outline'}>
+            <Workflow className="h-3 w-3" />
+            {session.flowName ? t.flowOf(session.flowName) : t.noFlow}
+          </Badge>
+          {session.flowName && mode ? <Badge tone="outline">{t.modeOf(t.modes[mode])}</Badge> : null}
+        </div>
+      </div>
+      <div className="flex shrink-0 gap-2">
+        <Button size="sm" onClick={onLoad} disabled={busy} data-testid="load-session">
+          <FolderOpen className="h-4 w-4" />
+          {loading ? t.loading : t.load}
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={t.delete}
+          title={t.delete}
+          disabled={busy}
+          onClick={onDelete}
+          data-testid="delete-session"
+        >
+          <Trash2 className="h-4 w-4 text-red-600" />
+        </Button>
+      </div>
+    </Card>
+  );
+}
