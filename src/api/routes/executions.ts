@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
@@ -11,20 +12,6 @@ const runBody = z
     loopIteration: z.int().min(1).max(100).optional(),
   })
   .default({ userInput: '' });
-
-/** Model-calling routes are limited per user (not per IP: users behind one proxy share an address). */
-function modelCallRateLimit(perMinute: number) {
-  if (perMinute === 0) return {};
-  return {
-    config: {
-      rateLimit: {
-        max: perMinute,
-        timeWindow: '1 minute',
-        keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
-      },
-    },
-  };
-}
 
 export async function executionRoutes(app: FastifyInstance) {
   app.get('/api/executions/:id', async (request, reply) => {
