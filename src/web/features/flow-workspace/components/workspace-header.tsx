@@ -1,14 +1,12 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { ArrowLeft, Lightbulb, ListTree, Save } from 'lucide-react';
+import { ArrowLeft, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../domain/flow';
 import { Button, buttonClasses } from '../../../components/ui/button';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
-import { workspace as t, toasts } from '../../../lib/strings';
-import { useUpdateFlow } from '../api/update-flow';
+import { workspace as t } from '../../../lib/strings';
 import { LogsDialog } from './logs-dialog';
+import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';
 
 export const WORKSPACE_MODES = ['edit', 'run', 'chat', 'master'] as const;
@@ -25,19 +23,6 @@ export function WorkspaceHeader({
 }) {
   const [logsOpen, setLogsOpen] = useState(false);
   const [suggestionsOpen, setSuggestionsOpen] = useState(false);
-  const updateFlow = useUpdateFlow();
-  const toast = useToast();
-
-  const save = () =>
-    updateFlow.mutate(flow, {
-      onSuccess: () => toast({ title: toasts.saveSuccess, variant: 'success' }),
-      onError: (error) =>
-        toast({
-          title: toasts.saveFailedTitle,
-          description: messageOf(error, toasts.saveFailed),
-          variant: 'destructive',
-        }),
-    });
 
   return (
     <header
@@ -70,16 +55,7 @@ export function WorkspaceHeader({
         </Tabs.List>
       </Tabs.Root>
       <div className="flex gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={save}
-          disabled={updateFlow.isPending}
-          data-testid="save-flow"
-        >
-          <Save className="h-4 w-4" />
-          {t.save}
-        </Button>
+        <SaveWorkspaceButton flow={flow} />
         <Button variant="outline" size="sm" onClick={() => setLogsOpen(true)} data-testid="open-logs">
           <ListTree className="h-4 w-4" />
           {t.logs}

@@ -1,0 +1,48 @@
+import { useMutation } from '@tanstack/react-query';
+import { useAtom } from 'jotai';
+import type { Flow } from '../../../../domain/flow';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { editMode, toasts } from '../../../lib/strings';
+import { useUpdateFlow } from '../api/update-flow';
+import { useUpdateStep } from '../api/update-step';
+import { stepDraftAtom, useDirtyFlag } from './edit-session';
+import { draftChanges, draftProblem, hasDraftChanges } from './step-draft';
+
+/**
+ * The header's Save: the flow's name, description and status, and whatever is still open in the step
+ * editor. A success clears the dirty flag.
+ */
+export function useSaveWorkspace(flow: Flow) {
+  const [draft, setDraft] = useAtom(stepDraftAtom);
+  const { dirty, clearDirty } = useDirtyFlag(flow.id);
+  const updateFlow = useUpdateFlow();
+  const updateStep = useUpdateStep(flow.id);
+  const toast = useToast();
+  const openEdits = draft?.flowId === flow.id && hasDraftChanges(draft) ? draft : null;
+
+  const save = useMutation({
+    mutationFn: async () => {
+      if (openEdits) {
+        const problem = draftProblem(openEdits);
+        if (problem) throw new Error(editMode[problem]);
+        await updateStep.mutateAsync({ stepId: openEdits.stepId, changes: draftChanges(openEdits) });
+      }
+      return updateFlow.mutateAsync(flow);
+    },
+    onSuccess: () => {
+      // Edits typed while saving stay open.
+      setDraft((current) => (current === openEdits ? null : current));
+      clearDirty();
+      toast({ title: toasts.saveSuccess, variant: 'success' });
+    },
+    onError: (error) =>
+      toast({
+        title: toasts.saveFailedTitle,
+        description: messageOf(error, toasts.saveFailed),
+        variant: 'destructive',
+      }),
+  });
+
+  return { save: () => save.mutate(), saving: save.isPending, unsaved: dirty || openEdits !== null };
+}
