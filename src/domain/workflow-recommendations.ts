@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+export const RECOMMENDATION_TYPES = ['template', 'optimization', 'automation', 'enhancement'] as const;
+export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
+
+export const RECOMMENDATION_CATEGORIES = [
+  'productivity',
+  'automation',
+  'analysis',
+  'creative',
+  'business',
+  'other',
+] as const;
+export type RecommendationCategory = (typeof RECOMMENDATION_CATEGORIES)[number];
+
+export const PRIORITIES = ['urgent', 'high', 'medium', 'low'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const COMPLEXITIES = ['low', 'medium', 'high'] as const;
+export type Complexity = (typeof COMPLEXITIES)[number];
+
+export const FEEDBACK_ACTIONS = ['accepted', 'dismissed', 'modified', 'implemented'] as const;
+export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
+
+/** At most this many recommendations come out of one look at a user's flows. */
+export const MAX_RECOMMENDATIONS = 8;
+
+const recommendedStepSchema = z.object({
+  order: z.int().min(1).max(50),
+  name: z.string().trim().min(1).max(200),
+  systemPrompt: z.string().trim().min(1).max(20_000),
+  // A recommended flow is created as is, and a choice step would need its choices: one or many answers only.
+  outputMode: z.enum(['single', 'multiple']),
+  reasoning: z.string().trim().max(2_000).default(''),
+});
+export type RecommendedStep = z.output<typeof recommendedStepSchema>;
+
+/** A recommendation as a model must give it (and as the offline model makes it) before it is stored. */
+export const recommendationDraftSchema = z.object({
+  recommendationType: z.enum(RECOMMENDATION_TYPES),
+  title: z.string().trim().min(1).max(200),
+  description: z.string().trim().min(1).max(2_000),
+  category: z.enum(RECOMMENDATION_CATEGORIES).catch('other'),
+  priority: z.enum(PRIORITIES).catch('medium'),
+  confidence: z.int().min(0).max(100).catch(70),
+  baseFlowId: z.string().nullable().default(null),
+  recommendedSteps: z
+    .array(recommendedStepSchema)
+    .min(1)
+    .max(20)
+    .transform((steps) =>
+      [...steps].sort((a, b) => a.order - b.order).map((step, index) => ({ ...step, order: index + 1 })),
+    ),
+  benefits: z.array(z.string().trim().min(1).max(500)).max(10).default([]),
+  estimatedTimeReduction: z.int().min(0).max(10_000).nullable().default(null),
+  implementationComplexity: z.enum(COMPLEXITIES).catch('medium'),
+  tags: z.array(z.string().trim().min(1).max(40)).max(10).default([]),
+});
+export type RecommendationDraft = z.output<typeof recommendationDraftSchema>;
+
+export const recommendationAnswerSchema = z.object({
+  recommendations: z.array(recommendationDraftSchema).max(50),
+});
+
+/** POST /api/recommendations/:id/feedback; 'not interested' is a dismissal. */
+export const recommendationFeedbackSchema = z.strictObject({
+  action: z.enum(FEEDBACK_ACTIONS),
+  rating: z.int().min(1).max(5),
+  feedback: z.string().trim().max(5_000).optional(),
+});
+export type RecommendationFeedbackInput = z.infer<typeof recommendationFeedbackSchema>;
+
+/** A row of workflow_recommendations as the API answers it. */
+export interface RecommendationRecord extends Omit<RecommendationDraft, 'baseFlowId'> {
+  id: string;
+  userId: string;
+  baseFlowId: string | null;
+  status: string;
+  userFeedback: string | null;
+  feedbackCount: number;
+  averageRating: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A row of user_workflow_patterns. */
+export interface PatternRecord {
+  id: string;
+  userId: string;
+  patternType: string;
+  patternData: { key: string } & Record<string, unknown>;
+  frequency: number;
+  lastSeen: string;
+  createdAt: string;
+}
+
+/** A workflow template: a workflow_templates row, or one of the product's built-in workflows. */
+export interface TemplateRecord {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  difficulty: string;
+  estimatedDuration: number | null;
+  templateSteps: unknown[];
+  tags: string[];
+  usageCount: number;
+  averageRating: number;
+  isPublic: boolean;
+  createdBy: string | null;
+  builtin: boolean;
+}
+
+/** The status a recommendation takes from feedback: a modification keeps it where it was. */
+export function statusAfterFeedback(current: string, action: FeedbackAction): string {
+  return action === 'modified' ? current : action;
+}
