@@ -24,8 +24,6 @@ import { flowRoutes } from './routes/flows';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
 import { recommendationRoutes } from './routes/recommendations';
-import { masterModeRoutes } from './routes/master-mode';
-import { recommendationRoutes } from './routes/recommendations';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
@@ -106,10 +104,8 @@ export async function buildApp(
   await app.register(apiKeyRoutes);
   await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
   await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
-  await app.register(masterModeRoutes, { resolveModel: services.resolveModel });
   await app.register(userSessionRoutes);
   await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
-  await app.register(recommendationRoutes, { resolveModel: services.resolveModel });
   await app.register(recommendationRoutes, { resolveModel: services.resolveModel });
 
   await registerWebApp(app);
