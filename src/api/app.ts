@@ -23,6 +23,7 @@ import { flowExportRoutes } from './routes/flow-export';
 import { flowRoutes } from './routes/flows';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
+import { masterModeRoutes } from './routes/master-mode';
 import { recommendationRoutes } from './routes/recommendations';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
@@ -104,6 +105,7 @@ export async function buildApp(
   await app.register(apiKeyRoutes);
   await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
   await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
+  await app.register(masterModeRoutes, { resolveModel: services.resolveModel });
   await app.register(userSessionRoutes);
   await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
   await app.register(recommendationRoutes, { resolveModel: services.resolveModel });

@@ -24,6 +24,25 @@ const environmentSchema = z.object({
   MODEL_CALLS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(120),
   MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MASTER_MODE_API_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/,
+            'must be a comma-separated list of host or host:port entries',
+          ),
+      ),
+    ),
 });
 
 export interface Config {
@@ -40,6 +59,8 @@ export interface Config {
   /** Step runs one user may start per minute; 0: no limit. */
   modelCallsPerMinute: number;
   logLevel: string;
+  /** Hosts (`host` or `host:port`) master mode api rows may call; empty: api rows are refused. */
+  masterModeApiHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -67,6 +88,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
   };
 }
 

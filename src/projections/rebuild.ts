@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
 import { type ProjectableEvent, projectStreams } from './project-execution-events';
+import { projectMasterStreams } from './project-master-events';
 
 export const READ_MODEL_TABLES = [
   'executions',
@@ -8,6 +9,7 @@ export const READ_MODEL_TABLES = [
   'ai_request_logs',
   'user_usage',
   'rejected_ideas',
+  'master_mode_runs',
 ] as const;
 
 /** A page of the gap-safe feed of every stream, strictly after the cursor (null: from the start). */
@@ -27,7 +29,11 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
   for (;;) {
     const { events, checkpoint } = await readAll(cursor, batchSize);
     if (events.length === 0) return replayed;
-    await sql.begin((tx) => projectStreams(tx, eventsByStream(events)));
+    const streams = eventsByStream(events);
+    await sql.begin(async (tx) => {
+      await projectStreams(tx, streams);
+      await projectMasterStreams(tx, streams);
+    });
     replayed += events.length;
     cursor = checkpoint;
   }

@@ -20,6 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     modelTimeoutMs: 120_000,
     modelCallsPerMinute: 120,
     logLevel: 'silent',
+    masterModeApiHosts: [],
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referencedRows, resolveRowReferences, rowNumber } from './row-references';
+import { referencedRows, resolveRowReferences, rowNumber, stepReferencesAsRows } from './row-references';
 
 describe('row references', () => {
   it('numbers rows with three digits', () => {
@@ -30,5 +30,15 @@ describe('row references', () => {
 
   it('lists the rows a text references once each', () => {
     expect(referencedRows('[[row-2]] [[row-1]] [[row-2]]')).toEqual([2, 1]);
+  });
+
+  it('turns a flow step’s [[step-N]] into the row that step became', () => {
+    const rowOfOrder = new Map([
+      [1, 1],
+      [3, 2],
+    ]);
+    expect(
+      stepReferencesAsRows('Use [[step-3]] and [[Step_1]], not [[step-2]] or [[Outline]]', rowOfOrder),
+    ).toBe('Use [[row-2]] and [[row-1]], not [[step-2]] or [[Outline]]');
   });
 });

@@ -44,3 +44,17 @@ export function resolveRowReferences(text: string, results: readonly string[]): 
   });
   return { text: resolved, references, unresolved };
 }
+
+const STEP_REFERENCE = /\[\[\s*step[-_](\d{1,6})\s*\]\]/gi;
+
+/**
+ * A flow step's prompt as a row's: `[[step-N]]` (N a step order) becomes `[[row-M]]`, M being the
+ * row that step became, so a session made from a flow chains its rows as the flow chains its steps.
+ * Other references stay as written.
+ */
+export function stepReferencesAsRows(prompt: string, rowOfOrder: ReadonlyMap<number, number>): string {
+  return prompt.replace(STEP_REFERENCE, (whole, digits: string) => {
+    const row = rowOfOrder.get(Number(digits));
+    return row === undefined ? whole : `[[row-${row}]]`;
+  });
+}

@@ -1,0 +1,75 @@
+import { allowedApiUrl, RowRunRefused } from '../domain/master-mode/row-run';
+
+export const API_ROW_TIMEOUT_MS = 10_000;
+export const API_ROW_MAX_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 3;
+
+/**
+ * The GET of a master mode api row: only to allowed hosts (every redirect is checked against the list
+ * too, so an allowed host cannot lead the server elsewhere), within a time and size limit; the answer
+ * is the body as text.
+ */
+export async function callApiRow(
+  url: URL,
+  allowedHosts: readonly string[],
+  signal?: AbortSignal,
+): Promise<string> {
+  const timeout = AbortSignal.timeout(API_ROW_TIMEOUT_MS);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let target = url;
+  try {
+    for (let hop = 0; ; hop++) {
+      const response = await fetch(target, {
+        method: 'GET',
+        redirect: 'manual',
+        signal: combined,
+        headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
+      });
+      if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
+        await response.body?.cancel();
+        if (hop >= MAX_REDIRECTS)
+          throw new RowRunRefused(`The API redirected more than ${MAX_REDIRECTS} times`);
+        target = allowedApiUrl(new URL(response.headers.get('location')!, target).href, allowedHosts);
+        continue;
+      }
+      const body = await boundedText(response);
+      if (!response.ok) {
+        throw new RowRunRefused(
+          `The API answered ${response.status} ${response.statusText}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`,
+        );
+      }
+      return body;
+    }
+  } catch (error) {
+    if (error instanceof RowRunRefused) throw error;
+    if (timeout.aborted)
+      throw new RowRunRefused(`The API did not answer within ${API_ROW_TIMEOUT_MS / 1000} s`);
+    if (signal?.aborted) throw new RowRunRefused('Stopped');
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new RowRunRefused(`The API could not be reached${cause ? ` (${cause})` : ''}`);
+  }
+}
+
+/** The body as UTF-8 text, refused once it grows past the size limit (the rest is never read). */
+async function boundedText(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > API_ROW_MAX_BYTES) {
+    await response.body?.cancel();
+    throw new RowRunRefused(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > API_ROW_MAX_BYTES) {
+      await reader.cancel();
+      throw new RowRunRefused(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

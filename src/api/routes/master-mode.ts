@@ -1,0 +1,211 @@
+import type { FastifyInstance } from 'fastify';
+import type { Sql } from 'postgres';
+import { z } from 'zod';
+import type { resolveProvider } from '../../ai';
+import {
+  createMasterStepSchema,
+  createSessionSchema,
+  type MasterSessionWithSteps,
+  type MasterStep,
+  sessionNameForFlow,
+  updateMasterStepSchema,
+} from '../../domain/master-mode/master-session';
+import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
+import { workflowJsonSchema } from '../../domain/workflow-json';
+import { notFound } from '../errors';
+import { MasterModeService, SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode-service';
+import { modelCallRateLimit } from '../model-call-rate-limit';
+import { userIdOf } from '../plugins/auth';
+
+const sessionIdParams = z.object({ sessionId: z.uuid() });
+const stepIdParams = z.object({ stepId: z.uuid() });
+const sessionsQuery = z.object({ flowId: z.uuid().optional() });
+/** The control calls take no fields; an empty object (or no body) is all they accept. */
+const noBody = z.strictObject({}).optional();
+
+interface NewRow {
+  stepName: string;
+  systemPrompt: string;
+  isRequired: boolean;
+}
+
+/**
+ * Master mode: sessions of rows (a name, an input, a prompt, a type, a result) worked like a
+ * spreadsheet; rows run one at a time or all in order (see MasterModeService).
+ */
+export async function masterModeRoutes(
+  app: FastifyInstance,
+  options: { resolveModel?: typeof resolveProvider | undefined },
+) {
+  const { sql } = app;
+  const master = new MasterModeService({
+    config: app.config,
+    sql: app.sql,
+    store: app.store,
+    ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
+  });
+  const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
+
+  app.get('/api/master-mode/sessions', async (request) => {
+    const { flowId } = sessionsQuery.parse(request.query);
+    const userId = userIdOf(request);
+    return sql`
+      SELECT ${sql.unsafe(SESSION_COLUMNS.replace(/(^|, )/g, '$1m.'))},
+             (SELECT count(*)::int FROM master_mode_steps s WHERE s.session_id = m.id) AS step_count
+      FROM master_mode_sessions m
+      WHERE m.user_id = ${userId} ${flowId ? sql`AND m.flow_id = ${flowId}` : sql``}
+      ORDER BY m.updated_at DESC, m.id`;
+  });
+
+  app.get('/api/master-mode/session/:sessionId', async (request) => {
+    const { sessionId } = sessionIdParams.parse(request.params);
+    return master.sessionWithSteps(sessionId, userIdOf(request));
+  });
+
+  /** What ran in the session, newest first: the audit of its rows' runs. */
+  app.get('/api/master-mode/session/:sessionId/runs', async (request) => {
+    const { sessionId } = sessionIdParams.parse(request.params);
+    await master.session(sessionId, userIdOf(request));
+    return sql`
+      SELECT id, step_id, row_number, step_name, step_type, system_prompt, user_input, final_prompt,
+             row_references, unresolved_references, model, key_source, result, success, error_message,
+             duration_ms, requested_at
+      FROM master_mode_runs WHERE session_id = ${sessionId} ORDER BY requested_at DESC, id`;
+  });
+
+  app.post('/api/master-mode/standalone', async (request, reply) => {
+    const { name, flowId } = createSessionSchema.parse(request.body ?? {});
+    const userId = userIdOf(request);
+    let rows: NewRow[] = [];
+    if (flowId) {
+      const steps = await app.executions.flowSteps(flowId, userId);
+      const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
+      rows = steps.map((step) => ({
+        stepName: step.name,
+        systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
+        isRequired: step.requiresUserInput,
+      }));
+    }
+    const session = await createSession(sql, userId, name, flowId ?? null, rows);
+    return reply.status(201).send(session);
+  });
+
+  app.post('/api/master-mode/import', async (request, reply) => {
+    const workflow = workflowJsonSchema.parse(request.body);
+    const steps = [...workflow.steps].sort((a, b) => a.order - b.order);
+    const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
+    const rows = steps.map((step) => ({
+      stepName: step.name,
+      systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
+      isRequired: step.requiresUserInput,
+    }));
+    const session = await createSession(
+      sql,
+      userIdOf(request),
+      sessionNameForFlow(workflow.name),
+      null,
+      rows,
+    );
+    return reply.status(201).send(session);
+  });
+
+  app.post('/api/master-mode/steps', async (request, reply) => {
+    const input = createMasterStepSchema.parse(request.body);
+    const session = await master.session(input.sessionId, userIdOf(request));
+    // Without an order the row goes last.
+    const [step] = await sql<MasterStep[]>`
+      INSERT INTO master_mode_steps
+        (session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required)
+      VALUES (${session.id},
+        COALESCE(${input.order ?? null}::int,
+                 (SELECT COALESCE(max("order"), 0) + 1 FROM master_mode_steps WHERE session_id = ${session.id})),
+        ${input.stepName}, ${input.userInput}, ${input.result}, ${input.systemPrompt}, ${input.stepType},
+        ${input.isRequired})
+      RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
+    await touch(sql, session.id);
+    return reply.status(201).send(step);
+  });
+
+  app.put('/api/master-mode/steps/:stepId', async (request) => {
+    const { stepId } = stepIdParams.parse(request.params);
+    const changes = updateMasterStepSchema.parse(request.body ?? {});
+    const current = await master.ownedRow(stepId, userIdOf(request));
+    const next = { ...current, ...changes };
+    const [updated] = await sql<MasterStep[]>`
+      UPDATE master_mode_steps SET
+        user_input = ${next.userInput}, system_prompt = ${next.systemPrompt}, step_type = ${next.stepType},
+        is_required = ${next.isRequired}, step_name = ${next.stepName}, updated_at = now()
+      WHERE id = ${stepId}
+      RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
+    if (!updated) throw notFound('Master mode step not found');
+    await touch(sql, current.sessionId);
+    return updated;
+  });
+
+  app.delete('/api/master-mode/steps/:stepId', async (request, reply) => {
+    const { stepId } = stepIdParams.parse(request.params);
+    const current = await master.ownedRow(stepId, userIdOf(request));
+    await sql`DELETE FROM master_mode_steps WHERE id = ${stepId}`;
+    await touch(sql, current.sessionId);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/master-mode/execute/:stepId', limit, async (request) => {
+    const { stepId } = stepIdParams.parse(request.params);
+    noBody.parse(request.body ?? undefined);
+    return master.executeRow(stepId, userIdOf(request));
+  });
+
+  app.post('/api/master-mode/execute-all/:sessionId', limit, async (request) => {
+    const { sessionId } = sessionIdParams.parse(request.params);
+    noBody.parse(request.body ?? undefined);
+    return master.executeAll(sessionId, userIdOf(request));
+  });
+
+  app.post('/api/master-mode/stop/:sessionId', async (request) => {
+    const { sessionId } = sessionIdParams.parse(request.params);
+    noBody.parse(request.body ?? undefined);
+    return { stopped: await master.stop(sessionId, userIdOf(request)) };
+  });
+
+  app.post('/api/master-mode/reset/:sessionId', async (request) => {
+    const { sessionId } = sessionIdParams.parse(request.params);
+    noBody.parse(request.body ?? undefined);
+    return master.reset(sessionId, userIdOf(request));
+  });
+}
+
+/** A session and its first rows, in one transaction. */
+async function createSession(
+  sql: Sql,
+  userId: string,
+  name: string,
+  flowId: string | null,
+  rows: NewRow[],
+): Promise<MasterSessionWithSteps> {
+  return sql.begin(async (tx) => {
+    const [session] = await tx<MasterSessionWithSteps[]>`
+      INSERT INTO master_mode_sessions (user_id, flow_id, session_name)
+      VALUES (${userId}, ${flowId}, ${name})
+      RETURNING ${tx.unsafe(SESSION_COLUMNS)}`;
+    const steps =
+      rows.length === 0
+        ? []
+        : await tx<MasterStep[]>`
+          INSERT INTO master_mode_steps ${tx(
+            rows.map((row, i) => ({
+              sessionId: session!.id,
+              order: i + 1,
+              stepName: row.stepName,
+              systemPrompt: row.systemPrompt,
+              stepType: 'ai',
+              isRequired: row.isRequired,
+            })),
+          )}
+          RETURNING ${tx.unsafe(STEP_COLUMNS)}`;
+    return { ...session!, steps: steps.toSorted((a, b) => a.order - b.order) };
+  });
+}
+
+const touch = (sql: Sql, sessionId: string) =>
+  sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;

@@ -1,0 +1,508 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineProvider, type ModelProvider, type ModelRequest } from '../src/ai';
+import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
+import { rebuildProjections } from '../src/projections/rebuild';
+import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+
+/** The offline model, except that a prompt holding WAIT is answered only when the test opens the gate. */
+function gatedModel() {
+  const offline = createOfflineProvider();
+  const calls: ModelRequest[] = [];
+  let open: (() => void) | null = null;
+  const provider: ModelProvider = {
+    kind: 'offline',
+    model: 'offline',
+    stream(request) {
+      calls.push(request);
+      if (!request.prompt.includes('WAIT')) return offline.stream(request);
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return Object.assign((async function* () {})(), {
+        final: gate.then(() => ({ text: 'answered after the wait', usage: null })),
+      });
+    },
+  };
+  return {
+    provider,
+    calls,
+    waiting: () => open !== null,
+    release() {
+      open?.();
+      open = null;
+    },
+  };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function newSession(client: Client, name = 'Worksheet', flowId?: string) {
+  const response = await client.post('/api/master-mode/standalone', { name, ...(flowId ? { flowId } : {}) });
+  expect(response.statusCode).toBe(201);
+  return response.json() as MasterSessionWithSteps;
+}
+
+async function addRow(client: Client, sessionId: string, fields: Partial<MasterStep> & { stepName: string }) {
+  const response = await client.post('/api/master-mode/steps', { sessionId, ...fields });
+  expect(response.statusCode).toBe(201);
+  return response.json() as MasterStep;
+}
+
+const sessionOf = async (client: Client, id: string) =>
+  (await client.get(`/api/master-mode/session/${id}`)).json() as MasterSessionWithSteps;
+
+describe('master mode', () => {
+  let t: TestApp;
+  let alice: Client;
+  let bob: Client;
+  const model = gatedModel();
+  const allowed = createServer((req, res) => {
+    if (req.url?.startsWith('/redirect')) {
+      res.writeHead(302, { location: `http://${other}/secret` });
+      res.end();
+      return;
+    }
+    if (req.url?.startsWith('/missing')) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such thing');
+      return;
+    }
+    if (req.url?.startsWith('/huge')) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x'.repeat(2 * 1024 * 1024));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ path: req.url, temperature: 31 }));
+  });
+  const otherHits: string[] = [];
+  const otherServer = createServer((req, res) => {
+    otherHits.push(req.url ?? '');
+    res.end('should never be reached');
+  });
+  let host = '';
+  let other = '';
+
+  beforeAll(async () => {
+    host = await listen(allowed);
+    other = await listen(otherServer);
+    t = await createTestApp(
+      { masterModeApiHosts: [host], freeStepAllowance: 6 },
+      { resolveModel: () => ({ provider: model.provider, keySource: 'offline' }) },
+    );
+    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+    bob = as(t.app, (await signUp(t.app, 'Bob')).cookie);
+  });
+  afterAll(async () => {
+    await t.close();
+    allowed.close();
+    otherServer.close();
+  });
+
+  describe('sessions and rows', () => {
+    it('needs a session name', async () => {
+      for (const body of [{}, { name: '' }, { name: '   ' }]) {
+        const response = await alice.post('/api/master-mode/standalone', body);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toBe('name: Please enter a session name');
+      }
+    });
+
+    it('starts a session from a flow with one ai row per step, [[step-N]] becoming [[row-N]]', async () => {
+      const { flow } = await createFlow(alice, 'Trip', [
+        { name: 'Ideas', systemPrompt: 'List places to visit', requiresUserInput: true },
+        { name: 'Plan', systemPrompt: 'Plan a day around [[step-1]]' },
+      ]);
+      const session = await newSession(alice, 'Trip Session', flow.id);
+      expect(session).toMatchObject({ sessionName: 'Trip Session', flowId: flow.id });
+      expect(
+        session.steps.map((s) => [
+          s.order,
+          s.stepName,
+          s.systemPrompt,
+          s.stepType,
+          s.isRequired,
+          s.userInput,
+          s.result,
+        ]),
+      ).toEqual([
+        [1, 'Ideas', 'List places to visit', 'ai', true, '', ''],
+        [2, 'Plan', 'Plan a day around [[row-1]]', 'ai', false, '', ''],
+      ]);
+      expect(await sessionOf(alice, session.id)).toEqual(JSON.parse(JSON.stringify(session)));
+
+      const listed = (await alice.get(`/api/master-mode/sessions?flowId=${flow.id}`)).json();
+      expect(listed).toEqual([expect.objectContaining({ id: session.id, stepCount: 2 })]);
+      expect((await bob.get(`/api/master-mode/sessions?flowId=${flow.id}`)).json()).toEqual([]);
+      expect(
+        (await bob.post('/api/master-mode/standalone', { name: 'Mine', flowId: flow.id })).statusCode,
+      ).toBe(404);
+    });
+
+    it('adds, edits (partially) and deletes rows; rows come back in order', async () => {
+      const session = await newSession(alice);
+      expect(session.steps).toEqual([]);
+      const first = await addRow(alice, session.id, { stepName: 'Step 1' });
+      expect(first).toMatchObject({ order: 1, stepType: 'ai', isRequired: false, userInput: '', result: '' });
+      const third = await addRow(alice, session.id, { stepName: 'Step 3', order: 3, stepType: 'text' });
+      const second = await addRow(alice, session.id, { stepName: 'Step 2', order: 2 });
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.id)).toEqual([
+        first.id,
+        second.id,
+        third.id,
+      ]);
+
+      const edited = await alice.put(`/api/master-mode/steps/${first.id}`, { userInput: 'hello' });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.json()).toMatchObject({ userInput: 'hello', systemPrompt: '', stepType: 'ai' });
+      const more = await alice.put(`/api/master-mode/steps/${first.id}`, {
+        systemPrompt: 'Be kind',
+        stepType: 'calculation',
+        isRequired: true,
+        stepName: 'Greeting',
+      });
+      expect(more.json()).toMatchObject({
+        userInput: 'hello',
+        systemPrompt: 'Be kind',
+        stepType: 'calculation',
+        isRequired: true,
+        stepName: 'Greeting',
+      });
+
+      expect((await alice.delete(`/api/master-mode/steps/${second.id}`)).statusCode).toBe(204);
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.id)).toEqual([first.id, third.id]);
+      expect((await alice.delete(`/api/master-mode/steps/${second.id}`)).statusCode).toBe(404);
+    });
+
+    it('refuses bad input with 400', async () => {
+      const session = await newSession(alice);
+      const row = await addRow(alice, session.id, { stepName: 'Row' });
+      const bad: Array<[string, Promise<{ statusCode: number }>]> = [
+        ['session id', alice.get('/api/master-mode/session/not-a-uuid')],
+        ['step type', alice.put(`/api/master-mode/steps/${row.id}`, { stepType: 'sql' })],
+        ['unknown field', alice.put(`/api/master-mode/steps/${row.id}`, { result: 'forged' })],
+        ['blank step name', alice.put(`/api/master-mode/steps/${row.id}`, { stepName: ' ' })],
+        ['required flag', alice.put(`/api/master-mode/steps/${row.id}`, { isRequired: 'yes' })],
+        ['new row without name', alice.post('/api/master-mode/steps', { sessionId: session.id })],
+        [
+          'new row order',
+          alice.post('/api/master-mode/steps', { sessionId: session.id, stepName: 'x', order: 0 }),
+        ],
+        ['flow id', alice.post('/api/master-mode/standalone', { name: 'x', flowId: 'nope' })],
+        ['execute body', alice.post(`/api/master-mode/execute/${row.id}`, { go: true })],
+        ['step id', alice.post('/api/master-mode/execute/123')],
+      ];
+      for (const [what, response] of bad) expect([what, (await response).statusCode]).toEqual([what, 400]);
+    });
+
+    it('imports a session from Workflow JSON, validated', async () => {
+      const response = await alice.post('/api/master-mode/import', {
+        name: 'Imported',
+        description: 'From a file',
+        steps: [
+          { name: 'Second', order: 2, systemPrompt: 'Improve [[step-1]]', outputMode: 'single' },
+          { name: 'First', order: 1, systemPrompt: 'Draft', outputMode: 'single', requiresUserInput: true },
+        ],
+      });
+      expect(response.statusCode).toBe(201);
+      const session = response.json() as MasterSessionWithSteps;
+      expect(session.sessionName).toBe('Imported Session');
+      expect(session.flowId).toBeNull();
+      expect(session.steps.map((s) => [s.stepName, s.systemPrompt, s.isRequired])).toEqual([
+        ['First', 'Draft', true],
+        ['Second', 'Improve [[row-1]]', false],
+      ]);
+      for (const body of [{}, { name: 'x', steps: [] }, { name: 'x', steps: [{ name: 'a' }] }, []]) {
+        expect((await alice.post('/api/master-mode/import', body)).statusCode).toBe(400);
+      }
+    });
+
+    it("answers 404 for another user's session and rows", async () => {
+      const session = await newSession(alice);
+      const row = await addRow(alice, session.id, {
+        stepName: 'Private',
+        stepType: 'text',
+        userInput: 'mine',
+      });
+      const tries = [
+        bob.get(`/api/master-mode/session/${session.id}`),
+        bob.get(`/api/master-mode/session/${session.id}/runs`),
+        bob.post('/api/master-mode/steps', { sessionId: session.id, stepName: 'Intruder' }),
+        bob.put(`/api/master-mode/steps/${row.id}`, { userInput: 'changed' }),
+        bob.delete(`/api/master-mode/steps/${row.id}`),
+        bob.post(`/api/master-mode/execute/${row.id}`),
+        bob.post(`/api/master-mode/execute-all/${session.id}`),
+        bob.post(`/api/master-mode/reset/${session.id}`),
+        bob.post(`/api/master-mode/stop/${session.id}`),
+      ];
+      for (const response of await Promise.all(tries)) expect(response.statusCode).toBe(404);
+      expect((await sessionOf(alice, session.id)).steps).toEqual([
+        expect.objectContaining({ stepName: 'Private', userInput: 'mine', result: '' }),
+      ]);
+    });
+  });
+
+  describe('running rows', () => {
+    it('text passes its input through with [[row-N]] replaced', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, {
+        stepName: 'City',
+        stepType: 'text',
+        userInput: 'Hue',
+        result: 'Hue',
+      });
+      const row = await addRow(alice, session.id, {
+        stepName: 'Sentence',
+        stepType: 'text',
+        userInput: 'Visit [[row-1]] and [[row-7]]',
+      });
+      const response = await alice.post(`/api/master-mode/execute/${row.id}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ id: row.id, result: 'Visit Hue and [[row-7]]' });
+    });
+
+    it('calculation evaluates safely and says what is wrong', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'Price', stepType: 'text', userInput: '12.5' });
+      const total = await addRow(alice, session.id, {
+        stepName: 'Total',
+        stepType: 'calculation',
+        userInput: '[[row-1]] * 4 - (2 + 1) % 2',
+      });
+      // Row 1 has no result yet.
+      const early = await alice.post(`/api/master-mode/execute/${total.id}`);
+      expect(early.statusCode).toBe(400);
+      expect(early.json().message).toBe('Row 002 "Total": Row 001 has no result yet');
+
+      const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(all.statusCode).toBe(200);
+      expect(all.json().session.steps.map((s: MasterStep) => s.result)).toEqual(['12.5', '49']);
+
+      for (const [hostile, message] of [
+        ['constructor.constructor("return process")()', /Unexpected "c"/],
+        ['2 ** 4096', /Unexpected "\*"/],
+        [`${'('.repeat(100)}1${')'.repeat(100)}`, /nested too deeply/],
+        ['1+'.repeat(2000), /at most 1000 characters/],
+        ['1 / 0', /Division by zero/],
+      ] as const) {
+        await alice.put(`/api/master-mode/steps/${total.id}`, { userInput: hostile });
+        const response = await alice.post(`/api/master-mode/execute/${total.id}`);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toMatch(message);
+      }
+      expect((await sessionOf(alice, session.id)).steps[1]!.result).toBe('49');
+    });
+
+    it('ai calls the model with the prompt and input, references resolved, and records the run', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'Topic', stepType: 'text', userInput: 'green tea' });
+      const ask = await addRow(alice, session.id, {
+        stepName: 'Explain',
+        systemPrompt: 'Explain [[row-1]] to a child',
+        userInput: 'In two sentences about [[row-1]]',
+      });
+      await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      const prompt = model.calls.at(-1)!.prompt;
+      expect(prompt).toBe('Explain green tea to a child\n\n## User input\nIn two sentences about green tea');
+      const row = (await sessionOf(alice, session.id)).steps[1]!;
+      expect(row.result).toContain('[Offline model]');
+
+      const runs = (await alice.get(`/api/master-mode/session/${session.id}/runs`)).json();
+      expect(runs[0]).toMatchObject({
+        stepId: ask.id,
+        rowNumber: 2,
+        stepType: 'ai',
+        systemPrompt: 'Explain [[row-1]] to a child',
+        finalPrompt: prompt,
+        rowReferences: { '1': 'green tea' },
+        model: 'offline',
+        keySource: 'offline',
+        result: row.result,
+        success: true,
+      });
+      expect(runs[1]).toMatchObject({ stepType: 'text', result: 'green tea', success: true });
+      expect(runs).toHaveLength(2);
+    });
+
+    it('api GETs the URL of its input from allowed hosts only, within limits', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, {
+        stepName: 'City',
+        stepType: 'text',
+        userInput: 'hanoi',
+        result: 'hanoi',
+      });
+      const row = await addRow(alice, session.id, {
+        stepName: 'Weather',
+        stepType: 'api',
+        userInput: `http://${host}/weather?city=[[row-1]]`,
+      });
+      const ok = await alice.post(`/api/master-mode/execute/${row.id}`);
+      expect(ok.statusCode).toBe(200);
+      expect(JSON.parse(ok.json().result)).toEqual({ path: '/weather?city=hanoi', temperature: 31 });
+
+      const refusals: Array<[string, number, RegExp]> = [
+        [`http://${other}/data`, 400, new RegExp(`host ${other} is not allowed`)],
+        [`http://${host}/redirect`, 502, new RegExp(`host ${other} is not allowed`)],
+        [`http://${host}/missing`, 502, /answered 404 Not Found: no such thing/],
+        [`http://${host}/huge`, 502, /larger than 1 MB/],
+        ['file:///etc/passwd', 400, /only call http/],
+      ];
+      for (const [url, status, message] of refusals) {
+        await alice.put(`/api/master-mode/steps/${row.id}`, { userInput: url });
+        const response = await alice.post(`/api/master-mode/execute/${row.id}`);
+        expect([url, response.statusCode]).toEqual([url, status]);
+        expect(response.json().message).toMatch(message);
+      }
+      expect(otherHits).toEqual([]);
+    });
+
+    it('refuses api rows when no host is allowed', async () => {
+      const closed = await createTestApp();
+      try {
+        const client = as(closed.app, (await signUp(closed.app)).cookie);
+        const session = await newSession(client);
+        const row = await addRow(client, session.id, {
+          stepName: 'Call',
+          stepType: 'api',
+          userInput: `http://${host}/x`,
+        });
+        const response = await client.post(`/api/master-mode/execute/${row.id}`);
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toMatch(
+          /API rows are turned off on this server.*MASTER_MODE_API_HOSTS/,
+        );
+      } finally {
+        await closed.close();
+      }
+    });
+  });
+
+  describe('Execute All, Stop and Reset', () => {
+    it('runs the rows in order, each seeing the results before it', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
+      await addRow(alice, session.id, { stepName: 'B', stepType: 'text', userInput: '[[row-1]]b' });
+      await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: '[[row-2]]c' });
+      await addRow(alice, session.id, { stepName: 'Length', stepType: 'calculation', userInput: '10 * 3' });
+      const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().outcome).toBe('completed');
+      expect(response.json().session.steps.map((s: MasterStep) => s.result)).toEqual([
+        'a',
+        'ab',
+        'abc',
+        '30',
+      ]);
+      const runs = (await alice.get(`/api/master-mode/session/${session.id}/runs`)).json();
+      expect(runs.map((r: { rowNumber: number }) => r.rowNumber)).toEqual([4, 3, 2, 1]);
+    });
+
+    it('stops between rows: the running row ends, the next ones do not run', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'Slow', systemPrompt: 'WAIT for it' });
+      await addRow(alice, session.id, { stepName: 'Next', stepType: 'text', userInput: 'next' });
+      await addRow(alice, session.id, { stepName: 'Last', stepType: 'text', userInput: 'last' });
+      expect((await alice.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({ stopped: false });
+
+      const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+      await expect.poll(() => model.waiting()).toBe(true);
+      const again = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(again.statusCode).toBe(409);
+      const stop = await alice.post(`/api/master-mode/stop/${session.id}`);
+      expect(stop.json()).toEqual({ stopped: true });
+      model.release();
+      const response = await all;
+      expect(response.statusCode).toBe(200);
+      expect(response.json().outcome).toBe('stopped');
+      expect(response.json().session.steps.map((s: MasterStep) => s.result)).toEqual([
+        'answered after the wait',
+        '',
+        '',
+      ]);
+
+      // The next Execute All runs to the end again.
+      model.calls.length = 0;
+      const rerun = alice.post(`/api/master-mode/execute-all/${session.id}`);
+      await expect.poll(() => model.waiting()).toBe(true);
+      model.release();
+      expect((await rerun).json().outcome).toBe('completed');
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual([
+        'answered after the wait',
+        'next',
+        'last',
+      ]);
+    });
+
+    it('refuses to start when a required row has blank input, running nothing', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
+      await addRow(alice, session.id, { stepName: 'Topic', stepType: 'text', isRequired: true });
+      const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('Row 002 "Topic" is required: enter its input before running it');
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['', '']);
+    });
+
+    it('ends at a failing row with its message', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
+      await addRow(alice, session.id, { stepName: 'Bad', stepType: 'calculation', userInput: '1 +' });
+      await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: 'c' });
+      const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('Row 002 "Bad": The calculation ends too early');
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['a', '', '']);
+    });
+
+    it('reset clears the results and keeps the record of the runs', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
+      await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      const reset = await alice.post(`/api/master-mode/reset/${session.id}`);
+      expect(reset.statusCode).toBe(200);
+      expect(reset.json().steps.map((s: MasterStep) => s.result)).toEqual(['']);
+      expect((await alice.get(`/api/master-mode/session/${session.id}/runs`)).json()).toHaveLength(1);
+    });
+  });
+
+  describe('the free allowance', () => {
+    it('counts successful ai rows like flow step runs and refuses them past it; other rows run on', async () => {
+      const carol = as(t.app, (await signUp(t.app, 'Carol')).cookie);
+      const session = await newSession(carol);
+      const ai = await addRow(carol, session.id, { stepName: 'Ask', systemPrompt: 'Say hi' });
+      const text = await addRow(carol, session.id, { stepName: 'Note', stepType: 'text', userInput: 'free' });
+      for (let i = 0; i < 5; i++)
+        expect((await carol.post(`/api/master-mode/execute/${ai.id}`)).statusCode).toBe(200);
+      const { flow, steps } = await createFlow(carol, 'One', [{ name: 'Only', systemPrompt: 'Hello' }]);
+      const execution = (await carol.post(`/api/flows/${flow.id}/execute`)).json();
+      expect(
+        (await carol.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {})).statusCode,
+      ).toBe(200);
+      expect((await carol.get('/api/user/usage')).json()).toEqual({ remainingSteps: 0, usedSteps: 6 });
+
+      const calls = model.calls.length;
+      const refused = await carol.post(`/api/master-mode/execute/${ai.id}`);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toMatch(/6 steps/);
+      expect(model.calls.length).toBe(calls);
+      expect((await carol.post(`/api/master-mode/execute/${text.id}`)).statusCode).toBe(200);
+      const runs = (await carol.get(`/api/master-mode/session/${session.id}/runs`)).json();
+      expect(runs).toHaveLength(6);
+    });
+  });
+
+  it('rebuilding the read models restores the runs and the usage they spent', async () => {
+    const before = await t.db.sql`SELECT * FROM master_mode_runs ORDER BY id`;
+    const usage = await t.db.sql`SELECT * FROM user_usage ORDER BY id`;
+    expect(before.length).toBeGreaterThan(10);
+    await rebuildProjections(t.db.sql, (after, limit) => t.store.readAll({ after, limit }), 7);
+    expect(await t.db.sql`SELECT * FROM master_mode_runs ORDER BY id`).toEqual(before);
+    expect(await t.db.sql`SELECT * FROM user_usage ORDER BY id`).toEqual(usage);
+  });
+});
