@@ -12,6 +12,8 @@ interface StepRow {
   outputMode: string;
   choices: string[];
   inputSources: string[];
+  loopTargetStepId: string | null;
+  maxLoopIterations: number;
 }
 
 const stepsOf = (page: Page, baseUrl: string, flowId: string) =>
@@ -126,9 +128,18 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('step-tree-item-1').click();
       await page.getByTestId('edit-toggle').click();
       await page.getByTestId('step-name-input').fill('Dàn ý');
+      // A loop repeats the step itself: the target is shown, locked.
+      await page.getByTestId('step-output-mode').selectOption('loop');
+      expect(await page.getByTestId('step-loop-target').isDisabled()).toBe(true);
+      expect(await page.getByTestId('step-loop-target').textContent()).toBe('Step 1: Dàn ý');
+      await page.getByTestId('step-loop-iterations').fill('3');
       await page.getByTestId('save-step').click();
       await expect.poll(() => page.getByTestId('step-detail-title').textContent()).toBe('Step 1: Dàn ý');
+      expect(await page.getByTestId('step-detail-mode').textContent()).toBe('Loop');
       await page.getByTestId('unsaved-changes').waitFor();
+      const [looped] = await stepsOf(page, server.url, flow.id);
+      expect(looped).toMatchObject({ name: 'Dàn ý', outputMode: 'loop', maxLoopIterations: 3 });
+      expect(looped?.loopTargetStepId).toBe(looped?.id);
 
       // Deleting asks first; dismissing keeps the step.
       const dismissed = page.waitForEvent('dialog');
