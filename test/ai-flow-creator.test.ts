@@ -56,6 +56,8 @@ describe('AI flow creator with the offline model', () => {
       ],
     );
     expect(proposal.steps[0].systemPrompt).toContain('Viết bài blog về trà xanh');
+    // The later wish is part of what the workflow is built for.
+    expect(proposal.steps[0].systemPrompt).toContain('Thêm một bước tối ưu SEO');
     expect(proposal.steps[1].inputSources).toEqual(['step-1']);
   });
 
@@ -159,8 +161,10 @@ describe('AI flow creator with Gemini', () => {
     const proposed = await alice.post(PROPOSAL, { conversationHistory: conversation });
     expect(proposed.statusCode).toBe(200);
     const prompt = promptOf(fake.requests[1]!.body);
-    expect(prompt.startsWith('Viết bài blog về trà xanh cho người mới uống trà.\n\n')).toBe(true);
-    expect(prompt).toContain('User: Thêm một bước tối ưu SEO.');
+    // The user's words lead, then the whole conversation in order.
+    expect(prompt).toBe(
+      `Viết bài blog về trà xanh cho người mới uống trà.\n\n- Thêm một bước tối ưu SEO.\n\nConversation:\n\n${conversation}`,
+    );
     // A mode the creator does not propose becomes single.
     expect(proposed.json().proposal).toEqual({
       name: 'Blog trà xanh',

@@ -21,16 +21,24 @@ describe('the creator conversation as text', () => {
 });
 
 describe('the description a proposal is generated from', () => {
-  it('puts the first message first, then the rest of the conversation', () => {
+  it("leads with the user's first message and later wishes, then the whole conversation", () => {
     const history = [
       'User: Viết bài blog về trà xanh',
-      'AI (improved description): Một bài blog 800 từ.',
-      'User: Thêm bước SEO',
+      'AI (improved description): Một bài blog 800 từ.\n\nGiọng thân thiện.',
+      'User: Thêm bước SEO\n\nvà một bước dịch',
     ].join('\n\n');
     expect(workflowDescriptionOf(history)).toBe(
-      'Viết bài blog về trà xanh\n\nAI (improved description): Một bài blog 800 từ.\n\nUser: Thêm bước SEO',
+      [
+        'Viết bài blog về trà xanh',
+        '- Thêm bước SEO\n\nvà một bước dịch',
+        `Conversation:\n\n${history}`,
+      ].join('\n\n'),
     );
+  });
+
+  it('gives user messages alone without the conversation, and any other text as it is', () => {
     expect(workflowDescriptionOf('User: Viết blog')).toBe('Viết blog');
+    expect(workflowDescriptionOf('User: Viết blog\n\nUser: ngắn thôi')).toBe('Viết blog\n\n- ngắn thôi');
     expect(workflowDescriptionOf('  A plain description.  ')).toBe('A plain description.');
   });
 });

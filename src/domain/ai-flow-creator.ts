@@ -75,15 +75,24 @@ export function conversationHistoryOf(entries: ConversationEntry[]): string {
     : text.slice(text.length - CONVERSATION_HISTORY_MAX_LENGTH);
 }
 
+const USER = 'User: ';
+
 /**
- * What the workflow generator is given for a proposal: the subject first (the user's first message, so
- * the workflow is named after what was asked), then the rest of the conversation. A history that is not
- * a creator conversation is given as it is.
+ * What the workflow generator is given for a proposal: what the user asked for first (so the workflow
+ * is named after it), then their later wishes, then the whole conversation, the AI's answers included,
+ * in order. The user's own words lead, since they weigh most. A history that is not a creator
+ * conversation is given as it is.
  */
 export function workflowDescriptionOf(conversationHistory: string): string {
   const text = conversationHistory.trim();
-  const first = /^User: (.+)$/m.exec(text);
-  if (!first?.[1]) return text;
-  const rest = `${text.slice(0, first.index)}${text.slice(first.index + first[0].length)}`.trim();
-  return rest === '' ? first[1].trim() : `${first[1].trim()}\n\n${rest}`;
+  // An entry starts with its speaker; a message of several paragraphs stays one entry.
+  const entries = text.split(/\n\n(?=User: |AI \()/);
+  const [subject, ...wishes] = entries
+    .filter((entry) => entry.startsWith(USER))
+    .map((entry) => entry.slice(USER.length).trim());
+  if (!subject) return text;
+  const parts = [subject];
+  if (wishes.length > 0) parts.push(wishes.map((wish) => `- ${wish}`).join('\n'));
+  if (entries.length > wishes.length + 1) parts.push(`Conversation:\n\n${text}`);
+  return parts.join('\n\n');
 }
