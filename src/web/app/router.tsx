@@ -20,9 +20,13 @@ const FlowsFastPage = page(
   () => import('../features/flows-fast/components/flows-fast-page'),
   'FlowsFastPage',
 );
-const FlowsStaticPage = page(
-  () => import('../features/flows-static/components/flows-static-page'),
-  'FlowsStaticPage',
+// Open to anyone, so it is told whether someone is signed in.
+const FlowsStaticPage = lazy(async () => ({
+  default: (await import('../features/flows-static/components/flows-static-page')).FlowsStaticPage,
+}));
+const FlowsRedirectPage = page(
+  () => import('../features/flows-static/components/flows-redirect-page'),
+  'FlowsRedirectPage',
 );
 const WorkshopPage = page(() => import('../features/workshop/components/workshop-page'), 'WorkshopPage');
 const SessionsPage = page(() => import('../features/sessions/components/sessions-page'), 'SessionsPage');
@@ -71,7 +75,10 @@ function SignedInRoutes() {
       <Route path="/flows" component={FlowsRoute} />
       <Route path="/flows/:flowId" component={FlowWorkspacePage} />
       <Route path="/flows-fast" component={FlowsFastPage} />
-      <Route path="/flows-static" component={FlowsStaticPage} />
+      <Route path="/flows-static">
+        <FlowsStaticPage signedIn />
+      </Route>
+      <Route path="/flows-redirect" component={FlowsRedirectPage} />
       {/* The workshop with a flow is that flow's workspace (run or chat mode by ?mode=). */}
       <Route path="/workshop/:flowId" component={FlowWorkspacePage} />
       <Route path="/workshop" component={WorkshopPage} />
@@ -91,7 +98,10 @@ function SignedOutRoutes() {
   return (
     <Switch>
       <Route path="/" component={LandingPage} />
-      <Route path="/flows-static" component={FlowsStaticPage} />
+      <Route path="/flows-static">
+        <FlowsStaticPage signedIn={false} />
+      </Route>
+      <Route path="/flows-redirect" component={FlowsRedirectPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -52,7 +52,11 @@ export function LandingPage() {
         <h2 className="text-center text-2xl font-semibold text-slate-900">{t.useCasesTitle}</h2>
         <div className="mt-8 grid gap-4 md:grid-cols-3">
           {t.useCases.map((useCase) => (
-            <div key={useCase.title} className="rounded-xl border border-slate-200 bg-white p-5">
+            <div
+              key={useCase.title}
+              className="rounded-xl border border-slate-200 bg-white p-5"
+              data-testid="landing-use-case"
+            >
               <h3 className="font-semibold text-slate-900">{useCase.title}</h3>
               <p className="mt-2 text-sm text-slate-600">{useCase.text}</p>
             </div>
@@ -62,7 +66,7 @@ export function LandingPage() {
 
       <section className="mt-16">
         <h2 className="text-center text-2xl font-semibold text-slate-900">{t.comparisonTitle}</h2>
-        <Card className="mx-auto mt-8 max-w-4xl overflow-x-auto">
+        <Card className="mx-auto mt-8 max-w-4xl overflow-x-auto" data-testid="landing-comparison">
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 bg-slate-50">
               <tr>
