@@ -100,7 +100,7 @@ export function offlineWorkflow(description: string): GeneratedWorkflow {
   const focus = wording.focus(keywordsOf(flat, 3));
   const [analyse, propose, plan] = wording.steps;
   return {
-    name: capitalised(shorten(firstSentence(flat, 200).replace(/[.!?]$/, ''), 60)) || 'Workflow',
+    name: capitalised(shorten(firstSentence(flat, 200).replace(/[.!?]$/, ''), 100)) || 'Workflow',
     description: shorten(wording.description(topic), 2_000),
     steps: [
       {

@@ -1,0 +1,13 @@
+import { api } from '../../../lib/api-client';
+
+export interface GenerateWorkflowInput {
+  description: string;
+  includeTemplateHints: boolean;
+}
+
+/**
+ * Asks the server's model for a workflow. The answer is returned as it came: the dialog checks that it
+ * holds a workflow with a name and steps before previewing it (spec §5).
+ */
+export const generateWorkflow = (input: GenerateWorkflowInput) =>
+  api.post<unknown>('/api/ai/generate-workflow', input);

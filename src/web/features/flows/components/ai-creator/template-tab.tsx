@@ -1,0 +1,65 @@
+import { Loader2, Plus } from 'lucide-react';
+import { useId } from 'react';
+import { BUILTIN_TEMPLATES, builtinTemplate } from '../../../../../domain/builtin-templates';
+import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
+import { Button } from '../../../../components/ui/button';
+import { aiCreator as t } from '../../../../lib/strings';
+import { WorkflowStepsPreview } from './workflow-steps-preview';
+
+const selectClasses =
+  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
+
+/** 'Template': one of the built-in templates, its preview, and create. */
+export function TemplateTab({
+  templateId,
+  phase,
+  onTemplateChange,
+  onCreate,
+}: {
+  templateId: string | null;
+  phase: AiCreatorPhase;
+  onTemplateChange: (templateId: string | null) => void;
+  onCreate: () => void;
+}) {
+  const selectId = useId();
+  const template = templateId ? builtinTemplate(templateId) : undefined;
+  const creating = phase === 'creating';
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={selectId} className="text-sm font-medium text-slate-700">
+          {t.templateLabel}
+        </label>
+        <select
+          id={selectId}
+          value={templateId ?? ''}
+          onChange={(event) => onTemplateChange(event.target.value || null)}
+          className={selectClasses}
+          data-testid="ai-creator-template-select"
+        >
+          <option value="">{t.templatePlaceholder}</option>
+          {BUILTIN_TEMPLATES.map(({ id, workflow }) => (
+            <option key={id} value={id}>
+              {workflow.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {template ? (
+        <WorkflowStepsPreview
+          workflow={template.workflow as DialogWorkflow}
+          testId="ai-creator-template-preview"
+        />
+      ) : null}
+      <Button
+        onClick={onCreate}
+        disabled={creating || phase === 'generating'}
+        className="self-end"
+        data-testid="ai-creator-create-template"
+      >
+        {creating ? <Loader2 className="h-4 w-4 animate-spin" /> : <Plus className="h-4 w-4" />}
+        {creating ? t.creating : t.createFromTemplate}
+      </Button>
+    </div>
+  );
+}

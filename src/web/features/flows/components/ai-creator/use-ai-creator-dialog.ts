@@ -1,0 +1,86 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMachine } from '@xstate/react';
+import { useEffect, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
+import {
+  type AiCreatorEmitted,
+  aiCreatorDialogMachine,
+  aiCreatorPhaseOf,
+  type CreatedFlow,
+  type DialogWorkflow,
+} from '../../../../../machines/ai-creator-dialog';
+import { type ToastMessage, useToast } from '../../../../components/ui/toast';
+import { messageOf } from '../../../../lib/api-client';
+import { aiCreator as t } from '../../../../lib/strings';
+import { createFromJson } from '../../api/create-from-json';
+import { type GenerateWorkflowInput, generateWorkflow } from '../../api/generate-workflow';
+
+const failure = (title: string, description: string): ToastMessage => ({
+  title,
+  description,
+  variant: 'destructive',
+});
+
+/** The toast of spec §5 and §8 for each outcome the machine reports; none for 'created' from import. */
+function toastOf(event: AiCreatorEmitted): ToastMessage {
+  switch (event.type) {
+    case 'descriptionMissing':
+      return failure(t.descriptionMissing, t.descriptionMissingText);
+    case 'responseFormatInvalid':
+      return failure(t.formatError, t.formatErrorText);
+    case 'workflowDataInvalid':
+      return failure(t.dataError, t.dataErrorText);
+    case 'generateFailed':
+    case 'createFailed':
+      return failure(t.failed, messageOf(event.error, t.failedText));
+    case 'generated':
+      return { title: t.generated, description: t.generatedText(event.stepCount), variant: 'success' };
+    case 'templateMissing':
+      return failure(t.templateMissing, t.templateMissingText);
+    case 'importEmpty':
+      return failure(t.importEmpty, t.importEmptyText);
+    case 'importInvalidJson':
+      return failure(t.importInvalid, t.importInvalidText);
+    case 'importNotWorkflow':
+      return failure(t.importError, t.importErrorText);
+    case 'created':
+      return event.source === 'import'
+        ? { title: t.imported, description: t.importedText(event.name), variant: 'success' }
+        : { title: t.created, description: t.createdText, variant: 'success' };
+    default: {
+      const unknown: never = event;
+      throw new Error(`Unknown outcome ${String(unknown)}`);
+    }
+  }
+}
+
+/** The dialog's machine with its two calls; toasts for each outcome, and `onCreated` once a flow exists. */
+export function useAiCreatorDialog(onCreated: () => void) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [machine] = useState(() =>
+    aiCreatorDialogMachine.provide({
+      actors: {
+        generate: fromPromise<unknown, GenerateWorkflowInput>(({ input }) => generateWorkflow(input)),
+        createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow }>(async ({ input }) => {
+          const flow = await createFromJson(queryClient, input.workflowJSON);
+          return { id: flow.id, name: flow.name };
+        }),
+      },
+    }),
+  );
+  const [snapshot, send, dialog] = useMachine(machine);
+  // The latest callback, without subscribing again each time the page renders.
+  const created = useRef(onCreated);
+  created.current = onCreated;
+
+  useEffect(() => {
+    const subscription = dialog.on('*', (event) => {
+      toast(toastOf(event));
+      if (event.type === 'created') created.current();
+    });
+    return () => subscription.unsubscribe();
+  }, [dialog, toast]);
+
+  return { send, context: snapshot.context, phase: aiCreatorPhaseOf(snapshot) };
+}
