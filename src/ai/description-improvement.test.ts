@@ -35,10 +35,12 @@ describe('improveDescription with the offline model', () => {
     const lines = improvement.split('\n');
     expect(lines[0]).toBe('[Offline model] Mô tả đã được làm rõ (model offline, dựng theo khuôn mẫu):');
     expect(lines[1]).toBe('Mục tiêu: Viết bài blog về trà xanh cho người mới uống trà.');
+    // What else was asked is kept word for word.
+    expect(lines[2]).toBe('Yêu cầu thêm: Giọng văn thân thiện, khoảng 800 từ.');
     expect(lines).toContain('Các giai đoạn:');
     expect(lines.filter((line) => /^\d\. /.test(line))).toHaveLength(3);
     expect(improvement).toContain('"Viết bài blog về trà xanh cho người mới uống trà"');
-    expect(lines.at(-1)).toMatch(/^Từ khóa chính: .*người/);
+    expect(lines.at(-1)).toBe('Kết quả mong muốn: một tài liệu rõ ràng, có cấu trúc, dùng được ngay.');
   });
 
   it('is the same for the same description and answers English in English', () => {
@@ -49,6 +51,7 @@ describe('improveDescription with the offline model', () => {
       '[Offline model] Clarified description (offline model, built from a template):',
       'Goal: Plan a weekly newsletter for a bicycle repair shop.',
     ]);
+    expect(first.split('\n')[2]).toBe('Further requirements: Friendly tone.');
     expect(first).toContain('Stages:');
   });
 });

@@ -1,5 +1,5 @@
 import { ModelCallError, type ModelProvider } from './model-provider';
-import { firstSentence, keywordsOf, OFFLINE_MARKER } from './offline-answer';
+import { OFFLINE_MARKER, shorten } from './offline-answer';
 
 /** Longer than a description needs to be; a longer answer is cut there. */
 export const IMPROVEMENT_MAX_LENGTH = 4_000;
@@ -20,16 +20,17 @@ const VIETNAMESE_LETTERS = /[ăâđêôơưàáạảãầấậẩẫằắặ�
 interface Wording {
   heading: string;
   goal: string;
+  details: string;
   input: string;
   stages: string;
   stageLines: (topic: string) => [string, string, string];
   output: string;
-  keywords: string;
 }
 
 const VIETNAMESE: Wording = {
   heading: 'Mô tả đã được làm rõ (model offline, dựng theo khuôn mẫu):',
   goal: 'Mục tiêu',
+  details: 'Yêu cầu thêm',
   input:
     'Đầu vào: bối cảnh cụ thể, đối tượng hướng tới, giọng văn và giới hạn (thời gian, độ dài, ngân sách).',
   stages: 'Các giai đoạn:',
@@ -39,12 +40,12 @@ const VIETNAMESE: Wording = {
     'Hoàn thiện phương án được chọn thành kết quả cuối cùng, kèm các bước thực hiện.',
   ],
   output: 'Kết quả mong muốn: một tài liệu rõ ràng, có cấu trúc, dùng được ngay.',
-  keywords: 'Từ khóa chính',
 };
 
 const ENGLISH: Wording = {
   heading: 'Clarified description (offline model, built from a template):',
   goal: 'Goal',
+  details: 'Further requirements',
   input:
     'Input: the specific context, the intended audience, the tone and the limits (time, length, budget).',
   stages: 'Stages:',
@@ -54,7 +55,6 @@ const ENGLISH: Wording = {
     'Turn the chosen option into the final result, with the steps to carry it out.',
   ],
   output: 'Expected output: a clear, structured document that can be used right away.',
-  keywords: 'Key words',
 };
 
 /**
@@ -65,20 +65,20 @@ const ENGLISH: Wording = {
 export function offlineDescriptionImprovement(description: string): string {
   const flat = description.replace(/\s+/g, ' ').trim();
   const wording = VIETNAMESE_LETTERS.test(flat) ? VIETNAMESE : ENGLISH;
-  const goal = firstSentence(flat, 200).replace(/[.!?…]$/, '');
-  const keywords = keywordsOf(flat, 5);
-  const lines = [
+  // The first sentence is the goal; whatever else was said is kept word for word.
+  const end = flat.search(/[.!?](\s|$)/);
+  const first = end === -1 ? flat : flat.slice(0, end + 1);
+  const details = flat.slice(first.length).trim();
+  const goal = first.replace(/[.!?]$/, '');
+  return [
     `${OFFLINE_MARKER} ${wording.heading}`,
-    `${wording.goal}: ${goal}.`,
+    `${wording.goal}: ${shorten(goal, 300)}.`,
+    ...(details === '' ? [] : [`${wording.details}: ${details}`]),
     wording.input,
     wording.stages,
-    ...wording
-      .stageLines(firstSentence(flat, 80).replace(/[.!?]$/, ''))
-      .map((line, i) => `${i + 1}. ${line}`),
+    ...wording.stageLines(shorten(goal, 80)).map((line, i) => `${i + 1}. ${line}`),
     wording.output,
-  ];
-  if (keywords.length > 0) lines.push(`${wording.keywords}: ${keywords.join(', ')}.`);
-  return lines.join('\n');
+  ].join('\n');
 }
 
 /**
