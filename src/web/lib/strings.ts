@@ -568,15 +568,9 @@ export const apiKeys = {
 export const placeholders = {
   coming: 'Màn hình này đang được xây dựng và sẽ có trong phiên bản tới.',
   backHome: 'Về danh sách Flows',
-  sessions: 'Quản lý Sessions',
   recommendations: 'Workflow Recommendations',
   aiFlowCreator: 'AI Flow Creator',
-  guide: 'Guide',
   masterMode: 'Master Mode',
-  about: 'About',
-  flowsFast: 'Workflows',
-  flowsStatic: 'Workflows',
-  workshop: 'Workshop',
 };
 
 export const dates = {
