@@ -5,13 +5,17 @@ import { api, messageOf } from '../../../lib/api-client';
 import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
-/** Spec §7: a new step is 'New Step {n}' at order count + 1 with every other field at its default. */
-export function newStepBody(flowId: string, existingCount: number) {
-  const n = existingCount + 1;
+/**
+ * Spec §7: a new step is 'New Step {n}' at order count + 1 with every other field at its default. After a
+ * step was deleted the orders have a gap; the new step then goes after the last one (orders are never
+ * shared, and `[[step-N]]` references of the remaining steps keep pointing where they did).
+ */
+export function newStepBody(flowId: string, existing: readonly Pick<Step, 'order'>[]) {
+  const n = existing.length + 1;
   return {
     flowId,
     name: runMode.newStepName(n),
-    order: n,
+    order: Math.max(n, ...existing.map((step) => step.order + 1)),
     systemPrompt: runMode.newStepPrompt,
     outputMode: 'single' as const,
     inputSources: [],
@@ -29,8 +33,7 @@ export function useCreateStep(flowId: string) {
   const toast = useToast();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
-    mutationFn: () =>
-      api.post<Step>('/api/steps', newStepBody(flowId, queryClient.getQueryData(key)?.length ?? 0)),
+    mutationFn: () => api.post<Step>('/api/steps', newStepBody(flowId, queryClient.getQueryData(key) ?? [])),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: key });
       // The list's step count changed.

@@ -90,7 +90,7 @@ describe('workspace mode', () => {
 
 describe('new step', () => {
   it('is named and ordered after the existing steps, with every default of spec §7', () => {
-    expect(newStepBody('f1', 2)).toMatchObject({
+    expect(newStepBody('f1', [{ order: 1 }, { order: 2 }])).toMatchObject({
       flowId: 'f1',
       name: 'New Step 3',
       order: 3,
@@ -102,5 +102,9 @@ describe('new step', () => {
       currentLoopIteration: 0,
       requiresUserInput: false,
     });
+  });
+
+  it('after a deleted step, goes after the last one: orders are never shared', () => {
+    expect(newStepBody('f1', [{ order: 1 }, { order: 3 }])).toMatchObject({ name: 'New Step 3', order: 4 });
   });
 });
