@@ -92,12 +92,13 @@ describe('AI flow creator with the offline model', () => {
     }
   });
 
-  it('refuses (429) past the free allowance, like a step run', async () => {
+  it('is not stopped by the free step allowance, being no step run', async () => {
     const limited = await createTestApp({ freeStepAllowance: 0 });
     try {
       const bob = as(limited.app, (await signUp(limited.app, 'Bob')).cookie);
-      expect((await bob.post(IMPROVE, { description: 'Blog' })).statusCode).toBe(429);
-      expect((await bob.post(PROPOSAL, { conversationHistory: 'User: Blog' })).statusCode).toBe(429);
+      expect((await bob.post(IMPROVE, { description: 'Blog' })).statusCode).toBe(200);
+      expect((await bob.post(PROPOSAL, { conversationHistory: 'User: Blog' })).statusCode).toBe(200);
+      expect((await bob.get('/api/user/usage')).json()).toMatchObject({ usedSteps: 0 });
     } finally {
       await limited.close();
     }
@@ -188,6 +189,19 @@ describe('AI flow creator with Gemini', () => {
         },
       ],
     });
+  });
+
+  it("asks with the user's own key when they have one", async () => {
+    const bob = as(t.app, (await signUp(t.app, 'Bob')).cookie);
+    const added = await bob.post('/api/user/api-keys', {
+      keyName: 'Gemini của Bob',
+      apiKey: 'AIza-bob-own-key',
+      keyType: 'gemini',
+    });
+    expect(added.statusCode).toBeLessThan(300);
+    fake.respondWith(() => ({ text: 'Mục tiêu: blog.' }));
+    expect((await bob.post(IMPROVE, { description: 'blog' })).statusCode).toBe(200);
+    expect(fake.requests.map((r) => r.apiKey)).toEqual(['AIza-bob-own-key']);
   });
 
   it('answers 502 when the model fails or its answer is not a workflow, then limits calls per minute', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { generateWorkflow, ModelCallError, resolveProvider } from '../../ai';
+import { generateWorkflow, ModelCallError, type resolveProvider } from '../../ai';
 import { improveDescription } from '../../ai/description-improvement';
 import {
   improveRequestSchema,
@@ -9,7 +9,7 @@ import {
 import { HttpError } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { ownKeyForRun } from '../usage-standing';
+import { modelForUser } from '../user-model';
 
 /**
  * The AI flow creator's two model calls: an improved description for the first message, and a workflow
@@ -19,17 +19,12 @@ export async function aiFlowCreatorRoutes(
   app: FastifyInstance,
   options: { resolveModel?: typeof resolveProvider | undefined },
 ) {
-  /** The model a step run of this user would use; past the free allowance it refuses (429) before any call. */
-  const modelFor = async (request: FastifyRequest) => {
-    const ownKey = await ownKeyForRun(app, userIdOf(request));
-    return (options.resolveModel ?? resolveProvider)({
-      ownKey,
-      defaultKey: app.config.geminiApiKey,
-      model: app.config.geminiModel,
-      baseUrl: app.config.geminiBaseUrl,
-      timeoutMs: app.config.modelTimeoutMs,
-    }).provider;
-  };
+  /**
+   * The user's own key, else the server's, else the offline model, as for a step run; like generating a
+   * workflow it is no step run, so the free step allowance neither counts nor stops it.
+   */
+  const modelFor = async (request: FastifyRequest) =>
+    (await modelForUser(app, userIdOf(request), options.resolveModel)).provider;
 
   /** A model that failed or answered nothing usable: 502 with its message, as a failed run answers. */
   const asked = async <T>(call: Promise<T>): Promise<T> => {
