@@ -50,6 +50,9 @@ export function NavigationBar({ user }: { user: User | null }) {
             <NavLink href="/sessions" className="hidden md:inline-flex">
               {sessions.navLink}
             </NavLink>
+            <NavLink href="/recommendations" className="hidden md:inline-flex">
+              {nav.recommendations}
+            </NavLink>
             <NavLink href="/api-keys" className="hidden lg:inline-flex">
               {nav.keys}
             </NavLink>

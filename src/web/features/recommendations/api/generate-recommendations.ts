@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import { api } from '../../../lib/api-client';
+import { recommendationsQueryOptions } from './get-recommendations';
+import { patternsQueryOptions } from './get-patterns';
+
+export interface GeneratedRecommendations {
+  count: number;
+  recommendations: RecommendationRecord[];
+}
+
+export const generateRecommendations = () =>
+  api.post<GeneratedRecommendations>('/api/recommendations/generate');
+
+/** A new look replaces some recommendations and counts patterns again: both lists are read afresh. */
+export function useGenerateRecommendations() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: generateRecommendations,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: recommendationsQueryOptions.queryKey }),
+        queryClient.invalidateQueries({ queryKey: patternsQueryOptions.queryKey }),
+      ]),
+  });
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  RecommendationFeedbackInput,
+  RecommendationRecord,
+} from '../../../../domain/workflow-recommendations';
+import { api } from '../../../lib/api-client';
+import { recommendationsQueryOptions } from './get-recommendations';
+
+export const giveFeedback = ({ id, ...input }: RecommendationFeedbackInput & { id: string }) =>
+  api.post<RecommendationRecord>(`/api/recommendations/${id}/feedback`, input);
+
+/** The answer is the recommendation as it stands after the feedback: it replaces the cached one. */
+export function useGiveFeedback() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: giveFeedback,
+    onSuccess: (updated) =>
+      queryClient.setQueryData(recommendationsQueryOptions.queryKey, (list = []) =>
+        list.map((r) => (r.id === updated.id ? updated : r)),
+      ),
+  });
+}

@@ -1,0 +1,132 @@
+import { Star } from 'lucide-react';
+import { useState } from 'react';
+import { FEEDBACK_ACTIONS, type FeedbackAction } from '../../../../domain/workflow-recommendations';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Textarea } from '../../../components/ui/field';
+import { classNames } from '../../../lib/class-names';
+import { recommendations as strings } from '../../../lib/strings';
+
+const t = strings.feedback;
+
+const selectClasses =
+  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
+
+export interface FeedbackInput {
+  action: FeedbackAction;
+  rating: number;
+  feedback?: string;
+}
+
+/** The form; mounted afresh each time the dialog opens, so it always starts empty. */
+function FeedbackForm({
+  onSubmit,
+  onCancel,
+  submitting,
+}: {
+  onSubmit: (input: FeedbackInput) => void;
+  onCancel: () => void;
+  submitting: boolean;
+}) {
+  const [action, setAction] = useState<FeedbackAction | ''>('');
+  const [rating, setRating] = useState(5);
+  const [comment, setComment] = useState('');
+
+  return (
+    <form
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (action === '') return;
+        const feedback = comment.trim();
+        onSubmit({ action, rating, ...(feedback ? { feedback } : {}) });
+      }}
+    >
+      <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-700">
+        {t.action}
+        <select
+          className={selectClasses}
+          value={action}
+          onChange={(event) => setAction(event.target.value as FeedbackAction | '')}
+          data-testid="feedback-action"
+        >
+          <option value="" disabled>
+            {t.chooseAction}
+          </option>
+          {FEEDBACK_ACTIONS.map((value) => (
+            <option key={value} value={value}>
+              {t.actions[value]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="flex flex-col gap-1.5">
+        <legend className="mb-1.5 text-sm font-medium text-slate-700">{t.rating}</legend>
+        <div className="flex gap-1">
+          {[1, 2, 3, 4, 5].map((n) => (
+            <button
+              key={n}
+              type="button"
+              onClick={() => setRating(n)}
+              aria-label={t.star(n)}
+              aria-pressed={n <= rating}
+              className="cursor-pointer rounded p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500"
+              data-testid={`feedback-star-${n}`}
+            >
+              <Star
+                className={classNames(
+                  'h-6 w-6',
+                  n <= rating ? 'fill-amber-400 text-amber-400' : 'text-slate-300',
+                )}
+              />
+            </button>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="feedback-comment" className="text-sm font-medium text-slate-700">
+          {t.comment}
+        </label>
+        <Textarea
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+          placeholder={t.commentPlaceholder}
+          maxLength={5000}
+          id="feedback-comment"
+          data-testid="feedback-comment"
+        />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onCancel}>
+          {t.cancel}
+        </Button>
+        <Button type="submit" disabled={action === '' || submitting} data-testid="feedback-submit">
+          {submitting ? t.submitting : t.submit}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Spec §5: an action must be chosen before submitting; the rating is 1 to 5 stars; a comment is optional. */
+export function FeedbackDialog({
+  open,
+  onOpenChange,
+  onSubmit,
+  submitting,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onSubmit: (input: FeedbackInput) => void;
+  submitting: boolean;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={t.title} closeLabel={strings.close} data-testid="feedback-dialog">
+        {open ? (
+          <FeedbackForm onSubmit={onSubmit} onCancel={() => onOpenChange(false)} submitting={submitting} />
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
