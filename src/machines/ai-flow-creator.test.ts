@@ -261,6 +261,13 @@ describe('AI flow creator: proposal', () => {
     expect(history).toContain('2. Draft (multiple): Draft from [[step-1]].');
     expect(history.endsWith('User: Đổi tên thành Blog trà')).toBe(true);
     expect(c.pending()).toBe(true);
+    // While the new proposal is on its way nothing else goes: no message, no save, no editing.
+    c.send('Thêm nữa');
+    c.actor.send({ type: 'CONFIRM' });
+    c.actor.send({ type: 'CONTINUE_EDITING' });
+    expect(c.calls.propose).toHaveLength(2);
+    expect(c.calls.save).toHaveLength(0);
+    expect(c.phase()).toBe('proposal');
 
     await c.answer(c.calls.propose, proposalNamed('Blog trà'));
     expect(c.phase()).toBe('proposal');
