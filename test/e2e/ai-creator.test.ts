@@ -25,7 +25,7 @@ async function openCreator(page: Page, tab: 'generate' | 'template' | 'import') 
 async function toastText(page: Page) {
   const toast = page.getByTestId('toast').last();
   await toast.waitFor();
-  return toast.innerText();
+  return (await toast.textContent()) ?? '';
 }
 
 describe.skipIf(skipReason !== null)(
@@ -61,7 +61,7 @@ describe.skipIf(skipReason !== null)(
         await page.getByTestId('ai-creator-dialog').waitFor({ state: 'detached' });
         expect(await toastText(page)).toContain('Thành công!');
         const card = await flowCard(page, workflow.name);
-        expect(await card.getByTestId('flow-card-step-count').innerText()).toBe('3 Steps');
+        expect(await card.getByTestId('flow-card-step-count').textContent()).toBe('3 Steps');
       }
 
       // Tạo AI: blank description, then a real one answered by the offline model.
@@ -79,14 +79,14 @@ describe.skipIf(skipReason !== null)(
       expect(await toastText(page)).toContain('Workflow đã được tạo!');
       expect(await toastText(page)).toContain('3 bước');
       expect(await preview.getByTestId('preview-step').count()).toBe(3);
-      expect(await preview.innerText()).toContain('[Offline model]');
+      expect(await preview.textContent()).toContain('[Offline model]');
       expect(await preview.getByTestId('preview-step-source').allInnerTexts()).toEqual([
         'Input: Step 1',
         'Input: Step 1',
         'Input: Step 2',
       ]);
       // The offline model names the workflow after the description's first sentence.
-      const generatedName = await preview.getByTestId('preview-name').innerText();
+      const generatedName = (await preview.getByTestId('preview-name').textContent()) ?? '';
       expect(generatedName).toMatch(/^Tổ chức workshop nhiếp ảnh/);
       await screenshot(page, 'ai-creator-02-generated-preview');
       await page.getByTestId('ai-creator-create').click();
@@ -135,7 +135,7 @@ describe.skipIf(skipReason !== null)(
       expect(await toastText(page)).toContain('Import thành công');
       expect(await toastText(page)).toContain('Dịch tài liệu kỹ thuật');
       const card = await flowCard(page, 'Dịch tài liệu kỹ thuật');
-      expect(await card.getByTestId('flow-card-step-count').innerText()).toBe('2 Steps');
+      expect(await card.getByTestId('flow-card-step-count').textContent()).toBe('2 Steps');
       await screenshot(page, 'ai-creator-04-flows-list');
 
       // Every one of them is a flow of this user, with its steps wired to the created ids.
