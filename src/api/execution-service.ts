@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ModelAnswer, resolveProvider } from '../ai';
+import type { ModelAnswer } from '../ai';
 import { structuredOutputFor } from '../ai/structured-output';
 import { decide } from '../domain/execution/decide';
 import { evolve, initialState } from '../domain/execution/evolve';
@@ -24,6 +24,7 @@ import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
 import { ExecutionViewCache } from './execution-view-cache';
 import { ownKeyForRun } from './usage-standing';
+import { providerWithKey } from './user-model';
 import type { LiveUpdateHub } from './ws/live-update-hub';
 
 export interface LoadedExecution {
@@ -184,13 +185,7 @@ export class ExecutionService {
       ownKeyForRun(this.services, userId),
     ]);
     const synced = await this.handle(executionId, userId, { type: 'SyncSteps', data: {} }, { steps, loaded });
-    const { provider, keySource } = (this.services.resolveModel ?? resolveProvider)({
-      ownKey,
-      defaultKey: this.services.config.geminiApiKey,
-      model: this.services.config.geminiModel,
-      baseUrl: this.services.config.geminiBaseUrl,
-      timeoutMs: this.services.config.modelTimeoutMs,
-    });
+    const { provider, keySource } = providerWithKey(this.services.config, ownKey, this.services.resolveModel);
     const runId = randomUUID();
     const started = await this.handle(
       executionId,

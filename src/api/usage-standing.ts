@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
 import type { Config } from './config';
 import { HttpError } from './errors';
-import { createOwnKeyCipher } from './own-key-cipher';
+import { unsealOwnKey } from './user-model';
 
 export interface Usage {
   /** -1: unlimited (an own active key). */
@@ -43,18 +43,7 @@ export async function ownKeyForRun(
               WHERE user_id = ${userId} AND used_default_key AND NOT EXISTS (SELECT 1 FROM own)
               LIMIT ${config.freeStepAllowance}) counted) AS used_steps`;
   const sealed = row?.encryptedApiKey ?? null;
-  if (sealed !== null) {
-    try {
-      return createOwnKeyCipher(config.appSecret).decrypt(sealed);
-    } catch {
-      // Sealed under another APP_SECRET: the key is unreadable, and running on the default key instead
-      // would silently spend the allowance the user believes they do not need.
-      throw new HttpError(
-        500,
-        'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
-      );
-    }
-  }
+  if (sealed !== null) return unsealOwnKey(config, sealed);
   const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };
   if (!mayRunStep(standing)) throw new HttpError(429, allowanceUsedUpMessage(config.freeStepAllowance));
   return null;

@@ -19,18 +19,28 @@ export async function modelForUser(
     WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
                 ORDER BY created_at DESC, id DESC LIMIT 1)
     RETURNING encrypted_api_key`;
-  let ownKey: string | null = null;
-  if (row) {
-    try {
-      ownKey = createOwnKeyCipher(config.appSecret).decrypt(row.encryptedApiKey);
-    } catch {
-      // Sealed under another APP_SECRET: falling back to the server's key would hide the problem.
-      throw new HttpError(
-        500,
-        'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
-      );
-    }
+  return providerWithKey(config, row ? unsealOwnKey(config, row.encryptedApiKey) : null, resolve);
+}
+
+/** An own key as stored, opened in memory. */
+export function unsealOwnKey(config: Pick<Config, 'appSecret'>, sealed: string): string {
+  try {
+    return createOwnKeyCipher(config.appSecret).decrypt(sealed);
+  } catch {
+    // Sealed under another APP_SECRET: falling back to the server's key would hide the problem.
+    throw new HttpError(
+      500,
+      'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
+    );
   }
+}
+
+/** The model for a call made with the user's own key (null: the server's key, else the offline model). */
+export function providerWithKey(
+  config: Config,
+  ownKey: string | null,
+  resolve: typeof resolveProvider = resolveProvider,
+): ResolvedProvider {
   return resolve({
     ownKey,
     defaultKey: config.geminiApiKey,

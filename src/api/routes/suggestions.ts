@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue } from 'postgres';
 import { z } from 'zod';
-import { ModelCallError, resolveProvider } from '../../ai';
+import { ModelCallError, type resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
 import { HttpError, notFound } from '../errors';
@@ -9,7 +9,7 @@ import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
-import { ownKeyForRun } from '../usage-standing';
+import { modelForUser } from '../user-model';
 
 /** POST takes no fields; an empty object (or no body at all) is all it accepts. */
 const generateBody = z.strictObject({}).optional();
@@ -50,18 +50,11 @@ export async function suggestionRoutes(
       generateBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
       const flow = await ownedFlow(flowId, userId);
-      // The same provider a step run would use; past the free allowance it refuses (429) before any call.
-      const [steps, ownKey] = await Promise.all([
+      // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
+      const [steps, { provider }] = await Promise.all([
         app.executions.flowSteps(flowId, userId),
-        ownKeyForRun(app, userId),
+        modelForUser(app, userId, options.resolveModel),
       ]);
-      const { provider } = (options.resolveModel ?? resolveProvider)({
-        ownKey,
-        defaultKey: app.config.geminiApiKey,
-        model: app.config.geminiModel,
-        baseUrl: app.config.geminiBaseUrl,
-        timeoutMs: app.config.modelTimeoutMs,
-      });
       const review = await readFlowReview(sql, flow, steps);
       let generated: Awaited<ReturnType<typeof generateFlowSuggestions>>;
       try {
