@@ -12,10 +12,7 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 }
 
 const FlowsPage = page(() => import('../features/flows/components/flows-page'), 'FlowsPage');
-const FlowWorkspacePage = page(
-  () => import('../features/flow-workspace/components/flow-workspace-page'),
-  'FlowWorkspacePage',
-);
+const FlowWorkspacePage = page(() => import('./routes/flow-workspace-route'), 'FlowWorkspaceRoute');
 const FlowsFastPage = page(
   () => import('../features/flows-fast/components/flows-fast-page'),
   'FlowsFastPage',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { Link, useParams, useSearch } from 'wouter';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -8,7 +8,6 @@ import { app, workspace as t } from '../../../lib/strings';
 import { useFlow } from '../api/get-flow';
 import { useSteps } from '../api/get-steps';
 import { ChatMode } from './chat-mode';
-import { ComingModePanel } from './coming-mode-panel';
 import { EditMode } from './edit-mode';
 import { RunMode } from './run-mode';
 import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
@@ -33,7 +32,18 @@ function FlowNotFound() {
   );
 }
 
-function Workspace({ flowId, initialMode }: { flowId: string; initialMode: WorkspaceMode }) {
+/** The master mode of a flow; another feature's screen, handed in by the app (features do not import each other). */
+export type MasterModeOfFlow = ComponentType<{ flowId: string; flowName: string; onBack: () => void }>;
+
+function Workspace({
+  flowId,
+  initialMode,
+  masterMode: MasterMode,
+}: {
+  flowId: string;
+  initialMode: WorkspaceMode;
+  masterMode: MasterModeOfFlow;
+}) {
   const [mode, setMode] = useState<WorkspaceMode>(initialMode);
   const flow = useFlow(flowId);
   const steps = useSteps(flowId);
@@ -71,24 +81,19 @@ function Workspace({ flowId, initialMode }: { flowId: string; initialMode: Works
       ) : mode === 'chat' ? (
         <ChatMode flow={flow.data} steps={stepList} onBack={() => setMode('run')} />
       ) : (
-        <ComingModePanel
-          title={t.modes.master}
-          text={t.masterComing}
-          onBack={() => setMode('run')}
-          testId="master-mode"
-        />
+        <MasterMode flowId={flowId} flowName={flow.data.name} onBack={() => setMode('run')} />
       )}
     </div>
   );
 }
 
-export function FlowWorkspacePage() {
+export function FlowWorkspacePage({ masterMode }: { masterMode: MasterModeOfFlow }) {
   const { flowId } = useParams<{ flowId: string }>();
   const search = useSearch();
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-testid="flow-workspace">
       {/* A different flow is a fresh workspace: mode and local edits do not carry over. */}
-      <Workspace key={flowId} flowId={flowId} initialMode={initialModeOf(search)} />
+      <Workspace key={flowId} flowId={flowId} initialMode={initialModeOf(search)} masterMode={masterMode} />
     </div>
   );
 }

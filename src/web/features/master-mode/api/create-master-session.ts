@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
+import { api } from '../../../lib/api-client';
+import { storeMasterSession } from './get-master-session';
+
+export interface CreateMasterSessionInput {
+  name: string;
+  flowId?: string;
+}
+
+export const createMasterSession = (input: CreateMasterSessionInput) =>
+  api.post<MasterSessionWithSteps>('/api/master-mode/standalone', input);
+
+export function useCreateMasterSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createMasterSession,
+    onSuccess: (session) => {
+      storeMasterSession(queryClient, session);
+      void queryClient.invalidateQueries({ queryKey: ['/api/master-mode/sessions'] });
+    },
+  });
+}

@@ -1,0 +1,312 @@
+import { ArrowLeft, Play, PlayCircle, Plus, RotateCcw, Settings, Square, Trash2 } from 'lucide-react';
+import { useCallback, useRef, useState } from 'react';
+import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { useToast } from '../../../components/ui/toast';
+import { messageOf } from '../../../lib/api-client';
+import { masterMode as t } from '../../../lib/strings';
+import { useMasterSession } from '../api/get-master-session';
+import {
+  useCreateMasterStep,
+  useDeleteMasterStep,
+  useExecuteMasterStep,
+  useUpdateMasterStep,
+} from '../api/master-steps';
+import { useExecuteAll, useResetSession, useStopSession } from '../api/session-controls';
+import { MasterRow } from './master-row';
+import {
+  type EditableField,
+  type RowEdits,
+  shownRow,
+  unsavedEdits,
+  withEdit,
+  withoutSavedEdit,
+} from './row-edits';
+import { StepSettingsDialog } from './step-settings-dialog';
+
+/**
+ * The master mode sheet 'Master Mode - {sessionName}': one row per step with its input, result and
+ * prompt, and the bottom bar acting on the selected row or the whole session.
+ */
+export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onBack?: () => void }) {
+  // Set on Execute All; cleared on its success, its error, or Stop.
+  const [executing, setExecuting] = useState(false);
+  const session = useMasterSession(sessionId, { following: executing });
+  const [edits, setEdits] = useState<RowEdits>({});
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const saves = useRef(new Map<string, Promise<unknown>>());
+  const toast = useToast();
+
+  const createStep = useCreateMasterStep(sessionId);
+  const updateStep = useUpdateMasterStep(sessionId);
+  const deleteStep = useDeleteMasterStep(sessionId);
+  const executeStep = useExecuteMasterStep(sessionId);
+  const executeAll = useExecuteAll();
+  const stop = useStopSession();
+  const reset = useResetSession();
+
+  const serverRows = session.data?.steps ?? [];
+  const rows = serverRows.map((row) => shownRow(row, edits));
+  const selected = rows.find((row) => row.id === selectedId) ?? rows[0];
+
+  const failed = useCallback(
+    (title: string) => (error: unknown) =>
+      toast({ title, description: messageOf(error, title), variant: 'destructive' }),
+    [toast],
+  );
+
+  const save = (rowId: string, field: EditableField, value: string) => {
+    const key = `${rowId}:${field}`;
+    const saving = updateStep
+      .mutateAsync({ stepId: rowId, changes: { [field]: value } })
+      .then(() => setEdits((current) => withoutSavedEdit(current, rowId, field, value)))
+      .catch(failed(t.updateFailed))
+      .finally(() => {
+        if (saves.current.get(key) === saving) saves.current.delete(key);
+      });
+    saves.current.set(key, saving);
+    return saving;
+  };
+
+  const saveOnBlur = (row: MasterStep, field: EditableField) => {
+    const value = edits[row.id]?.[field];
+    const server = serverRows.find((r) => r.id === row.id);
+    if (value === undefined || !server) return;
+    if (value === server[field]) {
+      setEdits((current) => withoutSavedEdit(current, row.id, field, value));
+      return;
+    }
+    void save(row.id, field, value);
+  };
+
+  /** Runs see what the user typed: unsaved edits are saved (and saves on their way awaited) first. */
+  const flushEdits = async () => {
+    for (const { rowId, field, value } of unsavedEdits(serverRows, edits)) {
+      if (!saves.current.has(`${rowId}:${field}`)) void save(rowId, field, value);
+    }
+    await Promise.all(saves.current.values());
+  };
+
+  const runSelected = async () => {
+    if (!selected) return;
+    await flushEdits();
+    executeStep.mutate(selected.id, { onError: failed(t.executeFailed) });
+  };
+
+  const runAll = async () => {
+    setExecuting(true);
+    await flushEdits();
+    executeAll.mutate(sessionId, {
+      onSuccess: (answer) => {
+        setExecuting(false);
+        toast({
+          title: answer.outcome === 'completed' ? t.executeAllDone : t.executeAllStopped,
+          variant: 'success',
+        });
+      },
+      onError: (error) => {
+        setExecuting(false);
+        toast({
+          title: t.executeAllFailed,
+          description: messageOf(error, t.executeAllFailed),
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
+  const stopAll = () =>
+    stop.mutate(sessionId, {
+      onSuccess: () => setExecuting(false),
+      onError: failed(t.stopFailed),
+    });
+
+  const addRow = () => {
+    const order = Math.max(0, ...serverRows.map((row) => row.order)) + 1;
+    createStep.mutate(
+      {
+        sessionId,
+        order,
+        stepName: t.newStepName(serverRows.length + 1),
+        userInput: '',
+        result: '',
+        systemPrompt: '',
+        stepType: 'ai',
+        isRequired: false,
+      },
+      { onSuccess: (row) => setSelectedId(row.id), onError: failed(t.addFailed) },
+    );
+  };
+
+  const removeSelected = () => {
+    if (!selected || !window.confirm(t.deleteConfirm)) return;
+    const index = rows.findIndex((row) => row.id === selected.id);
+    deleteStep.mutate(selected.id, {
+      onSuccess: () => setSelectedId(rows[index + 1]?.id ?? rows[index - 1]?.id ?? null),
+      onError: failed(t.deleteFailed),
+    });
+  };
+
+  if (session.isLoading) {
+    return (
+      <p className="py-16 text-center text-slate-500" data-testid="master-mode-loading">
+        {t.loading}
+      </p>
+    );
+  }
+  if (!session.data) {
+    return (
+      <Card className="mx-auto mt-10 max-w-md p-8 text-center" data-testid="master-mode-not-found">
+        <p className="text-slate-700">{t.notFound}</p>
+        {onBack ? (
+          <Button variant="outline" className="mt-6" onClick={onBack}>
+            <ArrowLeft className="h-4 w-4" />
+            {t.back}
+          </Button>
+        ) : null}
+      </Card>
+    );
+  }
+
+  const busy = executing || executeStep.isPending;
+  return (
+    <div className="flex flex-col gap-4 pb-24" data-testid="master-mode-screen">
+      <div className="flex items-center gap-3">
+        {onBack ? (
+          <Button variant="ghost" size="sm" onClick={onBack} data-testid="master-mode-back">
+            <ArrowLeft className="h-4 w-4" />
+            {t.back}
+          </Button>
+        ) : null}
+        <h1 className="text-xl font-semibold text-slate-900" data-testid="master-mode-title">
+          {t.title(session.data.sessionName)}
+        </h1>
+      </div>
+
+      <Card className="overflow-x-auto p-0">
+        <div className="min-w-[56rem]">
+          <div className="grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
+            <span>{t.columns.step}</span>
+            <span>{t.columns.input}</span>
+            <span>{t.columns.result}</span>
+            <span>{t.columns.prompt}</span>
+          </div>
+          {rows.length === 0 ? (
+            <p className="p-8 text-center text-sm text-slate-500" data-testid="master-mode-no-rows">
+              {t.noRows}
+            </p>
+          ) : (
+            rows.map((row, index) => (
+              <MasterRow
+                key={row.id}
+                row={row}
+                position={index + 1}
+                selected={row.id === selected?.id}
+                running={executeStep.isPending && executeStep.variables === row.id}
+                onSelect={() => setSelectedId(row.id)}
+                onEdit={(field, value) => setEdits((current) => withEdit(current, row.id, field, value))}
+                onSave={(field) => saveOnBlur(row, field)}
+              />
+            ))
+          )}
+        </div>
+      </Card>
+
+      <div
+        className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 backdrop-blur"
+        data-testid="master-mode-bar"
+      >
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-4 py-3">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={removeSelected}
+            disabled={!selected || busy || deleteStep.isPending}
+            data-testid="master-delete-step"
+          >
+            <Trash2 className="h-4 w-4" />
+            {t.deleteStep}
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={addRow}
+            disabled={createStep.isPending}
+            data-testid="master-new-step"
+          >
+            <Plus className="h-4 w-4" />
+            {t.newStep}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void runSelected()}
+            disabled={!selected || busy}
+            data-testid="master-execute"
+          >
+            <Play className="h-4 w-4" />
+            {t.execute}
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => void runAll()}
+            disabled={busy || rows.length === 0}
+            data-testid="master-execute-all"
+          >
+            <PlayCircle className="h-4 w-4" />
+            {t.executeAll}
+          </Button>
+          {executing ? (
+            <Button
+              variant="destructive"
+              size="sm"
+              onClick={stopAll}
+              disabled={stop.isPending}
+              data-testid="master-stop"
+            >
+              <Square className="h-4 w-4" />
+              {t.stop}
+            </Button>
+          ) : null}
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => reset.mutate(sessionId, { onError: failed(t.resetFailed) })}
+            disabled={busy || reset.isPending}
+            data-testid="master-reset"
+          >
+            <RotateCcw className="h-4 w-4" />
+            {t.reset}
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="ml-auto"
+            onClick={() => setSettingsOpen(true)}
+            disabled={!selected}
+            data-testid="master-step-settings-open"
+          >
+            <Settings className="h-4 w-4" />
+            {t.stepSettings}
+          </Button>
+        </div>
+      </div>
+
+      <StepSettingsDialog
+        row={selected}
+        open={settingsOpen}
+        onOpenChange={setSettingsOpen}
+        saving={updateStep.isPending}
+        onSave={(changes) => {
+          if (!selected) return;
+          updateStep.mutate(
+            { stepId: selected.id, changes },
+            { onSuccess: () => setSettingsOpen(false), onError: failed(t.updateFailed) },
+          );
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { Layers, Plus } from 'lucide-react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/field';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useToast } from '../../../components/ui/toast';
+import { masterMode as t } from '../../../lib/strings';
+import { useCreateMasterSession } from '../api/create-master-session';
+import { useWorkflows } from '../api/get-workflows';
+
+const selectClasses =
+  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
+
+/** The start page: a session from a name and, optionally, one of the user's flows. */
+export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) => void }) {
+  const [name, setName] = useState('');
+  const [flowId, setFlowId] = useState('');
+  const workflows = useWorkflows();
+  const create = useCreateMasterSession();
+  // isPending only changes on the next render; two clicks in one frame both see it false.
+  const submitting = useRef(false);
+  const toast = useToast();
+  const nameId = useId();
+  const flowSelectId = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') {
+      toast({ title: t.nameRequired, variant: 'destructive' });
+      return;
+    }
+    if (submitting.current) return;
+    submitting.current = true;
+    create.mutate(
+      { name: name.trim(), ...(flowId ? { flowId } : {}) },
+      {
+        onSuccess: (session) => onCreated(session.id),
+        onError: () => toast({ title: t.createFailed, variant: 'destructive' }),
+        onSettled: () => {
+          submitting.current = false;
+        },
+      },
+    );
+  };
+
+  const flows = workflows.data ?? [];
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8" data-testid="master-mode-start">
+      <div>
+        <h1 className="flex items-center gap-2 text-2xl font-semibold text-slate-900">
+          <Layers className="h-6 w-6 text-indigo-600" />
+          {t.startTitle}
+        </h1>
+        <p className="mt-1 text-slate-600">{t.startDescription}</p>
+      </div>
+
+      <Card className="p-6">
+        <h2 className="text-lg font-semibold text-slate-900">{t.newSession}</h2>
+        <form onSubmit={submit} className="mt-4 flex flex-col gap-4" noValidate>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
+              {t.sessionName}
+            </label>
+            <Input
+              id={nameId}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder={t.sessionNamePlaceholder}
+              maxLength={200}
+              data-testid="master-session-name"
+            />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={flowSelectId} className="text-sm font-medium text-slate-700">
+              {t.flow}
+            </label>
+            <select
+              id={flowSelectId}
+              value={flowId}
+              onChange={(e) => setFlowId(e.target.value)}
+              className={selectClasses}
+              data-testid="master-flow-select"
+            >
+              <option value="">{t.noFlow}</option>
+              {flows.map((flow) => (
+                <option key={flow.id} value={flow.id}>
+                  {t.flowOption(flow.name, flow.stepCount)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <Button type="submit" disabled={create.isPending} data-testid="master-create-session">
+              <Plus className="h-4 w-4" />
+              {create.isPending ? t.creating : t.create}
+            </Button>
+          </div>
+        </form>
+      </Card>
+
+      <section className="flex flex-col gap-3">
+        <h2 className="text-lg font-semibold text-slate-900">{t.availableWorkflows}</h2>
+        {workflows.isLoading ? (
+          <Skeleton className="h-20 w-full" />
+        ) : flows.length === 0 ? (
+          <p className="text-sm text-slate-500">{t.noWorkflows}</p>
+        ) : (
+          flows.map((flow) => (
+            <Card
+              key={flow.id}
+              className="flex items-center justify-between gap-4 p-4"
+              data-testid="master-available-workflow"
+            >
+              <div className="min-w-0">
+                <p className="truncate font-medium text-slate-900">{flow.name}</p>
+                <p className="truncate text-sm text-slate-500">{flow.description}</p>
+              </div>
+              <div className="flex shrink-0 items-center gap-3">
+                <Badge tone="outline">{t.stepCount(flow.stepCount)}</Badge>
+                <Button
+                  variant={flow.id === flowId ? 'primary' : 'outline'}
+                  size="sm"
+                  onClick={() => {
+                    setFlowId(flow.id);
+                    setName(t.sessionNameFor(flow.name));
+                  }}
+                  data-testid="master-select-workflow"
+                >
+                  {t.select}
+                </Button>
+              </div>
+            </Card>
+          ))
+        )}
+      </section>
+    </div>
+  );
+}

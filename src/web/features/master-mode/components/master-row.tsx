@@ -1,0 +1,86 @@
+import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import { Badge } from '../../../components/ui/badge';
+import { Textarea } from '../../../components/ui/field';
+import { classNames } from '../../../lib/class-names';
+import { masterMode as t } from '../../../lib/strings';
+import type { EditableField } from './row-edits';
+
+const cell = 'min-h-24 text-sm';
+
+/** One row of the sheet: its section (number, name, type), input, result (read-only) and prompt. */
+export function MasterRow({
+  row,
+  position,
+  selected,
+  running,
+  onSelect,
+  onEdit,
+  onSave,
+}: {
+  row: MasterStep;
+  position: number;
+  selected: boolean;
+  running: boolean;
+  onSelect: () => void;
+  onEdit: (field: EditableField, value: string) => void;
+  onSave: (field: EditableField) => void;
+}) {
+  return (
+    // Typing in a row's field selects it too, so the bottom bar acts on the row being worked on.
+    <div
+      onFocusCapture={onSelect}
+      className={classNames(
+        'grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 p-2',
+        selected ? 'bg-indigo-50/70' : 'bg-white',
+      )}
+      data-testid={`master-row-${position}`}
+    >
+      <div className="flex flex-col gap-1.5 pt-1">
+        <button
+          type="button"
+          onClick={onSelect}
+          aria-pressed={selected}
+          className="flex items-center gap-2 rounded text-left cursor-pointer"
+          data-testid="master-row-select"
+        >
+          <span className="font-mono text-xs font-semibold text-slate-500" data-testid="master-row-number">
+            {t.rowNumber(position)}
+          </span>
+          <span className="truncate text-sm font-medium text-slate-900" data-testid="master-row-name">
+            {row.stepName}
+          </span>
+        </button>
+        <div className="flex flex-wrap gap-1">
+          <Badge tone="indigo">{t.stepTypes[row.stepType]}</Badge>
+          {row.isRequired ? <Badge tone="amber">{t.requiredBadge}</Badge> : null}
+          {running ? <Badge tone="green">{t.execute}…</Badge> : null}
+        </div>
+      </div>
+      <Textarea
+        aria-label={t.columns.input}
+        value={row.userInput}
+        placeholder={t.inputPlaceholder[row.stepType]}
+        onChange={(e) => onEdit('userInput', e.target.value)}
+        onBlur={() => onSave('userInput')}
+        className={cell}
+        data-testid="master-row-input"
+      />
+      <Textarea
+        aria-label={t.columns.result}
+        value={row.result}
+        readOnly
+        className={classNames(cell, 'bg-slate-50')}
+        data-testid="master-row-result"
+      />
+      <Textarea
+        aria-label={t.columns.prompt}
+        value={row.systemPrompt}
+        placeholder={t.promptPlaceholder}
+        onChange={(e) => onEdit('systemPrompt', e.target.value)}
+        onBlur={() => onSave('systemPrompt')}
+        className={cell}
+        data-testid="master-row-prompt"
+      />
+    </div>
+  );
+}

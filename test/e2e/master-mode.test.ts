@@ -1,0 +1,145 @@
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type FakeGemini, promptOf, startFakeGemini } from '../support/fake-gemini';
+import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
+
+const skipReason = missingBrowser();
+
+/** A slow model: thirty words, three per chunk, 150 ms apart, naming the row it answers. */
+function slowAnswer(prompt: string) {
+  const topic = /Row topic: ([^\n]*)/.exec(prompt)?.[1] ?? 'none';
+  const words = Array.from({ length: 27 }, (_, i) => `w${i + 1}`).join(' ');
+  return `Answer about ${topic}: ${words}`;
+}
+
+const rowResults = (page: Page) =>
+  page
+    .getByTestId('master-row-result')
+    .evaluateAll((areas) => areas.map((a) => (a as HTMLTextAreaElement).value));
+
+describe.skipIf(skipReason !== null)(
+  `master mode in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    let gemini: FakeGemini | undefined;
+    const env = useServerAndBrowser(async () => {
+      gemini = await startFakeGemini({
+        respond: (body) => ({ text: slowAnswer(promptOf(body)), chunkDelayMs: 150 }),
+      });
+      return { GEMINI_API_KEY: 'server-test-key', GOOGLE_GEMINI_BASE_URL: gemini.url };
+    });
+    afterAll(() => gemini?.close());
+
+    it('creates a session from a flow, edits a row, runs Execute All to the end, then stops a second run mid-way', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'master-mode-failed-tab');
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Mai');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Du lịch',
+        description: 'Ba bước lên kế hoạch',
+      });
+      const steps = [
+        { name: 'Điểm đến', systemPrompt: 'Row topic: places\nSuggest places to visit.' },
+        { name: 'Lịch trình', systemPrompt: 'Row topic: plan\nPlan a day around [[step-1]].' },
+        { name: 'Ngân sách', systemPrompt: 'Row topic: budget\nEstimate a budget for [[step-2]].' },
+      ];
+      for (const [i, step] of steps.entries()) {
+        await callApi(page, server.url, 'POST', '/api/steps', { flowId: flow.id, order: i + 1, ...step });
+      }
+
+      // The flows list was read before the API calls made the flow.
+      await page.reload();
+      // The start page: from the nav bar; the flow is offered as 'name (N steps)' and Select fills the form.
+      await page.getByRole('link', { name: 'Master Mode' }).first().click();
+      await page.getByTestId('master-mode-start').waitFor();
+      await page.getByTestId('master-create-session').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('Please enter a session name');
+      const options = await page.getByTestId('master-flow-select').locator('option').allTextContents();
+      expect(options).toContain('Du lịch (3 steps)');
+      await page
+        .getByTestId('master-available-workflow')
+        .filter({ hasText: 'Du lịch' })
+        .getByTestId('master-select-workflow')
+        .click();
+      expect(await page.getByTestId('master-session-name').inputValue()).toBe('Du lịch Session');
+      expect(await page.getByTestId('master-flow-select').inputValue()).toBe(flow.id);
+      await screenshot(page, 'master-mode-01-start');
+      await page.getByTestId('master-create-session').click();
+
+      // The session view for the new id: rows numbered 001.., one per step, prompts chained as rows.
+      await page.getByTestId('master-mode-screen').waitFor();
+      expect(page.url()).toMatch(/\/master-mode\?sessionId=[0-9a-f-]{36}$/);
+      const sessionId = new URL(page.url()).searchParams.get('sessionId')!;
+      expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Du lịch Session');
+      expect(await page.getByTestId('master-row-number').allTextContents()).toEqual(['001', '002', '003']);
+      expect(await page.getByTestId('master-row-name').allTextContents()).toEqual(steps.map((s) => s.name));
+      expect(await page.getByTestId('master-row-prompt').nth(1).inputValue()).toContain('[[row-1]]');
+      expect(await page.getByTestId('master-stop').count()).toBe(0);
+
+      // Edit row 1's input: shown at once, saved on blur.
+      await page.getByTestId('master-row-1').getByTestId('master-row-input').fill('Đà Nẵng');
+      await page.getByTestId('master-mode-title').click();
+      await expect
+        .poll(
+          async () =>
+            (await callApi(page, server.url, 'GET', `/api/master-mode/session/${sessionId}`)).steps[0]
+              .userInput,
+        )
+        .toBe('Đà Nẵng');
+
+      // Execute All to the end: Stop shows while it runs, results arrive row by row.
+      await page.getByTestId('master-execute-all').click();
+      await page.getByTestId('master-stop').waitFor();
+      await expect
+        .poll(async () => (await rowResults(page))[0], { timeout: 15_000 })
+        .toMatch(/^Answer about places/);
+      await screenshot(page, 'master-mode-02-running');
+      await page.getByTestId('master-stop').waitFor({ state: 'detached', timeout: 30_000 });
+      const results = await rowResults(page);
+      expect(results).toEqual([
+        expect.stringMatching(/^Answer about places: .* w27$/),
+        expect.stringMatching(/^Answer about plan: .* w27$/),
+        expect.stringMatching(/^Answer about budget: .* w27$/),
+      ]);
+      const prompts = gemini!.requests.map((r) => promptOf(r.body));
+      expect(prompts).toHaveLength(3);
+      expect(prompts[0]).toContain('Đà Nẵng');
+      expect(prompts[1]).toContain(`Plan a day around ${results[0]}`);
+      expect(prompts[2]).toContain(`Estimate a budget for ${results[1]}`);
+      await screenshot(page, 'master-mode-03-completed');
+
+      // Reset, then a second Execute All stopped while its first row runs: the rows after it do not run.
+      await page.getByTestId('master-reset').click();
+      await expect.poll(() => rowResults(page)).toEqual(['', '', '']);
+      await page.getByTestId('master-execute-all').click();
+      await expect.poll(() => gemini!.requests.length).toBe(4);
+      await page.getByTestId('master-stop').click();
+      await page.getByTestId('master-stop').waitFor({ state: 'detached' });
+      await expect
+        .poll(
+          async () =>
+            (await callApi(page, server.url, 'GET', `/api/master-mode/session/${sessionId}`)).steps[0].result,
+          {
+            timeout: 15_000,
+          },
+        )
+        .toMatch(/^Answer about places/);
+      await expect
+        .poll(() => page.getByTestId('toast').textContent(), { timeout: 10_000 })
+        .toContain('Execute All stopped');
+      await page.reload();
+      await page.getByTestId('master-mode-screen').waitFor();
+      expect(await rowResults(page)).toEqual([expect.stringMatching(/^Answer about places/), '', '']);
+      expect(gemini!.requests).toHaveLength(4);
+      await screenshot(page, 'master-mode-04-stopped');
+
+      // The flow's own Master mode opens the same session.
+      await page.goto(`${server.url}/flows/${flow.id}?mode=master`);
+      await page.getByTestId('master-mode-screen').waitFor();
+      expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Du lịch Session');
+    });
+  },
+);
