@@ -412,6 +412,8 @@ describe('master mode', () => {
 
       const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
       await expect.poll(() => model.waiting()).toBe(true);
+      const during = await sessionOf(alice, session.id);
+      expect(during.runningStepIds).toEqual([during.steps[0]!.id]);
       const again = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(again.statusCode).toBe(409);
       const stop = await alice.post(`/api/master-mode/stop/${session.id}`);
@@ -420,6 +422,7 @@ describe('master mode', () => {
       const response = await all;
       expect(response.statusCode).toBe(200);
       expect(response.json().outcome).toBe('stopped');
+      expect(response.json().session.runningStepIds).toEqual([]);
       expect(response.json().session.steps.map((s: MasterStep) => s.result)).toEqual([
         'answered after the wait',
         '',

@@ -69,7 +69,15 @@ export class MasterModeService {
 
   async sessionWithSteps(sessionId: string, userId: string): Promise<MasterSessionWithSteps> {
     const session = await this.session(sessionId, userId);
-    return { ...session, steps: await this.rows(sessionId) };
+    const [steps, running] = await Promise.all([
+      this.rows(sessionId),
+      // A run a crash left without an outcome stops counting as running after the model timeout.
+      this.sql<{ stepId: string }[]>`
+        SELECT DISTINCT step_id FROM master_mode_runs
+        WHERE session_id = ${sessionId} AND success IS NULL
+          AND requested_at > now() - ${this.services.config.modelTimeoutMs} * interval '1 millisecond'`,
+    ]);
+    return { ...session, steps, runningStepIds: running.map((r) => r.stepId) };
   }
 
   /** The row and its session, when the session is the user's. */

@@ -93,6 +93,7 @@ describe.skipIf(skipReason !== null)(
       // Execute All to the end: Stop shows while it runs, results arrive row by row.
       await page.getByTestId('master-execute-all').click();
       await page.getByTestId('master-stop').waitFor();
+      await page.getByTestId('master-row-1').getByTestId('master-row-running').waitFor();
       await expect
         .poll(async () => (await rowResults(page))[0], { timeout: 15_000 })
         .toMatch(/^Answer about places/);

@@ -203,7 +203,7 @@ async function createSession(
             })),
           )}
           RETURNING ${tx.unsafe(STEP_COLUMNS)}`;
-    return { ...session!, steps: steps.toSorted((a, b) => a.order - b.order) };
+    return { ...session!, steps: steps.toSorted((a, b) => a.order - b.order), runningStepIds: [] };
   });
 }
 

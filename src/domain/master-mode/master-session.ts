@@ -33,6 +33,8 @@ export interface MasterSession {
 /** GET /api/master-mode/session/:sessionId: the session with its rows in order. */
 export interface MasterSessionWithSteps extends MasterSession {
   steps: MasterStep[];
+  /** Rows with a run started and not ended yet (younger than the model timeout). */
+  runningStepIds: string[];
 }
 
 const MAX_TEXT = 100_000;

@@ -953,6 +953,7 @@ export const masterMode = {
   deleteFailed: 'Không thể xóa step',
   resetFailed: 'Không thể reset',
   stopFailed: 'Không thể dừng',
+  running: 'Running...',
   executeAllDone: 'Execute All completed',
   executeAllStopped: 'Execute All stopped',
   noSessionForFlow: 'Flow này chưa có Master Mode session.',

@@ -204,7 +204,10 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
                 row={row}
                 position={index + 1}
                 selected={row.id === selected?.id}
-                running={executeStep.isPending && executeStep.variables === row.id}
+                running={
+                  (executeStep.isPending && executeStep.variables === row.id) ||
+                  session.data.runningStepIds.includes(row.id)
+                }
                 onSelect={() => setSelectedId(row.id)}
                 onEdit={(field, value) => setEdits((current) => withEdit(current, row.id, field, value))}
                 onSave={(field) => saveOnBlur(row, field)}

@@ -1,3 +1,4 @@
+import { Loader2 } from 'lucide-react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { Badge } from '../../../components/ui/badge';
 import { Textarea } from '../../../components/ui/field';
@@ -53,7 +54,12 @@ export function MasterRow({
         <div className="flex flex-wrap gap-1">
           <Badge tone="indigo">{t.stepTypes[row.stepType]}</Badge>
           {row.isRequired ? <Badge tone="amber">{t.requiredBadge}</Badge> : null}
-          {running ? <Badge tone="green">{t.execute}…</Badge> : null}
+          {running ? (
+            <Badge tone="green" data-testid="master-row-running">
+              <Loader2 className="h-3 w-3 animate-spin" />
+              {t.running}
+            </Badge>
+          ) : null}
         </div>
       </div>
       <Textarea
