@@ -141,6 +141,25 @@ describe.skipIf(skipReason !== null)(
       await page.goto(`${server.url}/flows/${flow.id}?mode=master`);
       await page.getByTestId('master-mode-screen').waitFor();
       expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Du lịch Session');
+      await page.getByTestId('master-mode-back').click();
+      await page.getByTestId('run-mode').waitFor();
+
+      // A flow without a master session offers to create '{flow name} Session'.
+      const other = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Ghi chú',
+        description: 'Một bước',
+      });
+      await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: other.id,
+        order: 1,
+        name: 'Tóm tắt',
+        systemPrompt: 'Summarise.',
+      });
+      await page.goto(`${server.url}/flows/${other.id}?mode=master`);
+      await page.getByTestId('master-create-for-flow').click();
+      await page.getByTestId('master-mode-screen').waitFor();
+      expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Ghi chú Session');
+      expect(await page.getByTestId('master-row-name').allTextContents()).toEqual(['Tóm tắt']);
     });
   },
 );
