@@ -187,7 +187,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
 
       <Card className="overflow-x-auto p-0">
         <div className="min-w-[56rem]">
-          <div className="grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
+          <div className="grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold text-slate-600">
             <span>{t.columns.step}</span>
             <span>{t.columns.input}</span>
             <span>{t.columns.result}</span>
