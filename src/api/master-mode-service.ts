@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { ModelCallError, resolveProvider } from '../ai';
-import type { KeySource } from '../domain/execution/types';
+import { ModelCallError } from '../ai';
 import {
   type ExecuteAllOutcome,
   executeAllState,
@@ -22,6 +21,7 @@ import type { AppServices } from './app';
 import { HttpError, notFound } from './errors';
 import { callApiRow } from './master-api-call';
 import { ownKeyForRun } from './usage-standing';
+import { providerWithKey } from './user-model';
 
 export const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
 export const STEP_COLUMNS =
@@ -238,16 +238,10 @@ export class MasterModeService {
     return updated;
   }
 
+  /** As for a flow step run: the own key, else the server's, else the offline model; the allowance applies. */
   private async modelFor(userId: string) {
     const ownKey = await ownKeyForRun(this.services, userId);
-    const { config } = this.services;
-    return (this.services.resolveModel ?? resolveProvider)({
-      ownKey,
-      defaultKey: config.geminiApiKey,
-      model: config.geminiModel,
-      baseUrl: config.geminiBaseUrl,
-      timeoutMs: config.modelTimeoutMs,
-    }) satisfies { keySource: KeySource };
+    return providerWithKey(this.services.config, ownKey, this.services.resolveModel);
   }
 
   private async stopRequested(sessionId: string, runAllId: string, startedAt: number): Promise<boolean> {
