@@ -89,8 +89,8 @@ describe.skipIf(skipReason !== null)(
       await title.getByTestId('result-label-input').fill('');
       await title.getByTestId('result-text-input').fill('Trà xanh: một tách, ba câu chuyện');
       await title.getByTestId('result-save').click();
+      await expect.poll(() => title.getByTestId('result-label').textContent()).toBe('step_4');
       await expect.poll(() => title.textContent()).toContain('Trà xanh: một tách, ba câu chuyện');
-      expect(await title.getByTestId('result-label').textContent()).toBe('step_4');
       await screenshot(page, 'run-engine-02-approved-edited');
 
       // Export Results: a text file named for the flow, with every step and result.
