@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { EVENTS_USAGE, parseEventsArguments, UsageError } from './events-arguments';
+
+const EXECUTION_ID = '0b6f0d6e-4a7e-4c43-9d1b-2f0e3a9b8c71';
+
+function refusal(argv: string[]): string {
+  try {
+    parseEventsArguments(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${argv.join(' ')}`);
+}
+
+describe('parseEventsArguments', () => {
+  it('reads tail, show and command, with or without --json anywhere', () => {
+    expect(parseEventsArguments(['tail'])).toEqual({ command: 'tail', json: false });
+    expect(parseEventsArguments(['--json', 'tail'])).toEqual({ command: 'tail', json: true });
+    expect(parseEventsArguments(['show', EXECUTION_ID, '--json'])).toEqual({
+      command: 'show',
+      executionId: EXECUTION_ID,
+      json: true,
+    });
+    expect(parseEventsArguments(['command', 'my-key-1'])).toEqual({
+      command: 'command',
+      commandId: 'my-key-1',
+      json: false,
+    });
+  });
+
+  it('answers help for nothing, help, --help and -h', () => {
+    for (const argv of [[], ['help'], ['--help'], ['show', '-h']]) {
+      expect(parseEventsArguments(argv)).toEqual({ command: 'help' });
+    }
+    expect(EVENTS_USAGE).toMatch(/tail[\s\S]*show <executionId>[\s\S]*command <commandId>[\s\S]*--json/);
+  });
+
+  it('refuses an unknown command or option with the usage', () => {
+    expect(refusal(['follow'])).toMatch(/^Unknown command 'follow'\.\n\nUsage:/);
+    expect(refusal(['tail', '--yaml'])).toMatch(/^Unknown option '--yaml'\.\n\nUsage:/);
+  });
+
+  it('refuses a missing or malformed id, and extra words', () => {
+    expect(refusal(['show'])).toMatch(/^Missing execution id\./);
+    expect(refusal(['show', 'execution-1'])).toBe(
+      "Malformed execution id 'execution-1': an execution id is a uuid, as in execution-<uuid> streams.",
+    );
+    expect(refusal(['command'])).toMatch(/^Missing command id\./);
+    expect(refusal(['command', 'x'.repeat(201)])).toMatch(
+      /^Malformed command id 'x+': a command id has at most 200/,
+    );
+    expect(refusal(['show', EXECUTION_ID, 'more'])).toMatch(/^Too many arguments for 'show'/);
+    expect(refusal(['tail', 'now'])).toMatch(/^Too many arguments for 'tail'/);
+  });
+});

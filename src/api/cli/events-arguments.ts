@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+export type EventsRequest =
+  | { command: 'help' }
+  | { command: 'tail'; json: boolean }
+  | { command: 'show'; executionId: string; json: boolean }
+  | { command: 'command'; commandId: string; json: boolean };
+
+/** A command line the CLI cannot act on; the message says what to type instead. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const EVENTS_USAGE = `Usage: npm run -s events -- <command> [--json]
+
+Reads the event log of the database the server uses (DATABASE_URL, else the embedded PostgreSQL in
+DATA_DIR/postgres).
+
+Commands:
+  tail                     follow the log from now on, every stream, until Ctrl+C
+  show <executionId>       every event of one execution, in stream order
+  command <commandId>      the events one command appended, across streams
+  help                     this text
+
+Options:
+  --json                   one JSON object per line instead of one text line per event
+  -h, --help               this text
+
+A text line reads: time  stream#position  type  actor=<userId>  command=<commandId>  summary.
+The embedded PostgreSQL is owned by one process at a time: while the server runs on it, stop the server
+or point DATABASE_URL at the server's database.`;
+
+const executionId = z.uuid({ error: 'an execution id is a uuid, as in execution-<uuid> streams' });
+// The same rule as the Idempotency-Key header that may name a command.
+const commandId = z
+  .string()
+  .trim()
+  .min(1, 'a command id is not blank')
+  .max(200, 'a command id has at most 200 characters');
+
+function parsed<T>(schema: z.ZodType<T>, value: string | undefined, what: string): T {
+  if (value === undefined) throw new UsageError(`Missing ${what}.\n\n${EVENTS_USAGE}`);
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new UsageError(`Malformed ${what} '${value}': ${result.error.issues[0]?.message ?? 'invalid'}.`);
+  }
+  return result.data;
+}
+
+/** Reads `process.argv.slice(2)`. */
+export function parseEventsArguments(argv: readonly string[]): EventsRequest {
+  const options = argv.filter((arg) => arg.startsWith('-'));
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  const unknown = options.find((option) => !['--json', '--help', '-h'].includes(option));
+  if (unknown) throw new UsageError(`Unknown option '${unknown}'.\n\n${EVENTS_USAGE}`);
+  if (options.includes('--help') || options.includes('-h')) return { command: 'help' };
+  const json = options.includes('--json');
+  const [command, argument, ...rest] = words;
+  const expected = command === 'show' || command === 'command' ? 1 : 0;
+  if (rest.length > 0 || (expected === 0 && argument !== undefined)) {
+    throw new UsageError(`Too many arguments for '${command}'.\n\n${EVENTS_USAGE}`);
+  }
+  switch (command) {
+    case undefined:
+    case 'help':
+      return { command: 'help' };
+    case 'tail':
+      return { command: 'tail', json };
+    case 'show':
+      return { command: 'show', executionId: parsed(executionId, argument, 'execution id'), json };
+    case 'command':
+      return { command: 'command', commandId: parsed(commandId, argument, 'command id'), json };
+    default:
+      throw new UsageError(`Unknown command '${command}'.\n\n${EVENTS_USAGE}`);
+  }
+}

@@ -1,0 +1,110 @@
+import { EventStore, type RecordedEvent } from '../../eventstore';
+import { ConfigError, parseEnvironment } from '../config';
+import { type OpenDatabase, openDatabase } from '../database/open-database';
+import { embeddedDatabaseOwner } from './embedded-database-owner';
+import { eventJson, eventLine } from './event-line';
+import { EVENTS_USAGE, type EventsRequest, parseEventsArguments, UsageError } from './events-arguments';
+
+/** Something the user can act on: printed as it is, without a stack. */
+class Refusal extends Error {}
+
+const STREAM_PAGE = 500;
+
+function printer(json: boolean) {
+  const format = json ? eventJson : eventLine;
+  return (events: RecordedEvent[]) => {
+    if (events.length > 0) process.stdout.write(`${events.map(format).join('\n')}\n`);
+  };
+}
+
+/** DATABASE_URL, else the embedded database, unless the server (or another tool) already runs on it. */
+async function openLog(): Promise<OpenDatabase> {
+  const config = parseEnvironment(process.env);
+  if (!config.databaseUrl) {
+    const owner = await embeddedDatabaseOwner(config.dataDir);
+    if (owner) {
+      const url = owner.port ? `postgres://postgres:postgres@127.0.0.1:${owner.port}/postgres` : null;
+      throw new Refusal(
+        `The embedded PostgreSQL in ${config.dataDir}/postgres is in use by another process (pid ${owner.pid}, ` +
+          'most likely the server): one process at a time owns it, so this tool cannot open it.\n' +
+          (url
+            ? `Point the tool at the running database instead:\n  DATABASE_URL=${url} npm run -s events -- ...\n` +
+              'or stop the server first.'
+            : 'Stop the server first, or run it with DATABASE_URL and give the tool the same DATABASE_URL.'),
+      );
+    }
+  }
+  return openDatabase(config);
+}
+
+async function show(store: EventStore, executionId: string, print: (events: RecordedEvent[]) => void) {
+  const streamId = `execution-${executionId}`;
+  let after = 0;
+  for (;;) {
+    const { version, events } = await store.readStream(streamId, { after, limit: STREAM_PAGE });
+    if (version === 0) throw new Refusal(`No execution ${executionId} in the event log.`);
+    print(events);
+    if (events.length < STREAM_PAGE) return;
+    after = events.at(-1)!.streamPosition;
+  }
+}
+
+async function command(store: EventStore, commandId: string, print: (events: RecordedEvent[]) => void) {
+  const events = await store.findCommand(commandId);
+  if (!events) throw new Refusal(`No events of command ${commandId} in the event log.`);
+  print(events);
+}
+
+/** Runs until SIGINT or SIGTERM; events appended by any process reach it through the gap-safe feed. */
+async function tail(store: EventStore, database: OpenDatabase, print: (events: RecordedEvent[]) => void) {
+  const tailer = store.tail({
+    from: 'now',
+    onError: (error) => console.error(`Reading the log failed (retrying): ${(error as Error).message}`),
+  });
+  tailer.onEvents(print);
+  await tailer.start();
+  console.error('Following the event log from now on (Ctrl+C to stop).');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await tailer.stop();
+  await database.close();
+}
+
+async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
+  const database = await openLog();
+  const store = new EventStore(database.sql);
+  const print = printer(request.json);
+  if (request.command === 'tail') return tail(store, database, print);
+  try {
+    if (request.command === 'show') await show(store, request.executionId, print);
+    else await command(store, request.commandId, print);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main() {
+  const request = parseEventsArguments(process.argv.slice(2));
+  if (request.command === 'help') {
+    console.log(EVENTS_USAGE);
+    return;
+  }
+  await run(request);
+}
+
+// Output piped into `head` closes early: that ends the tool, it is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error instanceof Refusal || error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
