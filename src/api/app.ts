@@ -18,6 +18,7 @@ import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { contextRoutes } from './routes/context';
+import { executionHistoryRoutes } from './routes/execution-history';
 import { executionRoutes } from './routes/executions';
 import { flowExportRoutes } from './routes/flow-export';
 import { flowRoutes } from './routes/flows';
@@ -98,6 +99,7 @@ export async function buildApp(
   await app.register(flowExportRoutes);
   await app.register(stepRoutes);
   await app.register(executionRoutes);
+  await app.register(executionHistoryRoutes);
   await app.register(stepResultRoutes);
   await app.register(logRoutes);
   await app.register(contextRoutes);

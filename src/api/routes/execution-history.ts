@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { evolve, initialState } from '../../domain/execution/evolve';
+import type { RecordedEvent } from '../../eventstore';
+import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
+import { notFound } from '../errors';
+import { userIdOf } from '../plugins/auth';
+import { flowIdParams, idParams } from '../request-schemas';
+
+const eventsQuery = z.object({
+  /** The stream position to read after: 0 from the start, or the `next` of the page before. */
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+const stateQuery = z.object({
+  /** A stream position; past the end means the end, none means the end. */
+  at: z.coerce.number().int().min(1).optional(),
+});
+
+interface Actor {
+  userId: string | null;
+  name: string | null;
+}
+
+/**
+ * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
+ * the execution as it stood after any of them, folded from the log alone.
+ */
+export async function executionHistoryRoutes(app: FastifyInstance) {
+  const { sql, store } = app;
+
+  /** The owner is who started the stream: the log answers it, so another user's id is simply missing. */
+  async function ownedStream(executionId: string, userId: string) {
+    const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
+    const first = events[0] && toExecutionEvent(events[0]);
+    if (first?.type !== 'ExecutionStarted' || first.data.userId !== userId) {
+      throw notFound('Execution not found');
+    }
+  }
+
+  async function actorsOf(events: RecordedEvent[]): Promise<Map<string, string>> {
+    const ids = [...new Set(events.map((e) => e.metadata.userId).filter((id) => typeof id === 'string'))];
+    if (ids.length === 0) return new Map();
+    const users = await sql<{ id: string; firstName: string | null; email: string }[]>`
+      SELECT id, first_name, email FROM users WHERE id = ANY(${ids}::uuid[])`;
+    // The name the navigation bar shows for a user: the first name, else the e-mail.
+    return new Map(users.map((u) => [u.id, u.firstName?.trim() || u.email]));
+  }
+
+  app.get('/api/executions/:id/events', async (request) => {
+    const { id } = idParams.parse(request.params);
+    const { after, limit } = eventsQuery.parse(request.query);
+    await ownedStream(id, userIdOf(request));
+    const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
+    const names = await actorsOf(events);
+    const last = events.at(-1)?.streamPosition ?? after;
+    return {
+      events: events.map((event) => {
+        const userId = typeof event.metadata.userId === 'string' ? event.metadata.userId : null;
+        const actor: Actor = { userId, name: userId ? (names.get(userId) ?? null) : null };
+        return {
+          position: event.streamPosition,
+          type: event.type,
+          data: event.data,
+          at: event.metadata.at ?? event.createdAt,
+          actor,
+          commandId: event.metadata.commandId ?? null,
+        };
+      }),
+      next: last < version ? last : null,
+    };
+  });
+
+  app.get('/api/executions/:id/state', async (request) => {
+    const { id } = idParams.parse(request.params);
+    const { at } = stateQuery.parse(request.query);
+    const userId = userIdOf(request);
+    const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
+    const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+    if (!state.exists || state.userId !== userId) throw notFound('Execution not found');
+    return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
+  });
+
+  app.get('/api/flows/:flowId/executions', async (request) => {
+    const { flowId } = flowIdParams.parse(request.params);
+    const userId = userIdOf(request);
+    const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
+    if (!flow) throw notFound('Flow not found');
+    const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
+      SELECT id, status, started_at FROM executions
+      WHERE flow_id = ${flowId} AND user_id = ${userId}
+      ORDER BY started_at DESC, id`;
+    return rows.map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() }));
+  });
+}
