@@ -6,7 +6,14 @@ import { notFound } from './errors';
 /** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
 export type ExecutionView = ExecutionState & { version: number };
 
-type ViewRow = ExecutionRow & { results: (StepResult & { createdAt: string })[] };
+/** A result as the query builds it: the origin's parts are null on results a run produced. */
+type ResultRow = Omit<StepResult, 'origin'> & {
+  sourceExecutionId: string | null;
+  sourceExecutionStartedAt: string | null;
+  sourceResultId: string | null;
+};
+
+type ViewRow = ExecutionRow & { results: ResultRow[] };
 
 /** The execution row with its results, in one round trip (it is what every poll asks for). */
 const viewQuery = (sql: Sql, where: ReturnType<Sql>) => sql<ViewRow[]>`
@@ -17,7 +24,10 @@ const viewQuery = (sql: Sql, where: ReturnType<Sql>) => sql<ViewRow[]>`
              'id', s.id, 'executionId', s.execution_id, 'stepId', s.step_id, 'stepOrder', s.step_order,
              'runId', s.run_id, 'label', s.label, 'branchName', s.branch_name, 'branchPath', s.branch_path,
              'choiceIndex', s.choice_index, 'loopIteration', s.loop_iteration, 'result', s.result,
-             'approved', s.approved, 'createdAt', s.created_at)
+             'approved', s.approved, 'createdAt', s.created_at,
+             'sourceExecutionId', s.source_execution_id,
+             'sourceExecutionStartedAt', s.source_execution_started_at,
+             'sourceResultId', s.source_result_id)
            ORDER BY s.step_order, s.created_at, s.run_index) AS results
     FROM step_results s WHERE s.execution_id = e.id
   ) r ON true
@@ -45,10 +55,23 @@ export async function readLatestExecutionView(
   return row ? viewOf(row) : null;
 }
 
-function viewOf(row: ViewRow): ExecutionView {
+/** A reused result carries its origin; others have no such key, as the domain state folds them. */
+function resultOf({
+  sourceExecutionId,
+  sourceExecutionStartedAt,
+  sourceResultId,
+  ...result
+}: ResultRow): StepResult {
+  const createdAt = new Date(result.createdAt).toISOString();
+  if (sourceExecutionId === null || sourceResultId === null) return { ...result, createdAt };
+  const executionStartedAt = new Date(sourceExecutionStartedAt ?? result.createdAt).toISOString();
   return {
-    ...stateOfRow(row),
-    results: row.results.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
-    version: row.position,
+    ...result,
+    createdAt,
+    origin: { executionId: sourceExecutionId, executionStartedAt, resultId: sourceResultId },
   };
+}
+
+function viewOf(row: ViewRow): ExecutionView {
+  return { ...stateOfRow(row), results: row.results.map(resultOf), version: row.position };
 }

@@ -169,6 +169,33 @@ function resultAndLogWrites(
           ON CONFLICT (id) DO NOTHING`,
       ];
     }
+    case 'ResultsReused': {
+      const d = event.data;
+      return d.results.map(
+        (result, runIndex) => sql`
+          INSERT INTO step_results ${sql({
+            id: result.resultId,
+            executionId,
+            stepId: result.stepId,
+            stepOrder: result.stepOrder,
+            runId: result.sourceRunId,
+            runIndex,
+            label: result.label,
+            branchName: result.branchName,
+            branchPath: result.branchPath,
+            choiceIndex: result.choiceIndex,
+            loopIteration: result.loopIteration,
+            result: result.content,
+            approved: after.results.find((r) => r.id === result.resultId)?.approved ?? true,
+            createdAt: d.at,
+            sourceExecutionId: d.sourceExecutionId,
+            sourceExecutionStartedAt: d.sourceStartedAt,
+            sourceResultId: result.sourceResultId,
+            position,
+          } as Record<string, unknown>)}
+          ON CONFLICT (id) DO NOTHING`,
+      );
+    }
     case 'StepRunFailed':
       return [
         sql`

@@ -28,6 +28,10 @@ export const MESSAGES = {
   inputRequired: 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.',
   choiceStaysApproved: 'A selected choice stays approved: it is the path the flow took.',
   nothingToEdit: 'Nothing to change: give a result or a label.',
+  stepNotInFlow: 'Step not found in this flow',
+  sourceOfAnotherFlow: 'The execution to reuse belongs to another flow',
+  nothingApprovedToReuse: (order: number, name: string) =>
+    `Step ${order} (${name}) has no approved result to reuse. Approve one of its results, or re-run from that step.`,
 } as const;
 
 const refuse = (kind: ExecutionRuleViolation['kind'], message: string) =>
@@ -75,6 +79,68 @@ function completionAfter(state: ExecutionState, events: ExecutionEvent[], at: st
   return done ? [...events, { type: 'ExecutionCompleted', data: { at } }] : events;
 }
 
+/**
+ * A new execution of the flow as it is now, in which the steps before `fromStepId` are done with the
+ * source's approved results: only approved text is carried on, so a step without any stops the re-run.
+ */
+function startFrom(
+  data: Extract<ExecutionCommand, { type: 'StartExecutionFrom' }>['data'],
+  context: DecideContext,
+): ExecutionEvent[] {
+  const { source } = data;
+  if (source.flowId !== data.flowId) throw refuse('invalid', MESSAGES.sourceOfAnotherFlow);
+  const steps = inExecutionOrder(context.steps).map(snapshotOf);
+  const from = steps.findIndex((step) => step.id === data.fromStepId);
+  if (from === -1) throw refuse('not_found', MESSAGES.stepNotInFlow);
+  const reusedSteps = steps.slice(0, from);
+  const approvedOf = reusedSteps.map((step) => {
+    const approved = source.results.filter((result) => result.stepId === step.id && result.approved);
+    if (approved.length === 0)
+      throw refuse('invalid', MESSAGES.nothingApprovedToReuse(step.order, step.name));
+    return { step, approved };
+  });
+  const cacheItemIds = cacheSlotsOf(steps).map(() => context.newId());
+  const results = approvedOf.flatMap(({ step, approved }) =>
+    approved.map((result) => ({
+      resultId: context.newId(),
+      sourceResultId: result.id,
+      sourceRunId: result.runId,
+      stepId: step.id,
+      stepOrder: step.order,
+      label: result.label,
+      branchName: result.branchName,
+      branchPath: result.branchPath,
+      choiceIndex: result.choiceIndex,
+      loopIteration: result.loopIteration,
+      content: result.result,
+    })),
+  );
+  return [
+    {
+      type: 'ExecutionStarted',
+      data: {
+        executionId: data.executionId,
+        userId: context.userId,
+        flowId: data.flowId,
+        steps,
+        cacheItemIds,
+        at: context.now,
+      },
+    },
+    {
+      type: 'ResultsReused',
+      data: {
+        sourceExecutionId: source.id,
+        sourceStartedAt: source.startedAt,
+        fromStepId: data.fromStepId,
+        stepIds: reusedSteps.map((step) => step.id),
+        results,
+        at: context.now,
+      },
+    },
+  ];
+}
+
 export function decide(
   command: ExecutionCommand,
   state: ExecutionState,
@@ -97,6 +163,10 @@ export function decide(
         },
       },
     ];
+  }
+  if (command.type === 'StartExecutionFrom') {
+    if (state.exists) throw refuse('conflict', MESSAGES.executionExists);
+    return startFrom(command.data, context);
   }
   if (!state.exists) throw refuse('not_found', MESSAGES.executionNotFound);
 

@@ -70,6 +70,35 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
       };
     }
 
+    case 'ResultsReused': {
+      const { data } = event;
+      const results: StepResult[] = data.results.map((reused) => ({
+        id: reused.resultId,
+        executionId: state.id,
+        stepId: reused.stepId,
+        stepOrder: reused.stepOrder,
+        runId: reused.sourceRunId,
+        label: reused.label,
+        branchName: reused.branchName,
+        branchPath: reused.branchPath,
+        choiceIndex: reused.choiceIndex,
+        loopIteration: reused.loopIteration,
+        result: reused.content,
+        // Only approved results are reused, and they stay what the flow carries on.
+        approved: true,
+        createdAt: data.at,
+        origin: {
+          executionId: data.sourceExecutionId,
+          executionStartedAt: data.sourceStartedAt,
+          resultId: reused.sourceResultId,
+        },
+      }));
+      const cache = state.executionCache.map((item) =>
+        data.stepIds.includes(item.stepId) ? { ...item, status: 'completed' as const } : item,
+      );
+      return { ...state, ...planned(state.steps, cache), results: [...state.results, ...results] };
+    }
+
     case 'StepRunStarted': {
       const { data } = event;
       return {

@@ -31,6 +31,15 @@ export interface StepResult {
   result: string;
   approved: boolean;
   createdAt: string;
+  /** Only on a result reused from an earlier execution by a re-run from a later step. */
+  origin?: ResultOrigin;
+}
+
+/** Where a reused result came from: the execution, its start, and the result copied. */
+export interface ResultOrigin {
+  executionId: string;
+  executionStartedAt: string;
+  resultId: string;
 }
 
 /** A model call in progress or finished, keyed by runId. */
@@ -76,6 +85,22 @@ export interface ResultDraft {
   content: string;
 }
 
+/** An approved result of an earlier execution, copied into a new one under a new id. */
+export interface ReusedResult {
+  resultId: string;
+  sourceResultId: string;
+  /** The run of the earlier execution that produced the text: its request log shows the prompt. */
+  sourceRunId: string;
+  stepId: string;
+  stepOrder: number;
+  label: string | null;
+  branchName: string | null;
+  branchPath: string | null;
+  choiceIndex: number | null;
+  loopIteration: number | null;
+  content: string;
+}
+
 export type ExecutionEvent =
   | {
       type: 'ExecutionStarted';
@@ -89,6 +114,19 @@ export type ExecutionEvent =
       };
     }
   | { type: 'StepsSynced'; data: { steps: StepSnapshot[]; cacheItemIds: string[]; at: string } }
+  | {
+      /** A re-run from a later step: the steps before it are done, with the earlier execution's results. */
+      type: 'ResultsReused';
+      data: {
+        sourceExecutionId: string;
+        sourceStartedAt: string;
+        fromStepId: string;
+        /** The steps taken as done: all their work is completed. */
+        stepIds: string[];
+        results: ReusedResult[];
+        at: string;
+      };
+    }
   | {
       type: 'StepRunStarted';
       data: {
@@ -143,6 +181,11 @@ export interface ConversationContext {
 
 export type ExecutionCommand =
   | { type: 'StartExecution'; data: { executionId: string; flowId: string } }
+  | {
+      /** A new execution of the flow that reuses the source's approved results of the steps before fromStepId. */
+      type: 'StartExecutionFrom';
+      data: { executionId: string; flowId: string; fromStepId: string; source: ExecutionState };
+    }
   | { type: 'SyncSteps'; data: Record<string, never> }
   | {
       type: 'StartStepRun';
