@@ -26,6 +26,7 @@ import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
 import { masterModeRoutes } from './routes/master-mode';
 import { recommendationRoutes } from './routes/recommendations';
+import { rerunFromStepRoutes } from './routes/rerun-from-step';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
@@ -100,6 +101,7 @@ export async function buildApp(
   await app.register(stepRoutes);
   await app.register(executionRoutes);
   await app.register(executionHistoryRoutes);
+  await app.register(rerunFromStepRoutes);
   await app.register(stepResultRoutes);
   await app.register(logRoutes);
   await app.register(contextRoutes);

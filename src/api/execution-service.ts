@@ -117,7 +117,7 @@ export class ExecutionService {
     let hint = options.loaded;
     for (let attempt = 0; ; attempt++) {
       const loaded =
-        command.type === 'StartExecution'
+        command.type === 'StartExecution' || command.type === 'StartExecutionFrom'
           ? { state: initialState(), version: 0 }
           : (hint ?? (await this.load(executionId, userId)));
       hint = undefined;
@@ -144,7 +144,10 @@ export class ExecutionService {
         }
         return { state: events.reduce(evolve, loaded.state), version: appended.nextExpectedVersion, events };
       } catch (error) {
-        if (error instanceof ConcurrencyConflict && command.type === 'StartExecution') {
+        if (
+          error instanceof ConcurrencyConflict &&
+          (command.type === 'StartExecution' || command.type === 'StartExecutionFrom')
+        ) {
           throw new HttpError(409, 'Execution already exists');
         }
         if (error instanceof ConcurrencyConflict && attempt < MAX_CONFLICT_RETRIES) continue;
