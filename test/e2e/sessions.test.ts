@@ -108,15 +108,19 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('sessions-empty').waitFor();
       expect(await callApi(page, server.url, 'GET', '/api/user-sessions')).toEqual([]);
 
-      // The light flow pages list the flow and lead into it.
-      await page.goto(`${server.url}/flows-fast`);
+      // The light flow pages list the flow and lead into it; the flows list links to them.
+      await page.goto(`${server.url}/flows`);
+      await page.getByTestId('flows-other-views').getByText('Danh sách nhanh').click();
       await page.getByTestId('fast-flow').waitFor();
       expect(await page.getByTestId('fast-flow-name').allTextContents()).toEqual(['Bài blog về trà']);
       await page.goto(`${server.url}/workshop`);
       await page.getByTestId('workshop-run').click();
       await page.waitForURL(`${server.url}/workshop/${flow.id}?mode=run`);
       await page.getByTestId('run-mode').waitFor();
-      await page.goto(`${server.url}/flows-static`);
+      await page.goto(`${server.url}/flows-fast`);
+      await page.getByTestId('optimized-version').click();
+      await page.getByTestId('flows-redirect').waitFor();
+      await page.waitForURL(`${server.url}/flows-static`);
       await page.getByTestId('flows-static-link').first().waitFor();
       expect(await page.getByTestId('flows-static-link').count()).toBe(4);
       await page.close();

@@ -105,6 +105,9 @@ export const flowsList = {
   stepCount: (n: number) => `${n} Steps`,
   lastRun: (when: string) => `Last run: ${when}`,
   statuses: { active: 'Active', draft: 'Draft', inactive: 'Inactive' },
+  otherViews: 'Cách xem khác:',
+  fastList: 'Danh sách nhanh',
+  workshop: 'Workshop',
 };
 
 export const exportFlow = {
@@ -273,6 +276,7 @@ export const workspace = {
   modes: { edit: 'Edit', run: 'Run', chat: 'Chat', master: 'Master' },
   save: 'Save',
   logs: 'Logs',
+  history: 'History',
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
   unsavedChanges: 'Có thay đổi',
@@ -296,6 +300,69 @@ export const logs = {
   clear: 'Xóa logs',
   clearFailed: 'Failed to clear logs',
   context: 'Context',
+};
+
+const by = (actor: string | null) => (actor ? ` by ${actor}` : '');
+
+/** The History dialog: an execution's events in plain words, and the execution at any point. */
+export const history = {
+  title: 'Execution History',
+  description: 'Mọi sự kiện của execution, theo thứ tự. Chọn một thời điểm để xem execution lúc đó.',
+  loading: 'Đang tải...',
+  empty: 'Chưa có execution nào cho flow này.',
+  loadFailed: 'Không thể tải lịch sử execution',
+  execution: 'Execution',
+  executionOption: (startedAt: string, status: string) => `${startedAt} · ${status}`,
+  timeline: 'Timeline',
+  point: (position: number, total: number) => `Thời điểm ${position} / ${total}`,
+  slider: 'Chọn thời điểm',
+  previous: 'Trước',
+  next: 'Sau',
+  stateAt: (position: number) => `Execution tại thời điểm ${position}`,
+  status: 'Status',
+  currentStep: (current: number, total: number) => `Current step: ${Math.min(current, total)} / ${total}`,
+  stepPending: 'Pending',
+  stepCompleted: 'Completed',
+  noResults: 'Chưa có kết quả',
+  version: (n: number) => `Version ${n}`,
+  promptSent: 'Prompt đã gửi',
+  inputSent: 'User input',
+  model: (model: string, keySource: string) => `${model} · ${keySource}`,
+  approvedBy: (actor: string, at: string) => `Approved by ${actor} · ${at}`,
+  editedBy: (actor: string, at: string) => `Edited by ${actor} · ${at}`,
+  producedAt: (at: string) => `Created ${at}`,
+  diffBefore: 'Trước',
+  diffAfter: 'Sau',
+  unknownActor: 'User',
+  words: {
+    executionStarted: (actor: string | null) => `Execution started${by(actor)}`,
+    stepList: (steps: string[]) => steps.join(', '),
+    stepsSynced: 'Steps of the flow changed',
+    resultsReused: (steps: string[], sourceStartedAt: string) =>
+      `Approved results of ${steps.join(', ')} reused from the execution of ${new Date(sourceStartedAt).toLocaleString('vi-VN')}`,
+    step: (order: number, name: string | null) => (name ? `Step ${order} (${name})` : `Step ${order}`),
+    runStarted: (step: string, input: string) => `${step} run started with input '${input}'`,
+    runAgain: (step: string, version: number, input: string) =>
+      `${step} run again (version ${version}) with input '${input}'`,
+    runModel: (model: string, keySource: string) => `Model ${model} · ${keySource}`,
+    keySources: { own: 'API key của bạn', default: 'API key mặc định', offline: 'Offline model' },
+    defaultInput: 'Run mode execution - no additional input',
+    runSucceeded: (step: string, count: number) =>
+      `${step} run finished: ${count} ${count === 1 ? 'result' : 'results'}`,
+    resultLabels: (labels: string[]) => labels.map((label) => `'${label}'`).join(', '),
+    runFailed: (step: string, message: string) => `${step} run failed: ${message}`,
+    resultApproved: (label: string, actor: string | null) => `Result '${label}' approved${by(actor)}`,
+    resultUnapproved: (label: string, actor: string | null) => `Result '${label}' unapproved${by(actor)}`,
+    resultEdited: (label: string, actor: string | null) => `Result '${label}' edited${by(actor)}`,
+    labelChanged: (before: string, after: string) => `Label '${before}' → '${after}'`,
+    resultDeleted: (label: string, actor: string | null) => `Result '${label}' deleted${by(actor)}`,
+    deletedBecomesRejectedIdea: 'Nội dung được lưu làm rejected idea',
+    executionStopped: (actor: string | null) => `Execution stopped${by(actor)}`,
+    executionReset: (actor: string | null) => `Execution reset${by(actor)}`,
+    resetDetail: 'Mọi step trở về Pending; các kết quả trước vẫn được giữ trong lịch sử',
+    executionCompleted: 'Execution completed',
+    unknownResult: '(unknown result)',
+  },
 };
 
 export const suggestions = {
@@ -621,6 +688,8 @@ export const lightFlows = {
   heading: 'Workflows',
   fastSubtitle: 'Danh sách nhanh: chỉ tên, mô tả và lối vào từng flow.',
   fullList: 'Danh sách đầy đủ',
+  optimizedVersion: 'Phiên bản tối ưu',
+  workshop: 'Workshop',
   empty: 'No flows created yet.',
   createFirst: 'Create Your First Flow',
   loadFailed: 'Không thể tải danh sách flows',

@@ -57,9 +57,22 @@ export function FlowsFastPage() {
           <h1 className="text-2xl font-bold text-slate-900">{t.heading}</h1>
           <p className="mt-1 text-sm text-slate-600">{t.fastSubtitle}</p>
         </div>
-        <Link href="/flows" className={buttonClasses('outline', 'sm')}>
-          {t.fullList}
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link href="/flows" className={buttonClasses('outline', 'sm')}>
+            {t.fullList}
+          </Link>
+          <Link href="/workshop" className={buttonClasses('ghost', 'sm')}>
+            {t.workshop}
+          </Link>
+          {/* The redirect screen, then the static page. */}
+          <Link
+            href="/flows-redirect"
+            className={buttonClasses('ghost', 'sm')}
+            data-testid="optimized-version"
+          >
+            {t.optimizedVersion}
+          </Link>
+        </div>
       </div>
       <div className="mt-6 rounded-xl border border-slate-200 bg-white px-5">
         {flows.isLoading ? (

@@ -100,6 +100,16 @@ export function FlowsPage() {
         />
       </div>
 
+      <p className="mt-2 flex flex-wrap gap-3 text-xs text-slate-500" data-testid="flows-other-views">
+        {t.otherViews}
+        <Link href="/flows-fast" className="text-indigo-600 hover:underline">
+          {t.fastList}
+        </Link>
+        <Link href="/workshop" className="text-indigo-600 hover:underline">
+          {t.workshop}
+        </Link>
+      </p>
+
       <div className="mt-6">
         {isLoading ? (
           <FlowsSkeleton />
