@@ -34,7 +34,18 @@ async function openLog(): Promise<OpenDatabase> {
       );
     }
   }
-  return openDatabase(config);
+  try {
+    return await openDatabase(config);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code && ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '28P01', '3D000'].includes(code)) {
+      const where = config.databaseUrl
+        ? 'DATABASE_URL'
+        : `the embedded PostgreSQL in ${config.dataDir}/postgres`;
+      throw new Refusal(`Cannot open the database of ${where}: ${(error as Error).message}`);
+    }
+    throw error;
+  }
 }
 
 async function show(store: EventStore, executionId: string, print: (events: RecordedEvent[]) => void) {
@@ -55,8 +66,12 @@ async function command(store: EventStore, commandId: string, print: (events: Rec
   print(events);
 }
 
-/** Runs until SIGINT or SIGTERM; events appended by any process reach it through the gap-safe feed. */
-async function tail(store: EventStore, database: OpenDatabase, print: (events: RecordedEvent[]) => void) {
+/**
+ * Runs until the process is ended (Ctrl+C, SIGTERM): the usual signal exit is the right one for a reader, and
+ * the embedded PostgreSQL, when this process started it, is stopped by its own exit hook. Events appended by
+ * any process reach the tailer through the gap-safe feed.
+ */
+async function tail(store: EventStore, print: (events: RecordedEvent[]) => void): Promise<never> {
   const tailer = store.tail({
     from: 'now',
     onError: (error) => console.error(`Reading the log failed (retrying): ${(error as Error).message}`),
@@ -64,19 +79,14 @@ async function tail(store: EventStore, database: OpenDatabase, print: (events: R
   tailer.onEvents(print);
   await tailer.start();
   console.error('Following the event log from now on (Ctrl+C to stop).');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await tailer.stop();
-  await database.close();
+  return new Promise<never>(() => {});
 }
 
 async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
   const database = await openLog();
   const store = new EventStore(database.sql);
   const print = printer(request.json);
-  if (request.command === 'tail') return tail(store, database, print);
+  if (request.command === 'tail') return tail(store, print);
   try {
     if (request.command === 'show') await show(store, request.executionId, print);
     else await command(store, request.commandId, print);
