@@ -300,6 +300,14 @@ export const logs = {
   clear: 'Xóa logs',
   clearFailed: 'Failed to clear logs',
   context: 'Context',
+  /** Where the request sits in the event log, for `npm run events`. */
+  startedEvent: (position: number) => `Event #${position}`,
+  startedEventTitle: (eventId: string) => `StepRunStarted · ${eventId}`,
+  command: 'Command',
+  eventsCommand: (executionId: string) => `npm run -s events -- show ${executionId}`,
+  copyEventsCommand: 'Copy lệnh xem event log',
+  eventsCommandCopied: 'Đã copy!',
+  copyFailed: 'Không thể copy vào clipboard',
 };
 
 const by = (actor: string | null) => (actor ? ` by ${actor}` : '');

@@ -17,6 +17,8 @@ export interface AiRequestLog {
   model: string | null;
   keySource: KeySource | null;
   requestedAt: string;
+  /** The StepRunStarted event the request belongs to: `npm run events -- show <executionId>` lists it. */
+  startedEvent: { id: string; position: number; executionId: string; commandId: string | null };
 }
 
 export const logsQueryOptions = (flowId: string) =>

@@ -4,6 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 import { MarkdownBlock } from '../../../components/ui/markdown';
 import { dates, logs as t } from '../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
+import { StartedEventReference } from './started-event-reference';
 
 function Section({ title, children, open }: { title: string; children: ReactNode; open?: boolean }) {
   return (
@@ -41,6 +42,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
           {new Date(entry.requestedAt).toLocaleString(dates.locale)}
         </span>
       </div>
+      {entry.startedEvent ? <StartedEventReference event={entry.startedEvent} /> : null}
       {entry.success === false && entry.errorMessage ? (
         <p className="mt-2 rounded bg-red-50 p-2 text-sm text-red-700" data-testid="log-error">
           <span className="font-medium">{t.error}: </span>
