@@ -18,6 +18,19 @@ describe('diffText', () => {
     ]);
   });
 
+  it('reads a rewritten sentence as the old one removed and the new one added, not word by word', () => {
+    expect(diffText('The cat sat on the mat.', 'A dog ran to its bed.')).toEqual([
+      { kind: 'removed', text: 'The cat sat on the mat.' },
+      { kind: 'added', text: 'A dog ran to its bed.' },
+    ]);
+    expect(diffText('Intro.\nThe cat sat.\nOutro.', 'Intro.\nA dog ran.\nOutro.')).toEqual([
+      { kind: 'same', text: 'Intro.\n' },
+      { kind: 'removed', text: 'The cat sat.' },
+      { kind: 'added', text: 'A dog ran.' },
+      { kind: 'same', text: '\nOutro.' },
+    ]);
+  });
+
   it('gives nothing but the same text when nothing changed, and handles empty sides', () => {
     expect(diffText('Trà xanh', 'Trà xanh')).toEqual([{ kind: 'same', text: 'Trà xanh' }]);
     expect(diffText('', 'Mới')).toEqual([{ kind: 'added', text: 'Mới' }]);

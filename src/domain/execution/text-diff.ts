@@ -41,11 +41,49 @@ function diffTokens(a: string[], b: string[]): DiffPart[] | null {
   }
   const middle = editScript(a.slice(start, endA), b.slice(start, endB));
   if (!middle) return null;
-  return merged([
-    { kind: 'same', text: a.slice(0, start).join('') },
-    ...middle,
-    { kind: 'same', text: a.slice(endA).join('') },
-  ]);
+  return withoutStrayBlanks(
+    merged([
+      { kind: 'same', text: a.slice(0, start).join('') },
+      ...middle,
+      { kind: 'same', text: a.slice(endA).join('') },
+    ]),
+  );
+}
+
+/**
+ * Two texts with nothing in common still share their spaces, and a diff anchored on them alternates
+ * word for word. Blanks kept between two changes are folded into the change, so a rewritten sentence
+ * reads as the old sentence removed and the new one added.
+ */
+function withoutStrayBlanks(parts: DiffPart[]): DiffPart[] {
+  const out: DiffPart[] = [];
+  let removed = '';
+  let added = '';
+  let held = '';
+  const flush = () => {
+    out.push({ kind: 'removed', text: removed }, { kind: 'added', text: added });
+    removed = '';
+    added = '';
+  };
+  for (const part of parts) {
+    const inChange = removed !== '' || added !== '';
+    if (part.kind === 'same' && inChange && /^\s+$/.test(part.text)) {
+      held += part.text;
+    } else if (part.kind === 'same') {
+      if (inChange) flush();
+      out.push({ kind: 'same', text: held + part.text });
+      held = '';
+    } else {
+      removed += held;
+      added += held;
+      held = '';
+      if (part.kind === 'removed') removed += part.text;
+      else added += part.text;
+    }
+  }
+  if (removed !== '' || added !== '') flush();
+  out.push({ kind: 'same', text: held });
+  return merged(out);
 }
 
 function editScript(a: string[], b: string[]): DiffPart[] | null {
