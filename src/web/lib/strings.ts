@@ -329,6 +329,7 @@ export const history = {
   stateAt: (position: number) => `Execution tại thời điểm ${position}`,
   status: 'Status',
   currentStep: (current: number, total: number) => `Current step: ${Math.min(current, total)} / ${total}`,
+  stepTitle: (order: number, name: string) => `Step ${order}: ${name}`,
   stepPending: 'Pending',
   stepCompleted: 'Completed',
   noResults: 'Chưa có kết quả',

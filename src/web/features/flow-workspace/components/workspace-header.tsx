@@ -1,10 +1,11 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { ArrowLeft, Lightbulb, ListTree } from 'lucide-react';
+import { ArrowLeft, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../domain/flow';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { workspace as t } from '../../../lib/strings';
+import { HistoryDialog } from './history-dialog';
 import { LogsDialog } from './logs-dialog';
 import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';
@@ -22,6 +23,7 @@ export function WorkspaceHeader({
   onModeChange: (mode: WorkspaceMode) => void;
 }) {
   const [logsOpen, setLogsOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const [suggestionsOpen, setSuggestionsOpen] = useState(false);
 
   return (
@@ -60,6 +62,10 @@ export function WorkspaceHeader({
           <ListTree className="h-4 w-4" />
           {t.logs}
         </Button>
+        <Button variant="outline" size="sm" onClick={() => setHistoryOpen(true)} data-testid="open-history">
+          <History className="h-4 w-4" />
+          {t.history}
+        </Button>
         <Button
           variant="outline"
           size="sm"
@@ -71,6 +77,7 @@ export function WorkspaceHeader({
         </Button>
       </div>
       <LogsDialog flowId={flow.id} open={logsOpen} onOpenChange={setLogsOpen} />
+      <HistoryDialog flowId={flow.id} open={historyOpen} onOpenChange={setHistoryOpen} />
       <SuggestionsDialog flowId={flow.id} open={suggestionsOpen} onOpenChange={setSuggestionsOpen} />
     </header>
   );
