@@ -338,6 +338,8 @@ export const history = {
   inputSent: 'User input',
   model: (model: string, keySource: string) => `${model} · ${keySource}`,
   approvedBy: (actor: string, at: string) => `Approved by ${actor} · ${at}`,
+  reusedFrom: (startedAt: string) => `Reused: approved in the execution of ${startedAt}.`,
+  openOrigin: 'Xem lịch sử execution đó',
   editedBy: (actor: string, at: string) => `Edited by ${actor} · ${at}`,
   producedAt: (at: string) => `Created ${at}`,
   diffBefore: 'Trước',

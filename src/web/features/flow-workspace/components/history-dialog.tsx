@@ -12,7 +12,13 @@ const selectClasses =
   'h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 /** One execution's history: the timeline on the left, the execution at the chosen point on the right. */
-function ExecutionHistory({ executionId }: { executionId: string }) {
+function ExecutionHistory({
+  executionId,
+  onOpenExecution,
+}: {
+  executionId: string;
+  onOpenExecution: (executionId: string) => void;
+}) {
   const { data: events, isLoading, error } = useExecutionHistory(executionId);
   const points = useMemo(() => historyPointsOf(events ?? []), [events]);
   // null follows the end of the history.
@@ -40,7 +46,12 @@ function ExecutionHistory({ executionId }: { executionId: string }) {
             {new Date(point.at).toLocaleString(dates.locale)}
           </span>
         </p>
-        <HistoryStateView state={point.state} position={position} trail={trail} />
+        <HistoryStateView
+          state={point.state}
+          position={position}
+          trail={trail}
+          onOpenExecution={onOpenExecution}
+        />
       </div>
     </div>
   );
@@ -82,7 +93,7 @@ function HistoryBody({ flowId }: { flowId: string }) {
         </div>
       ) : null}
       {/* A new key per execution starts its history at its end again. */}
-      <ExecutionHistory key={executionId} executionId={executionId} />
+      <ExecutionHistory key={executionId} executionId={executionId} onOpenExecution={setPicked} />
     </div>
   );
 }

@@ -39,14 +39,19 @@ function PromptSent({ run }: { run: RunStarted }) {
   );
 }
 
+/** Opens another execution's history: where a reused result was produced, approved and prompted. */
+type OpenExecution = (executionId: string) => void;
+
 function HistoryResult({
   result,
   step,
   trail,
+  onOpenExecution,
 }: {
   result: StepResult;
   step: StepSnapshot | undefined;
   trail: AuditTrail;
+  onOpenExecution: OpenExecution;
 }) {
   const isChoice = step?.outputMode === 'multiple_choice';
   const approval = trail.approvals.get(result.id);
@@ -80,6 +85,19 @@ function HistoryResult({
           {t.approvedBy(approval.actor ?? t.unknownActor, when(approval.at))}
         </p>
       ) : null}
+      {result.origin ? (
+        <p className="mb-1 text-xs text-indigo-700" data-testid="history-reused-from">
+          {t.reusedFrom(when(result.origin.executionStartedAt))}{' '}
+          <button
+            type="button"
+            className="cursor-pointer font-medium underline"
+            onClick={() => onOpenExecution(result.origin!.executionId)}
+            data-testid="history-open-origin"
+          >
+            {t.openOrigin}
+          </button>
+        </p>
+      ) : null}
       {edit ? (
         <p className="mb-1 text-xs text-amber-700" data-testid="history-edited-by">
           {t.editedBy(edit.actor ?? t.unknownActor, when(edit.at))}
@@ -97,10 +115,12 @@ function HistoryStep({
   step,
   state,
   trail,
+  onOpenExecution,
 }: {
   step: StepSnapshot;
   state: ExecutionState;
   trail: AuditTrail;
+  onOpenExecution: OpenExecution;
 }) {
   const items = state.executionCache.filter((item) => item.stepId === step.id);
   const completed = items.length > 0 && items.every((item) => item.status === 'completed');
@@ -130,7 +150,13 @@ function HistoryStep({
               </span>
             ) : null}
             {version.map((result) => (
-              <HistoryResult key={result.id} result={result} step={step} trail={trail} />
+              <HistoryResult
+                key={result.id}
+                result={result}
+                step={step}
+                trail={trail}
+                onOpenExecution={onOpenExecution}
+              />
             ))}
           </div>
         ))}
@@ -144,10 +170,12 @@ export function HistoryStateView({
   state,
   position,
   trail,
+  onOpenExecution,
 }: {
   state: ExecutionState;
   position: number;
   trail: AuditTrail;
+  onOpenExecution: OpenExecution;
 }) {
   return (
     <div className="flex flex-col gap-3" data-testid="history-state" data-position={position}>
@@ -161,7 +189,13 @@ export function HistoryStateView({
         </span>
       </div>
       {state.steps.map((step) => (
-        <HistoryStep key={step.id} step={step} state={state} trail={trail} />
+        <HistoryStep
+          key={step.id}
+          step={step}
+          state={state}
+          trail={trail}
+          onOpenExecution={onOpenExecution}
+        />
       ))}
     </div>
   );
