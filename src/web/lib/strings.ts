@@ -528,6 +528,19 @@ export const runMode = {
   requiresInput: 'Yêu cầu input',
 };
 
+/** Re-running from a step: a new execution reuses the approved results of the steps before it. */
+export const rerunFromStep = {
+  action: 'Chạy lại từ đây',
+  actionTitle: (order: number) => `Chạy lại từ step ${order} trong một execution mới`,
+  confirm: (order: number) =>
+    `Chạy lại từ step ${order}?\n\nMột execution mới sẽ bắt đầu: kết quả đã approve của các step trước được dùng lại (không gọi AI), rồi step ${order} chạy từ đây. Execution hiện tại vẫn được giữ trong lịch sử.`,
+  started: 'Execution mới đã bắt đầu',
+  startedText: (order: number) => `Các step trước step ${order} dùng lại kết quả đã approve.`,
+  failed: 'Không thể chạy lại từ step này',
+  reusedAt: (startedAt: string) => `Reused · ${startedAt}`,
+  reusedTitle: (startedAt: string) => `Kết quả đã approve, dùng lại từ execution bắt đầu lúc ${startedAt}`,
+};
+
 export const queueCard = {
   title: 'Execution Queue',
   noExecution: 'Chưa có execution. Bấm Execute ở một step để bắt đầu.',

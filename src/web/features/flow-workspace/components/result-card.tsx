@@ -12,6 +12,7 @@ import { messageOf } from '../../../lib/api-client';
 import { dates, runMode as t, toasts } from '../../../lib/strings';
 import { useDeleteResult } from '../api/delete-result';
 import { useUpdateResult } from '../api/update-result';
+import { ReusedResultBadge } from './reused-result-badge';
 
 /** Label and text of a result being edited; a blank label is saved as step_{order} by the server. */
 function ResultEditor({
@@ -121,6 +122,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
         <span className="text-xs text-slate-400">
           {new Date(result.createdAt).toLocaleString(dates.locale)}
         </span>
+        <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
           {isChoice ? null : (
             <span className="mr-2 flex items-center gap-2">

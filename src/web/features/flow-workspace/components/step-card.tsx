@@ -13,6 +13,7 @@ import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
 import { useOpenStepCardRequest } from './open-step-card';
 import { PromptPanel } from './prompt-panel';
+import { RerunFromStepButton } from './rerun-from-step-button';
 import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-button';
 import { StepResults } from './step-results';
 import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
@@ -164,6 +165,14 @@ export function StepCard({
               testId={`input-toggle-${step.order}`}
             />
             <div className="ml-auto flex flex-wrap gap-2">
+              {execution && !isFirst ? (
+                <RerunFromStepButton
+                  step={step}
+                  execution={execution}
+                  disabled={busy || executionLoading}
+                  onExecute={() => execute(false)}
+                />
+              ) : null}
               <ResumeButton quickRun={quickRun} step={step} disabled={busy || needsInput} />
               <ExecuteButtons
                 step={step}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Execution } from '../../../lib/execution-stream';
+import { latestExecutionQueryKey, storeExecution } from './get-execution';
+
+export const rerunFromStep = (executionId: string, stepId: string) =>
+  api.post<Execution>(`/api/executions/${executionId}/rerun-from/${stepId}`);
+
+/**
+ * Starts a new execution that reuses the approved results of the steps before the chosen one; it becomes
+ * the flow's latest, the one the run screen works on.
+ */
+export function useRerunFromStep(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ executionId, stepId }: { executionId: string; stepId: string }) =>
+      rerunFromStep(executionId, stepId),
+    onSuccess: (execution) => {
+      storeExecution(queryClient, execution);
+      queryClient.setQueryData(latestExecutionQueryKey(flowId), execution);
+      // The list shows when each flow last ran.
+      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+    },
+  });
+}
