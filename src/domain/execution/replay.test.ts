@@ -8,7 +8,8 @@ import type { ExecutionEvent, ExecutionState } from './types';
 /**
  * Real runs, exported from the event log with `npm run events -- show <id> --json` and cut to what a replay
  * needs. Folding them here, away from the server and its database, must give the state the run had at each
- * position: that is what lets an auditor trust a replayed history.
+ * position: that is what lets an auditor trust a replayed history. To add one, run a flow against a database
+ * and export its execution: `npm run -s events -- show <id> --json | jq -s 'map({position, type, data})'`.
  */
 type ExportedEvent = ExecutionEvent & { position: number };
 
