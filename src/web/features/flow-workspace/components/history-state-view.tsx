@@ -126,6 +126,7 @@ function HistoryStep({
   const completed = items.length > 0 && items.every((item) => item.status === 'completed');
   const versions = versionsOf(resultsOfStep(state, step.id));
   const running = runningRun(state, step.id);
+  const lastRun = state.runs.filter((run) => run.stepId === step.id).at(-1);
   return (
     <Card
       className="p-4"
@@ -139,6 +140,11 @@ function HistoryStep({
           {completed ? t.stepCompleted : t.stepPending}
         </Badge>
         {running ? <Badge tone="indigo">{runMode.running}</Badge> : null}
+        {lastRun?.status === 'failed' ? (
+          <Badge tone="red" data-testid="history-step-failed">
+            {runMode.runFailed(lastRun.message ?? '')}
+          </Badge>
+        ) : null}
       </div>
       {versions.length === 0 ? <p className="text-sm text-slate-400">{t.noResults}</p> : null}
       <div className="flex flex-col gap-3">
