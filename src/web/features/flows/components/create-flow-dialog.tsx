@@ -30,7 +30,8 @@ export function CreateFlowDialog({
     if (!valid || submitting.current) return;
     submitting.current = true;
     createFlow.mutate(
-      { name: name.trim(), description: description.trim() },
+      // Spec §7 sends the status with the new flow; a new flow is a draft.
+      { name: name.trim(), description: description.trim(), status: 'draft' },
       {
         onSuccess: (flow) => {
           toast({ title: toasts.success, description: toasts.flowCreated(flow.name), variant: 'success' });
