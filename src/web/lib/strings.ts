@@ -274,6 +274,7 @@ export const workspace = {
   notFoundText: 'The requested flow does not exist.',
   backToFlows: 'Back to Flows',
   modes: { edit: 'Edit', run: 'Run', chat: 'Chat', master: 'Master' },
+  modeSwitch: 'Mode',
   save: 'Save',
   logs: 'Logs',
   history: 'History',
@@ -480,6 +481,12 @@ export const runMode = {
   title: 'Run Mode',
   subtitle: 'Chạy từng step, xem và duyệt kết quả trước khi đi tiếp.',
   exportResults: 'Export Results',
+  /** The lines of the Export Results text file. */
+  exportFile: {
+    step: (order: number, name: string) => `Step ${order}: ${name}`,
+    systemPrompt: 'System Prompt:',
+    result: (label: string, createdAt: string) => `--- ${label} (${createdAt})`,
+  },
   addStep: 'Add Step',
   newStepName: (n: number) => `New Step ${n}`,
   newStepPrompt: 'Nhập system prompt cho step này. Dùng [[step-N]] để tham chiếu kết quả của step N.',

@@ -11,9 +11,15 @@ export function resultsText(steps: Step[], execution: Execution | null): string 
   return steps
     .map((step) => {
       const results = execution ? resultsOfStep(execution, step.id) : [];
-      const lines = [`Step ${step.order}: ${step.name}`, `System Prompt:\n${step.systemPrompt}`, ''];
+      const lines = [
+        t.exportFile.step(step.order, step.name),
+        `${t.exportFile.systemPrompt}\n${step.systemPrompt}`,
+        '',
+      ];
       for (const result of results) {
-        lines.push(`--- ${result.label ?? ''} (${new Date(result.createdAt).toLocaleString(dates.locale)})`);
+        lines.push(
+          t.exportFile.result(result.label ?? '', new Date(result.createdAt).toLocaleString(dates.locale)),
+        );
         lines.push(result.result, '');
       }
       return lines.join('\n');

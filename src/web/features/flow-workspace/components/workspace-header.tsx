@@ -43,7 +43,7 @@ export function WorkspaceHeader({
         </div>
       </div>
       <Tabs.Root value={mode} onValueChange={(value) => onModeChange(value as WorkspaceMode)}>
-        <Tabs.List className="inline-flex rounded-lg bg-slate-100 p-1" aria-label="Mode">
+        <Tabs.List className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.modeSwitch}>
           {WORKSPACE_MODES.map((value) => (
             <Tabs.Trigger
               key={value}
