@@ -10,6 +10,9 @@ export interface ToastMessage {
   variant?: 'success' | 'destructive';
 }
 
+/** Spec §9: a dismissed toast is removed this long after it closed (unless a newer one took its place). */
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+
 /** Spec §9: one toast at a time; a new one replaces the current one. */
 const currentToastAtom = atom<(ToastMessage & { key: number; open: boolean }) | null>(null);
 
@@ -34,9 +37,15 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
         <ToastPrimitive.Root
           key={toast.key}
           open={toast.open}
-          onOpenChange={(open) =>
-            setToast((current) => (current?.key === toast.key ? { ...current, open } : current))
-          }
+          onOpenChange={(open) => {
+            setToast((current) => (current?.key === toast.key ? { ...current, open } : current));
+            if (!open) {
+              setTimeout(
+                () => setToast((current) => (current?.key === toast.key ? null : current)),
+                TOAST_REMOVE_DELAY_MS,
+              );
+            }
+          }}
           data-testid="toast"
           data-variant={toast.variant ?? 'default'}
           className={classNames(
