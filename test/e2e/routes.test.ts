@@ -1,0 +1,160 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
+
+const skipReason = missingBrowser();
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** Opens a route and waits until the app has left its loading screen. */
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await page.getByTestId('navigation-bar').waitFor();
+}
+
+describe.skipIf(skipReason !== null)(
+  `the route table in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    const env = useServerAndBrowser();
+
+    it('shows the landing page and 404s signed out, every screen signed in, and the navigation bar of each', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'routes-failed-tab');
+      const page = await browser.newPage();
+
+      // While the sign-in state loads: 'Đang tải...' over the whole screen, and nothing else.
+      let releaseUser: () => void = () => {};
+      const userHeld = new Promise<void>((resolve) => {
+        releaseUser = resolve;
+      });
+      await page.route('**/api/auth/user', async (route) => {
+        await userHeld;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/`);
+      await page.getByTestId('app-loading').waitFor();
+      expect(await page.getByTestId('app-loading').textContent()).toBe('Đang tải...');
+      expect(await page.getByTestId('navigation-bar').count()).toBe(0);
+      await screenshot(page, 'routes-01-loading');
+      releaseUser();
+      await page.getByTestId('landing-page').waitFor();
+      await page.unroute('**/api/auth/user');
+
+      // Signed out: the landing page with sign-in buttons to the server's page, and only a login button.
+      const signInLinks = await page.locator('a[href="/api/login"]').count();
+      expect(signInLinks).toBeGreaterThanOrEqual(2);
+      expect(await page.getByTestId('login-button').getAttribute('href')).toBe('/api/login');
+      expect(await page.getByTestId('logout-button').count()).toBe(0);
+      expect(await page.getByTestId('navigation-bar').locator('a[href="/flows"]').count()).toBe(0);
+      for (const route of ['/flows', '/sessions', '/no-such-page']) {
+        await open(page, `${server.url}${route}`);
+        await page.getByTestId('not-found').waitFor();
+        expect(await page.locator('h1').textContent(), route).toBe('Page Not Found');
+      }
+      await open(page, `${server.url}/flows-static`);
+      await page.getByTestId('flows-static-page').waitFor();
+
+      // Signed in: the first name in the bar, Flows, Master Mode, Guide, Keys and a logout link.
+      await signUpInBrowser(page, server.url, 'Lan');
+      const bar = page.getByTestId('navigation-bar');
+      expect(await page.getByTestId('user-name').textContent()).toBe('Lan');
+      expect(await page.getByTestId('logout-button').getAttribute('href')).toBe('/api/logout');
+      expect(await page.getByTestId('nav-logo').getAttribute('href')).toBe('/');
+      for (const [href, text] of [
+        ['/flows', 'Flows'],
+        ['/master-mode', 'Master Mode'],
+        ['/guide', 'Guide'],
+        ['/api-keys', 'Keys'],
+      ]) {
+        expect(await bar.locator(`a[href="${href}"]`).textContent()).toBe(text);
+      }
+      // The Keys link only on large screens.
+      expect(await bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
+      await page.setViewportSize({ width: 800, height: 900 });
+      expect(await bar.locator('a[href="/api-keys"]').isVisible()).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Blog về Trà',
+        description: 'Ý tưởng rồi bài viết',
+        status: 'draft',
+      });
+
+      // / and /flows are the flows list; /flows/ without an id goes to /flows.
+      for (const route of ['/', '/flows']) {
+        await open(page, `${server.url}${route}`);
+        await page.getByTestId('flows-page').waitFor();
+      }
+      await open(page, `${server.url}/flows/`);
+      await page.getByTestId('flows-page').waitFor();
+      await expect.poll(() => pathOf(page)).toBe('/flows');
+
+      // A flow that does not exist (or is not a flow id at all).
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-flow']) {
+        await open(page, `${server.url}/flows/${id}`);
+        const missing = page.getByTestId('flow-not-found');
+        await missing.waitFor();
+        expect(await missing.locator('h1').textContent()).toBe('Flow not found');
+        expect(await missing.textContent()).toContain('The requested flow does not exist.');
+        expect(await page.getByTestId('back-to-flows').textContent()).toBe('Back to Flows');
+        expect(await page.getByTestId('back-to-flows').getAttribute('href')).toBe('/flows');
+      }
+      await screenshot(page, 'routes-02-flow-not-found');
+      await page.getByTestId('back-to-flows').click();
+      await page.getByTestId('flows-page').waitFor();
+      expect(pathOf(page)).toBe('/flows');
+
+      // The workspace: edit by default, ?mode= picks run, chat or master; the workshop with an id is the same.
+      const modes: Array<[string, string]> = [
+        [`/flows/${flow.id}`, 'edit-mode'],
+        [`/flows/${flow.id}?mode=run`, 'run-mode'],
+        [`/flows/${flow.id}?mode=chat`, 'chat-mode'],
+        [`/flows/${flow.id}?mode=master`, 'master-mode-of-flow'],
+        [`/flows/${flow.id}?mode=other`, 'edit-mode'],
+        [`/workshop/${flow.id}`, 'edit-mode'],
+        [`/workshop/${flow.id}?mode=run`, 'run-mode'],
+        [`/workshop/${flow.id}?mode=chat`, 'chat-mode'],
+      ];
+      for (const [route, screen] of modes) {
+        await open(page, `${server.url}${route}`);
+        await page.getByTestId(screen).waitFor();
+        // The header (mode switch, Save, Logs, AI Suggestions) shows in edit and run modes only.
+        const header = await page.getByTestId('workspace-header').count();
+        expect(header, route).toBe(screen === 'edit-mode' || screen === 'run-mode' ? 1 : 0);
+      }
+
+      // Every other signed-in route has its screen, and anything else is 'Page Not Found'.
+      const screens: Array<[string, string, string | null]> = [
+        ['/flows-fast', 'flows-fast-page', null],
+        ['/flows-static', 'flows-static-page', null],
+        ['/workshop', 'workshop-page', null],
+        ['/sessions', 'sessions-page', 'Quản lý Sessions'],
+        ['/recommendations', 'recommendations-page', null],
+        ['/api-keys', 'api-keys-page', 'Quản lý API Keys'],
+        ['/ai-flow-creator', 'ai-flow-creator-page', null],
+        ['/guide', 'guide-page', null],
+        ['/master-mode', 'master-mode-start', null],
+        ['/about', 'about-page', null],
+      ];
+      for (const [route, screen, title] of screens) {
+        await open(page, `${server.url}${route}`);
+        await page.getByTestId(screen).waitFor();
+        expect(await page.getByTestId('not-found').count(), route).toBe(0);
+        if (title) expect(await page.locator('h1').first().textContent(), route).toBe(title);
+      }
+      for (const route of ['/no-such-page', '/flows-x', `/flows/${flow.id}/steps`]) {
+        await open(page, `${server.url}${route}`);
+        await page.getByTestId('not-found').waitFor();
+        expect(await page.locator('h1').textContent(), route).toBe('Page Not Found');
+      }
+      await screenshot(page, 'routes-03-not-found');
+
+      // Logout is a full-page navigation back to the landing page.
+      await page.getByTestId('logout-button').click();
+      await page.getByTestId('landing-page').waitFor();
+      expect(pathOf(page)).toBe('/');
+      expect(await page.getByTestId('login-button').count()).toBe(1);
+    });
+  },
+);
