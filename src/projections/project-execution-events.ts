@@ -1,8 +1,9 @@
-import type { JSONValue, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import { evolve, initialState } from '../domain/execution/evolve';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from './execution-row';
-import { rejectedIdeaWrite } from './project-rejected-idea';
+import { rejectedIdeaChange } from './project-rejected-idea';
+import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
@@ -16,117 +17,108 @@ export interface ProjectableEvent {
 export const toExecutionEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as ExecutionEvent;
 
-/** Domain values are plain JSON data; postgres.js's JSONValue type cannot see that through interfaces. */
-const asJson = (sql: TransactionSql, value: unknown) => sql.json(value as JSONValue);
-
 export const EXECUTION_STREAM_PREFIX = 'execution-';
 export const executionStreamId = (executionId: string) => `${EXECUTION_STREAM_PREFIX}${executionId}`;
 
-/** A statement sent but not awaited yet: a transaction's statements travel pipelined, in order. */
-type Statement = PromiseLike<unknown>;
-
 /**
- * Writes the read models of one execution stream's new events, inside the append transaction. Each row
- * remembers the stream position it reflects and ignores older events, so applying the same events twice
- * changes nothing.
+ * Writes the read models of one execution stream's new events, inside the append transaction: each change a
+ * statement, sent pipelined. Each row remembers the stream position it reflects and ignores older events, so
+ * applying the same events twice changes nothing.
  */
 export async function projectExecutionEvents(sql: TransactionSql, events: ProjectableEvent[]): Promise<void> {
-  await projectStreams(sql, [events]);
+  const changes = await executionStreamsChanges(sql, [events]);
+  await Promise.all(changes.map((change) => changeStatement(sql, change)));
 }
 
 /**
- * The same for events of many streams at once (a rebuild batch): one read of their execution rows, then
- * every write pipelined, each stream's in its order.
+ * The read-model changes of events of many execution streams (other streams are skipped), each stream's in
+ * its order, from one read of their execution rows: a stream continues from the position its row reflects.
  */
-export async function projectStreams(sql: TransactionSql, streams: ProjectableEvent[][]): Promise<void> {
+export async function executionStreamsChanges(
+  sql: TransactionSql,
+  streams: ProjectableEvent[][],
+): Promise<ReadModelChange[]> {
   const executionStreams = streams.filter((events) =>
     events[0]?.streamId.startsWith(EXECUTION_STREAM_PREFIX),
   );
-  if (executionStreams.length === 0) return;
+  if (executionStreams.length === 0) return [];
   const ids = executionStreams.map((events) => events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
   const rows = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ANY(${ids}::uuid[])`;
   const rowOf = new Map(rows.map((row) => [row.id, row]));
-  const statements = executionStreams.flatMap((events, i) =>
-    writesOf(sql, ids[i]!, rowOf.get(ids[i]!), events),
-  );
-  await Promise.all(statements);
+  return executionStreams.flatMap((events, i) => changesOf(ids[i]!, rowOf.get(ids[i]!), events));
 }
 
-function writesOf(
-  sql: TransactionSql,
+function changesOf(
   executionId: string,
   row: ExecutionRow | undefined,
   events: ProjectableEvent[],
-): Statement[] {
+): ReadModelChange[] {
   let state: ExecutionState = row ? stateOfRow(row) : initialState();
   let position = row?.position ?? 0;
-  const statements: Statement[] = [];
+  const changes: ReadModelChange[] = [];
   for (const recorded of events) {
     if (recorded.streamPosition <= position) continue;
     const event = toExecutionEvent(recorded);
     state = evolve(state, event);
     position = recorded.streamPosition;
-    statements.push(...resultAndLogWrites(sql, executionId, event, recorded, state));
+    changes.push(...resultAndLogChanges(executionId, event, recorded, state));
   }
-  if (!state.exists || position === (row?.position ?? 0)) return statements;
-  statements.push(sql`
-    INSERT INTO executions ${sql({
+  if (!state.exists || position === (row?.position ?? 0)) return changes;
+  changes.push({
+    type: 'execution',
+    row: {
       id: executionId,
       userId: state.userId,
       flowId: state.flowId,
       status: state.status,
       currentStep: state.currentStep,
-      executionQueue: asJson(sql, state.executionQueue),
-      executionCache: asJson(sql, state.executionCache),
-      steps: asJson(sql, state.steps),
-      runs: asJson(sql, state.runs),
+      executionQueue: new JsonColumn(state.executionQueue),
+      executionCache: new JsonColumn(state.executionCache),
+      steps: new JsonColumn(state.steps),
+      runs: new JsonColumn(state.runs),
       startedAt: state.startedAt,
       completedAt: state.completedAt,
       position,
-    } as Record<string, unknown>)}
-    ON CONFLICT (id) DO UPDATE SET
-      status = excluded.status, current_step = excluded.current_step,
-      execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
-      steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
-      position = excluded.position
-    WHERE executions.position < excluded.position`);
-  return statements;
+    },
+  });
+  return changes;
 }
 
-function resultAndLogWrites(
-  sql: TransactionSql,
+function resultAndLogChanges(
   executionId: string,
   event: ExecutionEvent,
   recorded: ProjectableEvent,
   after: ExecutionState,
-): Statement[] {
+): ReadModelChange[] {
   const position = recorded.streamPosition;
   switch (event.type) {
     case 'StepRunStarted': {
       const d = event.data;
       return [
-        sql`
-        INSERT INTO ai_request_logs ${sql({
-          id: d.runId,
-          userId: after.userId,
-          flowId: after.flowId,
-          executionId,
-          stepId: d.stepId,
-          stepOrder: d.stepOrder,
-          startedEventId: recorded.eventId,
-          originalSystemPrompt: d.systemPrompt,
-          finalPrompt: d.finalPrompt,
-          userInput: d.userInput,
-          outputMode: d.outputMode,
-          choices: asJson(sql, d.choices),
-          stepLabels: asJson(sql, d.stepLabels),
-          unresolvedLabels: asJson(sql, d.unresolvedLabels),
-          model: d.model,
-          keySource: d.keySource,
-          requestedAt: d.at,
-          position,
-        } as Record<string, unknown>)}
-        ON CONFLICT (id) DO NOTHING`,
+        {
+          type: 'insert',
+          table: 'ai_request_logs',
+          row: {
+            id: d.runId,
+            userId: after.userId,
+            flowId: after.flowId,
+            executionId,
+            stepId: d.stepId,
+            stepOrder: d.stepOrder,
+            startedEventId: recorded.eventId,
+            originalSystemPrompt: d.systemPrompt,
+            finalPrompt: d.finalPrompt,
+            userInput: d.userInput,
+            outputMode: d.outputMode,
+            choices: new JsonColumn(d.choices),
+            stepLabels: new JsonColumn(d.stepLabels),
+            unresolvedLabels: new JsonColumn(d.unresolvedLabels),
+            model: d.model,
+            keySource: d.keySource,
+            requestedAt: d.at,
+            position,
+          },
+        },
       ];
     }
     case 'StepRunSucceeded': {
@@ -134,8 +126,10 @@ function resultAndLogWrites(
       const run = after.runs.find((r) => r.runId === d.runId);
       if (!run) return [];
       const results = d.results.map(
-        (result, runIndex) => sql`
-          INSERT INTO step_results ${sql({
+        (result, runIndex): ReadModelChange => ({
+          type: 'insert',
+          table: 'step_results',
+          row: {
             id: result.resultId,
             executionId,
             stepId: run.stepId,
@@ -151,29 +145,32 @@ function resultAndLogWrites(
             approved: after.results.find((r) => r.id === result.resultId)?.approved ?? false,
             createdAt: d.at,
             position,
-          } as Record<string, unknown>)}
-          ON CONFLICT (id) DO NOTHING`,
+          },
+        }),
       );
       const answer = d.results.map((r) => (d.results.length > 1 ? `${r.label}:\n${r.content}` : r.content));
       return [
         ...results,
-        sql`
-          UPDATE ai_request_logs SET ai_response = ${answer.join('\n\n')}, success = true, position = ${position}
-          WHERE id = ${d.runId} AND position < ${position}`,
-        // Whether the run used the default key is on its request log (the key source of StepRunStarted).
-        sql`
-          INSERT INTO user_usage (id, user_id, execution_id, step_id, used_default_key, execution_date)
-          SELECT ${d.runId}::uuid, ${after.userId}::uuid, ${executionId}::uuid, ${run.stepId}::uuid,
-            COALESCE((SELECT key_source <> 'own' FROM ai_request_logs WHERE id = ${d.runId}), true),
-            ${d.at}::timestamptz
-          ON CONFLICT (id) DO NOTHING`,
+        {
+          type: 'update',
+          table: 'ai_request_logs',
+          id: d.runId,
+          set: { aiResponse: answer.join('\n\n'), success: true },
+          position,
+        },
+        {
+          type: 'flowUsage',
+          row: { id: d.runId, userId: after.userId, executionId, stepId: run.stepId, executionDate: d.at },
+        },
       ];
     }
     case 'ResultsReused': {
       const d = event.data;
       return d.results.map(
-        (result, runIndex) => sql`
-          INSERT INTO step_results ${sql({
+        (result, runIndex): ReadModelChange => ({
+          type: 'insert',
+          table: 'step_results',
+          row: {
             id: result.resultId,
             executionId,
             stepId: result.stepId,
@@ -192,31 +189,43 @@ function resultAndLogWrites(
             sourceExecutionStartedAt: d.sourceStartedAt,
             sourceResultId: result.sourceResultId,
             position,
-          } as Record<string, unknown>)}
-          ON CONFLICT (id) DO NOTHING`,
+          },
+        }),
       );
     }
     case 'StepRunFailed':
       return [
-        sql`
-        UPDATE ai_request_logs SET success = false, error_message = ${event.data.message}, position = ${position}
-        WHERE id = ${event.data.runId} AND position < ${position}`,
+        {
+          type: 'update',
+          table: 'ai_request_logs',
+          id: event.data.runId,
+          set: { success: false, errorMessage: event.data.message },
+          position,
+        },
       ];
     case 'ResultApproved':
     case 'ResultUnapproved':
       return [
-        sql`
-        UPDATE step_results SET approved = ${event.type === 'ResultApproved'}, position = ${position}
-        WHERE id = ${event.data.resultId} AND position < ${position}`,
+        {
+          type: 'update',
+          table: 'step_results',
+          id: event.data.resultId,
+          set: { approved: event.type === 'ResultApproved' },
+          position,
+        },
       ];
     case 'ResultEdited':
       return [
-        sql`
-        UPDATE step_results SET result = ${event.data.after}, label = ${event.data.label}, position = ${position}
-        WHERE id = ${event.data.resultId} AND position < ${position}`,
+        {
+          type: 'update',
+          table: 'step_results',
+          id: event.data.resultId,
+          set: { result: event.data.after, label: event.data.label },
+          position,
+        },
       ];
     case 'ResultDeleted':
-      return [rejectedIdeaWrite(sql, executionId, event, after, position)];
+      return [rejectedIdeaChange(executionId, event, after, position)];
     case 'ExecutionStarted':
     case 'StepsSynced':
     case 'ExecutionStopped':

@@ -1,6 +1,7 @@
-import type { JSONValue, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from '../domain/master-mode/master-events';
 import type { ProjectableEvent } from './project-execution-events';
+import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
 
 const toMasterEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as MasterEvent;
@@ -14,61 +15,69 @@ export async function projectMasterStreams(
   sql: TransactionSql,
   streams: ProjectableEvent[][],
 ): Promise<void> {
-  const statements = streams
-    .filter((events) => events[0]?.streamId.startsWith(MASTER_STREAM_PREFIX))
-    .flatMap((events) => events.flatMap((recorded) => writesOf(sql, recorded)));
-  await Promise.all(statements);
+  await Promise.all(masterStreamsChanges(streams).map((change) => changeStatement(sql, change)));
 }
 
-function writesOf(sql: TransactionSql, recorded: ProjectableEvent): PromiseLike<unknown>[] {
+/** The read-model changes of master mode streams' events (other streams are skipped), each stream's in order. */
+export function masterStreamsChanges(streams: ProjectableEvent[][]): ReadModelChange[] {
+  return streams
+    .filter((events) => events[0]?.streamId.startsWith(MASTER_STREAM_PREFIX))
+    .flatMap((events) => events.flatMap((recorded) => changesOf(recorded)));
+}
+
+function changesOf(recorded: ProjectableEvent): ReadModelChange[] {
   const event = toMasterEvent(recorded);
   const position = recorded.streamPosition;
   switch (event.type) {
     case 'MasterRowRunStarted': {
       const d = event.data;
       return [
-        sql`
-        INSERT INTO master_mode_runs ${sql({
-          id: d.runId,
-          userId: d.userId,
-          sessionId: d.sessionId,
-          stepId: d.stepId,
-          rowNumber: d.rowNumber,
-          stepName: d.stepName,
-          stepType: d.stepType,
-          systemPrompt: d.systemPrompt,
-          userInput: d.userInput,
-          finalPrompt: d.finalPrompt,
-          rowReferences: sql.json(d.references as JSONValue),
-          unresolvedReferences: sql.json(d.unresolvedReferences),
-          model: d.model,
-          keySource: d.keySource,
-          requestedAt: d.at,
-          position,
-        } as Record<string, unknown>)}
-        ON CONFLICT (id) DO NOTHING`,
+        {
+          type: 'insert',
+          table: 'master_mode_runs',
+          row: {
+            id: d.runId,
+            userId: d.userId,
+            sessionId: d.sessionId,
+            stepId: d.stepId,
+            rowNumber: d.rowNumber,
+            stepName: d.stepName,
+            stepType: d.stepType,
+            systemPrompt: d.systemPrompt,
+            userInput: d.userInput,
+            finalPrompt: d.finalPrompt,
+            rowReferences: new JsonColumn(d.references),
+            unresolvedReferences: new JsonColumn(d.unresolvedReferences),
+            model: d.model,
+            keySource: d.keySource,
+            requestedAt: d.at,
+            position,
+          },
+        },
       ];
     }
     case 'MasterRowRunSucceeded': {
       const d = event.data;
       return [
-        sql`
-        UPDATE master_mode_runs SET result = ${d.result}, success = true, duration_ms = ${d.durationMs},
-          position = ${position}
-        WHERE id = ${d.runId} AND position < ${position}`,
-        sql`
-        INSERT INTO user_usage (id, user_id, execution_id, step_id, used_default_key, execution_date)
-        SELECT r.id, r.user_id, NULL, r.step_id, r.key_source <> 'own', ${d.at}::timestamptz
-        FROM master_mode_runs r WHERE r.id = ${d.runId} AND r.step_type = 'ai'
-        ON CONFLICT (id) DO NOTHING`,
+        {
+          type: 'update',
+          table: 'master_mode_runs',
+          id: d.runId,
+          set: { result: d.result, success: true, durationMs: d.durationMs },
+          position,
+        },
+        { type: 'masterUsage', runId: d.runId, at: d.at },
       ];
     }
     case 'MasterRowRunFailed':
       return [
-        sql`
-        UPDATE master_mode_runs SET success = false, error_message = ${event.data.message},
-          position = ${position}
-        WHERE id = ${event.data.runId} AND position < ${position}`,
+        {
+          type: 'update',
+          table: 'master_mode_runs',
+          id: event.data.runId,
+          set: { success: false, errorMessage: event.data.message },
+          position,
+        },
       ];
     case 'MasterExecuteAllStarted':
     case 'MasterExecuteAllStopped':

@@ -1,29 +1,30 @@
-import type { TransactionSql } from 'postgres';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
+import type { ReadModelChange } from './read-model-change';
 
 type ResultDeleted = Extract<ExecutionEvent, { type: 'ResultDeleted' }>;
 
 /**
- * A deleted result leaves step_results and becomes a rejected idea of its flow, in one statement. The
- * step it came from is read from the row being deleted: the execution state loaded from the read model
- * carries no results.
+ * A deleted result leaves step_results and becomes a rejected idea of its flow. Its step and label are
+ * read from the result's row when it is deleted: the execution state loaded from the read model carries
+ * no results.
  */
-export function rejectedIdeaWrite(
-  sql: TransactionSql,
+export function rejectedIdeaChange(
   executionId: string,
   event: ResultDeleted,
   after: ExecutionState,
   position: number,
-) {
+): ReadModelChange {
   const { resultId, content, at } = event.data;
-  return sql`
-    WITH deleted AS (
-      DELETE FROM step_results WHERE id = ${resultId} RETURNING step_id, step_order, label
-    )
-    INSERT INTO rejected_ideas
-      (id, user_id, flow_id, execution_id, step_id, step_order, label, content, deleted_at, position)
-    SELECT ${resultId}::uuid, ${after.userId}::uuid, ${after.flowId}::uuid, ${executionId}::uuid,
-      (SELECT step_id FROM deleted), (SELECT step_order FROM deleted), (SELECT label FROM deleted),
-      ${content}::text, ${at}::timestamptz, ${position}::bigint
-    ON CONFLICT (id) DO NOTHING`;
+  return {
+    type: 'resultDeleted',
+    rejected: {
+      id: resultId,
+      userId: after.userId,
+      flowId: after.flowId,
+      executionId,
+      content,
+      deletedAt: at,
+      position,
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import type { Sql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
-import { type ProjectableEvent, projectStreams } from './project-execution-events';
-import { projectMasterStreams } from './project-master-events';
+import { executionStreamsChanges, type ProjectableEvent } from './project-execution-events';
+import { masterStreamsChanges } from './project-master-events';
+import { ReadModelBatch } from './read-model-batch';
 
 export const READ_MODEL_TABLES = [
   'executions',
@@ -20,23 +21,37 @@ export type ReadAllBatch = (
 
 /**
  * Empties the read models and replays the whole log into them, one transaction per batch (never one
- * giant transaction). Returns the number of events replayed.
+ * giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
+ * multi-row statements (see ReadModelBatch). Returns the number of events replayed.
  */
 export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchSize = 1000): Promise<number> {
-  await sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`);
-  let cursor: Checkpoint | null = null;
+  let [, page] = await Promise.all([
+    sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`),
+    readAll(null, batchSize),
+  ]);
   let replayed = 0;
-  for (;;) {
-    const { events, checkpoint } = await readAll(cursor, batchSize);
-    if (events.length === 0) return replayed;
-    const streams = eventsByStream(events);
-    await sql.begin(async (tx) => {
-      await projectStreams(tx, streams);
-      await projectMasterStreams(tx, streams);
-    });
-    replayed += events.length;
-    cursor = checkpoint;
+  while (page.events.length > 0) {
+    // Reading the log does not depend on the read models: the next page is read while this one is written.
+    const next = readAll(page.checkpoint, batchSize);
+    try {
+      await writeBatch(sql, eventsByStream(page.events));
+    } catch (error) {
+      next.catch(() => {});
+      throw error;
+    }
+    replayed += page.events.length;
+    page = await next;
   }
+  return replayed;
+}
+
+function writeBatch(sql: Sql, streams: ProjectableEvent[][]) {
+  return sql.begin(async (tx) => {
+    const batch = new ReadModelBatch();
+    batch.add(await executionStreamsChanges(tx, streams));
+    batch.add(masterStreamsChanges(streams));
+    await batch.write(tx);
+  });
 }
 
 /**

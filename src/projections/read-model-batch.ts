@@ -1,0 +1,146 @@
+import type { TransactionSql } from 'postgres';
+import {
+  changeStatement,
+  insertRows,
+  type KeyedTable,
+  type ReadModelChange,
+  type ReadModelRow,
+  upsertExecutions,
+} from './read-model-change';
+
+/** Bind parameters per statement stay well under PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * A rebuild batch's changes folded in memory, then written with a few multi-row statements instead of one
+ * statement per change. A change to a row added in this batch is applied to it in memory, exactly as its
+ * statement would apply it; a change to a row of an earlier batch (a stream split across batches) is kept and
+ * sent as its own statement after the inserts, in log order.
+ */
+export class ReadModelBatch {
+  private readonly added = new Map<KeyedTable, Map<string, ReadModelRow>>();
+  private readonly executions = new Map<string, ReadModelRow & { position: number }>();
+  private readonly later: ReadModelChange[] = [];
+
+  add(changes: ReadModelChange[]) {
+    for (const change of changes) this.fold(change);
+  }
+
+  write(sql: TransactionSql): Promise<unknown> {
+    const statements: PromiseLike<unknown>[] = [];
+    for (const rows of sameKeyChunks([...this.executions.values()])) {
+      statements.push(upsertExecutions(sql, rows));
+    }
+    for (const [table, byId] of this.added) {
+      for (const rows of sameKeyChunks([...byId.values()])) {
+        statements.push(insertRows(sql, table, rows));
+      }
+    }
+    for (const change of this.later) statements.push(changeStatement(sql, change));
+    return Promise.all(statements);
+  }
+
+  private fold(change: ReadModelChange) {
+    switch (change.type) {
+      case 'insert':
+        return this.insertOnce(change.table, change.row);
+      case 'update': {
+        const row = this.rowsOf(change.table).get(change.id);
+        if (!row) return this.later.push(change);
+        if ((row.position as number) < change.position)
+          Object.assign(row, change.set, { position: change.position });
+        return;
+      }
+      case 'execution': {
+        const kept = this.executions.get(change.row.id);
+        if (!kept || kept.position < change.row.position) this.executions.set(change.row.id, change.row);
+        return;
+      }
+      case 'flowUsage': {
+        const log = this.rowsOf('ai_request_logs').get(change.row.id);
+        if (!log) return this.later.push(change);
+        const { id, userId, executionId, stepId, executionDate } = change.row;
+        // SQL's `key_source <> 'own'` is null for a null source, and COALESCE makes that the default key.
+        const usedDefaultKey = log.keySource !== 'own';
+        return this.insertOnce('user_usage', {
+          id,
+          userId,
+          executionId,
+          stepId,
+          usedDefaultKey,
+          executionDate,
+        });
+      }
+      case 'masterUsage': {
+        const run = this.rowsOf('master_mode_runs').get(change.runId);
+        if (!run) return this.later.push(change);
+        if (run.stepType !== 'ai') return;
+        const usedDefaultKey = run.keySource == null ? null : run.keySource !== 'own';
+        return this.insertOnce('user_usage', {
+          id: run.id,
+          userId: run.userId,
+          executionId: null,
+          stepId: run.stepId,
+          usedDefaultKey,
+          executionDate: change.at,
+        });
+      }
+      case 'resultDeleted': {
+        const results = this.rowsOf('step_results');
+        const result = results.get(change.rejected.id);
+        if (!result) return this.later.push(change);
+        results.delete(change.rejected.id);
+        const { id, userId, flowId, executionId, content, deletedAt, position } = change.rejected;
+        const { stepId, stepOrder, label } = result;
+        return this.insertOnce('rejected_ideas', {
+          id,
+          userId,
+          flowId,
+          executionId,
+          stepId,
+          stepOrder,
+          label,
+          content,
+          deletedAt,
+          position,
+        });
+      }
+      default: {
+        const unknown: never = change;
+        throw new Error(`No fold for ${(unknown as { type: string }).type}`);
+      }
+    }
+  }
+
+  private insertOnce(table: KeyedTable, row: ReadModelRow) {
+    const rows = this.rowsOf(table);
+    // A copy, so folding later changes into it never touches the change it came from.
+    if (!rows.has(row.id)) rows.set(row.id, { ...row });
+  }
+
+  private rowsOf(table: KeyedTable) {
+    let rows = this.added.get(table);
+    if (!rows) {
+      rows = new Map();
+      this.added.set(table, rows);
+    }
+    return rows;
+  }
+}
+
+/** Rows grouped by their keys (one statement names one column list), in chunks that fit the parameters. */
+function sameKeyChunks(rows: ReadModelRow[]): ReadModelRow[][] {
+  const groups = new Map<string, ReadModelRow[]>();
+  for (const row of rows) {
+    const keys = Object.keys(row).join(',');
+    const group = groups.get(keys);
+    if (group) group.push(row);
+    else groups.set(keys, [row]);
+  }
+  const chunks: ReadModelRow[][] = [];
+  for (const [keys, group] of groups) {
+    const size = Math.max(1, Math.floor(MAX_PARAMETERS / keys.split(',').length));
+    for (let i = 0; i < group.length; i += size) chunks.push(group.slice(i, i + size));
+  }
+  return chunks;
+}

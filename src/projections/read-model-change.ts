@@ -1,0 +1,118 @@
+import type { JSONValue, TransactionSql } from 'postgres';
+
+/** A read-model row as written: camelCase keys become snake_case columns. */
+export type ReadModelRow = { id: string } & Record<string, unknown>;
+
+/**
+ * A jsonb column's value. postgres.js must be told (an array would otherwise travel as a PostgreSQL array);
+ * in a batch's JSON recordset it is the value itself.
+ */
+export class JsonColumn {
+  constructor(readonly value: unknown) {}
+
+  toJSON() {
+    return this.value;
+  }
+}
+
+/** A row as postgres.js sends it: jsonb columns marked as JSON. */
+const forStatement = (sql: TransactionSql, row: ReadModelRow) =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      value instanceof JsonColumn ? sql.json(value.value as JSONValue) : value,
+    ]),
+  );
+
+/** Tables whose rows are added once by id and then changed by later events of their stream. */
+export type KeyedTable =
+  | 'ai_request_logs'
+  | 'step_results'
+  | 'master_mode_runs'
+  | 'user_usage'
+  | 'rejected_ideas';
+
+/**
+ * One write to the read models, as data: the projectors decide WHAT each row contains, once, and two writers
+ * carry it out. Inline (a command's append) each change is its own statement; a rebuild folds a batch's
+ * changes in memory and writes each table with multi-row statements. Every change is harmless to repeat.
+ */
+export type ReadModelChange =
+  /** Adds the row unless its id is there. */
+  | { type: 'insert'; table: KeyedTable; row: ReadModelRow }
+  /** Sets columns of a row that reflects an older stream position than `position`. */
+  | { type: 'update'; table: KeyedTable; id: string; set: Record<string, unknown>; position: number }
+  /** Writes an execution's row unless it already reflects this stream position or a later one. */
+  | { type: 'execution'; row: ReadModelRow & { position: number } }
+  /**
+   * A flow step run's usage row, without `usedDefaultKey`: whether the run used the default key is on its
+   * request log (the key source of StepRunStarted), and a run without a log counts as the default key.
+   */
+  | { type: 'flowUsage'; row: ReadModelRow }
+  /** A master row run's usage, only when it ran an ai step: who, which step and which key are on its run row. */
+  | { type: 'masterUsage'; runId: string; at: string }
+  /**
+   * A deleted result leaves step_results and becomes a rejected idea of its flow. The row has no step and
+   * label: they are read from the deleted result (the state loaded from the read model carries no results).
+   */
+  | { type: 'resultDeleted'; rejected: ReadModelRow };
+
+/** Adds rows unless their id is there; every row has the same keys. */
+export const insertRows = (sql: TransactionSql, table: KeyedTable, rows: ReadModelRow[]) =>
+  sql`INSERT INTO ${sql(table)} ${sql(rows.map((row) => forStatement(sql, row)))} ON CONFLICT (id) DO NOTHING`;
+
+/** Writes execution rows, each only over an older one; every row has the same keys. */
+export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) => sql`
+  INSERT INTO executions ${sql(rows.map((row) => forStatement(sql, row)))}
+  ON CONFLICT (id) DO UPDATE SET
+    status = excluded.status, current_step = excluded.current_step,
+    execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
+    steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
+    position = excluded.position
+  WHERE executions.position < excluded.position`;
+
+/** A change as one statement, sent without waiting: a transaction's statements travel pipelined, in order. */
+export function changeStatement(sql: TransactionSql, change: ReadModelChange): PromiseLike<unknown> {
+  switch (change.type) {
+    case 'insert':
+      return insertRows(sql, change.table, [change.row]);
+    case 'update':
+      return sql`
+        UPDATE ${sql(change.table)} SET ${sql({ ...change.set, position: change.position })}
+        WHERE id = ${change.id} AND position < ${change.position}`;
+    case 'execution':
+      return upsertExecutions(sql, [change.row]);
+    case 'flowUsage': {
+      const { id, userId, executionId, stepId, executionDate } = change.row;
+      return sql`
+        INSERT INTO user_usage (id, user_id, execution_id, step_id, used_default_key, execution_date)
+        SELECT ${id}::uuid, ${userId as string}::uuid, ${executionId as string}::uuid, ${stepId as string}::uuid,
+          COALESCE((SELECT key_source <> 'own' FROM ai_request_logs WHERE id = ${id}), true),
+          ${executionDate as string}::timestamptz
+        ON CONFLICT (id) DO NOTHING`;
+    }
+    case 'masterUsage':
+      return sql`
+        INSERT INTO user_usage (id, user_id, execution_id, step_id, used_default_key, execution_date)
+        SELECT r.id, r.user_id, NULL, r.step_id, r.key_source <> 'own', ${change.at}::timestamptz
+        FROM master_mode_runs r WHERE r.id = ${change.runId} AND r.step_type = 'ai'
+        ON CONFLICT (id) DO NOTHING`;
+    case 'resultDeleted': {
+      const { id, userId, flowId, executionId, content, deletedAt, position } = change.rejected;
+      return sql`
+        WITH deleted AS (
+          DELETE FROM step_results WHERE id = ${id} RETURNING step_id, step_order, label
+        )
+        INSERT INTO rejected_ideas
+          (id, user_id, flow_id, execution_id, step_id, step_order, label, content, deleted_at, position)
+        SELECT ${id}::uuid, ${userId as string}::uuid, ${flowId as string}::uuid, ${executionId as string}::uuid,
+          (SELECT step_id FROM deleted), (SELECT step_order FROM deleted), (SELECT label FROM deleted),
+          ${content as string}::text, ${deletedAt as string}::timestamptz, ${position as number}::bigint
+        ON CONFLICT (id) DO NOTHING`;
+    }
+    default: {
+      const unknown: never = change;
+      throw new Error(`No statement for ${(unknown as { type: string }).type}`);
+    }
+  }
+}
