@@ -26,13 +26,19 @@ export function DialogContent({
   // Two max-w classes in one list are decided by Tailwind's stylesheet order, not by the order written:
   // a dialog that sets its own width (without a breakpoint) does not get the default one.
   const ownWidth = /(?:^|\s)max-w-/.test(className ?? '');
+  // The same for the height: by default a dialog never outgrows the screen (a phone's included) and
+  // scrolls inside instead.
+  const ownHeight = /(?:^|\s)max-h-/.test(className ?? '');
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[1px]" />
+      {/* Overlay and content share one layer, so a dialog opened from another one covers it, backdrop
+          included: the later portal is painted above the earlier one. */}
+      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/40 backdrop-blur-[1px]" />
       <DialogPrimitive.Content
         className={classNames(
           'fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none',
           !ownWidth && 'max-w-lg',
+          !ownHeight && 'max-h-[calc(100dvh-2rem)] overflow-y-auto',
           className,
         )}
         // Radix warns about a missing description unless told explicitly that there is none.

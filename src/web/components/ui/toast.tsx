@@ -74,7 +74,8 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ) : null}
-      <ToastPrimitive.Viewport className="fixed bottom-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      {/* On a phone a dialog's or a bar's buttons sit at the bottom of the screen: the toast goes on top. */}
+      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0" />
     </ToastPrimitive.Provider>
   );
 }
