@@ -76,7 +76,7 @@ export function StepDetail({
     <div className="flex flex-col gap-4" data-testid="step-detail">
       <Card className="flex flex-wrap items-center gap-3 p-5">
         <h2
-          className="min-w-0 flex-1 truncate text-lg font-semibold text-slate-900"
+          className="min-w-[12rem] flex-1 truncate text-lg font-semibold text-slate-900"
           data-testid="step-detail-title"
         >
           {t.stepTitle(step.order, step.name)}

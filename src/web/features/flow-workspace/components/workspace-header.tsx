@@ -56,7 +56,7 @@ export function WorkspaceHeader({
           ))}
         </Tabs.List>
       </Tabs.Root>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <SaveWorkspaceButton flow={flow} />
         <Button variant="outline" size="sm" onClick={() => setLogsOpen(true)} data-testid="open-logs">
           <ListTree className="h-4 w-4" />

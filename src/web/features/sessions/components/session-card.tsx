@@ -43,9 +43,10 @@ export function SessionCard({
             <Clock className="h-3.5 w-3.5" />
             {t.updated(updated)}
           </span>
-          <Badge tone={session.flowName ? 'indigo' : 'outline'}>
-            <Workflow className="h-3 w-3" />
-            {session.flowName ? t.flowOf(session.flowName) : t.noFlow}
+          {/* A long flow name is cut to the card's width rather than widening the page. */}
+          <Badge tone={session.flowName ? 'indigo' : 'outline'} className="max-w-full">
+            <Workflow className="h-3 w-3 shrink-0" />
+            <span className="truncate">{session.flowName ? t.flowOf(session.flowName) : t.noFlow}</span>
           </Badge>
           {session.flowName && mode ? <Badge tone="outline">{t.modeOf(t.modes[mode])}</Badge> : null}
         </div>
