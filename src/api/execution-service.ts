@@ -135,7 +135,8 @@ export class ExecutionService {
           'execution',
           loaded.version === 0 ? 'no_stream' : loaded.version,
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
-          { inTransaction: (tx, recorded) => projectExecutionEvents(tx, recorded) },
+          // Appended at the loaded version, so the projector starts from the loaded state, not a read.
+          { inTransaction: (tx, recorded) => projectExecutionEvents(tx, recorded, loaded) },
         );
         this.views.invalidate(executionId);
         if (appended.duplicate) {

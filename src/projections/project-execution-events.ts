@@ -20,13 +20,32 @@ export const toExecutionEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data
 export const EXECUTION_STREAM_PREFIX = 'execution-';
 export const executionStreamId = (executionId: string) => `${EXECUTION_STREAM_PREFIX}${executionId}`;
 
+/** An execution as it stood before the events: its state and the stream position it reflects. */
+export interface ExecutionBefore {
+  state: ExecutionState;
+  version: number;
+}
+
 /**
  * Writes the read models of one execution stream's new events, inside the append transaction: each change a
  * statement, sent pipelined. Each row remembers the stream position it reflects and ignores older events, so
  * applying the same events twice changes nothing.
+ *
+ * `before`, when the caller knows it, spares reading the execution's row: a command appended at the version
+ * it loaded, so its row (projected in every append's transaction) reflects that version and holds that state.
+ * The results the state may carry change nothing: the row's state has none, and a projector only looks up
+ * results the events themselves add.
  */
-export async function projectExecutionEvents(sql: TransactionSql, events: ProjectableEvent[]): Promise<void> {
-  const changes = await executionStreamsChanges(sql, [events]);
+export async function projectExecutionEvents(
+  sql: TransactionSql,
+  events: ProjectableEvent[],
+  before?: ExecutionBefore,
+): Promise<void> {
+  const streamId = events[0]?.streamId;
+  const changes =
+    before && streamId?.startsWith(EXECUTION_STREAM_PREFIX)
+      ? changesOf(streamId.slice(EXECUTION_STREAM_PREFIX.length), before, events)
+      : await executionStreamsChanges(sql, [events]);
   await Promise.all(changes.map((change) => changeStatement(sql, change)));
 }
 
@@ -45,16 +64,21 @@ export async function executionStreamsChanges(
   const ids = executionStreams.map((events) => events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
   const rows = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ANY(${ids}::uuid[])`;
   const rowOf = new Map(rows.map((row) => [row.id, row]));
-  return executionStreams.flatMap((events, i) => changesOf(ids[i]!, rowOf.get(ids[i]!), events));
+  return executionStreams.flatMap((events, i) => {
+    const row = rowOf.get(ids[i]!);
+    const before = row
+      ? { state: stateOfRow(row), version: row.position }
+      : { state: initialState(), version: 0 };
+    return changesOf(ids[i]!, before, events);
+  });
 }
 
 function changesOf(
   executionId: string,
-  row: ExecutionRow | undefined,
+  before: ExecutionBefore,
   events: ProjectableEvent[],
 ): ReadModelChange[] {
-  let state: ExecutionState = row ? stateOfRow(row) : initialState();
-  let position = row?.position ?? 0;
+  let { state, version: position } = before;
   const changes: ReadModelChange[] = [];
   for (const recorded of events) {
     if (recorded.streamPosition <= position) continue;
@@ -63,7 +87,7 @@ function changesOf(
     position = recorded.streamPosition;
     changes.push(...resultAndLogChanges(executionId, event, recorded, state));
   }
-  if (!state.exists || position === (row?.position ?? 0)) return changes;
+  if (!state.exists || position === before.version) return changes;
   changes.push({
     type: 'execution',
     row: {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { answerOf } from '../execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
@@ -27,7 +28,7 @@ export async function executionRoutes(app: FastifyInstance) {
       const { id, stepId } = runParams.parse(request.params);
       const { userInput, loopIteration } = runBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
-      const { results } = await app.executions.runStep(
+      const { execution, results } = await app.executions.runStep(
         id,
         userId,
         stepId,
@@ -35,7 +36,7 @@ export async function executionRoutes(app: FastifyInstance) {
         commandIdOf(request),
         loopIteration ?? null,
       );
-      return { execution: await app.executions.view(id, userId), results };
+      return { execution: answerOf(execution), results };
     },
   );
 

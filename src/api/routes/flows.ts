@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
 import { notFound } from '../errors';
+import { answerOf } from '../execution-answer';
 import { readLatestExecutionView } from '../execution-view';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams } from '../request-schemas';
@@ -71,9 +72,8 @@ export async function flowRoutes(app: FastifyInstance) {
   app.post('/api/flows/:flowId/execute', async (request, reply) => {
     const { flowId } = flowIdParams.parse(request.params);
     const userId = userIdOf(request);
-    const { state } = await app.executions.start(flowId, userId, commandIdOf(request));
-    const view = await app.executions.view(state.id, userId);
-    return reply.status(201).send(view);
+    const started = await app.executions.start(flowId, userId, commandIdOf(request));
+    return reply.status(201).send(answerOf(started));
   });
 
   app.get('/api/flows/:flowId/executions/latest', async (request) => {
