@@ -199,7 +199,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
         </div>
       </main>
 
-      <footer className="border-t border-slate-200 bg-white">
+      <footer className="border-t border-slate-200 bg-white" data-bottom-bar>
         <div className="mx-auto flex max-w-3xl items-end gap-2 px-4 py-3">
           <Textarea
             value={text}

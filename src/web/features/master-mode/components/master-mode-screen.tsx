@@ -172,7 +172,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
 
   const busy = executing || executeStep.isPending;
   return (
-    <div className="flex flex-col gap-4 pb-24" data-testid="master-mode-screen">
+    <div className="flex flex-col gap-4 pb-32 sm:pb-24" data-testid="master-mode-screen">
       <div className="flex items-center gap-3">
         {onBack ? (
           <Button variant="ghost" size="sm" onClick={onBack} data-testid="master-mode-back">
@@ -220,6 +220,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
       <div
         className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 backdrop-blur"
         data-testid="master-mode-bar"
+        data-bottom-bar
       >
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-4 py-3">
           <Button
