@@ -123,7 +123,7 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     const guardCommand = append.expectedVersion === 'any' && append.commandId !== undefined;
     if (!inTransaction && !guardCommand) return appendToStream(this.sql, append);
-    return this.sql.begin(async (tx) => {
+    return this.transaction(async (tx) => {
       // With 'any' no stream version serialises two identical commands: a lock on the command id does, and
       // the append's own check (a fresh snapshot after the lock) then sees the first one's events.
       if (guardCommand) {
@@ -133,6 +133,33 @@ export class EventStore {
       if (recorded.length > 0 && inTransaction) await inTransaction(tx, recorded);
       return recorded;
     });
+  }
+
+  /**
+   * A transaction on a connection of its own whose BEGIN travels with the first statement instead of
+   * waiting for its own answer (postgres.js's `begin` waits): one round trip less on every command. The
+   * connection is idle and ours alone, so BEGIN cannot fail unless the connection does, and then so do
+   * the statements behind it.
+   */
+  private async transaction<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    const connection = await this.sql.reserve();
+    try {
+      const begun = connection`BEGIN`.execute();
+      let result: T;
+      try {
+        // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
+        result = await work(connection as unknown as TransactionSql);
+        await begun;
+      } catch (error) {
+        await begun.catch(() => {});
+        await connection`ROLLBACK`;
+        throw error;
+      }
+      await connection`COMMIT`;
+      return result;
+    } finally {
+      connection.release();
+    }
   }
 
   /** Nothing was claimed: either the command is already in the log, or the stream is elsewhere. */
