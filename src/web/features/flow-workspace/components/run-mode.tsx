@@ -11,6 +11,7 @@ import { useLiveExecution } from '../api/use-live-execution';
 import { useQuickRun } from '../api/use-quick-run';
 import { ExecutionQueueCard } from './execution-queue-card';
 import { ExportResultsButton } from './export-results-button';
+import { useOpenStepCard } from './open-step-card';
 import { QuickRunControls } from './quick-run-controls';
 import { StepCard } from './step-card';
 import { StepListPanel } from './step-list-panel';
@@ -21,7 +22,9 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   const latest = useLatestExecution(flow.id, queryClient);
   const { execution, streaming, live } = useLiveExecution(latest.data?.id);
   const createStep = useCreateStep(flow.id);
-  const addStep = () => createStep.mutate();
+  const openStepCard = useOpenStepCard();
+  // The new step's card is at the end of the list, often below the screen: it opens and comes into view.
+  const addStep = () => createStep.mutate(undefined, { onSuccess: (step) => openStepCard(step.id) });
   const { quickRun, executeAll } = useQuickRun(flow.id, execution);
   // Typed input lives here, not in each card: QuickRun runs a step with what its Input box holds.
   const [inputs, setInputs] = useState<Record<string, string>>({});
