@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { atom, useAtom } from 'jotai';
 import { Plus } from 'lucide-react';
+import { useRef } from 'react';
 import type { Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -25,11 +26,19 @@ export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
   const { execution } = useLiveExecution(latest.data?.id);
   const { markDirty } = useDirtyFlag(flowId);
   const selected = steps.find((s) => s.id === selectedId) ?? steps[0] ?? null;
+  const detailRef = useRef<HTMLDivElement>(null);
+
+  // Below lg the detail sits under the tree, often off screen: choosing a step brings it into view.
+  const selectStep = (stepId: string) => {
+    setSelectedId(stepId);
+    if (window.matchMedia('(min-width: 1024px)').matches) return;
+    requestAnimationFrame(() => detailRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+  };
 
   const addStep = () =>
     createStep.mutate(undefined, {
       onSuccess: (step) => {
-        setSelectedId(step.id);
+        selectStep(step.id);
         markDirty();
       },
     });
@@ -46,9 +55,9 @@ export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
         </div>
         <ExecutionStatusCard execution={execution} loading={latest.isLoading} />
         {steps.length === 0 ? <p className="text-sm text-slate-500">{t.noSteps}</p> : null}
-        <StepTree steps={steps} selectedId={selected?.id ?? null} onSelect={setSelectedId} />
+        <StepTree steps={steps} selectedId={selected?.id ?? null} onSelect={selectStep} />
       </Card>
-      <div className="lg:col-span-2">
+      <div ref={detailRef} className="scroll-mt-20 lg:col-span-2">
         {selected ? (
           <StepDetail step={selected} steps={steps} execution={execution} onChanged={markDirty} />
         ) : (
