@@ -8,9 +8,6 @@ import {
   upsertExecutions,
 } from './read-model-change';
 
-/** Bind parameters per statement stay well under PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 30_000;
-
 /**
  * A rebuild batch's changes folded in memory, then written with a few multi-row statements instead of one
  * statement per change. A change to a row added in this batch is applied to it in memory, exactly as its
@@ -28,11 +25,11 @@ export class ReadModelBatch {
 
   write(sql: TransactionSql): Promise<unknown> {
     const statements: PromiseLike<unknown>[] = [];
-    for (const rows of sameKeyChunks([...this.executions.values()])) {
+    for (const rows of sameKeyGroups([...this.executions.values()])) {
       statements.push(upsertExecutions(sql, rows));
     }
     for (const [table, byId] of this.added) {
-      for (const rows of sameKeyChunks([...byId.values()])) {
+      for (const rows of sameKeyGroups([...byId.values()])) {
         statements.push(insertRows(sql, table, rows));
       }
     }
@@ -128,8 +125,8 @@ export class ReadModelBatch {
   }
 }
 
-/** Rows grouped by their keys (one statement names one column list), in chunks that fit the parameters. */
-function sameKeyChunks(rows: ReadModelRow[]): ReadModelRow[][] {
+/** Rows grouped by their keys: one statement names one column list. */
+function sameKeyGroups(rows: ReadModelRow[]): ReadModelRow[][] {
   const groups = new Map<string, ReadModelRow[]>();
   for (const row of rows) {
     const keys = Object.keys(row).join(',');
@@ -137,10 +134,5 @@ function sameKeyChunks(rows: ReadModelRow[]): ReadModelRow[][] {
     if (group) group.push(row);
     else groups.set(keys, [row]);
   }
-  const chunks: ReadModelRow[][] = [];
-  for (const [keys, group] of groups) {
-    const size = Math.max(1, Math.floor(MAX_PARAMETERS / keys.split(',').length));
-    for (let i = 0; i < group.length; i += size) chunks.push(group.slice(i, i + size));
-  }
-  return chunks;
+  return [...groups.values()];
 }

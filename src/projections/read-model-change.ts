@@ -1,4 +1,4 @@
-import type { JSONValue, TransactionSql } from 'postgres';
+import postgres, { type JSONValue, type TransactionSql } from 'postgres';
 
 /** A read-model row as written: camelCase keys become snake_case columns. */
 export type ReadModelRow = { id: string } & Record<string, unknown>;
@@ -59,17 +59,35 @@ export type ReadModelChange =
 
 /** Adds rows unless their id is there; every row has the same keys. */
 export const insertRows = (sql: TransactionSql, table: KeyedTable, rows: ReadModelRow[]) =>
-  sql`INSERT INTO ${sql(table)} ${sql(rows.map((row) => forStatement(sql, row)))} ON CONFLICT (id) DO NOTHING`;
+  sql`INSERT INTO ${sql(table)} ${rowsOf(sql, table, rows)} ON CONFLICT (id) DO NOTHING`;
 
 /** Writes execution rows, each only over an older one; every row has the same keys. */
 export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) => sql`
-  INSERT INTO executions ${sql(rows.map((row) => forStatement(sql, row)))}
+  INSERT INTO executions ${rowsOf(sql, 'executions', rows)}
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, current_step = excluded.current_step,
     execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
     steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
     position = excluded.position
   WHERE executions.position < excluded.position`;
+
+/**
+ * The rows of an INSERT. One row goes as postgres.js's helper. Many go as one JSON parameter that PostgreSQL
+ * turns back into rows of the table's types: the statement's text then depends on the columns only, not on the
+ * number of rows, so it is prepared once and later ones travel pipelined (postgres.js waits for the server to
+ * describe every statement text it has not seen before sending anything behind it).
+ */
+function rowsOf(sql: TransactionSql, table: KeyedTable | 'executions', rows: ReadModelRow[]) {
+  if (rows.length === 1) return sql(forStatement(sql, rows[0]!));
+  const keys = Object.keys(rows[0]!);
+  // Our own keys, never input: quoted, they are the table's snake_case columns.
+  const columns = sql.unsafe(keys.map((key) => `"${postgres.fromCamel(key)}"`).join(', '));
+  // JsonColumn values become plain JSON here (toJSON), as json_populate_recordset wants for a jsonb column.
+  const records = JSON.stringify(
+    rows.map((row) => Object.fromEntries(keys.map((key) => [postgres.fromCamel(key), row[key]]))),
+  );
+  return sql`(${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${sql(table)}, ${records}::text::json)`;
+}
 
 /** A change as one statement, sent without waiting: a transaction's statements travel pipelined, in order. */
 export function changeStatement(sql: TransactionSql, change: ReadModelChange): PromiseLike<unknown> {
