@@ -91,10 +91,15 @@ export function StepCard({
     }, []),
   );
 
-  // The step QuickRun runs or waits on comes into view, with its Input box when it waits for input.
+  // The step QuickRun runs or waits on opens, with its Input box when it waits for input; a step it waits
+  // on is scrolled to as well, since QuickRun stands still until the user types there.
   useEffect(() => {
     if (quickRunNextHere || quickRunPausedHere) setExpanded(true);
-    if (quickRunPausedHere) setInputOpen(true);
+    if (quickRunPausedHere) {
+      setInputOpen(true);
+      // After the Input box has rendered, so the page is long enough to bring the card to the top.
+      requestAnimationFrame(() => headerRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+    }
   }, [quickRunNextHere, quickRunPausedHere]);
 
   const run = execution ? runningRun(execution, step.id) : null;
