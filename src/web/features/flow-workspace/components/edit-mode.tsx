@@ -44,7 +44,7 @@ export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
     });
 
   return (
-    <div className="grid gap-4 lg:grid-cols-3" data-testid="edit-mode">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-3" data-testid="edit-mode">
       <Card className="flex flex-col gap-4 self-start p-4">
         <div className="flex items-center justify-between">
           <h2 className="font-semibold text-slate-900">{t.structure}</h2>

@@ -32,7 +32,7 @@ function ExecutionHistory({
   if (!point) return <p className="text-sm text-slate-500">{t.empty}</p>;
 
   return (
-    <div className="grid min-h-0 flex-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
+    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
       <HistoryTimeline
         points={points}
         position={position}

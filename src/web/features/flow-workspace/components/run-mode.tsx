@@ -73,7 +73,7 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
           </Button>
         </Card>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
           <div className="flex flex-col gap-4">
             {steps.map((step, i) => (
               <StepCard
