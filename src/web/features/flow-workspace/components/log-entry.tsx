@@ -15,7 +15,7 @@ function Section({ title, children, open }: { title: string; children: ReactNode
   );
 }
 
-const preClasses = 'whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs text-slate-700';
+const preClasses = 'whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-700';
 
 /** One model request: what was sent (prompt, labels, input), who answered, and the answer or the error. */
 export function LogEntry({ entry }: { entry: AiRequestLog }) {
