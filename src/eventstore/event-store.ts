@@ -145,13 +145,14 @@ export class EventStore {
     const connection = await this.sql.reserve();
     try {
       const begun = connection`BEGIN`.execute();
+      // Handled now: a failed BEGIN answers before anything waits for it, and must not go unhandled.
+      begun.catch(() => {});
       let result: T;
       try {
         // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
         result = await work(connection as unknown as TransactionSql);
         await begun;
       } catch (error) {
-        await begun.catch(() => {});
         await connection`ROLLBACK`;
         throw error;
       }
