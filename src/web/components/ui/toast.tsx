@@ -74,9 +74,10 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ) : null}
-      {/* On a phone a dialog's or a bar's buttons sit at the bottom of the screen: the toast goes on top.
-          Elsewhere it goes bottom right, above a screen's own bottom bar (marked data-bottom-bar). */}
-      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:[body:has([data-bottom-bar])_&]:bottom-32" />
+      {/* Actions sit at the right of cards, dialogs and panels here, and at the bottom of a phone's screen:
+          the toast goes on top on a phone, bottom left elsewhere, above a screen's own bottom bar (marked
+          data-bottom-bar). */}
+      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:right-auto sm:bottom-0 sm:left-0 sm:[body:has([data-bottom-bar])_&]:bottom-32" />
     </ToastPrimitive.Provider>
   );
 }
