@@ -125,7 +125,7 @@ describe('re-run from a step', () => {
     await alice.put(`/api/step-results/${results[0]!.id}`, { approved: true });
     const answer = await alice.post(`/api/executions/${source.id}/rerun-from/${steps[2].id}`);
     expect(answer.statusCode).toBe(400);
-    expect(answer.json().message).toMatch(/^Step 2 \(Outline\) has no approved result to reuse/);
+    expect(answer.json().message).toMatch(/^Step 2 \(Outline\) chưa có kết quả nào được approve để dùng lại/);
     expect((await alice.get(`/api/flows/${flow.id}/executions/latest`)).json().id).toBe(source.id);
   });
 

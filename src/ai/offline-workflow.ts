@@ -93,6 +93,10 @@ const ENGLISH: Wording = {
  * each step builds on the earlier ones through [[step-N]] and 'step-N' input sources. In the language
  * of the description (Vietnamese or English) and the same for the same description.
  */
+function firstParagraph(text: string): string {
+  return (text.trim().split(/\n\s*\n/, 1)[0] ?? '').replace(/\s+/g, ' ').trim();
+}
+
 export function offlineWorkflow(description: string): GeneratedWorkflow {
   const flat = description.replace(/\s+/g, ' ').trim();
   const topic = shorten(flat, 300) || 'the task';
@@ -100,7 +104,10 @@ export function offlineWorkflow(description: string): GeneratedWorkflow {
   const focus = wording.focus(keywordsOf(flat, 3));
   const [analyse, propose, plan] = wording.steps;
   return {
-    name: capitalised(shorten(firstSentence(flat, 200).replace(/[.!?]$/, ''), 100)) || 'Workflow',
+    // The name comes from the first paragraph: later ones (wishes, a quoted conversation) are not a title.
+    name:
+      capitalised(shorten(firstSentence(firstParagraph(description), 200).replace(/[.!?]$/, ''), 100)) ||
+      'Workflow',
     description: shorten(wording.description(topic), 2_000),
     steps: [
       {

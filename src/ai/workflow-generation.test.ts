@@ -39,6 +39,12 @@ describe('generateWorkflow with the offline model', () => {
       'Pay particular attention to: newsletter, friendly, bicycle.',
     );
   });
+
+  it('names the workflow from the first paragraph only, not from later wishes or a quoted conversation', async () => {
+    const described =
+      'Plan a tea tasting evening\n\n- fewer steps\n\nConversation:\n\nUser: Plan a tea tasting evening';
+    expect((await generateWorkflow(offline, described)).name).toBe('Plan a tea tasting evening');
+  });
 });
 
 describe('generateWorkflow with Gemini (the real SDK against the fake API)', () => {

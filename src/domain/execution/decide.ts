@@ -31,7 +31,7 @@ export const MESSAGES = {
   stepNotInFlow: 'Step not found in this flow',
   sourceOfAnotherFlow: 'The execution to reuse belongs to another flow',
   nothingApprovedToReuse: (order: number, name: string) =>
-    `Step ${order} (${name}) has no approved result to reuse. Approve one of its results, or re-run from that step.`,
+    `Step ${order} (${name}) chưa có kết quả nào được approve để dùng lại. Hãy approve một kết quả của step này, hoặc chạy lại từ step đó.`,
 } as const;
 
 const refuse = (kind: ExecutionRuleViolation['kind'], message: string) =>

@@ -213,7 +213,7 @@ describe('decide StartExecutionFrom', () => {
       .when(rerunFrom(three.id, unapproved))
       .thenRefuses('invalid', MESSAGES.nothingApprovedToReuse(2, 'Outline'));
     expect(MESSAGES.nothingApprovedToReuse(2, 'Outline')).toMatch(
-      /^Step 2 \(Outline\) has no approved result/,
+      /^Step 2 \(Outline\) chưa có kết quả nào được approve/,
     );
   });
 
