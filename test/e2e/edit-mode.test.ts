@@ -42,7 +42,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('step-detail-empty').textContent()).toBe(
         'Select a step from the flow tree to view details',
       );
-      expect(await page.getByTestId('execution-status-none').isVisible()).toBe(true);
+      await page.getByTestId('execution-status-none').waitFor();
       expect(await page.getByTestId('unsaved-changes').count()).toBe(0);
 
       // Add Step twice: 'New Step {n}' at order count + 1; the new step is the one shown.

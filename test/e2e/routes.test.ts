@@ -70,9 +70,9 @@ describe.skipIf(skipReason !== null)(
         expect(await bar.locator(`a[href="${href}"]`).textContent()).toBe(text);
       }
       // The Keys link only on large screens.
-      expect(await bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
+      await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
       await page.setViewportSize({ width: 800, height: 900 });
-      expect(await bar.locator('a[href="/api-keys"]').isVisible()).toBe(false);
+      await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(false);
       await page.setViewportSize({ width: 1280, height: 900 });
 
       const flow = await callApi(page, server.url, 'POST', '/api/flows', {
