@@ -1,25 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelProvider } from '../src/ai';
+import { scriptedModel } from './support/scripted-model';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
-
-/** A model that answers with whatever the test queued, so runs give several results, choices and loops. */
-function scriptedModel() {
-  const answers: string[] = [];
-  const provider: ModelProvider = {
-    kind: 'gemini',
-    model: 'scripted',
-    stream() {
-      const text = answers.shift() ?? 'plain text';
-      return Object.assign(
-        (async function* () {
-          yield text;
-        })(),
-        { final: Promise.resolve({ text, usage: null }) },
-      );
-    },
-  };
-  return { answers, provider };
-}
 
 // Starting an execution and running a step answer from the state the command produced, not from a read
 // of the read models: the answer must be exactly what GET /api/executions/:id reads back right after.

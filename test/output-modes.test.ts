@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelProvider } from '../src/ai';
+import { scriptedModel } from './support/scripted-model';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Result {
@@ -12,26 +12,6 @@ interface Result {
   loopIteration: number | null;
   approved: boolean;
   result: string;
-}
-
-/** A model that answers with whatever the test sets next, so a broken contract can be given on purpose. */
-function scriptedModel() {
-  const answers: string[] = [];
-  const provider: ModelProvider = {
-    kind: 'gemini',
-    model: 'scripted',
-    stream() {
-      const text = answers.shift() ?? 'plain text';
-      const final = Promise.resolve({ text, usage: null });
-      return Object.assign(
-        (async function* () {
-          yield text;
-        })(),
-        { final },
-      );
-    },
-  };
-  return { answers, provider };
 }
 
 describe('output modes through the API', () => {
