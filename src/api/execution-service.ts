@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ModelAnswer } from '../ai';
+import { type ModelAnswer, ModelCallError } from '../ai';
 import { structuredOutputFor } from '../ai/structured-output';
 import { decide } from '../domain/execution/decide';
 import { evolve, initialState } from '../domain/execution/evolve';
@@ -49,13 +49,6 @@ const STOPPED = 'Stopped';
 /** The execution was stopped while the model was answering: the answer is not recorded. */
 class RunStopped extends Error {
   override message = STOPPED;
-}
-
-/** The model's answer broke the step's output contract; the failure is recorded, `response` answers. */
-class RunContractBroken extends Error {
-  constructor(readonly response: HttpError) {
-    super(response.message);
-  }
 }
 
 /**
@@ -231,8 +224,6 @@ export class ExecutionService {
       const completed = await this.complete(executionId, userId, started, runId, answer, durationMs);
       return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
     } catch (error) {
-      // An answer refused by the output contract has been recorded as failed already.
-      if (error instanceof RunContractBroken) throw error.response;
       if (error instanceof RunStopped) controller.abort();
       const aborted = controller.signal.aborted;
       const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
@@ -268,12 +259,9 @@ export class ExecutionService {
         },
       );
     } catch (error) {
+      // The answer broke the step's output contract: a failed model call, which asking again may mend.
       if (error instanceof ExecutionRuleViolation && error.kind === 'invalid') {
-        await this.handle(executionId, userId, {
-          type: 'FailStepRun',
-          data: { runId, message: error.message, retryable: true },
-        });
-        throw new RunContractBroken(new HttpError(502, error.message, true));
+        throw new ModelCallError(error.message, { retryable: true, cause: error });
       }
       throw error;
     }
