@@ -56,7 +56,7 @@ export interface Config {
   geminiBaseUrl: string | undefined;
   freeStepAllowance: number;
   modelTimeoutMs: number;
-  /** Step runs one user may start per minute; 0: no limit. */
+  /** Model-calling requests one user may make per minute (step runs, generation, suggestions, ...); 0: no limit. */
   modelCallsPerMinute: number;
   logLevel: string;
   /** Hosts (`host` or `host:port`) master mode api rows may call; empty: api rows are refused. */
