@@ -1,4 +1,12 @@
-import { assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate';
+import {
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  emit,
+  fromPromise,
+  type SnapshotFrom,
+  setup,
+} from 'xstate';
 import {
   type ConversationEntry,
   type CreatorChatMessage,
@@ -85,6 +93,28 @@ const proposalInput = ({ context }: { context: AiFlowCreatorContext }) => ({
 });
 
 /**
+ * Proposing, the same in improvement, proposal and editing: the answer opens proposal (its idle), a failure
+ * goes back to the phase's own idle with the message left in the chat.
+ */
+const proposing = {
+  invoke: {
+    src: 'propose',
+    input: proposalInput,
+    onDone: {
+      target: '#aiFlowCreator.proposal',
+      actions: {
+        type: 'storeProposal',
+        params: ({ event }: { event: DoneActorEvent<WorkflowProposal> }) => event.output,
+      },
+    },
+    onError: {
+      target: 'idle',
+      actions: { type: 'proposalFailed', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+    },
+  },
+} as const;
+
+/**
  * The AI flow creator's phases (spec §4): the first message gets an improved description (improvement),
  * any later one a workflow proposal built from the whole conversation (proposal); continue-editing asks
  * what to change (editing) and the next message proposes again; confirm-and-save ends in confirmed, where
@@ -119,6 +149,7 @@ export const aiFlowCreatorMachine = setup({
       proposal,
       conversation: [...context.conversation, { speaker: 'proposal' as const, proposal }],
     })),
+    proposalFailed: emit((_, error: unknown) => ({ type: 'proposalFailed' as const, error })),
     askWhatToChange: assign(({ context }) => posted(context, 'ai', context.texts.askWhatToChange)),
   },
   guards: {
@@ -170,20 +201,7 @@ export const aiFlowCreatorMachine = setup({
             CONTINUE_EDITING: { target: '#aiFlowCreator.editing', actions: 'askWhatToChange' },
           },
         },
-        proposing: {
-          invoke: {
-            src: 'propose',
-            input: proposalInput,
-            onDone: {
-              target: '#aiFlowCreator.proposal',
-              actions: { type: 'storeProposal', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: 'idle',
-              actions: emit(({ event }) => ({ type: 'proposalFailed' as const, error: event.error })),
-            },
-          },
-        },
+        proposing,
       },
     },
     proposal: {
@@ -196,20 +214,7 @@ export const aiFlowCreatorMachine = setup({
             CONFIRM: { target: 'saving' },
           },
         },
-        proposing: {
-          invoke: {
-            src: 'propose',
-            input: proposalInput,
-            onDone: {
-              target: 'idle',
-              actions: { type: 'storeProposal', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: 'idle',
-              actions: emit(({ event }) => ({ type: 'proposalFailed' as const, error: event.error })),
-            },
-          },
-        },
+        proposing,
         saving: {
           invoke: {
             src: 'save',
@@ -238,20 +243,7 @@ export const aiFlowCreatorMachine = setup({
         idle: {
           on: { SEND: { guard: 'hasText', target: 'proposing', actions: 'postUserMessage' } },
         },
-        proposing: {
-          invoke: {
-            src: 'propose',
-            input: proposalInput,
-            onDone: {
-              target: '#aiFlowCreator.proposal',
-              actions: { type: 'storeProposal', params: ({ event }) => event.output },
-            },
-            onError: {
-              target: 'idle',
-              actions: emit(({ event }) => ({ type: 'proposalFailed' as const, error: event.error })),
-            },
-          },
-        },
+        proposing,
       },
     },
     confirmed: {
