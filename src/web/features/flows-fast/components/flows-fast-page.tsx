@@ -3,13 +3,13 @@ import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { type FlowListItem, useFlows } from '../../../lib/flows-query';
 import { lightFlows as t } from '../../../lib/strings';
-import { type FastFlowItem, useFastFlows } from '../api/get-flows';
 
 const statusOf = (status: string) =>
   status === 'active' ? t.statuses.active : status === 'draft' ? t.statuses.draft : t.statuses.inactive;
 
-function FastFlowRow({ flow }: { flow: FastFlowItem }) {
+function FastFlowRow({ flow }: { flow: FlowListItem }) {
   return (
     <li
       className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
@@ -49,7 +49,7 @@ function FastFlowRow({ flow }: { flow: FastFlowItem }) {
 
 /** The flows list without its dialogs, search and banners: one call, plain rows, links into each flow. */
 export function FlowsFastPage() {
-  const flows = useFastFlows();
+  const flows = useFlows();
   return (
     <div className="mx-auto max-w-4xl px-4 py-8" data-testid="flows-fast-page">
       <div className="flex flex-wrap items-end justify-between gap-3">

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Flow } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
-import { type FlowListItem, flowsQueryOptions } from './get-flows';
+import { type FlowListItem, flowsQueryOptions } from '../../../lib/flows-query';
 
 export interface CreateFlowInput {
   name: string;

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Flow } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
-import { flowsQueryOptions } from './get-flows';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 
 /** Creates a flow and its steps from Workflow JSON; the flows list is read again to show it. */
 export async function createFromJson(queryClient: QueryClient, workflowJSON: unknown): Promise<Flow> {

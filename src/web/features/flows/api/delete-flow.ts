@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { flowsQueryOptions } from './get-flows';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 
 export const deleteFlow = (flowId: string) => api.delete(`/api/flows/${flowId}`);
 

@@ -13,9 +13,9 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
+import type { FlowListItem } from '../../../lib/flows-query';
 import { dates, exportFlow as exportText, flowsList as t } from '../../../lib/strings';
 import { useExportFlow } from '../api/export-flow';
-import type { FlowListItem } from '../api/get-flows';
 import { ExportFlowDialog } from './export-flow-dialog';
 import { flowStatusBadge, flowStatusTone } from './flow-status';
 

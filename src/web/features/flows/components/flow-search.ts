@@ -1,4 +1,4 @@
-import type { FlowListItem } from '../api/get-flows';
+import type { FlowListItem } from '../../../lib/flows-query';
 
 /** Case-insensitive substring of name or description (spec §2, search box). */
 export function matchesSearch(flow: Pick<FlowListItem, 'name' | 'description'>, search: string): boolean {

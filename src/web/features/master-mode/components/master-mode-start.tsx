@@ -6,9 +6,9 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
+import { useFlows } from '../../../lib/flows-query';
 import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
-import { useWorkflows } from '../api/get-workflows';
 
 const selectClasses =
   'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
@@ -17,7 +17,7 @@ const selectClasses =
 export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) => void }) {
   const [name, setName] = useState('');
   const [flowId, setFlowId] = useState('');
-  const workflows = useWorkflows();
+  const workflows = useFlows();
   const create = useCreateMasterSession();
   // isPending only changes on the next render; two clicks in one frame both see it false.
   const submitting = useRef(false);

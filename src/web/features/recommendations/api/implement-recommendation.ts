@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { recommendationsQueryOptions } from './get-recommendations';
 
 /** The flow made from a recommendation, with the steps it was given. */
@@ -13,9 +14,6 @@ export interface ImplementedFlow {
 export const implementRecommendation = (id: string) =>
   api.post<ImplementedFlow>(`/api/recommendations/${id}/implement`);
 
-// The flows list caches under its URL; the new flow must be in it when the user goes there.
-const FLOWS_QUERY_KEY = ['/api/flows'];
-
 export function useImplementRecommendation() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -23,7 +21,8 @@ export function useImplementRecommendation() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: recommendationsQueryOptions.queryKey }),
-        queryClient.invalidateQueries({ queryKey: FLOWS_QUERY_KEY }),
+        // The new flow must be in the flows list when the user goes there.
+        queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey }),
       ]),
   });
 }

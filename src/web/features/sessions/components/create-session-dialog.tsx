@@ -1,12 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type { SessionMode } from '../../../../domain/user-session';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { sessions as t, toasts } from '../../../lib/strings';
 import { useCreateUserSession } from '../api/create-user-session';
-import { useFlowChoices } from '../api/get-flow-choices';
 
 const MODES = Object.keys(t.modes) as SessionMode[];
 
@@ -27,7 +28,7 @@ export function CreateSessionDialog({
   const [mode, setMode] = useState<SessionMode | ''>('');
   const [nameMissing, setNameMissing] = useState(false);
   const createSession = useCreateUserSession();
-  const flows = useFlowChoices(open);
+  const flows = useQuery({ ...flowsQueryOptions, enabled: open });
   // isPending only changes on the next render; two clicks in one frame both see it false.
   const submitting = useRef(false);
   const nameId = useId();

@@ -4,12 +4,12 @@ import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useFlows } from '../../../lib/flows-query';
 import { workshop as t } from '../../../lib/strings';
-import { useWorkshopFlows } from '../api/get-flows';
 
 /** The workshop without a flow: pick one, and in which mode to open its workspace. */
 export function WorkshopPage() {
-  const flows = useWorkshopFlows();
+  const flows = useFlows();
   const list = flows.data ?? [];
   return (
     <div className="mx-auto max-w-4xl px-4 py-8" data-testid="workshop-page">
