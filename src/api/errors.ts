@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { ModelCallError } from '../ai/model-provider';
 import { ExecutionRuleViolation } from '../domain/execution/types';
 import { ConcurrencyConflict } from '../eventstore';
 
@@ -28,9 +29,11 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
       .status(400)
       .send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues: error.issues });
   }
-  if (error instanceof HttpError) {
+  if (error instanceof HttpError || error instanceof ModelCallError) {
+    // A model that failed or answered nothing usable is a bad gateway, with its own words.
+    const status = error instanceof HttpError ? error.statusCode : 502;
     return reply
-      .status(error.statusCode)
+      .status(status)
       .send(error.retryable ? { message: error.message, retryable: true } : { message: error.message });
   }
   if (error instanceof ExecutionRuleViolation) {

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { generateWorkflow, ModelCallError, type resolveProvider } from '../../ai';
+import { generateWorkflow, type resolveProvider } from '../../ai';
 import { improveDescription } from '../../ai/description-improvement';
 import {
   improveRequestSchema,
   proposalRequestSchema,
   workflowDescriptionOf,
 } from '../../domain/ai-flow-creator';
-import { HttpError } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
@@ -26,29 +25,19 @@ export async function aiFlowCreatorRoutes(
   const modelFor = async (request: FastifyRequest) =>
     (await modelForUser(app, userIdOf(request), options.resolveModel)).provider;
 
-  /** A model that failed or answered nothing usable: 502 with its message, as a failed run answers. */
-  const asked = async <T>(call: Promise<T>): Promise<T> => {
-    try {
-      return await call;
-    } catch (error) {
-      if (error instanceof ModelCallError) throw new HttpError(502, error.message, error.retryable);
-      throw error;
-    }
-  };
-
   const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
 
   app.post('/api/ai/flow-creator/improve', limit, async (request) => {
     userIdOf(request);
     const { description } = improveRequestSchema.parse(request.body);
     const provider = await modelFor(request);
-    return { improvement: await asked(improveDescription(provider, description.trim())) };
+    return { improvement: await improveDescription(provider, description.trim()) };
   });
 
   app.post('/api/ai/flow-creator/proposal', limit, async (request) => {
     userIdOf(request);
     const { conversationHistory } = proposalRequestSchema.parse(request.body);
     const provider = await modelFor(request);
-    return { proposal: await asked(generateWorkflow(provider, workflowDescriptionOf(conversationHistory))) };
+    return { proposal: await generateWorkflow(provider, workflowDescriptionOf(conversationHistory)) };
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { generateWorkflow, ModelCallError, type resolveProvider } from '../../ai';
+import { generateWorkflow, type resolveProvider } from '../../ai';
 import { normaliseStepConfig } from '../../domain/flow';
 import {
   inputSourceIds,
@@ -9,7 +9,6 @@ import {
   type WorkflowJson,
   workflowJsonSchema,
 } from '../../domain/workflow-json';
-import { HttpError } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
@@ -51,13 +50,7 @@ export async function aiWorkflowRoutes(
       }
       const { description, includeTemplateHints } = parsed.data;
       const { provider } = await modelForUser(app, userId, options.resolveModel);
-      try {
-        const workflow = await generateWorkflow(provider, description.trim(), { includeTemplateHints });
-        return { workflow };
-      } catch (error) {
-        if (error instanceof ModelCallError) throw new HttpError(502, error.message, error.retryable);
-        throw error;
-      }
+      return { workflow: await generateWorkflow(provider, description.trim(), { includeTemplateHints }) };
     },
   );
 

@@ -2,20 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue, Sql, TransactionSql } from 'postgres';
 import { z } from 'zod';
-import { ModelCallError, type resolveProvider } from '../../ai';
+import type { resolveProvider } from '../../ai';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
 import { type DetectedPattern, detectWorkflowPatterns } from '../../domain/workflow-patterns';
 import {
   type PatternRecord,
-  type RecommendationDraft,
   type RecommendationRecord,
   recommendationFeedbackSchema,
   statusAfterFeedback,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
-import { HttpError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
@@ -88,17 +87,11 @@ export async function recommendationRoutes(
         modelForUser(app, userId, options.resolveModel),
       ]);
       const patterns = detectWorkflowPatterns(flows);
-      let drafts: RecommendationDraft[];
-      try {
-        drafts = await generateWorkflowRecommendations(model.provider, {
-          flows,
-          patterns,
-          builtinWorkflows: BUILTIN_TEMPLATES.map((template) => template.workflow),
-        });
-      } catch (error) {
-        if (error instanceof ModelCallError) throw new HttpError(502, error.message, error.retryable);
-        throw error;
-      }
+      const drafts = await generateWorkflowRecommendations(model.provider, {
+        flows,
+        patterns,
+        builtinWorkflows: BUILTIN_TEMPLATES.map((template) => template.workflow),
+      });
       const recommendations = await sql.begin(async (tx) => {
         await savePatterns(tx, userId, patterns);
         // A new look replaces the recommendations nobody has acted on yet instead of piling up beside them.

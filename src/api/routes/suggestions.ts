@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue } from 'postgres';
 import { z } from 'zod';
-import { ModelCallError, type resolveProvider } from '../../ai';
+import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
-import { HttpError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
@@ -56,13 +56,7 @@ export async function suggestionRoutes(
         modelForUser(app, userId, options.resolveModel),
       ]);
       const review = await readFlowReview(sql, flow, steps);
-      let generated: Awaited<ReturnType<typeof generateFlowSuggestions>>;
-      try {
-        generated = await generateFlowSuggestions(provider, review);
-      } catch (error) {
-        if (error instanceof ModelCallError) throw new HttpError(502, error.message, error.retryable);
-        throw error;
-      }
+      const generated = await generateFlowSuggestions(provider, review);
       const structure: FlowStructure = { name: flow.name, description: flow.description, steps };
       const [record] = await sql<SuggestionRecord[]>`
         INSERT INTO ai_suggestions (flow_id, flow_structure, suggestions, strategic_recommendation)
