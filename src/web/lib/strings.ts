@@ -1011,7 +1011,6 @@ export const masterMode = {
   loading: 'Loading Master Mode...',
   notFound: 'No Master Mode session found',
   back: 'Back',
-  newStartPage: 'All sessions',
   columns: { step: 'Step Sections', input: 'Input', result: 'Result', prompt: 'Prompt' },
   rowNumber: (position: number) => String(position).padStart(3, '0'),
   requiredBadge: 'Required',
