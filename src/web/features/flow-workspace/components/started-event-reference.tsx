@@ -1,33 +1,15 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { useToast } from '../../../components/ui/toast';
 import { logs as t } from '../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
-import { COPY_CONFIRMATION_MS } from './copy-message-button';
+import { useCopyConfirmation } from './use-copy-confirmation';
 
 /**
  * Where a request sits in the event log: its StepRunStarted position and command id, and the command that
  * lists the execution's events, so a developer goes from the dialog to the log in one paste.
  */
 export function StartedEventReference({ event }: { event: AiRequestLog['startedEvent'] }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const toast = useToast();
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(t.eventsCommand(event.executionId));
-    } catch {
-      toast({ title: t.copyFailed, variant: 'destructive' });
-      return;
-    }
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-  };
+  const { copied, copy } = useCopyConfirmation(t.copyFailed);
 
   return (
     <div
@@ -45,7 +27,7 @@ export function StartedEventReference({ event }: { event: AiRequestLog['startedE
       <Button
         variant="ghost"
         size="icon"
-        onClick={() => void copy()}
+        onClick={() => void copy(t.eventsCommand(event.executionId))}
         aria-label={copied ? t.eventsCommandCopied : t.copyEventsCommand}
         title={
           copied ? t.eventsCommandCopied : `${t.copyEventsCommand}: ${t.eventsCommand(event.executionId)}`

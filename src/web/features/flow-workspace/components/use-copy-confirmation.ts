@@ -1,0 +1,32 @@
+import { useEffect, useRef, useState } from 'react';
+import { useToast } from '../../../components/ui/toast';
+
+/** Spec §9: the copied tick shows for 2 s. */
+export const COPY_CONFIRMATION_MS = 2000;
+
+/**
+ * Copies text to the clipboard: `copied` is true for COPY_CONFIRMATION_MS after it worked, a destructive
+ * toast titled `failedTitle` says when the browser refused.
+ */
+export function useCopyConfirmation(failedTitle: string) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const toast = useToast();
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = async (text: string) => {
+    try {
+      // Outside a secure context there is no clipboard at all: that is a failure like any other.
+      await navigator.clipboard.writeText(text);
+    } catch {
+      toast({ title: failedTitle, variant: 'destructive' });
+      return;
+    }
+    setCopied(true);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+  };
+
+  return { copied, copy };
+}
