@@ -16,12 +16,11 @@ import { notFound } from '../errors';
 import { MasterModeService, SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode-service';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
+import { noFieldsBody } from '../request-schemas';
 
 const sessionIdParams = z.object({ sessionId: z.uuid() });
 const stepIdParams = z.object({ stepId: z.uuid() });
 const sessionsQuery = z.object({ flowId: z.uuid().optional() });
-/** The control calls take no fields; an empty object (or no body) is all they accept. */
-const noBody = z.strictObject({}).optional();
 
 interface NewRow {
   stepName: string;
@@ -152,25 +151,25 @@ export async function masterModeRoutes(
 
   app.post('/api/master-mode/execute/:stepId', limit, async (request) => {
     const { stepId } = stepIdParams.parse(request.params);
-    noBody.parse(request.body ?? undefined);
+    noFieldsBody.parse(request.body ?? undefined);
     return master.executeRow(stepId, userIdOf(request));
   });
 
   app.post('/api/master-mode/execute-all/:sessionId', limit, async (request) => {
     const { sessionId } = sessionIdParams.parse(request.params);
-    noBody.parse(request.body ?? undefined);
+    noFieldsBody.parse(request.body ?? undefined);
     return master.executeAll(sessionId, userIdOf(request));
   });
 
   app.post('/api/master-mode/stop/:sessionId', async (request) => {
     const { sessionId } = sessionIdParams.parse(request.params);
-    noBody.parse(request.body ?? undefined);
+    noFieldsBody.parse(request.body ?? undefined);
     return { stopped: await master.stop(sessionId, userIdOf(request)) };
   });
 
   app.post('/api/master-mode/reset/:sessionId', async (request) => {
     const { sessionId } = sessionIdParams.parse(request.params);
-    noBody.parse(request.body ?? undefined);
+    noFieldsBody.parse(request.body ?? undefined);
     return master.reset(sessionId, userIdOf(request));
   });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue, Sql, TransactionSql } from 'postgres';
-import { z } from 'zod';
 import type { resolveProvider } from '../../ai';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
@@ -17,12 +16,9 @@ import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { notFound } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { idParams } from '../request-schemas';
+import { idParams, noFieldsBody } from '../request-schemas';
 import { modelForUser } from '../user-model';
 import { readWorkflowHistory } from '../workflow-history';
-
-/** POST bodies without fields take an empty object or nothing at all. */
-const emptyBody = z.strictObject({}).optional();
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
   base_flow_id, recommended_steps, benefits, estimated_time_reduction, implementation_complexity, tags, status,
@@ -80,7 +76,7 @@ export async function recommendationRoutes(
     '/api/recommendations/generate',
     modelCallRateLimit(app.config.modelCallsPerMinute),
     async (request, reply) => {
-      emptyBody.parse(request.body ?? undefined);
+      noFieldsBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
       const [flows, model] = await Promise.all([
         readWorkflowHistory(sql, userId),
@@ -136,7 +132,7 @@ export async function recommendationRoutes(
 
   app.post('/api/recommendations/:id/implement', async (request, reply) => {
     const { id } = idParams.parse(request.params);
-    emptyBody.parse(request.body ?? undefined);
+    noFieldsBody.parse(request.body ?? undefined);
     const userId = userIdOf(request);
     const recommendation = await ownedRecommendation(id, userId);
     const flow = await sql.begin(async (tx) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue } from 'postgres';
-import { z } from 'zod';
 import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
@@ -8,11 +7,8 @@ import { notFound } from '../errors';
 import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { flowIdParams } from '../request-schemas';
+import { flowIdParams, noFieldsBody } from '../request-schemas';
 import { modelForUser } from '../user-model';
-
-/** POST takes no fields; an empty object (or no body at all) is all it accepts. */
-const generateBody = z.strictObject({}).optional();
 
 const RECORD_COLUMNS =
   's.id, s.flow_id, s.flow_structure, s.suggestions, s.strategic_recommendation, s.created_at';
@@ -47,7 +43,7 @@ export async function suggestionRoutes(
     modelCallRateLimit(app.config.modelCallsPerMinute),
     async (request, reply) => {
       const { flowId } = flowIdParams.parse(request.params);
-      generateBody.parse(request.body ?? undefined);
+      noFieldsBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
       const flow = await ownedFlow(flowId, userId);
       // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
