@@ -75,29 +75,14 @@ export async function masterModeRoutes(
   app.post('/api/master-mode/standalone', async (request, reply) => {
     const { name, flowId } = createSessionSchema.parse(request.body ?? {});
     const userId = userIdOf(request);
-    let rows: NewRow[] = [];
-    if (flowId) {
-      const steps = await app.executions.flowSteps(flowId, userId);
-      const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
-      rows = steps.map((step) => ({
-        stepName: step.name,
-        systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
-        isRequired: step.requiresUserInput,
-      }));
-    }
+    const rows = flowId ? rowsOf(await app.executions.flowSteps(flowId, userId)) : [];
     const session = await createSession(sql, userId, name, flowId ?? null, rows);
     return reply.status(201).send(session);
   });
 
   app.post('/api/master-mode/import', async (request, reply) => {
     const workflow = workflowJsonSchema.parse(request.body);
-    const steps = [...workflow.steps].sort((a, b) => a.order - b.order);
-    const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
-    const rows = steps.map((step) => ({
-      stepName: step.name,
-      systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
-      isRequired: step.requiresUserInput,
-    }));
+    const rows = rowsOf(workflow.steps.toSorted((a, b) => a.order - b.order));
     const session = await createSession(
       sql,
       userIdOf(request),
@@ -172,6 +157,18 @@ export async function masterModeRoutes(
     noFieldsBody.parse(request.body ?? undefined);
     return master.reset(sessionId, userIdOf(request));
   });
+}
+
+/** A flow's steps (in order) as rows: step references in their prompts become row references. */
+function rowsOf(
+  steps: { order: number; name: string; systemPrompt: string; requiresUserInput: boolean }[],
+): NewRow[] {
+  const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
+  return steps.map((step) => ({
+    stepName: step.name,
+    systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
+    isRequired: step.requiresUserInput,
+  }));
 }
 
 /** A session and its first rows, in one transaction. */
