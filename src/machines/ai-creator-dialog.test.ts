@@ -9,6 +9,7 @@ import {
   type DialogWorkflow,
   readImport,
 } from './ai-creator-dialog';
+import { type Pending, settle, waitIn } from './testing';
 
 const generated: DialogWorkflow = {
   name: 'Tuyển dụng',
@@ -25,24 +26,14 @@ const generated: DialogWorkflow = {
   ],
 };
 
-interface Pending<T> {
-  input: unknown;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
 /** The dialog's machine with requests that wait until the test answers them, and what it emits. */
 function dialog() {
-  const generations: Pending<unknown>[] = [];
-  const creations: Pending<CreatedFlow>[] = [];
+  const generations: Pending<unknown, { description: string; includeTemplateHints: boolean }>[] = [];
+  const creations: Pending<CreatedFlow, { workflowJSON: DialogWorkflow }>[] = [];
   const machine = aiCreatorDialogMachine.provide({
     actors: {
-      generate: fromPromise(
-        ({ input }) => new Promise((resolve, reject) => generations.push({ input, resolve, reject })),
-      ),
-      createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow }>(
-        ({ input }) => new Promise((resolve, reject) => creations.push({ input, resolve, reject })),
-      ),
+      generate: fromPromise(waitIn(generations)),
+      createFlow: fromPromise(waitIn(creations)),
     },
   });
   const actor = createActor(machine).start();
@@ -50,7 +41,6 @@ function dialog() {
   actor.on('*', (event) => emitted.push(event));
   const phase = () => aiCreatorPhaseOf(actor.getSnapshot());
   const context = () => actor.getSnapshot().context;
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   return { actor, generations, creations, emitted, phase, context, settle };
 }
 

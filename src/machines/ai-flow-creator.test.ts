@@ -10,6 +10,7 @@ import {
   phaseOf,
   type SavedFlow,
 } from './ai-flow-creator';
+import { type Pending, settle, waitIn } from './testing';
 
 const texts: CreatorTexts = {
   welcome: 'Mô tả workflow bạn muốn tạo.',
@@ -42,14 +43,6 @@ const proposalNamed = (name: string): WorkflowProposal => ({
   ],
 });
 
-interface Pending<T, I = unknown> {
-  input: I;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 /** A creator whose requests wait until the test answers them, with everything it emits recorded. */
 function creator() {
   const calls = {
@@ -57,15 +50,11 @@ function creator() {
     propose: [] as Pending<WorkflowProposal, { conversationHistory: string }>[],
     save: [] as Pending<SavedFlow, { proposal: WorkflowProposal }>[],
   };
-  const waitFor =
-    <T, I>(list: Pending<T, I>[]) =>
-    ({ input }: { input: I }) =>
-      new Promise<T>((resolve, reject) => list.push({ input, resolve, reject }));
   const machine = aiFlowCreatorMachine.provide({
     actors: {
-      improve: fromPromise(waitFor(calls.improve)),
-      propose: fromPromise(waitFor(calls.propose)),
-      save: fromPromise(waitFor(calls.save)),
+      improve: fromPromise(waitIn(calls.improve)),
+      propose: fromPromise(waitIn(calls.propose)),
+      save: fromPromise(waitIn(calls.save)),
     },
   });
   let minute = 0;
