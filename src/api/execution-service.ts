@@ -107,12 +107,13 @@ export class ExecutionService {
       return { ...(await this.load(firstStream, userId)), events: earlier.map(toExecutionEvent) };
     }
     const commandId = options.commandId ?? randomUUID();
+    // A start writes a new stream: nothing to load, and a conflict means the execution exists already.
+    const startsStream = command.type === 'StartExecution' || command.type === 'StartExecutionFrom';
     let hint = options.loaded;
     for (let attempt = 0; ; attempt++) {
-      const loaded =
-        command.type === 'StartExecution' || command.type === 'StartExecutionFrom'
-          ? { state: initialState(), version: 0 }
-          : (hint ?? (await this.load(executionId, userId)));
+      const loaded = startsStream
+        ? { state: initialState(), version: 0 }
+        : (hint ?? (await this.load(executionId, userId)));
       hint = undefined;
       options.guard?.(loaded.state);
       const events = decide(command, loaded.state, {
@@ -138,10 +139,7 @@ export class ExecutionService {
         }
         return { state: events.reduce(evolve, loaded.state), version: appended.nextExpectedVersion, events };
       } catch (error) {
-        if (
-          error instanceof ConcurrencyConflict &&
-          (command.type === 'StartExecution' || command.type === 'StartExecutionFrom')
-        ) {
+        if (error instanceof ConcurrencyConflict && startsStream) {
           throw new HttpError(409, 'Execution already exists');
         }
         if (error instanceof ConcurrencyConflict && attempt < MAX_CONFLICT_RETRIES) continue;
