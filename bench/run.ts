@@ -304,7 +304,7 @@ async function main() {
     const sql = connect(databaseUrl);
     const store = new EventStore(sql);
     const started = performance.now();
-    const events = await rebuildProjections(sql, (after, limit) => store.readAll({ after, limit }));
+    const events = await rebuildProjections(sql, (after, limit) => store.readFeed({ after, limit }));
     const seconds = (performance.now() - started) / 1000;
     await sql.end();
     results.rebuild = { events, seconds: round(seconds, 2), eventsPerSecond: Math.round(events / seconds) };

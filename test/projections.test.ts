@@ -1,8 +1,9 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evolve, initialState } from '../src/domain/execution/evolve';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
 import { toExecutionEvent } from '../src/projections/project-execution-events';
-import { as, createTestApp, signUp, type TestApp } from './support/test-app';
+import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 async function snapshot(t: TestApp) {
   const tables: Record<string, unknown[]> = {};
@@ -14,11 +15,12 @@ async function snapshot(t: TestApp) {
 
 describe('projections', () => {
   let t: TestApp;
+  let client: Client;
   const executionIds: string[] = [];
 
   beforeAll(async () => {
     t = await createTestApp();
-    const client = as(t.app, (await signUp(t.app)).cookie);
+    client = as(t.app, (await signUp(t.app)).cookie);
     for (const name of ['One', 'Two']) {
       const flow = (await client.post('/api/flows', { name, description: 'rebuild me' })).json();
       const steps = [];
@@ -56,7 +58,7 @@ describe('projections', () => {
     expect(inline.step_results!.length).toBeGreaterThan(4);
     const replayed = await rebuildProjections(
       t.db.sql,
-      (after, limit) => t.store.readAll({ after, limit }),
+      (after, limit) => t.store.readFeed({ after, limit }),
       7,
     );
     expect(replayed).toBeGreaterThan(20);
@@ -68,8 +70,49 @@ describe('projections', () => {
     // Size 1 splits every stream at every event (each change lands on a row of an earlier batch); the
     // others cut streams in different places and fold runs of events in memory.
     for (const batchSize of [1, 2, 3, 5, 1000]) {
-      await rebuildProjections(t.db.sql, (after, limit) => t.store.readAll({ after, limit }), batchSize);
+      await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), batchSize);
       expect(await snapshot(t), `batch size ${batchSize}`).toEqual(inline);
+    }
+  });
+
+  it('rebuild waits for events committed behind a transaction still running, and replays them too', async () => {
+    // A transaction with an id stays open on its own connection; a command commits after it began.
+    const holder = postgres(t.db.url, { max: 1, onnotice: () => {} });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let began = () => {};
+    const open = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    const holding = holder.begin(async (tx) => {
+      await tx`SELECT pg_current_xact_id()`;
+      began();
+      await released;
+    });
+    try {
+      await open;
+      await client.post(`/api/executions/${executionIds[0]}/stop`);
+      const inline = await snapshot(t);
+      const rebuilt = rebuildProjections(
+        t.db.sql,
+        (after, limit) => t.store.readFeed({ after, limit }),
+        1000,
+      );
+      let done = false;
+      void rebuilt.then(() => {
+        done = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(done).toBe(false);
+      release();
+      await rebuilt;
+      expect(await snapshot(t)).toEqual(inline);
+    } finally {
+      release();
+      await holding;
+      await holder.end();
     }
   });
 

@@ -13,11 +13,17 @@ export const READ_MODEL_TABLES = [
   'master_mode_runs',
 ] as const;
 
-/** A page of the gap-safe feed of every stream, strictly after the cursor (null: from the start). */
+/**
+ * A page of the gap-safe feed of every stream, strictly after the cursor (null: from the start), and whether
+ * committed events wait behind a transaction still running (EventStore.readFeed).
+ */
 export type ReadAllBatch = (
   after: Checkpoint | null,
   limit: number,
-) => Promise<{ events: ProjectableEvent[]; checkpoint: Checkpoint | null }>;
+) => Promise<{ events: ProjectableEvent[]; checkpoint: Checkpoint | null; heldBack: boolean }>;
+
+/** How long an empty page waits before asking again while committed events are held back. */
+const HELD_BACK_RETRY_MS = 20;
 
 /**
  * Empties the read models and replays the whole log into them, one transaction per batch (never one
@@ -30,7 +36,15 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
     readAll(null, batchSize),
   ]);
   let replayed = 0;
-  while (page.events.length > 0) {
+  for (;;) {
+    if (page.events.length === 0) {
+      // The end of the log, unless committed events wait behind a transaction still running (of any
+      // database of the server): they belong in the rebuild, so wait for them.
+      if (!page.heldBack) return replayed;
+      await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
+      page = await readAll(page.checkpoint, batchSize);
+      continue;
+    }
     // Reading the log does not depend on the read models: the next page is read while this one is written.
     const next = readAll(page.checkpoint, batchSize);
     try {
@@ -42,7 +56,6 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
     replayed += page.events.length;
     page = await next;
   }
-  return replayed;
 }
 
 function writeBatch(sql: Sql, streams: ProjectableEvent[][]) {

@@ -10,7 +10,7 @@ async function main() {
   try {
     const store = new EventStore(database.sql);
     const started = performance.now();
-    const count = await rebuildProjections(database.sql, (after, limit) => store.readAll({ after, limit }));
+    const count = await rebuildProjections(database.sql, (after, limit) => store.readFeed({ after, limit }));
     const seconds = (performance.now() - started) / 1000;
     console.log(`Rebuilt the read models from ${count} events in ${seconds.toFixed(2)} s.`);
   } finally {
