@@ -4,7 +4,8 @@ import {
   flowSuggestionsSchema,
   stepOfFact,
 } from '../domain/flow-suggestions';
-import { ModelCallError, type ModelProvider } from './model-provider';
+import { parseJsonAnswer } from './json-answer';
+import type { ModelProvider } from './model-provider';
 import { shorten } from './offline-answer';
 import { offlineFlowSuggestions } from './offline-flow-suggestions';
 
@@ -116,26 +117,6 @@ function onTheFlow(review: FlowReview, answer: FlowSuggestions): FlowSuggestions
   return { suggestions, strategicRecommendation: answer.strategicRecommendation.trim() };
 }
 
-function parseAnswer(text: string): FlowSuggestions {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new ModelCallError('The model answered the suggestions with text that is not JSON. Try again.', {
-      retryable: true,
-      cause,
-    });
-  }
-  const parsed = flowSuggestionsSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ModelCallError('The model answered the suggestions in the wrong shape. Try again.', {
-      retryable: true,
-      cause: parsed.error,
-    });
-  }
-  return parsed.data;
-}
-
 /**
  * Per-step suggestions and a strategic recommendation for a flow. The offline model makes them from
  * the flow's facts directly; a real model is asked in JSON mode and its answer validated.
@@ -153,5 +134,5 @@ export async function generateFlowSuggestions(
     ...(signal ? { signal } : {}),
   });
   const answer = await stream.final;
-  return onTheFlow(review, parseAnswer(answer.text));
+  return onTheFlow(review, parseJsonAnswer(answer.text, flowSuggestionsSchema, 'suggestions'));
 }

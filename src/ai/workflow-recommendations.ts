@@ -8,7 +8,8 @@ import {
   type RecommendationDraft,
   recommendationAnswerSchema,
 } from '../domain/workflow-recommendations';
-import { ModelCallError, type ModelProvider } from './model-provider';
+import { parseJsonAnswer } from './json-answer';
+import type { ModelProvider } from './model-provider';
 import { shorten } from './offline-answer';
 import {
   offlineWorkflowRecommendations,
@@ -131,29 +132,6 @@ export function recommendationsPrompt(grounds: RecommendationGrounds): string {
   ].join('\n\n');
 }
 
-function parseAnswer(text: string): RecommendationDraft[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new ModelCallError(
-      'The model answered the recommendations with text that is not JSON. Try again.',
-      {
-        retryable: true,
-        cause,
-      },
-    );
-  }
-  const parsed = recommendationAnswerSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ModelCallError('The model answered the recommendations in the wrong shape. Try again.', {
-      retryable: true,
-      cause: parsed.error,
-    });
-  }
-  return parsed.data.recommendations;
-}
-
 /**
  * Recommendations for a user's flows. The offline model makes them from the detected patterns directly;
  * a real model is asked in JSON mode, its answer validated, and a base flow it names kept only when it is
@@ -173,8 +151,8 @@ export async function generateWorkflowRecommendations(
   });
   const answer = await stream.final;
   const flowIds = new Set(grounds.flows.map((flow) => flow.id));
-  return parseAnswer(answer.text)
-    .slice(0, MAX_RECOMMENDATIONS)
+  return parseJsonAnswer(answer.text, recommendationAnswerSchema, 'recommendations')
+    .recommendations.slice(0, MAX_RECOMMENDATIONS)
     .map((draft) => ({
       ...draft,
       baseFlowId: draft.baseFlowId !== null && flowIds.has(draft.baseFlowId) ? draft.baseFlowId : null,
