@@ -1,8 +1,8 @@
 import { Check, Copy } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { logs as t } from '../../../lib/strings';
+import { useCopyConfirmation } from '../../../lib/use-copy-confirmation';
 import type { AiRequestLog } from '../api/get-logs';
-import { useCopyConfirmation } from './use-copy-confirmation';
 
 /**
  * Where a request sits in the event log: its StepRunStarted position and command id, and the command that

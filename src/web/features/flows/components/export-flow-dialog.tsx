@@ -1,13 +1,10 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
 import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
 import { exportFlow as t, toasts } from '../../../lib/strings';
-
-/** Spec §9: 'Đã copy!' shows for 2 s after a copy. */
-export const COPY_CONFIRMATION_MS = 2000;
+import { useCopyConfirmation } from '../../../lib/use-copy-confirmation';
 
 /** The exported Workflow JSON of one flow, pretty-printed, with a button that copies it. */
 export function ExportFlowDialog({
@@ -21,24 +18,12 @@ export function ExportFlowDialog({
   onClose: () => void;
 }) {
   const json = workflow ? JSON.stringify(workflow, null, 2) : '';
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { copied, copy } = useCopyConfirmation(t.copyFailedTitle, t.copyFailed);
   const toast = useToast();
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const copy = async () => {
-    try {
-      // Outside a secure context there is no clipboard at all: that is a failure like any other.
-      await navigator.clipboard.writeText(json);
-    } catch {
-      toast({ title: t.copyFailedTitle, description: t.copyFailed, variant: 'destructive' });
-      return;
-    }
-    toast({ title: t.copiedTitle, description: t.copiedText(flowName), variant: 'success' });
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+  const copyJson = async () => {
+    if (await copy(json))
+      toast({ title: t.copiedTitle, description: t.copiedText(flowName), variant: 'success' });
   };
 
   return (
@@ -60,7 +45,7 @@ export function ExportFlowDialog({
           {json}
         </pre>
         <div className="mt-4 flex justify-end">
-          <Button onClick={() => void copy()} data-testid="export-flow-copy" data-copied={copied}>
+          <Button onClick={() => void copyJson()} data-testid="export-flow-copy" data-copied={copied}>
             {copied ? <Check className="h-4 w-4" /> : <Copy className="h-4 w-4" />}
             {copied ? t.copied : t.copy}
           </Button>

@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { useToast } from '../../../components/ui/toast';
+import { useToast } from '../components/ui/toast';
 
-/** Spec §9: the copied tick shows for 2 s. */
+/** Spec §9: the copied tick ('Đã copy!') shows for 2 s. */
 export const COPY_CONFIRMATION_MS = 2000;
 
 /**
  * Copies text to the clipboard: `copied` is true for COPY_CONFIRMATION_MS after it worked, a destructive
- * toast titled `failedTitle` says when the browser refused.
+ * toast titled `failedTitle` (with `failedDescription`, if any) says when the browser refused. `copy`
+ * answers whether the text was copied.
  */
-export function useCopyConfirmation(failedTitle: string) {
+export function useCopyConfirmation(failedTitle: string, failedDescription?: string) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const toast = useToast();
@@ -20,12 +21,13 @@ export function useCopyConfirmation(failedTitle: string) {
       // Outside a secure context there is no clipboard at all: that is a failure like any other.
       await navigator.clipboard.writeText(text);
     } catch {
-      toast({ title: failedTitle, variant: 'destructive' });
-      return;
+      toast({ title: failedTitle, description: failedDescription, variant: 'destructive' });
+      return false;
     }
     setCopied(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return true;
   };
 
   return { copied, copy };
