@@ -79,6 +79,20 @@ function completionAfter(state: ExecutionState, events: ExecutionEvent[], at: st
   return done ? [...events, { type: 'ExecutionCompleted', data: { at } }] : events;
 }
 
+/** A new execution of the flow's current steps, each unit of work with an id of its own. */
+function executionStarted(
+  executionId: string,
+  flowId: string,
+  context: DecideContext,
+): Extract<ExecutionEvent, { type: 'ExecutionStarted' }> {
+  const steps = inExecutionOrder(context.steps).map(snapshotOf);
+  const cacheItemIds = cacheSlotsOf(steps).map(() => context.newId());
+  return {
+    type: 'ExecutionStarted',
+    data: { executionId, userId: context.userId, flowId, steps, cacheItemIds, at: context.now },
+  };
+}
+
 /**
  * A new execution of the flow as it is now, in which the steps before `fromStepId` are done with the
  * source's approved results: only approved text is carried on, so a step without any stops the re-run.
@@ -89,7 +103,8 @@ function startFrom(
 ): ExecutionEvent[] {
   const { source } = data;
   if (source.flowId !== data.flowId) throw refuse('invalid', MESSAGES.sourceOfAnotherFlow);
-  const steps = inExecutionOrder(context.steps).map(snapshotOf);
+  const started = executionStarted(data.executionId, data.flowId, context);
+  const { steps } = started.data;
   const from = steps.findIndex((step) => step.id === data.fromStepId);
   if (from === -1) throw refuse('not_found', MESSAGES.stepNotInFlow);
   const reusedSteps = steps.slice(0, from);
@@ -99,7 +114,6 @@ function startFrom(
       throw refuse('invalid', MESSAGES.nothingApprovedToReuse(step.order, step.name));
     return { step, approved };
   });
-  const cacheItemIds = cacheSlotsOf(steps).map(() => context.newId());
   const results = approvedOf.flatMap(({ step, approved }) =>
     approved.map((result) => ({
       resultId: context.newId(),
@@ -116,17 +130,7 @@ function startFrom(
     })),
   );
   return [
-    {
-      type: 'ExecutionStarted',
-      data: {
-        executionId: data.executionId,
-        userId: context.userId,
-        flowId: data.flowId,
-        steps,
-        cacheItemIds,
-        at: context.now,
-      },
-    },
+    started,
     {
       type: 'ResultsReused',
       data: {
@@ -149,20 +153,7 @@ export function decide(
   const at = context.now;
   if (command.type === 'StartExecution') {
     if (state.exists) throw refuse('conflict', MESSAGES.executionExists);
-    const steps = inExecutionOrder(context.steps).map(snapshotOf);
-    return [
-      {
-        type: 'ExecutionStarted',
-        data: {
-          executionId: command.data.executionId,
-          userId: context.userId,
-          flowId: command.data.flowId,
-          steps,
-          cacheItemIds: cacheSlotsOf(steps).map(() => context.newId()),
-          at,
-        },
-      },
-    ];
+    return [executionStarted(command.data.executionId, command.data.flowId, context)];
   }
   if (command.type === 'StartExecutionFrom') {
     if (state.exists) throw refuse('conflict', MESSAGES.executionExists);
