@@ -1,5 +1,5 @@
 import { firstSentence, keywordsOf, OFFLINE_MARKER, readPrompt, shorten } from './offline-answer';
-import { isWorkflowSchema, offlineWorkflow } from './offline-workflow';
+import { offlineWorkflow } from './offline-workflow';
 
 type Schema = Record<string, unknown>;
 
@@ -75,6 +75,13 @@ function isBranchList(schema: Schema): boolean {
   const item = asSchema(schema.items);
   const names = propertiesOf(item).map(([name]) => name);
   return typeOf(schema) === 'array' && names.includes('branchName') && names.includes('content');
+}
+
+/** The workflow-generation contract: `{name, description, steps: [{systemPrompt, inputSources, ...}]}`. */
+function isWorkflowSchema(schema: Schema): boolean {
+  const properties = asSchema(schema.properties);
+  const stepProperties = asSchema(asSchema(asSchema(properties.steps).items).properties);
+  return 'name' in properties && 'systemPrompt' in stepProperties && 'inputSources' in stepProperties;
 }
 
 const APPROACHES = ['Straightforward', 'Detailed', 'Creative'];

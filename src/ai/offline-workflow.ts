@@ -1,18 +1,6 @@
 import type { GeneratedWorkflow } from '../domain/workflow-json';
 import { firstSentence, keywordsOf, OFFLINE_MARKER, shorten } from './offline-answer';
 
-type Schema = Record<string, unknown>;
-
-const asSchema = (value: unknown): Schema =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Schema) : {};
-
-/** The workflow-generation contract: `{name, description, steps: [{systemPrompt, inputSources, ...}]}`. */
-export function isWorkflowSchema(schema: object): boolean {
-  const properties = asSchema(asSchema(schema).properties);
-  const stepProperties = asSchema(asSchema(asSchema(properties.steps).items).properties);
-  return 'name' in properties && 'systemPrompt' in stepProperties && 'inputSources' in stepProperties;
-}
-
 const VIETNAMESE_LETTERS = /[ăâđêôơưàáạảãầấậẩẫằắặẳẵèéẹẻẽềếệểễìíịỉĩòóọỏõồốộổỗờớợởỡùúụủũừứựửữỳýỵỷỹ]/i;
 
 const capitalised = (text: string) => text.charAt(0).toLocaleUpperCase('vi') + text.slice(1);
@@ -88,15 +76,15 @@ const ENGLISH: Wording = {
   ],
 };
 
+function firstParagraph(text: string): string {
+  return (text.trim().split(/\n\s*\n/, 1)[0] ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /**
  * The offline model's workflow for a description: analyse, propose alternatives (multiple output), plan;
  * each step builds on the earlier ones through [[step-N]] and 'step-N' input sources. In the language
  * of the description (Vietnamese or English) and the same for the same description.
  */
-function firstParagraph(text: string): string {
-  return (text.trim().split(/\n\s*\n/, 1)[0] ?? '').replace(/\s+/g, ' ').trim();
-}
-
 export function offlineWorkflow(description: string): GeneratedWorkflow {
   const flat = description.replace(/\s+/g, ' ').trim();
   const topic = shorten(flat, 300) || 'the task';
