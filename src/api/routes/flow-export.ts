@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { StepSnapshot } from '../../domain/flow';
 import { workflowOf } from '../../domain/workflow-export';
 import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
@@ -11,13 +10,14 @@ export async function flowExportRoutes(app: FastifyInstance) {
   /** The flow as Workflow JSON, ready to copy into the AI Creator's import or to keep. */
   app.get('/api/flows/:id/export', async (request) => {
     const { id } = idParams.parse(request.params);
-    const [flow] = await sql<{ name: string; description: string }[]>`
-      SELECT name, description FROM flows WHERE id = ${id} AND user_id = ${userIdOf(request)}`;
+    const userId = userIdOf(request);
+    // flowSteps answers 404 for a flow that is not the user's.
+    const [steps, [flow]] = await Promise.all([
+      app.executions.flowSteps(id, userId),
+      sql<{ name: string; description: string }[]>`
+        SELECT name, description FROM flows WHERE id = ${id} AND user_id = ${userId}`,
+    ]);
     if (!flow) throw notFound('Flow not found');
-    const steps = await sql<StepSnapshot[]>`
-      SELECT id, "order", name, system_prompt, output_mode, input_sources, choices, loop_target_step_id,
-             max_loop_iterations, requires_user_input
-      FROM steps WHERE flow_id = ${id} ORDER BY "order", created_at`;
     return { workflow: workflowOf(flow, steps) };
   });
 }
