@@ -3,11 +3,9 @@ import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { flowStatusBadge } from '../../../lib/flow-status';
 import { type FlowListItem, useFlows } from '../../../lib/flows-query';
 import { lightFlows as t } from '../../../lib/strings';
-
-const statusOf = (status: string) =>
-  status === 'active' ? t.statuses.active : status === 'draft' ? t.statuses.draft : t.statuses.inactive;
 
 function FastFlowRow({ flow }: { flow: FlowListItem }) {
   return (
@@ -25,7 +23,9 @@ function FastFlowRow({ flow }: { flow: FlowListItem }) {
             {flow.name}
           </Link>
           <Badge tone="outline">{t.stepCount(flow.stepCount)}</Badge>
-          <Badge tone={flow.status === 'active' ? 'green' : 'neutral'}>{statusOf(flow.status)}</Badge>
+          <Badge tone={flow.status === 'active' ? 'green' : 'neutral'}>
+            {t.statuses[flowStatusBadge(flow.status)]}
+          </Badge>
         </div>
         <p className="mt-1 line-clamp-2 text-sm text-slate-600">{flow.description}</p>
       </div>

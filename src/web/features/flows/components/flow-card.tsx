@@ -13,11 +13,11 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
+import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
 import type { FlowListItem } from '../../../lib/flows-query';
 import { dates, exportFlow as exportText, flowsList as t } from '../../../lib/strings';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
-import { flowStatusBadge, flowStatusTone } from './flow-status';
 
 export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (flow: FlowListItem) => void }) {
   const [menuOpen, setMenuOpen] = useState(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flowsList } from '../../../lib/strings';
 import { flowStatusBadge } from './flow-status';
+import { flowsList } from './strings';
 
 const label = (status: string) => flowsList.statuses[flowStatusBadge(status)];
 
