@@ -1,5 +1,6 @@
 import type { ExecutionEvent } from '../../domain/execution';
 import type { RecordedEvent } from '../../eventstore';
+import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';
 
 /** Quoted texts in a summary are cut here: a line is for finding an event, the JSON output has it all. */
 const QUOTE_LENGTH = 60;
@@ -62,7 +63,7 @@ function fieldsSummary(data: unknown): string {
 }
 
 export function eventSummary(event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>): string {
-  const summary = event.streamId.startsWith('execution-')
+  const summary = event.streamId.startsWith(EXECUTION_STREAM_PREFIX)
     ? executionSummary({ type: event.type, data: event.data } as ExecutionEvent)
     : null;
   return summary ?? fieldsSummary(event.data);

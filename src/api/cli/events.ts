@@ -1,4 +1,5 @@
 import { EventStore, type RecordedEvent } from '../../eventstore';
+import { executionStreamId } from '../../projections/project-execution-events';
 import { ConfigError, parseEnvironment } from '../config';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
@@ -49,7 +50,7 @@ async function openLog(): Promise<OpenDatabase> {
 }
 
 async function show(store: EventStore, executionId: string, print: (events: RecordedEvent[]) => void) {
-  const streamId = `execution-${executionId}`;
+  const streamId = executionStreamId(executionId);
   let after = 0;
   for (;;) {
     const { version, events } = await store.readStream(streamId, { after, limit: STREAM_PAGE });
