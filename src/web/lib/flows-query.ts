@@ -1,4 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Flow } from '../../domain/flow';
+import { api } from './api-client';
 
 /**
  * A flow as GET /api/flows lists it. Every screen that lists or offers flows (the flows list, the fast
@@ -20,4 +22,14 @@ export const flowsQueryOptions = queryOptions<FlowListItem[]>({ queryKey: ['/api
 
 export function useFlows() {
   return useQuery(flowsQueryOptions);
+}
+
+/**
+ * Creates a flow and its steps from Workflow JSON (the AI Creator's import and generation, the AI Flow
+ * Creator's proposal); the flows list is read again to show it.
+ */
+export async function createFlowFromJson(queryClient: QueryClient, workflowJSON: unknown): Promise<Flow> {
+  const flow = await api.post<Flow>('/api/ai/create-from-json', { workflowJSON });
+  await queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
+  return flow;
 }

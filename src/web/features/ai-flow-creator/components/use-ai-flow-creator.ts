@@ -12,10 +12,10 @@ import {
   type SavedFlow,
 } from '../../../../machines/ai-flow-creator';
 import { useToast } from '../../../components/ui/toast';
+import { createFlowFromJson } from '../../../lib/flows-query';
 import { aiFlowCreator as t, toasts } from '../../../lib/strings';
 import { improveDescription } from '../api/improve-description';
 import { proposeWorkflow } from '../api/propose-workflow';
-import { saveWorkflow } from '../api/save-workflow';
 
 const texts: CreatorTexts = {
   welcome: t.welcome,
@@ -41,7 +41,7 @@ export function useAiFlowCreator() {
           proposeWorkflow(input.conversationHistory),
         ),
         save: fromPromise<SavedFlow, { proposal: WorkflowProposal }>(async ({ input }) => {
-          const flow = await saveWorkflow(queryClient, input.proposal);
+          const flow = await createFlowFromJson(queryClient, input.proposal);
           return { id: flow.id, name: flow.name };
         }),
       },

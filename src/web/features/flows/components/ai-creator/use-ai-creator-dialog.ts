@@ -11,8 +11,8 @@ import {
 } from '../../../../../machines/ai-creator-dialog';
 import { type ToastMessage, useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
+import { createFlowFromJson } from '../../../../lib/flows-query';
 import { aiCreator as t } from '../../../../lib/strings';
-import { createFromJson } from '../../api/create-from-json';
 import { type GenerateWorkflowInput, generateWorkflow } from '../../api/generate-workflow';
 
 const failure = (title: string, description: string): ToastMessage => ({
@@ -63,7 +63,7 @@ export function useAiCreatorDialog(onCreated: () => void) {
       actors: {
         generate: fromPromise<unknown, GenerateWorkflowInput>(({ input }) => generateWorkflow(input)),
         createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow }>(async ({ input }) => {
-          const flow = await createFromJson(queryClient, input.workflowJSON);
+          const flow = await createFlowFromJson(queryClient, input.workflowJSON);
           return { id: flow.id, name: flow.name };
         }),
       },
