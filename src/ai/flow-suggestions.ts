@@ -48,7 +48,7 @@ const stepTitle = (review: FlowReview, fact: { stepId: string | null; stepOrder:
 };
 
 /** The flow and its history as the model is told them. */
-export function flowSuggestionsPrompt(review: FlowReview): string {
+function flowSuggestionsPrompt(review: FlowReview): string {
   const { flow, steps } = review;
   const sections = [`# Workflow: ${flow.name}\n${flow.description}`];
   const byId = new Map(steps.map((s) => [s.id, s]));

@@ -55,7 +55,7 @@ const INSTRUCTION = [
 ].join('\n');
 
 /** The built-in templates in outline, as examples of the shape a good workflow takes. */
-export function templateHints(): string {
+function templateHints(): string {
   const outlines = BUILTIN_TEMPLATES.map(({ workflow }) => {
     const steps = workflow.steps.map((step) => {
       const sources = step.inputSources?.length ? `, inputSources ${step.inputSources.join(', ')}` : '';

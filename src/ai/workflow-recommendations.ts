@@ -111,7 +111,7 @@ function describePattern(pattern: DetectedPattern): string {
 }
 
 /** The user's flows, their history and the detected patterns, as the model is told them. */
-export function recommendationsPrompt(grounds: RecommendationGrounds): string {
+function recommendationsPrompt(grounds: RecommendationGrounds): string {
   const flows = grounds.flows.map((flow) => {
     const steps = flow.steps.map((step) => {
       const history = flow.stepHistory.find((h) => h.stepId === step.id);

@@ -1,7 +1,7 @@
 import { allowedApiUrl, RowRunRefused } from '../domain/master-mode/row-run';
 
-export const API_ROW_TIMEOUT_MS = 10_000;
-export const API_ROW_MAX_BYTES = 1024 * 1024;
+const API_ROW_TIMEOUT_MS = 10_000;
+const API_ROW_MAX_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 3;
 
 /**

@@ -14,7 +14,7 @@ import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
 
 /** Spec §5: what a blank description is answered with. */
-export const DESCRIPTION_REQUIRED = 'Vui lòng nhập mô tả workflow bạn muốn tạo.';
+const DESCRIPTION_REQUIRED = 'Vui lòng nhập mô tả workflow bạn muốn tạo.';
 
 const generateBody = z.object({
   description: z
