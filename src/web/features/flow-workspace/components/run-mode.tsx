@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
 import { ListPlus, Plus } from 'lucide-react';
-import { useState } from 'react';
 import type { Flow, Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -26,12 +26,10 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   // The new step's card is at the end of the list, often below the screen: it opens and comes into view.
   const addStep = () => createStep.mutate(undefined, { onSuccess: (step) => openStepCard(step.id) });
   const { quickRun, executeAll } = useQuickRun(flow.id, execution);
-  // Typed input lives here, not in each card: QuickRun runs a step with what its Input box holds.
-  const [inputs, setInputs] = useState<Record<string, string>>({});
-  const typeInput = (stepId: string, input: string) => {
-    setInputs((previous) => ({ ...previous, [stepId]: input }));
+  // Typed input lives in QuickRun, not in each card: it runs a step with what its Input box holds.
+  const inputs = useSelector(quickRun, (snapshot) => snapshot.context.inputs);
+  const typeInput = (stepId: string, input: string) =>
     quickRun.send({ type: 'INPUT_CHANGED', stepId, input });
-  };
 
   return (
     <div className="flex flex-col gap-4" data-testid="run-mode">
