@@ -11,9 +11,9 @@ import type { MasterSession, MasterSessionWithSteps, MasterStep } from '../domai
 import {
   blankRequiredRow,
   planRowRun,
+  RowRunRefused,
   requiredInputMessage,
   rowLabel,
-  RowRunRefused,
 } from '../domain/master-mode/row-run';
 import type { EventStore } from '../eventstore';
 import { projectMasterStreams } from '../projections/project-master-events';
@@ -78,6 +78,11 @@ export class MasterModeService {
           AND requested_at > now() - ${this.services.config.modelTimeoutMs} * interval '1 millisecond'`,
     ]);
     return { ...session, steps, runningStepIds: running.map((r) => r.stepId) };
+  }
+
+  /** Marks the session changed now (the sessions list is ordered by it). */
+  async touch(sessionId: string): Promise<void> {
+    await this.sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
   }
 
   /** The row and its session, when the session is the user's. */
@@ -153,7 +158,7 @@ export class MasterModeService {
     await this.stop(sessionId, userId);
     await this.sql`
       UPDATE master_mode_steps SET result = '', updated_at = now() WHERE session_id = ${sessionId}`;
-    await this.sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
+    await this.touch(sessionId);
     await this.append(sessionId, userId, [{ type: 'MasterResultsReset', data: { at: now() } }]);
     return this.sessionWithSteps(sessionId, userId);
   }
@@ -232,7 +237,7 @@ export class MasterModeService {
     const [updated] = await this.sql<MasterStep[]>`
       UPDATE master_mode_steps SET result = ${result}, updated_at = now()
       WHERE id = ${stepId} RETURNING ${this.sql.unsafe(STEP_COLUMNS)}`;
-    await this.sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
+    await this.touch(sessionId);
     // The row was deleted while it ran: the run stays recorded, there is no row to show it.
     if (!updated) throw notFound('Master mode step not found');
     return updated;

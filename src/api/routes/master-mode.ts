@@ -106,7 +106,7 @@ export async function masterModeRoutes(
         ${input.stepName}, ${input.userInput}, ${input.result}, ${input.systemPrompt}, ${input.stepType},
         ${input.isRequired})
       RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
-    await touch(sql, session.id);
+    await master.touch(session.id);
     return reply.status(201).send(step);
   });
 
@@ -122,7 +122,7 @@ export async function masterModeRoutes(
       WHERE id = ${stepId}
       RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
     if (!updated) throw notFound('Master mode step not found');
-    await touch(sql, current.sessionId);
+    await master.touch(current.sessionId);
     return updated;
   });
 
@@ -130,7 +130,7 @@ export async function masterModeRoutes(
     const { stepId } = stepIdParams.parse(request.params);
     const current = await master.ownedRow(stepId, userIdOf(request));
     await sql`DELETE FROM master_mode_steps WHERE id = ${stepId}`;
-    await touch(sql, current.sessionId);
+    await master.touch(current.sessionId);
     return reply.status(204).send();
   });
 
@@ -202,6 +202,3 @@ async function createSession(
     return { ...session!, steps: steps.toSorted((a, b) => a.order - b.order), runningStepIds: [] };
   });
 }
-
-const touch = (sql: Sql, sessionId: string) =>
-  sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
