@@ -662,14 +662,6 @@ export const apiKeys = {
   signedOutText: 'Bạn cần đăng nhập để tiếp tục...',
 };
 
-/** Screens whose content comes in later work: their title and an honest line. */
-export const placeholders = {
-  coming: 'Màn hình này đang được xây dựng và sẽ có trong phiên bản tới.',
-  backHome: 'Về danh sách Flows',
-  aiFlowCreator: 'AI Flow Creator',
-  masterMode: 'Master Mode',
-};
-
 export const dates = {
   locale: 'vi-VN',
 };
