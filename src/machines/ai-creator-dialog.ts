@@ -141,28 +141,14 @@ export const aiCreatorDialogMachine = setup({
     answerLacksWorkflow: ({ event }) => workflowOfAnswer((event as { output?: unknown }).output) === null,
     workflowIncomplete: ({ event }) => !isComplete(workflowOfAnswer((event as { output?: unknown }).output)),
   },
-  actions: {
-    storeDescription: assign({
-      description: ({ context, event }) =>
-        event.type === 'DESCRIPTION_CHANGED' ? event.description : context.description,
-    }),
-    storeTemplate: assign({
-      templateId: ({ context, event }) =>
-        event.type === 'TEMPLATE_CHOSEN' ? event.templateId : context.templateId,
-    }),
-    storeImportText: assign({
-      importText: ({ context, event }) =>
-        event.type === 'IMPORT_TEXT_CHANGED' ? event.text : context.importText,
-    }),
-  },
 }).createMachine({
   id: 'aiCreatorDialog',
   context: cleared,
   initial: 'ready',
   on: {
-    DESCRIPTION_CHANGED: { actions: 'storeDescription' },
-    TEMPLATE_CHOSEN: { actions: 'storeTemplate' },
-    IMPORT_TEXT_CHANGED: { actions: 'storeImportText' },
+    DESCRIPTION_CHANGED: { actions: assign({ description: ({ event }) => event.description }) },
+    TEMPLATE_CHOSEN: { actions: assign({ templateId: ({ event }) => event.templateId }) },
+    IMPORT_TEXT_CHANGED: { actions: assign({ importText: ({ event }) => event.text }) },
   },
   states: {
     /** Waiting for the user: idle, or previewing a generated workflow. Every tab works from both. */
