@@ -1,5 +1,5 @@
 import { ModelCallError, type ModelProvider } from './model-provider';
-import { OFFLINE_MARKER, shorten } from './offline-answer';
+import { isVietnamese, OFFLINE_MARKER, shorten } from './offline-answer';
 
 /** Longer than a description needs to be; a longer answer is cut there. */
 export const IMPROVEMENT_MAX_LENGTH = 4_000;
@@ -14,8 +14,6 @@ const INSTRUCTION = [
   'Keep everything the person asked for and invent no facts about them. Answer in the language of their',
   'description, as plain text with short lines, without a preamble or closing remarks, in at most 180 words.',
 ].join('\n');
-
-const VIETNAMESE_LETTERS = /[ăâđêôơưàáạảãầấậẩẫằắặẳẵèéẹẻẽềếệểễìíịỉĩòóọỏõồốộổỗờớợởỡùúụủũừứựửữỳýỵỷỹ]/i;
 
 interface Wording {
   heading: string;
@@ -64,7 +62,7 @@ const ENGLISH: Wording = {
  */
 export function offlineDescriptionImprovement(description: string): string {
   const flat = description.replace(/\s+/g, ' ').trim();
-  const wording = VIETNAMESE_LETTERS.test(flat) ? VIETNAMESE : ENGLISH;
+  const wording = isVietnamese(flat) ? VIETNAMESE : ENGLISH;
   // The first sentence is the goal; whatever else was said is kept word for word.
   const end = flat.search(/[.!?](\s|$)/);
   const first = end === -1 ? flat : flat.slice(0, end + 1);

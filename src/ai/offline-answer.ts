@@ -33,6 +33,11 @@ const firstLine = (text: string) =>
     .map((line) => line.replace(/^[#>*\-\s]+/, '').trim())
     .find((line) => line !== '') ?? '';
 
+const VIETNAMESE_LETTERS = /[ăâđêôơưàáạảãầấậẩẫằắặẳẵèéẹẻẽềếệểễìíịỉĩòóọỏõồốộổỗờớợởỡùúụủũừứựửữỳýỵỷỹ]/i;
+
+/** Whether a text is written in Vietnamese (it has letters only Vietnamese uses), else taken as English. */
+export const isVietnamese = (text: string) => VIETNAMESE_LETTERS.test(text);
+
 export function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;

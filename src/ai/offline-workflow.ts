@@ -1,7 +1,5 @@
 import type { GeneratedWorkflow } from '../domain/workflow-json';
-import { firstSentence, keywordsOf, OFFLINE_MARKER, shorten } from './offline-answer';
-
-const VIETNAMESE_LETTERS = /[ăâđêôơưàáạảãầấậẩẫằắặẳẵèéẹẻẽềếệểễìíịỉĩòóọỏõồốộổỗờớợởỡùúụủũừứựửữỳýỵỷỹ]/i;
+import { firstSentence, isVietnamese, keywordsOf, OFFLINE_MARKER, shorten } from './offline-answer';
 
 const capitalised = (text: string) => text.charAt(0).toLocaleUpperCase('vi') + text.slice(1);
 
@@ -88,7 +86,7 @@ function firstParagraph(text: string): string {
 export function offlineWorkflow(description: string): GeneratedWorkflow {
   const flat = description.replace(/\s+/g, ' ').trim();
   const topic = shorten(flat, 300) || 'the task';
-  const wording = VIETNAMESE_LETTERS.test(flat) ? VIETNAMESE : ENGLISH;
+  const wording = isVietnamese(flat) ? VIETNAMESE : ENGLISH;
   const focus = wording.focus(keywordsOf(flat, 3));
   const [analyse, propose, plan] = wording.steps;
   return {
