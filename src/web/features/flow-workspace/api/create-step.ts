@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Step } from '../../../../domain/flow';
 import { useToast } from '../../../components/ui/toast';
 import { api, messageOf } from '../../../lib/api-client';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
@@ -37,7 +38,7 @@ export function useCreateStep(flowId: string) {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: key });
       // The list's step count changed.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
     onError: (error) =>
       toast({

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { stepsQueryOptions } from './get-steps';
 
 export const deleteStep = (stepId: string) => api.delete(`/api/steps/${stepId}`);
@@ -14,7 +15,7 @@ export function useDeleteStep(flowId: string) {
       queryClient.setQueryData(key, (steps) => steps?.filter((s) => s.id !== stepId));
       void queryClient.invalidateQueries({ queryKey: key });
       // The list's step count changed.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
   });
 }

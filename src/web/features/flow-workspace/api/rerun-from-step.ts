@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { latestExecutionQueryKey, storeExecution } from './get-execution';
 
 export const rerunFromStep = (executionId: string, stepId: string) =>
@@ -19,7 +20,7 @@ export function useRerunFromStep(flowId: string) {
       storeExecution(queryClient, execution);
       queryClient.setQueryData(latestExecutionQueryKey(flowId), execution);
       // The list shows when each flow last ran.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
   });
 }

@@ -3,6 +3,7 @@ import type { StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { latestExecutionQueryKey, storeExecution } from './get-execution';
 
 export interface RunStepAnswer {
@@ -71,7 +72,7 @@ export function useRunStep(flowId: string, execution: Execution | null) {
     },
     onSettled: () => {
       // The list shows when each flow last ran.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { runStepOfExecution } from './run-step';
 
 /**
@@ -19,7 +20,7 @@ export function useTestExecuteStep() {
     }) => runStepOfExecution(queryClient, executionId, stepId, userInput),
     onSettled: () => {
       // The list shows when each flow last ran.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
   });
 }

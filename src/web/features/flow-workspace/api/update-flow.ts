@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Flow } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { flowQueryOptions } from './get-flow';
 
 export const updateFlow = (flow: Pick<Flow, 'id' | 'name' | 'description' | 'status'>) =>
@@ -17,7 +18,7 @@ export function useUpdateFlow() {
     onSuccess: (flow) => {
       queryClient.setQueryData(flowQueryOptions(flow.id).queryKey, flow);
       // The list shows name, status and dates of this flow.
-      void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
   });
 }

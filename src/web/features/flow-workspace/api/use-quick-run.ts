@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { type ActorRefFrom, fromPromise } from 'xstate';
 import { quickRunMachine, type RunStepInput, type RunStepOutput } from '../../../../machines/quick-run';
 import type { Execution } from '../../../lib/execution-stream';
+import { flowsQueryOptions } from '../../../lib/flows-query';
 import { executionQueryKey } from './get-execution';
 import { runStepOfExecution, startLatestExecution } from './run-step';
 
@@ -30,7 +31,7 @@ export function useQuickRun(flowId: string, execution: Execution | null) {
             return { execution: answer.execution };
           } finally {
             // The list shows when each flow last ran.
-            void queryClient.invalidateQueries({ queryKey: ['/api/flows'], exact: true });
+            void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
           }
         }),
       },
