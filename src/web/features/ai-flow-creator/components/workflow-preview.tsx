@@ -6,14 +6,10 @@ import type { AiFlowCreatorPhase } from '../../../../machines/ai-flow-creator';
 import { Badge } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { excerptOf } from '../../../lib/excerpt';
 import { aiFlowCreator as t } from '../../../lib/strings';
 
 const EXCERPT_LENGTH = 180;
-
-const excerptOf = (prompt: string) => {
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_LENGTH ? flat : `${flat.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…`;
-};
 
 function StepRow({ step }: { step: WorkflowProposal['steps'][number] }) {
   const sources = step.inputSources
@@ -43,7 +39,7 @@ function StepRow({ step }: { step: WorkflowProposal['steps'][number] }) {
         {sources.length > 0 ? <Badge tone="outline">{t.inputFrom(sources.join(', '))}</Badge> : null}
       </div>
       <p className="mt-2 text-sm text-slate-600" data-testid="proposal-step-prompt">
-        {excerptOf(step.systemPrompt)}
+        {excerptOf(step.systemPrompt, EXCERPT_LENGTH)}
       </p>
     </li>
   );

@@ -1,16 +1,12 @@
 import { referencedOrder } from '../../../../../domain/workflow-json';
 import type { DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Badge } from '../../../../components/ui/badge';
+import { excerptOf } from '../../../../lib/excerpt';
 import { aiCreator as t } from '../../../../lib/strings';
 
 /** Spec §5 and §9: at most this many steps are previewed. */
 export const PREVIEW_STEP_LIMIT = 10;
 const EXCERPT_LENGTH = 160;
-
-const excerptOf = (prompt: string) => {
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_LENGTH ? flat : `${flat.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…`;
-};
 
 /** A workflow's name, description and first steps, each with its order, mode, prompt and input sources. */
 export function WorkflowStepsPreview({ workflow, testId }: { workflow: DialogWorkflow; testId: string }) {
@@ -54,7 +50,9 @@ export function WorkflowStepsPreview({ workflow, testId }: { workflow: DialogWor
                 );
               })}
             </div>
-            <p className="mt-1.5 text-xs text-slate-600">{excerptOf(String(step.systemPrompt ?? ''))}</p>
+            <p className="mt-1.5 text-xs text-slate-600">
+              {excerptOf(String(step.systemPrompt ?? ''), EXCERPT_LENGTH)}
+            </p>
           </li>
         ))}
       </ol>
