@@ -17,6 +17,12 @@ export function storeExecution(queryClient: QueryClient, execution: Execution) {
   );
 }
 
+/** A newly started execution: stored, and from now on the flow's latest, the one the run screen works on. */
+export function storeLatestExecution(queryClient: QueryClient, flowId: string, execution: Execution) {
+  storeExecution(queryClient, execution);
+  queryClient.setQueryData(latestExecutionQueryKey(flowId), execution);
+}
+
 export const executionQueryOptions = (executionId: string, queryClient: QueryClient) =>
   queryOptions<Execution>({
     queryKey: executionQueryKey(executionId),

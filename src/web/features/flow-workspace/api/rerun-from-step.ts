@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { flowsQueryOptions } from '../../../lib/flows-query';
-import { latestExecutionQueryKey, storeExecution } from './get-execution';
+import { storeLatestExecution } from './get-execution';
 
 export const rerunFromStep = (executionId: string, stepId: string) =>
   api.post<Execution>(`/api/executions/${executionId}/rerun-from/${stepId}`);
@@ -17,8 +17,7 @@ export function useRerunFromStep(flowId: string) {
     mutationFn: ({ executionId, stepId }: { executionId: string; stepId: string }) =>
       rerunFromStep(executionId, stepId),
     onSuccess: (execution) => {
-      storeExecution(queryClient, execution);
-      queryClient.setQueryData(latestExecutionQueryKey(flowId), execution);
+      storeLatestExecution(queryClient, flowId, execution);
       // The list shows when each flow last ran.
       void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },

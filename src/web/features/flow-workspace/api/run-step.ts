@@ -4,7 +4,7 @@ import type { Step } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { flowsQueryOptions } from '../../../lib/flows-query';
-import { latestExecutionQueryKey, storeExecution } from './get-execution';
+import { storeExecution, storeLatestExecution } from './get-execution';
 
 export interface RunStepAnswer {
   execution: Execution;
@@ -29,8 +29,7 @@ export async function startLatestExecution(queryClient: QueryClient, flowId: str
   } catch (error) {
     throw new ExecutionStartError(error);
   }
-  storeExecution(queryClient, started);
-  queryClient.setQueryData(latestExecutionQueryKey(flowId), started);
+  storeLatestExecution(queryClient, flowId, started);
   return started;
 }
 
