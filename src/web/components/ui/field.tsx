@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { classNames } from '../../lib/class-names';
 
 const fieldClasses =
@@ -10,4 +10,16 @@ export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElem
 
 export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea className={classNames(fieldClasses, 'min-h-24 resize-y', className)} {...props} />;
+}
+
+/** A form control (the children, whose id is `id`) under its label. */
+export function Field({ id, label, children }: { id: string; label: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
 }

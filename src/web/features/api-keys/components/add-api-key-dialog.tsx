@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/field';
+import { Field, Input } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
 import { apiKeys as t, toasts } from '../../../lib/strings';
@@ -62,10 +62,7 @@ export function AddApiKeyDialog({
         data-testid="add-api-key-dialog"
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
-              {t.keyName}
-            </label>
+          <Field id={nameId} label={t.keyName}>
             <Input
               id={nameId}
               value={keyName}
@@ -75,11 +72,8 @@ export function AddApiKeyDialog({
               autoFocus
               data-testid="api-key-name-input"
             />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={keyId} className="text-sm font-medium text-slate-700">
-              {t.apiKey}
-            </label>
+          </Field>
+          <Field id={keyId} label={t.apiKey}>
             <Input
               id={keyId}
               type="password"
@@ -91,7 +85,7 @@ export function AddApiKeyDialog({
               spellCheck={false}
               data-testid="api-key-value-input"
             />
-          </div>
+          </Field>
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={() => onOpenChange(false)} data-testid="add-api-key-cancel">
               {t.cancel}

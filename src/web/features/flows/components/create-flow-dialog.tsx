@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Input, Textarea } from '../../../components/ui/field';
+import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
 import { createFlow as t, toasts } from '../../../lib/strings';
@@ -61,10 +61,7 @@ export function CreateFlowDialog({
         data-testid="create-flow-dialog"
       >
         <form onSubmit={submit} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
-              {t.name}
-            </label>
+          <Field id={nameId} label={t.name}>
             <Input
               id={nameId}
               value={name}
@@ -74,11 +71,8 @@ export function CreateFlowDialog({
               autoFocus
               data-testid="flow-name-input"
             />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
-              {t.summary}
-            </label>
+          </Field>
+          <Field id={descriptionId} label={t.summary}>
             <Textarea
               id={descriptionId}
               value={description}
@@ -87,7 +81,7 @@ export function CreateFlowDialog({
               maxLength={2000}
               data-testid="flow-description-input"
             />
-          </div>
+          </Field>
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={() => onOpenChange(false)} data-testid="create-flow-cancel">
               {t.cancel}

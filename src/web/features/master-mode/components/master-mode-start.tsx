@@ -3,7 +3,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/field';
+import { Field, Input } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
@@ -59,10 +59,7 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
       <Card className="p-6">
         <h2 className="text-lg font-semibold text-slate-900">{t.newSession}</h2>
         <form onSubmit={submit} className="mt-4 flex flex-col gap-4" noValidate>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
-              {t.sessionName}
-            </label>
+          <Field id={nameId} label={t.sessionName}>
             <Input
               id={nameId}
               value={name}
@@ -71,11 +68,8 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
               maxLength={200}
               data-testid="master-session-name"
             />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={flowSelectId} className="text-sm font-medium text-slate-700">
-              {t.flow}
-            </label>
+          </Field>
+          <Field id={flowSelectId} label={t.flow}>
             <select
               id={flowSelectId}
               value={flowId}
@@ -90,7 +84,7 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div>
             <Button type="submit" disabled={create.isPending} data-testid="master-create-session">
               <Plus className="h-4 w-4" />

@@ -8,7 +8,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/field';
+import { Field, Input } from '../../../components/ui/field';
 import { masterMode as t } from '../../../lib/strings';
 
 const selectClasses =
@@ -77,10 +77,7 @@ function SettingsForm({
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
-          {t.stepNameLabel}
-        </label>
+      <Field id={nameId} label={t.stepNameLabel}>
         <Input
           id={nameId}
           value={stepName}
@@ -89,11 +86,8 @@ function SettingsForm({
           required
           data-testid="master-step-name-input"
         />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={typeId} className="text-sm font-medium text-slate-700">
-          {t.stepType}
-        </label>
+      </Field>
+      <Field id={typeId} label={t.stepType}>
         <select
           id={typeId}
           value={stepType}
@@ -108,7 +102,7 @@ function SettingsForm({
           ))}
         </select>
         <p className="text-xs text-slate-500">{t.stepTypeHelp[stepType]}</p>
-      </div>
+      </Field>
       <div className="flex items-center gap-2">
         <Checkbox
           id={requiredId}

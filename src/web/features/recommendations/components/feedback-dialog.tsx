@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { FEEDBACK_ACTIONS, type FeedbackAction } from '../../../../domain/workflow-recommendations';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Textarea } from '../../../components/ui/field';
+import { Field, Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
 import { recommendations as strings } from '../../../lib/strings';
 
@@ -83,10 +83,7 @@ function FeedbackForm({
           ))}
         </div>
       </fieldset>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="feedback-comment" className="text-sm font-medium text-slate-700">
-          {t.comment}
-        </label>
+      <Field id="feedback-comment" label={t.comment}>
         <Textarea
           value={comment}
           onChange={(event) => setComment(event.target.value)}
@@ -95,7 +92,7 @@ function FeedbackForm({
           id="feedback-comment"
           data-testid="feedback-comment"
         />
-      </div>
+      </Field>
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={onCancel}>
           {t.cancel}

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import type { SessionMode } from '../../../../domain/user-session';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Input, Textarea } from '../../../components/ui/field';
+import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { sessions as t, toasts } from '../../../lib/strings';
@@ -82,10 +82,7 @@ export function CreateSessionDialog({
         data-testid="create-session-dialog"
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={nameId} className="text-sm font-medium text-slate-700">
-              {t.name}
-            </label>
+          <Field id={nameId} label={t.name}>
             <Input
               id={nameId}
               value={sessionName}
@@ -104,11 +101,8 @@ export function CreateSessionDialog({
                 {t.nameRequired}
               </p>
             ) : null}
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
-              {t.description}
-            </label>
+          </Field>
+          <Field id={descriptionId} label={t.description}>
             <Textarea
               id={descriptionId}
               value={description}
@@ -118,12 +112,9 @@ export function CreateSessionDialog({
               className="min-h-20"
               data-testid="session-description-input"
             />
-          </div>
+          </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={flowFieldId} className="text-sm font-medium text-slate-700">
-                {t.flow}
-              </label>
+            <Field id={flowFieldId} label={t.flow}>
               <select
                 id={flowFieldId}
                 value={flowId}
@@ -138,11 +129,8 @@ export function CreateSessionDialog({
                   </option>
                 ))}
               </select>
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={modeId} className="text-sm font-medium text-slate-700">
-                {t.mode}
-              </label>
+            </Field>
+            <Field id={modeId} label={t.mode}>
               <select
                 id={modeId}
                 value={mode}
@@ -157,7 +145,7 @@ export function CreateSessionDialog({
                   </option>
                 ))}
               </select>
-            </div>
+            </Field>
           </div>
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={close} data-testid="create-session-cancel">

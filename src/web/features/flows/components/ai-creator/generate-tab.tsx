@@ -2,7 +2,7 @@ import { Lightbulb, Loader2, Plus, Sparkles } from 'lucide-react';
 import { useId } from 'react';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
-import { Textarea } from '../../../../components/ui/field';
+import { Field, Textarea } from '../../../../components/ui/field';
 import { aiCreator as t } from '../../../../lib/strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
@@ -27,10 +27,7 @@ export function GenerateTab({
   const creating = phase === 'creating';
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={descriptionId} className="text-sm font-medium text-slate-700">
-          {t.describeLabel}
-        </label>
+      <Field id={descriptionId} label={t.describeLabel}>
         <Textarea
           id={descriptionId}
           value={description}
@@ -40,7 +37,7 @@ export function GenerateTab({
           className="min-h-28"
           data-testid="ai-creator-description"
         />
-      </div>
+      </Field>
       {description.trim() !== '' ? (
         <p
           className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-xs text-amber-900"

@@ -2,7 +2,7 @@ import { FileUp, Loader2 } from 'lucide-react';
 import { useId } from 'react';
 import type { AiCreatorPhase } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
-import { Input, Textarea } from '../../../../components/ui/field';
+import { Field, Input, Textarea } from '../../../../components/ui/field';
 import { aiCreator as t } from '../../../../lib/strings';
 
 /** 'Import': a .json file (its text goes into the paste area) or pasted JSON, then import. */
@@ -22,10 +22,7 @@ export function ImportTab({
   const creating = phase === 'creating';
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={fileId} className="text-sm font-medium text-slate-700">
-          {t.importFile}
-        </label>
+      <Field id={fileId} label={t.importFile}>
         <Input
           id={fileId}
           type="file"
@@ -37,11 +34,8 @@ export function ImportTab({
           }}
           data-testid="ai-creator-import-file"
         />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={pasteId} className="text-sm font-medium text-slate-700">
-          {t.importPaste}
-        </label>
+      </Field>
+      <Field id={pasteId} label={t.importPaste}>
         <Textarea
           id={pasteId}
           value={text}
@@ -51,7 +45,7 @@ export function ImportTab({
           spellCheck={false}
           data-testid="ai-creator-import-text"
         />
-      </div>
+      </Field>
       <Button
         onClick={onImport}
         disabled={creating || phase === 'generating'}

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { BUILTIN_TEMPLATES, builtinTemplate } from '../../../../../domain/builtin-templates';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
+import { Field } from '../../../../components/ui/field';
 import { aiCreator as t } from '../../../../lib/strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
@@ -26,10 +27,7 @@ export function TemplateTab({
   const creating = phase === 'creating';
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={selectId} className="text-sm font-medium text-slate-700">
-          {t.templateLabel}
-        </label>
+      <Field id={selectId} label={t.templateLabel}>
         <select
           id={selectId}
           value={templateId ?? ''}
@@ -44,7 +42,7 @@ export function TemplateTab({
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       {template ? (
         <WorkflowStepsPreview
           workflow={template.workflow as DialogWorkflow}
