@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
 import type { Config } from './config';
 import { HttpError } from './errors';
-import { unsealOwnKey } from './user-model';
+import { newestOwnKeyMarkedUsed, unsealOwnKey } from './user-model';
 
 export interface Usage {
   /** -1: unlimited (an own active key). */
@@ -30,12 +30,7 @@ export async function ownKeyForRun(
   userId: string,
 ): Promise<string | null> {
   const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
-    WITH own AS (
-      UPDATE user_api_keys SET last_used = now()
-      WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
-                  ORDER BY created_at DESC, id DESC LIMIT 1)
-      RETURNING encrypted_api_key
-    )
+    WITH own AS (${newestOwnKeyMarkedUsed(sql, userId)})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
            -- Counting stops at the allowance: past it the answer is the same, and a run pays no more.
            (SELECT count(*)::int FROM (

@@ -14,13 +14,19 @@ export async function modelForUser(
   userId: string,
   resolve: typeof resolveProvider = resolveProvider,
 ): Promise<ResolvedProvider> {
-  const [row] = await sql<{ encryptedApiKey: string }[]>`
-    UPDATE user_api_keys SET last_used = now()
-    WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
-                ORDER BY created_at DESC, id DESC LIMIT 1)
-    RETURNING encrypted_api_key`;
+  const [row] = await newestOwnKeyMarkedUsed(sql, userId);
   return providerWithKey(config, row ? unsealOwnKey(config, row.encryptedApiKey) : null, resolve);
 }
+
+/**
+ * The statement that picks the user's own key for a call, their newest active one, marks it used now and
+ * answers it sealed (`encrypted_api_key`); no row when they have none. A fragment, to run alone or in a WITH.
+ */
+export const newestOwnKeyMarkedUsed = (sql: Sql, userId: string) => sql<{ encryptedApiKey: string }[]>`
+  UPDATE user_api_keys SET last_used = now()
+  WHERE id = (SELECT id FROM user_api_keys WHERE user_id = ${userId} AND is_active
+              ORDER BY created_at DESC, id DESC LIMIT 1)
+  RETURNING encrypted_api_key`;
 
 /** An own key as stored, opened in memory. */
 export function unsealOwnKey(config: Pick<Config, 'appSecret'>, sealed: string): string {
