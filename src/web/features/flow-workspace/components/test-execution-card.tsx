@@ -1,6 +1,6 @@
 import { FlaskConical, Loader2 } from 'lucide-react';
 import { useState } from 'react';
-import { DEFAULT_USER_INPUT, type StepResult } from '../../../../domain/execution';
+import { DEFAULT_USER_INPUT } from '../../../../domain/execution';
 import type { Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -15,8 +15,9 @@ import { useTestExecuteStep } from '../api/test-execute-step';
 /** Runs the step once on the flow's latest execution with a typed input and shows what the model said. */
 export function TestExecutionCard({ step, execution }: { step: Step; execution: Execution | null }) {
   const [input, setInput] = useState('');
-  const [answer, setAnswer] = useState<StepResult[] | null>(null);
   const testStep = useTestExecuteStep();
+  // The latest test's answer; a new test clears it until it answers.
+  const answer = testStep.data?.results ?? null;
   const toast = useToast();
 
   const run = () => {
@@ -32,18 +33,15 @@ export function TestExecutionCard({ step, execution }: { step: Step; execution: 
       toast({ title: toasts.inputRequired, description: toasts.inputRequiredText, variant: 'destructive' });
       return;
     }
-    setAnswer(null);
     testStep.mutate(
       { executionId: execution.id, stepId: step.id, userInput: input.trim() ? input : DEFAULT_USER_INPUT },
       {
-        onSuccess: ({ results }) => {
-          setAnswer(results);
+        onSuccess: () =>
           toast({
             title: toasts.stepExecuted,
             description: toasts.stepExecutedText(step.order),
             variant: 'success',
-          });
-        },
+          }),
         onError: (error) =>
           toast({
             title: toasts.executionFailed,
