@@ -97,6 +97,7 @@ const proposalInput = ({ context }: { context: AiFlowCreatorContext }) => ({
  * goes back to the phase's own idle with the message left in the chat.
  */
 const proposing = {
+  tags: 'pending',
   invoke: {
     src: 'propose',
     input: proposalInput,
@@ -127,6 +128,8 @@ export const aiFlowCreatorMachine = setup({
     context: {} as AiFlowCreatorContext,
     events: {} as AiFlowCreatorEvent,
     emitted: {} as AiFlowCreatorEmitted,
+    /** On every state where a request is on its way. */
+    tags: {} as 'pending',
   },
   actors: {
     improve: fromPromise<string, { description: string }>(async () => {
@@ -167,6 +170,7 @@ export const aiFlowCreatorMachine = setup({
           on: { SEND: { guard: 'hasText', target: 'improving', actions: 'postUserMessage' } },
         },
         improving: {
+          tags: 'pending',
           invoke: {
             src: 'improve',
             input: ({ context }) => ({
@@ -216,6 +220,7 @@ export const aiFlowCreatorMachine = setup({
         },
         proposing,
         saving: {
+          tags: 'pending',
           invoke: {
             src: 'save',
             input: ({ context }) => ({ proposal: context.proposal! }),
@@ -269,13 +274,7 @@ export function phaseOf(snapshot: AiFlowCreatorSnapshot): AiFlowCreatorPhase {
 
 /** A request (improvement, proposal or save) is on its way: sending and the buttons wait. */
 export function isPending(snapshot: AiFlowCreatorSnapshot): boolean {
-  return (
-    snapshot.matches({ initial: 'improving' }) ||
-    snapshot.matches({ improvement: 'proposing' }) ||
-    snapshot.matches({ proposal: 'proposing' }) ||
-    snapshot.matches({ proposal: 'saving' }) ||
-    snapshot.matches({ editing: 'proposing' })
-  );
+  return snapshot.hasTag('pending');
 }
 
 /** What the input line may do now: nothing in confirmed or while a request is pending. */
