@@ -3,15 +3,12 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Field, Input } from '../../../components/ui/field';
+import { Field, Input, Select } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
 import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
-
-const selectClasses =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 /** The start page: a session from a name and, optionally, one of the user's flows. */
 export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) => void }) {
@@ -70,11 +67,10 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
             />
           </Field>
           <Field id={flowSelectId} label={t.flow}>
-            <select
+            <Select
               id={flowSelectId}
               value={flowId}
               onChange={(e) => setFlowId(e.target.value)}
-              className={selectClasses}
               data-testid="master-flow-select"
             >
               <option value="">{t.noFlow}</option>
@@ -83,7 +79,7 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
                   {t.flowOption(flow.name, flow.stepCount)}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
           <div>
             <Button type="submit" disabled={create.isPending} data-testid="master-create-session">

@@ -8,11 +8,8 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input } from '../../../components/ui/field';
+import { Field, Input, Select } from '../../../components/ui/field';
 import { masterMode as t } from '../../../lib/strings';
-
-const selectClasses =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 /** The selected row's name, type and whether its input is required. */
 export function StepSettingsDialog({
@@ -88,11 +85,10 @@ function SettingsForm({
         />
       </Field>
       <Field id={typeId} label={t.stepType}>
-        <select
+        <Select
           id={typeId}
           value={stepType}
           onChange={(e) => setStepType(e.target.value as MasterStepType)}
-          className={selectClasses}
           data-testid="master-step-type-select"
         >
           {MASTER_STEP_TYPES.map((type) => (
@@ -100,7 +96,7 @@ function SettingsForm({
               {t.stepTypes[type]}
             </option>
           ))}
-        </select>
+        </Select>
         <p className="text-xs text-slate-500">{t.stepTypeHelp[stepType]}</p>
       </Field>
       <div className="flex items-center gap-2">

@@ -3,14 +3,11 @@ import { useState } from 'react';
 import { FEEDBACK_ACTIONS, type FeedbackAction } from '../../../../domain/workflow-recommendations';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Textarea } from '../../../components/ui/field';
+import { Field, Select, Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
 import { recommendations as strings } from '../../../lib/strings';
 
 const t = strings.feedback;
-
-const selectClasses =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 export interface FeedbackInput {
   action: FeedbackAction;
@@ -42,10 +39,9 @@ function FeedbackForm({
         onSubmit({ action, rating, ...(feedback ? { feedback } : {}) });
       }}
     >
-      <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-700">
-        {t.action}
-        <select
-          className={selectClasses}
+      <Field id="feedback-action" label={t.action}>
+        <Select
+          id="feedback-action"
           value={action}
           onChange={(event) => setAction(event.target.value as FeedbackAction | '')}
           data-testid="feedback-action"
@@ -58,8 +54,8 @@ function FeedbackForm({
               {t.actions[value]}
             </option>
           ))}
-        </select>
-      </label>
+        </Select>
+      </Field>
       <fieldset className="flex flex-col gap-1.5">
         <legend className="mb-1.5 text-sm font-medium text-slate-700">{t.rating}</legend>
         <div className="flex gap-1">

@@ -3,16 +3,13 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import type { SessionMode } from '../../../../domain/user-session';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Textarea } from '../../../components/ui/field';
+import { Field, Input, Select, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { sessions as t, toasts } from '../../../lib/strings';
 import { useCreateUserSession } from '../api/create-user-session';
 
 const MODES = Object.keys(t.modes) as SessionMode[];
-
-const selectClasses =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 /** Name (required), description, and optionally which flow and mode; by default what the user works on now. */
 export function CreateSessionDialog({
@@ -115,11 +112,10 @@ export function CreateSessionDialog({
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id={flowFieldId} label={t.flow}>
-              <select
+              <Select
                 id={flowFieldId}
                 value={flowId}
                 onChange={(e) => setFlowId(e.target.value)}
-                className={selectClasses}
                 data-testid="session-flow-select"
               >
                 <option value="">{t.currentWork}</option>
@@ -128,14 +124,13 @@ export function CreateSessionDialog({
                     {flow.name}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Field id={modeId} label={t.mode}>
-              <select
+              <Select
                 id={modeId}
                 value={mode}
                 onChange={(e) => setMode(e.target.value as SessionMode | '')}
-                className={selectClasses}
                 data-testid="session-mode-select"
               >
                 <option value="">{t.modeAuto}</option>
@@ -144,7 +139,7 @@ export function CreateSessionDialog({
                     {t.modes[each]}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
           </div>
           <div className="flex justify-end gap-2">

@@ -3,12 +3,9 @@ import { useId } from 'react';
 import { BUILTIN_TEMPLATES, builtinTemplate } from '../../../../../domain/builtin-templates';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
-import { Field } from '../../../../components/ui/field';
+import { Field, Select } from '../../../../components/ui/field';
 import { aiCreator as t } from '../../../../lib/strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
-
-const selectClasses =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 /** 'Template': one of the built-in templates, its preview, and create. */
 export function TemplateTab({
@@ -28,11 +25,10 @@ export function TemplateTab({
   return (
     <div className="flex flex-col gap-4">
       <Field id={selectId} label={t.templateLabel}>
-        <select
+        <Select
           id={selectId}
           value={templateId ?? ''}
           onChange={(event) => onTemplateChange(event.target.value || null)}
-          className={selectClasses}
           data-testid="ai-creator-template-select"
         >
           <option value="">{t.templatePlaceholder}</option>
@@ -41,7 +37,7 @@ export function TemplateTab({
               {workflow.name}
             </option>
           ))}
-        </select>
+        </Select>
       </Field>
       {template ? (
         <WorkflowStepsPreview
