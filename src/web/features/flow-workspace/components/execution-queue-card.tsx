@@ -9,8 +9,7 @@ import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { queueCard as t, toasts } from '../../../lib/strings';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
-
-const statusTone = { running: 'indigo', stopped: 'amber', completed: 'green', failed: 'red' } as const;
+import { ExecutionStatusBadge } from './execution-status-badge';
 
 /** Where the execution stands: progress, Stop / Reset, and the steps it goes through (`children`). */
 export function ExecutionQueueCard({
@@ -67,13 +66,7 @@ export function ExecutionQueueCard({
     <Card className="p-5" data-testid="execution-queue" data-execution-id={execution.id}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.title}</h3>
-        <Badge
-          tone={statusTone[execution.status]}
-          data-testid="execution-status"
-          data-status={execution.status}
-        >
-          {t.status[execution.status]}
-        </Badge>
+        <ExecutionStatusBadge status={execution.status} testId="execution-status" />
         <Badge tone={live ? 'green' : 'outline'} data-testid="live-indicator" data-live={live}>
           {live ? t.live : t.offline}
         </Badge>

@@ -1,11 +1,9 @@
 import { Activity } from 'lucide-react';
 import { progress } from '../../../../domain/execution';
-import { Badge } from '../../../components/ui/badge';
 import { Skeleton } from '../../../components/ui/skeleton';
 import type { Execution } from '../../../lib/execution-stream';
-import { editMode as t, queueCard } from '../../../lib/strings';
-
-const statusTone = { running: 'indigo', stopped: 'amber', completed: 'green', failed: 'red' } as const;
+import { editMode as t } from '../../../lib/strings';
+import { ExecutionStatusBadge } from './execution-status-badge';
 
 /** Where the flow's latest execution stands, seen from the editor. */
 export function ExecutionStatusCard({
@@ -34,13 +32,7 @@ export function ExecutionStatusCard({
       ) : (
         <div className="mt-2 flex flex-col gap-2 text-sm" data-testid="execution-status-details">
           <div className="flex items-center justify-between gap-2">
-            <Badge
-              tone={statusTone[execution.status]}
-              data-testid="edit-execution-status"
-              data-status={execution.status}
-            >
-              {queueCard.status[execution.status]}
-            </Badge>
+            <ExecutionStatusBadge status={execution.status} testId="edit-execution-status" />
             <span className="text-slate-600">
               {t.currentStepOf(execution.currentStep, execution.steps.length)}
             </span>

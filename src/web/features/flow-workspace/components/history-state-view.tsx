@@ -5,11 +5,11 @@ import type { StepSnapshot } from '../../../../domain/flow';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { MarkdownBlock } from '../../../components/ui/markdown';
-import { dates, history as t, queueCard, runMode } from '../../../lib/strings';
+import { dates, runMode, history as t } from '../../../lib/strings';
+import { ExecutionStatusBadge } from './execution-status-badge';
 import type { AuditTrail, RunStarted } from './history-points';
 import { versionsOf } from './step-results';
 
-const statusTone = { running: 'indigo', stopped: 'amber', completed: 'green', failed: 'red' } as const;
 const when = (at: string) => new Date(at).toLocaleString(dates.locale);
 
 /** The prompt a run was sent after [[label]] replacement, its input and the model that answered. */
@@ -187,9 +187,7 @@ export function HistoryStateView({
     <div className="flex flex-col gap-3" data-testid="history-state" data-position={position}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.stateAt(position)}</h3>
-        <Badge tone={statusTone[state.status]} data-testid="history-state-status" data-status={state.status}>
-          {queueCard.status[state.status]}
-        </Badge>
+        <ExecutionStatusBadge status={state.status} testId="history-state-status" />
         <span className="text-sm text-slate-500">
           {t.currentStep(state.currentStep, state.steps.length)} · {Math.round(progress(state))}%
         </span>
