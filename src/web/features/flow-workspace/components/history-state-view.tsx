@@ -8,6 +8,7 @@ import { MarkdownBlock } from '../../../components/ui/markdown';
 import { dates, runMode, history as t } from '../../../lib/strings';
 import { ExecutionStatusBadge } from './execution-status-badge';
 import type { AuditTrail, RunStarted } from './history-points';
+import { ResultStatusBadge } from './result-status-badge';
 import { versionsOf } from './step-results';
 
 const when = (at: string) => new Date(at).toLocaleString(dates.locale);
@@ -69,15 +70,7 @@ function HistoryResult({
             {result.label}
           </span>
         ) : null}
-        {isChoice ? (
-          <Badge tone="indigo" data-testid="history-result-status">
-            {runMode.selected}
-          </Badge>
-        ) : (
-          <Badge tone={result.approved ? 'green' : 'amber'} data-testid="history-result-status">
-            {result.approved ? runMode.approved : runMode.pending}
-          </Badge>
-        )}
+        <ResultStatusBadge result={result} isChoice={isChoice} testId="history-result-status" />
         <span className="text-xs text-slate-400">{t.producedAt(when(result.createdAt))}</span>
       </div>
       {result.approved && approval ? (

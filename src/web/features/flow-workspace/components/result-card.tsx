@@ -2,7 +2,6 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { StepResult } from '../../../../domain/execution/types';
 import type { OutputMode } from '../../../../domain/flow';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../components/ui/field';
@@ -12,6 +11,7 @@ import { messageOf } from '../../../lib/api-client';
 import { dates, runMode as t, toasts } from '../../../lib/strings';
 import { useDeleteResult } from '../api/delete-result';
 import { useUpdateResult } from '../api/update-result';
+import { ResultStatusBadge } from './result-status-badge';
 import { ReusedResultBadge } from './reused-result-badge';
 
 /** Label and text of a result being edited; a blank label is saved as step_{order} by the server. */
@@ -110,15 +110,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
             {result.label}
           </span>
         ) : null}
-        {isChoice ? (
-          <Badge tone="indigo" data-testid="result-status">
-            {t.selected}
-          </Badge>
-        ) : (
-          <Badge tone={result.approved ? 'green' : 'amber'} data-testid="result-status">
-            {result.approved ? t.approved : t.pending}
-          </Badge>
-        )}
+        <ResultStatusBadge result={result} isChoice={isChoice} testId="result-status" />
         <span className="text-xs text-slate-400">
           {new Date(result.createdAt).toLocaleString(dates.locale)}
         </span>
