@@ -15,6 +15,7 @@ import { useOpenStepCardRequest } from './open-step-card';
 import { PromptPanel } from './prompt-panel';
 import { RerunFromStepButton } from './rerun-from-step-button';
 import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-button';
+import { inputSourceOrders } from './step-list-rows';
 import { StepResults } from './step-results';
 import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
 import { useExecuteStep } from './use-execute-step';
@@ -108,9 +109,7 @@ export function StepCard({
   const stepRuns = execution?.runs.filter((r) => r.stepId === step.id) ?? [];
   const lastRun = stepRuns[stepRuns.length - 1];
 
-  const sources = step.inputSources
-    .map((id) => steps.find((s) => s.id === id)?.order)
-    .filter((order): order is number => order !== undefined);
+  const sources = inputSourceOrders(step, steps);
 
   return (
     <Card

@@ -3,8 +3,8 @@ import type { Step } from '../../../../domain/flow';
 import type { Execution } from '../../../lib/execution-stream';
 import { runMode as t } from '../../../lib/strings';
 import { type ExecuteButton, executeButtonsFor } from './execute-buttons';
-import { type StepDisplayStatus, stepDisplayStatus } from './step-status-icon';
 import { versionsOf } from './step-results';
+import { type StepDisplayStatus, stepDisplayStatus } from './step-status-icon';
 
 export interface StepListResult {
   id: string;
@@ -26,6 +26,12 @@ export interface StepListRow {
 
 const hasResultRows = (step: Step) => step.outputMode !== 'single';
 
+/** Orders of the steps whose results a step takes as input; a source no longer in the flow is left out. */
+export const inputSourceOrders = (step: Step, steps: readonly Step[]): number[] =>
+  step.inputSources
+    .map((id) => steps.find((s) => s.id === id)?.order)
+    .filter((order): order is number => order !== undefined);
+
 /** One row per step of the flow, in order, as the step list of run mode shows it. */
 export function stepListRows(steps: Step[], execution: Execution | null): StepListRow[] {
   return steps.map((step) => {
@@ -35,9 +41,7 @@ export function stepListRows(steps: Step[], execution: Execution | null): StepLi
     return {
       step,
       status: stepDisplayStatus(execution, step.order),
-      inputFrom: step.inputSources
-        .map((id) => steps.find((s) => s.id === id)?.order)
-        .filter((order): order is number => order !== undefined),
+      inputFrom: inputSourceOrders(step, steps),
       run: firstButton ?? { key: 'execute', label: t.execute, rerun: false },
       results: hasResultRows(step)
         ? latest.map((result) => ({
