@@ -1,3 +1,5 @@
+import { DomainError } from '../domain/errors';
+
 /** What a step (or any other feature) asks of a model. */
 export interface ModelRequest {
   system: string;
@@ -36,14 +38,12 @@ export interface ModelProvider {
 export const STOPPED_MESSAGE = 'Stopped';
 
 /** A failed model call, worded for the user; `retryable` says whether trying again later may succeed. */
-export class ModelCallError extends Error {
-  readonly retryable: boolean;
+export class ModelCallError extends DomainError {
   readonly status?: number;
 
   constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super('model_failed', message, options);
     this.name = 'ModelCallError';
-    this.retryable = options.retryable;
     if (options.status !== undefined) this.status = options.status;
   }
 

@@ -6,8 +6,8 @@ import {
   type RejectedIdea,
   rejectedIdeasText,
 } from '../domain/conversation-context';
+import { notFound } from '../domain/errors';
 import type { ConversationContext } from '../domain/execution/types';
-import { notFound } from './errors';
 
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
 const REJECTED_IDEA_JSON = `json_build_object('stepOrder', r.step_order, 'label', r.label, 'content', r.content)`;

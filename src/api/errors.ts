@@ -1,24 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { ModelCallError } from '../ai/model-provider';
-import { ExecutionRuleViolation } from '../domain/execution/types';
+import { DomainError, type ProblemKind } from '../domain/errors';
 import { ConcurrencyConflict } from '../eventstore';
 
-/** An error whose message is meant for the user, with its HTTP status. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly retryable = false,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
-
-export const notFound = (what = 'Not found') => new HttpError(404, what);
-
-const ruleStatus = { invalid: 400, not_found: 404, conflict: 409 } as const;
+const statusOf: Record<ProblemKind, number> = {
+  rule_violated: 400,
+  signed_out: 401,
+  not_found: 404,
+  conflict: 409,
+  over_limit: 429,
+  model_failed: 502,
+};
 
 /** The one place errors become responses: `{message, retryable?, issues?}`, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -29,20 +21,16 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
       .status(400)
       .send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues: error.issues });
   }
-  if (error instanceof HttpError || error instanceof ModelCallError) {
-    // A model that failed or answered nothing usable is a bad gateway, with its own words.
-    const status = error instanceof HttpError ? error.statusCode : 502;
+  if (error instanceof DomainError) {
     return reply
-      .status(status)
+      .status(statusOf[error.kind])
       .send(error.retryable ? { message: error.message, retryable: true } : { message: error.message });
   }
-  if (error instanceof ExecutionRuleViolation) {
-    return reply.status(ruleStatus[error.kind]).send({ message: error.message });
-  }
   if (error instanceof ConcurrencyConflict) {
+    // A command gave up after its retries: the same request again is likely to pass.
     return reply
       .status(409)
-      .send({ message: 'The execution changed at the same time; try again.', retryable: true });
+      .send({ message: 'Changed by another request at the same time; try again.', retryable: true });
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {

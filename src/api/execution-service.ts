@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type ModelAnswer, ModelCallError } from '../ai';
+import type { ModelAnswer } from '../ai';
 import { structuredOutputFor } from '../ai/structured-output';
+import { conflict, DomainError, notFound } from '../domain/errors';
 import { decide } from '../domain/execution/decide';
 import { evolve, initialState } from '../domain/execution/evolve';
-import {
-  type ConversationContext,
-  type ExecutionCommand,
-  type ExecutionEvent,
-  ExecutionRuleViolation,
-  type ExecutionState,
-  type StepResult,
+import type {
+  ConversationContext,
+  ExecutionCommand,
+  ExecutionEvent,
+  ExecutionState,
+  StepResult,
 } from '../domain/execution/types';
 import type { StepSnapshot } from '../domain/flow';
 import { ConcurrencyConflict } from '../eventstore';
@@ -20,7 +20,6 @@ import {
 } from '../projections/project-execution-events';
 import type { AppServices } from './app';
 import { readPromptConversation } from './conversation-context';
-import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
 import { ExecutionViewCache } from './execution-view-cache';
 import { ownKeyForRun } from './usage-standing';
@@ -140,7 +139,7 @@ export class ExecutionService {
         return { state: events.reduce(evolve, loaded.state), version: appended.nextExpectedVersion, events };
       } catch (error) {
         if (error instanceof ConcurrencyConflict && startsStream) {
-          throw new HttpError(409, 'Execution already exists');
+          throw conflict('Execution already exists');
         }
         if (error instanceof ConcurrencyConflict && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
@@ -227,7 +226,8 @@ export class ExecutionService {
       const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
       const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
       await this.handle(executionId, userId, { type: 'FailStepRun', data: { runId, message, retryable } });
-      throw new HttpError(aborted ? 409 : 502, aborted ? 'Execution đã dừng' : message, retryable);
+      if (aborted) throw conflict('Execution đã dừng');
+      throw error instanceof DomainError ? error : new DomainError('model_failed', message, { retryable });
     } finally {
       this.untrack(executionId, runId);
       this.hub.forgetRun(executionId, runId);
@@ -243,26 +243,18 @@ export class ExecutionService {
     answer: ModelAnswer,
     durationMs: number,
   ) {
-    try {
-      return await this.handle(
-        executionId,
-        userId,
-        { type: 'CompleteStepRun', data: { runId, output: answer.text, usage: answer.usage, durationMs } },
-        {
-          // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
-          loaded: started,
-          guard: (state) => {
-            if (state.status === 'stopped') throw new RunStopped();
-          },
+    return this.handle(
+      executionId,
+      userId,
+      { type: 'CompleteStepRun', data: { runId, output: answer.text, usage: answer.usage, durationMs } },
+      {
+        // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
+        loaded: started,
+        guard: (state) => {
+          if (state.status === 'stopped') throw new RunStopped();
         },
-      );
-    } catch (error) {
-      // The answer broke the step's output contract: a failed model call, which asking again may mend.
-      if (error instanceof ExecutionRuleViolation && error.kind === 'invalid') {
-        throw new ModelCallError(error.message, { retryable: true, cause: error });
-      }
-      throw error;
-    }
+      },
+    );
   }
 
   async stop(executionId: string, userId: string, commandId?: string): Promise<LoadedExecution> {

@@ -1,4 +1,8 @@
-import { allowedApiUrl, RowRunRefused } from '../domain/master-mode/row-run';
+import { DomainError } from '../domain/errors';
+import { allowedApiUrl } from '../domain/master-mode/row-run';
+
+/** The outside API failed or answered nothing usable: for the user, like a failed model call. */
+const apiFailed = (message: string) => new DomainError('model_failed', message);
 
 const API_ROW_TIMEOUT_MS = 10_000;
 const API_ROW_MAX_BYTES = 1024 * 1024;
@@ -27,26 +31,24 @@ export async function callApiRow(
       });
       if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
         await response.body?.cancel();
-        if (hop >= MAX_REDIRECTS)
-          throw new RowRunRefused(`The API redirected more than ${MAX_REDIRECTS} times`);
+        if (hop >= MAX_REDIRECTS) throw apiFailed(`The API redirected more than ${MAX_REDIRECTS} times`);
         target = allowedApiUrl(new URL(response.headers.get('location')!, target).href, allowedHosts);
         continue;
       }
       const body = await boundedText(response);
       if (!response.ok) {
-        throw new RowRunRefused(
+        throw apiFailed(
           `The API answered ${response.status} ${response.statusText}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`,
         );
       }
       return body;
     }
   } catch (error) {
-    if (error instanceof RowRunRefused) throw error;
-    if (timeout.aborted)
-      throw new RowRunRefused(`The API did not answer within ${API_ROW_TIMEOUT_MS / 1000} s`);
-    if (signal?.aborted) throw new RowRunRefused('Stopped');
+    if (error instanceof DomainError) throw error;
+    if (timeout.aborted) throw apiFailed(`The API did not answer within ${API_ROW_TIMEOUT_MS / 1000} s`);
+    if (signal?.aborted) throw apiFailed('Stopped');
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new RowRunRefused(`The API could not be reached${cause ? ` (${cause})` : ''}`);
+    throw apiFailed(`The API could not be reached${cause ? ` (${cause})` : ''}`);
   }
 }
 
@@ -55,7 +57,7 @@ async function boundedText(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > API_ROW_MAX_BYTES) {
     await response.body?.cancel();
-    throw new RowRunRefused(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+    throw apiFailed(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -67,7 +69,7 @@ async function boundedText(response: Response): Promise<string> {
     size += value.byteLength;
     if (size > API_ROW_MAX_BYTES) {
       await reader.cancel();
-      throw new RowRunRefused(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+      throw apiFailed(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
     }
     chunks.push(value);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { ModelCallError } from '../ai';
+import { conflict, DomainError, notFound, ruleViolated } from '../domain/errors';
 import {
   type ExecuteAllOutcome,
   executeAllState,
@@ -8,17 +9,10 @@ import {
   masterStreamId,
 } from '../domain/master-mode/master-events';
 import type { MasterSession, MasterSessionWithSteps, MasterStep } from '../domain/master-mode/master-session';
-import {
-  blankRequiredRow,
-  planRowRun,
-  RowRunRefused,
-  requiredInputMessage,
-  rowLabel,
-} from '../domain/master-mode/row-run';
+import { blankRequiredRow, planRowRun, requiredInputMessage, rowLabel } from '../domain/master-mode/row-run';
 import type { EventStore } from '../eventstore';
 import { projectMasterStreams } from '../projections/project-master-events';
 import type { AppServices } from './app';
-import { HttpError, notFound } from './errors';
 import { callApiRow } from './master-api-call';
 import { ownKeyForRun } from './usage-standing';
 import { providerWithKey } from './user-model';
@@ -105,8 +99,8 @@ export class MasterModeService {
   async executeAll(sessionId: string, userId: string): Promise<ExecuteAllAnswer> {
     await this.session(sessionId, userId);
     const blank = blankRequiredRow(await this.rows(sessionId));
-    if (blank) throw new HttpError(400, requiredInputMessage(blank.position, blank.row));
-    if (this.executingAll.has(sessionId)) throw new HttpError(409, 'Execute All is already running');
+    if (blank) throw ruleViolated(requiredInputMessage(blank.position, blank.row));
+    if (this.executingAll.has(sessionId)) throw conflict('Execute All is already running');
     this.executingAll.add(sessionId);
     const runAllId = randomUUID();
     try {
@@ -168,13 +162,7 @@ export class MasterModeService {
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
     if (!row) throw notFound('Master mode step not found');
-    let plan: ReturnType<typeof planRowRun>;
-    try {
-      plan = planRowRun(rows, position, this.services.config.masterModeApiHosts);
-    } catch (error) {
-      if (error instanceof RowRunRefused) throw new HttpError(400, error.message);
-      throw error;
-    }
+    const plan = planRowRun(rows, position, this.services.config.masterModeApiHosts);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
     const model = plan.kind === 'model' ? await this.modelFor(userId) : null;
     const runId = randomUUID();
@@ -228,7 +216,7 @@ export class MasterModeService {
         { type: 'MasterRowRunFailed', data: { runId, message, at: now() } },
       ]);
       const retryable = error instanceof ModelCallError && error.retryable;
-      throw new HttpError(502, `${rowLabel(position, row)}: ${message}`, retryable);
+      throw new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable });
     }
     const durationMs = Math.round(performance.now() - startedAt);
     await this.append(sessionId, userId, [

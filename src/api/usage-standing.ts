@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
+import { DomainError } from '../domain/errors';
 import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
 import type { Config } from './config';
-import { HttpError } from './errors';
 import { newestOwnKeyMarkedUsed, unsealOwnKey } from './user-model';
 
 export interface Usage {
@@ -40,6 +40,7 @@ export async function ownKeyForRun(
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) return unsealOwnKey(config, sealed);
   const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };
-  if (!mayRunStep(standing)) throw new HttpError(429, allowanceUsedUpMessage(config.freeStepAllowance));
+  if (!mayRunStep(standing))
+    throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance));
   return null;
 }

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import { type ResolvedProvider, resolveProvider } from '../ai';
+import { DomainError } from '../domain/errors';
 import type { Config } from './config';
-import { HttpError } from './errors';
 import { createOwnKeyCipher } from './own-key-cipher';
 
 /**
@@ -34,8 +34,8 @@ export function unsealOwnKey(config: Pick<Config, 'appSecret'>, sealed: string):
     return createOwnKeyCipher(config.appSecret).decrypt(sealed);
   } catch {
     // Sealed under another APP_SECRET: falling back to the server's key would hide the problem.
-    throw new HttpError(
-      500,
+    throw new DomainError(
+      'conflict',
       'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
     );
   }

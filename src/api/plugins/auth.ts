@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../errors';
+import { DomainError } from '../../domain/errors';
 import { PostgresSessionStore } from '../session-store';
 
 declare module 'fastify' {
@@ -31,7 +31,7 @@ const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The signed-in user's id; anything reached while signed out is a 401. */
 export function userIdOf(request: FastifyRequest): string {
-  if (!request.userId) throw new HttpError(401, 'Unauthorized');
+  if (!request.userId) throw new DomainError('signed_out', 'Unauthorized');
   return request.userId;
 }
 

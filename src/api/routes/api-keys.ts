@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound } from '../errors';
+import { notFound } from '../../domain/errors';
 import { createOwnKeyCipher } from '../own-key-cipher';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';

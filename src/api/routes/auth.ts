@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError, z } from 'zod';
-import { HttpError, handleError } from '../errors';
+import { DomainError } from '../../domain/errors';
+import { handleError } from '../errors';
 import {
   isSignInProblem,
   loginPageUrl,
+  signInMessages as messages,
   renderLoginPage,
   type SignInForm,
   type SignInProblem,
-  signInMessages as messages,
 } from '../login-page';
 import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
 import { SESSION_COOKIE, userIdOf } from '../plugins/auth';
@@ -43,7 +44,7 @@ interface User {
 const signInRateLimit = {
   max: 10,
   timeWindow: '1 minute',
-  errorResponseBuilder: () => new HttpError(429, messages.tooManyAttempts),
+  errorResponseBuilder: () => new DomainError('over_limit', messages.tooManyAttempts),
 };
 
 /** The sign-in page, sign-in, sign-up, the current user and sign-out. */
@@ -84,7 +85,7 @@ export async function authRoutes(app: FastifyInstance) {
         account?.passwordSalt && account.passwordHash
           ? await verifyPassword(input.password, account.passwordSalt, account.passwordHash)
           : await rejectAfterHashing(input.password);
-      if (!account || !matches) throw new HttpError(401, messages.credentials);
+      if (!account || !matches) throw new DomainError('signed_out', messages.credentials);
       await startSession(request, account.id);
       return answerSignedIn(request, reply, 200, publicUser(account));
     },
@@ -108,7 +109,7 @@ export async function authRoutes(app: FastifyInstance) {
           SELECT id, ${salt}, ${hash} FROM new_user
         )
         SELECT id, email, first_name, last_name FROM new_user`;
-      if (!user) throw new HttpError(409, messages.taken);
+      if (!user) throw new DomainError('conflict', messages.taken);
       await startSession(request, user.id);
       return answerSignedIn(request, reply, 201, publicUser(user));
     },
@@ -118,7 +119,7 @@ export async function authRoutes(app: FastifyInstance) {
     const [user] = await sql<User[]>`
       SELECT id, email, first_name, last_name FROM users WHERE id = ${userIdOf(request)}`;
     // A session can outlive its account.
-    if (!user) throw new HttpError(401, 'Unauthorized');
+    if (!user) throw new DomainError('signed_out', 'Unauthorized');
     return publicUser(user);
   });
 
@@ -169,9 +170,9 @@ function problemOf(error: unknown): SignInProblem {
     const field = error.issues[0]?.path[0];
     return isSignInProblem(field) ? field : 'unknown';
   }
-  const statusCode = (error as { statusCode?: number }).statusCode;
-  if (statusCode === 401) return 'credentials';
-  if (statusCode === 409) return 'taken';
-  if (statusCode === 429) return 'tooManyAttempts';
+  if (!(error instanceof DomainError)) return 'unknown';
+  if (error.kind === 'signed_out') return 'credentials';
+  if (error.kind === 'conflict') return 'taken';
+  if (error.kind === 'over_limit') return 'tooManyAttempts';
   return 'unknown';
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { userNotesSchema } from '../../domain/conversation-context';
+import { conflict, notFound } from '../../domain/errors';
 import { readConversationContext } from '../conversation-context';
-import { HttpError, notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
@@ -29,7 +29,7 @@ export async function contextRoutes(app: FastifyInstance) {
     if (created.length === 0) {
       const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
       if (!flow) throw notFound('Flow not found');
-      throw new HttpError(409, 'Conversation context already exists');
+      throw conflict('Conversation context already exists');
     }
     return reply.status(201).send(await readConversationContext(sql, flowId, userId));
   });

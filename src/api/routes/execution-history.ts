@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { notFound } from '../../domain/errors';
 import { evolve, initialState } from '../../domain/execution/evolve';
 import type { RecordedEvent } from '../../eventstore';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
-import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
 

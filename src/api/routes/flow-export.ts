@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../domain/errors';
 import { workflowOf } from '../../domain/workflow-export';
-import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../domain/errors';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
-import { notFound } from '../errors';
 import { answerOf } from '../execution-answer';
 import { readLatestExecutionView } from '../execution-view';
 import { userIdOf } from '../plugins/auth';

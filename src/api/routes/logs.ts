@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../errors';
+import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 

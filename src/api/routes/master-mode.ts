@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import { z } from 'zod';
 import type { resolveProvider } from '../../ai';
+import { notFound } from '../../domain/errors';
 import {
   createMasterStepSchema,
   createSessionSchema,
@@ -12,7 +13,6 @@ import {
 } from '../../domain/master-mode/master-session';
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
 import { workflowJsonSchema } from '../../domain/workflow-json';
-import { notFound } from '../errors';
 import { MasterModeService, SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode-service';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';

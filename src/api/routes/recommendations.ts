@@ -4,6 +4,7 @@ import type { JSONValue, Sql, TransactionSql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
+import { notFound } from '../../domain/errors';
 import { type DetectedPattern, detectWorkflowPatterns } from '../../domain/workflow-patterns';
 import {
   type PatternRecord,
@@ -13,7 +14,6 @@ import {
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
-import { notFound } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { idParams, noFieldsBody } from '../request-schemas';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { notFound } from '../../domain/errors';
 import type { StepResult } from '../../domain/execution/types';
-import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
+import { notFound, ruleViolated } from '../../domain/errors';
 import { createStepSchema, normaliseStepConfig, type Step, updateStepSchema } from '../../domain/flow';
-import { HttpError, notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 
@@ -11,7 +11,7 @@ async function checkInputSources(sql: Sql, flowId: string, order: number, inputS
   const earlier = await sql<{ id: string }[]>`
     SELECT id FROM steps WHERE flow_id = ${flowId} AND "order" < ${order} AND id IN ${sql(inputSources)}`;
   if (earlier.length !== new Set(inputSources).size) {
-    throw new HttpError(400, 'inputSources: input sources may only be earlier steps of the same flow');
+    throw ruleViolated('inputSources: input sources may only be earlier steps of the same flow');
   }
 }
 

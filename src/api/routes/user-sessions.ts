@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
+import { notFound } from '../../domain/errors';
 import {
   defaultModeOf,
   type NewUserSession,
+  newUserSessionSchema,
   SESSION_MODES,
   type SessionMode,
-  newUserSessionSchema,
   sessionUrlOf,
 } from '../../domain/user-session';
-import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 

@@ -252,7 +252,7 @@ describe('decide', () => {
     it('refuses blank input for a step that requires input', () => {
       given([started])
         .when(runStep(two.id, { userInput: ' \n\t' }))
-        .thenRefuses('invalid', MESSAGES.inputRequired);
+        .thenRefuses('rule_violated', MESSAGES.inputRequired);
     });
 
     it('refuses a second run of a step while one is in progress', () => {
@@ -383,7 +383,7 @@ describe('decide', () => {
       ];
       given(history)
         .when(complete('r1', 'I pick Right'))
-        .thenRefuses('invalid', /choices/);
+        .thenRefuses('model_failed', /choices/);
     });
 
     it('refuses an unknown run and a run that already ended', () => {
@@ -453,7 +453,7 @@ describe('decide', () => {
         .thenEmits([]);
       given(withChoice)
         .when({ type: 'UnapproveResult', data: { resultId: 'pick' } })
-        .thenRefuses('invalid', MESSAGES.choiceStaysApproved);
+        .thenRefuses('rule_violated', MESSAGES.choiceStaysApproved);
       given(withResult)
         .when({ type: 'UnapproveResult', data: { resultId: 'nope' } })
         .thenRefuses('not_found');
@@ -492,7 +492,7 @@ describe('decide', () => {
     it('EditResult with nothing to change is refused; with the same values it records nothing', () => {
       given(withResult)
         .when({ type: 'EditResult', data: { resultId: 'res1' } })
-        .thenRefuses('invalid', MESSAGES.nothingToEdit);
+        .thenRefuses('rule_violated', MESSAGES.nothingToEdit);
       given(withResult)
         .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Answer', label: 'Branch 1' } })
         .thenEmits([]);

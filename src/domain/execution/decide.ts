@@ -1,3 +1,4 @@
+import { DomainError, type ProblemKind } from '../errors';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
 import { evolve } from './evolve';
 import { parseStepOutput } from './output';
@@ -5,11 +6,10 @@ import { buildPrompt } from './prompt';
 import { runningRun } from './queries';
 import { inExecutionOrder, sameSteps, snapshotOf } from './step-snapshots';
 import {
-  type DecideContext,
   DEFAULT_USER_INPUT,
+  type DecideContext,
   type ExecutionCommand,
   type ExecutionEvent,
-  ExecutionRuleViolation,
   type ExecutionState,
   type StepResult,
   type StepRun,
@@ -34,8 +34,7 @@ export const MESSAGES = {
     `Step ${order} (${name}) chưa có kết quả nào được approve để dùng lại. Hãy approve một kết quả của step này, hoặc chạy lại từ step đó.`,
 } as const;
 
-const refuse = (kind: ExecutionRuleViolation['kind'], message: string) =>
-  new ExecutionRuleViolation(kind, message);
+const refuse = (kind: ProblemKind, message: string) => new DomainError(kind, message);
 
 function stepOf(state: ExecutionState, stepId: string) {
   const step = state.steps.find((s) => s.id === stepId);
@@ -102,7 +101,7 @@ function startFrom(
   context: DecideContext,
 ): ExecutionEvent[] {
   const { source } = data;
-  if (source.flowId !== data.flowId) throw refuse('invalid', MESSAGES.sourceOfAnotherFlow);
+  if (source.flowId !== data.flowId) throw refuse('rule_violated', MESSAGES.sourceOfAnotherFlow);
   const started = executionStarted(data.executionId, data.flowId, context);
   const { steps } = started.data;
   const from = steps.findIndex((step) => step.id === data.fromStepId);
@@ -111,7 +110,7 @@ function startFrom(
   const approvedOf = reusedSteps.map((step) => {
     const approved = source.results.filter((result) => result.stepId === step.id && result.approved);
     if (approved.length === 0)
-      throw refuse('invalid', MESSAGES.nothingApprovedToReuse(step.order, step.name));
+      throw refuse('rule_violated', MESSAGES.nothingApprovedToReuse(step.order, step.name));
     return { step, approved };
   });
   const results = approvedOf.flatMap(({ step, approved }) =>
@@ -181,7 +180,7 @@ export function decide(
       const step = stepOf(state, data.stepId);
       if (state.status === 'stopped') throw refuse('conflict', MESSAGES.stopped);
       if (step.requiresUserInput && data.userInput.trim() === '')
-        throw refuse('invalid', MESSAGES.inputRequired);
+        throw refuse('rule_violated', MESSAGES.inputRequired);
       // One run per step at a time: two runs of the same work would race to complete the same cache item.
       if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
       const work = workOf(state, step.id, data.loopIteration);
@@ -255,7 +254,7 @@ export function decide(
 
     case 'UnapproveResult': {
       const result = resultOf(state, command.data.resultId);
-      if (result.choiceIndex !== null) throw refuse('invalid', MESSAGES.choiceStaysApproved);
+      if (result.choiceIndex !== null) throw refuse('rule_violated', MESSAGES.choiceStaysApproved);
       if (!result.approved) return [];
       return [{ type: 'ResultUnapproved', data: { resultId: result.id, at } }];
     }
@@ -264,7 +263,7 @@ export function decide(
       const { data } = command;
       const result = resultOf(state, data.resultId);
       if (data.result === undefined && data.label === undefined)
-        throw refuse('invalid', MESSAGES.nothingToEdit);
+        throw refuse('rule_violated', MESSAGES.nothingToEdit);
       const after = data.result ?? result.result;
       // The spec's default for a label cleared in the editor.
       const fallbackLabel = `step_${result.stepOrder}`;
@@ -296,7 +295,7 @@ export function decide(
 
     default: {
       const unknown: never = command;
-      throw refuse('invalid', `Unknown command ${(unknown as { type: string }).type}`);
+      throw refuse('rule_violated', `Unknown command ${(unknown as { type: string }).type}`);
     }
   }
 }

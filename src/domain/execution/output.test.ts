@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DomainError } from '../errors';
 import { parseStepOutput, type StepOutput } from './output';
-import { ExecutionRuleViolation } from './types';
 
 const answer = (fields: Partial<StepOutput>): StepOutput => ({
   outputMode: 'single',
@@ -59,9 +59,9 @@ describe('parseStepOutput', () => {
     ['an object of another shape', '{"answer": "x"}'],
   ])('multiple: refuses %s', (_, output) => {
     const error = refusal({ outputMode: 'multiple', output });
-    expect(error).toBeInstanceOf(ExecutionRuleViolation);
+    expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({
-      kind: 'invalid',
+      kind: 'model_failed',
       message: expect.stringMatching(/multiple-output format/),
     });
   });
@@ -96,14 +96,14 @@ describe('parseStepOutput', () => {
     ['plain text', 'Go deep'],
   ])('multiple_choice: refuses %s', (_, output) => {
     expect(refusal({ outputMode: 'multiple_choice', choices, output })).toMatchObject({
-      kind: 'invalid',
+      kind: 'model_failed',
       message: expect.stringContaining('Go wide | Go deep'),
     });
   });
 
   it('multiple_choice: a step without choices cannot take a path', () => {
     expect(refusal({ outputMode: 'multiple_choice', output: '{"choice": "x"}' })).toMatchObject({
-      kind: 'invalid',
+      kind: 'model_failed',
     });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { DomainError } from '../errors';
 import type { OutputMode } from '../flow';
-import { ExecutionRuleViolation, type ResultDraft } from './types';
+import type { ResultDraft } from './types';
 
 /** A result the model's answer gives, before it has an id. */
 export type OutputResult = Omit<ResultDraft, 'resultId'>;
@@ -47,8 +48,7 @@ const result = (fields: Partial<OutputResult> & Pick<OutputResult, 'label' | 'co
 function multipleResults(output: string): OutputResult[] {
   const parsed = branches.safeParse(jsonOf(output));
   if (!parsed.success) {
-    throw new ExecutionRuleViolation(
-      'invalid',
+    throw brokenContract(
       'The model answer is not in the multiple-output format: expected a JSON list of {branchName, content}.',
     );
   }
@@ -60,10 +60,9 @@ function multipleResults(output: string): OutputResult[] {
 
 function choiceResult(output: string, choices: readonly string[]): OutputResult {
   if (choices.length === 0) {
-    throw new ExecutionRuleViolation('invalid', 'This multiple-choice step has no choices to pick from.');
+    throw brokenContract('This multiple-choice step has no choices to pick from.');
   }
-  const refused = new ExecutionRuleViolation(
-    'invalid',
+  const refused = brokenContract(
     `The model answer does not pick one of the choices (${choices.join(' | ')}): expected JSON {"choice": "..."}.`,
   );
   const parsed = pick.safeParse(jsonOf(output));
@@ -85,9 +84,12 @@ function choiceResult(output: string, choices: readonly string[]): OutputResult 
   });
 }
 
+/** A model answer that breaks its step's JSON contract is a failed model call: asking again may mend it. */
+const brokenContract = (message: string) => new DomainError('model_failed', message, { retryable: true });
+
 /**
  * The results a model answer gives for a step's output mode. An answer that breaks the mode's JSON
- * contract is refused as 'invalid', so the run is recorded as failed (and retryable) instead of
+ * contract is a failed model call, so the run is recorded as failed (and retryable) instead of
  * producing results nobody asked for.
  */
 export function parseStepOutput(answer: StepOutput): OutputResult[] {
@@ -108,7 +110,7 @@ export function parseStepOutput(answer: StepOutput): OutputResult[] {
       return [choiceResult(answer.output, answer.choices)];
     default: {
       const unknown: never = answer.outputMode;
-      throw new ExecutionRuleViolation('invalid', `Unknown output mode ${String(unknown)}`);
+      throw brokenContract(`Unknown output mode ${String(unknown)}`);
     }
   }
 }

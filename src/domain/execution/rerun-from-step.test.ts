@@ -211,7 +211,7 @@ describe('decide StartExecutionFrom', () => {
     ]);
     given([], { steps })
       .when(rerunFrom(three.id, unapproved))
-      .thenRefuses('invalid', MESSAGES.nothingApprovedToReuse(2, 'Outline'));
+      .thenRefuses('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'Outline'));
     expect(MESSAGES.nothingApprovedToReuse(2, 'Outline')).toMatch(
       /^Step 2 \(Outline\) chưa có kết quả nào được approve/,
     );
@@ -222,7 +222,7 @@ describe('decide StartExecutionFrom', () => {
     const reordered = [one, added, { ...two, order: 3 }, { ...three, order: 4 }];
     given([], { steps: reordered })
       .when(rerunFrom(three.id))
-      .thenRefuses('invalid', MESSAGES.nothingApprovedToReuse(2, 'New'));
+      .thenRefuses('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'New'));
   });
 
   it('refuses a step that is not in the flow', () => {
@@ -232,7 +232,7 @@ describe('decide StartExecutionFrom', () => {
   it('refuses a source execution of another flow', () => {
     given([], { steps })
       .when(rerunFrom(three.id, { ...source, flowId: 'flow-2' }))
-      .thenRefuses('invalid', MESSAGES.sourceOfAnotherFlow);
+      .thenRefuses('rule_violated', MESSAGES.sourceOfAnotherFlow);
   });
 
   it('refuses a stream that already exists', () => {

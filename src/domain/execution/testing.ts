@@ -1,16 +1,9 @@
 import { expect } from 'vitest';
+import { DomainError, type ProblemKind } from '../errors';
 import type { Step, StepSnapshot } from '../flow';
 import { decide } from './decide';
 import { evolve, initialState } from './evolve';
-import type {
-  DecideContext,
-  ExecutionCommand,
-  ExecutionEvent,
-  ExecutionState,
-  ResultDraft,
-  RuleViolationKind,
-} from './types';
-import { ExecutionRuleViolation } from './types';
+import type { DecideContext, ExecutionCommand, ExecutionEvent, ExecutionState, ResultDraft } from './types';
 
 export const NOW = '2025-01-02T03:04:05.000Z';
 
@@ -66,15 +59,15 @@ export function given(history: readonly ExecutionEvent[], context: Partial<Decid
         },
         /** For assertions on part of the events. */
         events: run,
-        thenRefuses(kind: RuleViolationKind, message?: string | RegExp) {
+        thenRefuses(kind: ProblemKind, message?: string | RegExp) {
           let error: unknown;
           try {
             run();
           } catch (caught) {
             error = caught;
           }
-          expect(error).toBeInstanceOf(ExecutionRuleViolation);
-          expect((error as ExecutionRuleViolation).kind).toBe(kind);
+          expect(error).toBeInstanceOf(DomainError);
+          expect((error as DomainError).kind).toBe(kind);
           if (message !== undefined) expect((error as Error).message).toMatch(message);
         },
       };

@@ -227,17 +227,4 @@ export interface DecideContext {
   steps: StepSnapshot[];
 }
 
-export type RuleViolationKind = 'invalid' | 'not_found' | 'conflict';
-
-/** A command the rules refuse; the API maps kind to 400 / 404 / 409. */
-export class ExecutionRuleViolation extends Error {
-  constructor(
-    readonly kind: RuleViolationKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ExecutionRuleViolation';
-  }
-}
-
 export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MasterStep } from './master-session';
+import { DomainError } from '../errors';
 import { executeAllState, type MasterEvent } from './master-events';
-import { allowedApiUrl, blankRequiredRow, DEFAULT_MASTER_INPUT, planRowRun, RowRunRefused } from './row-run';
+import type { MasterStep } from './master-session';
+import { allowedApiUrl, blankRequiredRow, DEFAULT_MASTER_INPUT, planRowRun } from './row-run';
 
 let ids = 0;
 function row(fields: Partial<MasterStep>): MasterStep {
@@ -23,7 +24,7 @@ function row(fields: Partial<MasterStep>): MasterStep {
 }
 
 const refusal = (run: () => unknown) => {
-  expect(run).toThrow(RowRunRefused);
+  expect(run).toThrow(DomainError);
   try {
     run();
   } catch (error) {

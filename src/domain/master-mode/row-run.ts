@@ -1,3 +1,4 @@
+import { ruleViolated } from '../errors';
 import { CalculationError, evaluateCalculation, formatCalculation } from './calculation';
 import type { MasterStep } from './master-session';
 import { type ResolvedText, resolveRowReferences, rowNumber } from './row-references';
@@ -10,11 +11,6 @@ export type RowRunPlan =
   | { kind: 'answered'; result: string; input: ResolvedText }
   | { kind: 'model'; system: string; prompt: string; input: ResolvedText; systemPrompt: ResolvedText }
   | { kind: 'http'; url: URL; input: ResolvedText };
-
-/** A row that cannot run as it is; the message tells the user what to change. */
-export class RowRunRefused extends Error {
-  override name = 'RowRunRefused';
-}
 
 export const DEFAULT_MASTER_INPUT = 'Master mode execution - no additional input';
 
@@ -39,7 +35,7 @@ export const requiredInputMessage = (position: number, row: Pick<MasterStep, 'st
  */
 export function allowedApiUrl(input: string, allowedHosts: readonly string[]): URL {
   if (allowedHosts.length === 0) {
-    throw new RowRunRefused(
+    throw ruleViolated(
       'API rows are turned off on this server: no host is allowed (MASTER_MODE_API_HOSTS is empty)',
     );
   }
@@ -47,17 +43,17 @@ export function allowedApiUrl(input: string, allowedHosts: readonly string[]): U
   try {
     url = new URL(input.trim());
   } catch {
-    throw new RowRunRefused('The input of an API row must be a URL, e.g. https://api.example.com/data');
+    throw ruleViolated('The input of an API row must be a URL, e.g. https://api.example.com/data');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RowRunRefused('An API row may only call http:// or https:// URLs');
+    throw ruleViolated('An API row may only call http:// or https:// URLs');
   }
   if (url.username !== '' || url.password !== '') {
-    throw new RowRunRefused('An API row URL may not carry a user name or password');
+    throw ruleViolated('An API row URL may not carry a user name or password');
   }
   const host = url.host.toLowerCase();
   if (!allowedHosts.some((entry) => entry.toLowerCase() === host)) {
-    throw new RowRunRefused(
+    throw ruleViolated(
       `The host ${host} is not allowed for API rows; allowed: ${allowedHosts.join(', ')} (MASTER_MODE_API_HOSTS)`,
     );
   }
@@ -74,9 +70,9 @@ export function planRowRun(
   allowedHosts: readonly string[],
 ): RowRunPlan {
   const row = rows[position - 1];
-  if (!row) throw new RowRunRefused(`The session has no row ${position}`);
+  if (!row) throw ruleViolated(`The session has no row ${position}`);
   if (row.isRequired && row.userInput.trim() === '') {
-    throw new RowRunRefused(requiredInputMessage(position, row));
+    throw ruleViolated(requiredInputMessage(position, row));
   }
   const results = rows.map((r) => r.result);
   const input = resolveRowReferences(row.userInput, results);
@@ -92,7 +88,7 @@ export function planRowRun(
         };
       } catch (error) {
         if (error instanceof CalculationError) {
-          throw new RowRunRefused(`${rowLabel(position, row)}: ${error.message}`);
+          throw ruleViolated(`${rowLabel(position, row)}: ${error.message}`);
         }
         throw error;
       }
@@ -113,7 +109,7 @@ export function planRowRun(
     }
     default: {
       const unknown: never = row.stepType;
-      throw new RowRunRefused(`Unknown step type ${String(unknown)}`);
+      throw ruleViolated(`Unknown step type ${String(unknown)}`);
     }
   }
 }
