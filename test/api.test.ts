@@ -337,8 +337,8 @@ describe('HTTP API with a slow model', () => {
         conversation: { userNotes: '', rejectedIdeas: '' },
       },
     });
-    expect(await t.app.executions.failInterruptedRuns(60_000)).toBe(0);
-    expect(await t.app.executions.failInterruptedRuns(0)).toBe(1);
+    expect(await t.app.crashSweep.run(60_000)).toBe(0);
+    expect(await t.app.crashSweep.run(0)).toBe(1);
     const view = (await alice.get(`/api/executions/${execution.id}`)).json();
     expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'interrupted' });
     const rerun = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);

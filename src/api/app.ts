@@ -11,8 +11,10 @@ import type { resolveProvider } from '../ai';
 import type { EventStore } from '../eventstore';
 import type { Config } from './config';
 import { handleError } from './errors';
-import { ExecutionService } from './execution-service';
 import authPlugin from './plugins/auth';
+import executionsPlugin from './plugins/executions';
+import liveUpdatesPlugin from './plugins/live-updates';
+import masterModePlugin from './plugins/master-mode';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -31,7 +33,6 @@ import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
 import { userSessionRoutes } from './routes/user-sessions';
-import { LiveUpdateHub } from './ws/live-update-hub';
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -48,8 +49,8 @@ declare module 'fastify' {
     config: Config;
     sql: Sql;
     store: EventStore;
-    hub: LiveUpdateHub;
-    executions: ExecutionService;
+    /** Which model answers a call; unset: own key -> GEMINI_API_KEY -> the offline model. */
+    resolveModel: typeof resolveProvider | undefined;
   }
 }
 
@@ -64,17 +65,11 @@ export async function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 4 * 1024 * 1024,
   });
-  const hub = new LiveUpdateHub(services.store, services.sql);
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
   app.decorate('store', services.store);
-  app.decorate('hub', hub);
-  app.decorate('executions', new ExecutionService(services, hub));
+  app.decorate('resolveModel', services.resolveModel);
   app.setErrorHandler(handleError);
-  app.addHook('onClose', async () => {
-    await app.executions.close();
-    await hub.close();
-  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -94,6 +89,9 @@ export async function buildApp(
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authPlugin);
+  await app.register(liveUpdatesPlugin);
+  await app.register(executionsPlugin);
+  await app.register(masterModePlugin);
 
   await app.register(authRoutes);
   await app.register(flowRoutes);
@@ -109,13 +107,12 @@ export async function buildApp(
   await app.register(apiKeyRoutes);
   await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
   await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
-  await app.register(masterModeRoutes, { resolveModel: services.resolveModel });
+  await app.register(masterModeRoutes);
   await app.register(userSessionRoutes);
   await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
   await app.register(recommendationRoutes, { resolveModel: services.resolveModel });
 
   await registerWebApp(app);
-  await hub.start();
   return app;
 }
 

@@ -8,10 +8,12 @@ async function main() {
   const database = await openDatabase(config);
   const store = new EventStore(database.sql);
   const app = await buildApp({ config, sql: database.sql, store }, { logger: { level: config.logLevel } });
-  const interrupted = await app.executions.failInterruptedRuns();
+  const interrupted = await app.crashSweep.run();
   if (interrupted > 0)
-    app.log.warn(`${interrupted} step run(s) interrupted by the last shutdown were marked failed`);
-  app.executions.startSweeping();
+    app.log.warn(
+      `${interrupted} run(s) and Execute All(s) interrupted by the last shutdown were marked failed`,
+    );
+  app.crashSweep.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,5 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { evolve, initialState } from '../domain/execution/evolve';
+import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from './execution-row';
 import { rejectedIdeaChange } from './project-rejected-idea';
@@ -17,8 +18,7 @@ export interface ProjectableEvent {
 export const toExecutionEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as ExecutionEvent;
 
-export const EXECUTION_STREAM_PREFIX = 'execution-';
-export const executionStreamId = (executionId: string) => `${EXECUTION_STREAM_PREFIX}${executionId}`;
+export { EXECUTION_STREAM_PREFIX, executionStreamId } from '../domain/execution/stream';
 
 /** An execution as it stood before the events: its state and the stream position it reflects. */
 export interface ExecutionBefore {

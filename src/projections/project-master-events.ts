@@ -7,7 +7,8 @@ const toMasterEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as MasterEvent;
 
 /**
- * Writes the read models of master mode streams' events: `master_mode_runs` (one row per row run) and,
+ * Writes the read models of master mode streams' events: `master_mode_runs` (one row per row run),
+ * `master_mode_execute_alls` (one row per Execute All) and,
  * for a successful ai run made without an own key, a `user_usage` row, so master mode spends the same
  * free allowance as flows. Rows remember their stream position; replaying the same events changes nothing.
  */
@@ -80,8 +81,40 @@ function changesOf(recorded: ProjectableEvent): ReadModelChange[] {
         },
       ];
     case 'MasterExecuteAllStarted':
+      return [
+        {
+          type: 'insert',
+          table: 'master_mode_execute_alls',
+          row: {
+            id: event.data.runAllId,
+            sessionId: recorded.streamId.slice(MASTER_STREAM_PREFIX.length),
+            startedAt: event.data.at,
+            position,
+          },
+        },
+      ];
     case 'MasterExecuteAllStopped':
-    case 'MasterExecuteAllEnded':
+      return [
+        {
+          type: 'update',
+          table: 'master_mode_execute_alls',
+          id: event.data.runAllId,
+          set: { stopRequested: true },
+          position,
+        },
+      ];
+    case 'MasterExecuteAllEnded': {
+      const { runAllId, at, outcome, message } = event.data;
+      return [
+        {
+          type: 'update',
+          table: 'master_mode_execute_alls',
+          id: runAllId,
+          set: { endedAt: at, outcome, message },
+          position,
+        },
+      ];
+    }
     case 'MasterResultsReset':
       return [];
     default: {

@@ -29,6 +29,7 @@ export type KeyedTable =
   | 'ai_request_logs'
   | 'step_results'
   | 'master_mode_runs'
+  | 'master_mode_execute_alls'
   | 'user_usage'
   | 'rejected_ideas';
 

@@ -11,6 +11,7 @@ export const READ_MODEL_TABLES = [
   'user_usage',
   'rejected_ideas',
   'master_mode_runs',
+  'master_mode_execute_alls',
 ] as const;
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { answerOf } from '../execution-answer';
+import { answerOf } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
@@ -17,7 +17,7 @@ const runBody = z
 export async function executionRoutes(app: FastifyInstance) {
   app.get('/api/executions/:id', async (request, reply) => {
     const { id } = idParams.parse(request.params);
-    const json = await app.executions.viewJson(id, userIdOf(request));
+    const json = await app.executionViews.viewJson(id, userIdOf(request));
     return reply.type('application/json; charset=utf-8').send(json);
   });
 
@@ -28,14 +28,14 @@ export async function executionRoutes(app: FastifyInstance) {
       const { id, stepId } = runParams.parse(request.params);
       const { userInput, loopIteration } = runBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
-      const { execution, results } = await app.executions.runStep(
-        id,
+      const { execution, results } = await app.stepRunner.run({
+        executionId: id,
         userId,
         stepId,
         userInput,
-        commandIdOf(request),
-        loopIteration ?? null,
-      );
+        commandId: commandIdOf(request),
+        loopIteration: loopIteration ?? null,
+      });
       return { execution: answerOf(execution), results };
     },
   );
@@ -44,7 +44,7 @@ export async function executionRoutes(app: FastifyInstance) {
     const { id } = idParams.parse(request.params);
     const userId = userIdOf(request);
     await app.executions.stop(id, userId, commandIdOf(request));
-    return app.executions.view(id, userId);
+    return app.executionViews.view(id, userId);
   });
 
   app.post('/api/executions/:id/reset', async (request) => {
@@ -56,6 +56,6 @@ export async function executionRoutes(app: FastifyInstance) {
       { type: 'ResetExecution', data: {} },
       { commandId: commandIdOf(request) },
     );
-    return app.executions.view(id, userId);
+    return app.executionViews.view(id, userId);
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../domain/errors';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
-import { answerOf } from '../execution-answer';
-import { readLatestExecutionView } from '../execution-view';
+import { answerOf } from '../executions/execution-answer';
+import { readLatestExecutionView } from '../executions/execution-view';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams } from '../request-schemas';
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from 'postgres';
 import { z } from 'zod';
-import type { resolveProvider } from '../../ai';
 import { notFound } from '../../domain/errors';
 import {
   createMasterStepSchema,
@@ -13,7 +12,7 @@ import {
 } from '../../domain/master-mode/master-session';
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
 import { workflowJsonSchema } from '../../domain/workflow-json';
-import { MasterModeService, SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode-service';
+import { SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode/master-mode-service';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { noFieldsBody } from '../request-schemas';
@@ -32,17 +31,8 @@ interface NewRow {
  * Master mode: sessions of rows (a name, an input, a prompt, a type, a result) worked like a
  * spreadsheet; rows run one at a time or all in order (see MasterModeService).
  */
-export async function masterModeRoutes(
-  app: FastifyInstance,
-  options: { resolveModel?: typeof resolveProvider | undefined },
-) {
-  const { sql } = app;
-  const master = new MasterModeService({
-    config: app.config,
-    sql: app.sql,
-    store: app.store,
-    ...(options.resolveModel ? { resolveModel: options.resolveModel } : {}),
-  });
+export async function masterModeRoutes(app: FastifyInstance) {
+  const { sql, masterMode: master } = app;
   const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
 
   app.get('/api/master-mode/sessions', async (request) => {

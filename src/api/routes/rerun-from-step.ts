@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf } from '../request-schemas';
-import { rerunFromStep } from '../rerun-from-step';
+import { rerunFromStep } from '../executions/rerun-from-step';
 
 const rerunParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 
@@ -12,6 +12,6 @@ export async function rerunFromStepRoutes(app: FastifyInstance) {
     const { id, stepId } = rerunParams.parse(request.params);
     const userId = userIdOf(request);
     const executionId = await rerunFromStep(app.executions, id, userId, stepId, commandIdOf(request));
-    return reply.status(201).send(await app.executions.view(executionId, userId));
+    return reply.status(201).send(await app.executionViews.view(executionId, userId));
   });
 }

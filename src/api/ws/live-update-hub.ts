@@ -1,54 +1,44 @@
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
-import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
+import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import {
-  EXECUTION_STREAM_PREFIX,
-  executionStreamId,
-  toExecutionEvent,
-} from '../../projections/project-execution-events';
-
-const clientMessage = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('subscribe'),
-    executionId: z.uuid(),
-    after: z.number().int().min(0).default(0),
-  }),
-  z.object({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
-]);
+  clientMessageSchema,
+  type LiveEvent,
+  type LiveTopic,
+  type ServerMessage,
+  topicKey,
+  topicOfKey,
+} from '../../domain/live-updates';
+import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
 
 interface Subscription {
+  topic: LiveTopic;
   lastSent: number;
   /** While the stream is being read, live events wait here so none overtakes the replay. */
   replaying: boolean;
   buffer: RecordedEvent[];
-  /** Tokens of a run whose StepRunStarted has not reached this socket yet: they wait for it. */
-  heldDeltas: { after: number; message: DeltaMessage }[];
-}
-
-interface DeltaMessage {
-  type: 'delta';
-  executionId: string;
-  runId: string;
-  text: string;
+  /** Tokens of a run whose start event has not reached this socket yet: they wait for it. */
+  heldDeltas: { after: number; message: ServerMessage & { type: 'delta' } }[];
 }
 
 interface Connection {
   socket: WebSocket;
   userId: string;
+  /** By stream id. */
   subscriptions: Map<string, Subscription>;
 }
 
 /**
- * Pushes execution events to subscribed sockets: a replay from the client's position, 'up-to-date',
- * then live events from the process's one log tailer (which also sees other processes' commits).
- * Positions are stream positions; each socket gets every position once, in order.
+ * Pushes the events of executions and master mode sessions to subscribed sockets: a replay from the
+ * client's position, 'up-to-date', then live events from the process's one log tailer (which also sees
+ * other processes' commits). Positions are stream positions; each socket gets every position once, in order.
  */
 export class LiveUpdateHub {
   private tailer: LogTailer | undefined;
+  /** Sockets by the stream id they watch. */
   private readonly subscribers = new Map<string, Set<Connection>>();
   private readonly connections = new Set<Connection>();
-  /** The text so far of each run this process is making, by execution, for sockets that subscribe mid-run. */
+  /** The text so far of each run this process is making, by stream, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
   private readonly executionEventListeners: ((executionId: string) => void)[] = [];
 
@@ -84,22 +74,24 @@ export class LiveUpdateHub {
     });
     socket.on('close', () => {
       this.connections.delete(connection);
-      for (const executionId of connection.subscriptions.keys()) this.unsubscribe(connection, executionId);
+      for (const streamId of connection.subscriptions.keys()) this.unsubscribe(connection, streamId);
     });
   }
 
   /**
-   * Model tokens of a running step, to this process's subscribers; not stored. `after` is the stream
-   * position of the run's StepRunStarted: no socket sees a token before that event.
+   * Model tokens of a running run of the stream `streamId`, to this process's subscribers; not stored.
+   * `after` is the stream position of the run's start event: no socket sees a token before that event.
    */
-  publishDelta(executionId: string, runId: string, text: string, after: number) {
-    const runs = this.runTexts.get(executionId) ?? new Map<string, { after: number; text: string }>();
+  publishDelta(streamId: string, runId: string, text: string, after: number) {
+    const topic = topicOfKey(streamId);
+    if (!topic) return;
+    const runs = this.runTexts.get(streamId) ?? new Map<string, { after: number; text: string }>();
     const sofar = runs.get(runId);
     runs.set(runId, { after, text: (sofar?.text ?? '') + text });
-    this.runTexts.set(executionId, runs);
-    const message: DeltaMessage = { type: 'delta', executionId, runId, text };
-    for (const connection of this.subscribers.get(executionId) ?? []) {
-      const subscription = connection.subscriptions.get(executionId);
+    this.runTexts.set(streamId, runs);
+    const message = { type: 'delta', ...topic, runId, text } as const;
+    for (const connection of this.subscribers.get(streamId) ?? []) {
+      const subscription = connection.subscriptions.get(streamId);
       if (!subscription) continue;
       if (subscription.lastSent >= after && subscription.heldDeltas.length === 0)
         this.send(connection, message);
@@ -108,21 +100,21 @@ export class LiveUpdateHub {
   }
 
   /** The run has ended: its text is in its event now. */
-  forgetRun(executionId: string, runId: string) {
-    const runs = this.runTexts.get(executionId);
+  forgetRun(streamId: string, runId: string) {
+    const runs = this.runTexts.get(streamId);
     runs?.delete(runId);
-    if (runs?.size === 0) this.runTexts.delete(executionId);
+    if (runs?.size === 0) this.runTexts.delete(streamId);
   }
 
   /**
    * After 'up-to-date' the client starts its token texts afresh: each run in progress gets its whole text
    * so far as one delta, and the tokens held for it are in that text already.
    */
-  private sendRunTexts(connection: Connection, executionId: string, subscription: Subscription) {
-    for (const [runId, { after, text }] of this.runTexts.get(executionId) ?? []) {
+  private sendRunTexts(connection: Connection, streamId: string, subscription: Subscription) {
+    for (const [runId, { after, text }] of this.runTexts.get(streamId) ?? []) {
       if (after > subscription.lastSent) continue;
       subscription.heldDeltas = subscription.heldDeltas.filter((held) => held.message.runId !== runId);
-      this.send(connection, { type: 'delta', executionId, runId, text } satisfies DeltaMessage);
+      this.send(connection, { type: 'delta', ...subscription.topic, runId, text });
     }
   }
 
@@ -133,56 +125,60 @@ export class LiveUpdateHub {
     } catch {
       return this.send(connection, { type: 'error', message: 'Messages must be JSON' });
     }
-    const parsed = clientMessage.safeParse(json);
+    const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success) return this.send(connection, { type: 'error', message: 'Unknown message' });
     const message = parsed.data;
-    if (message.type === 'unsubscribe') return this.unsubscribe(connection, message.executionId);
-    const [owner] = await this.sql<
-      { userId: string }[]
-    >`SELECT user_id FROM executions WHERE id = ${message.executionId}`;
-    if (!owner || owner.userId !== connection.userId) {
-      return this.send(connection, {
-        type: 'error',
-        executionId: message.executionId,
-        message: 'Execution not found',
-      });
+    const topic: LiveTopic =
+      'executionId' in message
+        ? { executionId: message.executionId }
+        : { masterSessionId: message.masterSessionId };
+    const streamId = topicKey(topic);
+    if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
+    if (!(await this.owns(connection.userId, topic))) {
+      const what = 'executionId' in topic ? 'Execution' : 'Master mode session';
+      return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
     }
     const subscription: Subscription = {
-      lastSent: message.after,
+      topic,
+      lastSent: message.after ?? 0,
       replaying: true,
       buffer: [],
       heldDeltas: [],
     };
-    connection.subscriptions.set(message.executionId, subscription);
-    const watchers = this.subscribers.get(message.executionId) ?? new Set<Connection>();
+    connection.subscriptions.set(streamId, subscription);
+    const watchers = this.subscribers.get(streamId) ?? new Set<Connection>();
     watchers.add(connection);
-    this.subscribers.set(message.executionId, watchers);
-    await this.catchUp(connection, message.executionId, subscription);
-    this.send(connection, {
-      type: 'up-to-date',
-      executionId: message.executionId,
-      position: subscription.lastSent,
-    });
-    this.sendRunTexts(connection, message.executionId, subscription);
+    this.subscribers.set(streamId, watchers);
+    await this.catchUp(connection, streamId, subscription);
+    this.send(connection, { type: 'up-to-date', ...topic, position: subscription.lastSent });
+    this.sendRunTexts(connection, streamId, subscription);
   }
 
-  private unsubscribe(connection: Connection, executionId: string) {
-    connection.subscriptions.delete(executionId);
-    const watchers = this.subscribers.get(executionId);
+  /** Only the owner may watch a stream. */
+  private async owns(userId: string, topic: LiveTopic): Promise<boolean> {
+    const [owner] =
+      'executionId' in topic
+        ? await this.sql<{ userId: string }[]>`SELECT user_id FROM executions WHERE id = ${topic.executionId}`
+        : await this.sql<{ userId: string }[]>`
+            SELECT user_id FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`;
+    return owner?.userId === userId;
+  }
+
+  private unsubscribe(connection: Connection, streamId: string) {
+    connection.subscriptions.delete(streamId);
+    const watchers = this.subscribers.get(streamId);
     watchers?.delete(connection);
-    if (watchers?.size === 0) this.subscribers.delete(executionId);
+    if (watchers?.size === 0) this.subscribers.delete(streamId);
   }
 
-  private async catchUp(connection: Connection, executionId: string, subscription: Subscription) {
+  private async catchUp(connection: Connection, streamId: string, subscription: Subscription) {
     subscription.replaying = true;
-    const { events } = await this.store.readStream(executionStreamId(executionId), {
-      after: subscription.lastSent,
-    });
-    for (const event of events) this.sendEvent(connection, executionId, subscription, event);
+    const { events } = await this.store.readStream(streamId, { after: subscription.lastSent });
+    for (const event of events) this.sendEvent(connection, subscription, event);
     const waiting = subscription.buffer;
     subscription.buffer = [];
     subscription.replaying = false;
-    for (const event of waiting) this.deliver(connection, executionId, subscription, event);
+    for (const event of waiting) this.deliver(connection, streamId, subscription, event);
   }
 
   /** Called for every execution event the tailer sees, whoever appended it. */
@@ -192,53 +188,49 @@ export class LiveUpdateHub {
 
   private dispatch(events: RecordedEvent[]) {
     for (const event of events) {
-      if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) continue;
-      const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-      for (const listener of this.executionEventListeners) listener(executionId);
-      for (const connection of this.subscribers.get(executionId) ?? []) {
-        const subscription = connection.subscriptions.get(executionId);
-        if (subscription) this.deliver(connection, executionId, subscription, event);
+      if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) {
+        const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
+        for (const listener of this.executionEventListeners) listener(executionId);
+      }
+      for (const connection of this.subscribers.get(event.streamId) ?? []) {
+        const subscription = connection.subscriptions.get(event.streamId);
+        if (subscription) this.deliver(connection, event.streamId, subscription, event);
       }
     }
   }
 
   private deliver(
     connection: Connection,
-    executionId: string,
+    streamId: string,
     subscription: Subscription,
     event: RecordedEvent,
   ) {
     if (subscription.replaying) {
       subscription.buffer.push(event);
     } else if (event.streamPosition === subscription.lastSent + 1) {
-      this.sendEvent(connection, executionId, subscription, event);
+      this.sendEvent(connection, subscription, event);
     } else if (event.streamPosition > subscription.lastSent + 1) {
       // Something in between has not reached this socket: read it from the stream first.
       subscription.buffer.push(event);
-      void this.catchUp(connection, executionId, subscription).catch(() => {});
+      void this.catchUp(connection, streamId, subscription).catch(() => {});
     }
   }
 
-  private sendEvent(
-    connection: Connection,
-    executionId: string,
-    subscription: Subscription,
-    event: RecordedEvent,
-  ) {
+  private sendEvent(connection: Connection, subscription: Subscription, event: RecordedEvent) {
     if (event.streamPosition <= subscription.lastSent) return;
     subscription.lastSent = event.streamPosition;
     this.send(connection, {
       type: 'event',
-      executionId,
+      ...subscription.topic,
       position: event.streamPosition,
-      event: toExecutionEvent(event),
+      event: { type: event.type, data: event.data } as LiveEvent,
     });
     while (subscription.heldDeltas[0] && subscription.heldDeltas[0].after <= subscription.lastSent) {
       this.send(connection, subscription.heldDeltas.shift()!.message);
     }
   }
 
-  private send(connection: Connection, message: object) {
+  private send(connection: Connection, message: ServerMessage) {
     if (connection.socket.readyState === connection.socket.OPEN)
       connection.socket.send(JSON.stringify(message));
   }

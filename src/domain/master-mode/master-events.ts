@@ -53,31 +53,3 @@ export type ExecuteAllOutcome = 'completed' | 'stopped' | 'failed';
 
 export const MASTER_STREAM_PREFIX = 'master-';
 export const masterStreamId = (sessionId: string) => `${MASTER_STREAM_PREFIX}${sessionId}`;
-
-export interface ExecuteAllState {
-  /** The Execute All started last and not ended yet, if any. */
-  running: string | null;
-  /** Stop was asked for the running one. */
-  stopRequested: boolean;
-}
-
-/** Folds a session's events into where its Execute All stands. */
-export function executeAllState(events: readonly MasterEvent[]): ExecuteAllState {
-  let state: ExecuteAllState = { running: null, stopRequested: false };
-  for (const event of events) {
-    switch (event.type) {
-      case 'MasterExecuteAllStarted':
-        state = { running: event.data.runAllId, stopRequested: false };
-        break;
-      case 'MasterExecuteAllStopped':
-        if (event.data.runAllId === state.running) state = { ...state, stopRequested: true };
-        break;
-      case 'MasterExecuteAllEnded':
-        if (event.data.runAllId === state.running) state = { running: null, stopRequested: false };
-        break;
-      default:
-        break;
-    }
-  }
-  return state;
-}

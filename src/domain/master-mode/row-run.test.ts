@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
-import { executeAllState, type MasterEvent } from './master-events';
 import type { MasterStep } from './master-session';
 import { allowedApiUrl, blankRequiredRow, DEFAULT_MASTER_INPUT, planRowRun } from './row-run';
 
@@ -106,23 +105,5 @@ describe('the API host allow-list', () => {
     expect(refusal(() => allowedApiUrl('file:///etc/passwd', hosts))).toMatch(/http/);
     expect(refusal(() => allowedApiUrl('https://me:pw@api.example.com/', hosts))).toMatch(/password/);
     expect(refusal(() => allowedApiUrl('not a url', hosts))).toMatch(/must be a URL/);
-  });
-});
-
-describe('where Execute All stands', () => {
-  const at = '2026-01-01T00:00:00.000Z';
-  it('is running from its start to its end, and knows a stop was asked', () => {
-    const started: MasterEvent = { type: 'MasterExecuteAllStarted', data: { runAllId: 'a', at } };
-    const stopped: MasterEvent = { type: 'MasterExecuteAllStopped', data: { runAllId: 'a', at } };
-    const ended: MasterEvent = {
-      type: 'MasterExecuteAllEnded',
-      data: { runAllId: 'a', outcome: 'stopped', message: null, at },
-    };
-    expect(executeAllState([])).toEqual({ running: null, stopRequested: false });
-    expect(executeAllState([started])).toEqual({ running: 'a', stopRequested: false });
-    expect(executeAllState([started, stopped])).toEqual({ running: 'a', stopRequested: true });
-    expect(executeAllState([started, stopped, ended])).toEqual({ running: null, stopRequested: false });
-    const next: MasterEvent = { type: 'MasterExecuteAllStarted', data: { runAllId: 'b', at } };
-    expect(executeAllState([started, stopped, ended, next])).toEqual({ running: 'b', stopRequested: false });
   });
 });

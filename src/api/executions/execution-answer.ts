@@ -1,5 +1,5 @@
-import type { StepResult } from '../domain/execution/types';
-import type { LoadedExecution } from './execution-service';
+import type { StepResult } from '../../domain/execution/types';
+import type { LoadedExecution } from './execution-commands';
 import type { ExecutionView } from './execution-view';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ExecutionService } from './execution-service';
+import type { ExecutionCommands } from './execution-commands';
 
 /**
  * Starts a new execution of the source's flow in which the steps before `stepId` are done with the
@@ -7,7 +7,7 @@ import type { ExecutionService } from './execution-service';
  * steps before it. Answers the new execution's id (the first one, when the command was sent before).
  */
 export async function rerunFromStep(
-  executions: ExecutionService,
+  executions: ExecutionCommands,
   sourceExecutionId: string,
   userId: string,
   stepId: string,

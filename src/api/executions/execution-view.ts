@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import { notFound } from '../domain/errors';
-import type { ExecutionState, StepResult } from '../domain/execution/types';
-import { type ExecutionRow, stateOfRow } from '../projections/execution-row';
+import { notFound } from '../../domain/errors';
+import type { ExecutionState, StepResult } from '../../domain/execution/types';
+import { type ExecutionRow, stateOfRow } from '../../projections/execution-row';
 
 /** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
 export type ExecutionView = ExecutionState & { version: number };

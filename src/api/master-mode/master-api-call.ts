@@ -1,5 +1,5 @@
-import { DomainError } from '../domain/errors';
-import { allowedApiUrl } from '../domain/master-mode/row-run';
+import { DomainError } from '../../domain/errors';
+import { allowedApiUrl } from '../../domain/master-mode/row-run';
 
 /** The outside API failed or answered nothing usable: for the user, like a failed model call. */
 const apiFailed = (message: string) => new DomainError('model_failed', message);

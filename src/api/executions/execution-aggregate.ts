@@ -1,0 +1,23 @@
+import { decide } from '../../domain/execution/decide';
+import { evolve, initialState } from '../../domain/execution/evolve';
+import type {
+  DecideContext,
+  ExecutionCommand,
+  ExecutionEvent,
+  ExecutionState,
+} from '../../domain/execution/types';
+import { EXECUTION_STREAM_PREFIX, projectExecutionEvents } from '../../projections/project-execution-events';
+import type { Aggregate } from '../commands/command-handler';
+
+/** Executions as the command handler sees them: `execution-<id>` streams, the execution decider. */
+export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, ExecutionEvent, DecideContext> =
+  {
+    streamType: 'execution',
+    streamPrefix: EXECUTION_STREAM_PREFIX,
+    name: 'Execution',
+    initialState,
+    evolve,
+    decide,
+    visibleTo: (state, userId) => state.exists && (userId === null || state.userId === userId),
+    project: (tx, recorded, before) => projectExecutionEvents(tx, recorded, before),
+  };

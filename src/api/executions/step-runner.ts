@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
+import type { resolveProvider } from '../../ai';
+import { structuredOutputFor } from '../../ai/structured-output';
+import { conflict, DomainError } from '../../domain/errors';
+import { executionStreamId } from '../../domain/execution/stream';
+import type { StepResult } from '../../domain/execution/types';
+import type { Config } from '../config';
+import { readPromptConversation } from '../conversation-context';
+import { ownKeyForRun } from '../usage-standing';
+import { providerWithKey } from '../user-model';
+import type { ExecutionCommands, LoadedExecution } from './execution-commands';
+import type { RunRegistry } from './run-registry';
+
+export interface StepRun {
+  executionId: string;
+  userId: string;
+  stepId: string;
+  userInput: string;
+  /** The client's Idempotency-Key. */
+  commandId?: string | undefined;
+  /** A loop iteration to run; none: the step's first pending work, or a new version. */
+  loopIteration?: number | null;
+}
+
+/** Where a run's tokens go while the model writes them. */
+export interface TokenSink {
+  /** `after`: the stream position of the run's start event. */
+  publishDelta(streamId: string, runId: string, text: string, after: number): void;
+  forgetRun(streamId: string, runId: string): void;
+}
+
+const STOPPED = 'Stopped';
+
+/** The execution was stopped while the model was answering: the answer is not recorded. */
+class RunStopped extends Error {
+  override message = STOPPED;
+}
+
+/**
+ * Runs a step: StepRunStarted is appended and committed, the model is called outside any transaction
+ * (its tokens streamed to the execution's sockets), then the outcome is appended.
+ */
+export class StepRunner {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      config: Config;
+      resolveModel?: typeof resolveProvider | undefined;
+      executions: ExecutionCommands;
+      runs: RunRegistry;
+      tokens: TokenSink;
+    },
+  ) {}
+
+  /** Runs a step to its end and returns the execution with the run's results. */
+  async run(request: StepRun): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
+    const { executions, sql, config, runs, tokens } = this.deps;
+    const { executionId, userId } = request;
+    const loaded = await executions.load(executionId, userId);
+    // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
+    const [steps, conversation, ownKey] = await Promise.all([
+      executions.flowSteps(loaded.state.flowId, userId),
+      readPromptConversation(sql, loaded.state.flowId),
+      ownKeyForRun({ sql, config }, userId),
+    ]);
+    const synced = await executions.handle(
+      executionId,
+      userId,
+      { type: 'SyncSteps', data: {} },
+      { steps, loaded },
+    );
+    const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
+    const runId = randomUUID();
+    const started = await executions.handle(
+      executionId,
+      userId,
+      {
+        type: 'StartStepRun',
+        data: {
+          runId,
+          stepId: request.stepId,
+          loopIteration: request.loopIteration ?? null,
+          userInput: request.userInput,
+          model: provider.model,
+          keySource,
+          conversation,
+        },
+      },
+      { commandId: request.commandId, loaded: synced },
+    );
+    const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
+    if (!startEvent || startEvent.data.runId !== runId) {
+      // A repeated command: its first outcome stands.
+      return { execution: started, results: [] };
+    }
+    const run = startEvent.data;
+    const streamId = executionStreamId(executionId);
+    const tracked = runs.track(executionId, runId);
+    const startedAt = performance.now();
+    try {
+      const shape = structuredOutputFor(run.outputMode, run.choices);
+      const stream = provider.stream({
+        system: shape.instruction,
+        prompt: run.finalPrompt,
+        ...(shape.json ? { json: shape.json } : {}),
+        signal: tracked.signal,
+      });
+      for await (const text of stream) tokens.publishDelta(streamId, runId, text, started.version);
+      const answer = await stream.final;
+      const durationMs = Math.round(performance.now() - startedAt);
+      // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
+      const completed = await executions.handle(
+        executionId,
+        userId,
+        { type: 'CompleteStepRun', data: { runId, output: answer.text, usage: answer.usage, durationMs } },
+        {
+          loaded: started,
+          guard: (state) => {
+            if (state.status === 'stopped') throw new RunStopped();
+          },
+        },
+      );
+      return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
+    } catch (error) {
+      if (error instanceof RunStopped) tracked.abort();
+      const aborted = tracked.signal.aborted;
+      const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
+      const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
+      await executions.handle(executionId, userId, {
+        type: 'FailStepRun',
+        data: { runId, message, retryable },
+      });
+      if (aborted) throw conflict('Execution đã dừng');
+      throw error instanceof DomainError ? error : new DomainError('model_failed', message, { retryable });
+    } finally {
+      tracked.untrack();
+      tokens.forgetRun(streamId, runId);
+    }
+  }
+}

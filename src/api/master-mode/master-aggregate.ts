@@ -1,0 +1,59 @@
+import type { TransactionSql } from 'postgres';
+import {
+  decideMaster,
+  evolveMaster,
+  initialMasterState,
+  type MasterCommand,
+  type MasterContext,
+  type MasterState,
+} from '../../domain/master-mode/master-decider';
+import { MASTER_STREAM_PREFIX, type MasterEvent } from '../../domain/master-mode/master-events';
+import type { RecordedEvent } from '../../eventstore';
+import { projectMasterStreams } from '../../projections/project-master-events';
+import type { Aggregate, Loaded } from '../commands/command-handler';
+
+/**
+ * Master mode sessions as the command handler sees them: `master-<sessionId>` streams and their decider.
+ * Who may see a session is the sessions table's to say (the stream starts with the first run), so the
+ * service checks the session before every command.
+ */
+export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent, MasterContext> = {
+  streamType: 'master',
+  streamPrefix: MASTER_STREAM_PREFIX,
+  name: 'Master mode session',
+  initialState: initialMasterState,
+  evolve: evolveMaster,
+  decide: decideMaster,
+  visibleTo: () => true,
+  project: async (tx, recorded, before) => {
+    await Promise.all([projectMasterStreams(tx, [recorded]), writeRowResults(tx, recorded, before)]);
+  },
+};
+
+/**
+ * A run's answer is its row's result, written with the event; a reset clears them. The rows are the
+ * user's records, not a read model: a rebuild leaves them as they are.
+ */
+function writeRowResults(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<MasterState>) {
+  const sessionId = recorded[0]!.streamId.slice(MASTER_STREAM_PREFIX.length);
+  let state = before.state;
+  const writes: PromiseLike<unknown>[] = [];
+  for (const { type, data } of recorded) {
+    const event = { type, data } as MasterEvent;
+    if (event.type === 'MasterRowRunSucceeded') {
+      const run = state.running[event.data.runId];
+      if (run) {
+        writes.push(tx`
+          UPDATE master_mode_steps SET result = ${event.data.result}, updated_at = now() WHERE id = ${run.stepId}`);
+      }
+    } else if (event.type === 'MasterResultsReset') {
+      writes.push(
+        tx`UPDATE master_mode_steps SET result = '', updated_at = now() WHERE session_id = ${sessionId}`,
+      );
+    }
+    state = evolveMaster(state, event);
+  }
+  if (writes.length > 0)
+    writes.push(tx`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`);
+  return Promise.all(writes);
+}

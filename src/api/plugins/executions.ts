@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
+import { CommandHandler } from '../commands/command-handler';
+import { ExecutionCommands } from '../executions/execution-commands';
+import { ExecutionViews } from '../executions/execution-views';
+import { RunRegistry } from '../executions/run-registry';
+import { StepRunner } from '../executions/step-runner';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one command path of every event-sourced aggregate. */
+    commands: CommandHandler;
+    /** Model calls this process is making, for Stop and the crash sweep. */
+    runs: RunRegistry;
+    executions: ExecutionCommands;
+    executionViews: ExecutionViews;
+    stepRunner: StepRunner;
+  }
+}
+
+/** Command handling, and the execution services built on it. */
+export default fp(
+  async (app: FastifyInstance) => {
+    const commands = new CommandHandler(app.store);
+    const runs = new RunRegistry();
+    const executions = new ExecutionCommands(app.sql, commands, runs);
+    const views = new ExecutionViews(app.sql);
+    // A kept view is dropped when its execution changes: at once for this process's commands, through
+    // the log tailer for other processes'.
+    commands.onAppended((streamId) => {
+      if (streamId.startsWith(EXECUTION_STREAM_PREFIX))
+        views.changed(streamId.slice(EXECUTION_STREAM_PREFIX.length));
+    });
+    app.hub.onExecutionEvent((executionId) => views.changed(executionId));
+    app.decorate('commands', commands);
+    app.decorate('runs', runs);
+    app.decorate('executions', executions);
+    app.decorate('executionViews', views);
+    app.decorate(
+      'stepRunner',
+      new StepRunner({
+        sql: app.sql,
+        config: app.config,
+        resolveModel: app.resolveModel,
+        executions,
+        runs,
+        tokens: app.hub,
+      }),
+    );
+    app.addHook('onClose', async () => runs.abortAll());
+  },
+  { name: 'executions', dependencies: ['live-updates'], decorators: { fastify: ['config', 'sql', 'store'] } },
+);

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { CrashSweep } from '../crash-sweep';
+import { MasterModeService } from '../master-mode/master-mode-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    masterMode: MasterModeService;
+    crashSweep: CrashSweep;
+  }
+}
+
+/** Master mode on the command handler, and the sweep that finishes what a crash left of any run. */
+export default fp(
+  async (app: FastifyInstance) => {
+    const masterMode = new MasterModeService({
+      sql: app.sql,
+      config: app.config,
+      resolveModel: app.resolveModel,
+      commands: app.commands,
+      runs: app.runs,
+      tokens: app.hub,
+    });
+    app.decorate('masterMode', masterMode);
+    const sweep = new CrashSweep({
+      sql: app.sql,
+      config: app.config,
+      executions: app.executions,
+      masterMode,
+      runs: app.runs,
+    });
+    app.decorate('crashSweep', sweep);
+    app.addHook('onClose', async () => sweep.stop());
+  },
+  { name: 'master-mode', dependencies: ['live-updates', 'executions'] },
+);

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { EXECUTION_STREAM_PREFIX } from './execution/stream';
+import type { ExecutionEvent } from './execution/types';
+import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/master-events';
+
+/**
+ * The protocol of `/api/ws`, declared once for the server and the browser. A socket watches streams: an
+ * execution (`executionId`) or a master mode session (`masterSessionId`). The client subscribes from a
+ * stream position; the server replays the events after it, says 'up-to-date', then pushes events live,
+ * and 'delta' messages carry a model's tokens while a run is under way (not stored).
+ */
+export type LiveTopic = { executionId: string } | { masterSessionId: string };
+
+const after = z.number().int().min(0).default(0);
+
+export const clientMessageSchema = z.union([
+  z.strictObject({ type: z.literal('subscribe'), executionId: z.uuid(), after }),
+  z.strictObject({ type: z.literal('subscribe'), masterSessionId: z.uuid(), after }),
+  z.strictObject({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
+  z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: z.uuid() }),
+]);
+
+export type ClientMessage = z.input<typeof clientMessageSchema>;
+
+/** An event as pushed: its type and data. */
+export type LiveEvent = ExecutionEvent | MasterEvent;
+
+export type ServerMessage =
+  | ({ type: 'event'; position: number; event: LiveEvent } & LiveTopic)
+  | ({ type: 'up-to-date'; position: number } & LiveTopic)
+  | ({ type: 'delta'; runId: string; text: string } & LiveTopic)
+  | ({ type: 'error'; message: string } & Partial<LiveTopic>);
+
+/** One key per watched stream, the same in the browser and on the server. */
+export const topicKey = (t: LiveTopic): string =>
+  'executionId' in t ? EXECUTION_STREAM_PREFIX + t.executionId : MASTER_STREAM_PREFIX + t.masterSessionId;
+
+/** The topic a message is about, when it names one. */
+export function topicOf(
+  message: Partial<Record<'executionId' | 'masterSessionId', string>>,
+): LiveTopic | null {
+  if (message.executionId !== undefined) return { executionId: message.executionId };
+  if (message.masterSessionId !== undefined) return { masterSessionId: message.masterSessionId };
+  return null;
+}
+
+/** A topic from its key (the stream id). */
+export function topicOfKey(key: string): LiveTopic | null {
+  if (key.startsWith(EXECUTION_STREAM_PREFIX))
+    return { executionId: key.slice(EXECUTION_STREAM_PREFIX.length) };
+  if (key.startsWith(MASTER_STREAM_PREFIX))
+    return { masterSessionId: key.slice(MASTER_STREAM_PREFIX.length) };
+  return null;
+}
+
+/** Whether a snapshot at `incoming` is newer than one at `current`: equal versions are the same state. */
+export const isNewer = (incoming: number, current: number | undefined): boolean =>
+  current === undefined || incoming > current;

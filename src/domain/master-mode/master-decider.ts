@@ -1,0 +1,146 @@
+import { conflict } from '../errors';
+import type { ExecuteAllOutcome, MasterEvent } from './master-events';
+import { rowLabel } from './row-run';
+
+type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['data'];
+
+/**
+ * Commands of a master mode session's stream (`master-<sessionId>`). The rows themselves are plain
+ * records; the stream decides what may run: one run of a row at a time, one Execute All at a time
+ * (in every server process, as the stream is shared), and what a crash left unfinished.
+ */
+export type MasterCommand =
+  | { type: 'StartRowRun'; data: Omit<RowRunStartedData, 'at'> }
+  | {
+      type: 'CompleteRowRun';
+      data: {
+        runId: string;
+        result: string;
+        usage: { inputTokens: number; outputTokens: number } | null;
+        durationMs: number;
+      };
+    }
+  | { type: 'FailRowRun'; data: { runId: string; message: string } }
+  | { type: 'StartExecuteAll'; data: { runAllId: string } }
+  | { type: 'StopExecuteAll'; data: Record<string, never> }
+  | { type: 'EndExecuteAll'; data: { runAllId: string; outcome: ExecuteAllOutcome; message: string | null } }
+  | { type: 'ResetResults'; data: Record<string, never> }
+  /**
+   * The crash sweep: runs started before `startedBefore` are dead (but those in `alive`, which the sweeping
+   * process is making itself), and so is an Execute All gone quiet since then.
+   */
+  | { type: 'FailInterrupted'; data: { startedBefore: string; alive: string[] } };
+
+export interface MasterState {
+  /** Row runs started and not ended, by run id. */
+  running: Record<string, { stepId: string; rowNumber: number; stepName: string; startedAt: string }>;
+  /** The Execute All started last and not ended yet. */
+  executeAll: { runAllId: string; startedAt: string; stopRequested: boolean } | null;
+  /** When the stream last changed: an Execute All quiet for longer than a model call can take is dead. */
+  lastEventAt: string | null;
+}
+
+export interface MasterContext {
+  /** ISO time of the command. */
+  now: string;
+}
+
+export const INTERRUPTED = 'interrupted';
+export const EXECUTE_ALL_RUNNING = 'Execute All is already running';
+
+export const initialMasterState = (): MasterState => ({ running: {}, executeAll: null, lastEventAt: null });
+
+export function evolveMaster(state: MasterState, event: MasterEvent): MasterState {
+  const next = { ...state, lastEventAt: event.data.at };
+  switch (event.type) {
+    case 'MasterRowRunStarted': {
+      const { runId, stepId, rowNumber, stepName, at } = event.data;
+      return {
+        ...next,
+        running: { ...state.running, [runId]: { stepId, rowNumber, stepName, startedAt: at } },
+      };
+    }
+    case 'MasterRowRunSucceeded':
+    case 'MasterRowRunFailed': {
+      const { [event.data.runId]: _ended, ...running } = state.running;
+      return { ...next, running };
+    }
+    case 'MasterExecuteAllStarted':
+      return {
+        ...next,
+        executeAll: { runAllId: event.data.runAllId, startedAt: event.data.at, stopRequested: false },
+      };
+    case 'MasterExecuteAllStopped':
+      return state.executeAll?.runAllId === event.data.runAllId
+        ? { ...next, executeAll: { ...state.executeAll, stopRequested: true } }
+        : next;
+    case 'MasterExecuteAllEnded':
+      return state.executeAll?.runAllId === event.data.runAllId ? { ...next, executeAll: null } : next;
+    case 'MasterResultsReset':
+      return next;
+    default: {
+      const unknown: never = event;
+      throw new Error(`Unknown master mode event ${(unknown as { type: string }).type}`);
+    }
+  }
+}
+
+export function decideMaster(
+  command: MasterCommand,
+  state: MasterState,
+  { now }: MasterContext,
+): MasterEvent[] {
+  switch (command.type) {
+    case 'StartRowRun': {
+      const busy = Object.values(state.running).find((run) => run.stepId === command.data.stepId);
+      if (busy) throw conflict(`${rowLabel(busy.rowNumber, busy)} is already running`);
+      return [{ type: 'MasterRowRunStarted', data: { ...command.data, at: now } }];
+    }
+    case 'CompleteRowRun': {
+      if (!state.running[command.data.runId]) throw conflict('This row run has already ended');
+      return [{ type: 'MasterRowRunSucceeded', data: { ...command.data, at: now } }];
+    }
+    case 'FailRowRun':
+      // Already ended (the crash sweep got there first, say): the first outcome stands.
+      if (!state.running[command.data.runId]) return [];
+      return [{ type: 'MasterRowRunFailed', data: { ...command.data, at: now } }];
+    case 'StartExecuteAll':
+      if (state.executeAll) throw conflict(EXECUTE_ALL_RUNNING);
+      return [{ type: 'MasterExecuteAllStarted', data: { runAllId: command.data.runAllId, at: now } }];
+    case 'StopExecuteAll':
+      return stopRequested(state, now);
+    case 'EndExecuteAll':
+      if (state.executeAll?.runAllId !== command.data.runAllId) return [];
+      return [{ type: 'MasterExecuteAllEnded', data: { ...command.data, at: now } }];
+    case 'ResetResults':
+      return [...stopRequested(state, now), { type: 'MasterResultsReset', data: { at: now } }];
+    case 'FailInterrupted': {
+      const { startedBefore, alive } = command.data;
+      const dead = Object.entries(state.running).filter(
+        ([runId, run]) => run.startedAt < startedBefore && !alive.includes(runId),
+      );
+      const failed: MasterEvent[] = dead.map(([runId]) => ({
+        type: 'MasterRowRunFailed',
+        data: { runId, message: INTERRUPTED, at: now },
+      }));
+      const stillRunning = Object.keys(state.running).length > dead.length;
+      const quiet = state.lastEventAt !== null && state.lastEventAt < startedBefore;
+      if (state.executeAll && !stillRunning && quiet) {
+        failed.push({
+          type: 'MasterExecuteAllEnded',
+          data: { runAllId: state.executeAll.runAllId, outcome: 'failed', message: INTERRUPTED, at: now },
+        });
+      }
+      return failed;
+    }
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown master mode command ${(unknown as { type: string }).type}`);
+    }
+  }
+}
+
+function stopRequested(state: MasterState, now: string): MasterEvent[] {
+  if (!state.executeAll || state.executeAll.stopRequested) return [];
+  return [{ type: 'MasterExecuteAllStopped', data: { runAllId: state.executeAll.runAllId, at: now } }];
+}
