@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildApp } from '../src/api/app';
+import type { ModelProvider, ModelRequest } from '../src/ai';
+import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
+import { EventStore } from '../src/eventstore';
+import { as, type Client, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+
+/** Answers in three chunks; a prompt holding WAIT waits for the test to open the gate before its last chunk. */
+function chunkedModel() {
+  const calls: ModelRequest[] = [];
+  const gates: (() => void)[] = [];
+  const provider: ModelProvider = {
+    kind: 'offline',
+    model: 'offline',
+    stream(request) {
+      calls.push(request);
+      const gate = request.prompt.includes('WAIT')
+        ? new Promise<void>((resolve) => gates.push(resolve))
+        : Promise.resolve();
+      const chunks = async function* () {
+        yield 'One, ';
+        yield 'two, ';
+        await gate;
+        yield 'three.';
+      };
+      return Object.assign(chunks(), { final: gate.then(() => ({ text: 'One, two, three.', usage: null })) });
+    },
+  };
+  return {
+    provider,
+    calls,
+    waiting: () => gates.length,
+    release: () => {
+      for (const open of gates.splice(0)) open();
+    },
+  };
+}
+
+describe('master mode on the command handler, across server processes', () => {
+  const model = chunkedModel();
+  let t: TestApp;
+  /** A second server process on the same database. */
+  let second: Awaited<ReturnType<typeof buildApp>>;
+  let alice: Client;
+  let aliceOnSecond: Client;
+  let cookie: string;
+
+  beforeAll(async () => {
+    const resolveModel = () => ({ provider: model.provider, keySource: 'offline' as const });
+    t = await createTestApp({}, { resolveModel });
+    second = await buildApp({
+      config: testConfig({ databaseUrl: t.db.url }),
+      sql: t.db.sql,
+      store: new EventStore(t.db.sql),
+      resolveModel,
+    });
+    cookie = (await signUp(t.app, 'Alice')).cookie;
+    alice = as(t.app, cookie);
+    aliceOnSecond = as(second, cookie);
+  });
+  afterAll(async () => {
+    model.release();
+    await second.close();
+    await t.close();
+  });
+
+  async function sessionWithRows(rows: Partial<MasterStep>[]) {
+    const session = (
+      await alice.post('/api/master-mode/standalone', { name: 'Sheet' })
+    ).json() as MasterSessionWithSteps;
+    for (const [i, row] of rows.entries()) {
+      const added = await alice.post('/api/master-mode/steps', {
+        sessionId: session.id,
+        stepName: `Row ${i + 1}`,
+        ...row,
+      });
+      expect(added.statusCode).toBe(201);
+    }
+    return session;
+  }
+
+  const runsOf = async (sessionId: string) =>
+    (await alice.get(`/api/master-mode/session/${sessionId}/runs`)).json() as {
+      stepId: string;
+      success: boolean | null;
+      errorMessage: string | null;
+    }[];
+
+  it('runs Execute All once when two processes are asked at the same time', async () => {
+    const session = await sessionWithRows([
+      { systemPrompt: 'WAIT here' },
+      { stepType: 'text', userInput: 'b' },
+      { stepType: 'text', userInput: 'c' },
+    ]);
+    const first = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    const other = aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    // Whichever lost the race has answered already, with 409; the winner waits on the model.
+    const settled = await Promise.race([first.then(() => 'first'), other.then(() => 'other')]);
+    const loser = await (settled === 'first' ? first : other);
+    expect(loser.statusCode).toBe(409);
+    expect(loser.json().message).toBe('Execute All is already running');
+    // Asked again on either process while it runs: refused too.
+    expect((await alice.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
+    expect((await aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
+    model.release();
+    const winner = await (settled === 'first' ? other : first);
+    expect(winner.statusCode).toBe(200);
+    expect(winner.json().outcome).toBe('completed');
+    expect(await runsOf(session.id)).toHaveLength(3);
+  });
+
+  it('a Stop sent to the other process ends Execute All between rows', async () => {
+    const session = await sessionWithRows([
+      { systemPrompt: 'WAIT here' },
+      { stepType: 'text', userInput: 'b' },
+    ]);
+    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    expect((await aliceOnSecond.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({
+      stopped: true,
+    });
+    model.release();
+    expect((await all).json().outcome).toBe('stopped');
+    expect(await runsOf(session.id)).toHaveLength(1);
+  });
+
+  it('refuses a second run of a row while it runs, in any process', async () => {
+    const session = await sessionWithRows([{ systemPrompt: 'WAIT here' }]);
+    const [row] = (await (await alice.get(`/api/master-mode/session/${session.id}`)).json())
+      .steps as MasterStep[];
+    const run = alice.post(`/api/master-mode/execute/${row!.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    const again = await aliceOnSecond.post(`/api/master-mode/execute/${row!.id}`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Row 001 "Row 1" is already running');
+    model.release();
+    expect((await run).json().result).toBe('One, two, three.');
+  });
+
+  it('after a crash, a survivor fails the run as interrupted and closes its Execute All; it can run again', async () => {
+    const session = await sessionWithRows([
+      { systemPrompt: 'WAIT here' },
+      { stepType: 'text', userInput: 'b' },
+    ]);
+    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    // The first process is taken to have died: the second does not know its run and sweeps it.
+    expect(await second.crashSweep.run(0)).toBe(2);
+    expect(await second.crashSweep.run(0)).toBe(0);
+    const [run] = await runsOf(session.id);
+    expect(run).toMatchObject({ success: false, errorMessage: 'interrupted' });
+    expect((await aliceOnSecond.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({
+      stopped: false,
+    });
+    expect((await alice.get(`/api/master-mode/session/${session.id}`)).json().runningStepIds).toEqual([]);
+
+    // The dead process's late answer is not recorded over the interruption.
+    model.release();
+    expect((await all).statusCode).toBe(409);
+    const again = aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    model.release();
+    expect((await again).json().outcome).toBe('completed');
+  });
+
+  it('the sweep leaves alone the runs its own process is making', async () => {
+    const session = await sessionWithRows([{ systemPrompt: 'WAIT here' }]);
+    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    await expect.poll(() => model.waiting()).toBe(1);
+    expect(await t.app.crashSweep.run(0)).toBe(0);
+    model.release();
+    expect((await all).json().outcome).toBe('completed');
+  });
+
+  it("streams an ai row's tokens and its events to the session's sockets, and only the owner's", async () => {
+    const session = await sessionWithRows([{ systemPrompt: 'WAIT here' }]);
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie } });
+    const messages: { type: string; runId?: string; text?: string; event?: { type: string } }[] = [];
+    socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'subscribe', masterSessionId: session.id, after: 0 }));
+    await expect.poll(() => messages.some((m) => m.type === 'up-to-date')).toBe(true);
+
+    const row = (await alice.get(`/api/master-mode/session/${session.id}`)).json().steps[0] as MasterStep;
+    const run = alice.post(`/api/master-mode/execute/${row.id}`);
+    await expect.poll(() => messages.filter((m) => m.type === 'delta').length).toBe(2);
+    model.release();
+    await run;
+    await expect.poll(() => messages.some((m) => m.event?.type === 'MasterRowRunSucceeded')).toBe(true);
+    const deltas = messages.filter((m) => m.type === 'delta');
+    expect(deltas.map((d) => d.text).join('')).toBe('One, two, three.');
+    expect(messages.map((m) => m.event?.type ?? m.type)).toEqual([
+      'up-to-date',
+      'MasterRowRunStarted',
+      'delta',
+      'delta',
+      'delta',
+      'MasterRowRunSucceeded',
+    ]);
+
+    const bob = (await signUp(t.app, 'Bob')).cookie;
+    const stranger = new WebSocket(`${base}/api/ws`, { headers: { cookie: bob } });
+    const refused: { type: string; message?: string }[] = [];
+    stranger.on('message', (raw) => refused.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => stranger.once('open', resolve));
+    stranger.send(JSON.stringify({ type: 'subscribe', masterSessionId: session.id, after: 0 }));
+    await expect
+      .poll(() => refused[0])
+      .toEqual({
+        type: 'error',
+        masterSessionId: session.id,
+        message: 'Master mode session not found',
+      });
+    socket.close();
+    stranger.close();
+  });
+});
