@@ -73,6 +73,10 @@ export class MasterModeService {
 
   async sessionWithSteps(sessionId: string, userId: string): Promise<MasterSessionWithSteps> {
     const session = await this.session(sessionId, userId);
+    // The stream's position first: the rows and runs read after it are at least that new, so live updates
+    // from it miss nothing (an event seen twice only refreshes the session again).
+    const [stream] = await this.sql<{ version: string }[]>`
+      SELECT version FROM streams WHERE stream_id = ${masterStreamId(sessionId)}`;
     const [steps, running] = await Promise.all([
       this.rows(sessionId),
       // A run a crash left without an outcome stops counting as running after the model timeout.
@@ -81,7 +85,12 @@ export class MasterModeService {
         WHERE session_id = ${sessionId} AND success IS NULL
           AND requested_at > now() - ${this.deps.config.modelTimeoutMs} * interval '1 millisecond'`,
     ]);
-    return { ...session, steps, runningStepIds: running.map((r) => r.stepId) };
+    return {
+      ...session,
+      steps,
+      runningStepIds: running.map((r) => r.stepId),
+      version: Number(stream?.version ?? 0),
+    };
   }
 
   /** Marks the session changed now (the sessions list is ordered by it). */

@@ -35,6 +35,8 @@ export interface MasterSessionWithSteps extends MasterSession {
   steps: MasterStep[];
   /** Rows with a run started and not ended yet (younger than the model timeout). */
   runningStepIds: string[];
+  /** The position of the session's stream this answer reflects: live updates continue after it. */
+  version: number;
 }
 
 const MAX_TEXT = 100_000;

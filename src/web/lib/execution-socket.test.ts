@@ -46,7 +46,7 @@ describe('ExecutionSocket', () => {
   it('subscribes after the watcher position once open, and routes messages by execution', () => {
     const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
     const received: ServerMessage[] = [];
-    socket.watch('e1', { after: () => 7, onMessage: (m) => received.push(m) });
+    socket.watch({ executionId: 'e1' }, { after: () => 7, onMessage: (m) => received.push(m) });
     latest().open();
     expect(latest().sent).toEqual([{ type: 'subscribe', executionId: 'e1', after: 7 }]);
     latest().receive({ type: 'delta', executionId: 'e1', runId: 'r1', text: 'Hel' });
@@ -57,7 +57,7 @@ describe('ExecutionSocket', () => {
   it('reconnects after a drop and resubscribes from the position applied by then', () => {
     const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
     let position = 3;
-    socket.watch('e1', { after: () => position, onMessage: () => {} });
+    socket.watch({ executionId: 'e1' }, { after: () => position, onMessage: () => {} });
     latest().open();
     expect(socket.connected$.value).toBe(true);
     position = 9;
@@ -71,8 +71,8 @@ describe('ExecutionSocket', () => {
 
   it('unsubscribes when the last watcher of an execution leaves', () => {
     const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
-    const stopA = socket.watch('e1', { after: () => 0, onMessage: () => {} });
-    const stopB = socket.watch('e1', { after: () => 0, onMessage: () => {} });
+    const stopA = socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });
+    const stopB = socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });
     latest().open();
     stopA();
     expect(latest().sent).toHaveLength(1);

@@ -1,16 +1,15 @@
 import { BehaviorSubject, repeat, retry, type Subscription, timer } from 'rxjs';
 import { type WebSocketSubject, webSocket } from 'rxjs/webSocket';
-import type { ExecutionEvent } from '../../domain/execution/types';
+import {
+  type ClientMessage,
+  type LiveTopic,
+  type ServerMessage,
+  topicKey,
+  topicOf,
+  topicOfKey,
+} from '../../domain/live-updates';
 
-export type ServerMessage =
-  | { type: 'event'; executionId: string; position: number; event: ExecutionEvent }
-  | { type: 'up-to-date'; executionId: string; position: number }
-  | { type: 'delta'; executionId: string; runId: string; text: string }
-  | { type: 'error'; executionId?: string; message: string };
-
-type ClientMessage =
-  | { type: 'subscribe'; executionId: string; after: number }
-  | { type: 'unsubscribe'; executionId: string };
+export type { ServerMessage };
 
 export interface ExecutionWatcher {
   /** The stream position already applied; replay starts after it. */
@@ -30,7 +29,8 @@ export function liveUpdatesUrl(location: Pick<Location, 'protocol' | 'host'>): s
 }
 
 /**
- * One websocket per tab, shared by every screen that watches an execution. It reconnects with backoff
+ * One websocket per tab, shared by every screen that watches an execution or a master mode session
+ * (the protocol is src/domain/live-updates.ts). It reconnects with backoff
  * and, on each (re)connection, subscribes again from each watcher's last applied position, so nothing
  * pushed while it was away is lost.
  */
@@ -48,30 +48,31 @@ export class ExecutionSocket {
     private readonly WebSocketCtor?: { new (url: string): WebSocket },
   ) {}
 
-  /** Starts receiving an execution's events; the returned function stops. */
-  watch(executionId: string, watcher: ExecutionWatcher): () => void {
-    const set = this.watchers.get(executionId) ?? new Set();
+  /** Starts receiving a stream's events; the returned function stops. */
+  watch(topic: LiveTopic, watcher: ExecutionWatcher): () => void {
+    const key = topicKey(topic);
+    const set = this.watchers.get(key) ?? new Set();
     const first = set.size === 0;
     set.add(watcher);
-    this.watchers.set(executionId, set);
+    this.watchers.set(key, set);
     this.connect();
-    if (first) this.subscribe(executionId, watcher.after());
+    if (first) this.subscribe(topic, watcher.after());
     return () => {
       set.delete(watcher);
       if (set.size > 0) return;
-      this.watchers.delete(executionId);
-      this.send({ type: 'unsubscribe', executionId });
+      this.watchers.delete(key);
+      this.send({ type: 'unsubscribe', ...topic });
       if (this.watchers.size === 0) this.scheduleClose();
     };
   }
 
   /** Reads the stream again from a position: after a gap in the pushed positions. */
-  resubscribe(executionId: string, after: number) {
-    if (this.watchers.has(executionId)) this.subscribe(executionId, after);
+  resubscribe(topic: LiveTopic, after: number) {
+    if (this.watchers.has(topicKey(topic))) this.subscribe(topic, after);
   }
 
-  private subscribe(executionId: string, after: number) {
-    this.send({ type: 'subscribe', executionId, after });
+  private subscribe(topic: LiveTopic, after: number) {
+    this.send({ type: 'subscribe', ...topic, after } as ClientMessage);
   }
 
   /** Sends only on an open socket; a closed one resubscribes everything when it opens again. */
@@ -88,9 +89,10 @@ export class ExecutionSocket {
       openObserver: {
         next: () => {
           this.connected$.next(true);
-          for (const [executionId, set] of this.watchers) {
+          for (const [key, set] of this.watchers) {
             const [watcher] = set;
-            if (watcher) this.subscribe(executionId, watcher.after());
+            const topic = topicOfKey(key);
+            if (watcher && topic) this.subscribe(topic, watcher.after());
           }
         },
       },
@@ -111,10 +113,8 @@ export class ExecutionSocket {
   }
 
   private route(message: ServerMessage) {
-    const targets =
-      message.executionId === undefined
-        ? [...this.watchers.values()]
-        : [this.watchers.get(message.executionId)];
+    const topic = topicOf(message);
+    const targets = topic === null ? [...this.watchers.values()] : [this.watchers.get(topicKey(topic))];
     for (const set of targets) for (const watcher of set ?? []) watcher.onMessage(message);
   }
 

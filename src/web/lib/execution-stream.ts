@@ -1,4 +1,5 @@
 import { evolve } from '../../domain/execution';
+import { isNewer } from '../../domain/live-updates';
 import type { ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 
 /** An execution as the API returns it: the domain state plus the stream position it reflects. */
@@ -28,7 +29,7 @@ export function applyStreamEvent(
 
 /** A polled snapshot replaces the cache only when it is newer, so a slow poll cannot undo pushed events. */
 export function newerExecution(current: Execution | undefined | null, incoming: Execution): Execution {
-  if (current && current.id === incoming.id && current.version >= incoming.version) return current;
+  if (current && current.id === incoming.id && !isNewer(incoming.version, current.version)) return current;
   return incoming;
 }
 

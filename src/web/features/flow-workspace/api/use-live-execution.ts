@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import type { ExecutionEvent } from '../../../../domain/execution/types';
 import { executionSocket } from '../../../lib/execution-socket';
 import { applyStreamEvent, type Execution, endedRunIds } from '../../../lib/execution-stream';
 import { executionQueryKey, executionQueryOptions } from './get-execution';
@@ -35,22 +36,23 @@ export function useLiveExecution(executionId: string | null | undefined): LiveEx
     const closed = socket.connected$.subscribe((connected) => {
       if (!connected) setLive(false);
     });
-    const stop = socket.watch(executionId, {
+    const topic = { executionId };
+    const stop = socket.watch(topic, {
       after: () => queryClient.getQueryData<Execution>(key)?.version ?? 0,
       onMessage: (message) => {
         switch (message.type) {
           case 'event': {
             const current = queryClient.getQueryData<Execution>(key);
             if (!current) return;
-            const outcome = applyStreamEvent(current, message.position, message.event);
+            const outcome = applyStreamEvent(current, message.position, message.event as ExecutionEvent);
             if (outcome.kind === 'applied') {
               resyncingFrom = null;
               queryClient.setQueryData(key, outcome.execution);
             } else if (outcome.kind === 'gap' && resyncingFrom !== outcome.after) {
               resyncingFrom = outcome.after;
-              socket.resubscribe(executionId, outcome.after);
+              socket.resubscribe(topic, outcome.after);
             }
-            const ended = endedRunIds(message.event);
+            const ended = endedRunIds(message.event as ExecutionEvent);
             if (ended === 'all') setStreams({});
             else if (ended.length > 0) {
               setStreams((previous) => {

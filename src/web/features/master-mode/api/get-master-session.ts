@@ -4,9 +4,9 @@ import type { MasterSessionWithSteps } from '../../../../domain/master-mode/mast
 export const masterSessionQueryOptions = (sessionId: string) =>
   queryOptions<MasterSessionWithSteps>({ queryKey: ['/api/master-mode/session', sessionId] });
 
-/** While Execute All runs on the server, the session is read every second so results appear row by row. */
-export function useMasterSession(sessionId: string, { following = false } = {}) {
-  return useQuery({ ...masterSessionQueryOptions(sessionId), refetchInterval: following ? 1000 : false });
+/** The session; pushed events of its stream read it again (useLiveMasterSession), nothing polls it. */
+export function useMasterSession(sessionId: string) {
+  return useQuery(masterSessionQueryOptions(sessionId));
 }
 
 /** A session answered by a command replaces the cached one. */

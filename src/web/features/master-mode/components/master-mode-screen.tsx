@@ -7,6 +7,7 @@ import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
 import { masterMode as t } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
+import { useLiveMasterSession } from '../api/use-live-master-session';
 import {
   useCreateMasterStep,
   useDeleteMasterStep,
@@ -32,7 +33,8 @@ import { StepSettingsDialog } from './step-settings-dialog';
 export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onBack?: () => void }) {
   // Set on Execute All; cleared on its success, its error, or Stop.
   const [executing, setExecuting] = useState(false);
-  const session = useMasterSession(sessionId, { following: executing });
+  const session = useMasterSession(sessionId);
+  const streaming = useLiveMasterSession(sessionId, session.data?.version);
   const [edits, setEdits] = useState<RowEdits>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -208,6 +210,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
                   (executeStep.isPending && executeStep.variables === row.id) ||
                   session.data.runningStepIds.includes(row.id)
                 }
+                streamingText={streaming[row.id]}
                 onSelect={() => setSelectedId(row.id)}
                 onEdit={(field, value) => setEdits((current) => withEdit(current, row.id, field, value))}
                 onSave={(field) => saveOnBlur(row, field)}

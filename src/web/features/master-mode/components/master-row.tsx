@@ -14,6 +14,7 @@ export function MasterRow({
   position,
   selected,
   running,
+  streamingText,
   onSelect,
   onEdit,
   onSave,
@@ -22,6 +23,8 @@ export function MasterRow({
   position: number;
   selected: boolean;
   running: boolean;
+  /** What the model has written so far while the row runs. */
+  streamingText?: string | undefined;
   onSelect: () => void;
   onEdit: (field: EditableField, value: string) => void;
   onSave: (field: EditableField) => void;
@@ -73,7 +76,7 @@ export function MasterRow({
       />
       <Textarea
         aria-label={t.columns.result}
-        value={row.result}
+        value={streamingText ?? row.result}
         readOnly
         className={classNames(cell, 'bg-slate-50')}
         data-testid="master-row-result"
