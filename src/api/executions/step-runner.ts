@@ -3,6 +3,7 @@ import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
+import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
 import type { Config } from '../config';
@@ -131,7 +132,7 @@ export class StepRunner {
         type: 'FailStepRun',
         data: { runId, message, retryable },
       });
-      if (aborted) throw conflict('Execution đã dừng');
+      if (aborted) throw conflict(MESSAGES.stopped);
       throw error instanceof DomainError ? error : new DomainError('model_failed', message, { retryable });
     } finally {
       tracked.untrack();
