@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { handleError } from './errors';
 import { ExecutionService } from './execution-service';
 import authPlugin from './plugins/auth';
+import { PROJECT_ROOT } from './project-root';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -33,7 +34,7 @@ import { suggestionRoutes } from './routes/suggestions';
 import { userSessionRoutes } from './routes/user-sessions';
 import { LiveUpdateHub } from './ws/live-update-hub';
 
-export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
+export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 
 export interface AppServices {
   config: Config;
