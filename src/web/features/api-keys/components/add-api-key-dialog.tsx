@@ -3,7 +3,6 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { apiKeys as t, toasts } from '../../../lib/strings';
 import { useAddApiKey } from '../api/add-api-key';
 import { useSignedOutRedirect } from './use-signed-out-redirect';
@@ -42,10 +41,7 @@ export function AddApiKeyDialog({
           setApiKey('');
           onOpenChange(false);
         },
-        onError: (error) => {
-          if (redirectIfSignedOut(error)) return;
-          toast({ title: toasts.error, description: messageOf(error, t.addFailed), variant: 'destructive' });
-        },
+        onError: redirectIfSignedOut,
         onSettled: () => {
           submitting.current = false;
         },

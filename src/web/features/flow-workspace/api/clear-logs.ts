@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { logs as t } from '../../../lib/strings';
 import { contextQueryOptions } from './get-context';
 import { logsQueryOptions } from './get-logs';
 
@@ -10,6 +11,7 @@ export function useClearLogs(flowId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => clearLogs(flowId),
+    meta: { errorToast: { title: t.clearFailed, messageOr: '' } },
     onSuccess: () => {
       queryClient.setQueryData(logsQueryOptions(flowId).queryKey, []);
       void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { flowsQueryOptions } from '../../../lib/flows-query';
+import { toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
 export const deleteStep = (stepId: string) => api.delete(`/api/steps/${stepId}`);
@@ -11,6 +12,7 @@ export function useDeleteStep(flowId: string) {
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
     mutationFn: deleteStep,
+    meta: { errorToast: { description: toasts.stepDeleteFailed } },
     onSuccess: (_answer, stepId) => {
       queryClient.setQueryData(key, (steps) => steps?.filter((s) => s.id !== stepId));
       void queryClient.invalidateQueries({ queryKey: key });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import { toasts } from '../../../lib/strings';
 import { storeExecution } from './get-execution';
 
 export const stopExecution = (executionId: string) =>
@@ -12,6 +13,7 @@ export function useStopExecution() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: stopExecution,
+    meta: { errorToast: { description: toasts.stopFailed } },
     onSuccess: (execution) => storeExecution(queryClient, execution),
   });
 }
@@ -20,6 +22,7 @@ export function useResetExecution() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resetExecution,
+    meta: { errorToast: { title: toasts.resetFailedTitle, messageOr: toasts.resetFailed } },
     onSuccess: (execution) => storeExecution(queryClient, execution),
   });
 }

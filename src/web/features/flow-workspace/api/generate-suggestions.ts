@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SuggestionRecord } from '../../../../domain/flow-suggestions';
 import { api } from '../../../lib/api-client';
+import { suggestions as t } from '../../../lib/strings';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const generateSuggestions = (flowId: string) =>
@@ -11,6 +12,7 @@ export function useGenerateSuggestions(flowId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => generateSuggestions(flowId),
+    meta: { errorToast: { messageOr: t.generateFailed } },
     onSuccess: (record) =>
       queryClient.setQueryData(suggestionsQueryOptions(flowId).queryKey, (records = []) => [
         record,

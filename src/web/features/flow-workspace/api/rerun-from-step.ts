@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { flowsQueryOptions } from '../../../lib/flows-query';
+import { rerunFromStep as t } from '../../../lib/strings';
 import { storeLatestExecution } from './get-execution';
 
 export const rerunFromStep = (executionId: string, stepId: string) =>
@@ -16,6 +17,7 @@ export function useRerunFromStep(flowId: string) {
   return useMutation({
     mutationFn: ({ executionId, stepId }: { executionId: string; stepId: string }) =>
       rerunFromStep(executionId, stepId),
+    meta: { errorToast: { title: t.failed, messageOr: t.failed } },
     onSuccess: (execution) => {
       storeLatestExecution(queryClient, flowId, execution);
       // The list shows when each flow last ran.

@@ -18,11 +18,16 @@ export const updateContextNotes = (flowId: string, userNotes: string) =>
     });
 
 /** The first save creates the context (POST); later saves change its notes (PATCH). */
-export function useSaveContextNotes(flowId: string) {
+export function useSaveContextNotes(flowId: string, exists: boolean) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ userNotes, exists }: { userNotes: string; exists: boolean }) =>
+    mutationFn: (userNotes: string) =>
       exists ? updateContextNotes(flowId, userNotes) : createContext(flowId, userNotes),
+    meta: {
+      errorToast: exists
+        ? { messageOr: t.updateFailed }
+        : { title: t.createToast, messageOr: t.createFailed },
+    },
     onSuccess: (context) => queryClient.setQueryData(contextQueryOptions(flowId).queryKey, context),
     // Another tab may have created the context meanwhile: the next save then knows to PATCH.
     onError: () => queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey }),

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flowsQueryOptions } from '../../../lib/flows-query';
+import { toasts } from '../../../lib/strings';
 import { runStepOfExecution } from './run-step';
 
 /**
@@ -18,6 +19,7 @@ export function useTestExecuteStep() {
       stepId: string;
       userInput: string;
     }) => runStepOfExecution(queryClient, executionId, stepId, userInput),
+    meta: { errorToast: { title: toasts.executionFailed, messageOr: toasts.executeStepFailed } },
     onSettled: () => {
       // The list shows when each flow last ran.
       void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });

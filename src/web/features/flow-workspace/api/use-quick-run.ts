@@ -5,6 +5,7 @@ import { type ActorRefFrom, fromPromise } from 'xstate';
 import { quickRunMachine, type RunStepInput, type RunStepOutput } from '../../../../machines/quick-run';
 import type { Execution } from '../../../lib/execution-stream';
 import { flowsQueryOptions } from '../../../lib/flows-query';
+import { toasts } from '../../../lib/strings';
 import { executionQueryKey } from './get-execution';
 import { runStepOfExecution, startLatestExecution } from './run-step';
 
@@ -55,6 +56,9 @@ export function useQuickRun(flowId: string, execution: Execution | null) {
   // Execute All on a flow never run yet starts its execution first, as a step's Execute does.
   const executeAll = useMutation({
     mutationFn: async () => execution ?? (await startLatestExecution(queryClient, flowId)),
+    meta: {
+      errorToast: { title: toasts.executionStartFailed, description: toasts.executionStartFailedText },
+    },
     onSuccess: (started) => quickRun.send({ type: 'EXECUTE_ALL', execution: started }),
   });
 

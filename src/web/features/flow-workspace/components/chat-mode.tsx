@@ -6,10 +6,9 @@ import type { Flow, Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
-import { chatMode as t, toasts } from '../../../lib/strings';
+import { chatMode as t } from '../../../lib/strings';
 import { useLatestExecution } from '../api/get-execution';
-import { ExecutionStartError, useRunStep } from '../api/run-step';
+import { useRunStep } from '../api/run-step';
 import { useLiveExecution } from '../api/use-live-execution';
 import { ChatMessageView, ProgressMessage } from './chat-message';
 import { ChatSettingsDialog } from './chat-settings-dialog';
@@ -60,7 +59,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
   const queryClient = useQueryClient();
   const latest = useLatestExecution(flow.id, queryClient);
   const { execution, streaming } = useLiveExecution(latest.data?.id);
-  const runStep = useRunStep(flow.id, execution);
+  const runStep = useRunStep(flow.id, execution, { title: t.executeFailed, messageOr: t.executeFailedText });
   const [transcript, updateTranscript] = useChatTranscript(flow.id);
   const [text, setText] = useState('');
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -109,24 +108,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
     setText('');
     follow();
     // The text is the step's input, which also satisfies a step that requires one.
-    runStep.mutate(
-      { step, userInput: message },
-      {
-        onSettled: () => updateTranscript(endRun),
-        onError: (error) =>
-          error instanceof ExecutionStartError
-            ? toast({
-                title: toasts.executionStartFailed,
-                description: toasts.executionStartFailedText,
-                variant: 'destructive',
-              })
-            : toast({
-                title: t.executeFailed,
-                description: messageOf(error, t.executeFailedText),
-                variant: 'destructive',
-              }),
-      },
-    );
+    runStep.mutate({ step, userInput: message }, { onSettled: () => updateTranscript(endRun) });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -9,7 +9,6 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
 import { messageOf } from '../../../lib/api-client';
 import { dates, conversationContext as t, toasts } from '../../../lib/strings';
 import { useConversationContext } from '../api/get-context';
@@ -62,24 +61,10 @@ function Overview({ context }: { context: ConversationContextView }) {
 function NotesEditor({ flowId, context }: { flowId: string; context: ConversationContextView }) {
   // null: not edited since the last save, so the server's notes are shown as they change.
   const [draft, setDraft] = useState<string | null>(null);
-  const save = useSaveContextNotes(flowId);
-  const toast = useToast();
-  const exists = context.id !== null;
+  const save = useSaveContextNotes(flowId, context.id !== null);
   const notes = draft ?? context.userNotes;
 
-  const submit = () =>
-    save.mutate(
-      { userNotes: notes, exists },
-      {
-        onSuccess: () => setDraft(null),
-        onError: (error) =>
-          toast({
-            title: exists ? toasts.error : t.createToast,
-            description: messageOf(error, exists ? t.updateFailed : t.createFailed),
-            variant: 'destructive',
-          }),
-      },
-    );
+  const submit = () => save.mutate(notes, { onSuccess: () => setDraft(null) });
 
   return (
     <form

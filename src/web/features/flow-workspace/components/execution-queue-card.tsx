@@ -5,7 +5,6 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { queueCard as t, toasts } from '../../../lib/strings';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
@@ -46,19 +45,12 @@ export function ExecutionQueueCard({
     onStopQuickRun?.();
     stop.mutate(execution.id, {
       onSuccess: () => toast({ title: toasts.stopped, description: toasts.stoppedText, variant: 'success' }),
-      onError: () => toast({ title: toasts.error, description: toasts.stopFailed, variant: 'destructive' }),
     });
   };
   const onReset = () => {
     onStopQuickRun?.();
     reset.mutate(execution.id, {
       onSuccess: () => toast({ title: toasts.resetSuccess, variant: 'success' }),
-      onError: (error) =>
-        toast({
-          title: toasts.resetFailedTitle,
-          description: messageOf(error, toasts.resetFailed),
-          variant: 'destructive',
-        }),
     });
   };
 

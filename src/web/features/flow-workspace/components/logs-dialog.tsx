@@ -2,8 +2,6 @@ import { BookOpen, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { logs as t, toasts } from '../../../lib/strings';
 import { useClearLogs } from '../api/clear-logs';
 import { useLogs } from '../api/get-logs';
@@ -23,12 +21,7 @@ export function LogsDialog({
   const { data: entries, isLoading } = useLogs(flowId, open);
   const [contextOpen, setContextOpen] = useState(false);
   const clearLogs = useClearLogs(flowId);
-  const toast = useToast();
-  const clear = () =>
-    clearLogs.mutate(undefined, {
-      onError: (error) =>
-        toast({ title: t.clearFailed, description: messageOf(error, ''), variant: 'destructive' }),
-    });
+  const clear = () => clearLogs.mutate();
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent

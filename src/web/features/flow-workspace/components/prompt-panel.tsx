@@ -3,7 +3,6 @@ import { useState } from 'react';
 import type { Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
 import { runMode as t, toasts } from '../../../lib/strings';
 import { useUpdateStep } from '../api/update-step';
 
@@ -11,17 +10,12 @@ import { useUpdateStep } from '../api/update-step';
 export function PromptPanel({ step }: { step: Step }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(step.systemPrompt);
-  const updateStep = useUpdateStep(step.flowId);
-  const toast = useToast();
+  const updateStep = useUpdateStep(step.flowId, { description: toasts.promptUpdateFailed });
 
   const save = () => {
     updateStep.mutate(
       { stepId: step.id, changes: { systemPrompt: draft } },
-      {
-        onSuccess: () => setEditing(false),
-        onError: () =>
-          toast({ title: toasts.error, description: toasts.promptUpdateFailed, variant: 'destructive' }),
-      },
+      { onSuccess: () => setEditing(false) },
     );
   };
 

@@ -58,15 +58,7 @@ export function QuickRunControls({
     };
   }, [quickRun, steps, toast]);
 
-  const start = () =>
-    executeAll.mutate(undefined, {
-      onError: () =>
-        toast({
-          title: toasts.executionStartFailed,
-          description: toasts.executionStartFailedText,
-          variant: 'destructive',
-        }),
-    });
+  const start = () => executeAll.mutate();
   const active = status === 'running' || status === 'paused';
 
   return (

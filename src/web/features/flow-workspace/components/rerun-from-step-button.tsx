@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react';
 import type { Step } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { rerunFromStep as t } from '../../../lib/strings';
 import { useRerunFromStep } from '../api/rerun-from-step';
@@ -44,8 +43,6 @@ export function RerunFromStepButton({
           toast({ title: t.started, description: t.startedText(step.order), variant: 'success' });
           setRunIn(started.id);
         },
-        onError: (error) =>
-          toast({ title: t.failed, description: messageOf(error, t.failed), variant: 'destructive' }),
       },
     );
   };

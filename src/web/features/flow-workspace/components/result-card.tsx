@@ -7,7 +7,6 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../components/ui/field';
 import { MarkdownBlock } from '../../../components/ui/markdown';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { dates, runMode as t, toasts } from '../../../lib/strings';
 import { useDeleteResult } from '../api/delete-result';
 import { useUpdateResult } from '../api/update-result';
@@ -79,26 +78,15 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
   // A choice step's pick is the path taken; it is approved by the run itself and shown read-only.
   const isChoice = outputMode === 'multiple_choice';
 
-  const updateFailed = () =>
-    toast({ title: toasts.error, description: toasts.resultUpdateFailed, variant: 'destructive' });
   const setApproved = (approved: boolean) =>
-    updateResult.mutate({ resultId: result.id, changes: { approved } }, { onError: updateFailed });
+    updateResult.mutate({ resultId: result.id, changes: { approved } });
   const save = (changes: { result: string; label: string }) =>
-    updateResult.mutate(
-      { resultId: result.id, changes },
-      { onSuccess: () => setEditing(false), onError: updateFailed },
-    );
+    updateResult.mutate({ resultId: result.id, changes }, { onSuccess: () => setEditing(false) });
   const remove = () => {
     if (!window.confirm(t.confirmDeleteResult)) return;
     deleteResult.mutate(result.id, {
       onSuccess: () =>
         toast({ title: toasts.resultDeleted, description: toasts.resultDeletedText, variant: 'success' }),
-      onError: (error) =>
-        toast({
-          title: toasts.resultDeleteFailedTitle,
-          description: messageOf(error, toasts.resultDeleteFailed),
-          variant: 'destructive',
-        }),
     });
   };
 

@@ -5,7 +5,6 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { runMode, editMode as t, toasts } from '../../../lib/strings';
 import { useDeleteStep } from '../api/delete-step';
@@ -37,7 +36,10 @@ export function StepDetail({
   onChanged: () => void;
 }) {
   const { draft, startEditing, stopEditing, change } = useStepDraft(step);
-  const updateStep = useUpdateStep(step.flowId);
+  const updateStep = useUpdateStep(step.flowId, {
+    title: toasts.updateStepFailed,
+    messageOr: toasts.updateStepFailed,
+  });
   const deleteStep = useDeleteStep(step.flowId);
   const toast = useToast();
   const hasResults = execution !== null && resultsOfStep(execution, step.id).length > 0;
@@ -50,12 +52,6 @@ export function StepDetail({
           stopEditing();
           onChanged();
         },
-        onError: (error) =>
-          toast({
-            title: toasts.updateStepFailed,
-            description: messageOf(error, toasts.updateStepFailed),
-            variant: 'destructive',
-          }),
       },
     );
 
@@ -67,8 +63,6 @@ export function StepDetail({
         onChanged();
         toast({ title: toasts.success, description: toasts.stepDeleted, variant: 'success' });
       },
-      onError: () =>
-        toast({ title: toasts.error, description: toasts.stepDeleteFailed, variant: 'destructive' }),
     });
   };
 

@@ -1,8 +1,6 @@
 import { Sparkles, Trash2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { suggestions as t, toasts } from '../../../lib/strings';
 import { useClearSuggestions } from '../api/clear-suggestions';
 import { useGenerateSuggestions } from '../api/generate-suggestions';
@@ -22,21 +20,9 @@ export function SuggestionsDialog({
   const { data: records, isLoading, isError } = useSuggestions(flowId, open);
   const generate = useGenerateSuggestions(flowId);
   const clear = useClearSuggestions(flowId);
-  const toast = useToast();
 
-  const onGenerate = () =>
-    generate.mutate(undefined, {
-      onError: (error) =>
-        toast({
-          title: toasts.error,
-          description: messageOf(error, t.generateFailed),
-          variant: 'destructive',
-        }),
-    });
-  const onClear = () =>
-    clear.mutate(undefined, {
-      onError: () => toast({ title: toasts.error, description: t.clearFailed, variant: 'destructive' }),
-    });
+  const onGenerate = () => generate.mutate();
+  const onClear = () => clear.mutate();
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

@@ -7,7 +7,6 @@ import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
 import { MarkdownBlock } from '../../../components/ui/markdown';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { editMode as t, toasts } from '../../../lib/strings';
 import { useTestExecuteStep } from '../api/test-execute-step';
@@ -41,12 +40,6 @@ export function TestExecutionCard({ step, execution }: { step: Step; execution: 
             title: toasts.stepExecuted,
             description: toasts.stepExecutedText(step.order),
             variant: 'success',
-          }),
-        onError: (error) =>
-          toast({
-            title: toasts.executionFailed,
-            description: messageOf(error, toasts.executeStepFailed),
-            variant: 'destructive',
           }),
       },
     );

@@ -2,10 +2,9 @@ import { useIsMutating } from '@tanstack/react-query';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../domain/execution';
 import type { Step } from '../../../../domain/flow';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
 import { toasts } from '../../../lib/strings';
-import { ExecutionStartError, useRunStep } from '../api/run-step';
+import { useRunStep } from '../api/run-step';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 /** Whether a run-step mutation's variables are a run of this step. */
@@ -31,7 +30,10 @@ export function useExecuteStep({
   input: string;
   quickRun: QuickRunActor;
 }) {
-  const runStep = useRunStep(step.flowId, execution);
+  const runStep = useRunStep(step.flowId, execution, {
+    title: toasts.executionFailed,
+    messageOr: toasts.executeStepFailed,
+  });
   const toast = useToast();
   // Each place holds its own mutation; counting them all keeps a run started from one busy on the other
   // until the pushed StepRunStarted takes over.
@@ -60,22 +62,7 @@ export function useExecuteStep({
             variant: 'success',
           });
         },
-        onError: (error) => {
-          quickRun.send({ type: 'STEP_EXECUTE_FAILED', stepId: step.id });
-          toast(
-            error instanceof ExecutionStartError
-              ? {
-                  title: toasts.executionStartFailed,
-                  description: toasts.executionStartFailedText,
-                  variant: 'destructive',
-                }
-              : {
-                  title: toasts.executionFailed,
-                  description: messageOf(error, toasts.executeStepFailed),
-                  variant: 'destructive',
-                },
-          );
-        },
+        onError: () => quickRun.send({ type: 'STEP_EXECUTE_FAILED', stepId: step.id }),
       },
     );
   };

@@ -2,7 +2,6 @@ import { useMutation } from '@tanstack/react-query';
 import { useAtom } from 'jotai';
 import type { Flow } from '../../../../domain/flow';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { editMode, toasts } from '../../../lib/strings';
 import { useUpdateFlow } from '../api/update-flow';
 import { useUpdateStep } from '../api/update-step';
@@ -17,7 +16,8 @@ export function useSaveWorkspace(flow: Flow) {
   const [draft, setDraft] = useAtom(stepDraftAtom);
   const { dirty, clearDirty } = useDirtyFlag(flow.id);
   const updateFlow = useUpdateFlow();
-  const updateStep = useUpdateStep(flow.id);
+  // The Save's own toast tells a failure of any part of it.
+  const updateStep = useUpdateStep(flow.id, false);
   const toast = useToast();
   const openEdits = draft?.flowId === flow.id && hasDraftChanges(draft) ? draft : null;
 
@@ -36,12 +36,7 @@ export function useSaveWorkspace(flow: Flow) {
       clearDirty();
       toast({ title: toasts.saveSuccess, variant: 'success' });
     },
-    onError: (error) =>
-      toast({
-        title: toasts.saveFailedTitle,
-        description: messageOf(error, toasts.saveFailed),
-        variant: 'destructive',
-      }),
+    meta: { errorToast: { title: toasts.saveFailedTitle, messageOr: toasts.saveFailed } },
   });
 
   return { save: () => save.mutate(), saving: save.isPending, unsaved: dirty || openEdits !== null };

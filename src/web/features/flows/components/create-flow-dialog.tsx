@@ -3,7 +3,6 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { createFlow as t, toasts } from '../../../lib/strings';
 import { useCreateFlow } from '../api/create-flow';
 
@@ -39,12 +38,6 @@ export function CreateFlowDialog({
           setDescription('');
           onOpenChange(false);
         },
-        onError: (error) =>
-          toast({
-            title: toasts.error,
-            description: messageOf(error, toasts.flowCreateFailed),
-            variant: 'destructive',
-          }),
         onSettled: () => {
           submitting.current = false;
         },

@@ -11,11 +11,9 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
 import type { FlowListItem } from '../../../lib/flows-query';
-import { dates, exportFlow as exportText, flowsList as t } from '../../../lib/strings';
+import { dates, flowsList as t } from '../../../lib/strings';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
 
@@ -23,7 +21,6 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
   const [menuOpen, setMenuOpen] = useState(false);
   const [exported, setExported] = useState<WorkflowJsonInput | null>(null);
   const exportFlow = useExportFlow();
-  const toast = useToast();
   const status = flowStatusBadge(flow.status);
 
   const startExport = (event: Event) => {
@@ -35,14 +32,7 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
         setMenuOpen(false);
         setExported(workflow);
       },
-      onError: (error) => {
-        setMenuOpen(false);
-        toast({
-          title: exportText.failedTitle,
-          description: messageOf(error, exportText.failed),
-          variant: 'destructive',
-        });
-      },
+      onError: () => setMenuOpen(false),
     });
   };
 

@@ -62,7 +62,6 @@ export function CreateSessionDialog({
           toast({ title: toasts.success, description: t.created, variant: 'success' });
           close();
         },
-        onError: () => toast({ title: toasts.error, description: t.createFailed, variant: 'destructive' }),
         onSettled: () => {
           submitting.current = false;
         },
