@@ -14,6 +14,7 @@ import {
 import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
 import type { FlowListItem } from '../../../lib/flows-query';
 import { dates, flowsList as t } from '../../../lib/strings';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
 
@@ -21,13 +22,13 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
   const [menuOpen, setMenuOpen] = useState(false);
   const [exported, setExported] = useState<WorkflowJsonInput | null>(null);
   const exportFlow = useExportFlow();
+  const startOneExport = useOneAtATime(exportFlow);
   const status = flowStatusBadge(flow.status);
 
   const startExport = (event: Event) => {
     // The menu stays open while the export loads, so that its entry can say so.
     event.preventDefault();
-    if (exportFlow.isPending) return;
-    exportFlow.mutate(flow.id, {
+    startOneExport(flow.id, {
       onSuccess: ({ workflow }) => {
         setMenuOpen(false);
         setExported(workflow);
