@@ -7,6 +7,9 @@ export const FLOW_STATUSES = ['active', 'draft', 'inactive'] as const;
 
 export const MAX_LOOP_ITERATIONS = 100;
 
+export const FLOW_NAME_MAX_LENGTH = 200;
+export const FLOW_DESCRIPTION_MAX_LENGTH = 2000;
+
 /** A flow as stored and returned by the API. */
 export interface Flow {
   id: string;
@@ -55,8 +58,8 @@ const text = (max: number) => z.string().max(max, `must be at most ${max} charac
 const required = (field: string, max: number) => z.string().trim().min(1, `${field} is required`).max(max);
 
 export const createFlowSchema = z.strictObject({
-  name: required('name', 200),
-  description: required('description', 2000),
+  name: required('name', FLOW_NAME_MAX_LENGTH),
+  description: required('description', FLOW_DESCRIPTION_MAX_LENGTH),
   status: z.string().trim().min(1).max(40).optional(),
 });
 export const updateFlowSchema = createFlowSchema.partial();
