@@ -1,5 +1,15 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Save } from 'lucide-react';
-import { OUTPUT_MODES, type OutputMode, type Step } from '../../../../domain/flow';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import {
+  MAX_LOOP_ITERATIONS,
+  OUTPUT_MODES,
+  STEP_NAME_MAX_LENGTH,
+  type Step,
+  SYSTEM_PROMPT_MAX_LENGTH,
+  stepSettingsSchema,
+} from '../../../../domain/flow';
 import { inputSourceOptions, loopIterationsFrom } from '../../../../domain/step-configuration';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -25,40 +35,42 @@ function Field({ id, label, children }: { id?: string; label: string; children: 
   );
 }
 
-/** The step's settings; read-only until the edit toggle is on, then saved by the card's own button. */
-export function StepConfigurationCard({
-  step,
-  steps,
-  draft,
-  onChange,
-  onSave,
-  saving,
-}: {
+interface StepConfigurationProps {
   step: Step;
   steps: Step[];
   draft: StepDraft;
   onChange: (fields: Partial<StepFields>) => void;
   onSave: () => void;
   saving: boolean;
-}) {
+}
+
+/** The step's settings; read-only until the edit toggle is on, then saved by the card's own button. */
+export function StepConfigurationCard(props: StepConfigurationProps) {
+  const { step, draft } = props;
+  // The form starts from the draft: afresh when editing starts or ends, and, read-only, when the step changes.
+  const key = draft.editing ? `editing:${step.id}` : JSON.stringify([step.id, draft.fields]);
+  return <StepConfigurationForm key={key} {...props} />;
+}
+
+/**
+ * The form's values are mirrored into the draft, which the header's Save also reads and which outlives a
+ * switch to another mode; the domain's step rules check both.
+ */
+function StepConfigurationForm({ step, steps, draft, onChange, onSave, saving }: StepConfigurationProps) {
+  const form = useForm<StepFields>({
+    defaultValues: draft.fields,
+    resolver: zodResolver(stepSettingsSchema),
+  });
   const { fields, editing } = draft;
   const readOnly = !editing || saving;
   const labels = promptLabelsOf(fields.systemPrompt, step, steps);
   const sources = inputSourceOptions(steps, step);
   const problem = editing ? draftProblem(draft) : null;
 
-  const changeMode = (outputMode: OutputMode) =>
-    onChange({
-      outputMode,
-      // A choice step starts with one row to fill.
-      choices: outputMode === 'multiple_choice' && fields.choices.length === 0 ? [''] : fields.choices,
-    });
-  const toggleSource = (stepId: string, on: boolean) =>
-    onChange({
-      inputSources: on
-        ? sources.map((s) => s.id).filter((id) => id === stepId || fields.inputSources.includes(id))
-        : fields.inputSources.filter((id) => id !== stepId),
-    });
+  useEffect(() => {
+    const mirror = form.watch((values) => onChange(values as Partial<StepFields>));
+    return () => mirror.unsubscribe();
+  }, [form, onChange]);
 
   return (
     <Card className="p-5" data-testid="step-configuration">
@@ -67,9 +79,9 @@ export function StepConfigurationCard({
         <Field id="step-name" label={t.stepName}>
           <Input
             id="step-name"
-            value={fields.name}
+            {...form.register('name')}
+            maxLength={STEP_NAME_MAX_LENGTH}
             disabled={readOnly}
-            onChange={(e) => onChange({ name: e.target.value })}
             data-testid="step-name-input"
           />
         </Field>
@@ -77,9 +89,9 @@ export function StepConfigurationCard({
         <Field id="step-system-prompt" label={t.systemPrompt}>
           <Textarea
             id="step-system-prompt"
-            value={fields.systemPrompt}
+            {...form.register('systemPrompt')}
+            maxLength={SYSTEM_PROMPT_MAX_LENGTH}
             disabled={readOnly}
-            onChange={(e) => onChange({ systemPrompt: e.target.value })}
             className="min-h-40 font-mono text-xs"
             data-testid="step-prompt-input"
           />
@@ -106,9 +118,14 @@ export function StepConfigurationCard({
           <select
             id="step-output-mode"
             className={selectClasses}
-            value={fields.outputMode}
+            {...form.register('outputMode', {
+              // A choice step starts with one row to fill.
+              onChange: (event) => {
+                if (event.target.value === 'multiple_choice' && form.getValues('choices').length === 0)
+                  form.setValue('choices', ['']);
+              },
+            })}
             disabled={readOnly}
-            onChange={(e) => changeMode(e.target.value as OutputMode)}
             data-testid="step-output-mode"
           >
             {OUTPUT_MODES.map((mode) => (
@@ -120,25 +137,33 @@ export function StepConfigurationCard({
         </Field>
 
         {fields.outputMode === 'multiple_choice' ? (
-          <ChoicesEditor
-            choices={fields.choices}
-            disabled={readOnly}
-            onChange={(choices) => onChange({ choices })}
+          <Controller
+            control={form.control}
+            name="choices"
+            render={({ field }) => (
+              <ChoicesEditor choices={field.value} disabled={readOnly} onChange={field.onChange} />
+            )}
           />
         ) : null}
 
         {fields.outputMode === 'loop' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id="step-loop-iterations" label={t.loopIterations}>
-              <Input
-                id="step-loop-iterations"
-                type="number"
-                min={1}
-                max={100}
-                value={fields.maxLoopIterations}
-                disabled={readOnly}
-                onChange={(e) => onChange({ maxLoopIterations: loopIterationsFrom(e.target.value) })}
-                data-testid="step-loop-iterations"
+              <Controller
+                control={form.control}
+                name="maxLoopIterations"
+                render={({ field }) => (
+                  <Input
+                    id="step-loop-iterations"
+                    type="number"
+                    min={1}
+                    max={MAX_LOOP_ITERATIONS}
+                    value={field.value}
+                    disabled={readOnly}
+                    onChange={(e) => field.onChange(loopIterationsFrom(e.target.value))}
+                    data-testid="step-loop-iterations"
+                  />
+                )}
               />
             </Field>
             <Field id="step-loop-target" label={t.loopTarget}>
@@ -156,30 +181,53 @@ export function StepConfigurationCard({
           </div>
         ) : null}
 
-        <fieldset className="flex flex-col gap-2" data-testid="input-sources">
-          <legend className="mb-1 text-sm font-medium text-slate-700">{t.inputSources}</legend>
-          {sources.length === 0 ? <p className="text-sm text-slate-500">{t.noEarlierSteps}</p> : null}
-          {sources.map((source) => (
-            <div key={source.id} className="flex items-center gap-2 text-sm text-slate-700">
-              <Checkbox
-                id={`input-source-${source.id}`}
-                checked={fields.inputSources.includes(source.id)}
-                disabled={readOnly}
-                onCheckedChange={(checked) => toggleSource(source.id, checked === true)}
-                data-testid={`input-source-${source.order}`}
-              />
-              <label htmlFor={`input-source-${source.id}`}>{t.stepTitle(source.order, source.name)}</label>
-            </div>
-          ))}
-        </fieldset>
+        <Controller
+          control={form.control}
+          name="inputSources"
+          render={({ field }) => (
+            <fieldset className="flex flex-col gap-2" data-testid="input-sources">
+              <legend className="mb-1 text-sm font-medium text-slate-700">{t.inputSources}</legend>
+              {sources.length === 0 ? <p className="text-sm text-slate-500">{t.noEarlierSteps}</p> : null}
+              {sources.map((source) => (
+                <div key={source.id} className="flex items-center gap-2 text-sm text-slate-700">
+                  <Checkbox
+                    id={`input-source-${source.id}`}
+                    checked={field.value.includes(source.id)}
+                    disabled={readOnly}
+                    onCheckedChange={(checked) =>
+                      field.onChange(
+                        checked === true
+                          ? // In flow order, whatever order they were ticked in.
+                            sources
+                              .map((s) => s.id)
+                              .filter((id) => id === source.id || field.value.includes(id))
+                          : field.value.filter((id) => id !== source.id),
+                      )
+                    }
+                    data-testid={`input-source-${source.order}`}
+                  />
+                  <label htmlFor={`input-source-${source.id}`}>
+                    {t.stepTitle(source.order, source.name)}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+          )}
+        />
 
         <div className="flex items-center gap-2 text-sm text-slate-700">
-          <Checkbox
-            id="step-requires-input"
-            checked={fields.requiresUserInput}
-            disabled={readOnly}
-            onCheckedChange={(checked) => onChange({ requiresUserInput: checked === true })}
-            data-testid="step-requires-input"
+          <Controller
+            control={form.control}
+            name="requiresUserInput"
+            render={({ field }) => (
+              <Checkbox
+                id="step-requires-input"
+                checked={field.value}
+                disabled={readOnly}
+                onCheckedChange={(checked) => field.onChange(checked === true)}
+                data-testid="step-requires-input"
+              />
+            )}
           />
           <label htmlFor="step-requires-input">{t.requiresInput}</label>
         </div>
@@ -188,7 +236,7 @@ export function StepConfigurationCard({
           <div className="flex items-center justify-end gap-3 border-t border-slate-100 pt-4">
             {problem === 'needName' ? <p className="text-sm text-red-700">{t.needName}</p> : null}
             <Button
-              onClick={onSave}
+              onClick={form.handleSubmit(onSave)}
               disabled={saving || problem !== null || !hasDraftChanges(draft)}
               data-testid="save-step"
             >

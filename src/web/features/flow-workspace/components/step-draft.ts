@@ -1,4 +1,9 @@
-import { normaliseStepConfig, type Step, type UpdateStepInput } from '../../../../domain/flow';
+import {
+  normaliseStepConfig,
+  type Step,
+  stepSettingsSchema,
+  type UpdateStepInput,
+} from '../../../../domain/flow';
 
 /** The fields the step editor lets a user change. */
 export type StepFields = Pick<
@@ -80,10 +85,15 @@ export const hasDraftChanges = (draft: StepDraft | null): draft is StepDraft =>
 
 export type DraftProblem = 'needChoice' | 'needName';
 
+/** The problems of the step's settings (the domain's rules) that the editor words for the user. */
+function problemOf(fields: ReadonlySet<PropertyKey | undefined>): DraftProblem | null {
+  if (fields.has('name')) return 'needName';
+  if (fields.has('choices')) return 'needChoice';
+  return null;
+}
+
 /** Why the draft cannot be saved as it is, if it cannot. */
 export function draftProblem(draft: StepDraft): DraftProblem | null {
-  if (draft.fields.name.trim() === '') return 'needName';
-  if (draft.fields.outputMode === 'multiple_choice' && choicesOf(draft.fields).length === 0)
-    return 'needChoice';
-  return null;
+  const result = stepSettingsSchema.safeParse(draft.fields);
+  return result.success ? null : problemOf(new Set(result.error.issues.map((issue) => issue.path[0])));
 }
