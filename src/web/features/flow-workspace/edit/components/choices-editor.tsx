@@ -1,5 +1,6 @@
 import { Plus, X } from 'lucide-react';
 import { Button } from '../../../../components/ui/button';
+import { CHOICE_MAX_LENGTH } from '../../../../../domain/flow';
 import { Input } from '../../../../components/ui/field';
 import { editMode as t } from '../../../../lib/strings';
 
@@ -30,6 +31,7 @@ export function ChoicesEditor({
         <div key={i} className="flex items-center gap-2">
           <Input
             value={choice}
+            maxLength={CHOICE_MAX_LENGTH}
             disabled={disabled}
             placeholder={t.choicePlaceholder(i + 1)}
             aria-label={t.choicePlaceholder(i + 1)}

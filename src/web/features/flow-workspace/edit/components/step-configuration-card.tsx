@@ -11,14 +11,15 @@ import {
   stepSettingsSchema,
 } from '../../../../../domain/flow';
 import { inputSourceOptions, loopIterationsFrom } from '../../../../../domain/step-configuration';
-import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { Checkbox } from '../../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../../components/ui/field';
 import { editMode as t } from '../../../../lib/strings';
 import { ChoicesEditor } from './choices-editor';
+import { InputSourcesField } from './input-sources-field';
 import { promptLabelsOf } from './prompt-labels';
+import { PromptLabelsList } from './prompt-labels-list';
 import { draftProblem, hasDraftChanges, type StepDraft, type StepFields } from './step-draft';
 
 const selectClasses =
@@ -95,23 +96,7 @@ function StepConfigurationForm({ step, steps, draft, onChange, onSave, saving }:
             className="min-h-40 font-mono text-xs"
             data-testid="step-prompt-input"
           />
-          <div className="flex flex-col gap-1" data-testid="prompt-labels">
-            <span className="text-xs font-medium text-slate-500">{t.labelsTitle}</span>
-            {labels.length === 0 ? (
-              <span className="text-xs text-slate-500">{t.noLabels}</span>
-            ) : (
-              <ul className="flex flex-wrap gap-1.5">
-                {labels.map(({ label, step: named }) => (
-                  <li key={label}>
-                    <Badge tone={named ? 'indigo' : 'outline'} data-testid="prompt-label">
-                      <span className="font-mono">[[{label}]]</span>
-                      {named ? <span>→ {t.labelRefersTo(named.order)}</span> : null}
-                    </Badge>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <PromptLabelsList labels={labels} />
         </Field>
 
         <Field id="step-output-mode" label={t.outputModeLabel}>
@@ -181,39 +166,7 @@ function StepConfigurationForm({ step, steps, draft, onChange, onSave, saving }:
           </div>
         ) : null}
 
-        <Controller
-          control={form.control}
-          name="inputSources"
-          render={({ field }) => (
-            <fieldset className="flex flex-col gap-2" data-testid="input-sources">
-              <legend className="mb-1 text-sm font-medium text-slate-700">{t.inputSources}</legend>
-              {sources.length === 0 ? <p className="text-sm text-slate-500">{t.noEarlierSteps}</p> : null}
-              {sources.map((source) => (
-                <div key={source.id} className="flex items-center gap-2 text-sm text-slate-700">
-                  <Checkbox
-                    id={`input-source-${source.id}`}
-                    checked={field.value.includes(source.id)}
-                    disabled={readOnly}
-                    onCheckedChange={(checked) =>
-                      field.onChange(
-                        checked === true
-                          ? // In flow order, whatever order they were ticked in.
-                            sources
-                              .map((s) => s.id)
-                              .filter((id) => id === source.id || field.value.includes(id))
-                          : field.value.filter((id) => id !== source.id),
-                      )
-                    }
-                    data-testid={`input-source-${source.order}`}
-                  />
-                  <label htmlFor={`input-source-${source.id}`}>
-                    {t.stepTitle(source.order, source.name)}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
-          )}
-        />
+        <InputSourcesField control={form.control} sources={sources} disabled={readOnly} />
 
         <div className="flex items-center gap-2 text-sm text-slate-700">
           <Controller
