@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aStep } from './execution/testing';
-import { normaliseStepConfig, STEP_NAME_MAX_LENGTH, stepSettingsSchema } from './flow';
+import { normaliseStepConfig, type OutputMode, STEP_NAME_MAX_LENGTH, stepSettingsSchema } from './flow';
 
 describe('normaliseStepConfig (spec §5)', () => {
   const configured = aStep(2, {
@@ -54,7 +54,7 @@ describe('stepSettingsSchema (the step editor, spec §5)', () => {
   const settings = {
     name: 'Dàn ý',
     systemPrompt: 'Lập dàn ý từ [[step-1]].',
-    outputMode: 'single' as const,
+    outputMode: 'single' as OutputMode,
     choices: [] as string[],
     maxLoopIterations: 1,
     inputSources: [],
