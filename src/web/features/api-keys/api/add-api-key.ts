@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { apiKeys as t } from '../../../lib/strings';
-import { isUnauthorized } from '../components/use-signed-out-redirect';
+import { isUnauthorized } from './unauthorized';
 import { type ApiKey, apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 
