@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aStep } from './execution/testing';
-import { normaliseStepConfig } from './flow';
+import { normaliseStepConfig, type OutputMode, STEP_NAME_MAX_LENGTH, stepSettingsSchema } from './flow';
 
 describe('normaliseStepConfig (spec §5)', () => {
   const configured = aStep(2, {
@@ -47,5 +47,37 @@ describe('normaliseStepConfig (spec §5)', () => {
   it('keeps the other fields', () => {
     const saved = normaliseStepConfig({ ...configured, outputMode: 'single', requiresUserInput: true });
     expect(saved).toMatchObject({ name: 'Step 2', systemPrompt: 'Prompt 2', requiresUserInput: true });
+  });
+});
+
+describe('stepSettingsSchema (the step editor, spec §5)', () => {
+  const settings = {
+    name: 'Dàn ý',
+    systemPrompt: 'Lập dàn ý từ [[step-1]].',
+    outputMode: 'single' as OutputMode,
+    choices: [] as string[],
+    maxLoopIterations: 1,
+    inputSources: [],
+    requiresUserInput: false,
+  };
+  const failing = (changes: Partial<typeof settings>) =>
+    stepSettingsSchema.safeParse({ ...settings, ...changes }).error?.issues.map((issue) => issue.path[0]);
+
+  it('takes settings that keep the rules', () => {
+    expect(stepSettingsSchema.safeParse(settings).success).toBe(true);
+    expect(failing({ outputMode: 'multiple_choice', choices: ['', 'Ngắn'] })).toBeUndefined();
+  });
+
+  it('needs a name that is not blank and not over its limit', () => {
+    expect(failing({ name: '  ' })).toEqual(['name']);
+    expect(failing({ name: 'x'.repeat(STEP_NAME_MAX_LENGTH + 1) })).toEqual(['name']);
+  });
+
+  it('needs a choice that is not blank for a multiple_choice step', () => {
+    expect(failing({ outputMode: 'multiple_choice', choices: ['', '  '] })).toEqual(['choices']);
+  });
+
+  it('runs a loop 1 to 100 times', () => {
+    expect(failing({ outputMode: 'loop', maxLoopIterations: 101 })).toEqual(['maxLoopIterations']);
   });
 });

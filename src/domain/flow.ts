@@ -7,6 +7,12 @@ export const FLOW_STATUSES = ['active', 'draft', 'inactive'] as const;
 
 export const MAX_LOOP_ITERATIONS = 100;
 
+export const FLOW_NAME_MAX_LENGTH = 200;
+export const FLOW_DESCRIPTION_MAX_LENGTH = 2000;
+export const STEP_NAME_MAX_LENGTH = 200;
+export const SYSTEM_PROMPT_MAX_LENGTH = 100_000;
+export const CHOICE_MAX_LENGTH = 1_000;
+
 /** A flow as stored and returned by the API. */
 export interface Flow {
   id: string;
@@ -55,19 +61,19 @@ const text = (max: number) => z.string().max(max, `must be at most ${max} charac
 const required = (field: string, max: number) => z.string().trim().min(1, `${field} is required`).max(max);
 
 export const createFlowSchema = z.strictObject({
-  name: required('name', 200),
-  description: required('description', 2000),
+  name: required('name', FLOW_NAME_MAX_LENGTH),
+  description: required('description', FLOW_DESCRIPTION_MAX_LENGTH),
   status: z.string().trim().min(1).max(40).optional(),
 });
 export const updateFlowSchema = createFlowSchema.partial();
 
 const stepFields = {
-  name: required('name', 200),
+  name: required('name', STEP_NAME_MAX_LENGTH),
   order: z.number().int().min(1).max(10_000),
-  systemPrompt: text(100_000),
+  systemPrompt: text(SYSTEM_PROMPT_MAX_LENGTH),
   outputMode: z.enum(OUTPUT_MODES),
   inputSources: z.array(z.uuid()).max(100),
-  choices: z.array(text(1_000)).max(100),
+  choices: z.array(text(CHOICE_MAX_LENGTH)).max(100),
   loopTargetStepId: z.uuid().nullable(),
   maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS),
   currentLoopIteration: z.number().int().min(0).max(MAX_LOOP_ITERATIONS),
@@ -87,6 +93,25 @@ export const createStepSchema = z.strictObject({
   requiresUserInput: stepFields.requiresUserInput.default(false),
 });
 export const updateStepSchema = z.strictObject(stepFields).partial();
+
+/**
+ * A step's settings as the step editor holds them: the step's rules, and spec §5's one more, that a
+ * multiple_choice step needs a choice that is not blank (blank rows are the editor's empty ones).
+ */
+export const stepSettingsSchema = z
+  .object({
+    name: stepFields.name,
+    systemPrompt: stepFields.systemPrompt,
+    outputMode: stepFields.outputMode,
+    choices: stepFields.choices,
+    maxLoopIterations: stepFields.maxLoopIterations,
+    inputSources: stepFields.inputSources,
+    requiresUserInput: stepFields.requiresUserInput,
+  })
+  .refine((step) => step.outputMode !== 'multiple_choice' || step.choices.some((c) => c.trim() !== ''), {
+    path: ['choices'],
+    message: 'a multiple_choice step needs at least one choice',
+  });
 
 export type CreateFlowInput = z.infer<typeof createFlowSchema>;
 export type CreateStepInput = z.infer<typeof createStepSchema>;

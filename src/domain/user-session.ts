@@ -5,6 +5,16 @@ export const SESSION_MODES = ['edit', 'run', 'chat'] as const;
 export type SessionMode = (typeof SESSION_MODES)[number];
 
 export const SESSION_NAME_REQUIRED = 'Tên session không được để trống';
+export const SESSION_NAME_MAX_LENGTH = 200;
+export const SESSION_DESCRIPTION_MAX_LENGTH = 2000;
+
+const isFilled = (text: string | undefined) => (text ?? '').trim() !== '';
+
+/** What the user names a new session, checked as the request body is checked (spec §5). */
+export const sessionNamingSchema = z.object({
+  sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).refine(isFilled, SESSION_NAME_REQUIRED),
+  description: z.string().max(SESSION_DESCRIPTION_MAX_LENGTH),
+});
 
 /** The page sends empty ids to mean "what I am working on now"; they become null here. */
 const placeId = z
@@ -20,15 +30,15 @@ export const newUserSessionSchema = z
   .strictObject({
     flowId: placeId,
     executionId: placeId,
-    sessionName: z.string().max(200).optional(),
+    sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).optional(),
     sessionData: z
       .strictObject({
-        description: z.string().max(2000).optional(),
+        description: z.string().max(SESSION_DESCRIPTION_MAX_LENGTH).optional(),
         mode: z.enum(SESSION_MODES).optional(),
       })
       .optional(),
   })
-  .refine((body) => (body.sessionName ?? '').trim() !== '', { message: SESSION_NAME_REQUIRED })
+  .refine((body) => isFilled(body.sessionName), { message: SESSION_NAME_REQUIRED })
   .transform((body) => ({
     flowId: body.flowId,
     executionId: body.executionId,

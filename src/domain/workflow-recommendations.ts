@@ -62,11 +62,13 @@ export const recommendationAnswerSchema = z.object({
   recommendations: z.array(recommendationDraftSchema).max(50),
 });
 
+export const FEEDBACK_MAX_LENGTH = 5_000;
+
 /** POST /api/recommendations/:id/feedback; 'not interested' is a dismissal. */
 export const recommendationFeedbackSchema = z.strictObject({
   action: z.enum(FEEDBACK_ACTIONS),
   rating: z.int().min(1).max(5),
-  feedback: z.string().trim().max(5_000).optional(),
+  feedback: z.string().trim().max(FEEDBACK_MAX_LENGTH).optional(),
 });
 export type RecommendationFeedbackInput = z.infer<typeof recommendationFeedbackSchema>;
 

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiErrorOf, apiRequest, getQueryFn, pathOfQueryKey } from './api-client';
+import {
+  ApiError,
+  apiErrorOf,
+  apiRequest,
+  createQueryClient,
+  getQueryFn,
+  pathOfQueryKey,
+} from './api-client';
 
 describe('apiErrorOf', () => {
   it('uses the JSON message and the retryable flag', () => {
@@ -67,5 +74,21 @@ describe('default query function', () => {
     const context = { queryKey: ['/api/auth/user'], signal: new AbortController().signal } as never;
     await expect(getQueryFn({ on401: 'returnNull' })(context)).resolves.toBeNull();
     await expect(getQueryFn({ on401: 'throw' })(context)).rejects.toThrow('401: Unauthorized');
+  });
+});
+
+describe('createQueryClient', () => {
+  it('tells every failed mutation, with its meta, to the one failure handler', async () => {
+    const failures: Array<{ message: string; meta: unknown }> = [];
+    const queryClient = createQueryClient({
+      onMutationFailure: (error, meta) => failures.push({ message: error.message, meta }),
+    });
+    const meta = { errorToast: { description: 'Không thể tạo session' } };
+    const mutation = queryClient.getMutationCache().build(queryClient, {
+      mutationFn: () => Promise.reject(new Error('500: boom')),
+      meta,
+    });
+    await expect(mutation.execute(undefined)).rejects.toThrow('500: boom');
+    expect(failures).toEqual([{ message: '500: boom', meta }]);
   });
 });

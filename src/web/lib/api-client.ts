@@ -1,4 +1,4 @@
-import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { MutationCache, type MutationMeta, QueryClient, type QueryFunction } from '@tanstack/react-query';
 
 /** An API failure as spec §8 words it: `status: message`, with the server's retryable hint. */
 export class ApiError extends Error {
@@ -70,9 +70,19 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
   };
 }
 
-/** Spec §9: fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default. */
-export function createQueryClient() {
+/**
+ * Spec §9: fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default.
+ * Every failed mutation is told to `onMutationFailure` with its meta, so failures take one path to the user.
+ */
+export function createQueryClient({
+  onMutationFailure,
+}: {
+  onMutationFailure?: (error: Error, meta: MutationMeta | undefined) => void;
+} = {}) {
   return new QueryClient({
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => onMutationFailure?.(error, mutation.meta),
+    }),
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),

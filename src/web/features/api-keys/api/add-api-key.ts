@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { apiKeys as t } from '../../../lib/strings';
+import { isUnauthorized } from './unauthorized';
 import { type ApiKey, apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 
@@ -16,6 +18,8 @@ export function useAddApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addApiKey,
+    // A signed-out failure is told by the page, which then opens the sign-in page.
+    meta: { errorToast: (error) => (isUnauthorized(error) ? false : { messageOr: t.addFailed }) },
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),

@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { apiKeys as t } from '../../../lib/strings';
+import { isUnauthorized } from './unauthorized';
 import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 
@@ -9,6 +11,8 @@ export function useDeleteApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteApiKey,
+    // A signed-out failure is told by the page, which then opens the sign-in page.
+    meta: { errorToast: (error) => (isUnauthorized(error) ? false : { description: t.deleteFailed }) },
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions.queryKey }),

@@ -1,10 +1,13 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { API_KEY_MAX_LENGTH, API_KEY_NAME_MAX_LENGTH, newApiKeySchema } from '../../../../domain/api-key';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { apiKeys as t, toasts } from '../../../lib/strings';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useAddApiKey } from '../api/add-api-key';
 import { useSignedOutRedirect } from './use-signed-out-redirect';
 
@@ -15,43 +18,33 @@ export function AddApiKeyDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [keyName, setKeyName] = useState('');
-  const [apiKey, setApiKey] = useState('');
+  const form = useForm({
+    resolver: zodResolver(newApiKeySchema),
+    defaultValues: { keyName: '', apiKey: '' },
+  });
   const addApiKey = useAddApiKey();
-  // isPending only changes on the next render; two clicks in one frame both see it false.
-  const submitting = useRef(false);
+  const add = useOneAtATime(addApiKey);
   const nameId = useId();
   const keyId = useId();
   const toast = useToast();
   const redirectIfSignedOut = useSignedOutRedirect();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting.current) return;
-    if (keyName.trim() === '' || apiKey.trim() === '') {
-      toast({ title: toasts.error, description: t.fillInEverything, variant: 'destructive' });
-      return;
-    }
-    submitting.current = true;
-    addApiKey.mutate(
-      { keyName: keyName.trim(), apiKey: apiKey.trim() },
-      {
-        onSuccess: () => {
-          toast({ title: toasts.success, description: t.added, variant: 'success' });
-          setKeyName('');
-          setApiKey('');
-          onOpenChange(false);
+  const submit = form.handleSubmit(
+    ({ keyName, apiKey }) =>
+      add(
+        { keyName, apiKey },
+        {
+          onSuccess: () => {
+            toast({ title: toasts.success, description: t.added, variant: 'success' });
+            form.reset();
+            onOpenChange(false);
+          },
+          onError: redirectIfSignedOut,
         },
-        onError: (error) => {
-          if (redirectIfSignedOut(error)) return;
-          toast({ title: toasts.error, description: messageOf(error, t.addFailed), variant: 'destructive' });
-        },
-        onSettled: () => {
-          submitting.current = false;
-        },
-      },
-    );
-  };
+      ),
+    // Spec §5: one message for any blank field, in a toast.
+    () => toast({ title: toasts.error, description: t.fillInEverything, variant: 'destructive' }),
+  );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -65,10 +58,9 @@ export function AddApiKeyDialog({
           <Field id={nameId} label={t.keyName}>
             <Input
               id={nameId}
-              value={keyName}
-              onChange={(e) => setKeyName(e.target.value)}
+              {...form.register('keyName')}
               placeholder={t.keyNamePlaceholder}
-              maxLength={200}
+              maxLength={API_KEY_NAME_MAX_LENGTH}
               autoFocus
               data-testid="api-key-name-input"
             />
@@ -77,10 +69,9 @@ export function AddApiKeyDialog({
             <Input
               id={keyId}
               type="password"
-              value={apiKey}
-              onChange={(e) => setApiKey(e.target.value)}
+              {...form.register('apiKey')}
               placeholder={t.apiKeyPlaceholder}
-              maxLength={1000}
+              maxLength={API_KEY_MAX_LENGTH}
               autoComplete="off"
               spellCheck={false}
               data-testid="api-key-value-input"

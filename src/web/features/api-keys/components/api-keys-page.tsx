@@ -31,10 +31,7 @@ export function ApiKeysPage() {
     if (!window.confirm(t.deleteConfirm)) return;
     deleteApiKey.mutate(key.id, {
       onSuccess: () => toast({ title: toasts.success, description: t.deleted, variant: 'success' }),
-      onError: (error) => {
-        if (redirectIfSignedOut(error)) return;
-        toast({ title: toasts.error, description: t.deleteFailed, variant: 'destructive' });
-      },
+      onError: redirectIfSignedOut,
     });
   };
 

@@ -1,13 +1,10 @@
 import { useCallback } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { apiKeys as t } from '../../../lib/strings';
+import { isUnauthorized } from '../api/unauthorized';
 
 /** Spec §9: the sign-in page opens 500 ms after a 401, so the toast is seen first. */
 const REDIRECT_AFTER_401_MS = 500;
-
-/** Spec §8: on this page an error reading `401: ...Unauthorized` means the session has ended. */
-export const isUnauthorized = (error: unknown) =>
-  error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 
 /** Handles a signed-out failure (toast, then the sign-in page); answers whether it was one. */
 export function useSignedOutRedirect() {

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Step } from '../../../../domain/flow';
-import { useToast } from '../../../components/ui/toast';
-import { api, messageOf } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
@@ -28,10 +27,9 @@ export function newStepBody(flowId: string, existing: readonly Pick<Step, 'order
   };
 }
 
-/** Adds a step at the end of the flow; a failure is told in a toast. */
+/** Adds a step at the end of the flow. */
 export function useCreateStep(flowId: string) {
   const queryClient = useQueryClient();
-  const toast = useToast();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
     mutationFn: () => api.post<Step>('/api/steps', newStepBody(flowId, queryClient.getQueryData(key) ?? [])),
@@ -40,11 +38,6 @@ export function useCreateStep(flowId: string) {
       // The list's step count changed.
       void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },
-    onError: (error) =>
-      toast({
-        title: toasts.error,
-        description: messageOf(error, toasts.addStepFailed),
-        variant: 'destructive',
-      }),
+    meta: { errorToast: { messageOr: toasts.addStepFailed } },
   });
 }

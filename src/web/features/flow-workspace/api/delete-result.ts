@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import { toasts } from '../../../lib/strings';
 import { executionQueryKey } from './get-execution';
 
 export const deleteResult = (resultId: string) => api.delete(`/api/step-results/${resultId}`);
@@ -13,6 +14,7 @@ export function useDeleteResult(executionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteResult,
+    meta: { errorToast: { title: toasts.resultDeleteFailedTitle, messageOr: toasts.resultDeleteFailed } },
     onSuccess: (_, resultId) => {
       queryClient.setQueryData<Execution>(executionQueryKey(executionId), (execution) =>
         execution ? { ...execution, results: execution.results.filter((r) => r.id !== resultId) } : execution,

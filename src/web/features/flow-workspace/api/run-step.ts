@@ -3,7 +3,9 @@ import type { StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import type { FailureToast } from '../../../lib/failure-toast';
 import { flowsQueryOptions } from '../../../lib/flows-query';
+import { toasts } from '../../../lib/strings';
 import { storeExecution, storeLatestExecution } from './get-execution';
 
 export interface RunStepAnswer {
@@ -49,13 +51,23 @@ export async function runStepOfExecution(
   return answer;
 }
 
+/** Spec §8: an execution that would not start says so the same way wherever the run was asked for. */
+const startFailedToast: FailureToast = {
+  title: toasts.executionStartFailed,
+  description: toasts.executionStartFailedText,
+};
+
 /**
  * Runs a step of the flow's latest execution, starting one first when there is none. The answer comes
- * when the run has ended; meanwhile pushed events and tokens show it live.
+ * when the run has ended; meanwhile pushed events and tokens show it live. A failed run is told with
+ * `runFailedToast`, which differs between run mode and chat.
  */
-export function useRunStep(flowId: string, execution: Execution | null) {
+export function useRunStep(flowId: string, execution: Execution | null, runFailedToast: FailureToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: {
+      errorToast: (error) => (error instanceof ExecutionStartError ? startFailedToast : runFailedToast),
+    },
     mutationFn: async ({
       step,
       userInput,

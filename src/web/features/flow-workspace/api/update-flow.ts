@@ -15,6 +15,8 @@ export function useUpdateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateFlow,
+    // Only the workspace's Save changes a flow, and its toast tells the failure.
+    meta: { errorToast: false },
     onSuccess: (flow) => {
       queryClient.setQueryData(flowQueryOptions(flow.id).queryKey, flow);
       // The list shows name, status and dates of this flow.

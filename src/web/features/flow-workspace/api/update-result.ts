@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StepResult } from '../../../../domain/execution/types';
 import { api } from '../../../lib/api-client';
 import type { Execution } from '../../../lib/execution-stream';
+import { toasts } from '../../../lib/strings';
 import { executionQueryKey } from './get-execution';
 
 export interface ResultChanges {
@@ -22,6 +23,7 @@ export function useUpdateResult(executionId: string) {
   return useMutation({
     mutationFn: ({ resultId, changes }: { resultId: string; changes: ResultChanges }) =>
       updateResult(resultId, changes),
+    meta: { errorToast: { description: toasts.resultUpdateFailed } },
     onSuccess: (saved) => {
       queryClient.setQueryData<Execution>(executionQueryKey(executionId), (execution) =>
         execution

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Flow } from '../../../../domain/flow';
 import { api } from '../../../lib/api-client';
+import { toasts } from '../../../lib/strings';
 import { type FlowListItem, flowsQueryOptions } from '../../../lib/flows-query';
 
 export interface CreateFlowInput {
@@ -16,6 +17,7 @@ export function useCreateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createFlow,
+    meta: { errorToast: { messageOr: toasts.flowCreateFailed } },
     onSuccess: (flow) => {
       const item: FlowListItem = {
         id: flow.id,

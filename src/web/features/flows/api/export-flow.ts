@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { api } from '../../../lib/api-client';
+import { exportFlow as t } from '../../../lib/strings';
 
 export interface FlowExport {
   workflow: WorkflowJsonInput;
@@ -10,5 +11,8 @@ export const exportFlow = (flowId: string) => api.get<FlowExport>(`/api/flows/${
 
 /** Asked for on demand and never cached: the steps may have changed since the last export. */
 export function useExportFlow() {
-  return useMutation({ mutationFn: exportFlow });
+  return useMutation({
+    mutationFn: exportFlow,
+    meta: { errorToast: { title: t.failedTitle, messageOr: t.failed } },
+  });
 }

@@ -1,11 +1,17 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { createFlowSchema, FLOW_DESCRIPTION_MAX_LENGTH, FLOW_NAME_MAX_LENGTH } from '../../../../domain/flow';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { createFlow as t, toasts } from '../../../lib/strings';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateFlow } from '../api/create-flow';
+
+/** The fields the dialog asks for, under the rules the server applies to a new flow. */
+const newFlowSchema = createFlowSchema.pick({ name: true, description: true });
 
 export function CreateFlowDialog({
   open,
@@ -14,43 +20,30 @@ export function CreateFlowDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
+  const form = useForm({
+    resolver: zodResolver(newFlowSchema),
+    defaultValues: { name: '', description: '' },
+    mode: 'onChange',
+  });
   const createFlow = useCreateFlow();
-  // isPending only changes on the next render; two clicks in one frame both see it false.
-  const submitting = useRef(false);
+  const create = useOneAtATime(createFlow);
   const nameId = useId();
   const descriptionId = useId();
   const toast = useToast();
-  const valid = name.trim() !== '' && description.trim() !== '';
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // A second click while the first request is on its way would create the flow twice.
-    if (!valid || submitting.current) return;
-    submitting.current = true;
-    createFlow.mutate(
+  const submit = form.handleSubmit(({ name, description }) =>
+    create(
       // Spec §7 sends the status with the new flow; a new flow is a draft.
-      { name: name.trim(), description: description.trim(), status: 'draft' },
+      { name, description, status: 'draft' },
       {
         onSuccess: (flow) => {
           toast({ title: toasts.success, description: toasts.flowCreated(flow.name), variant: 'success' });
-          setName('');
-          setDescription('');
+          form.reset();
           onOpenChange(false);
         },
-        onError: (error) =>
-          toast({
-            title: toasts.error,
-            description: messageOf(error, toasts.flowCreateFailed),
-            variant: 'destructive',
-          }),
-        onSettled: () => {
-          submitting.current = false;
-        },
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -64,10 +57,9 @@ export function CreateFlowDialog({
           <Field id={nameId} label={t.name}>
             <Input
               id={nameId}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
+              {...form.register('name')}
               required
-              maxLength={200}
+              maxLength={FLOW_NAME_MAX_LENGTH}
               autoFocus
               data-testid="flow-name-input"
             />
@@ -75,10 +67,9 @@ export function CreateFlowDialog({
           <Field id={descriptionId} label={t.summary}>
             <Textarea
               id={descriptionId}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
+              {...form.register('description')}
               required
-              maxLength={2000}
+              maxLength={FLOW_DESCRIPTION_MAX_LENGTH}
               data-testid="flow-description-input"
             />
           </Field>
@@ -86,7 +77,11 @@ export function CreateFlowDialog({
             <Button variant="outline" onClick={() => onOpenChange(false)} data-testid="create-flow-cancel">
               {t.cancel}
             </Button>
-            <Button type="submit" disabled={!valid || createFlow.isPending} data-testid="create-flow-submit">
+            <Button
+              type="submit"
+              disabled={!form.formState.isValid || createFlow.isPending}
+              data-testid="create-flow-submit"
+            >
               {createFlow.isPending ? t.submitting : t.submit}
             </Button>
           </div>

@@ -11,11 +11,10 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
-import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
 import type { FlowListItem } from '../../../lib/flows-query';
-import { dates, exportFlow as exportText, flowsList as t } from '../../../lib/strings';
+import { dates, flowsList as t } from '../../../lib/strings';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
 
@@ -23,26 +22,18 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
   const [menuOpen, setMenuOpen] = useState(false);
   const [exported, setExported] = useState<WorkflowJsonInput | null>(null);
   const exportFlow = useExportFlow();
-  const toast = useToast();
+  const startOneExport = useOneAtATime(exportFlow);
   const status = flowStatusBadge(flow.status);
 
   const startExport = (event: Event) => {
     // The menu stays open while the export loads, so that its entry can say so.
     event.preventDefault();
-    if (exportFlow.isPending) return;
-    exportFlow.mutate(flow.id, {
+    startOneExport(flow.id, {
       onSuccess: ({ workflow }) => {
         setMenuOpen(false);
         setExported(workflow);
       },
-      onError: (error) => {
-        setMenuOpen(false);
-        toast({
-          title: exportText.failedTitle,
-          description: messageOf(error, exportText.failed),
-          variant: 'destructive',
-        });
-      },
+      onError: () => setMenuOpen(false),
     });
   };
 

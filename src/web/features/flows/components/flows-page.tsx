@@ -46,12 +46,6 @@ export function FlowsPage() {
     deleteFlow.mutate(flow.id, {
       onSuccess: () =>
         toast({ title: toasts.deleteSuccessTitle, description: toasts.flowDeleted, variant: 'success' }),
-      onError: () =>
-        toast({
-          title: toasts.deleteErrorTitle,
-          description: toasts.flowDeleteFailed,
-          variant: 'destructive',
-        }),
     });
   };
 

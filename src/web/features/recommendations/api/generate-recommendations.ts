@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { api } from '../../../lib/api-client';
+import { recommendations as t } from '../../../lib/strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 import { patternsQueryOptions } from './get-patterns';
 
@@ -17,6 +18,7 @@ export function useGenerateRecommendations() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: generateRecommendations,
+    meta: { errorToast: { title: t.toasts.generateFailedTitle, description: t.toasts.generateFailed } },
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: recommendationsQueryOptions.queryKey }),

@@ -4,6 +4,7 @@ import type {
   RecommendationRecord,
 } from '../../../../domain/workflow-recommendations';
 import { api } from '../../../lib/api-client';
+import { recommendations as t } from '../../../lib/strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
 export const giveFeedback = ({ id, ...input }: RecommendationFeedbackInput & { id: string }) =>
@@ -14,6 +15,7 @@ export function useGiveFeedback() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: giveFeedback,
+    meta: { errorToast: { title: t.toasts.feedbackFailedTitle, description: t.toasts.feedbackFailed } },
     onSuccess: (updated) =>
       queryClient.setQueryData(recommendationsQueryOptions.queryKey, (list = []) =>
         list.map((r) => (r.id === updated.id ? updated : r)),

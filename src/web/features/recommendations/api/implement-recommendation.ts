@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { recommendations as t } from '../../../lib/strings';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { recommendationsQueryOptions } from './get-recommendations';
 
@@ -18,6 +19,7 @@ export function useImplementRecommendation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: implementRecommendation,
+    meta: { errorToast: { title: t.toasts.implementFailedTitle, description: t.toasts.implementFailed } },
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: recommendationsQueryOptions.queryKey }),

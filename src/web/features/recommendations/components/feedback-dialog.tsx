@@ -1,6 +1,12 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Star } from 'lucide-react';
-import { useState } from 'react';
-import { FEEDBACK_ACTIONS, type FeedbackAction } from '../../../../domain/workflow-recommendations';
+import { Controller, useForm } from 'react-hook-form';
+import {
+  FEEDBACK_ACTIONS,
+  FEEDBACK_MAX_LENGTH,
+  type RecommendationFeedbackInput,
+  recommendationFeedbackSchema,
+} from '../../../../domain/workflow-recommendations';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Select, Textarea } from '../../../components/ui/field';
@@ -9,11 +15,7 @@ import { recommendations as strings } from '../../../lib/strings';
 
 const t = strings.feedback;
 
-export interface FeedbackInput {
-  action: FeedbackAction;
-  rating: number;
-  feedback?: string;
-}
+export type FeedbackInput = RecommendationFeedbackInput;
 
 /** The form; mounted afresh each time the dialog opens, so it always starts empty. */
 function FeedbackForm({
@@ -25,66 +27,77 @@ function FeedbackForm({
   onCancel: () => void;
   submitting: boolean;
 }) {
-  const [action, setAction] = useState<FeedbackAction | ''>('');
-  const [rating, setRating] = useState(5);
-  const [comment, setComment] = useState('');
+  const form = useForm({
+    resolver: zodResolver(recommendationFeedbackSchema),
+    defaultValues: { rating: 5, feedback: '' },
+    mode: 'onChange',
+  });
 
   return (
     <form
       className="flex flex-col gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (action === '') return;
-        const feedback = comment.trim();
-        onSubmit({ action, rating, ...(feedback ? { feedback } : {}) });
-      }}
+      onSubmit={form.handleSubmit(({ feedback, ...input }) =>
+        onSubmit({ ...input, ...(feedback ? { feedback } : {}) }),
+      )}
     >
       <Field id="feedback-action" label={t.action}>
-        <Select
-          id="feedback-action"
-          value={action}
-          onChange={(event) => setAction(event.target.value as FeedbackAction | '')}
-          data-testid="feedback-action"
-        >
-          <option value="" disabled>
-            {t.chooseAction}
-          </option>
-          {FEEDBACK_ACTIONS.map((value) => (
-            <option key={value} value={value}>
-              {t.actions[value]}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <fieldset className="flex flex-col gap-1.5">
-        <legend className="mb-1.5 text-sm font-medium text-slate-700">{t.rating}</legend>
-        <div className="flex gap-1">
-          {[1, 2, 3, 4, 5].map((n) => (
-            <button
-              key={n}
-              type="button"
-              onClick={() => setRating(n)}
-              aria-label={t.star(n)}
-              aria-pressed={n <= rating}
-              className="cursor-pointer rounded p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500"
-              data-testid={`feedback-star-${n}`}
+        <Controller
+          control={form.control}
+          name="action"
+          render={({ field }) => (
+            <Select
+              id="feedback-action"
+              {...field}
+              // No action until the user picks one (spec §5).
+              value={field.value ?? ''}
+              data-testid="feedback-action"
             >
-              <Star
-                className={classNames(
-                  'h-6 w-6',
-                  n <= rating ? 'fill-amber-400 text-amber-400' : 'text-slate-300',
-                )}
-              />
-            </button>
-          ))}
-        </div>
-      </fieldset>
+              <option value="" disabled>
+                {t.chooseAction}
+              </option>
+              {FEEDBACK_ACTIONS.map((value) => (
+                <option key={value} value={value}>
+                  {t.actions[value]}
+                </option>
+              ))}
+            </Select>
+          )}
+        />
+      </Field>
+      <Controller
+        control={form.control}
+        name="rating"
+        render={({ field }) => (
+          <fieldset className="flex flex-col gap-1.5">
+            <legend className="mb-1.5 text-sm font-medium text-slate-700">{t.rating}</legend>
+            <div className="flex gap-1">
+              {[1, 2, 3, 4, 5].map((n) => (
+                <button
+                  key={n}
+                  type="button"
+                  onClick={() => field.onChange(n)}
+                  aria-label={t.star(n)}
+                  aria-pressed={n <= field.value}
+                  className="cursor-pointer rounded p-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500"
+                  data-testid={`feedback-star-${n}`}
+                >
+                  <Star
+                    className={classNames(
+                      'h-6 w-6',
+                      n <= field.value ? 'fill-amber-400 text-amber-400' : 'text-slate-300',
+                    )}
+                  />
+                </button>
+              ))}
+            </div>
+          </fieldset>
+        )}
+      />
       <Field id="feedback-comment" label={t.comment}>
         <Textarea
-          value={comment}
-          onChange={(event) => setComment(event.target.value)}
+          {...form.register('feedback')}
           placeholder={t.commentPlaceholder}
-          maxLength={5000}
+          maxLength={FEEDBACK_MAX_LENGTH}
           id="feedback-comment"
           data-testid="feedback-comment"
         />
@@ -93,7 +106,7 @@ function FeedbackForm({
         <Button variant="outline" onClick={onCancel}>
           {t.cancel}
         </Button>
-        <Button type="submit" disabled={action === '' || submitting} data-testid="feedback-submit">
+        <Button type="submit" disabled={!form.formState.isValid || submitting} data-testid="feedback-submit">
           {submitting ? t.submitting : t.submit}
         </Button>
       </div>

@@ -92,12 +92,6 @@ export function RecommendationsPage() {
     generate.mutate(undefined, {
       onSuccess: ({ count }) =>
         toast({ title: t.toasts.generatedTitle, description: t.toasts.generated(count), variant: 'success' }),
-      onError: () =>
-        toast({
-          title: t.toasts.generateFailedTitle,
-          description: t.toasts.generateFailed,
-          variant: 'destructive',
-        }),
     });
 
   const runImplement = (recommendation: RecommendationRecord) =>
@@ -110,12 +104,6 @@ export function RecommendationsPage() {
           variant: 'success',
         });
       },
-      onError: () =>
-        toast({
-          title: t.toasts.implementFailedTitle,
-          description: t.toasts.implementFailed,
-          variant: 'destructive',
-        }),
     });
 
   const sendFeedback = (recommendation: RecommendationRecord, input: FeedbackInput) =>
@@ -127,12 +115,6 @@ export function RecommendationsPage() {
           if (input.action === 'dismissed') setOpenId(null);
           toast({ title: t.toasts.feedbackTitle, description: t.toasts.feedbackText, variant: 'success' });
         },
-        onError: () =>
-          toast({
-            title: t.toasts.feedbackFailedTitle,
-            description: t.toasts.feedbackFailed,
-            variant: 'destructive',
-          }),
       },
     );
 

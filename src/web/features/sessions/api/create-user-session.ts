@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SessionMode } from '../../../../domain/user-session';
 import { api } from '../../../lib/api-client';
+import { sessions as t } from '../../../lib/strings';
 import { type UserSession, userSessionsQueryOptions } from './get-user-sessions';
 
 export interface CreateUserSessionInput {
@@ -25,6 +26,7 @@ export function useCreateUserSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createUserSession,
+    meta: { errorToast: { description: t.createFailed } },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userSessionsQueryOptions.queryKey }),
   });
 }

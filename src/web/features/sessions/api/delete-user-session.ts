@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { sessions as t } from '../../../lib/strings';
 import { userSessionsQueryOptions } from './get-user-sessions';
 
 export const deleteUserSession = (sessionId: string) => api.delete(`/api/user-sessions/${sessionId}`);
@@ -8,6 +9,7 @@ export function useDeleteUserSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteUserSession,
+    meta: { errorToast: { description: t.deleteFailed } },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userSessionsQueryOptions.queryKey }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { sessions as t } from '../../../lib/strings';
 
 /** Where the page reloads into: the session's flow workspace in its mode, or the flows list. */
 export interface LoadedUserSession {
@@ -13,5 +14,5 @@ export const loadUserSession = (sessionId: string) =>
 
 /** Nothing to refresh: the page reloads right after. */
 export function useLoadUserSession() {
-  return useMutation({ mutationFn: loadUserSession });
+  return useMutation({ mutationFn: loadUserSession, meta: { errorToast: { description: t.loadFailed } } });
 }

@@ -1,15 +1,31 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
-import type { SessionMode } from '../../../../domain/user-session';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  SESSION_DESCRIPTION_MAX_LENGTH,
+  SESSION_MODES,
+  SESSION_NAME_MAX_LENGTH,
+  sessionNamingSchema,
+} from '../../../../domain/user-session';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Select, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { sessions as t, toasts } from '../../../lib/strings';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateUserSession } from '../api/create-user-session';
 
-const MODES = Object.keys(t.modes) as SessionMode[];
+const sessionFormSchema = sessionNamingSchema.extend({
+  /** Empty: the flow the user works on now. */
+  flowId: z.string(),
+  /** Empty: run when there is an execution, else edit. */
+  mode: z.enum(SESSION_MODES).or(z.literal('')),
+});
+
+const EMPTY_FORM = { sessionName: '', description: '', flowId: '', mode: '' } as const;
 
 /** Name (required), description, and optionally which flow and mode; by default what the user works on now. */
 export function CreateSessionDialog({
@@ -19,56 +35,33 @@ export function CreateSessionDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [sessionName, setSessionName] = useState('');
-  const [description, setDescription] = useState('');
-  const [flowId, setFlowId] = useState('');
-  const [mode, setMode] = useState<SessionMode | ''>('');
-  const [nameMissing, setNameMissing] = useState(false);
+  const form = useForm({ resolver: zodResolver(sessionFormSchema), defaultValues: EMPTY_FORM });
   const createSession = useCreateUserSession();
+  const create = useOneAtATime(createSession);
   const flows = useQuery({ ...flowsQueryOptions, enabled: open });
-  // isPending only changes on the next render; two clicks in one frame both see it false.
-  const submitting = useRef(false);
   const nameId = useId();
   const descriptionId = useId();
   const flowFieldId = useId();
   const modeId = useId();
   const toast = useToast();
-
-  const reset = () => {
-    setSessionName('');
-    setDescription('');
-    setFlowId('');
-    setMode('');
-    setNameMissing(false);
-  };
+  const nameMissing = form.formState.errors.sessionName !== undefined;
 
   const close = () => {
-    reset();
+    form.reset();
     onOpenChange(false);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting.current) return;
-    if (sessionName.trim() === '') {
-      setNameMissing(true);
-      return;
-    }
-    submitting.current = true;
-    createSession.mutate(
+  const submit = form.handleSubmit(({ sessionName, description, flowId, mode }) =>
+    create(
       { sessionName: sessionName.trim(), description: description.trim(), flowId, mode: mode || undefined },
       {
         onSuccess: () => {
           toast({ title: toasts.success, description: t.created, variant: 'success' });
           close();
         },
-        onError: () => toast({ title: toasts.error, description: t.createFailed, variant: 'destructive' }),
-        onSettled: () => {
-          submitting.current = false;
-        },
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
@@ -82,13 +75,9 @@ export function CreateSessionDialog({
           <Field id={nameId} label={t.name}>
             <Input
               id={nameId}
-              value={sessionName}
-              onChange={(e) => {
-                setSessionName(e.target.value);
-                if (e.target.value.trim() !== '') setNameMissing(false);
-              }}
+              {...form.register('sessionName')}
               placeholder={t.namePlaceholder}
-              maxLength={200}
+              maxLength={SESSION_NAME_MAX_LENGTH}
               autoFocus
               aria-invalid={nameMissing}
               data-testid="session-name-input"
@@ -102,22 +91,16 @@ export function CreateSessionDialog({
           <Field id={descriptionId} label={t.description}>
             <Textarea
               id={descriptionId}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
+              {...form.register('description')}
               placeholder={t.descriptionPlaceholder}
-              maxLength={2000}
+              maxLength={SESSION_DESCRIPTION_MAX_LENGTH}
               className="min-h-20"
               data-testid="session-description-input"
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id={flowFieldId} label={t.flow}>
-              <Select
-                id={flowFieldId}
-                value={flowId}
-                onChange={(e) => setFlowId(e.target.value)}
-                data-testid="session-flow-select"
-              >
+              <Select id={flowFieldId} {...form.register('flowId')} data-testid="session-flow-select">
                 <option value="">{t.currentWork}</option>
                 {(flows.data ?? []).map((flow) => (
                   <option key={flow.id} value={flow.id}>
@@ -127,14 +110,9 @@ export function CreateSessionDialog({
               </Select>
             </Field>
             <Field id={modeId} label={t.mode}>
-              <Select
-                id={modeId}
-                value={mode}
-                onChange={(e) => setMode(e.target.value as SessionMode | '')}
-                data-testid="session-mode-select"
-              >
+              <Select id={modeId} {...form.register('mode')} data-testid="session-mode-select">
                 <option value="">{t.modeAuto}</option>
-                {MODES.map((each) => (
+                {SESSION_MODES.map((each) => (
                   <option key={each} value={each}>
                     {t.modes[each]}
                   </option>

@@ -44,10 +44,7 @@ export function SessionsPage() {
         // A full reload: the session's flow and execution are read afresh, with nothing kept from here.
         window.setTimeout(() => window.location.assign(url), RELOAD_AFTER_LOAD_MS);
       },
-      onError: () => {
-        setLoadingId(null);
-        toast({ title: toasts.error, description: t.loadFailed, variant: 'destructive' });
-      },
+      onError: () => setLoadingId(null),
     });
   };
 
@@ -55,7 +52,6 @@ export function SessionsPage() {
     if (!window.confirm(t.deleteConfirm)) return;
     deleteSession.mutate(session.id, {
       onSuccess: () => toast({ title: toasts.success, description: t.deleted, variant: 'success' }),
-      onError: () => toast({ title: toasts.error, description: t.deleteFailed, variant: 'destructive' }),
     });
   };
 

@@ -1,5 +1,6 @@
 import { Lightbulb, Loader2, Plus, Sparkles } from 'lucide-react';
 import { useId } from 'react';
+import { WORKFLOW_DESCRIPTION_MAX_LENGTH } from '../../../../../domain/workflow-json';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Field, Textarea } from '../../../../components/ui/field';
@@ -33,7 +34,7 @@ export function GenerateTab({
           value={description}
           onChange={(event) => onDescriptionChange(event.target.value)}
           placeholder={t.describePlaceholder}
-          maxLength={10_000}
+          maxLength={WORKFLOW_DESCRIPTION_MAX_LENGTH}
           className="min-h-28"
           data-testid="ai-creator-description"
         />

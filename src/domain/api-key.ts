@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+export const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
+export const API_KEY_NAME_MAX_LENGTH = 200;
+export const API_KEY_MAX_LENGTH = 1000;
+
+const filled = (text: string | undefined) => (text ?? '').trim() !== '';
+
+/**
+ * A new own key (POST /api/user/api-keys). Blank fields answer the spec's one message, without a field
+ * name before it; the 'AI' prefix of the key is not checked (spec §5).
+ */
+export const newApiKeySchema = z
+  .strictObject({
+    keyName: z.string().max(API_KEY_NAME_MAX_LENGTH).optional(),
+    apiKey: z.string().max(API_KEY_MAX_LENGTH).optional(),
+    keyType: z.literal('gemini').default('gemini'),
+  })
+  .refine((body) => filled(body.keyName) && filled(body.apiKey), { message: FILL_IN_EVERYTHING })
+  .transform((body) => ({
+    keyName: body.keyName!.trim(),
+    apiKey: body.apiKey!.trim(),
+    keyType: body.keyType,
+  }));

@@ -1,0 +1,131 @@
+import { Pencil, Trash2, X } from 'lucide-react';
+import { resultsOfStep } from '../../../../../domain/execution';
+import type { Step } from '../../../../../domain/flow';
+import { Badge } from '../../../../components/ui/badge';
+import { Button } from '../../../../components/ui/button';
+import { Card } from '../../../../components/ui/card';
+import { useToast } from '../../../../components/ui/toast';
+import type { Execution } from '../../../../lib/execution-stream';
+import { runMode, editMode as t, toasts } from '../../../../lib/strings';
+import { useUpdateStep } from '../../api/update-step';
+import { StepResults } from '../../workspace/components/step-results';
+import { useDeleteStep } from '../api/delete-step';
+import { useStepDraft } from './edit-session';
+import { StepConfigurationCard } from './step-configuration-card';
+import { draftChanges } from './step-draft';
+import { TestExecutionCard } from './test-execution-card';
+
+const modeBadge = {
+  single: t.singleOutput,
+  multiple: t.multipleOutput,
+  multiple_choice: t.choice,
+  loop: t.loop,
+};
+
+/** One step in edit mode: its settings, a test run on the latest execution, and its results there. */
+export function StepDetail({
+  step,
+  steps,
+  execution,
+  onChanged,
+}: {
+  step: Step;
+  steps: Step[];
+  execution: Execution | null;
+  /** A step was updated or deleted: the workspace has changes since its last Save. */
+  onChanged: () => void;
+}) {
+  const { draft, startEditing, stopEditing, change } = useStepDraft(step);
+  const updateStep = useUpdateStep(step.flowId, {
+    title: toasts.updateStepFailed,
+    messageOr: toasts.updateStepFailed,
+  });
+  const deleteStep = useDeleteStep(step.flowId);
+  const toast = useToast();
+  const hasResults = execution !== null && resultsOfStep(execution, step.id).length > 0;
+
+  const save = () =>
+    updateStep.mutate(
+      { stepId: step.id, changes: draftChanges(draft) },
+      {
+        onSuccess: () => {
+          stopEditing();
+          onChanged();
+        },
+      },
+    );
+
+  const remove = () => {
+    if (!window.confirm(t.confirmDeleteStep(step.order, step.name))) return;
+    deleteStep.mutate(step.id, {
+      onSuccess: () => {
+        stopEditing();
+        onChanged();
+        toast({ title: toasts.success, description: toasts.stepDeleted, variant: 'success' });
+      },
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="step-detail">
+      <Card className="flex flex-wrap items-center gap-3 p-5">
+        <h2
+          className="min-w-[12rem] flex-1 truncate text-lg font-semibold text-slate-900"
+          data-testid="step-detail-title"
+        >
+          {t.stepTitle(step.order, step.name)}
+        </h2>
+        <Badge tone="indigo" data-testid="step-detail-mode">
+          {modeBadge[step.outputMode]}
+        </Badge>
+        {draft.editing ? (
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={stopEditing}
+            disabled={updateStep.isPending}
+            data-testid="edit-toggle"
+          >
+            <X className="h-4 w-4" />
+            {t.cancelEdit}
+          </Button>
+        ) : (
+          <Button variant="outline" size="sm" onClick={startEditing} data-testid="edit-toggle">
+            <Pencil className="h-4 w-4" />
+            {t.edit}
+          </Button>
+        )}
+        <Button
+          variant="destructive"
+          size="sm"
+          onClick={remove}
+          disabled={deleteStep.isPending}
+          data-testid="delete-step"
+        >
+          <Trash2 className="h-4 w-4" />
+          {t.deleteStep}
+        </Button>
+      </Card>
+      <StepConfigurationCard
+        step={step}
+        steps={steps}
+        draft={draft}
+        onChange={change}
+        onSave={save}
+        saving={updateStep.isPending}
+      />
+      <TestExecutionCard key={step.id} step={step} execution={execution} />
+      <Card className="p-5" data-testid="step-results-card">
+        {execution && hasResults ? (
+          // It brings its own heading and the version pager.
+          <StepResults key={step.id} step={step} execution={execution} />
+        ) : (
+          <>
+            <h4 className="text-sm font-semibold text-slate-700">{runMode.results}</h4>
+            <p className="mt-2 text-sm text-slate-500">{t.noResults}</p>
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ExecutionEvent } from '../../../../../domain/execution/types';
+import { api } from '../../../../lib/api-client';
+
+/** One event of an execution's log as the history API gives it: what happened, when, and who did it. */
+export type HistoryEvent = ExecutionEvent & {
+  position: number;
+  at: string;
+  actor: { userId: string | null; name: string | null };
+  commandId: string | null;
+};
+
+interface HistoryPage {
+  events: HistoryEvent[];
+  next: number | null;
+}
+
+const PAGE_SIZE = 1000;
+
+/** The whole log of an execution, read page by page: the screen folds it to any point. */
+async function fetchExecutionHistory(executionId: string): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  let after: number | null = 0;
+  while (after !== null) {
+    const page: HistoryPage = await api.get<HistoryPage>(
+      `/api/executions/${executionId}/events?after=${after}&limit=${PAGE_SIZE}`,
+    );
+    events.push(...page.events);
+    after = page.next;
+  }
+  return events;
+}
+
+export const executionHistoryQueryOptions = (executionId: string) =>
+  queryOptions<HistoryEvent[]>({
+    queryKey: ['/api/executions', executionId, 'events'],
+    queryFn: () => fetchExecutionHistory(executionId),
+    // The log grows while the execution is used: each opening reads it again.
+    staleTime: 0,
+  });
+
+export function useExecutionHistory(executionId: string | null) {
+  return useQuery({ ...executionHistoryQueryOptions(executionId ?? ''), enabled: executionId !== null });
+}

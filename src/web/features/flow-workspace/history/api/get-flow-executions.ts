@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ExecutionStatus } from '../../../../../domain/execution/types';
+
+/** An execution as the flow's list names it; the newest comes first. */
+export interface FlowExecution {
+  id: string;
+  status: ExecutionStatus;
+  startedAt: string;
+}
+
+export const flowExecutionsQueryOptions = (flowId: string) =>
+  queryOptions<FlowExecution[]>({ queryKey: ['/api/flows', flowId, 'executions'], staleTime: 0 });
+
+export function useFlowExecutions(flowId: string, enabled: boolean) {
+  return useQuery({ ...flowExecutionsQueryOptions(flowId), enabled });
+}

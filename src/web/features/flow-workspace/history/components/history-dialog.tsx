@@ -1,0 +1,124 @@
+import { useId, useMemo, useState } from 'react';
+import { Dialog, DialogContent } from '../../../../components/ui/dialog';
+import { messageOf } from '../../../../lib/api-client';
+import { dates, queueCard, history as t, toasts } from '../../../../lib/strings';
+import { useExecutionHistory } from '../api/get-execution-history';
+import { useFlowExecutions } from '../api/get-flow-executions';
+import { auditTrailOf, historyPointsOf } from './history-points';
+import { HistoryStateView } from './history-state-view';
+import { HistoryTimeline } from './history-timeline';
+
+const selectClasses =
+  'h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
+
+/** One execution's history: the timeline on the left, the execution at the chosen point on the right. */
+function ExecutionHistory({
+  executionId,
+  onOpenExecution,
+}: {
+  executionId: string;
+  onOpenExecution: (executionId: string) => void;
+}) {
+  const { data: events, isLoading, error } = useExecutionHistory(executionId);
+  const points = useMemo(() => historyPointsOf(events ?? []), [events]);
+  // null follows the end of the history.
+  const [chosen, setChosen] = useState<number | null>(null);
+  const position = chosen === null ? points.length : Math.min(Math.max(chosen, 1), points.length);
+  const trail = useMemo(() => auditTrailOf(events ?? [], position), [events, position]);
+
+  if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
+  if (error) return <p className="text-sm text-red-600">{messageOf(error, t.loadFailed)}</p>;
+  const point = points[position - 1];
+  if (!point) return <p className="text-sm text-slate-500">{t.empty}</p>;
+
+  return (
+    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
+      <HistoryTimeline
+        points={points}
+        position={position}
+        onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
+      />
+      <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
+        <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">
+          <span className="font-medium">{point.text.title}</span>
+          <span className="text-slate-400">
+            {' · '}
+            {new Date(point.at).toLocaleString(dates.locale)}
+          </span>
+        </p>
+        <HistoryStateView
+          state={point.state}
+          position={position}
+          trail={trail}
+          onOpenExecution={onOpenExecution}
+        />
+      </div>
+    </div>
+  );
+}
+
+function HistoryBody({ flowId }: { flowId: string }) {
+  const { data: executions, isLoading, error } = useFlowExecutions(flowId, true);
+  const [picked, setPicked] = useState<string | null>(null);
+  const pickerId = useId();
+  if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
+  if (error) return <p className="text-sm text-red-600">{messageOf(error, t.loadFailed)}</p>;
+  const executionId =
+    executions?.find((execution) => execution.id === picked)?.id ?? executions?.[0]?.id ?? null;
+  if (!executions || !executionId) return <p className="text-sm text-slate-500">{t.empty}</p>;
+
+  return (
+    <div className="flex h-[78vh] flex-col gap-3">
+      {executions.length > 1 ? (
+        <div className="flex items-center gap-2">
+          <label htmlFor={pickerId} className="text-sm font-medium text-slate-700">
+            {t.execution}
+          </label>
+          <select
+            id={pickerId}
+            value={executionId}
+            onChange={(e) => setPicked(e.target.value)}
+            className={selectClasses}
+            data-testid="history-execution-select"
+          >
+            {executions.map((execution) => (
+              <option key={execution.id} value={execution.id}>
+                {t.executionOption(
+                  new Date(execution.startedAt).toLocaleString(dates.locale),
+                  queueCard.status[execution.status],
+                )}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {/* A new key per execution starts its history at its end again. */}
+      <ExecutionHistory key={executionId} executionId={executionId} onOpenExecution={setPicked} />
+    </div>
+  );
+}
+
+/** Everything that happened to the flow's executions, for auditing: nothing here changes anything. */
+export function HistoryDialog({
+  flowId,
+  open,
+  onOpenChange,
+}: {
+  flowId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={t.title}
+        description={t.description}
+        closeLabel={toasts.close}
+        className="max-w-[min(96vw,1500px)]"
+        data-testid="history-dialog"
+      >
+        <HistoryBody flowId={flowId} />
+      </DialogContent>
+    </Dialog>
+  );
+}

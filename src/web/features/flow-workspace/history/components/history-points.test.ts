@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  aStep,
+  draft,
+  executionStarted,
+  fold,
+  stepRunStarted,
+  stepRunSucceeded,
+} from '../../../../../domain/execution/testing';
+import type { ExecutionEvent } from '../../../../../domain/execution/types';
+import type { HistoryEvent } from '../api/get-execution-history';
+import { auditTrailOf, historyPointsOf } from './history-points';
+
+const step = aStep(1, { name: 'Ý tưởng' });
+const events: ExecutionEvent[] = [
+  executionStarted([step], ['c1']),
+  stepRunStarted(step, 'run-1', { cacheItemId: 'c1' }),
+  stepRunSucceeded('run-1', [draft('r1', 'An idea')]),
+  { type: 'ResultApproved', data: { resultId: 'r1', at: '2025-01-02T03:05:00.000Z' } },
+  {
+    type: 'ResultEdited',
+    data: { resultId: 'r1', before: 'An idea', after: 'A better idea', label: 'Branch 1', at: 'x' },
+  },
+  { type: 'ResultUnapproved', data: { resultId: 'r1', at: '2025-01-02T03:07:00.000Z' } },
+];
+const actors = ['An', 'An', 'An', 'Bình', 'Chi', 'Bình'];
+
+const recorded: HistoryEvent[] = events.map(
+  (event, i) =>
+    ({
+      ...event,
+      position: i + 1,
+      at: `2025-01-02T03:0${i}:00.000Z`,
+      actor: { userId: `user-${actors[i]}`, name: actors[i]! },
+      commandId: `command-${i + 1}`,
+    }) as HistoryEvent,
+);
+
+describe('historyPointsOf', () => {
+  it('gives each event in words with its actor, and the state just after it', () => {
+    const points = historyPointsOf(recorded);
+    expect(points.map((p) => [p.position, p.type, p.actor])).toEqual(
+      recorded.map((e) => [e.position, e.type, e.actor.name]),
+    );
+    expect(points.map((p) => p.text.title)).toEqual([
+      'Execution started by An',
+      "Step 1 (Ý tưởng) run started with input 'input'",
+      'Step 1 (Ý tưởng) run finished: 1 result',
+      "Result 'Branch 1' approved by Bình",
+      "Result 'Branch 1' edited by Chi",
+      "Result 'Branch 1' unapproved by Bình",
+    ]);
+    for (const [i, point] of points.entries()) expect(point.state).toEqual(fold(events.slice(0, i + 1)));
+    expect(points[4]!.text.diff).not.toBeNull();
+  });
+});
+
+describe('auditTrailOf', () => {
+  it('knows only what had happened by the point: the run prompt, who approved, who edited', () => {
+    const atApproval = auditTrailOf(recorded, 4);
+    expect(atApproval.runs.get('run-1')?.finalPrompt).toBe(step.systemPrompt);
+    expect(atApproval.approvals.get('r1')).toEqual({ actor: 'Bình', at: recorded[3]!.at });
+    expect(atApproval.edits.has('r1')).toBe(false);
+
+    const atEdit = auditTrailOf(recorded, 5);
+    expect(atEdit.edits.get('r1')).toEqual({ actor: 'Chi', at: recorded[4]!.at });
+
+    // Unapproving takes the approval back.
+    expect(auditTrailOf(recorded, 6).approvals.has('r1')).toBe(false);
+    expect(auditTrailOf(recorded, 1).runs.size).toBe(0);
+  });
+});

@@ -1,0 +1,134 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Button } from '../../../../components/ui/button';
+import { classNames } from '../../../../lib/class-names';
+import { dates, history as t } from '../../../../lib/strings';
+import { HistoryDiff } from './history-diff';
+import type { HistoryPoint } from './history-points';
+
+/** Events that change what was produced or what is carried on stand out from the bookkeeping ones. */
+const tones: Partial<Record<HistoryPoint['type'], string>> = {
+  StepRunFailed: 'border-l-red-400',
+  ResultApproved: 'border-l-emerald-400',
+  ResultEdited: 'border-l-amber-400',
+  ResultDeleted: 'border-l-red-300',
+  ExecutionReset: 'border-l-indigo-400',
+  ExecutionStopped: 'border-l-slate-500',
+};
+
+function TimelineEntry({
+  point,
+  selected,
+  onSelect,
+}: {
+  point: HistoryPoint;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  return (
+    <li ref={ref}>
+      <button
+        type="button"
+        onClick={onSelect}
+        aria-current={selected ? 'step' : undefined}
+        className={classNames(
+          'w-full cursor-pointer rounded-lg border border-l-4 border-slate-200 p-3 text-left transition-colors',
+          tones[point.type] ?? 'border-l-slate-200',
+          selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white hover:bg-slate-50',
+        )}
+        data-testid="history-entry"
+        data-position={point.position}
+        data-type={point.type}
+        data-selected={selected}
+      >
+        <div className="flex items-baseline gap-2">
+          <span className="shrink-0 font-mono text-xs text-slate-400">#{point.position}</span>
+          <span className="text-sm font-medium text-slate-900" data-testid="history-entry-title">
+            {point.text.title}
+          </span>
+        </div>
+        {point.text.detail ? (
+          <p className="mt-1 text-xs text-slate-600" data-testid="history-entry-detail">
+            {point.text.detail}
+          </p>
+        ) : null}
+        {point.text.diff ? <HistoryDiff parts={point.text.diff} /> : null}
+        <p className="mt-1 text-xs text-slate-400">
+          {new Date(point.at).toLocaleString(dates.locale)}
+          {point.actor ? ` · ${point.actor}` : ''}
+        </p>
+      </button>
+    </li>
+  );
+}
+
+/** Picks a point of the history: by the slider, the previous/next buttons, or a click on an event. */
+export function HistoryTimeline({
+  points,
+  position,
+  onPositionChange,
+}: {
+  points: HistoryPoint[];
+  position: number;
+  onPositionChange: (position: number) => void;
+}) {
+  const total = points.length;
+  return (
+    <div className="flex min-h-0 flex-col gap-3" data-testid="history-timeline">
+      <div className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3">
+        <div className="flex items-center justify-between gap-2">
+          <span className="text-sm font-medium text-slate-700" data-testid="history-point-label">
+            {t.point(position, total)}
+          </span>
+          <div className="flex gap-1">
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => onPositionChange(position - 1)}
+              disabled={position <= 1}
+              data-testid="history-previous"
+            >
+              <ChevronLeft className="h-4 w-4" />
+              {t.previous}
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => onPositionChange(position + 1)}
+              disabled={position >= total}
+              data-testid="history-next"
+            >
+              {t.next}
+              <ChevronRight className="h-4 w-4" />
+            </Button>
+          </div>
+        </div>
+        <input
+          type="range"
+          min={1}
+          max={total}
+          step={1}
+          value={position}
+          onChange={(e) => onPositionChange(Number(e.target.value))}
+          aria-label={t.slider}
+          className="w-full cursor-pointer accent-indigo-600"
+          data-testid="history-slider"
+        />
+      </div>
+      <ol className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto pr-1" aria-label={t.timeline}>
+        {points.map((point) => (
+          <TimelineEntry
+            key={point.position}
+            point={point}
+            selected={point.position === position}
+            onSelect={() => onPositionChange(point.position)}
+          />
+        ))}
+      </ol>
+    </div>
+  );
+}

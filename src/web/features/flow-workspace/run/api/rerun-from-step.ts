@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../../lib/api-client';
+import type { Execution } from '../../../../lib/execution-stream';
+import { flowsQueryOptions } from '../../../../lib/flows-query';
+import { rerunFromStep as t } from '../../../../lib/strings';
+import { storeLatestExecution } from '../../api/get-execution';
+
+export const rerunFromStep = (executionId: string, stepId: string) =>
+  api.post<Execution>(`/api/executions/${executionId}/rerun-from/${stepId}`);
+
+/**
+ * Starts a new execution that reuses the approved results of the steps before the chosen one; it becomes
+ * the flow's latest, the one the run screen works on.
+ */
+export function useRerunFromStep(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ executionId, stepId }: { executionId: string; stepId: string }) =>
+      rerunFromStep(executionId, stepId),
+    meta: { errorToast: { title: t.failed, messageOr: t.failed } },
+    onSuccess: (execution) => {
+      storeLatestExecution(queryClient, flowId, execution);
+      // The list shows when each flow last ran.
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
+    },
+  });
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { initialState } from '../../../../../domain/execution';
+import { aFlowStep } from '../../../../../domain/execution/testing';
+import type { CacheItem, StepResult } from '../../../../../domain/execution/types';
+import type { Step } from '../../../../../domain/flow';
+import type { Execution } from '../../../../lib/execution-stream';
+import { newStepBody } from '../../api/create-step';
+import { initialModeOf } from '../../workspace/components/flow-workspace-page';
+import { versionsOf } from '../../workspace/components/step-results';
+import { executeButtonsFor } from './execute-buttons';
+import { stepDisplayStatus } from './step-status-icon';
+
+const step = (overrides: Partial<Step> = {}): Step =>
+  aFlowStep(1, { id: 's1', name: 'Phân tích', systemPrompt: '', ...overrides });
+
+const execution = (cache: CacheItem[], currentStep = 1): Execution => ({
+  ...initialState(),
+  exists: true,
+  id: 'e1',
+  executionCache: cache,
+  currentStep,
+  steps: [step(), step({ id: 's2', order: 2 })],
+  version: 1,
+});
+
+describe('execute buttons', () => {
+  it('offers one Execute while the step has no work in the cache', () => {
+    expect(executeButtonsFor(step(), null).map((b) => b.label)).toEqual(['Execute']);
+  });
+
+  it('offers one button per pending loop iteration', () => {
+    const loop = step({ outputMode: 'loop', maxLoopIterations: 3 });
+    const cache: CacheItem[] = [
+      { id: 'c1', stepId: 's1', status: 'completed', loopIteration: 1 },
+      { id: 'c2', stepId: 's1', status: 'pending', loopIteration: 2 },
+      { id: 'c3', stepId: 's1', status: 'pending', loopIteration: 3 },
+    ];
+    expect(executeButtonsFor(loop, execution(cache)).map((b) => [b.label, b.loopIteration])).toEqual([
+      ['Execute (lần 2)', 2],
+      ['Execute (lần 3)', 3],
+    ]);
+  });
+
+  it('offers a re-run once the step is done', () => {
+    const cache: CacheItem[] = [{ id: 'c1', stepId: 's1', status: 'completed', loopIteration: 0 }];
+    expect(executeButtonsFor(step(), execution(cache))).toEqual([
+      { key: 'rerun', label: 'Re-run', rerun: true },
+    ]);
+  });
+});
+
+describe('step status', () => {
+  it('follows the execution currentStep (spec §4)', () => {
+    const current = execution([], 2);
+    expect(stepDisplayStatus(current, 1)).toBe('completed');
+    expect(stepDisplayStatus(current, 2)).toBe('running');
+    expect(stepDisplayStatus(current, 3)).toBe('pending');
+    expect(stepDisplayStatus(null, 1)).toBe('pending');
+  });
+});
+
+describe('results versions', () => {
+  it('groups results by run, oldest first', () => {
+    const result = (id: string, runId: string) => ({ id, runId }) as StepResult;
+    const versions = versionsOf([result('a', 'r1'), result('b', 'r1'), result('c', 'r2')]);
+    expect(versions.map((v) => v.map((r) => r.id))).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it("puts a loop's iterations side by side: version n is the n-th run of each iteration", () => {
+    const result = (id: string, runId: string, loopIteration: number) =>
+      ({ id, runId, loopIteration }) as StepResult;
+    const versions = versionsOf([
+      result('second', 'r1', 2),
+      result('first', 'r2', 1),
+      result('first again', 'r3', 1),
+    ]);
+    expect(versions.map((v) => v.map((r) => r.id))).toEqual([['first', 'second'], ['first again']]);
+  });
+});
+
+describe('workspace mode', () => {
+  it('starts in run, chat or master when asked, else edit', () => {
+    expect(initialModeOf('mode=run')).toBe('run');
+    expect(initialModeOf('?mode=chat')).toBe('chat');
+    expect(initialModeOf('mode=master')).toBe('master');
+    expect(initialModeOf('mode=other')).toBe('edit');
+    expect(initialModeOf('')).toBe('edit');
+  });
+});
+
+describe('new step', () => {
+  it('is named and ordered after the existing steps, with every default of spec §7', () => {
+    expect(newStepBody('f1', [{ order: 1 }, { order: 2 }])).toMatchObject({
+      flowId: 'f1',
+      name: 'New Step 3',
+      order: 3,
+      outputMode: 'single',
+      inputSources: [],
+      choices: [],
+      loopTargetStepId: null,
+      maxLoopIterations: 1,
+      currentLoopIteration: 0,
+      requiresUserInput: false,
+    });
+  });
+
+  it('after a deleted step, goes after the last one: orders are never shared', () => {
+    expect(newStepBody('f1', [{ order: 1 }, { order: 3 }])).toMatchObject({ name: 'New Step 3', order: 4 });
+  });
+});

@@ -1,0 +1,110 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import { ListPlus, Plus } from 'lucide-react';
+import type { Flow, Step } from '../../../../../domain/flow';
+import { Button } from '../../../../components/ui/button';
+import { Card } from '../../../../components/ui/card';
+import { runMode as t } from '../../../../lib/strings';
+import { useCreateStep } from '../../api/create-step';
+import { useLatestExecution } from '../../api/get-execution';
+import { useLiveExecution } from '../../api/use-live-execution';
+import { useQuickRun } from '../api/use-quick-run';
+import { ExecutionQueueCard } from './execution-queue-card';
+import { ExportResultsButton } from './export-results-button';
+import { useOpenStepCard } from './open-step-card';
+import { QuickRunControls } from './quick-run-controls';
+import { StepCard } from './step-card';
+import { StepListPanel } from './step-list-panel';
+
+/** Run the flow's latest execution step by step, with each result arriving live. */
+export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
+  const queryClient = useQueryClient();
+  const latest = useLatestExecution(flow.id, queryClient);
+  const { execution, streaming, live } = useLiveExecution(latest.data?.id);
+  const createStep = useCreateStep(flow.id);
+  const openStepCard = useOpenStepCard();
+  // The new step's card is at the end of the list, often below the screen: it opens and comes into view.
+  const addStep = () => createStep.mutate(undefined, { onSuccess: (step) => openStepCard(step.id) });
+  const { quickRun, executeAll } = useQuickRun(flow.id, execution);
+  // Typed input lives in QuickRun, not in each card: it runs a step with what its Input box holds.
+  const inputs = useSelector(quickRun, (snapshot) => snapshot.context.inputs);
+  const typeInput = (stepId: string, input: string) =>
+    quickRun.send({ type: 'INPUT_CHANGED', stepId, input });
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="run-mode">
+      <Card className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">{t.title}</h2>
+          <p className="text-sm text-slate-500">{t.subtitle}</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {steps.length > 0 ? (
+            <QuickRunControls
+              quickRun={quickRun}
+              executeAll={executeAll}
+              execution={execution}
+              steps={steps}
+              executionLoading={latest.isLoading}
+            />
+          ) : null}
+          <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
+          <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
+            <Plus className="h-4 w-4" />
+            {t.addStep}
+          </Button>
+        </div>
+      </Card>
+
+      {steps.length === 0 ? (
+        <Card className="flex flex-col items-center p-10 text-center" data-testid="run-mode-empty">
+          <ListPlus className="h-10 w-10 text-slate-300" />
+          <p className="mt-3 text-slate-600">{t.empty}</p>
+          <Button
+            className="mt-4"
+            onClick={addStep}
+            disabled={createStep.isPending}
+            data-testid="create-first-step"
+          >
+            <Plus className="h-4 w-4" />
+            {t.createFirstStep}
+          </Button>
+        </Card>
+      ) : (
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+          <div className="flex flex-col gap-4">
+            {steps.map((step, i) => (
+              <StepCard
+                key={step.id}
+                step={step}
+                steps={steps}
+                isFirst={i === 0}
+                execution={execution}
+                executionLoading={latest.isLoading}
+                streaming={streaming}
+                input={inputs[step.id] ?? ''}
+                onInputChange={(input) => typeInput(step.id, input)}
+                quickRun={quickRun}
+              />
+            ))}
+          </div>
+          <div className="lg:sticky lg:top-20 lg:self-start">
+            <ExecutionQueueCard
+              execution={execution}
+              live={live}
+              onStopQuickRun={() => quickRun.send({ type: 'STOP' })}
+            >
+              <StepListPanel
+                steps={steps}
+                execution={execution}
+                executionLoading={latest.isLoading}
+                inputs={inputs}
+                quickRun={quickRun}
+              />
+            </ExecutionQueueCard>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../../lib/api-client';
+import { logs as t } from '../../../../lib/strings';
+import { contextQueryOptions } from './get-context';
+import { logsQueryOptions } from './get-logs';
+
+export const clearLogs = (flowId: string) => api.delete(`/api/flows/${flowId}/logs`);
+
+/** Clearing hides the flow's requests so far, and with them the conversation its context shows. */
+export function useClearLogs(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => clearLogs(flowId),
+    meta: { errorToast: { title: t.clearFailed, messageOr: '' } },
+    onSuccess: () => {
+      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, []);
+      void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ConversationContextView } from '../../../../../domain/conversation-context';
+import { api } from '../../../../lib/api-client';
+import { conversationContext as t } from '../../../../lib/strings';
+import { contextQueryOptions } from './get-context';
+
+/** Spec §8 names the errors these calls throw; the server's answer stays as the cause. */
+export const createContext = (flowId: string, userNotes: string) =>
+  api.post<ConversationContextView>(`/api/flows/${flowId}/context`, { userNotes }).catch((cause: unknown) => {
+    throw new Error(t.createFailed, { cause });
+  });
+
+export const updateContextNotes = (flowId: string, userNotes: string) =>
+  api
+    .patch<ConversationContextView>(`/api/flows/${flowId}/context`, { userNotes })
+    .catch((cause: unknown) => {
+      throw new Error(t.updateFailed, { cause });
+    });
+
+/** The first save creates the context (POST); later saves change its notes (PATCH). */
+export function useSaveContextNotes(flowId: string, exists: boolean) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userNotes: string) =>
+      exists ? updateContextNotes(flowId, userNotes) : createContext(flowId, userNotes),
+    meta: {
+      errorToast: exists
+        ? { messageOr: t.updateFailed }
+        : { title: t.createToast, messageOr: t.createFailed },
+    },
+    onSuccess: (context) => queryClient.setQueryData(contextQueryOptions(flowId).queryKey, context),
+    // Another tab may have created the context meanwhile: the next save then knows to PATCH.
+    onError: () => queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey }),
+  });
+}

@@ -1,0 +1,99 @@
+import { type ComponentType, useState } from 'react';
+import { Link, useParams, useSearch } from 'wouter';
+import { buttonClasses } from '../../../../components/ui/button';
+import { Card } from '../../../../components/ui/card';
+import { Skeleton } from '../../../../components/ui/skeleton';
+import { ApiError } from '../../../../lib/api-client';
+import { app, workspace as t } from '../../../../lib/strings';
+import { useFlow } from '../../api/get-flow';
+import { useSteps } from '../../api/get-steps';
+import { ChatMode } from '../../chat/components/chat-mode';
+import { EditMode } from '../../edit/components/edit-mode';
+import { RunMode } from '../../run/components/run-mode';
+import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
+
+/** `?mode=` picks the first mode shown (run, chat or master); anything else means edit. */
+export function initialModeOf(search: string): WorkspaceMode {
+  const mode = new URLSearchParams(search).get('mode');
+  return mode && mode !== 'edit' && (WORKSPACE_MODES as readonly string[]).includes(mode)
+    ? (mode as WorkspaceMode)
+    : 'edit';
+}
+
+function FlowNotFound() {
+  return (
+    <Card className="mx-auto mt-10 max-w-md p-8 text-center" data-testid="flow-not-found">
+      <h1 className="text-xl font-semibold text-slate-900">{t.notFoundTitle}</h1>
+      <p className="mt-2 text-slate-600">{t.notFoundText}</p>
+      <Link href="/flows" className={buttonClasses('outline', 'md', 'mt-6')} data-testid="back-to-flows">
+        {t.backToFlows}
+      </Link>
+    </Card>
+  );
+}
+
+/** The master mode of a flow; another feature's screen, handed in by the app (features do not import each other). */
+export type MasterModeOfFlow = ComponentType<{ flowId: string; flowName: string; onBack: () => void }>;
+
+function Workspace({
+  flowId,
+  initialMode,
+  masterMode: MasterMode,
+}: {
+  flowId: string;
+  initialMode: WorkspaceMode;
+  masterMode: MasterModeOfFlow;
+}) {
+  const [mode, setMode] = useState<WorkspaceMode>(initialMode);
+  const flow = useFlow(flowId);
+  const steps = useSteps(flowId);
+
+  if (flow.isLoading) {
+    return (
+      <div className="flex flex-col gap-4" data-testid="workspace-loading">
+        <span className="sr-only">{app.loading}</span>
+        <Skeleton className="h-8 w-1/3" />
+        <Skeleton className="h-24 w-full" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+    );
+  }
+  // 404: missing or not this user's; 400: not even a flow id. Either way there is no such flow.
+  if (flow.error instanceof ApiError && (flow.error.status === 404 || flow.error.status === 400)) {
+    return <FlowNotFound />;
+  }
+  if (flow.error || !flow.data) {
+    return <p className="py-10 text-center text-red-700">{flow.error?.message}</p>;
+  }
+
+  const stepList = steps.data ?? [];
+  return (
+    <div className="flex flex-col gap-6">
+      {mode === 'edit' || mode === 'run' ? (
+        <WorkspaceHeader flow={flow.data} mode={mode} onModeChange={setMode} />
+      ) : null}
+      {steps.isLoading ? (
+        <Skeleton className="h-40 w-full" />
+      ) : mode === 'run' ? (
+        <RunMode flow={flow.data} steps={stepList} />
+      ) : mode === 'edit' ? (
+        <EditMode flowId={flowId} steps={stepList} />
+      ) : mode === 'chat' ? (
+        <ChatMode flow={flow.data} steps={stepList} onBack={() => setMode('run')} />
+      ) : (
+        <MasterMode flowId={flowId} flowName={flow.data.name} onBack={() => setMode('run')} />
+      )}
+    </div>
+  );
+}
+
+export function FlowWorkspacePage({ masterMode }: { masterMode: MasterModeOfFlow }) {
+  const { flowId } = useParams<{ flowId: string }>();
+  const search = useSearch();
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6" data-testid="flow-workspace">
+      {/* A different flow is a fresh workspace: mode and local edits do not carry over. */}
+      <Workspace key={flowId} flowId={flowId} initialMode={initialModeOf(search)} masterMode={masterMode} />
+    </div>
+  );
+}

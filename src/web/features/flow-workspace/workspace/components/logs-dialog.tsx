@@ -1,0 +1,62 @@
+import { BookOpen, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../../components/ui/dialog';
+import { logs as t, toasts } from '../../../../lib/strings';
+import { useClearLogs } from '../api/clear-logs';
+import { useLogs } from '../api/get-logs';
+import { ConversationContextDialog } from './conversation-context-dialog';
+import { LogEntry } from './log-entry';
+
+/** What each model call was sent and answered: the prompt after [[label]] replacement, and the reply. */
+export function LogsDialog({
+  flowId,
+  open,
+  onOpenChange,
+}: {
+  flowId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { data: entries, isLoading } = useLogs(flowId, open);
+  const [contextOpen, setContextOpen] = useState(false);
+  const clearLogs = useClearLogs(flowId);
+  const clear = () => clearLogs.mutate();
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={t.title}
+        closeLabel={toasts.close}
+        className="sm:max-w-3xl"
+        data-testid="logs-dialog"
+      >
+        <div className="mb-3 flex flex-wrap justify-end gap-2">
+          <Button variant="outline" size="sm" onClick={() => setContextOpen(true)} data-testid="open-context">
+            <BookOpen className="h-4 w-4" />
+            {t.context}
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={clear}
+            disabled={clearLogs.isPending || !entries || entries.length === 0}
+            data-testid="clear-logs"
+          >
+            <Trash2 className="h-4 w-4" />
+            {t.clear}
+          </Button>
+        </div>
+        <div className="max-h-[70vh] overflow-y-auto pr-1">
+          {isLoading ? <p className="text-sm text-slate-500">{t.loading}</p> : null}
+          {entries && entries.length === 0 ? <p className="text-sm text-slate-500">{t.empty}</p> : null}
+          <ul className="flex flex-col gap-3">
+            {entries?.map((entry) => (
+              <LogEntry key={entry.id} entry={entry} />
+            ))}
+          </ul>
+        </div>
+        <ConversationContextDialog flowId={flowId} open={contextOpen} onOpenChange={setContextOpen} />
+      </DialogContent>
+    </Dialog>
+  );
+}

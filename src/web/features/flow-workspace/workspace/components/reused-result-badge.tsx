@@ -1,0 +1,22 @@
+import { Recycle } from 'lucide-react';
+import type { StepResult } from '../../../../../domain/execution/types';
+import { Badge } from '../../../../components/ui/badge';
+import { dates, rerunFromStep as t } from '../../../../lib/strings';
+
+/** Marks a result copied from an earlier execution by a re-run, with when that execution started. */
+export function ReusedResultBadge({ result }: { result: StepResult }) {
+  if (!result.origin) return null;
+  const startedAt = new Date(result.origin.executionStartedAt).toLocaleString(dates.locale);
+  return (
+    <Badge
+      tone="neutral"
+      title={t.reusedTitle(startedAt)}
+      data-testid="result-reused"
+      data-source-execution-id={result.origin.executionId}
+      data-source-result-id={result.origin.resultId}
+    >
+      <Recycle className="h-3 w-3" />
+      {t.reusedAt(startedAt)}
+    </Badge>
+  );
+}

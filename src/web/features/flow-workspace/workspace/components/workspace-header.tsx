@@ -1,0 +1,84 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { ArrowLeft, History, Lightbulb, ListTree } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { Flow } from '../../../../../domain/flow';
+import { Button, buttonClasses } from '../../../../components/ui/button';
+import { workspace as t } from '../../../../lib/strings';
+import { HistoryDialog } from '../../history/components/history-dialog';
+import { LogsDialog } from './logs-dialog';
+import { SaveWorkspaceButton } from './save-workspace-button';
+import { SuggestionsDialog } from './suggestions-dialog';
+
+export const WORKSPACE_MODES = ['edit', 'run', 'chat', 'master'] as const;
+export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
+
+export function WorkspaceHeader({
+  flow,
+  mode,
+  onModeChange,
+}: {
+  flow: Flow;
+  mode: WorkspaceMode;
+  onModeChange: (mode: WorkspaceMode) => void;
+}) {
+  const [logsOpen, setLogsOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [suggestionsOpen, setSuggestionsOpen] = useState(false);
+
+  return (
+    <header
+      className="flex flex-col gap-4 border-b border-slate-200 pb-4 lg:flex-row lg:items-center"
+      data-testid="workspace-header"
+    >
+      <div className="flex min-w-0 flex-1 items-center gap-3">
+        <Link href="/flows" className={buttonClasses('ghost', 'icon')} aria-label={t.backToFlows}>
+          <ArrowLeft className="h-4 w-4" />
+        </Link>
+        <div className="min-w-0">
+          <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
+            {flow.name}
+          </h1>
+          <p className="truncate text-sm text-slate-500">{flow.description}</p>
+        </div>
+      </div>
+      <Tabs.Root value={mode} onValueChange={(value) => onModeChange(value as WorkspaceMode)}>
+        <Tabs.List className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.modeSwitch}>
+          {WORKSPACE_MODES.map((value) => (
+            <Tabs.Trigger
+              key={value}
+              value={value}
+              className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 transition-colors data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm cursor-pointer"
+              data-testid={`mode-${value}`}
+            >
+              {t.modes[value]}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+      <div className="flex flex-wrap gap-2">
+        <SaveWorkspaceButton flow={flow} />
+        <Button variant="outline" size="sm" onClick={() => setLogsOpen(true)} data-testid="open-logs">
+          <ListTree className="h-4 w-4" />
+          {t.logs}
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => setHistoryOpen(true)} data-testid="open-history">
+          <History className="h-4 w-4" />
+          {t.history}
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => setSuggestionsOpen(true)}
+          data-testid="open-suggestions"
+        >
+          <Lightbulb className="h-4 w-4" />
+          {t.aiSuggestions}
+        </Button>
+      </div>
+      <LogsDialog flowId={flow.id} open={logsOpen} onOpenChange={setLogsOpen} />
+      <HistoryDialog flowId={flow.id} open={historyOpen} onOpenChange={setHistoryOpen} />
+      <SuggestionsDialog flowId={flow.id} open={suggestionsOpen} onOpenChange={setSuggestionsOpen} />
+    </header>
+  );
+}

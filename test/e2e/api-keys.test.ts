@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
+
+const skipReason = missingBrowser();
+
+describe.skipIf(skipReason !== null)(
+  `the API keys page in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    const env = useServerAndBrowser();
+
+    it('refuses a blank field with the one message, adds a key (usage becomes unlimited) and deletes it', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'api-keys-failed-tab');
+      const page = await browser.newPage();
+      page.on('dialog', (dialog) => dialog.accept());
+      await signUpInBrowser(page, server.url, 'Khoa');
+      await page.goto(`${server.url}/api-keys`);
+      await page.getByTestId('api-keys-empty').waitFor();
+      await page.getByTestId('no-active-key-warning').waitFor();
+
+      await page.getByTestId('add-api-key-button').click();
+      const dialog = page.getByTestId('add-api-key-dialog');
+      await dialog.waitFor();
+      await dialog.getByTestId('api-key-name-input').fill('Gemini cá nhân');
+      await dialog.getByTestId('api-key-value-input').fill('   ');
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('Vui lòng điền đầy đủ thông tin');
+      expect(await page.getByTestId('toast').getAttribute('data-variant')).toBe('destructive');
+
+      await dialog.getByTestId('api-key-value-input').fill('AIza-test-key');
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('API key đã được thêm thành công!');
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByTestId('api-key-item').textContent()).toContain('Gemini cá nhân');
+      await expect
+        .poll(() => page.getByTestId('usage-remaining').textContent())
+        .toBe('Còn lại: Không giới hạn');
+      await screenshot(page, 'api-keys-01-added');
+
+      await page.getByTestId('delete-api-key').click();
+      await expect.poll(() => page.getByTestId('toast').textContent()).toContain('API key đã được xóa');
+      await page.getByTestId('api-keys-empty').waitFor();
+      await page.close();
+    });
+  },
+);
