@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
 import { api } from '../../../lib/api-client';
+import { masterMode as t } from '../../../lib/strings';
 import { storeMasterSession } from './get-master-session';
 
 export interface CreateMasterSessionInput {
@@ -15,6 +16,7 @@ export function useCreateMasterSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createMasterSession,
+    meta: { errorToast: { title: t.createFailed, description: '' } },
     onSuccess: (session) => {
       storeMasterSession(queryClient, session);
       void queryClient.invalidateQueries({ queryKey: ['/api/master-mode/sessions'] });

@@ -6,6 +6,8 @@ import type {
   UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
 import { api } from '../../../lib/api-client';
+import type { FailureToast } from '../../../lib/failure-toast';
+import { masterMode as t } from '../../../lib/strings';
 import { masterSessionQueryOptions } from './get-master-session';
 
 export interface CreateMasterStepInput {
@@ -35,30 +37,44 @@ function storeRow(session: MasterSessionWithSteps | undefined, row: MasterStep) 
   return { ...session, steps };
 }
 
-function useRowMutation<Variables>(sessionId: string, call: (variables: Variables) => Promise<MasterStep>) {
+/** A failure says what failed and, when the server says why, that. */
+const failedWith = (title: string): FailureToast => ({ title, messageOr: title });
+
+function useRowMutation<Variables>(
+  sessionId: string,
+  call: (variables: Variables) => Promise<MasterStep>,
+  failure: FailureToast,
+) {
   const queryClient = useQueryClient();
   const key = masterSessionQueryOptions(sessionId).queryKey;
   return useMutation({
     mutationFn: call,
+    meta: { errorToast: failure },
     onSuccess: (row) => queryClient.setQueryData(key, (session) => storeRow(session, row)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }
 
-export const useCreateMasterStep = (sessionId: string) => useRowMutation(sessionId, createMasterStep);
+export const useCreateMasterStep = (sessionId: string) =>
+  useRowMutation(sessionId, createMasterStep, failedWith(t.addFailed));
 
 export const useUpdateMasterStep = (sessionId: string) =>
-  useRowMutation(sessionId, ({ stepId, changes }: { stepId: string; changes: UpdateMasterStepInput }) =>
-    updateMasterStep(stepId, changes),
+  useRowMutation(
+    sessionId,
+    ({ stepId, changes }: { stepId: string; changes: UpdateMasterStepInput }) =>
+      updateMasterStep(stepId, changes),
+    failedWith(t.updateFailed),
   );
 
-export const useExecuteMasterStep = (sessionId: string) => useRowMutation(sessionId, executeMasterStep);
+export const useExecuteMasterStep = (sessionId: string) =>
+  useRowMutation(sessionId, executeMasterStep, failedWith(t.executeFailed));
 
 export function useDeleteMasterStep(sessionId: string) {
   const queryClient = useQueryClient();
   const key = masterSessionQueryOptions(sessionId).queryKey;
   return useMutation({
     mutationFn: deleteMasterStep,
+    meta: { errorToast: failedWith(t.deleteFailed) },
     onSuccess: (_, stepId) =>
       queryClient.setQueryData(key, (session) =>
         session ? { ...session, steps: session.steps.filter((s) => s.id !== stepId) } : session,

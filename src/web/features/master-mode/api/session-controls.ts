@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
 import { api } from '../../../lib/api-client';
+import { masterMode as t } from '../../../lib/strings';
 import { masterSessionQueryOptions, storeMasterSession } from './get-master-session';
 
 export interface ExecuteAllAnswer {
@@ -19,6 +20,7 @@ export function useExecuteAll() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: executeAll,
+    meta: { errorToast: { title: t.executeAllFailed, messageOr: t.executeAllFailed } },
     onSuccess: (answer) => storeMasterSession(queryClient, answer.session),
     // A failing row ends the run part way: the rows before it have new results.
     onError: (_, sessionId) =>
@@ -27,13 +29,17 @@ export function useExecuteAll() {
 }
 
 export function useStopSession() {
-  return useMutation({ mutationFn: stopSession });
+  return useMutation({
+    mutationFn: stopSession,
+    meta: { errorToast: { title: t.stopFailed, messageOr: t.stopFailed } },
+  });
 }
 
 export function useResetSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resetSession,
+    meta: { errorToast: { title: t.resetFailed, messageOr: t.resetFailed } },
     onSuccess: (session) => storeMasterSession(queryClient, session),
   });
 }

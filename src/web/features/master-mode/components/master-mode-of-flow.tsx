@@ -2,7 +2,6 @@ import { ArrowLeft, Layers, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { useToast } from '../../../components/ui/toast';
 import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useFlowMasterSessions } from '../api/get-master-sessions';
@@ -24,7 +23,6 @@ export function MasterModeOfFlow({
   const sessions = useFlowMasterSessions(flowId);
   const create = useCreateMasterSession();
   const [created, setCreated] = useState<string | null>(null);
-  const toast = useToast();
 
   const sessionId = created ?? sessions.data?.[0]?.id ?? null;
   if (sessionId) return <MasterModeScreen key={sessionId} sessionId={sessionId} onBack={onBack} />;
@@ -52,10 +50,7 @@ export function MasterModeOfFlow({
           onClick={() =>
             create.mutate(
               { name: t.sessionNameFor(flowName), flowId },
-              {
-                onSuccess: (session) => setCreated(session.id),
-                onError: () => toast({ title: t.createFailed, variant: 'destructive' }),
-              },
+              { onSuccess: (session) => setCreated(session.id) },
             )
           }
           data-testid="master-create-for-flow"

@@ -1,10 +1,9 @@
 import { ArrowLeft, Play, PlayCircle, Plus, RotateCcw, Settings, Square, Trash2 } from 'lucide-react';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { messageOf } from '../../../lib/api-client';
 import { masterMode as t } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
@@ -53,18 +52,13 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const rows = serverRows.map((row) => shownRow(row, edits));
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0];
 
-  const failed = useCallback(
-    (title: string) => (error: unknown) =>
-      toast({ title, description: messageOf(error, title), variant: 'destructive' }),
-    [toast],
-  );
-
   const save = (rowId: string, field: EditableField, value: string) => {
     const key = `${rowId}:${field}`;
     const saving = updateStep
       .mutateAsync({ stepId: rowId, changes: { [field]: value } })
       .then(() => setEdits((current) => withoutSavedEdit(current, rowId, field, value)))
-      .catch(failed(t.updateFailed))
+      // The mutation cache's toast tells the failure; the edit stays to be saved again.
+      .catch(() => undefined)
       .finally(() => {
         if (saves.current.get(key) === saving) saves.current.delete(key);
       });
@@ -94,7 +88,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const runSelected = async () => {
     if (!selected) return;
     await flushEdits();
-    executeStep.mutate(selected.id, { onError: failed(t.executeFailed) });
+    executeStep.mutate(selected.id);
   };
 
   const runAll = async () => {
@@ -108,21 +102,13 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
           variant: 'success',
         });
       },
-      onError: (error) => {
-        setExecuting(false);
-        toast({
-          title: t.executeAllFailed,
-          description: messageOf(error, t.executeAllFailed),
-          variant: 'destructive',
-        });
-      },
+      onError: () => setExecuting(false),
     });
   };
 
   const stopAll = () =>
     stop.mutate(sessionId, {
       onSuccess: () => setExecuting(false),
-      onError: failed(t.stopFailed),
     });
 
   const addRow = () => {
@@ -138,7 +124,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
         stepType: 'ai',
         isRequired: false,
       },
-      { onSuccess: (row) => setSelectedId(row.id), onError: failed(t.addFailed) },
+      { onSuccess: (row) => setSelectedId(row.id) },
     );
   };
 
@@ -147,7 +133,6 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     const index = rows.findIndex((row) => row.id === selected.id);
     deleteStep.mutate(selected.id, {
       onSuccess: () => setSelectedId(rows[index + 1]?.id ?? rows[index - 1]?.id ?? null),
-      onError: failed(t.deleteFailed),
     });
   };
 
@@ -280,7 +265,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
           <Button
             variant="outline"
             size="sm"
-            onClick={() => reset.mutate(sessionId, { onError: failed(t.resetFailed) })}
+            onClick={() => reset.mutate(sessionId)}
             disabled={busy || reset.isPending}
             data-testid="master-reset"
           >
@@ -308,10 +293,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
         saving={updateStep.isPending}
         onSave={(changes) => {
           if (!selected) return;
-          updateStep.mutate(
-            { stepId: selected.id, changes },
-            { onSuccess: () => setSettingsOpen(false), onError: failed(t.updateFailed) },
-          );
+          updateStep.mutate({ stepId: selected.id, changes }, { onSuccess: () => setSettingsOpen(false) });
         }}
       />
     </div>

@@ -1,5 +1,5 @@
 import { Layers, Plus } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -7,6 +7,7 @@ import { Field, Input, Select } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
+import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 
@@ -16,8 +17,7 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
   const [flowId, setFlowId] = useState('');
   const workflows = useFlows();
   const create = useCreateMasterSession();
-  // isPending only changes on the next render; two clicks in one frame both see it false.
-  const submitting = useRef(false);
+  const createOnce = useOneAtATime(create);
   const toast = useToast();
   const nameId = useId();
   const flowSelectId = useId();
@@ -28,17 +28,9 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
       toast({ title: t.nameRequired, variant: 'destructive' });
       return;
     }
-    if (submitting.current) return;
-    submitting.current = true;
-    create.mutate(
+    createOnce(
       { name: name.trim(), ...(flowId ? { flowId } : {}) },
-      {
-        onSuccess: (session) => onCreated(session.id),
-        onError: () => toast({ title: t.createFailed, variant: 'destructive' }),
-        onSettled: () => {
-          submitting.current = false;
-        },
-      },
+      { onSuccess: (session) => onCreated(session.id) },
     );
   };
 
