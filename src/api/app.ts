@@ -12,6 +12,7 @@ import type { EventStore } from '../eventstore';
 import type { Config } from './config';
 import { handleError } from './errors';
 import { ExecutionService } from './execution-service';
+import flowsRepository from './flows/flows-repository';
 import authPlugin from './plugins/auth';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
@@ -94,6 +95,7 @@ export async function buildApp(
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authPlugin);
+  await app.register(flowsRepository);
 
   await app.register(authRoutes);
   await app.register(flowRoutes);

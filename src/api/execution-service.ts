@@ -23,6 +23,7 @@ import { readPromptConversation } from './conversation-context';
 import { HttpError, notFound } from './errors';
 import { type ExecutionView, readExecutionView } from './execution-view';
 import { ExecutionViewCache } from './execution-view-cache';
+import { FlowsRepository } from './flows/flows-repository';
 import { ownKeyForRun } from './usage-standing';
 import { providerWithKey } from './user-model';
 import type { LiveUpdateHub } from './ws/live-update-hub';
@@ -309,16 +310,8 @@ export class ExecutionService {
     for (const runs of this.running.values()) for (const controller of runs.values()) controller.abort();
   }
 
-  async flowSteps(flowId: string, userId: string): Promise<StepSnapshot[]> {
-    // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
-    const rows = await this.services.sql<(StepSnapshot | { id: null })[]>`
-      SELECT s.id, s."order", s.name, s.system_prompt, s.output_mode, s.input_sources, s.choices,
-             s.loop_target_step_id, s.max_loop_iterations, s.requires_user_input
-      FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
-      WHERE f.id = ${flowId} AND f.user_id = ${userId}
-      ORDER BY s."order", s.created_at`;
-    if (rows.length === 0) throw notFound('Flow not found');
-    return rows.filter((row): row is StepSnapshot => row.id !== null);
+  flowSteps(flowId: string, userId: string): Promise<StepSnapshot[]> {
+    return new FlowsRepository(this.services.sql).stepSnapshots(flowId, userId);
   }
 
   private conversationOf(flowId: string): Promise<ConversationContext> {

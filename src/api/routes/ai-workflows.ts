@@ -1,14 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { generateWorkflow, type resolveProvider } from '../../ai';
-import { normaliseStepConfig } from '../../domain/flow';
-import {
-  inputSourceIds,
-  WORKFLOW_DESCRIPTION_MAX_LENGTH,
-  type WorkflowJson,
-  workflowJsonSchema,
-} from '../../domain/workflow-json';
+import { WORKFLOW_DESCRIPTION_MAX_LENGTH, workflowJsonSchema } from '../../domain/workflow-json';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
@@ -26,15 +19,11 @@ const generateBody = z.object({
 
 const createBody = z.object({ workflowJSON: workflowJsonSchema });
 
-const FLOW_COLUMNS = 'id, user_id, name, description, status, is_template, created_at, updated_at';
-
 /** Generating a workflow from a description, and creating a flow from Workflow JSON. */
 export async function aiWorkflowRoutes(
   app: FastifyInstance,
   options: { resolveModel?: typeof resolveProvider | undefined },
 ) {
-  const { sql } = app;
-
   app.post(
     '/api/ai/generate-workflow',
     modelCallRateLimit(app.config.modelCallsPerMinute),
@@ -57,37 +46,7 @@ export async function aiWorkflowRoutes(
   app.post('/api/ai/create-from-json', async (request, reply) => {
     const userId = userIdOf(request);
     const { workflowJSON } = createBody.parse(request.body);
-    const flow = await createFlowFrom(workflowJSON, userId);
+    const { steps: _steps, ...flow } = await app.flows.createWithSteps(userId, workflowJSON);
     return reply.status(201).send(flow);
   });
-
-  /** The flow and all its steps in one transaction: a workflow is created whole or not at all. */
-  function createFlowFrom(workflow: WorkflowJson, userId: string) {
-    const idOfOrder = new Map(workflow.steps.map((step) => [step.order, randomUUID()]));
-    return sql.begin(async (tx) => {
-      const [flow] = await tx`
-        INSERT INTO flows (user_id, name, description)
-        VALUES (${userId}, ${workflow.name}, ${workflow.description || workflow.name})
-        RETURNING ${tx.unsafe(FLOW_COLUMNS)}`;
-      const steps = workflow.steps.map((step) => {
-        const row = normaliseStepConfig({
-          id: idOfOrder.get(step.order)!,
-          flowId: flow!.id as string,
-          order: step.order,
-          name: step.name,
-          systemPrompt: step.systemPrompt,
-          outputMode: step.outputMode,
-          inputSources: inputSourceIds(step, idOfOrder),
-          choices: step.choices,
-          loopTargetStepId: null,
-          maxLoopIterations: step.maxLoopIterations,
-          currentLoopIteration: 0,
-          requiresUserInput: step.requiresUserInput,
-        });
-        return { ...row, inputSources: tx.json(row.inputSources), choices: tx.json(row.choices) };
-      });
-      await tx`INSERT INTO steps ${tx(steps as unknown as Record<string, unknown>[])}`;
-      return flow;
-    });
-  }
 }

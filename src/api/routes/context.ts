@@ -27,8 +27,7 @@ export async function contextRoutes(app: FastifyInstance) {
       ON CONFLICT (flow_id) DO NOTHING
       RETURNING id`;
     if (created.length === 0) {
-      const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-      if (!flow) throw notFound('Flow not found');
+      await app.flows.owned(flowId, userId);
       throw new HttpError(409, 'Conversation context already exists');
     }
     return reply.status(201).send(await readConversationContext(sql, flowId, userId));
@@ -45,8 +44,8 @@ export async function contextRoutes(app: FastifyInstance) {
       WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND f.user_id = ${userId}
       RETURNING c.id`;
     if (updated.length === 0) {
-      const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-      throw notFound(flow ? 'Conversation context not found' : 'Flow not found');
+      await app.flows.owned(flowId, userId);
+      throw notFound('Conversation context not found');
     }
     return readConversationContext(sql, flowId, userId);
   });

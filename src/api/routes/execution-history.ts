@@ -85,8 +85,7 @@ export async function executionHistoryRoutes(app: FastifyInstance) {
   app.get('/api/flows/:flowId/executions', async (request) => {
     const { flowId } = flowIdParams.parse(request.params);
     const userId = userIdOf(request);
-    const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
+    await app.flows.owned(flowId, userId);
     const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
       SELECT id, status, started_at FROM executions
       WHERE flow_id = ${flowId} AND user_id = ${userId}

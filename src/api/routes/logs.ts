@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
@@ -15,9 +14,7 @@ export async function logRoutes(app: FastifyInstance) {
 
   app.get('/api/flows/:flowId/logs', async (request) => {
     const { flowId } = flowIdParams.parse(request.params);
-    const [flow] = await sql<{ logsClearedAt: Date | null }[]>`
-      SELECT logs_cleared_at FROM flows WHERE id = ${flowId} AND user_id = ${userIdOf(request)}`;
-    if (!flow) throw notFound('Flow not found');
+    const flow = await app.flows.owned(flowId, userIdOf(request));
     const rows = await sql<(Record<string, unknown> & StartedEventColumns)[]>`
       SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
              l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels, l.model,
@@ -43,10 +40,7 @@ export async function logRoutes(app: FastifyInstance) {
   // The requests stay in the event log (audit); clearing hides them from this list.
   app.delete('/api/flows/:flowId/logs', async (request, reply) => {
     const { flowId } = flowIdParams.parse(request.params);
-    const updated = await sql`
-      UPDATE flows SET logs_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND user_id = ${userIdOf(request)} RETURNING id`;
-    if (updated.length === 0) throw notFound('Flow not found');
+    await app.flows.clearLogs(flowId, userIdOf(request));
     return reply.status(204).send();
   });
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { JSONValue, Sql, TransactionSql } from 'postgres';
 import type { resolveProvider } from '../../ai';
@@ -12,6 +11,7 @@ import {
   statusAfterFeedback,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
+import type { WorkflowJson } from '../../domain/workflow-json';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { notFound } from '../errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
@@ -23,7 +23,6 @@ import { readWorkflowHistory } from '../workflow-history';
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
   base_flow_id, recommended_steps, benefits, estimated_time_reduction, implementation_complexity, tags, status,
   user_feedback, feedback_count, average_rating::float8 AS average_rating, created_at, updated_at`;
-const FLOW_COLUMNS = 'id, user_id, name, description, status, is_template, created_at, updated_at';
 
 const json = (sql: Sql | TransactionSql, value: unknown) => sql.json(value as JSONValue);
 
@@ -135,26 +134,26 @@ export async function recommendationRoutes(
     noFieldsBody.parse(request.body ?? undefined);
     const userId = userIdOf(request);
     const recommendation = await ownedRecommendation(id, userId);
-    const flow = await sql.begin(async (tx) => {
-      const [created] = await tx<Record<string, unknown>[]>`
-        INSERT INTO flows (user_id, name, description)
-        VALUES (${userId}, ${recommendation.title}, ${recommendation.description})
-        RETURNING ${tx.unsafe(FLOW_COLUMNS)}`;
-      const steps = recommendation.recommendedSteps.map((step) => ({
-        id: randomUUID(),
-        flowId: created!.id as string,
-        order: step.order,
+    // A recommended step is single or multiple, reads no earlier step and needs no input of its own.
+    const workflow: WorkflowJson = {
+      name: recommendation.title,
+      description: recommendation.description,
+      steps: recommendation.recommendedSteps.map((step) => ({
         name: step.name,
+        order: step.order,
         systemPrompt: step.systemPrompt,
         outputMode: step.outputMode,
-      }));
-      const inserted =
-        steps.length === 0
-          ? []
-          : await tx`INSERT INTO steps ${tx(steps)} RETURNING id, "order", name, system_prompt, output_mode`;
+        requiresUserInput: false,
+        inputSources: [],
+        choices: [],
+        maxLoopIterations: 1,
+      })),
+    };
+    const flow = await sql.begin(async (tx) => {
+      const created = await app.flows.createWithSteps(userId, workflow, tx);
       await tx`
         UPDATE workflow_recommendations SET status = 'implemented', updated_at = now() WHERE id = ${id}`;
-      return { ...created, steps: [...inserted].sort((a, b) => a.order - b.order) };
+      return created;
     });
     return reply.status(201).send(flow);
   });

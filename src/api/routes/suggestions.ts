@@ -3,7 +3,6 @@ import type { JSONValue } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
-import { notFound } from '../errors';
 import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
@@ -23,16 +22,9 @@ export async function suggestionRoutes(
 ) {
   const { sql } = app;
 
-  const ownedFlow = async (flowId: string, userId: string) => {
-    const [flow] = await sql<{ id: string; name: string; description: string; logsClearedAt: Date | null }[]>`
-      SELECT id, name, description, logs_cleared_at FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
-    return flow;
-  };
-
   app.get('/api/flows/:flowId/suggestions', async (request) => {
     const { flowId } = flowIdParams.parse(request.params);
-    await ownedFlow(flowId, userIdOf(request));
+    await app.flows.owned(flowId, userIdOf(request));
     return sql<SuggestionRecord[]>`
       SELECT ${sql.unsafe(RECORD_COLUMNS)} FROM ai_suggestions s
       WHERE s.flow_id = ${flowId} ORDER BY s.created_at DESC, s.id`;
@@ -45,10 +37,10 @@ export async function suggestionRoutes(
       const { flowId } = flowIdParams.parse(request.params);
       noFieldsBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
-      const flow = await ownedFlow(flowId, userId);
+      const flow = await app.flows.owned(flowId, userId);
       // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
       const [steps, { provider }] = await Promise.all([
-        app.executions.flowSteps(flowId, userId),
+        app.flows.stepSnapshots(flowId, userId),
         modelForUser(app, userId, options.resolveModel),
       ]);
       const review = await readFlowReview(sql, flow, steps);
@@ -65,7 +57,7 @@ export async function suggestionRoutes(
 
   app.delete('/api/flows/:flowId/suggestions', async (request, reply) => {
     const { flowId } = flowIdParams.parse(request.params);
-    await ownedFlow(flowId, userIdOf(request));
+    await app.flows.owned(flowId, userIdOf(request));
     await sql`DELETE FROM ai_suggestions WHERE flow_id = ${flowId}`;
     return reply.status(204).send();
   });
