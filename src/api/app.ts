@@ -14,6 +14,7 @@ import { handleError } from './errors';
 import { ExecutionService } from './execution-service';
 import flowsRepository from './flows/flows-repository';
 import authPlugin from './plugins/auth';
+import routeSchemas from './plugins/route-schemas';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -95,6 +96,7 @@ export async function buildApp(
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authPlugin);
+  await app.register(routeSchemas);
   await app.register(flowsRepository);
 
   await app.register(authRoutes);

@@ -1,54 +1,86 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
+import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt } from '../answer-schemas';
 import { answerOf } from '../execution-answer';
 import { readLatestExecutionView } from '../execution-view';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams } from '../request-schemas';
 
-export async function flowRoutes(app: FastifyInstance) {
+/** A row of the flows list. */
+const flowListItem = z.object({
+  id: recordId,
+  name: z.string(),
+  description: z.string(),
+  status: z.string(),
+  createdAt: storedAt,
+  updatedAt: storedAt,
+  stepCount: z.int(),
+  /** When the flow was last run; null when never. */
+  lastRun: storedAt.nullable(),
+});
+
+export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql, flows } = app;
 
-  app.get('/api/flows', async (request) => flows.list(userIdOf(request)));
+  app.get('/api/flows', { schema: { response: { 200: z.array(flowListItem) } } }, async (request) =>
+    flows.list(userIdOf(request)),
+  );
 
-  app.post('/api/flows', async (request, reply) => {
-    const userId = userIdOf(request);
-    const input = createFlowSchema.parse(request.body);
-    return reply.status(201).send(await flows.create(userId, input));
-  });
+  app.post(
+    '/api/flows',
+    { schema: { body: createFlowSchema, response: { 201: flowAnswer } } },
+    async (request, reply) => {
+      const flow = await flows.create(userIdOf(request), request.body);
+      return reply.status(201).send(flow);
+    },
+  );
 
-  app.get('/api/flows/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    return flows.owned(id, userIdOf(request));
-  });
+  app.get(
+    '/api/flows/:id',
+    { schema: { params: idParams, response: { 200: flowAnswer } } },
+    async (request) => flows.owned(request.params.id, userIdOf(request)),
+  );
 
-  app.put('/api/flows/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const input = updateFlowSchema.parse(request.body);
-    return flows.update(id, userIdOf(request), input);
-  });
+  app.put(
+    '/api/flows/:id',
+    { schema: { params: idParams, body: updateFlowSchema, response: { 200: flowAnswer } } },
+    async (request) => flows.update(request.params.id, userIdOf(request), request.body),
+  );
 
-  app.delete('/api/flows/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    await flows.delete(id, userIdOf(request));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/flows/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await flows.delete(request.params.id, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/flows/:flowId/steps', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    return flows.steps(flowId, userIdOf(request));
-  });
+  app.get(
+    '/api/flows/:flowId/steps',
+    { schema: { params: flowIdParams, response: { 200: z.array(stepAnswer) } } },
+    async (request) => flows.steps(request.params.flowId, userIdOf(request)),
+  );
 
-  app.post('/api/flows/:flowId/execute', async (request, reply) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    const started = await app.executions.start(flowId, userId, commandIdOf(request));
-    return reply.status(201).send(answerOf(started));
-  });
+  app.post(
+    '/api/flows/:flowId/execute',
+    { schema: { params: flowIdParams, response: { 201: executionAnswer } } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const started = await app.executions.start(request.params.flowId, userId, commandIdOf(request));
+      return reply.status(201).send(answerOf(started));
+    },
+  );
 
-  app.get('/api/flows/:flowId/executions/latest', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    await flows.owned(flowId, userId);
-    return readLatestExecutionView(sql, flowId, userId);
-  });
-}
+  app.get(
+    '/api/flows/:flowId/executions/latest',
+    { schema: { params: flowIdParams, response: { 200: executionAnswer.nullable() } } },
+    async (request) => {
+      const { flowId } = request.params;
+      const userId = userIdOf(request);
+      await flows.owned(flowId, userId);
+      return readLatestExecutionView(sql, flowId, userId);
+    },
+  );
+};

@@ -1,26 +1,30 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createStepSchema, updateStepSchema } from '../../domain/flow';
+import { noContent, stepAnswer } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 
-export async function stepRoutes(app: FastifyInstance) {
+export const stepRoutes: FastifyPluginAsyncZod = async (app) => {
   const { flows } = app;
 
-  app.post('/api/steps', async (request, reply) => {
-    const userId = userIdOf(request);
-    const input = createStepSchema.parse(request.body);
-    return reply.status(201).send(await flows.addStep(userId, input));
-  });
+  app.post(
+    '/api/steps',
+    { schema: { body: createStepSchema, response: { 201: stepAnswer } } },
+    async (request, reply) => reply.status(201).send(await flows.addStep(userIdOf(request), request.body)),
+  );
 
-  app.put('/api/steps/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const input = updateStepSchema.parse(request.body);
-    return flows.updateStep(id, userIdOf(request), input);
-  });
+  app.put(
+    '/api/steps/:id',
+    { schema: { params: idParams, body: updateStepSchema, response: { 200: stepAnswer } } },
+    async (request) => flows.updateStep(request.params.id, userIdOf(request), request.body),
+  );
 
-  app.delete('/api/steps/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    await flows.deleteStep(id, userIdOf(request));
-    return reply.status(204).send();
-  });
-}
+  app.delete(
+    '/api/steps/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await flows.deleteStep(request.params.id, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
+};
