@@ -104,6 +104,39 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(events.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['after', 'limit', 'id']));
   });
 
+  it('answers only what the schema declares: a column beyond it never reaches the client', async () => {
+    const flow = (await lan.post('/api/flows', { name: 'Đà Lạt', description: 'Chuyến đi' })).json();
+    // The row also holds logsClearedAt, which the answer leaves out.
+    expect(Object.keys(flow).sort()).toEqual([
+      'createdAt',
+      'description',
+      'id',
+      'isTemplate',
+      'name',
+      'status',
+      'updatedAt',
+      'userId',
+    ]);
+    expect((await lan.get(`/api/flows/${flow.id}`)).json()).toEqual(flow);
+  });
+
+  it('refuses input its schema refuses with 400, the first problem after its field, and every issue', async () => {
+    const badId = await lan.get('/api/flows/not-a-uuid');
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json()).toEqual({
+      message: expect.stringMatching(/^id: /),
+      issues: [expect.objectContaining({ path: ['id'], code: expect.any(String) })],
+    });
+    const badBody = await lan.post('/api/steps', { flowId: 'x', name: ' ', order: 0 });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json().message).toMatch(/^flowId: /);
+    expect(badBody.json().issues.map((issue: { path: string[] }) => issue.path.join('.'))).toEqual([
+      'flowId',
+      'name',
+      'order',
+    ]);
+  });
+
   it('serves a browsable viewer of its own files, within the app’s Content-Security-Policy', async () => {
     const page = await lan.get('/api/docs/');
     expect(page.statusCode).toBe(200);
