@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handleError } from '../src/api/errors';
 import { verifyPassword } from '../src/api/passwords';
 import authPlugin, { userIdOf } from '../src/api/plugins/auth';
+import routeSchemas from '../src/api/plugins/route-schemas';
 import { authRoutes } from '../src/api/routes/auth';
 import { PostgresSessionStore } from '../src/api/session-store';
 import { createTestDatabase, type TestDatabase } from './support/database';
@@ -24,6 +25,8 @@ async function buildAuthApp(sql: Sql): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   // Tests below change session rows behind the server's back: read them every time.
   await app.register(authPlugin, { sessionReuseMs: 0 });
+  // Routes declare zod schemas: the plugin that compiles them comes first, as in the app.
+  await app.register(routeSchemas);
   await app.register(authRoutes);
   app.get('/api/ping', async (request) => ({ userId: userIdOf(request) }));
   app.post('/api/ping', async (request) => ({ userId: userIdOf(request) }));

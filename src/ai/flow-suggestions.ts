@@ -8,6 +8,7 @@ import { parseJsonAnswer } from './json-answer';
 import type { ModelProvider } from './model-provider';
 import { shorten } from './offline-answer';
 import { offlineFlowSuggestions } from './offline-flow-suggestions';
+import { modelJsonSchemaOf } from './structured-output';
 
 const INSTRUCTION = [
   'You review a multi-step AI prompt workflow: each step has a prompt, and [[step-N]] or [[name]] in a prompt',
@@ -17,25 +18,8 @@ const INSTRUCTION = [
   'workflow shows. Write in the language of the prompts.',
 ].join(' ');
 
-const SCHEMA = {
-  type: 'object',
-  properties: {
-    suggestions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          stepOrder: { type: 'integer' },
-          stepName: { type: 'string' },
-          suggestion: { type: 'string' },
-        },
-        required: ['stepOrder', 'stepName', 'suggestion'],
-      },
-    },
-    strategicRecommendation: { type: 'string' },
-  },
-  required: ['suggestions', 'strategicRecommendation'],
-};
+/** What the model is asked to answer: the very shape its answer is checked against. */
+const SCHEMA = modelJsonSchemaOf(flowSuggestionsSchema);
 
 // The history is evidence, not the point: a few recent items of each kind are enough and keep the prompt small.
 const HISTORY_ITEMS = 12;

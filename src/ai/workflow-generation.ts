@@ -2,42 +2,17 @@ import { z } from 'zod';
 import { BUILTIN_TEMPLATES } from '../domain/builtin-templates';
 import {
   type GeneratedWorkflow,
+  generatedWorkflowSchema,
   referencedOrder,
   stepReference,
   WORKFLOW_MAX_STEPS,
   workflowJsonSchema,
 } from '../domain/workflow-json';
 import { ModelCallError, type ModelProvider } from './model-provider';
+import { modelJsonSchemaOf } from './structured-output';
 
-/** What the model is asked to answer; plain JSON Schema, which Gemini's JSON mode takes as is. */
-export const WORKFLOW_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', description: 'A short name for the workflow' },
-    description: { type: 'string', description: 'One or two sentences on what the workflow achieves' },
-    steps: {
-      type: 'array',
-      minItems: 1,
-      maxItems: WORKFLOW_MAX_STEPS,
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          order: { type: 'integer', minimum: 1 },
-          systemPrompt: { type: 'string' },
-          outputMode: { type: 'string', enum: ['single', 'multiple'] },
-          requiresUserInput: { type: 'boolean' },
-          inputSources: {
-            type: 'array',
-            items: { type: 'string', description: 'step-N of an earlier step' },
-          },
-        },
-        required: ['name', 'order', 'systemPrompt', 'outputMode', 'requiresUserInput', 'inputSources'],
-      },
-    },
-  },
-  required: ['name', 'description', 'steps'],
-} as const;
+/** What the model is asked to answer: the workflow it proposes, as Gemini's JSON mode takes it. */
+export const WORKFLOW_RESPONSE_SCHEMA = modelJsonSchemaOf(generatedWorkflowSchema);
 
 const INSTRUCTION = [
   'You design multi-step AI prompt workflows. Each step is one prompt sent to an AI model; the result of',

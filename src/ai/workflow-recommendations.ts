@@ -1,10 +1,6 @@
 import type { DetectedPattern } from '../domain/workflow-patterns';
 import {
-  COMPLEXITIES,
   MAX_RECOMMENDATIONS,
-  PRIORITIES,
-  RECOMMENDATION_CATEGORIES,
-  RECOMMENDATION_TYPES,
   type RecommendationDraft,
   recommendationAnswerSchema,
 } from '../domain/workflow-recommendations';
@@ -15,6 +11,7 @@ import {
   offlineWorkflowRecommendations,
   type RecommendationGrounds,
 } from './offline-workflow-recommendations';
+import { modelJsonSchemaOf } from './structured-output';
 
 const INSTRUCTION = [
   "You recommend improvements to a user's multi-step AI prompt workflows (flows). Each step is one prompt;",
@@ -27,59 +24,8 @@ const INSTRUCTION = [
   '(a new capability). estimatedTimeReduction is in minutes per run. Write in the language of the flows.',
 ].join(' ');
 
-const SCHEMA = {
-  type: 'object',
-  properties: {
-    recommendations: {
-      type: 'array',
-      maxItems: MAX_RECOMMENDATIONS,
-      items: {
-        type: 'object',
-        properties: {
-          recommendationType: { type: 'string', enum: [...RECOMMENDATION_TYPES] },
-          title: { type: 'string' },
-          description: { type: 'string' },
-          category: { type: 'string', enum: [...RECOMMENDATION_CATEGORIES] },
-          priority: { type: 'string', enum: [...PRIORITIES] },
-          confidence: { type: 'integer', minimum: 0, maximum: 100 },
-          baseFlowId: { type: 'string', description: 'id of the flow it improves, empty for a new workflow' },
-          recommendedSteps: {
-            type: 'array',
-            minItems: 1,
-            items: {
-              type: 'object',
-              properties: {
-                order: { type: 'integer', minimum: 1 },
-                name: { type: 'string' },
-                systemPrompt: { type: 'string' },
-                outputMode: { type: 'string', enum: ['single', 'multiple'] },
-                reasoning: { type: 'string' },
-              },
-              required: ['order', 'name', 'systemPrompt', 'outputMode', 'reasoning'],
-            },
-          },
-          benefits: { type: 'array', items: { type: 'string' } },
-          estimatedTimeReduction: { type: 'integer', minimum: 0 },
-          implementationComplexity: { type: 'string', enum: [...COMPLEXITIES] },
-          tags: { type: 'array', items: { type: 'string' } },
-        },
-        required: [
-          'recommendationType',
-          'title',
-          'description',
-          'category',
-          'priority',
-          'confidence',
-          'recommendedSteps',
-          'benefits',
-          'implementationComplexity',
-          'tags',
-        ],
-      },
-    },
-  },
-  required: ['recommendations'],
-};
+/** What the model is asked to answer: the very shape its answer is checked against. */
+const SCHEMA = modelJsonSchemaOf(recommendationAnswerSchema);
 
 const PROMPT_EXCERPT = 600;
 

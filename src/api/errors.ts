@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { DomainError, type ProblemKind } from '../domain/errors';
 import { ConcurrencyConflict } from '../eventstore';
@@ -12,14 +13,38 @@ const statusOf: Record<ProblemKind, number> = {
   model_failed: 502,
 };
 
+/** One problem with the input: where it is (empty: the input as a whole) and what it is. */
+export interface InputIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * The problems of input that failed its zod schema: a ZodError thrown by a handler, or a route's declared
+ * schema refusing the request (the type provider's validation error, one entry per zod issue).
+ */
+export function inputIssuesOf(error: unknown): InputIssue[] | null {
+  if (error instanceof ZodError) return error.issues;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation.map(({ keyword, instancePath, message, params }) => ({
+      ...params,
+      code: keyword,
+      path: instancePath.split('/').filter((part) => part !== ''),
+      message: message ?? 'Invalid input',
+    }));
+  }
+  return null;
+}
+
 /** The one place errors become responses: `{message, retryable?, issues?}`, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ZodError) {
-    const first = error.issues[0];
+  const issues = inputIssuesOf(error);
+  if (issues) {
+    // The first problem, after the field it is in: `path: message`.
+    const first = issues[0];
     const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-    return reply
-      .status(400)
-      .send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues: error.issues });
+    return reply.status(400).send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues });
   }
   if (error instanceof DomainError) {
     return reply

@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 export const idParams = z.object({ id: z.uuid() });
 export const flowIdParams = z.object({ flowId: z.uuid() });
-/** A POST that takes no fields: an empty object, or no body at all (parse `request.body ?? undefined`). */
-export const noFieldsBody = z.strictObject({}).optional();
+/** A POST that takes no fields: an empty object, or no body at all (which reaches validation as null). */
+export const noFieldsBody = z.strictObject({}).nullish();
 
 const commandIdHeader = z.string().trim().min(1).max(200).optional();
 

@@ -1,5 +1,6 @@
-import type { StepSnapshot } from './flow';
-import { stepReference, type WorkflowJsonInput } from './workflow-json';
+import { z } from 'zod';
+import { OUTPUT_MODES, type StepSnapshot } from './flow';
+import { stepReference } from './workflow-json';
 
 export type ExportedStep = Pick<
   StepSnapshot,
@@ -14,6 +15,26 @@ export type ExportedStep = Pick<
   | 'requiresUserInput'
 >;
 
+/** Workflow JSON as export writes it: valid input for creating a flow from JSON. */
+export const exportedWorkflowSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  steps: z.array(
+    z.object({
+      name: z.string(),
+      order: z.int(),
+      systemPrompt: z.string(),
+      outputMode: z.enum(OUTPUT_MODES),
+      requiresUserInput: z.boolean(),
+      inputSources: z.array(z.string().describe('step-N of an earlier step')),
+      choices: z.array(z.string()).optional(),
+      maxLoopIterations: z.int().optional(),
+    }),
+  ),
+});
+
+export type ExportedWorkflow = z.output<typeof exportedWorkflowSchema>;
+
 /**
  * A flow as Workflow JSON, the shape creating a flow from JSON takes back. Input sources become 'step-N'
  * references; choices are written only for multiple_choice and the iteration count only for loop, where
@@ -23,7 +44,7 @@ export type ExportedStep = Pick<
 export function workflowOf(
   flow: { name: string; description: string },
   steps: readonly ExportedStep[],
-): WorkflowJsonInput {
+): ExportedWorkflow {
   const orderOf = new Map(steps.map((step) => [step.id, step.order]));
   const sorted = [...steps].sort((a, b) => a.order - b.order);
   return {

@@ -90,16 +90,29 @@ export type WorkflowStep = WorkflowJson['steps'][number];
 /** Workflow JSON as written: optional fields may be missing. */
 export type WorkflowJsonInput = z.input<typeof workflowJsonSchema>;
 
-/** A workflow as the model proposes it (spec §3: single or multiple output only), before it is created. */
-export interface GeneratedWorkflow {
-  name: string;
-  description: string;
-  steps: Array<
-    Pick<WorkflowStep, 'name' | 'order' | 'systemPrompt' | 'requiresUserInput' | 'inputSources'> & {
-      outputMode: 'single' | 'multiple';
-    }
-  >;
-}
+/**
+ * A workflow as the model proposes it (spec §3: single or multiple output only), before it is created:
+ * what the model is asked to write, and what generating a workflow answers.
+ */
+export const generatedWorkflowSchema = z.object({
+  name: z.string().describe('A short name for the workflow'),
+  description: z.string().describe('One or two sentences on what the workflow achieves'),
+  steps: z
+    .array(
+      z.object({
+        name: z.string(),
+        order: z.int().min(1),
+        systemPrompt: z.string(),
+        outputMode: z.enum(['single', 'multiple']),
+        requiresUserInput: z.boolean(),
+        inputSources: z.array(z.string().describe('step-N of an earlier step')),
+      }),
+    )
+    .min(1)
+    .max(WORKFLOW_MAX_STEPS),
+});
+
+export type GeneratedWorkflow = z.output<typeof generatedWorkflowSchema>;
 
 /** The created steps' ids in place of the 'step-N' references (the workflow has been validated). */
 export function inputSourceIds(step: WorkflowStep, idOfOrder: ReadonlyMap<number, string>): string[] {

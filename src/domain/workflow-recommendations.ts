@@ -43,7 +43,11 @@ export const recommendationDraftSchema = z.object({
   category: z.enum(RECOMMENDATION_CATEGORIES).catch('other'),
   priority: z.enum(PRIORITIES).catch('medium'),
   confidence: z.int().min(0).max(100).catch(70),
-  baseFlowId: z.string().nullable().default(null),
+  baseFlowId: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe('id of the flow it improves, empty for a new workflow'),
   recommendedSteps: z
     .array(recommendedStepSchema)
     .min(1)
@@ -52,7 +56,13 @@ export const recommendationDraftSchema = z.object({
       [...steps].sort((a, b) => a.order - b.order).map((step, index) => ({ ...step, order: index + 1 })),
     ),
   benefits: z.array(z.string().trim().min(1).max(500)).max(10).default([]),
-  estimatedTimeReduction: z.int().min(0).max(10_000).nullable().default(null),
+  estimatedTimeReduction: z
+    .int()
+    .min(0)
+    .max(10_000)
+    .nullable()
+    .default(null)
+    .describe('minutes saved per run'),
   implementationComplexity: z.enum(COMPLEXITIES).catch('medium'),
   tags: z.array(z.string().trim().min(1).max(40)).max(10).default([]),
 });

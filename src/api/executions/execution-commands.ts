@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from 'postgres';
-import { notFound } from '../../domain/errors';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import type { StepSnapshot } from '../../domain/flow';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
+import type { FlowsRepository } from '../flows/flows-repository';
 import { executionAggregate } from './execution-aggregate';
 import type { RunRegistry } from './run-registry';
 
@@ -23,7 +22,7 @@ export interface ExecutionCommandOptions {
 /** Commands of executions, through the one command handler; time, ids and steps are handed to the decider. */
 export class ExecutionCommands {
   constructor(
-    private readonly sql: Sql,
+    private readonly flows: FlowsRepository,
     private readonly commands: CommandHandler,
     private readonly runs: RunRegistry,
   ) {}
@@ -53,7 +52,7 @@ export class ExecutionCommands {
   }
 
   async start(flowId: string, userId: string, commandId?: string): Promise<LoadedExecution> {
-    const steps = await this.flowSteps(flowId, userId);
+    const steps = await this.flows.stepSnapshots(flowId, userId);
     const executionId = randomUUID();
     return this.handle(
       executionId,
@@ -73,17 +72,5 @@ export class ExecutionCommands {
     );
     this.runs.abortAll(executionId);
     return outcome;
-  }
-
-  async flowSteps(flowId: string, userId: string): Promise<StepSnapshot[]> {
-    // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
-    const rows = await this.sql<(StepSnapshot | { id: null })[]>`
-      SELECT s.id, s."order", s.name, s.system_prompt, s.output_mode, s.input_sources, s.choices,
-             s.loop_target_step_id, s.max_loop_iterations, s.requires_user_input
-      FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
-      WHERE f.id = ${flowId} AND f.user_id = ${userId}
-      ORDER BY s."order", s.created_at`;
-    if (rows.length === 0) throw notFound('Flow not found');
-    return rows.filter((row): row is StepSnapshot => row.id !== null);
   }
 }

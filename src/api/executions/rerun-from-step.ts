@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FlowsRepository } from '../flows/flows-repository';
 import type { ExecutionCommands } from './execution-commands';
 
 /**
@@ -8,13 +9,14 @@ import type { ExecutionCommands } from './execution-commands';
  */
 export async function rerunFromStep(
   executions: ExecutionCommands,
+  flows: FlowsRepository,
   sourceExecutionId: string,
   userId: string,
   stepId: string,
   commandId?: string,
 ): Promise<string> {
   const { state: source } = await executions.load(sourceExecutionId, userId);
-  const steps = await executions.flowSteps(source.flowId, userId);
+  const steps = await flows.stepSnapshots(source.flowId, userId);
   const executionId = randomUUID();
   const { state } = await executions.handle(
     executionId,

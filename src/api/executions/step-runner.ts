@@ -7,6 +7,7 @@ import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
 import type { Config } from '../config';
+import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import { ownKeyForRun } from '../usage-standing';
 import { providerWithKey } from '../user-model';
@@ -49,6 +50,7 @@ export class StepRunner {
       config: Config;
       resolveModel?: typeof resolveProvider | undefined;
       executions: ExecutionCommands;
+      flows: FlowsRepository;
       runs: RunRegistry;
       tokens: TokenSink;
     },
@@ -56,12 +58,12 @@ export class StepRunner {
 
   /** Runs a step to its end and returns the execution with the run's results. */
   async run(request: StepRun): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
-    const { executions, sql, config, runs, tokens } = this.deps;
+    const { executions, flows, sql, config, runs, tokens } = this.deps;
     const { executionId, userId } = request;
     const loaded = await executions.load(executionId, userId);
     // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
     const [steps, conversation, ownKey] = await Promise.all([
-      executions.flowSteps(loaded.state.flowId, userId),
+      flows.stepSnapshots(loaded.state.flowId, userId),
       readPromptConversation(sql, loaded.state.flowId),
       ownKeyForRun({ sql, config }, userId),
     ]);

@@ -24,7 +24,7 @@ export default fp(
   async (app: FastifyInstance) => {
     const commands = new CommandHandler(app.store);
     const runs = new RunRegistry();
-    const executions = new ExecutionCommands(app.sql, commands, runs);
+    const executions = new ExecutionCommands(app.flows, commands, runs);
     const views = new ExecutionViews(app.sql);
     // A kept view is dropped when its execution changes: at once for this process's commands, through
     // the log tailer for other processes'.
@@ -44,11 +44,16 @@ export default fp(
         config: app.config,
         resolveModel: app.resolveModel,
         executions,
+        flows: app.flows,
         runs,
         tokens: app.hub,
       }),
     );
     app.addHook('onClose', async () => runs.abortAll());
   },
-  { name: 'executions', dependencies: ['live-updates'], decorators: { fastify: ['config', 'sql', 'store'] } },
+  {
+    name: 'executions',
+    dependencies: ['live-updates', 'flows-repository'],
+    decorators: { fastify: ['config', 'sql', 'store'] },
+  },
 );

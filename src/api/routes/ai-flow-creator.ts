@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { generateWorkflow, type resolveProvider } from '../../ai';
 import { improveDescription } from '../../ai/description-improvement';
 import {
@@ -6,6 +8,7 @@ import {
   proposalRequestSchema,
   workflowDescriptionOf,
 } from '../../domain/ai-flow-creator';
+import { generatedWorkflowSchema } from '../../domain/workflow-json';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
@@ -14,10 +17,9 @@ import { modelForUser } from '../user-model';
  * The AI flow creator's two model calls: an improved description for the first message, and a workflow
  * proposal from the whole conversation. Saving the proposal is POST /api/ai/create-from-json.
  */
-export async function aiFlowCreatorRoutes(
-  app: FastifyInstance,
-  options: { resolveModel?: typeof resolveProvider | undefined },
-) {
+export const aiFlowCreatorRoutes: FastifyPluginAsyncZod<{
+  resolveModel?: typeof resolveProvider | undefined;
+}> = async (app, options) => {
   /**
    * The user's own key, else the server's, else the offline model, as for a step run; like generating a
    * workflow it is no step run, so the free step allowance neither counts nor stops it.
@@ -27,17 +29,31 @@ export async function aiFlowCreatorRoutes(
 
   const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
 
-  app.post('/api/ai/flow-creator/improve', limit, async (request) => {
-    userIdOf(request);
-    const { description } = improveRequestSchema.parse(request.body);
-    const provider = await modelFor(request);
-    return { improvement: await improveDescription(provider, description.trim()) };
-  });
+  app.post(
+    '/api/ai/flow-creator/improve',
+    {
+      ...limit,
+      schema: { body: improveRequestSchema, response: { 200: z.object({ improvement: z.string() }) } },
+    },
+    async (request) => {
+      const provider = await modelFor(request);
+      return { improvement: await improveDescription(provider, request.body.description.trim()) };
+    },
+  );
 
-  app.post('/api/ai/flow-creator/proposal', limit, async (request) => {
-    userIdOf(request);
-    const { conversationHistory } = proposalRequestSchema.parse(request.body);
-    const provider = await modelFor(request);
-    return { proposal: await generateWorkflow(provider, workflowDescriptionOf(conversationHistory)) };
-  });
-}
+  app.post(
+    '/api/ai/flow-creator/proposal',
+    {
+      ...limit,
+      schema: {
+        body: proposalRequestSchema,
+        response: { 200: z.object({ proposal: generatedWorkflowSchema }) },
+      },
+    },
+    async (request) => {
+      const provider = await modelFor(request);
+      const description = workflowDescriptionOf(request.body.conversationHistory);
+      return { proposal: await generateWorkflow(provider, description) };
+    },
+  );
+};

@@ -1,14 +1,16 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ZodError, z } from 'zod';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordId } from '../answer-schemas';
 import { DomainError } from '../../domain/errors';
-import { handleError } from '../errors';
+import { handleError, inputIssuesOf } from '../errors';
 import {
   isSignInProblem,
   loginPageUrl,
-  signInMessages as messages,
   renderLoginPage,
   type SignInForm,
   type SignInProblem,
+  signInMessages as messages,
 } from '../login-page';
 import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
 import { SESSION_COOKIE, userIdOf } from '../plugins/auth';
@@ -33,12 +35,13 @@ const loginPageQuery = z.object({
   error: z.string().optional().catch(undefined),
 });
 
-interface User {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-}
+const userAnswer = z.object({
+  id: recordId,
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+});
+type User = z.output<typeof userAnswer>;
 
 // Per IP: enough for typos, too few for guessing passwords.
 const signInRateLimit = {
@@ -48,7 +51,7 @@ const signInRateLimit = {
 };
 
 /** The sign-in page, sign-in, sign-up, the current user and sign-out. */
-export async function authRoutes(app: FastifyInstance) {
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
 
   // The sign-in page posts plain HTML forms; only these routes accept them, every other route stays JSON-only.
@@ -58,9 +61,10 @@ export async function authRoutes(app: FastifyInstance) {
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  app.get('/api/login', async (request, reply) => {
+  // The sign-in page and sign-out are pages a browser navigates to, not calls: the API document leaves them out.
+  app.get('/api/login', { schema: { querystring: loginPageQuery, hide: true } }, async (request, reply) => {
     if (request.userId) return reply.redirect('/');
-    const query = loginPageQuery.parse(request.query ?? {});
+    const query = request.query;
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -74,9 +78,13 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/auth/login',
-    { config: { rateLimit: signInRateLimit }, errorHandler: answerSignInError('login') },
+    {
+      config: { rateLimit: signInRateLimit },
+      errorHandler: answerSignInError('login'),
+      schema: { body: signInBody, response: { 200: userAnswer } },
+    },
     async (request, reply) => {
-      const input = signInBody.parse(request.body);
+      const input = request.body;
       const [account] = await sql<(User & { passwordSalt: string | null; passwordHash: string | null })[]>`
         SELECT u.id, u.email, u.first_name, u.last_name, c.password_salt, c.password_hash
         FROM users u LEFT JOIN user_credentials c ON c.user_id = u.id
@@ -93,9 +101,13 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/auth/register',
-    { config: { rateLimit: signInRateLimit }, errorHandler: answerSignInError('register') },
+    {
+      config: { rateLimit: signInRateLimit },
+      errorHandler: answerSignInError('register'),
+      schema: { body: signUpBody, response: { 201: userAnswer } },
+    },
     async (request, reply) => {
-      const input = signUpBody.parse(request.body);
+      const input = request.body;
       const { salt, hash } = await hashPassword(input.password);
       // One statement, so a user never exists without credentials and two racing sign-ups cannot both win.
       const [user] = await sql<User[]>`
@@ -115,7 +127,7 @@ export async function authRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/auth/user', async (request) => {
+  app.get('/api/auth/user', { schema: { response: { 200: userAnswer } } }, async (request) => {
     const [user] = await sql<User[]>`
       SELECT id, email, first_name, last_name FROM users WHERE id = ${userIdOf(request)}`;
     // A session can outlive its account.
@@ -123,12 +135,12 @@ export async function authRoutes(app: FastifyInstance) {
     return publicUser(user);
   });
 
-  app.get('/api/logout', async (request, reply) => {
+  app.get('/api/logout', { schema: { hide: true } }, async (request, reply) => {
     await request.session?.destroy();
     request.userId = null;
     return reply.clearCookie(SESSION_COOKIE, { path: '/' }).header('cache-control', 'no-store').redirect('/');
   });
-}
+};
 
 /** A new session id on every sign-in, so an id planted before sign-in (session fixation) is worth nothing. */
 async function startSession(request: FastifyRequest, userId: string) {
@@ -166,8 +178,9 @@ function answerSignInError(form: SignInForm) {
 }
 
 function problemOf(error: unknown): SignInProblem {
-  if (error instanceof ZodError) {
-    const field = error.issues[0]?.path[0];
+  const issues = inputIssuesOf(error);
+  if (issues) {
+    const field = issues[0]?.path[0];
     return isSignInProblem(field) ? field : 'unknown';
   }
   if (!(error instanceof DomainError)) return 'unknown';

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../domain/errors';
 import { evolve, initialState } from '../../domain/execution/evolve';
 import type { RecordedEvent } from '../../eventstore';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
+import { executionAnswer, recordId } from '../answer-schemas';
+import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
 
@@ -18,16 +19,31 @@ const stateQuery = z.object({
   at: z.coerce.number().int().min(1).optional(),
 });
 
-interface Actor {
-  userId: string | null;
-  name: string | null;
-}
+/** Who caused an event: the user and the name the navigation bar shows for them. */
+const actor = z.object({ userId: recordId.nullable(), name: z.string().nullable() });
+
+const eventsPage = z.object({
+  events: z.array(
+    z.object({
+      position: z.int(),
+      type: z.string(),
+      data: z.unknown(),
+      at: z.string(),
+      actor,
+      commandId: z.string().nullable(),
+    }),
+  ),
+  /** The position to ask after for the next page; null at the end. */
+  next: z.int().nullable(),
+});
+
+const executionListItem = z.object({ id: recordId, status: z.string(), startedAt: z.string() });
 
 /**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
  * the execution as it stood after any of them, folded from the log alone.
  */
-export async function executionHistoryRoutes(app: FastifyInstance) {
+export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql, store } = app;
 
   /** The owner is who started the stream: the log answers it, so another user's id is simply missing. */
@@ -48,49 +64,59 @@ export async function executionHistoryRoutes(app: FastifyInstance) {
     return new Map(users.map((u) => [u.id, u.firstName?.trim() || u.email]));
   }
 
-  app.get('/api/executions/:id/events', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const { after, limit } = eventsQuery.parse(request.query);
-    await ownedStream(id, userIdOf(request));
-    const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
-    const names = await actorsOf(events);
-    const last = events.at(-1)?.streamPosition ?? after;
-    return {
-      events: events.map((event) => {
-        const userId = typeof event.metadata.userId === 'string' ? event.metadata.userId : null;
-        const actor: Actor = { userId, name: userId ? (names.get(userId) ?? null) : null };
-        return {
-          position: event.streamPosition,
-          type: event.type,
-          data: event.data,
-          at: event.metadata.at ?? event.createdAt,
-          actor,
-          commandId: event.metadata.commandId ?? null,
-        };
-      }),
-      next: last < version ? last : null,
-    };
-  });
+  app.get(
+    '/api/executions/:id/events',
+    { schema: { params: idParams, querystring: eventsQuery, response: { 200: eventsPage } } },
+    async (request) => {
+      const { id } = request.params;
+      const { after, limit } = request.query;
+      await ownedStream(id, userIdOf(request));
+      const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
+      const names = await actorsOf(events);
+      const last = events.at(-1)?.streamPosition ?? after;
+      return {
+        events: events.map((event) => {
+          const userId = typeof event.metadata.userId === 'string' ? event.metadata.userId : null;
+          return {
+            position: event.streamPosition,
+            type: event.type,
+            data: event.data,
+            at: event.metadata.at ?? event.createdAt,
+            actor: { userId, name: userId ? (names.get(userId) ?? null) : null },
+            commandId: event.metadata.commandId ?? null,
+          };
+        }),
+        next: last < version ? last : null,
+      };
+    },
+  );
 
-  app.get('/api/executions/:id/state', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const { at } = stateQuery.parse(request.query);
-    const userId = userIdOf(request);
-    const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
-    const state = events.map(toExecutionEvent).reduce(evolve, initialState());
-    if (!state.exists || state.userId !== userId) throw notFound('Execution not found');
-    return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
-  });
+  app.get(
+    '/api/executions/:id/state',
+    { schema: { params: idParams, querystring: stateQuery, response: { 200: executionAnswer } } },
+    async (request) => {
+      const { id } = request.params;
+      const { at } = request.query;
+      const userId = userIdOf(request);
+      const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
+      const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+      if (!state.exists || state.userId !== userId) throw notFound('Execution not found');
+      return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
+    },
+  );
 
-  app.get('/api/flows/:flowId/executions', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
-    const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
+  app.get(
+    '/api/flows/:flowId/executions',
+    { schema: { params: flowIdParams, response: { 200: z.array(executionListItem) } } },
+    async (request) => {
+      const { flowId } = request.params;
+      const userId = userIdOf(request);
+      await app.flows.owned(flowId, userId);
+      const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
       SELECT id, status, started_at FROM executions
       WHERE flow_id = ${flowId} AND user_id = ${userId}
       ORDER BY started_at DESC, id`;
-    return rows.map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() }));
-  });
-}
+      return rows.map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() }));
+    },
+  );
+};

@@ -1,32 +1,46 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { executionAnswer, stepResultAnswer } from '../answer-schemas';
 import { answerOf } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
 const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
-const runBody = z
-  .object({
+/** No body at all (it reaches validation as null) runs with empty input. */
+const runBody = z.preprocess(
+  (body) => body ?? {},
+  z.object({
     userInput: z.string().max(100_000).default(''),
     /** The loop iteration an 'Execute (lần N)' button runs; without it, the step's first pending work. */
     loopIteration: z.int().min(1).max(100).optional(),
-  })
-  .default({ userInput: '' });
+  }),
+);
 
-export async function executionRoutes(app: FastifyInstance) {
-  app.get('/api/executions/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const json = await app.executionViews.viewJson(id, userIdOf(request));
-    return reply.type('application/json; charset=utf-8').send(json);
-  });
+export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/executions/:id',
+    { schema: { params: idParams, response: { 200: executionAnswer } } },
+    async (request, reply) => {
+      const json = await app.executionViews.viewJson(request.params.id, userIdOf(request));
+      // The view is kept as JSON text (of this very shape) between changes, and text is sent as it is.
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
+  );
 
   app.post(
     '/api/executions/:id/steps/:stepId/execute',
-    modelCallRateLimit(app.config.modelCallsPerMinute),
+    {
+      ...modelCallRateLimit(app.config.modelCallsPerMinute),
+      schema: {
+        params: runParams,
+        body: runBody,
+        response: { 200: z.object({ execution: executionAnswer, results: z.array(stepResultAnswer) }) },
+      },
+    },
     async (request) => {
-      const { id, stepId } = runParams.parse(request.params);
-      const { userInput, loopIteration } = runBody.parse(request.body ?? undefined);
+      const { id, stepId } = request.params;
+      const { userInput, loopIteration } = request.body;
       const userId = userIdOf(request);
       const { execution, results } = await app.stepRunner.run({
         executionId: id,
@@ -40,22 +54,30 @@ export async function executionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/api/executions/:id/stop', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const userId = userIdOf(request);
-    await app.executions.stop(id, userId, commandIdOf(request));
-    return app.executionViews.view(id, userId);
-  });
+  app.post(
+    '/api/executions/:id/stop',
+    { schema: { params: idParams, response: { 200: executionAnswer } } },
+    async (request) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      await app.executions.stop(id, userId, commandIdOf(request));
+      return app.executionViews.view(id, userId);
+    },
+  );
 
-  app.post('/api/executions/:id/reset', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const userId = userIdOf(request);
-    await app.executions.handle(
-      id,
-      userId,
-      { type: 'ResetExecution', data: {} },
-      { commandId: commandIdOf(request) },
-    );
-    return app.executionViews.view(id, userId);
-  });
-}
+  app.post(
+    '/api/executions/:id/reset',
+    { schema: { params: idParams, response: { 200: executionAnswer } } },
+    async (request) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      await app.executions.handle(
+        id,
+        userId,
+        { type: 'ResetExecution', data: {} },
+        { commandId: commandIdOf(request) },
+      );
+      return app.executionViews.view(id, userId);
+    },
+  );
+};

@@ -1,86 +1,86 @@
-import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../domain/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
+import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt } from '../answer-schemas';
 import { answerOf } from '../executions/execution-answer';
 import { readLatestExecutionView } from '../executions/execution-view';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams } from '../request-schemas';
 
-const FLOW_COLUMNS = 'id, user_id, name, description, status, is_template, created_at, updated_at';
+/** A row of the flows list. */
+const flowListItem = z.object({
+  id: recordId,
+  name: z.string(),
+  description: z.string(),
+  status: z.string(),
+  createdAt: storedAt,
+  updatedAt: storedAt,
+  stepCount: z.int(),
+  /** When the flow was last run; null when never. */
+  lastRun: storedAt.nullable(),
+});
 
-export async function flowRoutes(app: FastifyInstance) {
-  const { sql } = app;
+export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sql, flows } = app;
 
-  app.get('/api/flows', async (request) => {
-    const userId = userIdOf(request);
-    return sql`
-      SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
-             (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
-             (SELECT max(e.started_at) FROM executions e WHERE e.flow_id = f.id) AS last_run
-      FROM flows f WHERE f.user_id = ${userId} ORDER BY f.created_at DESC`;
-  });
+  app.get('/api/flows', { schema: { response: { 200: z.array(flowListItem) } } }, async (request) =>
+    flows.list(userIdOf(request)),
+  );
 
-  app.post('/api/flows', async (request, reply) => {
-    const userId = userIdOf(request);
-    const input = createFlowSchema.parse(request.body);
-    const [flow] = await sql`
-      INSERT INTO flows (user_id, name, description, status)
-      VALUES (${userId}, ${input.name}, ${input.description}, ${input.status ?? 'draft'})
-      RETURNING ${sql.unsafe(FLOW_COLUMNS)}`;
-    return reply.status(201).send(flow);
-  });
+  app.post(
+    '/api/flows',
+    { schema: { body: createFlowSchema, response: { 201: flowAnswer } } },
+    async (request, reply) => {
+      const flow = await flows.create(userIdOf(request), request.body);
+      return reply.status(201).send(flow);
+    },
+  );
 
-  app.get('/api/flows/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const [flow] = await sql`
-      SELECT ${sql.unsafe(FLOW_COLUMNS)} FROM flows WHERE id = ${id} AND user_id = ${userIdOf(request)}`;
-    if (!flow) throw notFound('Flow not found');
-    return flow;
-  });
+  app.get(
+    '/api/flows/:id',
+    { schema: { params: idParams, response: { 200: flowAnswer } } },
+    async (request) => flows.owned(request.params.id, userIdOf(request)),
+  );
 
-  app.put('/api/flows/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const input = updateFlowSchema.parse(request.body);
-    const [flow] = await sql`
-      UPDATE flows SET
-        name = coalesce(${input.name ?? null}, name),
-        description = coalesce(${input.description ?? null}, description),
-        status = coalesce(${input.status ?? null}, status),
-        updated_at = now()
-      WHERE id = ${id} AND user_id = ${userIdOf(request)}
-      RETURNING ${sql.unsafe(FLOW_COLUMNS)}`;
-    if (!flow) throw notFound('Flow not found');
-    return flow;
-  });
+  app.put(
+    '/api/flows/:id',
+    { schema: { params: idParams, body: updateFlowSchema, response: { 200: flowAnswer } } },
+    async (request) => flows.update(request.params.id, userIdOf(request), request.body),
+  );
 
-  app.delete('/api/flows/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const deleted =
-      await sql`DELETE FROM flows WHERE id = ${id} AND user_id = ${userIdOf(request)} RETURNING id`;
-    if (deleted.length === 0) throw notFound('Flow not found');
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/flows/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await flows.delete(request.params.id, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/flows/:flowId/steps', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
-    return sql`SELECT * FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at`;
-  });
+  app.get(
+    '/api/flows/:flowId/steps',
+    { schema: { params: flowIdParams, response: { 200: z.array(stepAnswer) } } },
+    async (request) => flows.steps(request.params.flowId, userIdOf(request)),
+  );
 
-  app.post('/api/flows/:flowId/execute', async (request, reply) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    const started = await app.executions.start(flowId, userId, commandIdOf(request));
-    return reply.status(201).send(answerOf(started));
-  });
+  app.post(
+    '/api/flows/:flowId/execute',
+    { schema: { params: flowIdParams, response: { 201: executionAnswer } } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const started = await app.executions.start(request.params.flowId, userId, commandIdOf(request));
+      return reply.status(201).send(answerOf(started));
+    },
+  );
 
-  app.get('/api/flows/:flowId/executions/latest', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const userId = userIdOf(request);
-    const [flow] = await sql`SELECT id FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
-    if (!flow) throw notFound('Flow not found');
-    return readLatestExecutionView(sql, flowId, userId);
-  });
-}
+  app.get(
+    '/api/flows/:flowId/executions/latest',
+    { schema: { params: flowIdParams, response: { 200: executionAnswer.nullable() } } },
+    async (request) => {
+      const { flowId } = request.params;
+      const userId = userIdOf(request);
+      await flows.owned(flowId, userId);
+      return readLatestExecutionView(sql, flowId, userId);
+    },
+  );
+};

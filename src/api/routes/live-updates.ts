@@ -3,7 +3,8 @@ import { userIdOf } from '../plugins/auth';
 
 /** `/api/ws`: the session cookie authenticates the upgrade; the hub checks ownership per subscription. */
 export async function liveUpdateRoutes(app: FastifyInstance) {
-  app.get('/api/ws', { websocket: true }, (socket, request) => {
+  // A websocket, not a call with an answer: the API document leaves it out.
+  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
     app.hub.connect(socket, userIdOf(request));
   });
 }

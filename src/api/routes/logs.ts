@@ -1,52 +1,85 @@
-import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../domain/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { OUTPUT_MODES } from '../../domain/flow';
+import { noContent, recordId, storedAt } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
-interface StartedEventColumns {
-  startedEventId: string;
-  executionId: string;
+/** A model request of the flow, as the logs dialog lists it. */
+const requestLog = z.object({
+  id: recordId,
+  flowId: recordId,
+  executionId: recordId,
+  stepId: recordId,
+  stepOrder: z.int(),
+  startedEventId: recordId,
+  originalSystemPrompt: z.string(),
+  finalPrompt: z.string(),
+  userInput: z.string().nullable(),
+  outputMode: z.enum(OUTPUT_MODES),
+  choices: z.array(z.string()),
+  stepLabels: z.record(z.string(), z.string()),
+  unresolvedLabels: z.array(z.string()),
+  model: z.string().nullable(),
+  keySource: z.string().nullable(),
+  aiResponse: z.string().nullable(),
+  /** null while the model is answering. */
+  success: z.boolean().nullable(),
+  errorMessage: z.string().nullable(),
+  requestedAt: storedAt,
+  /** The StepRunStarted event it belongs to: `npm run events -- show <executionId>` lists it at its position. */
+  startedEvent: z.object({
+    id: recordId,
+    executionId: recordId,
+    position: z.int().nullable(),
+    commandId: z.string().nullable(),
+  }),
+});
+
+type RequestLogRow = Omit<z.output<typeof requestLog>, 'startedEvent'> & {
   startedEventPosition: number | null;
   startedEventCommandId: string | null;
-}
+};
 
-export async function logRoutes(app: FastifyInstance) {
+export const logRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
 
-  app.get('/api/flows/:flowId/logs', async (request) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const [flow] = await sql<{ logsClearedAt: Date | null }[]>`
-      SELECT logs_cleared_at FROM flows WHERE id = ${flowId} AND user_id = ${userIdOf(request)}`;
-    if (!flow) throw notFound('Flow not found');
-    const rows = await sql<(Record<string, unknown> & StartedEventColumns)[]>`
-      SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
-             l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels, l.model,
-             l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
-             e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id
-      FROM ai_request_logs l
-      LEFT JOIN events e ON e.event_id = l.started_event_id
-      WHERE l.flow_id = ${flowId}
-        AND (${flow.logsClearedAt}::timestamptz IS NULL OR l.requested_at > ${flow.logsClearedAt})
-      ORDER BY l.requested_at DESC`;
-    return rows.map(({ startedEventPosition, startedEventCommandId, ...log }) => ({
-      ...log,
-      // Where to find the request in the event log: `npm run events -- show <executionId>` lists it there.
-      startedEvent: {
-        id: log.startedEventId,
-        executionId: log.executionId,
-        position: startedEventPosition,
-        commandId: startedEventCommandId,
-      },
-    }));
-  });
+  app.get(
+    '/api/flows/:flowId/logs',
+    { schema: { params: flowIdParams, response: { 200: z.array(requestLog) } } },
+    async (request) => {
+      const { flowId } = request.params;
+      const flow = await app.flows.owned(flowId, userIdOf(request));
+      const rows = await sql<RequestLogRow[]>`
+        SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
+               l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels, l.model,
+               l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
+               e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id
+        FROM ai_request_logs l
+        LEFT JOIN events e ON e.event_id = l.started_event_id
+        WHERE l.flow_id = ${flowId}
+          AND (${flow.logsClearedAt}::timestamptz IS NULL OR l.requested_at > ${flow.logsClearedAt})
+        ORDER BY l.requested_at DESC`;
+      return rows.map(({ startedEventPosition, startedEventCommandId, ...log }) => ({
+        ...log,
+        // Where to find the request in the event log: `npm run events -- show <executionId>` lists it there.
+        startedEvent: {
+          id: log.startedEventId,
+          executionId: log.executionId,
+          position: startedEventPosition,
+          commandId: startedEventCommandId,
+        },
+      }));
+    },
+  );
 
   // The requests stay in the event log (audit); clearing hides them from this list.
-  app.delete('/api/flows/:flowId/logs', async (request, reply) => {
-    const { flowId } = flowIdParams.parse(request.params);
-    const updated = await sql`
-      UPDATE flows SET logs_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND user_id = ${userIdOf(request)} RETURNING id`;
-    if (updated.length === 0) throw notFound('Flow not found');
-    return reply.status(204).send();
-  });
-}
+  app.delete(
+    '/api/flows/:flowId/logs',
+    { schema: { params: flowIdParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await app.flows.clearLogs(request.params.flowId, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,19 +1,26 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { JSONValue, Sql, TransactionSql } from 'postgres';
+import { z } from 'zod';
 import type { resolveProvider } from '../../ai';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
-import { notFound } from '../../domain/errors';
+import { OUTPUT_MODES } from '../../domain/flow';
 import { type DetectedPattern, detectWorkflowPatterns } from '../../domain/workflow-patterns';
 import {
+  COMPLEXITIES,
+  PRIORITIES,
   type PatternRecord,
+  RECOMMENDATION_CATEGORIES,
+  RECOMMENDATION_TYPES,
   type RecommendationRecord,
   recommendationFeedbackSchema,
   statusAfterFeedback,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
+import type { WorkflowJson } from '../../domain/workflow-json';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
+import { flowAnswer, recordId, type Stored, storedAt } from '../answer-schemas';
+import { notFound } from '../../domain/errors';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { idParams, noFieldsBody } from '../request-schemas';
@@ -23,9 +30,82 @@ import { readWorkflowHistory } from '../workflow-history';
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
   base_flow_id, recommended_steps, benefits, estimated_time_reduction, implementation_complexity, tags, status,
   user_feedback, feedback_count, average_rating::float8 AS average_rating, created_at, updated_at`;
-const FLOW_COLUMNS = 'id, user_id, name, description, status, is_template, created_at, updated_at';
 
 const json = (sql: Sql | TransactionSql, value: unknown) => sql.json(value as JSONValue);
+
+type RecommendationRow = Stored<RecommendationRecord, 'createdAt' | 'updatedAt'>;
+
+const recommendationAnswer = z.object({
+  id: recordId,
+  userId: recordId,
+  recommendationType: z.enum(RECOMMENDATION_TYPES),
+  title: z.string(),
+  description: z.string(),
+  category: z.enum(RECOMMENDATION_CATEGORIES),
+  priority: z.enum(PRIORITIES),
+  confidence: z.int(),
+  baseFlowId: recordId.nullable(),
+  recommendedSteps: z.array(
+    z.object({
+      order: z.int(),
+      name: z.string(),
+      systemPrompt: z.string(),
+      outputMode: z.enum(['single', 'multiple']),
+      reasoning: z.string(),
+    }),
+  ),
+  benefits: z.array(z.string()),
+  /** Minutes saved per run. */
+  estimatedTimeReduction: z.int().nullable(),
+  implementationComplexity: z.enum(COMPLEXITIES),
+  tags: z.array(z.string()),
+  status: z.string(),
+  userFeedback: z.string().nullable(),
+  feedbackCount: z.int(),
+  averageRating: z.number().nullable(),
+  createdAt: storedAt,
+  updatedAt: storedAt,
+});
+
+/** A workflow_templates row, or one of the built-in workflows (`id: builtin:<id>`). */
+const templateAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  difficulty: z.string(),
+  estimatedDuration: z.int().nullable(),
+  templateSteps: z.array(z.unknown()),
+  tags: z.array(z.string()),
+  usageCount: z.int(),
+  averageRating: z.number(),
+  isPublic: z.boolean(),
+  createdBy: recordId.nullable(),
+  builtin: z.boolean(),
+}) satisfies z.ZodType<TemplateRecord>;
+
+const patternAnswer = z.object({
+  id: recordId,
+  userId: recordId,
+  patternType: z.string(),
+  patternData: z.looseObject({ key: z.string() }),
+  frequency: z.int(),
+  lastSeen: storedAt,
+  createdAt: storedAt,
+});
+
+/** The flow a recommendation became, with the steps it was given. */
+const implementedAnswer = flowAnswer.extend({
+  steps: z.array(
+    z.object({
+      id: recordId,
+      order: z.int(),
+      name: z.string(),
+      systemPrompt: z.string(),
+      outputMode: z.enum(OUTPUT_MODES),
+    }),
+  ),
+});
 
 /**
  * A pattern seen before (same user, same key) is counted again and its data refreshed; a new one is
@@ -50,33 +130,41 @@ async function savePatterns(sql: TransactionSql, userId: string, patterns: Detec
  * Workflow recommendations grounded in the user's own flows, the patterns detected in them, the
  * templates offered beside them, and what users do with a recommendation (implement it, rate it).
  */
-export async function recommendationRoutes(
-  app: FastifyInstance,
-  options: { resolveModel?: typeof resolveProvider | undefined },
-) {
+export const recommendationRoutes: FastifyPluginAsyncZod<{
+  resolveModel?: typeof resolveProvider | undefined;
+}> = async (app, options) => {
   const { sql } = app;
 
   const ownedRecommendation = async (id: string, userId: string) => {
-    const [row] = await sql<RecommendationRecord[]>`
+    const [row] = await sql<RecommendationRow[]>`
       SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations
       WHERE id = ${id} AND user_id = ${userId}`;
     if (!row) throw notFound('Recommendation not found');
     return row;
   };
 
-  app.get('/api/recommendations', async (request) => {
-    const userId = userIdOf(request);
-    return sql<RecommendationRecord[]>`
+  app.get(
+    '/api/recommendations',
+    { schema: { response: { 200: z.array(recommendationAnswer) } } },
+    async (request) => {
+      const userId = userIdOf(request);
+      return sql<RecommendationRow[]>`
       SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations WHERE user_id = ${userId}
       ORDER BY array_position(ARRAY['urgent', 'high', 'medium', 'low'], priority), confidence DESC,
                created_at DESC, id`;
-  });
+    },
+  );
 
   app.post(
     '/api/recommendations/generate',
-    modelCallRateLimit(app.config.modelCallsPerMinute),
+    {
+      ...modelCallRateLimit(app.config.modelCallsPerMinute),
+      schema: {
+        body: noFieldsBody,
+        response: { 201: z.object({ count: z.int(), recommendations: z.array(recommendationAnswer) }) },
+      },
+    },
     async (request, reply) => {
-      noFieldsBody.parse(request.body ?? undefined);
       const userId = userIdOf(request);
       const [flows, model] = await Promise.all([
         readWorkflowHistory(sql, userId),
@@ -94,9 +182,9 @@ export async function recommendationRoutes(
         await tx`
           DELETE FROM workflow_recommendations
           WHERE user_id = ${userId} AND status = 'pending' AND feedback_count = 0`;
-        const saved: RecommendationRecord[] = [];
+        const saved: RecommendationRow[] = [];
         for (const draft of drafts) {
-          const [row] = await tx<RecommendationRecord[]>`
+          const [row] = await tx<RecommendationRow[]>`
             INSERT INTO workflow_recommendations (user_id, recommendation_type, title, description, category,
               priority, confidence, base_flow_id, recommended_steps, benefits, estimated_time_reduction,
               implementation_complexity, tags)
@@ -113,7 +201,7 @@ export async function recommendationRoutes(
     },
   );
 
-  app.get('/api/templates', async (request) => {
+  app.get('/api/templates', { schema: { response: { 200: z.array(templateAnswer) } } }, async (request) => {
     const userId = userIdOf(request);
     const rows = await sql<TemplateRecord[]>`
       SELECT id, name, description, category, difficulty, estimated_duration, template_steps, tags, usage_count,
@@ -123,52 +211,64 @@ export async function recommendationRoutes(
     return [...rows, ...builtinTemplateRecords()];
   });
 
-  app.get('/api/patterns', async (request) => {
+  app.get('/api/patterns', { schema: { response: { 200: z.array(patternAnswer) } } }, async (request) => {
     const userId = userIdOf(request);
-    return sql<PatternRecord[]>`
+    return sql<Stored<PatternRecord, 'lastSeen' | 'createdAt'>[]>`
       SELECT id, user_id, pattern_type, pattern_data, frequency, last_seen, created_at
       FROM user_workflow_patterns WHERE user_id = ${userId} ORDER BY last_seen DESC, frequency DESC, id`;
   });
 
-  app.post('/api/recommendations/:id/implement', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    noFieldsBody.parse(request.body ?? undefined);
-    const userId = userIdOf(request);
-    const recommendation = await ownedRecommendation(id, userId);
-    const flow = await sql.begin(async (tx) => {
-      const [created] = await tx<Record<string, unknown>[]>`
-        INSERT INTO flows (user_id, name, description)
-        VALUES (${userId}, ${recommendation.title}, ${recommendation.description})
-        RETURNING ${tx.unsafe(FLOW_COLUMNS)}`;
-      const steps = recommendation.recommendedSteps.map((step) => ({
-        id: randomUUID(),
-        flowId: created!.id as string,
-        order: step.order,
-        name: step.name,
-        systemPrompt: step.systemPrompt,
-        outputMode: step.outputMode,
-      }));
-      const inserted =
-        steps.length === 0
-          ? []
-          : await tx`INSERT INTO steps ${tx(steps)} RETURNING id, "order", name, system_prompt, output_mode`;
-      await tx`
+  app.post(
+    '/api/recommendations/:id/implement',
+    { schema: { params: idParams, body: noFieldsBody, response: { 201: implementedAnswer } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      const recommendation = await ownedRecommendation(id, userId);
+      // A recommended step is single or multiple, reads no earlier step and needs no input of its own.
+      const workflow: WorkflowJson = {
+        name: recommendation.title,
+        description: recommendation.description,
+        steps: recommendation.recommendedSteps.map((step) => ({
+          name: step.name,
+          order: step.order,
+          systemPrompt: step.systemPrompt,
+          outputMode: step.outputMode,
+          requiresUserInput: false,
+          inputSources: [],
+          choices: [],
+          maxLoopIterations: 1,
+        })),
+      };
+      const flow = await sql.begin(async (tx) => {
+        const created = await app.flows.createWithSteps(userId, workflow, tx);
+        await tx`
         UPDATE workflow_recommendations SET status = 'implemented', updated_at = now() WHERE id = ${id}`;
-      return { ...created, steps: [...inserted].sort((a, b) => a.order - b.order) };
-    });
-    return reply.status(201).send(flow);
-  });
+        return created;
+      });
+      return reply.status(201).send(flow);
+    },
+  );
 
-  app.post('/api/recommendations/:id/feedback', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const input = recommendationFeedbackSchema.parse(request.body);
-    const userId = userIdOf(request);
-    const recommendation = await ownedRecommendation(id, userId);
-    const updated = await sql.begin(async (tx) => {
-      await tx`
+  app.post(
+    '/api/recommendations/:id/feedback',
+    {
+      schema: {
+        params: idParams,
+        body: recommendationFeedbackSchema,
+        response: { 201: recommendationAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const input = request.body;
+      const userId = userIdOf(request);
+      const recommendation = await ownedRecommendation(id, userId);
+      const updated = await sql.begin(async (tx) => {
+        await tx`
         INSERT INTO recommendation_feedback (recommendation_id, user_id, action, feedback, rating)
         VALUES (${id}, ${userId}, ${input.action}, ${input.feedback || null}, ${input.rating})`;
-      const [row] = await tx<RecommendationRecord[]>`
+        const [row] = await tx<RecommendationRow[]>`
         UPDATE workflow_recommendations SET
           status = ${statusAfterFeedback(recommendation.status, input.action)},
           user_feedback = coalesce(${input.feedback || null}, user_feedback),
@@ -177,8 +277,9 @@ export async function recommendationRoutes(
           updated_at = now()
         WHERE id = ${id}
         RETURNING ${tx.unsafe(RECOMMENDATION_COLUMNS)}`;
-      return row!;
-    });
-    return reply.status(201).send(updated);
-  });
-}
+        return row!;
+      });
+      return reply.status(201).send(updated);
+    },
+  );
+};

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../domain/errors';
 import type { StepResult } from '../../domain/execution/types';
+import { noContent, type Stored, stepResultAnswer, storedAt } from '../answer-schemas';
+import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
@@ -15,7 +16,10 @@ const resultUpdate = z
     message: 'Give at least one of result, label, approved',
   });
 
-export async function stepResultRoutes(app: FastifyInstance) {
+/** The result's row as it stands after the change. */
+const resultRow = stepResultAnswer.omit({ origin: true }).extend({ createdAt: storedAt });
+
+export const stepResultRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
 
   /** The execution a result belongs to, only when the result is the user's. */
@@ -28,42 +32,52 @@ export async function stepResultRoutes(app: FastifyInstance) {
   };
 
   // Each change is its own command and event: an edit, then an approval change.
-  app.put('/api/step-results/:id', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const body = resultUpdate.parse(request.body);
-    const userId = userIdOf(request);
-    const executionId = await executionOfResult(id, userId);
-    const commandId = commandIdOf(request);
-    if (body.result !== undefined || body.label !== undefined) {
-      await app.executions.handle(
-        executionId,
-        userId,
-        { type: 'EditResult', data: { resultId: id, result: body.result, label: body.label } },
-        { commandId: commandId && `${commandId}:edit` },
-      );
-    }
-    if (body.approved !== undefined) {
-      await app.executions.handle(
-        executionId,
-        userId,
-        { type: body.approved ? 'ApproveResult' : 'UnapproveResult', data: { resultId: id } },
-        { commandId: commandId && `${commandId}:approval` },
-      );
-    }
-    const [result] = await sql<StepResult[]>`SELECT * FROM step_results WHERE id = ${id}`;
-    return result;
-  });
+  app.put(
+    '/api/step-results/:id',
+    { schema: { params: idParams, body: resultUpdate, response: { 200: resultRow } } },
+    async (request) => {
+      const { id } = request.params;
+      const body = request.body;
+      const userId = userIdOf(request);
+      const executionId = await executionOfResult(id, userId);
+      const commandId = commandIdOf(request);
+      if (body.result !== undefined || body.label !== undefined) {
+        await app.executions.handle(
+          executionId,
+          userId,
+          { type: 'EditResult', data: { resultId: id, result: body.result, label: body.label } },
+          { commandId: commandId && `${commandId}:edit` },
+        );
+      }
+      if (body.approved !== undefined) {
+        await app.executions.handle(
+          executionId,
+          userId,
+          { type: body.approved ? 'ApproveResult' : 'UnapproveResult', data: { resultId: id } },
+          { commandId: commandId && `${commandId}:approval` },
+        );
+      }
+      const [result] = await sql<
+        Stored<StepResult, 'createdAt'>[]
+      >`SELECT * FROM step_results WHERE id = ${id}`;
+      return result;
+    },
+  );
 
-  app.delete('/api/step-results/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const userId = userIdOf(request);
-    const executionId = await executionOfResult(id, userId);
-    await app.executions.handle(
-      executionId,
-      userId,
-      { type: 'DeleteResult', data: { resultId: id } },
-      { commandId: commandIdOf(request) },
-    );
-    return reply.status(204).send();
-  });
-}
+  app.delete(
+    '/api/step-results/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      const executionId = await executionOfResult(id, userId);
+      await app.executions.handle(
+        executionId,
+        userId,
+        { type: 'DeleteResult', data: { resultId: id } },
+        { commandId: commandIdOf(request) },
+      );
+      return reply.status(204).send();
+    },
+  );
+};

@@ -1,23 +1,47 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Sql } from 'postgres';
-import { notFound } from '../../domain/errors';
+import { z } from 'zod';
 import {
   defaultModeOf,
   type NewUserSession,
-  newUserSessionSchema,
   SESSION_MODES,
   type SessionMode,
+  newUserSessionSchema,
   sessionUrlOf,
 } from '../../domain/user-session';
+import { noContent, recordId, storedAt } from '../answer-schemas';
+import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 
 /** A session as its owner sees it, with the name of its flow while that flow exists. */
-const selectSessions = (sql: Sql, userId: string) => sql`
+const selectSessions = (sql: Sql, userId: string) => sql<SessionRow[]>`
   SELECT s.id, s.user_id, s.flow_id, s.execution_id, s.session_name, s.session_data, s.last_active_at,
          s.created_at, f.name AS flow_name
   FROM user_sessions s LEFT JOIN flows f ON f.id = s.flow_id AND f.user_id = s.user_id
   WHERE s.user_id = ${userId}`;
+
+const sessionAnswer = z.object({
+  id: recordId,
+  userId: recordId,
+  flowId: recordId.nullable(),
+  executionId: recordId.nullable(),
+  sessionName: z.string(),
+  sessionData: z.object({ description: z.string().optional(), mode: z.enum(SESSION_MODES).optional() }),
+  lastActiveAt: storedAt,
+  createdAt: storedAt,
+  /** The name of its flow, while that flow exists. */
+  flowName: z.string().nullable(),
+});
+
+type SessionRow = z.output<typeof sessionAnswer>;
+
+const loadAnswer = z.object({
+  /** The page to reload into. */
+  url: z.string(),
+  flowId: recordId.nullable(),
+  executionId: recordId.nullable(),
+});
 
 interface WorkPlace {
   flowId: string | null;
@@ -65,52 +89,70 @@ const modeOf = (stored: unknown, executionId: string | null): SessionMode =>
  * Saved sessions: a named bookmark of the flow, execution and workspace mode the user was in. Loading one
  * marks it active and answers the URL the page reloads into.
  */
-export async function userSessionRoutes(app: FastifyInstance) {
+export const userSessionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
 
-  app.get('/api/user-sessions', async (request) => {
-    const userId = userIdOf(request);
-    return sql`${selectSessions(sql, userId)} ORDER BY s.last_active_at DESC, s.created_at DESC`;
-  });
+  app.get(
+    '/api/user-sessions',
+    { schema: { response: { 200: z.array(sessionAnswer) } } },
+    async (request) => {
+      const userId = userIdOf(request);
+      return sql<
+        SessionRow[]
+      >`${selectSessions(sql, userId)} ORDER BY s.last_active_at DESC, s.created_at DESC`;
+    },
+  );
 
-  app.post('/api/user-sessions', async (request, reply) => {
-    const userId = userIdOf(request);
-    const input = newUserSessionSchema.parse(request.body);
-    const place = await workPlaceOf(sql, userId, input);
-    const sessionData = {
-      ...(input.description ? { description: input.description } : {}),
-      mode: input.mode ?? defaultModeOf(place.executionId),
-    };
-    const [created] = await sql<{ id: string }[]>`
+  app.post(
+    '/api/user-sessions',
+    { schema: { body: newUserSessionSchema, response: { 201: sessionAnswer } } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const input = request.body;
+      const place = await workPlaceOf(sql, userId, input);
+      const sessionData = {
+        ...(input.description ? { description: input.description } : {}),
+        mode: input.mode ?? defaultModeOf(place.executionId),
+      };
+      const [created] = await sql<{ id: string }[]>`
       INSERT INTO user_sessions (user_id, flow_id, execution_id, session_name, session_data)
       VALUES (${userId}, ${place.flowId}, ${place.executionId}, ${input.sessionName}, ${sql.json(sessionData)})
       RETURNING id`;
-    const [session] = await sql`${selectSessions(sql, userId)} AND s.id = ${created!.id}`;
-    return reply.status(201).send(session);
-  });
+      const [session] = await sql<SessionRow[]>`${selectSessions(sql, userId)} AND s.id = ${created!.id}`;
+      return reply.status(201).send(session!);
+    },
+  );
 
-  app.delete('/api/user-sessions/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const deleted = await sql`
+  app.delete(
+    '/api/user-sessions/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const deleted = await sql`
       DELETE FROM user_sessions WHERE id = ${id} AND user_id = ${userIdOf(request)} RETURNING id`;
-    if (deleted.length === 0) throw notFound('Session not found');
-    return reply.status(204).send();
-  });
+      if (deleted.length === 0) throw notFound('Session not found');
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/api/user-sessions/:id/load', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const userId = userIdOf(request);
-    const [session] = await sql<
-      { flowId: string | null; executionId: string | null; mode: unknown; flowExists: boolean }[]
-    >`
+  app.post(
+    '/api/user-sessions/:id/load',
+    { schema: { params: idParams, response: { 200: loadAnswer } } },
+    async (request) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      const [session] = await sql<
+        { flowId: string | null; executionId: string | null; mode: unknown; flowExists: boolean }[]
+      >`
       UPDATE user_sessions s SET last_active_at = now()
       WHERE s.id = ${id} AND s.user_id = ${userId}
       RETURNING s.flow_id, s.execution_id, s.session_data->>'mode' AS mode,
                 EXISTS (SELECT 1 FROM flows f WHERE f.id = s.flow_id AND f.user_id = s.user_id) AS flow_exists`;
-    if (!session) throw notFound('Session not found');
-    // A session whose flow was deleted since still loads: into the flows list.
-    const flowId = session.flowExists ? session.flowId : null;
-    const executionId = flowId ? session.executionId : null;
-    return { url: sessionUrlOf(flowId, modeOf(session.mode, executionId)), flowId, executionId };
-  });
-}
+      if (!session) throw notFound('Session not found');
+      // A session whose flow was deleted since still loads: into the flows list.
+      const flowId = session.flowExists ? session.flowId : null;
+      const executionId = flowId ? session.executionId : null;
+      return { url: sessionUrlOf(flowId, modeOf(session.mode, executionId)), flowId, executionId };
+    },
+  );
+};

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import type { ExecutionState } from '../domain/execution/types';
+import { OUTPUT_MODES, type StepSnapshot } from '../domain/flow';
+import type { ExecutionView } from './executions/execution-view';
+
+/**
+ * The shapes the API answers with, shared by several routes. An answer is serialised through its schema, so
+ * a column a query returns beyond these never reaches the client. Rows hold times as Dates (written as ISO
+ * text); the execution state holds them as ISO text already.
+ */
+
+export const recordId = z.string().meta({ format: 'uuid' });
+
+/** A time: a row's Date, or ISO text already; either is written as ISO text. */
+export const storedAt = z
+  .custom<Date | string>((value) => value instanceof Date || typeof value === 'string')
+  .meta({ type: 'string', format: 'date-time' });
+
+/** A 204: the call answers no content. */
+export const noContent = z.undefined().describe('No content');
+
+export const flowAnswer = z.object({
+  id: recordId,
+  userId: recordId,
+  name: z.string(),
+  description: z.string(),
+  status: z.string(),
+  isTemplate: z.boolean(),
+  createdAt: storedAt,
+  updatedAt: storedAt,
+});
+
+const stepFields = {
+  id: recordId,
+  order: z.int(),
+  name: z.string(),
+  systemPrompt: z.string(),
+  outputMode: z.enum(OUTPUT_MODES),
+  inputSources: z.array(recordId),
+  choices: z.array(z.string()),
+  loopTargetStepId: recordId.nullable(),
+  maxLoopIterations: z.int(),
+  requiresUserInput: z.boolean(),
+};
+
+export const stepSnapshotAnswer = z.object(stepFields) satisfies z.ZodType<StepSnapshot>;
+
+export const stepAnswer = z.object({
+  ...stepFields,
+  flowId: recordId,
+  currentLoopIteration: z.int(),
+  createdAt: storedAt,
+});
+
+const queueItem = z.object({ stepId: recordId, isCompleted: z.boolean(), loopIteration: z.int() });
+const cacheItem = z.object({
+  id: recordId,
+  stepId: recordId,
+  status: z.enum(['pending', 'completed']),
+  loopIteration: z.int(),
+});
+
+export const stepResultAnswer = z.object({
+  id: recordId,
+  executionId: recordId,
+  stepId: recordId,
+  stepOrder: z.int(),
+  runId: recordId,
+  label: z.string().nullable(),
+  branchName: z.string().nullable(),
+  branchPath: z.string().nullable(),
+  choiceIndex: z.int().nullable(),
+  loopIteration: z.int().nullable(),
+  result: z.string(),
+  approved: z.boolean(),
+  createdAt: z.string(),
+  /** Only on a result reused from an earlier execution by a re-run from a later step. */
+  origin: z.object({ executionId: recordId, executionStartedAt: z.string(), resultId: recordId }).optional(),
+});
+
+const stepRun = z.object({
+  runId: recordId,
+  stepId: recordId,
+  stepOrder: z.int(),
+  cacheItemId: recordId.nullable(),
+  loopIteration: z.int(),
+  status: z.enum(['running', 'succeeded', 'failed']),
+  startedAt: z.string(),
+  message: z.string().optional(),
+});
+
+export const executionStateAnswer = z.object({
+  exists: z.boolean(),
+  id: recordId,
+  userId: recordId,
+  flowId: recordId,
+  status: z.enum(['running', 'stopped', 'completed', 'failed']),
+  currentStep: z.int(),
+  steps: z.array(stepSnapshotAnswer),
+  executionQueue: z.array(queueItem),
+  executionCache: z.array(cacheItem),
+  results: z.array(stepResultAnswer),
+  runs: z.array(stepRun),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
+}) satisfies z.ZodType<ExecutionState>;
+
+/** GET /api/executions/:id: the execution with its results and the stream position it reflects. */
+export const executionAnswer = executionStateAnswer.extend({
+  version: z.int(),
+}) satisfies z.ZodType<ExecutionView>;
+
+/** A record as its row is read: the named times are Dates until they are serialised. */
+export type Stored<T, Times extends keyof T> = Omit<T, Times> & { [Time in Times]: Date };

@@ -1,0 +1,160 @@
+import type { FastifySchema, HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
+
+interface RegisteredRoute {
+  method: HTTPMethods | HTTPMethods[];
+  url: string;
+  schema?: FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
+}
+
+/** Every route the app registers, as fastify announces it (onRoute, added as soon as the app exists). */
+const registered = vi.hoisted(() => [] as RegisteredRoute[]);
+
+vi.mock('fastify', async (importOriginal) => {
+  const fastify = await importOriginal<typeof import('fastify')>();
+  const create = ((options: Parameters<typeof fastify.default>[0]) => {
+    const app = fastify.default(options);
+    app.addHook('onRoute', ({ method, url, schema }) => {
+      registered.push({ method, url, schema: schema as RegisteredRoute['schema'] });
+    });
+    return app;
+  }) as typeof fastify.default;
+  return { ...fastify, default: create };
+});
+
+interface OpenApiOperation {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+/** The routes left out of the document on purpose: pages, the websocket, and the document and its viewer. */
+const UNDOCUMENTED = /^\/api\/(login|logout|ws|openapi\.json|docs(\/.*)?)$/;
+
+const methodsOf = (route: RegisteredRoute) => (Array.isArray(route.method) ? route.method : [route.method]);
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+describe('the OpenAPI document made from the routes’ schemas', () => {
+  let t: TestApp;
+  let lan: Client;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    lan = as(t.app, (await signUp(t.app, 'Lan')).cookie);
+    const response = await lan.get('/api/openapi.json');
+    expect(response.statusCode).toBe(200);
+    document = response.json();
+  });
+  afterAll(() => t.close());
+
+  const apiRoutes = () =>
+    registered.filter((route) => route.url.startsWith('/api') && !methodsOf(route).includes('HEAD'));
+
+  it('documents every /api call with the schema of its success answer', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const documented = apiRoutes().filter((route) => !UNDOCUMENTED.test(route.url));
+    expect(documented.length).toBeGreaterThan(50);
+    for (const route of documented) {
+      const responses = route.schema?.response ?? {};
+      const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status));
+      expect(success, `${route.method} ${route.url} declares no success answer`).toBeDefined();
+      for (const method of methodsOf(route)) {
+        const operation = document.paths[openApiPath(route.url)]?.[method.toLowerCase()];
+        expect(operation, `${method} ${route.url} is missing from the document`).toBeDefined();
+        const answer = operation?.responses?.[success!];
+        expect(answer, `${method} ${route.url} has no ${success} answer`).toBeDefined();
+        if (success !== '204') {
+          expect(answer?.content?.['application/json']?.schema, `${method} ${route.url}`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('leaves out only the pages, the websocket and the docs themselves, which are hidden', () => {
+    const undocumented = apiRoutes().filter((route) => UNDOCUMENTED.test(route.url));
+    for (const route of undocumented) {
+      expect(route.schema?.hide, `${route.url} is hidden`).toBe(true);
+      expect(document.paths[openApiPath(route.url)]).toBeUndefined();
+    }
+    const urls = undocumented.map((route) => route.url);
+    expect(urls).toEqual(
+      expect.arrayContaining(['/api/login', '/api/logout', '/api/ws', '/api/openapi.json']),
+    );
+    expect(urls.filter((url) => url.startsWith('/api/docs')).length).toBeGreaterThan(3);
+  });
+
+  it('describes inputs from the same schemas: params, query and body', () => {
+    const run = document.paths['/api/executions/{id}/steps/{stepId}/execute']?.post as {
+      parameters: { in: string; name: string }[];
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    };
+    expect(run.parameters.map((p) => [p.in, p.name])).toEqual([
+      ['path', 'id'],
+      ['path', 'stepId'],
+    ]);
+    expect(Object.keys(run.requestBody.content['application/json']!.schema.properties)).toEqual([
+      'userInput',
+      'loopIteration',
+    ]);
+    const events = document.paths['/api/executions/{id}/events']?.get as { parameters: { name: string }[] };
+    expect(events.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['after', 'limit', 'id']));
+  });
+
+  it('answers only what the schema declares: a column beyond it never reaches the client', async () => {
+    const flow = (await lan.post('/api/flows', { name: 'Đà Lạt', description: 'Chuyến đi' })).json();
+    // The row also holds logsClearedAt, which the answer leaves out.
+    expect(Object.keys(flow).sort()).toEqual([
+      'createdAt',
+      'description',
+      'id',
+      'isTemplate',
+      'name',
+      'status',
+      'updatedAt',
+      'userId',
+    ]);
+    expect((await lan.get(`/api/flows/${flow.id}`)).json()).toEqual(flow);
+  });
+
+  it('refuses input its schema refuses with 400, the first problem after its field, and every issue', async () => {
+    const badId = await lan.get('/api/flows/not-a-uuid');
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json()).toEqual({
+      message: expect.stringMatching(/^id: /),
+      issues: [expect.objectContaining({ path: ['id'], code: expect.any(String) })],
+    });
+    const badBody = await lan.post('/api/steps', { flowId: 'x', name: ' ', order: 0 });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json().message).toMatch(/^flowId: /);
+    expect(badBody.json().issues.map((issue: { path: string[] }) => issue.path.join('.'))).toEqual([
+      'flowId',
+      'name',
+      'order',
+    ]);
+  });
+
+  it('serves a browsable viewer of its own files, within the app’s Content-Security-Policy', async () => {
+    const page = await lan.get('/api/docs/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).not.toMatch(/unsafe-eval/);
+    // Every script is a file of the viewer, served from here: nothing inline, nothing from a CDN.
+    const scripts = [...page.body.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attributes of scripts) {
+      const source = /src="([^"]+)"/.exec(attributes)?.[1];
+      expect(source, 'no inline script').toBeDefined();
+      expect(source).toMatch(/^\.\/static\//);
+      expect((await lan.get(`/api/docs/${source!.slice(2)}`)).statusCode).toBe(200);
+    }
+    const initializer = await lan.get('/api/docs/static/swagger-initializer.js');
+    expect(initializer.body).toContain("resolveUrl('./json')");
+    expect((await lan.get('/api/docs/json')).json().openapi).toBe('3.1.0');
+  });
+});
