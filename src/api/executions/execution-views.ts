@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { executionAnswer } from '../answer-schemas';
 import { type ExecutionView, readExecutionView } from './execution-view';
 import { ExecutionViewCache } from './execution-view-cache';
 
@@ -17,7 +18,8 @@ export class ExecutionViews {
     const kept = this.cache.get(executionId, userId);
     if (kept !== undefined) return kept;
     const ticket = this.cache.ticket();
-    const body = JSON.stringify(await this.view(executionId, userId));
+    // Through the route's answer schema, as every other answer is serialised: nothing beyond it is sent.
+    const body = JSON.stringify(executionAnswer.parse(await this.view(executionId, userId)));
     this.cache.remember(executionId, userId, ticket, body);
     return body;
   }

@@ -1,29 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noContent, recordId, storedAt } from '../answer-schemas';
+import { newApiKeySchema } from '../../domain/api-key';
 import { notFound } from '../../domain/errors';
 import { createOwnKeyCipher } from '../own-key-cipher';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 import { readUsage } from '../usage-standing';
-
-export const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
-
-const filled = (text: string | undefined) => (text ?? '').trim() !== '';
-
-/** Blank fields answer the spec's one message, without a field name before it. */
-const newApiKey = z
-  .strictObject({
-    keyName: z.string().max(200).optional(),
-    apiKey: z.string().max(1000).optional(),
-    keyType: z.literal('gemini').default('gemini'),
-  })
-  .refine((body) => filled(body.keyName) && filled(body.apiKey), { message: FILL_IN_EVERYTHING })
-  .transform((body) => ({
-    keyName: body.keyName!.trim(),
-    apiKey: body.apiKey!.trim(),
-    keyType: body.keyType,
-  }));
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
 const LISTED_COLUMNS = 'id, key_name, key_type, is_active, created_at, last_used';
@@ -55,7 +38,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/user/api-keys',
-    { schema: { body: newApiKey, response: { 201: listedKey } } },
+    { schema: { body: newApiKeySchema, response: { 201: listedKey } } },
     async (request, reply) => {
       const userId = userIdOf(request);
       const input = request.body;

@@ -23,7 +23,7 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: idParams, response: { 200: executionAnswer } } },
     async (request, reply) => {
       const json = await app.executionViews.viewJson(request.params.id, userIdOf(request));
-      // The view is kept as JSON text (of this very shape) between changes, and text is sent as it is.
+      // The view is kept as JSON text between changes, serialised through executionAnswer when it was kept.
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

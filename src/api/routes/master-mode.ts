@@ -292,6 +292,11 @@ async function createSession(
             })),
           )}
           RETURNING ${tx.unsafe(STEP_COLUMNS)}`;
-    return { ...session!, steps: steps.toSorted((a, b) => a.order - b.order), runningStepIds: [], version: 0 };
+    return {
+      ...session!,
+      steps: steps.toSorted((a, b) => a.order - b.order),
+      runningStepIds: [],
+      version: 0,
+    };
   });
 }
