@@ -135,6 +135,11 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
       'name',
       'order',
     ]);
+    // A command that takes no fields says so too: fields sent to it are refused, not ignored.
+    const flow = (await lan.post('/api/flows', { name: 'No fields', description: 'x' })).json();
+    const stray = await lan.post(`/api/flows/${flow.id}/execute`, { userInput: 'ignored?' });
+    expect(stray.statusCode).toBe(400);
+    expect((await lan.post(`/api/flows/${flow.id}/execute`)).statusCode).toBe(201);
   });
 
   it('serves a browsable viewer of its own files, within the app’s Content-Security-Policy', async () => {

@@ -4,7 +4,7 @@ import { executionAnswer, stepResultAnswer } from '../answer-schemas';
 import { answerOf } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { commandIdOf, idParams } from '../request-schemas';
+import { commandIdOf, idParams, noFieldsBody } from '../request-schemas';
 
 const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 /** No body at all (it reaches validation as null) runs with empty input. */
@@ -56,7 +56,7 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/executions/:id/stop',
-    { schema: { params: idParams, response: { 200: executionAnswer } } },
+    { schema: { params: idParams, body: noFieldsBody, response: { 200: executionAnswer } } },
     async (request) => {
       const { id } = request.params;
       const userId = userIdOf(request);
@@ -67,7 +67,7 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/executions/:id/reset',
-    { schema: { params: idParams, response: { 200: executionAnswer } } },
+    { schema: { params: idParams, body: noFieldsBody, response: { 200: executionAnswer } } },
     async (request) => {
       const { id } = request.params;
       const userId = userIdOf(request);

@@ -5,7 +5,7 @@ import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt 
 import { answerOf } from '../executions/execution-answer';
 import { readLatestExecutionView } from '../executions/execution-view';
 import { userIdOf } from '../plugins/auth';
-import { commandIdOf, flowIdParams, idParams } from '../request-schemas';
+import { commandIdOf, flowIdParams, idParams, noFieldsBody } from '../request-schemas';
 
 /** A row of the flows list. */
 const flowListItem = z.object({
@@ -65,7 +65,7 @@ export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/flows/:flowId/execute',
-    { schema: { params: flowIdParams, response: { 201: executionAnswer } } },
+    { schema: { params: flowIdParams, body: noFieldsBody, response: { 201: executionAnswer } } },
     async (request, reply) => {
       const userId = userIdOf(request);
       const started = await app.executions.start(request.params.flowId, userId, commandIdOf(request));

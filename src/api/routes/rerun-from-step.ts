@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { executionAnswer } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
-import { commandIdOf } from '../request-schemas';
+import { commandIdOf, noFieldsBody } from '../request-schemas';
 import { rerunFromStep } from '../executions/rerun-from-step';
 
 const rerunParams = z.object({ id: z.uuid(), stepId: z.uuid() });
@@ -11,7 +11,7 @@ export const rerunFromStepRoutes: FastifyPluginAsyncZod = async (app) => {
   /** No model is called: the new execution waits at the chosen step, the steps before it reused. */
   app.post(
     '/api/executions/:id/rerun-from/:stepId',
-    { schema: { params: rerunParams, response: { 201: executionAnswer } } },
+    { schema: { params: rerunParams, body: noFieldsBody, response: { 201: executionAnswer } } },
     async (request, reply) => {
       const { id, stepId } = request.params;
       const userId = userIdOf(request);

@@ -12,7 +12,7 @@ import {
 import { noContent, recordId, storedAt } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
-import { idParams } from '../request-schemas';
+import { idParams, noFieldsBody } from '../request-schemas';
 
 /** A session as its owner sees it, with the name of its flow while that flow exists. */
 const selectSessions = (sql: Sql, userId: string) => sql<SessionRow[]>`
@@ -137,7 +137,7 @@ export const userSessionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/user-sessions/:id/load',
-    { schema: { params: idParams, response: { 200: loadAnswer } } },
+    { schema: { params: idParams, body: noFieldsBody, response: { 200: loadAnswer } } },
     async (request) => {
       const { id } = request.params;
       const userId = userIdOf(request);
