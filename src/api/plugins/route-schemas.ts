@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ruleViolated } from '../../domain/errors';
+import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
@@ -17,6 +19,13 @@ export const DOCS_PATH = '/api/docs';
 async function routeSchemas(app: FastifyInstance) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before any schema: text PostgreSQL cannot store is refused for every route in this one place.
+  app.addHook('preValidation', async (request) => {
+    for (const part of ['params', 'query', 'body'] as const) {
+      const path = unstorableTextPath(request[part]);
+      if (path) throw ruleViolated(`${path.length > 0 ? path.join('.') : part}: ${UNSTORABLE_TEXT_MESSAGE}`);
+    }
+  });
 
   await app.register(swagger, {
     openapi: {

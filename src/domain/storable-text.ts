@@ -1,0 +1,48 @@
+/**
+ * Text PostgreSQL cannot store: a NUL character (refused in text and jsonb) or a lone UTF-16 surrogate
+ * (not valid Unicode, refused once encoded). Input holding either is refused where it arrives, naming
+ * where it is, instead of failing deep inside a statement.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isStorableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+
+export const UNSTORABLE_TEXT_MESSAGE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
+
+interface Place {
+  value: unknown;
+  key: string | number | null;
+  parent: Place | null;
+}
+
+const pathOf = (place: Place | null, last?: string): (string | number)[] => {
+  const path: (string | number)[] = last === undefined ? [] : [last];
+  for (let at = place; at && at.key !== null; at = at.parent) path.push(at.key);
+  return path.reverse();
+};
+
+/**
+ * The path of the first string (or object key) in `value` that is not storable text, or null when all
+ * are. Walks without recursion and keeps each place's parent rather than its path, so a deeply nested
+ * value costs neither stack nor time beyond its size.
+ */
+export function unstorableTextPath(value: unknown): (string | number)[] | null {
+  const pending: Place[] = [{ value, key: null, parent: null }];
+  for (let place = pending.pop(); place !== undefined; place = pending.pop()) {
+    const current = place.value;
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return pathOf(place);
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--)
+        pending.push({ value: current[i], key: i, parent: place });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        if (!isStorableText(key)) return pathOf(place, key);
+        pending.push({ value: child, key, parent: place });
+      }
+    }
+  }
+  return null;
+}
