@@ -9,6 +9,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+const withoutDatabaseUrl = ({ DATABASE_URL: _unused, ...env }: NodeJS.ProcessEnv) => env;
+
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILT_SERVER = path.join(ROOT, 'dist/server/server.js');
 
@@ -17,15 +19,16 @@ const BUILT_SERVER = path.join(ROOT, 'dist/server/server.js');
  * and waits for its URL: these tests check the JavaScript that is deployed, not the sources under tsx.
  */
 export async function startServerProcess(
-  databaseUrl: string,
+  /** null: the embedded PostgreSQL in `env.DATA_DIR`. */
+  databaseUrl: string | null,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first`);
   const child = spawn(process.execPath, [BUILT_SERVER], {
     cwd: ROOT,
     env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
+      ...withoutDatabaseUrl(process.env),
+      ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
       PORT: '0',
       HOST: '127.0.0.1',
       APP_SECRET: TEST_APP_SECRET,

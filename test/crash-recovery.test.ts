@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from './support/server-process';
+
+const postgresOf = (dataDir: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', `postgres -D ${dataDir}/postgres`], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+};
+
+describe('after the server is killed without its shutdown', () => {
+  let dir = '';
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('npm start on the same DATA_DIR stops the orphaned embedded PostgreSQL and comes up by itself', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'workbench-crash-'));
+    await chmod(dir, 0o755);
+    const dataDir = path.join(dir, 'data');
+    const first = await startServerProcess(null, { DATA_DIR: dataDir });
+    const orphan = (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]!;
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    // What the kernel's OOM killer leaves: the server gone, its PostgreSQL still running on the data.
+    expect(postgresOf(dataDir)).toContain(orphan);
+
+    server = await startServerProcess(null, { DATA_DIR: dataDir });
+    expect((await fetch(`${server.url}/api/auth/user`)).status).toBe(401);
+    expect(postgresOf(dataDir)).not.toContain(orphan);
+
+    await server.stop();
+    server = undefined;
+    expect(postgresOf(dataDir)).toBe('');
+  }, 90_000);
+});
