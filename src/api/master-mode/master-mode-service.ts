@@ -125,15 +125,17 @@ export class MasterModeService {
       this.handle(sessionId, userId, { type: 'EndExecuteAll', data: { runAllId, outcome, message } });
     // Rows are read again before each run: earlier results and edits made meanwhile count.
     for (let position = 1; ; position++) {
-      const { state } = await this.deps.commands.load(masterAggregate, sessionId, userId);
-      if (state.executeAll?.runAllId !== runAllId || state.executeAll.stopRequested) {
+      const loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
+      const { executeAll } = loaded.state;
+      if (executeAll?.runAllId !== runAllId || executeAll.stopRequested) {
         await end('stopped');
         return { outcome: 'stopped', session: await this.sessionWithSteps(sessionId, userId) };
       }
       const row = (await this.rows(sessionId))[position - 1];
       if (!row) break;
       try {
-        await this.runRow(sessionId, row.id, userId);
+        // The stream as just read is the row run's starting point: no second read unless it changed.
+        await this.runRow(sessionId, row.id, userId, loaded);
       } catch (error) {
         await end('failed', error instanceof Error ? error.message : String(error));
         throw error;
@@ -162,12 +164,16 @@ export class MasterModeService {
    * process) and closes an Execute All gone quiet since then. Answers how many events that took.
    */
   async failInterrupted(sessionId: string, userId: string, startedBefore: string): Promise<number> {
-    const { state } = await this.deps.commands.load(masterAggregate, sessionId, userId);
-    const alive = Object.keys(state.running).filter((runId) => this.deps.runs.isRunning(sessionId, runId));
-    const { events } = await this.handle(sessionId, userId, {
-      type: 'FailInterrupted',
-      data: { startedBefore, alive },
-    });
+    const loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
+    const alive = Object.keys(loaded.state.running).filter((runId) =>
+      this.deps.runs.isRunning(sessionId, runId),
+    );
+    const { events } = await this.handle(
+      sessionId,
+      userId,
+      { type: 'FailInterrupted', data: { startedBefore, alive } },
+      loaded,
+    );
     return events.length;
   }
 
@@ -178,7 +184,12 @@ export class MasterModeService {
     });
   }
 
-  private async runRow(sessionId: string, stepId: string, userId: string): Promise<MasterStep> {
+  private async runRow(
+    sessionId: string,
+    stepId: string,
+    userId: string,
+    loaded?: Loaded<MasterState>,
+  ): Promise<MasterStep> {
     const { config, runs, tokens } = this.deps;
     const rows = await this.rows(sessionId);
     const position = rows.findIndex((r) => r.id === stepId) + 1;
@@ -189,34 +200,39 @@ export class MasterModeService {
     const model = plan.kind === 'model' ? await this.modelFor(userId) : null;
     const runId = randomUUID();
     const startedAt = performance.now();
-    const started = await this.handle(sessionId, userId, {
-      type: 'StartRowRun',
-      data: {
-        runId,
-        userId,
-        sessionId,
-        stepId,
-        rowNumber: position,
-        stepName: row.stepName,
-        stepType: row.stepType,
-        systemPrompt: row.systemPrompt,
-        userInput: row.userInput,
-        finalPrompt:
-          plan.kind === 'model' ? plan.prompt : plan.kind === 'http' ? plan.url.href : plan.input.text,
-        references: {
-          ...plan.input.references,
-          ...(plan.kind === 'model' ? plan.systemPrompt.references : {}),
+    const started = await this.handle(
+      sessionId,
+      userId,
+      {
+        type: 'StartRowRun',
+        data: {
+          runId,
+          userId,
+          sessionId,
+          stepId,
+          rowNumber: position,
+          stepName: row.stepName,
+          stepType: row.stepType,
+          systemPrompt: row.systemPrompt,
+          userInput: row.userInput,
+          finalPrompt:
+            plan.kind === 'model' ? plan.prompt : plan.kind === 'http' ? plan.url.href : plan.input.text,
+          references: {
+            ...plan.input.references,
+            ...(plan.kind === 'model' ? plan.systemPrompt.references : {}),
+          },
+          unresolvedReferences: [
+            ...new Set([
+              ...plan.input.unresolved,
+              ...(plan.kind === 'model' ? plan.systemPrompt.unresolved : []),
+            ]),
+          ],
+          model: model?.provider.model ?? null,
+          keySource: model?.keySource ?? null,
         },
-        unresolvedReferences: [
-          ...new Set([
-            ...plan.input.unresolved,
-            ...(plan.kind === 'model' ? plan.systemPrompt.unresolved : []),
-          ]),
-        ],
-        model: model?.provider.model ?? null,
-        keySource: model?.keySource ?? null,
       },
-    });
+      loaded,
+    );
     const streamId = masterStreamId(sessionId);
     const tracked = runs.track(sessionId, runId);
     let result: string;
