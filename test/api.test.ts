@@ -169,7 +169,19 @@ describe('HTTP API', () => {
     const latest = (await alice.get(`/api/flows/${flow.id}/executions/latest`)).json();
     expect(latest.id).toBe(execution.id);
     const listed = (await alice.get('/api/flows')).json().find((f: { id: string }) => f.id === flow.id);
-    expect(listed.lastRun).toBeTruthy();
+    expect(listed.lastRun).toBe(log2.requestedAt);
+  });
+
+  it("shows as a flow's last run its latest step run, not an execution that ran nothing", async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const lastRun = async () =>
+      (await alice.get('/api/flows')).json().find((f: { id: string }) => f.id === flow.id).lastRun;
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    expect(await lastRun()).toBeNull();
+    await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`, {});
+    const [log] = (await alice.get(`/api/flows/${flow.id}/logs`)).json();
+    await alice.post(`/api/flows/${flow.id}/execute`);
+    expect(await lastRun()).toBe(log.requestedAt);
   });
 
   it('edits, unapproves and deletes results as events, and re-runs add versions', async () => {

@@ -206,39 +206,52 @@ describe('expected version', () => {
   });
 });
 
-describe('idempotent commands', () => {
-  it('answers a repeated command with its first outcome and appends nothing', async () => {
+describe('idempotency keys', () => {
+  const keyed = (scope: string, key: string) => ({ idempotency: { scope, key, commandType: 'Count' } });
+
+  it('answers a repeated key with its first outcome and appends nothing', async () => {
     const id = streamId('command');
-    const commandId = randomUUID();
-    const first = await store.append(id, 'command', 'no_stream', counted(2, { commandId, userId: 'u' }));
+    const key = randomUUID();
+    const first = await store.append(id, 'command', 'no_stream', counted(2), keyed('u', key));
     expect(first.duplicate).toBe(false);
 
     // The same request again, with the expectation it was first sent with: a duplicate, not a conflict.
-    const again = await store.append(id, 'command', 'no_stream', counted(2, { commandId, userId: 'u' }));
+    const again = await store.append(id, 'command', 'no_stream', counted(2), keyed('u', key));
     expect(again).toEqual({ ...first, duplicate: true });
-    const atCurrentVersion = await store.append(id, 'command', 2, counted(2, { commandId }));
+    const atCurrentVersion = await store.append(id, 'command', 2, counted(2), keyed('u', key));
     expect(atCurrentVersion).toEqual({ ...first, duplicate: true });
-    const withAny = await store.append(id, 'command', 'any', counted(2, { commandId }));
+    const withAny = await store.append(id, 'command', 'any', counted(2), keyed('u', key));
     expect(withAny.duplicate).toBe(true);
 
     expect(await store.streamVersion(id)).toBe(2);
-    expect(await store.findCommand(commandId)).toEqual(first.events);
-    expect(await store.findCommand(randomUUID())).toBeNull();
+    expect(await store.findKeyedCommand('u', key)).toEqual({
+      commandType: 'Count',
+      streamId: id,
+      events: first.events,
+    });
+    expect(await store.findKeyedCommand('u', randomUUID())).toBeNull();
 
-    const next = await store.append(id, 'command', 2, counted(1, { commandId: randomUUID() }));
+    const next = await store.append(id, 'command', 2, counted(1), keyed('u', randomUUID()));
     expect(next.events[0]!.streamPosition).toBe(3);
   });
 
-  it('gives concurrent identical commands one append and the same answer', async () => {
+  it('scopes a key to who sent it: the same key of another scope is a new command', async () => {
+    const key = randomUUID();
+    const mine = await store.append(streamId('scoped'), 'command', 'no_stream', counted(1), keyed('a', key));
+    const theirs = await store.append(streamId('scoped'), 'command', 'no_stream', counted(1), keyed('b', key));
+    expect(mine.duplicate).toBe(false);
+    expect(theirs.duplicate).toBe(false);
+    expect((await store.findKeyedCommand('b', key))!.streamId).toBe(theirs.events[0]!.streamId);
+  });
+
+  it('gives concurrent requests with one key one append and the same answer', async () => {
     const id = streamId('command-race');
     await store.append(id, 'command', 'no_stream', counted(1));
     const stores = Array.from({ length: 10 }, () => new EventStore(anotherPool()));
     await Promise.all(stores.map((s) => s.streamVersion(id)));
-    const commandId = randomUUID();
+    const key = randomUUID();
 
-    const outcomes = await Promise.all(
-      stores.map((s) => s.append(id, 'command', 1, counted(3, { commandId }))),
-    );
+    const outcomes = await Promise.all(stores.map((s) => s.append(id, 'command', 1, counted(3), keyed('u', key))));
     expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
     const ids = outcomes[0]!.events.map((e) => e.eventId);
     for (const outcome of outcomes) {
@@ -248,18 +261,32 @@ describe('idempotent commands', () => {
     expect(await store.streamVersion(id)).toBe(4);
   });
 
-  it("gives concurrent identical commands one append also when they expect 'any' or 'no_stream'", async () => {
+  it("gives concurrent requests with one key one append when they expect 'any' or 'no_stream'", async () => {
     const stores = Array.from({ length: 10 }, () => new EventStore(anotherPool()));
     for (const expected of ['any', 'no_stream'] as const) {
       const id = streamId(`command-${expected}`);
-      const commandId = randomUUID();
+      const key = randomUUID();
       const outcomes = await Promise.all(
-        stores.map((s) => s.append(id, 'command', expected, counted(2, { commandId }))),
+        stores.map((s) => s.append(id, 'command', expected, counted(2), keyed('u', key))),
       );
       expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
       expect(new Set(outcomes.map((o) => o.events.map((e) => e.eventId).join()))).toHaveProperty('size', 1);
       expect(await store.streamVersion(id)).toBe(2);
     }
+  });
+
+  it('gives concurrent requests with one key one new stream, though each names a stream of its own', async () => {
+    const stores = Array.from({ length: 10 }, () => new EventStore(anotherPool()));
+    const key = randomUUID();
+    const outcomes = await Promise.all(
+      stores.map((s) => s.append(streamId('new'), 'command', 'no_stream', counted(1), keyed('u', key))),
+    );
+    expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
+    const created = outcomes.find((o) => !o.duplicate)!.events[0]!;
+    for (const outcome of outcomes) expect(outcome.events[0]!.eventId).toBe(created.eventId);
+    const [{ count }] = await db.sql<[{ count: number }]>`
+      SELECT count(*)::int AS count FROM streams WHERE stream_id LIKE 'new-%'`;
+    expect(count).toBe(1);
   });
 });
 

@@ -105,6 +105,52 @@ describe('master mode', () => {
   });
 
   describe('sessions and rows', () => {
+    it('lists every session of the user, with a flow or without, and deletes one only for its owner', async () => {
+      const standalone = await newSession(alice, 'Loose sheet');
+      const row = await addRow(alice, standalone.id, {
+        stepName: 'Only row',
+        stepType: 'text',
+        userInput: 'kept text',
+      });
+      const listed = (await alice.get('/api/master-mode/sessions')).json() as {
+        id: string;
+        stepCount: number;
+      }[];
+      expect(listed.find((s) => s.id === standalone.id)).toMatchObject({ flowId: null, stepCount: 1 });
+      expect(
+        ((await bob.get('/api/master-mode/sessions')).json() as { id: string }[]).map((s) => s.id),
+      ).not.toContain(standalone.id);
+      expect((await alice.post(`/api/master-mode/execute/${row.id}`)).statusCode).toBe(200);
+
+      expect((await bob.delete(`/api/master-mode/session/${standalone.id}`)).statusCode).toBe(404);
+      expect((await alice.get(`/api/master-mode/session/${standalone.id}`)).statusCode).toBe(200);
+      expect((await alice.delete(`/api/master-mode/session/${standalone.id}`)).statusCode).toBe(204);
+      expect((await alice.get(`/api/master-mode/session/${standalone.id}`)).statusCode).toBe(404);
+      expect((await alice.delete(`/api/master-mode/session/${standalone.id}`)).statusCode).toBe(404);
+      const [{ count }] = await t.db.sql<[{ count: number }]>`
+        SELECT count(*)::int AS count FROM master_mode_runs WHERE session_id = ${standalone.id}`;
+      // The record of what ran outlives the session, as the event log does.
+      expect(count).toBe(1);
+    });
+
+    it('makes every reference that names a flow step, by step-N or by name, a row reference', async () => {
+      const flow = (await alice.post('/api/flows', { name: 'Named', description: 'refs' })).json();
+      const prompts = [
+        'Outline the topic.',
+        'Draft from [[Dàn ý]] and [[step-1]].',
+        'Polish [[bản nháp]], not [[Other]].',
+      ];
+      for (const [i, name] of ['Dàn ý', 'Bản nháp', 'Hoàn thiện'].entries()) {
+        await alice.post('/api/steps', { flowId: flow.id, order: i + 1, name, systemPrompt: prompts[i] });
+      }
+      const session = await newSession(alice, 'From flow', flow.id);
+      expect(session.steps.map((s) => s.systemPrompt)).toEqual([
+        'Outline the topic.',
+        'Draft from [[row-1]] and [[row-1]].',
+        'Polish [[row-2]], not [[Other]].',
+      ]);
+    });
+
     it('needs a session name', async () => {
       for (const body of [{}, { name: '' }, { name: '   ' }]) {
         const response = await alice.post('/api/master-mode/standalone', body);

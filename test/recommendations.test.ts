@@ -382,3 +382,70 @@ describe('workflow recommendations with Gemini', () => {
     expect((await dana.get('/api/recommendations')).json()).toEqual(before);
   });
 });
+
+describe('a recommendation made from a configured flow', () => {
+  let t: TestApp;
+  let carol: Client;
+  afterAll(() => t.close());
+
+  it('keeps every step configuration, from the recommendation shown to the flow it implements', async () => {
+    t = await createTestApp();
+    carol = as(t.app, (await signUp(t.app, 'Carol')).cookie);
+    const { flow, steps } = await createFlow(carol, 'Cấu hình', [
+      {
+        name: 'Ý tưởng',
+        systemPrompt: 'Chọn hướng viết.',
+        outputMode: 'multiple_choice',
+        choices: ['Ngắn', 'Dài'],
+        requiresUserInput: true,
+      },
+      { name: 'Lặp', systemPrompt: 'Viết lại [[step-1]].', outputMode: 'loop', maxLoopIterations: 3 },
+      { name: 'Viết', systemPrompt: 'Viết bài từ [[step-2]].' },
+    ]);
+    const [idea, loop, write] = steps;
+    await carol.put(`/api/steps/${loop.id}`, { inputSources: [idea.id] });
+    await carol.put(`/api/steps/${write.id}`, { inputSources: [idea.id, loop.id] });
+    // Two corrections of the last step's result make a "Sharpen step" recommendation of this flow.
+    const execution = (await carol.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = await carol.post(`/api/executions/${execution.id}/steps/${write.id}/execute`, {});
+    const [written] = run.json().results;
+    for (const text of ['Bản sửa một.', 'Bản sửa hai, tốt hơn.']) {
+      await carol.put(`/api/step-results/${written.id}`, { result: text });
+    }
+    const { recommendations } = await generate(carol);
+    const sharpen = recommendations.find((r) => r.title.startsWith('Sharpen step "Viết"'))!;
+    expect(sharpen).toBeDefined();
+    const configuration = (s: Record<string, unknown>) => ({
+      order: s.order,
+      outputMode: s.outputMode,
+      choices: s.choices,
+      maxLoopIterations: s.maxLoopIterations,
+      requiresUserInput: s.requiresUserInput,
+    });
+    expect(sharpen.recommendedSteps.map(configuration)).toEqual([
+      {
+        order: 1,
+        outputMode: 'multiple_choice',
+        choices: ['Ngắn', 'Dài'],
+        maxLoopIterations: 1,
+        requiresUserInput: true,
+      },
+      { order: 2, outputMode: 'loop', choices: [], maxLoopIterations: 3, requiresUserInput: false },
+      { order: 3, outputMode: 'single', choices: [], maxLoopIterations: 1, requiresUserInput: false },
+    ]);
+    expect(sharpen.recommendedSteps.map((s) => s.inputSources)).toEqual([
+      [],
+      ['step-1'],
+      ['step-1', 'step-2'],
+    ]);
+
+    const implemented = await carol.post(`/api/recommendations/${sharpen.id}/implement`);
+    expect(implemented.statusCode).toBe(201);
+    const created = (await carol.get(`/api/flows/${implemented.json().id}/steps`)).json();
+    expect(created.map(configuration)).toEqual(sharpen.recommendedSteps.map(configuration));
+    const [newIdea, newLoop, newWrite] = created;
+    expect(newLoop.loopTargetStepId).toBe(newLoop.id);
+    expect(newLoop.inputSources).toEqual([newIdea.id]);
+    expect(newWrite.inputSources).toEqual([newIdea.id, newLoop.id]);
+  });
+});

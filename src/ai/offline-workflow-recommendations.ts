@@ -6,7 +6,7 @@ import {
   type RecommendationDraft,
   type RecommendedStep,
 } from '../domain/workflow-recommendations';
-import type { WorkflowJsonInput } from '../domain/workflow-json';
+import { stepReference, type WorkflowJsonInput } from '../domain/workflow-json';
 import { OFFLINE_MARKER, shorten } from './offline-answer';
 
 /** What recommendations are made from: the user's flows with their history, and what they show. */
@@ -26,18 +26,61 @@ const quote = (text: string, max = 60) => `"${shorten(text, max)}"`;
 const times = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const described = (text: string) => `${OFFLINE_MARKER} ${text} ${OFFLINE_NOTE}`;
 
-const asStep = (
-  step: Pick<StepSnapshot, 'name' | 'systemPrompt' | 'outputMode'>,
+/** A step as a recommendation shows and creates it: any of its configuration left out is the default. */
+type StepInRecommendation = Pick<RecommendedStep, 'name' | 'systemPrompt' | 'outputMode'> &
+  Partial<Pick<RecommendedStep, 'requiresUserInput' | 'inputSources' | 'choices' | 'maxLoopIterations'>>;
+
+/** A new step the recommendation adds: one answer, no input of its own, reading no step's result as input. */
+const newStep = (order: number, name: string, systemPrompt: string, reasoning: string): RecommendedStep => ({
+  order,
+  name,
+  systemPrompt,
+  outputMode: 'single',
+  requiresUserInput: false,
+  inputSources: [],
+  choices: [],
+  maxLoopIterations: 1,
+  reasoning,
+});
+
+const asStep = (step: StepInRecommendation, order: number, reasoning: string): RecommendedStep => ({
+  order,
+  name: step.name,
+  systemPrompt: step.systemPrompt.trim() || step.name,
+  outputMode: step.outputMode,
+  requiresUserInput: step.requiresUserInput ?? false,
+  inputSources: step.inputSources ?? [],
+  choices: step.choices ?? [],
+  maxLoopIterations: step.maxLoopIterations ?? 1,
+  reasoning,
+});
+
+/**
+ * A step of the user's flow as it stands in a recommendation, whole: its output mode, choices, loop count,
+ * required input and input sources, those as 'step-N' of the orders the steps take in the recommendation
+ * (`placed`: step id -> order there; a source left out of the recommendation is dropped).
+ */
+const flowStep = (
+  step: StepSnapshot,
   order: number,
   reasoning: string,
+  placed: ReadonlyMap<string, number>,
 ) =>
-  ({
+  asStep(
+    {
+      ...step,
+      inputSources: step.inputSources
+        .map((id) => placed.get(id))
+        .filter((source) => source !== undefined && source < order)
+        .map((source) => stepReference(source!)),
+    },
     order,
-    name: step.name,
-    systemPrompt: step.systemPrompt.trim() || step.name,
-    outputMode: step.outputMode === 'multiple' ? 'multiple' : 'single',
     reasoning,
-  }) satisfies RecommendedStep;
+  );
+
+/** Where each step lands when `steps` are placed in a recommendation from order `first` on. */
+const placement = (steps: readonly StepSnapshot[], first = 1) =>
+  new Map(steps.map((step, index) => [step.id, index + first]));
 
 const kept = 'Kept as it is in your flow.';
 
@@ -83,10 +126,15 @@ function reworkedStep(
     recommendedSteps: flow.steps.map((step, index) =>
       step.id === pattern.data.stepId
         ? {
-            ...asStep(step, index + 1, `${evidence}; the prompt now says what the corrections said.`),
+            ...flowStep(
+              step,
+              index + 1,
+              `${evidence}; the prompt now says what the corrections said.`,
+              placement(flow.steps),
+            ),
             systemPrompt: [step.systemPrompt.trim() || step.name, ...lessons].join('\n\n'),
           }
-        : asStep(step, index + 1, kept),
+        : flowStep(step, index + 1, kept, placement(flow.steps)),
     ),
     benefits: [`No more rework of "${stepName}" on every run`, 'Later steps build on a better first answer'],
     estimatedTimeReduction: Math.min(60, rework * 5),
@@ -115,15 +163,18 @@ function rerunSingleStep(
     recommendedSteps: flow.steps.map((step, index) =>
       step.id === pattern.data.stepId
         ? {
-            ...asStep(
+            ...flowStep(
               step,
               index + 1,
               `Run ${runs} times for ${runs - reruns} executions: alternatives replace the re-runs.`,
+              placement(flow.steps),
             ),
             outputMode: 'multiple',
+            choices: [],
+            maxLoopIterations: 1,
             systemPrompt: `${step.systemPrompt.trim() || step.name}\n\nGive 3 distinct alternatives.`,
           }
-        : asStep(step, index + 1, kept),
+        : flowStep(step, index + 1, kept, placement(flow.steps)),
     ),
     benefits: [
       'Several answers side by side instead of one per run',
@@ -167,7 +218,7 @@ function repeatedShapes(grounds: RecommendationGrounds): RecommendationDraft[] {
       confidence: Math.min(90, 70 + (count - 2) * 5),
       baseFlowId: flow.id,
       recommendedSteps: steps.map((step, index) =>
-        asStep(step, index + 1, `Found in ${flowNames.join(', ')}.`),
+        flowStep(step, index + 1, `Found in ${flowNames.join(', ')}.`, placement(steps)),
       ),
       benefits: ['Start a new flow from steps you already trust', 'One place to improve a repeated prompt'],
       estimatedTimeReduction: 5 * count,
@@ -184,13 +235,12 @@ function unusedFlow(
 ): RecommendationDraft | null {
   const flow = flowOf(grounds, pattern.data.flowId);
   if (!flow) return null;
-  const brief: RecommendedStep = {
-    order: 1,
-    name: `Brief for ${shorten(flow.name, 120)}`,
-    systemPrompt: `Read the user's input for "${flow.name}" (${shorten(flow.description, 300)}) and restate it as a short brief: the goal, the audience, the material given and any constraints. Ask for nothing; note what is missing.`,
-    outputMode: 'single',
-    reasoning: 'A first step that takes your input makes the flow ready to run on real material.',
-  };
+  const brief = newStep(
+    1,
+    `Brief for ${shorten(flow.name, 120)}`,
+    `Read the user's input for "${flow.name}" (${shorten(flow.description, 300)}) and restate it as a short brief: the goal, the audience, the material given and any constraints. Ask for nothing; note what is missing.`,
+    'A first step that takes your input makes the flow ready to run on real material.',
+  );
   return {
     recommendationType: 'enhancement',
     title: `Give "${flow.name}" a starting brief`,
@@ -204,7 +254,12 @@ function unusedFlow(
     recommendedSteps: [
       brief,
       ...flow.steps.map((step, index) => ({
-        ...asStep(step, index + 2, 'Moved down one place; its references follow it.'),
+        ...flowStep(
+          step,
+          index + 2,
+          'Moved down one place; its references follow it.',
+          placement(flow.steps, 2),
+        ),
         systemPrompt: shiftReferences(step.systemPrompt.trim() || step.name, 1),
       })),
     ],
@@ -235,14 +290,13 @@ function longFlow(
     confidence: 55,
     baseFlowId: flow.id,
     recommendedSteps: [
-      ...firstPart.map((step, index) => asStep(step, index + 1, kept)),
-      {
-        order: half + 1,
-        name: 'Hand-over summary',
-        systemPrompt: `Summarise [[step-${half}]] as the starting material for the next part of "${flow.name}": the decisions made, the facts to keep, and the open questions.`,
-        outputMode: 'single',
-        reasoning: `Lets the remaining ${flow.steps.length - half} steps run as their own flow.`,
-      },
+      ...firstPart.map((step, index) => flowStep(step, index + 1, kept, placement(firstPart))),
+      newStep(
+        half + 1,
+        'Hand-over summary',
+        `Summarise [[step-${half}]] as the starting material for the next part of "${flow.name}": the decisions made, the facts to keep, and the open questions.`,
+        `Lets the remaining ${flow.steps.length - half} steps run as their own flow.`,
+      ),
     ],
     benefits: ['Shorter runs that are easier to review', 'Each part can be re-run on its own'],
     estimatedTimeReduction: 10,
@@ -265,14 +319,13 @@ function reviewStep(flow: FlowHistory): RecommendationDraft {
     confidence: 50,
     baseFlowId: flow.id,
     recommendedSteps: [
-      ...flow.steps.map((step, index) => asStep(step, index + 1, kept)),
-      {
-        order: lastOrder + 1,
-        name: 'Review',
-        systemPrompt: `Review [[step-${lastOrder}]] for "${flow.name}": list what is wrong, missing or unclear, then give the improved version.`,
-        outputMode: 'single',
-        reasoning: 'A check before the answer is used.',
-      },
+      ...flow.steps.map((step, index) => flowStep(step, index + 1, kept, placement(flow.steps))),
+      newStep(
+        lastOrder + 1,
+        'Review',
+        `Review [[step-${lastOrder}]] for "${flow.name}": list what is wrong, missing or unclear, then give the improved version.`,
+        'A check before the answer is used.',
+      ),
     ],
     benefits: ['Fewer mistakes reach the final answer'],
     estimatedTimeReduction: 5,

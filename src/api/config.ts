@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type Limits, MAX_TEXT_CEILING } from '../domain/limits';
 
 const optionalText = z
   .string()
@@ -23,6 +24,18 @@ const environmentSchema = z.object({
   FREE_STEP_ALLOWANCE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(15),
   MODEL_CALLS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(120),
   MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
+  MAX_PROMPT_CHARS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1_000)
+    .max(10_000_000)
+    .default(DEFAULT_LIMITS.maxPromptChars),
+  MAX_TEXT_CHARS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1_000)
+    .max(MAX_TEXT_CEILING)
+    .default(DEFAULT_LIMITS.maxTextChars),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: z
     .string()
@@ -61,6 +74,8 @@ export interface Config {
   logLevel: string;
   /** Hosts (`host` or `host:port`) master mode api rows may call; empty: api rows are refused. */
   masterModeApiHosts: string[];
+  /** How large a prompt (MAX_PROMPT_CHARS) and one text (MAX_TEXT_CHARS) may be. */
+  limits: Limits;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +104,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
+    limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
   };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { DomainError, type ProblemKind } from '../domain/errors';
-import { ConcurrencyConflict } from '../eventstore';
+import { ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
   rule_violated: 400,
@@ -10,6 +10,7 @@ const statusOf: Record<ProblemKind, number> = {
   not_found: 404,
   conflict: 409,
   over_limit: 429,
+  too_large: 413,
   model_failed: 502,
 };
 
@@ -50,6 +51,12 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     return reply
       .status(statusOf[error.kind])
       .send(error.retryable ? { message: error.message, retryable: true } : { message: error.message });
+  }
+  if (error instanceof EventTooLarge) {
+    // The limits on prompts and texts keep events far smaller; this is the store's last line.
+    return reply.status(413).send({
+      message: `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
+    });
   }
   if (error instanceof ConcurrencyConflict) {
     // A command gave up after its retries: the same request again is likely to pass.

@@ -13,6 +13,8 @@ export type ProblemKind =
   | 'conflict'
   /** A quota or rate limit is used up (429). */
   | 'over_limit'
+  /** The work asked for is larger than a size limit allows: a prompt, a text, an event (413). */
+  | 'too_large'
   /** The model or an outside API failed or answered nothing usable (502). */
   | 'model_failed';
 

@@ -1,10 +1,10 @@
 import { MAX_LOOP_ITERATIONS, type Step } from './flow';
 
-/** Spec §5: a loop runs 1 to 100 times; what is not a whole number there means 1. */
+/** Spec §5: a loop runs 1 to 100 times; anything else (not a whole number, or outside 1-100) means 1. */
 export function loopIterationsFrom(input: string): number {
   const n = Number(input.trim());
-  if (input.trim() === '' || !Number.isInteger(n) || n < 1) return 1;
-  return Math.min(n, MAX_LOOP_ITERATIONS);
+  if (input.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_LOOP_ITERATIONS) return 1;
+  return n;
 }
 
 /** Spec §5: a step takes input only from the steps before it, in flow order. */

@@ -21,17 +21,23 @@ const pathOf = (place: Place | null, last?: string): (string | number)[] => {
   return path.reverse();
 };
 
+/** A string (or object key) found in a value, and where. */
+export interface FoundText {
+  path: (string | number)[];
+  text: string;
+}
+
 /**
- * The path of the first string (or object key) in `value` that is not storable text, or null when all
- * are. Walks without recursion and keeps each place's parent rather than its path, so a deeply nested
- * value costs neither stack nor time beyond its size.
+ * The first string (or object key) in `value` that `isBad` picks out, with its path; null when none is.
+ * Walks without recursion and keeps each place's parent rather than its path, so a deeply nested value
+ * costs neither stack nor time beyond its size.
  */
-export function unstorableTextPath(value: unknown): (string | number)[] | null {
+export function findText(value: unknown, isBad: (text: string) => boolean): FoundText | null {
   const pending: Place[] = [{ value, key: null, parent: null }];
   for (let place = pending.pop(); place !== undefined; place = pending.pop()) {
     const current = place.value;
     if (typeof current === 'string') {
-      if (!isStorableText(current)) return pathOf(place);
+      if (isBad(current)) return { path: pathOf(place), text: current };
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--)
         pending.push({ value: current[i], key: i, parent: place });
@@ -39,10 +45,14 @@ export function unstorableTextPath(value: unknown): (string | number)[] | null {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        if (!isStorableText(key)) return pathOf(place, key);
+        if (isBad(key)) return { path: pathOf(place, key), text: key };
         pending.push({ value: child, key, parent: place });
       }
     }
   }
   return null;
 }
+
+/** The path of the first string (or object key) in `value` that is not storable text, or null. */
+export const unstorableTextPath = (value: unknown) =>
+  findText(value, (text) => !isStorableText(text))?.path ?? null;

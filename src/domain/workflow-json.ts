@@ -21,7 +21,8 @@ export function referencedOrder(reference: string): number | null {
 
 export const stepReference = (order: number) => `step-${order}`;
 
-const workflowStepSchema = z.object({
+/** A step of Workflow JSON: everything that configures it, input sources as 'step-N'. */
+export const workflowStepSchema = z.object({
   name: z.string().trim().min(1, 'name is required').max(200),
   order: z.number().int().min(1).max(10_000),
   systemPrompt: z.string().max(100_000),
@@ -38,7 +39,7 @@ const workflowStepSchema = z.object({
 type WorkflowStepShape = z.output<typeof workflowStepSchema>;
 
 /** Orders are distinct; each input source names an earlier step; a choice step has choices. */
-function checkSteps(steps: WorkflowStepShape[], ctx: z.RefinementCtx) {
+export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.RefinementCtx) {
   const orders = new Set<number>();
   for (const [index, step] of steps.entries()) {
     if (orders.has(step.order)) {
@@ -82,7 +83,7 @@ export const workflowJsonSchema = z
       .min(1, 'a workflow needs at least one step')
       .max(WORKFLOW_MAX_STEPS, `a workflow has at most ${WORKFLOW_MAX_STEPS} steps`),
   })
-  .superRefine((workflow, ctx) => checkSteps(workflow.steps, ctx));
+  .superRefine((workflow, ctx) => checkWorkflowSteps(workflow.steps, ctx));
 
 /** Valid Workflow JSON, with every default filled in. */
 export type WorkflowJson = z.output<typeof workflowJsonSchema>;
@@ -113,6 +114,23 @@ export const generatedWorkflowSchema = z.object({
 });
 
 export type GeneratedWorkflow = z.output<typeof generatedWorkflowSchema>;
+
+/**
+ * Steps numbered 1, 2, 3... in their order, their 'step-N' input sources following the numbers they move
+ * to: a renumbering changes no step's sources.
+ */
+export function renumberSteps<S extends { order: number; inputSources: string[] }>(steps: readonly S[]): S[] {
+  const sorted = steps.toSorted((a, b) => a.order - b.order);
+  const renumbered = new Map(sorted.map((step, index) => [step.order, index + 1]));
+  return sorted.map((step, index) => ({
+    ...step,
+    order: index + 1,
+    inputSources: step.inputSources.map((source) => {
+      const moved = renumbered.get(referencedOrder(source) ?? -1);
+      return moved === undefined ? source : stepReference(moved);
+    }),
+  }));
+}
 
 /** The created steps' ids in place of the 'step-N' references (the workflow has been validated). */
 export function inputSourceIds(step: WorkflowStep, idOfOrder: ReadonlyMap<number, string>): string[] {

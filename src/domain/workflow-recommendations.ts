@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWorkflowSteps, renumberSteps, workflowStepSchema } from './workflow-json';
 
 export const RECOMMENDATION_TYPES = ['template', 'optimization', 'automation', 'enhancement'] as const;
 export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
@@ -25,12 +26,14 @@ export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
 /** At most this many recommendations come out of one look at a user's flows. */
 export const MAX_RECOMMENDATIONS = 8;
 
-const recommendedStepSchema = z.object({
+/**
+ * A step of a recommended workflow: a Workflow JSON step (its whole configuration, so a step kept from the
+ * user's flow is created as it was) and why it is there.
+ */
+export const recommendedStepSchema = workflowStepSchema.extend({
   order: z.int().min(1).max(50),
-  name: z.string().trim().min(1).max(200),
-  systemPrompt: z.string().trim().min(1).max(20_000),
-  // A recommended flow is created as is, and a choice step would need its choices: one or many answers only.
-  outputMode: z.enum(['single', 'multiple']),
+  // As Workflow JSON keeps a prompt: as written, untrimmed.
+  systemPrompt: z.string().min(1).max(20_000),
   reasoning: z.string().trim().max(2_000).default(''),
 });
 export type RecommendedStep = z.output<typeof recommendedStepSchema>;
@@ -52,9 +55,8 @@ export const recommendationDraftSchema = z.object({
     .array(recommendedStepSchema)
     .min(1)
     .max(20)
-    .transform((steps) =>
-      [...steps].sort((a, b) => a.order - b.order).map((step, index) => ({ ...step, order: index + 1 })),
-    ),
+    .transform((steps) => renumberSteps(steps))
+    .superRefine((steps, ctx) => checkWorkflowSteps(steps, ctx)),
   benefits: z.array(z.string().trim().min(1).max(500)).max(10).default([]),
   estimatedTimeReduction: z
     .int()

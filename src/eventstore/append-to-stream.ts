@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkEventSizes } from './event-size';
 import type { Queryable } from './queryable';
 import type { EventMetadata, ExpectedVersion, NewEvent, RecordedEvent } from './types';
 
@@ -7,8 +8,6 @@ export interface AppendToStream {
   streamType: string;
   expectedVersion: ExpectedVersion;
   events: NewEvent[];
-  /** When set, nothing is written if events of this command are already in the log. */
-  commandId?: string | undefined;
 }
 
 interface EventToInsert {
@@ -31,9 +30,8 @@ interface InsertedRow {
  * matches nothing, nothing is inserted. One statement is one transaction and one round trip, which is what
  * lets an append cost about as much as a plain INSERT.
  *
- * The claim also matches nothing when events of `commandId` are already in the log, so a repeated command
- * writes nothing. Returns the recorded events, or [] when nothing was written (the caller tells a conflict
- * from a repeat). Stream positions are contiguous from the claimed version.
+ * Returns the recorded events, or [] when the claim matched nothing (a conflict). Stream positions are
+ * contiguous from the claimed version.
  */
 export async function appendToStream(sql: Queryable, append: AppendToStream): Promise<RecordedEvent[]> {
   const at = new Date().toISOString();
@@ -47,6 +45,7 @@ export async function appendToStream(sql: Queryable, append: AppendToStream): Pr
   // no dependence on the array types postgres.js fetches when a connection opens. Cast from text because
   // postgres.js would JSON-encode a string again if the server described the parameter as jsonb.
   const batch = JSON.stringify(events);
+  checkEventSizes(batch, events);
   const rows = await insertClaimed(sql, append, batch);
   if (rows.length === 0) return [];
   // What was stored is what the batch says once through JSON; only the database knows the rest.
@@ -71,20 +70,15 @@ export async function appendToStream(sql: Queryable, append: AppendToStream): Pr
     .sort((a, b) => a.streamPosition - b.streamPosition);
 }
 
-/**
- * One statement text per kind of claim, each written out whole (no nested fragments: this is the hot path).
- * A null commandId matches no event, so the repeat check costs nothing when there is no command.
- */
+/** One statement text per kind of claim, each written out whole (no nested fragments: this is the hot path). */
 function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
-  const { streamId, streamType, expectedVersion, commandId = null } = append;
+  const { streamId, streamType, expectedVersion } = append;
   const count = append.events.length;
   if (expectedVersion === 'any') {
     return sql<InsertedRow[]>`
       WITH stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
-        SELECT ${streamId}::text, ${streamType}::text, ${count}::bigint
-        WHERE NOT EXISTS (
-          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
+        VALUES (${streamId}::text, ${streamType}::text, ${count}::bigint)
         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + excluded.version, updated_at = now()
         RETURNING version
       )
@@ -101,9 +95,7 @@ function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
     return sql<InsertedRow[]>`
       WITH stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
-        SELECT ${streamId}::text, ${streamType}::text, ${count}::bigint
-        WHERE NOT EXISTS (
-          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
+        VALUES (${streamId}::text, ${streamType}::text, ${count}::bigint)
         ON CONFLICT (stream_id) DO NOTHING
         RETURNING version
       )
@@ -120,8 +112,6 @@ function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
     WITH stream AS (
       UPDATE streams SET version = version + ${count}, updated_at = now()
       WHERE stream_id = ${streamId} AND version = ${expectedVersion}
-        AND NOT EXISTS (
-          SELECT 1 FROM events WHERE metadata ? 'commandId' AND metadata ->> 'commandId' = ${commandId}::text)
       RETURNING version
     )
     INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)

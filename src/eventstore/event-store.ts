@@ -3,6 +3,7 @@ import { appendToStream, type AppendToStream } from './append-to-stream';
 import { AppendedSignal, EVENTS_APPENDED_CHANNEL } from './appended-signal';
 import { ConcurrencyConflict } from './concurrency-conflict';
 import { findCommand } from './find-command';
+import { findKeyedCommand, type IdempotencyKey, KeyTaken, recordKey } from './idempotency-keys';
 import { headCheckpoint } from './head-checkpoint';
 import { hasHeldBackEvents } from './held-back-events';
 import { LogTailer, type TailOptions } from './log-tailer';
@@ -17,6 +18,12 @@ export interface AppendOptions {
    * the append is rolled back and the error reaches the caller.
    */
   inTransaction?: (tx: TransactionSql, recorded: RecordedEvent[]) => Promise<void>;
+  /**
+   * The client's key for this command: recorded with the events in one transaction. When the key is taken,
+   * nothing is written and the events the key's first command appended come back with `duplicate: true`,
+   * also when two requests with the key race, in one process or several.
+   */
+  idempotency?: IdempotencyKey | undefined;
 }
 
 /** The event log on PostgreSQL: streams guarded by their version, and one gap-safe feed of everything. */
@@ -28,9 +35,9 @@ export class EventStore {
   }
 
   /**
-   * Appends `events` to the stream if it is at `expectedVersion`, else throws ConcurrencyConflict. When the
-   * first event's metadata carries a commandId that is already in the log, nothing is appended and the
-   * earlier events come back with `duplicate: true`, also when two identical commands race.
+   * Appends `events` to the stream if it is at `expectedVersion`, else throws ConcurrencyConflict. With an
+   * idempotency key already taken, nothing is appended and the key's earlier events come back with
+   * `duplicate: true`.
    */
   async append(
     streamId: string,
@@ -39,19 +46,24 @@ export class EventStore {
     events: NewEvent[],
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const commandId = events[0]?.metadata?.commandId;
     if (events.length === 0) return this.appendNothing(streamId, expectedVersion);
-    const append: AppendToStream = { streamId, streamType, expectedVersion, events, commandId };
+    const append: AppendToStream = { streamId, streamType, expectedVersion, events };
     let recorded: RecordedEvent[];
     try {
-      recorded = await this.write(append, options.inTransaction);
+      recorded = await this.write(append, options);
     } catch (error) {
-      if (!isStreamRace(error)) throw error;
+      if (!(error instanceof KeyTaken) && !isStreamRace(error)) throw error;
       recorded = [];
     }
-    if (recorded.length === 0) return this.whyNothingWasWritten(streamId, expectedVersion, commandId);
+    if (recorded.length === 0)
+      return this.whyNothingWasWritten(streamId, expectedVersion, options.idempotency);
     this.signal.committed();
     return { nextExpectedVersion: recorded.at(-1)!.streamPosition, events: recorded, duplicate: false };
+  }
+
+  /** The command a client's key was first used for, with the events it appended; null: the key is new. */
+  findKeyedCommand(scope: string, key: string) {
+    return findKeyedCommand(this.sql, scope, key);
   }
 
   /** The events a command appended, or null when it has not been appended. */
@@ -113,24 +125,17 @@ export class EventStore {
     }
   }
 
-  /**
-   * A single statement is already a transaction, so only a callback, or an 'any' append that must be
-   * idempotent, needs an explicit one.
-   */
+  /** A single statement is already a transaction, so only a key to record or a callback needs an explicit one. */
   private write(
     append: AppendToStream,
-    inTransaction: AppendOptions['inTransaction'],
+    { inTransaction, idempotency }: AppendOptions,
   ): Promise<RecordedEvent[]> {
-    const guardCommand = append.expectedVersion === 'any' && append.commandId !== undefined;
-    if (!inTransaction && !guardCommand) return appendToStream(this.sql, append);
+    if (!inTransaction && !idempotency) return appendToStream(this.sql, append);
     return this.transaction(async (tx) => {
-      // With 'any' no stream version serialises two identical commands: a lock on the command id does, and
-      // the append's own check (a fresh snapshot after the lock) then sees the first one's events.
-      if (guardCommand) {
-        await tx`SELECT pg_advisory_xact_lock(${COMMAND_LOCK_SPACE}, hashtext(${append.commandId!}))`;
-      }
       const recorded = await appendToStream(tx, append);
-      if (recorded.length > 0 && inTransaction) await inTransaction(tx, recorded);
+      if (recorded.length === 0) return recorded;
+      if (idempotency) await recordKey(tx, idempotency, recorded);
+      if (inTransaction) await inTransaction(tx, recorded);
       return recorded;
     });
   }
@@ -163,17 +168,16 @@ export class EventStore {
     }
   }
 
-  /** Nothing was claimed: either the command is already in the log, or the stream is elsewhere. */
+  /** Nothing was written: either the key is taken, or the stream is elsewhere. */
   private async whyNothingWasWritten(
     streamId: string,
     expectedVersion: ExpectedVersion,
-    commandId: string | undefined,
+    idempotency: IdempotencyKey | undefined,
   ): Promise<AppendResult> {
-    const earlier = commandId === undefined ? null : await this.findCommand(commandId);
+    const earlier = idempotency && (await this.findKeyedCommand(idempotency.scope, idempotency.key));
     if (earlier) {
-      const inStream = earlier.filter((event) => event.streamId === streamId);
-      const nextExpectedVersion = inStream.at(-1)?.streamPosition ?? (await this.streamVersion(streamId));
-      return { nextExpectedVersion, events: earlier, duplicate: true };
+      const nextExpectedVersion = earlier.events.at(-1)?.streamPosition ?? 0;
+      return { nextExpectedVersion, events: earlier.events, duplicate: true };
     }
     throw new ConcurrencyConflict(streamId, expectedVersion, await this.streamVersion(streamId));
   }
@@ -187,9 +191,6 @@ export class EventStore {
     return { nextExpectedVersion: version, events: [], duplicate: false };
   }
 }
-
-/** Two-key advisory locks do not overlap one-key ones (the migration lock); this class is for commands. */
-const COMMAND_LOCK_SPACE = 0x65_76_73; // 'evs'
 
 /**
  * The claim in appendToStream makes a stream race a claim of nothing; a unique violation on the stream or

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppServices, buildApp } from '../../src/api/app';
 import type { Config } from '../../src/api/config';
+import { DEFAULT_LIMITS } from '../../src/domain/limits';
 import { EventStore } from '../../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -21,6 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     modelCallsPerMinute: 120,
     logLevel: 'silent',
     masterModeApiHosts: [],
+    limits: DEFAULT_LIMITS,
     ...overrides,
   };
 }

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import { conflict, notFound } from '../../domain/errors';
-import { ConcurrencyConflict, type EventStore, type RecordedEvent } from '../../eventstore';
+import {
+  ConcurrencyConflict,
+  type EventStore,
+  type KeyedCommand,
+  type RecordedEvent,
+} from '../../eventstore';
 
 /** An event as a decider emits it: data only; ids, positions and metadata are the store's. */
 export interface DecidedEvent {
@@ -19,7 +24,7 @@ export interface Loaded<State> {
  * What the command handler needs to know of an event-sourced aggregate: its stream, its pure decider
  * (decide/evolve/initialState) and the read models its events write in the append's transaction.
  */
-export interface Aggregate<State, Command, Event extends DecidedEvent, Context> {
+export interface Aggregate<State, Command extends { type: string }, Event extends DecidedEvent, Context> {
   streamType: string;
   /** `streamPrefix + id` names an aggregate's stream. */
   streamPrefix: string;
@@ -28,6 +33,11 @@ export interface Aggregate<State, Command, Event extends DecidedEvent, Context> 
   initialState(): State;
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State, context: Context): Event[];
+  /**
+   * Whether the command records the outcome of work already done (a model's answer): such a command
+   * commutes with the others of its stream, so it is retried on conflicts until it is stored, never dropped.
+   */
+  recordsOutcome(command: Command): boolean;
   /** Whether the loaded state may be shown to the user (null: the system, e.g. the crash sweep). */
   visibleTo(state: State, userId: string | null): boolean;
   project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Promise<void>;
@@ -36,7 +46,10 @@ export interface Aggregate<State, Command, Event extends DecidedEvent, Context> 
 export interface HandleOptions<State, Context> {
   /** The context the decider gets, built for each attempt from the state it decides on. */
   context: (state: State) => Context;
-  /** The client's Idempotency-Key: a command seen before answers with its first outcome. */
+  /**
+   * The client's Idempotency-Key, unique per user: a command seen before answers with its first outcome,
+   * and it names the command in the events' metadata.
+   */
   commandId?: string | undefined;
   /** The aggregate as the caller last loaded it: tried first, reloaded only on a conflict. */
   loaded?: Loaded<State> | undefined;
@@ -51,6 +64,8 @@ export interface Handled<State, Event> extends Loaded<State> {
 }
 
 const MAX_CONFLICT_RETRIES = 5;
+/** How long an outcome is retried before its command gives up (409, retryable): far past any real contention. */
+const OUTCOME_RETRY_MS = 60_000;
 
 /**
  * The one command path of every event-sourced aggregate: load the stream, decide, append with the read
@@ -67,7 +82,7 @@ export class CommandHandler {
     this.appendedListeners.push(listener);
   }
 
-  async load<S, C, E extends DecidedEvent, X>(
+  async load<S, C extends { type: string }, E extends DecidedEvent, X>(
     aggregate: Aggregate<S, C, E, X>,
     id: string,
     userId: string | null,
@@ -78,23 +93,23 @@ export class CommandHandler {
     return { state, version };
   }
 
-  async handle<S, C, E extends DecidedEvent, X>(
+  async handle<S, C extends { type: string }, E extends DecidedEvent, X>(
     aggregate: Aggregate<S, C, E, X>,
     id: string,
     userId: string,
     command: C,
     options: HandleOptions<S, X>,
   ): Promise<Handled<S, E>> {
+    const key = options.commandId;
+    const idempotency = key ? { scope: userId, key, commandType: command.type } : undefined;
     // Without a client key the command is new by construction: no lookup needed.
-    const earlier = options.commandId ? await this.store.findCommand(options.commandId) : null;
-    if (earlier?.[0]) {
-      // A repeated command answers with its first outcome, on the stream it was first applied to.
-      const firstId = earlier[0].streamId.slice(aggregate.streamPrefix.length);
-      return { ...(await this.load(aggregate, firstId, userId)), events: earlier.map((e) => eventOf<E>(e)) };
-    }
-    const commandId = options.commandId ?? randomUUID();
+    const earlier = key ? await this.store.findKeyedCommand(userId, key) : null;
+    if (earlier) return this.repeated(aggregate, userId, command, earlier);
+    const commandId = key ?? randomUUID();
     const streamId = aggregate.streamPrefix + id;
     let hint = options.loaded;
+    const untilStored = aggregate.recordsOutcome(command);
+    const since = Date.now();
     for (let attempt = 0; ; attempt++) {
       const loaded = options.startsStream
         ? { state: aggregate.initialState(), version: 0 }
@@ -110,16 +125,15 @@ export class CommandHandler {
           loaded.version === 0 ? 'no_stream' : loaded.version,
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
           // Appended at the loaded version, so the projector starts from the loaded state, not a read.
-          { inTransaction: (tx, recorded) => aggregate.project(tx, recorded, loaded) },
+          { inTransaction: (tx, recorded) => aggregate.project(tx, recorded, loaded), idempotency },
         );
-        for (const listener of this.appendedListeners) listener(streamId);
         if (appended.duplicate) {
-          // The same command raced this one and won: its outcome stands.
-          return {
-            ...(await this.load(aggregate, id, userId)),
-            events: appended.events.map((e) => eventOf<E>(e)),
-          };
+          // A request with the same key raced this one and committed first: its outcome stands.
+          const first = key && (await this.store.findKeyedCommand(userId, key));
+          if (!first) throw new ConcurrencyConflict(streamId, loaded.version, loaded.version);
+          return this.repeated(aggregate, userId, command, first);
         }
+        for (const listener of this.appendedListeners) listener(streamId);
         return {
           state: events.reduce(aggregate.evolve, loaded.state),
           version: appended.nextExpectedVersion,
@@ -129,12 +143,41 @@ export class CommandHandler {
         if (error instanceof ConcurrencyConflict && options.startsStream) {
           throw conflict(`${aggregate.name} already exists`);
         }
-        if (error instanceof ConcurrencyConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        if (!(error instanceof ConcurrencyConflict)) throw error;
+        if (untilStored && Date.now() - since < OUTCOME_RETRY_MS) {
+          // Others keep winning the stream: step aside for a moment so the loop cannot starve.
+          if (attempt >= MAX_CONFLICT_RETRIES) await backOff(attempt);
+          continue;
+        }
+        if (attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
       }
     }
   }
+
+  /** A key seen before: the first outcome, on the stream it was applied to, if it was this command. */
+  private async repeated<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    userId: string,
+    command: C,
+    first: KeyedCommand,
+  ): Promise<Handled<S, E>> {
+    if (!first.streamId.startsWith(aggregate.streamPrefix) || first.commandType !== command.type) {
+      throw conflict('This Idempotency-Key was already used for another request; use a new key.');
+    }
+    const firstId = first.streamId.slice(aggregate.streamPrefix.length);
+    return {
+      ...(await this.load(aggregate, firstId, userId)),
+      events: first.events.map((e) => eventOf<E>(e)),
+    };
+  }
 }
+
+/** A random wait that grows with the attempts, up to 100 ms. */
+const backOff = (attempt: number) =>
+  new Promise((resolve) =>
+    setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt - MAX_CONFLICT_RETRIES))),
+  );
 
 const eventOf = <E extends DecidedEvent>(recorded: Pick<RecordedEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as E;

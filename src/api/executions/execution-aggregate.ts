@@ -18,6 +18,7 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     initialState,
     evolve,
     decide,
+    recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
     visibleTo: (state, userId) => state.exists && (userId === null || state.userId === userId),
     project: (tx, recorded, before) => projectExecutionEvents(tx, recorded, before),
   };

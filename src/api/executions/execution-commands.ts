@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import type { StepSnapshot } from '../../domain/flow';
+import type { Limits } from '../../domain/limits';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowsRepository } from '../flows/flows-repository';
 import { executionAggregate } from './execution-aggregate';
@@ -25,6 +26,7 @@ export class ExecutionCommands {
     private readonly flows: FlowsRepository,
     private readonly commands: CommandHandler,
     private readonly runs: RunRegistry,
+    private readonly limits: Limits,
   ) {}
 
   load(executionId: string, userId: string | null): Promise<LoadedExecution> {
@@ -47,6 +49,7 @@ export class ExecutionCommands {
         newId: randomUUID,
         userId,
         steps: options.steps ?? state.steps,
+        limits: this.limits,
       }),
     });
   }

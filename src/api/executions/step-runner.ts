@@ -3,8 +3,10 @@ import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
+import { checkAnswerSize } from '../../domain/limits';
 import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
+import { ConcurrencyConflict } from '../../eventstore';
 import type { StepResult } from '../../domain/execution/types';
 import type { Config } from '../config';
 import type { FlowsRepository } from '../flows/flows-repository';
@@ -93,10 +95,8 @@ export class StepRunner {
       { commandId: request.commandId, loaded: synced },
     );
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
-    if (!startEvent || startEvent.data.runId !== runId) {
-      // A repeated command: its first outcome stands.
-      return { execution: started, results: [] };
-    }
+    if (!startEvent) return { execution: started, results: [] };
+    if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
     const run = startEvent.data;
     const streamId = executionStreamId(executionId);
     const tracked = runs.track(executionId, runId);
@@ -109,8 +109,14 @@ export class StepRunner {
         ...(shape.json ? { json: shape.json } : {}),
         signal: tracked.signal,
       });
-      for await (const text of stream) tokens.publishDelta(streamId, runId, text, started.version);
+      let written = 0;
+      for await (const text of stream) {
+        written += text.length;
+        checkAnswerSize("The model's answer", written, config.limits);
+        tokens.publishDelta(streamId, runId, text, started.version);
+      }
       const answer = await stream.final;
+      checkAnswerSize("The model's answer", answer.text.length, config.limits);
       const durationMs = Math.round(performance.now() - startedAt);
       // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
       const completed = await executions.handle(
@@ -128,17 +134,39 @@ export class StepRunner {
     } catch (error) {
       if (error instanceof RunStopped) tracked.abort();
       const aborted = tracked.signal.aborted;
-      const message = aborted ? STOPPED : error instanceof Error ? error.message : String(error);
+      const message = aborted ? STOPPED : failureMessage(error);
       const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
       await executions.handle(executionId, userId, {
         type: 'FailStepRun',
         data: { runId, message, retryable },
       });
       if (aborted) throw conflict(MESSAGES.stopped);
-      throw error instanceof DomainError ? error : new DomainError('model_failed', message, { retryable });
+      if (error instanceof DomainError || error instanceof ConcurrencyConflict) throw error;
+      throw new DomainError('model_failed', message, { retryable });
     } finally {
       tracked.untrack();
       tokens.forgetRun(streamId, runId);
     }
   }
+}
+
+/** What a failed run records: the model's own words, or what kept its answer from being stored. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ConcurrencyConflict) {
+    return 'The answer could not be recorded while the execution kept changing; run the step again.';
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A repeated request (its Idempotency-Key seen before) answers with its first run's outcome. */
+function repeatedRun(execution: LoadedExecution, runId: string) {
+  const run = execution.state.runs.find((r) => r.runId === runId);
+  if (run?.status === 'running') {
+    throw conflict('This request is still being answered; try again in a moment.', true);
+  }
+  if (run?.status === 'failed') {
+    if (run.message === STOPPED) throw conflict(MESSAGES.stopped);
+    throw new DomainError('model_failed', run.message ?? 'The model call failed.');
+  }
+  return { execution, results: execution.state.results.filter((r) => r.runId === runId) };
 }

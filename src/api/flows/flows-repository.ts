@@ -83,12 +83,12 @@ function stepRow(sql: Sql | TransactionSql, step: Omit<Step, 'createdAt'>): Reco
 export class FlowsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The user's flows, newest first, with their step count and when they last ran. */
+  /** The user's flows, newest first, with their step count and the time of their latest step run. */
   list(userId: string): Promise<FlowListRow[]> {
     return this.sql<FlowListRow[]>`
       SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
              (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
-             (SELECT max(e.started_at) FROM executions e WHERE e.flow_id = f.id) AS last_run
+             (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run
       FROM flows f WHERE f.user_id = ${userId} ORDER BY f.created_at DESC`;
   }
 

@@ -24,6 +24,7 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   initialState: initialMasterState,
   evolve: evolveMaster,
   decide: decideMaster,
+  recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
   visibleTo: () => true,
   project: async (tx, recorded, before) => {
     await Promise.all([projectMasterStreams(tx, [recorded]), writeRowResults(tx, recorded, before)]);

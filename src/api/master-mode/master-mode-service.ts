@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
+import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
 import type { MasterCommand, MasterState } from '../../domain/master-mode/master-decider';
 import { type ExecuteAllOutcome, masterStreamId } from '../../domain/master-mode/master-events';
@@ -23,6 +24,8 @@ import { ownKeyForRun } from '../usage-standing';
 import { providerWithKey } from '../user-model';
 import { callApiRow } from './master-api-call';
 import { masterAggregate } from './master-aggregate';
+
+const SESSION_NOT_FOUND = 'Master mode session not found';
 
 export const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
 export const STEP_COLUMNS =
@@ -61,7 +64,7 @@ export class MasterModeService {
     const [session] = await this.sql<MasterSession[]>`
       SELECT ${this.sql.unsafe(SESSION_COLUMNS)} FROM master_mode_sessions
       WHERE id = ${sessionId} AND user_id = ${userId}`;
-    if (!session) throw notFound('Master mode session not found');
+    if (!session) throw notFound(SESSION_NOT_FOUND);
     return session;
   }
 
@@ -152,6 +155,17 @@ export class MasterModeService {
     return state.executeAll !== null;
   }
 
+  /**
+   * Deletes the session and its rows; a running Execute All is asked to stop first. Its runs stay in the
+   * event log and the record of runs, as a deleted flow's executions do.
+   */
+  async deleteSession(sessionId: string, userId: string): Promise<void> {
+    await this.stop(sessionId, userId);
+    const deleted = await this.sql`
+      DELETE FROM master_mode_sessions WHERE id = ${sessionId} AND user_id = ${userId} RETURNING id`;
+    if (deleted.length === 0) throw notFound(SESSION_NOT_FOUND);
+  }
+
   /** Clears every row's result (a running Execute All is asked to stop first); the runs stay recorded. */
   async reset(sessionId: string, userId: string): Promise<MasterSessionWithSteps> {
     await this.session(sessionId, userId);
@@ -195,7 +209,7 @@ export class MasterModeService {
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
     if (!row) throw notFound('Master mode step not found');
-    const plan = planRowRun(rows, position, config.masterModeApiHosts);
+    const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
     const model = plan.kind === 'model' ? await this.modelFor(userId) : null;
     const runId = randomUUID();
@@ -242,14 +256,21 @@ export class MasterModeService {
         result = plan.result;
       } else if (plan.kind === 'http') {
         result = await callApiRow(plan.url, config.masterModeApiHosts, tracked.signal);
+        checkAnswerSize("The API's answer", result.length, config.limits);
       } else {
         const stream = model!.provider.stream({
           system: plan.system,
           prompt: plan.prompt,
           signal: tracked.signal,
         });
-        for await (const text of stream) tokens.publishDelta(streamId, runId, text, started.version);
+        let written = 0;
+        for await (const text of stream) {
+          written += text.length;
+          checkAnswerSize("The model's answer", written, config.limits);
+          tokens.publishDelta(streamId, runId, text, started.version);
+        }
         const answer = await stream.final;
+        checkAnswerSize("The model's answer", answer.text.length, config.limits);
         result = answer.text;
         usage = answer.usage;
       }

@@ -24,7 +24,7 @@ export default fp(
   async (app: FastifyInstance) => {
     const commands = new CommandHandler(app.store);
     const runs = new RunRegistry();
-    const executions = new ExecutionCommands(app.flows, commands, runs);
+    const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits);
     const views = new ExecutionViews(app.sql);
     // A kept view is dropped when its execution changes: at once for this process's commands, through
     // the log tailer for other processes'.

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ruleViolated } from '../../domain/errors';
-import { UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
+import { tooLarge } from '../../domain/limits';
+import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
@@ -19,11 +20,17 @@ export const DOCS_PATH = '/api/docs';
 async function routeSchemas(app: FastifyInstance) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // Before any schema: text PostgreSQL cannot store is refused for every route in this one place.
+  // Before any schema, for every route in this one place: text PostgreSQL cannot store is refused (400),
+  // and so is any one text longer than MAX_TEXT_CHARS (413), with the field it is in.
+  const { limits } = app.config;
+  const overLong = (text: string) => text.length > limits.maxTextChars;
   app.addHook('preValidation', async (request) => {
     for (const part of ['params', 'query', 'body'] as const) {
-      const path = unstorableTextPath(request[part]);
-      if (path) throw ruleViolated(`${path.length > 0 ? path.join('.') : part}: ${UNSTORABLE_TEXT_MESSAGE}`);
+      const where = (path: (string | number)[]) => (path.length > 0 ? path.join('.') : part);
+      const unstorable = unstorableTextPath(request[part]);
+      if (unstorable) throw ruleViolated(`${where(unstorable)}: ${UNSTORABLE_TEXT_MESSAGE}`);
+      const long = findText(request[part], overLong);
+      if (long) throw tooLarge(where(long.path), long.text.length, 'maxTextChars', limits);
     }
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_TEXT_CEILING } from '../../domain/limits';
 import { executionAnswer, stepResultAnswer } from '../answer-schemas';
 import { answerOf } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
@@ -11,7 +12,7 @@ const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 const runBody = z.preprocess(
   (body) => body ?? {},
   z.object({
-    userInput: z.string().max(100_000).default(''),
+    userInput: z.string().max(MAX_TEXT_CEILING).default(''),
     /** The loop iteration an 'Execute (lần N)' button runs; without it, the step's first pending work. */
     loopIteration: z.int().min(1).max(100).optional(),
   }),

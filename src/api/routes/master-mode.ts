@@ -201,6 +201,15 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(
+    '/api/master-mode/session/:sessionId',
+    { schema: { params: sessionIdParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await master.deleteSession(request.params.sessionId, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete(
     '/api/master-mode/steps/:stepId',
     { schema: { params: stepIdParams, response: { 204: noContent } } },
     async (request, reply) => {
@@ -256,10 +265,10 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
 function rowsOf(
   steps: { order: number; name: string; systemPrompt: string; requiresUserInput: boolean }[],
 ): NewRow[] {
-  const rowOfOrder = new Map(steps.map((step, i) => [step.order, i + 1]));
+  const asRows = steps.map((step, i) => ({ order: step.order, name: step.name, row: i + 1 }));
   return steps.map((step) => ({
     stepName: step.name,
-    systemPrompt: stepReferencesAsRows(step.systemPrompt, rowOfOrder),
+    systemPrompt: stepReferencesAsRows(step.systemPrompt, asRows),
     isRequired: step.requiresUserInput,
   }));
 }

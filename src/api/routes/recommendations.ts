@@ -12,12 +12,13 @@ import {
   type PatternRecord,
   RECOMMENDATION_CATEGORIES,
   RECOMMENDATION_TYPES,
+  recommendedStepSchema,
   type RecommendationRecord,
   recommendationFeedbackSchema,
   statusAfterFeedback,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
-import type { WorkflowJson } from '../../domain/workflow-json';
+import { workflowJsonSchema } from '../../domain/workflow-json';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { flowAnswer, recordId, type Stored, storedAt } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
@@ -45,15 +46,8 @@ const recommendationAnswer = z.object({
   priority: z.enum(PRIORITIES),
   confidence: z.int(),
   baseFlowId: recordId.nullable(),
-  recommendedSteps: z.array(
-    z.object({
-      order: z.int(),
-      name: z.string(),
-      systemPrompt: z.string(),
-      outputMode: z.enum(['single', 'multiple']),
-      reasoning: z.string(),
-    }),
-  ),
+  // Stored before steps kept their configuration: the defaults fill in what such a step lacks.
+  recommendedSteps: z.array(recommendedStepSchema),
   benefits: z.array(z.string()),
   /** Minutes saved per run. */
   estimatedTimeReduction: z.int().nullable(),
@@ -225,21 +219,13 @@ export const recommendationRoutes: FastifyPluginAsyncZod<{
       const { id } = request.params;
       const userId = userIdOf(request);
       const recommendation = await ownedRecommendation(id, userId);
-      // A recommended step is single or multiple, reads no earlier step and needs no input of its own.
-      const workflow: WorkflowJson = {
+      // The steps as the recommendation shows them, configuration and all; one stored before steps kept
+      // it, or that breaks a rule of Workflow JSON, gets the defaults or a 400, never a half-made flow.
+      const workflow = workflowJsonSchema.parse({
         name: recommendation.title,
         description: recommendation.description,
-        steps: recommendation.recommendedSteps.map((step) => ({
-          name: step.name,
-          order: step.order,
-          systemPrompt: step.systemPrompt,
-          outputMode: step.outputMode,
-          requiresUserInput: false,
-          inputSources: [],
-          choices: [],
-          maxLoopIterations: 1,
-        })),
-      };
+        steps: recommendation.recommendedSteps.map(({ reasoning: _reasoning, ...step }) => step),
+      });
       const flow = await sql.begin(async (tx) => {
         const created = await app.flows.createWithSteps(userId, workflow, tx);
         await tx`

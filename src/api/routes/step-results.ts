@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_TEXT_CEILING } from '../../domain/limits';
 import type { StepResult } from '../../domain/execution/types';
 import { noContent, type Stored, stepResultAnswer, storedAt } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
@@ -8,7 +9,7 @@ import { commandIdOf, idParams } from '../request-schemas';
 
 const resultUpdate = z
   .strictObject({
-    result: z.string().max(1_000_000).optional(),
+    result: z.string().max(MAX_TEXT_CEILING).optional(),
     label: z.string().max(200).optional(),
     approved: z.boolean().optional(),
   })

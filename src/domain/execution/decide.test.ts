@@ -489,6 +489,14 @@ describe('decide', () => {
         ]);
     });
 
+    it('EditResult refuses an empty result: whitespace alone is no text', () => {
+      for (const result of ['', '   \n\t']) {
+        given(withResult)
+          .when({ type: 'EditResult', data: { resultId: 'res1', result } })
+          .thenRefuses('rule_violated', MESSAGES.emptyResult);
+      }
+    });
+
     it('EditResult with nothing to change is refused; with the same values it records nothing', () => {
       given(withResult)
         .when({ type: 'EditResult', data: { resultId: 'res1' } })

@@ -1,4 +1,5 @@
 import { DomainError, type ProblemKind } from '../errors';
+import { checkSize } from '../limits';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
 import { evolve } from './evolve';
 import { parseStepOutput } from './output';
@@ -28,11 +29,15 @@ export const MESSAGES = {
   inputRequired: 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.',
   choiceStaysApproved: 'A selected choice stays approved: it is the path the flow took.',
   nothingToEdit: 'Nothing to change: give a result or a label.',
+  emptyResult: 'A result cannot be empty: write its text, or delete the result.',
   stepNotInFlow: 'Step not found in this flow',
   sourceOfAnotherFlow: 'The execution to reuse belongs to another flow',
   nothingApprovedToReuse: (order: number, name: string) =>
     `Step ${order} (${name}) chưa có kết quả nào được approve để dùng lại. Hãy approve một kết quả của step này, hoặc chạy lại từ step đó.`,
 } as const;
+
+/** A result is text someone can read and build on: whitespace alone is no result. */
+export const isBlankResult = (text: string) => text.trim() === '';
 
 const refuse = (kind: ProblemKind, message: string) => new DomainError(kind, message);
 
@@ -184,8 +189,10 @@ export function decide(
       // One run per step at a time: two runs of the same work would race to complete the same cache item.
       if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
       const work = workOf(state, step.id, data.loopIteration);
+      checkSize('The user input', data.userInput.length, 'maxTextChars', context.limits);
       const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
       const prompt = buildPrompt({
+        limits: context.limits,
         step,
         steps: state.steps,
         results: state.results,
@@ -264,6 +271,10 @@ export function decide(
       const result = resultOf(state, data.resultId);
       if (data.result === undefined && data.label === undefined)
         throw refuse('rule_violated', MESSAGES.nothingToEdit);
+      if (data.result !== undefined && isBlankResult(data.result))
+        throw refuse('rule_violated', MESSAGES.emptyResult);
+      if (data.result !== undefined)
+        checkSize('The result', data.result.length, 'maxTextChars', context.limits);
       const after = data.result ?? result.result;
       // The spec's default for a label cleared in the editor.
       const fallbackLabel = `step_${result.stepOrder}`;

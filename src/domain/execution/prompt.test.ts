@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DomainError } from '../errors';
 import { buildPrompt, detectLabels, referencedResults } from './prompt';
 import { aStep } from './testing';
 import { type ConversationContext, DEFAULT_USER_INPUT, type StepResult } from './types';
@@ -190,5 +191,46 @@ describe('buildPrompt', () => {
     expect(promptFor('Price: [[step-1]]', [aResult(1, "$& $1 $'")]).finalPrompt).toMatch(
       /^Price: \$& \$1 \$'/,
     );
+  });
+});
+
+describe('the size of a prompt', () => {
+  const results = [aResult(1, 'r'.repeat(1_000)), aResult(2, 'i'.repeat(300))];
+  const template = '[[step-1]] and [[Ideas]] '.repeat(50);
+  const context = { userNotes: 'n'.repeat(200), rejectedIdeas: 'old idea' };
+
+  it('is counted before the prompt is put together: the count is the length it would have', () => {
+    const built = promptFor(template, results, {
+      conversation: context,
+      limits: { maxPromptChars: 1_000_000, maxTextChars: 500_000 },
+    });
+    const size = built.finalPrompt.length;
+    expect(size).toBeGreaterThan(65_000);
+    expect(() =>
+      promptFor(template, results, {
+        conversation: context,
+        limits: { maxPromptChars: size, maxTextChars: 500_000 },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      promptFor(template, results, {
+        conversation: context,
+        limits: { maxPromptChars: size - 1, maxTextChars: 500_000 },
+      }),
+    ).toThrow(
+      new DomainError(
+        'too_large',
+        `The prompt would be ${size.toLocaleString('en-US')} characters; the limit (MAX_PROMPT_CHARS) is ${(size - 1).toLocaleString('en-US')}.`,
+      ),
+    );
+  });
+
+  it('counts a reference repeated a million times without building the text', () => {
+    const huge = '[[step-1]]'.repeat(1_000_000);
+    const started = promptFor.bind(null, huge, [aResult(1, 'x'.repeat(100_000))], {
+      limits: { maxPromptChars: 1_000_000, maxTextChars: 500_000 },
+    });
+    // 10^11 characters if it were built: a refusal, not an out-of-memory crash.
+    expect(started).toThrow(/^The prompt would be 100,000,000,0\d\d characters/);
   });
 });

@@ -1,4 +1,5 @@
 import type { StepSnapshot } from '../flow';
+import { checkSize, type Limits } from '../limits';
 import { type ConversationContext, DEFAULT_USER_INPUT, type StepResult } from './types';
 
 export interface PromptInput {
@@ -11,6 +12,8 @@ export interface PromptInput {
   conversation: ConversationContext;
   /** The loop iteration being run (1-based); earlier iterations of the step are shown to the model. */
   loopIteration?: number;
+  /** When given, a prompt past `maxPromptChars` is refused (413) before it is put together. */
+  limits?: Limits;
 }
 
 export interface BuiltPrompt {
@@ -53,10 +56,26 @@ export function referencedResults(results: readonly StepResult[]): StepResult[] 
     .sort((a, b) => (a.loopIteration ?? 0) - (b.loopIteration ?? 0));
 }
 
+/**
+ * Text as pieces: the prompt is counted from its pieces and joined only once it is known to fit, so a
+ * reference repeated a thousand times costs a thousand pointers, not a thousand copies.
+ */
+type Pieces = string[];
+
+const sizeOf = (pieces: readonly string[]) => pieces.reduce((total, piece) => total + piece.length, 0);
+
+/** `parts` with `separator` between them, as pieces. */
+function joined(parts: readonly Pieces[], separator: string): Pieces {
+  return parts.flatMap((part, i) => (i === 0 ? part : [separator, ...part]));
+}
+
 /** Several results are told apart by their labels; a single one is its text alone. */
-function textOf(results: readonly StepResult[]): string {
-  if (results.length === 1) return results[0]!.result;
-  return results.map((r, i) => `${r.label ?? `Result ${i + 1}`}:\n${r.result}`).join('\n\n');
+function textOf(results: readonly StepResult[]): Pieces {
+  if (results.length === 1) return [results[0]!.result];
+  return joined(
+    results.map((r, i) => [`${r.label ?? `Result ${i + 1}`}:\n`, r.result]),
+    '\n\n',
+  );
 }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -68,7 +87,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const earlierResults = resultsOf(earlierSteps.map((s) => s.id));
 
   // The forms are tried in the spec's order; the first that yields text wins.
-  const resolve = (label: string): string | null => {
+  const resolve = (label: string): Pieces | null => {
     const key = label.trim().toLowerCase();
     const byOrder = STEP_BY_ORDER.exec(key);
     const candidates = [
@@ -81,19 +100,26 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   };
 
   // A Map, not an object: a label may be any text, '__proto__' and 'constructor' included.
-  const resolved = new Map<string, string>();
+  const resolved = new Map<string, Pieces>();
   const unresolvedLabels: string[] = [];
   for (const label of detectLabels(step.systemPrompt)) {
     const text = resolve(label);
     if (text === null) unresolvedLabels.push(label);
     else resolved.set(label, text);
   }
-  const systemPrompt = step.systemPrompt.replace(LABEL, (written, label: string) => {
-    return resolved.get(label.trim()) ?? written;
-  });
+  // Each reference is the pieces of its text, shared by every place it appears.
+  const systemPrompt: Pieces = [];
+  let from = 0;
+  for (const match of step.systemPrompt.matchAll(LABEL)) {
+    const text = resolved.get(match[1]!.trim());
+    if (!text) continue;
+    systemPrompt.push(step.systemPrompt.slice(from, match.index), ...text);
+    from = match.index + match[0].length;
+  }
+  systemPrompt.push(step.systemPrompt.slice(from));
 
-  const sections: string[] = [];
-  if (systemPrompt.trim() !== '') sections.push(systemPrompt);
+  const sections: Pieces[] = [];
+  if (systemPrompt.some((piece) => piece.trim() !== '')) sections.push(systemPrompt);
 
   const sources = earlierSteps
     .filter((s) => step.inputSources.includes(s.id))
@@ -101,22 +127,26 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   for (const source of sources) {
     const results = referencedResults(resultsOf([source.id]));
     if (results.length > 0)
-      sections.push(`## Context from Step ${source.order}: ${source.name}\n${textOf(results)}`);
+      sections.push([`## Context from Step ${source.order}: ${source.name}\n`, ...textOf(results)]);
   }
 
   const iteration = input.loopIteration ?? 0;
-  const previous: string[] = [];
+  const previous: Pieces[] = [];
   for (let n = 1; n < iteration; n++) {
     const results = referencedResults(resultsOf([step.id]).filter((r) => r.loopIteration === n));
-    if (results.length > 0) previous.push(`### Loop ${n}\n${textOf(results)}`);
+    if (results.length > 0) previous.push([`### Loop ${n}\n`, ...textOf(results)]);
   }
-  if (previous.length > 0) sections.push(`## Previous iterations\n${previous.join('\n\n')}`);
+  if (previous.length > 0) sections.push(['## Previous iterations\n', ...joined(previous, '\n\n')]);
 
-  if (conversation.userNotes.trim() !== '') sections.push(`## User notes\n${conversation.userNotes.trim()}`);
+  if (conversation.userNotes.trim() !== '')
+    sections.push([`## User notes\n${conversation.userNotes.trim()}`]);
   if (conversation.rejectedIdeas.trim() !== '') {
-    sections.push(`## Rejected ideas (do not repeat)\n${conversation.rejectedIdeas.trim()}`);
+    sections.push([`## Rejected ideas (do not repeat)\n${conversation.rejectedIdeas.trim()}`]);
   }
-  sections.push(`## User input\n${input.userInput.trim() || DEFAULT_USER_INPUT}`);
+  sections.push([`## User input\n${input.userInput.trim() || DEFAULT_USER_INPUT}`]);
 
-  return { finalPrompt: sections.join('\n\n'), stepLabels: Object.fromEntries(resolved), unresolvedLabels };
+  const prompt = joined(sections, '\n\n');
+  if (input.limits) checkSize('The prompt', sizeOf(prompt), 'maxPromptChars', input.limits);
+  const stepLabels = Object.fromEntries([...resolved].map(([label, text]) => [label, text.join('')]));
+  return { finalPrompt: prompt.join(''), stepLabels, unresolvedLabels };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../limits';
 import { expect } from 'vitest';
 import { DomainError, type ProblemKind } from '../errors';
 import type { Step, StepSnapshot } from '../flow';
@@ -14,7 +15,14 @@ export function countingIds(prefix = 'id') {
 }
 
 export function contextWith(overrides: Partial<DecideContext> = {}): DecideContext {
-  return { now: NOW, newId: countingIds(), userId: 'user-1', steps: [], ...overrides };
+  return {
+    now: NOW,
+    newId: countingIds(),
+    userId: 'user-1',
+    steps: [],
+    limits: DEFAULT_LIMITS,
+    ...overrides,
+  };
 }
 
 export function aStep(order: number, fields: Partial<StepSnapshot> = {}): StepSnapshot {

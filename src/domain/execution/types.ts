@@ -1,3 +1,4 @@
+import type { Limits } from '../limits';
 import type { OutputMode, StepSnapshot } from '../flow';
 
 export type ExecutionStatus = 'running' | 'stopped' | 'completed' | 'failed';
@@ -225,6 +226,8 @@ export interface DecideContext {
   userId: string;
   /** The flow's current steps, ordered by `order`. */
   steps: StepSnapshot[];
+  /** How large a prompt or a text may be. */
+  limits: Limits;
 }
 
 export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';

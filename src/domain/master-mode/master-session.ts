@@ -1,3 +1,4 @@
+import { MAX_TEXT_CEILING } from '../limits';
 import { z } from 'zod';
 
 /** What a master mode row does when it runs (spec §3, default ai). */
@@ -39,8 +40,8 @@ export interface MasterSessionWithSteps extends MasterSession {
   version: number;
 }
 
-const MAX_TEXT = 100_000;
-const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
+// A cell is as long as MAX_TEXT_CHARS lets it be (413 past it, before this schema).
+const text = z.string().max(MAX_TEXT_CEILING, `must be at most ${MAX_TEXT_CEILING} characters`);
 const stepName = z.string().trim().min(1, 'stepName is required').max(200);
 
 export const createSessionSchema = z.strictObject({

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { referencedRows, resolveRowReferences, rowNumber, stepReferencesAsRows } from './row-references';
+import {
+  referencedRows,
+  resolveRowReferences,
+  rowNumber,
+  stepReferencesAsRows,
+  unresolvedReferences,
+} from './row-references';
 
 describe('row references', () => {
   it('numbers rows with three digits', () => {
@@ -32,13 +38,23 @@ describe('row references', () => {
     expect(referencedRows('[[row-2]] [[row-1]] [[row-2]]')).toEqual([2, 1]);
   });
 
-  it('turns a flow step’s [[step-N]] into the row that step became', () => {
-    const rowOfOrder = new Map([
-      [1, 1],
-      [3, 2],
-    ]);
+  it('turns every reference that names a flow step, by step-N or by name, into the row that step became', () => {
+    const steps = [
+      { order: 1, name: 'Dàn ý', row: 1 },
+      { order: 3, name: 'Bản nháp', row: 2 },
+    ];
     expect(
-      stepReferencesAsRows('Use [[step-3]] and [[Step_1]], not [[step-2]] or [[Outline]]', rowOfOrder),
-    ).toBe('Use [[row-2]] and [[row-1]], not [[step-2]] or [[Outline]]');
+      stepReferencesAsRows(
+        'Use [[step-3]], [[Step_1]], [[ dàn ý ]] and [[Bản nháp]]; not [[step-2]] or [[Outline]]',
+        steps,
+      ),
+    ).toBe('Use [[row-2]], [[row-1]], [[row-1]] and [[row-2]]; not [[step-2]] or [[Outline]]');
+  });
+
+  it('lists the references of a row that resolve to nothing, once each, as written', () => {
+    expect(
+      unresolvedReferences('[[row-1]] [[row-3]] [[Outline]] [[row-0]] [[Outline]] [[ROW_2]]', 2),
+    ).toEqual(['[[row-3]]', '[[Outline]]', '[[row-0]]']);
+    expect(unresolvedReferences('no references', 0)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../limits';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
 import type { MasterStep } from './master-session';
@@ -44,7 +45,7 @@ describe('running a master mode row', () => {
   ];
 
   it('text passes its input through with references replaced', () => {
-    expect(planRowRun(rows, 3, [])).toMatchObject({
+    expect(planRowRun(rows, 3, [], DEFAULT_LIMITS)).toMatchObject({
       kind: 'answered',
       result: 'Country Vietnam, answer 42, missing [[row-9]]',
       input: { unresolved: [9] },
@@ -52,35 +53,37 @@ describe('running a master mode row', () => {
   });
 
   it('calculation evaluates its input over earlier results', () => {
-    expect(planRowRun(rows, 4, [])).toMatchObject({ kind: 'answered', result: '21' });
+    expect(planRowRun(rows, 4, [], DEFAULT_LIMITS)).toMatchObject({ kind: 'answered', result: '21' });
     const broken = [...rows.slice(0, 3), row({ stepType: 'calculation', userInput: '[[row-3]] + 1' })];
-    expect(refusal(() => planRowRun(broken, 4, []))).toMatch(
+    expect(refusal(() => planRowRun(broken, 4, [], DEFAULT_LIMITS))).toMatch(
       /^Row 004 "Step \d+": Row 003 has no result yet$/,
     );
   });
 
   it('ai asks the model with the resolved prompt and input', () => {
-    const plan = planRowRun(rows, 5, []);
+    const plan = planRowRun(rows, 5, [], DEFAULT_LIMITS);
     expect(plan.kind).toBe('model');
     if (plan.kind !== 'model') return;
     expect(plan.prompt).toBe('Describe Vietnam in 42 words.\n\n## User input\nBe brief');
     expect(plan.systemPrompt.references).toEqual({ '1': 'Vietnam', '2': '42' });
-    const blank = planRowRun(rows, 6, []);
+    const blank = planRowRun(rows, 6, [], DEFAULT_LIMITS);
     expect(blank.kind === 'model' && blank.prompt).toBe(
       `Say hello\n\n## User input\n${DEFAULT_MASTER_INPUT}`,
     );
   });
 
   it('api calls only allowed hosts', () => {
-    const plan = planRowRun(rows, 7, ['127.0.0.1:4000']);
+    const plan = planRowRun(rows, 7, ['127.0.0.1:4000'], DEFAULT_LIMITS);
     expect(plan.kind === 'http' && plan.url.href).toBe('http://127.0.0.1:4000/data?country=Vietnam');
-    expect(refusal(() => planRowRun(rows, 7, []))).toMatch(/MASTER_MODE_API_HOSTS is empty/);
-    expect(refusal(() => planRowRun(rows, 7, ['127.0.0.1']))).toMatch(/127\.0\.0\.1:4000 is not allowed/);
+    expect(refusal(() => planRowRun(rows, 7, [], DEFAULT_LIMITS))).toMatch(/MASTER_MODE_API_HOSTS is empty/);
+    expect(refusal(() => planRowRun(rows, 7, ['127.0.0.1'], DEFAULT_LIMITS))).toMatch(
+      /127\.0\.0\.1:4000 is not allowed/,
+    );
   });
 
   it('refuses a required row with blank input', () => {
     const required = [row({ stepName: 'Topic', isRequired: true, userInput: '  ' })];
-    expect(refusal(() => planRowRun(required, 1, []))).toBe(
+    expect(refusal(() => planRowRun(required, 1, [], DEFAULT_LIMITS))).toBe(
       'Row 001 "Topic" is required: enter its input before running it',
     );
     expect(blankRequiredRow([...rows, ...required])).toMatchObject({ position: 8 });
@@ -105,5 +108,38 @@ describe('the API host allow-list', () => {
     expect(refusal(() => allowedApiUrl('file:///etc/passwd', hosts))).toMatch(/http/);
     expect(refusal(() => allowedApiUrl('https://me:pw@api.example.com/', hosts))).toMatch(/password/);
     expect(refusal(() => allowedApiUrl('not a url', hosts))).toMatch(/must be a URL/);
+  });
+});
+
+describe('sizes of a row run', () => {
+  const limits = { maxPromptChars: 5_000, maxTextChars: 2_000 };
+  const chain = (result: string, prompt: string, stepType: 'ai' | 'text' = 'ai') => [
+    row({ stepName: 'Source', result }),
+    row({
+      stepName: 'Uses it',
+      stepType,
+      systemPrompt: prompt,
+      userInput: stepType === 'text' ? prompt : '',
+    }),
+  ];
+
+  it('counts a repeated [[row-N]] without expanding it, and refuses a prompt past MAX_PROMPT_CHARS', () => {
+    const rows = chain('x'.repeat(1_000), '[[row-1]]'.repeat(400));
+    expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
+      'Row 002 "Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
+    );
+  });
+
+  it('refuses a text row whose result would pass MAX_TEXT_CHARS', () => {
+    const rows = chain('x'.repeat(1_000), '[[row-1]][[row-1]][[row-1]]', 'text');
+    expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
+      'Row 002 "Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
+    );
+    expect(
+      planRowRun(chain('x'.repeat(600), '[[row-1]][[row-1]][[row-1]]', 'text'), 2, [], limits),
+    ).toMatchObject({
+      kind: 'answered',
+      result: 'x'.repeat(1_800),
+    });
   });
 });

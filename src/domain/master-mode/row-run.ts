@@ -1,7 +1,8 @@
 import { ruleViolated } from '../errors';
+import { checkSize, type Limits } from '../limits';
 import { CalculationError, evaluateCalculation, formatCalculation } from './calculation';
 import type { MasterStep } from './master-session';
-import { type ResolvedText, resolveRowReferences, rowNumber } from './row-references';
+import { type ResolvedText, resolvedSize, resolveRowReferences, rowNumber } from './row-references';
 
 /**
  * What running one master mode row means, decided without I/O: text and calculation rows are answered
@@ -62,12 +63,14 @@ export function allowedApiUrl(input: string, allowedHosts: readonly string[]): U
 
 /**
  * The plan for running the row at `position` (1-based) of `rows`: its prompt and input with every
- * `[[row-N]]` replaced by row N's current result.
+ * `[[row-N]]` replaced by row N's current result. The sizes are counted first: a text past MAX_TEXT_CHARS
+ * or a prompt past MAX_PROMPT_CHARS is refused (413) before it is put together.
  */
 export function planRowRun(
   rows: readonly MasterStep[],
   position: number,
   allowedHosts: readonly string[],
+  limits: Limits,
 ): RowRunPlan {
   const row = rows[position - 1];
   if (!row) throw ruleViolated(`The session has no row ${position}`);
@@ -75,6 +78,14 @@ export function planRowRun(
     throw ruleViolated(requiredInputMessage(position, row));
   }
   const results = rows.map((r) => r.result);
+  const inputSize = resolvedSize(row.userInput, results);
+  if (row.stepType === 'ai') {
+    // The prompt: the resolved system prompt, the resolved input and their two headings.
+    const promptSize = resolvedSize(row.systemPrompt, results) + inputSize + 20;
+    checkSize(`${rowLabel(position, row)}: the prompt`, promptSize, 'maxPromptChars', limits);
+  } else {
+    checkSize(`${rowLabel(position, row)}: the input`, inputSize, 'maxTextChars', limits);
+  }
   const input = resolveRowReferences(row.userInput, results);
   switch (row.stepType) {
     case 'text':

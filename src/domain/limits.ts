@@ -1,0 +1,50 @@
+import { DomainError } from './errors';
+
+/**
+ * Every size a user's work can reach, bounded: what one request may make the server build, send to a
+ * model or store. Configured by the environment variables named here (README, Configuration).
+ */
+export interface Limits {
+  /** The final prompt sent to a model: system prompt, inputs, resolved references, context. */
+  maxPromptChars: number;
+  /** One text a user or a model writes: a result, a user input, a note, a master mode cell. */
+  maxTextChars: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxPromptChars: 1_000_000, maxTextChars: 500_000 };
+
+/**
+ * What MAX_TEXT_CHARS may be set to at most, and so what the request schemas let through for a text the
+ * limit governs: the configured limit refuses (413) before a schema would.
+ */
+export const MAX_TEXT_CEILING = 1_000_000;
+
+const LIMIT_NAMES: Record<keyof Limits, string> = {
+  maxPromptChars: 'MAX_PROMPT_CHARS',
+  maxTextChars: 'MAX_TEXT_CHARS',
+};
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** `what` would be `size` characters, past `limit`: a 413 that names the limit and both sizes. */
+export function tooLarge(what: string, size: number, limit: keyof Limits, limits: Limits): DomainError {
+  return new DomainError(
+    'too_large',
+    `${what} would be ${count(size)} characters; the limit (${LIMIT_NAMES[limit]}) is ${count(limits[limit])}.`,
+  );
+}
+
+/** Refuses a size past its limit, before anything is built, appended or sent. */
+export function checkSize(what: string, size: number, limit: keyof Limits, limits: Limits): void {
+  if (size > limits[limit]) throw tooLarge(what, size, limit, limits);
+}
+
+/**
+ * An answer from outside (a model, an API) past MAX_TEXT_CHARS is not kept: the run fails saying so (502,
+ * the outside answered too much), whether the size is known as it streams or at its end.
+ */
+export function checkAnswerSize(what: string, size: number, limits: Limits): void {
+  if (size <= limits.maxTextChars) return;
+  const { message } = tooLarge(what, size, 'maxTextChars', limits);
+  throw new DomainError('model_failed', `${message} It was not kept; ask for a shorter answer.`);
+}
