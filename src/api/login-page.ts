@@ -118,7 +118,7 @@ button{width:100%;margin-top:20px;padding:10px 16px;border:0;border-radius:8px;b
 button:hover{background:#4338ca}
 button:focus-visible{outline:2px solid #312e81;outline-offset:2px}
 .alert{margin:0 0 12px;padding:10px 12px;border:1px solid #fecaca;border-radius:8px;background:#fef2f2;color:#b91c1c}
-.divider{display:flex;align-items:center;gap:12px;margin:24px 0 16px;color:#94a3b8;font-size:13px}
+.divider{display:flex;align-items:center;gap:12px;margin:24px 0 16px;color:#64748b;font-size:13px}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #e2e8f0}
 summary{cursor:pointer;font-weight:600;color:#4f46e5;list-style-position:inside}
 details[open] summary{margin-bottom:12px}

@@ -208,5 +208,44 @@ describe.skipIf(skipReason !== null)(
         .toBe('completed');
       await screenshot(page, 'edit-mode-03-test-execution');
     });
+
+    it('renames, re-describes and activates a flow in edit mode; Save stores it and the flows list shows it', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/api/logout`);
+      await signUpInBrowser(page, server.url, 'Hoa');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', { name: 'Nháp', description: 'Cũ' });
+      await page.goto(`${server.url}/flows/${flow.id}?mode=edit`);
+      await page.getByTestId('flow-details').waitFor();
+      expect(await page.getByTestId('flow-details-status').inputValue()).toBe('draft');
+
+      // A blank name cannot be saved: the field says why and Save's toast tells the failure.
+      await page.getByTestId('flow-details-name').fill('  ');
+      expect(await page.getByTestId('flow-details').textContent()).toContain('name is required');
+      await page.getByTestId('save-flow').click();
+      await expect.poll(() => toastText(page)).toContainEqual('Lưu thất bạiname is required');
+
+      await page.getByTestId('flow-details-name').fill('Bài blog về trà');
+      await page.getByTestId('flow-details-description').fill('Từ ý tưởng đến bản nháp');
+      await page.getByTestId('flow-details-status').selectOption('active');
+      await page.getByTestId('unsaved-changes').waitFor();
+      await page.getByTestId('save-flow').click();
+      await expect.poll(() => toastText(page)).toContainEqual(expect.stringContaining('Đã lưu thành công'));
+      await expect.poll(() => page.getByTestId('flow-title').textContent()).toBe('Bài blog về trà');
+      expect(await page.getByTestId('unsaved-changes').count()).toBe(0);
+      await screenshot(page, 'edit-mode-03-flow-details');
+      const stored = await callApi(page, server.url, 'GET', `/api/flows/${flow.id}`);
+      expect(stored).toMatchObject({
+        name: 'Bài blog về trà',
+        description: 'Từ ý tưởng đến bản nháp',
+        status: 'active',
+      });
+
+      await page.goto(`${server.url}/flows`);
+      const card = page.getByTestId('flow-card').filter({ hasText: 'Bài blog về trà' });
+      await card.waitFor();
+      expect(await card.getByTestId('flow-card-status').textContent()).toBe('Active');
+      expect(await card.getByTestId('flow-card-description').textContent()).toBe('Từ ý tưởng đến bản nháp');
+    });
   },
 );

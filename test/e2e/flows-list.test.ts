@@ -74,7 +74,11 @@ describe.skipIf(skipReason !== null)(
         description: 'Đối thủ và định vị',
         status: 'active',
       });
-      await callApi(page, server.url, 'POST', `/api/flows/${teaId}/execute`);
+      // 'Last run' is the time of the flow's latest step run: an execution started and not run shows none.
+      const execution = await callApi(page, server.url, 'POST', `/api/flows/${teaId}/execute`);
+      await callApi(page, server.url, 'POST', `/api/executions/${execution.id}/steps/${ideasStep.id}/execute`, {
+        userInput: 'trà xanh',
+      });
 
       // While the list loads: a skeleton of 3 cards.
       let releaseList: () => void = () => {};

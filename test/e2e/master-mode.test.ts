@@ -161,6 +161,46 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('master-mode-screen').waitFor();
       expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Ghi chú Session');
       expect(await page.getByTestId('master-row-name').allTextContents()).toEqual(['Tóm tắt']);
+
+      // A session without a workflow is found again on the start page, opened and deleted from there.
+      await page.goto(`${server.url}/master-mode`);
+      await page.getByTestId('master-session-name').fill('Ghi chép riêng');
+      await page.getByTestId('master-create-session').click();
+      await page.getByTestId('master-mode-screen').waitFor();
+      const standaloneId = new URL(page.url()).searchParams.get('sessionId')!;
+      await page.getByTestId('master-mode-back').click();
+      const listed = page.getByTestId('master-session-item');
+      await expect
+        .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
+        .toEqual(['Ghi chép riêng', 'Ghi chú Session', 'Du lịch Session']);
+      const standalone = listed.filter({ hasText: 'Ghi chép riêng' });
+      expect(await standalone.textContent()).toContain('No workflow');
+      expect(await standalone.getByTestId('master-session-item-rows').textContent()).toBe('0 rows');
+      expect(await listed.filter({ hasText: 'Du lịch Session' }).textContent()).toContain(
+        'Workflow: Du lịch',
+      );
+      await screenshot(page, 'master-mode-05-your-sessions');
+      await callApi(page, server.url, 'POST', '/api/master-mode/steps', {
+        sessionId: standaloneId,
+        stepName: 'Tóm tắt',
+        systemPrompt: 'Dùng [[Outline]] và [[row-7]], cùng [[row-1]]',
+      });
+      await standalone.getByTestId('master-session-open').click();
+      await page.getByTestId('master-mode-screen').waitFor();
+      expect(new URL(page.url()).searchParams.get('sessionId')).toBe(standaloneId);
+      // The row was added through the API behind the screen's back: read the session afresh.
+      await page.reload();
+      await page.getByTestId('master-row-1').waitFor();
+      // References that resolve to nothing are listed on the row, as run mode lists unresolved labels.
+      expect(await page.getByTestId('master-row-unresolved').textContent()).toBe(
+        'Không tìm thấy: [[Outline]], [[row-7]] (giữ nguyên khi chạy)',
+      );
+      await page.getByTestId('master-mode-back').click();
+      page.once('dialog', (dialog) => void dialog.accept());
+      await listed.filter({ hasText: 'Ghi chép riêng' }).getByTestId('master-session-delete').click();
+      await expect
+        .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
+        .toEqual(['Ghi chú Session', 'Du lịch Session']);
     });
   },
 );

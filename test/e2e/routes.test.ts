@@ -69,10 +69,31 @@ describe.skipIf(skipReason !== null)(
       ]) {
         expect(await bar.locator(`a[href="${href}"]`).textContent()).toBe(text);
       }
-      // The Keys link only on large screens.
+      // The links in the bar only on large screens; below, one menu holds them, the name and sign-out.
       await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
-      await page.setViewportSize({ width: 800, height: 900 });
-      await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(false);
+      expect(await page.getByTestId('nav-menu-button').isVisible()).toBe(false);
+      for (const width of [800, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(false);
+        expect(await page.getByTestId('user-name').isVisible()).toBe(false);
+        // Nothing in the bar runs past its right edge.
+        const overflow = await bar.evaluate((el) => el.scrollWidth - el.clientWidth);
+        expect(overflow).toBe(0);
+      }
+      await page.getByTestId('nav-menu-button').click();
+      expect(await page.getByTestId('nav-menu-user').textContent()).toBe('Lan');
+      expect(await page.getByTestId('nav-menu-link').allTextContents()).toEqual([
+        'Flows',
+        'Master Mode',
+        'Guide',
+        'Sessions',
+        'Recommendations',
+        'Keys',
+      ]);
+      expect(await page.getByTestId('nav-menu-logout').getAttribute('href')).toBe('/api/logout');
+      await screenshot(page, 'routes-phone-menu');
+      await page.getByTestId('nav-menu-link').filter({ hasText: 'Sessions' }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/sessions');
       await page.setViewportSize({ width: 1280, height: 900 });
 
       const flow = await callApi(page, server.url, 'POST', '/api/flows', {

@@ -87,6 +87,12 @@ describe.skipIf(skipReason !== null)(
       const title = page.getByTestId('step-results-4');
       await title.locator('[data-testid^="edit-result-"]').click();
       await title.getByTestId('result-label-input').fill('');
+      // An emptied result cannot be saved: the editor says why.
+      await title.getByTestId('result-text-input').fill('   ');
+      expect(await title.getByTestId('result-save').isDisabled()).toBe(true);
+      expect(await title.getByRole('alert').textContent()).toBe(
+        'A result cannot be empty: write its text, or delete the result.',
+      );
       await title.getByTestId('result-text-input').fill('Trà xanh: một tách, ba câu chuyện');
       await title.getByTestId('result-save').click();
       await expect.poll(() => title.getByTestId('result-label').textContent()).toBe('step_4');

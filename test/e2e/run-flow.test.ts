@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -79,7 +79,8 @@ describe.skipIf(skipReason !== null)(
         .toBe('Approved');
 
       if ((await page.getByTestId('execute-step-2').count()) === 0)
-        await page.getByTestId('step-header-2').click();
+        // Opened from the step list: the stop toast may still cover the card's header.
+        await page.getByTestId('step-list-row-2').locator('button').first().click();
       await page.getByTestId('execute-step-2').click();
       // The second step's prompt carried the first result in place of [[step-1]]; the offline model
       // echoes its task, so the first step's words reach the second result.
@@ -111,6 +112,135 @@ describe.skipIf(skipReason !== null)(
         .toContain('[Offline model] List three ideas about tea.');
       expect(await secondPrompt.textContent()).not.toContain('[[step-1]]');
       await screenshot(page, '08-logs');
+    });
+  },
+);
+
+describe.skipIf(skipReason !== null)(
+  `the run workspace in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    const env = useServerAndBrowser();
+    beforeAll(async () => {
+      await signUpInBrowser(await env.browser.newPage(), env.server.url, 'Bình');
+    });
+
+    it('offers no run on a stopped execution, says why, and shows the step as stopped until a reset', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Dừng lại',
+        description: 'x',
+      });
+      for (const [i, name] of ['Ideas', 'Draft'].entries()) {
+        await callApi(page, server.url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order: i + 1,
+          name,
+          systemPrompt: name,
+        });
+      }
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('run-mode').waitFor();
+      await page.getByTestId('execute-step-1').click();
+      await page.getByTestId('step-results-1').locator('[data-testid^="approve-"]').first().waitFor();
+      await page.getByTestId('stop-execution').click();
+      await expect.poll(() => page.getByTestId('execution-status').textContent()).toBe('Stopped');
+
+      expect(await page.getByTestId('execute-step-1').isDisabled()).toBe(true);
+      expect(await page.getByTestId('step-list-run-2').isDisabled()).toBe(true);
+      expect(await page.getByTestId('step-stopped-1').textContent()).toBe(
+        'Execution đã dừng. Hãy reset trước khi chạy lại.',
+      );
+      // Opened from the step list: the stop toast may still cover the card's header.
+      await page.getByTestId('step-list-row-2').locator('button').first().click();
+      expect(await page.getByTestId('execute-step-2').isDisabled()).toBe(true);
+      expect(await page.getByTestId('step-status-2').getAttribute('data-status')).toBe('stopped');
+      expect(await page.getByTestId('step-status-2').locator('.animate-spin').count()).toBe(0);
+      await screenshot(page, 'run-stopped');
+
+      await page.getByTestId('reset-execution').click();
+      await expect.poll(() => page.getByTestId('execute-step-1').isDisabled()).toBe(false);
+      expect(await page.getByTestId('step-stopped-1').count()).toBe(0);
+    });
+
+    it('keeps the mode in the URL: a reload stays in it, back and forward move between modes', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Chế độ',
+        description: 'x',
+      });
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('run-mode').waitFor();
+      await page.getByTestId('mode-chat').click();
+      await page.getByTestId('chat-mode').waitFor();
+      expect(new URL(page.url()).searchParams.get('mode')).toBe('chat');
+      await page.reload();
+      await page.getByTestId('chat-mode').waitFor();
+      await page.goBack();
+      await page.getByTestId('run-mode').waitFor();
+      expect(new URL(page.url()).searchParams.get('mode')).toBe('run');
+      await page.getByTestId('mode-edit').click();
+      await page.getByTestId('edit-mode').waitFor();
+      expect(new URL(page.url()).searchParams.get('mode')).toBe('edit');
+      await page.goBack();
+      await page.getByTestId('run-mode').waitFor();
+      await page.goForward();
+      await page.getByTestId('edit-mode').waitFor();
+    });
+
+    it("opens chat mode on a flow run before with each step's current result, not every old version", async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Trò chuyện',
+        description: 'x',
+      });
+      const step = await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'Ideas',
+        systemPrompt: 'Ideas',
+      });
+      const execution = await callApi(page, server.url, 'POST', `/api/flows/${flow.id}/execute`, {});
+      for (const userInput of ['một', 'hai', 'ba']) {
+        await callApi(page, server.url, 'POST', `/api/executions/${execution.id}/steps/${step.id}/execute`, {
+          userInput,
+        });
+      }
+      await page.goto(`${server.url}/flows/${flow.id}?mode=chat`);
+      await page.getByTestId('chat-mode').waitFor();
+      const answers = page.getByTestId('chat-message-assistant');
+      await answers.first().waitFor();
+      expect(await answers.count()).toBe(1);
+      await screenshot(page, 'chat-opened-on-earlier-run');
+    });
+
+    it('shows a size limit as a toast naming it: an input past MAX_TEXT_CHARS is refused, nothing runs', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Quá dài',
+        description: 'x',
+      });
+      await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'A',
+        systemPrompt: 'a',
+      });
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('step-input-1').fill('d'.repeat(500_001));
+      await page.getByTestId('execute-step-1').click();
+      await expect
+        .poll(() => page.getByTestId('toast').allTextContents())
+        .toContainEqual(
+          expect.stringContaining(
+            'userInput would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+          ),
+        );
+      await screenshot(page, 'run-too-large');
+      expect(await page.getByTestId('step-results-1').count()).toBe(0);
     });
   },
 );

@@ -42,4 +42,15 @@ describe('failureToastOf', () => {
     });
     expect(failureToastOf(serverError, false)).toBeNull();
   });
+
+  it('shows a size limit the server names, whatever the screen would say', () => {
+    const tooLarge = new ApiError(
+      413,
+      '413: result would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+    );
+    expect(failureToastOf(tooLarge, { description: 'Không thể lưu' })).toEqual({
+      title: 'Lỗi',
+      description: '413: result would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+    });
+  });
 });

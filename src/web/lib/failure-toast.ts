@@ -1,4 +1,4 @@
-import { messageOf } from './api-client';
+import { ApiError, messageOf } from './api-client';
 import { toasts } from './strings';
 
 /**
@@ -28,7 +28,9 @@ export function failureToastOf(
   const toast = typeof meta === 'function' ? meta(error) : meta;
   if (toast === false) return null;
   const title = toast.title ?? toasts.error;
-  return 'description' in toast
+  // Past a size limit the server names the limit and the size: nothing a screen says instead is as useful.
+  const tooLarge = error instanceof ApiError && error.status === 413;
+  return 'description' in toast && !tooLarge
     ? { title, description: toast.description }
-    : { title, description: messageOf(error, toast.messageOr) };
+    : { title, description: messageOf(error, 'messageOr' in toast ? toast.messageOr : toast.description) };
 }

@@ -17,6 +17,8 @@ export const nav = {
   login: 'Đăng nhập',
   logout: 'Đăng xuất',
   userFallback: 'User',
+  menu: 'Menu',
+  main: 'Điều hướng chính',
 };
 
 export const landing = {
@@ -53,7 +55,7 @@ export const landing = {
     { title: 'Nghiên cứu sản phẩm', text: 'Nhu cầu người dùng → thiết kế giải pháp → kế hoạch MVP.' },
   ],
   comparisonTitle: 'So với chat AI thông thường',
-  comparisonHeaders: { aspect: '', chat: 'Chat thông thường', flow: 'Workflow nhiều bước' },
+  comparisonHeaders: { aspect: 'Khía cạnh', chat: 'Chat thông thường', flow: 'Workflow nhiều bước' },
   comparisonRows: [
     { aspect: 'Cấu trúc', chat: 'Một cuộc hội thoại dài', flow: 'Các bước rõ ràng, có thứ tự' },
     { aspect: 'Kiểm soát', chat: 'Chấp nhận câu trả lời như nó đến', flow: 'Duyệt và sửa từng kết quả' },
@@ -425,6 +427,11 @@ export const conversationContext = {
 };
 
 export const editMode = {
+  flowDetails: 'Flow',
+  flowDetailsHint: 'Tên, mô tả và status được lưu khi bấm Save.',
+  flowName: 'Tên Flow',
+  flowDescription: 'Mô tả',
+  flowStatus: 'Status',
   structure: 'Flow Structure',
   addStep: 'Add Step',
   selectStep: 'Select a step from the flow tree to view details',
@@ -500,6 +507,7 @@ export const runMode = {
   executeIteration: (n: number) => `Execute (lần ${n})`,
   rerun: 'Re-run',
   needsInput: 'Cần input',
+  stepStopped: 'Stopped',
   running: 'Đang chạy...',
   savePrompt: 'Lưu prompt',
   cancelEdit: 'Huỷ',
@@ -550,6 +558,7 @@ export const rerunFromStep = {
 
 export const queueCard = {
   title: 'Execution Queue',
+  progressLabel: 'Tiến độ của execution',
   noExecution: 'Chưa có execution. Bấm Execute ở một step để bắt đầu.',
   status: { running: 'Running', stopped: 'Stopped', completed: 'Completed', failed: 'Failed' },
   stop: 'Stop',
@@ -588,6 +597,7 @@ export const chatMode = {
   aiSuggestions: 'AI Suggestions',
   aiSuggestionsText: 'Gợi ý cải thiện từng step và cả flow',
   progress: (completed: number, total: number) => `${completed}/${total} bước`,
+  progressLabel: 'Tiến độ của flow',
   emptyTitle: 'Chat với workflow',
   emptyText: 'Mỗi tin nhắn chạy bước tiếp theo của flow với nội dung bạn gửi làm input.',
   you: 'Bạn',
@@ -886,6 +896,7 @@ export const about = {
   ctaText: 'Bắt đầu từ một template, một mô tả cho AI hoặc một flow trống.',
   ctaButton: 'Bắt đầu ngay',
   footerHome: 'Trang chủ',
+  footerNav: 'Liên kết cuối trang',
   footerAbout: 'Giới thiệu',
   footerInert: ['Tài liệu', 'API', 'Trợ giúp', 'Điều khoản', 'Bảo mật'],
   copyright: '© 2026 Prompt Flow Workbench',
@@ -936,7 +947,6 @@ export const recommendations = {
   complexities: { low: 'Low', medium: 'Medium', high: 'High' } as Record<string, string>,
   recommendedSteps: 'Recommended Steps',
   step: (order: number, name: string) => `Step ${order}: ${name}`,
-  outputModes: { single: 'Single Output', multiple: 'Multiple Output' } as Record<string, string>,
   tags: 'Tags',
   communityFeedback: 'Community Feedback',
   averageRating: (rating: string) => `${rating} / 5`,
@@ -998,6 +1008,21 @@ export const masterMode = {
   sessionNameFor: (flowName: string) => `${flowName} Session`,
   nameRequired: 'Please enter a session name',
   createFailed: 'Failed to create session',
+  yourSessions: 'Your Sessions',
+  noSessions: 'No master mode sessions yet. Create one above.',
+  unresolvedReferences: (references: string[]) =>
+    `Không tìm thấy: ${references.join(', ')} (giữ nguyên khi chạy)`,
+  rowCount: (rows: number) => (rows === 1 ? '1 row' : `${rows} rows`),
+  ofFlow: (flowName: string) => `Workflow: ${flowName}`,
+  withoutFlow: 'No workflow',
+  updatedAt: (when: string) => `Last change: ${when}`,
+  openSession: 'Open',
+  deleteSession: 'Delete',
+  deleteSessionLabel: (name: string) => `Delete session ${name}`,
+  deleteSessionConfirm: (name: string) =>
+    `Delete the session "${name}" and its rows? Its runs stay in the record.`,
+  deleteSessionFailed: 'Failed to delete session',
+  sessionDeleted: 'Session deleted',
   importFailed: 'Failed to import workflow',
   title: (sessionName: string) => `Master Mode - ${sessionName}`,
   loading: 'Loading Master Mode...',
@@ -1047,6 +1072,7 @@ export const masterMode = {
   running: 'Running...',
   executeAllDone: 'Execute All completed',
   executeAllStopped: 'Execute All stopped',
+  titleForFlow: (flowName: string) => `Master Mode - ${flowName}`,
   noSessionForFlow: 'Flow này chưa có Master Mode session.',
   createForFlow: (flowName: string) => `Create "${flowName} Session"`,
 };

@@ -23,7 +23,7 @@ class MarkdownErrorBoundary extends Component<{ raw: string; children: ReactNode
 
 /** Renders a model answer as GitHub-flavoured markdown; the raw text shows while the renderer loads. */
 export function MarkdownBlock({ text, className }: { text: string; className?: string }) {
-  if (!text.trim()) return <p className="text-sm italic text-slate-400">{t.empty}</p>;
+  if (!text.trim()) return <p className="text-sm italic text-slate-500">{t.empty}</p>;
   return (
     <div className={`markdown-body ${className ?? ''}`}>
       <MarkdownErrorBoundary key={text} raw={text}>

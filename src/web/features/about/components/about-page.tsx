@@ -158,7 +158,7 @@ export function AboutPage() {
       {/* Documentation, API, help and legal have no pages: they stay plain text, not dead links. */}
       <footer className="mt-16 border-t border-slate-200 bg-slate-50" data-testid="about-footer">
         <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-slate-600 sm:flex-row sm:items-center sm:justify-between">
-          <nav className="flex flex-wrap items-center gap-x-5 gap-y-2">
+          <nav className="flex flex-wrap items-center gap-x-5 gap-y-2" aria-label={t.footerNav}>
             <Link
               href="/"
               className="font-medium text-slate-800 hover:text-indigo-700"
@@ -174,12 +174,12 @@ export function AboutPage() {
               {t.footerAbout}
             </Link>
             {t.footerInert.map((entry) => (
-              <span key={entry} className="text-slate-400" data-testid="footer-inert">
+              <span key={entry} className="text-slate-500" data-testid="footer-inert">
                 {entry}
               </span>
             ))}
           </nav>
-          <span className="text-slate-400">{t.copyright}</span>
+          <span className="text-slate-500">{t.copyright}</span>
         </div>
       </footer>
     </div>

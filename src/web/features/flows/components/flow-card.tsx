@@ -42,9 +42,9 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="truncate text-lg font-semibold text-slate-900" data-testid="flow-card-name">
+            <h2 className="truncate text-lg font-semibold text-slate-900" data-testid="flow-card-name">
               {flow.name}
-            </h3>
+            </h2>
             <Badge tone="indigo" data-testid="flow-card-step-count">
               {t.stepCount(flow.stepCount)}
             </Badge>

@@ -83,7 +83,7 @@ export function FlowsPage() {
       ) : null}
 
       <div className="relative mt-6">
-        <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" />
+        <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500" />
         <Input
           type="search"
           placeholder={t.search}

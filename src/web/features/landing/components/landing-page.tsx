@@ -70,7 +70,9 @@ export function LandingPage() {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 bg-slate-50">
               <tr>
-                <th className="px-4 py-3 font-medium text-slate-500">{t.comparisonHeaders.aspect}</th>
+                <th className="px-4 py-3 font-medium text-slate-500">
+                  <span className="sr-only">{t.comparisonHeaders.aspect}</span>
+                </th>
                 <th className="px-4 py-3 font-semibold text-slate-700">{t.comparisonHeaders.chat}</th>
                 <th className="px-4 py-3 font-semibold text-indigo-700">{t.comparisonHeaders.flow}</th>
               </tr>
@@ -80,7 +82,7 @@ export function LandingPage() {
                 <tr key={row.aspect}>
                   <td className="px-4 py-3 font-medium text-slate-900">{row.aspect}</td>
                   <td className="px-4 py-3 text-slate-600">
-                    <X className="mr-1.5 inline h-4 w-4 text-slate-400" />
+                    <X className="mr-1.5 inline h-4 w-4 text-slate-500" />
                     {row.chat}
                   </td>
                   <td className="px-4 py-3 text-slate-800">

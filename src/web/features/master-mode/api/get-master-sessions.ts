@@ -1,17 +1,38 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MasterSession } from '../../../../domain/master-mode/master-session';
 import { api } from '../../../lib/api-client';
+import { masterMode as t } from '../../../lib/strings';
 
 export type MasterSessionListItem = MasterSession & { stepCount: number };
+
+const SESSIONS_KEY = '/api/master-mode/sessions';
 
 /** The user's master mode sessions made from a flow, the one used last first. */
 export const flowMasterSessionsQueryOptions = (flowId: string) =>
   queryOptions<MasterSessionListItem[]>({
-    queryKey: ['/api/master-mode/sessions', { flowId }],
-    queryFn: () =>
-      api.get<MasterSessionListItem[]>(`/api/master-mode/sessions?flowId=${encodeURIComponent(flowId)}`),
+    queryKey: [SESSIONS_KEY, { flowId }],
+    queryFn: () => api.get<MasterSessionListItem[]>(`${SESSIONS_KEY}?flowId=${encodeURIComponent(flowId)}`),
   });
+
+/** Every master mode session of the user, with a flow or without, the one used last first. */
+export const masterSessionsQueryOptions = queryOptions<MasterSessionListItem[]>({
+  queryKey: [SESSIONS_KEY, {}],
+  queryFn: () => api.get<MasterSessionListItem[]>(SESSIONS_KEY),
+});
 
 export function useFlowMasterSessions(flowId: string) {
   return useQuery(flowMasterSessionsQueryOptions(flowId));
+}
+
+export function useMasterSessions() {
+  return useQuery(masterSessionsQueryOptions);
+}
+
+export function useDeleteMasterSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) => api.delete(`/api/master-mode/session/${sessionId}`),
+    meta: { errorToast: { title: t.deleteSessionFailed, description: '' } },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
+  });
 }

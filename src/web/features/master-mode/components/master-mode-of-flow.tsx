@@ -39,6 +39,7 @@ export function MasterModeOfFlow({
       data-testid="master-mode-of-flow"
     >
       <Layers className="h-8 w-8 text-indigo-600" />
+      <h1 className="text-xl font-semibold text-slate-900">{t.titleForFlow(flowName)}</h1>
       <p className="text-slate-700">{t.noSessionForFlow}</p>
       <div className="flex gap-2">
         <Button variant="outline" onClick={onBack}>

@@ -7,9 +7,7 @@ export function MasterModePage() {
   const sessionId = new URLSearchParams(useSearch()).get('sessionId');
   const [, navigate] = useLocation();
   if (!sessionId) {
-    return (
-      <MasterModeStart onCreated={(id) => navigate(`/master-mode?sessionId=${encodeURIComponent(id)}`)} />
-    );
+    return <MasterModeStart onOpen={(id) => navigate(`/master-mode?sessionId=${encodeURIComponent(id)}`)} />;
   }
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">

@@ -190,6 +190,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
                 key={row.id}
                 row={row}
                 position={index + 1}
+                rowCount={rows.length}
                 selected={row.id === selected?.id}
                 running={
                   (executeStep.isPending && executeStep.variables === row.id) ||

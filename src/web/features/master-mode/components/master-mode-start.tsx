@@ -1,4 +1,4 @@
-import { Layers, Plus } from 'lucide-react';
+import { Layers, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,11 +8,80 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
-import { masterMode as t } from '../../../lib/strings';
+import { dates, masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
+import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
 
-/** The start page: a session from a name and, optionally, one of the user's flows. */
-export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) => void }) {
+/** The user's sessions, the one changed last first: each opens or is deleted from here. */
+function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
+  const sessions = useMasterSessions();
+  const flows = useFlows();
+  const remove = useDeleteMasterSession();
+  const toast = useToast();
+  const flowName = (flowId: string | null) => flows.data?.find((f) => f.id === flowId)?.name;
+
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="master-your-sessions">
+      <h2 id="master-your-sessions" className="text-lg font-semibold text-slate-900">
+        {t.yourSessions}
+      </h2>
+      {sessions.isLoading ? (
+        <Skeleton className="h-20 w-full" />
+      ) : (sessions.data ?? []).length === 0 ? (
+        <p className="text-sm text-slate-500">{t.noSessions}</p>
+      ) : (
+        (sessions.data ?? []).map((session) => {
+          const name = flowName(session.flowId);
+          return (
+            <Card
+              key={session.id}
+              className="flex flex-wrap items-center justify-between gap-4 p-4"
+              data-testid="master-session-item"
+              data-session-id={session.id}
+            >
+              <div className="min-w-0">
+                <p className="truncate font-medium text-slate-900" data-testid="master-session-item-name">
+                  {session.sessionName}
+                </p>
+                <p className="truncate text-sm text-slate-500">
+                  {name ? t.ofFlow(name) : t.withoutFlow} ·{' '}
+                  {t.updatedAt(new Date(session.updatedAt).toLocaleString(dates.locale))}
+                </p>
+              </div>
+              <div className="flex shrink-0 items-center gap-2">
+                <Badge tone="outline" data-testid="master-session-item-rows">
+                  {t.rowCount(session.stepCount)}
+                </Badge>
+                <Button size="sm" onClick={() => onOpen(session.id)} data-testid="master-session-open">
+                  {t.openSession}
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={t.deleteSessionLabel(session.sessionName)}
+                  title={t.deleteSession}
+                  disabled={remove.isPending}
+                  onClick={() => {
+                    if (!window.confirm(t.deleteSessionConfirm(session.sessionName))) return;
+                    remove.mutate(session.id, {
+                      onSuccess: () => toast({ title: t.sessionDeleted, variant: 'success' }),
+                    });
+                  }}
+                  data-testid="master-session-delete"
+                >
+                  <Trash2 className="h-4 w-4 text-red-600" />
+                </Button>
+              </div>
+            </Card>
+          );
+        })
+      )}
+    </section>
+  );
+}
+
+/** The start page: a session from a name and, optionally, one of the user's flows; the user's sessions. */
+export function MasterModeStart({ onOpen }: { onOpen: (sessionId: string) => void }) {
   const [name, setName] = useState('');
   const [flowId, setFlowId] = useState('');
   const workflows = useFlows();
@@ -30,7 +99,7 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
     }
     createOnce(
       { name: name.trim(), ...(flowId ? { flowId } : {}) },
-      { onSuccess: (session) => onCreated(session.id) },
+      { onSuccess: (session) => onOpen(session.id) },
     );
   };
 
@@ -81,6 +150,8 @@ export function MasterModeStart({ onCreated }: { onCreated: (sessionId: string) 
           </div>
         </form>
       </Card>
+
+      <YourSessions onOpen={onOpen} />
 
       <section className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold text-slate-900">{t.availableWorkflows}</h2>

@@ -1,5 +1,6 @@
 import { Loader2 } from 'lucide-react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
 import { Badge } from '../../../components/ui/badge';
 import { Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
@@ -12,6 +13,7 @@ const cell = 'min-h-24 text-sm';
 export function MasterRow({
   row,
   position,
+  rowCount,
   selected,
   running,
   streamingText,
@@ -21,6 +23,8 @@ export function MasterRow({
 }: {
   row: MasterStep;
   position: number;
+  /** Rows in the session: a `[[row-N]]` past them resolves to nothing. */
+  rowCount: number;
   selected: boolean;
   running: boolean;
   /** What the model has written so far while the row runs. */
@@ -29,6 +33,7 @@ export function MasterRow({
   onEdit: (field: EditableField, value: string) => void;
   onSave: (field: EditableField) => void;
 }) {
+  const unresolved = unresolvedReferences(`${row.userInput}\n${row.systemPrompt}`, rowCount);
   return (
     // Typing in a row's field selects it too, so the bottom bar acts on the row being worked on.
     <div
@@ -81,15 +86,22 @@ export function MasterRow({
         className={classNames(cell, 'bg-slate-50')}
         data-testid="master-row-result"
       />
-      <Textarea
-        aria-label={t.columns.prompt}
-        value={row.systemPrompt}
-        placeholder={t.promptPlaceholder}
-        onChange={(e) => onEdit('systemPrompt', e.target.value)}
-        onBlur={() => onSave('systemPrompt')}
-        className={cell}
-        data-testid="master-row-prompt"
-      />
+      <div className="flex flex-col gap-1">
+        <Textarea
+          aria-label={t.columns.prompt}
+          value={row.systemPrompt}
+          placeholder={t.promptPlaceholder}
+          onChange={(e) => onEdit('systemPrompt', e.target.value)}
+          onBlur={() => onSave('systemPrompt')}
+          className={cell}
+          data-testid="master-row-prompt"
+        />
+        {unresolved.length > 0 ? (
+          <p className="text-xs text-amber-800" data-testid="master-row-unresolved">
+            {t.unresolvedReferences(unresolved)}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import { CheckCircle2, Clock, MessageSquare, Star, ThumbsDown, Wand2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { referencedOrder } from '../../../../domain/workflow-json';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { classNames } from '../../../lib/class-names';
-import { recommendations as t } from '../../../lib/strings';
+import { runMode, recommendations as t } from '../../../lib/strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
 import { complexityPercent, formatRating } from './recommendation-display';
@@ -92,7 +93,7 @@ export function RecommendationDetailDialog({
             <div className="grid gap-4 sm:grid-cols-2">
               <Section title={t.timeSavings} testId="recommendation-time-savings">
                 <p className="inline-flex items-center gap-1.5 text-sm text-slate-700">
-                  <Clock className="h-4 w-4 text-slate-400" />
+                  <Clock className="h-4 w-4 text-slate-500" />
                   {r.estimatedTimeReduction !== null
                     ? t.timeSavingsValue(r.estimatedTimeReduction)
                     : t.noTimeEstimate}
@@ -122,7 +123,21 @@ export function RecommendationDetailDialog({
                       <span className="text-sm font-medium text-slate-900">
                         {t.step(step.order, step.name)}
                       </span>
-                      <Badge tone="neutral">{t.outputModes[step.outputMode] ?? step.outputMode}</Badge>
+                      <div className="flex flex-wrap gap-1" data-testid="recommendation-step-configuration">
+                        <Badge tone="neutral">{runMode.outputMode[step.outputMode]}</Badge>
+                        {step.outputMode === 'multiple_choice' ? (
+                          <Badge tone="outline">{runMode.choiceCount(step.choices.length)}</Badge>
+                        ) : null}
+                        {step.outputMode === 'loop' ? (
+                          <Badge tone="outline">{runMode.loopMax(step.maxLoopIterations)}</Badge>
+                        ) : null}
+                        {step.inputSources.map((source) => (
+                          <Badge key={source} tone="neutral">
+                            {runMode.inputFrom(referencedOrder(source) ?? 0)}
+                          </Badge>
+                        ))}
+                        {step.requiresUserInput ? <Badge tone="amber">{runMode.requiresInput}</Badge> : null}
+                      </div>
                     </div>
                     <p className="mt-1 line-clamp-4 text-xs whitespace-pre-line text-slate-600">
                       {step.systemPrompt}

@@ -34,6 +34,7 @@ function ProgressBar({ completed, total, percent }: { completed: number; total: 
       <div
         className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-200"
         role="progressbar"
+        aria-label={t.progressLabel}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
@@ -66,7 +67,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
   const [logsOpen, setLogsOpen] = useState(false);
   const [suggestionsOpen, setSuggestionsOpen] = useState(false);
   const toast = useToast();
-  const { scroller, content, follow } = useStickToBottom<HTMLElement, HTMLDivElement>();
+  const { scroller, content, follow } = useStickToBottom<HTMLDivElement, HTMLDivElement>();
 
   const activeRun = execution ? runningRun(execution) : null;
   const busy = runStep.isPending || activeRun !== null;
@@ -150,7 +151,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
         </div>
       </header>
 
-      <main className="flex-1 overflow-y-auto" ref={scroller}>
+      <div className="flex-1 overflow-y-auto" ref={scroller}>
         <div
           ref={content}
           className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6"
@@ -179,7 +180,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
             />
           ) : null}
         </div>
-      </main>
+      </div>
 
       <footer className="border-t border-slate-200 bg-white" data-bottom-bar>
         <div className="mx-auto flex max-w-3xl items-end gap-2 px-4 py-3">

@@ -118,6 +118,30 @@ describe('transcript', () => {
     expect(again).toBe(answered);
   });
 
+  it("opens on an execution that ran before with each step's current results, not every old version", () => {
+    const rerun = (id: string, of: StepResult, text: string): StepResult => ({
+      ...of,
+      id,
+      runId: `run-${id}`,
+      result: text,
+    });
+    const first = result('r1', 1, 'first try');
+    const results = [
+      first,
+      result('r2', 2, 'outline'),
+      rerun('r3', first, 'second try'),
+      rerun('r4', first, 'third try'),
+    ];
+    const opened = addResults(emptyTranscript, results);
+    expect(contents(opened)).toEqual(['assistant:third try', 'assistant:outline']);
+    // The old versions stay away; a new run afterwards shows as usual.
+    expect(addResults(opened, results)).toBe(opened);
+    const sent = send(opened, 1, 'again', steps[0]!);
+    expect(contents(addResults(sent, [...results, rerun('r5', first, 'fourth try')])).slice(-1)).toEqual([
+      'assistant:fourth try',
+    ]);
+  });
+
   it('shows an empty result once it has been edited into text', () => {
     const empty = addResults(emptyTranscript, [result('r1', 1, '')]);
     expect(empty.messages).toEqual([]);

@@ -80,16 +80,30 @@ export function sendMessage(
   };
 }
 
+/** Each step's current results: of every step (and loop iteration), those of its latest run only. */
+export function currentResults(results: readonly StepResult[]): StepResult[] {
+  const latestRun = new Map<string, string>();
+  for (const result of results) latestRun.set(`${result.stepId}:${result.loopIteration ?? 0}`, result.runId);
+  return results.filter(
+    (result) => latestRun.get(`${result.stepId}:${result.loopIteration ?? 0}`) === result.runId,
+  );
+}
+
 /**
  * Results not shown yet become the step's answers, by step order. An empty result says nothing and
- * stays unshown, so it appears once it is edited into text.
+ * stays unshown, so it appears once it is edited into text. A chat opened on an execution that ran before
+ * starts from each step's current results: older versions are not replayed as a wall of messages.
  */
 export function addResults(transcript: ChatTranscript, results: readonly StepResult[]): ChatTranscript {
+  const opening = transcript.messages.length === 0 && transcript.shownResultIds.length === 0;
   const shown = new Set(transcript.shownResultIds);
+  const current = opening ? new Set(currentResults(results).map((result) => result.id)) : null;
+  const superseded = current ? results.filter((result) => !current.has(result.id)).map((r) => r.id) : [];
   const fresh = results
-    .filter((result) => !shown.has(result.id) && result.result.trim() !== '')
+    .filter((result) => !shown.has(result.id) && (current === null || current.has(result.id)))
+    .filter((result) => result.result.trim() !== '')
     .sort((a, b) => a.stepOrder - b.stepOrder);
-  if (fresh.length === 0) return transcript;
+  if (fresh.length === 0 && superseded.length === 0) return transcript;
   return {
     messages: [
       ...transcript.messages,
@@ -105,7 +119,7 @@ export function addResults(transcript: ChatTranscript, results: readonly StepRes
         }),
       ),
     ],
-    shownResultIds: [...transcript.shownResultIds, ...fresh.map((result) => result.id)],
+    shownResultIds: [...transcript.shownResultIds, ...superseded, ...fresh.map((result) => result.id)],
   };
 }
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { atom, useAtom } from 'jotai';
 import { Plus } from 'lucide-react';
 import { useRef } from 'react';
-import type { Step } from '../../../../../domain/flow';
+import type { Flow, Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { editMode as t } from '../../../../lib/strings';
@@ -11,6 +11,7 @@ import { useLatestExecution } from '../../api/get-execution';
 import { useLiveExecution } from '../../api/use-live-execution';
 import { useDirtyFlag } from './edit-session';
 import { ExecutionStatusCard } from './execution-status-card';
+import { FlowDetailsCard } from './flow-details-card';
 import { StepDetail } from './step-detail';
 import { StepTree } from './step-tree';
 
@@ -18,7 +19,8 @@ import { StepTree } from './step-tree';
 const selectedStepIdAtom = atom<string | null>(null);
 
 /** Edit mode: the flow's structure on the left, the chosen step's settings, test run and results on the right. */
-export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
+export function EditMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
+  const flowId = flow.id;
   const queryClient = useQueryClient();
   const [selectedId, setSelectedId] = useAtom(selectedStepIdAtom);
   const createStep = useCreateStep(flowId);
@@ -45,18 +47,21 @@ export function EditMode({ flowId, steps }: { flowId: string; steps: Step[] }) {
 
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-3" data-testid="edit-mode">
-      <Card className="flex flex-col gap-4 self-start p-4">
-        <div className="flex items-center justify-between">
-          <h2 className="font-semibold text-slate-900">{t.structure}</h2>
-          <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="edit-add-step">
-            <Plus className="h-4 w-4" />
-            {t.addStep}
-          </Button>
-        </div>
-        <ExecutionStatusCard execution={execution} loading={latest.isLoading} />
-        {steps.length === 0 ? <p className="text-sm text-slate-500">{t.noSteps}</p> : null}
-        <StepTree steps={steps} selectedId={selected?.id ?? null} onSelect={selectStep} />
-      </Card>
+      <div className="flex flex-col gap-4 self-start">
+        <FlowDetailsCard flow={flow} />
+        <Card className="flex flex-col gap-4 p-4">
+          <div className="flex items-center justify-between">
+            <h2 className="font-semibold text-slate-900">{t.structure}</h2>
+            <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="edit-add-step">
+              <Plus className="h-4 w-4" />
+              {t.addStep}
+            </Button>
+          </div>
+          <ExecutionStatusCard execution={execution} loading={latest.isLoading} />
+          {steps.length === 0 ? <p className="text-sm text-slate-500">{t.noSteps}</p> : null}
+          <StepTree steps={steps} selectedId={selected?.id ?? null} onSelect={selectStep} />
+        </Card>
+      </div>
       <div ref={detailRef} className="scroll-mt-20 lg:col-span-2">
         {selected ? (
           <StepDetail step={selected} steps={steps} execution={execution} onChanged={markDirty} />

@@ -1,6 +1,6 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback, useEffect } from 'react';
-import type { Step } from '../../../../../domain/flow';
+import type { Flow, Step } from '../../../../../domain/flow';
 import { draftOf, type StepDraft, type StepFields } from './step-draft';
 
 /**
@@ -8,6 +8,30 @@ import { draftOf, type StepDraft, type StepFields } from './step-draft';
  * still finds them; choosing another step drops them.
  */
 export const stepDraftAtom = atom<StepDraft | null>(null);
+
+/** The flow's name, description and status as edited in edit mode, until the header's Save sends them. */
+export type FlowDetails = Pick<Flow, 'name' | 'description' | 'status'>;
+export const flowDetailsDraftAtom = atom<(FlowDetails & { flowId: string }) | null>(null);
+
+/** The flow's details as shown in the editor (the draft over the saved flow), and the way to change them. */
+export function useFlowDetailsDraft(flow: Flow) {
+  const [stored, setStored] = useAtom(flowDetailsDraftAtom);
+  const draft = stored?.flowId === flow.id ? stored : null;
+  const details: FlowDetails = draft ?? {
+    name: flow.name,
+    description: flow.description,
+    status: flow.status,
+  };
+  const changed =
+    draft !== null &&
+    (draft.name !== flow.name || draft.description !== flow.description || draft.status !== flow.status);
+  const change = (fields: Partial<FlowDetails>) =>
+    setStored((current) => ({
+      ...(current?.flowId === flow.id ? current : { flowId: flow.id, ...details }),
+      ...fields,
+    }));
+  return { details, changed: changed ? draft : null, change, discard: () => setStored(null) };
+}
 
 /** Flows with a step added, deleted or updated since their last Save (the spec's dirty flag). */
 const dirtyFlowIdsAtom = atom<ReadonlySet<string>>(new Set<string>());

@@ -41,7 +41,7 @@ function ExecutionHistory({
       <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
         <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">
           <span className="font-medium">{point.text.title}</span>
-          <span className="text-slate-400">
+          <span className="text-slate-500">
             {' · '}
             {new Date(point.at).toLocaleString(dates.locale)}
           </span>

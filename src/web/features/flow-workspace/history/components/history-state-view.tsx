@@ -71,7 +71,7 @@ function HistoryResult({
           </span>
         ) : null}
         <ResultStatusBadge result={result} isChoice={isChoice} testId="history-result-status" />
-        <span className="text-xs text-slate-400">{t.producedAt(when(result.createdAt))}</span>
+        <span className="text-xs text-slate-500">{t.producedAt(when(result.createdAt))}</span>
       </div>
       {result.approved && approval ? (
         <p className="mb-1 text-xs text-emerald-700" data-testid="history-approved-by">
@@ -139,7 +139,7 @@ function HistoryStep({
           </Badge>
         ) : null}
       </div>
-      {versions.length === 0 ? <p className="text-sm text-slate-400">{t.noResults}</p> : null}
+      {versions.length === 0 ? <p className="text-sm text-slate-500">{t.noResults}</p> : null}
       <div className="flex flex-col gap-3">
         {versions.map((version, i) => (
           <div key={version[0]?.runId ?? i} className="flex flex-col gap-2" data-testid="history-version">

@@ -46,7 +46,7 @@ function TimelineEntry({
         data-selected={selected}
       >
         <div className="flex items-baseline gap-2">
-          <span className="shrink-0 font-mono text-xs text-slate-400">#{point.position}</span>
+          <span className="shrink-0 font-mono text-xs text-slate-500">#{point.position}</span>
           <span className="text-sm font-medium text-slate-900" data-testid="history-entry-title">
             {point.text.title}
           </span>
@@ -57,7 +57,7 @@ function TimelineEntry({
           </p>
         ) : null}
         {point.text.diff ? <HistoryDiff parts={point.text.diff} /> : null}
-        <p className="mt-1 text-xs text-slate-400">
+        <p className="mt-1 text-xs text-slate-500">
           {new Date(point.at).toLocaleString(dates.locale)}
           {point.actor ? ` · ${point.actor}` : ''}
         </p>

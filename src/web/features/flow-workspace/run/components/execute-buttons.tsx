@@ -1,4 +1,5 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
+import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { CacheItem } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
@@ -37,6 +38,7 @@ export function ExecuteButtons({
   busy,
   disabled,
   needsInput,
+  stopped,
   onExecute,
 }: {
   step: Step;
@@ -44,6 +46,8 @@ export function ExecuteButtons({
   busy: boolean;
   disabled: boolean;
   needsInput: boolean;
+  /** The execution is stopped: nothing runs until it is reset. */
+  stopped: boolean;
   onExecute: (rerun: boolean, loopIteration?: number) => void;
 }) {
   const buttons = executeButtonsFor(step, execution);
@@ -54,7 +58,8 @@ export function ExecuteButtons({
           key={button.key}
           size="sm"
           variant={button.rerun ? 'outline' : 'primary'}
-          disabled={busy || disabled || needsInput}
+          disabled={busy || disabled || needsInput || stopped}
+          title={stopped ? MESSAGES.stopped : undefined}
           onClick={() => onExecute(button.rerun, button.loopIteration)}
           data-testid={i === 0 ? `execute-step-${step.order}` : `execute-step-${step.order}-${i + 1}`}
         >

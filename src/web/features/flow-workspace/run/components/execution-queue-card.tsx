@@ -92,6 +92,7 @@ export function ExecutionQueueCard({
         <div
           className="mt-1 h-2 overflow-hidden rounded-full bg-slate-100"
           role="progressbar"
+          aria-label={t.progressLabel}
           aria-valuenow={percent}
           aria-valuemin={0}
           aria-valuemax={100}

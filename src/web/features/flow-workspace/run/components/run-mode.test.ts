@@ -5,7 +5,7 @@ import type { CacheItem, StepResult } from '../../../../../domain/execution/type
 import type { Step } from '../../../../../domain/flow';
 import type { Execution } from '../../../../lib/execution-stream';
 import { newStepBody } from '../../api/create-step';
-import { initialModeOf } from '../../workspace/components/flow-workspace-page';
+import { modeOf } from '../../workspace/components/flow-workspace-page';
 import { versionsOf } from '../../workspace/components/step-results';
 import { executeButtonsFor } from './execute-buttons';
 import { stepDisplayStatus } from './step-status-icon';
@@ -57,6 +57,13 @@ describe('step status', () => {
     expect(stepDisplayStatus(current, 3)).toBe('pending');
     expect(stepDisplayStatus(null, 1)).toBe('pending');
   });
+
+  it('shows the step a stopped execution stopped at as stopped, not running', () => {
+    const stopped = { ...execution([], 2), status: 'stopped' as const };
+    expect(stepDisplayStatus(stopped, 1)).toBe('completed');
+    expect(stepDisplayStatus(stopped, 2)).toBe('stopped');
+    expect(stepDisplayStatus(stopped, 3)).toBe('pending');
+  });
 });
 
 describe('results versions', () => {
@@ -80,11 +87,11 @@ describe('results versions', () => {
 
 describe('workspace mode', () => {
   it('starts in run, chat or master when asked, else edit', () => {
-    expect(initialModeOf('mode=run')).toBe('run');
-    expect(initialModeOf('?mode=chat')).toBe('chat');
-    expect(initialModeOf('mode=master')).toBe('master');
-    expect(initialModeOf('mode=other')).toBe('edit');
-    expect(initialModeOf('')).toBe('edit');
+    expect(modeOf('mode=run')).toBe('run');
+    expect(modeOf('?mode=chat')).toBe('chat');
+    expect(modeOf('mode=master')).toBe('master');
+    expect(modeOf('mode=other')).toBe('edit');
+    expect(modeOf('')).toBe('edit');
   });
 });
 

@@ -1,6 +1,15 @@
-import { AlertTriangle, ChevronDown, ChevronRight, FileText, Keyboard, Loader2 } from 'lucide-react';
+import {
+  AlertTriangle,
+  ChevronDown,
+  ChevronRight,
+  CircleStop,
+  FileText,
+  Keyboard,
+  Loader2,
+} from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { runningRun } from '../../../../../domain/execution';
+import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
@@ -77,7 +86,7 @@ export function StepCard({
   const [promptOpen, setPromptOpen] = useState(false);
   // The first step and steps that need input open their input at once: that is where the user starts.
   const [inputOpen, setInputOpen] = useState(isFirst || step.requiresUserInput);
-  const { execute, busy, needsInput } = useExecuteStep({ step, execution, input, quickRun });
+  const { execute, busy, needsInput, stopped } = useExecuteStep({ step, execution, input, quickRun });
   const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
   const headerRef = useRef<HTMLButtonElement>(null);
@@ -145,9 +154,9 @@ export function StepCard({
           </div>
         </div>
         {expanded ? (
-          <ChevronDown className="h-5 w-5 text-slate-400" />
+          <ChevronDown className="h-5 w-5 text-slate-500" />
         ) : (
-          <ChevronRight className="h-5 w-5 text-slate-400" />
+          <ChevronRight className="h-5 w-5 text-slate-500" />
         )}
       </button>
 
@@ -177,17 +186,28 @@ export function StepCard({
                   onExecute={() => execute(false)}
                 />
               ) : null}
-              <ResumeButton quickRun={quickRun} step={step} disabled={busy || needsInput} />
+              <ResumeButton quickRun={quickRun} step={step} disabled={busy || needsInput || stopped} />
               <ExecuteButtons
                 step={step}
                 execution={execution}
                 busy={busy}
                 disabled={executionLoading}
                 needsInput={needsInput}
+                stopped={stopped}
                 onExecute={execute}
               />
             </div>
           </div>
+          {stopped ? (
+            <p
+              className="flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+              role="status"
+              data-testid={`step-stopped-${step.order}`}
+            >
+              <CircleStop className="h-4 w-4 shrink-0" />
+              {MESSAGES.stopped}
+            </p>
+          ) : null}
 
           {promptOpen ? <PromptPanel step={step} /> : null}
           {inputOpen ? (

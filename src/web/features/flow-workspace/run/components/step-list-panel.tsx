@@ -1,4 +1,5 @@
-import { CheckCircle2, Loader2, Play, RotateCw } from 'lucide-react';
+import { Loader2, Play, RotateCw } from 'lucide-react';
+import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
@@ -9,7 +10,7 @@ import type { QuickRunActor } from '../api/use-quick-run';
 import { useOpenStepCard } from './open-step-card';
 import type { StepListResult, StepListRow } from './step-list-rows';
 import { stepListRows } from './step-list-rows';
-import type { StepDisplayStatus } from './step-status-icon';
+import { StatusGlyph, type StepDisplayStatus, statusTone } from './step-status-icon';
 import { useExecuteStep } from './use-execute-step';
 
 const resultTone = { approved: 'green', pending: 'amber', selected: 'indigo' } as const;
@@ -20,18 +21,10 @@ function StatusMark({ status, order, busy }: { status: StepDisplayStatus; order:
     <span
       className={classNames(
         'flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold',
-        status === 'completed' && 'bg-emerald-100 text-emerald-700',
-        status === 'running' && 'bg-indigo-100 text-indigo-700',
-        status === 'pending' && 'bg-slate-100 text-slate-600',
+        statusTone[status],
       )}
     >
-      {status === 'completed' ? (
-        <CheckCircle2 className="h-4 w-4" />
-      ) : status === 'running' ? (
-        <Loader2 className={classNames('h-4 w-4', busy && 'animate-spin')} />
-      ) : (
-        order
-      )}
+      <StatusGlyph status={status} order={order} busy={busy} size="h-4 w-4" />
     </span>
   );
 }
@@ -68,9 +61,9 @@ function StepListItem({
   quickRun: QuickRunActor;
 }) {
   const { step, run } = row;
-  const { execute, busy, needsInput } = useExecuteStep({ step, execution, input, quickRun });
+  const { execute, busy, needsInput, stopped } = useExecuteStep({ step, execution, input, quickRun });
   const openStepCard = useOpenStepCard();
-  const runTitle = needsInput ? t.needsInput : run.label;
+  const runTitle = stopped ? MESSAGES.stopped : needsInput ? t.needsInput : run.label;
 
   return (
     <li
@@ -118,7 +111,7 @@ function StepListItem({
             size="icon"
             aria-label={s.run(run.label, step.order)}
             title={runTitle}
-            disabled={busy || needsInput || executionLoading}
+            disabled={busy || needsInput || stopped || executionLoading}
             onClick={() => execute(run.rerun, run.loopIteration)}
             data-testid={`step-list-run-${step.order}`}
           >

@@ -42,6 +42,8 @@ export function useExecuteStep({
   });
   const busy = startingRuns > 0 || (execution !== null && runningRun(execution, step.id) !== null);
   const needsInput = step.requiresUserInput && input.trim() === '';
+  // A stopped execution runs nothing until it is reset: the buttons say so instead of answering 409.
+  const stopped = execution?.status === 'stopped';
 
   const execute = (rerun: boolean, loopIteration?: number) => {
     if (needsInput) {
@@ -67,5 +69,5 @@ export function useExecuteStep({
     );
   };
 
-  return { execute, busy, needsInput };
+  return { execute, busy, needsInput, stopped };
 }

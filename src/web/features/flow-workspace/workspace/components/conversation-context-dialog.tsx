@@ -84,7 +84,7 @@ function NotesEditor({ flowId, context }: { flowId: string; context: Conversatio
         data-testid="context-notes"
       />
       <div className="flex items-center justify-between gap-2">
-        <span className="text-xs text-slate-400">{t.notesLength(notes.length, USER_NOTES_MAX_LENGTH)}</span>
+        <span className="text-xs text-slate-500">{t.notesLength(notes.length, USER_NOTES_MAX_LENGTH)}</span>
         <div className="flex items-center gap-3">
           {save.isSuccess && draft === null ? (
             <span className="text-xs text-emerald-700" data-testid="context-notes-saved">

@@ -1,5 +1,5 @@
-import { type ComponentType, useState } from 'react';
-import { Link, useParams, useSearch } from 'wouter';
+import type { ComponentType } from 'react';
+import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { buttonClasses } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { Skeleton } from '../../../../components/ui/skeleton';
@@ -12,8 +12,8 @@ import { EditMode } from '../../edit/components/edit-mode';
 import { RunMode } from '../../run/components/run-mode';
 import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
 
-/** `?mode=` picks the first mode shown (run, chat or master); anything else means edit. */
-export function initialModeOf(search: string): WorkspaceMode {
+/** `?mode=` is the mode shown (edit, run, chat or master); anything else means edit. */
+export function modeOf(search: string): WorkspaceMode {
   const mode = new URLSearchParams(search).get('mode');
   return mode && mode !== 'edit' && (WORKSPACE_MODES as readonly string[]).includes(mode)
     ? (mode as WorkspaceMode)
@@ -35,16 +35,23 @@ function FlowNotFound() {
 /** The master mode of a flow; another feature's screen, handed in by the app (features do not import each other). */
 export type MasterModeOfFlow = ComponentType<{ flowId: string; flowName: string; onBack: () => void }>;
 
-function Workspace({
-  flowId,
-  initialMode,
-  masterMode: MasterMode,
-}: {
-  flowId: string;
-  initialMode: WorkspaceMode;
-  masterMode: MasterModeOfFlow;
-}) {
-  const [mode, setMode] = useState<WorkspaceMode>(initialMode);
+/**
+ * The mode lives in the URL: a switch is a new history entry, so a reload keeps the mode and the browser's
+ * back and forward move between modes.
+ */
+function useWorkspaceMode(): [WorkspaceMode, (mode: WorkspaceMode) => void] {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const setMode = (mode: WorkspaceMode) => {
+    const params = new URLSearchParams(search);
+    params.set('mode', mode);
+    navigate(`${location}?${params}`);
+  };
+  return [modeOf(search), setMode];
+}
+
+function Workspace({ flowId, masterMode: MasterMode }: { flowId: string; masterMode: MasterModeOfFlow }) {
+  const [mode, setMode] = useWorkspaceMode();
   const flow = useFlow(flowId);
   const steps = useSteps(flowId);
 
@@ -77,7 +84,7 @@ function Workspace({
       ) : mode === 'run' ? (
         <RunMode flow={flow.data} steps={stepList} />
       ) : mode === 'edit' ? (
-        <EditMode flowId={flowId} steps={stepList} />
+        <EditMode flow={flow.data} steps={stepList} />
       ) : mode === 'chat' ? (
         <ChatMode flow={flow.data} steps={stepList} onBack={() => setMode('run')} />
       ) : (
@@ -89,11 +96,10 @@ function Workspace({
 
 export function FlowWorkspacePage({ masterMode }: { masterMode: MasterModeOfFlow }) {
   const { flowId } = useParams<{ flowId: string }>();
-  const search = useSearch();
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-testid="flow-workspace">
       {/* A different flow is a fresh workspace: mode and local edits do not carry over. */}
-      <Workspace key={flowId} flowId={flowId} initialMode={initialModeOf(search)} masterMode={masterMode} />
+      <Workspace key={flowId} flowId={flowId} masterMode={masterMode} />
     </div>
   );
 }

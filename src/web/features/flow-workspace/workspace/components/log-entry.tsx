@@ -38,7 +38,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {t.keySource[entry.keySource]}
           </Badge>
         ) : null}
-        <span className="text-xs text-slate-400">
+        <span className="text-xs text-slate-500">
           {new Date(entry.requestedAt).toLocaleString(dates.locale)}
         </span>
       </div>

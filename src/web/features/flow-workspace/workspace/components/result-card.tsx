@@ -1,5 +1,6 @@
 import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
 import type { OutputMode } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
@@ -27,12 +28,13 @@ function ResultEditor({
 }) {
   const [label, setLabel] = useState(result.label ?? '');
   const [text, setText] = useState(result.result);
+  const blank = isBlankResult(text);
   return (
     <form
       className="flex flex-col gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        onSave({ result: text, label });
+        if (!blank) onSave({ result: text, label });
       }}
       data-testid={`result-editor-${result.id}`}
     >
@@ -55,13 +57,20 @@ function ResultEditor({
         value={text}
         onChange={(e) => setText(e.target.value)}
         className="-mt-1 min-h-40"
+        aria-invalid={blank}
+        aria-describedby={blank ? `result-text-error-${result.id}` : undefined}
         data-testid="result-text-input"
       />
+      {blank ? (
+        <p id={`result-text-error-${result.id}`} className="text-xs text-red-700" role="alert">
+          {MESSAGES.emptyResult}
+        </p>
+      ) : null}
       <div className="flex justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={onCancel}>
           {t.cancelEdit}
         </Button>
-        <Button type="submit" size="sm" disabled={saving} data-testid="result-save">
+        <Button type="submit" size="sm" disabled={saving || blank} data-testid="result-save">
           {t.saveResult}
         </Button>
       </div>
@@ -99,7 +108,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
           </span>
         ) : null}
         <ResultStatusBadge result={result} isChoice={isChoice} testId="result-status" />
-        <span className="text-xs text-slate-400">
+        <span className="text-xs text-slate-500">
           {new Date(result.createdAt).toLocaleString(dates.locale)}
         </span>
         <ReusedResultBadge result={result} />

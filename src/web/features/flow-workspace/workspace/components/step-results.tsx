@@ -38,7 +38,7 @@ export function StepResults({ step, execution }: { step: Step; execution: Execut
   return (
     <div className="flex flex-col gap-3" data-testid={`step-results-${step.order}`}>
       <div className="flex items-center justify-between">
-        <h4 className="text-sm font-semibold text-slate-700">{t.results}</h4>
+        <h3 className="text-sm font-semibold text-slate-700">{t.results}</h3>
         {versions.length > 1 ? (
           <div className="flex items-center gap-1" data-testid={`version-pager-${step.order}`}>
             <Button

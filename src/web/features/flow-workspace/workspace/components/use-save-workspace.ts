@@ -1,16 +1,22 @@
 import { useMutation } from '@tanstack/react-query';
-import { useAtom } from 'jotai';
+import { useAtom, useSetAtom } from 'jotai';
 import type { Flow } from '../../../../../domain/flow';
 import { useToast } from '../../../../components/ui/toast';
 import { editMode, toasts } from '../../../../lib/strings';
 import { useUpdateFlow } from '../../api/update-flow';
 import { useUpdateStep } from '../../api/update-step';
-import { stepDraftAtom, useDirtyFlag } from '../../edit/components/edit-session';
+import {
+  flowDetailsDraftAtom,
+  stepDraftAtom,
+  useDirtyFlag,
+  useFlowDetailsDraft,
+} from '../../edit/components/edit-session';
+import { flowDetailsProblems } from '../../edit/components/flow-details-card';
 import { draftChanges, draftProblem, hasDraftChanges } from '../../edit/components/step-draft';
 
 /**
- * The header's Save: the flow's name, description and status, and whatever is still open in the step
- * editor. A success clears the dirty flag.
+ * The header's Save: the flow's name, description and status as edited in edit mode, and whatever is still
+ * open in the step editor. A success clears the dirty flag.
  */
 export function useSaveWorkspace(flow: Flow) {
   const [draft, setDraft] = useAtom(stepDraftAtom);
@@ -20,6 +26,8 @@ export function useSaveWorkspace(flow: Flow) {
   const updateStep = useUpdateStep(flow.id, false);
   const toast = useToast();
   const openEdits = draft?.flowId === flow.id && hasDraftChanges(draft) ? draft : null;
+  const setDetailsDraft = useSetAtom(flowDetailsDraftAtom);
+  const details = useFlowDetailsDraft(flow).changed;
 
   const save = useMutation({
     mutationFn: async () => {
@@ -28,16 +36,25 @@ export function useSaveWorkspace(flow: Flow) {
         if (problem) throw new Error(editMode[problem]);
         await updateStep.mutateAsync({ stepId: openEdits.stepId, changes: draftChanges(openEdits) });
       }
-      return updateFlow.mutateAsync(flow);
+      if (details) {
+        const problem = Object.values(flowDetailsProblems(details))[0];
+        if (problem) throw new Error(problem);
+      }
+      return updateFlow.mutateAsync({ ...flow, ...details });
     },
     onSuccess: () => {
       // Edits typed while saving stay open.
       setDraft((current) => (current === openEdits ? null : current));
+      setDetailsDraft((current) => (current === details ? null : current));
       clearDirty();
       toast({ title: toasts.saveSuccess, variant: 'success' });
     },
     meta: { errorToast: { title: toasts.saveFailedTitle, messageOr: toasts.saveFailed } },
   });
 
-  return { save: () => save.mutate(), saving: save.isPending, unsaved: dirty || openEdits !== null };
+  return {
+    save: () => save.mutate(),
+    saving: save.isPending,
+    unsaved: dirty || openEdits !== null || details !== null,
+  };
 }

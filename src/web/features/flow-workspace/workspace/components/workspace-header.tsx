@@ -1,9 +1,9 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../../domain/flow';
 import { Button, buttonClasses } from '../../../../components/ui/button';
+import { classNames } from '../../../../lib/class-names';
 import { workspace as t } from '../../../../lib/strings';
 import { HistoryDialog } from '../../history/components/history-dialog';
 import { LogsDialog } from './logs-dialog';
@@ -42,20 +42,26 @@ export function WorkspaceHeader({
           <p className="truncate text-sm text-slate-500">{flow.description}</p>
         </div>
       </div>
-      <Tabs.Root value={mode} onValueChange={(value) => onModeChange(value as WorkspaceMode)}>
-        <Tabs.List className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.modeSwitch}>
-          {WORKSPACE_MODES.map((value) => (
-            <Tabs.Trigger
-              key={value}
-              value={value}
-              className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 transition-colors data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm cursor-pointer"
-              data-testid={`mode-${value}`}
-            >
-              {t.modes[value]}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-      </Tabs.Root>
+      {/* The modes are views of one page, not tabs with panels: a group of pressed/unpressed buttons. */}
+      <fieldset className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.modeSwitch}>
+        {WORKSPACE_MODES.map((value) => (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={value === mode}
+            onClick={() => {
+              if (value !== mode) onModeChange(value);
+            }}
+            className={classNames(
+              'cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium transition-colors',
+              value === mode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+            )}
+            data-testid={`mode-${value}`}
+          >
+            {t.modes[value]}
+          </button>
+        ))}
+      </fieldset>
       <div className="flex flex-wrap gap-2">
         <SaveWorkspaceButton flow={flow} />
         <Button variant="outline" size="sm" onClick={() => setLogsOpen(true)} data-testid="open-logs">
