@@ -52,7 +52,7 @@ export function MasterRow({
           className="flex items-center gap-2 rounded text-left cursor-pointer"
           data-testid="master-row-select"
         >
-          <span className="font-mono text-xs font-semibold text-slate-500" data-testid="master-row-number">
+          <span className="font-mono text-xs font-semibold text-slate-600" data-testid="master-row-number">
             {t.rowNumber(position)}
           </span>
           <span className="truncate text-sm font-medium text-slate-900" data-testid="master-row-name">

@@ -2,11 +2,12 @@ import { CheckCircle2, Clock, MessageSquare, Star, ThumbsDown, Wand2 } from 'luc
 import type { ReactNode } from 'react';
 import { referencedOrder } from '../../../../domain/workflow-json';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import { StepConfigurationBadges } from '../../../components/step-configuration-badges';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { classNames } from '../../../lib/class-names';
-import { runMode, recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../../../lib/strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
 import { complexityPercent, formatRating } from './recommendation-display';
@@ -124,19 +125,10 @@ export function RecommendationDetailDialog({
                         {t.step(step.order, step.name)}
                       </span>
                       <div className="flex flex-wrap gap-1" data-testid="recommendation-step-configuration">
-                        <Badge tone="neutral">{runMode.outputMode[step.outputMode]}</Badge>
-                        {step.outputMode === 'multiple_choice' ? (
-                          <Badge tone="outline">{runMode.choiceCount(step.choices.length)}</Badge>
-                        ) : null}
-                        {step.outputMode === 'loop' ? (
-                          <Badge tone="outline">{runMode.loopMax(step.maxLoopIterations)}</Badge>
-                        ) : null}
-                        {step.inputSources.map((source) => (
-                          <Badge key={source} tone="neutral">
-                            {runMode.inputFrom(referencedOrder(source) ?? 0)}
-                          </Badge>
-                        ))}
-                        {step.requiresUserInput ? <Badge tone="amber">{runMode.requiresInput}</Badge> : null}
+                        <StepConfigurationBadges
+                          step={step}
+                          inputOrders={step.inputSources.map((source) => referencedOrder(source) ?? 0)}
+                        />
                       </div>
                     </div>
                     <p className="mt-1 line-clamp-4 text-xs whitespace-pre-line text-slate-600">

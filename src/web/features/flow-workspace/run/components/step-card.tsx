@@ -11,8 +11,8 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
-import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
+import { StepConfigurationBadges } from '../../../../components/step-configuration-badges';
 import { Card } from '../../../../components/ui/card';
 import { Textarea } from '../../../../components/ui/field';
 import { classNames } from '../../../../lib/class-names';
@@ -138,19 +138,7 @@ export function StepCard({
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <span className="font-semibold text-slate-900">{step.name}</span>
-            <Badge tone="outline">{t.outputMode[step.outputMode]}</Badge>
-            {step.outputMode === 'multiple_choice' ? (
-              <Badge tone="outline">{t.choiceCount(step.choices.length)}</Badge>
-            ) : null}
-            {step.outputMode === 'loop' ? (
-              <Badge tone="outline">{t.loopMax(step.maxLoopIterations)}</Badge>
-            ) : null}
-            {sources.map((order) => (
-              <Badge key={order} tone="neutral">
-                {t.inputFrom(order)}
-              </Badge>
-            ))}
-            {step.requiresUserInput ? <Badge tone="amber">{t.requiresInput}</Badge> : null}
+            <StepConfigurationBadges step={step} inputOrders={sources} />
           </div>
         </div>
         {expanded ? (
