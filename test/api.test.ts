@@ -333,22 +333,41 @@ describe('HTTP API with a slow model', () => {
     expect(types.slice(-2)).toEqual(['ExecutionStopped', 'StepRunFailed']);
   });
 
-  it('fails runs interrupted by a dead process once they are older than the model timeout', async () => {
-    const { flow, first } = await createFlowWithTwoSteps(alice);
-    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
-    // A run whose process died during the model call: StepRunStarted with no outcome.
-    await t.app.executions.handle(execution.id, execution.userId, {
+  /** A step run whose start is recorded as made by `instanceId` and whose model call no one is making. */
+  async function startedWithoutCall(executionId: string, userId: string, stepId: string, instanceId: number) {
+    await t.app.executions.handle(executionId, userId, {
       type: 'StartStepRun',
       data: {
         runId: crypto.randomUUID(),
-        stepId: first.id,
+        stepId,
         loopIteration: null,
         userInput: '',
         model: 'offline',
         keySource: 'offline',
+        instanceId,
         conversation: { userNotes: '', rejectedIdeas: '' },
       },
     });
+  }
+
+  it('fails at once the runs of a server process that has died, and it can run again', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    // An instance number no live process holds the lock of: its process is gone.
+    const [dead] = await t.db.sql<{ id: number }[]>`SELECT nextval('server_instances')::integer AS id`;
+    await startedWithoutCall(execution.id, execution.userId, first.id, dead!.id);
+    expect(await t.app.crashSweep.run()).toBe(1);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'interrupted' });
+    const rerun = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
+    expect(rerun.statusCode).toBe(200);
+  });
+
+  it('fails a run of its own process that it is not making once older than the model timeout', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    // The start recorded, the model call gone: what a failure to record the outcome would leave.
+    await startedWithoutCall(execution.id, execution.userId, first.id, t.app.serverInstance.id);
     expect(await t.app.crashSweep.run(60_000)).toBe(0);
     expect(await t.app.crashSweep.run(0)).toBe(1);
     const view = (await alice.get(`/api/executions/${execution.id}`)).json();

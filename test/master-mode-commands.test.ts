@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../src/api/app';
 import type { ModelProvider, ModelRequest } from '../src/ai';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
+import { INSTANCE_LOCK_CLASS } from '../src/api/server-instance';
 import { EventStore } from '../src/eventstore';
 import { as, type Client, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
 
@@ -80,6 +81,15 @@ describe('master mode on the command handler, across server processes', () => {
     return session;
   }
 
+  /** What a crash does to a process's hold on the database: its connection, and with it its lock, is gone. */
+  async function dropInstanceLock(app: typeof second) {
+    const id = app.serverInstance.id;
+    await t.db.sql`
+      SELECT pg_terminate_backend(pid) FROM pg_locks
+      WHERE locktype = 'advisory' AND classid = ${INSTANCE_LOCK_CLASS} AND objid = ${id} AND objsubid = 2`;
+    await expect.poll(() => second.serverInstance.gone([id]), { timeout: 10_000 }).toEqual([id]);
+  }
+
   const runsOf = async (sessionId: string) =>
     (await alice.get(`/api/master-mode/session/${sessionId}/runs`)).json() as {
       stepId: string;
@@ -146,9 +156,12 @@ describe('master mode on the command handler, across server processes', () => {
     ]);
     const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
     await expect.poll(() => model.waiting()).toBe(1);
-    // The first process is taken to have died: the second does not know its run and sweeps it.
-    expect(await second.crashSweep.run(0)).toBe(2);
+    // While the first process lives, its run and Execute All are its own, however old.
     expect(await second.crashSweep.run(0)).toBe(0);
+    // Then it is taken to have died: the second sweeps its run at once, well within the model timeout.
+    await dropInstanceLock(t.app);
+    expect(await second.crashSweep.run()).toBe(2);
+    expect(await second.crashSweep.run()).toBe(0);
     const [run] = await runsOf(session.id);
     expect(run).toMatchObject({ success: false, errorMessage: 'interrupted' });
     expect((await aliceOnSecond.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({
@@ -159,6 +172,9 @@ describe('master mode on the command handler, across server processes', () => {
     // The dead process's late answer is not recorded over the interruption.
     model.release();
     expect((await all).statusCode).toBe(409);
+    // Living on after all, the first process takes its lock again at its next sweep.
+    await t.app.crashSweep.run();
+    expect(await second.serverInstance.gone([t.app.serverInstance.id])).toEqual([]);
     const again = aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`);
     await expect.poll(() => model.waiting()).toBe(1);
     model.release();

@@ -86,6 +86,8 @@ const stepRun = z.object({
   loopIteration: z.int(),
   status: z.enum(['running', 'succeeded', 'failed']),
   startedAt: z.string(),
+  /** The server instance that made the model call; none on runs recorded before it was kept. */
+  instanceId: z.int().optional(),
   message: z.string().optional(),
 });
 

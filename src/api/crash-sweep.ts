@@ -1,15 +1,38 @@
 import type { Sql } from 'postgres';
 import type { ExecutionState } from '../domain/execution/types';
+import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../domain/interrupted-runs';
+import { OUTCOME_RETRY_MS } from './commands/command-handler';
 import type { Config } from './config';
 import type { ExecutionCommands } from './executions/execution-commands';
 import type { RunRegistry } from './executions/run-registry';
 import type { MasterModeService } from './master-mode/master-mode-service';
+import type { ServerInstance } from './server-instance';
+
+/**
+ * The longest a live process takes to record a run's outcome once its model call has ended (at the latest
+ * by the model timeout): the command handler's retries, and a minute's slack for a machine under load.
+ */
+const RECORDING_OUTCOME_MS = OUTCOME_RETRY_MS + 60_000;
+
+interface UnfinishedStepRuns {
+  id: string;
+  userId: string;
+  runs: ExecutionState['runs'];
+}
+
+interface UnfinishedMasterWork {
+  sessionId: string;
+  userId: string;
+  startedAt: Date;
+  instanceId: number | null;
+}
 
 /**
  * What a crash leaves unfinished, finished by whichever server process looks first: step runs and master
- * mode row runs older than the model timeout are failed as interrupted (runs of this process are left
- * alone), and an Execute All gone quiet as long is closed. Each is a command through the command handler,
- * so two processes sweeping at once fail a run once.
+ * mode row runs whose server instance has died are failed as interrupted at once, those of this process it
+ * is not making or that name no instance once older than the model timeout, and their Execute All is
+ * closed; runs of another live instance are its own to end (`isInterrupted` holds the rule). Each is a
+ * command through the command handler, so two processes sweeping at once fail a run once.
  */
 export class CrashSweep {
   private timer: NodeJS.Timeout | undefined;
@@ -21,15 +44,42 @@ export class CrashSweep {
       executions: ExecutionCommands;
       masterMode: MasterModeService;
       runs: RunRegistry;
+      instance: ServerInstance;
     },
   ) {}
 
   /** Sweeps once; answers how many runs and Execute Alls it ended. */
   async run(olderThanMs = this.deps.config.modelTimeoutMs): Promise<number> {
-    const startedBefore = new Date(Date.now() - olderThanMs).toISOString();
+    const { sql, instance } = this.deps;
+    // This process's own lock first: were it lost, the others would take its runs for a dead process's.
+    await instance.keepHeld();
+    const now = Date.now();
+    const startedBefore = new Date(now - olderThanMs).toISOString();
+    const abandonedBefore = new Date(now - olderThanMs - RECORDING_OUTCOME_MS).toISOString();
+    const [steps, master] = await Promise.all([
+      sql<UnfinishedStepRuns[]>`
+        SELECT id, user_id, runs FROM executions WHERE runs @> '[{"status":"running"}]'::jsonb`,
+      sql<UnfinishedMasterWork[]>`
+        SELECT session_id, user_id, requested_at AS started_at, instance_id
+        FROM master_mode_runs WHERE success IS NULL
+        UNION ALL
+        SELECT x.session_id, s.user_id, x.started_at, x.instance_id FROM master_mode_execute_alls x
+        JOIN master_mode_sessions s ON s.id = x.session_id
+        WHERE x.ended_at IS NULL`,
+    ]);
+    const named = [
+      ...steps.flatMap((row) => row.runs.filter((r) => r.status === 'running').map((r) => r.instanceId)),
+      ...master.map((work) => work.instanceId),
+    ].filter((id): id is number => typeof id === 'number' && id !== instance.id);
+    const facts: CrashSweepFacts = {
+      startedBefore,
+      abandonedBefore,
+      thisInstance: instance.id,
+      goneInstances: await instance.gone(named),
+    };
     const [runs, sessions] = await Promise.all([
-      this.failSteps(startedBefore),
-      this.failMasterRuns(startedBefore),
+      this.failSteps(steps, facts),
+      this.failMasterRuns(master, facts),
     ]);
     return runs + sessions;
   }
@@ -43,19 +93,17 @@ export class CrashSweep {
     clearInterval(this.timer);
   }
 
-  private async failSteps(startedBefore: string): Promise<number> {
-    const { sql, executions, runs } = this.deps;
-    const rows = await sql<{ id: string; userId: string; runs: ExecutionState['runs'] }[]>`
-      SELECT id, user_id, runs FROM executions WHERE runs @> '[{"status":"running"}]'::jsonb`;
+  private async failSteps(rows: UnfinishedStepRuns[], facts: CrashSweepFacts): Promise<number> {
+    const { executions, runs } = this.deps;
     let failed = 0;
     for (const row of rows) {
       for (const run of row.runs) {
-        if (run.status !== 'running' || run.startedAt >= startedBefore || runs.isRunning(row.id, run.runId))
+        if (run.status !== 'running' || !isInterrupted(run, runs.isRunning(row.id, run.runId), facts))
           continue;
         await executions
           .handle(row.id, row.userId, {
             type: 'FailStepRun',
-            data: { runId: run.runId, message: 'interrupted', retryable: true },
+            data: { runId: run.runId, message: INTERRUPTED, retryable: true },
           })
           .then(() => failed++)
           .catch(() => {});
@@ -64,18 +112,17 @@ export class CrashSweep {
     return failed;
   }
 
-  private async failMasterRuns(startedBefore: string): Promise<number> {
-    const { sql, masterMode } = this.deps;
-    const sessions = await sql<{ sessionId: string; userId: string }[]>`
-      SELECT r.session_id, r.user_id FROM master_mode_runs r
-      WHERE r.success IS NULL AND r.requested_at < ${startedBefore}
-      UNION
-      SELECT x.session_id, s.user_id FROM master_mode_execute_alls x
-      JOIN master_mode_sessions s ON s.id = x.session_id
-      WHERE x.ended_at IS NULL AND x.started_at < ${startedBefore}`;
+  /** Each session with something that may be interrupted is judged by its decider, on its stream. */
+  private async failMasterRuns(work: UnfinishedMasterWork[], facts: CrashSweepFacts): Promise<number> {
+    const { masterMode } = this.deps;
+    const sessions = new Map<string, string>();
+    for (const { sessionId, userId, startedAt, instanceId } of work) {
+      if (isInterrupted({ startedAt: startedAt.toISOString(), instanceId }, false, facts))
+        sessions.set(sessionId, userId);
+    }
     let ended = 0;
-    for (const { sessionId, userId } of sessions) {
-      ended += await masterMode.failInterrupted(sessionId, userId, startedBefore).catch(() => 0);
+    for (const [sessionId, userId] of sessions) {
+      ended += await masterMode.failInterrupted(sessionId, userId, facts).catch(() => 0);
     }
     return ended;
   }

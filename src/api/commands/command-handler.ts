@@ -65,7 +65,7 @@ export interface Handled<State, Event> extends Loaded<State> {
 
 const MAX_CONFLICT_RETRIES = 5;
 /** How long an outcome is retried before its command gives up (409, retryable): far past any real contention. */
-const OUTCOME_RETRY_MS = 60_000;
+export const OUTCOME_RETRY_MS = 60_000;
 
 /**
  * The one command path of every event-sourced aggregate: load the stream, decide, append with the read

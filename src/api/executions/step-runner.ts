@@ -11,6 +11,7 @@ import type { StepResult } from '../../domain/execution/types';
 import type { Config } from '../config';
 import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
+import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
 import { providerWithKey } from '../user-model';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
@@ -54,6 +55,7 @@ export class StepRunner {
       executions: ExecutionCommands;
       flows: FlowsRepository;
       runs: RunRegistry;
+      instance: ServerInstance;
       tokens: TokenSink;
     },
   ) {}
@@ -89,6 +91,7 @@ export class StepRunner {
           userInput: request.userInput,
           model: provider.model,
           keySource,
+          instanceId: this.deps.instance.id,
           conversation,
         },
       },

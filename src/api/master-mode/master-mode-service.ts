@@ -3,6 +3,7 @@ import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
+import type { CrashSweepFacts } from '../../domain/interrupted-runs';
 import type { MasterCommand, MasterState } from '../../domain/master-mode/master-decider';
 import { type ExecuteAllOutcome, masterStreamId } from '../../domain/master-mode/master-events';
 import type {
@@ -20,6 +21,7 @@ import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
 import type { TokenSink } from '../executions/step-runner';
+import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
 import { providerWithKey } from '../user-model';
 import { callApiRow } from './master-api-call';
@@ -52,6 +54,7 @@ export class MasterModeService {
       resolveModel?: typeof resolveProvider | undefined;
       commands: CommandHandler;
       runs: RunRegistry;
+      instance: ServerInstance;
       tokens: TokenSink;
     },
   ) {}
@@ -123,7 +126,10 @@ export class MasterModeService {
     const blank = blankRequiredRow(await this.rows(sessionId));
     if (blank) throw ruleViolated(requiredInputMessage(blank.position, blank.row));
     const runAllId = randomUUID();
-    await this.handle(sessionId, userId, { type: 'StartExecuteAll', data: { runAllId } });
+    await this.handle(sessionId, userId, {
+      type: 'StartExecuteAll',
+      data: { runAllId, instanceId: this.deps.instance.id },
+    });
     const end = (outcome: ExecuteAllOutcome, message: string | null = null) =>
       this.handle(sessionId, userId, { type: 'EndExecuteAll', data: { runAllId, outcome, message } });
     // Rows are read again before each run: earlier results and edits made meanwhile count.
@@ -174,10 +180,10 @@ export class MasterModeService {
   }
 
   /**
-   * Fails the session's runs a crash left unfinished (started before `startedBefore`, not made by this
-   * process) and closes an Execute All gone quiet since then. Answers how many events that took.
+   * Fails the session's runs a crash left unfinished (never those this process is making) and closes their
+   * Execute All, as the decider judges them by what the sweep knows. Answers how many events that took.
    */
-  async failInterrupted(sessionId: string, userId: string, startedBefore: string): Promise<number> {
+  async failInterrupted(sessionId: string, userId: string, facts: CrashSweepFacts): Promise<number> {
     const loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
     const alive = Object.keys(loaded.state.running).filter((runId) =>
       this.deps.runs.isRunning(sessionId, runId),
@@ -185,7 +191,7 @@ export class MasterModeService {
     const { events } = await this.handle(
       sessionId,
       userId,
-      { type: 'FailInterrupted', data: { startedBefore, alive } },
+      { type: 'FailInterrupted', data: { ...facts, alive } },
       loaded,
     );
     return events.length;
@@ -243,6 +249,7 @@ export class MasterModeService {
           ],
           model: model?.provider.model ?? null,
           keySource: model?.keySource ?? null,
+          instanceId: this.deps.instance.id,
         },
       },
       loaded,

@@ -6,6 +6,7 @@ import { ExecutionCommands } from '../executions/execution-commands';
 import { ExecutionViews } from '../executions/execution-views';
 import { RunRegistry } from '../executions/run-registry';
 import { StepRunner } from '../executions/step-runner';
+import { ServerInstance } from '../server-instance';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     commands: CommandHandler;
     /** Model calls this process is making, for Stop and the crash sweep. */
     runs: RunRegistry;
+    /** This process as the database knows it: runs record it, and its lock tells the others it lives. */
+    serverInstance: ServerInstance;
     executions: ExecutionCommands;
     executionViews: ExecutionViews;
     stepRunner: StepRunner;
@@ -24,6 +27,8 @@ export default fp(
   async (app: FastifyInstance) => {
     const commands = new CommandHandler(app.store);
     const runs = new RunRegistry();
+    // Taken before any run can start, so that every run names a live instance.
+    const instance = await ServerInstance.start(app.sql);
     const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits);
     const views = new ExecutionViews(app.sql);
     // A kept view is dropped when its execution changes: at once for this process's commands, through
@@ -35,6 +40,7 @@ export default fp(
     app.hub.onExecutionEvent((executionId) => views.changed(executionId));
     app.decorate('commands', commands);
     app.decorate('runs', runs);
+    app.decorate('serverInstance', instance);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
     app.decorate(
@@ -46,10 +52,14 @@ export default fp(
         executions,
         flows: app.flows,
         runs,
+        instance,
         tokens: app.hub,
       }),
     );
-    app.addHook('onClose', async () => runs.abortAll());
+    app.addHook('onClose', async () => {
+      runs.abortAll();
+      await instance.stop();
+    });
   },
   {
     name: 'executions',

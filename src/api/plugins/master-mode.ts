@@ -19,6 +19,7 @@ export default fp(
       resolveModel: app.resolveModel,
       commands: app.commands,
       runs: app.runs,
+      instance: app.serverInstance,
       tokens: app.hub,
     });
     app.decorate('masterMode', masterMode);
@@ -28,6 +29,7 @@ export default fp(
       executions: app.executions,
       masterMode,
       runs: app.runs,
+      instance: app.serverInstance,
     });
     app.decorate('crashSweep', sweep);
     app.addHook('onClose', async () => sweep.stop());

@@ -218,6 +218,7 @@ export function decide(
             choices: [...step.choices],
             model: data.model,
             keySource: data.keySource,
+            instanceId: data.instanceId,
             at,
           },
         },

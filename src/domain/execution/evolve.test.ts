@@ -85,6 +85,15 @@ describe('evolve', () => {
       expect(runningRun(state, three.id)).toBeNull();
     });
 
+    it('a run keeps the server instance making its model call, when its start names one', () => {
+      const named = stepRunStarted(one, 'r1', { cacheItemId: 'c1' });
+      if (named.type === 'StepRunStarted') named.data.instanceId = 4;
+      expect(fold([started, named]).runs[0]?.instanceId).toBe(4);
+      expect(fold([started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })]).runs[0]).not.toHaveProperty(
+        'instanceId',
+      );
+    });
+
     it('StepRunSucceeded adds result rows, completes the cache item and moves the current step', () => {
       const state = fold([started, ...ranStep(one, 'r1', 'c1', 'res1', 'Answer', LATER)]);
       expect(state.results).toEqual([

@@ -113,6 +113,7 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
             loopIteration: data.loopIteration,
             status: 'running',
             startedAt: data.at,
+            ...(data.instanceId === undefined ? {} : { instanceId: data.instanceId }),
           },
         ],
       };

@@ -177,6 +177,7 @@ describe('decide StartExecutionFrom', () => {
           userInput: '',
           model: 'offline',
           keySource: 'offline',
+          instanceId: 1,
           conversation: { userNotes: '', rejectedIdeas: '' },
         },
       },

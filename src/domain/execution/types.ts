@@ -52,6 +52,8 @@ export interface StepRun {
   loopIteration: number;
   status: 'running' | 'succeeded' | 'failed';
   startedAt: string;
+  /** The server instance making the model call; none on runs recorded before runs named it. */
+  instanceId?: number;
   message?: string;
 }
 
@@ -145,6 +147,8 @@ export type ExecutionEvent =
         choices: string[];
         model: string;
         keySource: KeySource;
+        /** The server instance making the model call; absent from events recorded before it was kept. */
+        instanceId?: number;
         at: string;
       };
     }
@@ -198,6 +202,8 @@ export type ExecutionCommand =
         userInput: string;
         model: string;
         keySource: KeySource;
+        /** The server instance that will make the model call: a crash sweep knows its runs by it. */
+        instanceId: number;
         conversation: ConversationContext;
       };
     }

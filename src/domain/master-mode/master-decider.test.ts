@@ -50,6 +50,7 @@ const startData = (runId: string, stepId: string, rowNumber = 1) => ({
   unresolvedReferences: [],
   model: 'offline',
   keySource: 'offline' as const,
+  instanceId: 1,
 });
 const rowStarted = (runId: string, stepId: string, at = EARLIER): MasterEvent => ({
   type: 'MasterRowRunStarted',
@@ -59,9 +60,10 @@ const rowSucceeded = (runId: string, at = EARLIER): MasterEvent => ({
   type: 'MasterRowRunSucceeded',
   data: { runId, result: 'done', usage: null, durationMs: 5, at },
 });
-const allStarted = (runAllId: string, at = EARLIER): MasterEvent => ({
+/** An Execute All of this process (instance 1), of another (`instanceId`) or of before instances were kept (null). */
+const allStarted = (runAllId: string, at = EARLIER, instanceId: number | null = 1): MasterEvent => ({
   type: 'MasterExecuteAllStarted',
-  data: { runAllId, at },
+  data: { runAllId, ...(instanceId === null ? {} : { instanceId }), at },
 });
 const allStopped = (runAllId: string, at = EARLIER): MasterEvent => ({
   type: 'MasterExecuteAllStopped',
@@ -115,10 +117,10 @@ describe('master mode decider', () => {
   describe('Execute All', () => {
     it('starts when none is running and refuses a second one at once', () => {
       given([])
-        .when({ type: 'StartExecuteAll', data: { runAllId: 'a' } })
-        .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'a', at: NOW } }]);
+        .when({ type: 'StartExecuteAll', data: { runAllId: 'a', instanceId: 1 } })
+        .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'a', instanceId: 1, at: NOW } }]);
       given([allStarted('a')])
-        .when({ type: 'StartExecuteAll', data: { runAllId: 'b' } })
+        .when({ type: 'StartExecuteAll', data: { runAllId: 'b', instanceId: 1 } })
         .thenRefuses('conflict', EXECUTE_ALL_RUNNING);
     });
 
@@ -155,8 +157,8 @@ describe('master mode decider', () => {
       const { state } = given([allStarted('a'), allStopped('a'), ended]);
       expect(state.executeAll).toBeNull();
       given([allStarted('a'), ended])
-        .when({ type: 'StartExecuteAll', data: { runAllId: 'b' } })
-        .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'b', at: NOW } }]);
+        .when({ type: 'StartExecuteAll', data: { runAllId: 'b', instanceId: 2 } })
+        .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'b', instanceId: 2, at: NOW } }]);
     });
 
     it('reset asks a running Execute All to stop, then clears the results', () => {
@@ -173,45 +175,88 @@ describe('master mode decider', () => {
   });
 
   describe('after a crash', () => {
-    const sweep: MasterCommand = {
-      type: 'FailInterrupted',
-      data: { startedBefore: '2026-05-01T09:30:00.000Z', alive: [] },
+    /** Swept by instance 1, which knows instance 2 to have died; 3 is alive. */
+    const facts = {
+      startedBefore: '2026-05-01T09:30:00.000Z',
+      abandonedBefore: '2026-05-01T08:30:00.000Z',
+      thisInstance: 1,
+      goneInstances: [2],
     };
+    const ABANDONED = '2026-05-01T08:00:00.000Z';
+    const sweep: MasterCommand = { type: 'FailInterrupted', data: { ...facts, alive: [] } };
+    const RECENT = '2026-05-01T09:59:00.000Z';
+    const failed = (runId: string): MasterEvent => ({
+      type: 'MasterRowRunFailed',
+      data: { runId, message: 'interrupted', at: NOW },
+    });
+    const allFailed = (runAllId: string): MasterEvent => ({
+      type: 'MasterExecuteAllEnded',
+      data: { runAllId, outcome: 'failed', message: 'interrupted', at: NOW },
+    });
+    const rowOf = (instanceId: number | null, runId: string, stepId: string, at = EARLIER): MasterEvent => {
+      const { instanceId: _this, ...data } = startData(runId, stepId);
+      return {
+        type: 'MasterRowRunStarted',
+        data: { ...data, ...(instanceId === null ? {} : { instanceId }), at },
+      };
+    };
+
+    it('fails at once the runs of a process that has died, and closes its Execute All', () => {
+      given([allStarted('a', RECENT, 2), rowOf(2, 'r1', 'row-a', RECENT)])
+        .when(sweep)
+        .thenEmits([failed('r1'), allFailed('a')]);
+      given([allStarted('a', RECENT, 2)])
+        .when(sweep)
+        .thenEmits([allFailed('a')]);
+    });
+
+    it("leaves another live process's runs and Execute All alone, past the model timeout too", () => {
+      given([allStarted('a', EARLIER, 3), rowOf(3, 'r1', 'row-a')])
+        .when(sweep)
+        .thenEmits([]);
+      given([allStarted('a', EARLIER, 3)])
+        .when(sweep)
+        .thenEmits([]);
+    });
+
+    it('fails them once no live process can be making them any more', () => {
+      given([allStarted('a', ABANDONED, 3), rowOf(3, 'r1', 'row-a', ABANDONED)])
+        .when(sweep)
+        .thenEmits([failed('r1'), allFailed('a')]);
+    });
 
     it('fails runs older than the model timeout as interrupted and closes their Execute All', () => {
       given([allStarted('a'), rowStarted('r1', 'row-a')])
         .when(sweep)
-        .thenEmits([
-          { type: 'MasterRowRunFailed', data: { runId: 'r1', message: 'interrupted', at: NOW } },
-          {
-            type: 'MasterExecuteAllEnded',
-            data: { runAllId: 'a', outcome: 'failed', message: 'interrupted', at: NOW },
-          },
-        ]);
+        .thenEmits([failed('r1'), allFailed('a')]);
+      // Recorded before runs named their instance: the model timeout alone tells.
+      given([allStarted('a', EARLIER, null), rowOf(null, 'r1', 'row-a')])
+        .when(sweep)
+        .thenEmits([failed('r1'), allFailed('a')]);
     });
 
     it('closes an Execute All that died between two rows', () => {
       given([allStarted('a'), rowStarted('r1', 'row-a'), rowSucceeded('r1')])
         .when(sweep)
-        .thenEmits([
-          {
-            type: 'MasterExecuteAllEnded',
-            data: { runAllId: 'a', outcome: 'failed', message: 'interrupted', at: NOW },
-          },
-        ]);
+        .thenEmits([allFailed('a')]);
     });
 
-    it('leaves young runs and a live Execute All alone', () => {
-      const recent = '2026-05-01T09:59:00.000Z';
-      given([allStarted('a', EARLIER), rowStarted('r1', 'row-a', recent)])
+    it('leaves young runs, runs this process is making and a live Execute All alone', () => {
+      given([allStarted('a', EARLIER), rowStarted('r1', 'row-a', RECENT)])
         .when(sweep)
         .thenEmits([]);
-      given([rowStarted('r1', 'row-a'), rowStarted('r2', 'row-b', recent)])
+      given([rowStarted('r1', 'row-a'), rowOf(null, 'r2', 'row-b', RECENT)])
         .when(sweep)
-        .thenEmits([{ type: 'MasterRowRunFailed', data: { runId: 'r1', message: 'interrupted', at: NOW } }]);
+        .thenEmits([failed('r1')]);
       given([]).when(sweep).thenEmits([]);
       given([allStarted('a'), rowStarted('r1', 'row-a')])
-        .when({ type: 'FailInterrupted', data: { startedBefore: NOW, alive: ['r1'] } })
+        .when({ type: 'FailInterrupted', data: { ...facts, startedBefore: NOW, alive: ['r1'] } })
+        .thenEmits([]);
+    });
+
+    it('waits for the run of a live process before closing an Execute All of a dead one', () => {
+      given([allStarted('a', RECENT, 2), rowOf(3, 'r1', 'row-a', RECENT)])
+        .when(sweep)
         .thenEmits([]);
     });
   });

@@ -1,4 +1,5 @@
 import { conflict } from '../errors';
+import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../interrupted-runs';
 import type { ExecuteAllOutcome, MasterEvent } from './master-events';
 import { rowLabel } from './row-run';
 
@@ -10,7 +11,7 @@ type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['
  * (in every server process, as the stream is shared), and what a crash left unfinished.
  */
 export type MasterCommand =
-  | { type: 'StartRowRun'; data: Omit<RowRunStartedData, 'at'> }
+  | { type: 'StartRowRun'; data: Omit<RowRunStartedData, 'at' | 'instanceId'> & { instanceId: number } }
   | {
       type: 'CompleteRowRun';
       data: {
@@ -21,21 +22,24 @@ export type MasterCommand =
       };
     }
   | { type: 'FailRowRun'; data: { runId: string; message: string } }
-  | { type: 'StartExecuteAll'; data: { runAllId: string } }
+  | { type: 'StartExecuteAll'; data: { runAllId: string; instanceId: number } }
   | { type: 'StopExecuteAll'; data: Record<string, never> }
   | { type: 'EndExecuteAll'; data: { runAllId: string; outcome: ExecuteAllOutcome; message: string | null } }
   | { type: 'ResetResults'; data: Record<string, never> }
   /**
-   * The crash sweep: runs started before `startedBefore` are dead (but those in `alive`, which the sweeping
-   * process is making itself), and so is an Execute All gone quiet since then.
+   * The crash sweep: the runs a crash left unfinished are failed (never those in `alive`, which the sweeping
+   * process is making itself), and so is their Execute All once no run of it is left.
    */
-  | { type: 'FailInterrupted'; data: { startedBefore: string; alive: string[] } };
+  | { type: 'FailInterrupted'; data: CrashSweepFacts & { alive: string[] } };
 
 export interface MasterState {
   /** Row runs started and not ended, by run id. */
-  running: Record<string, { stepId: string; rowNumber: number; stepName: string; startedAt: string }>;
+  running: Record<
+    string,
+    { stepId: string; rowNumber: number; stepName: string; startedAt: string; instanceId?: number }
+  >;
   /** The Execute All started last and not ended yet. */
-  executeAll: { runAllId: string; startedAt: string; stopRequested: boolean } | null;
+  executeAll: { runAllId: string; startedAt: string; stopRequested: boolean; instanceId?: number } | null;
   /** When the stream last changed: an Execute All quiet for longer than a model call can take is dead. */
   lastEventAt: string | null;
 }
@@ -45,7 +49,6 @@ export interface MasterContext {
   now: string;
 }
 
-export const INTERRUPTED = 'interrupted';
 export const EXECUTE_ALL_RUNNING = 'Execute All is already running';
 
 export const initialMasterState = (): MasterState => ({ running: {}, executeAll: null, lastEventAt: null });
@@ -54,22 +57,33 @@ export function evolveMaster(state: MasterState, event: MasterEvent): MasterStat
   const next = { ...state, lastEventAt: event.data.at };
   switch (event.type) {
     case 'MasterRowRunStarted': {
-      const { runId, stepId, rowNumber, stepName, at } = event.data;
-      return {
-        ...next,
-        running: { ...state.running, [runId]: { stepId, rowNumber, stepName, startedAt: at } },
+      const { runId, stepId, rowNumber, stepName, instanceId, at } = event.data;
+      const run = {
+        stepId,
+        rowNumber,
+        stepName,
+        startedAt: at,
+        ...(instanceId === undefined ? {} : { instanceId }),
       };
+      return { ...next, running: { ...state.running, [runId]: run } };
     }
     case 'MasterRowRunSucceeded':
     case 'MasterRowRunFailed': {
       const { [event.data.runId]: _ended, ...running } = state.running;
       return { ...next, running };
     }
-    case 'MasterExecuteAllStarted':
+    case 'MasterExecuteAllStarted': {
+      const { runAllId, instanceId, at } = event.data;
       return {
         ...next,
-        executeAll: { runAllId: event.data.runAllId, startedAt: event.data.at, stopRequested: false },
+        executeAll: {
+          runAllId,
+          startedAt: at,
+          stopRequested: false,
+          ...(instanceId === undefined ? {} : { instanceId }),
+        },
       };
+    }
     case 'MasterExecuteAllStopped':
       return state.executeAll?.runAllId === event.data.runAllId
         ? { ...next, executeAll: { ...state.executeAll, stopRequested: true } }
@@ -106,7 +120,7 @@ export function decideMaster(
       return [{ type: 'MasterRowRunFailed', data: { ...command.data, at: now } }];
     case 'StartExecuteAll':
       if (state.executeAll) throw conflict(EXECUTE_ALL_RUNNING);
-      return [{ type: 'MasterExecuteAllStarted', data: { runAllId: command.data.runAllId, at: now } }];
+      return [{ type: 'MasterExecuteAllStarted', data: { ...command.data, at: now } }];
     case 'StopExecuteAll':
       return stopRequested(state, now);
     case 'EndExecuteAll':
@@ -115,20 +129,23 @@ export function decideMaster(
     case 'ResetResults':
       return [...stopRequested(state, now), { type: 'MasterResultsReset', data: { at: now } }];
     case 'FailInterrupted': {
-      const { startedBefore, alive } = command.data;
-      const dead = Object.entries(state.running).filter(
-        ([runId, run]) => run.startedAt < startedBefore && !alive.includes(runId),
+      const { alive, ...facts } = command.data;
+      const dead = Object.entries(state.running).filter(([runId, run]) =>
+        isInterrupted(run, alive.includes(runId), facts),
       );
       const failed: MasterEvent[] = dead.map(([runId]) => ({
         type: 'MasterRowRunFailed',
         data: { runId, message: INTERRUPTED, at: now },
       }));
       const stillRunning = Object.keys(state.running).length > dead.length;
-      const quiet = state.lastEventAt !== null && state.lastEventAt < startedBefore;
-      if (state.executeAll && !stillRunning && quiet) {
+      const { executeAll } = state;
+      // Between its rows an Execute All has no run: it counts as started when the stream last changed, as
+      // one that a live process runs is never quiet for as long as a model call may take.
+      const quietSince = { startedAt: state.lastEventAt ?? '', instanceId: executeAll?.instanceId };
+      if (executeAll && !stillRunning && isInterrupted(quietSince, false, facts)) {
         failed.push({
           type: 'MasterExecuteAllEnded',
-          data: { runAllId: state.executeAll.runAllId, outcome: 'failed', message: INTERRUPTED, at: now },
+          data: { runAllId: executeAll.runAllId, outcome: 'failed', message: INTERRUPTED, at: now },
         });
       }
       return failed;

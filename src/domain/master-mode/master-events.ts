@@ -27,6 +27,8 @@ export type MasterEvent =
         unresolvedReferences: number[];
         model: string | null;
         keySource: KeySource | null;
+        /** The server instance making the run; absent from events recorded before it was kept. */
+        instanceId?: number;
         at: string;
       };
     }
@@ -41,7 +43,15 @@ export type MasterEvent =
       };
     }
   | { type: 'MasterRowRunFailed'; data: { runId: string; message: string; at: string } }
-  | { type: 'MasterExecuteAllStarted'; data: { runAllId: string; at: string } }
+  | {
+      type: 'MasterExecuteAllStarted';
+      data: {
+        runAllId: string;
+        /** The server instance running the rows; absent from events recorded before it was kept. */
+        instanceId?: number;
+        at: string;
+      };
+    }
   | { type: 'MasterExecuteAllStopped'; data: { runAllId: string; at: string } }
   | {
       type: 'MasterExecuteAllEnded';

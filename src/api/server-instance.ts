@@ -1,0 +1,98 @@
+import type { ReservedSql, Sql } from 'postgres';
+
+/**
+ * The first key of every server instance's advisory lock (the two-key form: this class, the instance's
+ * number). The migrations' lock is a one-key lock, so the two never meet.
+ */
+export const INSTANCE_LOCK_CLASS = 7_340_212;
+
+/**
+ * This server process as the database knows it: a number from the `server_instances` sequence, taken at
+ * start, and a session-level advisory lock on it held on one reserved connection for the process's whole
+ * life. Runs record the instance making them. When a process dies, however it dies, PostgreSQL closes its
+ * connection and frees its lock, so any other process can tell at once that its runs will never end.
+ */
+export class ServerInstance {
+  private renewing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly sql: Sql,
+    private number: number,
+    /** The connection holding the lock; never used again once its lock is found lost (it was closed). */
+    private holder: ReservedSql,
+  ) {}
+
+  /** Takes a new instance number and its lock. */
+  static async start(sql: Sql): Promise<ServerInstance> {
+    const holder = await sql.reserve();
+    try {
+      return new ServerInstance(sql, await lockNewNumber(holder), holder);
+    } catch (error) {
+      holder.release();
+      throw error;
+    }
+  }
+
+  get id(): number {
+    return this.number;
+  }
+
+  /**
+   * Of the given instances, those whose process is gone: their lock can be taken. It is taken only for the
+   * one statement (a transaction-level lock), so it is never held by the asker.
+   */
+  async gone(instanceIds: number[]): Promise<number[]> {
+    const ids = [...new Set(instanceIds)];
+    if (ids.length === 0) return [];
+    const rows = await this.sql<{ id: number }[]>`
+      SELECT id FROM unnest(${ids}::integer[]) AS id
+      WHERE pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}, id)`;
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Takes the lock again when its connection was lost while this process lives (PostgreSQL restarted, say):
+   * without it the other processes would take this one for dead and fail its runs. The same number when it
+   * is free, else a new one.
+   */
+  keepHeld(): Promise<void> {
+    this.renewing ??= this.renew().finally(() => {
+      this.renewing = null;
+    });
+    return this.renewing;
+  }
+
+  /** Frees the lock (a clean shutdown): from now on this process's runs left unfinished count as interrupted. */
+  async stop(): Promise<void> {
+    await this.renewing?.catch(() => {});
+    if ((await this.gone([this.number])).length > 0) return;
+    await this.holder`SELECT pg_advisory_unlock(${INSTANCE_LOCK_CLASS}, ${this.number})`;
+    this.holder.release();
+  }
+
+  private async renew() {
+    if ((await this.gone([this.number])).length === 0) return;
+    // The old connection was closed and postgres.js has taken it back: it is left alone.
+    const holder = await this.sql.reserve();
+    try {
+      const [again] = await holder<{ held: boolean }[]>`
+        SELECT pg_try_advisory_lock(${INSTANCE_LOCK_CLASS}, ${this.number}) AS held`;
+      this.number = again?.held ? this.number : await lockNewNumber(holder);
+      this.holder = holder;
+    } catch (error) {
+      holder.release();
+      throw error;
+    }
+  }
+}
+
+/** A number of the sequence whose lock this connection takes; a number another live process holds is skipped. */
+async function lockNewNumber(holder: ReservedSql): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const [next] = await holder<{ id: number; held: boolean }[]>`
+      SELECT n::integer AS id, pg_try_advisory_lock(${INSTANCE_LOCK_CLASS}, n::integer) AS held
+      FROM nextval('server_instances') AS n`;
+    if (next?.held) return next.id;
+  }
+  throw new Error('No server instance number could be locked');
+}
