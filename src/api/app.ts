@@ -67,6 +67,8 @@ export async function buildApp(
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 4 * 1024 * 1024,
+    // Off unless TRUST_PROXY names the proxy: otherwise any client could claim another address or https.
+    trustProxy: services.config.trustProxy,
   });
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);

@@ -23,3 +23,24 @@ describe('MASTER_MODE_API_HOSTS', () => {
     );
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('is off by default: X-Forwarded-* are not believed', () => {
+    expect(parseEnvironment({}).trustProxy).toBe(false);
+    expect(parseEnvironment({ TRUST_PROXY: ' ' }).trustProxy).toBe(false);
+    expect(parseEnvironment({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('trusts every peer with true, else the listed addresses, ranges and named ranges', () => {
+    expect(parseEnvironment({ TRUST_PROXY: 'TRUE' }).trustProxy).toBe(true);
+    expect(
+      parseEnvironment({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,,::1,fd00::/8,loopback' }).trustProxy,
+    ).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it('stops start-up on a hop count or anything that is not an address', () => {
+    for (const value of ['1', 'yes', '10.0.0.0/33', 'proxy.example.com', ',']) {
+      expect(() => parseEnvironment({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be true, false, or/);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits, MAX_TEXT_CEILING } from '../domain/limits';
@@ -9,6 +10,24 @@ const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/** proxy-addr's names for address ranges, which Fastify accepts among trusted proxies. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An entry of TRUST_PROXY's list: an IP address, a CIDR range, or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...more] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || more.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const proxyList = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 
 const environmentSchema = z.object({
   DATABASE_URL: optionalText.pipe(
@@ -36,6 +55,22 @@ const environmentSchema = z.object({
     .min(1_000)
     .max(MAX_TEXT_CEILING)
     .default(DEFAULT_LIMITS.maxTextChars),
+  // A hop count is refused: Fastify no longer honours one, as it cannot tell the proxy from a direct client.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('false')
+    .transform((value) => value || 'false')
+    .refine(
+      (value) =>
+        value === 'true' ||
+        value === 'false' ||
+        (proxyList(value).length > 0 && proxyList(value).every(isProxyAddress)),
+      "must be true, false, or a comma-separated list of the proxies' addresses (IP or CIDR, or loopback, " +
+        'linklocal, uniquelocal)',
+    )
+    .transform((value) => (value === 'true' ? true : value === 'false' ? false : proxyList(value))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: z
     .string()
@@ -72,6 +107,12 @@ export interface Config {
   /** Model-calling requests one user may make per minute (step runs, generation, suggestions, ...); 0: no limit. */
   modelCallsPerMinute: number;
   logLevel: string;
+  /**
+   * Which peers are the reverse proxy whose X-Forwarded-For/-Proto/-Host are believed (request.ip, protocol,
+   * host): none (false), any (true), or these addresses and ranges. Rate limits key on request.ip, and the
+   * session cookie is Secure when request.protocol is https.
+   */
+  trustProxy: boolean | string[];
   /** Hosts (`host` or `host:port`) master mode api rows may call; empty: api rows are refused. */
   masterModeApiHosts: string[];
   /** How large a prompt (MAX_PROMPT_CHARS) and one text (MAX_TEXT_CHARS) may be. */
@@ -103,6 +144,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
   };

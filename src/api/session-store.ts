@@ -15,14 +15,24 @@ const FALLBACK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const SESSION_REUSE_MS = 2_000;
 const MOST_REMEMBERED = 10_000;
 
+/** Carries the id of each session ended by sign-out to every server process on the database. */
+export const SESSIONS_ENDED_CHANNEL = 'sessions_ended';
+
+/** What the websocket hub needs of sessions: hearing of their end, and asking whether they still hold. */
+export interface SessionWatch {
+  watchEndings(ended: (sid: string) => void, mayHaveMissed: () => void): Promise<() => Promise<void>>;
+  expiries(sids: string[]): Promise<Map<string, number>>;
+}
+
 /**
  * Sessions in the `sessions(sid, sess, expire)` table, with the callback interface @fastify/session
  * expects. Rows past `expire` are never returned and are deleted by a periodic sweep.
  */
-export class PostgresSessionStore implements SessionStore {
+export class PostgresSessionStore implements SessionStore, SessionWatch {
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Recently read or written sessions, as stored text (each `get` hands out a fresh copy). */
   private readonly recent = new Map<string, { sess: string; until: number; expire: number }>();
+  private readonly endingListeners = new Set<(sid: string) => void>();
 
   constructor(
     private readonly sql: Sql,
@@ -60,9 +70,72 @@ export class PostgresSessionStore implements SessionStore {
     }, done);
   }
 
+  /** Sign-out (and the old id at sign-in): gone from the table, and announced when it was there. */
   destroy(sid: string, done: Done): void {
     this.recent.delete(sid);
-    this.sql`DELETE FROM sessions WHERE sid = ${sid}`.then(() => done(), done);
+    this.sql`DELETE FROM sessions WHERE sid = ${sid}`.then((deleted) => {
+      if (deleted.count > 0) this.announceEnded(sid);
+      done();
+    }, done);
+  }
+
+  /**
+   * Listeners in this process hear of the end at once, before sign-out answers; other processes through
+   * NOTIFY (sent only for a session that existed, so a sign-in's never-saved visitor id costs none).
+   */
+  private announceEnded(sid: string) {
+    this.ended(sid);
+    // A lost NOTIFY leaves other processes' sockets to their periodic session check: never fail sign-out for it.
+    this.sql.notify(SESSIONS_ENDED_CHANNEL, sid).catch(() => {});
+  }
+
+  private ended(sid: string) {
+    this.recent.delete(sid);
+    for (const listener of this.endingListeners) {
+      try {
+        listener(sid);
+      } catch {
+        // One listener's failure must not keep the others from closing what belongs to the session.
+      }
+    }
+  }
+
+  /**
+   * Calls `ended` with the id of every session signed out, in this process or another (LISTEN shares the
+   * connection the event log's tailer listens on), and `mayHaveMissed` whenever listening is (re-)established,
+   * since endings in between were not heard. Returns the way to stop.
+   */
+  async watchEndings(ended: (sid: string) => void, mayHaveMissed: () => void): Promise<() => Promise<void>> {
+    this.endingListeners.add(ended);
+    try {
+      // Our own NOTIFY comes back here too; the second `ended` for an id finds nothing left to close.
+      const listening = await this.sql.listen(
+        SESSIONS_ENDED_CHANNEL,
+        (sid) => {
+          this.recent.delete(sid);
+          ended(sid);
+        },
+        mayHaveMissed,
+      );
+      return async () => {
+        this.endingListeners.delete(ended);
+        await listening.unlisten();
+      };
+    } catch (error) {
+      this.endingListeners.delete(ended);
+      throw error;
+    }
+  }
+
+  /**
+   * Of the given sessions, those still valid (as `get` finds them, but always from the table), with their
+   * expiry in ms since epoch.
+   */
+  async expiries(sids: string[]): Promise<Map<string, number>> {
+    if (sids.length === 0) return new Map();
+    const rows = await this.sql<{ sid: string; expire: Date }[]>`
+      SELECT sid, expire FROM sessions WHERE sid = ANY(${sids}::text[]) AND expire > now()`;
+    return new Map(rows.map((row) => [row.sid, new Date(row.expire).getTime()]));
   }
 
   private remember(sid: string, sess: string, expire: number) {

@@ -31,6 +31,12 @@ export type ServerMessage =
   | ({ type: 'delta'; runId: string; text: string } & LiveTopic)
   | ({ type: 'error'; message: string } & Partial<LiveTopic>);
 
+/**
+ * The close code of a socket whose sign-in session ended (sign-out, here or in another tab or server, or
+ * expiry): 4000 + HTTP's 401. Reconnecting is pointless until the user signs in again.
+ */
+export const SIGNED_OUT_CLOSE_CODE = 4401;
+
 /** One key per watched stream, the same in the browser and on the server. */
 export const topicKey = (t: LiveTopic): string =>
   'executionId' in t ? EXECUTION_STREAM_PREFIX + t.executionId : MASTER_STREAM_PREFIX + t.masterSessionId;

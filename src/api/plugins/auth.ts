@@ -6,6 +6,11 @@ import { DomainError } from '../../domain/errors';
 import { PostgresSessionStore } from '../session-store';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sign-in sessions: the websocket hub hears from it which sessions end. */
+    sessionStore: PostgresSessionStore;
+  }
+
   interface FastifyRequest {
     /** The signed-in user's id, or null when signed out. Route handlers read it through `userIdOf`. */
     userId: string | null;
@@ -53,6 +58,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
   );
   store.startSweeping();
   app.addHook('onClose', async () => store.stopSweeping());
+  app.decorate('sessionStore', store);
 
   await app.register(cookie);
   await app.register(session, {

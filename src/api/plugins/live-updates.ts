@@ -8,13 +8,20 @@ declare module 'fastify' {
   }
 }
 
-/** The websocket hub and its log tailer: started with the app, closed with it. */
+/**
+ * The websocket hub, its log tailer and its watch on sign-in sessions (a socket lives as long as the
+ * session it was opened with): started with the app, closed with it.
+ */
 export default fp(
   async (app: FastifyInstance) => {
-    const hub = new LiveUpdateHub(app.store, app.sql);
+    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore);
     app.decorate('hub', hub);
     await hub.start();
     app.addHook('onClose', () => hub.close());
   },
-  { name: 'live-updates', decorators: { fastify: ['store', 'sql'] } },
+  {
+    name: 'live-updates',
+    dependencies: ['auth'],
+    decorators: { fastify: ['store', 'sql', 'sessionStore'] },
+  },
 );

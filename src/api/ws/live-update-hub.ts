@@ -6,10 +6,18 @@ import {
   type LiveEvent,
   type LiveTopic,
   type ServerMessage,
+  SIGNED_OUT_CLOSE_CODE,
   topicKey,
   topicOfKey,
 } from '../../domain/live-updates';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
+import type { SessionWatch } from '../session-store';
+
+/**
+ * How often the sessions of open sockets are read again: it learns renewed expiries and catches a sign-out
+ * whose notification was lost. Sign-out closes sockets at once; this only bounds the exceptions.
+ */
+const SESSION_CHECK_MS = 60_000;
 
 interface Subscription {
   topic: LiveTopic;
@@ -24,6 +32,10 @@ interface Subscription {
 interface Connection {
   socket: WebSocket;
   userId: string;
+  /** The sign-in session the socket was opened with: it lives as long as that session. */
+  sessionId: string;
+  /** When that session expires (ms since epoch), as last read from the store; nothing is pushed after it. */
+  expiresAt: number;
   /** By stream id. */
   subscriptions: Map<string, Subscription>;
 }
@@ -32,12 +44,18 @@ interface Connection {
  * Pushes the events of executions and master mode sessions to subscribed sockets: a replay from the
  * client's position, 'up-to-date', then live events from the process's one log tailer (which also sees
  * other processes' commits). Positions are stream positions; each socket gets every position once, in order.
+ * A socket lives only as long as its sign-in session: when the session ends (sign-out in any process) or
+ * expires, the socket is closed with SIGNED_OUT_CLOSE_CODE and gets nothing more.
  */
 export class LiveUpdateHub {
   private tailer: LogTailer | undefined;
+  private stopWatchingSessions: (() => Promise<void>) | undefined;
+  private sessionCheck: NodeJS.Timeout | undefined;
   /** Sockets by the stream id they watch. */
   private readonly subscribers = new Map<string, Set<Connection>>();
   private readonly connections = new Set<Connection>();
+  /** Sockets by the id of the sign-in session they were opened with. */
+  private readonly bySession = new Map<string, Set<Connection>>();
   /** The text so far of each run this process is making, by stream, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
   private readonly executionEventListeners: ((executionId: string) => void)[] = [];
@@ -45,37 +63,94 @@ export class LiveUpdateHub {
   constructor(
     private readonly store: EventStore,
     private readonly sql: Sql,
+    private readonly sessions: SessionWatch,
   ) {}
 
   async start() {
     this.tailer = this.store.tail({ from: 'now' });
     this.tailer.onEvents((events) => this.dispatch(events));
     await this.tailer.start();
+    try {
+      this.stopWatchingSessions = await this.sessions.watchEndings(
+        (sessionId) => this.endSession(sessionId),
+        () => void this.checkSessions().catch(() => {}),
+      );
+    } catch (error) {
+      await this.tailer.stop();
+      throw error;
+    }
+    // A failed check is retried at the next one; meanwhile nothing is pushed past a known expiry.
+    this.sessionCheck = setInterval(() => void this.checkSessions().catch(() => {}), SESSION_CHECK_MS);
+    this.sessionCheck.unref();
   }
 
   async close() {
-    await this.tailer?.stop();
+    clearInterval(this.sessionCheck);
+    // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
+    await Promise.allSettled([this.tailer?.stop(), this.stopWatchingSessions?.()]);
     for (const connection of this.connections) connection.socket.close(1001, 'Server shutting down');
     this.connections.clear();
     this.subscribers.clear();
+    this.bySession.clear();
   }
 
   get connectionCount() {
     return this.connections.size;
   }
 
-  connect(socket: WebSocket, userId: string) {
-    const connection: Connection = { socket, userId, subscriptions: new Map() };
+  /** A socket just upgraded with a valid session; its expiry is read at once, and again on each check. */
+  connect(socket: WebSocket, signedIn: { userId: string; sessionId: string }) {
+    const connection: Connection = {
+      socket,
+      ...signedIn,
+      expiresAt: Number.POSITIVE_INFINITY,
+      subscriptions: new Map(),
+    };
     this.connections.add(connection);
+    const sharing = this.bySession.get(signedIn.sessionId) ?? new Set<Connection>();
+    sharing.add(connection);
+    this.bySession.set(signedIn.sessionId, sharing);
     socket.on('message', (raw) => {
       void this.receive(connection, String(raw)).catch(() =>
         this.send(connection, { type: 'error', message: 'Error' }),
       );
     });
-    socket.on('close', () => {
-      this.connections.delete(connection);
-      for (const streamId of connection.subscriptions.keys()) this.unsubscribe(connection, streamId);
-    });
+    socket.on('close', () => this.forget(connection));
+    void this.checkSessions([signedIn.sessionId]).catch(() => {});
+  }
+
+  /** The session ended: its sockets are closed and left out of every push from now on. */
+  endSession(sessionId: string) {
+    for (const connection of this.bySession.get(sessionId) ?? []) this.signOut(connection);
+  }
+
+  /**
+   * Reads the sessions of open sockets (all, or the ones named) from the store: a session gone or expired
+   * closes its sockets, the others learn their current expiry (renewal moves it forward).
+   */
+  async checkSessions(sessionIds = [...this.bySession.keys()]): Promise<void> {
+    const expiries = await this.sessions.expiries(sessionIds);
+    for (const sessionId of sessionIds) {
+      const expiresAt = expiries.get(sessionId);
+      if (expiresAt === undefined) this.endSession(sessionId);
+      else for (const connection of this.bySession.get(sessionId) ?? []) connection.expiresAt = expiresAt;
+    }
+  }
+
+  private signOut(connection: Connection) {
+    this.forget(connection);
+    const { socket } = connection;
+    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+      socket.close(SIGNED_OUT_CLOSE_CODE, 'Signed out');
+  }
+
+  /** Closed or signed out: the socket is in no list any more. Safe to call twice. */
+  private forget(connection: Connection) {
+    this.connections.delete(connection);
+    for (const streamId of [...connection.subscriptions.keys()]) this.unsubscribe(connection, streamId);
+    const sharing = this.bySession.get(connection.sessionId);
+    sharing?.delete(connection);
+    if (sharing?.size === 0) this.bySession.delete(connection.sessionId);
   }
 
   /**
@@ -134,7 +209,10 @@ export class LiveUpdateHub {
         : { masterSessionId: message.masterSessionId };
     const streamId = topicKey(topic);
     if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
-    if (!(await this.owns(connection.userId, topic))) {
+    const owned = await this.owns(connection.userId, topic);
+    // Signed out while ownership was read: it must not come back into the lists.
+    if (!this.connections.has(connection)) return;
+    if (!owned) {
       const what = 'executionId' in topic ? 'Execution' : 'Master mode session';
       return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
     }
@@ -231,6 +309,8 @@ export class LiveUpdateHub {
   }
 
   private send(connection: Connection, message: ServerMessage) {
+    // The expiry is also checked here, so an idle socket's first push after it closes it instead.
+    if (Date.now() >= connection.expiresAt) return this.signOut(connection);
     if (connection.socket.readyState === connection.socket.OPEN)
       connection.socket.send(JSON.stringify(message));
   }
