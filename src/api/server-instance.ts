@@ -65,9 +65,13 @@ export class ServerInstance {
   /** Frees the lock (a clean shutdown): from now on this process's runs left unfinished count as interrupted. */
   async stop(): Promise<void> {
     await this.renewing?.catch(() => {});
-    if ((await this.gone([this.number])).length > 0) return;
-    await this.holder`SELECT pg_advisory_unlock(${INSTANCE_LOCK_CLASS}, ${this.number})`;
-    this.holder.release();
+    try {
+      if ((await this.gone([this.number])).length > 0) return;
+      await this.holder`SELECT pg_advisory_unlock(${INSTANCE_LOCK_CLASS}, ${this.number})`;
+      this.holder.release();
+    } catch {
+      // The database went first (its own shutdown, a lost connection): the lock went with the connection.
+    }
   }
 
   private async renew() {

@@ -22,8 +22,10 @@ async function main() {
     app.log.info(`${signal} received, shutting down`);
     const forced = setTimeout(() => process.exit(1), 15_000);
     forced.unref();
+    // The database is closed whatever the app's close met (a connection already lost, say): an embedded
+    // PostgreSQL left running would hold DATA_DIR.
     try {
-      await app.close();
+      await app.close().catch((error) => app.log.error(error, 'the app did not close cleanly'));
       await database.close();
     } finally {
       process.exit(0);
