@@ -161,5 +161,33 @@ describe.skipIf(skipReason !== null)(
       await screenshot(page, 'sessions-06-about');
       await page.close();
     });
+
+    it('shows a tab watching an execution as signed out when another tab signs out', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'sessions-sign-out-failed-tab');
+      const page = await browser.newPage();
+      // A user of their own, whoever the browser was signed in as.
+      await page.goto(`${server.url}/api/logout`);
+      await signUpInBrowser(page, server.url, 'Mai');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', { name: 'Trà chiều', description: 'Ý tưởng cho buổi trà chiều' });
+      await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'Ý tưởng',
+        systemPrompt: 'Gợi ý ý tưởng',
+      });
+      await callApi(page, server.url, 'POST', `/api/flows/${flow.id}/execute`);
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('step-card-1').waitFor();
+      await page.getByTestId('logout-button').waitFor();
+      // The run screen follows its execution over the websocket; another tab of the browser signs out.
+      const other = await browser.newPage();
+      await other.goto(`${server.url}/api/logout`);
+      // The server closes the first tab's socket (4401) and the app asks who is signed in: nobody.
+      await expect.poll(() => page.getByTestId('logout-button').count(), { timeout: 15_000 }).toBe(0);
+      await screenshot(page, 'sessions-07-signed-out-elsewhere');
+      await other.close();
+      await page.close();
+    });
   },
 );

@@ -32,6 +32,10 @@ class FakeWebSocket {
     this.readyState = 3;
     this.onclose?.({ wasClean: false, code: 1006, reason: '' });
   }
+  closeByServer(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ wasClean: true, code, reason: '' });
+  }
 }
 
 const latest = () => FakeWebSocket.instances[FakeWebSocket.instances.length - 1]!;
@@ -67,6 +71,27 @@ describe('ExecutionSocket', () => {
     expect(FakeWebSocket.instances.length).toBe(2);
     latest().open();
     expect(latest().sent).toEqual([{ type: 'subscribe', executionId: 'e1', after: 9 }]);
+  });
+
+  it('stays closed once the server says the session ended (4401), and tells the app', () => {
+    const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
+    socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });
+    latest().open();
+    latest().closeByServer(4401);
+    expect(socket.signedOut$.value).toBe(true);
+    expect(socket.connected$.value).toBe(false);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances.length).toBe(1);
+  });
+
+  it('opens again after any other close by the server', () => {
+    const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
+    socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });
+    latest().open();
+    latest().closeByServer(1001);
+    expect(socket.signedOut$.value).toBe(false);
+    vi.advanceTimersByTime(20_000);
+    expect(FakeWebSocket.instances.length).toBe(2);
   });
 
   it('unsubscribes when the last watcher of an execution leaves', () => {

@@ -1,8 +1,9 @@
-import { BehaviorSubject, repeat, retry, type Subscription, timer } from 'rxjs';
+import { BehaviorSubject, EMPTY, repeat, retry, type Subscription, timer } from 'rxjs';
 import { type WebSocketSubject, webSocket } from 'rxjs/webSocket';
 import {
   type ClientMessage,
   type LiveTopic,
+  SIGNED_OUT_CLOSE_CODE,
   type ServerMessage,
   topicKey,
   topicOf,
@@ -41,6 +42,11 @@ export class ExecutionSocket {
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Whether a socket is open now; screens show live vs polling from it. */
   readonly connected$ = new BehaviorSubject(false);
+  /**
+   * The server closed the socket because its sign-in session ended (signed out, here or in another tab, or
+   * expired): it is not opened again, and the app learns the user is signed out.
+   */
+  readonly signedOut$ = new BehaviorSubject(false);
 
   constructor(
     private readonly url: () => string,
@@ -96,15 +102,22 @@ export class ExecutionSocket {
           }
         },
       },
-      closeObserver: { next: () => this.connected$.next(false) },
+      closeObserver: {
+        next: (event: CloseEvent) => {
+          this.connected$.next(false);
+          if (event.code === SIGNED_OUT_CLOSE_CODE) this.signedOut$.next(true);
+        },
+      },
     });
     this.subject = subject;
     let attempt = 0;
+    // Once signed out, a new try would only be refused: the connection ends instead.
+    const again = () => (this.signedOut$.value ? EMPTY : timer(reconnectDelay(++attempt)));
     this.connection = subject
       .pipe(
         // An error (network, refused upgrade) and a clean close by the server both lead to a new try.
-        retry({ delay: () => timer(reconnectDelay(++attempt)), resetOnSuccess: true }),
-        repeat({ delay: () => timer(reconnectDelay(++attempt)) }),
+        retry({ delay: again, resetOnSuccess: true }),
+        repeat({ delay: again }),
       )
       .subscribe((message) => {
         attempt = 0;
