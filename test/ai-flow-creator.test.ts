@@ -53,11 +53,13 @@ describe('AI flow creator with the offline model', () => {
         [1, 'single'],
         [2, 'multiple'],
         [3, 'single'],
+        [4, 'single'],
       ],
     );
     expect(proposal.steps[0].systemPrompt).toContain('Viết bài blog về trà xanh');
-    // The later wish is part of what the workflow is built for.
-    expect(proposal.steps[0].systemPrompt).toContain('Thêm một bước tối ưu SEO');
+    // The later wish, a step to add, is a step of the proposal, and the description says so.
+    expect(proposal.steps[3].name).toMatch(/tối ưu SEO/i);
+    expect(proposal.description).toMatch(/Đã thêm bước/);
     expect(proposal.steps[1].inputSources).toEqual(['step-1']);
   });
 

@@ -1,4 +1,12 @@
-import { firstSentence, keywordsOf, OFFLINE_MARKER, readPrompt, shorten } from './offline-answer';
+import {
+  firstSentence,
+  materialOf,
+  meaningfulWords,
+  OFFLINE_MARKER,
+  type StepMaterial,
+  shorten,
+  withoutFullStop,
+} from './offline-answer';
 import { offlineWorkflow } from './offline-workflow';
 
 type Schema = Record<string, unknown>;
@@ -84,37 +92,175 @@ function isWorkflowSchema(schema: Schema): boolean {
   return 'name' in properties && 'systemPrompt' in stepProperties && 'inputSources' in stepProperties;
 }
 
-const APPROACHES = ['Straightforward', 'Detailed', 'Creative'];
+interface Angle {
+  name: string;
+  /** The idea in a sentence, naming its topic. */
+  idea: (topic: string) => string;
+}
 
-function branches(topic: string, keywords: string[]) {
-  return APPROACHES.map((approach, i) => ({
-    branchName: `${approach} approach`,
-    content: `${OFFLINE_MARKER} ${approach} take on: ${topic}${keywords[i] ? ` Focus: ${keywords[i]}.` : ''}`,
-  }));
+interface IdeaWording {
+  angles: Angle[];
+  task: string;
+  buildsOn: string;
+}
+
+// More angles than ideas, so ideas the user rejected (by their names) can give way to new ones.
+const IDEA_WORDING: Record<'vi' | 'en', IdeaWording> = {
+  vi: {
+    angles: [
+      {
+        name: 'Hướng trực diện',
+        idea: (t) => `Hướng trực diện cho "${t}": đi thẳng vào trọng tâm, giữ mọi thứ đơn giản.`,
+      },
+      {
+        name: 'Hướng chi tiết',
+        idea: (t) => `Phân tích kỹ "${t}": chia thành từng phần và xử lý lần lượt từng phần.`,
+      },
+      {
+        name: 'Hướng sáng tạo',
+        idea: (t) => `Góc nhìn bất ngờ về "${t}": tiếp cận từ phía người đọc, với một điểm nhấn gây tò mò.`,
+      },
+      {
+        name: 'Hướng thực tế',
+        idea: (t) =>
+          `Kế hoạch thực tế cho "${t}": việc cụ thể, công cụ cần có và kết quả đầu tiên trong một tuần.`,
+      },
+      {
+        name: 'Hướng dữ liệu',
+        idea: (t) => `"${t}" qua số liệu: bắt đầu từ con số, ví dụ thật và những gì đo được.`,
+      },
+      {
+        name: 'Hướng phản biện',
+        idea: (t) =>
+          `Góc phản biện về "${t}": chất vấn các giả định quen thuộc và chỉ ra điều hay bị bỏ qua.`,
+      },
+    ],
+    task: 'Yêu cầu',
+    buildsOn: 'Dựa trên',
+  },
+  en: {
+    angles: [
+      {
+        name: 'Straightforward approach',
+        idea: (t) => `The direct route to "${t}": go straight to the core and keep it simple.`,
+      },
+      {
+        name: 'Detailed approach',
+        idea: (t) => `A thorough take on "${t}": break it into parts and work through each in turn.`,
+      },
+      {
+        name: 'Creative approach',
+        idea: (t) =>
+          `An unexpected angle on "${t}": start from the audience's side, with a hook that makes them curious.`,
+      },
+      {
+        name: 'Practical approach',
+        idea: (t) =>
+          `A practical plan for "${t}": concrete tasks, the tools needed and a first result within a week.`,
+      },
+      {
+        name: 'Evidence-led approach',
+        idea: (t) =>
+          `"${t}" through the evidence: start from figures, real examples and what can be measured.`,
+      },
+      {
+        name: 'Contrarian approach',
+        idea: (t) =>
+          `A contrarian take on "${t}": question the usual assumptions and show what is often overlooked.`,
+      },
+    ],
+    task: 'Task',
+    buildsOn: 'Builds on',
+  },
+};
+
+const IDEAS = 3;
+
+/**
+ * Several ideas on the prompt's topic, each from its own angle and taking up its own point of the earlier
+ * results; angles whose ideas the user rejected are left out.
+ */
+function ideas(material: StepMaterial) {
+  const wording = IDEA_WORDING[material.vietnamese ? 'vi' : 'en'];
+  const fresh = wording.angles.filter((angle) => !material.rejected.includes(angle.name));
+  const angles = (fresh.length >= IDEAS ? fresh : wording.angles).slice(0, IDEAS);
+  const topic = shorten(material.topic, 100);
+  return angles.map((angle, i) => {
+    const point = material.points.length > 0 ? material.points[i % material.points.length] : undefined;
+    const parts = [`${OFFLINE_MARKER} ${angle.idea(topic)}`];
+    // Without an input the topic is the instruction itself, said once.
+    const task = withoutFullStop(material.instruction);
+    if (task !== '' && task !== material.topic) parts.push(`${wording.task}: ${task}.`);
+    if (point) parts.push(`${wording.buildsOn}: ${withoutFullStop(shorten(point, 120))}.`);
+    return { branchName: angle.name, content: parts.join(' ') };
+  });
+}
+
+interface ChoiceWording {
+  matched: (choice: string, word: string, topic: string) => string;
+  unmatched: (choice: string, topic: string) => string;
+}
+
+const CHOICE_WORDING: Record<'vi' | 'en', ChoiceWording> = {
+  vi: {
+    matched: (choice, word, topic) =>
+      `${OFFLINE_MARKER} Chọn "${choice}" vì nội dung nhắc đến "${word}" (chủ đề: ${topic}).`,
+    unmatched: (choice, topic) =>
+      `${OFFLINE_MARKER} Nội dung không nghiêng về lựa chọn nào, nên "${choice}" được chọn cố định theo prompt, không suy luận (chủ đề: ${topic}).`,
+  },
+  en: {
+    matched: (choice, word, topic) =>
+      `${OFFLINE_MARKER} Picked "${choice}" because the prompt mentions "${word}" (topic: ${topic}).`,
+    unmatched: (choice, topic) =>
+      `${OFFLINE_MARKER} Nothing in the prompt points to one choice, so "${choice}" was picked deterministically from it, not reasoned (topic: ${topic}).`,
+  },
+};
+
+/**
+ * The choice the prompt's content speaks for: the one with the most of its words in the task, the input
+ * and the earlier results; when none or several tie, a stable hash of the prompt decides among them.
+ */
+function pick(choices: unknown[], material: StepMaterial, prompt: string) {
+  const said = new Set(
+    meaningfulWords([material.input, material.task, ...material.sources.map((s) => s.body)].join('\n')),
+  );
+  const scored = choices.map((choice) => {
+    const found = meaningfulWords(String(choice)).filter((word) => said.has(word));
+    return { choice, found };
+  });
+  const best = Math.max(...scored.map((s) => s.found.length));
+  const candidates = scored.filter((s) => s.found.length === best);
+  const chosen = candidates[stableHash(prompt) % candidates.length]!;
+  const wording = CHOICE_WORDING[material.vietnamese ? 'vi' : 'en'];
+  const topic = shorten(material.topic, 60);
+  const reason =
+    best > 0
+      ? wording.matched(String(chosen.choice), chosen.found[0]!, topic)
+      : wording.unmatched(String(chosen.choice), topic);
+  return { choice: chosen.choice, reason };
 }
 
 /**
- * The offline answer to a structured request, honouring the same contracts as Gemini: 3 alternatives for
- * a list of branches, one of the listed choices (picked by a stable hash of the prompt), a 3-step
- * workflow for a workflow description, or otherwise a value built from the schema. Returned as JSON text.
+ * The offline answer to a structured request, honouring the same contracts as Gemini: ideas on the
+ * prompt's topic for a list of branches, the choice the prompt's content speaks for, a workflow for a
+ * workflow description or a creator conversation, or otherwise a value built from the schema. Returned as
+ * JSON text.
  */
 export function offlineJsonAnswer(schema: object, prompt: string): string {
   const root = asSchema(schema);
   // The whole prompt is the description: it may have headings of its own.
   if (isWorkflowSchema(root)) return JSON.stringify(offlineWorkflow(prompt), null, 2);
-  const { task, input } = readPrompt(prompt);
-  const topic = firstSentence(task || prompt, 100) || 'the task';
+  const material = materialOf('', prompt);
 
-  if (isBranchList(root)) return JSON.stringify(branches(topic, keywordsOf(`${task}\n${input}`, 3)), null, 2);
+  if (isBranchList(root)) return JSON.stringify(ideas(material), null, 2);
 
+  const topic = firstSentence(material.task || prompt, 100) || 'the task';
   const choices = asSchema(asSchema(root.properties).choice).enum;
   if (typeOf(root) === 'object' && Array.isArray(choices) && choices.length > 0) {
-    const choice = choices[stableHash(prompt) % choices.length];
+    const { choice, reason } = pick(choices, material, prompt);
     const answer = asSchema(valueForSchema(root, topic));
     answer.choice = choice;
-    if ('reason' in answer) {
-      answer.reason = `${OFFLINE_MARKER} Picked deterministically from the prompt, not reasoned: ${shorten(topic, 60)}`;
-    }
+    if ('reason' in answer) answer.reason = reason;
     return JSON.stringify(answer, null, 2);
   }
 

@@ -30,6 +30,34 @@ describe('offline provider', () => {
     expect(answer.usage).toBeNull();
   });
 
+  it('drafts on the input from the earlier results, in the language of the task', async () => {
+    const { answer } = await collect({
+      system: '',
+      prompt:
+        'Viết mở bài từ dàn ý sau:\nHọc sinh tự học theo tốc độ riêng. Giáo viên chấm bài nhanh hơn.\n\n' +
+        '## Context from Step 1: Dàn ý\nHọc sinh tự học theo tốc độ riêng. Giáo viên chấm bài nhanh hơn.\n\n' +
+        '## User input\nAI trong giáo dục',
+    });
+    expect(answer.text.startsWith('[Offline model] Viết mở bài từ dàn ý sau')).toBe(true);
+    expect(answer.text).toContain(
+      'Về "AI trong giáo dục": Học sinh tự học theo tốc độ riêng; Giáo viên chấm bài nhanh hơn.',
+    );
+    expect(answer.text).toContain('- **Nhiệm vụ:** Viết mở bài từ dàn ý sau');
+    expect(answer.text).toContain('- **Đầu vào:** AI trong giáo dục');
+  });
+
+  it('answers each loop round on from the round before', async () => {
+    const { answer } = await collect({
+      system: '',
+      prompt:
+        'Improve the tagline.\n\n## Previous iterations\n### Loop 1\nFresh bread at dawn, every day.\n\n' +
+        '### Loop 2\nWarm bread for early risers.\n\n## User input\nRun mode execution - no additional input',
+    });
+    expect(answer.text).toContain(
+      '- **Loop:** round 3, revising the previous one: Warm bread for early risers.',
+    );
+  });
+
   it('falls back to the system prompt for the heading when the prompt is empty', async () => {
     const { answer } = await collect({ system: 'Summarise the meeting\nMore rules', prompt: '' });
     expect(answer.text.startsWith('[Offline model] Summarise the meeting')).toBe(true);
@@ -96,6 +124,55 @@ describe('offline provider', () => {
       expect(new Set(branches.map((b) => b.branchName)).size).toBe(3);
     });
 
+    const ideasFor = async (request: string) => {
+      const shape = structuredOutputFor('multiple', []);
+      const { answer } = await collect({ system: shape.instruction, prompt: request, json: shape.json! });
+      return JSON.parse(answer.text) as Array<{ branchName: string; content: string }>;
+    };
+
+    it("gives ideas that each name the user's input, and differ from each other", async () => {
+      const ideas = await ideasFor('Liệt kê ý tưởng bài viết cho blog.\n\n## User input\nAI trong giáo dục');
+      expect(ideas).toHaveLength(3);
+      for (const idea of ideas) {
+        expect(idea.content.startsWith('[Offline model]')).toBe(true);
+        expect(idea.content).toContain('AI trong giáo dục');
+        expect(idea.content).toContain('Liệt kê ý tưởng bài viết cho blog');
+      }
+      expect(new Set(ideas.map((idea) => idea.content)).size).toBe(3);
+      expect(new Set(ideas.map((idea) => idea.branchName)).size).toBe(3);
+      // In the language of the task.
+      expect(ideas[0]!.branchName).toBe('Hướng trực diện');
+      expect(
+        await ideasFor('Liệt kê ý tưởng bài viết cho blog.\n\n## User input\nAI trong giáo dục'),
+      ).toEqual(ideas);
+    });
+
+    it('takes up the earlier results the prompt quotes, one point per idea', async () => {
+      const research =
+        'Students practise at their own pace. Teachers save time on grading. Parents see progress.';
+      const ideas = await ideasFor(
+        `Propose post ideas based on this research:\n${research}\n\n## Context from Step 1: Research\n${research}\n\n## User input\nAI in education`,
+      );
+      expect(ideas.map((idea) => idea.content.match(/Builds on: ([^.]+)\./)?.[1])).toEqual([
+        'Students practise at their own pace',
+        'Teachers save time on grading',
+        'Parents see progress',
+      ]);
+      // The instruction is the step's own words, not the research it quotes.
+      expect(ideas[0]!.content).toContain('Task: Propose post ideas based on this research.');
+    });
+
+    it('offers other angles in place of the rejected ones', async () => {
+      const ideas = await ideasFor(
+        'Give angles about tea.\n\n## Rejected ideas (do not repeat)\n### Step 1 · Creative approach\nOld idea.\n\n## User input\noolong',
+      );
+      expect(ideas.map((idea) => idea.branchName)).toEqual([
+        'Straightforward approach',
+        'Detailed approach',
+        'Practical approach',
+      ]);
+    });
+
     it('picks one of the listed choices, the same one for the same prompt', async () => {
       const choices = ['Cheap', 'Balanced', 'Premium'];
       const shape = structuredOutputFor('multiple_choice', choices);
@@ -115,6 +192,20 @@ describe('offline provider', () => {
       }
       // A stable hash, not a constant: different prompts spread over the choices.
       expect(picks.size).toBeGreaterThan(1);
+    });
+
+    it('picks the choice the input and the earlier results speak for, and says why', async () => {
+      const shape = structuredOutputFor('multiple_choice', ['Health', 'History', 'Taste']);
+      const { answer } = await collect({
+        system: shape.instruction,
+        prompt: 'Pick the angle of the post.\n\n## User input\nThe long history of oolong in Fujian',
+        json: shape.json!,
+      });
+      expect(JSON.parse(answer.text)).toEqual({
+        choice: 'History',
+        reason:
+          '[Offline model] Picked "History" because the prompt mentions "history" (topic: The long history of oolong in Fujian).',
+      });
     });
 
     it('builds a conforming value for any other schema', async () => {

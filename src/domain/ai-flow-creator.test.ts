@@ -3,8 +3,10 @@ import {
   CONVERSATION_HISTORY_MAX_LENGTH,
   CREATOR_MESSAGE_MAX_LENGTH,
   conversationHistoryOf,
+  conversationQuotedIn,
   improveRequestSchema,
   proposalRequestSchema,
+  readConversation,
   workflowDescriptionOf,
 } from './ai-flow-creator';
 
@@ -17,6 +19,61 @@ describe('the creator conversation as text', () => {
     ]);
     expect(text).toHaveLength(CONVERSATION_HISTORY_MAX_LENGTH);
     expect(text.endsWith('User: the latest wish')).toBe(true);
+  });
+});
+
+describe('the creator conversation read back', () => {
+  it('gives its entries, a proposal with each prompt on one line and its sources from its [[step-N]]', () => {
+    const proposal = {
+      name: 'Blog trà xanh',
+      description: 'Ba bước viết blog.',
+      steps: [
+        {
+          name: 'Ý tưởng',
+          order: 1,
+          systemPrompt: 'Liệt kê ý tưởng.\n\nNgắn gọn.',
+          outputMode: 'multiple' as const,
+          requiresUserInput: true,
+          inputSources: [],
+        },
+        {
+          name: 'Bài viết (bản nháp)',
+          order: 2,
+          systemPrompt: 'Viết từ:\n[[step-1]]',
+          outputMode: 'single' as const,
+          requiresUserInput: false,
+          inputSources: ['step-1'],
+        },
+      ],
+    };
+    const entries = [
+      { speaker: 'user' as const, text: 'Viết blog\n\nvề trà xanh' },
+      { speaker: 'improvement' as const, text: 'Mục tiêu: blog.' },
+      { speaker: 'proposal' as const, proposal },
+      { speaker: 'user' as const, text: 'Thêm bước SEO' },
+    ];
+    expect(readConversation(conversationHistoryOf(entries))).toEqual([
+      entries[0],
+      entries[1],
+      {
+        speaker: 'proposal',
+        proposal: {
+          name: 'Blog trà xanh',
+          description: 'Ba bước viết blog.',
+          steps: [
+            { ...proposal.steps[0], systemPrompt: 'Liệt kê ý tưởng. Ngắn gọn.', requiresUserInput: false },
+            { ...proposal.steps[1], systemPrompt: 'Viết từ: [[step-1]]' },
+          ],
+        },
+      },
+      entries[3],
+    ]);
+  });
+
+  it('is found in the description a proposal is generated from, when that quotes it', () => {
+    const history = 'User: Viết blog\n\nAI (improved description): Một bài blog.';
+    expect(conversationQuotedIn(workflowDescriptionOf(history))).toBe(history);
+    expect(conversationQuotedIn(workflowDescriptionOf('User: Viết blog'))).toBeNull();
   });
 });
 

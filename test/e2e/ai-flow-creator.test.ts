@@ -63,22 +63,25 @@ describe.skipIf(skipReason !== null)(
         'Viết bài blog về trà xanh cho người mới uống trà',
       );
       const steps = page.getByTestId('proposal-steps').locator('li');
-      expect(await steps.count()).toBe(3);
+      // The step asked for is in the proposal, after the three it starts from.
+      expect(await steps.count()).toBe(4);
       expect(await page.getByTestId('proposal-step-name').allTextContents()).toEqual([
         'Phân tích yêu cầu',
         'Đề xuất phương án',
         'Kế hoạch thực hiện',
+        'Tối ưu SEO cho bài viết',
       ]);
       expect(await page.getByTestId('proposal-step-mode').allTextContents()).toEqual([
         'Một kết quả',
         'Nhiều kết quả',
+        'Một kết quả',
         'Một kết quả',
       ]);
       expect(await page.getByTestId('proposal-step-prompt').first().textContent()).toContain('trà xanh');
       expect((await contentsOf(page, 'ai')).at(-1)).toContain('Đề xuất workflow "Viết bài blog về trà xanh');
       expect(await page.getByTestId('proposal-confirmed').count()).toBe(0);
       const firstDescription = await page.getByTestId('proposal-description').textContent();
-      expect(firstDescription).toContain('Thêm một bước tối ưu SEO');
+      expect(firstDescription).toContain('Đã thêm bước "Tối ưu SEO cho bài viết"');
       await screenshot(page, 'ai-flow-creator-02-proposal');
 
       // Continue editing: the AI asks what to change; the next message proposes again.
@@ -91,7 +94,7 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => phaseOf(page)).toBe('proposal');
       expect(await contentsOf(page, 'ai')).toHaveLength(aiMessagesBefore + 1);
       expect(await contentsOf(page, 'user')).toHaveLength(3);
-      expect(await steps.count()).toBe(3);
+      expect(await steps.count()).toBe(4);
       // The new proposal is built with the change asked for.
       const secondDescription = await page.getByTestId('proposal-description').textContent();
       expect(firstDescription).not.toContain('sức khoẻ');
@@ -109,7 +112,7 @@ describe.skipIf(skipReason !== null)(
       expect((await contentsOf(page, 'system')).at(-1)).toContain('đã được lưu vào danh sách flows');
       await screenshot(page, 'ai-flow-creator-04-confirmed');
 
-      // The flows list has it, with its three steps.
+      // The flows list has it, with its four steps.
       await page.getByTestId('view-flows').click();
       await page.getByTestId('flows-heading').waitFor();
       expect(new URL(page.url()).pathname).toBe('/flows');
@@ -117,7 +120,7 @@ describe.skipIf(skipReason !== null)(
         .getByTestId('flow-card')
         .filter({ hasText: 'Viết bài blog về trà xanh cho người mới uống trà' });
       await card.waitFor();
-      expect(await card.getByTestId('flow-card-step-count').textContent()).toBe('3 Steps');
+      expect(await card.getByTestId('flow-card-step-count').textContent()).toBe('4 Steps');
       const flows = await callApi(page, server.url, 'GET', '/api/flows');
       expect(flows).toHaveLength(1);
       const created = await callApi(page, server.url, 'GET', `/api/flows/${flows[0].id}/steps`);
@@ -127,6 +130,7 @@ describe.skipIf(skipReason !== null)(
         ['Phân tích yêu cầu', 'single'],
         ['Đề xuất phương án', 'multiple'],
         ['Kế hoạch thực hiện', 'single'],
+        ['Tối ưu SEO cho bài viết', 'single'],
       ]);
       await screenshot(page, 'ai-flow-creator-05-flows-list');
     });
