@@ -449,3 +449,46 @@ describe('a recommendation made from a configured flow', () => {
     expect(newWrite.inputSources).toEqual([newIdea.id, newLoop.id]);
   });
 });
+
+describe('recommendations from steps Workflow JSON cannot hold as they are', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** Generating answers 201 and the list stays readable (a stored step its answer refused was a 500 on both). */
+  async function generateAndList(client: Client) {
+    const made = await generate(client);
+    const listed = await client.get('/api/recommendations');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toHaveLength(made.count);
+    return made;
+  }
+
+  it('leaves out the blank choices of a multiple_choice step (the editor’s empty rows)', async () => {
+    const dan = as(t.app, (await signUp(t.app, 'Dan')).cookie);
+    await createFlow(dan, 'Choice', [
+      { name: 'Pick', systemPrompt: 'Pick one.', outputMode: 'multiple_choice', choices: ['', 'Short', ' '] },
+    ]);
+    const { recommendations } = await generateAndList(dan);
+    expect(recommendations.length).toBeGreaterThan(0);
+    for (const recommendation of recommendations) {
+      const pick = recommendation.recommendedSteps.find((step) => step.name === 'Pick');
+      expect(pick?.choices).toEqual(['Short']);
+    }
+  });
+
+  it('leaves out what Workflow JSON cannot hold: a prompt over 20,000 characters, more than 20 steps', async () => {
+    const eve = as(t.app, (await signUp(t.app, 'Eve')).cookie);
+    await createFlow(eve, 'Long prompt', [{ name: 'Long', systemPrompt: 'p'.repeat(30_000) }]);
+    const steps = Array.from({ length: 55 }, (_, i) => ({ name: `Step ${i + 1}`, systemPrompt: 'Go on.' }));
+    await createFlow(eve, 'Many steps', steps);
+    const { recommendations } = await generateAndList(eve);
+    for (const recommendation of recommendations) {
+      expect(recommendation.recommendedSteps.length).toBeLessThanOrEqual(20);
+      for (const step of recommendation.recommendedSteps)
+        expect(step.systemPrompt.length).toBeLessThanOrEqual(20_000);
+    }
+  });
+});

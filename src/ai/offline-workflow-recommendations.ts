@@ -50,7 +50,8 @@ const asStep = (step: StepInRecommendation, order: number, reasoning: string): R
   outputMode: step.outputMode,
   requiresUserInput: step.requiresUserInput ?? false,
   inputSources: step.inputSources ?? [],
-  choices: step.choices ?? [],
+  // A blank choice is an empty row of the step editor, not a choice (Workflow JSON has none).
+  choices: (step.choices ?? []).filter((choice) => choice.trim() !== ''),
   maxLoopIterations: step.maxLoopIterations ?? 1,
   reasoning,
 });

@@ -3,6 +3,7 @@ import {
   MAX_RECOMMENDATIONS,
   type RecommendationDraft,
   recommendationAnswerSchema,
+  recommendationDraftSchema,
 } from '../domain/workflow-recommendations';
 import { parseJsonAnswer } from './json-answer';
 import type { ModelProvider } from './model-provider';
@@ -79,6 +80,18 @@ function recommendationsPrompt(grounds: RecommendationGrounds): string {
 }
 
 /**
+ * The offline model's drafts, held to the schema a model's answer is (and stored recommendations are
+ * answered with): one made from steps Workflow JSON cannot hold (a prompt over 20,000 characters, more
+ * than 20 steps) is left out instead of being stored, which would break every later answer listing it.
+ */
+function expressible(drafts: RecommendationDraft[]): RecommendationDraft[] {
+  return drafts.flatMap((draft) => {
+    const checked = recommendationDraftSchema.safeParse(draft);
+    return checked.success ? [checked.data] : [];
+  });
+}
+
+/**
  * Recommendations for a user's flows. The offline model makes them from the detected patterns directly;
  * a real model is asked in JSON mode, its answer validated, and a base flow it names kept only when it is
  * one of the user's flows.
@@ -88,7 +101,7 @@ export async function generateWorkflowRecommendations(
   grounds: RecommendationGrounds,
   signal?: AbortSignal,
 ): Promise<RecommendationDraft[]> {
-  if (provider.kind === 'offline') return offlineWorkflowRecommendations(grounds);
+  if (provider.kind === 'offline') return expressible(offlineWorkflowRecommendations(grounds));
   const stream = provider.stream({
     system: INSTRUCTION,
     prompt: recommendationsPrompt(grounds),
