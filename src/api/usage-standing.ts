@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { DomainError } from '../domain/errors';
 import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
 import type { Config } from './config';
-import { newestOwnKeyMarkedUsed, unsealOwnKey } from './user-model';
+import { newestOwnKey, unsealOwnKey } from './user-model';
 
 export interface Usage {
   /** -1: unlimited (an own active key). */
@@ -21,7 +21,7 @@ export async function readUsage(sql: Sql, userId: string, allowance: number): Pr
 }
 
 /**
- * The decrypted own key a run uses (the newest active one, marked as used now), or null when the run
+ * The decrypted own key a run uses (the newest active one; markOwnKeyUsed once the run has started), or null when the run
  * goes to the default key or the offline model; past the free allowance the run is refused (429)
  * before anything is appended or any model is called. One round trip either way.
  */
@@ -30,7 +30,7 @@ export async function ownKeyForRun(
   userId: string,
 ): Promise<string | null> {
   const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
-    WITH own AS (${newestOwnKeyMarkedUsed(sql, userId)})
+    WITH own AS (${newestOwnKey(sql, userId)})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
            -- Counting stops at the allowance: past it the answer is the same, and a run pays no more.
            (SELECT count(*)::int FROM (

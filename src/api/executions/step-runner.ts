@@ -13,7 +13,7 @@ import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
-import { providerWithKey } from '../user-model';
+import { markOwnKeyUsed, providerWithKey } from '../user-model';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 
@@ -71,12 +71,6 @@ export class StepRunner {
       readPromptConversation(sql, loaded.state.flowId),
       ownKeyForRun({ sql, config }, userId),
     ]);
-    const synced = await executions.handle(
-      executionId,
-      userId,
-      { type: 'SyncSteps', data: {} },
-      { steps, loaded },
-    );
     const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
     const runId = randomUUID();
     const started = await executions.handle(
@@ -95,12 +89,15 @@ export class StepRunner {
           conversation,
         },
       },
-      { commandId: request.commandId, loaded: synced },
+      // The flow's steps as they are now: the run brings the execution's steps up to date in the same command,
+      // so a refused run writes nothing.
+      { commandId: request.commandId, loaded, steps },
     );
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
     if (!startEvent) return { execution: started, results: [] };
     if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
     const run = startEvent.data;
+    if (ownKey !== null) await markOwnKeyUsed(sql, userId);
     const streamId = executionStreamId(executionId);
     const tracked = runs.track(executionId, runId);
     const startedAt = performance.now();

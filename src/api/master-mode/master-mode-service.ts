@@ -23,7 +23,7 @@ import type { RunRegistry } from '../executions/run-registry';
 import type { TokenSink } from '../executions/step-runner';
 import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
-import { providerWithKey } from '../user-model';
+import { markOwnKeyUsed, providerWithKey } from '../user-model';
 import { callApiRow } from './master-api-call';
 import { masterAggregate } from './master-aggregate';
 
@@ -254,6 +254,7 @@ export class MasterModeService {
       },
       loaded,
     );
+    if (model?.keySource === 'own') await markOwnKeyUsed(this.sql, userId);
     const streamId = masterStreamId(sessionId);
     const tracked = runs.track(sessionId, runId);
     let result: string;

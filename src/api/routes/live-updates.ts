@@ -7,7 +7,18 @@ import { userIdOf } from '../plugins/auth';
  */
 export async function liveUpdateRoutes(app: FastifyInstance) {
   // A websocket, not a call with an answer: the API document leaves it out.
-  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    app.hub.connect(socket, { userId: userIdOf(request), sessionId: request.session.sessionId });
+  app.route({
+    method: 'GET',
+    url: '/api/ws',
+    schema: { hide: true },
+    // A plain request (no upgrade) is told what this is, as every refusal is: JSON with a message.
+    handler: (_request, reply) =>
+      reply
+        .status(426)
+        .header('upgrade', 'websocket')
+        .send({ message: 'This is the live updates websocket: open it with an Upgrade: websocket request.' }),
+    wsHandler: (socket, request) => {
+      app.hub.connect(socket, { userId: userIdOf(request), sessionId: request.session.sessionId });
+    },
   });
 }

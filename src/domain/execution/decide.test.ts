@@ -123,6 +123,20 @@ describe('decide', () => {
   });
 
   describe('StartStepRun', () => {
+    it('brings the steps up to date with the flow first, in the same command', () => {
+      const renamed = { ...one, name: 'Renamed' };
+      const events = given([started], { steps: [renamed, two] }).when(runStep(renamed.id)).events();
+      expect(events.map((event) => event.type)).toEqual(['StepsSynced', 'StepRunStarted']);
+      expect(events[1]).toMatchObject({ type: 'StepRunStarted', data: { stepId: renamed.id } });
+    });
+
+    it('refused on the synced steps, records neither the sync nor the run', () => {
+      const required = { ...one, requiresUserInput: true };
+      given([started], { steps: [required, two] })
+        .when(runStep(required.id))
+        .thenRefuses('rule_violated', MESSAGES.inputRequired);
+    });
+
     it('runs the step first pending item with the built prompt', () => {
       const history = [started, ...ranStep(one, 'r1', 'c1', 'res1', 'findings')];
       const state = fold(history);

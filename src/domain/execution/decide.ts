@@ -149,6 +149,69 @@ function startFrom(
   ];
 }
 
+/** The flow's steps as the execution's, when they differ: the steps of a run to come, and their cache items. */
+function syncSteps(state: ExecutionState, context: DecideContext): ExecutionEvent[] {
+  const steps = inExecutionOrder(context.steps).map(snapshotOf);
+  if (sameSteps(steps, state.steps)) return [];
+  const missing = cacheSlotsOf(steps).filter(
+    (slot) => !state.executionCache.some((item) => isSameSlot(slot, item)),
+  );
+  const synced: ExecutionEvent = {
+    type: 'StepsSynced',
+    data: { steps, cacheItemIds: missing.map(() => context.newId()), at: context.now },
+  };
+  // Removing the last unfinished step finishes the execution just as running it would.
+  return completionAfter(state, [synced], context.now);
+}
+
+type StartStepRun = Extract<ExecutionCommand, { type: 'StartStepRun' }>['data'];
+
+/** A run of a step, on the execution as it stands. */
+function startStepRun(data: StartStepRun, state: ExecutionState, context: DecideContext): ExecutionEvent[] {
+  const at = context.now;
+  const step = stepOf(state, data.stepId);
+  if (state.status === 'stopped') throw refuse('conflict', MESSAGES.stopped);
+  if (step.requiresUserInput && data.userInput.trim() === '')
+    throw refuse('rule_violated', MESSAGES.inputRequired);
+  // One run per step at a time: two runs of the same work would race to complete the same cache item.
+  if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
+  const work = workOf(state, step.id, data.loopIteration);
+  checkSize('The user input', data.userInput.length, 'maxTextChars', context.limits);
+  const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
+  const prompt = buildPrompt({
+    limits: context.limits,
+    step,
+    steps: state.steps,
+    results: state.results,
+    userInput,
+    conversation: data.conversation,
+    loopIteration: work.loopIteration,
+  });
+  return [
+    {
+      type: 'StepRunStarted',
+      data: {
+        runId: data.runId,
+        stepId: step.id,
+        stepOrder: step.order,
+        loopIteration: work.loopIteration,
+        cacheItemId: work.cacheItemId,
+        userInput,
+        systemPrompt: step.systemPrompt,
+        finalPrompt: prompt.finalPrompt,
+        stepLabels: prompt.stepLabels,
+        unresolvedLabels: prompt.unresolvedLabels,
+        outputMode: step.outputMode,
+        choices: [...step.choices],
+        model: data.model,
+        keySource: data.keySource,
+        instanceId: data.instanceId,
+        at,
+      },
+    },
+  ];
+}
+
 export function decide(
   command: ExecutionCommand,
   state: ExecutionState,
@@ -166,63 +229,15 @@ export function decide(
   if (!state.exists) throw refuse('not_found', MESSAGES.executionNotFound);
 
   switch (command.type) {
-    case 'SyncSteps': {
-      const steps = inExecutionOrder(context.steps).map(snapshotOf);
-      if (sameSteps(steps, state.steps)) return [];
-      const missing = cacheSlotsOf(steps).filter(
-        (slot) => !state.executionCache.some((item) => isSameSlot(slot, item)),
-      );
-      const synced: ExecutionEvent = {
-        type: 'StepsSynced',
-        data: { steps, cacheItemIds: missing.map(() => context.newId()), at },
-      };
-      // Removing the last unfinished step finishes the execution just as running it would.
-      return completionAfter(state, [synced], at);
-    }
+    case 'SyncSteps':
+      return syncSteps(state, context);
 
     case 'StartStepRun': {
-      const { data } = command;
-      const step = stepOf(state, data.stepId);
-      if (state.status === 'stopped') throw refuse('conflict', MESSAGES.stopped);
-      if (step.requiresUserInput && data.userInput.trim() === '')
-        throw refuse('rule_violated', MESSAGES.inputRequired);
-      // One run per step at a time: two runs of the same work would race to complete the same cache item.
-      if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
-      const work = workOf(state, step.id, data.loopIteration);
-      checkSize('The user input', data.userInput.length, 'maxTextChars', context.limits);
-      const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
-      const prompt = buildPrompt({
-        limits: context.limits,
-        step,
-        steps: state.steps,
-        results: state.results,
-        userInput,
-        conversation: data.conversation,
-        loopIteration: work.loopIteration,
-      });
-      return [
-        {
-          type: 'StepRunStarted',
-          data: {
-            runId: data.runId,
-            stepId: step.id,
-            stepOrder: step.order,
-            loopIteration: work.loopIteration,
-            cacheItemId: work.cacheItemId,
-            userInput,
-            systemPrompt: step.systemPrompt,
-            finalPrompt: prompt.finalPrompt,
-            stepLabels: prompt.stepLabels,
-            unresolvedLabels: prompt.unresolvedLabels,
-            outputMode: step.outputMode,
-            choices: [...step.choices],
-            model: data.model,
-            keySource: data.keySource,
-            instanceId: data.instanceId,
-            at,
-          },
-        },
-      ];
+      // A run first brings the execution's steps up to date with the flow, in the same command: a run
+      // refused (on the synced steps) leaves no sync behind.
+      const synced = syncSteps(state, context);
+      const current = synced.reduce(evolve, state);
+      return [...synced, ...startStepRun(command.data, current, context)];
     }
 
     case 'CompleteStepRun': {

@@ -58,7 +58,8 @@ export function given(history: readonly ExecutionEvent[], context: Partial<Decid
   return {
     state,
     when(command: ExecutionCommand) {
-      const run = () => decide(command, state, contextWith(context));
+      // The flow's steps are the execution's unless the test says the flow changed.
+      const run = () => decide(command, state, contextWith({ steps: state.steps, ...context }));
       return {
         thenEmits(expected: ExecutionEvent[]) {
           const events = run();
