@@ -3,8 +3,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Toaster, useToast } from '../components/ui/toast';
 import { userQueryOptions } from '../features/auth/api/get-user';
 import { createQueryClient } from '../lib/api-client';
-import { executionSocket } from '../lib/execution-socket';
 import { failureToastOf } from '../lib/failure-toast';
+import { onSessionEnded } from '../lib/session-ended';
 import { toasts } from '../lib/strings';
 
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -19,12 +19,13 @@ export function AppProvider({ children }: { children: ReactNode }) {
   );
   // A live socket closed for a session that ended (another tab signed out, or it expired): the user is
   // asked again, and the app shows what a signed-out visitor sees.
-  useEffect(() => {
-    const watching = executionSocket().signedOut$.subscribe((signedOut) => {
-      if (signedOut) void queryClient.invalidateQueries({ queryKey: userQueryOptions.queryKey });
-    });
-    return () => watching.unsubscribe();
-  }, [queryClient]);
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        void queryClient.invalidateQueries({ queryKey: userQueryOptions.queryKey });
+      }),
+    [queryClient],
+  );
   return (
     <QueryClientProvider client={queryClient}>
       {children}

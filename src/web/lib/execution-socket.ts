@@ -9,6 +9,7 @@ import {
   topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
+import { sessionEnded } from './session-ended';
 
 export type { ServerMessage };
 
@@ -105,7 +106,10 @@ export class ExecutionSocket {
       closeObserver: {
         next: (event: CloseEvent) => {
           this.connected$.next(false);
-          if (event.code === SIGNED_OUT_CLOSE_CODE) this.signedOut$.next(true);
+          if (event.code === SIGNED_OUT_CLOSE_CODE) {
+            this.signedOut$.next(true);
+            sessionEnded();
+          }
         },
       },
     });
