@@ -7,6 +7,7 @@ import { createOfflineProvider } from '../src/ai';
 import { isStorableText } from '../src/domain/storable-text';
 import { executionStreamId } from '../src/domain/execution/stream';
 import { masterStreamId } from '../src/domain/master-mode/master-events';
+import { registered, serverErrors } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 /**
@@ -23,31 +24,10 @@ import { as, type Client, createTestApp, signUp, type TestApp } from './support/
  * shrinks a failing request, FUZZ_VERBOSE=1 prints the answers of each route (printed anyway on a failure).
  */
 
-interface RegisteredRoute {
-  method: HTTPMethods | HTTPMethods[];
-  url: string;
-  schema?: { hide?: boolean; querystring?: unknown; body?: unknown };
-}
-
-/** Every route as fastify announces it (onRoute, added as soon as the app exists), as in openapi.test.ts. */
-const registered = vi.hoisted(() => [] as RegisteredRoute[]);
-/** The errors requests ended with, to name the cause of a 5xx. */
-const serverErrors = vi.hoisted(() => [] as Error[]);
-
-vi.mock('fastify', async (importOriginal) => {
-  const fastify = await importOriginal<typeof import('fastify')>();
-  const create = ((options: Parameters<typeof fastify.default>[0]) => {
-    const app = fastify.default(options);
-    app.addHook('onRoute', ({ method, url, schema }) => {
-      registered.push({ method, url, schema: schema as RegisteredRoute['schema'] });
-    });
-    app.addHook('onError', async (_request, _reply, error) => {
-      serverErrors.splice(0, serverErrors.length, error);
-    });
-    return app;
-  }) as typeof fastify.default;
-  return { ...fastify, default: create };
-});
+// Every app this file makes records its routes and its requests' errors.
+vi.mock('fastify', async (original) =>
+  (await import('./support/route-recorder')).recordingFastify(await original()),
+);
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const API_RUNS = Number(process.env.FUZZ_RUNS ?? 25);

@@ -1,27 +1,11 @@
-import type { FastifySchema, HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RegisteredRoute, registered } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
-interface RegisteredRoute {
-  method: HTTPMethods | HTTPMethods[];
-  url: string;
-  schema?: FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
-}
-
-/** Every route the app registers, as fastify announces it (onRoute, added as soon as the app exists). */
-const registered = vi.hoisted(() => [] as RegisteredRoute[]);
-
-vi.mock('fastify', async (importOriginal) => {
-  const fastify = await importOriginal<typeof import('fastify')>();
-  const create = ((options: Parameters<typeof fastify.default>[0]) => {
-    const app = fastify.default(options);
-    app.addHook('onRoute', ({ method, url, schema }) => {
-      registered.push({ method, url, schema: schema as RegisteredRoute['schema'] });
-    });
-    return app;
-  }) as typeof fastify.default;
-  return { ...fastify, default: create };
-});
+// Every app this file makes records its routes and its requests' errors.
+vi.mock('fastify', async (original) =>
+  (await import('./support/route-recorder')).recordingFastify(await original()),
+);
 
 interface OpenApiOperation {
   responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
