@@ -72,24 +72,34 @@ async function clusterPassword(file: string): Promise<string> {
 }
 
 /**
+ * Whether the PostgreSQL at `url` lets its user in with the URL's password (then `then` runs on that
+ * connection); false when it refuses the password, any other failure thrown.
+ */
+export async function acceptsPassword(
+  url: string,
+  then?: (sql: postgres.Sql) => Promise<unknown>,
+): Promise<boolean> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`SELECT 1`;
+    await then?.(sql);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '28P01') return false;
+    throw error;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/**
  * Makes sure the running cluster takes `password`. A cluster initialised before the password file existed
  * still has LEGACY_PASSWORD: its role is given the file's password here (ALTER ROLE), and from then on the
  * legacy password is refused. The same path finishes a start that wrote the file but died before the change.
  */
 async function adoptPassword(port: number, password: string, file: string): Promise<void> {
-  const accepts = async (candidate: string, then?: (sql: postgres.Sql) => Promise<unknown>) => {
-    const sql = postgres(embeddedDatabaseUrl(port, candidate), { max: 1, onnotice: () => {} });
-    try {
-      await sql`SELECT 1`;
-      await then?.(sql);
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code === '28P01') return false;
-      throw error;
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-  };
+  const accepts = (candidate: string, then?: (sql: postgres.Sql) => Promise<unknown>) =>
+    acceptsPassword(embeddedDatabaseUrl(port, candidate), then);
   if (await accepts(password)) return;
   // PASSWORD_SHAPE keeps the literal safe; utility statements take no parameters.
   const adopted = await accepts(LEGACY_PASSWORD, (sql) =>
