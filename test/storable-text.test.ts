@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedModel } from './support/scripted-model';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 const NUL = 'a\u0000b';
@@ -65,5 +66,26 @@ describe('text PostgreSQL cannot store', () => {
       );
     }
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe("a model's answer holding text PostgreSQL cannot store", () => {
+  const model = scriptedModel();
+  let t: TestApp;
+  let alice: Client;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { resolveModel: () => ({ provider: model.provider, keySource: 'default' }) });
+    alice = as(t.app, (await signUp(t.app)).cookie);
+  });
+  afterAll(() => t.close());
+
+  it('is kept, made storable (NUL dropped, a lone surrogate replaced), not thrown away', async () => {
+    const { flow, steps } = await createFlow(alice, 'Flow', [{ name: 'One', systemPrompt: 'Write' }]);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    model.answers.push(`An ${NUL} and ${LONE}`);
+    const run = await alice.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(run.statusCode).toBe(200);
+    expect(run.json().results.map((r: { result: string }) => r.result)).toEqual(['An ab and x\ufffdy']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStorableText, unstorableTextPath } from './storable-text';
+import { isStorableText, storableText, unstorableTextPath } from './storable-text';
 
 describe('storable text', () => {
   it('refuses NUL and lone surrogates, and keeps every well-formed text', () => {
@@ -8,6 +8,11 @@ describe('storable text', () => {
     expect(isStorableText('\ud800')).toBe(false);
     expect(isStorableText('x\udc00')).toBe(false);
     expect(isStorableText('\ud83c\udf89')).toBe(true);
+  });
+
+  it('makes outside text storable: NUL dropped, a lone surrogate replaced, well-formed text as it is', () => {
+    expect(storableText('a\u0000b\ud800c\udc00')).toBe('ab\ufffdc\ufffd');
+    expect(storableText('emoji \ud83c\udf89')).toBe('emoji \ud83c\udf89');
   });
 
   it('names where the first unstorable text is, in values and in keys', () => {

@@ -7,6 +7,15 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const isStorableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * Text from outside (a model's answer, an API's, their error messages) made storable: a NUL is dropped and
+ * a lone surrogate becomes U+FFFD. A user's input is refused instead; an answer is kept, never thrown away.
+ */
+export const storableText = (text: string) =>
+  isStorableText(text) ? text : text.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\uFFFD');
+
 export const UNSTORABLE_TEXT_MESSAGE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
 
 interface Place {

@@ -125,7 +125,9 @@ describe('decide', () => {
   describe('StartStepRun', () => {
     it('brings the steps up to date with the flow first, in the same command', () => {
       const renamed = { ...one, name: 'Renamed' };
-      const events = given([started], { steps: [renamed, two] }).when(runStep(renamed.id)).events();
+      const events = given([started], { steps: [renamed, two] })
+        .when(runStep(renamed.id))
+        .events();
       expect(events.map((event) => event.type)).toEqual(['StepsSynced', 'StepRunStarted']);
       expect(events[1]).toMatchObject({ type: 'StepRunStarted', data: { stepId: renamed.id } });
     });
@@ -306,6 +308,18 @@ describe('decide', () => {
             },
           },
         ]);
+    });
+
+    it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {
+      const [succeeded] = given(running).when(complete('r1', 'a\u0000b \ud800 c')).events();
+      expect(succeeded).toMatchObject({
+        type: 'StepRunSucceeded',
+        data: { results: [{ content: 'ab \ufffd c' }] },
+      });
+      const [failed] = given(running)
+        .when({ type: 'FailStepRun', data: { runId: 'r1', message: 'bad\u0000', retryable: false } })
+        .events();
+      expect(failed).toMatchObject({ type: 'StepRunFailed', data: { message: 'bad' } });
     });
 
     it('the last pending work completes the execution', () => {

@@ -1,5 +1,6 @@
 import { DomainError, type ProblemKind } from '../errors';
 import { checkSize } from '../limits';
+import { storableText } from '../storable-text';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
 import { evolve } from './evolve';
 import { parseStepOutput } from './output';
@@ -250,7 +251,15 @@ export function decide(
         choices: step?.choices ?? [],
         loopIteration: run.loopIteration,
         output: data.output,
-      }).map((result) => ({ resultId: context.newId(), ...result }));
+      }).map((result) => ({
+        resultId: context.newId(),
+        ...result,
+        // The model's text, parsed: what it wrote (a JSON escape too) must not keep its answer from being stored.
+        label: storableText(result.label),
+        content: storableText(result.content),
+        branchName: result.branchName === null ? null : storableText(result.branchName),
+        branchPath: result.branchPath === null ? null : storableText(result.branchPath),
+      }));
       const succeeded: ExecutionEvent = {
         type: 'StepRunSucceeded',
         data: { runId: run.runId, results, usage: data.usage, durationMs: data.durationMs, at },
@@ -264,7 +273,7 @@ export function decide(
       return [
         {
           type: 'StepRunFailed',
-          data: { runId: run.runId, message: data.message, retryable: data.retryable, at },
+          data: { runId: run.runId, message: storableText(data.message), retryable: data.retryable, at },
         },
       ];
     }

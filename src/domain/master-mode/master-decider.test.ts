@@ -107,6 +107,20 @@ describe('master mode decider', () => {
         .thenRefuses('conflict', /already ended/);
     });
 
+    it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {
+      given([rowStarted('r1', 'row-a')])
+        .when({
+          type: 'CompleteRowRun',
+          data: { runId: 'r1', result: 'x\u0000y\udc00', usage: null, durationMs: 1 },
+        })
+        .thenEmits([
+          {
+            type: 'MasterRowRunSucceeded',
+            data: { runId: 'r1', result: 'xy\ufffd', usage: null, durationMs: 1, at: NOW },
+          },
+        ]);
+    });
+
     it('a failure of a run that has ended already changes nothing: the first outcome stands', () => {
       given([rowStarted('r1', 'row-a'), rowSucceeded('r1')])
         .when({ type: 'FailRowRun', data: { runId: 'r1', message: 'late' } })

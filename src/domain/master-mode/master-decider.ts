@@ -1,6 +1,7 @@
 import { conflict } from '../errors';
 import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../interrupted-runs';
 import type { ExecuteAllOutcome, MasterEvent } from './master-events';
+import { storableText } from '../storable-text';
 import { rowLabel } from './row-run';
 
 type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['data'];
@@ -112,12 +113,23 @@ export function decideMaster(
     }
     case 'CompleteRowRun': {
       if (!state.running[command.data.runId]) throw conflict('This row run has already ended');
-      return [{ type: 'MasterRowRunSucceeded', data: { ...command.data, at: now } }];
+      // The model's or the API's text: what it wrote must not keep it from being stored.
+      return [
+        {
+          type: 'MasterRowRunSucceeded',
+          data: { ...command.data, result: storableText(command.data.result), at: now },
+        },
+      ];
     }
     case 'FailRowRun':
       // Already ended (the crash sweep got there first, say): the first outcome stands.
       if (!state.running[command.data.runId]) return [];
-      return [{ type: 'MasterRowRunFailed', data: { ...command.data, at: now } }];
+      return [
+        {
+          type: 'MasterRowRunFailed',
+          data: { ...command.data, message: storableText(command.data.message), at: now },
+        },
+      ];
     case 'StartExecuteAll':
       if (state.executeAll) throw conflict(EXECUTE_ALL_RUNNING);
       return [{ type: 'MasterExecuteAllStarted', data: { ...command.data, at: now } }];
