@@ -12,7 +12,7 @@ export type LoadedExecution = Loaded<ExecutionState>;
 export interface ExecutionCommandOptions {
   /** The client's Idempotency-Key: a command seen before returns its first outcome. */
   commandId?: string | undefined;
-  /** The flow's current steps, for StartExecution and SyncSteps. */
+  /** The flow's current steps, for StartExecution and the sync a StartStepRun begins with. */
   steps?: StepSnapshot[];
   /** The execution as the caller last loaded it: tried first, reloaded only on a conflict. */
   loaded?: LoadedExecution;

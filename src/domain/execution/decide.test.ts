@@ -82,7 +82,6 @@ describe('decide', () => {
   });
 
   it.each<ExecutionCommand>([
-    { type: 'SyncSteps', data: {} },
     runStep(one.id),
     complete('r1', 'x'),
     { type: 'FailStepRun', data: { runId: 'r1', message: 'x', retryable: false } },
@@ -96,29 +95,37 @@ describe('decide', () => {
     given([]).when(command).thenRefuses('not_found', MESSAGES.executionNotFound);
   });
 
-  describe('SyncSteps', () => {
+  // A run brings the execution's steps up to date with the flow first (StartStepRun): what that sync records.
+  describe('the sync of the steps before a run', () => {
+    const syncOf = (events: ExecutionEvent[]) => events.filter((e) => e.type !== 'StepRunStarted');
+
     it('records nothing when the steps are unchanged, whatever the key order', () => {
       const reordered = [two, one].map((s) => Object.fromEntries(Object.entries(s).reverse()) as typeof s);
-      given([started], { steps: reordered }).when({ type: 'SyncSteps', data: {} }).thenEmits([]);
+      expect(syncOf(given([started], { steps: reordered }).when(runStep(one.id)).events())).toEqual([]);
     });
 
     it('records the new steps with ids for the new work only', () => {
       const three = aStep(3);
       const renamed = { ...one, name: 'Renamed' };
-      given([started], { steps: [three, renamed, two] })
-        .when({ type: 'SyncSteps', data: {} })
-        .thenEmits([
-          { type: 'StepsSynced', data: { steps: [renamed, two, three], cacheItemIds: ['id-1'], at: NOW } },
-        ]);
+      expect(
+        syncOf(
+          given([started], { steps: [three, renamed, two] })
+            .when(runStep(one.id))
+            .events(),
+        ),
+      ).toEqual([
+        { type: 'StepsSynced', data: { steps: [renamed, two, three], cacheItemIds: ['id-1'], at: NOW } },
+      ]);
     });
 
     it('removing the last unfinished step completes a running execution', () => {
-      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], { steps: [one] })
-        .when({ type: 'SyncSteps', data: {} })
-        .thenEmits([
-          { type: 'StepsSynced', data: { steps: [one], cacheItemIds: [], at: NOW } },
-          { type: 'ExecutionCompleted', data: { at: NOW } },
-        ]);
+      const events = given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], { steps: [one] })
+        .when(runStep(one.id))
+        .events();
+      expect(syncOf(events)).toEqual([
+        { type: 'StepsSynced', data: { steps: [one], cacheItemIds: [], at: NOW } },
+        { type: 'ExecutionCompleted', data: { at: NOW } },
+      ]);
     });
   });
 

@@ -230,9 +230,6 @@ export function decide(
   if (!state.exists) throw refuse('not_found', MESSAGES.executionNotFound);
 
   switch (command.type) {
-    case 'SyncSteps':
-      return syncSteps(state, context);
-
     case 'StartStepRun': {
       // A run first brings the execution's steps up to date with the flow, in the same command: a run
       // refused (on the synced steps) leaves no sync behind.

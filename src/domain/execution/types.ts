@@ -191,7 +191,6 @@ export type ExecutionCommand =
       type: 'StartExecutionFrom';
       data: { executionId: string; flowId: string; fromStepId: string; source: ExecutionState };
     }
-  | { type: 'SyncSteps'; data: Record<string, never> }
   | {
       type: 'StartStepRun';
       data: {
