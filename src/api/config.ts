@@ -71,6 +71,10 @@ const environmentSchema = z.object({
         'linklocal, uniquelocal)',
     )
     .transform((value) => (value === 'true' ? true : value === 'false' ? false : proxyList(value))),
+  REDIS_URL: optionalText.pipe(
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  SHUTDOWN_GRACE_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(600_000).default(20_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: z
     .string()
@@ -107,6 +111,13 @@ export interface Config {
   /** Model-calling requests one user may make per minute (step runs, generation, suggestions, ...); 0: no limit. */
   modelCallsPerMinute: number;
   logLevel: string;
+  /** Where the rate limits count, shared by every instance: Redis when set, else PostgreSQL. */
+  redisUrl: string | undefined;
+  /**
+   * On SIGTERM, how long model calls under way may go on before they are failed as interrupted: the server
+   * stops taking requests at once and exits once those calls have ended.
+   */
+  shutdownGraceMs: number;
   /**
    * Which peers are the reverse proxy whose X-Forwarded-For/-Proto/-Host are believed (request.ip, protocol,
    * host): none (false), any (true), or these addresses and ranges. Rate limits key on request.ip, and the
@@ -144,6 +155,8 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    redisUrl: e.REDIS_URL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: e.TRUST_PROXY,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },

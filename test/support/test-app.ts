@@ -21,6 +21,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     modelTimeoutMs: 120_000,
     modelCallsPerMinute: 120,
     logLevel: 'silent',
+    redisUrl: undefined,
+    shutdownGraceMs: 20_000,
     trustProxy: false,
     masterModeApiHosts: [],
     limits: DEFAULT_LIMITS,
