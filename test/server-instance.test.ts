@@ -35,4 +35,17 @@ describe('server instances on one database', () => {
     await Promise.all([a!.stop(), b!.stop()]);
     expect(await a!.gone([id])).toEqual([id]);
   });
+
+  it('a process alone knows it; another starting is heard of at once, its end within the next count', async () => {
+    const a = await ServerInstance.start(db.sql);
+    await a.watchPeers();
+    expect(a.alone).toBe(true);
+    const b = await ServerInstance.start(db.sql);
+    await b.watchPeers();
+    expect(b.alone).toBe(false);
+    await expect.poll(() => a.alone, { timeout: 5_000 }).toBe(false);
+    await b.stop();
+    await expect.poll(() => a.alone, { timeout: 30_000, interval: 500 }).toBe(true);
+    await a.stop();
+  }, 40_000);
 });

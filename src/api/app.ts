@@ -14,9 +14,11 @@ import { handleError } from './errors';
 import flowsRepository from './flows/flows-repository';
 import authPlugin from './plugins/auth';
 import executionsPlugin from './plugins/executions';
+import gracefulStop from './plugins/graceful-stop';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import routeSchemas from './plugins/route-schemas';
+import serverInstancePlugin from './plugins/server-instance';
 import { PROJECT_ROOT } from './project-root';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
@@ -75,6 +77,7 @@ export async function buildApp(
   app.decorate('store', services.store);
   app.decorate('resolveModel', services.resolveModel);
   app.setErrorHandler(handleError);
+  await app.register(gracefulStop);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -96,6 +99,7 @@ export async function buildApp(
   await app.register(authPlugin);
   await app.register(routeSchemas);
   await app.register(flowsRepository);
+  await app.register(serverInstancePlugin);
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);

@@ -12,6 +12,7 @@ const statusOf: Record<ProblemKind, number> = {
   over_limit: 429,
   too_large: 413,
   model_failed: 502,
+  unavailable: 503,
 };
 
 /** One problem with the input: where it is (empty: the input as a whole) and what it is. */

@@ -6,6 +6,11 @@ import type { ReservedSql, Sql } from 'postgres';
  */
 export const INSTANCE_LOCK_CLASS = 7_340_212;
 
+/** Each process says it has started on this channel, so the others learn at once that they are not alone. */
+const INSTANCE_STARTED_CHANNEL = 'server_instance_started';
+/** How often the live instances are counted again: that is how a process learns the others have gone. */
+const PEERS_CHECK_MS = 10_000;
+
 /**
  * This server process as the database knows it: a number from the `server_instances` sequence, taken at
  * start, and a session-level advisory lock on it held on one reserved connection for the process's whole
@@ -14,6 +19,11 @@ export const INSTANCE_LOCK_CLASS = 7_340_212;
  */
 export class ServerInstance {
   private renewing: Promise<void> | null = null;
+  private othersLive = true;
+  /** Starts of other processes heard of: a count read before one was heard must not undo it. */
+  private startsHeard = 0;
+  private peersCheck: NodeJS.Timeout | undefined;
+  private stopWatchingPeers: (() => Promise<unknown>) | undefined;
 
   private constructor(
     private readonly sql: Sql,
@@ -35,6 +45,47 @@ export class ServerInstance {
 
   get id(): number {
     return this.number;
+  }
+
+  /**
+   * Whether this process is the only one on the database (as far as it knows; until `watchPeers` has looked,
+   * it assumes it is not). Work that must reach the others (a view kept in memory, tokens for their sockets)
+   * may take a shortcut only while it is.
+   */
+  get alone(): boolean {
+    return !this.othersLive;
+  }
+
+  /**
+   * Learns which other processes share the database: another one starting is heard of at once (NOTIFY), one
+   * stopping or dying within PEERS_CHECK_MS (the live instances' locks are counted).
+   */
+  async watchPeers(): Promise<void> {
+    const listening = await this.sql.listen(
+      INSTANCE_STARTED_CHANNEL,
+      (id) => {
+        if (Number(id) === this.number) return;
+        this.startsHeard++;
+        this.othersLive = true;
+      },
+      // Listening again after a lost connection: starts meanwhile went unheard.
+      () => void this.countPeers().catch(() => {}),
+    );
+    this.stopWatchingPeers = () => listening.unlisten();
+    await this.sql.notify(INSTANCE_STARTED_CHANNEL, String(this.number));
+    await this.countPeers();
+    this.peersCheck = setInterval(() => void this.countPeers().catch(() => {}), PEERS_CHECK_MS);
+    this.peersCheck.unref();
+  }
+
+  private async countPeers() {
+    const heard = this.startsHeard;
+    const [row] = await this.sql<{ others: number }[]>`
+      SELECT count(*)::int AS others FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND classid = ${INSTANCE_LOCK_CLASS} AND objsubid = 2
+        AND objid <> ${this.number}
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+    if (this.startsHeard === heard) this.othersLive = (row?.others ?? 1) > 0;
   }
 
   /**
@@ -64,6 +115,8 @@ export class ServerInstance {
 
   /** Frees the lock (a clean shutdown): from now on this process's runs left unfinished count as interrupted. */
   async stop(): Promise<void> {
+    clearInterval(this.peersCheck);
+    await this.stopWatchingPeers?.().catch(() => {});
     await this.renewing?.catch(() => {});
     try {
       if ((await this.gone([this.number])).length > 0) return;

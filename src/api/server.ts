@@ -19,13 +19,16 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received, shutting down`);
-    const forced = setTimeout(() => process.exit(1), 15_000);
+    app.log.info(`${signal} received: stopping, model calls under way get ${config.shutdownGraceMs} ms`);
+    // Past the grace, runs cut off are recorded and the app closes within seconds; a hang must not keep it.
+    const forced = setTimeout(() => process.exit(1), config.shutdownGraceMs + 15_000);
     forced.unref();
     // The database is closed whatever the app's close met (a connection already lost, say): an embedded
     // PostgreSQL left running would hold DATA_DIR.
     try {
-      await app.close().catch((error) => app.log.error(error, 'the app did not close cleanly'));
+      await app
+        .stopGracefully(config.shutdownGraceMs)
+        .catch((error) => app.log.error(error, 'the app did not close cleanly'));
       await database.close();
     } finally {
       process.exit(0);

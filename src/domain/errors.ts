@@ -16,7 +16,9 @@ export type ProblemKind =
   /** The work asked for is larger than a size limit allows: a prompt, a text, an event (413). */
   | 'too_large'
   /** The model or an outside API failed or answered nothing usable (502). */
-  | 'model_failed';
+  | 'model_failed'
+  /** This server process is stopping and took no part in the request: any other may answer it (503). */
+  | 'unavailable';
 
 export class DomainError extends Error {
   readonly retryable: boolean;

@@ -36,6 +36,11 @@ export type ServerMessage =
  * expiry): 4000 + HTTP's 401. Reconnecting is pointless until the user signs in again.
  */
 export const SIGNED_OUT_CLOSE_CODE = 4401;
+/**
+ * The close code of a socket whose server process is stopping (1012, Service Restart): the client connects
+ * again at once, to another process, and subscribes from its positions.
+ */
+export const RESTART_CLOSE_CODE = 1012;
 
 /** One key per watched stream, the same in the browser and on the server. */
 export const topicKey = (t: LiveTopic): string =>

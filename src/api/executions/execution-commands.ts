@@ -65,7 +65,10 @@ export class ExecutionCommands {
     );
   }
 
-  /** Stops the execution; model calls of its runs in this process are aborted. */
+  /**
+   * Stops the execution; model calls of its runs in this process are aborted at once, those of other
+   * processes when their log tailer sees the stop.
+   */
   async stop(executionId: string, userId: string, commandId?: string): Promise<LoadedExecution> {
     const outcome = await this.handle(
       executionId,

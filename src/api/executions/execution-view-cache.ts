@@ -1,6 +1,12 @@
 const MAX_VIEWS = 2_000;
 const MAX_INVALIDATIONS = 20_000;
 
+/** A view as JSON text, and the stream version it reflects. */
+export interface KeptView {
+  body: string;
+  version: number;
+}
+
 /**
  * Serialized execution views (what GET /api/executions/:id answers), each kept until an event of its
  * execution is seen: a command of this process invalidates at once, another process's through the log
@@ -14,12 +20,12 @@ export class ExecutionViewCache {
   /** Reads with a ticket at or below this began before invalidations that are no longer remembered. */
   private floor = 0;
   private readonly invalidatedAt = new Map<string, number>();
-  private readonly views = new Map<string, { userId: string; body: string }>();
+  private readonly views = new Map<string, KeptView & { userId: string }>();
 
   /** The view of the user's execution, when one is kept. */
-  get(executionId: string, userId: string): string | undefined {
+  get(executionId: string, userId: string): KeptView | undefined {
     const view = this.views.get(executionId);
-    return view?.userId === userId ? view.body : undefined;
+    return view?.userId === userId ? { body: view.body, version: view.version } : undefined;
   }
 
   /** Taken before reading a view from the database. */
@@ -27,11 +33,11 @@ export class ExecutionViewCache {
     return ++this.clock;
   }
 
-  remember(executionId: string, userId: string, ticket: number, body: string) {
+  remember(executionId: string, userId: string, ticket: number, view: KeptView) {
     if (ticket <= this.floor || (this.invalidatedAt.get(executionId) ?? 0) >= ticket) return;
     this.views.delete(executionId);
     if (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
-    this.views.set(executionId, { userId, body });
+    this.views.set(executionId, { userId, ...view });
   }
 
   invalidate(executionId: string) {

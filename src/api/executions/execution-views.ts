@@ -1,27 +1,45 @@
 import type { Sql } from 'postgres';
 import { executionAnswer } from '../answer-schemas';
 import { type ExecutionView, readExecutionView } from './execution-view';
+import type { ServerInstance } from '../server-instance';
 import { ExecutionViewCache } from './execution-view-cache';
 
 /** What GET /api/executions/:id answers: the projected execution, kept as JSON text between its changes. */
 export class ExecutionViews {
   private readonly cache = new ExecutionViewCache();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly instance: Pick<ServerInstance, 'alone'>,
+  ) {}
 
   view(executionId: string, userId: string): Promise<ExecutionView> {
     return readExecutionView(this.sql, executionId, userId);
   }
 
-  /** The same view as JSON text, kept between changes: what polling asks for again and again. */
+  /**
+   * The same view as JSON text, kept between changes: what polling asks for again and again. Alone on the
+   * database, a kept view is current (every change is this process's own, and drops it at once). With other
+   * processes, one of theirs may have committed a moment before their NOTIFY reaches this one: a kept view
+   * is answered only once its version is read to be the execution's, so a client that saw a change on one
+   * instance never sees an older view on another.
+   */
   async viewJson(executionId: string, userId: string): Promise<string> {
     const kept = this.cache.get(executionId, userId);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined && (this.instance.alone || (await this.isCurrent(executionId, kept.version))))
+      return kept.body;
     const ticket = this.cache.ticket();
     // Through the route's answer schema, as every other answer is serialised: nothing beyond it is sent.
-    const body = JSON.stringify(executionAnswer.parse(await this.view(executionId, userId)));
-    this.cache.remember(executionId, userId, ticket, body);
+    const view = executionAnswer.parse(await this.view(executionId, userId));
+    const body = JSON.stringify(view);
+    this.cache.remember(executionId, userId, ticket, { body, version: view.version });
     return body;
+  }
+
+  private async isCurrent(executionId: string, version: number): Promise<boolean> {
+    const [row] = await this.sql<{ position: number }[]>`
+      SELECT position FROM executions WHERE id = ${executionId}`;
+    return row?.position === version;
   }
 
   /** An event of the execution was appended (by this process or, through the log tailer, another). */

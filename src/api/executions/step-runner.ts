@@ -3,6 +3,7 @@ import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
+import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize } from '../../domain/limits';
 import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
@@ -36,6 +37,8 @@ export interface TokenSink {
 }
 
 const STOPPED = 'Stopped';
+/** What a request whose run this process cut off while stopping answers. */
+export const SERVER_STOPPED = 'The server restarted while the model was answering; run it again.';
 
 /** The execution was stopped while the model was answering: the answer is not recorded. */
 class RunStopped extends Error {
@@ -134,13 +137,17 @@ export class StepRunner {
     } catch (error) {
       if (error instanceof RunStopped) tracked.abort();
       const aborted = tracked.signal.aborted;
-      const message = aborted ? STOPPED : failureMessage(error);
-      const retryable = !aborted && Boolean((error as { retryable?: boolean }).retryable);
+      // This process stopping cut the call off: recorded as a crash would be, and the step may run again.
+      const interrupted = aborted && tracked.signal.reason === 'interrupted';
+      const stopped = aborted && !interrupted;
+      const message = interrupted ? INTERRUPTED : stopped ? STOPPED : failureMessage(error);
+      const retryable = interrupted || (!aborted && Boolean((error as { retryable?: boolean }).retryable));
       await executions.handle(executionId, userId, {
         type: 'FailStepRun',
         data: { runId, message, retryable },
       });
-      if (aborted) throw conflict(MESSAGES.stopped);
+      if (stopped) throw conflict(MESSAGES.stopped);
+      if (interrupted) throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
       if (error instanceof DomainError || error instanceof ConcurrencyConflict) throw error;
       throw new DomainError('model_failed', message, { retryable });
     } finally {

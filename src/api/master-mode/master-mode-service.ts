@@ -3,7 +3,7 @@ import type { Sql } from 'postgres';
 import type { resolveProvider } from '../../ai';
 import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
-import type { CrashSweepFacts } from '../../domain/interrupted-runs';
+import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
 import type { MasterCommand, MasterState } from '../../domain/master-mode/master-decider';
 import { type ExecuteAllOutcome, masterStreamId } from '../../domain/master-mode/master-events';
 import type {
@@ -20,7 +20,7 @@ import {
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
-import type { TokenSink } from '../executions/step-runner';
+import { SERVER_STOPPED, type TokenSink } from '../executions/step-runner';
 import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
 import { markOwnKeyUsed, providerWithKey } from '../user-model';
@@ -283,8 +283,11 @@ export class MasterModeService {
         usage = answer.usage;
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // This process stopping cut the call off: recorded as a crash would be, and the row may run again.
+      const interrupted = tracked.signal.aborted && tracked.signal.reason === 'interrupted';
+      const message = interrupted ? INTERRUPTED : error instanceof Error ? error.message : String(error);
       await this.handle(sessionId, userId, { type: 'FailRowRun', data: { runId, message } });
+      if (interrupted) throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
       const retryable = error instanceof DomainError && error.retryable;
       throw new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable });
     } finally {

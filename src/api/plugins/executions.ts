@@ -6,7 +6,6 @@ import { ExecutionCommands } from '../executions/execution-commands';
 import { ExecutionViews } from '../executions/execution-views';
 import { RunRegistry } from '../executions/run-registry';
 import { StepRunner } from '../executions/step-runner';
-import { ServerInstance } from '../server-instance';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,8 +13,6 @@ declare module 'fastify' {
     commands: CommandHandler;
     /** Model calls this process is making, for Stop and the crash sweep. */
     runs: RunRegistry;
-    /** This process as the database knows it: runs record it, and its lock tells the others it lives. */
-    serverInstance: ServerInstance;
     executions: ExecutionCommands;
     executionViews: ExecutionViews;
     stepRunner: StepRunner;
@@ -27,20 +24,22 @@ export default fp(
   async (app: FastifyInstance) => {
     const commands = new CommandHandler(app.store);
     const runs = new RunRegistry();
-    // Taken before any run can start, so that every run names a live instance.
-    const instance = await ServerInstance.start(app.sql);
+    const instance = app.serverInstance;
     const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits);
-    const views = new ExecutionViews(app.sql);
+    const views = new ExecutionViews(app.sql, instance);
     // A kept view is dropped when its execution changes: at once for this process's commands, through
     // the log tailer for other processes'.
     commands.onAppended((streamId) => {
       if (streamId.startsWith(EXECUTION_STREAM_PREFIX))
         views.changed(streamId.slice(EXECUTION_STREAM_PREFIX.length));
     });
-    app.hub.onExecutionEvent((executionId) => views.changed(executionId));
+    app.hub.onExecutionEvent((executionId, event) => {
+      views.changed(executionId);
+      // A Stop sent to any server process ends the model calls this one is making for the execution.
+      if (event.type === 'ExecutionStopped') runs.abortAll(executionId);
+    });
     app.decorate('commands', commands);
     app.decorate('runs', runs);
-    app.decorate('serverInstance', instance);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
     app.decorate(
@@ -56,14 +55,12 @@ export default fp(
         tokens: app.hub,
       }),
     );
-    app.addHook('onClose', async () => {
-      runs.abortAll();
-      await instance.stop();
-    });
+    // Whatever is still running when the server closes is cut off: each run is recorded as interrupted.
+    app.addHook('onClose', async () => runs.abortAll(undefined, 'interrupted'));
   },
   {
     name: 'executions',
-    dependencies: ['live-updates', 'flows-repository'],
+    dependencies: ['server-instance', 'live-updates', 'flows-repository'],
     decorators: { fastify: ['config', 'sql', 'store'] },
   },
 );

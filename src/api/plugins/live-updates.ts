@@ -14,14 +14,14 @@ declare module 'fastify' {
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore);
+    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore, app.serverInstance);
     app.decorate('hub', hub);
     await hub.start();
     app.addHook('onClose', () => hub.close());
   },
   {
     name: 'live-updates',
-    dependencies: ['auth'],
+    dependencies: ['auth', 'server-instance'],
     decorators: { fastify: ['store', 'sql', 'sessionStore'] },
   },
 );

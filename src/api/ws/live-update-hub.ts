@@ -6,18 +6,29 @@ import {
   type LiveEvent,
   type LiveTopic,
   type ServerMessage,
+  RESTART_CLOSE_CODE,
   SIGNED_OUT_CLOSE_CODE,
   topicKey,
   topicOfKey,
 } from '../../domain/live-updates';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
+import type { ServerInstance } from '../server-instance';
 import type { SessionWatch } from '../session-store';
+import { type RunTextItem, RunTextRelay } from './run-text-relay';
 
 /**
  * How often the sessions of open sockets are read again: it learns renewed expiries and catches a sign-out
  * whose notification was lost. Sign-out closes sockets at once; this only bounds the exceptions.
  */
 const SESSION_CHECK_MS = 60_000;
+
+/** The events that end a run: its text so far is in them, or it never will be. */
+const RUN_ENDED_EVENTS = new Set([
+  'StepRunSucceeded',
+  'StepRunFailed',
+  'MasterRowRunSucceeded',
+  'MasterRowRunFailed',
+]);
 
 interface Subscription {
   topic: LiveTopic;
@@ -45,10 +56,12 @@ interface Connection {
  * client's position, 'up-to-date', then live events from the process's one log tailer (which also sees
  * other processes' commits). Positions are stream positions; each socket gets every position once, in order.
  * A socket lives only as long as its sign-in session: when the session ends (sign-out in any process) or
- * expires, the socket is closed with SIGNED_OUT_CLOSE_CODE and gets nothing more.
+ * expires, the socket is closed with SIGNED_OUT_CLOSE_CODE and gets nothing more. The tokens of a run reach
+ * the sockets of every process: this one's at once, the others' through the run text relay.
  */
 export class LiveUpdateHub {
   private tailer: LogTailer | undefined;
+  private relay: RunTextRelay | undefined;
   private stopWatchingSessions: (() => Promise<void>) | undefined;
   private sessionCheck: NodeJS.Timeout | undefined;
   /** Sockets by the stream id they watch. */
@@ -58,25 +71,32 @@ export class LiveUpdateHub {
   private readonly bySession = new Map<string, Set<Connection>>();
   /** The text so far of each run this process is making, by stream, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
-  private readonly executionEventListeners: ((executionId: string) => void)[] = [];
+  private readonly executionEventListeners: ((executionId: string, event: RecordedEvent) => void)[] = [];
 
   constructor(
     private readonly store: EventStore,
     private readonly sql: Sql,
     private readonly sessions: SessionWatch,
+    private readonly instance: Pick<ServerInstance, 'alone'>,
   ) {}
 
   async start() {
     this.tailer = this.store.tail({ from: 'now' });
     this.tailer.onEvents((events) => this.dispatch(events));
     await this.tailer.start();
+    this.relay = new RunTextRelay(
+      this.sql,
+      () => !this.instance.alone,
+      (item) => this.relayed(item),
+    );
     try {
+      await this.relay.start();
       this.stopWatchingSessions = await this.sessions.watchEndings(
         (sessionId) => this.endSession(sessionId),
         () => void this.checkSessions().catch(() => {}),
       );
     } catch (error) {
-      await this.tailer.stop();
+      await Promise.allSettled([this.tailer.stop(), this.relay.stop()]);
       throw error;
     }
     // A failed check is retried at the next one; meanwhile nothing is pushed past a known expiry.
@@ -87,11 +107,19 @@ export class LiveUpdateHub {
   async close() {
     clearInterval(this.sessionCheck);
     // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
-    await Promise.allSettled([this.tailer?.stop(), this.stopWatchingSessions?.()]);
+    await Promise.allSettled([this.tailer?.stop(), this.relay?.stop(), this.stopWatchingSessions?.()]);
     for (const connection of this.connections) connection.socket.close(1001, 'Server shutting down');
     this.connections.clear();
     this.subscribers.clear();
     this.bySession.clear();
+  }
+
+  /** This process is stopping: every socket is closed with the restart code, so its client reconnects at once. */
+  restarting() {
+    for (const connection of [...this.connections]) {
+      this.forget(connection);
+      connection.socket.close(RESTART_CLOSE_CODE, 'Server restarting');
+    }
   }
 
   get connectionCount() {
@@ -158,6 +186,23 @@ export class LiveUpdateHub {
    * `after` is the stream position of the run's start event: no socket sees a token before that event.
    */
   publishDelta(streamId: string, runId: string, text: string, after: number) {
+    this.deliverDelta(streamId, runId, text, after);
+    this.relay?.send({ streamId, runId, after, text });
+  }
+
+  /** The run has ended: its text is in its event now. */
+  forgetRun(streamId: string, runId: string) {
+    this.dropRunText(streamId, runId);
+    this.relay?.send({ streamId, runId, ended: true });
+  }
+
+  /** Tokens and ends of runs another process is making. */
+  private relayed(item: RunTextItem) {
+    if ('text' in item) this.deliverDelta(item.streamId, item.runId, item.text, item.after);
+    else this.dropRunText(item.streamId, item.runId);
+  }
+
+  private deliverDelta(streamId: string, runId: string, text: string, after: number) {
     const topic = topicOfKey(streamId);
     if (!topic) return;
     const runs = this.runTexts.get(streamId) ?? new Map<string, { after: number; text: string }>();
@@ -174,8 +219,7 @@ export class LiveUpdateHub {
     }
   }
 
-  /** The run has ended: its text is in its event now. */
-  forgetRun(streamId: string, runId: string) {
+  private dropRunText(streamId: string, runId: string) {
     const runs = this.runTexts.get(streamId);
     runs?.delete(runId);
     if (runs?.size === 0) this.runTexts.delete(streamId);
@@ -259,16 +303,19 @@ export class LiveUpdateHub {
     for (const event of waiting) this.deliver(connection, streamId, subscription, event);
   }
 
-  /** Called for every execution event the tailer sees, whoever appended it. */
-  onExecutionEvent(listener: (executionId: string) => void) {
+  /** Called for every execution event the tailer sees, whichever server process appended it. */
+  onExecutionEvent(listener: (executionId: string, event: RecordedEvent) => void) {
     this.executionEventListeners.push(listener);
   }
 
   private dispatch(events: RecordedEvent[]) {
     for (const event of events) {
+      // Also ends the text of a run whose process died before it could say so.
+      if (RUN_ENDED_EVENTS.has(event.type))
+        this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
       if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) {
         const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-        for (const listener of this.executionEventListeners) listener(executionId);
+        for (const listener of this.executionEventListeners) listener(executionId, event);
       }
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);

@@ -121,5 +121,8 @@ describe('connection details', () => {
     expect(reconnectDelay(1)).toBeLessThanOrEqual(625);
     expect(reconnectDelay(3)).toBeGreaterThanOrEqual(1500);
     expect(reconnectDelay(30)).toBeLessThanOrEqual(18_750);
+    // A server process that is restarting: another one is there at once.
+    expect(reconnectDelay(1, true)).toBeLessThan(250);
+    expect(reconnectDelay(2, true)).toBeGreaterThanOrEqual(750);
   });
 });

@@ -3,6 +3,7 @@ import { type WebSocketSubject, webSocket } from 'rxjs/webSocket';
 import {
   type ClientMessage,
   type LiveTopic,
+  RESTART_CLOSE_CODE,
   SIGNED_OUT_CLOSE_CODE,
   type ServerMessage,
   topicKey,
@@ -19,8 +20,12 @@ export interface ExecutionWatcher {
   onMessage(message: ServerMessage): void;
 }
 
-/** Waits 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so many tabs do not reconnect in step. */
-export function reconnectDelay(attempt: number): number {
+/**
+ * Waits 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so many tabs do not reconnect in step. A server process
+ * that is restarting says so: its sockets reconnect (to another process) within a quarter second.
+ */
+export function reconnectDelay(attempt: number, serverRestarting = false): number {
+  if (serverRestarting && attempt <= 1) return Math.random() * 250;
   const base = Math.min(15_000, 500 * 2 ** Math.max(0, attempt - 1));
   return base * (0.75 + Math.random() * 0.5);
 }
@@ -90,6 +95,8 @@ export class ExecutionSocket {
   private connect() {
     clearTimeout(this.closeTimer);
     if (this.connection) return;
+    /** The last close was a server process restarting. */
+    let restarting = false;
     const subject = webSocket<ServerMessage | ClientMessage>({
       url: this.url(),
       ...(this.WebSocketCtor ? { WebSocketCtor: this.WebSocketCtor } : {}),
@@ -106,6 +113,7 @@ export class ExecutionSocket {
       closeObserver: {
         next: (event: CloseEvent) => {
           this.connected$.next(false);
+          restarting = event.code === RESTART_CLOSE_CODE;
           if (event.code === SIGNED_OUT_CLOSE_CODE) {
             this.signedOut$.next(true);
             sessionEnded();
@@ -116,7 +124,7 @@ export class ExecutionSocket {
     this.subject = subject;
     let attempt = 0;
     // Once signed out, a new try would only be refused: the connection ends instead.
-    const again = () => (this.signedOut$.value ? EMPTY : timer(reconnectDelay(++attempt)));
+    const again = () => (this.signedOut$.value ? EMPTY : timer(reconnectDelay(++attempt, restarting)));
     this.connection = subject
       .pipe(
         // An error (network, refused upgrade) and a clean close by the server both lead to a new try.
