@@ -8,7 +8,15 @@ import { connect } from '../src/api/database/connection';
 import { ExecutionViews } from '../src/api/executions/execution-views';
 import { MESSAGES } from '../src/domain/execution/decide';
 import { EventStore } from '../src/eventstore';
-import { as, type Client, createFlow, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+import {
+  as,
+  type Client,
+  createFlow,
+  createTestApp,
+  signUp,
+  type TestApp,
+  testConfig,
+} from './support/test-app';
 
 /**
  * A model that writes its first words, then waits for the test to let it finish, or for its call to be
@@ -106,7 +114,7 @@ describe('two server processes on one database', () => {
     expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'Stopped' });
   });
 
-  it("a socket on one gets the tokens of a run the other is making, as they come", async () => {
+  it('a socket on one gets the tokens of a run the other is making, as they come', async () => {
     const { execution, step } = await startedExecution(as(one.app, cookie), 'tokens');
     const base = (await other.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
     const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie } });

@@ -36,6 +36,10 @@ export default fp(
       reply.header('connection', 'close').header('retry-after', '1');
       throw new DomainError('unavailable', RESTARTING);
     });
+    // The requests under way end their connection with their answer: a kept-alive one would hold the close.
+    app.addHook('onSend', async (_request, reply) => {
+      if (stopping) reply.header('connection', 'close');
+    });
     app.decorate('stopGracefully', async (graceMs: number) => {
       if (stopping) return;
       stopping = true;
