@@ -2,7 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// One config for the SPA build (root src/web -> dist/web) and for the three test projects.
+// One config for the SPA build (root src/web -> dist/web) and for the test projects.
 export default defineConfig({
   root: 'src/web',
   plugins: [react(), tailwindcss()],
@@ -30,7 +30,7 @@ export default defineConfig({
           name: 'integration',
           root: '.',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/redis/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -48,6 +48,29 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // Needs a Redis on 127.0.0.1:6379, which `npm test` must not: defined only when named, `--project redis`.
+      ...(namesProject('redis')
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'redis',
+                root: '.',
+                include: ['test/redis/**/*.test.ts'],
+                globalSetup: ['test/support/global-setup.ts'],
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });
+
+/** Whether the command line names the test project: `--project name` or `--project=name`. */
+function namesProject(name: string): boolean {
+  return process.argv.some(
+    (arg, i) => arg === `--project=${name}` || (arg === '--project' && process.argv[i + 1] === name),
+  );
+}

@@ -631,7 +631,10 @@ async function snapshotter(sql: Sql) {
   const tables = (
     await sql<{ name: string }[]>`
       SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+        -- The rate limits' counts: every request to a limited route counts, refused or not.
+        AND table_name <> 'rate_limits'
+      ORDER BY table_name`
   ).map(({ name }) => name);
   const statement = tables
     .map((table) =>

@@ -20,6 +20,7 @@ import masterModePlugin from './plugins/master-mode';
 import routeSchemas from './plugins/route-schemas';
 import serverInstancePlugin from './plugins/server-instance';
 import { PROJECT_ROOT } from './project-root';
+import { sharedRateLimits } from './rate-limit-store';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
 import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -94,7 +95,7 @@ export async function buildApp(
     // Origin check must refuse, and the sign-in page's own forms would fail.
     referrerPolicy: { policy: 'same-origin' },
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, sharedRateLimits(app));
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authPlugin);
   await app.register(routeSchemas);
