@@ -37,6 +37,8 @@ export interface FakeGemini {
   url: string;
   /** Every model call received, in order. */
   requests: FakeGeminiRequest[];
+  /** The calls whose client went away (an abort, a killed server) before the answer had been sent whole. */
+  cancelled: FakeGeminiRequest[];
   respondWith(respond: FakeGeminiResponder): void;
   close(): Promise<void>;
 }
@@ -108,6 +110,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
   let respond = options.respond ?? echoPrompt;
   const requests: FakeGeminiRequest[] = [];
+  const cancelled: FakeGeminiRequest[] = [];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake-gemini');
@@ -130,6 +133,9 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       body,
     };
     requests.push(request);
+    res.once('close', () => {
+      if (!res.writableFinished) cancelled.push(request);
+    });
 
     let reply: FakeGeminiReply;
     try {
@@ -178,6 +184,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    cancelled,
     respondWith(next) {
       respond = next;
     },

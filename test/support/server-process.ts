@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startInstance } from '../../src/api/cli/cluster-processes';
 import { TEST_APP_SECRET } from './test-app';
 
 export interface ServerProcess {
@@ -11,9 +10,6 @@ export interface ServerProcess {
 
 const withoutDatabaseUrl = ({ DATABASE_URL: _unused, ...env }: NodeJS.ProcessEnv) => env;
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BUILT_SERVER = path.join(ROOT, 'dist/server/server.js');
-
 /**
  * Starts the built server (`dist/server/server.js`, what `npm start` runs) as its own process on a free port
  * and waits for its URL: these tests check the JavaScript that is deployed, not the sources under tsx.
@@ -23,44 +19,22 @@ export async function startServerProcess(
   databaseUrl: string | null,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [BUILT_SERVER], {
-    cwd: ROOT,
+  const instance = await startInstance({
+    port: 0,
     env: {
       ...withoutDatabaseUrl(process.env),
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
-      PORT: '0',
-      HOST: '127.0.0.1',
       APP_SECRET: TEST_APP_SECRET,
       LOG_LEVEL: 'warn',
       GEMINI_API_KEY: '',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
   return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    url: instance.url,
+    child: instance.child,
+    stop: async () => {
+      await instance.stop();
+    },
   };
 }
