@@ -7,28 +7,23 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import WebSocket from 'ws';
 import { connect } from '../src/api/database/connection';
 import { startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
 import { migrate } from '../src/api/database/migrate';
 import { EventStore } from '../src/eventstore';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { benchAppend } from './append';
+import { benchCluster, clusterSkipped } from './cluster';
+import { call, createFlows, measurePush, percentile, type Row, round, runCommands, signUp } from './load';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
 
-type Row = { figure: string; value: string; target: string; met: boolean | null };
 const rows: Row[] = [];
 const results: Record<string, unknown> = {
   machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
 };
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 async function withDatabase() {
   const given = process.env.BENCH_DATABASE_URL;
@@ -93,17 +88,6 @@ function startProcess(args: string[], env: Record<string, string>) {
   };
 }
 
-async function call(base: string, cookie: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
 async function main() {
   const databases = await withDatabase();
   try {
@@ -140,54 +124,12 @@ async function main() {
     const base = await server.url;
     const emptyBase = await empty.url;
     try {
-      const register = await fetch(`${base}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: 'bench@example.com',
-          password: 'bench-password',
-          firstName: 'B',
-          lastName: 'M',
-        }),
-      });
-      const cookie = (register.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const cookie = await signUp(base);
 
       // Commands: run a step on a fresh execution, 32 clients at once.
       const clients = 32;
-      const flows = await Promise.all(
-        Array.from({ length: clients }, async (_, i) => {
-          const flow = await call(base, cookie, 'POST', '/api/flows', {
-            name: `Bench ${i}`,
-            description: 'bench',
-          });
-          const step = await call(base, cookie, 'POST', '/api/steps', {
-            flowId: flow.id,
-            name: 'S',
-            order: 1,
-            systemPrompt: 'Summarise the benchmark.',
-          });
-          return { flow, step };
-        }),
-      );
-      const runLatencies: number[] = [];
-      const startLatencies: number[] = [];
-      const until = performance.now() + SECONDS * 1000;
-      await Promise.all(
-        flows.map(async ({ flow, step }) => {
-          while (performance.now() < until) {
-            let t0 = performance.now();
-            const execution = await call(base, cookie, 'POST', `/api/flows/${flow.id}/execute`);
-            startLatencies.push(performance.now() - t0);
-            t0 = performance.now();
-            await call(base, cookie, 'POST', `/api/executions/${execution.id}/steps/${step.id}/execute`, {
-              userInput: '',
-            });
-            runLatencies.push(performance.now() - t0);
-          }
-        }),
-      );
-      runLatencies.sort((x, y) => x - y);
-      startLatencies.sort((x, y) => x - y);
+      const flows = await createFlows(base, cookie, clients);
+      const { runLatencies, startLatencies } = await runCommands(base, cookie, flows, SECONDS);
       results.commands = {
         clients,
         runs: runLatencies.length,
@@ -237,57 +179,7 @@ async function main() {
       rows.push({ figure: 'polling p99', value: `${p.p99} ms`, target: '<= 50 ms', met: p.p99! <= 50 });
 
       // Push: 1,000 sockets on one execution; commit -> receipt for each event on each socket.
-      const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
-      const pushed = await call(base, cookie, 'POST', `/api/flows/${flows[1]!.flow.id}/execute`);
-      const { results: pushResults } = await call(
-        base,
-        cookie,
-        'POST',
-        `/api/executions/${pushed.id}/steps/${flows[1]!.step.id}/execute`,
-        {},
-      );
-      const from = (await call(base, cookie, 'GET', `/api/executions/${pushed.id}`)).version as number;
-      const sentAt = new Map<number, number>();
-      const latencies: number[] = [];
-      const received = new Array<number>(sockets).fill(0);
-      const open: WebSocket[] = [];
-      for (let i = 0; i < sockets; i++) {
-        const socket = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers: { cookie } });
-        await new Promise((resolve, reject) => {
-          socket.once('open', resolve);
-          socket.once('error', reject);
-        });
-        socket.on('message', (raw) => {
-          const message = JSON.parse(String(raw));
-          if (message.type !== 'event') return;
-          received[i]!++;
-          const sent = sentAt.get(message.position);
-          if (sent !== undefined) latencies.push(performance.now() - sent);
-        });
-        socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
-        open.push(socket);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const commands = 40;
-      for (let n = 1; n <= commands; n++) {
-        sentAt.set(from + n, performance.now());
-        await call(base, cookie, 'PUT', `/api/step-results/${pushResults[0].id}`, { approved: n % 2 === 1 });
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      const deadline = performance.now() + 10_000;
-      while (received.some((count) => count < commands) && performance.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      for (const socket of open) socket.close();
-      latencies.sort((x, y) => x - y);
-      const missed = received.reduce((sum, count) => sum + Math.max(0, commands - count), 0);
-      results.push = {
-        sockets,
-        events: commands,
-        p50: round(percentile(latencies, 50)),
-        p99: round(percentile(latencies, 99)),
-        missed,
-      };
+      results.push = await measurePush(base, cookie, flows[1]!, sockets);
       const pu = results.push as Record<string, number>;
       rows.push({
         figure: `push, ${sockets} sockets: command sent -> event received p99`,
@@ -315,6 +207,15 @@ async function main() {
       target: '>= 20,000 events/s',
       met: r.eventsPerSecond! >= 20_000,
     });
+
+    // The built server as several instances behind nginx, each on a database of its own.
+    const skipped = clusterSkipped();
+    if (skipped) console.log(`cluster figures left out: ${skipped}`);
+    else {
+      const cluster = await benchCluster(() => databases.fresh(), SECONDS, sockets);
+      results.cluster = cluster.results;
+      rows.push(...cluster.rows);
+    }
   } finally {
     await databases.close();
   }

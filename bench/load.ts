@@ -1,0 +1,157 @@
+import WebSocket from 'ws';
+
+// The loads the bench puts on a server (or on nginx in front of several), shared so the figures compare.
+
+export type Row = { figure: string; value: string; target: string; met: boolean | null };
+
+export function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+export async function call(base: string, cookie: string, method: string, url: string, body?: unknown) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Registers the bench user; its session cookie. */
+export async function signUp(base: string) {
+  const register = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'bench@example.com',
+      password: 'bench-password',
+      firstName: 'B',
+      lastName: 'M',
+    }),
+  });
+  if (!register.ok) throw new Error(`register: ${register.status} ${await register.text()}`);
+  return (register.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
+export type BenchFlow = { flow: { id: string }; step: { id: string } };
+
+/** `count` flows of one step each. */
+export function createFlows(base: string, cookie: string, count: number): Promise<BenchFlow[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const flow = await call(base, cookie, 'POST', '/api/flows', {
+        name: `Bench ${i}`,
+        description: 'bench',
+      });
+      const step = await call(base, cookie, 'POST', '/api/steps', {
+        flowId: flow.id,
+        name: 'S',
+        order: 1,
+        systemPrompt: 'Summarise the benchmark.',
+      });
+      return { flow, step };
+    }),
+  );
+}
+
+/**
+ * One client per flow, each starting an execution and running its step, again and again for `seconds`;
+ * every latency in ms, sorted, and how long the load took in all.
+ */
+export async function runCommands(base: string, cookie: string, flows: BenchFlow[], seconds: number) {
+  const runLatencies: number[] = [];
+  const startLatencies: number[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    flows.map(async ({ flow, step }) => {
+      while (performance.now() < until) {
+        let t0 = performance.now();
+        const execution = await call(base, cookie, 'POST', `/api/flows/${flow.id}/execute`);
+        startLatencies.push(performance.now() - t0);
+        t0 = performance.now();
+        await call(base, cookie, 'POST', `/api/executions/${execution.id}/steps/${step.id}/execute`, {
+          userInput: '',
+        });
+        runLatencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  runLatencies.sort((x, y) => x - y);
+  startLatencies.sort((x, y) => x - y);
+  return { runLatencies, startLatencies, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Push: `sockets` sockets on one execution of `flow`, 40 commands each appending one event; commit ->
+ * receipt for each event on each socket. A socket missed an event it never got, and duplicated one it got
+ * more than once.
+ */
+export async function measurePush(base: string, cookie: string, { flow, step }: BenchFlow, sockets: number) {
+  const pushed = await call(base, cookie, 'POST', `/api/flows/${flow.id}/execute`);
+  const { results: pushResults } = await call(
+    base,
+    cookie,
+    'POST',
+    `/api/executions/${pushed.id}/steps/${step.id}/execute`,
+    {},
+  );
+  const from = (await call(base, cookie, 'GET', `/api/executions/${pushed.id}`)).version as number;
+  const sentAt = new Map<number, number>();
+  const latencies: number[] = [];
+  const received = Array.from({ length: sockets }, () => new Map<number, number>());
+  const open: WebSocket[] = [];
+  try {
+    for (let i = 0; i < sockets; i++) {
+      const socket = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers: { cookie } });
+      open.push(socket);
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      socket.on('message', (raw) => {
+        const message = JSON.parse(String(raw));
+        if (message.type !== 'event') return;
+        received[i]!.set(message.position, (received[i]!.get(message.position) ?? 0) + 1);
+        const sent = sentAt.get(message.position);
+        if (sent !== undefined) latencies.push(performance.now() - sent);
+      });
+      socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const commands = 40;
+    for (let n = 1; n <= commands; n++) {
+      sentAt.set(from + n, performance.now());
+      await call(base, cookie, 'PUT', `/api/step-results/${pushResults[0].id}`, { approved: n % 2 === 1 });
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const deadline = performance.now() + 10_000;
+    while (received.some((got) => got.size < commands) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    latencies.sort((x, y) => x - y);
+    let missed = 0;
+    let duplicated = 0;
+    for (const got of received) {
+      for (let n = 1; n <= commands; n++) {
+        const times = got.get(from + n) ?? 0;
+        if (times === 0) missed++;
+        if (times > 1) duplicated++;
+      }
+    }
+    return {
+      sockets,
+      events: commands,
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      missed,
+      duplicated,
+    };
+  } finally {
+    for (const socket of open) socket.close();
+  }
+}
