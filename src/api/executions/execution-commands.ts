@@ -76,7 +76,7 @@ export class ExecutionCommands {
       { type: 'StopExecution', data: {} },
       { commandId },
     );
-    this.runs.abortAll(executionId);
+    if (outcome.state.status === 'stopped') this.runs.stopped(executionId, outcome.version);
     return outcome;
   }
 }

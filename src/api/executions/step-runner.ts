@@ -100,11 +100,11 @@ export class StepRunner {
     if (!startEvent) return { execution: started, results: [] };
     if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
     const run = startEvent.data;
-    if (ownKey !== null) await markOwnKeyUsed(sql, userId);
     const streamId = executionStreamId(executionId);
-    const tracked = runs.track(executionId, runId);
+    const tracked = runs.track(executionId, runId, started.version);
     const startedAt = performance.now();
     try {
+      if (ownKey !== null) await markOwnKeyUsed(sql, userId);
       const shape = structuredOutputFor(run.outputMode, run.choices);
       const stream = provider.stream({
         system: shape.instruction,

@@ -254,12 +254,12 @@ export class MasterModeService {
       },
       loaded,
     );
-    if (model?.keySource === 'own') await markOwnKeyUsed(this.sql, userId);
     const streamId = masterStreamId(sessionId);
-    const tracked = runs.track(sessionId, runId);
+    const tracked = runs.track(sessionId, runId, started.version);
     let result: string;
     let usage: { inputTokens: number; outputTokens: number } | null = null;
     try {
+      if (model?.keySource === 'own') await markOwnKeyUsed(this.sql, userId);
       if (plan.kind === 'answered') {
         result = plan.result;
       } else if (plan.kind === 'http') {

@@ -36,7 +36,7 @@ export default fp(
     app.hub.onExecutionEvent((executionId, event) => {
       views.changed(executionId);
       // A Stop sent to any server process ends the model calls this one is making for the execution.
-      if (event.type === 'ExecutionStopped') runs.abortAll(executionId);
+      if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);
     });
     app.decorate('commands', commands);
     app.decorate('runs', runs);
@@ -56,7 +56,7 @@ export default fp(
       }),
     );
     // Whatever is still running when the server closes is cut off: each run is recorded as interrupted.
-    app.addHook('onClose', async () => runs.abortAll(undefined, 'interrupted'));
+    app.addHook('onClose', async () => runs.interruptAll());
   },
   {
     name: 'executions',

@@ -44,7 +44,7 @@ export default fp(
       if (stopping) return;
       stopping = true;
       app.hub.restarting();
-      const cutOff = setTimeout(() => app.runs.abortAll(undefined, 'interrupted'), graceMs);
+      const cutOff = setTimeout(() => app.runs.interruptAll(), graceMs);
       try {
         await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_MS, graceMs)));
         await app.close();
