@@ -107,6 +107,8 @@ describe.skipIf(nginxMissing !== null)(
       const response = await fetch(`${base}${route}`, {
         method,
         headers: {
+          // As a browser sends it: the page's own address, which the server checks against Host.
+          origin: base,
           cookie: as,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
@@ -191,7 +193,8 @@ describe.skipIf(nginxMissing !== null)(
     const follow = (executionId: string, as: string) => {
       class SignedInWebSocket extends WebSocket {
         constructor(url: string) {
-          super(url, { headers: { cookie: as } });
+          // The page's Origin, as a browser sends it on the upgrade.
+          super(url, { headers: { cookie: as }, origin: cluster.url });
         }
       }
       const socket = new ExecutionSocket(
