@@ -70,17 +70,31 @@ describe('SIGTERM: a graceful stop', () => {
         timeout: 20_000,
       })
       .toBe(1);
-    return { server, exited, closed, run, execution, call };
+    /** What a websocket opened now gets: its HTTP status when refused, 101 when it opens. */
+    const reconnect = () =>
+      new Promise<number>((resolve, reject) => {
+        const again = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, { headers: { cookie } });
+        again.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        again.once('open', () => {
+          again.close();
+          resolve(101);
+        });
+        again.once('error', reject);
+      });
+    return { server, exited, closed, run, execution, call, reconnect };
   }
 
   it('answers new requests 503, closes sockets to reconnect, lets the run finish, and exits 0', async () => {
     answer = SHORT_ANSWER;
-    const { server, exited, closed, run, call } = await runUnderWay(20_000);
+    const { server, exited, closed, run, call, reconnect } = await runUnderWay(20_000);
     server.child.kill('SIGTERM');
 
     await expect.poll(() => closed, { timeout: 10_000 }).toBe(RESTART_CLOSE_CODE);
     const refused = await call('GET', '/api/flows');
     expect(refused).toEqual({ status: 503, body: { message: RESTARTING } });
+    // The page reconnecting at once is refused too (a balancer sends it on), and its connection is closed:
+    // one left open would keep the process from ever exiting.
+    expect(await reconnect()).toBe(503);
     const finished = await run;
     expect(finished.status).toBe(200);
     expect(finished.body.results[0].result).toBe(SHORT_ANSWER.text);

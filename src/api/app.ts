@@ -78,7 +78,6 @@ export async function buildApp(
   app.decorate('store', services.store);
   app.decorate('resolveModel', services.resolveModel);
   app.setErrorHandler(handleError);
-  await app.register(gracefulStop);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -97,6 +96,8 @@ export async function buildApp(
   });
   await app.register(rateLimit, sharedRateLimits(app));
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // After the websocket plugin (an upgrade it refuses must still be closed by it), before anything that reads.
+  await app.register(gracefulStop);
   await app.register(authPlugin);
   await app.register(routeSchemas);
   await app.register(flowsRepository);

@@ -30,7 +30,8 @@ export const RESTARTING = 'This server is restarting; send the request again.';
 export default fp(
   async (app: FastifyInstance) => {
     let stopping = false;
-    // The first hook of all: a stopping process reads no session and touches nothing.
+    // Before any hook that reads (the session, ...): a stopping process touches nothing. Registered after the
+    // websocket plugin, whose hooks close the socket of an upgrade refused here.
     app.addHook('onRequest', async (_request, reply) => {
       if (!stopping) return;
       reply.header('connection', 'close').header('retry-after', '1');
