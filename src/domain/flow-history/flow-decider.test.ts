@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../errors';
+import {
+  decideFlow,
+  FLOW_NOT_FOUND,
+  type FlowCommand,
+  INPUT_SOURCES_EARLIER,
+  STEP_NOT_FOUND,
+} from './flow-decider';
+import {
+  evolveFlow,
+  type FlowEvent,
+  type FlowState,
+  initialFlowState,
+  type VersionedStep,
+} from './flow-events';
+import { versionSummary } from './version-summary';
+
+const NOW = '2026-11-25T10:00:00.000Z';
+const EARLIER = '2026-11-24T09:00:00.000Z';
+const DETAILS = { name: 'Blog', description: 'Ideas, then a post', status: 'draft', isTemplate: false };
+
+function step(id: string, order: number, fields: Partial<VersionedStep> = {}): VersionedStep {
+  return {
+    id,
+    order,
+    name: `Step ${order}`,
+    systemPrompt: `Prompt ${order}`,
+    outputMode: 'single',
+    inputSources: [],
+    choices: [],
+    loopTargetStepId: null,
+    maxLoopIterations: 1,
+    currentLoopIteration: 0,
+    requiresUserInput: false,
+    createdAt: EARLIER,
+    ...fields,
+  };
+}
+
+const created = (steps: VersionedStep[] = [step('s1', 1), step('s2', 2)]): FlowEvent => ({
+  type: 'FlowCreated',
+  data: { flowId: 'f1', userId: 'u1', origin: 'manual', details: DETAILS, steps, at: EARLIER },
+});
+
+const fold = (history: FlowEvent[]): FlowState => history.reduce(evolveFlow, initialFlowState());
+
+function given(history: FlowEvent[]) {
+  const state = fold(history);
+  const run = (command: FlowCommand) =>
+    decideFlow(command, state, { now: NOW, userId: 'u1', version: history.length });
+  return {
+    state,
+    when(command: FlowCommand) {
+      return {
+        thenEmits: (expected: FlowEvent[]) => expect(run(command)).toEqual(expected),
+        thenRefuses(kind: DomainError['kind'], message: string | RegExp) {
+          expect(() => run(command)).toThrow(DomainError);
+          try {
+            run(command);
+          } catch (error) {
+            expect((error as DomainError).kind).toBe(kind);
+            expect((error as Error).message).toMatch(message);
+          }
+        },
+      };
+    },
+  };
+}
+
+describe('the flow decider', () => {
+  it('creates a flow with its steps, in order, their configuration normalised', () => {
+    const choices = step('s2', 2, { outputMode: 'single', choices: ['left over'] });
+    given([])
+      .when({
+        type: 'CreateFlow',
+        data: { flowId: 'f1', origin: 'template', details: DETAILS, steps: [choices, step('s1', 1)] },
+      })
+      .thenEmits([
+        {
+          type: 'FlowCreated',
+          data: {
+            flowId: 'f1',
+            userId: 'u1',
+            origin: 'template',
+            details: DETAILS,
+            steps: [step('s1', 1), { ...choices, choices: [] }],
+            at: NOW,
+          },
+        },
+      ]);
+  });
+
+  it('refuses a second creation and any change of a flow that is not there', () => {
+    given([created()])
+      .when({ type: 'CreateFlow', data: { flowId: 'f1', origin: 'manual', details: DETAILS, steps: [] } })
+      .thenRefuses('conflict', 'Flow already exists');
+    given([])
+      .when({ type: 'DescribeFlow', data: { name: 'X' } })
+      .thenRefuses('not_found', FLOW_NOT_FOUND);
+    given([created(), { type: 'FlowDeleted', data: { at: NOW } }])
+      .when({ type: 'ChangeFlowStatus', data: { status: 'active' } })
+      .thenRefuses('not_found', FLOW_NOT_FOUND);
+  });
+
+  it('records a rename with the name before and after, and nothing when nothing changes', () => {
+    given([created()])
+      .when({ type: 'DescribeFlow', data: { name: 'Blog 2', description: DETAILS.description } })
+      .thenEmits([
+        { type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Blog 2' }, at: NOW } },
+      ]);
+    given([created()])
+      .when({ type: 'DescribeFlow', data: { name: 'Blog' } })
+      .thenEmits([]);
+    given([created()])
+      .when({ type: 'ChangeFlowStatus', data: { status: 'active' } })
+      .thenEmits([{ type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: NOW } }]);
+  });
+
+  it('adds a step whose inputs are earlier steps, and refuses one taking a later step', () => {
+    const { createdAt: _unused, ...third } = step('s3', 3, { inputSources: ['s1', 's2'] });
+    given([created()])
+      .when({ type: 'AddStep', data: { step: third } })
+      .thenEmits([{ type: 'StepAdded', data: { step: { ...third, createdAt: NOW }, at: NOW } }]);
+    given([created()])
+      .when({ type: 'AddStep', data: { step: { ...third, order: 1 } } })
+      .thenRefuses('rule_violated', INPUT_SOURCES_EARLIER);
+  });
+
+  it('records a step edit with only the fields that changed, before and after', () => {
+    given([created()])
+      .when({
+        type: 'EditStep',
+        data: { stepId: 's2', changes: { systemPrompt: 'New prompt', name: 'Step 2' } },
+      })
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: {
+            stepId: 's2',
+            before: { systemPrompt: 'Prompt 2' },
+            after: { systemPrompt: 'New prompt' },
+            at: NOW,
+          },
+        },
+      ]);
+    given([created()])
+      .when({ type: 'EditStep', data: { stepId: 's2', changes: { name: 'Step 2' } } })
+      .thenEmits([]);
+    given([created()])
+      .when({ type: 'EditStep', data: { stepId: 'nope', changes: {} } })
+      .thenRefuses('not_found', STEP_NOT_FOUND);
+  });
+
+  it('a loop step loops on itself: the normalisation of every saved step applies to an edit', () => {
+    given([created()])
+      .when({
+        type: 'EditStep',
+        data: { stepId: 's1', changes: { outputMode: 'loop', maxLoopIterations: 3 } },
+      })
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: {
+            stepId: 's1',
+            before: { outputMode: 'single', loopTargetStepId: null, maxLoopIterations: 1 },
+            after: { outputMode: 'loop', loopTargetStepId: 's1', maxLoopIterations: 3 },
+            at: NOW,
+          },
+        },
+      ]);
+  });
+
+  it('removes a step, and the later steps stop taking it as an input', () => {
+    const history = [created([step('s1', 1), step('s2', 2, { inputSources: ['s1'] })])];
+    given(history)
+      .when({ type: 'RemoveStep', data: { stepId: 's1' } })
+      .thenEmits([{ type: 'StepRemoved', data: { step: step('s1', 1), at: NOW } }]);
+    const after = fold([...history, { type: 'StepRemoved', data: { step: step('s1', 1), at: NOW } }]);
+    expect(after.steps).toEqual([step('s2', 2, { inputSources: [] })]);
+  });
+
+  it('reorders steps, recording only those that moved', () => {
+    given([created()])
+      .when({
+        type: 'ReorderSteps',
+        data: {
+          orders: [
+            { stepId: 's1', order: 2 },
+            { stepId: 's2', order: 1 },
+          ],
+        },
+      })
+      .thenEmits([
+        {
+          type: 'StepsReordered',
+          data: {
+            orders: [
+              { stepId: 's1', before: 1, after: 2 },
+              { stepId: 's2', before: 2, after: 1 },
+            ],
+            at: NOW,
+          },
+        },
+      ]);
+  });
+
+  it('restores an earlier version as a new one, and refuses the current or an unknown version', () => {
+    const history: FlowEvent[] = [
+      created(),
+      {
+        type: 'StepEdited',
+        data: {
+          stepId: 's1',
+          before: { systemPrompt: 'Prompt 1' },
+          after: { systemPrompt: 'Worse' },
+          at: NOW,
+        },
+      },
+    ];
+    const past = fold(history.slice(0, 1));
+    given(history)
+      .when({ type: 'RestoreVersion', data: { version: 1, past } })
+      .thenEmits([
+        { type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: past.steps, at: NOW } },
+      ]);
+    given(history)
+      .when({ type: 'RestoreVersion', data: { version: 2, past: fold(history) } })
+      .thenRefuses('rule_violated', 'Version 2 is the current version');
+    given(history)
+      .when({ type: 'RestoreVersion', data: { version: 5, past: initialFlowState() } })
+      .thenRefuses('not_found', 'Version 5 not found');
+    // Restore, then edit: the edit applies to the restored prompt.
+    const restored = fold([
+      ...history,
+      { type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: past.steps, at: NOW } },
+    ]);
+    expect(restored.steps.find((s) => s.id === 's1')?.systemPrompt).toBe('Prompt 1');
+  });
+
+  it('says what each version changed in plain words', () => {
+    const before = fold([created()]);
+    const summary = (event: FlowEvent) => versionSummary(event, before);
+    expect(versionSummary(created(), initialFlowState())).toBe('Created by hand with 2 steps');
+    expect(
+      summary({ type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Tea' }, at: NOW } }),
+    ).toBe('Renamed to "Tea"');
+    expect(
+      summary({
+        type: 'StepEdited',
+        data: { stepId: 's2', before: {}, after: { systemPrompt: 'x', outputMode: 'loop' }, at: NOW },
+      }),
+    ).toBe('Edited step "Step 2": prompt, output mode');
+    expect(
+      summary({ type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: [], at: NOW } }),
+    ).toBe('Restored version 1');
+  });
+});

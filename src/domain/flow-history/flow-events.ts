@@ -1,0 +1,136 @@
+import type { Step } from '../flow';
+
+/** The stream of a flow's versions: `flow-<flowId>`. */
+export const FLOW_STREAM_PREFIX = 'flow-';
+export const flowStreamId = (flowId: string) => `${FLOW_STREAM_PREFIX}${flowId}`;
+
+/** A step as a flow's stream records it: every field of the step but its flow. */
+export type VersionedStep = Omit<Step, 'flowId'>;
+
+/** The fields of a step an edit may change. */
+export type StepFields = Omit<VersionedStep, 'id' | 'createdAt'>;
+
+export interface FlowDetails {
+  name: string;
+  description: string;
+  status: string;
+  isTemplate: boolean;
+}
+
+/** Which path made a flow: every path that creates one records itself. */
+export const FLOW_ORIGINS = [
+  'manual',
+  'json-import',
+  'ai-creator',
+  'flow-creator',
+  'recommendation',
+  'template',
+] as const;
+export type FlowOrigin = (typeof FLOW_ORIGINS)[number];
+
+/** A flow as it stands at a version: its details and its steps, in order. */
+export interface FlowSnapshot {
+  details: FlowDetails;
+  steps: VersionedStep[];
+}
+
+export type FlowEvent =
+  | {
+      type: 'FlowCreated';
+      data: { flowId: string; userId: string; origin: FlowOrigin } & FlowSnapshot & { at: string };
+    }
+  /** A flow that existed before flows had streams, as it stood then: its stream's first version. */
+  | {
+      type: 'FlowImported';
+      data: { flowId: string; userId: string; createdAt: string } & FlowSnapshot & { at: string };
+    }
+  | {
+      type: 'FlowDescribed';
+      data: {
+        before: Partial<Pick<FlowDetails, 'name' | 'description'>>;
+        after: Partial<Pick<FlowDetails, 'name' | 'description'>>;
+        at: string;
+      };
+    }
+  | { type: 'FlowStatusChanged'; data: { before: string; after: string; at: string } }
+  | { type: 'StepAdded'; data: { step: VersionedStep; at: string } }
+  | {
+      type: 'StepEdited';
+      data: { stepId: string; before: Partial<StepFields>; after: Partial<StepFields>; at: string };
+    }
+  /** The step, whole (for the record), and the later steps that stop taking it as an input. */
+  | { type: 'StepRemoved'; data: { step: VersionedStep; at: string } }
+  | {
+      type: 'StepsReordered';
+      data: { orders: { stepId: string; before: number; after: number }[]; at: string };
+    }
+  /** The flow as it stood at `version`, made its newest version; nothing earlier is rewritten. */
+  | { type: 'FlowRestored'; data: { version: number } & FlowSnapshot & { at: string } }
+  | { type: 'FlowDeleted'; data: { at: string } };
+
+export interface FlowState extends FlowSnapshot {
+  /** null: no flow on this stream yet. */
+  flowId: string | null;
+  userId: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  deleted: boolean;
+}
+
+export const initialFlowState = (): FlowState => ({
+  flowId: null,
+  userId: null,
+  details: { name: '', description: '', status: 'draft', isTemplate: false },
+  steps: [],
+  createdAt: null,
+  updatedAt: null,
+  deleted: false,
+});
+
+/** Steps in the order the flow shows them: by order, then by when they were added. */
+export const inStepOrder = (steps: VersionedStep[]) =>
+  steps.toSorted((a, b) => a.order - b.order || a.createdAt.localeCompare(b.createdAt));
+
+export function evolveFlow(state: FlowState, event: FlowEvent): FlowState {
+  const next = { ...state, updatedAt: event.data.at };
+  switch (event.type) {
+    case 'FlowCreated':
+    case 'FlowImported': {
+      const { flowId, userId, details, steps, at } = event.data;
+      const createdAt = event.type === 'FlowImported' ? event.data.createdAt : at;
+      return { ...next, flowId, userId, details, steps: inStepOrder(steps), createdAt, deleted: false };
+    }
+    case 'FlowDescribed':
+      return { ...next, details: { ...state.details, ...event.data.after } };
+    case 'FlowStatusChanged':
+      return { ...next, details: { ...state.details, status: event.data.after } };
+    case 'StepAdded':
+      return { ...next, steps: inStepOrder([...state.steps, event.data.step]) };
+    case 'StepEdited': {
+      const { stepId, after } = event.data;
+      const steps = state.steps.map((step) => (step.id === stepId ? { ...step, ...after } : step));
+      return { ...next, steps: inStepOrder(steps) };
+    }
+    case 'StepRemoved': {
+      const removed = event.data.step.id;
+      const steps = state.steps
+        .filter((step) => step.id !== removed)
+        // Later steps stop taking the removed one as an input.
+        .map((step) =>
+          step.inputSources.includes(removed)
+            ? { ...step, inputSources: step.inputSources.filter((id) => id !== removed) }
+            : step,
+        );
+      return { ...next, steps };
+    }
+    case 'StepsReordered': {
+      const orders = new Map(event.data.orders.map(({ stepId, after }) => [stepId, after]));
+      const steps = state.steps.map((step) => ({ ...step, order: orders.get(step.id) ?? step.order }));
+      return { ...next, steps: inStepOrder(steps) };
+    }
+    case 'FlowRestored':
+      return { ...next, details: event.data.details, steps: inStepOrder(event.data.steps) };
+    case 'FlowDeleted':
+      return { ...next, deleted: true };
+  }
+}
