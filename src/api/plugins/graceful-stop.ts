@@ -32,25 +32,26 @@ export default fp(
     let stopping = false;
     // Before any hook that reads (the session, ...): a stopping process touches nothing. Registered after the
     // websocket plugin, whose hooks close the socket of an upgrade refused here.
-    app.addHook('onRequest', async (_request, reply) => {
-      if (!stopping) return;
+    // A callback hook: every request passes it, and it costs no promise.
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!stopping) return done();
       reply.header('connection', 'close').header('retry-after', '1');
-      throw new DomainError('unavailable', RESTARTING);
-    });
-    // The requests under way end their connection with their answer: a kept-alive one would hold the close.
-    app.addHook('onSend', async (_request, reply) => {
-      if (stopping) reply.header('connection', 'close');
+      done(new DomainError('unavailable', RESTARTING));
     });
     app.decorate('stopGracefully', async (graceMs: number) => {
       if (stopping) return;
       stopping = true;
       app.hub.restarting();
       const cutOff = setTimeout(() => app.runs.interruptAll(), graceMs);
+      // A kept-alive connection whose request has been answered would hold the close: each is closed as it
+      // goes idle.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
       try {
         await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_MS, graceMs)));
         await app.close();
       } finally {
         clearTimeout(cutOff);
+        clearInterval(idle);
       }
     });
   },
