@@ -238,7 +238,13 @@ describe('idempotency keys', () => {
   it('scopes a key to who sent it: the same key of another scope is a new command', async () => {
     const key = randomUUID();
     const mine = await store.append(streamId('scoped'), 'command', 'no_stream', counted(1), keyed('a', key));
-    const theirs = await store.append(streamId('scoped'), 'command', 'no_stream', counted(1), keyed('b', key));
+    const theirs = await store.append(
+      streamId('scoped'),
+      'command',
+      'no_stream',
+      counted(1),
+      keyed('b', key),
+    );
     expect(mine.duplicate).toBe(false);
     expect(theirs.duplicate).toBe(false);
     expect((await store.findKeyedCommand('b', key))!.streamId).toBe(theirs.events[0]!.streamId);
@@ -251,7 +257,9 @@ describe('idempotency keys', () => {
     await Promise.all(stores.map((s) => s.streamVersion(id)));
     const key = randomUUID();
 
-    const outcomes = await Promise.all(stores.map((s) => s.append(id, 'command', 1, counted(3), keyed('u', key))));
+    const outcomes = await Promise.all(
+      stores.map((s) => s.append(id, 'command', 1, counted(3), keyed('u', key))),
+    );
     expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
     const ids = outcomes[0]!.events.map((e) => e.eventId);
     for (const outcome of outcomes) {

@@ -625,7 +625,6 @@ function requestsFor(route: Route, mine: Objects, theirs: Objects): fc.Arbitrary
 // ---------------------------------------------------------------------------------------------------------
 // Stored data
 
-
 /** A checksum per table (the event log: its count and last position), to see what a request changed. */
 async function snapshotter(sql: Sql) {
   const tables = (
@@ -691,7 +690,6 @@ async function eventTypesAfter(sql: Sql, events: string) {
     SELECT event_type FROM events WHERE global_position > ${position} ORDER BY global_position`;
   return rows.map((row) => row.eventType);
 }
-
 
 const changedTables = (before: Record<string, string>, after: Record<string, string>) =>
   Object.keys(after).filter((table) => before[table] !== after[table]);

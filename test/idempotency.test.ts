@@ -1,20 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../src/ai';
-import { buildApp } from '../src/api/app';
-import { connect } from '../src/api/database/connection';
-import { EventStore } from '../src/eventstore';
 import { createTestDatabase } from './support/database';
 import { startServerProcess } from './support/server-process';
 import {
+  type AnotherInstance,
+  anotherInstance,
   as,
   type Client,
   createFlow,
   createTestApp,
   signUp,
   type TestApp,
-  testConfig,
 } from './support/test-app';
 
 /** A model whose answers wait until the test lets them go. */
@@ -55,27 +52,24 @@ function gatedModel() {
 const model = gatedModel();
 model.open();
 let one: TestApp;
+let second: AnotherInstance;
 let other: FastifyInstance;
-let otherSql: Sql;
 let alice: { cookie: string; user: { id: string } };
 let bob: { cookie: string; user: { id: string } };
 
 beforeAll(async () => {
   one = await createTestApp({}, { resolveModel: () => ({ provider: model.provider, keySource: 'default' }) });
-  // A second server process on the same database: its own pool, store and in-memory state.
-  otherSql = connect(one.db.url);
-  other = await buildApp({
-    config: testConfig({ databaseUrl: one.db.url }),
-    sql: otherSql,
-    store: new EventStore(otherSql),
-    resolveModel: () => ({ provider: model.provider, keySource: 'default' }),
-  });
+  second = await anotherInstance(
+    one.db.url,
+    {},
+    { resolveModel: () => ({ provider: model.provider, keySource: 'default' }) },
+  );
+  other = second.app;
   alice = await signUp(one.app, 'Alice');
   bob = await signUp(one.app, 'Bob');
 });
 afterAll(async () => {
-  await other.close();
-  await otherSql.end({ timeout: 5 });
+  await second.close();
   await one.close();
 });
 

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../src/api/app';
 import type { ModelProvider, ModelRequest } from '../src/ai';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { INSTANCE_LOCK_CLASS } from '../src/api/server-instance';
-import { EventStore } from '../src/eventstore';
-import { as, type Client, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+import {
+  type AnotherInstance,
+  anotherInstance,
+  as,
+  type Client,
+  createTestApp,
+  signUp,
+  type TestApp,
+} from './support/test-app';
 
 /** Answers in three chunks; a prompt holding WAIT waits for the test to open the gate before its last chunk. */
 function chunkedModel() {
@@ -42,7 +48,8 @@ describe('master mode on the command handler, across server processes', () => {
   const model = chunkedModel();
   let t: TestApp;
   /** A second server process on the same database. */
-  let second: Awaited<ReturnType<typeof buildApp>>;
+  let other: AnotherInstance;
+  let second: AnotherInstance['app'];
   let alice: Client;
   let aliceOnSecond: Client;
   let cookie: string;
@@ -50,19 +57,15 @@ describe('master mode on the command handler, across server processes', () => {
   beforeAll(async () => {
     const resolveModel = () => ({ provider: model.provider, keySource: 'offline' as const });
     t = await createTestApp({}, { resolveModel });
-    second = await buildApp({
-      config: testConfig({ databaseUrl: t.db.url }),
-      sql: t.db.sql,
-      store: new EventStore(t.db.sql),
-      resolveModel,
-    });
+    other = await anotherInstance(t.db.url, {}, { resolveModel });
+    second = other.app;
     cookie = (await signUp(t.app, 'Alice')).cookie;
     alice = as(t.app, cookie);
     aliceOnSecond = as(second, cookie);
   });
   afterAll(async () => {
     model.release();
-    await second.close();
+    await other.close();
     await t.close();
   });
 

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/api/app';
-import { EventStore } from '../src/eventstore';
 import {
   failedSignIn,
   sharedRateLimitChecks,
   startTwoInstances,
   type TwoInstances,
 } from './support/shared-rate-limits';
-import { testConfig } from './support/test-app';
+import { anotherInstance } from './support/test-app';
 
 describe('rate limits shared through PostgreSQL (REDIS_URL unset)', () => {
   let instances: TwoInstances;
@@ -50,13 +48,9 @@ describe('rate limits shared through PostgreSQL (REDIS_URL unset)', () => {
         ('POST/api/auth/login-192.0.2.1', 4, now() - interval '1 minute'),
         ('POST/api/auth/login-192.0.2.2', 4, now() + interval '1 minute')`;
     // A new instance sweeps with its first count.
-    const third = await buildApp({
-      config: testConfig({ databaseUrl: db.url }),
-      sql: db.sql,
-      store: new EventStore(db.sql),
-    });
+    const third = await anotherInstance(db.url);
     try {
-      await failedSignIn(third, '192.0.2.3');
+      await failedSignIn(third.app, '192.0.2.3');
       await vi.waitFor(async () => {
         const keys = await db.sql<{ key: string }[]>`
           SELECT key FROM rate_limits WHERE key LIKE 'POST/api/auth/login-192.0.2._' ORDER BY key`;

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../src/api/app';
-import { connect } from '../src/api/database/connection';
 import { SIGNED_OUT_CLOSE_CODE } from '../src/domain/live-updates';
-import { EventStore } from '../src/eventstore';
-import { as, createFlow, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+import {
+  type AnotherInstance,
+  anotherInstance,
+  as,
+  createFlow,
+  createTestApp,
+  signUp,
+  type TestApp,
+} from './support/test-app';
 
 interface Pushed {
   type: string;
@@ -51,27 +55,22 @@ async function subscribe(client: Socket, executionId: string) {
 describe('a socket lives as long as its sign-in session', () => {
   let t: TestApp;
   /** A second server process on the same database, with connections (and so a LISTEN) of its own. */
+  let other: AnotherInstance;
   let second: FastifyInstance;
-  let secondSql: Sql;
   let baseOne: string;
   let baseTwo: string;
   const open: Socket[] = [];
 
   beforeAll(async () => {
     t = await createTestApp();
-    secondSql = connect(t.db.url);
-    second = await buildApp({
-      config: testConfig({ databaseUrl: t.db.url }),
-      sql: secondSql,
-      store: new EventStore(secondSql),
-    });
+    other = await anotherInstance(t.db.url);
+    second = other.app;
     baseOne = await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseTwo = await second.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     for (const client of open) client.socket.close();
-    await second?.close();
-    await secondSql?.end({ timeout: 5 });
+    await other?.close();
     await t?.close();
   });
 

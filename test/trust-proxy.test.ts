@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app';
 import { parseEnvironment } from '../src/api/config';
-import { EventStore } from '../src/eventstore';
-import { createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+import {
+  type AnotherInstance,
+  anotherInstance,
+  createTestApp,
+  signUp,
+  type TestApp,
+} from './support/test-app';
 
 const PASSWORD = 'correct horse battery';
 /** The reverse proxy: the peer every request behind it comes from. */
@@ -13,23 +17,20 @@ describe('TRUST_PROXY', () => {
   /** The default: TRUST_PROXY unset. */
   let off: TestApp;
   /** The same database behind a proxy on PROXY. */
+  let proxied: AnotherInstance;
   let behindProxy: FastifyInstance;
   let email: string;
 
   beforeAll(async () => {
     off = await createTestApp({ trustProxy: parseEnvironment({}).trustProxy });
-    behindProxy = await buildApp({
-      config: testConfig({
-        databaseUrl: off.db.url,
-        trustProxy: parseEnvironment({ TRUST_PROXY: PROXY }).trustProxy,
-      }),
-      sql: off.db.sql,
-      store: new EventStore(off.db.sql),
+    proxied = await anotherInstance(off.db.url, {
+      trustProxy: parseEnvironment({ TRUST_PROXY: PROXY }).trustProxy,
     });
+    behindProxy = proxied.app;
     email = (await signUp(off.app)).email;
   });
   afterAll(async () => {
-    await behindProxy?.close();
+    await proxied?.close();
     await off?.close();
   });
 

@@ -1,21 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ModelProvider } from '../src/ai';
-import { buildApp } from '../src/api/app';
-import { connect } from '../src/api/database/connection';
 import { ExecutionViews } from '../src/api/executions/execution-views';
 import { MESSAGES } from '../src/domain/execution/decide';
-import { EventStore } from '../src/eventstore';
 import {
+  type AnotherInstance,
+  anotherInstance,
   as,
   type Client,
   createFlow,
   createTestApp,
   signUp,
   type TestApp,
-  testConfig,
 } from './support/test-app';
 
 /**
@@ -60,27 +57,20 @@ interface Pushed {
 
 const model = heldModel();
 let one: TestApp;
+let second: AnotherInstance;
 let other: FastifyInstance;
-let otherSql: Sql;
 let cookie: string;
 
 beforeAll(async () => {
   const resolveModel = () => ({ provider: model.provider, keySource: 'default' as const });
   one = await createTestApp({}, { resolveModel });
-  // A second server process on the same database: its own pool, store, log tailer and memory.
-  otherSql = connect(one.db.url);
-  other = await buildApp({
-    config: testConfig({ databaseUrl: one.db.url }),
-    sql: otherSql,
-    store: new EventStore(otherSql),
-    resolveModel,
-  });
+  second = await anotherInstance(one.db.url, {}, { resolveModel });
+  other = second.app;
   cookie = (await signUp(one.app)).cookie;
 });
 
 afterAll(async () => {
-  await other.close();
-  await otherSql.end({ timeout: 5 });
+  await second.close();
   await one.close();
 });
 
@@ -144,7 +134,7 @@ describe('two server processes on one database', () => {
     const { execution } = await startedExecution(as(one.app, cookie), 'views');
     const userId = (await as(one.app, cookie).get('/api/auth/user')).json().id;
     // Views of a process that hears of no other process's commits at all: only its check can keep it right.
-    const deaf = (alone: boolean) => new ExecutionViews(otherSql, { alone });
+    const deaf = (alone: boolean) => new ExecutionViews(other.sql, { alone });
     const shared = deaf(false);
     const single = deaf(true);
     const before = JSON.parse(await shared.viewJson(execution.id, userId)).version;

@@ -76,9 +76,15 @@ describe.skipIf(skipReason !== null)(
       });
       // 'Last run' is the time of the flow's latest step run: an execution started and not run shows none.
       const execution = await callApi(page, server.url, 'POST', `/api/flows/${teaId}/execute`);
-      await callApi(page, server.url, 'POST', `/api/executions/${execution.id}/steps/${ideasStep.id}/execute`, {
-        userInput: 'trà xanh',
-      });
+      await callApi(
+        page,
+        server.url,
+        'POST',
+        `/api/executions/${execution.id}/steps/${ideasStep.id}/execute`,
+        {
+          userInput: 'trà xanh',
+        },
+      );
 
       // While the list loads: a skeleton of 3 cards.
       let releaseList: () => void = () => {};

@@ -169,7 +169,10 @@ describe.skipIf(skipReason !== null)(
       // A user of their own, whoever the browser was signed in as.
       await page.goto(`${server.url}/api/logout`);
       await signUpInBrowser(page, server.url, 'Mai');
-      const flow = await callApi(page, server.url, 'POST', '/api/flows', { name: 'Trà chiều', description: 'Ý tưởng cho buổi trà chiều' });
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Trà chiều',
+        description: 'Ý tưởng cho buổi trà chiều',
+      });
       await callApi(page, server.url, 'POST', '/api/steps', {
         flowId: flow.id,
         order: 1,

@@ -8,6 +8,7 @@ import {
   startNginx,
 } from '../../src/api/cli/cluster-processes';
 import { freePort } from '../../src/api/database/embedded-postgres';
+import { withoutDatabaseUrl } from './server-process';
 import { TEST_APP_SECRET } from './test-app';
 
 /** A request as nginx's access log has it: which instances it went to, in order (the last one answered). */
@@ -51,8 +52,6 @@ export function missingNginx(): string | null {
     return (error as Error).message;
   }
 }
-
-const withoutDatabaseUrl = ({ DATABASE_URL: _unused, ...env }: NodeJS.ProcessEnv) => env;
 
 const LOG_LINE = /"(\S+) (\S+) [^"]*" (\d{3}) \d+ upstream="([^"]*)" upstream_status="([^"]*)"/;
 

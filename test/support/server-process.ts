@@ -8,7 +8,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-const withoutDatabaseUrl = ({ DATABASE_URL: _unused, ...env }: NodeJS.ProcessEnv) => env;
+/** The test process's environment, without a DATABASE_URL that would point a server elsewhere. */
+export const withoutDatabaseUrl = ({ DATABASE_URL: _unused, ...env }: NodeJS.ProcessEnv) => env;
 
 /**
  * Starts the built server (`dist/server/server.js`, what `npm start` runs) as its own process on a free port

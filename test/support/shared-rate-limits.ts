@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Sql } from 'postgres';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app';
 import type { Config } from '../../src/api/config';
-import { connect } from '../../src/api/database/connection';
 import { signInMessages } from '../../src/api/login-page';
 import { EventStore } from '../../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './database';
-import { as, signUp, testConfig } from './test-app';
+import { anotherInstance, as, signUp, testConfig } from './test-app';
 
 /** The model-call limit the checks below count against. */
 export const MODEL_CALLS_PER_MINUTE = 3;
@@ -27,17 +25,15 @@ export async function startTwoInstances(overrides: Partial<Config> = {}): Promis
     modelCallsPerMinute: MODEL_CALLS_PER_MINUTE,
     ...overrides,
   });
-  const secondSql: Sql = connect(db.url);
   const first = await buildApp({ config, sql: db.sql, store: new EventStore(db.sql) });
-  const second = await buildApp({ config, sql: secondSql, store: new EventStore(secondSql) });
+  const other = await anotherInstance(db.url, config);
   return {
     db,
     first,
-    second,
+    second: other.app,
     async close() {
       await first.close();
-      await second.close();
-      await secondSql.end({ timeout: 5 });
+      await other.close();
       await db.drop();
     },
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppServices, buildApp } from '../../src/api/app';
 import type { Config } from '../../src/api/config';
+import { connect } from '../../src/api/database/connection';
 import { DEFAULT_LIMITS } from '../../src/domain/limits';
 import { EventStore } from '../../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -55,6 +56,37 @@ export async function createTestApp(
       await db.drop();
     },
   };
+}
+
+export interface AnotherInstance {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * Another server instance on the same database, as a second process behind a load balancer: its own
+ * connections, event store, log tailer and memory. `close` closes it and its connections.
+ */
+export async function anotherInstance(
+  databaseUrl: string,
+  overrides: Partial<Config> = {},
+  services: Pick<AppServices, 'resolveModel'> = {},
+): Promise<AnotherInstance> {
+  const sql = connect(databaseUrl);
+  try {
+    const config = testConfig({ databaseUrl, ...overrides });
+    const app = await buildApp({ config, sql, store: new EventStore(sql), ...services });
+    return {
+      app,
+      async close() {
+        await app.close();
+        await sql.end({ timeout: 5 });
+      },
+    };
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    throw error;
+  }
 }
 
 let accounts = 0;

@@ -30,7 +30,7 @@ describe('RunRegistry', () => {
     const runs = new RunRegistry();
     const one = runs.track('e1', 'r1', 1);
     const two = runs.track('s1', 'r2', 1);
-    expect(runs.size).toBe(2);
+    expect([runs.isRunning('e1', 'r1'), runs.isRunning('s1', 'r2')]).toEqual([true, true]);
     runs.interruptAll();
     expect([one.signal.reason, two.signal.reason]).toEqual(['interrupted', 'interrupted']);
     one.untrack();

@@ -49,12 +49,6 @@ export class RunRegistry {
     return this.running.get(ownerId)?.has(runId) ?? false;
   }
 
-  get size(): number {
-    let runs = 0;
-    for (const owned of this.running.values()) runs += owned.size;
-    return runs;
-  }
-
   /** The execution was stopped at `position` of its stream: the runs started before it are aborted. */
   stopped(ownerId: string, position: number) {
     if ((this.stops.get(ownerId) ?? 0) >= position) return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
+import { aFlowStep } from '../execution/testing';
 import {
   decideFlow,
   FLOW_NOT_FOUND,
@@ -20,22 +21,10 @@ const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';
 const DETAILS = { name: 'Blog', description: 'Ideas, then a post', status: 'draft', isTemplate: false };
 
+/** A flow's step as its stream records it: aFlowStep's fields, without its flow. */
 function step(id: string, order: number, fields: Partial<VersionedStep> = {}): VersionedStep {
-  return {
-    id,
-    order,
-    name: `Step ${order}`,
-    systemPrompt: `Prompt ${order}`,
-    outputMode: 'single',
-    inputSources: [],
-    choices: [],
-    loopTargetStepId: null,
-    maxLoopIterations: 1,
-    currentLoopIteration: 0,
-    requiresUserInput: false,
-    createdAt: EARLIER,
-    ...fields,
-  };
+  const { flowId: _flow, ...versioned } = aFlowStep(order, { id, createdAt: EARLIER, ...fields });
+  return versioned;
 }
 
 const created = (steps: VersionedStep[] = [step('s1', 1), step('s2', 2)]): FlowEvent => ({
