@@ -1,11 +1,39 @@
 import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aFlowStep } from '../src/domain/execution/testing';
+import { type FlowEvent, flowStreamId, type VersionedStep } from '../src/domain/flow-history/flow-events';
 import type { RecordedEvent } from '../src/eventstore';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = ['--import', 'tsx', 'src/api/cli/events.ts'];
+const AT = '2026-03-04T05:06:07.000Z';
+const DETAILS = { name: 'Soup', description: 'From stock to bowl', status: 'draft', isTemplate: false };
+
+function versioned(id: string, order: number, fields: Partial<VersionedStep> = {}): VersionedStep {
+  const { flowId: _flow, ...step } = aFlowStep(order, { id, createdAt: AT, ...fields });
+  return step;
+}
+
+/** A flow's stream: created with one step, a step added, the first step's prompt edited, made active. */
+function flowHistory(flowId: string, userId: string): FlowEvent[] {
+  const stock = versioned(randomUUID(), 1, { name: 'Stock' });
+  const bowl = versioned(randomUUID(), 2, { name: 'Bowl', inputSources: [stock.id] });
+  return [
+    {
+      type: 'FlowCreated',
+      data: { flowId, userId, origin: 'manual', details: DETAILS, steps: [stock], at: AT },
+    },
+    { type: 'StepAdded', data: { step: bowl, at: AT } },
+    {
+      type: 'StepEdited',
+      data: { stepId: stock.id, before: { systemPrompt: 'Boil' }, after: { systemPrompt: 'Simmer' }, at: AT },
+    },
+    { type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: AT } },
+  ];
+}
 
 describe('npm run events', () => {
   let t: TestApp;
@@ -71,6 +99,50 @@ describe('npm run events', () => {
     );
   });
 
+  it('shows every event of a flow in order, one line each, saying what each version changed', async () => {
+    const flowId = randomUUID();
+    const userId = randomUUID();
+    const history = flowHistory(flowId, userId);
+    const flowEvents: RecordedEvent[] = [];
+    for (const [i, event] of history.entries()) {
+      const appended = await t.store.append(flowStreamId(flowId), 'flow', i, [
+        { ...event, metadata: { userId, commandId: `flow-command-${i + 1}` } },
+      ]);
+      flowEvents.push(...appended.events);
+    }
+    const [, added, edited] = history as [
+      FlowEvent,
+      FlowEvent & { type: 'StepAdded' },
+      FlowEvent & { type: 'StepEdited' },
+    ];
+
+    const { code, stdout, stderr } = await runEvents(['show', flowId]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(lines(stdout)).toEqual(
+      [
+        'Created by hand with 1 step, named "Soup"',
+        `Added step "Bowl" (step ${added.data.step.id})`,
+        `Edited step "Stock": prompt (step ${edited.data.stepId})`,
+        'Status draft → active',
+      ].map((summary, i) => {
+        const event = flowEvents[i]!;
+        return [
+          event.createdAt,
+          `flow-${flowId}#${i + 1}`,
+          event.type.padEnd(18),
+          `actor=${userId}`,
+          `command=flow-command-${i + 1}`,
+          summary,
+        ].join('  ');
+      }),
+    );
+
+    const json = await runEvents(['show', flowId, '--json']);
+    expect(lines(json.stdout).map((line) => JSON.parse(line))).toMatchObject(
+      flowEvents.map((event) => ({ streamId: `flow-${flowId}`, eventId: event.eventId, data: event.data })),
+    );
+  });
+
   it('answers JSON, one object per line, with what the log holds', async () => {
     const { code, stdout } = await runEvents(['show', executionId, '--json']);
     expect(code).toBe(0);
@@ -112,20 +184,22 @@ describe('npm run events', () => {
     expect(missing).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: expect.stringContaining('No execution 0b6f0d6e-4a7e-4c43-9d1b-2f0e3a9b8c71 in the event log.'),
+      stderr: expect.stringContaining(
+        'No execution or flow 0b6f0d6e-4a7e-4c43-9d1b-2f0e3a9b8c71 in the event log.',
+      ),
     });
     expect((await runEvents(['command', 'never-sent'])).stderr).toContain(
       'No events of command never-sent in the event log.',
     );
     const malformed = await runEvents(['show', 'not-an-id']);
     expect(malformed.code).toBe(2);
-    expect(malformed.stderr).toContain("Malformed execution id 'not-an-id'");
+    expect(malformed.stderr).toContain("Malformed execution or flow id 'not-an-id'");
     const unknown = await runEvents(['follow']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown command 'follow'.");
   });
 
-  it('tails the log live: a command sent through the app appears as a line', async () => {
+  it('tails the log live: a command sent through the app and a new version of a flow appear as lines', async () => {
     const child = spawn(process.execPath, [...CLI, 'tail'], { cwd: ROOT, env: env() });
     let stdout = '';
     let stderr = '';
@@ -147,6 +221,13 @@ describe('npm run events', () => {
       const stopped = `execution-${executionId}#${events.length + 1}  ExecutionStopped`;
       await expect.poll(() => stdout, { timeout: 10_000, interval: 50 }).toContain(stopped);
       expect(lines(stdout)).toHaveLength(1);
+
+      const flowId = randomUUID();
+      const [created] = flowHistory(flowId, 'user-1');
+      await t.store.append(flowStreamId(flowId), 'flow', 'no_stream', [created!]);
+      const flowCreated = `flow-${flowId}#1  FlowCreated         actor=-  command=-  Created by hand with 1 step, named "Soup"`;
+      await expect.poll(() => stdout, { timeout: 10_000, interval: 50 }).toContain(flowCreated);
+      expect(lines(stdout)).toHaveLength(2);
     } finally {
       child.kill('SIGTERM');
     }

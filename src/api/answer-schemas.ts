@@ -99,6 +99,8 @@ export const executionStateAnswer = z.object({
   status: z.enum(['running', 'stopped', 'completed', 'failed']),
   currentStep: z.int(),
   steps: z.array(stepSnapshotAnswer),
+  /** The flow version the execution started from; null: started before flows had versions. */
+  flowVersion: z.int().nullable(),
   executionQueue: z.array(queueItem),
   executionCache: z.array(cacheItem),
   results: z.array(stepResultAnswer),

@@ -7,6 +7,7 @@ import {
   aiCreatorPhaseOf,
   type CreatedFlow,
   type DialogWorkflow,
+  type WorkflowSource,
   readImport,
 } from './ai-creator-dialog';
 import { type Pending, settle, waitIn } from './testing';
@@ -29,7 +30,7 @@ const generated: DialogWorkflow = {
 /** The dialog's machine with requests that wait until the test answers them, and what it emits. */
 function dialog() {
   const generations: Pending<unknown, { description: string; includeTemplateHints: boolean }>[] = [];
-  const creations: Pending<CreatedFlow, { workflowJSON: DialogWorkflow }>[] = [];
+  const creations: Pending<CreatedFlow, { workflowJSON: DialogWorkflow; source: WorkflowSource }>[] = [];
   const machine = aiCreatorDialogMachine.provide({
     actors: {
       generate: fromPromise(waitIn(generations)),
@@ -143,7 +144,7 @@ describe('AI creator dialog: the Tạo AI tab', () => {
     actor.send({ type: 'IMPORT_TEXT_CHANGED', text: '{}' });
     actor.send({ type: 'CREATE' });
     expect(phase()).toBe('creating');
-    expect(creations.map((c) => c.input)).toEqual([{ workflowJSON: generated }]);
+    expect(creations.map((c) => c.input)).toEqual([{ workflowJSON: generated, source: 'generated' }]);
     actor.send({ type: 'CREATE' });
     actor.send({ type: 'GENERATE' });
     expect(creations).toHaveLength(1);
@@ -214,7 +215,7 @@ describe('AI creator dialog: the Template tab', () => {
       actor.send({ type: 'CREATE_FROM_TEMPLATE' });
       expect(phase()).toBe('creating');
       const template = builtinTemplate('marketing-content')!.workflow;
-      expect(creations[0]!.input).toEqual({ workflowJSON: template });
+      expect(creations[0]!.input).toEqual({ workflowJSON: template, source: 'template' });
       creations[0]!.resolve({ id: 'f2', name: template.name });
       await settle();
       expect(emitted.at(-1)).toEqual({
@@ -255,7 +256,7 @@ describe('AI creator dialog: the Import tab', () => {
     const second = { ...generated, name: 'Second' };
     actor.send({ type: 'IMPORT_TEXT_CHANGED', text: JSON.stringify({ flows: [generated, second] }) });
     actor.send({ type: 'IMPORT' });
-    expect(creations[0]!.input).toEqual({ workflowJSON: generated });
+    expect(creations[0]!.input).toEqual({ workflowJSON: generated, source: 'import' });
     creations[0]!.resolve({ id: 'f3', name: generated.name });
     await settle();
     expect(emitted).toEqual([

@@ -126,9 +126,11 @@ export const aiCreatorDialogMachine = setup({
     generate: fromPromise<unknown, { description: string; includeTemplateHints: boolean }>(async () => {
       throw new Error('The dialog has no generate call: provide generate');
     }),
-    createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow }>(async () => {
-      throw new Error('The dialog has no create call: provide createFlow');
-    }),
+    createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow; source: WorkflowSource }>(
+      async () => {
+        throw new Error('The dialog has no create call: provide createFlow');
+      },
+    ),
   },
   guards: {
     hasDescription: ({ context }) => context.description.trim() !== '',
@@ -240,7 +242,10 @@ export const aiCreatorDialogMachine = setup({
     creating: {
       invoke: {
         src: 'createFlow',
-        input: ({ context }) => ({ workflowJSON: context.creating!.workflow }),
+        input: ({ context }) => ({
+          workflowJSON: context.creating!.workflow,
+          source: context.creating!.source,
+        }),
         onDone: {
           target: 'success',
           actions: emit(({ context, event }) => ({

@@ -10,6 +10,7 @@ export interface ExecutionRow {
   executionQueue: ExecutionState['executionQueue'];
   executionCache: ExecutionState['executionCache'];
   steps: ExecutionState['steps'];
+  flowVersion: number | null;
   runs: ExecutionState['runs'];
   startedAt: Date;
   completedAt: Date | null;
@@ -26,6 +27,7 @@ export function stateOfRow(row: ExecutionRow): ExecutionState {
     status: row.status,
     currentStep: row.currentStep,
     steps: row.steps,
+    flowVersion: row.flowVersion === null ? null : Number(row.flowVersion),
     executionQueue: row.executionQueue,
     executionCache: row.executionCache,
     runs: row.runs,

@@ -99,6 +99,7 @@ function changesOf(
       executionQueue: new JsonColumn(state.executionQueue),
       executionCache: new JsonColumn(state.executionCache),
       steps: new JsonColumn(state.steps),
+      flowVersion: state.flowVersion,
       runs: new JsonColumn(state.runs),
       startedAt: state.startedAt,
       completedAt: state.completedAt,

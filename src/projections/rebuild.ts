@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
 import { executionStreamsChanges, type ProjectableEvent } from './project-execution-events';
+import { FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
 import { ReadModelBatch } from './read-model-batch';
 
@@ -30,6 +31,10 @@ const HELD_BACK_RETRY_MS = 20;
  * Empties the read models and replays the whole log into them, one transaction per batch (never one
  * giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
  * multi-row statements (see ReadModelBatch). Returns the number of events replayed.
+ *
+ * `flows` and `steps` are not emptied: other tables hold the user's own records of a flow (its suggestions,
+ * its chat context) and would go with its row. Each flow's row is written over, and its steps replaced, from
+ * its stream instead.
  */
 export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchSize = 1000): Promise<number> {
   let [, page] = await Promise.all([
@@ -37,6 +42,7 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
     readAll(null, batchSize),
   ]);
   let replayed = 0;
+  const flows = new FlowStreamsRebuild();
   for (;;) {
     if (page.events.length === 0) {
       // The end of the log, unless committed events wait behind a transaction still running (of any
@@ -49,7 +55,7 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
     // Reading the log does not depend on the read models: the next page is read while this one is written.
     const next = readAll(page.checkpoint, batchSize);
     try {
-      await writeBatch(sql, eventsByStream(page.events));
+      await writeBatch(sql, eventsByStream(page.events), flows);
     } catch (error) {
       next.catch(() => {});
       throw error;
@@ -59,8 +65,10 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
   }
 }
 
-function writeBatch(sql: Sql, streams: ProjectableEvent[][]) {
+function writeBatch(sql: Sql, streams: ProjectableEvent[][], flows: FlowStreamsRebuild) {
   return sql.begin(async (tx) => {
+    // Flows first: the batch's other rows may name them.
+    await flows.project(tx, streams);
     const batch = new ReadModelBatch();
     batch.add(await executionStreamsChanges(tx, streams));
     batch.add(masterStreamsChanges(streams));

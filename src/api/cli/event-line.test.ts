@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  aFlowStep,
   aStep,
   draft,
   executionStarted,
@@ -7,8 +8,15 @@ import {
   stepRunSucceeded,
 } from '../../domain/execution/testing';
 import type { ExecutionEvent } from '../../domain/execution/types';
+import {
+  evolveFlow,
+  type FlowEvent,
+  type FlowState,
+  initialFlowState,
+  type VersionedStep,
+} from '../../domain/flow-history/flow-events';
 import type { RecordedEvent } from '../../eventstore';
-import { eventJson, eventLine, eventSummary } from './event-line';
+import { eventJson, eventLine, eventLines, eventSummary, flowAfter } from './event-line';
 
 const STREAM = 'execution-0b6f0d6e-4a7e-4c43-9d1b-2f0e3a9b8c71';
 
@@ -108,6 +116,139 @@ describe('eventSummary of execution events', () => {
       '2 cache items pending again',
     );
     expect(summaryOf({ type: 'ExecutionCompleted', data: { at: 'x' } })).toBe('');
+  });
+});
+
+const FLOW_STREAM = 'flow-5c0d7a3e-1b2f-4e6a-8c9d-0a1b2c3d4e5f';
+const DETAILS = { name: 'Blog', description: 'Ideas, then a post', status: 'draft', isTemplate: false };
+
+/** A flow's step as its stream records it: aFlowStep's fields, without its flow. */
+function versioned(id: string, order: number, fields: Partial<VersionedStep> = {}): VersionedStep {
+  const { flowId: _flow, ...step } = aFlowStep(order, { id, ...fields });
+  return step;
+}
+
+const ideas = versioned('s1', 1, { name: 'Ideas' });
+const post = versioned('s2', 2, { name: 'Post' });
+const created: FlowEvent = {
+  type: 'FlowCreated',
+  data: { flowId: 'f1', userId: 'u1', origin: 'ai-creator', details: DETAILS, steps: [ideas, post], at: 'x' },
+};
+const promptEdited: FlowEvent = {
+  type: 'StepEdited',
+  data: {
+    stepId: 's2',
+    before: { systemPrompt: 'old' },
+    after: { systemPrompt: 'new', name: 'Draft' },
+    at: 'x',
+  },
+};
+
+const ofFlow = (event: { type: string; data: unknown }, streamPosition = 1) =>
+  recorded(event, { streamId: FLOW_STREAM, streamPosition });
+const flowSummaryOf = (event: FlowEvent, before: FlowState = initialFlowState()) =>
+  eventSummary(ofFlow(event), before);
+
+describe('eventSummary of flow events', () => {
+  it('says how a flow came to be, with how many steps and its name', () => {
+    expect(flowSummaryOf(created)).toBe('Created by the AI Creator with 2 steps, named "Blog"');
+    const imported: FlowEvent = {
+      type: 'FlowImported',
+      data: { flowId: 'f1', userId: 'u1', createdAt: 'x', details: DETAILS, steps: [ideas], at: 'x' },
+    };
+    expect(flowSummaryOf(imported)).toBe('Recorded as it stood, with 1 step, named "Blog"');
+  });
+
+  it('says what a version changed in the words of the version history', () => {
+    const described: FlowEvent = {
+      type: 'FlowDescribed',
+      data: {
+        before: { name: 'Blog', description: 'a' },
+        after: { name: 'Posts', description: 'b' },
+        at: 'x',
+      },
+    };
+    expect(flowSummaryOf(described)).toBe('Renamed to "Posts"; Description changed');
+    expect(
+      flowSummaryOf({ type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: 'x' } }),
+    ).toBe('Status draft → active');
+    const reordered: FlowEvent = {
+      type: 'StepsReordered',
+      data: {
+        orders: [
+          { stepId: 's1', before: 1, after: 2 },
+          { stepId: 's2', before: 2, after: 1 },
+        ],
+        at: 'x',
+      },
+    };
+    expect(flowSummaryOf(reordered)).toBe('Reordered 2 steps');
+    const restored: FlowEvent = {
+      type: 'FlowRestored',
+      data: { version: 3, details: DETAILS, steps: [ideas], at: 'x' },
+    };
+    expect(flowSummaryOf(restored)).toBe('Restored version 3');
+    expect(flowSummaryOf({ type: 'FlowDeleted', data: { at: 'x' } })).toBe('Deleted');
+  });
+
+  it('names the step added, removed or edited, and gives its id', () => {
+    expect(flowSummaryOf({ type: 'StepAdded', data: { step: post, at: 'x' } })).toBe(
+      'Added step "Post" (step s2)',
+    );
+    expect(flowSummaryOf({ type: 'StepRemoved', data: { step: ideas, at: 'x' } })).toBe(
+      'Removed step "Ideas" (step s1)',
+    );
+    const before = evolveFlow(initialFlowState(), created);
+    expect(flowSummaryOf(promptEdited, before)).toBe('Edited step "Post": name, prompt (step s2)');
+  });
+
+  it('says "a step" for an edited step when the flow before the edit is not known', () => {
+    expect(flowSummaryOf(promptEdited)).toBe('Edited step "a step": name, prompt (step s2)');
+  });
+
+  it('shows a flow event type it has no words for by its plain fields', () => {
+    expect(eventSummary(ofFlow({ type: 'FlowShared', data: { withUserId: 'u2', at: 'x' } }))).toBe(
+      'withUserId="u2"',
+    );
+  });
+});
+
+describe('eventLines', () => {
+  it('follows a flow from its first event, so an edit names its step as it was called', () => {
+    const line = eventLines();
+    const lines = [ofFlow(created, 1), ofFlow(promptEdited, 2), ofFlow(promptEdited, 3)].map(line);
+    expect(lines[1]).toMatch(/ {2}Edited step "Post": name, prompt \(step s2\)$/);
+    expect(lines[2]).toMatch(/ {2}Edited step "Draft": name, prompt \(step s2\)$/);
+  });
+
+  it('reads a flow first seen in the middle of its stream event by event', () => {
+    const line = eventLines();
+    expect(line(ofFlow(promptEdited, 4))).toMatch(/Edited step "a step": name, prompt \(step s2\)$/);
+    expect(line(ofFlow(promptEdited, 5))).toMatch(/Edited step "a step": name, prompt \(step s2\)$/);
+  });
+
+  it('keeps each flow apart, and execution lines as they are', () => {
+    const line = eventLines();
+    const approved = recorded({ type: 'ResultApproved', data: { resultId: 'r1', at: 'x' } });
+    expect(line(ofFlow(created, 1))).toContain(`${FLOW_STREAM}#1  FlowCreated `);
+    expect(line(approved)).toBe(eventLine(approved));
+    const otherFlow = recorded(promptEdited, { streamId: 'flow-other', streamPosition: 2 });
+    expect(line(otherFlow)).toMatch(/Edited step "a step"/);
+  });
+});
+
+describe('flowAfter', () => {
+  it("folds a flow from its stream's first event, and knows nothing of a flow met later or of other streams", () => {
+    const first = flowAfter(undefined, ofFlow(created, 1));
+    expect(first?.steps.map((step) => step.name)).toEqual(['Ideas', 'Post']);
+    expect(flowAfter(first, ofFlow(promptEdited, 2))?.steps[1]?.name).toBe('Draft');
+    expect(flowAfter(undefined, ofFlow(promptEdited, 2))).toBeUndefined();
+    expect(flowAfter(undefined, recorded({ type: 'ExecutionStopped', data: { at: 'x' } }))).toBeUndefined();
+  });
+
+  it('leaves the flow as it was on a type the fold does not know', () => {
+    const before = flowAfter(undefined, ofFlow(created, 1));
+    expect(flowAfter(before, ofFlow({ type: 'FlowShared', data: { at: 'x' } }, 2))).toBe(before);
   });
 });
 

@@ -1,4 +1,12 @@
 import type { ExecutionEvent } from '../../domain/execution';
+import {
+  evolveFlow,
+  FLOW_STREAM_PREFIX,
+  type FlowEvent,
+  type FlowState,
+  initialFlowState,
+} from '../../domain/flow-history/flow-events';
+import { versionSummary } from '../../domain/flow-history/version-summary';
 import type { RecordedEvent } from '../../eventstore';
 import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';
 
@@ -53,6 +61,31 @@ function executionSummary(event: ExecutionEvent): string | null {
   }
 }
 
+/**
+ * What a flow event changed, in the words of the flow's version history, with the step it names; null for a
+ * type without words of its own here. `before` is the flow as its stream stood before the event.
+ */
+function flowSummary(event: FlowEvent, before: FlowState): string | null {
+  switch (event.type) {
+    case 'FlowCreated':
+    case 'FlowImported':
+      return `${versionSummary(event, before)}, named ${quoted(event.data.details.name)}`;
+    case 'StepAdded':
+    case 'StepRemoved':
+      return `${versionSummary(event, before)} (step ${event.data.step.id})`;
+    case 'StepEdited':
+      return `${versionSummary(event, before)} (step ${event.data.stepId})`;
+    case 'FlowDescribed':
+    case 'FlowStatusChanged':
+    case 'StepsReordered':
+    case 'FlowRestored':
+    case 'FlowDeleted':
+      return versionSummary(event, before);
+    default:
+      return null;
+  }
+}
+
 /** Other streams (master mode and any later kind) show their plain fields, so no event prints as nothing. */
 function fieldsSummary(data: unknown): string {
   if (typeof data !== 'object' || data === null) return data === undefined ? '' : quoted(String(data));
@@ -62,15 +95,34 @@ function fieldsSummary(data: unknown): string {
     .join(' ');
 }
 
-export function eventSummary(event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>): string {
-  const summary = event.streamId.startsWith(EXECUTION_STREAM_PREFIX)
-    ? executionSummary({ type: event.type, data: event.data } as ExecutionEvent)
-    : null;
-  return summary ?? fieldsSummary(event.data);
+function streamSummary(event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>, flow: FlowState) {
+  const typed = { type: event.type, data: event.data };
+  if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) return executionSummary(typed as ExecutionEvent);
+  if (event.streamId.startsWith(FLOW_STREAM_PREFIX)) return flowSummary(typed as FlowEvent, flow);
+  return null;
+}
+
+/** `flow` is the flow as its stream stood before a flow event; without it, a step named by id reads "a step". */
+export function eventSummary(
+  event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>,
+  flow: FlowState = initialFlowState(),
+): string {
+  return streamSummary(event, flow) ?? fieldsSummary(event.data);
+}
+
+/**
+ * The flow as its stream stands after `event`, from the flow before it; undefined for other streams and for a
+ * flow not read from its stream's first event. A type the fold does not know leaves the flow as it was.
+ */
+export function flowAfter(before: FlowState | undefined, event: RecordedEvent): FlowState | undefined {
+  if (!event.streamId.startsWith(FLOW_STREAM_PREFIX)) return undefined;
+  if (before === undefined && event.streamPosition !== 1) return undefined;
+  const flowEvent = { type: event.type, data: event.data } as FlowEvent;
+  return evolveFlow(before ?? initialFlowState(), flowEvent) ?? before;
 }
 
 /** One event as one line: time, stream#position, type, actor, command id, summary. */
-export function eventLine(event: RecordedEvent): string {
+export function eventLine(event: RecordedEvent, flow?: FlowState): string {
   const { userId, commandId } = event.metadata;
   return [
     event.createdAt,
@@ -78,10 +130,24 @@ export function eventLine(event: RecordedEvent): string {
     event.type.padEnd(18),
     `actor=${userId ?? '-'}`,
     `command=${commandId ?? '-'}`,
-    eventSummary(event),
+    eventSummary(event, flow),
   ]
     .join('  ')
     .trimEnd();
+}
+
+/**
+ * Lines for events read in log order: each flow seen from its stream's start is followed, so a line names
+ * the steps its event changes.
+ */
+export function eventLines(): (event: RecordedEvent) => string {
+  const flows = new Map<string, FlowState>();
+  return (event) => {
+    const before = flows.get(event.streamId);
+    const after = flowAfter(before, event);
+    if (after) flows.set(event.streamId, after);
+    return eventLine(event, before);
+  };
 }
 
 /** One event as one JSON object (for `--json`): everything the log holds of it but its transaction id. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENTS_USAGE, parseEventsArguments, UsageError } from './events-arguments';
 
 const EXECUTION_ID = '0b6f0d6e-4a7e-4c43-9d1b-2f0e3a9b8c71';
+const FLOW_ID = '5c0d7a3e-1b2f-4e6a-8c9d-0a1b2c3d4e5f';
 
 function refusal(argv: string[]): string {
   try {
@@ -19,7 +20,7 @@ describe('parseEventsArguments', () => {
     expect(parseEventsArguments(['--json', 'tail'])).toEqual({ command: 'tail', json: true });
     expect(parseEventsArguments(['show', EXECUTION_ID, '--json'])).toEqual({
       command: 'show',
-      executionId: EXECUTION_ID,
+      id: EXECUTION_ID,
       json: true,
     });
     expect(parseEventsArguments(['command', 'my-key-1'])).toEqual({
@@ -33,7 +34,17 @@ describe('parseEventsArguments', () => {
     for (const argv of [[], ['help'], ['--help'], ['show', '-h']]) {
       expect(parseEventsArguments(argv)).toEqual({ command: 'help' });
     }
-    expect(EVENTS_USAGE).toMatch(/tail[\s\S]*show <executionId>[\s\S]*command <commandId>[\s\S]*--json/);
+    expect(EVENTS_USAGE).toMatch(/tail[\s\S]*show <id>[\s\S]*command <commandId>[\s\S]*--json/);
+    expect(EVENTS_USAGE).toMatch(/show <id> +every event of one execution or flow/);
+  });
+
+  it("reads the id of show as an execution's or a flow's: the tool looks up both streams", () => {
+    expect(parseEventsArguments(['show', FLOW_ID])).toEqual({ command: 'show', id: FLOW_ID, json: false });
+    expect(parseEventsArguments(['--json', 'show', FLOW_ID])).toEqual({
+      command: 'show',
+      id: FLOW_ID,
+      json: true,
+    });
   });
 
   it('refuses an unknown command or option with the usage', () => {
@@ -42,10 +53,12 @@ describe('parseEventsArguments', () => {
   });
 
   it('refuses a missing or malformed id, and extra words', () => {
-    expect(refusal(['show'])).toMatch(/^Missing execution id\./);
+    expect(refusal(['show'])).toMatch(/^Missing execution or flow id\./);
     expect(refusal(['show', 'execution-1'])).toBe(
-      "Malformed execution id 'execution-1': an execution id is a uuid, as in execution-<uuid> streams.",
+      "Malformed execution or flow id 'execution-1': an execution or flow id is a uuid, as in " +
+        'execution-<uuid> and flow-<uuid> streams.',
     );
+    expect(refusal(['show', `flow-${FLOW_ID}`])).toMatch(/^Malformed execution or flow id 'flow-/);
     expect(refusal(['command'])).toMatch(/^Missing command id\./);
     expect(refusal(['command', 'x'.repeat(201)])).toMatch(
       /^Malformed command id 'x+': a command id has at most 200/,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 export type EventsRequest =
   | { command: 'help' }
   | { command: 'tail'; json: boolean }
-  | { command: 'show'; executionId: string; json: boolean }
+  /** `id` names an execution or a flow: both kinds of stream are looked up. */
+  | { command: 'show'; id: string; json: boolean }
   | { command: 'command'; commandId: string; json: boolean };
 
 /** A command line the CLI cannot act on; the message says what to type instead. */
@@ -18,7 +19,7 @@ DATA_DIR/postgres).
 
 Commands:
   tail                     follow the log from now on, every stream, until Ctrl+C
-  show <executionId>       every event of one execution, in stream order
+  show <id>                every event of one execution or flow, by its id, in stream order
   command <commandId>      the events one command appended, across streams
   help                     this text
 
@@ -30,7 +31,9 @@ A text line reads: time  stream#position  type  actor=<userId>  command=<command
 The embedded PostgreSQL is owned by one process at a time: while the server runs on it, stop the server
 or point DATABASE_URL at the server's database.`;
 
-const executionId = z.uuid({ error: 'an execution id is a uuid, as in execution-<uuid> streams' });
+const executionOrFlowId = z.uuid({
+  error: 'an execution or flow id is a uuid, as in execution-<uuid> and flow-<uuid> streams',
+});
 // The same rule as the Idempotency-Key header that may name a command.
 const commandId = z
   .string()
@@ -67,7 +70,7 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
     case 'tail':
       return { command: 'tail', json };
     case 'show':
-      return { command: 'show', executionId: parsed(executionId, argument, 'execution id'), json };
+      return { command: 'show', id: parsed(executionOrFlowId, argument, 'execution or flow id'), json };
     case 'command':
       return { command: 'command', commandId: parsed(commandId, argument, 'command id'), json };
     default:

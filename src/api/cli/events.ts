@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { flowStreamId } from '../../domain/flow-history/flow-events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { ConfigError, parseEnvironment } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
-import { eventJson, eventLine } from './event-line';
+import { eventJson, eventLines } from './event-line';
 import { EVENTS_USAGE, type EventsRequest, parseEventsArguments, UsageError } from './events-arguments';
 
 /** Something the user can act on: printed as it is, without a stack. */
@@ -14,7 +15,7 @@ class Refusal extends Error {}
 const STREAM_PAGE = 500;
 
 function printer(json: boolean) {
-  const format = json ? eventJson : eventLine;
+  const format = json ? eventJson : eventLines();
   return (events: RecordedEvent[]) => {
     if (events.length > 0) process.stdout.write(`${events.map(format).join('\n')}\n`);
   };
@@ -53,16 +54,24 @@ async function openLog(): Promise<OpenDatabase> {
   }
 }
 
-async function show(store: EventStore, executionId: string, print: (events: RecordedEvent[]) => void) {
-  const streamId = executionStreamId(executionId);
+/** Prints a stream page by page; answers its version, 0 for no such stream. */
+async function showStream(store: EventStore, streamId: string, print: (events: RecordedEvent[]) => void) {
   let after = 0;
   for (;;) {
     const { version, events } = await store.readStream(streamId, { after, limit: STREAM_PAGE });
-    if (version === 0) throw new Refusal(`No execution ${executionId} in the event log.`);
     print(events);
-    if (events.length < STREAM_PAGE) return;
+    if (events.length < STREAM_PAGE) return version;
     after = events.at(-1)!.streamPosition;
   }
+}
+
+/** An id is an execution's or a flow's: both streams are looked up. */
+async function show(store: EventStore, id: string, print: (events: RecordedEvent[]) => void) {
+  let versions = 0;
+  for (const streamId of [executionStreamId(id), flowStreamId(id)]) {
+    versions += await showStream(store, streamId, print);
+  }
+  if (versions === 0) throw new Refusal(`No execution or flow ${id} in the event log.`);
 }
 
 async function command(store: EventStore, commandId: string, print: (events: RecordedEvent[]) => void) {
@@ -93,7 +102,7 @@ async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
   const print = printer(request.json);
   if (request.command === 'tail') return tail(store, print);
   try {
-    if (request.command === 'show') await show(store, request.executionId, print);
+    if (request.command === 'show') await show(store, request.id, print);
     else await command(store, request.commandId, print);
   } finally {
     await database.close();

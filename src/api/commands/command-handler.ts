@@ -44,8 +44,8 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
 }
 
 export interface HandleOptions<State, Context> {
-  /** The context the decider gets, built for each attempt from the state it decides on. */
-  context: (state: State) => Context;
+  /** The context the decider gets, built for each attempt from the state it decides on and its version. */
+  context: (state: State, version: number) => Context;
   /**
    * The client's Idempotency-Key, unique per user: a command seen before answers with its first outcome,
    * and it names the command in the events' metadata.
@@ -57,6 +57,8 @@ export interface HandleOptions<State, Context> {
   startsStream?: boolean;
   /** Checked before deciding; a thrown error ends the command. */
   guard?: (state: State) => void;
+  /** The caller's own writes that must commit with the events, or not at all (not a read model: never replayed). */
+  withEvents?: (tx: TransactionSql) => Promise<unknown>;
 }
 
 export interface Handled<State, Event> extends Loaded<State> {
@@ -116,7 +118,7 @@ export class CommandHandler {
         : (hint ?? (await this.load(aggregate, id, userId)));
       hint = undefined;
       options.guard?.(loaded.state);
-      const events = aggregate.decide(command, loaded.state, options.context(loaded.state));
+      const events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
       if (events.length === 0) return { ...loaded, events };
       try {
         const appended = await this.store.append(
@@ -125,7 +127,12 @@ export class CommandHandler {
           loaded.version === 0 ? 'no_stream' : loaded.version,
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
           // Appended at the loaded version, so the projector starts from the loaded state, not a read.
-          { inTransaction: (tx, recorded) => aggregate.project(tx, recorded, loaded), idempotency },
+          {
+            inTransaction: async (tx, recorded) => {
+              await Promise.all([aggregate.project(tx, recorded, loaded), options.withEvents?.(tx)]);
+            },
+            idempotency,
+          },
         );
         if (appended.duplicate) {
           // A request with the same key raced this one and committed first: its outcome stands.

@@ -3,7 +3,7 @@ import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../dom
 import type { StepSnapshot } from '../../domain/flow';
 import type { Limits } from '../../domain/limits';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
-import type { FlowsRepository } from '../flows/flows-repository';
+import type { FlowsRepository, StepsToRun } from '../flows/flows-repository';
 import { executionAggregate } from './execution-aggregate';
 import type { RunRegistry } from './run-registry';
 
@@ -12,8 +12,8 @@ export type LoadedExecution = Loaded<ExecutionState>;
 export interface ExecutionCommandOptions {
   /** The client's Idempotency-Key: a command seen before returns its first outcome. */
   commandId?: string | undefined;
-  /** The flow's current steps, for StartExecution and the sync a StartStepRun begins with. */
-  steps?: StepSnapshot[];
+  /** The flow's current steps and version, for StartExecution and the sync a StartStepRun begins with. */
+  flow?: StepsToRun;
   /** The execution as the caller last loaded it: tried first, reloaded only on a conflict. */
   loaded?: LoadedExecution;
   /** Checked against the execution before deciding; a thrown error ends the command. */
@@ -48,20 +48,21 @@ export class ExecutionCommands {
         now: new Date().toISOString(),
         newId: randomUUID,
         userId,
-        steps: options.steps ?? state.steps,
+        steps: options.flow?.steps ?? state.steps,
+        flowVersion: options.flow?.version,
         limits: this.limits,
       }),
     });
   }
 
   async start(flowId: string, userId: string, commandId?: string): Promise<LoadedExecution> {
-    const steps = await this.flows.stepSnapshots(flowId, userId);
+    const flow = await this.flows.stepsToRun(flowId, userId);
     const executionId = randomUUID();
     return this.handle(
       executionId,
       userId,
       { type: 'StartExecution', data: { executionId, flowId } },
-      { steps, commandId },
+      { flow, commandId },
     );
   }
 

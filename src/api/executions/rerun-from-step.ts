@@ -16,7 +16,7 @@ export async function rerunFromStep(
   commandId?: string,
 ): Promise<string> {
   const { state: source } = await executions.load(sourceExecutionId, userId);
-  const steps = await flows.stepSnapshots(source.flowId, userId);
+  const flow = await flows.stepsToRun(source.flowId, userId);
   const executionId = randomUUID();
   const { state } = await executions.handle(
     executionId,
@@ -25,7 +25,7 @@ export async function rerunFromStep(
       type: 'StartExecutionFrom',
       data: { executionId, flowId: source.flowId, fromStepId: stepId, source },
     },
-    { steps, commandId },
+    { flow, commandId },
   );
   return state.id;
 }

@@ -69,8 +69,8 @@ export class StepRunner {
     const { executionId, userId } = request;
     const loaded = await executions.load(executionId, userId);
     // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
-    const [steps, conversation, ownKey] = await Promise.all([
-      flows.stepSnapshots(loaded.state.flowId, userId),
+    const [flow, conversation, ownKey] = await Promise.all([
+      flows.stepsToRun(loaded.state.flowId, userId),
       readPromptConversation(sql, loaded.state.flowId),
       ownKeyForRun({ sql, config }, userId),
     ]);
@@ -94,7 +94,7 @@ export class StepRunner {
       },
       // The flow's steps as they are now: the run brings the execution's steps up to date in the same command,
       // so a refused run writes nothing.
-      { commandId: request.commandId, loaded, steps },
+      { commandId: request.commandId, loaded, flow },
     );
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
     if (!startEvent) return { execution: started, results: [] };

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
-import { CommandHandler } from '../commands/command-handler';
 import { ExecutionCommands } from '../executions/execution-commands';
 import { ExecutionViews } from '../executions/execution-views';
 import { RunRegistry } from '../executions/run-registry';
@@ -9,8 +8,6 @@ import { StepRunner } from '../executions/step-runner';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The one command path of every event-sourced aggregate. */
-    commands: CommandHandler;
     /** Model calls this process is making, for Stop and the crash sweep. */
     runs: RunRegistry;
     executions: ExecutionCommands;
@@ -22,7 +19,7 @@ declare module 'fastify' {
 /** Command handling, and the execution services built on it. */
 export default fp(
   async (app: FastifyInstance) => {
-    const commands = new CommandHandler(app.store);
+    const { commands } = app;
     const runs = new RunRegistry();
     const instance = app.serverInstance;
     const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits);
@@ -38,7 +35,6 @@ export default fp(
       // A Stop sent to any server process ends the model calls this one is making for the execution.
       if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);
     });
-    app.decorate('commands', commands);
     app.decorate('runs', runs);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
@@ -60,7 +56,7 @@ export default fp(
   },
   {
     name: 'executions',
-    dependencies: ['server-instance', 'live-updates', 'flows-repository'],
+    dependencies: ['server-instance', 'live-updates', 'commands', 'flows'],
     decorators: { fastify: ['config', 'sql', 'store'] },
   },
 );

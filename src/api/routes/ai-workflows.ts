@@ -1,3 +1,4 @@
+import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow-history/flow-events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generateWorkflow, type resolveProvider } from '../../ai';
@@ -24,7 +25,11 @@ const generateBody = z
   })
   .refine((body) => body.description.trim() !== '', { message: DESCRIPTION_REQUIRED });
 
-const createBody = z.object({ workflowJSON: workflowJsonSchema });
+const createBody = z.object({
+  workflowJSON: workflowJsonSchema,
+  /** Which path made the Workflow JSON, for the flow's history; a plain API call is an import. */
+  origin: z.enum(WORKFLOW_JSON_ORIGINS).default('json-import'),
+});
 
 /** Generating a workflow from a description, and creating a flow from Workflow JSON. */
 export const aiWorkflowRoutes: FastifyPluginAsyncZod<{
@@ -48,7 +53,8 @@ export const aiWorkflowRoutes: FastifyPluginAsyncZod<{
     '/api/ai/create-from-json',
     { schema: { body: createBody, response: { 201: flowAnswer } } },
     async (request, reply) => {
-      const flow = await app.flows.createWithSteps(userIdOf(request), request.body.workflowJSON);
+      const { workflowJSON, origin } = request.body;
+      const flow = await app.flowCommands.createWithSteps(userIdOf(request), workflowJSON, origin);
       return reply.status(201).send(flow);
     },
   );

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { evolve, initialState } from '../../domain/execution/evolve';
-import type { RecordedEvent } from '../../eventstore';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
+import { actorNames, actorOf } from '../actor-names';
 import { executionAnswer, recordId } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
@@ -55,15 +55,6 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
-  async function actorsOf(events: RecordedEvent[]): Promise<Map<string, string>> {
-    const ids = [...new Set(events.map((e) => e.metadata.userId).filter((id) => typeof id === 'string'))];
-    if (ids.length === 0) return new Map();
-    const users = await sql<{ id: string; firstName: string | null; email: string }[]>`
-      SELECT id, first_name, email FROM users WHERE id = ANY(${ids}::uuid[])`;
-    // The name the navigation bar shows for a user: the first name, else the e-mail.
-    return new Map(users.map((u) => [u.id, u.firstName?.trim() || u.email]));
-  }
-
   app.get(
     '/api/executions/:id/events',
     { schema: { params: idParams, querystring: eventsQuery, response: { 200: eventsPage } } },
@@ -72,11 +63,11 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { after, limit } = request.query;
       await ownedStream(id, userIdOf(request));
       const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
-      const names = await actorsOf(events);
+      const names = await actorNames(sql, events);
       const last = events.at(-1)?.streamPosition ?? after;
       return {
         events: events.map((event) => {
-          const userId = typeof event.metadata.userId === 'string' ? event.metadata.userId : null;
+          const userId = actorOf(event);
           return {
             position: event.streamPosition,
             type: event.type,

@@ -21,7 +21,7 @@ const flowListItem = z.object({
 });
 
 export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql, flows } = app;
+  const { sql, flows, flowCommands } = app;
 
   app.get('/api/flows', { schema: { response: { 200: z.array(flowListItem) } } }, async (request) =>
     flows.list(userIdOf(request)),
@@ -31,7 +31,7 @@ export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/flows',
     { schema: { body: createFlowSchema, response: { 201: flowAnswer } } },
     async (request, reply) => {
-      const flow = await flows.create(userIdOf(request), request.body);
+      const flow = await flowCommands.create(userIdOf(request), request.body, commandIdOf(request));
       return reply.status(201).send(flow);
     },
   );
@@ -45,14 +45,14 @@ export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/flows/:id',
     { schema: { params: idParams, body: updateFlowSchema, response: { 200: flowAnswer } } },
-    async (request) => flows.update(request.params.id, userIdOf(request), request.body),
+    async (request) => flowCommands.revise(request.params.id, userIdOf(request), request.body),
   );
 
   app.delete(
     '/api/flows/:id',
     { schema: { params: idParams, response: { 204: noContent } } },
     async (request, reply) => {
-      await flows.delete(request.params.id, userIdOf(request));
+      await flowCommands.delete(request.params.id, userIdOf(request));
       return reply.status(204).send();
     },
   );

@@ -226,12 +226,13 @@ export const recommendationRoutes: FastifyPluginAsyncZod<{
         description: recommendation.description,
         steps: recommendation.recommendedSteps.map(({ reasoning: _reasoning, ...step }) => step),
       });
-      const flow = await sql.begin(async (tx) => {
-        const created = await app.flows.createWithSteps(userId, workflow, tx);
-        await tx`
-        UPDATE workflow_recommendations SET status = 'implemented', updated_at = now() WHERE id = ${id}`;
-        return created;
-      });
+      const flow = await app.flowCommands.createWithSteps(
+        userId,
+        workflow,
+        'recommendation',
+        (tx) => tx`
+          UPDATE workflow_recommendations SET status = 'implemented', updated_at = now() WHERE id = ${id}`,
+      );
       return reply.status(201).send(flow);
     },
   );

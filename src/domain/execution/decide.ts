@@ -84,6 +84,9 @@ function completionAfter(state: ExecutionState, events: ExecutionEvent[], at: st
   return done ? [...events, { type: 'ExecutionCompleted', data: { at } }] : events;
 }
 
+/** The flow version the context's steps are of, when it is known. */
+const flowVersionOf = ({ flowVersion }: DecideContext) => (flowVersion === undefined ? {} : { flowVersion });
+
 /** A new execution of the flow's current steps, each unit of work with an id of its own. */
 function executionStarted(
   executionId: string,
@@ -94,7 +97,15 @@ function executionStarted(
   const cacheItemIds = cacheSlotsOf(steps).map(() => context.newId());
   return {
     type: 'ExecutionStarted',
-    data: { executionId, userId: context.userId, flowId, steps, cacheItemIds, at: context.now },
+    data: {
+      executionId,
+      userId: context.userId,
+      flowId,
+      steps,
+      ...flowVersionOf(context),
+      cacheItemIds,
+      at: context.now,
+    },
   };
 }
 
@@ -159,7 +170,12 @@ function syncSteps(state: ExecutionState, context: DecideContext): ExecutionEven
   );
   const synced: ExecutionEvent = {
     type: 'StepsSynced',
-    data: { steps, cacheItemIds: missing.map(() => context.newId()), at: context.now },
+    data: {
+      steps,
+      ...flowVersionOf(context),
+      cacheItemIds: missing.map(() => context.newId()),
+      at: context.now,
+    },
   };
   // Removing the last unfinished step finishes the execution just as running it would.
   return completionAfter(state, [synced], context.now);

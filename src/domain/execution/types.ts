@@ -66,6 +66,8 @@ export interface ExecutionState {
   status: ExecutionStatus;
   currentStep: number;
   steps: StepSnapshot[];
+  /** The flow version (its stream's position) the execution started from; null: started before flows had versions. */
+  flowVersion: number | null;
   executionQueue: QueueItem[];
   executionCache: CacheItem[];
   results: StepResult[];
@@ -112,11 +114,17 @@ export type ExecutionEvent =
         userId: string;
         flowId: string;
         steps: StepSnapshot[];
+        /** The flow version the steps are of; none on executions started before flows had versions. */
+        flowVersion?: number;
         cacheItemIds: string[];
         at: string;
       };
     }
-  | { type: 'StepsSynced'; data: { steps: StepSnapshot[]; cacheItemIds: string[]; at: string } }
+  | {
+      type: 'StepsSynced';
+      /** `flowVersion`: the flow version synced to; none on syncs recorded before flows had versions. */
+      data: { steps: StepSnapshot[]; flowVersion?: number; cacheItemIds: string[]; at: string };
+    }
   | {
       /** A re-run from a later step: the steps before it are done, with the earlier execution's results. */
       type: 'ResultsReused';
@@ -231,6 +239,8 @@ export interface DecideContext {
   userId: string;
   /** The flow's current steps, ordered by `order`. */
   steps: StepSnapshot[];
+  /** The flow version those steps are of, when the caller read them from the flow. */
+  flowVersion?: number | undefined;
   /** How large a prompt or a text may be. */
   limits: Limits;
 }

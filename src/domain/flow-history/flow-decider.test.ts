@@ -85,25 +85,37 @@ describe('the flow decider', () => {
       .when({ type: 'CreateFlow', data: { flowId: 'f1', origin: 'manual', details: DETAILS, steps: [] } })
       .thenRefuses('conflict', 'Flow already exists');
     given([])
-      .when({ type: 'DescribeFlow', data: { name: 'X' } })
+      .when({ type: 'ReviseFlow', data: { name: 'X' } })
       .thenRefuses('not_found', FLOW_NOT_FOUND);
     given([created(), { type: 'FlowDeleted', data: { at: NOW } }])
-      .when({ type: 'ChangeFlowStatus', data: { status: 'active' } })
+      .when({ type: 'ReviseFlow', data: { status: 'active' } })
       .thenRefuses('not_found', FLOW_NOT_FOUND);
   });
 
   it('records a rename with the name before and after, and nothing when nothing changes', () => {
     given([created()])
-      .when({ type: 'DescribeFlow', data: { name: 'Blog 2', description: DETAILS.description } })
+      .when({ type: 'ReviseFlow', data: { name: 'Blog 2', description: DETAILS.description } })
       .thenEmits([
         { type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Blog 2' }, at: NOW } },
       ]);
     given([created()])
-      .when({ type: 'DescribeFlow', data: { name: 'Blog' } })
+      .when({ type: 'ReviseFlow', data: { ...DETAILS } })
       .thenEmits([]);
     given([created()])
-      .when({ type: 'ChangeFlowStatus', data: { status: 'active' } })
+      .when({ type: 'ReviseFlow', data: { status: 'active' } })
       .thenEmits([{ type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: NOW } }]);
+  });
+
+  it('records a form saving name and status at once as one version of two events', () => {
+    given([created()])
+      .when({
+        type: 'ReviseFlow',
+        data: { name: 'Blog 2', description: DETAILS.description, status: 'active' },
+      })
+      .thenEmits([
+        { type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Blog 2' }, at: NOW } },
+        { type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: NOW } },
+      ]);
   });
 
   it('adds a step whose inputs are earlier steps, and refuses one taking a later step', () => {

@@ -17,8 +17,8 @@ import {
  */
 export type FlowCommand =
   | { type: 'CreateFlow'; data: { flowId: string; origin: FlowOrigin } & FlowSnapshot }
-  | { type: 'DescribeFlow'; data: Partial<Pick<FlowDetails, 'name' | 'description'>> }
-  | { type: 'ChangeFlowStatus'; data: { status: string } }
+  /** Name, description and status as one form saves them: one version, however many of them changed. */
+  | { type: 'ReviseFlow'; data: Partial<Pick<FlowDetails, 'name' | 'description' | 'status'>> }
   | { type: 'AddStep'; data: { step: Omit<VersionedStep, 'createdAt'> } }
   | { type: 'EditStep'; data: { stepId: string; changes: Partial<StepFields> } }
   | { type: 'RemoveStep'; data: { stepId: string } }
@@ -63,14 +63,22 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
   }
   if (state.flowId === null || state.deleted) throw notFound(FLOW_NOT_FOUND);
   switch (command.type) {
-    case 'DescribeFlow': {
+    case 'ReviseFlow': {
       const { before, after } = changed(state.details, command.data, ['name', 'description']);
-      return Object.keys(after).length === 0 ? [] : [{ type: 'FlowDescribed', data: { before, after, at } }];
-    }
-    case 'ChangeFlowStatus': {
       const { status } = command.data;
-      if (status === state.details.status) return [];
-      return [{ type: 'FlowStatusChanged', data: { before: state.details.status, after: status, at } }];
+      return [
+        ...(Object.keys(after).length === 0
+          ? []
+          : [{ type: 'FlowDescribed' as const, data: { before, after, at } }]),
+        ...(status === undefined || status === state.details.status
+          ? []
+          : [
+              {
+                type: 'FlowStatusChanged' as const,
+                data: { before: state.details.status, after: status, at },
+              },
+            ]),
+      ];
     }
     case 'AddStep': {
       const { step } = command.data;

@@ -27,6 +27,9 @@ export const FLOW_ORIGINS = [
   'template',
 ] as const;
 export type FlowOrigin = (typeof FLOW_ORIGINS)[number];
+/** The paths that create a flow from Workflow JSON (POST /api/ai/create-from-json) say which they are. */
+export const WORKFLOW_JSON_ORIGINS = ['json-import', 'ai-creator', 'flow-creator', 'template'] as const;
+export type WorkflowJsonOrigin = (typeof WORKFLOW_JSON_ORIGINS)[number];
 
 /** A flow as it stands at a version: its details and its steps, in order. */
 export interface FlowSnapshot {
@@ -87,9 +90,14 @@ export const initialFlowState = (): FlowState => ({
   deleted: false,
 });
 
-/** Steps in the order the flow shows them: by order, then by when they were added. */
+/** Steps in the order the flow shows them: by order, then by when they were added (then by id, as stored). */
 export const inStepOrder = (steps: VersionedStep[]) =>
-  steps.toSorted((a, b) => a.order - b.order || a.createdAt.localeCompare(b.createdAt));
+  steps.toSorted(
+    (a, b) =>
+      a.order - b.order ||
+      Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 
 export function evolveFlow(state: FlowState, event: FlowEvent): FlowState {
   const next = { ...state, updatedAt: event.data.at };

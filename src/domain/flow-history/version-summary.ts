@@ -1,4 +1,11 @@
-import type { FlowEvent, FlowOrigin, FlowState, StepFields } from './flow-events';
+import {
+  evolveFlow,
+  type FlowEvent,
+  type FlowOrigin,
+  type FlowState,
+  initialFlowState,
+  type StepFields,
+} from './flow-events';
 
 const ORIGINS: Record<FlowOrigin, string> = {
   manual: 'by hand',
@@ -45,7 +52,10 @@ export function versionSummary(event: FlowEvent, before: FlowState): string {
     case 'StepAdded':
       return `Added step "${event.data.step.name}"`;
     case 'StepEdited': {
-      const fields = Object.keys(event.data.after).map((field) => FIELDS[field as keyof StepFields] ?? field);
+      // In the fields' own order: the log (jsonb) keeps an object's keys in an order of its own.
+      const fields = Object.entries(FIELDS)
+        .filter(([field]) => field in event.data.after)
+        .map(([, words]) => words);
       return `Edited step "${stepName(event.data.stepId)}": ${fields.join(', ')}`;
     }
     case 'StepRemoved':
@@ -57,4 +67,50 @@ export function versionSummary(event: FlowEvent, before: FlowState): string {
     case 'FlowDeleted':
       return 'Deleted';
   }
+}
+
+/** An event of a flow's stream as the log holds it: the command that appended it names the version. */
+export interface RecordedFlowEvent {
+  streamPosition: number;
+  type: string;
+  data: unknown;
+  metadata: { userId?: unknown; commandId?: unknown };
+}
+
+/** A version of a flow: one command's events, named by the position of the last. */
+export interface FlowVersionEntry {
+  version: number;
+  summary: string;
+  userId: string | null;
+  at: string;
+}
+
+/**
+ * The versions of a flow, oldest first: each command is one version (saving name and status at once is one),
+ * summed up from what its events changed.
+ */
+export function flowVersions(events: RecordedFlowEvent[]): FlowVersionEntry[] {
+  const versions: FlowVersionEntry[] = [];
+  let state = initialFlowState();
+  let commandOfLast: unknown;
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as FlowEvent;
+    const summary = versionSummary(event, state);
+    const last = versions.at(-1);
+    const { commandId, userId } = recorded.metadata;
+    if (last && commandId !== undefined && commandId === commandOfLast) {
+      last.version = recorded.streamPosition;
+      last.summary = `${last.summary}; ${summary}`;
+    } else {
+      versions.push({
+        version: recorded.streamPosition,
+        summary,
+        userId: typeof userId === 'string' ? userId : null,
+        at: event.data.at,
+      });
+    }
+    commandOfLast = commandId;
+    state = evolveFlow(state, event);
+  }
+  return versions;
 }

@@ -1,3 +1,4 @@
+import type { WorkflowJsonOrigin } from '../../domain/flow-history/flow-events';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Flow } from '../../domain/flow';
 import { api } from './api-client';
@@ -28,8 +29,12 @@ export function useFlows() {
  * Creates a flow and its steps from Workflow JSON (the AI Creator's import and generation, the AI Flow
  * Creator's proposal); the flows list is read again to show it.
  */
-export async function createFlowFromJson(queryClient: QueryClient, workflowJSON: unknown): Promise<Flow> {
-  const flow = await api.post<Flow>('/api/ai/create-from-json', { workflowJSON });
+export async function createFlowFromJson(
+  queryClient: QueryClient,
+  workflowJSON: unknown,
+  origin: WorkflowJsonOrigin,
+): Promise<Flow> {
+  const flow = await api.post<Flow>('/api/ai/create-from-json', { workflowJSON, origin });
   await queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
   return flow;
 }

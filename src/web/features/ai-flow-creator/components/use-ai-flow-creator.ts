@@ -41,7 +41,7 @@ export function useAiFlowCreator() {
           proposeWorkflow(input.conversationHistory),
         ),
         save: fromPromise<SavedFlow, { proposal: WorkflowProposal }>(async ({ input }) => {
-          const flow = await createFlowFromJson(queryClient, input.proposal);
+          const flow = await createFlowFromJson(queryClient, input.proposal, 'flow-creator');
           return { id: flow.id, name: flow.name };
         }),
       },

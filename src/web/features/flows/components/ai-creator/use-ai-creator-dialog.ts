@@ -8,7 +8,9 @@ import {
   aiCreatorPhaseOf,
   type CreatedFlow,
   type DialogWorkflow,
+  type WorkflowSource,
 } from '../../../../../machines/ai-creator-dialog';
+import type { WorkflowJsonOrigin } from '../../../../../domain/flow-history/flow-events';
 import { type ToastMessage, useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
 import { createFlowFromJson } from '../../../../lib/flows-query';
@@ -54,6 +56,13 @@ function toastOf(event: AiCreatorEmitted): ToastMessage {
   }
 }
 
+/** What the flow's history records as the path that made it. */
+const ORIGINS: Record<WorkflowSource, WorkflowJsonOrigin> = {
+  generated: 'ai-creator',
+  template: 'template',
+  import: 'json-import',
+};
+
 /** The dialog's machine with its two calls; toasts for each outcome, and `onCreated` once a flow exists. */
 export function useAiCreatorDialog(onCreated: () => void) {
   const queryClient = useQueryClient();
@@ -62,10 +71,12 @@ export function useAiCreatorDialog(onCreated: () => void) {
     aiCreatorDialogMachine.provide({
       actors: {
         generate: fromPromise<unknown, GenerateWorkflowInput>(({ input }) => generateWorkflow(input)),
-        createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow }>(async ({ input }) => {
-          const flow = await createFlowFromJson(queryClient, input.workflowJSON);
-          return { id: flow.id, name: flow.name };
-        }),
+        createFlow: fromPromise<CreatedFlow, { workflowJSON: DialogWorkflow; source: WorkflowSource }>(
+          async ({ input }) => {
+            const flow = await createFlowFromJson(queryClient, input.workflowJSON, ORIGINS[input.source]);
+            return { id: flow.id, name: flow.name };
+          },
+        ),
       },
     }),
   );

@@ -1,0 +1,26 @@
+import { decideFlow, type FlowCommand, type FlowContext } from '../../domain/flow-history/flow-decider';
+import {
+  evolveFlow,
+  FLOW_STREAM_PREFIX,
+  type FlowEvent,
+  type FlowState,
+  initialFlowState,
+} from '../../domain/flow-history/flow-events';
+import { projectFlowEvents } from '../../projections/project-flow-events';
+import type { Aggregate } from '../commands/command-handler';
+
+/** Flows as the command handler sees them: `flow-<id>` streams, the flow decider, `flows`/`steps` projected. */
+export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowContext> = {
+  streamType: 'flow',
+  streamPrefix: FLOW_STREAM_PREFIX,
+  name: 'Flow',
+  initialState: initialFlowState,
+  evolve: evolveFlow,
+  decide: decideFlow,
+  recordsOutcome: () => false,
+  visibleTo: (state, userId) =>
+    state.flowId !== null && !state.deleted && (userId === null || state.userId === userId),
+  project: async (tx, recorded, before) => {
+    await projectFlowEvents(tx, recorded, before);
+  },
+};

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
+import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
+import { notFound } from '../../domain/errors';
+import { FLOW_NOT_FOUND, type FlowCommand } from '../../domain/flow-history/flow-decider';
+import {
+  evolveFlow,
+  type FlowOrigin,
+  type FlowState,
+  flowStreamId,
+  initialFlowState,
+  type VersionedStep,
+} from '../../domain/flow-history/flow-events';
+import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
+import type { EventStore } from '../../eventstore';
+import { toFlowEvent } from '../../projections/project-flow-events';
+import type { CommandHandler } from '../commands/command-handler';
+import { flowAggregate } from './flow-aggregate';
+import type { FlowsRepository } from './flows-repository';
+
+/** A flow as one of its versions has it: the flow's fields and its steps, in order. */
+export interface FlowVersion {
+  version: number;
+  flow: Flow;
+  steps: Step[];
+}
+
+/** The flow's fields as the API answers them, from its state. */
+export const flowOf = (state: FlowState): Flow => ({
+  id: state.flowId!,
+  userId: state.userId!,
+  ...state.details,
+  createdAt: state.createdAt!,
+  updatedAt: state.updatedAt!,
+});
+
+const stepOf = (flowId: string, step: VersionedStep): Step => ({ ...step, flowId });
+
+export const flowVersionOf = (state: FlowState, version: number): FlowVersion => ({
+  version,
+  flow: flowOf(state),
+  steps: state.steps.map((step) => stepOf(state.flowId!, step)),
+});
+
+/**
+ * Every change of a flow and its steps, as a command on the flow's stream (`flow-<id>`) through the one
+ * command handler: each change is a version, and `flows`/`steps` are projected in the same transaction.
+ */
+export class FlowCommands {
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly store: EventStore,
+    private readonly flows: FlowsRepository,
+  ) {}
+
+  /** A new flow without steps, made by hand. */
+  async create(userId: string, input: CreateFlowInput, commandId?: string): Promise<Flow> {
+    const details = { name: input.name, description: input.description, status: input.status ?? 'draft' };
+    const { state } = await this.createFlow(userId, 'manual', { ...details, isTemplate: false }, [], {
+      commandId,
+    });
+    return flowOf(state);
+  }
+
+  /**
+   * A new flow with all its steps, created whole or not at all, with the caller's own writes when it has
+   * some. Steps keep their orders; their 'step-N' input sources become the new steps' ids. A missing
+   * description becomes the name.
+   */
+  async createWithSteps(
+    userId: string,
+    workflow: WorkflowJson,
+    origin: FlowOrigin,
+    withEvents?: (tx: TransactionSql) => Promise<unknown>,
+  ): Promise<Flow & { steps: Step[] }> {
+    const idOfOrder = new Map(workflow.steps.map((step) => [step.order, randomUUID()]));
+    const createdAt = new Date().toISOString();
+    const steps: VersionedStep[] = workflow.steps.map((step) => ({
+      id: idOfOrder.get(step.order)!,
+      order: step.order,
+      name: step.name,
+      systemPrompt: step.systemPrompt,
+      outputMode: step.outputMode,
+      inputSources: inputSourceIds(step, idOfOrder),
+      choices: step.choices,
+      loopTargetStepId: null,
+      maxLoopIterations: step.maxLoopIterations,
+      currentLoopIteration: 0,
+      requiresUserInput: step.requiresUserInput,
+      createdAt,
+    }));
+    const details = {
+      name: workflow.name,
+      description: workflow.description || workflow.name,
+      status: 'draft',
+      isTemplate: false,
+    };
+    const { state } = await this.createFlow(userId, origin, details, steps, { withEvents });
+    return { ...flowOf(state), steps: state.steps.map((step) => stepOf(state.flowId!, step)) };
+  }
+
+  /** Name, description and status as one save: one version. */
+  async revise(flowId: string, userId: string, changes: Partial<CreateFlowInput>): Promise<Flow> {
+    const { state } = await this.handle(flowId, userId, { type: 'ReviseFlow', data: changes });
+    return flowOf(state);
+  }
+
+  async delete(flowId: string, userId: string): Promise<void> {
+    await this.handle(flowId, userId, { type: 'DeleteFlow', data: {} });
+  }
+
+  async addStep(userId: string, input: CreateStepInput): Promise<Step> {
+    const { flowId, ...fields } = input;
+    const id = randomUUID();
+    const { state } = await this.handle(flowId, userId, {
+      type: 'AddStep',
+      data: { step: { ...fields, id } },
+    });
+    return this.stepIn(state, id);
+  }
+
+  async editStep(stepId: string, userId: string, changes: UpdateStepInput): Promise<Step> {
+    const { flowId } = await this.flows.ownedStep(stepId, userId);
+    const { state } = await this.handle(flowId, userId, { type: 'EditStep', data: { stepId, changes } });
+    return this.stepIn(state, stepId);
+  }
+
+  async removeStep(stepId: string, userId: string): Promise<void> {
+    const { flowId } = await this.flows.ownedStep(stepId, userId);
+    await this.handle(flowId, userId, { type: 'RemoveStep', data: { stepId } });
+  }
+
+  /** The flow as it stood at `version` made its newest version; nothing earlier is rewritten. */
+  async restore(flowId: string, userId: string, version: number, commandId?: string): Promise<FlowVersion> {
+    const past = await this.versionState(flowId, userId, version);
+    const restored = await this.handle(
+      flowId,
+      userId,
+      { type: 'RestoreVersion', data: { version, past: past.state } },
+      commandId,
+    );
+    return flowVersionOf(restored.state, restored.version);
+  }
+
+  /** The flow's stream folded up to `version`; another user's flow, a deleted one or a version to come is missing. */
+  async versionState(
+    flowId: string,
+    userId: string,
+    version: number,
+  ): Promise<{ state: FlowState; version: number }> {
+    await this.flows.owned(flowId, userId);
+    const { events } = await this.store.readStream(flowStreamId(flowId), { limit: version });
+    const state = events.map(toFlowEvent).reduce(evolveFlow, initialFlowState());
+    if (!flowAggregate.visibleTo(state, userId)) throw notFound(FLOW_NOT_FOUND);
+    const reached = events.at(-1)?.streamPosition ?? 0;
+    if (reached < version) throw notFound(`Version ${version} not found`);
+    return { state, version: reached };
+  }
+
+  private createFlow(
+    userId: string,
+    origin: FlowOrigin,
+    details: FlowState['details'],
+    steps: VersionedStep[],
+    options: {
+      commandId?: string | undefined;
+      withEvents?: ((tx: TransactionSql) => Promise<unknown>) | undefined;
+    },
+  ) {
+    const flowId = randomUUID();
+    return this.commands.handle(
+      flowAggregate,
+      flowId,
+      userId,
+      { type: 'CreateFlow', data: { flowId, origin, details, steps } },
+      { context: contextFor(userId), startsStream: true, ...options },
+    );
+  }
+
+  private handle(flowId: string, userId: string, command: FlowCommand, commandId?: string) {
+    return this.commands.handle(flowAggregate, flowId, userId, command, {
+      context: contextFor(userId),
+      commandId,
+    });
+  }
+
+  private stepIn(state: FlowState, stepId: string): Step {
+    return stepOf(state.flowId!, state.steps.find((step) => step.id === stepId)!);
+  }
+}
+
+const contextFor = (userId: string) => (_state: FlowState, version: number) => ({
+  now: new Date().toISOString(),
+  userId,
+  version,
+});
