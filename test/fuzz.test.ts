@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createOfflineProvider } from '../src/ai';
 import { isStorableText } from '../src/domain/storable-text';
 import { executionStreamId } from '../src/domain/execution/stream';
+import { flowStreamId } from '../src/domain/flow-history/flow-events';
 import { masterStreamId } from '../src/domain/master-mode/master-events';
 import { registered, serverErrors } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -890,7 +891,11 @@ describe('fuzzing every route', () => {
     bob = {
       id: b.user.id,
       objects,
-      streams: [...objects.execution.map(executionStreamId), ...objects.masterSession.map(masterStreamId)],
+      streams: [
+        ...objects.flow.map(flowStreamId),
+        ...objects.execution.map(executionStreamId),
+        ...objects.masterSession.map(masterStreamId),
+      ],
     };
   });
   afterAll(() => t.close());

@@ -1,6 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from '../src/api/database/migrate';
+import { EventStore } from '../src/eventstore';
+import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow-history/flow-events';
+import { toFlowEvent } from '../src/projections/project-flow-events';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
 describe('migrations', () => {
@@ -70,5 +73,54 @@ describe('migrations', () => {
       requiresUserInput: false,
       loopTargetStepId: null,
     });
+  });
+
+  it('turns every flow of a database made before flow streams into a stream of one FlowImported, losing nothing', async () => {
+    const before = await createTestDatabase({ migrationsBelow: '011' });
+    try {
+      const { sql } = before;
+      const [user] = await sql<
+        { id: string }[]
+      >`INSERT INTO users (email) VALUES ('b@example.com') RETURNING id`;
+      const [flow] = await sql<{ id: string }[]>`
+        INSERT INTO flows (user_id, name, description, status) VALUES (${user!.id}, 'Old', 'From before', 'active')
+        RETURNING id`;
+      await sql`INSERT INTO flows (user_id, name, description) VALUES (${user!.id}, 'Empty', 'No steps')`;
+      const [first] = await sql<{ id: string }[]>`
+        INSERT INTO steps (flow_id, "order", name, system_prompt, output_mode, choices)
+        VALUES (${flow!.id}, 1, 'Pick', 'Choose', 'multiple_choice', ${sql.json(['A', 'B'])}) RETURNING id`;
+      await sql`
+        INSERT INTO steps (flow_id, "order", name, system_prompt, input_sources, requires_user_input)
+        VALUES (${flow!.id}, 2, 'Write', 'Write about [[step-1]]', ${sql.json([first!.id])}, true)`;
+
+      expect(await migrate(sql)).toEqual(['011_flow_streams.sql']);
+
+      const flows = await sql`SELECT * FROM flows ORDER BY id`;
+      expect(flows.map((row) => Number(row.version))).toEqual([1, 1]);
+      const store = new EventStore(sql);
+      for (const row of flows) {
+        const { version, events } = await store.readStream(flowStreamId(row.id));
+        expect(version).toBe(1);
+        expect(events.map((event) => event.type)).toEqual(['FlowImported']);
+        expect(events[0]!.metadata).toMatchObject({ userId: user!.id });
+        const state = events.map(toFlowEvent).reduce(evolveFlow, initialFlowState());
+        expect(state).toMatchObject({
+          flowId: row.id,
+          userId: user!.id,
+          details: { name: row.name, description: row.description, status: row.status, isTemplate: false },
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+        });
+        const steps = await sql`
+          SELECT id, "order", name, system_prompt, output_mode, input_sources, choices, loop_target_step_id,
+                 max_loop_iterations, current_loop_iteration, requires_user_input, created_at
+          FROM steps WHERE flow_id = ${row.id} ORDER BY "order", created_at, id`;
+        expect(state.steps).toEqual(
+          steps.map((step) => ({ ...step, createdAt: step.createdAt.toISOString() })),
+        );
+      }
+    } finally {
+      await before.drop();
+    }
   });
 });

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
 import { connect } from '../../src/api/database/connection';
-import { migrate } from '../../src/api/database/migrate';
+import { copyFile, mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MIGRATIONS_DIR, migrate } from '../../src/api/database/migrate';
 
 export interface TestDatabase {
   url: string;
@@ -10,8 +13,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own on the test server; `drop()` removes it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own on the test server; `drop()` removes it. `migrationsBelow` stops
+ * before the migration of that number, for a database as an older version left it.
+ */
+export async function createTestDatabase(options: { migrationsBelow?: string } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -19,7 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const sql = connect(url.toString());
-  await migrate(sql);
+  await migrate(sql, options.migrationsBelow ? await migrationsBelow(options.migrationsBelow) : undefined);
   return {
     url: url.toString(),
     sql,
@@ -29,4 +35,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.end({ timeout: 5 });
     },
   };
+}
+
+/** A folder with the migrations numbered below `number`, copied. */
+async function migrationsBelow(number: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql') && name < number);
+  await Promise.all(files.map((name) => copyFile(path.join(MIGRATIONS_DIR, name), path.join(dir, name))));
+  return dir;
 }

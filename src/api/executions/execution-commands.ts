@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
-import type { StepSnapshot } from '../../domain/flow';
 import type { Limits } from '../../domain/limits';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowsRepository, StepsToRun } from '../flows/flows-repository';
