@@ -6,10 +6,14 @@ import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from
 
 /** The flow's row and its steps as the read models hold them, times as ISO text. */
 async function readModel(t: TestApp, flowId: string) {
-  const [flow] = await t.db.sql`
+  const [flow] = await t.db.sql<
+    (Record<string, unknown> & { createdAt: Date; updatedAt: Date; version: number })[]
+  >`
     SELECT id, user_id, name, description, status, is_template, created_at, updated_at, version
     FROM flows WHERE id = ${flowId}`;
-  const steps = await t.db.sql`
+  const steps = await t.db.sql<
+    (Record<string, unknown> & { id: string; inputSources: string[]; createdAt: Date })[]
+  >`
     SELECT id, "order", name, system_prompt, output_mode, input_sources, choices, loop_target_step_id,
            max_loop_iterations, current_loop_iteration, requires_user_input, created_at
     FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at, id`;

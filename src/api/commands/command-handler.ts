@@ -151,13 +151,12 @@ export class CommandHandler {
           throw conflict(`${aggregate.name} already exists`);
         }
         if (!(error instanceof ConcurrencyConflict)) throw error;
-        if (untilStored && Date.now() - since < OUTCOME_RETRY_MS) {
-          // Others keep winning the stream: step aside for a moment so the loop cannot starve.
-          if (attempt >= MAX_CONFLICT_RETRIES) await backOff(attempt);
-          continue;
-        }
-        if (attempt < MAX_CONFLICT_RETRIES) continue;
-        throw error;
+        const retry =
+          (untilStored && Date.now() - since < OUTCOME_RETRY_MS) || attempt < MAX_CONFLICT_RETRIES;
+        if (!retry) throw error;
+        // Another command won the stream: step aside for a random moment, so that many commands sent at
+        // once spread out instead of colliding again.
+        await backOff(attempt);
       }
     }
   }
@@ -182,9 +181,7 @@ export class CommandHandler {
 
 /** A random wait that grows with the attempts, up to 100 ms. */
 const backOff = (attempt: number) =>
-  new Promise((resolve) =>
-    setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt - MAX_CONFLICT_RETRIES))),
-  );
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt + 1))));
 
 const eventOf = <E extends DecidedEvent>(recorded: Pick<RecordedEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as E;

@@ -177,10 +177,11 @@ export class FlowCommands {
     );
   }
 
-  private handle(flowId: string, userId: string, command: FlowCommand, commandId?: string) {
+  private async handle(flowId: string, userId: string, command: FlowCommand, commandId?: string) {
     return this.commands.handle(flowAggregate, flowId, userId, command, {
       context: contextFor(userId),
       commandId,
+      loaded: await this.flows.current(flowId, userId),
     });
   }
 

@@ -2,6 +2,8 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { Flow, Step, StepSnapshot } from '../../domain/flow';
 import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow-history/flow-decider';
+import type { FlowState, VersionedStep } from '../../domain/flow-history/flow-events';
+import type { Loaded } from '../commands/command-handler';
 
 /** A flow as its row holds it: times are Dates until they are serialised. */
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {
@@ -108,6 +110,45 @@ export class FlowsRepository {
       .filter((row) => row.id !== null)
       .map(({ flowVersion: _version, ...step }) => step as StepSnapshot);
     return { steps, version: Number(rows[0]!.flowVersion) };
+  }
+
+  /**
+   * The flow as its read models hold it, with the version they reflect: what a command decides on first
+   * (the command handler reads the stream only when another command got there first), so an edit costs the
+   * flow's rows, not its whole history. The user's flow, else 404.
+   */
+  async current(flowId: string, userId: string): Promise<Loaded<FlowState>> {
+    const [row] = await this.sql<(FlowRow & { version: string; steps: VersionedStep[] })[]>`
+      SELECT f.id, f.user_id, f.name, f.description, f.status, f.is_template, f.created_at, f.updated_at,
+             f.version, coalesce(s.steps, '[]'::json) AS steps
+      FROM flows f
+      LEFT JOIN LATERAL (
+        SELECT json_agg(json_build_object(
+                 'id', id, 'order', "order", 'name', name, 'systemPrompt', system_prompt,
+                 'outputMode', output_mode, 'inputSources', input_sources, 'choices', choices,
+                 'loopTargetStepId', loop_target_step_id, 'maxLoopIterations', max_loop_iterations,
+                 'currentLoopIteration', current_loop_iteration, 'requiresUserInput', requires_user_input,
+                 'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+               ORDER BY "order", created_at, id) AS steps
+        FROM steps WHERE flow_id = f.id
+      ) s ON true
+      WHERE f.id = ${flowId} AND f.user_id = ${userId}`;
+    if (!row) throw notFound(FLOW_NOT_FOUND);
+    const state: FlowState = {
+      flowId: row.id,
+      userId: row.userId,
+      details: {
+        name: row.name,
+        description: row.description,
+        status: row.status,
+        isTemplate: row.isTemplate,
+      },
+      steps: row.steps,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      deleted: false,
+    };
+    return { state, version: Number(row.version) };
   }
 
   /** The step, when its flow is the user's; otherwise 404. */

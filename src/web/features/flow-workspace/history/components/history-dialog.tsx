@@ -4,7 +4,7 @@ import { messageOf } from '../../../../lib/api-client';
 import { dates, queueCard, history as t, toasts } from '../../../../lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
-import { auditTrailOf, historyPointsOf } from './history-points';
+import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';
 import { HistoryStateView } from './history-state-view';
 import { HistoryTimeline } from './history-timeline';
 
@@ -13,9 +13,11 @@ const selectClasses =
 
 /** One execution's history: the timeline on the left, the execution at the chosen point on the right. */
 function ExecutionHistory({
+  flowId,
   executionId,
   onOpenExecution,
 }: {
+  flowId: string;
   executionId: string;
   onOpenExecution: (executionId: string) => void;
 }) {
@@ -35,6 +37,7 @@ function ExecutionHistory({
     <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
       <HistoryTimeline
         points={points}
+        flowId={flowId}
         position={position}
         onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
       />
@@ -49,6 +52,7 @@ function ExecutionHistory({
         <HistoryStateView
           state={point.state}
           position={position}
+          syncedVersion={flowVersionAt(points, position)}
           trail={trail}
           onOpenExecution={onOpenExecution}
         />
@@ -57,9 +61,9 @@ function ExecutionHistory({
   );
 }
 
-function HistoryBody({ flowId }: { flowId: string }) {
+function HistoryBody({ flowId, executionId: initial }: { flowId: string; executionId?: string }) {
   const { data: executions, isLoading, error } = useFlowExecutions(flowId, true);
-  const [picked, setPicked] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string | null>(initial ?? null);
   const pickerId = useId();
   if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
   if (error) return <p className="text-sm text-red-600">{messageOf(error, t.loadFailed)}</p>;
@@ -93,18 +97,28 @@ function HistoryBody({ flowId }: { flowId: string }) {
         </div>
       ) : null}
       {/* A new key per execution starts its history at its end again. */}
-      <ExecutionHistory key={executionId} executionId={executionId} onOpenExecution={setPicked} />
+      <ExecutionHistory
+        key={executionId}
+        flowId={flowId}
+        executionId={executionId}
+        onOpenExecution={setPicked}
+      />
     </div>
   );
 }
 
-/** Everything that happened to the flow's executions, for auditing: nothing here changes anything. */
+/**
+ * Everything that happened to the flow's executions, for auditing: nothing here changes anything. It opens
+ * on `executionId` when given, else on the latest execution; following a link out of it closes it.
+ */
 export function HistoryDialog({
   flowId,
+  executionId,
   open,
   onOpenChange,
 }: {
   flowId: string;
+  executionId?: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -117,7 +131,15 @@ export function HistoryDialog({
         className="max-w-[min(96vw,1500px)]"
         data-testid="history-dialog"
       >
-        <HistoryBody flowId={flowId} />
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: it only hears clicks on the links inside */}
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: a link followed by the keyboard fires a click too */}
+        <div
+          onClick={(event) => {
+            if (event.target instanceof Element && event.target.closest('a[href]')) onOpenChange(false);
+          }}
+        >
+          <HistoryBody flowId={flowId} executionId={executionId} />
+        </div>
       </DialogContent>
     </Dialog>
   );

@@ -9,7 +9,7 @@ import {
 } from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 import type { HistoryEvent } from '../api/get-execution-history';
-import { auditTrailOf, historyPointsOf } from './history-points';
+import { auditTrailOf, flowVersionAt, flowVersionOf, historyPointsOf } from './history-points';
 
 const step = aStep(1, { name: 'Ý tưởng' });
 const events: ExecutionEvent[] = [
@@ -68,5 +68,26 @@ describe('auditTrailOf', () => {
     // Unapproving takes the approval back.
     expect(auditTrailOf(recorded, 6).approvals.has('r1')).toBe(false);
     expect(auditTrailOf(recorded, 1).runs.size).toBe(0);
+  });
+});
+
+describe('the flow version of an execution', () => {
+  it('is named by ExecutionStarted and StepsSynced, and holds until the next one names another', () => {
+    const withVersion = (event: HistoryEvent, flowVersion: number): HistoryEvent =>
+      ({ ...event, data: { ...event.data, flowVersion } }) as HistoryEvent;
+    const synced = {
+      ...recorded[1]!,
+      type: 'StepsSynced',
+      data: { steps: [step], cacheItemIds: ['c1'], at: 'x', flowVersion: 7 },
+    } as HistoryEvent;
+    const points = historyPointsOf([withVersion(recorded[0]!, 4), ...recorded.slice(1, 3), synced]);
+    expect(points.map((p) => p.flowVersion)).toEqual([4, null, null, 7]);
+    expect([1, 3, 4].map((count) => flowVersionAt(points, count))).toEqual([4, 4, 7]);
+    expect(flowVersionAt(points, 0)).toBeNull();
+  });
+
+  it('is unknown for an execution started before flows had versions', () => {
+    expect(flowVersionAt(historyPointsOf(recorded), recorded.length)).toBeNull();
+    expect(flowVersionOf({ type: 'ResultApproved', data: { resultId: 'r1', at: 'x' } })).toBeNull();
   });
 });

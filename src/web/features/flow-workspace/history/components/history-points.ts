@@ -11,9 +11,20 @@ export interface HistoryPoint {
   type: ExecutionEvent['type'];
   text: HistoryEntryText;
   state: ExecutionState;
+  /** The flow version the execution started from or synced its steps to, when the event names one. */
+  flowVersion: number | null;
 }
 
 const eventOf = (recorded: HistoryEvent) => ({ type: recorded.type, data: recorded.data }) as ExecutionEvent;
+
+/** ExecutionStarted and StepsSynced name the flow version they took the steps from, since flows have versions. */
+export const flowVersionOf = (event: ExecutionEvent): number | null =>
+  event.type === 'ExecutionStarted' || event.type === 'StepsSynced' ? (event.data.flowVersion ?? null) : null;
+
+/** The flow version the execution's steps are of after the first `count` points: the latest one named. */
+export function flowVersionAt(points: readonly HistoryPoint[], count: number): number | null {
+  return points.slice(0, count).reduce<number | null>((version, point) => point.flowVersion ?? version, null);
+}
 
 /** Folds the log once with the shared evolve; every point keeps the state it produced. */
 export function historyPointsOf(events: HistoryEvent[]): HistoryPoint[] {
@@ -25,6 +36,7 @@ export function historyPointsOf(events: HistoryEvent[]): HistoryPoint[] {
     type: recorded.type,
     text: describeEvent(eventOf(recorded), states[i]!, t.words, recorded.actor.name),
     state: states[i + 1]!,
+    flowVersion: flowVersionOf(recorded),
   }));
 }
 

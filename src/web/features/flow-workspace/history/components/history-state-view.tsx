@@ -5,7 +5,8 @@ import type { StepSnapshot } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Card } from '../../../../components/ui/card';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { dates, runMode, history as t } from '../../../../lib/strings';
+import { dates, flowHistory, runMode, history as t } from '../../../../lib/strings';
+import { FlowVersionLink } from '../../versions/components/flow-version-link';
 import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 import { ResultStatusBadge } from '../../workspace/components/result-status-badge';
 import { versionsOf } from '../../workspace/components/step-results';
@@ -168,11 +169,14 @@ function HistoryStep({
 export function HistoryStateView({
   state,
   position,
+  syncedVersion,
   trail,
   onOpenExecution,
 }: {
   state: ExecutionState;
   position: number;
+  /** The flow version the execution's steps are of at this point, when a sync has moved them on. */
+  syncedVersion: number | null;
   trail: AuditTrail;
   onOpenExecution: OpenExecution;
 }) {
@@ -181,6 +185,15 @@ export function HistoryStateView({
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.stateAt(position)}</h3>
         <ExecutionStatusBadge status={state.status} testId="history-state-status" />
+        {state.flowVersion !== null ? (
+          <FlowVersionLink flowId={state.flowId} version={state.flowVersion} />
+        ) : null}
+        {syncedVersion !== null && syncedVersion !== state.flowVersion ? (
+          <span className="flex items-center gap-1 text-xs text-slate-500" data-testid="history-state-synced">
+            {flowHistory.syncedTo}
+            <FlowVersionLink flowId={state.flowId} version={syncedVersion} />
+          </span>
+        ) : null}
         <span className="text-sm text-slate-500">
           {t.currentStep(state.currentStep, state.steps.length)} · {Math.round(progress(state))}%
         </span>

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { classNames } from '../../../../lib/class-names';
 import { dates, history as t } from '../../../../lib/strings';
+import { FlowVersionLink } from '../../versions/components/flow-version-link';
 import { HistoryDiff } from './history-diff';
 import type { HistoryPoint } from './history-points';
 
@@ -18,10 +19,12 @@ const tones: Partial<Record<HistoryPoint['type'], string>> = {
 
 function TimelineEntry({
   point,
+  flowId,
   selected,
   onSelect,
 }: {
   point: HistoryPoint;
+  flowId: string;
   selected: boolean;
   onSelect: () => void;
 }) {
@@ -30,15 +33,21 @@ function TimelineEntry({
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   return (
-    <li ref={ref}>
+    <li
+      ref={ref}
+      className={classNames(
+        'rounded-lg border border-l-4 border-slate-200 transition-colors',
+        tones[point.type] ?? 'border-l-slate-200',
+        selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white',
+      )}
+    >
       <button
         type="button"
         onClick={onSelect}
         aria-current={selected ? 'step' : undefined}
         className={classNames(
-          'w-full cursor-pointer rounded-lg border border-l-4 border-slate-200 p-3 text-left transition-colors',
-          tones[point.type] ?? 'border-l-slate-200',
-          selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white hover:bg-slate-50',
+          'w-full cursor-pointer rounded-lg p-3 text-left',
+          selected ? '' : 'hover:bg-slate-50',
         )}
         data-testid="history-entry"
         data-position={point.position}
@@ -62,6 +71,12 @@ function TimelineEntry({
           {point.actor ? ` · ${point.actor}` : ''}
         </p>
       </button>
+      {/* A link cannot sit inside the entry's button: it follows it, in the same card. */}
+      {point.flowVersion !== null ? (
+        <div className="-mt-1 px-3 pb-3" data-testid="history-entry-flow-version">
+          <FlowVersionLink flowId={flowId} version={point.flowVersion} />
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -69,10 +84,13 @@ function TimelineEntry({
 /** Picks a point of the history: by the slider, the previous/next buttons, or a click on an event. */
 export function HistoryTimeline({
   points,
+  flowId,
   position,
   onPositionChange,
 }: {
   points: HistoryPoint[];
+  /** The flow the execution ran, whose versions the entries link to. */
+  flowId: string;
   position: number;
   onPositionChange: (position: number) => void;
 }) {
@@ -124,6 +142,7 @@ export function HistoryTimeline({
           <TimelineEntry
             key={point.position}
             point={point}
+            flowId={flowId}
             selected={point.position === position}
             onSelect={() => onPositionChange(point.position)}
           />

@@ -20,7 +20,7 @@ export function modeOf(search: string): WorkspaceMode {
     : 'edit';
 }
 
-function FlowNotFound() {
+export function FlowNotFound() {
   return (
     <Card className="mx-auto mt-10 max-w-md p-8 text-center" data-testid="flow-not-found">
       <h1 className="text-xl font-semibold text-slate-900">{t.notFoundTitle}</h1>

@@ -1,4 +1,4 @@
-import { ArrowLeft, History, Lightbulb, ListTree } from 'lucide-react';
+import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../../domain/flow';
@@ -6,6 +6,7 @@ import { Button, buttonClasses } from '../../../../components/ui/button';
 import { classNames } from '../../../../lib/class-names';
 import { workspace as t } from '../../../../lib/strings';
 import { HistoryDialog } from '../../history/components/history-dialog';
+import { flowHistoryPath } from '../../versions/components/flow-version-link';
 import { LogsDialog } from './logs-dialog';
 import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';
@@ -72,6 +73,14 @@ export function WorkspaceHeader({
           <History className="h-4 w-4" />
           {t.history}
         </Button>
+        <Link
+          href={flowHistoryPath(flow.id)}
+          className={buttonClasses('outline', 'sm')}
+          data-testid="open-flow-history"
+        >
+          <GitCommitVertical className="h-4 w-4" />
+          {t.versions}
+        </Link>
         <Button
           variant="outline"
           size="sm"

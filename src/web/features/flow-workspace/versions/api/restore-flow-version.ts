@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../../lib/api-client';
+import { flowsQueryOptions } from '../../../../lib/flows-query';
+import { flowHistory as t } from '../../../../lib/strings';
+import { flowQueryOptions } from '../../api/get-flow';
+import { stepsQueryOptions } from '../../api/get-steps';
+import { type FlowVersionView, flowVersionQueryOptions } from './get-flow-version';
+import { flowVersionsQueryOptions } from './get-flow-versions';
+
+export const restoreFlowVersion = (flowId: string, version: number) =>
+  api.post<FlowVersionView>(`/api/flows/${flowId}/restore/${version}`, {});
+
+/**
+ * Makes the flow as it stood at a version its newest version; the workspace's flow and steps become the
+ * restored ones, so the editor shows the restored prompts.
+ */
+export function useRestoreFlowVersion(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) => restoreFlowVersion(flowId, version),
+    meta: { errorToast: { title: t.restoreFailedTitle, messageOr: t.restoreFailed } },
+    onSuccess: async (restored) => {
+      queryClient.setQueryData(flowVersionQueryOptions(flowId, restored.version).queryKey, restored);
+      queryClient.setQueryData(flowQueryOptions(flowId).queryKey, restored.flow);
+      queryClient.setQueryData(stepsQueryOptions(flowId).queryKey, restored.steps);
+      for (const { queryKey } of [flowQueryOptions(flowId), stepsQueryOptions(flowId)]) {
+        void queryClient.invalidateQueries({ queryKey, exact: true });
+      }
+      // The list shows the flow's name, description and step count.
+      void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
+      // The restore is done once the versions list has the new version, so the screen can choose it.
+      await queryClient.invalidateQueries({
+        queryKey: flowVersionsQueryOptions(flowId).queryKey,
+        exact: true,
+      });
+    },
+  });
+}
