@@ -6,6 +6,8 @@ export type OutputMode = (typeof OUTPUT_MODES)[number];
 export const FLOW_STATUSES = ['active', 'draft', 'inactive'] as const;
 
 export const MAX_LOOP_ITERATIONS = 100;
+/** Steps of one flow: every version of the flow is stored whole when it is restored, so it stays bounded. */
+export const MAX_FLOW_STEPS = 100;
 
 export const FLOW_NAME_MAX_LENGTH = 200;
 export const FLOW_DESCRIPTION_MAX_LENGTH = 2000;

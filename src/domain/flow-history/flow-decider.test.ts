@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
 import { aFlowStep } from '../execution/testing';
+import { MAX_FLOW_STEPS } from '../flow';
 import {
   decideFlow,
   FLOW_NOT_FOUND,
   type FlowCommand,
   INPUT_SOURCES_EARLIER,
   STEP_NOT_FOUND,
+  TOO_MANY_STEPS,
 } from './flow-decider';
 import {
   evolveFlow,
@@ -116,6 +118,17 @@ describe('the flow decider', () => {
         { type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Blog 2' }, at: NOW } },
         { type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: NOW } },
       ]);
+  });
+
+  it(`refuses a step past the ${MAX_FLOW_STEPS} a flow may have`, () => {
+    const full = Array.from({ length: MAX_FLOW_STEPS }, (_, i) => step(`s${i + 1}`, i + 1));
+    const { createdAt: _unused, ...another } = step('extra', MAX_FLOW_STEPS + 1);
+    given([created(full)])
+      .when({ type: 'AddStep', data: { step: another } })
+      .thenRefuses('rule_violated', TOO_MANY_STEPS);
+    given([created(full.slice(1))])
+      .when({ type: 'AddStep', data: { step: another } })
+      .thenEmits([{ type: 'StepAdded', data: { step: { ...another, createdAt: NOW }, at: NOW } }]);
   });
 
   it('adds a step whose inputs are earlier steps, and refuses one taking a later step', () => {

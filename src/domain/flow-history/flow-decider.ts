@@ -1,5 +1,5 @@
 import { conflict, notFound, ruleViolated } from '../errors';
-import { normaliseStepConfig } from '../flow';
+import { MAX_FLOW_STEPS, normaliseStepConfig } from '../flow';
 import {
   type FlowDetails,
   type FlowEvent,
@@ -38,6 +38,7 @@ export interface FlowContext {
 export const FLOW_NOT_FOUND = 'Flow not found';
 export const STEP_NOT_FOUND = 'Step not found';
 export const INPUT_SOURCES_EARLIER = 'inputSources: input sources may only be earlier steps of the same flow';
+export const TOO_MANY_STEPS = `A flow has at most ${MAX_FLOW_STEPS} steps`;
 
 const STEP_FIELD_NAMES: (keyof StepFields)[] = [
   'order',
@@ -83,6 +84,7 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
     case 'AddStep': {
       const { step } = command.data;
       if (state.steps.some((existing) => existing.id === step.id)) throw conflict('Step already exists');
+      if (state.steps.length >= MAX_FLOW_STEPS) throw ruleViolated(TOO_MANY_STEPS);
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
       return [{ type: 'StepAdded', data: { step: added, at } }];

@@ -4,13 +4,12 @@ import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { Badge } from '../../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
-import { Skeleton } from '../../../../components/ui/skeleton';
-import { ApiError, messageOf } from '../../../../lib/api-client';
+import { messageOf } from '../../../../lib/api-client';
 import { excerptOf } from '../../../../lib/excerpt';
-import { app, dates, flowHistory as t } from '../../../../lib/strings';
+import { dates, flowHistory as t } from '../../../../lib/strings';
 import { useFlow } from '../../api/get-flow';
 import { HistoryDialog } from '../../history/components/history-dialog';
-import { FlowNotFound } from '../../workspace/components/flow-workspace-page';
+import { FlowLoading, FlowNotFound, isMissingFlow } from '../../workspace/components/flow-workspace-page';
 import { useFlowVersion } from '../api/get-flow-version';
 import { type FlowVersion, useFlowVersions } from '../api/get-flow-versions';
 import { RestoreVersionDialog } from './restore-version-dialog';
@@ -155,20 +154,8 @@ function FlowHistory({ flowId }: { flowId: string }) {
   const [executionId, setExecutionId] = useState<string | null>(null);
   const paneRef = useRef<HTMLDivElement>(null);
 
-  if (flow.isLoading || versions.isLoading) {
-    return (
-      <div className="flex flex-col gap-4" data-testid="flow-history-loading">
-        <span className="sr-only">{app.loading}</span>
-        <Skeleton className="h-8 w-1/3" />
-        <Skeleton className="h-24 w-full" />
-        <Skeleton className="h-24 w-full" />
-      </div>
-    );
-  }
-  // 404: missing or not this user's; 400: not even a flow id. Either way there is no such flow.
-  if (flow.error instanceof ApiError && (flow.error.status === 404 || flow.error.status === 400)) {
-    return <FlowNotFound />;
-  }
+  if (flow.isLoading || versions.isLoading) return <FlowLoading testId="flow-history-loading" />;
+  if (isMissingFlow(flow.error)) return <FlowNotFound />;
   const error = flow.error ?? versions.error;
   if (error || !flow.data) {
     return <p className="py-10 text-center text-red-700">{messageOf(error, t.loadFailed)}</p>;

@@ -20,6 +20,22 @@ export function modeOf(search: string): WorkspaceMode {
     : 'edit';
 }
 
+/** A flow page while its flow loads. */
+export function FlowLoading({ testId }: { testId: string }) {
+  return (
+    <div className="flex flex-col gap-4" data-testid={testId}>
+      <span className="sr-only">{app.loading}</span>
+      <Skeleton className="h-8 w-1/3" />
+      <Skeleton className="h-24 w-full" />
+      <Skeleton className="h-24 w-full" />
+    </div>
+  );
+}
+
+/** 404: missing or not this user's; 400: not even a flow id. Either way there is no such flow. */
+export const isMissingFlow = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.status === 400);
+
 export function FlowNotFound() {
   return (
     <Card className="mx-auto mt-10 max-w-md p-8 text-center" data-testid="flow-not-found">
@@ -55,20 +71,8 @@ function Workspace({ flowId, masterMode: MasterMode }: { flowId: string; masterM
   const flow = useFlow(flowId);
   const steps = useSteps(flowId);
 
-  if (flow.isLoading) {
-    return (
-      <div className="flex flex-col gap-4" data-testid="workspace-loading">
-        <span className="sr-only">{app.loading}</span>
-        <Skeleton className="h-8 w-1/3" />
-        <Skeleton className="h-24 w-full" />
-        <Skeleton className="h-24 w-full" />
-      </div>
-    );
-  }
-  // 404: missing or not this user's; 400: not even a flow id. Either way there is no such flow.
-  if (flow.error instanceof ApiError && (flow.error.status === 404 || flow.error.status === 400)) {
-    return <FlowNotFound />;
-  }
+  if (flow.isLoading) return <FlowLoading testId="workspace-loading" />;
+  if (isMissingFlow(flow.error)) return <FlowNotFound />;
   if (flow.error || !flow.data) {
     return <p className="py-10 text-center text-red-700">{flow.error?.message}</p>;
   }
