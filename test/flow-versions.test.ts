@@ -142,6 +142,26 @@ describe('flows with a history', () => {
     expect((await owner.get(`/api/flows/${flow.id}/versions/abc`)).statusCode).toBe(400);
   });
 
+  it('records which path made a flow from Workflow JSON', async () => {
+    const workflowJSON = {
+      name: 'Made',
+      steps: [{ name: 'One', order: 1, systemPrompt: 'Go', outputMode: 'single' }],
+    };
+    const summaries = [];
+    for (const origin of [undefined, 'ai-creator', 'flow-creator', 'template']) {
+      const flow = (await owner.post('/api/ai/create-from-json', { workflowJSON, origin })).json();
+      summaries.push((await owner.get(`/api/flows/${flow.id}/versions`)).json()[0].summary);
+    }
+    expect(summaries).toEqual([
+      'Created from an imported file with 1 step',
+      'Created by the AI Creator with 1 step',
+      'Created by the AI Flow Creator with 1 step',
+      'Created from a template with 1 step',
+    ]);
+    const refused = await owner.post('/api/ai/create-from-json', { workflowJSON, origin: 'recommendation' });
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('shows versions only to the owner: another user, and a deleted flow, get 404', async () => {
     const { flow } = await createFlow(owner, 'Private', [{ name: 'S', systemPrompt: 'secret prompt' }]);
     for (const call of [

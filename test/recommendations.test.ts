@@ -180,6 +180,11 @@ describe('workflow recommendations with the offline model', () => {
     expect(flows.map((f) => f.id)).toContain(flow.id);
     const listed = (await alice.get('/api/recommendations')).json() as RecommendationRecord[];
     expect(listed.find((r) => r.id === recommendation.id)?.status).toBe('implemented');
+    // The flow's stream says which path made it.
+    const [created] = (await alice.get(`/api/flows/${flow.id}/versions`)).json();
+    expect(created.summary).toBe(
+      `Created from a recommendation with ${recommendation.recommendedSteps.length} steps`,
+    );
   });
 
   it('records feedback: the count, the average rating, the comment and a dismissal', async () => {
