@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { violationsOn } from './axe';
 import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const FIRST_PROMPT = 'Write a short outline about green tea for beginners.';
 const SECOND_PROMPT = 'Write a detailed outline about oolong tea for beginners.';
@@ -21,18 +19,6 @@ const versionsOf = (page: Page, baseUrl: string, flowId: string) =>
   callApi(page, baseUrl, 'GET', `/api/flows/${flowId}/versions`) as Promise<Version[]>;
 
 const toastText = (page: Page) => page.getByTestId('toast').allTextContents();
-
-/** axe-core's findings on the page as it stands (evaluated: the app's CSP refuses inline scripts). */
-async function violationsOn(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown }> } }
-    ).axe;
-    return (await axe.run(document)).violations;
-  })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-  return violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe.skipIf(skipReason !== null)(
   `the flow history screen in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
