@@ -1,11 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
-import { Toaster, useToast } from '../components/ui/toast';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { useToast } from '../components/ui/toast';
 import { userQueryOptions } from '../features/auth/api/get-user';
 import { createQueryClient } from '../lib/api-client';
 import { failureToastOf } from '../lib/failure-toast';
 import { onSessionEnded } from '../lib/session-ended';
 import { toasts } from '../lib/strings';
+
+/** The toast region loads after the first paint: a toast raised before it arrives waits in its atom. */
+const Toaster = lazy(async () => ({ default: (await import('../components/ui/toaster')).Toaster }));
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const toast = useToast();
@@ -29,7 +32,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster closeLabel={toasts.close} />
+      <Suspense fallback={null}>
+        <Toaster closeLabel={toasts.close} />
+      </Suspense>
     </QueryClientProvider>
   );
 }

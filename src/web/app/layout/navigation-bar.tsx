@@ -1,30 +1,11 @@
 import { LogIn, LogOut, Menu, Workflow } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClasses } from '../../components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
 import { displayNameOf, type User } from '../../features/auth/api/get-user';
 import { classNames } from '../../lib/class-names';
-import { app, nav, sessions } from '../../lib/strings';
-
-/** The app's pages, in the bar on a wide screen and in the menu on a narrow one. */
-const PAGES = [
-  { href: '/flows', label: nav.flows },
-  { href: '/master-mode', label: nav.masterMode },
-  { href: '/guide', label: nav.guide },
-  { href: '/sessions', label: sessions.navLink },
-  { href: '/recommendations', label: nav.recommendations },
-  { href: '/api-keys', label: nav.keys },
-];
-
-/** The flows list is also the home page, and a flow's workspace belongs to it. */
-function isActive(href: string, location: string) {
-  return href === '/flows' ? location === '/' || location.startsWith('/flows') : location.startsWith(href);
-}
+import { app, nav } from '../../lib/strings';
+import { isActive, PAGES } from './navigation-pages';
 
 function NavLink({ href, children, className }: { href: string; children: string; className?: string }) {
   const [location] = useLocation();
@@ -43,39 +24,16 @@ function NavLink({ href, children, className }: { href: string; children: string
   );
 }
 
-/** Below lg every page, the user's name and sign-out sit in one menu: nothing is clipped or overlaps. */
-function NarrowMenu({ user }: { user: User }) {
-  const [location, navigate] = useLocation();
+/** Signed in only, with the menu's parts: it loads beside the first signed-in page, not on the landing page. */
+const NarrowMenu = lazy(async () => ({ default: (await import('./narrow-menu')).NarrowMenu }));
+
+/** Holds the menu button's place while the menu loads. */
+function NarrowMenuPlaceholder() {
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" className="ml-auto lg:hidden" data-testid="nav-menu-button">
-          <Menu className="h-4 w-4" />
-          {nav.menu}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent className="min-w-56" data-testid="nav-menu">
-        <p className="truncate px-2 py-1.5 text-xs text-slate-500" data-testid="nav-menu-user">
-          {displayNameOf(user, nav.userFallback)}
-        </p>
-        {PAGES.map((page) => (
-          <DropdownMenuItem
-            key={page.href}
-            onSelect={() => navigate(page.href)}
-            className={isActive(page.href, location) ? 'font-semibold text-indigo-700' : undefined}
-            data-testid="nav-menu-link"
-          >
-            {page.label}
-          </DropdownMenuItem>
-        ))}
-        <DropdownMenuItem asChild>
-          <a href="/api/logout" data-testid="nav-menu-logout">
-            <LogOut className="h-4 w-4" />
-            {nav.logout}
-          </a>
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="outline" size="sm" className="ml-auto lg:hidden" disabled>
+      <Menu className="h-4 w-4" />
+      {nav.menu}
+    </Button>
   );
 }
 
@@ -99,7 +57,9 @@ export function NavigationBar({ user }: { user: User | null }) {
         </Link>
         {user ? (
           <>
-            <NarrowMenu user={user} />
+            <Suspense fallback={<NarrowMenuPlaceholder />}>
+              <NarrowMenu user={user} />
+            </Suspense>
             <div className="hidden min-w-0 flex-1 items-center gap-1 overflow-x-auto [mask-image:linear-gradient(to_right,black_calc(100%_-_1.5rem),transparent)] [scrollbar-width:none] lg:flex lg:[mask-image:none]">
               {PAGES.map((page) => (
                 <NavLink key={page.href} href={page.href}>

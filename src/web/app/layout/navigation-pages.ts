@@ -1,0 +1,16 @@
+import { nav, sessions } from '../../lib/strings';
+
+/** The app's pages, in the bar on a wide screen and in the menu on a narrow one. */
+export const PAGES = [
+  { href: '/flows', label: nav.flows },
+  { href: '/master-mode', label: nav.masterMode },
+  { href: '/guide', label: nav.guide },
+  { href: '/sessions', label: sessions.navLink },
+  { href: '/recommendations', label: nav.recommendations },
+  { href: '/api-keys', label: nav.keys },
+];
+
+/** The flows list is also the home page, and a flow's workspace belongs to it. */
+export function isActive(href: string, location: string) {
+  return href === '/flows' ? location === '/' || location.startsWith('/flows') : location.startsWith(href);
+}
