@@ -86,6 +86,93 @@ export async function runCommands(base: string, cookie: string, flows: BenchFlow
   return { runLatencies, startLatencies, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Where a load sends its commands: the server (under /api) or the floor routes (under /floor). */
+export interface CommandTarget {
+  base: string;
+  cookie: string;
+  prefix: '/api' | '/floor';
+}
+
+/** An execution started by a load, with the step a step run load runs on it. */
+export type Runnable = { executionId: string; stepId: string };
+
+/**
+ * One client per flow, each starting executions of its flow back to back for `seconds`: every latency in ms,
+ * the executions started (for a step run load) and how long the load took in all.
+ */
+export async function startLoad(target: CommandTarget, flows: BenchFlow[], seconds: number) {
+  const latencies: number[] = [];
+  const started: Runnable[] = [];
+  const t = performance.now();
+  const until = t + seconds * 1000;
+  await Promise.all(
+    flows.map(async ({ flow, step }) => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const execution = await call(
+          target.base,
+          target.cookie,
+          'POST',
+          `${target.prefix}/flows/${flow.id}/execute`,
+        );
+        latencies.push(performance.now() - t0);
+        started.push({ executionId: execution.id, stepId: step.id });
+      }
+    }),
+  );
+  return { latencies, started, seconds: (performance.now() - t) / 1000 };
+}
+
+/**
+ * `clients` clients running the step of one fresh execution after another, taken from `queue` (which the load
+ * empties), for `seconds` or until none is left (`ranOut`): every latency in ms and how long the load took.
+ */
+export async function stepRunLoad(
+  target: CommandTarget,
+  queue: Runnable[],
+  clients: number,
+  seconds: number,
+) {
+  const latencies: number[] = [];
+  let ranOut = false;
+  const t = performance.now();
+  const until = t + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const next = queue.shift();
+        if (!next) {
+          ranOut = true;
+          return;
+        }
+        const t0 = performance.now();
+        await call(
+          target.base,
+          target.cookie,
+          'POST',
+          `${target.prefix}/executions/${next.executionId}/steps/${next.stepId}/execute`,
+          { userInput: '' },
+        );
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - t) / 1000, ranOut };
+}
+
+/** Sockets opened at once: enough to open thousands in seconds, few enough not to flood the accept queue. */
+const SOCKETS_OPENED_AT_ONCE = 200;
+
+/** A websocket, added to `open` at once so that it is closed however the opening of the others ends. */
+function openSocket(url: string, cookie: string, open: WebSocket[]) {
+  const socket = new WebSocket(url, { headers: { cookie }, perMessageDeflate: false });
+  open.push(socket);
+  return new Promise<WebSocket>((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
 /**
  * Push: `sockets` sockets on one execution of `flow`, 40 commands each appending one event; commit ->
  * receipt for each event on each socket. A socket missed an event it never got, and duplicated one it got
@@ -105,24 +192,31 @@ export async function measurePush(base: string, cookie: string, { flow, step }: 
   const latencies: number[] = [];
   const received = Array.from({ length: sockets }, () => new Map<number, number>());
   const open: WebSocket[] = [];
+  const subscribed = new Set<number>();
+  const listen = (socket: WebSocket, i: number) => {
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw));
+      if (message.type === 'up-to-date') subscribed.add(i);
+      if (message.type !== 'event') return;
+      received[i]!.set(message.position, (received[i]!.get(message.position) ?? 0) + 1);
+      const sent = sentAt.get(message.position);
+      if (sent !== undefined) latencies.push(performance.now() - sent);
+    });
+    socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
+  };
   try {
-    for (let i = 0; i < sockets; i++) {
-      const socket = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers: { cookie } });
-      open.push(socket);
-      await new Promise((resolve, reject) => {
-        socket.once('open', resolve);
-        socket.once('error', reject);
-      });
-      socket.on('message', (raw) => {
-        const message = JSON.parse(String(raw));
-        if (message.type !== 'event') return;
-        received[i]!.set(message.position, (received[i]!.get(message.position) ?? 0) + 1);
-        const sent = sentAt.get(message.position);
-        if (sent !== undefined) latencies.push(performance.now() - sent);
-      });
-      socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
+    const url = `${base.replace('http', 'ws')}/api/ws`;
+    for (let first = 0; first < sockets; first += SOCKETS_OPENED_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(SOCKETS_OPENED_AT_ONCE, sockets - first) }, (_, j) =>
+        openSocket(url, cookie, open).then((socket) => listen(socket, first + j)),
+      );
+      await Promise.all(batch);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every socket subscribed before the first command, so each latency is that of a push, not of a catch-up.
+    const subscribing = performance.now() + 30_000;
+    while (subscribed.size < sockets && performance.now() < subscribing) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const commands = 40;
     for (let n = 1; n <= commands; n++) {
       sentAt.set(from + n, performance.now());

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Sql, TransactionSql } from 'postgres';
+
+/**
+ * The floor of the command figures: routes shaped as a start and a step run that do the database work those
+ * commands do, round trip for round trip, and nothing else. Each statement stands for the server's own (same
+ * tables for the event log, a look-alike table for the read models), with parameters of the sizes the server
+ * sends (measured on its connection) and an answer of the size it answers with.
+ *
+ * A start: read the flow's steps; one transaction of the append (BEGIN travelling with it), the
+ * execution's row, COMMIT. A step run: read the execution's stream; read the steps, the conversation and
+ * the user's key side by side; one transaction for the run's start (append, then the request log and the
+ * execution's row together, COMMIT) and one for its outcome (append, then the result, the request log and
+ * the usage together, then the execution's row, COMMIT).
+ */
+const SIZES = {
+  startEvent: 635,
+  startedExecution: 565,
+  runStartedEvent: 720,
+  requestLog: 400,
+  runningExecution: 820,
+  runCompletedEvent: 980,
+  stepResult: 460,
+  requestLogAnswer: 180,
+  usage: 60,
+  completedExecution: 850,
+  startAnswer: 743,
+  runAnswer: 2162,
+};
+
+const FLOOR_TABLE = `
+  CREATE TABLE IF NOT EXISTS floor_read_models (
+    id uuid PRIMARY KEY,
+    owner_id uuid NOT NULL,
+    data jsonb NOT NULL,
+    position bigint NOT NULL DEFAULT 0,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`;
+
+const streamOf = (executionId: string) => `floor-execution-${executionId}`;
+
+/** A JSON text of about `bytes` bytes. */
+const filler = (bytes: number) => JSON.stringify({ text: 'x'.repeat(Math.max(0, bytes - 12)) });
+
+/** The body of an answer of about `bytes` bytes, with the fields a client reads from it. */
+const answer = (bytes: number, fields: Record<string, unknown>) => ({ ...fields, filler: 'x'.repeat(bytes) });
+
+export async function floorRoutes(app: FastifyInstance, sql: Sql) {
+  await sql.unsafe(FLOOR_TABLE);
+
+  app.post('/floor/flows', async () => {
+    const flowId = randomUUID();
+    await sql`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${flowId}, ${flowId}, ${filler(400)}::text::jsonb)`;
+    return { flow: { id: flowId }, step: { id: randomUUID() } };
+  });
+
+  app.post<{ Params: { flowId: string } }>('/floor/flows/:flowId/execute', async (request) => {
+    const { flowId } = request.params;
+    await readSteps(sql, flowId);
+    const executionId = randomUUID();
+    await transaction(sql, async (tx) => {
+      await append(tx, streamOf(executionId), 0, { flowId }, SIZES.startEvent);
+      await writeExecution(tx, executionId, flowId, SIZES.startedExecution, 1);
+    });
+    return answer(SIZES.startAnswer, { id: executionId });
+  });
+
+  app.post<{ Params: { executionId: string; stepId: string } }>(
+    '/floor/executions/:executionId/steps/:stepId/execute',
+    async (request) => {
+      const { executionId } = request.params;
+      const streamId = streamOf(executionId);
+      const rows = await sql<{ streamVersion: number; data: { flowId?: string } | null }[]>`
+        SELECT s.version AS "streamVersion", e.*
+        FROM streams s
+        LEFT JOIN LATERAL (
+          SELECT global_position, transaction_id::text, stream_position, event_id, event_type, data, metadata,
+            created_at
+          FROM events WHERE events.stream_id = s.stream_id AND events.stream_position > ${0}
+          ORDER BY events.stream_position
+        ) e ON true
+        WHERE s.stream_id = ${streamId}`;
+      const flowId = rows[0]?.data?.flowId;
+      if (!flowId) throw new Error(`no execution ${executionId}`);
+      const version = Number(rows[0]!.streamVersion);
+      await Promise.all([readSteps(sql, flowId), readConversation(sql, flowId), readOwnKey(sql, flowId)]);
+      const logId = randomUUID();
+      await transaction(sql, async (tx) => {
+        await append(tx, streamId, version, {}, SIZES.runStartedEvent);
+        await Promise.all([
+          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${logId}, ${executionId}, ${filler(SIZES.requestLog)}::text::jsonb)`,
+          writeExecution(tx, executionId, flowId, SIZES.runningExecution, version + 1),
+        ]);
+      });
+      await transaction(sql, async (tx) => {
+        await append(tx, streamId, version + 1, {}, SIZES.runCompletedEvent);
+        await Promise.all([
+          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.stepResult)}::text::jsonb)`,
+          tx`UPDATE floor_read_models SET data = ${filler(SIZES.requestLogAnswer)}::text::jsonb, position = ${version + 2} WHERE id = ${logId} AND position < ${version + 2}`,
+          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.usage)}::text::jsonb)`,
+        ]);
+        await writeExecution(tx, executionId, flowId, SIZES.completedExecution, version + 2);
+      });
+      return answer(SIZES.runAnswer, { execution: { id: executionId }, results: [] });
+    },
+  );
+}
+
+function readSteps(sql: Sql, flowId: string) {
+  return sql`SELECT data FROM floor_read_models WHERE id = ${flowId}`;
+}
+
+function readConversation(sql: Sql, flowId: string) {
+  return sql`SELECT data, position FROM floor_read_models WHERE id = ${flowId} AND position >= 0`;
+}
+
+/** Finds nothing, as the server's lookup of a user's own model key does for the bench user. */
+function readOwnKey(sql: Sql, flowId: string) {
+  return sql`SELECT owner_id FROM floor_read_models WHERE id = ${flowId} AND position < 0`;
+}
+
+/**
+ * The server's append of one event at `version` (0: a new stream): the claim of the stream and the insert, in
+ * one statement.
+ */
+function append(
+  tx: TransactionSql,
+  streamId: string,
+  version: number,
+  data: Record<string, unknown>,
+  bytes: number,
+) {
+  const batch = JSON.stringify([
+    {
+      eventId: randomUUID(),
+      type: 'FloorEvent',
+      data: { ...data, ...JSON.parse(filler(bytes)) },
+      metadata: {},
+    },
+  ]);
+  if (version === 0) {
+    return tx`
+      WITH stream AS (
+        INSERT INTO streams (stream_id, stream_type, version) VALUES (${streamId}::text, ${'floor'}::text, ${1}::bigint)
+        ON CONFLICT (stream_id) DO NOTHING
+        RETURNING version
+      )
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      SELECT ${streamId}, stream.version - ${1} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
+        e.event -> 'data', e.event -> 'metadata'
+      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+      ORDER BY e.n
+      RETURNING global_position, transaction_id::text, stream_position, created_at`;
+  }
+  return tx`
+    WITH stream AS (
+      UPDATE streams SET version = version + ${1}, updated_at = now()
+      WHERE stream_id = ${streamId} AND version = ${version}
+      RETURNING version
+    )
+    INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+    SELECT ${streamId}, stream.version - ${1} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
+      e.event -> 'data', e.event -> 'metadata'
+    FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+    ORDER BY e.n
+    RETURNING global_position, transaction_id::text, stream_position, created_at`;
+}
+
+function writeExecution(
+  tx: TransactionSql,
+  executionId: string,
+  flowId: string,
+  bytes: number,
+  position: number,
+) {
+  return tx`
+    INSERT INTO floor_read_models (id, owner_id, data, position)
+    VALUES (${executionId}, ${flowId}, ${filler(bytes)}::text::jsonb, ${position})
+    ON CONFLICT (id) DO UPDATE SET data = excluded.data, position = excluded.position, updated_at = now()`;
+}
+
+/** The server's transaction: its BEGIN travels with the first statement instead of waiting for its answer. */
+async function transaction(sql: Sql, work: (tx: TransactionSql) => Promise<unknown>) {
+  const connection = await sql.reserve();
+  try {
+    const begun = connection`BEGIN`.execute();
+    begun.catch(() => {});
+    try {
+      await work(connection as unknown as TransactionSql);
+      await begun;
+    } catch (error) {
+      await connection`ROLLBACK`;
+      throw error;
+    }
+    await connection`COMMIT`;
+  } finally {
+    connection.release();
+  }
+}
