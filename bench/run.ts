@@ -268,7 +268,7 @@ async function main() {
     });
 
     // Rebuild of the read models from the log the commands above wrote.
-    const sql = connect(databaseUrl);
+    const sql = connect(databaseUrl, { noDelay: true }); // as `npm run projections:rebuild` connects
     const store = new EventStore(sql);
     const started = performance.now();
     const events = await rebuildProjections(sql, (after, limit) => store.readFeed({ after, limit }));

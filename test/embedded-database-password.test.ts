@@ -38,6 +38,8 @@ describe('the embedded PostgreSQL password', () => {
       expect(password).not.toBe('postgres');
       expect(password.length).toBeGreaterThanOrEqual(32);
       expect(new URL(database.url).password).toBe(password);
+      // The server's own connections go over the embedded PostgreSQL's Unix socket (no server address).
+      expect(await database.sql`SELECT host(inet_server_addr()) AS address`).toEqual([{ address: null }]);
       expect(await database.sql`SELECT 1 AS one`).toEqual([{ one: 1 }]);
       expect(await accepts(database.url, 'postgres')).toBe(false);
       await database.sql`CREATE TABLE kept (note text)`;

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
@@ -19,6 +18,7 @@ import gracefulStop from './plugins/graceful-stop';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import routeSchemas from './plugins/route-schemas';
+import securityHeaders from './plugins/security-headers';
 import serverInstancePlugin from './plugins/server-instance';
 import { PROJECT_ROOT } from './project-root';
 import { sharedRateLimits } from './rate-limit-store';
@@ -81,21 +81,7 @@ export async function buildApp(
   app.decorate('resolveModel', services.resolveModel);
   app.setErrorHandler(handleError);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        imgSrc: ["'self'", 'data:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: false,
-    // Not helmet's no-referrer: under it browsers send `Origin: null` with form posts, which the
-    // Origin check must refuse, and the sign-in page's own forms would fail.
-    referrerPolicy: { policy: 'same-origin' },
-  });
+  await app.register(securityHeaders);
   await app.register(rateLimit, sharedRateLimits(app));
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   // After the websocket plugin (an upgrade it refuses must still be closed by it), before anything that reads.

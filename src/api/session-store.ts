@@ -9,8 +9,8 @@ const FALLBACK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How long a session read from the table is reused without reading it again. Every API call and poll
- * needs the session; this keeps that off the database. A sign-out in this process takes effect at once,
- * one in another process within this time.
+ * needs the session; this keeps that off the database. A sign-out takes effect at once in the process that
+ * handles it, in the others as soon as its NOTIFY arrives; should one be missed, within this time.
  */
 export const SESSION_REUSE_MS = 2_000;
 const MOST_REMEMBERED = 10_000;
@@ -30,8 +30,14 @@ export interface SessionWatch {
  */
 export class PostgresSessionStore implements SessionStore, SessionWatch {
   private sweepTimer: NodeJS.Timeout | undefined;
+  private stopForgetting: (() => Promise<void>) | undefined;
   /** Recently read or written sessions, as stored text (each `get` hands out a fresh copy). */
   private readonly recent = new Map<string, { sess: string; until: number; expire: number }>();
+  /**
+   * How many times copies were dropped for an ending. A read or write that began before one is not kept: it may
+   * hold a session that ended while it was under way.
+   */
+  private endingsHeard = 0;
   private readonly endingListeners = new Set<(sid: string) => void>();
 
   constructor(
@@ -45,10 +51,11 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     // Sent as text and cast by the server: a jsonb-typed parameter would make postgres.js encode the string again.
     const sess = JSON.stringify(session);
     this.recent.delete(sid);
+    const heard = this.endingsHeard;
     this.sql`
       INSERT INTO sessions (sid, sess, expire) VALUES (${sid}, ${sess}::text::jsonb, ${expire})
       ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`.then(() => {
-      this.remember(sid, sess, expire.getTime());
+      this.remember(sid, sess, expire.getTime(), heard);
       done();
     }, done);
   }
@@ -62,35 +69,32 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
       done(null, JSON.parse(known.sess) as Session);
       return;
     }
+    const heard = this.endingsHeard;
     this.sql<{ sess: string; expire: Date }[]>`
       SELECT sess::text AS sess, expire FROM sessions WHERE sid = ${sid} AND expire > now()`.then(([row]) => {
       if (!row) return done(null, null);
-      this.remember(sid, row.sess, new Date(row.expire).getTime());
+      this.remember(sid, row.sess, new Date(row.expire).getTime(), heard);
       done(null, JSON.parse(row.sess) as Session);
     }, done);
   }
 
-  /** Sign-out (and the old id at sign-in): gone from the table, and announced when it was there. */
+  /**
+   * Sign-out (and the old id at sign-in): gone from the table and announced, when it was there, to every
+   * process by a NOTIFY in the same statement, so it is on its way to them before sign-out answers (and a
+   * sign-in's never-saved visitor id costs none); listeners in this process hear of it at once.
+   */
   destroy(sid: string, done: Done): void {
-    this.recent.delete(sid);
-    this.sql`DELETE FROM sessions WHERE sid = ${sid}`.then((deleted) => {
-      if (deleted.count > 0) this.announceEnded(sid);
+    this.forget(sid);
+    this.sql`
+      WITH ended AS (DELETE FROM sessions WHERE sid = ${sid} RETURNING sid)
+      SELECT pg_notify(${SESSIONS_ENDED_CHANNEL}, sid) FROM ended`.then((ended) => {
+      if (ended.count > 0) this.ended(sid);
       done();
     }, done);
   }
 
-  /**
-   * Listeners in this process hear of the end at once, before sign-out answers; other processes through
-   * NOTIFY (sent only for a session that existed, so a sign-in's never-saved visitor id costs none).
-   */
-  private announceEnded(sid: string) {
-    this.ended(sid);
-    // A lost NOTIFY leaves other processes' sockets to their periodic session check: never fail sign-out for it.
-    this.sql.notify(SESSIONS_ENDED_CHANNEL, sid).catch(() => {});
-  }
-
   private ended(sid: string) {
-    this.recent.delete(sid);
+    this.forget(sid);
     for (const listener of this.endingListeners) {
       try {
         listener(sid);
@@ -109,14 +113,7 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     this.endingListeners.add(ended);
     try {
       // Our own NOTIFY comes back here too; the second `ended` for an id finds nothing left to close.
-      const listening = await this.sql.listen(
-        SESSIONS_ENDED_CHANNEL,
-        (sid) => {
-          this.recent.delete(sid);
-          ended(sid);
-        },
-        mayHaveMissed,
-      );
+      const listening = await this.sql.listen(SESSIONS_ENDED_CHANNEL, ended, mayHaveMissed);
       return async () => {
         this.endingListeners.delete(ended);
         await listening.unlisten();
@@ -125,6 +122,27 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
       this.endingListeners.delete(ended);
       throw error;
     }
+  }
+
+  /**
+   * Drops the reused copy of every session ended in any process, as its NOTIFY arrives, and all copies
+   * whenever listening is (re-)established, since endings in between were not heard. Shares the LISTEN
+   * of `watchEndings`. Nothing to do when sessions are not reused.
+   */
+  async startForgettingEnded(): Promise<void> {
+    if (this.reuseMs <= 0 || this.stopForgetting) return;
+    const listening = await this.sql.listen(
+      SESSIONS_ENDED_CHANNEL,
+      (sid) => this.forget(sid),
+      () => this.forgetAll(),
+    );
+    this.stopForgetting = listening.unlisten;
+  }
+
+  async stopForgettingEnded(): Promise<void> {
+    const stop = this.stopForgetting;
+    this.stopForgetting = undefined;
+    await stop?.();
   }
 
   /**
@@ -138,7 +156,18 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     return new Map(rows.map((row) => [row.sid, new Date(row.expire).getTime()]));
   }
 
-  private remember(sid: string, sess: string, expire: number) {
+  private forget(sid: string) {
+    this.endingsHeard++;
+    this.recent.delete(sid);
+  }
+
+  private forgetAll() {
+    this.endingsHeard++;
+    this.recent.clear();
+  }
+
+  private remember(sid: string, sess: string, expire: number, heard: number) {
+    if (heard !== this.endingsHeard) return;
     if (this.recent.size >= MOST_REMEMBERED) {
       const now = Date.now();
       for (const [key, entry] of this.recent) if (entry.until <= now) this.recent.delete(key);

@@ -40,15 +40,28 @@ export async function projectFlowEvents(
 export class FlowStreamsRebuild {
   private readonly flows = new Map<string, FlowBefore>();
 
-  async project(sql: TransactionSql, streams: ProjectableEvent[][]): Promise<void> {
+  /**
+   * The flows of a batch's flow streams as they stand after them. The next batch continues from there, so a
+   * batch's flows are folded once, whichever times they are written.
+   */
+  fold(streams: ProjectableEvent[][]): FlowBefore[] {
     const flowStreams = streams.filter((events) => events[0]?.streamId.startsWith(FLOW_STREAM_PREFIX));
-    for (const events of flowStreams) {
+    return flowStreams.map((events) => {
       const streamId = events[0]!.streamId;
       const before = this.flows.get(streamId) ?? { state: initialFlowState(), version: 0 };
-      const after = await projectFlowEvents(sql, events, before);
+      const after = {
+        state: events.map(toFlowEvent).reduce(evolveFlow, before.state),
+        version: events.at(-1)!.streamPosition,
+      };
       if (after.state.deleted) this.flows.delete(streamId);
       else this.flows.set(streamId, after);
-    }
+      return after;
+    });
+  }
+
+  /** Writes the folded flows, their statements sent together (a transaction's statements travel pipelined). */
+  async write(sql: TransactionSql, flows: FlowBefore[]): Promise<void> {
+    await Promise.all(flows.map((flow) => projectFlowEvents(sql, [], flow)));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { TransactionSql } from 'postgres';
+import { copyRows, type TableRows } from './copy-rows';
 import {
   changeStatement,
   insertRows,
@@ -13,6 +14,8 @@ import {
  * statement per change. A change to a row added in this batch is applied to it in memory, exactly as its
  * statement would apply it; a change to a row of an earlier batch (a stream split across batches) is kept and
  * sent as its own statement after the inserts, in log order.
+ *
+ * A rebuild sends the added rows with COPY (copy()); write() is its fallback, and the writer of reference.
  */
 export class ReadModelBatch {
   private readonly added = new Map<KeyedTable, Map<string, ReadModelRow>>();
@@ -35,6 +38,27 @@ export class ReadModelBatch {
     }
     for (const change of this.later) statements.push(changeStatement(sql, change));
     return Promise.all(statements);
+  }
+
+  /**
+   * The same rows as write(), the added ones sent with COPY, and so the rows of `newExecutions` (those whose
+   * streams begin in this batch: no earlier batch wrote them). COPY is refused whole where one of its ids is
+   * there already, when write() would skip that row: the caller then rolls back and uses write().
+   */
+  async copy(sql: TransactionSql, newExecutions: ReadonlySet<string>): Promise<void> {
+    const executions = [...this.executions.values()];
+    const copies: TableRows[] = [];
+    for (const [table, byId] of this.added) {
+      for (const rows of sameKeyGroups([...byId.values()])) copies.push({ table, rows });
+    }
+    const added = executions.filter((row) => newExecutions.has(row.id));
+    for (const rows of sameKeyGroups(added)) copies.push({ table: 'executions', rows });
+    await copyRows(sql, copies);
+    const statements: PromiseLike<unknown>[] = [];
+    const written = executions.filter((row) => !newExecutions.has(row.id));
+    for (const rows of sameKeyGroups(written)) statements.push(upsertExecutions(sql, rows));
+    for (const change of this.later) statements.push(changeStatement(sql, change));
+    await Promise.all(statements);
   }
 
   private fold(change: ReadModelChange) {

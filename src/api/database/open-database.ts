@@ -24,7 +24,9 @@ export async function openDatabase(
     ? null
     : await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), { log });
   const url = config.databaseUrl ?? embedded!.url;
-  const sql = connect(url);
+  // The embedded PostgreSQL is on this machine: its Unix socket costs less than loopback TCP. `url` (TCP)
+  // stays what other processes are given.
+  const sql = connect(url, { socketDirectory: embedded?.socketDirectory });
   try {
     await migrate(sql);
   } catch (error) {

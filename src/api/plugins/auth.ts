@@ -57,7 +57,13 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     options.sessionReuseMs,
   );
   store.startSweeping();
-  app.addHook('onClose', async () => store.stopSweeping());
+  // Reused sessions are dropped on every process's sign-outs, heard through PostgreSQL.
+  await store.startForgettingEnded();
+  app.addHook('onClose', async () => {
+    store.stopSweeping();
+    // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
+    await store.stopForgettingEnded().catch(() => {});
+  });
   app.decorate('sessionStore', store);
 
   await app.register(cookie);

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import type { Session } from 'fastify';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app';
+import { connect } from '../src/api/database/connection';
+import { PostgresSessionStore, SESSION_REUSE_MS } from '../src/api/session-store';
+import { EventStore } from '../src/eventstore';
+import { createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
+
+/** A connection that counts the statements reading the `sessions` table sent through it (not in transactions). */
+function countingSessionReads(sql: Sql) {
+  const counter = { reads: 0 };
+  const counted = new Proxy(sql, {
+    apply(target, thisArg, args: unknown[]) {
+      const [strings] = args;
+      if (Array.isArray(strings) && strings.join('$').includes('FROM sessions')) counter.reads++;
+      return Reflect.apply(target, thisArg, args);
+    },
+  });
+  return { sql: counted, counter };
+}
+
+const sidOf = (cookie: string) => decodeURIComponent(cookie.slice('workbench.sid='.length)).split('.')[0]!;
+
+describe('sessions reused within a process', () => {
+  let t: TestApp;
+  /** A second server process on the same database, whose session reads are counted. */
+  let second: FastifyInstance;
+  let secondSql: Sql;
+  let counter: { reads: number };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const raw = connect(t.db.url);
+    ({ sql: secondSql, counter } = countingSessionReads(raw));
+    second = await buildApp({
+      config: testConfig({ databaseUrl: t.db.url }),
+      sql: secondSql,
+      store: new EventStore(secondSql),
+    });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await secondSql?.end({ timeout: 5 });
+    await t?.close();
+  });
+
+  const user = (app: FastifyInstance, cookie: string) =>
+    app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+
+  it('answers requests within the reuse time without reading the session again', async () => {
+    const { cookie } = await signUp(t.app);
+    counter.reads = 0;
+    expect((await user(second, cookie)).statusCode).toBe(200);
+    expect(counter.reads).toBe(1);
+    for (let i = 0; i < 3; i++) expect((await user(second, cookie)).statusCode).toBe(200);
+    expect(counter.reads).toBe(1);
+  });
+
+  it('a sign-out on one process is a 401 on another at once, though it reused the session', async () => {
+    const { cookie } = await signUp(t.app);
+    const sid = sidOf(cookie);
+    expect((await user(second, cookie)).statusCode).toBe(200);
+    const reusedSince = Date.now();
+    counter.reads = 0;
+    expect((await user(second, cookie)).statusCode).toBe(200);
+    expect(counter.reads).toBe(0);
+
+    let heard!: () => void;
+    const heardOnSecond = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const stopWatching = await second.sessionStore.watchEndings(
+      (ended) => ended === sid && heard(),
+      () => {},
+    );
+    try {
+      const signOut = await t.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie } });
+      expect(signOut.statusCode).toBe(302);
+      await heardOnSecond;
+      const after = await user(second, cookie);
+      expect(after.statusCode).toBe(401);
+      expect(after.json()).toEqual({ message: 'Unauthorized' });
+      // Well within the reuse time: the 401 came from the sign-out, not from the copy growing old.
+      expect(Date.now() - reusedSince).toBeLessThan(SESSION_REUSE_MS);
+      expect(counter.reads).toBe(1);
+    } finally {
+      await stopWatching();
+    }
+  });
+
+  it('never reuses a session past its expiry', async () => {
+    const store = new PostgresSessionStore(t.db.sql, () => {}, 60_000);
+    const sid = `expiring-${Date.now()}`;
+    const session = {
+      userId: 'someone',
+      cookie: { expires: new Date(Date.now() + 500) },
+    } as unknown as Session;
+    await new Promise<void>((resolve, reject) =>
+      store.set(sid, session, (error) => (error ? reject(error) : resolve())),
+    );
+    const read = () =>
+      new Promise<unknown>((resolve, reject) =>
+        store.get(sid, (error, found) => (error ? reject(error) : resolve(found))),
+      );
+    expect(await read()).toMatchObject({ userId: 'someone' });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await read()).toBeNull();
+  });
+});
