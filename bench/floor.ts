@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sql, TransactionSql } from 'postgres';
+import { appendToStream } from '../src/eventstore/append-to-stream';
 
 /**
  * The floor of the command figures: routes shaped as a start and a step run that do the database work those
@@ -121,8 +122,8 @@ function readOwnKey(sql: Sql, flowId: string) {
 }
 
 /**
- * The server's append of one event at `version` (0: a new stream): the claim of the stream and the insert, in
- * one statement.
+ * The server's append of one event at `version` (0: a new stream): the event store's own statement, the claim
+ * of the stream and the insert in one.
  */
 function append(
   tx: TransactionSql,
@@ -131,40 +132,12 @@ function append(
   data: Record<string, unknown>,
   bytes: number,
 ) {
-  const batch = JSON.stringify([
-    {
-      eventId: randomUUID(),
-      type: 'FloorEvent',
-      data: { ...data, ...JSON.parse(filler(bytes)) },
-      metadata: {},
-    },
-  ]);
-  if (version === 0) {
-    return tx`
-      WITH stream AS (
-        INSERT INTO streams (stream_id, stream_type, version) VALUES (${streamId}::text, ${'floor'}::text, ${1}::bigint)
-        ON CONFLICT (stream_id) DO NOTHING
-        RETURNING version
-      )
-      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-      SELECT ${streamId}, stream.version - ${1} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
-        e.event -> 'data', e.event -> 'metadata'
-      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
-      ORDER BY e.n
-      RETURNING global_position, transaction_id::text, stream_position, created_at`;
-  }
-  return tx`
-    WITH stream AS (
-      UPDATE streams SET version = version + ${1}, updated_at = now()
-      WHERE stream_id = ${streamId} AND version = ${version}
-      RETURNING version
-    )
-    INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-    SELECT ${streamId}, stream.version - ${1} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
-      e.event -> 'data', e.event -> 'metadata'
-    FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
-    ORDER BY e.n
-    RETURNING global_position, transaction_id::text, stream_position, created_at`;
+  return appendToStream(tx, {
+    streamId,
+    streamType: 'floor',
+    expectedVersion: version === 0 ? 'no_stream' : version,
+    events: [{ type: 'FloorEvent', data: { ...data, ...JSON.parse(filler(bytes)) } }],
+  });
 }
 
 function writeExecution(
