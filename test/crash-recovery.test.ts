@@ -51,8 +51,12 @@ describe('after the server is killed without its shutdown', () => {
     expect(await isGone(orphanSocketDirectory)).toBe(true);
     const { socketDirectory } = await postmasterOf(dataDir);
 
+    // SIGTERM is the server's graceful stop (it closes the app, then its PostgreSQL), not the embedded
+    // PostgreSQL package's own handler, which would stop the database first and exit with the signal.
+    const { child } = server;
     await server.stop();
     server = undefined;
+    expect(child.exitCode).toBe(0);
     expect(postgresOf(dataDir)).toBe('');
     expect(await isGone(socketDirectory)).toBe(true);
   }, 90_000);
