@@ -27,7 +27,7 @@ export function stateOfRow(row: ExecutionRow): ExecutionState {
     status: row.status,
     currentStep: row.currentStep,
     steps: row.steps,
-    flowVersion: row.flowVersion === null ? null : Number(row.flowVersion),
+    flowVersion: row.flowVersion,
     executionQueue: row.executionQueue,
     executionCache: row.executionCache,
     runs: row.runs,

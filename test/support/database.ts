@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
 import { connect } from '../../src/api/database/connection';
-import { copyFile, mkdtemp, readdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MIGRATIONS_DIR, migrate } from '../../src/api/database/migrate';
@@ -25,7 +25,9 @@ export async function createTestDatabase(options: { migrationsBelow?: string } =
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const sql = connect(url.toString());
-  await migrate(sql, options.migrationsBelow ? await migrationsBelow(options.migrationsBelow) : undefined);
+  const older = options.migrationsBelow ? await migrationsBelow(options.migrationsBelow) : undefined;
+  await migrate(sql, older);
+  if (older) await rm(older, { recursive: true, force: true });
   return {
     url: url.toString(),
     sql,

@@ -14,7 +14,7 @@ import {
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
-import type { CommandHandler } from '../commands/command-handler';
+import type { CommandHandler, Loaded } from '../commands/command-handler';
 import { flowAggregate } from './flow-aggregate';
 import type { FlowsRepository } from './flows-repository';
 
@@ -120,14 +120,16 @@ export class FlowCommands {
   }
 
   async editStep(stepId: string, userId: string, changes: UpdateStepInput): Promise<Step> {
-    const { flowId } = await this.flows.ownedStep(stepId, userId);
-    const { state } = await this.handle(flowId, userId, { type: 'EditStep', data: { stepId, changes } });
+    const current = await this.flows.current({ stepId }, userId);
+    const command: FlowCommand = { type: 'EditStep', data: { stepId, changes } };
+    const { state } = await this.handle(current.state.flowId!, userId, command, undefined, current);
     return this.stepIn(state, stepId);
   }
 
   async removeStep(stepId: string, userId: string): Promise<void> {
-    const { flowId } = await this.flows.ownedStep(stepId, userId);
-    await this.handle(flowId, userId, { type: 'RemoveStep', data: { stepId } });
+    const current = await this.flows.current({ stepId }, userId);
+    const command: FlowCommand = { type: 'RemoveStep', data: { stepId } };
+    await this.handle(current.state.flowId!, userId, command, undefined, current);
   }
 
   /** The flow as it stood at `version` made its newest version; nothing earlier is rewritten. */
@@ -177,11 +179,18 @@ export class FlowCommands {
     );
   }
 
-  private async handle(flowId: string, userId: string, command: FlowCommand, commandId?: string) {
+  /** A command on the flow, decided first on `current` (its read models, read here when not given). */
+  private async handle(
+    flowId: string,
+    userId: string,
+    command: FlowCommand,
+    commandId?: string,
+    current?: Loaded<FlowState>,
+  ) {
     return this.commands.handle(flowAggregate, flowId, userId, command, {
       context: contextFor(userId),
       commandId,
-      loaded: await this.flows.current(flowId, userId),
+      loaded: current ?? (await this.flows.current({ flowId }, userId)),
     });
   }
 

@@ -100,7 +100,7 @@ export class FlowsRepository {
   /** What an execution needs of the flow: its steps, in order, and the flow version they are of. */
   async stepsToRun(flowId: string, userId: string): Promise<StepsToRun> {
     // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
-    const rows = await this.sql<((StepSnapshot | { id: null }) & { flowVersion: string })[]>`
+    const rows = await this.sql<((StepSnapshot | { id: null }) & { flowVersion: number })[]>`
       SELECT ${this.sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version
       FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
       WHERE f.id = ${flowId} AND f.user_id = ${userId}
@@ -109,16 +109,20 @@ export class FlowsRepository {
     const steps = rows
       .filter((row) => row.id !== null)
       .map(({ flowVersion: _version, ...step }) => step as StepSnapshot);
-    return { steps, version: Number(rows[0]!.flowVersion) };
+    return { steps, version: rows[0]!.flowVersion };
   }
 
   /**
    * The flow as its read models hold it, with the version they reflect: what a command decides on first
    * (the command handler reads the stream only when another command got there first), so an edit costs the
-   * flow's rows, not its whole history. The user's flow, else 404.
+   * flow's rows, not its whole history. The user's flow (named, or the flow of a step), else 404.
    */
-  async current(flowId: string, userId: string): Promise<Loaded<FlowState>> {
-    const [row] = await this.sql<(FlowRow & { version: string; steps: VersionedStep[] })[]>`
+  async current(of: { flowId: string } | { stepId: string }, userId: string): Promise<Loaded<FlowState>> {
+    const flow =
+      'flowId' in of
+        ? this.sql`f.id = ${of.flowId}`
+        : this.sql`f.id = (SELECT flow_id FROM steps WHERE id = ${of.stepId})`;
+    const [row] = await this.sql<(FlowRow & { version: number; steps: VersionedStep[] })[]>`
       SELECT f.id, f.user_id, f.name, f.description, f.status, f.is_template, f.created_at, f.updated_at,
              f.version, coalesce(s.steps, '[]'::json) AS steps
       FROM flows f
@@ -132,8 +136,8 @@ export class FlowsRepository {
                ORDER BY "order", created_at, id) AS steps
         FROM steps WHERE flow_id = f.id
       ) s ON true
-      WHERE f.id = ${flowId} AND f.user_id = ${userId}`;
-    if (!row) throw notFound(FLOW_NOT_FOUND);
+      WHERE ${flow} AND f.user_id = ${userId}`;
+    if (!row) throw notFound('flowId' in of ? FLOW_NOT_FOUND : STEP_NOT_FOUND);
     const state: FlowState = {
       flowId: row.id,
       userId: row.userId,
@@ -148,15 +152,6 @@ export class FlowsRepository {
       updatedAt: row.updatedAt.toISOString(),
       deleted: false,
     };
-    return { state, version: Number(row.version) };
-  }
-
-  /** The step, when its flow is the user's; otherwise 404. */
-  async ownedStep(stepId: string, userId: string): Promise<StepRow> {
-    const [step] = await this.sql<StepRow[]>`
-      SELECT ${this.sql.unsafe(columnsOf(STEP_FIELDS, 's'))}
-      FROM steps s JOIN flows f ON f.id = s.flow_id WHERE s.id = ${stepId} AND f.user_id = ${userId}`;
-    if (!step) throw notFound(STEP_NOT_FOUND);
-    return step;
+    return { state, version: row.version };
   }
 }

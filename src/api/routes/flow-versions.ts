@@ -46,7 +46,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
       await flows.owned(id, userId);
       const [{ events }, executions] = await Promise.all([
         store.readStream(flowStreamId(id)),
-        sql<{ id: string; status: string; startedAt: Date; flowVersion: string }[]>`
+        sql<{ id: string; status: string; startedAt: Date; flowVersion: number }[]>`
           SELECT id, status, started_at, flow_version FROM executions
           WHERE flow_id = ${id} AND user_id = ${userId} AND flow_version IS NOT NULL
           ORDER BY started_at, id`,
@@ -61,7 +61,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
           actor: { userId: entry.userId, name: entry.userId ? (names.get(entry.userId) ?? null) : null },
           at: entry.at,
           executions: executions
-            .filter((row) => Number(row.flowVersion) > after && Number(row.flowVersion) <= entry.version)
+            .filter((row) => row.flowVersion > after && row.flowVersion <= entry.version)
             .map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() })),
         };
       });
