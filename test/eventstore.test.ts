@@ -9,6 +9,7 @@ import {
   type LogTailer,
   type NewEvent,
   type RecordedEvent,
+  type Statement,
 } from '../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
@@ -60,17 +61,30 @@ async function readAllAfter(from: Checkpoint | null, limit = 100) {
   }
 }
 
-/** A gate that keeps a transaction open until released. */
-function gate() {
-  let open!: () => void;
-  const released = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let entered!: () => void;
-  const reached = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  return { released, open, reached, entered };
+/**
+ * An advisory lock held on a connection of its own: a statement of an append that takes it keeps that
+ * append's transaction open until the lock is released.
+ */
+async function heldLock() {
+  const key = Math.floor(Math.random() * 2 ** 31);
+  const holder = await anotherPool().reserve();
+  await holder`SELECT pg_advisory_lock(${key})`;
+  return {
+    take: (tx: TransactionSql) => tx`SELECT pg_advisory_xact_lock(${key})`,
+    /** Resolves once a transaction waits for the lock. */
+    waited: () =>
+      waitFor(async () => {
+        const [row] = await db.sql<[{ waiting: number }]>`
+          SELECT count(*)::int AS waiting FROM pg_locks
+          WHERE locktype = 'advisory' AND NOT granted AND objid = ${key}
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+        return row.waiting > 0;
+      }),
+    release: async () => {
+      await holder`SELECT pg_advisory_unlock(${key})`;
+      holder.release();
+    },
+  };
 }
 
 async function conflictOf(promise: Promise<unknown>): Promise<ConcurrencyConflict> {
@@ -298,35 +312,43 @@ describe('idempotency keys', () => {
   });
 });
 
-describe('inTransaction', () => {
-  it('runs in the append transaction: its failure rolls the append back', async () => {
+describe('withStatements', () => {
+  it('run in the append transaction: a refused statement rolls the append back', async () => {
     const id = streamId('rollback');
     await store.append(id, 'rollback', 'no_stream', counted(1));
-    const failure = new Error('projection failed');
     const seen: number[] = [];
+    let counting: Statement | undefined;
     await expect(
       store.append(id, 'rollback', 1, counted(2), {
-        inTransaction: async (tx, recorded) => {
+        withStatements: (tx, recorded) => {
           seen.push(...recorded.map((e) => e.streamPosition));
-          const [row] = await tx<
-            { count: number }[]
-          >`SELECT count(*)::int AS count FROM events WHERE stream_id = ${id}`;
-          expect(row!.count).toBe(3); // the events are already inserted, in this transaction
+          counting = tx`SELECT count(*)::int AS count FROM events WHERE stream_id = ${id}`;
+          return [counting, tx`SELECT 1 / 0`];
+        },
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(seen).toEqual([2, 3]);
+    // The events were already inserted, in this transaction, when the statements ran.
+    expect((await counting!)[0]).toEqual({ count: 3 });
+    expect(await store.readStream(id)).toMatchObject({ version: 1 });
+    expect((await store.readStream(id)).events).toHaveLength(1);
+
+    // An error while building them: nothing was sent behind the append, and it is rolled back.
+    const failure = new Error('projection failed');
+    const fresh = streamId('rollback-new');
+    await expect(
+      store.append(fresh, 'rollback', 'no_stream', counted(1), {
+        withStatements: () => {
           throw failure;
         },
       }),
     ).rejects.toBe(failure);
-    expect(seen).toEqual([2, 3]);
-    expect(await store.readStream(id)).toMatchObject({ version: 1 });
-    expect((await store.readStream(id)).events).toHaveLength(1);
-
-    const fresh = streamId('rollback-new');
-    await expect(
-      store.append(fresh, 'rollback', 'no_stream', counted(1), {
-        inTransaction: () => Promise.reject(failure),
-      }),
-    ).rejects.toBe(failure);
     expect(await store.streamVersion(fresh)).toBe(0);
+
+    // The connections went back to the pool out of any transaction.
+    const appended = await store.append(id, 'rollback', 1, counted(1), { withStatements: () => [] });
+    expect(appended.nextExpectedVersion).toBe(2);
+    expect(await store.streamVersion(id)).toBe(2);
   });
 
   it('replays a stream to the same state an inline projection wrote', async () => {
@@ -336,17 +358,20 @@ describe('inTransaction', () => {
       | { type: 'Reset'; data: { to: number } };
     const evolve = (value: number, event: CounterEvent) =>
       event.type === 'Incremented' ? value + event.data.by : event.data.to;
-    // The toy inline projection: the counter's value and the stream position it reflects.
-    const project = async (tx: TransactionSql, recorded: RecordedEvent[]) => {
-      for (const event of recorded) {
-        const [row] = await tx<{ value: number }[]>`
-          SELECT value FROM counters WHERE stream_id = ${event.streamId} FOR UPDATE`;
-        const value = evolve(row?.value ?? 0, event as unknown as CounterEvent);
-        await tx`
-          INSERT INTO counters (stream_id, value, position) VALUES (${event.streamId}, ${value}, ${event.streamPosition})
-          ON CONFLICT (stream_id) DO UPDATE SET value = excluded.value, position = excluded.position`;
-      }
-    };
+    // The toy inline projection: the counter's value and the stream position it reflects, one statement
+    // per event, in order.
+    const project = (tx: TransactionSql, recorded: RecordedEvent[]) =>
+      recorded.map((recordedEvent) => {
+        const event = recordedEvent as unknown as CounterEvent;
+        const { streamId: id, streamPosition: position } = recordedEvent;
+        return event.type === 'Incremented'
+          ? tx`
+            INSERT INTO counters (stream_id, value, position) VALUES (${id}, ${event.data.by}, ${position})
+            ON CONFLICT (stream_id) DO UPDATE SET value = counters.value + excluded.value, position = excluded.position`
+          : tx`
+            INSERT INTO counters (stream_id, value, position) VALUES (${id}, ${event.data.to}, ${position})
+            ON CONFLICT (stream_id) DO UPDATE SET value = excluded.value, position = excluded.position`;
+      });
 
     const id = streamId('counter');
     let version = 0;
@@ -359,18 +384,16 @@ describe('inTransaction', () => {
               { type: 'Incremented', data: { by: 1 } },
             ];
       if (i % 5 === 4) {
-        // A failing append leaves neither events nor projection behind.
+        // A failing append leaves neither events nor projection behind, also when the refused statement
+        // comes after the projection's.
         await expect(
           store.append(id, 'counter', version === 0 ? 'no_stream' : version, batch, {
-            inTransaction: async (tx, recorded) => {
-              await project(tx, recorded);
-              throw new Error('rejected');
-            },
+            withStatements: (tx, recorded) => [...project(tx, recorded), tx`SELECT 1 / 0`],
           }),
-        ).rejects.toThrow('rejected');
+        ).rejects.toMatchObject({ code: '22012' });
       }
       const appended = await store.append(id, 'counter', version === 0 ? 'no_stream' : version, batch, {
-        inTransaction: project,
+        withStatements: project,
       });
       version = appended.nextExpectedVersion;
     }
@@ -422,15 +445,12 @@ describe('read all', () => {
     await tailer.start();
     const before = await store.headCheckpoint();
     try {
-      // A: appends and stays open on its own connection.
-      const slow = gate();
+      // A: appends and stays open on its own connection, its statement waiting for a lock.
+      const lock = await heldLock();
       const a = slowStore.append(streamId('slow'), 'slow', 'no_stream', counted(2), {
-        inTransaction: async () => {
-          slow.entered();
-          await slow.released;
-        },
+        withStatements: (tx) => [lock.take(tx)],
       });
-      await Promise.race([slow.reached, a]);
+      await Promise.race([lock.waited(), a]);
       // B: appends and commits while A is open.
       const b = await store.append(streamId('fast'), 'fast', 'no_stream', counted(1));
 
@@ -441,7 +461,7 @@ describe('read all', () => {
       expect(tailed.map((e) => e.eventId)).not.toContain(b.events[0]!.eventId);
       expect(await store.hasHeldBackEvents()).toBe(true);
 
-      slow.open();
+      await lock.release();
       const committedA = await a;
       const expected = [...committedA.events, ...b.events].map((e) => e.eventId);
       let read: string[] = [];

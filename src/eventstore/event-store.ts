@@ -1,9 +1,9 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { PendingQuery, Row, Sql, TransactionSql } from 'postgres';
 import { appendToStream, type AppendToStream } from './append-to-stream';
 import { AppendedSignal, EVENTS_APPENDED_CHANNEL } from './appended-signal';
 import { ConcurrencyConflict } from './concurrency-conflict';
 import { findCommand } from './find-command';
-import { findKeyedCommand, type IdempotencyKey, KeyTaken, recordKey } from './idempotency-keys';
+import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey } from './idempotency-keys';
 import { headCheckpoint } from './head-checkpoint';
 import { hasHeldBackEvents } from './held-back-events';
 import { LogTailer, type TailOptions } from './log-tailer';
@@ -12,12 +12,20 @@ import { readStream } from './read-stream';
 import { streamVersion } from './stream-version';
 import type { AppendResult, Checkpoint, ExpectedVersion, NewEvent, RecordedEvent } from './types';
 
+/**
+ * A statement as postgres.js builds it, not yet sent: it fails only when PostgreSQL refuses it (or the
+ * connection breaks), never by a check in JavaScript after its answer.
+ */
+export type Statement = PendingQuery<Row[]>;
+
 export interface AppendOptions {
   /**
-   * Runs in the append's transaction after the events are inserted (inline projections): when it throws,
-   * the append is rolled back and the error reaches the caller.
+   * The statements that commit with the events, or not at all (inline projections), built at once from the
+   * recorded events: they are sent behind the append with COMMIT right after them, so the read models cost
+   * no round trip of their own. A statement PostgreSQL refuses fails the transaction, COMMIT then rolls it
+   * back, and the error reaches the caller; so does an error thrown while building them.
    */
-  inTransaction?: (tx: TransactionSql, recorded: RecordedEvent[]) => Promise<void>;
+  withStatements?: (tx: TransactionSql, recorded: RecordedEvent[]) => Statement[];
   /**
    * The client's key for this command: recorded with the events in one transaction. When the key is taken,
    * nothing is written and the events the key's first command appended come back with `duplicate: true`,
@@ -125,44 +133,57 @@ export class EventStore {
     }
   }
 
-  /** A single statement is already a transaction, so only a key to record or a callback needs an explicit one. */
-  private write(
-    append: AppendToStream,
-    { inTransaction, idempotency }: AppendOptions,
-  ): Promise<RecordedEvent[]> {
-    if (!inTransaction && !idempotency) return appendToStream(this.sql, append);
-    return this.transaction(async (tx) => {
-      const recorded = await appendToStream(tx, append);
-      if (recorded.length === 0) return recorded;
-      if (idempotency) await recordKey(tx, idempotency, recorded);
-      if (inTransaction) await inTransaction(tx, recorded);
-      return recorded;
-    });
-  }
-
   /**
-   * A transaction on a connection of its own whose BEGIN travels with the first statement instead of
-   * waiting for its own answer (postgres.js's `begin` waits): one round trip less on every command. The
-   * connection is idle and ours alone, so BEGIN cannot fail unless the connection does, and then so do
-   * the statements behind it.
+   * A single statement is already a transaction, so only a key to record or statements to go with the
+   * events need an explicit one: two round trips. BEGIN travels with the append instead of waiting for its
+   * own answer (postgres.js's `begin` waits), and COMMIT travels behind the key and the statements. The
+   * connection is reserved, idle and ours alone, so BEGIN cannot fail unless the connection does, and then
+   * so does everything behind it.
    */
-  private async transaction<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  private async write(
+    append: AppendToStream,
+    { withStatements, idempotency }: AppendOptions,
+  ): Promise<RecordedEvent[]> {
+    if (!withStatements && !idempotency) return appendToStream(this.sql, append);
     const connection = await this.sql.reserve();
+    // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
+    const tx = connection as unknown as TransactionSql;
     try {
       const begun = connection`BEGIN`.execute();
       // Handled now: a failed BEGIN answers before anything waits for it, and must not go unhandled.
       begun.catch(() => {});
-      let result: T;
+      let statements: Statement[] = [];
+      let recorded: RecordedEvent[];
       try {
-        // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
-        result = await work(connection as unknown as TransactionSql);
+        recorded = await appendToStream(tx, append);
         await begun;
+        if (recorded.length > 0) {
+          statements = [
+            ...(idempotency ? [recordKey(tx, idempotency, recorded)] : []),
+            ...(withStatements?.(tx, recorded) ?? []),
+          ];
+        }
       } catch (error) {
         await connection`ROLLBACK`;
         throw error;
       }
-      await connection`COMMIT`;
-      return result;
+      // The claim matched nothing: nothing to keep.
+      if (recorded.length === 0) {
+        await connection`ROLLBACK`;
+        return recorded;
+      }
+      // Each statement is handed to the connection in its order, and COMMIT behind them (Promise.all alone
+      // would hand them over a microtask after COMMIT); postgres.js sends what a connection is given in one
+      // tick as one write. A refused statement leaves the transaction failed, and PostgreSQL answers its
+      // COMMIT with a ROLLBACK.
+      for (const statement of statements) statement.execute();
+      const commit = connection`COMMIT`.execute();
+      const sent = Promise.all(statements);
+      const [written, committed] = await Promise.allSettled([sent, commit]);
+      if (written.status === 'rejected') throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
+      if (committed.status === 'rejected') throw committed.reason;
+      if (committed.value.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
+      return recorded;
     } finally {
       connection.release();
     }

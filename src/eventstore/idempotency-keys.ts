@@ -25,21 +25,21 @@ export class KeyTaken extends Error {
 /**
  * Records the key for the events just appended, in their transaction. The primary key decides: a request
  * holding the same key in a transaction not yet committed makes this wait for it, and when that one
- * commits, this claims nothing and throws KeyTaken.
+ * commits, PostgreSQL refuses this one (`isKeyTaken`), which fails the transaction.
  */
-export async function recordKey(
-  tx: Queryable,
-  { scope, key, commandType }: IdempotencyKey,
-  recorded: RecordedEvent[],
-): Promise<void> {
+export function recordKey(tx: Queryable, { scope, key, commandType }: IdempotencyKey, recorded: RecordedEvent[]) {
   const first = recorded[0]!;
   const last = recorded.at(-1)!;
-  const claimed = await tx`
+  return tx`
     INSERT INTO idempotency_keys (scope, key, command_type, stream_id, from_position, to_position)
-    VALUES (${scope}, ${key}, ${commandType}, ${first.streamId}, ${first.streamPosition}, ${last.streamPosition})
-    ON CONFLICT (scope, key) DO NOTHING
-    RETURNING 1`;
-  if (claimed.length === 0) throw new KeyTaken();
+    VALUES (${scope}, ${key}, ${commandType}, ${first.streamId}, ${first.streamPosition}, ${last.streamPosition})`;
+}
+
+/** Whether PostgreSQL refused a key recorded by `recordKey` because another command holds it. */
+export function isKeyTaken(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint_name: constraint } = error as { code?: unknown; constraint_name?: unknown };
+  return code === '23505' && constraint === 'idempotency_keys_pkey';
 }
 
 /** The command a key was first used for, or null when the key is new. */

@@ -5,6 +5,7 @@ import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from './execution-row';
 import { rejectedIdeaChange } from './project-rejected-idea';
 import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
+import type { Statement } from '../eventstore';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
@@ -27,25 +28,29 @@ export interface ExecutionBefore {
 }
 
 /**
- * Writes the read models of one execution stream's new events, inside the append transaction: each change a
- * statement, sent pipelined. Each row remembers the stream position it reflects and ignores older events, so
- * applying the same events twice changes nothing.
+ * The statements that write the read models of one execution stream's new events, inside the append
+ * transaction: each change a statement, built at once and sent pipelined. Each row remembers the stream
+ * position it reflects and ignores older events, so applying the same events twice changes nothing.
  *
- * `before`, when the caller knows it, spares reading the execution's row: a command appended at the version
- * it loaded, so its row (projected in every append's transaction) reflects that version and holds that state.
- * The results the state may carry change nothing: the row's state has none, and a projector only looks up
- * results the events themselves add.
+ * `before` spares reading the execution's row: a command appended at the version it loaded, so its row
+ * (projected in every append's transaction) reflects that version and holds that state. The results the
+ * state may carry change nothing: the row's state has none, and a projector only looks up results the
+ * events themselves add.
  */
-export async function projectExecutionEvents(
+export function executionStatements(
   sql: TransactionSql,
   events: ProjectableEvent[],
-  before?: ExecutionBefore,
-): Promise<void> {
+  before: ExecutionBefore,
+): Statement[] {
   const streamId = events[0]?.streamId;
-  const changes =
-    before && streamId?.startsWith(EXECUTION_STREAM_PREFIX)
-      ? changesOf(streamId.slice(EXECUTION_STREAM_PREFIX.length), before, events)
-      : await executionStreamsChanges(sql, [events]);
+  if (!streamId?.startsWith(EXECUTION_STREAM_PREFIX)) return [];
+  const changes = changesOf(streamId.slice(EXECUTION_STREAM_PREFIX.length), before, events);
+  return changes.map((change) => changeStatement(sql, change));
+}
+
+/** Writes the read models of one execution stream's events, continuing from what its row reflects. */
+export async function projectExecutionEvents(sql: TransactionSql, events: ProjectableEvent[]): Promise<void> {
+  const changes = await executionStreamsChanges(sql, [events]);
   await Promise.all(changes.map((change) => changeStatement(sql, change)));
 }
 

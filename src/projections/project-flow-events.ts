@@ -6,6 +6,7 @@ import {
   type FlowState,
   initialFlowState,
 } from '../domain/flow-history/flow-events';
+import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 
 export const toFlowEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
@@ -18,19 +19,14 @@ export interface FlowBefore {
 }
 
 /**
- * Writes `flows` and `steps` as the flow stands after one stream's events: the flow's row (its version the
- * stream's position) and its steps, replaced whole. Inline (a command's append) and in a rebuild alike; the
- * flow's other columns (`logs_cleared_at`) are no version of it and stay as they are.
+ * The statements that write `flows` and `steps` as the flow stands after one stream's events: the flow's row
+ * (its version the stream's position) and its steps, replaced whole. Inline (a command's append) and in a
+ * rebuild alike; the flow's other columns (`logs_cleared_at`) are no version of it and stay as they are.
  */
-export async function projectFlowEvents(
-  sql: TransactionSql,
-  events: ProjectableEvent[],
-  before: FlowBefore,
-): Promise<FlowBefore> {
+export function flowStatements(sql: TransactionSql, events: ProjectableEvent[], before: FlowBefore): Statement[] {
   const state = events.map(toFlowEvent).reduce(evolveFlow, before.state);
   const version = events.at(-1)?.streamPosition ?? before.version;
-  await writeFlow(sql, state, version);
-  return { state, version };
+  return writeFlow(sql, state, version);
 }
 
 /**
@@ -61,14 +57,14 @@ export class FlowStreamsRebuild {
 
   /** Writes the folded flows, their statements sent together (a transaction's statements travel pipelined). */
   async write(sql: TransactionSql, flows: FlowBefore[]): Promise<void> {
-    await Promise.all(flows.map((flow) => projectFlowEvents(sql, [], flow)));
+    await Promise.all(flows.flatMap((flow) => flowStatements(sql, [], flow)));
   }
 }
 
-function writeFlow(sql: TransactionSql, state: FlowState, version: number): Promise<unknown> {
+function writeFlow(sql: TransactionSql, state: FlowState, version: number): Statement[] {
   const { flowId, userId, details } = state;
-  if (flowId === null || userId === null) return Promise.resolve();
-  if (state.deleted) return sql`DELETE FROM flows WHERE id = ${flowId}`;
+  if (flowId === null || userId === null) return [];
+  if (state.deleted) return [sql`DELETE FROM flows WHERE id = ${flowId}`];
   const steps = JSON.stringify(
     state.steps.map((step) => ({
       id: step.id,
@@ -87,7 +83,7 @@ function writeFlow(sql: TransactionSql, state: FlowState, version: number): Prom
     })),
   );
   // Sent together: a transaction's statements travel pipelined, in order.
-  return Promise.all([
+  return [
     sql`
       INSERT INTO flows (id, user_id, name, description, status, is_template, created_at, updated_at, version)
       VALUES (${flowId}, ${userId}, ${details.name}, ${details.description}, ${details.status},
@@ -109,5 +105,5 @@ function writeFlow(sql: TransactionSql, state: FlowState, version: number): Prom
                    created_at
             FROM json_populate_recordset(NULL::steps, ${steps}::text::json)`,
         ]),
-  ]);
+  ];
 }

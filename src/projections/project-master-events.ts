@@ -1,5 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from '../domain/master-mode/master-events';
+import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
 
@@ -12,11 +13,8 @@ const toMasterEvent = (recorded: Pick<ProjectableEvent, 'type' | 'data'>) =>
  * for a successful ai run made without an own key, a `user_usage` row, so master mode spends the same
  * free allowance as flows. Rows remember their stream position; replaying the same events changes nothing.
  */
-export async function projectMasterStreams(
-  sql: TransactionSql,
-  streams: ProjectableEvent[][],
-): Promise<void> {
-  await Promise.all(masterStreamsChanges(streams).map((change) => changeStatement(sql, change)));
+export function masterStatements(sql: TransactionSql, streams: ProjectableEvent[][]): Statement[] {
+  return masterStreamsChanges(streams).map((change) => changeStatement(sql, change));
 }
 
 /** The read-model changes of master mode streams' events (other streams are skipped), each stream's in order. */

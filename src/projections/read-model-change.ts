@@ -1,4 +1,5 @@
 import postgres, { type JSONValue, type TransactionSql } from 'postgres';
+import type { Statement } from '../eventstore';
 
 /** A read-model row as written: camelCase keys become snake_case columns. */
 export type ReadModelRow = { id: string } & Record<string, unknown>;
@@ -91,7 +92,7 @@ function rowsOf(sql: TransactionSql, table: KeyedTable | 'executions', rows: Rea
 }
 
 /** A change as one statement, sent without waiting: a transaction's statements travel pipelined, in order. */
-export function changeStatement(sql: TransactionSql, change: ReadModelChange): PromiseLike<unknown> {
+export function changeStatement(sql: TransactionSql, change: ReadModelChange): Statement {
   switch (change.type) {
     case 'insert':
       return insertRows(sql, change.table, [change.row]);

@@ -15,7 +15,7 @@ const counter: Aggregate<number, Command, Event, null> = {
   decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
   recordsOutcome: (command) => command.type === 'RecordAnswer',
   visibleTo: () => true,
-  project: async () => {},
+  project: () => [],
 };
 
 /** A log whose stream moves on before each of the first `losses` appends: another writer always wins. */

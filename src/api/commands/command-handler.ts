@@ -6,6 +6,7 @@ import {
   type EventStore,
   type KeyedCommand,
   type RecordedEvent,
+  type Statement,
 } from '../../eventstore';
 
 /** An event as a decider emits it: data only; ids, positions and metadata are the store's. */
@@ -40,7 +41,8 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   recordsOutcome(command: Command): boolean;
   /** Whether the loaded state may be shown to the user (null: the system, e.g. the crash sweep). */
   visibleTo(state: State, userId: string | null): boolean;
-  project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Promise<void>;
+  /** The statements that write the read models, built at once: they are sent with the append's commit. */
+  project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Statement[];
 }
 
 export interface HandleOptions<State, Context> {
@@ -58,7 +60,7 @@ export interface HandleOptions<State, Context> {
   /** Checked before deciding; a thrown error ends the command. */
   guard?: (state: State) => void;
   /** The caller's own writes that must commit with the events, or not at all (not a read model: never replayed). */
-  withEvents?: (tx: TransactionSql) => Promise<unknown>;
+  withEvents?: (tx: TransactionSql) => Statement;
 }
 
 export interface Handled<State, Event> extends Loaded<State> {
@@ -128,9 +130,10 @@ export class CommandHandler {
           events.map((event) => ({ ...event, metadata: { userId, commandId, correlationId: commandId } })),
           // Appended at the loaded version, so the projector starts from the loaded state, not a read.
           {
-            inTransaction: async (tx, recorded) => {
-              await Promise.all([aggregate.project(tx, recorded, loaded), options.withEvents?.(tx)]);
-            },
+            withStatements: (tx, recorded) => [
+              ...aggregate.project(tx, recorded, loaded),
+              ...(options.withEvents ? [options.withEvents(tx)] : []),
+            ],
             idempotency,
           },
         );

@@ -6,7 +6,7 @@ import type {
   ExecutionEvent,
   ExecutionState,
 } from '../../domain/execution/types';
-import { EXECUTION_STREAM_PREFIX, projectExecutionEvents } from '../../projections/project-execution-events';
+import { EXECUTION_STREAM_PREFIX, executionStatements } from '../../projections/project-execution-events';
 import type { Aggregate } from '../commands/command-handler';
 
 /** Executions as the command handler sees them: `execution-<id>` streams, the execution decider. */
@@ -20,5 +20,5 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     decide,
     recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
     visibleTo: (state, userId) => state.exists && (userId === null || state.userId === userId),
-    project: (tx, recorded, before) => projectExecutionEvents(tx, recorded, before),
+    project: (tx, recorded, before) => executionStatements(tx, recorded, before),
   };

@@ -6,7 +6,7 @@ import {
   type FlowState,
   initialFlowState,
 } from '../../domain/flow-history/flow-events';
-import { projectFlowEvents } from '../../projections/project-flow-events';
+import { flowStatements } from '../../projections/project-flow-events';
 import type { Aggregate } from '../commands/command-handler';
 
 /** Flows as the command handler sees them: `flow-<id>` streams, the flow decider, `flows`/`steps` projected. */
@@ -20,7 +20,5 @@ export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowCon
   recordsOutcome: () => false,
   visibleTo: (state, userId) =>
     state.flowId !== null && !state.deleted && (userId === null || state.userId === userId),
-  project: async (tx, recorded, before) => {
-    await projectFlowEvents(tx, recorded, before);
-  },
+  project: (tx, recorded, before) => flowStatements(tx, recorded, before),
 };

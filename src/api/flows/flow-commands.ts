@@ -12,7 +12,7 @@ import {
   type VersionedStep,
 } from '../../domain/flow-history/flow-events';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
-import type { EventStore } from '../../eventstore';
+import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import { flowAggregate } from './flow-aggregate';
@@ -71,7 +71,7 @@ export class FlowCommands {
     userId: string,
     workflow: WorkflowJson,
     origin: FlowOrigin,
-    withEvents?: (tx: TransactionSql) => Promise<unknown>,
+    withEvents?: (tx: TransactionSql) => Statement,
   ): Promise<Flow & { steps: Step[] }> {
     const idOfOrder = new Map(workflow.steps.map((step) => [step.order, randomUUID()]));
     const createdAt = new Date().toISOString();
@@ -166,7 +166,7 @@ export class FlowCommands {
     steps: VersionedStep[],
     options: {
       commandId?: string | undefined;
-      withEvents?: ((tx: TransactionSql) => Promise<unknown>) | undefined;
+      withEvents?: ((tx: TransactionSql) => Statement) | undefined;
     },
   ) {
     const flowId = randomUUID();

@@ -8,8 +8,8 @@ import {
   type MasterState,
 } from '../../domain/master-mode/master-decider';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from '../../domain/master-mode/master-events';
-import type { RecordedEvent } from '../../eventstore';
-import { projectMasterStreams } from '../../projections/project-master-events';
+import type { RecordedEvent, Statement } from '../../eventstore';
+import { masterStatements } from '../../projections/project-master-events';
 import type { Aggregate, Loaded } from '../commands/command-handler';
 
 /**
@@ -26,9 +26,10 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   decide: decideMaster,
   recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
   visibleTo: () => true,
-  project: async (tx, recorded, before) => {
-    await Promise.all([projectMasterStreams(tx, [recorded]), writeRowResults(tx, recorded, before)]);
-  },
+  project: (tx, recorded, before) => [
+    ...masterStatements(tx, [recorded]),
+    ...writeRowResults(tx, recorded, before),
+  ],
 };
 
 /**
@@ -38,7 +39,7 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
 function writeRowResults(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<MasterState>) {
   const sessionId = recorded[0]!.streamId.slice(MASTER_STREAM_PREFIX.length);
   let state = before.state;
-  const writes: PromiseLike<unknown>[] = [];
+  const writes: Statement[] = [];
   for (const { type, data } of recorded) {
     const event = { type, data } as MasterEvent;
     if (event.type === 'MasterRowRunSucceeded') {
@@ -56,5 +57,5 @@ function writeRowResults(tx: TransactionSql, recorded: RecordedEvent[], before: 
   }
   if (writes.length > 0)
     writes.push(tx`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`);
-  return Promise.all(writes);
+  return writes;
 }
