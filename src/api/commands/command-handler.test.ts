@@ -76,3 +76,144 @@ describe('CommandHandler on a contended stream', () => {
     expect(stored).toEqual([]);
   });
 });
+
+type LampCommand = { type: 'Open'; owner: string } | { type: 'SwitchOn' } | { type: 'SwitchOff' };
+type LampEvent =
+  | { type: 'Opened'; data: { owner: string } }
+  | { type: 'SwitchedOn' | 'SwitchedOff'; data: null };
+type Lamp = { owner: string | null; on: boolean };
+
+/** A lamp only its owner sees: switching on a lit lamp is refused, switching off a dark one does nothing. */
+const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
+  streamType: 'lamp',
+  streamPrefix: 'lamp-',
+  name: 'Lamp',
+  initialState: () => ({ owner: null, on: false }),
+  evolve: (state, event) =>
+    event.type === 'Opened'
+      ? { ...state, owner: event.data.owner }
+      : { ...state, on: event.type === 'SwitchedOn' },
+  decide: (command, state) => {
+    if (command.type === 'Open') return [{ type: 'Opened', data: { owner: command.owner } }];
+    if (command.type === 'SwitchOn') {
+      if (state.on) throw new DomainError('rule_violated', 'The lamp is on already');
+      return [{ type: 'SwitchedOn', data: null }];
+    }
+    return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
+  },
+  recordsOutcome: () => false,
+  visibleTo: (state, userId) => state.owner !== null && (userId === null || state.owner === userId),
+  project: () => [],
+};
+
+/** An event log in memory that counts stream reads; `elsewhere` appends as another server process would. */
+function logInMemory() {
+  const streams = new Map<string, RecordedEvent[]>();
+  let reads = 0;
+  const write = (streamId: string, expected: number | 'no_stream', events: NewEvent[]) => {
+    const stream = streams.get(streamId) ?? [];
+    const at = expected === 'no_stream' ? 0 : expected;
+    if (stream.length !== at) throw new ConcurrencyConflict(streamId, expected, stream.length);
+    const recorded = events.map((event, i) => ({
+      globalPosition: 0,
+      transactionId: '1',
+      streamId,
+      streamPosition: at + i + 1,
+      eventId: `${streamId}-${at + i + 1}`,
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata ?? {},
+      createdAt: new Date().toISOString(),
+    }));
+    streams.set(streamId, [...stream, ...recorded]);
+    return recorded;
+  };
+  const store = {
+    findKeyedCommand: async () => null,
+    readStream: async (streamId: string) => {
+      reads++;
+      const events = streams.get(streamId) ?? [];
+      return { version: events.length, events };
+    },
+    append: async (streamId: string, _type: string, expected: number | 'no_stream', events: NewEvent[]) => {
+      const recorded = write(streamId, expected, events);
+      return { nextExpectedVersion: recorded.at(-1)!.streamPosition, events: recorded, duplicate: false };
+    },
+  };
+  return {
+    handler: new CommandHandler(store as unknown as EventStore),
+    reads: () => reads,
+    elsewhere: (streamId: string, type: LampEvent['type']) => {
+      const version = streams.get(streamId)?.length ?? 0;
+      return write(streamId, version, [{ type, data: null }])[0]!;
+    },
+  };
+}
+
+describe('CommandHandler keeps the state it decided on', () => {
+  const context = { context: () => null };
+  async function openLamp() {
+    const log = logInMemory();
+    await log.handler.handle(
+      lamp,
+      'l',
+      'ann',
+      { type: 'Open', owner: 'ann' },
+      { ...context, startsStream: true },
+    );
+    return log;
+  }
+
+  it('decides the next command on the kept state, with no read of the stream', async () => {
+    const { handler, reads } = await openLamp();
+    await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOn' }, context);
+    const off = await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOff' }, context);
+    expect(off).toMatchObject({ state: { on: false }, version: 3 });
+    expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: false }, version: 3 });
+    expect(reads()).toBe(0);
+  });
+
+  it('decides again on the stream when the kept state was out of date: refused, nothing to do, or appended', async () => {
+    const { handler, reads, elsewhere } = await openLamp();
+    // Lit elsewhere: on the kept (dark) state, Switch off would do nothing; on the stream it switches off.
+    elsewhere('lamp-l', 'SwitchedOn');
+    const off = await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOff' }, context);
+    expect(off).toMatchObject({ state: { on: false }, version: 3, events: [{ type: 'SwitchedOff' }] });
+    expect(reads()).toBe(1);
+
+    // Lit elsewhere again: the kept (dark) state lets Switch on through, its append is refused, then the
+    // stream refuses it.
+    elsewhere('lamp-l', 'SwitchedOn');
+    await expect(handler.handle(lamp, 'l', 'ann', { type: 'SwitchOn' }, context)).rejects.toThrow(
+      'The lamp is on already',
+    );
+    expect(reads()).toBe(2);
+
+    // Switched off elsewhere: refused on the kept (lit) state, switched on as the stream stands.
+    elsewhere('lamp-l', 'SwitchedOff');
+    const on = await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOn' }, context);
+    expect(on).toMatchObject({ state: { on: true }, version: 6 });
+    expect(reads()).toBe(3);
+  });
+
+  it('forgets a state once a later event of its stream is seen in the log, not for its own', async () => {
+    const { handler, reads, elsewhere } = await openLamp();
+    handler.seen('lamp-l', 1);
+    await handler.recent(lamp, 'l', 'ann');
+    expect(reads()).toBe(0);
+    const lit = elsewhere('lamp-l', 'SwitchedOn');
+    handler.seen(lit.streamId, lit.streamPosition);
+    expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: true }, version: 2 });
+    expect(reads()).toBe(1);
+  });
+
+  it('never shows a kept state to another user: their id is not found', async () => {
+    const { handler, reads } = await openLamp();
+    await expect(handler.recent(lamp, 'l', 'bob')).rejects.toThrow('Lamp not found');
+    await expect(handler.handle(lamp, 'l', 'bob', { type: 'SwitchOn' }, context)).rejects.toThrow(
+      'Lamp not found',
+    );
+    expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: false } });
+    expect(reads()).toBe(1);
+  });
+});

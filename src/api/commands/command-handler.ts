@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
   type Statement,
 } from '../../eventstore';
+import { KeptStates } from './kept-states';
 
 /** An event as a decider emits it: data only; ids, positions and metadata are the store's. */
 export interface DecidedEvent {
@@ -78,6 +79,7 @@ export const OUTCOME_RETRY_MS = 60_000;
  */
 export class CommandHandler {
   private readonly appendedListeners: ((streamId: string) => void)[] = [];
+  private readonly kept = new KeptStates();
 
   constructor(private readonly store: EventStore) {}
 
@@ -91,10 +93,33 @@ export class CommandHandler {
     id: string,
     userId: string | null,
   ): Promise<Loaded<S>> {
-    const { version, events } = await this.store.readStream(aggregate.streamPrefix + id);
+    const streamId = aggregate.streamPrefix + id;
+    const { version, events } = await this.store.readStream(streamId);
     const state = events.map((e) => eventOf<E>(e)).reduce(aggregate.evolve, aggregate.initialState());
     if (!aggregate.visibleTo(state, userId)) throw notFound(`${aggregate.name} not found`);
+    this.kept.keep(streamId, { state, version });
     return { state, version };
+  }
+
+  /**
+   * The aggregate as this process last knew it, or as read: for a caller that needs it before its command
+   * (its ids, what to read next), where a state a moment old is as good, since the command is decided
+   * again on the stream if it moved on. Never for an answer that must show the latest state.
+   */
+  async recent<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    id: string,
+    userId: string | null,
+  ): Promise<Loaded<S>> {
+    const kept = this.kept.get<S>(aggregate.streamPrefix + id);
+    if (kept === undefined) return this.load(aggregate, id, userId);
+    if (!aggregate.visibleTo(kept.state, userId)) throw notFound(`${aggregate.name} not found`);
+    return kept;
+  }
+
+  /** An event at `position` of the stream was seen in the log (the tailer's, whichever process appended it). */
+  seen(streamId: string, position: number) {
+    this.kept.seen(streamId, position);
   }
 
   async handle<S, C extends { type: string }, E extends DecidedEvent, X>(
@@ -111,17 +136,34 @@ export class CommandHandler {
     if (earlier) return this.repeated(aggregate, userId, command, earlier);
     const commandId = key ?? randomUUID();
     const streamId = aggregate.streamPrefix + id;
-    let hint = options.loaded;
+    // A first try that may be out of date: the caller's state, or the one this process kept.
+    let hint: Loaded<S> | undefined = options.startsStream
+      ? undefined
+      : (options.loaded ?? this.kept.get<S>(streamId));
     const untilStored = aggregate.recordsOutcome(command);
     const since = Date.now();
     for (let attempt = 0; ; attempt++) {
+      const fromHint = hint !== undefined;
       const loaded = options.startsStream
         ? { state: aggregate.initialState(), version: 0 }
         : (hint ?? (await this.load(aggregate, id, userId)));
       hint = undefined;
-      options.guard?.(loaded.state);
-      const events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
-      if (events.length === 0) return { ...loaded, events };
+      let events: E[] | undefined;
+      try {
+        if (fromHint && !aggregate.visibleTo(loaded.state, userId))
+          throw notFound(`${aggregate.name} not found`);
+        options.guard?.(loaded.state);
+        events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
+      } catch (refusal) {
+        if (!fromHint) throw refusal;
+      }
+      // Refused, or nothing to do, on a state that may be out of date: decided again on the stream as it is
+      // (a Stop finding nothing to stop must not miss what another process started).
+      if (fromHint && (events === undefined || events.length === 0)) {
+        attempt--;
+        continue;
+      }
+      if (events === undefined || events.length === 0) return { ...loaded, events: [] };
       try {
         const appended = await this.store.append(
           streamId,
@@ -143,12 +185,13 @@ export class CommandHandler {
           if (!first) throw new ConcurrencyConflict(streamId, loaded.version, loaded.version);
           return this.repeated(aggregate, userId, command, first);
         }
-        for (const listener of this.appendedListeners) listener(streamId);
-        return {
+        const after = {
           state: events.reduce(aggregate.evolve, loaded.state),
           version: appended.nextExpectedVersion,
-          events,
         };
+        this.kept.keep(streamId, after);
+        for (const listener of this.appendedListeners) listener(streamId);
+        return { ...after, events };
       } catch (error) {
         if (error instanceof ConcurrencyConflict && options.startsStream) {
           throw conflict(`${aggregate.name} already exists`);

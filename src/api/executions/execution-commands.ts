@@ -32,6 +32,11 @@ export class ExecutionCommands {
     return this.commands.load(executionAggregate, executionId, userId);
   }
 
+  /** The execution as this process last knew it, or as read: a first try for a command (see `CommandHandler.recent`). */
+  recent(executionId: string, userId: string): Promise<LoadedExecution> {
+    return this.commands.recent(executionAggregate, executionId, userId);
+  }
+
   handle(
     executionId: string,
     userId: string,

@@ -12,6 +12,7 @@ import type { StepResult } from '../../domain/execution/types';
 import type { Config } from '../config';
 import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
+import { onOneConnection } from '../database/one-connection';
 import type { ServerInstance } from '../server-instance';
 import { ownKeyForRun } from '../usage-standing';
 import { markOwnKeyUsed, providerWithKey } from '../user-model';
@@ -67,12 +68,13 @@ export class StepRunner {
   async run(request: StepRun): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const { executions, flows, sql, config, runs, tokens } = this.deps;
     const { executionId, userId } = request;
-    const loaded = await executions.load(executionId, userId);
+    // Its flow and owner never change, and the run is decided again on the stream if it moved on.
+    const loaded = await executions.recent(executionId, userId);
     // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
-    const [flow, conversation, ownKey] = await Promise.all([
-      flows.stepsToRun(loaded.state.flowId, userId),
-      readPromptConversation(sql, loaded.state.flowId),
-      ownKeyForRun({ sql, config }, userId),
+    const [flow, conversation, ownKey] = await onOneConnection(sql, (connection) => [
+      flows.stepsToRun(loaded.state.flowId, userId, connection),
+      readPromptConversation(connection, loaded.state.flowId),
+      ownKeyForRun({ sql: connection, config }, userId),
     ]);
     const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
     const runId = randomUUID();

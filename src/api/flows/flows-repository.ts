@@ -98,10 +98,10 @@ export class FlowsRepository {
   }
 
   /** What an execution needs of the flow: its steps, in order, and the flow version they are of. */
-  async stepsToRun(flowId: string, userId: string): Promise<StepsToRun> {
+  async stepsToRun(flowId: string, userId: string, sql: Sql = this.sql): Promise<StepsToRun> {
     // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
-    const rows = await this.sql<((StepSnapshot | { id: null }) & { flowVersion: number })[]>`
-      SELECT ${this.sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version
+    const rows = await sql<((StepSnapshot | { id: null }) & { flowVersion: number })[]>`
+      SELECT ${sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version
       FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
       WHERE f.id = ${flowId} AND f.user_id = ${userId}
       ORDER BY s."order", s.created_at, s.id`;

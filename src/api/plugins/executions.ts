@@ -30,7 +30,9 @@ export default fp(
       if (streamId.startsWith(EXECUTION_STREAM_PREFIX))
         views.changed(streamId.slice(EXECUTION_STREAM_PREFIX.length));
     });
-    app.hub.onExecutionEvent((executionId, event) => {
+    app.hub.onEvent((event) => {
+      if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) return;
+      const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
       views.changed(executionId);
       // A Stop sent to any server process ends the model calls this one is making for the execution.
       if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);

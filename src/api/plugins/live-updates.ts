@@ -16,12 +16,14 @@ export default fp(
   async (app: FastifyInstance) => {
     const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore, app.serverInstance);
     app.decorate('hub', hub);
+    // A state kept for commands is dropped once another process's event of its stream is seen.
+    hub.onEvent((event) => app.commands.seen(event.streamId, event.streamPosition));
     await hub.start();
     app.addHook('onClose', () => hub.close());
   },
   {
     name: 'live-updates',
-    dependencies: ['auth', 'server-instance'],
+    dependencies: ['auth', 'server-instance', 'commands'],
     decorators: { fastify: ['store', 'sql', 'sessionStore'] },
   },
 );

@@ -1,6 +1,5 @@
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
-import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import {
   clientMessageSchema,
   type LiveEvent,
@@ -71,7 +70,9 @@ export class LiveUpdateHub {
   private readonly bySession = new Map<string, Set<Connection>>();
   /** The text so far of each run this process is making, by stream, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
-  private readonly executionEventListeners: ((executionId: string, event: RecordedEvent) => void)[] = [];
+  private readonly eventListeners: ((event: RecordedEvent) => void)[] = [];
+  /** Each event's message as sent, while the event is still held somewhere (a dispatch, a replay). */
+  private readonly eventMessages = new WeakMap<RecordedEvent, Buffer>();
 
   constructor(
     private readonly store: EventStore,
@@ -303,9 +304,9 @@ export class LiveUpdateHub {
     for (const event of waiting) this.deliver(connection, streamId, subscription, event);
   }
 
-  /** Called for every execution event the tailer sees, whichever server process appended it. */
-  onExecutionEvent(listener: (executionId: string, event: RecordedEvent) => void) {
-    this.executionEventListeners.push(listener);
+  /** Called for every event the tailer sees, whichever server process appended it. */
+  onEvent(listener: (event: RecordedEvent) => void) {
+    this.eventListeners.push(listener);
   }
 
   private dispatch(events: RecordedEvent[]) {
@@ -313,10 +314,7 @@ export class LiveUpdateHub {
       // Also ends the text of a run whose process died before it could say so.
       if (RUN_ENDED_EVENTS.has(event.type))
         this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
-      if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) {
-        const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-        for (const listener of this.executionEventListeners) listener(executionId, event);
-      }
+      for (const listener of this.eventListeners) listener(event);
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);
         if (subscription) this.deliver(connection, event.streamId, subscription, event);
@@ -344,21 +342,33 @@ export class LiveUpdateHub {
   private sendEvent(connection: Connection, subscription: Subscription, event: RecordedEvent) {
     if (event.streamPosition <= subscription.lastSent) return;
     subscription.lastSent = event.streamPosition;
-    this.send(connection, {
-      type: 'event',
-      ...subscription.topic,
-      position: event.streamPosition,
-      event: { type: event.type, data: event.data } as LiveEvent,
-    });
+    // The same for every socket of the stream (its topic is the stream's): serialised and encoded once.
+    let message = this.eventMessages.get(event);
+    if (message === undefined) {
+      const sent: ServerMessage = {
+        type: 'event',
+        ...subscription.topic,
+        position: event.streamPosition,
+        event: { type: event.type, data: event.data } as LiveEvent,
+      };
+      message = Buffer.from(JSON.stringify(sent));
+      this.eventMessages.set(event, message);
+    }
+    this.sendText(connection, message);
     while (subscription.heldDeltas[0] && subscription.heldDeltas[0].after <= subscription.lastSent) {
       this.send(connection, subscription.heldDeltas.shift()!.message);
     }
   }
 
   private send(connection: Connection, message: ServerMessage) {
+    this.sendText(connection, JSON.stringify(message));
+  }
+
+  /** A text message: JSON, as a string or already encoded as UTF-8. */
+  private sendText(connection: Connection, text: string | Buffer) {
     // The expiry is also checked here, so an idle socket's first push after it closes it instead.
     if (Date.now() >= connection.expiresAt) return this.signOut(connection);
     if (connection.socket.readyState === connection.socket.OPEN)
-      connection.socket.send(JSON.stringify(message));
+      connection.socket.send(text, { binary: false });
   }
 }
