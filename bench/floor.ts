@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sql, TransactionSql } from 'postgres';
-import { appendToStream } from '../src/eventstore/append-to-stream';
+import { onOneConnection } from '../src/api/database/one-connection';
+import { EventStore, type Statement } from '../src/eventstore';
 
 /**
  * The floor of the command figures: routes shaped as a start and a step run that do the database work those
@@ -9,11 +10,12 @@ import { appendToStream } from '../src/eventstore/append-to-stream';
  * tables for the event log, a look-alike table for the read models), with parameters of the sizes the server
  * sends (measured on its connection) and an answer of the size it answers with.
  *
- * A start: read the flow's steps; one transaction of the append (BEGIN travelling with it), the
- * execution's row, COMMIT. A step run: read the execution's stream; read the steps, the conversation and
- * the user's key side by side; one transaction for the run's start (append, then the request log and the
- * execution's row together, COMMIT) and one for its outcome (append, then the result, the request log and
- * the usage together, then the execution's row, COMMIT).
+ * A start: read the flow's steps; one transaction of the append (BEGIN travelling with it), then the
+ * execution's row with COMMIT. A step run: the execution as the start left it (kept in memory, as the server
+ * keeps the state it last decided on); read the steps, the conversation and the user's key together on one
+ * connection; one transaction for the run's start (BEGIN with the append, then the request log and the
+ * execution's row with COMMIT) and one for its outcome (BEGIN with the append, then the result, the request
+ * log, the usage and the execution's row with COMMIT).
  */
 const SIZES = {
   startEvent: 635,
@@ -49,6 +51,7 @@ const answer = (bytes: number, fields: Record<string, unknown>) => ({ ...fields,
 
 export async function floorRoutes(app: FastifyInstance, sql: Sql) {
   await sql.unsafe(FLOOR_TABLE);
+  const store = new EventStore(sql);
 
   app.post('/floor/flows', async () => {
     const flowId = randomUUID();
@@ -56,14 +59,17 @@ export async function floorRoutes(app: FastifyInstance, sql: Sql) {
     return { flow: { id: flowId }, step: { id: randomUUID() } };
   });
 
+  /** What the floor's start leaves for its step run: the execution's flow and version. */
+  const started = new Map<string, { flowId: string; version: number }>();
+
   app.post<{ Params: { flowId: string } }>('/floor/flows/:flowId/execute', async (request) => {
     const { flowId } = request.params;
     await readSteps(sql, flowId);
     const executionId = randomUUID();
-    await transaction(sql, async (tx) => {
-      await append(tx, streamOf(executionId), 0, { flowId }, SIZES.startEvent);
-      await writeExecution(tx, executionId, flowId, SIZES.startedExecution, 1);
-    });
+    await append(store, streamOf(executionId), 0, { flowId }, SIZES.startEvent, (tx) => [
+      writeExecution(tx, executionId, flowId, SIZES.startedExecution, 1),
+    ]);
+    started.set(executionId, { flowId, version: 1 });
     return answer(SIZES.startAnswer, { id: executionId });
   });
 
@@ -72,37 +78,26 @@ export async function floorRoutes(app: FastifyInstance, sql: Sql) {
     async (request) => {
       const { executionId } = request.params;
       const streamId = streamOf(executionId);
-      const rows = await sql<{ streamVersion: number; data: { flowId?: string } | null }[]>`
-        SELECT s.version AS "streamVersion", e.*
-        FROM streams s
-        LEFT JOIN LATERAL (
-          SELECT global_position, transaction_id::text, stream_position, event_id, event_type, data, metadata,
-            created_at
-          FROM events WHERE events.stream_id = s.stream_id AND events.stream_position > ${0}
-          ORDER BY events.stream_position
-        ) e ON true
-        WHERE s.stream_id = ${streamId}`;
-      const flowId = rows[0]?.data?.flowId;
-      if (!flowId) throw new Error(`no execution ${executionId}`);
-      const version = Number(rows[0]!.streamVersion);
-      await Promise.all([readSteps(sql, flowId), readConversation(sql, flowId), readOwnKey(sql, flowId)]);
+      const execution = started.get(executionId);
+      if (!execution) throw new Error(`no execution ${executionId}`);
+      started.delete(executionId);
+      const { flowId, version } = execution;
+      await onOneConnection(sql, (connection) => [
+        readSteps(connection, flowId),
+        readConversation(connection, flowId),
+        readOwnKey(connection, flowId),
+      ]);
       const logId = randomUUID();
-      await transaction(sql, async (tx) => {
-        await append(tx, streamId, version, {}, SIZES.runStartedEvent);
-        await Promise.all([
-          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${logId}, ${executionId}, ${filler(SIZES.requestLog)}::text::jsonb)`,
-          writeExecution(tx, executionId, flowId, SIZES.runningExecution, version + 1),
-        ]);
-      });
-      await transaction(sql, async (tx) => {
-        await append(tx, streamId, version + 1, {}, SIZES.runCompletedEvent);
-        await Promise.all([
-          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.stepResult)}::text::jsonb)`,
-          tx`UPDATE floor_read_models SET data = ${filler(SIZES.requestLogAnswer)}::text::jsonb, position = ${version + 2} WHERE id = ${logId} AND position < ${version + 2}`,
-          tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.usage)}::text::jsonb)`,
-        ]);
-        await writeExecution(tx, executionId, flowId, SIZES.completedExecution, version + 2);
-      });
+      await append(store, streamId, version, {}, SIZES.runStartedEvent, (tx) => [
+        tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${logId}, ${executionId}, ${filler(SIZES.requestLog)}::text::jsonb)`,
+        writeExecution(tx, executionId, flowId, SIZES.runningExecution, version + 1),
+      ]);
+      await append(store, streamId, version + 1, {}, SIZES.runCompletedEvent, (tx) => [
+        tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.stepResult)}::text::jsonb)`,
+        tx`UPDATE floor_read_models SET data = ${filler(SIZES.requestLogAnswer)}::text::jsonb, position = ${version + 2} WHERE id = ${logId} AND position < ${version + 2}`,
+        tx`INSERT INTO floor_read_models (id, owner_id, data) VALUES (${randomUUID()}, ${executionId}, ${filler(SIZES.usage)}::text::jsonb)`,
+        writeExecution(tx, executionId, flowId, SIZES.completedExecution, version + 2),
+      ]);
       return answer(SIZES.runAnswer, { execution: { id: executionId }, results: [] });
     },
   );
@@ -122,22 +117,24 @@ function readOwnKey(sql: Sql, flowId: string) {
 }
 
 /**
- * The server's append of one event at `version` (0: a new stream): the event store's own statement, the claim
- * of the stream and the insert in one.
+ * The server's append of one event at `version` (0: a new stream) through the event store, as a command's:
+ * BEGIN with the append, then `statements` (the read models) with COMMIT.
  */
 function append(
-  tx: TransactionSql,
+  store: EventStore,
   streamId: string,
   version: number,
   data: Record<string, unknown>,
   bytes: number,
+  statements: (tx: TransactionSql) => Statement[],
 ) {
-  return appendToStream(tx, {
+  return store.append(
     streamId,
-    streamType: 'floor',
-    expectedVersion: version === 0 ? 'no_stream' : version,
-    events: [{ type: 'FloorEvent', data: { ...data, ...JSON.parse(filler(bytes)) } }],
-  });
+    'floor',
+    version === 0 ? 'no_stream' : version,
+    [{ type: 'FloorEvent', data: { ...data, ...JSON.parse(filler(bytes)) } }],
+    { withStatements: statements },
+  );
 }
 
 function writeExecution(
@@ -151,23 +148,4 @@ function writeExecution(
     INSERT INTO floor_read_models (id, owner_id, data, position)
     VALUES (${executionId}, ${flowId}, ${filler(bytes)}::text::jsonb, ${position})
     ON CONFLICT (id) DO UPDATE SET data = excluded.data, position = excluded.position, updated_at = now()`;
-}
-
-/** The server's transaction: its BEGIN travels with the first statement instead of waiting for its answer. */
-async function transaction(sql: Sql, work: (tx: TransactionSql) => Promise<unknown>) {
-  const connection = await sql.reserve();
-  try {
-    const begun = connection`BEGIN`.execute();
-    begun.catch(() => {});
-    try {
-      await work(connection as unknown as TransactionSql);
-      await begun;
-    } catch (error) {
-      await connection`ROLLBACK`;
-      throw error;
-    }
-    await connection`COMMIT`;
-  } finally {
-    connection.release();
-  }
 }
