@@ -1,8 +1,9 @@
-import cookie from '@fastify/cookie';
+import cookie, { type Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors';
+import { RememberingSigner } from '../session-signer';
 import { PostgresSessionStore } from '../session-store';
 
 declare module 'fastify' {
@@ -68,7 +69,8 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
 
   await app.register(cookie);
   await app.register(session, {
-    secret: app.config.appSecret,
+    // A signed-in browser's cookie is checked once per process, not on every request.
+    secret: new RememberingSigner(app.config.appSecret) as unknown as Signer,
     cookieName: SESSION_COOKIE,
     store,
     saveUninitialized: false,
