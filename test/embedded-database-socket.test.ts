@@ -4,6 +4,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseOwner } from '../src/api/cli/embedded-database-owner';
+import { connect } from '../src/api/database/connection';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
 
 /** The address the server sees the connection on: null over a Unix socket. */
@@ -51,6 +52,19 @@ describe('the embedded PostgreSQL’s Unix socket', () => {
     await expect(serverAddress(wrongPassword.toString(), { host: socketDirectory })).rejects.toMatchObject({
       code: '28P01',
     });
+  });
+
+  it('is reached from a DATABASE_URL naming its directory as libpq does (?host=/directory)', async () => {
+    const url = new URL(database.url);
+    url.searchParams.set('host', database.socketDirectory!);
+    const sql = connect(url.toString(), { max: 1 });
+    try {
+      const [row] = await sql<{ address: string | null; one: number }[]>`
+        SELECT host(inet_server_addr()) AS address, 1 AS one`;
+      expect(row).toEqual({ address: null, one: 1 });
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
   });
 
   it('leaves TCP on 127.0.0.1 to other processes, which find its port as before', async () => {

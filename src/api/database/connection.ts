@@ -19,9 +19,11 @@ export interface ConnectOptions {
  * camelCase keys of `sql(object)` helpers become snake_case columns.
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
-  const sql = postgres(url, {
+  const given = socketDirectoryIn(url);
+  const socketDirectory = options.socketDirectory ?? given.socketDirectory;
+  const sql = postgres(given.url, {
     max: options.max ?? 20,
-    ...(options.socketDirectory ? { host: options.socketDirectory } : {}),
+    ...(socketDirectory ? { host: socketDirectory } : {}),
     transform: postgres.camel,
     onnotice: () => {},
     // int8 (positions, counts) as numbers: they stay far below 2^53.
@@ -31,6 +33,22 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   // `socket` option (a connected socket, made by us) is not in its typings.
   if (options.noDelay) Object.assign(sql.options, { socket: connectedAtOnce });
   return sql;
+}
+
+/**
+ * A URL's `?host=/directory`, as libpq reads it: the server's Unix socket in that directory (its file named by
+ * the URL's port), for a PostgreSQL on the same machine: no TCP stack between the server and its database.
+ * The parameter is taken out of the URL, which postgres.js would otherwise send as a setting.
+ */
+export function socketDirectoryIn(url: string): { url: string; socketDirectory: string | null } {
+  const at = url.indexOf('?');
+  if (at === -1) return { url, socketDirectory: null };
+  const query = new URLSearchParams(url.slice(at + 1));
+  const host = query.get('host');
+  if (host === null || !host.startsWith('/')) return { url, socketDirectory: null };
+  query.delete('host');
+  const rest = query.toString();
+  return { url: url.slice(0, at) + (rest ? `?${rest}` : ''), socketDirectory: host };
 }
 
 async function connectedAtOnce({
