@@ -93,7 +93,10 @@ describe('migrations', () => {
         INSERT INTO steps (flow_id, "order", name, system_prompt, input_sources, requires_user_input)
         VALUES (${flow!.id}, 2, 'Write', 'Write about [[step-1]]', ${sql.json([first!.id])}, true)`;
 
-      expect(await migrate(sql)).toEqual(['011_flow_streams.sql']);
+      expect(await migrate(sql)).toEqual([
+        '011_flow_streams.sql',
+        '012_events_without_stream_foreign_key.sql',
+      ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
       expect(flows.map((row) => Number(row.version))).toEqual([1, 1]);
