@@ -23,7 +23,11 @@ export interface FlowBefore {
  * (its version the stream's position) and its steps, replaced whole. Inline (a command's append) and in a
  * rebuild alike; the flow's other columns (`logs_cleared_at`) are no version of it and stay as they are.
  */
-export function flowStatements(sql: TransactionSql, events: ProjectableEvent[], before: FlowBefore): Statement[] {
+export function flowStatements(
+  sql: TransactionSql,
+  events: ProjectableEvent[],
+  before: FlowBefore,
+): Statement[] {
   const state = events.map(toFlowEvent).reduce(evolveFlow, before.state);
   const version = events.at(-1)?.streamPosition ?? before.version;
   return writeFlow(sql, state, version);
