@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { approximateSize, KeptStates } from './kept-states';
+
+describe('KeptStates', () => {
+  it('keeps the latest version of each stream, and drops it once a later event is seen', () => {
+    const kept = new KeptStates();
+    kept.keep('s', { state: 'two', version: 2 });
+    kept.keep('s', { state: 'one', version: 1 });
+    expect(kept.get('s')).toEqual({ state: 'two', version: 2 });
+    kept.seen('s', 2);
+    expect(kept.get('s')).toEqual({ state: 'two', version: 2 });
+    kept.seen('s', 3);
+    expect(kept.get('s')).toBeUndefined();
+    expect(kept.held).toEqual({ states: 0, bytes: 0 });
+  });
+
+  it('holds at most its size in all, the least recently used going first, and never one state too large', () => {
+    const text = (characters: number) => ({ output: 'x'.repeat(characters) });
+    const size = approximateSize(text(1000), Number.POSITIVE_INFINITY);
+    const kept = new KeptStates(3 * size, 2 * size);
+    kept.keep('a', { state: text(1000), version: 1 });
+    kept.keep('b', { state: text(1000), version: 1 });
+    kept.keep('c', { state: text(1000), version: 1 });
+    kept.get('a');
+    kept.keep('d', { state: text(1000), version: 1 });
+    expect(['a', 'b', 'c', 'd'].filter((id) => kept.get(id) !== undefined)).toEqual(['a', 'c', 'd']);
+    expect(kept.held).toEqual({ states: 3, bytes: 3 * size });
+
+    kept.keep('huge', { state: text(5000), version: 1 });
+    expect(kept.get('huge')).toBeUndefined();
+    // A newer version too large to keep drops the older one: it must not be taken for the latest.
+    kept.keep('a', { state: text(5000), version: 2 });
+    expect(kept.get('a')).toBeUndefined();
+    expect(kept.held.states).toBe(2);
+  });
+
+  it('sizes a state by its strings, and stops counting past the limit', () => {
+    expect(approximateSize({ a: 'xy', b: [1, null, 'z'] }, 1000)).toBe(
+      16 + 2 + 12 + 16 + 2 + 32 + 8 + 8 + 10,
+    );
+    // Past the limit the elements are not walked: only the array's own references count.
+    expect(
+      approximateSize(
+        Array.from({ length: 1e6 }, () => 'word'),
+        1000,
+      ),
+    ).toBe(8 * (1e6 + 1));
+  });
+});
