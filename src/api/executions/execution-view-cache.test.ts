@@ -33,3 +33,19 @@ describe('ExecutionViewCache', () => {
     expect(views.get('e1', 'alice')).toEqual(view('{}'));
   });
 });
+
+describe('ExecutionViewCache limits', () => {
+  it('holds at most its characters in all, the oldest going first, and never a view too large', () => {
+    const sized = (characters: number) => view(`{"version":1,"text":"${'x'.repeat(characters - 25)}"}`);
+    const views = new ExecutionViewCache(300, 150);
+    for (const id of ['e1', 'e2', 'e3']) views.remember(id, 'alice', views.ticket(), sized(100));
+    views.remember('e4', 'alice', views.ticket(), sized(100));
+    expect(['e1', 'e2', 'e3', 'e4'].filter((id) => views.get(id, 'alice'))).toEqual(['e2', 'e3', 'e4']);
+    views.remember('e5', 'alice', views.ticket(), sized(200));
+    expect(views.get('e5', 'alice')).toBeUndefined();
+    // A newer view too large to keep drops the older one.
+    views.remember('e2', 'alice', views.ticket(), sized(200));
+    expect(views.get('e2', 'alice')).toBeUndefined();
+    expect(['e3', 'e4'].filter((id) => views.get(id, 'alice'))).toEqual(['e3', 'e4']);
+  });
+});

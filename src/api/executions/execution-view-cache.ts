@@ -1,4 +1,7 @@
 const MAX_VIEWS = 2_000;
+/** The characters of JSON the kept views may hold in all, and at most one of them: a user decides their size. */
+const MAX_KEPT_CHARS = 32 * 1024 * 1024;
+const MAX_VIEW_CHARS = 2 * 1024 * 1024;
 const MAX_INVALIDATIONS = 20_000;
 
 /** A view as JSON text, and the stream version it reflects. */
@@ -21,6 +24,12 @@ export class ExecutionViewCache {
   private floor = 0;
   private readonly invalidatedAt = new Map<string, number>();
   private readonly views = new Map<string, KeptView & { userId: string }>();
+  private chars = 0;
+
+  constructor(
+    private readonly mostChars = MAX_KEPT_CHARS,
+    private readonly largestChars = MAX_VIEW_CHARS,
+  ) {}
 
   /** The view of the user's execution, when one is kept. */
   get(executionId: string, userId: string): KeptView | undefined {
@@ -35,17 +44,30 @@ export class ExecutionViewCache {
 
   remember(executionId: string, userId: string, ticket: number, view: KeptView) {
     if (ticket <= this.floor || (this.invalidatedAt.get(executionId) ?? 0) >= ticket) return;
-    this.views.delete(executionId);
-    if (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
+    this.drop(executionId);
+    // Too large to keep: every poll of it reads it again, as without keeping.
+    if (view.body.length > this.largestChars) return;
+    for (const oldest of this.views.keys()) {
+      if (this.views.size < MAX_VIEWS && this.chars + view.body.length <= this.mostChars) break;
+      this.drop(oldest);
+    }
     this.views.set(executionId, { userId, ...view });
+    this.chars += view.body.length;
   }
 
   invalidate(executionId: string) {
-    this.views.delete(executionId);
+    this.drop(executionId);
     this.invalidatedAt.set(executionId, ++this.clock);
     if (this.invalidatedAt.size > MAX_INVALIDATIONS) {
       this.invalidatedAt.clear();
       this.floor = this.clock;
     }
+  }
+
+  private drop(executionId: string) {
+    const kept = this.views.get(executionId);
+    if (kept === undefined) return;
+    this.views.delete(executionId);
+    this.chars -= kept.body.length;
   }
 }
