@@ -1,16 +1,17 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
 import { createFlows, runCommands, signUp } from './load';
+import { serverEnv, startProcess } from './server-process';
 
 /**
  * A CPU profile of a built server under commands: `node --cpu-prof` on it, 16 clients each starting an
  * execution and running its step, 2 s of warm-up and 10 s measured. Prints the pairs done in those 10 s and
- * the server's CPU per pair (from /proc, so Linux only), and leaves the profile in the folder named.
+ * the server's CPU per pair (`process.cpuUsage` over IPC, as `npm run bench` reads it), and leaves the
+ * profile in the folder named (the file ending `.0.001.cpuprofile` is the server's main thread; tsx's loader
+ * thread writes another).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
  *     npx tsx bench/profile.ts dist/server/server.js /tmp/profiles
@@ -36,52 +37,20 @@ try {
   const migrating = connect(url.toString());
   await migrate(migrating);
   await migrating.end();
-  const server = spawn(
-    process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`, serverFile],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: url.toString(),
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        GEMINI_API_KEY: '',
-        MODEL_CALLS_PER_MINUTE: '0',
-        FREE_STEP_ALLOWANCE: '1000000000',
-        APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    server.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${output}`)));
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    server.stdout!.on('data', read);
-    server.stderr!.on('data', read);
+  const server = startProcess([serverFile], serverEnv(url.toString()), {
+    cpuUsage: true,
+    node: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`],
   });
-  /** The server's CPU time so far (user + system), in ms, at the kernel's 10 ms tick. */
-  const cpuMs = () => {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  const base = await server.url;
   const cookie = await signUp(base);
   const flows = await createFlows(base, cookie, 16);
   await runCommands(base, cookie, flows, 2);
-  const before = cpuMs();
+  const before = await server.cpuMs();
   const load = await runCommands(base, cookie, flows, 10);
-  const used = cpuMs() - before;
+  const used = (await server.cpuMs()) - before;
   const pairs = load.runLatencies.length;
   console.log(JSON.stringify({ server: serverFile, pairs, cpuMsPerPair: Number((used / pairs).toFixed(2)) }));
-  server.removeAllListeners('exit');
-  await new Promise<void>((resolve) => {
-    server.once('exit', () => resolve());
-    server.kill('SIGTERM');
-  });
+  await server.stop();
 } finally {
   await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();

@@ -1,10 +1,8 @@
-import { type StdioOptions, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
@@ -18,11 +16,11 @@ import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, measureCommands, measureRoundTrips } from './commands';
 import { type CommandTarget, call, createFlows, measurePush, type Row, round, signUp } from './load';
 import { startPostgresProxy } from './postgres-proxy';
+import { serverEnv, startProcess } from './server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
-const CPU_USAGE_PRELOAD = pathToFileURL(path.join(ROOT, 'bench/server-cpu-usage.ts')).href;
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {
@@ -62,56 +60,6 @@ async function withDatabase() {
       await admin.end();
       await stopEmbedded?.();
     },
-  };
-}
-
-/** The server's settings in the bench: the offline (zero-latency) model, no limit on runs or model calls. */
-const serverEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-  GEMINI_API_KEY: '',
-  MODEL_CALLS_PER_MINUTE: '0',
-  // One bench user makes thousands of runs with the offline model.
-  FREE_STEP_ALLOWANCE: '1000000000',
-  APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-});
-
-/** A node process of this repository; with `cpuUsage`, its CPU time can be read over IPC. */
-function startProcess(args: string[], env: Record<string, string>, options: { cpuUsage?: boolean } = {}) {
-  const preload = options.cpuUsage ? ['--import', CPU_USAGE_PRELOAD] : [];
-  const stdio: StdioOptions = options.cpuUsage
-    ? ['ignore', 'pipe', 'pipe', 'ipc']
-    : ['ignore', 'pipe', 'pipe'];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio,
-  });
-  let output = '';
-  const url = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    /** The process's CPU time so far (user + system), in ms. */
-    cpuMs: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (usage: NodeJS.CpuUsage) => resolve((usage.user + usage.system) / 1000));
-        child.send('cpu-usage');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
   };
 }
 

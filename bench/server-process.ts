@@ -1,0 +1,63 @@
+import { type StdioOptions, spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CPU_USAGE_PRELOAD = pathToFileURL(path.join(ROOT, 'bench/server-cpu-usage.ts')).href;
+
+/** The server's settings in the bench: the offline (zero-latency) model, no limit on runs or model calls. */
+export const serverEnv = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  GEMINI_API_KEY: '',
+  MODEL_CALLS_PER_MINUTE: '0',
+  // One bench user makes thousands of runs with the offline model.
+  FREE_STEP_ALLOWANCE: '1000000000',
+  APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+});
+
+/**
+ * A node process of this repository; with `cpuUsage`, its CPU time can be read over IPC; `node`: more
+ * options for node itself (e.g. `--cpu-prof`).
+ */
+export function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  options: { cpuUsage?: boolean; node?: string[] } = {},
+) {
+  const preload = options.cpuUsage ? ['--import', CPU_USAGE_PRELOAD] : [];
+  const stdio: StdioOptions = options.cpuUsage
+    ? ['ignore', 'pipe', 'pipe', 'ipc']
+    : ['ignore', 'pipe', 'pipe'];
+  const child = spawn(process.execPath, [...(options.node ?? []), '--import', 'tsx', ...preload, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio,
+  });
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    /** The process's CPU time so far (user + system), in ms. */
+    cpuMs: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (usage: NodeJS.CpuUsage) => resolve((usage.user + usage.system) / 1000));
+        child.send('cpu-usage');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
