@@ -96,9 +96,10 @@ export class CommandHandler {
     const streamId = aggregate.streamPrefix + id;
     const { version, events } = await this.store.readStream(streamId);
     const state = events.map((e) => eventOf<E>(e)).reduce(aggregate.evolve, aggregate.initialState());
-    if (!aggregate.visibleTo(state, userId)) throw notFound(`${aggregate.name} not found`);
-    this.kept.keep(streamId, { state, version });
-    return { state, version };
+    // Kept only once shown to be the user's: ids probed at random fill nothing.
+    const loaded = visible(aggregate, { state, version }, userId);
+    this.kept.keep(streamId, loaded);
+    return loaded;
   }
 
   /**
@@ -112,9 +113,7 @@ export class CommandHandler {
     userId: string | null,
   ): Promise<Loaded<S>> {
     const kept = this.kept.get<S>(aggregate.streamPrefix + id);
-    if (kept === undefined) return this.load(aggregate, id, userId);
-    if (!aggregate.visibleTo(kept.state, userId)) throw notFound(`${aggregate.name} not found`);
-    return kept;
+    return kept === undefined ? this.load(aggregate, id, userId) : visible(aggregate, kept, userId);
   }
 
   /** An event at `position` of the stream was seen in the log (the tailer's, whichever process appended it). */
@@ -150,8 +149,7 @@ export class CommandHandler {
       hint = undefined;
       let events: E[] | undefined;
       try {
-        if (fromHint && !aggregate.visibleTo(loaded.state, userId))
-          throw notFound(`${aggregate.name} not found`);
+        if (fromHint) visible(aggregate, loaded, userId);
         options.guard?.(loaded.state);
         events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
       } catch (refusal) {
@@ -228,6 +226,16 @@ export class CommandHandler {
 /** A random wait that grows with the attempts, up to 100 ms. */
 const backOff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt + 1))));
+
+/** The loaded aggregate, if the user may see it (null: the system); else its 'not found'. */
+function visible<S, C extends { type: string }, E extends DecidedEvent, X>(
+  aggregate: Aggregate<S, C, E, X>,
+  loaded: Loaded<S>,
+  userId: string | null,
+): Loaded<S> {
+  if (!aggregate.visibleTo(loaded.state, userId)) throw notFound(`${aggregate.name} not found`);
+  return loaded;
+}
 
 const eventOf = <E extends DecidedEvent>(recorded: Pick<RecordedEvent, 'type' | 'data'>) =>
   ({ type: recorded.type, data: recorded.data }) as E;
