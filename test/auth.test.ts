@@ -301,6 +301,64 @@ describe('sessions', () => {
     expect(renewed.statusCode).toBe(200);
     expect(setCookieOf(renewed)).toMatch(/^workbench\.sid=/);
     expect((await expireOf()).getTime() - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+
+    // The same cookie, with the attributes sign-up gave it and an expiry 30 days from now, in the browser
+    // and in the stored session.
+    const attributesOf = (header: string | undefined) =>
+      header
+        ?.split('; ')
+        .slice(1)
+        .filter((attribute) => !attribute.startsWith('Expires='));
+    const registered = await db.sql<
+      { sess: string }[]
+    >`SELECT sess::text AS sess FROM sessions WHERE sid = ${sid}`;
+    expect(attributesOf(setCookieOf(renewed))).toEqual(
+      attributesOf(setCookieOf((await register()).response)),
+    );
+    expect(sessionCookieOf(renewed)).toBe(cookie);
+    const browserExpiry = Date.parse(/Expires=([^;]+)/.exec(setCookieOf(renewed)!)![1]!);
+    expect(browserExpiry - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    const stored = JSON.parse(registered[0]!.sess) as { renewedAt: number; cookie: { expires: string } };
+    expect(Date.parse(stored.cookie.expires) - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    expect(stored.renewedAt).toBeGreaterThan(longAgo);
+
+    // Renewed: the next request sends no cookie.
+    expect(setCookieOf(await get('/api/ping', cookie))).toBeUndefined();
+  });
+
+  it('does not bring back a session signed out while it was being pushed forward', async () => {
+    const { cookie } = await register();
+    const sid = sidOf(cookie);
+    const store = new PostgresSessionStore(db.sql, () => {}, 0);
+    const session = (await store.read(sid))!;
+    await get('/api/logout', cookie);
+    expect(await store.renew(sid, { ...session, renewedAt: Date.now() })).toBe(false);
+    expect(await db.sql`SELECT 1 FROM sessions WHERE sid = ${sid}`).toHaveLength(0);
+    expect((await get('/api/ping', cookie)).statusCode).toBe(401);
+  });
+
+  it('clears a cookie that names no session, on any route', async () => {
+    const { cookie } = await register();
+    const forged = `workbench.sid=${sidOf(cookie)}.forgedsignature`;
+    await get('/api/logout', cookie);
+    for (const stale of [cookie, forged]) {
+      for (const url of ['/api/ping', '/api/auth/user']) {
+        const response = await get(url, stale);
+        expect(response.statusCode).toBe(401);
+        expect(setCookieOf(response)).toMatch(/^workbench\.sid=;.*Expires=Thu, 01 Jan 1970/i);
+      }
+    }
+    // Signing in with a stale cookie sends only the new session's cookie.
+    const signedIn = await post(
+      '/api/auth/login',
+      { email: (await register()).email, password: PASSWORD },
+      { cookie },
+    );
+    expect(signedIn.statusCode).toBe(200);
+    const cookies = [signedIn.headers['set-cookie']].flat();
+    expect(cookies).toHaveLength(1);
+    expect(sessionCookieOf(signedIn)).not.toBe(cookie);
+    expect((await get('/api/ping', sessionCookieOf(signedIn))).statusCode).toBe(200);
   });
 
   it('stores nothing for a visitor who never signs in', async () => {

@@ -4,6 +4,31 @@ import type { Sql } from 'postgres';
 
 type Done = (error?: unknown) => void;
 
+/** A session as stored: what @fastify/session writes, with the fields this app keeps in it. */
+export interface StoredSession {
+  readonly userId?: string;
+  /** When the session's expiry was last pushed forward (ms since epoch). */
+  readonly renewedAt?: number;
+  readonly cookie: Readonly<{
+    expires?: string | Date | null;
+    originalMaxAge?: number | null;
+    path?: string;
+    domain?: string | null;
+    secure?: boolean | null;
+    httpOnly?: boolean;
+    sameSite?: 'lax' | 'strict' | 'none' | boolean | null;
+  }>;
+}
+
+/** A session read or written, as text (to hand out copies) and as one object shared by its readers. */
+interface Remembered {
+  sess: string;
+  session: StoredSession;
+  /** Reused until then (ms since epoch). */
+  until: number;
+  expire: number;
+}
+
 /** Used when a session has no expiry of its own (a cookie without maxAge). */
 const FALLBACK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -32,7 +57,7 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopForgetting: (() => Promise<void>) | undefined;
   /** Recently read or written sessions, as stored text (each `get` hands out a fresh copy). */
-  private readonly recent = new Map<string, { sess: string; until: number; expire: number }>();
+  private readonly recent = new Map<string, Remembered>();
   /**
    * How many times copies were dropped for an ending. A read or write that began before one is not kept: it may
    * hold a session that ended while it was under way.
@@ -61,21 +86,54 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
   }
 
   get(sid: string, done: (error: unknown, session?: Session | null) => void): void {
-    // `sess::text` keeps the stored keys exactly as written: the connection's camelCase transform also
-    // rewrites keys inside json values.
-    const now = Date.now();
-    const known = this.recent.get(sid);
-    if (known && known.until > now && known.expire > now) {
+    // @fastify/session changes what it is given: it gets a copy of its own.
+    const known = this.reused(sid);
+    if (known) {
       done(null, JSON.parse(known.sess) as Session);
       return;
     }
+    this.load(sid).then((row) => done(null, row && (JSON.parse(row.sess) as Session)), done);
+  }
+
+  /**
+   * The session as stored, for reading only (shared with every request that reads it while it is reused),
+   * or null when there is none or it has expired.
+   */
+  async read(sid: string): Promise<StoredSession | null> {
+    const known = this.reused(sid) ?? (await this.load(sid));
+    return known?.session ?? null;
+  }
+
+  /**
+   * Stores a session pushed forward, only while it still exists: a sign-out in another process at the same
+   * moment is not undone. Says whether it was there.
+   */
+  async renew(sid: string, session: StoredSession): Promise<boolean> {
+    const expire = expiryOf(session as Session);
+    const sess = JSON.stringify(session);
+    this.recent.delete(sid);
     const heard = this.endingsHeard;
-    this.sql<{ sess: string; expire: Date }[]>`
-      SELECT sess::text AS sess, expire FROM sessions WHERE sid = ${sid} AND expire > now()`.then(([row]) => {
-      if (!row) return done(null, null);
-      this.remember(sid, row.sess, new Date(row.expire).getTime(), heard);
-      done(null, JSON.parse(row.sess) as Session);
-    }, done);
+    const renewed = await this.sql`
+      UPDATE sessions SET sess = ${sess}::text::jsonb, expire = ${expire} WHERE sid = ${sid} AND expire > now()`;
+    if (renewed.count === 0) return false;
+    this.remember(sid, sess, expire.getTime(), heard);
+    return true;
+  }
+
+  private reused(sid: string): Remembered | undefined {
+    const now = Date.now();
+    const known = this.recent.get(sid);
+    return known && known.until > now && known.expire > now ? known : undefined;
+  }
+
+  private async load(sid: string): Promise<Remembered | null> {
+    // `sess::text` keeps the stored keys exactly as written: the connection's camelCase transform also
+    // rewrites keys inside json values.
+    const heard = this.endingsHeard;
+    const [row] = await this.sql<{ sess: string; expire: Date }[]>`
+      SELECT sess::text AS sess, expire FROM sessions WHERE sid = ${sid} AND expire > now()`;
+    if (!row) return null;
+    return this.remember(sid, row.sess, new Date(row.expire).getTime(), heard);
   }
 
   /**
@@ -166,14 +224,18 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     this.recent.clear();
   }
 
-  private remember(sid: string, sess: string, expire: number, heard: number) {
-    if (heard !== this.endingsHeard) return;
+  /** What was read or written, kept for reuse unless an ending was heard since it began. */
+  private remember(sid: string, sess: string, expire: number, heard: number): Remembered {
+    const remembered = { sess, session: frozen(JSON.parse(sess) as StoredSession), until: 0, expire };
+    if (heard !== this.endingsHeard || this.reuseMs <= 0) return remembered;
     if (this.recent.size >= MOST_REMEMBERED) {
       const now = Date.now();
       for (const [key, entry] of this.recent) if (entry.until <= now) this.recent.delete(key);
       if (this.recent.size >= MOST_REMEMBERED) this.recent.clear();
     }
-    if (this.reuseMs > 0) this.recent.set(sid, { sess, until: Date.now() + this.reuseMs, expire });
+    remembered.until = Date.now() + this.reuseMs;
+    this.recent.set(sid, remembered);
+    return remembered;
   }
 
   /** Deletes expired rows; returns how many went. */
@@ -195,6 +257,11 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
   }
+}
+
+function frozen(session: StoredSession): StoredSession {
+  Object.freeze(session.cookie);
+  return Object.freeze(session);
 }
 
 function expiryOf(session: Session): Date {

@@ -10,14 +10,24 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The sign-in sessions: the websocket hub hears from it which sessions end. */
     sessionStore: PostgresSessionStore;
+    /** Signs and checks the session cookie. */
+    sessionSigner: RememberingSigner;
+  }
+
+  interface FastifyContextConfig {
+    /** Set on the routes that have `request.session` (`sessionChanges`). */
+    startsOrEndsSession?: boolean;
   }
 
   interface FastifyRequest {
     /** The signed-in user's id, or null when signed out. Route handlers read it through `userIdOf`. */
     userId: string | null;
+    /** The id of the session the request was signed in with, or null. */
+    sessionId: string | null;
   }
 
-  // The fields this app keeps in a session (@fastify/session declares `Session` on fastify's module).
+  // The fields this app keeps in a session (@fastify/session declares `Session` on fastify's module). Only
+  // the routes that start or end a session have `request.session` (`sessionChanges`).
   interface Session {
     userId?: string;
     /** When the session's expiry was last pushed forward (ms since epoch). */
@@ -27,6 +37,13 @@ declare module 'fastify' {
 
 export const SESSION_COOKIE = 'workbench.sid';
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_COOKIE_OPTIONS = {
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: 'auto',
+  path: '/',
+  maxAge: SESSION_LIFETIME_MS,
+} as const;
 // Sessions slide forward at most once a day: a store write on every request would cost more than
 // a day of precision on a 30-day lifetime is worth.
 const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -66,41 +83,93 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     await store.stopForgettingEnded().catch(() => {});
   });
   app.decorate('sessionStore', store);
+  // A signed-in browser's cookie is checked once per process, not on every request.
+  const signer = new RememberingSigner(app.config.appSecret);
+  app.decorate('sessionSigner', signer);
 
   await app.register(cookie);
-  await app.register(session, {
-    // A signed-in browser's cookie is checked once per process, not on every request.
-    secret: new RememberingSigner(app.config.appSecret) as unknown as Signer,
-    cookieName: SESSION_COOKIE,
-    store,
-    saveUninitialized: false,
-    // Renewal is done below, once a day, instead of re-saving the session on every request.
-    rolling: false,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: SESSION_LIFETIME_MS },
-  });
-
   app.decorateRequest('userId', null);
+  app.decorateRequest('sessionId', null);
 
-  // Added after the session plugin's own onRequest hook, so the session is loaded by the time this runs.
   app.addHook('onRequest', async (request, reply) => {
     if ((MUTATING_METHODS.has(request.method) || isWebSocketUpgrade(request)) && isCrossOrigin(request)) {
       return refuse(reply, 403, 'Cross-origin request refused');
     }
 
-    const current = request.session;
-    request.userId = current?.userId ?? null;
-    if (request.userId && Date.now() - (current.renewedAt ?? 0) > RENEW_AFTER_MS) {
-      // Loading the session already moved its cookie expiry forward; marking it changed makes
-      // @fastify/session store that and send the cookie again.
-      current.renewedAt = Date.now();
-    }
-
+    const cookie = await readSession(request, reply);
     const path = request.url.split('?', 1)[0]!;
-    if (!request.userId && isApiPath(path) && !PUBLIC_API_PATHS.has(path)) {
-      return refuse(reply, 401, 'Unauthorized');
+    const refused = !request.userId && isApiPath(path) && !PUBLIC_API_PATHS.has(path);
+    // A cookie of no session is cleared. @fastify/session does that itself where it runs (and sign-in's new
+    // cookie takes the old one's place), unless this hook answers first.
+    if (cookie === 'stale' && (refused || !request.routeOptions.config.startsOrEndsSession)) {
+      reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_OPTIONS.path });
     }
+    if (refused) return refuse(reply, 401, 'Unauthorized');
   });
+
+  /**
+   * Who is signed in, read from the stored session without building a @fastify/session object (its
+   * construction hashes the whole session twice a request: most of a poll's cost beyond an empty route).
+   * A session is pushed forward once a day, as @fastify/session does when it changes. Says whether the
+   * request had a session cookie and whether it named a session.
+   */
+  async function readSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<'none' | 'valid' | 'stale'> {
+    const signed = request.cookies[SESSION_COOKIE];
+    if (!signed) return 'none';
+    const unsigned = signer.unsign(signed);
+    const session = unsigned.valid && unsigned.value ? await store.read(unsigned.value) : null;
+    if (!session || !unsigned.value) return 'stale';
+    request.userId = session.userId ?? null;
+    request.sessionId = unsigned.value;
+    const now = Date.now();
+    if (request.userId && now - (session.renewedAt ?? 0) > RENEW_AFTER_MS) {
+      const cookie = {
+        ...session.cookie,
+        expires: new Date(now + (session.cookie.originalMaxAge ?? SESSION_LIFETIME_MS)),
+      };
+      if (!(await store.renew(unsigned.value, { ...session, renewedAt: now, cookie }))) {
+        // Signed out in the meantime.
+        request.userId = null;
+        request.sessionId = null;
+        return 'stale';
+      }
+      reply.setCookie(SESSION_COOKIE, signed, {
+        path: cookie.path,
+        domain: cookie.domain ?? undefined,
+        secure: cookie.secure ?? undefined,
+        httpOnly: cookie.httpOnly,
+        sameSite: cookie.sameSite ?? undefined,
+        expires: cookie.expires,
+      });
+    }
+    return 'valid';
+  }
 }
+
+/**
+ * @fastify/session, for the routes that start or end a session (sign-in, sign-up, sign-out): registered in
+ * their own context, so that only they pay for its session object. Every other route has `request.userId`.
+ */
+export const sessionChanges = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, startsOrEndsSession: true };
+    });
+    await app.register(session, {
+      secret: app.sessionSigner as unknown as Signer,
+      cookieName: SESSION_COOKIE,
+      store: app.sessionStore,
+      saveUninitialized: false,
+      // Renewal is done by every route's session read, once a day, instead of re-saving on every request.
+      rolling: false,
+      cookie: SESSION_COOKIE_OPTIONS,
+    });
+  },
+  { name: 'session-changes', fastify: '5.x', dependencies: ['auth'] },
+);
 
 /**
  * A websocket handshake is a GET, but it opens a channel that acts with the session, and browsers always

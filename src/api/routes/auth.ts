@@ -13,7 +13,7 @@ import {
   signInMessages as messages,
 } from '../login-page';
 import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
-import { SESSION_COOKIE, userIdOf } from '../plugins/auth';
+import { SESSION_COOKIE, sessionChanges, userIdOf } from '../plugins/auth';
 
 const email = z
   .string({ error: messages.email })
@@ -53,6 +53,7 @@ const signInRateLimit = {
 /** The sign-in page, sign-in, sign-up, the current user and sign-out. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
+  await app.register(sessionChanges);
 
   // The sign-in page posts plain HTML forms; only these routes accept them, every other route stays JSON-only.
   app.addContentTypeParser(

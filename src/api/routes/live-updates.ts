@@ -18,7 +18,7 @@ export async function liveUpdateRoutes(app: FastifyInstance) {
         .header('upgrade', 'websocket')
         .send({ message: 'This is the live updates websocket: open it with an Upgrade: websocket request.' }),
     wsHandler: (socket, request) => {
-      app.hub.connect(socket, { userId: userIdOf(request), sessionId: request.session.sessionId });
+      app.hub.connect(socket, { userId: userIdOf(request), sessionId: request.sessionId! });
     },
   });
 }
