@@ -17,7 +17,7 @@ const WARM_UP_SECONDS = 0.5;
  * The server's and the floor's loads take turns in this many rounds, so a change in the machine's load during
  * the run (other processes) weighs on both alike instead of skewing the ratio.
  */
-const ROUNDS = 3;
+export const ROUNDS = 3;
 
 export interface CommandFigures {
   perSecond: number;

@@ -1,0 +1,62 @@
+import autocannon from 'autocannon';
+import { type CpuClock, ROUNDS } from './commands';
+import { round } from './load';
+
+const CONNECTIONS = 64;
+
+/** A GET load, 64 connections, and the CPU its server spent on each request. */
+interface Polled {
+  url: string;
+  headers?: Record<string, string>;
+  cpu: CpuClock;
+}
+
+/** Requests, time, errors, the worst round's p99 and CPU of one URL over the rounds. */
+class PollTally {
+  requests = 0;
+  seconds = 0;
+  errors = 0;
+  p99 = 0;
+  cpuMs: number | null = null;
+
+  figures() {
+    return {
+      requestsPerSecond: round(this.requests / this.seconds),
+      p99: this.p99,
+      errors: this.errors,
+      cpuMicrosecondsPerRequest: this.cpuMs === null ? null : round((this.cpuMs * 1000) / this.requests),
+    };
+  }
+}
+
+/**
+ * Polling `GET /api/executions/:id` against an empty Fastify route: each loaded in turn, for `seconds` in all
+ * over the rounds, so a change in the machine's speed during the run weighs on both alike.
+ */
+export async function measurePolling(poll: Polled, empty: Polled, seconds: number) {
+  const tallies = [new PollTally(), new PollTally()] as const;
+  for (let n = 0; n < ROUNDS; n++) {
+    for (const [i, target] of [poll, empty].entries()) {
+      const before = target.cpu ? await target.cpu() : null;
+      const load = await autocannon({
+        url: target.url,
+        connections: CONNECTIONS,
+        duration: seconds / ROUNDS,
+        headers: target.headers ?? {},
+      });
+      const tally = tallies[i]!;
+      if (before !== null && target.cpu) tally.cpuMs = (tally.cpuMs ?? 0) + (await target.cpu()) - before;
+      tally.requests += load.requests.total;
+      tally.seconds += load.duration;
+      tally.errors += load.non2xx + load.errors;
+      tally.p99 = Math.max(tally.p99, load.latency.p99);
+    }
+  }
+  const [polled, emptied] = tallies.map((tally) => tally.figures());
+  return {
+    ...polled!,
+    emptyRouteRequestsPerSecond: emptied!.requestsPerSecond,
+    emptyRouteCpuMicrosecondsPerRequest: emptied!.cpuMicrosecondsPerRequest,
+    ratio: round(polled!.requestsPerSecond / emptied!.requestsPerSecond, 2),
+  };
+}
