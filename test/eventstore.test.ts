@@ -579,6 +579,32 @@ describe('notification', () => {
   });
 });
 
+describe('wake-ups', () => {
+  it("wakes a watcher once per commit of its own store, and on another store's NOTIFY", async () => {
+    const otherStore = new EventStore(anotherPool(2));
+    let wakes = 0;
+    const stop = await store.watchAppends(() => wakes++);
+    // Listening established wakes it once, as a start (nothing could have been missed before).
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    wakes = 0;
+    try {
+      const id = streamId('own-notify');
+      for (let i = 0; i < 3; i++) {
+        await store.append(id, 'own', i === 0 ? 'no_stream' : i, counted(1));
+        // Past the NOTIFY interval: each commit sends its own NOTIFY, which comes back to this store.
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      expect(wakes).toBe(3);
+      await otherStore.append(streamId('other-notify'), 'other', 'no_stream', counted(1));
+      await waitFor(() => wakes === 4);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(wakes).toBe(4);
+    } finally {
+      await stop();
+    }
+  });
+});
+
 describe('every event has its stream', () => {
   // No foreign key says so (migration 012): the append writes the stream's row and its events in one
   // statement, and this holds after every append of the tests above, conflicts and races included.

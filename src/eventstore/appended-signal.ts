@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 
 export const EVENTS_APPENDED_CHANNEL = 'events_appended';
 
 /**
- * Tells tailers that events were committed: this process's at once, other processes through a payload-less
- * NOTIFY. NOTIFY takes a cluster-wide lock at commit, so it is sent on its own (never inside an append) and
- * at most once per `intervalMs`; a commit inside the interval is covered by one trailing NOTIFY, always sent
- * after that commit.
+ * Tells tailers that events were committed: this process's at once, other processes through a NOTIFY that
+ * names this signal (`origin`), so that its own listeners, woken already, can leave it unread. NOTIFY takes
+ * a cluster-wide lock at commit, so it is sent on its own (never inside an append) and at most once per
+ * `intervalMs`; a commit inside the interval is covered by one trailing NOTIFY, always sent after that commit.
  */
 export class AppendedSignal {
+  /** What this signal's NOTIFY carries. */
+  readonly origin = randomUUID();
   private readonly listeners = new Set<() => void>();
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private trailing: NodeJS.Timeout | undefined;
@@ -43,6 +46,6 @@ export class AppendedSignal {
     this.trailing = undefined;
     this.lastSentAt = performance.now();
     // A lost hint costs other processes at most their poll interval: never fail an append for it.
-    this.sql.notify(EVENTS_APPENDED_CHANNEL, '').catch(() => {});
+    this.sql.notify(EVENTS_APPENDED_CHANNEL, this.origin).catch(() => {});
   }
 }

@@ -116,13 +116,20 @@ export class EventStore {
   }
 
   /**
-   * Calls `wake` after this store's commits and on other processes' NOTIFY (and whenever LISTEN is
+   * Calls `wake` after this store's commits and on other stores' NOTIFY (and whenever LISTEN is
    * re-established after a lost connection, since notifications may have been missed). Returns the way to stop.
    */
   async watchAppends(wake: () => void): Promise<() => Promise<void>> {
     const stopLocal = this.signal.onAppended(wake);
     try {
-      const listening = await this.sql.listen(EVENTS_APPENDED_CHANNEL, wake, wake);
+      // This store's own NOTIFY comes back too: its commits woke `wake` already.
+      const listening = await this.sql.listen(
+        EVENTS_APPENDED_CHANNEL,
+        (origin) => {
+          if (origin !== this.signal.origin) wake();
+        },
+        wake,
+      );
       return async () => {
         stopLocal();
         await listening.unlisten();

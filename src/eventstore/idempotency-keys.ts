@@ -27,7 +27,11 @@ export class KeyTaken extends Error {
  * holding the same key in a transaction not yet committed makes this wait for it, and when that one
  * commits, PostgreSQL refuses this one (`isKeyTaken`), which fails the transaction.
  */
-export function recordKey(tx: Queryable, { scope, key, commandType }: IdempotencyKey, recorded: RecordedEvent[]) {
+export function recordKey(
+  tx: Queryable,
+  { scope, key, commandType }: IdempotencyKey,
+  recorded: RecordedEvent[],
+) {
   const first = recorded[0]!;
   const last = recorded.at(-1)!;
   return tx`
