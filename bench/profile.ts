@@ -3,7 +3,8 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
-import { createFlows, runCommands, signUp } from './load';
+import { call, createFlows, runCommands, signUp } from './load';
+import { measurePolling } from './polling';
 import { serverEnv, startProcess } from './server-process';
 
 /**
@@ -15,6 +16,9 @@ import { serverEnv, startProcess } from './server-process';
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
  *     npx tsx bench/profile.ts dist/server/server.js /tmp/profiles
+ *
+ * With `PROFILE_LOAD=polling`: after 10 s of those commands, polling one execution against the empty route,
+ * in turns (`bench/polling.ts`, three rounds of 5 s in all), printing the server CPU per request of each.
  *
  * The database URL is an administrator's: a fresh database is made for the run and dropped after it. To
  * compare two commits, build each (`npm run build:server`, then copy `dist/server/server.js` aside) and run
@@ -45,11 +49,27 @@ try {
   const cookie = await signUp(base);
   const flows = await createFlows(base, cookie, 16);
   await runCommands(base, cookie, flows, 2);
-  const before = await server.cpuMs();
-  const load = await runCommands(base, cookie, flows, 10);
-  const used = (await server.cpuMs()) - before;
-  const pairs = load.runLatencies.length;
-  console.log(JSON.stringify({ server: serverFile, pairs, cpuMsPerPair: Number((used / pairs).toFixed(2)) }));
+  if (process.env.PROFILE_LOAD === 'polling') {
+    await runCommands(base, cookie, flows, 8);
+    const empty = startProcess(['bench/empty-server.ts'], {}, { cpuUsage: true });
+    const polled = await call(base, cookie, 'POST', `/api/flows/${flows[0]!.flow.id}/execute`);
+    await call(base, cookie, 'POST', `/api/executions/${polled.id}/steps/${flows[0]!.step.id}/execute`, {});
+    const polling = await measurePolling(
+      { url: `${base}/api/executions/${polled.id}`, headers: { cookie }, cpu: server.cpuMs },
+      { url: `${await empty.url}/empty`, cpu: empty.cpuMs },
+      15,
+    );
+    console.log(JSON.stringify({ server: serverFile, polling }));
+    await empty.stop();
+  } else {
+    const before = await server.cpuMs();
+    const load = await runCommands(base, cookie, flows, 10);
+    const used = (await server.cpuMs()) - before;
+    const pairs = load.runLatencies.length;
+    console.log(
+      JSON.stringify({ server: serverFile, pairs, cpuMsPerPair: Number((used / pairs).toFixed(2)) }),
+    );
+  }
   await server.stop();
 } finally {
   await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
