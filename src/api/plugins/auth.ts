@@ -150,8 +150,9 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
 }
 
 /**
- * @fastify/session, for the routes that start or end a session (sign-in, sign-up, sign-out): registered in
- * their own context, so that only they pay for its session object. Every other route has `request.userId`.
+ * @fastify/session, for the routes that start or end a session (sign-in, sign-up, sign-out, beside them the
+ * sign-in page and the current user): registered in their context, so that only they pay for its session
+ * object. Every route has `request.userId` and `request.sessionId`.
  */
 export const sessionChanges = fp(
   async (app: FastifyInstance) => {
