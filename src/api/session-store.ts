@@ -72,17 +72,13 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
   ) {}
 
   set(sid: string, session: Session, done: Done): void {
-    const expire = expiryOf(session);
-    // Sent as text and cast by the server: a jsonb-typed parameter would make postgres.js encode the string again.
-    const sess = JSON.stringify(session);
-    this.recent.delete(sid);
-    const heard = this.endingsHeard;
-    this.sql`
-      INSERT INTO sessions (sid, sess, expire) VALUES (${sid}, ${sess}::text::jsonb, ${expire})
-      ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`.then(() => {
-      this.remember(sid, sess, expire.getTime(), heard);
-      done();
-    }, done);
+    this.write(
+      sid,
+      session,
+      (sess, expire) => this.sql`
+        INSERT INTO sessions (sid, sess, expire) VALUES (${sid}, ${sess}::text::jsonb, ${expire})
+        ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`,
+    ).then(() => done(), done);
   }
 
   get(sid: string, done: (error: unknown, session?: Session | null) => void): void {
@@ -108,14 +104,28 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
    * Stores a session pushed forward, only while it still exists: a sign-out in another process at the same
    * moment is not undone. Says whether it was there.
    */
-  async renew(sid: string, session: StoredSession): Promise<boolean> {
+  renew(sid: string, session: StoredSession): Promise<boolean> {
+    return this.write(
+      sid,
+      session,
+      (sess, expire) => this.sql`
+        UPDATE sessions SET sess = ${sess}::text::jsonb, expire = ${expire} WHERE sid = ${sid} AND expire > now()`,
+    );
+  }
+
+  /** Writes the session with `statement` and keeps it for reuse; false when the statement touched no row. */
+  private async write(
+    sid: string,
+    session: StoredSession | Session,
+    statement: (sess: string, expire: Date) => Promise<{ count: number }>,
+  ): Promise<boolean> {
     const expire = expiryOf(session as Session);
+    // Sent as text and cast by the server: a jsonb-typed parameter would make postgres.js encode the string again.
     const sess = JSON.stringify(session);
     this.recent.delete(sid);
     const heard = this.endingsHeard;
-    const renewed = await this.sql`
-      UPDATE sessions SET sess = ${sess}::text::jsonb, expire = ${expire} WHERE sid = ${sid} AND expire > now()`;
-    if (renewed.count === 0) return false;
+    const written = await statement(sess, expire);
+    if (written.count === 0) return false;
     this.remember(sid, sess, expire.getTime(), heard);
     return true;
   }
