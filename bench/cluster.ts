@@ -9,7 +9,7 @@ import {
   startNginx,
 } from '../src/api/cli/cluster-processes';
 import { freePort } from '../src/api/database/embedded-postgres';
-import { createFlows, measurePush, type Row, round, runCommands, signUp } from './load';
+import { createFlows, measurePush, type Row, round, runCommands, serverPushTarget, signUp } from './load';
 
 // The built server as N instances on one database behind nginx (deploy/nginx.conf), as it is deployed.
 
@@ -100,7 +100,7 @@ export async function benchCluster(fresh: () => Promise<string>, seconds: number
   const one = await withCluster(await fresh(), 1, (cluster) => commandsPerSecond(cluster.url, seconds));
   const three = await withCluster(await fresh(), 3, async (cluster) => {
     const load = await commandsPerSecond(cluster.url, seconds);
-    const push = await measurePush(cluster.url, load.cookie, load.flows[1]!, sockets);
+    const push = await measurePush(await serverPushTarget(cluster.url, load.cookie, load.flows[1]!), sockets);
     const perInstance = (await socketsPerInstance(cluster, sockets)).join('/');
     return { ...load, push: { ...push, perInstance } };
   });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { Sql, TransactionSql } from 'postgres';
+import type { WebSocket } from 'ws';
 import { onOneConnection } from '../src/api/database/one-connection';
 import { EventStore, type Statement } from '../src/eventstore';
 
@@ -30,6 +32,9 @@ const SIZES = {
   completedExecution: 850,
   startAnswer: 743,
   runAnswer: 2162,
+  approvalEvent: 120,
+  // The event inside the message (the server's message for an approval is about 208 bytes).
+  pushedEvent: 170,
 };
 
 const FLOOR_TABLE = `
@@ -101,6 +106,52 @@ export async function floorRoutes(app: FastifyInstance, sql: Sql) {
       return answer(SIZES.runAnswer, { execution: { id: executionId }, results: [] });
     },
   );
+
+  await pushFloorRoutes(app, store);
+}
+
+/**
+ * The floor of the push figure: a websocket that answers a subscription at once, and a command that appends
+ * one event (BEGIN with the append, then a read-model row with COMMIT, as an approval) and then sends one
+ * ready-made message of the server's size to every subscribed socket. What is left is the cost of the
+ * append and of the sockets themselves: no log read, no session, no per-socket checks.
+ */
+async function pushFloorRoutes(app: FastifyInstance, store: EventStore) {
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  const subscribed = new Set<WebSocket>();
+  const streamId = streamOf(randomUUID());
+  const rowId = randomUUID();
+  let position = 0;
+  let pushing = Promise.resolve();
+
+  app.get('/floor/ws', { websocket: true }, (socket) => {
+    socket.on('message', () => {
+      subscribed.add(socket);
+      socket.send(JSON.stringify({ type: 'up-to-date', position }));
+    });
+    socket.on('close', () => subscribed.delete(socket));
+  });
+
+  app.get('/floor/push', async () => ({ position }));
+
+  app.post('/floor/push', async () => {
+    // One command at a time, as the server's commands on one stream are.
+    const pushed = pushing.then(async () => {
+      await append(store, streamId, position, {}, SIZES.approvalEvent, (tx) => [
+        writeExecution(tx, rowId, rowId, SIZES.completedExecution, position + 1),
+      ]);
+      position++;
+      const event = JSON.parse(filler(SIZES.pushedEvent));
+      const message = Buffer.from(JSON.stringify({ type: 'event', position, event }));
+      for (const socket of subscribed) socket.send(message, { binary: false });
+      return position;
+    });
+    pushing = pushed.then(
+      () => {},
+      () => {},
+    );
+    return { position: await pushed };
+  });
 }
 
 function readSteps(sql: Sql, flowId: string) {

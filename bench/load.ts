@@ -173,14 +173,30 @@ function openSocket(url: string, cookie: string, open: WebSocket[]) {
   });
 }
 
-/**
- * Push: `sockets` sockets on one execution of `flow`, 40 commands each appending one event; commit ->
- * receipt for each event on each socket. A socket missed an event it never got, and duplicated one it got
- * more than once.
- */
-export async function measurePush(base: string, cookie: string, { flow, step }: BenchFlow, sockets: number) {
+/** What the push figure is measured on: the server's live updates, or the floor's bare websocket. */
+export interface PushTarget {
+  /** The websocket's address, and the cookie it is opened with. */
+  socketUrl: string;
+  cookie: string;
+  /** What each socket sends to subscribe. */
+  subscription: unknown;
+  /** The position of the last event before the first command: the pushed events follow it. */
+  from: number;
+  /** A command that makes the next event. */
+  command: (n: number) => Promise<unknown>;
+  /** The CPU time of the process that pushes, in ms (none: several processes push). */
+  cpu?: () => Promise<number>;
+}
+
+/** The server's push: sockets on one execution of `flow`, each command approving or un-approving its result. */
+export async function serverPushTarget(
+  base: string,
+  cookie: string,
+  { flow, step }: BenchFlow,
+  cpu?: () => Promise<number>,
+): Promise<PushTarget> {
   const pushed = await call(base, cookie, 'POST', `/api/flows/${flow.id}/execute`);
-  const { results: pushResults } = await call(
+  const { results } = await call(
     base,
     cookie,
     'POST',
@@ -188,6 +204,37 @@ export async function measurePush(base: string, cookie: string, { flow, step }: 
     {},
   );
   const from = (await call(base, cookie, 'GET', `/api/executions/${pushed.id}`)).version as number;
+  return {
+    socketUrl: `${base.replace('http', 'ws')}/api/ws`,
+    cookie,
+    subscription: { type: 'subscribe', executionId: pushed.id, after: from },
+    from,
+    command: (n) =>
+      call(base, cookie, 'PUT', `/api/step-results/${results[0].id}`, { approved: n % 2 === 1 }),
+    ...(cpu ? { cpu } : {}),
+  };
+}
+
+/** The floor's push (bench/floor.ts): a bare websocket, and a command that appends and sends one message. */
+export async function floorPushTarget(base: string, cpu: () => Promise<number>): Promise<PushTarget> {
+  const { position: from } = await call(base, '', 'GET', '/floor/push');
+  return {
+    socketUrl: `${base.replace('http', 'ws')}/floor/ws`,
+    cookie: '',
+    subscription: { type: 'subscribe' },
+    from,
+    command: () => call(base, '', 'POST', '/floor/push'),
+    cpu,
+  };
+}
+
+/**
+ * Push: `sockets` sockets subscribed, 40 commands each making one event; command sent -> receipt for each
+ * event on each socket, and the pushing process's CPU per message sent. A socket missed an event it never
+ * got, and duplicated one it got more than once. Each target opens its sockets anew, on the same terms.
+ */
+export async function measurePush(target: PushTarget, sockets: number) {
+  const { from } = target;
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   const received = Array.from({ length: sockets }, () => new Map<number, number>());
@@ -202,13 +249,12 @@ export async function measurePush(base: string, cookie: string, { flow, step }: 
       const sent = sentAt.get(message.position);
       if (sent !== undefined) latencies.push(performance.now() - sent);
     });
-    socket.send(JSON.stringify({ type: 'subscribe', executionId: pushed.id, after: from }));
+    socket.send(JSON.stringify(target.subscription));
   };
   try {
-    const url = `${base.replace('http', 'ws')}/api/ws`;
     for (let first = 0; first < sockets; first += SOCKETS_OPENED_AT_ONCE) {
       const batch = Array.from({ length: Math.min(SOCKETS_OPENED_AT_ONCE, sockets - first) }, (_, j) =>
-        openSocket(url, cookie, open).then((socket) => listen(socket, first + j)),
+        openSocket(target.socketUrl, target.cookie, open).then((socket) => listen(socket, first + j)),
       );
       await Promise.all(batch);
     }
@@ -218,15 +264,17 @@ export async function measurePush(base: string, cookie: string, { flow, step }: 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const commands = 40;
+    const cpuBefore = await target.cpu?.();
     for (let n = 1; n <= commands; n++) {
       sentAt.set(from + n, performance.now());
-      await call(base, cookie, 'PUT', `/api/step-results/${pushResults[0].id}`, { approved: n % 2 === 1 });
+      await target.command(n);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const deadline = performance.now() + 10_000;
     while (received.some((got) => got.size < commands) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const cpuMs = cpuBefore === undefined ? null : (await target.cpu!()) - cpuBefore;
     latencies.sort((x, y) => x - y);
     let missed = 0;
     let duplicated = 0;
@@ -244,8 +292,18 @@ export async function measurePush(base: string, cookie: string, { flow, step }: 
       p99: round(percentile(latencies, 99)),
       missed,
       duplicated,
+      cpuMicrosecondsPerMessage: cpuMs === null ? null : round((cpuMs * 1000) / (commands * sockets), 1),
     };
   } finally {
-    for (const socket of open) socket.close();
+    // Closed before the next measure opens its own.
+    await Promise.all(open.map((socket) => closeSocket(socket)));
   }
+}
+
+function closeSocket(socket: WebSocket) {
+  if (socket.readyState === WebSocket.CLOSED) return;
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+  else socket.close();
+  return closed;
 }
