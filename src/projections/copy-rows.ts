@@ -4,7 +4,11 @@ import { JsonColumn, type ReadModelRow } from './read-model-change';
 /** The characters COPY's text format reads as delimiters or escapes, each as its escape. */
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const ESCAPED = /[\\\n\r\t]/g;
-const escaped = (text: string) => text.replace(ESCAPED, (character) => ESCAPES[character]!);
+const NEEDS_ESCAPE = /[\\\n\r\t]/;
+const escaped = (text: string) =>
+  NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, (character) => ESCAPES[character]!) : text;
+/** JSON.stringify writes control characters as escapes: only its backslashes need doubling. */
+const escapedJson = (json: string) => (json.includes('\\') ? json.replaceAll('\\', '\\\\') : json);
 
 /** A value as a field of COPY's text format: PostgreSQL parses it with the column type's own input. */
 function field(value: unknown): string {
@@ -13,7 +17,7 @@ function field(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (value instanceof Date) return value.toISOString();
   const json = JSON.stringify(value instanceof JsonColumn ? value.value : value) as string | undefined;
-  return json === undefined ? '\\N' : escaped(json);
+  return json === undefined ? '\\N' : escapedJson(json);
 }
 
 /** Rows as COPY's text format: one line each, fields in the order of the row's keys. */
