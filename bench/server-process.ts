@@ -61,3 +61,28 @@ export function startProcess(
       }),
   };
 }
+
+/** Runs a node script of this repository to its end; its standard output, or an error with all it printed. */
+export function runScript(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${args.join(' ')} exited with ${code}: ${stdout}${stderr}`)),
+    );
+  });
+}
