@@ -57,6 +57,8 @@ export async function startPostgresProxy(databaseUrl: string, watch?: TurnWatche
       const relayed = new URL(url);
       relayed.hostname = '127.0.0.1';
       relayed.port = String(port);
+      // Through the relay's TCP port, never a Unix socket the URL may name.
+      relayed.searchParams.delete('host');
       return relayed.toString();
     },
     roundTrips: () => turns,

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import postgres from 'postgres';
 import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
 import { call, createFlows, runCommands, signUp } from './load';
@@ -32,7 +31,7 @@ if (!serverFile || !profileDir || !adminUrl) {
   );
   process.exit(2);
 }
-const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+const admin = connect(adminUrl, { max: 1 });
 const name = `profile_${randomBytes(5).toString('hex')}`;
 await admin.unsafe(`CREATE DATABASE ${name}`);
 try {

@@ -4,7 +4,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import postgres from 'postgres';
 import { connect } from '../src/api/database/connection';
 import { startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
 import { migrate } from '../src/api/database/migrate';
@@ -43,13 +42,16 @@ async function withDatabase() {
     const dir = await mkdtemp(path.join(tmpdir(), 'workbench-bench-pg-'));
     await chmod(dir, 0o755);
     const embedded = await startEmbeddedPostgres(path.join(dir, 'postgres'), { persistent: false });
-    adminUrl = embedded.url;
+    // Reached as `npm start` reaches its embedded PostgreSQL: by its Unix socket (connect() reads `?host=`).
+    adminUrl = embedded.socketDirectory
+      ? `${embedded.url}?host=${encodeURIComponent(embedded.socketDirectory)}`
+      : embedded.url;
     stopEmbedded = async () => {
       await embedded.stop();
       await rm(dir, { recursive: true, force: true });
     };
   }
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = connect(adminUrl, { max: 1 });
   const created: string[] = [];
   return {
     async fresh() {
