@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evolve, initialState } from '../src/domain/execution/evolve';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
 import { toExecutionEvent } from '../src/projections/project-execution-events';
+import { ReadModelBatch } from '../src/projections/read-model-batch';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 async function snapshot(t: TestApp) {
@@ -114,6 +115,32 @@ describe('projections', () => {
       release();
       await holding;
       await holder.end();
+    }
+  });
+
+  it("a rebuild batch's execution row replaces an older row, and never a row at its position or later", async () => {
+    const id = executionIds[0]!;
+    const rowOf = async () => (await t.db.sql`SELECT * FROM executions WHERE id = ${id}`)[0]!;
+    const stored = await rowOf();
+    // As the rebuild writes a batch: COPY, and when COPY is refused, the statements instead.
+    const writeBatch = async (row: Record<string, unknown>) => {
+      const batch = new ReadModelBatch();
+      batch.add([{ type: 'execution', row: row as { id: string; position: number } }]);
+      try {
+        await t.db.sql.begin((tx) => batch.copy(tx, new Set()));
+      } catch {
+        await t.db.sql.begin((tx) => batch.write(tx));
+      }
+    };
+    try {
+      for (const position of [stored.position - 1, stored.position]) {
+        await writeBatch({ ...stored, status: 'failed', position });
+        expect(await rowOf(), `position ${position}`).toEqual(stored);
+      }
+      await writeBatch({ ...stored, status: 'failed', position: stored.position + 1 });
+      expect(await rowOf()).toEqual({ ...stored, status: 'failed', position: stored.position + 1 });
+    } finally {
+      await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }));
     }
   });
 
