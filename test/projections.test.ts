@@ -1,9 +1,9 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evolve, initialState } from '../src/domain/execution/evolve';
-import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
 import { toExecutionEvent } from '../src/projections/project-execution-events';
 import { ReadModelBatch } from '../src/projections/read-model-batch';
+import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 async function snapshot(t: TestApp) {

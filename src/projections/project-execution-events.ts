@@ -2,10 +2,10 @@ import type { TransactionSql } from 'postgres';
 import { evolve, initialState } from '../domain/execution/evolve';
 import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
+import type { Statement } from '../eventstore';
 import { type ExecutionRow, stateOfRow } from './execution-row';
 import { rejectedIdeaChange } from './project-rejected-idea';
 import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
-import type { Statement } from '../eventstore';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
