@@ -41,6 +41,13 @@ const HELD_BACK_RETRY_MS = 20;
 export const REBUILD_BATCH_SIZE = 4000;
 
 /**
+ * The first batch's size; each next one is twice the one before, up to the batch size. Nothing is written
+ * before the first batch is read and prepared (a batch of 4,000 took a sixth of a 12,000-event rebuild), and
+ * every later read overlaps the write of the batch before.
+ */
+const FIRST_BATCH_SIZE = 250;
+
+/**
  * Empties the read models and replays the whole log into them, one transaction per batch (never one
  * giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
  * COPY (see ReadModelBatch). Returns the number of events replayed.
@@ -54,9 +61,10 @@ export async function rebuildProjections(
   readAll: ReadAllBatch,
   batchSize = REBUILD_BATCH_SIZE,
 ): Promise<number> {
+  let size = Math.min(FIRST_BATCH_SIZE, batchSize);
   let [, page] = await Promise.all([
     sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`),
-    readAll(null, batchSize),
+    readAll(null, size),
   ]);
   let replayed = 0;
   const flows = new FlowStreamsRebuild();
@@ -68,11 +76,12 @@ export async function rebuildProjections(
       // database of the server): they belong in the rebuild, so wait for them.
       if (!page.heldBack) return replayed;
       await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
-      page = await readAll(page.checkpoint, batchSize);
+      page = await readAll(page.checkpoint, size);
       continue;
     }
     // Neither reading the log nor preparing a batch depends on the batch before: both go on while it is written.
-    const next = settled(readAll(page.checkpoint, batchSize));
+    size = Math.min(size * 2, batchSize);
+    const next = settled(readAll(page.checkpoint, size));
     try {
       const batch = await prepareBatch(sql, page.events, flows);
       await writing.done();
