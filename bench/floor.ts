@@ -112,8 +112,8 @@ export async function floorRoutes(app: FastifyInstance, sql: Sql) {
 
 /**
  * The floor of the push figure: a websocket that answers a subscription at once, and a command that appends
- * one event (BEGIN with the append, then a read-model row with COMMIT, as an approval) and then sends one
- * ready-made message of the server's size to every subscribed socket. What is left is the cost of the
+ * one event (BEGIN with the append, then a read-model row with COMMIT, as an approval), answers, and then
+ * sends one ready-made message of the server's size to every subscribed socket. What is left is the cost of the
  * append and of the sockets themselves: no log read, no session, no per-socket checks.
  */
 async function pushFloorRoutes(app: FastifyInstance, store: EventStore) {
@@ -143,7 +143,11 @@ async function pushFloorRoutes(app: FastifyInstance, store: EventStore) {
       position++;
       const event = JSON.parse(filler(SIZES.pushedEvent));
       const message = Buffer.from(JSON.stringify({ type: 'event', position, event }));
-      for (const socket of subscribed) socket.send(message, { binary: false });
+      // As on the server, the command answers at its commit and the push follows it, so a command may
+      // arrive while the sockets are still being written to.
+      setImmediate(() => {
+        for (const socket of subscribed) socket.send(message, { binary: false });
+      });
       return position;
     });
     pushing = pushed.then(
