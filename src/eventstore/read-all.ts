@@ -1,3 +1,4 @@
+import { heldBack } from './held-back-events';
 import type { Queryable } from './queryable';
 import { type RecordedEventRow, recordedEventColumns, toRecordedEvent } from './recorded-event';
 import type { Checkpoint, RecordedEvent } from './types';
@@ -29,11 +30,7 @@ export async function readFeed(
   const from = after ?? START;
   const rows = await sql<(RecordedEventRow & { heldBack: boolean })[]>`
     SELECT horizon."heldBack", page.*
-    FROM (
-      SELECT EXISTS (
-        SELECT 1 FROM events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
-      ) AS "heldBack"
-    ) horizon
+    FROM (SELECT ${heldBack(sql)} AS "heldBack") horizon
     LEFT JOIN LATERAL (
       SELECT ${recordedEventColumns(sql)} FROM events
       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
