@@ -17,6 +17,15 @@ export const serverEnv = (databaseUrl: string) => ({
   APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
 });
 
+/** Node on `args` (a script of this repository and what goes before it), through tsx, from the repository's root. */
+function spawnScript(args: string[], env: Record<string, string>, stdio: StdioOptions, node: string[] = []) {
+  return spawn(process.execPath, [...node, '--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio,
+  });
+}
+
 /**
  * A node process of this repository; with `cpuUsage`, its CPU time can be read over IPC; `node`: more
  * options for node itself (e.g. `--cpu-prof`).
@@ -30,11 +39,7 @@ export function startProcess(
   const stdio: StdioOptions = options.cpuUsage
     ? ['ignore', 'pipe', 'pipe', 'ipc']
     : ['ignore', 'pipe', 'pipe'];
-  const child = spawn(process.execPath, [...(options.node ?? []), '--import', 'tsx', ...preload, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio,
-  });
+  const child = spawnScript([...preload, ...args], env, stdio, options.node);
   let output = '';
   const url = new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
@@ -64,11 +69,7 @@ export function startProcess(
 
 /** Runs a node script of this repository to its end; its standard output, or an error with all it printed. */
 export function runScript(args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnScript(args, env, ['ignore', 'pipe', 'pipe']);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => {
