@@ -209,7 +209,7 @@ describe('AI conversation context', () => {
     const inline = await t.db.sql`SELECT * FROM rejected_ideas ORDER BY id`;
     expect(inline.length).toBeGreaterThanOrEqual(5);
     for (const row of inline) expect(row).toMatchObject({ stepOrder: expect.any(Number), label: 'Branch 1' });
-    await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), 5);
+    await rebuildProjections(t.db.sql, t.store, 5);
     expect(await t.db.sql`SELECT * FROM rejected_ideas ORDER BY id`).toEqual(inline);
   });
 });

@@ -438,6 +438,28 @@ describe('read all', () => {
     expect(await store.readAll({ after: head, limit: 10 })).toEqual({ events: [], checkpoint: head });
   });
 
+  it('replays the same pages as the feed, each event without its metadata and time', async () => {
+    const start = await store.headCheckpoint();
+    const appended = (
+      await store.append(streamId('replay'), 'replay', 'no_stream', counted(3, { userId: 'u' }))
+    ).events;
+    let fed: RecordedEvent[] = [];
+    await waitFor(async () => {
+      fed = (await store.readFeed({ after: start, limit: 1000 })).events.filter(
+        (e) => e.streamId === appended[0]!.streamId,
+      );
+      return fed.length === appended.length;
+    });
+    const page = await store.readFeed({ after: start, limit: 1000 });
+    const replayed = await store.replayFeed({ after: start, limit: 1000 });
+    expect(replayed.checkpoint).toEqual(page.checkpoint);
+    expect(replayed.heldBack).toBe(page.heldBack);
+    expect(replayed.events).toEqual(page.events.map(({ metadata, createdAt, ...rest }) => rest));
+    expect(replayed.events.filter((e) => e.streamId === appended[0]!.streamId)).toEqual(
+      appended.map(({ metadata, createdAt, ...rest }) => rest),
+    );
+  });
+
   it('holds back an event committed beyond a slow transaction, then delivers both without skipping', async () => {
     const slowStore = new EventStore(anotherPool());
     const tailer = store.tail({ from: 'now', pollMs: 50 });

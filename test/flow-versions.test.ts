@@ -222,7 +222,7 @@ describe('flows with a history', () => {
       steps: await t.db.sql`SELECT * FROM steps ORDER BY id`,
     });
     const inline = await all();
-    await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), 3);
+    await rebuildProjections(t.db.sql, t.store, 3);
     expect(await all()).toEqual(inline);
   });
 });

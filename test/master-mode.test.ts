@@ -550,7 +550,7 @@ describe('master mode', () => {
     const before = await t.db.sql`SELECT * FROM master_mode_runs ORDER BY id`;
     const usage = await t.db.sql`SELECT * FROM user_usage ORDER BY id`;
     expect(before.length).toBeGreaterThan(10);
-    await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), 7);
+    await rebuildProjections(t.db.sql, t.store, 7);
     expect(await t.db.sql`SELECT * FROM master_mode_runs ORDER BY id`).toEqual(before);
     expect(await t.db.sql`SELECT * FROM user_usage ORDER BY id`).toEqual(usage);
   });

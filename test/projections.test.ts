@@ -58,11 +58,7 @@ describe('projections', () => {
     const inline = await snapshot(t);
     expect(inline.executions).toHaveLength(2);
     expect(inline.step_results!.length).toBeGreaterThan(4);
-    const replayed = await rebuildProjections(
-      t.db.sql,
-      (after, limit) => t.store.readFeed({ after, limit }),
-      7,
-    );
+    const replayed = await rebuildProjections(t.db.sql, t.store, 7);
     expect(replayed).toBeGreaterThan(20);
     expect(await snapshot(t)).toEqual(inline);
   });
@@ -72,7 +68,7 @@ describe('projections', () => {
     // Size 1 splits every stream at every event (each change lands on a row of an earlier batch); the
     // others cut streams in different places and fold runs of events in memory.
     for (const batchSize of [1, 2, 3, 5, 1000]) {
-      await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), batchSize);
+      await rebuildProjections(t.db.sql, t.store, batchSize);
       expect(await snapshot(t), `batch size ${batchSize}`).toEqual(inline);
     }
   });
@@ -97,11 +93,7 @@ describe('projections', () => {
       await open;
       await client.post(`/api/executions/${executionIds[0]}/stop`);
       const inline = await snapshot(t);
-      const rebuilt = rebuildProjections(
-        t.db.sql,
-        (after, limit) => t.store.readFeed({ after, limit }),
-        1000,
-      );
+      const rebuilt = rebuildProjections(t.db.sql, t.store, 1000);
       let done = false;
       void rebuilt.then(() => {
         done = true;
@@ -140,7 +132,7 @@ describe('projections', () => {
       await writeBatch({ ...stored, status: 'failed', position: stored.position + 1 });
       expect(await rowOf()).toEqual({ ...stored, status: 'failed', position: stored.position + 1 });
     } finally {
-      await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }));
+      await rebuildProjections(t.db.sql, t.store);
     }
   });
 

@@ -65,7 +65,7 @@ describe('rebuild of awkward text', () => {
     const fallback = vi.spyOn(ReadModelBatch.prototype, 'write');
     try {
       for (const batchSize of [1, 4, 1000]) {
-        await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), batchSize);
+        await rebuildProjections(t.db.sql, t.store, batchSize);
         expect(await snapshot(t), `batch size ${batchSize}`).toEqual(inline);
       }
       expect(fallback).not.toHaveBeenCalled();

@@ -186,7 +186,7 @@ describe('re-run from a step', () => {
     const reusedRows = await t.db.sql`
       SELECT source_execution_id, source_result_id FROM step_results WHERE id = ${reusedId}`;
     expect(reusedRows).toEqual([{ sourceExecutionId: source.id, sourceResultId: results[0]!.id }]);
-    await rebuildProjections(t.db.sql, (after, limit) => t.store.readFeed({ after, limit }), 5);
+    await rebuildProjections(t.db.sql, t.store, 5);
     expect(await snapshot()).toEqual(inline);
   });
 });

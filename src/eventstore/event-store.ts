@@ -7,7 +7,7 @@ import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey 
 import { headCheckpoint } from './head-checkpoint';
 import { hasHeldBackEvents } from './held-back-events';
 import { LogTailer, type TailOptions } from './log-tailer';
-import { type FeedPage, readFeed } from './read-all';
+import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
 import { streamVersion } from './stream-version';
 import type { AppendResult, Checkpoint, ExpectedVersion, NewEvent, RecordedEvent } from './types';
@@ -93,8 +93,13 @@ export class EventStore {
   }
 
   /** readAll, and whether committed events wait behind an older transaction (what a tailer needs). */
-  readFeed(options: { after: Checkpoint | null; limit: number }): Promise<FeedPage> {
+  readFeed(options: FeedRead): Promise<FeedPage> {
     return readFeed(this.sql, options);
+  }
+
+  /** readFeed for a replay of the log (a rebuild of the read models): each event without metadata and time. */
+  replayFeed(options: FeedRead) {
+    return replayFeed(this.sql, options);
   }
 
   headCheckpoint(): Promise<Checkpoint | null> {

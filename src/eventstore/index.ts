@@ -3,7 +3,8 @@ export { EventTooLarge, MAX_EVENT_BYTES } from './event-size';
 export { type AppendOptions, EventStore, type Statement } from './event-store';
 export type { IdempotencyKey, KeyedCommand } from './idempotency-keys';
 export { LogTailer, type TailedLog, type TailOptions } from './log-tailer';
-export type { FeedPage } from './read-all';
+export type { FeedPage, FeedRead } from './read-all';
+export type { ReplayedEvent } from './recorded-event';
 export type {
   AppendResult,
   Checkpoint,

@@ -2,22 +2,36 @@ import type { Queryable } from './queryable';
 import type { EventMetadata, RecordedEvent } from './types';
 
 /**
- * The columns every read and append returns. jsonb leaves as text because `postgres.camel` would rename the
- * keys inside event data (snake_case payloads must come back as written). The aliases are quoted camelCase so
- * rows look the same whether or not the connection transforms column names.
+ * An event as a replay of the log reads it: its place in the log and its stream, type and data. A rebuild
+ * of the read models reads every event once and needs no more; leaving out the metadata and the time spares
+ * parsing them, about a third of each event's JSON.
  */
-export const recordedEventColumns = (sql: Queryable) => sql`
+export type ReplayedEvent = Pick<
+  RecordedEvent,
+  'globalPosition' | 'transactionId' | 'streamId' | 'streamPosition' | 'eventId' | 'type' | 'data'
+>;
+
+/**
+ * The columns of a ReplayedEvent. jsonb leaves as text because `postgres.camel` would rename the keys inside
+ * event data (snake_case payloads must come back as written). The aliases are quoted camelCase so rows look
+ * the same whether or not the connection transforms column names.
+ */
+export const replayedEventColumns = (sql: Queryable) => sql`
   global_position AS "globalPosition",
   transaction_id::text AS "transactionId",
   stream_id AS "streamId",
   stream_position AS "streamPosition",
   event_id AS "eventId",
   event_type AS "type",
-  data::text AS "data",
+  data::text AS "data"`;
+
+/** The columns every read and append returns: a ReplayedEvent's, its metadata and its time. */
+export const recordedEventColumns = (sql: Queryable) => sql`
+  ${replayedEventColumns(sql)},
   metadata::text AS "metadata",
   created_at AS "createdAt"`;
 
-export interface RecordedEventRow {
+export interface ReplayedEventRow {
   globalPosition: number | string;
   transactionId: string;
   streamId: string;
@@ -25,12 +39,15 @@ export interface RecordedEventRow {
   eventId: string;
   type: string;
   data: string;
+}
+
+export interface RecordedEventRow extends ReplayedEventRow {
   metadata: string;
   createdAt: Date | string;
 }
 
 /** int8 arrives as a number or a string depending on the connection's parsers; both become numbers. */
-export function toRecordedEvent(row: RecordedEventRow): RecordedEvent {
+export function toReplayedEvent(row: ReplayedEventRow): ReplayedEvent {
   return {
     globalPosition: Number(row.globalPosition),
     transactionId: row.transactionId,
@@ -39,6 +56,12 @@ export function toRecordedEvent(row: RecordedEventRow): RecordedEvent {
     eventId: row.eventId,
     type: row.type,
     data: JSON.parse(row.data),
+  };
+}
+
+export function toRecordedEvent(row: RecordedEventRow): RecordedEvent {
+  return {
+    ...toReplayedEvent(row),
     metadata: JSON.parse(row.metadata) as EventMetadata,
     createdAt: (row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt)).toISOString(),
   };

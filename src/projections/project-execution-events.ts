@@ -66,17 +66,28 @@ export async function executionStreamsChanges(
     events[0]?.streamId.startsWith(EXECUTION_STREAM_PREFIX),
   );
   if (executionStreams.length === 0) return [];
-  const ids = executionStreams.map((events) => events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+  const ids = executionStreams.map(executionIdOf);
   const rows = await sql<ExecutionRow[]>`SELECT * FROM executions WHERE id = ANY(${ids}::uuid[])`;
   const rowOf = new Map(rows.map((row) => [row.id, row]));
   return executionStreams.flatMap((events, i) => {
     const row = rowOf.get(ids[i]!);
-    const before = row
-      ? { state: stateOfRow(row), version: row.position }
-      : { state: initialState(), version: 0 };
+    const before = row ? { state: stateOfRow(row), version: row.position } : fromTheStart();
     return changesOf(ids[i]!, before, events);
   });
 }
+
+/**
+ * The read-model changes of execution streams given from their first event (a rebuild's): no row of theirs
+ * can exist yet, so none is read.
+ */
+export function begunExecutionStreamsChanges(streams: ProjectableEvent[][]): ReadModelChange[] {
+  return streams.flatMap((events) => changesOf(executionIdOf(events), fromTheStart(), events));
+}
+
+const executionIdOf = (events: ProjectableEvent[]) =>
+  events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length);
+
+const fromTheStart = (): ExecutionBefore => ({ state: initialState(), version: 0 });
 
 function changesOf(
   executionId: string,

@@ -1,6 +1,7 @@
 import type { Sql, TransactionSql } from 'postgres';
-import type { Checkpoint } from '../eventstore';
+import type { Checkpoint, FeedPage, FeedRead, ReplayedEvent } from '../eventstore';
 import {
+  begunExecutionStreamsChanges,
   EXECUTION_STREAM_PREFIX,
   executionStreamsChanges,
   type ProjectableEvent,
@@ -20,14 +21,10 @@ export const READ_MODEL_TABLES = [
   'master_mode_execute_alls',
 ] as const;
 
-/**
- * A page of the gap-safe feed of every stream, strictly after the cursor (null: from the start), and whether
- * committed events wait behind a transaction still running (EventStore.readFeed).
- */
-export type ReadAllBatch = (
-  after: Checkpoint | null,
-  limit: number,
-) => Promise<{ events: ProjectableEvent[]; checkpoint: Checkpoint | null; heldBack: boolean }>;
+/** The log a rebuild replays: an EventStore. */
+export interface ReplayedLog {
+  replayFeed(read: FeedRead): Promise<FeedPage<ReplayedEvent>>;
+}
 
 /** How long an empty page waits before asking again while committed events are held back. */
 const HELD_BACK_RETRY_MS = 20;
@@ -58,9 +55,10 @@ const FIRST_BATCH_SIZE = 250;
  */
 export async function rebuildProjections(
   sql: Sql,
-  readAll: ReadAllBatch,
+  log: ReplayedLog,
   batchSize = REBUILD_BATCH_SIZE,
 ): Promise<number> {
+  const readAll = (after: Checkpoint | null, limit: number) => log.replayFeed({ after, limit });
   let size = Math.min(FIRST_BATCH_SIZE, batchSize);
   let [, page] = await Promise.all([
     sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`),
@@ -83,7 +81,7 @@ export async function rebuildProjections(
     size = Math.min(size * 2, batchSize);
     const next = settled(readAll(page.checkpoint, size));
     try {
-      const batch = await prepareBatch(sql, page.events, flows);
+      const batch = prepareBatch(page.events, flows);
       await writing.done();
       writing = settled(writeBatch(sql, batch));
     } catch (error) {
@@ -113,15 +111,12 @@ interface Batch {
   folded: FlowBefore[];
 }
 
-async function prepareBatch(sql: Sql, events: ProjectableEvent[], flows: FlowStreamsRebuild): Promise<Batch> {
+function prepareBatch(events: ProjectableEvent[], flows: FlowStreamsRebuild): Batch {
   const streams = eventsByStream(events);
   const begun = executionsBegunIn(streams);
   const begins = (events: ProjectableEvent[]) =>
     begun.has(events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
-  const begunStreams = streams.filter(begins);
-  // The rows they would continue from cannot exist: this read finds none, whatever is being written.
-  const begunChanges =
-    begunStreams.length === 0 ? [] : await sql.begin((tx) => executionStreamsChanges(tx, begunStreams));
+  const begunChanges = begunExecutionStreamsChanges(streams.filter(begins));
   const continuing = streams.filter((events) => !begins(events));
   return { streams, begun, begunChanges, continuing, flows, folded: flows.fold(streams) };
 }

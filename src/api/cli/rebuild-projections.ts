@@ -13,7 +13,7 @@ async function main() {
   try {
     const store = new EventStore(sql);
     const started = performance.now();
-    const count = await rebuildProjections(sql, (after, limit) => store.readFeed({ after, limit }));
+    const count = await rebuildProjections(sql, store);
     const seconds = (performance.now() - started) / 1000;
     console.log(`Rebuilt the read models from ${count} events in ${seconds.toFixed(2)} s.`);
   } finally {
