@@ -137,8 +137,7 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
   }
 
   private async load(sid: string): Promise<Remembered | null> {
-    // `sess::text` keeps the stored keys exactly as written: the connection's camelCase transform also
-    // rewrites keys inside json values.
+    // As text: the text is kept beside its parsed copy (see remember).
     const heard = this.endingsHeard;
     const [row] = await this.sql<{ sess: string; expire: Date }[]>`
       SELECT sess::text AS sess, expire FROM sessions WHERE sid = ${sid} AND expire > now()`;

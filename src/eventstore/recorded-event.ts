@@ -12,9 +12,9 @@ export type ReplayedEvent = Pick<
 >;
 
 /**
- * The columns of a ReplayedEvent. jsonb leaves as text because `postgres.camel` would rename the keys inside
- * event data (snake_case payloads must come back as written). The aliases are quoted camelCase so rows look
- * the same whether or not the connection transforms column names.
+ * The columns of a ReplayedEvent. jsonb leaves as text, parsed here, so event data comes back as written
+ * whatever a connection's transforms. The aliases are quoted camelCase so rows look the same whether or not
+ * the connection transforms column names.
  */
 export const replayedEventColumns = (sql: Queryable) => sql`
   global_position AS "globalPosition",

@@ -24,7 +24,9 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   const sql = postgres(given.url, {
     max: options.max ?? 20,
     ...(socketDirectory ? { host: socketDirectory } : {}),
-    transform: postgres.camel,
+    // Column names only: postgres.camel would also rename the keys inside every json and jsonb value
+    // (a step label `my_label` read back as `myLabel`, and a key ending in `_` an error), and walk each one.
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
     onnotice: () => {},
     // int8 (positions, counts) as numbers: they stay far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: Number } },
