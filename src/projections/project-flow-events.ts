@@ -30,7 +30,7 @@ export function flowStatements(
 ): Statement[] {
   const state = events.map(toFlowEvent).reduce(evolveFlow, before.state);
   const version = events.at(-1)?.streamPosition ?? before.version;
-  return writeFlow(sql, state, version);
+  return writeFlows(sql, [{ state, version }]);
 }
 
 /**
@@ -61,18 +61,38 @@ export class FlowStreamsRebuild {
 
   /** Writes the folded flows, their statements sent together (a transaction's statements travel pipelined). */
   async write(sql: TransactionSql, flows: FlowBefore[]): Promise<void> {
-    await Promise.all(flows.flatMap((flow) => flowStatements(sql, [], flow)));
+    await Promise.all(writeFlows(sql, flows));
   }
 }
 
-function writeFlow(sql: TransactionSql, state: FlowState, version: number): Statement[] {
-  const { flowId, userId, details } = state;
-  if (flowId === null || userId === null) return [];
-  if (state.deleted) return [sql`DELETE FROM flows WHERE id = ${flowId}`];
-  const steps = JSON.stringify(
+/**
+ * The flows' rows and steps as the flows stand, in at most four statements whatever their number: deleted
+ * flows go (their steps with them), the others' rows are written over and their steps replaced whole.
+ */
+function writeFlows(sql: TransactionSql, flows: FlowBefore[]): Statement[] {
+  const known = flows.filter(({ state }) => state.flowId !== null && state.userId !== null);
+  const deleted = known.filter(({ state }) => state.deleted).map(({ state }) => state.flowId!);
+  const kept = known.filter(({ state }) => !state.deleted);
+  const statements: Statement[] = [];
+  if (deleted.length > 0) statements.push(sql`DELETE FROM flows WHERE id = ANY(${deleted}::uuid[])`);
+  if (kept.length === 0) return statements;
+  const rows = JSON.stringify(
+    kept.map(({ state, version }) => ({
+      id: state.flowId,
+      user_id: state.userId,
+      name: state.details.name,
+      description: state.details.description,
+      status: state.details.status,
+      is_template: state.details.isTemplate,
+      created_at: state.createdAt,
+      updated_at: state.updatedAt,
+      version,
+    })),
+  );
+  const steps = kept.flatMap(({ state }) =>
     state.steps.map((step) => ({
       id: step.id,
-      flow_id: flowId,
+      flow_id: state.flowId,
       order: step.order,
       name: step.name,
       system_prompt: step.systemPrompt,
@@ -86,28 +106,28 @@ function writeFlow(sql: TransactionSql, state: FlowState, version: number): Stat
       created_at: step.createdAt,
     })),
   );
+  const ids = kept.map(({ state }) => state.flowId!);
   // Sent together: a transaction's statements travel pipelined, in order.
-  return [
+  statements.push(
     sql`
       INSERT INTO flows (id, user_id, name, description, status, is_template, created_at, updated_at, version)
-      VALUES (${flowId}, ${userId}, ${details.name}, ${details.description}, ${details.status},
-              ${details.isTemplate}, ${state.createdAt}, ${state.updatedAt}, ${version})
+      SELECT id, user_id, name, description, status, is_template, created_at, updated_at, version
+      FROM json_populate_recordset(NULL::flows, ${rows}::text::json)
       ON CONFLICT (id) DO UPDATE SET
         name = excluded.name, description = excluded.description, status = excluded.status,
         is_template = excluded.is_template, created_at = excluded.created_at,
         updated_at = excluded.updated_at, version = excluded.version`,
-    sql`DELETE FROM steps WHERE flow_id = ${flowId}`,
-    ...(state.steps.length === 0
-      ? []
-      : [
-          sql`
-            INSERT INTO steps (id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
-                               loop_target_step_id, max_loop_iterations, current_loop_iteration,
-                               requires_user_input, created_at)
-            SELECT id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
-                   loop_target_step_id, max_loop_iterations, current_loop_iteration, requires_user_input,
-                   created_at
-            FROM json_populate_recordset(NULL::steps, ${steps}::text::json)`,
-        ]),
-  ];
+    sql`DELETE FROM steps WHERE flow_id = ANY(${ids}::uuid[])`,
+  );
+  if (steps.length > 0) {
+    statements.push(sql`
+      INSERT INTO steps (id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
+                         loop_target_step_id, max_loop_iterations, current_loop_iteration,
+                         requires_user_input, created_at)
+      SELECT id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
+             loop_target_step_id, max_loop_iterations, current_loop_iteration, requires_user_input,
+             created_at
+      FROM json_populate_recordset(NULL::steps, ${JSON.stringify(steps)}::text::json)`);
+  }
+  return statements;
 }
