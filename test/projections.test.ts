@@ -119,7 +119,7 @@ describe('projections', () => {
       const batch = new ReadModelBatch();
       batch.add([{ type: 'execution', row: row as { id: string; position: number } }]);
       try {
-        await t.db.sql.begin((tx) => batch.copy(tx, new Set()));
+        await t.db.sql.begin((tx) => batch.copy(tx));
       } catch {
         await t.db.sql.begin((tx) => batch.write(tx));
       }

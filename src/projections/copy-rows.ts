@@ -40,26 +40,39 @@ export interface TableRows {
   rows: ReadModelRow[];
 }
 
+/** Rows for one COPY, encoded: its columns and its text. */
+export interface EncodedRows {
+  table: string;
+  columns: string;
+  text: string;
+}
+
+export function encodeRows({ table, rows }: TableRows): EncodedRows {
+  // Our own keys, never input: quoted, they are the table's snake_case columns.
+  const columns = Object.keys(rows[0]!)
+    .map((key) => `"${postgres.fromCamel(key)}"`)
+    .join(', ');
+  return { table, columns, text: copyText(rows) };
+}
+
+const encoded = (copy: TableRows | EncodedRows) => ('text' in copy ? copy : encodeRows(copy));
+
 /**
- * Adds rows to tables with COPY FROM STDIN, one COPY after the other. Unlike an INSERT, a COPY is refused
- * whole when a row's id is there already: only for ids no earlier write can have used.
+ * Adds rows to tables with COPY FROM STDIN, one COPY after the other, each encoded while the server takes the
+ * one before unless it was encoded ahead. Unlike an INSERT, a COPY is refused whole when a row's id is there
+ * already: only for ids no earlier write can have used.
  */
-export async function copyRows(sql: TransactionSql, copies: TableRows[]): Promise<void> {
-  let text = copies.length > 0 ? copyText(copies[0]!.rows) : '';
-  for (const [i, { table, rows }] of copies.entries()) {
-    const taken = await sendCopy(sql, table, rows, text);
-    // The next rows are encoded while the server takes these.
-    if (i + 1 < copies.length) text = copyText(copies[i + 1]!.rows);
+export async function copyRows(sql: TransactionSql, copies: (TableRows | EncodedRows)[]): Promise<void> {
+  let next = copies.length > 0 ? encoded(copies[0]!) : null;
+  for (let i = 0; next; i++) {
+    const taken = await sendCopy(sql, next);
+    next = i + 1 < copies.length ? encoded(copies[i + 1]!) : null;
     await taken();
   }
 }
 
 /** Sends one COPY's data and its end; what it returns waits for the server to have taken them. */
-async function sendCopy(sql: TransactionSql, table: string, rows: ReadModelRow[], text: string) {
-  // Our own keys, never input: quoted, they are the table's snake_case columns.
-  const columns = Object.keys(rows[0]!)
-    .map((key) => `"${postgres.fromCamel(key)}"`)
-    .join(', ');
+async function sendCopy(sql: TransactionSql, { table, columns, text }: EncodedRows) {
   const copy = await sql.unsafe(`COPY ${table} (${columns}) FROM STDIN`).writable();
   // A COPY the server refuses midway ends its stream with the error; the statement below fails then too.
   copy.on('error', () => {});

@@ -1,5 +1,5 @@
 import type { TransactionSql } from 'postgres';
-import { copyRows, type TableRows } from './copy-rows';
+import { copyRows, type EncodedRows, encodeRows, type TableRows } from './copy-rows';
 import {
   changeStatement,
   insertRows,
@@ -41,24 +41,37 @@ export class ReadModelBatch {
   }
 
   /**
-   * The same rows as write(), the added ones sent with COPY, and so the rows of `newExecutions` (those whose
-   * streams begin in this batch: no earlier batch wrote them). An execution's row that an earlier batch wrote is
-   * deleted first where it reflects an older position, and added again with the others: a row rewritten by the
-   * upsert costs PostgreSQL about four times one sent with COPY. COPY is refused whole where one of its ids is
+   * The same rows as write(), the added ones sent with COPY, after `ahead` (rows encoded before the
+   * transaction began: see encodeAdded). An execution's row that an earlier batch wrote is deleted first
+   * where it reflects an older position, and added again with the others: a row rewritten by the upsert
+   * costs PostgreSQL about four times one sent with COPY. COPY is refused whole where one of its ids is
    * there already (a row write() would skip, or keep because it reflects this position or a later one): the
    * caller then rolls back and uses write().
    */
-  async copy(sql: TransactionSql, newExecutions: ReadonlySet<string>): Promise<void> {
+  async copy(sql: TransactionSql, ahead: EncodedRows[] = []): Promise<void> {
     const executions = [...this.executions.values()];
-    const written = executions.filter((row) => !newExecutions.has(row.id));
-    if (written.length > 0) await deleteOlderExecutions(sql, written);
+    if (executions.length > 0) await deleteOlderExecutions(sql, executions);
+    await copyRows(sql, [...ahead, ...this.addedRows()]);
+    await Promise.all(this.later.map((change) => changeStatement(sql, change)));
+  }
+
+  /**
+   * The added rows, executions' included, encoded for COPY now, ahead of the transaction that sends them: for
+   * the changes of streams that begin in the batch, which add every row they change and write over none.
+   */
+  encodeAdded(): EncodedRows[] {
+    if (this.later.length > 0) throw new Error('Only rows added whole are encoded ahead');
+    return this.addedRows().map(encodeRows);
+  }
+
+  /** The added rows and the executions' rows, grouped for COPY. */
+  private addedRows(): TableRows[] {
     const copies: TableRows[] = [];
     for (const [table, byId] of this.added) {
       for (const rows of sameKeyGroups([...byId.values()])) copies.push({ table, rows });
     }
-    for (const rows of sameKeyGroups(executions)) copies.push({ table: 'executions', rows });
-    await copyRows(sql, copies);
-    await Promise.all(this.later.map((change) => changeStatement(sql, change)));
+    for (const rows of sameKeyGroups([...this.executions.values()])) copies.push({ table: 'executions', rows });
+    return copies;
   }
 
   private fold(change: ReadModelChange) {

@@ -9,6 +9,7 @@ import {
 import { type FlowBefore, FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
 import { ReadModelBatch } from './read-model-batch';
+import type { EncodedRows } from './copy-rows';
 import type { ReadModelChange } from './read-model-change';
 
 export const READ_MODEL_TABLES = [
@@ -102,9 +103,10 @@ function settled<T>(promise: Promise<T>) {
 /** A batch's events by stream, and what of its writes is worked out while the batch before it is written. */
 interface Batch {
   streams: ProjectableEvent[][];
-  /** The executions whose streams begin in this batch: no earlier batch has written their rows. */
-  begun: Set<string>;
+  /** The changes of the execution streams that begin in this batch: no earlier batch has written their rows. */
   begunChanges: ReadModelChange[];
+  /** Their rows, encoded for COPY. */
+  begunRows: EncodedRows[];
   /** The other execution streams: they continue from rows that the batches before wrote. */
   continuing: ProjectableEvent[][];
   flows: FlowStreamsRebuild;
@@ -113,12 +115,20 @@ interface Batch {
 
 function prepareBatch(events: ProjectableEvent[], flows: FlowStreamsRebuild): Batch {
   const streams = eventsByStream(events);
-  const begun = executionsBegunIn(streams);
   const begins = (events: ProjectableEvent[]) =>
-    begun.has(events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+    events[0]!.streamPosition === 1 && events[0]!.streamId.startsWith(EXECUTION_STREAM_PREFIX);
   const begunChanges = begunExecutionStreamsChanges(streams.filter(begins));
+  const begunRows = new ReadModelBatch();
+  begunRows.add(begunChanges);
   const continuing = streams.filter((events) => !begins(events));
-  return { streams, begun, begunChanges, continuing, flows, folded: flows.fold(streams) };
+  return {
+    streams,
+    begunChanges,
+    begunRows: begunRows.encodeAdded(),
+    continuing,
+    flows,
+    folded: flows.fold(streams),
+  };
 }
 
 /**
@@ -142,10 +152,10 @@ async function writeReadModels(tx: TransactionSql, batch: Batch, copying: boolea
   ]);
   const readModels = new ReadModelBatch();
   readModels.add(continuingChanges);
-  readModels.add(batch.begunChanges);
   readModels.add(masterStreamsChanges(batch.streams));
-  if (copying) await readModels.copy(tx, batch.begun);
-  else await readModels.write(tx);
+  if (copying) return readModels.copy(tx, batch.begunRows);
+  readModels.add(batch.begunChanges);
+  await readModels.write(tx);
 }
 
 /**
@@ -160,14 +170,4 @@ function eventsByStream(events: ProjectableEvent[]): ProjectableEvent[][] {
     else streams.set(event.streamId, [event]);
   }
   return [...streams.values()];
-}
-
-function executionsBegunIn(streams: ProjectableEvent[][]): Set<string> {
-  const begun = new Set<string>();
-  for (const events of streams) {
-    const [first] = events;
-    if (first?.streamPosition === 1 && first.streamId.startsWith(EXECUTION_STREAM_PREFIX))
-      begun.add(first.streamId.slice(EXECUTION_STREAM_PREFIX.length));
-  }
-  return begun;
 }
