@@ -171,14 +171,32 @@ function deleteOlderExecutions(sql: TransactionSql, rows: (ReadModelRow & { posi
     WHERE e.id = n.id AND e.position < n.position`;
 }
 
-/** Rows grouped by their keys: one statement names one column list. */
+/**
+ * Rows grouped by their keys: one statement names one column list. Rows made alike come one after another,
+ * so each is first compared with the row before, key by key, before its keys are joined into a name.
+ */
 function sameKeyGroups(rows: ReadModelRow[]): ReadModelRow[][] {
   const groups = new Map<string, ReadModelRow[]>();
+  let lastKeys: string[] = [];
+  let lastGroup: ReadModelRow[] | undefined;
   for (const row of rows) {
-    const keys = Object.keys(row).join(',');
-    const group = groups.get(keys);
-    if (group) group.push(row);
-    else groups.set(keys, [row]);
+    const keys = Object.keys(row);
+    if (!lastGroup || !sameKeys(keys, lastKeys)) {
+      const name = keys.join(',');
+      lastGroup = groups.get(name);
+      if (!lastGroup) {
+        lastGroup = [];
+        groups.set(name, lastGroup);
+      }
+      lastKeys = keys;
+    }
+    lastGroup.push(row);
   }
   return [...groups.values()];
+}
+
+function sameKeys(keys: string[], others: string[]) {
+  if (keys.length !== others.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== others[i]) return false;
+  return true;
 }
