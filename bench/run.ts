@@ -28,6 +28,7 @@ import { runScript, serverEnv, startProcess } from './server-process';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
+const REBUILDS = 3;
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {
@@ -231,16 +232,25 @@ async function main() {
 
     // Rebuild of the read models from the log the commands above wrote: `npm run projections:rebuild` in a
     // process of its own, as an operator runs it; the figure is the replay it reports, without its start-up.
-    const rebuilt = await runScript(['src/api/cli/rebuild-projections.ts'], serverEnv(databaseUrl));
-    const replay = /from (\d+) events in ([\d.]+) s/.exec(rebuilt);
-    if (!replay) throw new Error(`The rebuild said: ${rebuilt}`);
-    const events = Number(replay[1]);
-    const seconds = Number(replay[2]);
-    results.rebuild = { events, seconds: round(seconds, 2), eventsPerSecond: Math.round(events / seconds) };
+    // A replay takes about a second, in which the machine's load moves it by a fifth: the middle of three.
+    const replays: { events: number; seconds: number }[] = [];
+    for (let i = 0; i < REBUILDS; i++) {
+      const rebuilt = await runScript(['src/api/cli/rebuild-projections.ts'], serverEnv(databaseUrl));
+      const replay = /from (\d+) events in ([\d.]+) s/.exec(rebuilt);
+      if (!replay) throw new Error(`The rebuild said: ${rebuilt}`);
+      replays.push({ events: Number(replay[1]), seconds: Number(replay[2]) });
+    }
+    const { events, seconds } = replays.toSorted((a, b) => a.seconds - b.seconds)[Math.floor(REBUILDS / 2)]!;
+    results.rebuild = {
+      events,
+      seconds: round(seconds, 2),
+      eventsPerSecond: Math.round(events / seconds),
+      replaySeconds: replays.map((replay) => replay.seconds),
+    };
     const r = results.rebuild as Record<string, number>;
     rows.push({
-      figure: 'rebuild',
-      value: `${r.eventsPerSecond} events/s (${events} events)`,
+      figure: `rebuild (middle of ${REBUILDS} replays)`,
+      value: `${r.eventsPerSecond} events/s (${events} events in ${replays.map((replay) => replay.seconds).join(' / ')} s)`,
       target: '>= 25,000 events/s',
       met: r.eventsPerSecond! >= 25_000,
     });
