@@ -192,7 +192,6 @@ describe('HTTP API', () => {
     expect(logs.statusCode).toBe(200);
     const log = logs.json().find((l: { stepId: string }) => l.stepId === steps[2].id);
     expect(log.stepLabels).toEqual({ draft_v1: texts[0], notes_: texts[1] });
-
   });
 
   it("shows as a flow's last run its latest step run, not an execution that ran nothing", async () => {

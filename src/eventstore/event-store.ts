@@ -1,11 +1,11 @@
 import type { PendingQuery, Row, Sql, TransactionSql } from 'postgres';
-import { appendToStream, type AppendToStream } from './append-to-stream';
+import { type AppendToStream, appendToStream } from './append-to-stream';
 import { AppendedSignal, EVENTS_APPENDED_CHANNEL } from './appended-signal';
 import { ConcurrencyConflict } from './concurrency-conflict';
 import { findCommand } from './find-command';
-import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey } from './idempotency-keys';
 import { headCheckpoint } from './head-checkpoint';
 import { hasHeldBackEvents } from './held-back-events';
+import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey } from './idempotency-keys';
 import { LogTailer, type TailOptions } from './log-tailer';
 import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';

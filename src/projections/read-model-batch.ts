@@ -70,7 +70,8 @@ export class ReadModelBatch {
     for (const [table, byId] of this.added) {
       for (const rows of sameKeyGroups([...byId.values()])) copies.push({ table, rows });
     }
-    for (const rows of sameKeyGroups([...this.executions.values()])) copies.push({ table: 'executions', rows });
+    for (const rows of sameKeyGroups([...this.executions.values()]))
+      copies.push({ table: 'executions', rows });
     return copies;
   }
 

@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from 'postgres';
 import type { Checkpoint, FeedPage, FeedRead, ReplayedEvent } from '../eventstore';
+import type { EncodedRows } from './copy-rows';
 import {
   begunExecutionStreamsChanges,
   EXECUTION_STREAM_PREFIX,
@@ -9,7 +10,6 @@ import {
 import { type FlowBefore, FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
 import { ReadModelBatch } from './read-model-batch';
-import type { EncodedRows } from './copy-rows';
 import type { ReadModelChange } from './read-model-change';
 
 export const READ_MODEL_TABLES = [
