@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import type { Checkpoint, FeedPage, FeedRead, ReplayedEvent } from '../eventstore';
+import type { FeedPage, FeedRead, ReplayedEvent } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
 import {
   begunExecutionStreamsChanges,
@@ -59,11 +59,10 @@ export async function rebuildProjections(
   log: ReplayedLog,
   batchSize = REBUILD_BATCH_SIZE,
 ): Promise<number> {
-  const readAll = (after: Checkpoint | null, limit: number) => log.replayFeed({ after, limit });
   let size = Math.min(FIRST_BATCH_SIZE, batchSize);
   let [, page] = await Promise.all([
     sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`),
-    readAll(null, size),
+    log.replayFeed({ after: null, limit: size }),
   ]);
   let replayed = 0;
   const flows = new FlowStreamsRebuild();
@@ -75,12 +74,12 @@ export async function rebuildProjections(
       // database of the server): they belong in the rebuild, so wait for them.
       if (!page.heldBack) return replayed;
       await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
-      page = await readAll(page.checkpoint, size);
+      page = await log.replayFeed({ after: page.checkpoint, limit: size });
       continue;
     }
     // Neither reading the log nor preparing a batch depends on the batch before: both go on while it is written.
     size = Math.min(size * 2, batchSize);
-    const next = settled(readAll(page.checkpoint, size));
+    const next = settled(log.replayFeed({ after: page.checkpoint, limit: size }));
     try {
       const batch = prepareBatch(page.events, flows);
       await writing.done();
