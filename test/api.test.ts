@@ -172,26 +172,34 @@ describe('HTTP API', () => {
     expect(listed.lastRun).toBe(log2.requestedAt);
   });
 
-  it('shows step labels in the logs as written: with underscores, and one ending in one', async () => {
+  it('shows step labels in the logs as written: with underscores, one ending in one, and __proto__', async () => {
     const { flow, steps } = await createFlow(alice, 'Labels', [
       { name: 'draft_v1', systemPrompt: 'Write a draft.' },
       { name: 'notes_', systemPrompt: 'Write notes.' },
-      { name: 'Merge', systemPrompt: 'Merge [[draft_v1]] with [[notes_]].' },
+      { name: '__proto__', systemPrompt: 'Write a plan.' },
+      { name: 'Merge', systemPrompt: 'Merge [[draft_v1]] with [[notes_]] and [[__proto__]].' },
     ]);
     const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
     const texts: string[] = [];
-    for (const step of steps.slice(0, 2)) {
+    for (const step of steps.slice(0, 3)) {
       const run = await alice.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, {});
       const [result] = run.json().results;
       texts.push(result.result);
       await alice.put(`/api/step-results/${result.id}`, { approved: true });
     }
-    const merged = await alice.post(`/api/executions/${execution.id}/steps/${steps[2].id}/execute`, {});
+    const merged = await alice.post(`/api/executions/${execution.id}/steps/${steps[3].id}/execute`, {});
     expect(merged.statusCode).toBe(200);
     const logs = await alice.get(`/api/flows/${flow.id}/logs`);
     expect(logs.statusCode).toBe(200);
-    const log = logs.json().find((l: { stepId: string }) => l.stepId === steps[2].id);
-    expect(log.stepLabels).toEqual({ draft_v1: texts[0], notes_: texts[1] });
+    const log = logs.json().find((l: { stepId: string }) => l.stepId === steps[3].id);
+    // Own keys, __proto__ among them (an object literal here would set a prototype instead).
+    expect(Object.entries(log.stepLabels).sort()).toEqual(
+      [
+        ['draft_v1', texts[0]],
+        ['notes_', texts[1]],
+        ['__proto__', texts[2]],
+      ].sort(),
+    );
   });
 
   it("shows as a flow's last run its latest step run, not an execution that ran nothing", async () => {

@@ -16,6 +16,20 @@ export const storedAt = z
   .custom<Date | string>((value) => value instanceof Date || typeof value === 'string')
   .meta({ type: 'string', format: 'date-time' });
 
+/**
+ * Texts by a name a user chose (a step's label in a request's log): passed on as they are. zod's record
+ * builds a new object and leaves out a key named `__proto__`, which is a label like any other here.
+ */
+export const textsByName = z
+  .custom<Record<string, string>>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((text) => typeof text === 'string'),
+  )
+  .meta({ type: 'object', additionalProperties: { type: 'string' } });
+
 /** A 204: the call answers no content. */
 export const noContent = z.undefined().describe('No content');
 

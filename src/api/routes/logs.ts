@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OUTPUT_MODES } from '../../domain/flow';
-import { noContent, recordId, storedAt } from '../answer-schemas';
+import { noContent, recordId, storedAt, textsByName } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
@@ -18,7 +18,7 @@ const requestLog = z.object({
   userInput: z.string().nullable(),
   outputMode: z.enum(OUTPUT_MODES),
   choices: z.array(z.string()),
-  stepLabels: z.record(z.string(), z.string()),
+  stepLabels: textsByName,
   unresolvedLabels: z.array(z.string()),
   model: z.string().nullable(),
   keySource: z.string().nullable(),
