@@ -96,6 +96,7 @@ describe('migrations', () => {
       expect(await migrate(sql)).toEqual([
         '011_flow_streams.sql',
         '012_events_without_stream_foreign_key.sql',
+        '013_user_usage_counts.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -122,6 +123,42 @@ describe('migrations', () => {
           steps.map((step) => ({ ...step, createdAt: step.createdAt.toISOString() })),
         );
       }
+    } finally {
+      await before.drop();
+    }
+  });
+
+  it("counts each user's runs made without an own key from the rows there, then as rows are inserted", async () => {
+    const before = await createTestDatabase({ migrationsBelow: '013' });
+    try {
+      const { sql } = before;
+      const [ann, ben] = [crypto.randomUUID(), crypto.randomUUID()];
+      const usage = (userId: string, usedDefaultKey: boolean, id: string = crypto.randomUUID()) => sql`
+        INSERT INTO user_usage (id, user_id, used_default_key) VALUES (${id}, ${userId}, ${usedDefaultKey})
+        ON CONFLICT (id) DO NOTHING`;
+      await usage(ann, true);
+      await usage(ann, true);
+      await usage(ann, false);
+      await usage(ben, false);
+
+      expect(await migrate(sql)).toEqual(['013_user_usage_counts.sql']);
+      const counts = async () =>
+        Object.fromEntries(
+          (await sql<{ userId: string; defaultKeyRuns: number }[]>`
+            SELECT user_id, default_key_runs::int FROM user_usage_counts`).map((row) => [
+            row.userId,
+            row.defaultKeyRuns,
+          ]),
+        );
+      expect(await counts()).toEqual({ [ann]: 2 });
+
+      // Only rows inserted count: an own key's run no more than a repeated id.
+      const repeated = crypto.randomUUID();
+      await usage(ben, true, repeated);
+      await usage(ben, true, repeated);
+      await usage(ben, false);
+      await usage(ann, true);
+      expect(await counts()).toEqual({ [ann]: 3, [ben]: 1 });
     } finally {
       await before.drop();
     }

@@ -10,7 +10,7 @@ async function snapshot(t: TestApp) {
   const tables: Record<string, unknown[]> = {};
   // flows and steps are rebuilt from their streams too, written over rather than emptied first.
   for (const table of [...READ_MODEL_TABLES, 'flows', 'steps']) {
-    tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY id`);
+    tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY ${table}::text`);
   }
   return tables;
 }

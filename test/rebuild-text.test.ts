@@ -18,7 +18,7 @@ const awkward = (i: number) => AWKWARD[i % AWKWARD.length]!;
 async function snapshot(t: TestApp) {
   const tables: Record<string, unknown[]> = {};
   for (const table of [...READ_MODEL_TABLES, 'flows', 'steps']) {
-    tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY id`);
+    tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY ${table}::text`);
   }
   return tables;
 }

@@ -178,7 +178,7 @@ describe('re-run from a step', () => {
     const snapshot = async () => {
       const tables: Record<string, unknown[]> = {};
       for (const table of READ_MODEL_TABLES) {
-        tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY id`);
+        tables[table] = await t.db.sql.unsafe(`SELECT * FROM ${table} ORDER BY ${table}::text`);
       }
       return tables;
     };

@@ -15,7 +15,7 @@ export interface Usage {
 export async function readUsage(sql: Sql, userId: string, allowance: number): Promise<Usage> {
   const [row] = await sql<{ hasOwnKey: boolean; usedSteps: number }[]>`
     SELECT EXISTS (SELECT 1 FROM user_api_keys WHERE user_id = ${userId} AND is_active) AS has_own_key,
-           (SELECT count(*)::int FROM user_usage WHERE user_id = ${userId} AND used_default_key) AS used_steps`;
+           coalesce((SELECT default_key_runs::int FROM user_usage_counts WHERE user_id = ${userId}), 0) AS used_steps`;
   const standing = { hasOwnKey: row!.hasOwnKey, usedSteps: row!.usedSteps, allowance };
   return { remainingSteps: remainingSteps(standing), usedSteps: standing.usedSteps };
 }
@@ -32,11 +32,8 @@ export async function ownKeyForRun(
   const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
     WITH own AS (${newestOwnKey(sql, userId)})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
-           -- Counting stops at the allowance: past it the answer is the same, and a run pays no more.
-           (SELECT count(*)::int FROM (
-              SELECT 1 FROM user_usage
-              WHERE user_id = ${userId} AND used_default_key AND NOT EXISTS (SELECT 1 FROM own)
-              LIMIT ${config.freeStepAllowance}) counted) AS used_steps`;
+           -- Kept by PostgreSQL as usage rows are inserted (migration 013): one row, however many runs.
+           coalesce((SELECT default_key_runs::int FROM user_usage_counts WHERE user_id = ${userId}), 0) AS used_steps`;
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) return unsealOwnKey(config, sealed);
   const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };

@@ -17,6 +17,8 @@ export const READ_MODEL_TABLES = [
   'step_results',
   'ai_request_logs',
   'user_usage',
+  // Counted from user_usage as its rows are inserted (migration 013): emptied with it.
+  'user_usage_counts',
   'rejected_ideas',
   'master_mode_runs',
   'master_mode_execute_alls',
