@@ -674,6 +674,7 @@ const KNOWN_WRITES: KnownWrite[] = [
       'master_mode_sessions',
       'master_mode_steps',
       'user_usage',
+      'user_usage_counts',
     ],
   },
 ];
