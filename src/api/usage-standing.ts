@@ -11,11 +11,18 @@ export interface Usage {
   usedSteps: number;
 }
 
+/**
+ * The user's successful runs made without an own key, as an expression: the one row PostgreSQL keeps as usage
+ * rows are inserted (migration 013), however many runs there were.
+ */
+const defaultKeyRuns = (sql: Sql, userId: string) => sql`
+  coalesce((SELECT default_key_runs::int FROM user_usage_counts WHERE user_id = ${userId}), 0)`;
+
 /** What GET /api/user/usage answers. */
 export async function readUsage(sql: Sql, userId: string, allowance: number): Promise<Usage> {
   const [row] = await sql<{ hasOwnKey: boolean; usedSteps: number }[]>`
     SELECT EXISTS (SELECT 1 FROM user_api_keys WHERE user_id = ${userId} AND is_active) AS has_own_key,
-           coalesce((SELECT default_key_runs::int FROM user_usage_counts WHERE user_id = ${userId}), 0) AS used_steps`;
+           ${defaultKeyRuns(sql, userId)} AS used_steps`;
   const standing = { hasOwnKey: row!.hasOwnKey, usedSteps: row!.usedSteps, allowance };
   return { remainingSteps: remainingSteps(standing), usedSteps: standing.usedSteps };
 }
@@ -32,8 +39,7 @@ export async function ownKeyForRun(
   const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
     WITH own AS (${newestOwnKey(sql, userId)})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
-           -- Kept by PostgreSQL as usage rows are inserted (migration 013): one row, however many runs.
-           coalesce((SELECT default_key_runs::int FROM user_usage_counts WHERE user_id = ${userId}), 0) AS used_steps`;
+           ${defaultKeyRuns(sql, userId)} AS used_steps`;
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) return unsealOwnKey(config, sealed);
   const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };
