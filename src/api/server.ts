@@ -5,7 +5,7 @@ import { openDatabase } from './database/open-database';
 
 async function main() {
   const config = await loadConfig();
-  const database = await withoutItsSignalHandlers(() => openDatabase(config));
+  const database = await openDatabase(config);
   const store = new EventStore(database.sql);
   const app = await buildApp({ config, sql: database.sql, store }, { logger: { level: config.logLevel } });
   const interrupted = await app.crashSweep.run();
@@ -47,22 +47,6 @@ async function main() {
   console.log(
     `\nPrompt-flow workbench is running at http://${config.host}:${port}\n  database: ${db}\n  model: ${model}\n`,
   );
-}
-
-/**
- * Opens the database without the SIGINT/SIGTERM handlers the embedded PostgreSQL's package adds, which stop the
- * database and exit at once: the server's own stop is graceful and closes the database last.
- */
-async function withoutItsSignalHandlers<T>(open: () => Promise<T>): Promise<T> {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const opened = await open();
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
-    }
-  }
-  return opened;
 }
 
 main().catch((error) => {

@@ -1,20 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { runningProcess } from '../database/embedded-postgres';
 
 export interface EmbeddedDatabaseOwner {
   pid: number;
   /** The port the running PostgreSQL listens on (postmaster.pid's fourth line), when it says. */
   port: number | null;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user (the embedded server runs as `postgres` under root).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -30,7 +21,7 @@ export async function embeddedDatabaseOwner(dataDir: string): Promise<EmbeddedDa
     return null;
   }
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  if (!Number.isInteger(pid) || pid <= 0 || !(await runningProcess(pid))) return null;
   const port = Number(lines[3]);
   return { pid, port: Number.isInteger(port) && port > 0 ? port : null };
 }

