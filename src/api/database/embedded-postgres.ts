@@ -315,7 +315,7 @@ async function startCluster(cluster: {
   persistent: boolean | undefined;
   log: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const { databaseDir, port, password, passwordFile, socketDirectory, log } = cluster;
+  const { databaseDir, port, password, passwordFile, socketDirectory } = cluster;
   const ownerFile = ownerFileOf(databaseDir);
   const initialised = await stat(path.join(databaseDir, 'PG_VERSION')).then(
     () => true,
