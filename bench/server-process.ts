@@ -15,6 +15,8 @@ export const serverEnv = (databaseUrl: string) => ({
   // One bench user makes thousands of runs with the offline model.
   FREE_STEP_ALLOWANCE: '1000000000',
   APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+  // The bench's thousands of sockets all come from this one address.
+  CONNECTIONS_PER_CLIENT: '0',
 });
 
 /** Node on `args` (a script of this repository and what goes before it), through tsx, from the repository's root. */

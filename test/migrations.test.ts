@@ -144,11 +144,10 @@ describe('migrations', () => {
       expect(await migrate(sql)).toEqual(['013_user_usage_counts.sql']);
       const counts = async () =>
         Object.fromEntries(
-          (await sql<{ userId: string; defaultKeyRuns: number }[]>`
-            SELECT user_id, default_key_runs::int FROM user_usage_counts`).map((row) => [
-            row.userId,
-            row.defaultKeyRuns,
-          ]),
+          (
+            await sql<{ userId: string; defaultKeyRuns: number }[]>`
+            SELECT user_id, default_key_runs::int FROM user_usage_counts`
+          ).map((row) => [row.userId, row.defaultKeyRuns]),
         );
       expect(await counts()).toEqual({ [ann]: 2 });
 

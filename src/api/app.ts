@@ -8,13 +8,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import type { Sql } from 'postgres';
 import type { resolveProvider } from '../ai';
 import type { EventStore } from '../eventstore';
+import { boundConnectionsPerClient } from './client-connections';
 import type { Config } from './config';
 import { handleError } from './errors';
-import authPlugin from './plugins/auth';
+import authPlugin, { isApiPath, routePathOf } from './plugins/auth';
 import commandsPlugin from './plugins/commands';
 import executionsPlugin from './plugins/executions';
 import flowsPlugin from './plugins/flows';
 import gracefulStop from './plugins/graceful-stop';
+import healthPlugin from './plugins/health';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import routeSchemas from './plugins/route-schemas';
@@ -72,9 +74,17 @@ export async function buildApp(
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 4 * 1024 * 1024,
+    // A request whose headers and body have not all arrived within REQUEST_TIMEOUT_MS is answered 408 and
+    // closed, checked every second: half-sent requests cannot hold connections (and file descriptors).
+    requestTimeout: services.config.requestTimeoutMs,
+    http: {
+      headersTimeout: services.config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, services.config.requestTimeoutMs),
+    },
     // Off unless TRUST_PROXY names the proxy: otherwise any client could claim another address or https.
     trustProxy: services.config.trustProxy,
   });
+  boundConnectionsPerClient(app.server, services.config.connectionsPerClient, services.config.trustProxy);
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
   app.decorate('store', services.store);
@@ -94,6 +104,7 @@ export async function buildApp(
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);
+  await app.register(healthPlugin);
 
   await app.register(authRoutes);
   await app.register(flowRoutes);
@@ -128,7 +139,7 @@ async function registerWebApp(app: FastifyInstance) {
   const indexHtml = hasBuild ? await readFile(path.join(WEB_DIST_DIR, 'index.html'), 'utf8') : null;
   app.setNotFoundHandler((request, reply) => {
     // `/api-keys` is a page of the web app, not a call: only `/api` and `/api/...` are the API.
-    if (/^\/api(?:[/?#]|$)/.test(request.url) || request.method !== 'GET') {
+    if (isApiPath(routePathOf(request)) || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found' });
     }
     if (!indexHtml) {

@@ -74,6 +74,18 @@ const environmentSchema = z.object({
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(30_000),
+  CONNECTIONS_PER_CLIENT: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(256),
   SHUTDOWN_GRACE_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(600_000).default(20_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: z
@@ -119,6 +131,13 @@ export interface Config {
    */
   shutdownGraceMs: number;
   /**
+   * How long a client may take to send a request's headers and body: past it the request is answered 408
+   * and its connection closed (the time to answer a request, a model call, is not counted).
+   */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold (a trusted proxy's are not counted); 0: no bound. */
+  connectionsPerClient: number;
+  /**
    * Which peers are the reverse proxy whose X-Forwarded-For/-Proto/-Host are believed (request.ip, protocol,
    * host): none (false), any (true), or these addresses and ranges. Rate limits key on request.ip, and the
    * session cookie is Secure when request.protocol is https.
@@ -158,6 +177,8 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     redisUrl: e.REDIS_URL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
   };

@@ -39,6 +39,33 @@ export function inputIssuesOf(error: unknown): InputIssue[] | null {
   return null;
 }
 
+export const DATABASE_AWAY = 'The database is not answering; send the request again in a moment.';
+
+/** The errors postgres.js and PostgreSQL give when the server cannot be reached or is going down. */
+const CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * The database is away (restarting, unreachable, shutting down): PostgreSQL's connection exceptions (08)
+ * and operator interventions (57P01-57P03: terminated, crashed, starting or stopping), or a connection
+ * postgres.js could not make or lost.
+ */
+export function isDatabaseAway(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
+}
+
 /** The one place errors become responses: `{message, retryable?, issues?}`, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const issues = inputIssuesOf(error);
@@ -64,6 +91,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     return reply
       .status(409)
       .send({ message: 'Changed by another request at the same time; try again.', retryable: true });
+  }
+  if (isDatabaseAway(error)) {
+    // Nothing was done, or what was is rolled back: the same request later, or on another instance, may pass.
+    return reply.status(503).header('retry-after', '2').send({ message: DATABASE_AWAY, retryable: true });
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {

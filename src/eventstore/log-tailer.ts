@@ -42,6 +42,8 @@ export class LogTailer {
   private poll: NodeJS.Timeout | undefined;
   private lookAgain: NodeJS.Timeout | undefined;
   private heldBackDelay = HELD_BACK_FIRST_RETRY_MS;
+  /** The last read failed (the database away, say): no event reaches the listeners until one succeeds. */
+  private failing = false;
 
   constructor(
     private readonly log: TailedLog,
@@ -60,6 +62,11 @@ export class LogTailer {
   /** The checkpoint of the last event delivered (or the starting point). */
   get checkpoint(): Checkpoint | null {
     return this.position;
+  }
+
+  /** Listening, and its last read of the log succeeded: what is committed reaches the listeners. */
+  get live(): boolean {
+    return this.running && !this.failing;
   }
 
   /** Resolves once listening: from then on every later commit reaches the listeners. A restart resumes. */
@@ -111,9 +118,11 @@ export class LogTailer {
       this.readAgain = false;
       try {
         const heldBack = await this.readAvailable();
+        this.failing = false;
         if (heldBack) this.scheduleLookAgain();
         else this.heldBackDelay = HELD_BACK_FIRST_RETRY_MS;
       } catch (error) {
+        this.failing = true;
         this.options.onError?.(error);
         this.readAgain = false; // the poll retries: a failing database must not be hammered by every wake-up
         return;

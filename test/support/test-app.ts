@@ -24,6 +24,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     redisUrl: undefined,
     shutdownGraceMs: 20_000,
+    requestTimeoutMs: 30_000,
+    connectionsPerClient: 256,
     trustProxy: false,
     masterModeApiHosts: [],
     limits: DEFAULT_LIMITS,

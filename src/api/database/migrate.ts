@@ -8,9 +8,14 @@ export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 // Any constant shared by every process applying migrations to the same database.
 const MIGRATION_LOCK = 7_340_211;
 
+/** The numbered SQL files of this version, in the order they are applied. */
+export async function migrationNames(dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+}
+
 /** Applies the numbered SQL files not yet recorded, in order, under an advisory lock. Returns the applied names. */
 export async function migrate(sql: Sql, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const files = (await readdir(dir)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+  const files = await migrationNames(dir);
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -97,7 +97,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     }
 
     const cookie = await readSession(request, reply);
-    const path = request.url.split('?', 1)[0]!;
+    const path = routePathOf(request);
     const refused = !request.userId && isApiPath(path) && !PUBLIC_API_PATHS.has(path);
     // A cookie of no session is cleared. @fastify/session does that itself where it runs (and sign-in's new
     // cookie takes the old one's place), unless this hook answers first.
@@ -180,8 +180,26 @@ function isWebSocketUpgrade(request: FastifyRequest) {
   return request.headers.upgrade?.toLowerCase() === 'websocket';
 }
 
-function isApiPath(path: string) {
+export function isApiPath(path: string) {
   return path === '/api' || path.startsWith('/api/');
+}
+
+/**
+ * The path a request is decided on, as the router understood it: the matched route's pattern
+ * (`/api/flows/:id`), or, for a request no route matched, its path percent-decoded with its dot segments
+ * resolved. Never the raw URL: `/%61pi/docs` is routed to `/api/docs`, so it must be gated as that.
+ */
+export function routePathOf(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route !== undefined) return route;
+  const raw = request.url.split('?', 1)[0]!;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape is left as it came; such a path matches no route.
+  }
+  return new URL(decoded, 'http://localhost').pathname;
 }
 
 /**

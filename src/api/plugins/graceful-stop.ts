@@ -8,6 +8,8 @@ declare module 'fastify' {
      * Stops this process without losing work (SIGTERM): see the plugin. Resolves once the app is closed.
      */
     stopGracefully(graceMs: number): Promise<void>;
+    /** The graceful stop has begun: new requests are answered 503. */
+    readonly stopping: boolean;
   }
 }
 
@@ -33,8 +35,11 @@ export default fp(
     // Before any hook that reads (the session, ...): a stopping process touches nothing. Registered after the
     // websocket plugin, whose hooks close the socket of an upgrade refused here.
     // A callback hook: every request passes it, and it costs no promise.
-    app.addHook('onRequest', (_request, reply, done) => {
-      if (!stopping) return done();
+    app.decorate('stopping', {
+      getter: () => stopping,
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!stopping || request.routeOptions.config.answersWhileStopping) return done();
       reply.header('connection', 'close').header('retry-after', '1');
       done(new DomainError('unavailable', RESTARTING));
     });

@@ -81,6 +81,11 @@ export class LiveUpdateHub {
     private readonly instance: Pick<ServerInstance, 'alone'>,
   ) {}
 
+  /** Whether the events of every process reach this one's sockets and caches now (the log tailer reads). */
+  get live(): boolean {
+    return this.tailer?.live ?? false;
+  }
+
   async start() {
     this.tailer = this.store.tail({ from: 'now' });
     this.tailer.onEvents((events) => this.dispatch(events));

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { migrationNames } from '../database/migrate';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answered while the process stops too (the graceful stop's 503 passes it by): the health checks. */
+    answersWhileStopping?: boolean;
+  }
+}
+
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
+
+/** How long /readyz waits for the database before it says the database does not answer. */
+const DATABASE_CHECK_MS = 2_000;
+
+const healthAnswer = z.object({ status: z.literal('ok') });
+const readyAnswer = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  /** What is not ready, when something is: `database`, `migrations`, `live updates`, `draining`. */
+  reasons: z.array(z.string()),
+});
+
+/**
+ * Health checks for a load balancer, a process manager or an operator, open without sign-in and cheap:
+ * GET /healthz says the process answers (200 while it stops, too); GET /readyz says whether it can serve
+ * now (200), or why not (503): the database does not answer within 2 s, a migration of this version is not
+ * recorded in it, the log tailer that carries every process's events to this one is not reading, or the
+ * process is stopping.
+ */
+async function health(app: FastifyInstance) {
+  const expected = await migrationNames();
+  const config = { answersWhileStopping: true };
+
+  app.get(
+    HEALTH_PATH,
+    { config, schema: { summary: 'The process answers', response: { 200: healthAnswer } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    READY_PATH,
+    {
+      config,
+      schema: { summary: 'The process can serve', response: { 200: readyAnswer, 503: readyAnswer } },
+    },
+    async (_request, reply) => {
+      const reasons: string[] = [];
+      if (app.stopping) reasons.push('draining');
+      const applied = await appliedMigrations(app);
+      if (applied === null) reasons.push('database');
+      else if (expected.some((name) => !applied.has(name))) reasons.push('migrations');
+      if (!app.hub.live) reasons.push('live updates');
+      return reply
+        .status(reasons.length === 0 ? 200 : 503)
+        .send({ status: reasons.length === 0 ? 'ready' : 'unavailable', reasons });
+    },
+  );
+}
+
+/** The migrations the database has recorded, or null when it does not answer in time. */
+async function appliedMigrations(app: FastifyInstance): Promise<Set<string> | null> {
+  const query = app.sql<{ name: string }[]>`SELECT name FROM schema_migrations`.then(
+    (rows) => new Set(rows.map((row) => row.name)),
+    () => null,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), DATABASE_CHECK_MS);
+  });
+  try {
+    return await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export default fp(health, {
+  name: 'health',
+  fastify: '5.x',
+  dependencies: ['graceful-stop', 'live-updates'],
+  decorators: { fastify: ['sql', 'hub'] },
+});
