@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { DomainError } from '../domain/errors';
-import { allowanceUsedUpMessage, mayRunStep, remainingSteps } from '../domain/free-allowance';
+import { allowanceUsedUpMessage, remainingSteps } from '../domain/free-allowance';
 import type { Config } from './config';
 import { newestOwnKey, unsealOwnKey } from './user-model';
 
@@ -27,23 +27,35 @@ export async function readUsage(sql: Sql, userId: string, allowance: number): Pr
   return { remainingSteps: remainingSteps(standing), usedSteps: standing.usedSteps };
 }
 
+/** How long a free run stays reserved when its server dies mid-run: the model timeout and a minute. */
+const reservationHoldMs = (config: Pick<Config, 'modelTimeoutMs'>) => config.modelTimeoutMs + 60_000;
+
 /**
- * The decrypted own key a run uses (the newest active one; markOwnKeyUsed once the run has started), or null when the run
- * goes to the default key or the offline model; past the free allowance the run is refused (429)
- * before anything is appended or any model is called. One round trip either way.
+ * The decrypted own key a run uses (the newest active one; markOwnKeyUsed once the run has started), or null
+ * when the run goes to the default key or the offline model. Such a run holds one of the free allowance from
+ * here (`runId` reserves it, migration 014) until its usage is recorded, which releases it; a run that ends any
+ * other way must call releaseFreeRun. With none left the run is refused (429) before anything is appended or
+ * any model is called: however many arrive at once, at most the allowance runs. One round trip either way.
  */
 export async function ownKeyForRun(
-  { sql, config }: { sql: Sql; config: Pick<Config, 'appSecret' | 'freeStepAllowance'> },
+  { sql, config }: { sql: Sql; config: Pick<Config, 'appSecret' | 'freeStepAllowance' | 'modelTimeoutMs'> },
   userId: string,
+  runId: string,
 ): Promise<string | null> {
-  const [row] = await sql<{ encryptedApiKey: string | null; usedSteps: number }[]>`
+  const [row] = await sql<{ encryptedApiKey: string | null; reserved: boolean | null }[]>`
     WITH own AS (${newestOwnKey(sql, userId)})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
-           ${defaultKeyRuns(sql, userId)} AS used_steps`;
+           CASE WHEN NOT EXISTS (SELECT 1 FROM own)
+                THEN reserve_free_run(${userId}, ${runId}, ${config.freeStepAllowance},
+                                      ${reservationHoldMs(config)})
+           END AS reserved`;
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) return unsealOwnKey(config, sealed);
-  const standing = { hasOwnKey: false, usedSteps: row?.usedSteps ?? 0, allowance: config.freeStepAllowance };
-  if (!mayRunStep(standing))
-    throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance));
+  if (!row?.reserved) throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance));
   return null;
+}
+
+/** Gives back the free run `runId` reserved, when the run ended without its usage recorded (a no-op otherwise). */
+export async function releaseFreeRun(sql: Sql, runId: string): Promise<void> {
+  await sql`DELETE FROM free_run_reservations WHERE run_id = ${runId}`;
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allowanceUsedUpMessage,
-  mayRunStep,
-  remainingSteps,
-  UNLIMITED_STEPS,
-  usageLevel,
-} from './free-allowance';
+import { allowanceUsedUpMessage, remainingSteps, UNLIMITED_STEPS, usageLevel } from './free-allowance';
 
 describe('free allowance', () => {
   it('counts down from the allowance without an own key, never below zero', () => {
@@ -17,13 +11,6 @@ describe('free allowance', () => {
 
   it('is unlimited with an own active key, whatever was used before', () => {
     expect(remainingSteps({ hasOwnKey: true, usedSteps: 99, allowance: 15 })).toBe(UNLIMITED_STEPS);
-    expect(mayRunStep({ hasOwnKey: true, usedSteps: 99, allowance: 15 })).toBe(true);
-  });
-
-  it('allows a run while some allowance is left and refuses it once it is used up', () => {
-    expect(mayRunStep({ hasOwnKey: false, usedSteps: 1, allowance: 2 })).toBe(true);
-    expect(mayRunStep({ hasOwnKey: false, usedSteps: 2, allowance: 2 })).toBe(false);
-    expect(mayRunStep({ hasOwnKey: false, usedSteps: 0, allowance: 0 })).toBe(false);
   });
 
   it('shows unlimited usage green, more than 5 left yellow, 5 or fewer red', () => {

@@ -1,6 +1,8 @@
 /**
  * The free allowance: a user without an own active key may make a fixed number of step runs on the
- * default key (or the offline model); with an own active key there is no limit.
+ * default key (or the offline model); with an own active key there is no limit. A run may start while the
+ * runs counted and those under way leave room under the allowance: decided in PostgreSQL, one user's runs
+ * at a time (`reserve_free_run`, migration 014), so that requests sent together cannot all pass.
  */
 
 /** `remainingSteps` of a user whose runs are unlimited. */
@@ -21,11 +23,6 @@ export interface UsageStanding {
 export function remainingSteps({ hasOwnKey, usedSteps, allowance }: UsageStanding): number {
   if (hasOwnKey) return UNLIMITED_STEPS;
   return Math.max(0, allowance - usedSteps);
-}
-
-/** The one rule for starting a run: an own key, or some of the free allowance left. */
-export function mayRunStep(standing: UsageStanding): boolean {
-  return remainingSteps(standing) !== 0;
 }
 
 export type UsageLevel = 'unlimited' | 'plenty' | 'low';

@@ -14,7 +14,7 @@ import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import { onOneConnection } from '../database/one-connection';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun } from '../usage-standing';
+import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, providerWithKey } from '../user-model';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
@@ -66,18 +66,33 @@ export class StepRunner {
 
   /** Runs a step to its end and returns the execution with the run's results. */
   async run(request: StepRun): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
+    const runId = randomUUID();
+    let recorded = false;
+    try {
+      const outcome = await this.runReserved(request, runId);
+      recorded = outcome.results.some((result) => result.runId === runId);
+      return outcome;
+    } finally {
+      // A run that did not record a result gives its free run back (a recorded one's usage row did).
+      if (!recorded) await releaseFreeRun(this.deps.sql, runId);
+    }
+  }
+
+  private async runReserved(
+    request: StepRun,
+    runId: string,
+  ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const { executions, flows, sql, config, runs, tokens } = this.deps;
     const { executionId, userId } = request;
     // Its flow and owner never change, and the run is decided again on the stream if it moved on.
     const loaded = await executions.recent(executionId, userId);
-    // ownKeyForRun refuses a run past the free allowance (429) before anything is appended.
+    // ownKeyForRun reserves a free run, or refuses one past the allowance (429), before anything is appended.
     const [flow, conversation, ownKey] = await onOneConnection(sql, (connection) => [
       flows.stepsToRun(loaded.state.flowId, userId, connection),
       readPromptConversation(connection, loaded.state.flowId),
-      ownKeyForRun({ sql: connection, config }, userId),
+      ownKeyForRun({ sql: connection, config }, userId, runId),
     ]);
     const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
-    const runId = randomUUID();
     const started = await executions.handle(
       executionId,
       userId,

@@ -22,7 +22,7 @@ import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
 import { SERVER_STOPPED, type TokenSink } from '../executions/step-runner';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun } from '../usage-standing';
+import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, providerWithKey } from '../user-model';
 import { callApiRow } from './master-api-call';
 import { masterAggregate } from './master-aggregate';
@@ -210,6 +210,23 @@ export class MasterModeService {
     userId: string,
     loaded?: Loaded<MasterState>,
   ): Promise<MasterStep> {
+    const runId = randomUUID();
+    try {
+      return await this.runRowReserved(sessionId, stepId, userId, runId, loaded);
+    } catch (error) {
+      // A run that recorded no result gives its free run back (a recorded one's usage row did).
+      await releaseFreeRun(this.sql, runId);
+      throw error;
+    }
+  }
+
+  private async runRowReserved(
+    sessionId: string,
+    stepId: string,
+    userId: string,
+    runId: string,
+    loaded?: Loaded<MasterState>,
+  ): Promise<MasterStep> {
     const { config, runs, tokens } = this.deps;
     const rows = await this.rows(sessionId);
     const position = rows.findIndex((r) => r.id === stepId) + 1;
@@ -217,8 +234,7 @@ export class MasterModeService {
     if (!row) throw notFound('Master mode step not found');
     const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
-    const model = plan.kind === 'model' ? await this.modelFor(userId) : null;
-    const runId = randomUUID();
+    const model = plan.kind === 'model' ? await this.modelFor(userId, runId) : null;
     const startedAt = performance.now();
     const started = await this.handle(
       sessionId,
@@ -309,8 +325,8 @@ export class MasterModeService {
   }
 
   /** As for a flow step run: the own key, else the server's, else the offline model; the allowance applies. */
-  private async modelFor(userId: string) {
-    const ownKey = await ownKeyForRun(this.deps, userId);
+  private async modelFor(userId: string, runId: string) {
+    const ownKey = await ownKeyForRun(this.deps, userId, runId);
     return providerWithKey(this.deps.config, ownKey, this.deps.resolveModel);
   }
 }
