@@ -25,10 +25,28 @@ export function isSignInProblem(code: unknown): code is SignInProblem {
   return typeof code === 'string' && Object.hasOwn(signInMessages, code);
 }
 
-export function loginPageUrl(form: SignInForm, problem?: SignInProblem): string {
+/** The longest page address sign-in goes back to. */
+const MOST_NEXT_CHARS = 2_000;
+
+/**
+ * Where sign-in goes on to: a path of this site (`/flows/…`, with its query), or null for anything else
+ * (another site, `//host`, a backslash some browsers read as a slash, control characters, too long): a link
+ * to the sign-in page cannot send the user elsewhere.
+ */
+export function pageToGoBackTo(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > MOST_NEXT_CHARS) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  if ([...value].some((character) => character <= ' ' || character === '\u007f')) return null;
+  // The sign-in page itself, or sign-out, is no page to go on to.
+  if (/^\/api\/(login|logout)(?:[/?#]|$)/.test(value)) return null;
+  return new URL(value, 'http://localhost').origin === 'http://localhost' ? value : null;
+}
+
+export function loginPageUrl(form: SignInForm, problem?: SignInProblem, next?: string | null): string {
   const query = new URLSearchParams();
   if (form === 'register') query.set('form', 'register');
   if (problem) query.set('error', problem);
+  if (next) query.set('next', next);
   const text = query.toString();
   return text ? `/api/login?${text}` : '/api/login';
 }
@@ -36,10 +54,14 @@ export function loginPageUrl(form: SignInForm, problem?: SignInProblem): string 
 export function renderLoginPage({
   form,
   problem,
+  next,
 }: {
   form: SignInForm;
   problem?: SignInProblem | undefined;
+  /** The page sign-in goes on to (pageToGoBackTo), carried by both forms. */
+  next?: string | null | undefined;
 }) {
+  const goOn = next ? `\n    <input type="hidden" name="next" value="${escapeHtml(next)}">` : '';
   const alert = (forForm: SignInForm) =>
     problem && form === forForm
       ? `<p class="alert" role="alert" data-testid="${forForm}-error">${escapeHtml(signInMessages[problem])}</p>`
@@ -59,7 +81,7 @@ export function renderLoginPage({
   <h1>Đăng nhập</h1>
   <p class="lead">Đăng nhập để xây dựng và chạy các AI workflow của bạn.</p>
   ${alert('login')}
-  <form method="post" action="/api/auth/login" data-testid="login-form">
+  <form method="post" action="/api/auth/login" data-testid="login-form">${goOn}
     <label for="login-email">Email</label>
     <input id="login-email" name="email" type="email" autocomplete="email" maxlength="254" required${form === 'login' ? ' autofocus' : ''}>
     <label for="login-password">Mật khẩu</label>
@@ -70,7 +92,7 @@ export function renderLoginPage({
   <details${form === 'register' ? ' open' : ''}>
     <summary>Tạo tài khoản</summary>
     ${alert('register')}
-    <form method="post" action="/api/auth/register" data-testid="register-form">
+    <form method="post" action="/api/auth/register" data-testid="register-form">${goOn}
       <div class="names">
         <div>
           <label for="register-last-name">Họ</label>

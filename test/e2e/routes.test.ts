@@ -47,10 +47,13 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('login-button').getAttribute('href')).toBe('/api/login');
       expect(await page.getByTestId('logout-button').count()).toBe(0);
       expect(await page.getByTestId('navigation-bar').locator('a[href="/flows"]').count()).toBe(0);
-      for (const route of ['/flows', '/sessions', '/no-such-page']) {
-        await open(page, `${server.url}${route}`);
-        await page.getByTestId('not-found').waitFor();
-        expect(await page.locator('h1').textContent(), route).toBe('Page Not Found');
+      // A page that needs sign-in, opened signed out: the sign-in page, which will come back to it.
+      for (const route of ['/flows', '/sessions?tab=1', '/no-such-page']) {
+        await page.goto(`${server.url}${route}`);
+        await page.getByTestId('login-form').waitFor();
+        const signIn = new URL(page.url());
+        expect(signIn.pathname, route).toBe('/api/login');
+        expect(signIn.searchParams.get('next'), route).toBe(route);
       }
       await open(page, `${server.url}/flows-static`);
       await page.getByTestId('flows-static-page').waitFor();

@@ -3,6 +3,7 @@ import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors';
+import { loginPageUrl, pageToGoBackTo } from '../login-page';
 import { RememberingSigner } from '../session-signer';
 import { PostgresSessionStore } from '../session-store';
 
@@ -104,7 +105,16 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     if (cookie === 'stale' && (refused || !request.routeOptions.config.startsOrEndsSession)) {
       reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_OPTIONS.path });
     }
-    if (refused) return refuse(reply, 401, 'Unauthorized');
+    if (!refused) return;
+    // A browser opening an API page signed out (the API docs) goes to sign-in and comes back.
+    if (
+      request.method === 'GET' &&
+      request.headers.accept?.includes('text/html') &&
+      !isWebSocketUpgrade(request)
+    ) {
+      return reply.redirect(loginPageUrl('login', undefined, pageToGoBackTo(request.url)), 303);
+    }
+    return refuse(reply, 401, 'Unauthorized');
   });
 
   /**

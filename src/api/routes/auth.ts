@@ -1,16 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { recordId } from '../answer-schemas';
 import { DomainError } from '../../domain/errors';
+import { recordId } from '../answer-schemas';
 import { handleError, inputIssuesOf } from '../errors';
 import {
   isSignInProblem,
   loginPageUrl,
+  signInMessages as messages,
+  pageToGoBackTo,
   renderLoginPage,
   type SignInForm,
   type SignInProblem,
-  signInMessages as messages,
 } from '../login-page';
 import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
 import { SESSION_COOKIE, sessionChanges, userIdOf } from '../plugins/auth';
@@ -23,16 +24,20 @@ const email = z
 const password = z.string({ error: messages.password }).min(8, messages.password).max(200, messages.password);
 const personName = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
 
-const signInBody = z.object({ email, password });
+/** The sign-in page's forms carry the page to go on to; JSON callers leave it out. */
+const next = z.string().max(4_000).optional();
+const signInBody = z.object({ email, password, next });
 const signUpBody = z.object({
   email,
   password,
+  next,
   firstName: personName(messages.firstName),
   lastName: personName(messages.lastName),
 });
 const loginPageQuery = z.object({
   form: z.enum(['login', 'register']).catch('login'),
   error: z.string().optional().catch(undefined),
+  next: z.string().optional().catch(undefined),
 });
 
 const userAnswer = z.object({
@@ -64,8 +69,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // The sign-in page and sign-out are pages a browser navigates to, not calls: the API document leaves them out.
   app.get('/api/login', { schema: { querystring: loginPageQuery, hide: true } }, async (request, reply) => {
-    if (request.userId) return reply.redirect('/');
     const query = request.query;
+    const goOn = pageToGoBackTo(query.next);
+    if (request.userId) return reply.redirect(goOn ?? '/');
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -73,6 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         renderLoginPage({
           form: query.form,
           problem: isSignInProblem(query.error) ? query.error : undefined,
+          next: goOn,
         }),
       );
   });
@@ -155,13 +162,18 @@ function publicUser(user: User): User {
   return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName };
 }
 
+/** The `next` a sign-in form posted (also when its body failed validation). */
+function nextOf(request: FastifyRequest): unknown {
+  return (request.body as { next?: unknown } | undefined)?.next;
+}
+
 function isFormPost(request: FastifyRequest): boolean {
   return request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ?? false;
 }
 
 /** JSON callers get the user; the sign-in page's form posts go on to the app. */
 function answerSignedIn(request: FastifyRequest, reply: FastifyReply, statusCode: number, user: User) {
-  if (isFormPost(request)) return reply.redirect('/', 303);
+  if (isFormPost(request)) return reply.redirect(pageToGoBackTo(nextOf(request)) ?? '/', 303);
   return reply.status(statusCode).send(user);
 }
 
@@ -174,7 +186,7 @@ function answerSignInError(form: SignInForm) {
     if (!isFormPost(request)) return handleError(error, request, reply);
     const problem = problemOf(error);
     if (problem === 'unknown') request.log.error({ err: error }, 'sign-in form failed');
-    return reply.redirect(loginPageUrl(form, problem), 303);
+    return reply.redirect(loginPageUrl(form, problem, pageToGoBackTo(nextOf(request))), 303);
   };
 }
 

@@ -5,6 +5,7 @@ import { LandingPage } from '../features/landing/components/landing-page';
 import { app } from '../lib/strings';
 import { NavigationBar } from './layout/navigation-bar';
 import { NotFoundPage } from './routes/not-found';
+import { SignInToContinue } from './routes/sign-in-to-continue';
 
 /** Signed-in screens load on demand, so the landing page's first load stays small. */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -104,7 +105,8 @@ function SignedOutRoutes() {
         <FlowsStaticPage signedIn={false} />
       </Route>
       <Route path="/flows-redirect" component={FlowsRedirectPage} />
-      <Route component={NotFoundPage} />
+      {/* Any other page is for signed-in users: sign in, then come back to it. */}
+      <Route component={SignInToContinue} />
     </Switch>
   );
 }

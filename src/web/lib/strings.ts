@@ -6,6 +6,7 @@
 export const app = {
   name: 'Prompt Flow Workbench',
   loading: 'Đang tải...',
+  signInToContinue: 'Vui lòng đăng nhập để tiếp tục...',
 };
 
 export const nav = {

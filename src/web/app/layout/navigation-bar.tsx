@@ -4,6 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { displayNameOf, type User } from '../../features/auth/api/get-user';
 import { classNames } from '../../lib/class-names';
+import { SIGN_IN_PATH } from '../../lib/sign-in';
 import { app, nav } from '../../lib/strings';
 import { isActive, PAGES } from './navigation-pages';
 
@@ -79,7 +80,7 @@ export function NavigationBar({ user }: { user: User | null }) {
           </>
         ) : (
           <a
-            href="/api/login"
+            href={SIGN_IN_PATH}
             className={buttonClasses('primary', 'sm', 'ml-auto')}
             data-testid="login-button"
           >

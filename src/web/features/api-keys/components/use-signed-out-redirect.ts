@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useToast } from '../../../components/ui/toast';
+import { currentPage, signInUrl } from '../../../lib/sign-in';
 import { apiKeys as t } from '../../../lib/strings';
 import { isUnauthorized } from '../api/unauthorized';
 
@@ -14,7 +15,7 @@ export function useSignedOutRedirect() {
       if (!isUnauthorized(error)) return false;
       toast({ title: t.signedOutTitle, description: t.signedOutText, variant: 'destructive' });
       setTimeout(() => {
-        window.location.href = '/api/login';
+        window.location.href = signInUrl(currentPage());
       }, REDIRECT_AFTER_401_MS);
       return true;
     },

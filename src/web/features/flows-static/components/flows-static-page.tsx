@@ -2,6 +2,7 @@ import { ArrowRight, LogIn, Zap } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { SIGN_IN_PATH } from '../../../lib/sign-in';
 import { lightFlows as t } from '../../../lib/strings';
 
 /**
@@ -37,7 +38,7 @@ export function FlowsStaticPage({ signedIn }: { signedIn: boolean }) {
         <Card className="mt-6 p-6">
           <p className="text-slate-700">{t.staticSignedOut}</p>
           <a
-            href="/api/login"
+            href={SIGN_IN_PATH}
             className={buttonClasses('primary', 'md', 'mt-4')}
             data-testid="flows-static-sign-in"
           >

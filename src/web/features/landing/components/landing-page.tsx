@@ -1,6 +1,7 @@
 import { Brain, Check, Library, LogIn, UserCheck, X } from 'lucide-react';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { SIGN_IN_PATH } from '../../../lib/sign-in';
 import { landing as t } from '../../../lib/strings';
 
 const featureIcons = [Brain, UserCheck, Library];
@@ -8,7 +9,7 @@ const featureIcons = [Brain, UserCheck, Library];
 function SignInButton({ label, testId }: { label: string; testId: string }) {
   return (
     <a
-      href="/api/login"
+      href={SIGN_IN_PATH}
       className={buttonClasses('primary', 'md', 'h-11 px-6 text-base')}
       data-testid={testId}
     >
@@ -100,7 +101,7 @@ export function LandingPage() {
         <h2 className="text-2xl font-semibold">{t.ctaTitle}</h2>
         <p className="mt-2 text-indigo-100">{t.ctaText}</p>
         <a
-          href="/api/login"
+          href={SIGN_IN_PATH}
           className={buttonClasses(
             'outline',
             'md',
