@@ -65,7 +65,7 @@ const required = (field: string, max: number) => z.string().trim().min(1, `${fie
 export const createFlowSchema = z.strictObject({
   name: required('name', FLOW_NAME_MAX_LENGTH),
   description: required('description', FLOW_DESCRIPTION_MAX_LENGTH),
-  status: z.string().trim().min(1).max(40).optional(),
+  status: z.enum(FLOW_STATUSES, { error: `must be one of ${FLOW_STATUSES.join(', ')}` }).optional(),
 });
 export const updateFlowSchema = createFlowSchema.partial();
 
@@ -96,9 +96,15 @@ export const createStepSchema = z.strictObject({
 });
 export const updateStepSchema = z.strictObject(stepFields).partial();
 
+export const MULTIPLE_CHOICE_NEEDS_CHOICE = 'a multiple_choice step needs at least one choice';
+
+/** A multiple_choice step needs a choice that is not blank (blank rows are the editor's empty ones). */
+export const hasTheChoicesItsModeNeeds = (step: Pick<StepSnapshot, 'outputMode' | 'choices'>) =>
+  step.outputMode !== 'multiple_choice' || step.choices.some((choice) => choice.trim() !== '');
+
 /**
- * A step's settings as the step editor holds them: the step's rules, and spec §5's one more, that a
- * multiple_choice step needs a choice that is not blank (blank rows are the editor's empty ones).
+ * A step's settings as the step editor holds them: the step's rules, and the one more the server applies
+ * to every step it adds or edits (hasTheChoicesItsModeNeeds).
  */
 export const stepSettingsSchema = z
   .object({
@@ -110,10 +116,7 @@ export const stepSettingsSchema = z
     inputSources: stepFields.inputSources,
     requiresUserInput: stepFields.requiresUserInput,
   })
-  .refine((step) => step.outputMode !== 'multiple_choice' || step.choices.some((c) => c.trim() !== ''), {
-    path: ['choices'],
-    message: 'a multiple_choice step needs at least one choice',
-  });
+  .refine(hasTheChoicesItsModeNeeds, { path: ['choices'], message: MULTIPLE_CHOICE_NEEDS_CHOICE });
 
 export type CreateFlowInput = z.infer<typeof createFlowSchema>;
 export type CreateStepInput = z.infer<typeof createStepSchema>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
 import { aFlowStep } from '../execution/testing';
-import { MAX_FLOW_STEPS } from '../flow';
+import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
 import {
   decideFlow,
   FLOW_NOT_FOUND,
@@ -268,5 +268,39 @@ describe('the flow decider', () => {
     expect(
       summary({ type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: [], at: NOW } }),
     ).toBe('Restored version 1');
+  });
+});
+
+describe('a multiple_choice step needs a choice', () => {
+  it('is refused when added or switched to multiple_choice without one, and kept when other fields change', () => {
+    given([created()])
+      .when({
+        type: 'AddStep',
+        data: { step: step('s3', 3, { outputMode: 'multiple_choice', choices: [' '] }) },
+      })
+      .thenRefuses('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
+    given([created()])
+      .when({ type: 'EditStep', data: { stepId: 's1', changes: { outputMode: 'multiple_choice' } } })
+      .thenRefuses('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
+    const choicesGiven = given([created()]).state;
+    expect(
+      decideFlow(
+        {
+          type: 'EditStep',
+          data: { stepId: 's1', changes: { outputMode: 'multiple_choice', choices: ['Yes'] } },
+        },
+        choicesGiven,
+        { now: NOW, userId: 'u1', version: 1 },
+      ),
+    ).toHaveLength(1);
+    // A step saved before the rule, multiple_choice without a choice, can still be renamed.
+    given([created([step('s1', 1, { outputMode: 'multiple_choice', choices: [] })])])
+      .when({ type: 'EditStep', data: { stepId: 's1', changes: { name: 'Renamed' } } })
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: { stepId: 's1', before: { name: 'Step 1' }, after: { name: 'Renamed' }, at: NOW },
+        },
+      ]);
   });
 });

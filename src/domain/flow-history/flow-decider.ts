@@ -1,5 +1,10 @@
 import { conflict, notFound, ruleViolated } from '../errors';
-import { MAX_FLOW_STEPS, normaliseStepConfig } from '../flow';
+import {
+  hasTheChoicesItsModeNeeds,
+  MAX_FLOW_STEPS,
+  MULTIPLE_CHOICE_NEEDS_CHOICE,
+  normaliseStepConfig,
+} from '../flow';
 import {
   type FlowDetails,
   type FlowEvent,
@@ -87,6 +92,7 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
       if (state.steps.length >= MAX_FLOW_STEPS) throw ruleViolated(TOO_MANY_STEPS);
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
+      if (!hasTheChoicesItsModeNeeds(added)) throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
       return [{ type: 'StepAdded', data: { step: added, at } }];
     }
     case 'EditStep': {
@@ -95,6 +101,9 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
       checkInputSources(state.steps, next);
       const { before, after } = changed(current, next, STEP_FIELD_NAMES);
       if (Object.keys(after).length === 0) return [];
+      // Checked when the edit touches them: a step saved before the rule keeps its other edits.
+      if (('outputMode' in after || 'choices' in after) && !hasTheChoicesItsModeNeeds(next))
+        throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
       return [{ type: 'StepEdited', data: { stepId: current.id, before, after, at } }];
     }
     case 'RemoveStep':
