@@ -1,34 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../src/ai';
+import { gatedModel } from './support/gated-model';
 import { as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 const ALLOWANCE = 3;
 const REQUESTS = 12;
-
-/** A model whose answers wait until the test opens the gate: every run that got past the allowance is under way. */
-function gatedModel() {
-  let open: () => void = () => {};
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let calls = 0;
-  const provider: ModelProvider = {
-    kind: 'gemini',
-    model: 'gated',
-    stream() {
-      calls += 1;
-      const final = gate.then(() => ({ text: 'an answer', usage: null }));
-      return Object.assign(
-        (async function* () {
-          await gate;
-          yield 'an answer';
-        })(),
-        { final },
-      );
-    },
-  };
-  return { provider, open: () => open(), calls: () => calls };
-}
 
 describe('the free allowance under concurrent runs', () => {
   let t: TestApp;
@@ -41,7 +17,7 @@ describe('the free allowance under concurrent runs', () => {
     );
   });
   afterAll(async () => {
-    model.open();
+    model.release();
     await t?.close();
   });
 
@@ -62,7 +38,7 @@ describe('the free allowance under concurrent runs', () => {
     );
     // The ones let through are all waiting in the model; every other has been answered already.
     await expect.poll(model.calls).toBe(ALLOWANCE);
-    model.open();
+    model.release();
     const statuses = (await Promise.all(answers)).map((response) => response.statusCode);
 
     expect(statuses.filter((status) => status === 200)).toHaveLength(ALLOWANCE);

@@ -1,46 +1,12 @@
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
-import { freePort } from '../src/api/database/embedded-postgres';
 import { DATABASE_AWAY } from '../src/api/errors';
 import { EventStore } from '../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './support/database';
+import { type DatabaseLine, lineTo } from './support/database-line';
 import { as, signUp, testConfig } from './support/test-app';
-
-/** A TCP hop between the app and PostgreSQL that can be cut (every connection dropped, new ones refused). */
-class DatabaseLine {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(
-    readonly port: number,
-    private readonly target: { host: string; port: number },
-  ) {}
-
-  async open() {
-    this.server = createServer((client) => {
-      const upstream = tcpConnect(this.target);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => {});
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  async cut() {
-    const server = this.server;
-    this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
 
 describe('health checks', () => {
   let db: TestDatabase;
@@ -49,13 +15,10 @@ describe('health checks', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const direct = new URL(db.url);
-    line = new DatabaseLine(await freePort(), { host: direct.hostname, port: Number(direct.port) });
-    await line.open();
-    const url = new URL(db.url);
-    url.port = String(line.port);
-    const sql = connect(url.toString());
-    const config = testConfig({ databaseUrl: url.toString() });
+    const opened = await lineTo(db.url);
+    line = opened.line;
+    const sql = connect(opened.url);
+    const config = testConfig({ databaseUrl: opened.url });
     app = await buildApp({ config, sql, store: new EventStore(sql) });
   });
   afterAll(async () => {

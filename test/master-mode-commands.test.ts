@@ -85,8 +85,13 @@ describe('master mode on the command handler, across server processes', () => {
   }
 
   /** What a crash does to a process's hold on the database: its connection, and with it its lock, is gone. */
+  /**
+   * What another process sees of this one dying: its lock freed (its connection closed) and never taken
+   * again (a live process would take it back within seconds, so it stops keeping it first).
+   */
   async function dropInstanceLock(app: typeof second) {
     const id = app.serverInstance.id;
+    await app.serverInstance.stop();
     await t.db.sql`
       SELECT pg_terminate_backend(pid) FROM pg_locks
       WHERE locktype = 'advisory' AND classid = ${INSTANCE_LOCK_CLASS} AND objid = ${id} AND objsubid = 2`;

@@ -97,6 +97,7 @@ describe('migrations', () => {
         '011_flow_streams.sql',
         '012_events_without_stream_foreign_key.sql',
         '013_user_usage_counts.sql',
+        '014_free_run_reservations.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -141,7 +142,7 @@ describe('migrations', () => {
       await usage(ann, false);
       await usage(ben, false);
 
-      expect(await migrate(sql)).toEqual(['013_user_usage_counts.sql']);
+      expect(await migrate(sql)).toEqual(['013_user_usage_counts.sql', '014_free_run_reservations.sql']);
       const counts = async () =>
         Object.fromEntries(
           (

@@ -6,7 +6,7 @@ import type { Config } from './config';
 import type { ExecutionCommands } from './executions/execution-commands';
 import type { RunRegistry } from './executions/run-registry';
 import type { MasterModeService } from './master-mode/master-mode-service';
-import type { ServerInstance } from './server-instance';
+import { LOOK_AGAIN_MS, type ServerInstance } from './server-instance';
 
 /**
  * The longest a live process takes to record a run's outcome once its model call has ended (at the latest
@@ -26,6 +26,8 @@ interface UnfinishedMasterWork {
   startedAt: Date;
   instanceId: number | null;
 }
+
+const waitToLookAgain = () => new Promise<void>((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
 
 /**
  * What a crash leaves unfinished, finished by whichever server process looks first: step runs and master
@@ -48,8 +50,15 @@ export class CrashSweep {
     },
   ) {}
 
-  /** Sweeps once; answers how many runs and Execute Alls it ended. */
-  async run(olderThanMs = this.deps.config.modelTimeoutMs): Promise<number> {
+  /**
+   * Sweeps once; answers how many runs and Execute Alls it ended. An instance whose lock is free is taken for
+   * dead only if it is still free when looked at again, after `lookAgainAfter` (LOOK_AGAIN_MS by default): a
+   * live process whose connection was lost (PostgreSQL restarted) takes its lock back well within that.
+   */
+  async run(
+    olderThanMs = this.deps.config.modelTimeoutMs,
+    { lookAgainAfter = waitToLookAgain }: { lookAgainAfter?: () => Promise<void> } = {},
+  ): Promise<number> {
     const { sql, instance } = this.deps;
     // This process's own lock first: were it lost, the others would take its runs for a dead process's.
     await instance.keepHeld();
@@ -71,11 +80,13 @@ export class CrashSweep {
       ...steps.flatMap((row) => row.runs.filter((r) => r.status === 'running').map((r) => r.instanceId)),
       ...master.map((work) => work.instanceId),
     ].filter((id): id is number => typeof id === 'number' && id !== instance.id);
+    const freeNow = await instance.gone(named);
+    if (freeNow.length > 0) await lookAgainAfter();
     const facts: CrashSweepFacts = {
       startedBefore,
       abandonedBefore,
       thisInstance: instance.id,
-      goneInstances: await instance.gone(named),
+      goneInstances: freeNow.length > 0 ? await instance.gone(freeNow) : [],
     };
     const [runs, sessions] = await Promise.all([
       this.failSteps(steps, facts),

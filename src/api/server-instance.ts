@@ -10,6 +10,14 @@ export const INSTANCE_LOCK_CLASS = 7_340_212;
 const INSTANCE_STARTED_CHANNEL = 'server_instance_started';
 /** How often the live instances are counted again: that is how a process learns the others have gone. */
 const PEERS_CHECK_MS = 10_000;
+/**
+ * How often a process makes sure it still holds its lock, and takes it again if not (its connection was lost:
+ * PostgreSQL restarted, say). A peer that finds the lock free looks again after LOOK_AGAIN_MS, longer than
+ * this, before it takes the process for dead.
+ */
+export const KEEP_LOCK_MS = 2_000;
+/** How long a peer waits before it looks again at a lock it found free (see KEEP_LOCK_MS). */
+export const LOOK_AGAIN_MS = 3 * KEEP_LOCK_MS + 1_000;
 
 /**
  * This server process as the database knows it: a number from the `server_instances` sequence, taken at
@@ -23,6 +31,7 @@ export class ServerInstance {
   /** Starts of other processes heard of: a count read before one was heard must not undo it. */
   private startsHeard = 0;
   private peersCheck: NodeJS.Timeout | undefined;
+  private lockCheck: NodeJS.Timeout | undefined;
   private stopWatchingPeers: (() => Promise<unknown>) | undefined;
 
   private constructor(
@@ -68,14 +77,20 @@ export class ServerInstance {
         this.startsHeard++;
         this.othersLive = true;
       },
-      // Listening again after a lost connection: starts meanwhile went unheard.
-      () => void this.countPeers().catch(() => {}),
+      // Listening again after a lost connection: starts meanwhile went unheard, and the lock may be lost too.
+      () => {
+        void this.keepHeld().catch(() => {});
+        void this.countPeers().catch(() => {});
+      },
     );
     this.stopWatchingPeers = () => listening.unlisten();
     await this.sql.notify(INSTANCE_STARTED_CHANNEL, String(this.number));
     await this.countPeers();
     this.peersCheck = setInterval(() => void this.countPeers().catch(() => {}), PEERS_CHECK_MS);
     this.peersCheck.unref();
+    // A lock lost with its connection is taken again within seconds, before any peer takes this one for dead.
+    this.lockCheck = setInterval(() => void this.keepHeld().catch(() => {}), KEEP_LOCK_MS);
+    this.lockCheck.unref();
   }
 
   private async countPeers() {
@@ -116,6 +131,7 @@ export class ServerInstance {
   /** Frees the lock (a clean shutdown): from now on this process's runs left unfinished count as interrupted. */
   async stop(): Promise<void> {
     clearInterval(this.peersCheck);
+    clearInterval(this.lockCheck);
     await this.stopWatchingPeers?.().catch(() => {});
     await this.renewing?.catch(() => {});
     try {
@@ -132,9 +148,15 @@ export class ServerInstance {
     // The old connection was closed and postgres.js has taken it back: it is left alone.
     const holder = await this.sql.reserve();
     try {
-      const [again] = await holder<{ held: boolean }[]>`
-        SELECT pg_try_advisory_lock(${INSTANCE_LOCK_CLASS}, ${this.number}) AS held`;
-      this.number = again?.held ? this.number : await lockNewNumber(holder);
+      // A peer looking whether this number is free holds its lock for that one statement: tried a few times.
+      let held = false;
+      for (let attempt = 0; attempt < 5 && !held; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const [again] = await holder<{ held: boolean }[]>`
+          SELECT pg_try_advisory_lock(${INSTANCE_LOCK_CLASS}, ${this.number}) AS held`;
+        held = again?.held === true;
+      }
+      this.number = held ? this.number : await lockNewNumber(holder);
       this.holder = holder;
     } catch (error) {
       holder.release();

@@ -13,9 +13,12 @@ export async function migrationNames(dir: string = MIGRATIONS_DIR): Promise<stri
   return (await readdir(dir)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
 }
 
-/** Applies the numbered SQL files not yet recorded, in order, under an advisory lock. Returns the applied names. */
-export async function migrate(sql: Sql, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const files = await migrationNames(dir);
+/**
+ * Applies the numbered SQL files not yet recorded, in order, under an advisory lock; `only` those named (the
+ * schema a backup was made with). Returns the applied names.
+ */
+export async function migrate(sql: Sql, dir: string = MIGRATIONS_DIR, only?: Set<string>): Promise<string[]> {
+  const files = (await migrationNames(dir)).filter((name) => !only || only.has(name));
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
