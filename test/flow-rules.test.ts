@@ -52,3 +52,59 @@ describe('flow and step rules the screens and the server share', () => {
     expect(withChoices.json().choices).toEqual(['Yes', 'No']);
   });
 });
+
+describe('a step edit costs the step, not the flow', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('rewrites only the step edited (its row alone gets a new version), however large the flow', async () => {
+    const client = as(t.app, (await signUp(t.app, 'Lan')).cookie);
+    const { flow, steps } = await createFlow(
+      client,
+      'Large',
+      Array.from({ length: 12 }, (_, i) => ({ name: `Step ${i + 1}`, systemPrompt: `${i}`.repeat(50_000) })),
+    );
+    const versions = async () =>
+      new Map(
+        (
+          await t.db.sql<{ id: string; rowVersion: string }[]>`
+            SELECT id, xmin::text AS row_version FROM steps WHERE flow_id = ${flow.id}`
+        ).map((row) => [row.id, row.rowVersion]),
+      );
+    const before = await versions();
+    expect(before.size).toBe(12);
+    expect((await client.put(`/api/steps/${steps[4]!.id}`, { name: 'Renamed' })).statusCode).toBe(200);
+    const after = await versions();
+    const rewritten = [...after].filter(([id, version]) => before.get(id) !== version).map(([id]) => id);
+    expect(rewritten).toEqual([steps[4]!.id]);
+
+    expect((await client.delete(`/api/steps/${steps[7]!.id}`)).statusCode).toBe(204);
+    const removed = await versions();
+    expect(removed.size).toBe(11);
+    expect([...removed].filter(([id, version]) => after.get(id) !== version)).toEqual([]);
+  });
+
+  it('refuses a step that would take the flow past its size (413), keeping what is saved', async () => {
+    const client = as(t.app, (await signUp(t.app, 'Minh')).cookie);
+    const { flow } = await createFlow(
+      client,
+      'Full',
+      Array.from({ length: 19 }, (_, i) => ({ name: `S${i + 1}`, systemPrompt: 'p'.repeat(100_000) })),
+    );
+    const past = await client.post('/api/steps', {
+      flowId: flow.id,
+      order: 20,
+      name: 'One more',
+      systemPrompt: 'q'.repeat(100_000),
+    });
+    expect(past.statusCode).toBe(413);
+    expect(past.json().message).toMatch(/a flow may be at most 2,000,000/);
+    expect((await client.get(`/api/flows/${flow.id}/steps`)).json()).toHaveLength(19);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainError } from './errors';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
@@ -8,6 +9,13 @@ export const FLOW_STATUSES = ['active', 'draft', 'inactive'] as const;
 export const MAX_LOOP_ITERATIONS = 100;
 /** Steps of one flow: every version of the flow is stored whole when it is restored, so it stays bounded. */
 export const MAX_FLOW_STEPS = 100;
+
+/**
+ * A flow as a whole: its steps as stored (their JSON) may be at most this many characters, so that whatever
+ * is saved can run and be restored. At 3 bytes a character at most that is 6 MB, under the 8 MB an event may
+ * hold, and the execution that starts from the flow, or the version that restores it, holds its steps whole.
+ */
+export const MAX_FLOW_CHARS = 2_000_000;
 
 export const FLOW_NAME_MAX_LENGTH = 200;
 export const FLOW_DESCRIPTION_MAX_LENGTH = 2000;
@@ -117,6 +125,34 @@ export const stepSettingsSchema = z
     requiresUserInput: stepFields.requiresUserInput,
   })
   .refine(hasTheChoicesItsModeNeeds, { path: ['choices'], message: MULTIPLE_CHOICE_NEEDS_CHOICE });
+
+/** Each step's stored size, kept by the step object: a flow's unchanged steps are measured once. */
+const storedSizes = new WeakMap<object, number>();
+const storedSizeOf = (step: object) => {
+  let size = storedSizes.get(step);
+  if (size === undefined) {
+    size = JSON.stringify(step).length;
+    storedSizes.set(step, size);
+  }
+  return size;
+};
+
+const storedSize = (steps: readonly object[]) =>
+  steps.reduce((total: number, step) => total + storedSizeOf(step), 0);
+
+/**
+ * Refuses steps that together pass MAX_FLOW_CHARS (413, both sizes named); given the steps they replace, a
+ * change that does not grow a flow saved over the limit before it existed is let through.
+ */
+export function checkFlowSize(steps: readonly object[], replacing?: readonly object[]): void {
+  const size = storedSize(steps);
+  if (size > MAX_FLOW_CHARS && (replacing === undefined || size > storedSize(replacing)))
+    throw new DomainError(
+      'too_large',
+      `The flow's steps would be ${size.toLocaleString('en-US')} characters; a flow may be at most ` +
+        `${MAX_FLOW_CHARS.toLocaleString('en-US')} (its steps' names, prompts and choices together).`,
+    );
+}
 
 export type CreateFlowInput = z.infer<typeof createFlowSchema>;
 export type CreateStepInput = z.infer<typeof createStepSchema>;

@@ -19,9 +19,10 @@ export interface FlowBefore {
 }
 
 /**
- * The statements that write `flows` and `steps` as the flow stands after one stream's events: the flow's row
- * (its version the stream's position) and its steps, replaced whole. Inline (a command's append) and in a
- * rebuild alike; the flow's other columns (`logs_cleared_at`) are no version of it and stay as they are.
+ * The statements that write `flows` and `steps` as the flow stands after one stream's events (a command's
+ * append): the flow's row (its version the stream's position), and of its steps only those the events changed,
+ * added or removed, so that editing one step of a large flow writes that step, not the flow. The flow's other
+ * columns (`logs_cleared_at`) are no version of it and stay as they are.
  */
 export function flowStatements(
   sql: TransactionSql,
@@ -30,7 +31,7 @@ export function flowStatements(
 ): Statement[] {
   const state = events.map(toFlowEvent).reduce(evolveFlow, before.state);
   const version = events.at(-1)?.streamPosition ?? before.version;
-  return writeFlows(sql, [{ state, version }]);
+  return writeFlows(sql, [{ state, version }], before.state);
 }
 
 /**
@@ -67,9 +68,11 @@ export class FlowStreamsRebuild {
 
 /**
  * The flows' rows and steps as the flows stand, in at most four statements whatever their number: deleted
- * flows go (their steps with them), the others' rows are written over and their steps replaced whole.
+ * flows go (their steps with them), the others' rows are written over and their steps replaced whole; or,
+ * given the one flow as it was `before`, only its steps that are not the same objects as before (evolveFlow
+ * keeps a step it does not change) are written, and those no longer there deleted.
  */
-function writeFlows(sql: TransactionSql, flows: FlowBefore[]): Statement[] {
+function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState): Statement[] {
   const known = flows.filter(({ state }) => state.flowId !== null && state.userId !== null);
   const deleted = known.filter(({ state }) => state.deleted).map(({ state }) => state.flowId!);
   const kept = known.filter(({ state }) => !state.deleted);
@@ -89,24 +92,30 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[]): Statement[] {
       version,
     })),
   );
+  const unchanged = new Set(before?.steps ?? []);
   const steps = kept.flatMap(({ state }) =>
-    state.steps.map((step) => ({
-      id: step.id,
-      flow_id: state.flowId,
-      order: step.order,
-      name: step.name,
-      system_prompt: step.systemPrompt,
-      output_mode: step.outputMode,
-      input_sources: step.inputSources,
-      choices: step.choices,
-      loop_target_step_id: step.loopTargetStepId,
-      max_loop_iterations: step.maxLoopIterations,
-      current_loop_iteration: step.currentLoopIteration,
-      requires_user_input: step.requiresUserInput,
-      created_at: step.createdAt,
-    })),
+    state.steps
+      .filter((step) => !unchanged.has(step))
+      .map((step) => ({
+        id: step.id,
+        flow_id: state.flowId,
+        order: step.order,
+        name: step.name,
+        system_prompt: step.systemPrompt,
+        output_mode: step.outputMode,
+        input_sources: step.inputSources,
+        choices: step.choices,
+        loop_target_step_id: step.loopTargetStepId,
+        max_loop_iterations: step.maxLoopIterations,
+        current_loop_iteration: step.currentLoopIteration,
+        requires_user_input: step.requiresUserInput,
+        created_at: step.createdAt,
+      })),
   );
   const ids = kept.map(({ state }) => state.flowId!);
+  const replaced = before === undefined;
+  const now = new Set(kept.flatMap(({ state }) => state.steps.map((step) => step.id)));
+  const removed = (before?.steps ?? []).filter((step) => !now.has(step.id)).map((step) => step.id);
   // Sent together: a transaction's statements travel pipelined, in order.
   statements.push(
     sql`
@@ -117,8 +126,9 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[]): Statement[] {
         name = excluded.name, description = excluded.description, status = excluded.status,
         is_template = excluded.is_template, created_at = excluded.created_at,
         updated_at = excluded.updated_at, version = excluded.version`,
-    sql`DELETE FROM steps WHERE flow_id = ANY(${ids}::uuid[])`,
   );
+  if (replaced) statements.push(sql`DELETE FROM steps WHERE flow_id = ANY(${ids}::uuid[])`);
+  else if (removed.length > 0) statements.push(sql`DELETE FROM steps WHERE id = ANY(${removed}::uuid[])`);
   if (steps.length > 0) {
     statements.push(sql`
       INSERT INTO steps (id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
@@ -127,7 +137,14 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[]): Statement[] {
       SELECT id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
              loop_target_step_id, max_loop_iterations, current_loop_iteration, requires_user_input,
              created_at
-      FROM json_populate_recordset(NULL::steps, ${JSON.stringify(steps)}::text::json)`);
+      FROM json_populate_recordset(NULL::steps, ${JSON.stringify(steps)}::text::json)
+      ON CONFLICT (id) DO UPDATE SET
+        flow_id = excluded.flow_id, "order" = excluded."order", name = excluded.name,
+        system_prompt = excluded.system_prompt, output_mode = excluded.output_mode,
+        input_sources = excluded.input_sources, choices = excluded.choices,
+        loop_target_step_id = excluded.loop_target_step_id, max_loop_iterations = excluded.max_loop_iterations,
+        current_loop_iteration = excluded.current_loop_iteration,
+        requires_user_input = excluded.requires_user_input, created_at = excluded.created_at`);
   }
   return statements;
 }

@@ -304,3 +304,29 @@ describe('a multiple_choice step needs a choice', () => {
       ]);
   });
 });
+
+describe('a flow as a whole is bounded', () => {
+  const big = (id: string, order: number) => step(id, order, { systemPrompt: 'x'.repeat(90_000) });
+  const bigSteps = Array.from({ length: 23 }, (_, i) => big(`b${i + 1}`, i + 1));
+
+  it('refuses a flow, a step or an edit that would take its steps past MAX_FLOW_CHARS', () => {
+    given([])
+      .when({ type: 'CreateFlow', data: { flowId: 'f1', origin: 'json-import', details: DETAILS, steps: bigSteps } })
+      .thenRefuses('too_large', /a flow may be at most 2,000,000/);
+    const nearly = bigSteps.slice(0, 22);
+    given([created(nearly)])
+      .when({ type: 'AddStep', data: { step: big('b23', 23) } })
+      .thenRefuses('too_large', /^The flow's steps would be 2,0\d\d,\d{3} characters/);
+    given([created(nearly)])
+      .when({ type: 'EditStep', data: { stepId: 'b1', changes: { systemPrompt: 'y'.repeat(120_000) } } })
+      .thenRefuses('too_large', /a flow may be at most/);
+    // An edit that does not grow it passes.
+    expect(
+      decideFlow(
+        { type: 'EditStep', data: { stepId: 'b1', changes: { name: 'Shorter' } } },
+        fold([created(nearly)]),
+        { now: NOW, userId: 'u1', version: 1 },
+      ),
+    ).toHaveLength(1);
+  });
+});

@@ -1,5 +1,6 @@
 import { conflict, notFound, ruleViolated } from '../errors';
 import {
+  checkFlowSize,
   hasTheChoicesItsModeNeeds,
   MAX_FLOW_STEPS,
   MULTIPLE_CHOICE_NEEDS_CHOICE,
@@ -65,6 +66,7 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
     const { flowId, origin, details } = command.data;
     const steps = inStepOrder(command.data.steps.map((step) => normaliseStepConfig(step)));
     for (const step of steps) checkInputSources(steps, step);
+    checkFlowSize(steps);
     return [{ type: 'FlowCreated', data: { flowId, userId: context.userId, origin, details, steps, at } }];
   }
   if (state.flowId === null || state.deleted) throw notFound(FLOW_NOT_FOUND);
@@ -93,6 +95,7 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
       if (!hasTheChoicesItsModeNeeds(added)) throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
+      checkFlowSize([...state.steps, added]);
       return [{ type: 'StepAdded', data: { step: added, at } }];
     }
     case 'EditStep': {
@@ -104,6 +107,10 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
       // Checked when the edit touches them: a step saved before the rule keeps its other edits.
       if (('outputMode' in after || 'choices' in after) && !hasTheChoicesItsModeNeeds(next))
         throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
+      checkFlowSize(
+        state.steps.map((step) => (step === current ? next : step)),
+        state.steps,
+      );
       return [{ type: 'StepEdited', data: { stepId: current.id, before, after, at } }];
     }
     case 'RemoveStep':
@@ -120,6 +127,7 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
       if (!Number.isInteger(version) || version < 1 || version > context.version || past.flowId === null)
         throw notFound(`Version ${version} not found`);
       if (version === context.version) throw ruleViolated(`Version ${version} is the current version`);
+      checkFlowSize(past.steps);
       return [{ type: 'FlowRestored', data: { version, details: past.details, steps: past.steps, at } }];
     }
     case 'DeleteFlow':
