@@ -157,6 +157,40 @@ describe('AI conversation context', () => {
     expect(second).toBe(latestLog.finalPrompt);
   });
 
+  it('bounds what deleted results add to a prompt, and clears them when asked', async () => {
+    const { flow, steps } = await oneStepFlow('Bricked');
+    // Three results of 340,000 characters deleted: told whole, they alone would pass MAX_PROMPT_CHARS.
+    for (let i = 0; i < 3; i++) {
+      const { results } = await runFirstStep(flow.id, steps[0].id);
+      const edited = await alice.put(`/api/step-results/${results[0]!.id}`, {
+        result: `${i}`.repeat(340_000),
+      });
+      expect(edited.statusCode).toBe(200);
+      expect((await alice.delete(`/api/step-results/${results[0]!.id}`)).statusCode).toBe(204);
+    }
+    await runFirstStep(flow.id, steps[0].id);
+    const [told] = (await alice.get(`/api/flows/${flow.id}/logs`)).json();
+    expect(told.finalPrompt.length).toBeLessThan(30_000);
+    expect(told.finalPrompt).toContain(
+      `## Rejected ideas (do not repeat)\n### Step 1 · Branch 1\n${'0'.repeat(2_000)}…`,
+    );
+
+    // Another user's flow is not theirs to clear; the owner's clear leaves the ideas out from then on.
+    const url = `/api/flows/${flow.id}/context/rejected-ideas`;
+    expect((await bob.delete(url)).statusCode).toBe(404);
+    expect((await alice.delete(url)).statusCode).toBe(204);
+    expect((await alice.get(`/api/flows/${flow.id}/context`)).json().rejectedIdeas).toBe('');
+    await runFirstStep(flow.id, steps[0].id);
+    const [after] = (await alice.get(`/api/flows/${flow.id}/logs`)).json();
+    expect(after.finalPrompt).not.toContain('Rejected ideas');
+    // A result deleted after the clear is a rejected idea again.
+    const { results } = await runFirstStep(flow.id, steps[0].id);
+    await alice.delete(`/api/step-results/${results[0]!.id}`);
+    expect((await alice.get(`/api/flows/${flow.id}/context`)).json().rejectedIdeas).toContain(
+      results[0]!.result.trim(),
+    );
+  });
+
   it('lists rejected ideas oldest first, across the executions of the flow', async () => {
     const { flow, steps } = await oneStepFlow('Several');
     const deleted: string[] = [];

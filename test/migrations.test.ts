@@ -98,6 +98,7 @@ describe('migrations', () => {
         '012_events_without_stream_foreign_key.sql',
         '013_user_usage_counts.sql',
         '014_free_run_reservations.sql',
+        '015_rejected_ideas_cleared.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -142,7 +143,11 @@ describe('migrations', () => {
       await usage(ann, false);
       await usage(ben, false);
 
-      expect(await migrate(sql)).toEqual(['013_user_usage_counts.sql', '014_free_run_reservations.sql']);
+      expect(await migrate(sql)).toEqual([
+        '013_user_usage_counts.sql',
+        '014_free_run_reservations.sql',
+        '015_rejected_ideas_cleared.sql',
+      ]);
       const counts = async () =>
         Object.fromEntries(
           (

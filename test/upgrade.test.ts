@@ -100,37 +100,42 @@ describe('upgrading from the previous release', () => {
 
     // The previous release: an account, a flow of two steps, an execution with a result.
     const old = await startBuilt(previous, env);
-    const before = await signedIn(old.url, 'lan@example.com', true);
-    const flow = (await before('POST', '/api/flows', { name: 'Blog', description: 'Ideas, then a post' }))
+    const onPrevious = await signedIn(old.url, 'lan@example.com', true);
+    const flow = (await onPrevious('POST', '/api/flows', { name: 'Blog', description: 'Ideas, then a post' }))
       .json;
     const first = (
-      await before('POST', '/api/steps', { flowId: flow.id, order: 1, name: 'Ideas', systemPrompt: 'Tea' })
+      await onPrevious('POST', '/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'Ideas',
+        systemPrompt: 'Tea',
+      })
     ).json;
-    await before('POST', '/api/steps', {
+    await onPrevious('POST', '/api/steps', {
       flowId: flow.id,
       order: 2,
       name: 'Post',
       systemPrompt: 'From [[step-1]]',
     });
-    const execution = (await before('POST', `/api/flows/${flow.id}/execute`)).json;
-    const ran = await before('POST', `/api/executions/${execution.id}/steps/${first.id}/execute`, {
+    const execution = (await onPrevious('POST', `/api/flows/${flow.id}/execute`)).json;
+    const ran = await onPrevious('POST', `/api/executions/${execution.id}/steps/${first.id}/execute`, {
       userInput: '',
     });
     expect(ran.status).toBe(200);
-    const history = await before('GET', `/api/executions/${execution.id}/events`);
+    const history = await onPrevious('GET', `/api/executions/${execution.id}/events`);
     expect(history.status).toBe(200);
     expect(history.json.events.length).toBeGreaterThan(2);
     await stop(old.child, old.exited);
 
     // This release on the same DATA_DIR: signs the same user in, finds the same work, and goes on with it.
     server = await startServerProcess(null, env);
-    const after = await signedIn(server.url, 'lan@example.com', false);
-    const flows = (await after('GET', '/api/flows')).json as { id: string; name: string }[];
+    const onThis = await signedIn(server.url, 'lan@example.com', false);
+    const flows = (await onThis('GET', '/api/flows')).json as { id: string; name: string }[];
     expect(flows.map((each) => each.name)).toEqual(['Blog']);
-    const view = (await after('GET', `/api/executions/${execution.id}`)).json;
+    const view = (await onThis('GET', `/api/executions/${execution.id}`)).json;
     expect(view.results.length).toBeGreaterThan(0);
-    expect((await after('GET', `/api/executions/${execution.id}/events`)).json).toEqual(history.json);
-    const again = await after('POST', `/api/executions/${execution.id}/steps/${first.id}/execute`, {
+    expect((await onThis('GET', `/api/executions/${execution.id}/events`)).json).toEqual(history.json);
+    const again = await onThis('POST', `/api/executions/${execution.id}/steps/${first.id}/execute`, {
       userInput: '',
     });
     expect(again.status).toBe(200);

@@ -12,12 +12,17 @@ import type { ConversationContext } from '../domain/execution/types';
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
 const REJECTED_IDEA_JSON = `json_build_object('stepOrder', r.step_order, 'label', r.label, 'content', r.content)`;
 
+/** A rejected idea `r` of the flow not left out by "Clear rejected ideas". */
+export const notCleared = (sql: Sql, flowId: string) => sql`
+  r.deleted_at > coalesce((SELECT rejected_ideas_cleared_at FROM flows WHERE id = ${flowId}), '-infinity')`;
+
 /** What the next run of a flow is told: the user's notes and every result rejected so far, oldest first. */
 export async function readPromptConversation(sql: Sql, flowId: string): Promise<ConversationContext> {
   const [row] = await sql<{ userNotes: string | null; ideas: RejectedIdea[] }[]>`
     SELECT (SELECT c.user_notes FROM ai_conversation_context c WHERE c.flow_id = ${flowId}) AS user_notes,
            coalesce((SELECT json_agg(${sql.unsafe(REJECTED_IDEA_JSON)} ORDER BY r.deleted_at, r.id)
-                     FROM rejected_ideas r WHERE r.flow_id = ${flowId}), '[]'::json) AS ideas`;
+                     FROM rejected_ideas r WHERE r.flow_id = ${flowId} AND ${notCleared(sql, flowId)}),
+                    '[]'::json) AS ideas`;
   return { userNotes: row?.userNotes ?? '', rejectedIdeas: rejectedIdeasText(row?.ideas ?? []) };
 }
 
@@ -51,7 +56,8 @@ export async function readConversationContext(
     CROSS JOIN LATERAL (
       SELECT coalesce(json_agg(${sql.unsafe(REJECTED_IDEA_JSON)} ORDER BY r.deleted_at, r.id), '[]'::json) AS list,
              max(r.deleted_at) AS last_at
-      FROM rejected_ideas r WHERE r.flow_id = f.id
+      FROM rejected_ideas r
+      WHERE r.flow_id = f.id AND (f.rejected_ideas_cleared_at IS NULL OR r.deleted_at > f.rejected_ideas_cleared_at)
     ) ideas
     CROSS JOIN LATERAL (
       SELECT coalesce(json_agg(json_build_object(

@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { notCleared } from './conversation-context';
 import type { StepSnapshot } from '../domain/flow';
 import type { FlowReview } from '../domain/flow-suggestions';
 import { EXECUTION_STREAM_PREFIX } from '../projections/project-execution-events';
@@ -34,8 +35,9 @@ export async function readFlowReview(
       WHERE x.flow_id = ${flow.id} AND e.data->>'before' IS DISTINCT FROM e.data->>'after'
       ORDER BY e.global_position DESC LIMIT ${HISTORY_LIMIT}`,
     sql<FlowReview['rejectedIdeas']>`
-      SELECT step_id, step_order, label, content FROM rejected_ideas
-      WHERE flow_id = ${flow.id} ORDER BY deleted_at DESC, id LIMIT ${HISTORY_LIMIT}`,
+      SELECT step_id, step_order, label, content FROM rejected_ideas r
+      WHERE flow_id = ${flow.id} AND ${notCleared(sql, flow.id)}
+      ORDER BY deleted_at DESC, id LIMIT ${HISTORY_LIMIT}`,
     sql<FlowReview['resultCounts']>`
       SELECT r.step_id, count(*)::int AS total, (count(*) FILTER (WHERE r.approved))::int AS approved
       FROM step_results r JOIN executions x ON x.id = r.execution_id

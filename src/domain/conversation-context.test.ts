@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   contextSizeKb,
   conversationHistoryText,
+  REJECTED_IDEA_MAX_CHARS,
+  REJECTED_IDEAS_MAX_CHARS,
   rejectedIdeasText,
   USER_NOTES_MAX_LENGTH,
   userNotesSchema,
@@ -36,6 +38,20 @@ describe('rejected ideas text', () => {
     expect(text).toBe(
       '### Step 2 · Branch 1\nFirst idea\n\n### Step 1\nSecond idea\n\n### Rejected idea\nThird idea',
     );
+  });
+
+  it('keeps what they add to a prompt bounded: the newest first, each cut, the older ones said to be left out', () => {
+    const idea = (n: number, length: number) => ({
+      stepOrder: 1,
+      label: `Idea ${n}`,
+      content: `${n}`.repeat(length),
+    });
+    const text = rejectedIdeasText(Array.from({ length: 40 }, (_, i) => idea(i % 10, 340_000)));
+    expect(text.length).toBeLessThanOrEqual(REJECTED_IDEAS_MAX_CHARS + 100);
+    const kept = Math.floor(REJECTED_IDEAS_MAX_CHARS / (REJECTED_IDEA_MAX_CHARS + 20));
+    expect(text.startsWith(`(${40 - kept} older rejected ideas are left out)`)).toBe(true);
+    // The newest is last, cut to its share.
+    expect(text.endsWith(`### Step 1 · Idea 9\n${'9'.repeat(REJECTED_IDEA_MAX_CHARS)}…`)).toBe(true);
   });
 
   it('skips blank ideas and is empty without any', () => {

@@ -38,17 +38,36 @@ export interface ConversationTurn {
   answer: string;
 }
 
-/** The rejected ideas, oldest first, each under the step and label it came from. */
+/**
+ * What the rejected ideas may add to every prompt of the flow: the newest first, each cut to
+ * REJECTED_IDEA_MAX_CHARS, until REJECTED_IDEAS_MAX_CHARS in all; older ones are left out (and said to be),
+ * so deleting results can never make a flow's prompts too large to run.
+ */
+export const REJECTED_IDEAS_MAX_CHARS = 20_000;
+export const REJECTED_IDEA_MAX_CHARS = 2_000;
+
+/** The rejected ideas, oldest first, each under the step and label it came from; bounded as said above. */
 export function rejectedIdeasText(ideas: readonly RejectedIdea[]): string {
-  return ideas
-    .filter((idea) => idea.content.trim() !== '')
-    .map((idea) => {
-      const origin = [idea.stepOrder === null ? null : `Step ${idea.stepOrder}`, idea.label]
-        .filter((part) => part !== null && part !== '')
-        .join(' · ');
-      return `### ${origin || 'Rejected idea'}\n${idea.content.trim()}`;
-    })
-    .join('\n\n');
+  const sections: string[] = [];
+  let used = 0;
+  const shown = ideas.filter((idea) => idea.content.trim() !== '');
+  let left = shown.length;
+  for (let i = shown.length - 1; i >= 0; i--) {
+    const idea = shown[i]!;
+    const origin = [idea.stepOrder === null ? null : `Step ${idea.stepOrder}`, idea.label]
+      .filter((part) => part !== null && part !== '')
+      .join(' · ');
+    const content = idea.content.trim();
+    const cut =
+      content.length > REJECTED_IDEA_MAX_CHARS ? `${content.slice(0, REJECTED_IDEA_MAX_CHARS)}…` : content;
+    const section = `### ${origin || 'Rejected idea'}\n${cut}`;
+    if (used + section.length > REJECTED_IDEAS_MAX_CHARS) break;
+    sections.unshift(section);
+    used += section.length + 2;
+    left -= 1;
+  }
+  if (left > 0) sections.unshift(`(${left} older rejected ${left === 1 ? 'idea is' : 'ideas are'} left out)`);
+  return sections.join('\n\n');
 }
 
 /**

@@ -1,35 +1,41 @@
 import { z } from 'zod';
 import { EXECUTION_STREAM_PREFIX } from './execution/stream';
 import type { ExecutionEvent } from './execution/types';
+import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow-history/flow-events';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/master-events';
 
 /**
  * The protocol of `/api/ws`, declared once for the server and the browser. A socket watches streams: an
- * execution (`executionId`) or a master mode session (`masterSessionId`). The client subscribes from a
- * stream position; the server replays the events after it, says 'up-to-date', then pushes events live,
- * and 'delta' messages carry a model's tokens while a run is under way (not stored).
+ * execution (`executionId`), a master mode session (`masterSessionId`) or a flow (`flowId`). The client
+ * subscribes from a stream position; the server replays the events after it, says 'up-to-date', then pushes
+ * events live, and 'delta' messages carry a model's tokens while a run is under way (not stored). A flow is
+ * watched from now when no position is given, and its watchers are also told of each execution of it that
+ * starts ('execution-started'), in any tab or on any server: an open tab moves to it.
  */
-export type LiveTopic = { executionId: string } | { masterSessionId: string };
+export type LiveTopic = { executionId: string } | { masterSessionId: string } | { flowId: string };
 
 const after = z.number().int().min(0).default(0);
 
 export const clientMessageSchema = z.union([
   z.strictObject({ type: z.literal('subscribe'), executionId: z.uuid(), after }),
   z.strictObject({ type: z.literal('subscribe'), masterSessionId: z.uuid(), after }),
+  z.strictObject({ type: z.literal('subscribe'), flowId: z.uuid(), after: z.number().int().min(0).optional() }),
   z.strictObject({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: z.uuid() }),
+  z.strictObject({ type: z.literal('unsubscribe'), flowId: z.uuid() }),
 ]);
 
 export type ClientMessage = z.input<typeof clientMessageSchema>;
 
 /** An event as pushed: its type and data. */
-export type LiveEvent = ExecutionEvent | MasterEvent;
+export type LiveEvent = ExecutionEvent | MasterEvent | FlowEvent;
 
 export type ServerMessage =
   | ({ type: 'event'; position: number; event: LiveEvent } & LiveTopic)
   | ({ type: 'up-to-date'; position: number } & LiveTopic)
   | ({ type: 'delta'; runId: string; text: string } & LiveTopic)
-  | ({ type: 'error'; message: string } & Partial<LiveTopic>);
+  | ({ type: 'error'; message: string } & Partial<Record<'executionId' | 'masterSessionId' | 'flowId', string>>)
+  | { type: 'execution-started'; flowId: string; executionId: string };
 
 /**
  * The close code of a socket whose sign-in session ended (sign-out, here or in another tab or server, or
@@ -44,12 +50,17 @@ export const RESTART_CLOSE_CODE = 1012;
 
 /** One key per watched stream, the same in the browser and on the server. */
 export const topicKey = (t: LiveTopic): string =>
-  'executionId' in t ? EXECUTION_STREAM_PREFIX + t.executionId : MASTER_STREAM_PREFIX + t.masterSessionId;
+  'executionId' in t
+    ? EXECUTION_STREAM_PREFIX + t.executionId
+    : 'masterSessionId' in t
+      ? MASTER_STREAM_PREFIX + t.masterSessionId
+      : FLOW_STREAM_PREFIX + t.flowId;
 
-/** The topic a message is about, when it names one. */
+/** The topic a message is about, when it names one (a flow's, for the start of one of its executions). */
 export function topicOf(
-  message: Partial<Record<'executionId' | 'masterSessionId', string>>,
+  message: Partial<Record<'executionId' | 'masterSessionId' | 'flowId', string>>,
 ): LiveTopic | null {
+  if (message.flowId !== undefined) return { flowId: message.flowId };
   if (message.executionId !== undefined) return { executionId: message.executionId };
   if (message.masterSessionId !== undefined) return { masterSessionId: message.masterSessionId };
   return null;
@@ -61,6 +72,7 @@ export function topicOfKey(key: string): LiveTopic | null {
     return { executionId: key.slice(EXECUTION_STREAM_PREFIX.length) };
   if (key.startsWith(MASTER_STREAM_PREFIX))
     return { masterSessionId: key.slice(MASTER_STREAM_PREFIX.length) };
+  if (key.startsWith(FLOW_STREAM_PREFIX)) return { flowId: key.slice(FLOW_STREAM_PREFIX.length) };
   return null;
 }
 

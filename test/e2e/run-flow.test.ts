@@ -54,7 +54,8 @@ describe.skipIf(skipReason !== null)(
       await addStep(page, 2, 'Draft', 'Write a short post from these ideas: [[step-1]]');
       await screenshot(page, '04-two-steps');
 
-      await page.getByTestId('execute-step-1').click();
+      // A double click is one run: the button takes the first click and drops the second at once.
+      await page.getByTestId('execute-step-1').dblclick();
       const firstResults = page.getByTestId('step-results-1');
       await expect
         .poll(() => firstResults.textContent(), { timeout: 20_000 })
@@ -101,6 +102,7 @@ describe.skipIf(skipReason !== null)(
       const executionId = await page.getByTestId('execution-queue').getAttribute('data-execution-id');
       const view = await (await page.request.get(`${server.url}/api/executions/${executionId}`)).json();
       expect(view.results.map((r: { approved: boolean }) => r.approved)).toEqual([true, false]);
+      expect(view.runs).toHaveLength(2);
 
       // The request log shows the prompt step 2 was sent: [[step-1]] replaced by the approved result.
       await page.getByTestId('open-logs').click();
@@ -112,6 +114,31 @@ describe.skipIf(skipReason !== null)(
         .toContain('[Offline model] List three ideas about tea.');
       expect(await secondPrompt.textContent()).not.toContain('[[step-1]]');
       await screenshot(page, '08-logs');
+
+      // A deleted result is a rejected idea every later prompt is told of; the context clears them, asking first.
+      const rejected = view.results.find((r: { approved: boolean }) => !r.approved);
+      const deleted = await page.request.delete(`${server.url}/api/step-results/${rejected.id}`, {
+        headers: { origin: server.url },
+      });
+      expect(deleted.status()).toBe(204);
+      const logs = page.getByTestId('logs-dialog');
+      await logs.getByTestId('open-context').click();
+      const context = page.getByTestId('context-dialog');
+      await context.getByTestId('context-tab-rejected').click();
+      await expect.poll(() => context.getByTestId('context-rejected').textContent()).toContain('Step 2');
+      await context.getByTestId('clear-rejected').click();
+      await screenshot(page, '09-clear-rejected-asks');
+      await context.getByTestId('clear-rejected-confirm').click();
+      await context.getByText('Chưa có rejected idea nào', { exact: false }).waitFor();
+      await page.keyboard.press('Escape');
+
+      // Clearing the logs asks too: "Hủy" keeps them, "Xóa" clears them.
+      await logs.getByTestId('clear-logs').click();
+      await logs.getByTestId('clear-logs-cancel').click();
+      expect(await entries.count()).toBe(2);
+      await logs.getByTestId('clear-logs').click();
+      await logs.getByTestId('clear-logs-confirm').click();
+      await expect.poll(() => entries.count()).toBe(0);
     });
   },
 );

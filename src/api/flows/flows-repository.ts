@@ -85,6 +85,14 @@ export class FlowsRepository {
     if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
   }
 
+  /** Leaves the flow's rejected ideas so far out of its prompts and context; the event log keeps them. */
+  async clearRejectedIdeas(flowId: string, userId: string): Promise<void> {
+    const updated = await this.sql`
+      UPDATE flows SET rejected_ideas_cleared_at = clock_timestamp()
+      WHERE id = ${flowId} AND user_id = ${userId} RETURNING id`;
+    if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
+  }
+
   /** The flow's steps as stored, in order. */
   async steps(flowId: string, userId: string): Promise<StepRow[]> {
     await this.owned(flowId, userId);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ConversationContextView, userNotesSchema } from '../../domain/conversation-context';
-import { recordId } from '../answer-schemas';
+import { noContent, recordId } from '../answer-schemas';
 import { readConversationContext } from '../conversation-context';
 import { conflict, notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
@@ -70,6 +70,15 @@ export const contextRoutes: FastifyPluginAsyncZod = async (app) => {
         throw notFound('Conversation context not found');
       }
       return readConversationContext(sql, flowId, userId);
+    },
+  );
+
+  app.delete(
+    '/api/flows/:flowId/context/rejected-ideas',
+    { schema: { params: flowIdParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await app.flows.clearRejectedIdeas(request.params.flowId, userIdOf(request));
+      return reply.status(204).send();
     },
   );
 };

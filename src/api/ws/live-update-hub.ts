@@ -8,6 +8,7 @@ import {
   RESTART_CLOSE_CODE,
   SIGNED_OUT_CLOSE_CODE,
   topicKey,
+  topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
@@ -253,22 +254,21 @@ export class LiveUpdateHub {
     const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success) return this.send(connection, { type: 'error', message: 'Unknown message' });
     const message = parsed.data;
-    const topic: LiveTopic =
-      'executionId' in message
-        ? { executionId: message.executionId }
-        : { masterSessionId: message.masterSessionId };
+    const topic = topicOf(message)!;
     const streamId = topicKey(topic);
     if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
     const owned = await this.owns(connection.userId, topic);
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
     if (!owned) {
-      const what = 'executionId' in topic ? 'Execution' : 'Master mode session';
+      const what = 'executionId' in topic ? 'Execution' : 'masterSessionId' in topic ? 'Master mode session' : 'Flow';
       return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
     }
+    // A flow is watched from now unless a position is given: its past is its versions, not news.
+    const after = 'after' in message ? message.after : undefined;
     const subscription: Subscription = {
       topic,
-      lastSent: message.after ?? 0,
+      lastSent: after ?? (await this.store.streamVersion(streamId)),
       replaying: true,
       buffer: [],
       heldDeltas: [],
@@ -287,8 +287,10 @@ export class LiveUpdateHub {
     const [owner] =
       'executionId' in topic
         ? await this.sql<{ userId: string }[]>`SELECT user_id FROM executions WHERE id = ${topic.executionId}`
-        : await this.sql<{ userId: string }[]>`
-            SELECT user_id FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`;
+        : 'masterSessionId' in topic
+          ? await this.sql<{ userId: string }[]>`
+              SELECT user_id FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
+          : await this.sql<{ userId: string }[]>`SELECT user_id FROM flows WHERE id = ${topic.flowId}`;
     return owner?.userId === userId;
   }
 
@@ -324,7 +326,17 @@ export class LiveUpdateHub {
         const subscription = connection.subscriptions.get(event.streamId);
         if (subscription) this.deliver(connection, event.streamId, subscription, event);
       }
+      if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
     }
+  }
+
+  /** The watchers of a flow learn that an execution of it started (by a run, "Chạy lại từ đây", ...). */
+  private tellFlowOfStart(event: RecordedEvent) {
+    const { flowId, executionId } = event.data as { flowId: string; executionId: string };
+    const watchers = this.subscribers.get(topicKey({ flowId }));
+    if (!watchers) return;
+    const message = JSON.stringify({ type: 'execution-started', flowId, executionId } satisfies ServerMessage);
+    for (const connection of watchers) this.sendText(connection, message);
   }
 
   private deliver(

@@ -72,21 +72,10 @@ export function decideFlow(command: FlowCommand, state: FlowState, context: Flow
   if (state.flowId === null || state.deleted) throw notFound(FLOW_NOT_FOUND);
   switch (command.type) {
     case 'ReviseFlow': {
-      const { before, after } = changed(state.details, command.data, ['name', 'description']);
-      const { status } = command.data;
-      return [
-        ...(Object.keys(after).length === 0
-          ? []
-          : [{ type: 'FlowDescribed' as const, data: { before, after, at } }]),
-        ...(status === undefined || status === state.details.status
-          ? []
-          : [
-              {
-                type: 'FlowStatusChanged' as const,
-                data: { before: state.details.status, after: status, at },
-              },
-            ]),
-      ];
+      // One save, one version: whatever of name, description and status it changes, in one event.
+      const { before, after } = changed(state.details, command.data, ['name', 'description', 'status']);
+      if (Object.keys(after).length === 0) return [];
+      return [{ type: 'FlowDescribed', data: { before, after, at } }];
     }
     case 'AddStep': {
       const { step } = command.data;

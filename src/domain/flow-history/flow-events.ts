@@ -48,13 +48,15 @@ export type FlowEvent =
       data: { flowId: string; userId: string; createdAt: string } & FlowSnapshot & { at: string };
     }
   | {
+      /** Name, description and status as one save changed them (status: since one save is one version). */
       type: 'FlowDescribed';
       data: {
-        before: Partial<Pick<FlowDetails, 'name' | 'description'>>;
-        after: Partial<Pick<FlowDetails, 'name' | 'description'>>;
+        before: Partial<Pick<FlowDetails, 'name' | 'description' | 'status'>>;
+        after: Partial<Pick<FlowDetails, 'name' | 'description' | 'status'>>;
         at: string;
       };
     }
+  /** A status change of a stream written before FlowDescribed carried the status. */
   | { type: 'FlowStatusChanged'; data: { before: string; after: string; at: string } }
   | { type: 'StepAdded'; data: { step: VersionedStep; at: string } }
   | {

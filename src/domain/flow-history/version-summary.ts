@@ -44,6 +44,7 @@ export function versionSummary(event: FlowEvent, before: FlowState): string {
       const parts = [
         ...(after.name === undefined ? [] : [`Renamed to "${after.name}"`]),
         ...(after.description === undefined ? [] : ['Description changed']),
+        ...(after.status === undefined ? [] : [`Status ${event.data.before.status} → ${after.status}`]),
       ];
       return parts.join('; ');
     }

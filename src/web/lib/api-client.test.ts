@@ -5,6 +5,7 @@ import {
   apiRequest,
   createQueryClient,
   getQueryFn,
+  newRequestKey,
   pathOfQueryKey,
 } from './api-client';
 
@@ -49,8 +50,33 @@ describe('apiRequest', () => {
     });
     expect(withBody.body).toBe('{"name":"A"}');
     expect(withoutBody.credentials).toBe('include');
-    expect(withoutBody.headers).toBeUndefined();
+    expect(withoutBody.headers).not.toHaveProperty('Content-Type');
     expect(withoutBody.body).toBeUndefined();
+  });
+
+  it('gives every POST an Idempotency-Key of its own (one per click), and other methods none', async () => {
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
+    await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
+    await apiRequest('PUT', '/api/flows/f1', { name: 'B' });
+    const keys = (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(
+      ([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'],
+    );
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys[2]).toBeUndefined();
+  });
+
+  it('makes a key without crypto.randomUUID too (a page over plain http)', () => {
+    const randomUUID = crypto.randomUUID;
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      expect(newRequestKey()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(crypto, 'randomUUID', { value: randomUUID, configurable: true });
+    }
   });
 
   it('answers null for 204', async () => {

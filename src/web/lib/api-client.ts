@@ -33,12 +33,33 @@ async function throwIfNotOk(response: Response) {
   throw apiErrorOf(response.status, response.statusText, text);
 }
 
-/** One call to the API: cookies always, a JSON body only when there is one; 204 yields null. */
+/**
+ * A new random key (RFC 4122 version 4). `crypto.randomUUID` exists only on secure pages (https or
+ * localhost), not on a server reached over plain http by its LAN address.
+ */
+export function newRequestKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * One call to the API: cookies always, a JSON body only when there is one; 204 yields null. Every POST carries
+ * an Idempotency-Key of its own, so the call a click made is done once even when it is sent again (a proxy
+ * retrying it on another instance): what the server sees twice for one click, it answers with the first
+ * outcome.
+ */
 export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method === 'POST') headers['Idempotency-Key'] = newRequestKey();
   const response = await fetch(path, {
     method,
     credentials: 'include',
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await throwIfNotOk(response);

@@ -15,8 +15,8 @@ import { sessionEnded } from './session-ended';
 export type { ServerMessage };
 
 export interface ExecutionWatcher {
-  /** The stream position already applied; replay starts after it. */
-  after(): number;
+  /** The stream position already applied; replay starts after it (a flow: none yet, so from now). */
+  after(): number | undefined;
   onMessage(message: ServerMessage): void;
 }
 
@@ -36,7 +36,7 @@ export function liveUpdatesUrl(location: Pick<Location, 'protocol' | 'host'>): s
 }
 
 /**
- * One websocket per tab, shared by every screen that watches an execution or a master mode session
+ * One websocket per tab, shared by every screen that watches an execution, a master mode session or a flow
  * (the protocol is src/domain/live-updates.ts). It reconnects with backoff
  * and, on each (re)connection, subscribes again from each watcher's last applied position, so nothing
  * pushed while it was away is lost.
@@ -83,8 +83,8 @@ export class ExecutionSocket {
     if (this.watchers.has(topicKey(topic))) this.subscribe(topic, after);
   }
 
-  private subscribe(topic: LiveTopic, after: number) {
-    this.send({ type: 'subscribe', ...topic, after } as ClientMessage);
+  private subscribe(topic: LiveTopic, after: number | undefined) {
+    this.send({ type: 'subscribe', ...topic, ...(after === undefined ? {} : { after }) } as ClientMessage);
   }
 
   /** Sends only on an open socket; a closed one resubscribes everything when it opens again. */

@@ -287,6 +287,12 @@ export const workspace = {
   unsavedChanges: 'Có thay đổi',
 };
 
+/** The in-place confirmation of something that cannot be taken back. */
+export const confirmations = {
+  confirm: 'Xóa',
+  cancel: 'Hủy',
+};
+
 export const logs = {
   title: 'AI Request Logs',
   loading: 'Đang tải...',
@@ -303,6 +309,7 @@ export const logs = {
   error: 'Error',
   keySource: { own: 'API key của bạn', default: 'API key mặc định', offline: 'Offline model' },
   clear: 'Xóa logs',
+  clearConfirm: 'Xóa mọi log của flow này?',
   clearFailed: 'Failed to clear logs',
   context: 'Context',
   /** Where the request sits in the event log, for `npm run events`. */
@@ -482,6 +489,10 @@ export const conversationContext = {
   never: 'Chưa có',
   emptyConversation: 'Chưa có hội thoại nào. Chạy một step để bắt đầu.',
   emptyRejected: 'Chưa có rejected idea nào. Khi bạn xóa một kết quả, nội dung của nó được lưu ở đây.',
+  rejectedNote: 'Các kết quả đã xóa được thêm vào mọi prompt của flow (tối đa 20.000 ký tự, mới nhất trước).',
+  clearRejected: 'Xóa rejected ideas',
+  clearRejectedConfirm: 'Bỏ mọi rejected idea khỏi prompts của flow này?',
+  clearRejectedFailed: 'Không xóa được rejected ideas',
   notesPlaceholder: 'Ghi chú cho AI: yêu cầu, giọng văn, những điều cần tránh...',
   notesLength: (n: number, max: number) => `${n}/${max}`,
   saveNotes: 'Lưu ghi chú',

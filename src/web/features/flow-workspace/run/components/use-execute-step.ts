@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../../domain/execution';
 import type { Step } from '../../../../../domain/flow';
@@ -45,7 +46,10 @@ export function useExecuteStep({
   // A stopped execution runs nothing until it is reset: the buttons say so instead of answering 409.
   const stopped = execution?.status === 'stopped';
 
+  // `busy` only changes on the next render: a double click's second click sees it false. This knows at once.
+  const onTheWay = useRef(false);
   const execute = (rerun: boolean, loopIteration?: number) => {
+    if (onTheWay.current || busy) return;
     if (needsInput) {
       toast({ title: toasts.inputRequired, description: toasts.inputRequiredText, variant: 'destructive' });
       return;
@@ -53,6 +57,7 @@ export function useExecuteStep({
     // A re-run goes with what is typed, else empty (the server applies the default input).
     const userInput = input.trim() ? input : rerun ? '' : DEFAULT_USER_INPUT;
     quickRun.send({ type: 'STEP_EXECUTE_STARTED', stepId: step.id });
+    onTheWay.current = true;
     runStep.mutate(
       { step, userInput, ...(loopIteration === undefined ? {} : { loopIteration }) },
       {
@@ -65,6 +70,9 @@ export function useExecuteStep({
           });
         },
         onError: () => quickRun.send({ type: 'STEP_EXECUTE_FAILED', stepId: step.id }),
+        onSettled: () => {
+          onTheWay.current = false;
+        },
       },
     );
   };

@@ -7,10 +7,12 @@ import {
   USER_NOTES_MAX_LENGTH,
 } from '../../../../../domain/conversation-context';
 import { Button } from '../../../../components/ui/button';
+import { ConfirmButton } from '../../../../components/ui/confirm-button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { Textarea } from '../../../../components/ui/field';
 import { messageOf } from '../../../../lib/api-client';
 import { dates, conversationContext as t, toasts } from '../../../../lib/strings';
+import { useClearRejectedIdeas } from '../api/clear-rejected-ideas';
 import { useConversationContext } from '../api/get-context';
 import { useSaveContextNotes } from '../api/save-context-notes';
 
@@ -106,6 +108,26 @@ function NotesEditor({ flowId, context }: { flowId: string; context: Conversatio
   );
 }
 
+/** The rejected ideas every prompt of the flow is told of, bounded, and the way to clear them. */
+function RejectedIdeas({ flowId, text }: { flowId: string; text: string }) {
+  const clear = useClearRejectedIdeas(flowId);
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs text-slate-500">{t.rejectedNote}</p>
+        <ConfirmButton
+          label={t.clearRejected}
+          question={t.clearRejectedConfirm}
+          onConfirm={() => clear.mutate()}
+          disabled={clear.isPending || text === ''}
+          testId="clear-rejected"
+        />
+      </div>
+      <ContextText text={text} empty={t.emptyRejected} testId="context-rejected" />
+    </div>
+  );
+}
+
 /** What the flow carries from run to run: the conversation so far, the rejected ideas and the user's notes. */
 export function ConversationContextDialog({
   flowId,
@@ -154,7 +176,7 @@ export function ConversationContextDialog({
                 />
               </Tabs.Content>
               <Tabs.Content value="rejected">
-                <ContextText text={context.rejectedIdeas} empty={t.emptyRejected} testId="context-rejected" />
+                <RejectedIdeas flowId={flowId} text={context.rejectedIdeas} />
               </Tabs.Content>
               <Tabs.Content value="notes">
                 <NotesEditor flowId={flowId} context={context} />

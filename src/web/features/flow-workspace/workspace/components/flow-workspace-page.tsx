@@ -7,6 +7,7 @@ import { ApiError } from '../../../../lib/api-client';
 import { app, workspace as t } from '../../../../lib/strings';
 import { useFlow } from '../../api/get-flow';
 import { useSteps } from '../../api/get-steps';
+import { useLiveFlow } from '../../api/use-live-flow';
 import { ChatMode } from '../../chat/components/chat-mode';
 import { EditMode } from '../../edit/components/edit-mode';
 import { RunMode } from '../../run/components/run-mode';
@@ -70,6 +71,7 @@ function Workspace({ flowId, masterMode: MasterMode }: { flowId: string; masterM
   const [mode, setMode] = useWorkspaceMode();
   const flow = useFlow(flowId);
   const steps = useSteps(flowId);
+  useLiveFlow(flowId);
 
   if (flow.isLoading) return <FlowLoading testId="workspace-loading" />;
   if (isMissingFlow(flow.error)) return <FlowNotFound />;

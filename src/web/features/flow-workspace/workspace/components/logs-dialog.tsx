@@ -1,6 +1,7 @@
-import { BookOpen, Trash2 } from 'lucide-react';
+import { BookOpen } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../../components/ui/button';
+import { ConfirmButton } from '../../../../components/ui/confirm-button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { logs as t, toasts } from '../../../../lib/strings';
 import { useClearLogs } from '../api/clear-logs';
@@ -35,16 +36,13 @@ export function LogsDialog({
             <BookOpen className="h-4 w-4" />
             {t.context}
           </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={clear}
+          <ConfirmButton
+            label={t.clear}
+            question={t.clearConfirm}
+            onConfirm={clear}
             disabled={clearLogs.isPending || !entries || entries.length === 0}
-            data-testid="clear-logs"
-          >
-            <Trash2 className="h-4 w-4" />
-            {t.clear}
-          </Button>
+            testId="clear-logs"
+          />
         </div>
         <div className="max-h-[70vh] overflow-y-auto pr-1">
           {isLoading ? <p className="text-sm text-slate-500">{t.loading}</p> : null}

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../../lib/api-client';
+import { conversationContext as t } from '../../../../lib/strings';
+import { contextQueryOptions } from './get-context';
+
+export const clearRejectedIdeas = (flowId: string) =>
+  api.delete(`/api/flows/${flowId}/context/rejected-ideas`);
+
+/** The flow's rejected ideas so far leave its prompts and its context (the event log keeps them). */
+export function useClearRejectedIdeas(flowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => clearRejectedIdeas(flowId),
+    meta: { errorToast: { title: t.clearRejectedFailed, messageOr: '' } },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });
+    },
+  });
+}
