@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelProvider } from '../src/ai';
 import { createTestDatabase } from './support/database';
 import { startServerProcess } from './support/server-process';
 import {
@@ -13,41 +12,7 @@ import {
   signUp,
   type TestApp,
 } from './support/test-app';
-
-/** A model whose answers wait until the test lets them go. */
-function gatedModel() {
-  let release: () => void = () => {};
-  let gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let calls = 0;
-  const provider: ModelProvider = {
-    kind: 'gemini',
-    model: 'gated',
-    stream() {
-      calls++;
-      const final = gate.then(() => ({ text: `answer ${calls}`, usage: null }));
-      return Object.assign(
-        (async function* () {
-          yield (await final).text;
-        })(),
-        { final },
-      );
-    },
-  };
-  return {
-    provider,
-    calls: () => calls,
-    open() {
-      release();
-    },
-    close() {
-      gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-    },
-  };
-}
+import { gatedModel } from './support/gated-model';
 
 const model = gatedModel();
 model.open();

@@ -1,26 +1,31 @@
 import type { ModelProvider } from '../../src/ai';
 
 /**
- * A model whose answers wait until the test releases them: the test knows every call under way is waiting
- * (`calls`), and decides when they answer. Each release answers the calls waiting then; later calls wait again.
+ * A model whose answers wait at a gate the test controls: it knows every call under way is waiting (`calls`)
+ * and decides when they answer. `release` answers the calls waiting now and closes the gate behind them;
+ * `open` leaves it open (every call answers at once) until `close`. Call N answers `answer N`.
  */
-export function gatedModel(answer = 'an answer') {
-  let release: () => void = () => {};
+export function gatedModel() {
+  let open: () => void = () => {};
   let gate = new Promise<void>((resolve) => {
-    release = resolve;
+    open = resolve;
   });
   let calls = 0;
+  const close = () => {
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+  };
   const provider: ModelProvider = {
     kind: 'gemini',
     model: 'gated',
     stream() {
       calls += 1;
-      const waitFor = gate;
-      const final = waitFor.then(() => ({ text: answer, usage: null }));
+      const text = `answer ${calls}`;
+      const final = gate.then(() => ({ text, usage: null }));
       return Object.assign(
         (async function* () {
-          await waitFor;
-          yield answer;
+          yield (await final).text;
         })(),
         { final },
       );
@@ -29,11 +34,11 @@ export function gatedModel(answer = 'an answer') {
   return {
     provider,
     calls: () => calls,
+    open: () => open(),
+    close,
     release() {
-      const current = release;
-      gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const current = open;
+      close();
       current();
     },
   };
