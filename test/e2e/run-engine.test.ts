@@ -150,6 +150,19 @@ describe.skipIf(skipReason !== null)(
         .poll(() => page.getByTestId('toast').allTextContents())
         .toContainEqual(expect.stringContaining('Không có bước tiếp theo'));
       expect(await page.getByTestId('chat-message-user').count()).toBe(5);
+
+      // A flow with no step says so, rather than that it has finished every step.
+      const empty = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Trống',
+        description: 'Chưa có step',
+      });
+      await page.goto(`${server.url}/flows/${empty.id}?mode=chat`);
+      await page.getByTestId('chat-mode').waitFor();
+      await page.getByTestId('chat-input').fill('Xin chào');
+      await page.getByTestId('chat-send').click();
+      await expect
+        .poll(() => page.getByTestId('toast').allTextContents())
+        .toContainEqual(expect.stringContaining('Flow này chưa có step nào'));
     });
   },
 );

@@ -687,6 +687,7 @@ export const chatMode = {
   copied: 'Đã sao chép',
   noNextStep: 'Không có bước tiếp theo',
   noNextStepText: 'Workflow đã hoàn thành tất cả các bước',
+  noStepsText: 'Flow này chưa có step nào: thêm step ở Edit mode rồi chat.',
   executeFailed: 'Lỗi thực thi',
   executeFailedText: 'Không thể thực hiện bước này',
   copyFailed: 'Lỗi sao chép',

@@ -95,7 +95,9 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
     if (!message || busy || latest.isLoading) return;
     const step = nextChatStep(execution, steps);
     if (!step) {
-      toast({ title: t.noNextStep, description: t.noNextStepText, variant: 'destructive' });
+      // A flow with no step has not finished anything: it says what to do instead.
+      const description = steps.length === 0 ? t.noStepsText : t.noNextStepText;
+      toast({ title: t.noNextStep, description, variant: 'destructive' });
       return;
     }
     updateTranscript((current) =>
