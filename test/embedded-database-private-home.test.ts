@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -64,6 +64,31 @@ describe('the embedded PostgreSQL in a directory only its owner may enter', () =
       expect(await query(database.url, (sql) => sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
     } finally {
       await database.stop();
+    }
+
+    // The data where anyone may enter, the programs where only their owner may: as root the `postgres` user
+    // runs a copy of the programs, made for this start and gone with it.
+    const open = await mkdtemp(path.join(tmpdir(), 'workbench-open-'));
+    await chmod(open, 0o755);
+    try {
+      const elsewhere = await startEmbeddedPostgres(path.join(open, 'postgres'), { binaries });
+      const asRoot = process.getuid?.() === 0;
+      let programs = '';
+      try {
+        expect(await query(elsewhere.url, (sql) => sql`SELECT 2 AS two`)).toEqual([{ two: 2 }]);
+        const pid = (await readFile(path.join(open, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0];
+        programs = path.dirname(path.dirname(await readlink(`/proc/${pid}/exe`)));
+        if (asRoot) {
+          // Run as the `postgres` user, not root, from a copy outside the private directory.
+          expect((await stat(path.join(open, 'postgres'))).uid).not.toBe(0);
+          expect(programs.startsWith(home)).toBe(false);
+        }
+      } finally {
+        await elsewhere.stop();
+      }
+      if (asRoot) await expect(stat(programs)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rm(open, { recursive: true, force: true });
     }
   });
 });

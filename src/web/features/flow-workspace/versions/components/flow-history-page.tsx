@@ -194,7 +194,10 @@ function FlowHistory({ flowId }: { flowId: string }) {
         <p className="text-sm text-slate-500">{t.empty}</p>
       ) : (
         <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-          <div className="max-h-[45dvh] min-w-0 overflow-y-auto p-1 lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)]">
+          <div
+            className="max-h-[45dvh] min-w-0 overflow-y-auto p-1 lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)]"
+            data-version-timeline-scroll
+          >
             <VersionTimeline
               versions={list}
               selection={selection}

@@ -25,7 +25,7 @@ function VersionEntry({
   const base = entry.version === selection.base && !selected;
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
+    if (selected && ref.current) showWithinTimeline(ref.current);
   }, [selected]);
   return (
     <li
@@ -132,4 +132,17 @@ export function VersionTimeline({
       ))}
     </ol>
   );
+}
+
+/**
+ * Scrolls the timeline's own box so the entry is in it, never the page: `scrollIntoView` also scrolled the
+ * window, and the screen opened with its title under the top bar.
+ */
+function showWithinTimeline(entry: HTMLElement) {
+  const box = entry.closest<HTMLElement>('[data-version-timeline-scroll]');
+  if (!box) return;
+  const item = entry.getBoundingClientRect();
+  const visible = box.getBoundingClientRect();
+  if (item.top < visible.top) box.scrollTop -= visible.top - item.top;
+  else if (item.bottom > visible.bottom) box.scrollTop += item.bottom - visible.bottom;
 }
