@@ -55,6 +55,8 @@ describe.skipIf(skipReason !== null)(
           }),
         )
         .toBe(true);
+      // The browser is shared with the next test, which signs up anew.
+      await page.goto(`${server.url}/api/logout`);
       await page.close();
     });
 
