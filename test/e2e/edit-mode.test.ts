@@ -209,6 +209,44 @@ describe.skipIf(skipReason !== null)(
       await screenshot(page, 'edit-mode-03-test-execution');
     });
 
+    it('asks before closing a tab with edits not saved, and not once they are saved', async () => {
+      const { server, browser } = env;
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/api/logout`);
+      await signUpInBrowser(page, server.url, 'Quang');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Giữ',
+        description: 'Chưa lưu',
+      });
+      await page.goto(`${server.url}/flows/${flow.id}?mode=edit`);
+      await page.getByTestId('flow-details').waitFor();
+      await page.getByTestId('flow-details-name').fill('Giữ lại');
+      await page.getByTestId('unsaved-changes').waitFor();
+
+      const asked = new Promise<string>((resolve) => {
+        page.once('dialog', (dialog) => {
+          resolve(dialog.type());
+          void dialog.dismiss();
+        });
+      });
+      await page.close({ runBeforeUnload: true });
+      expect(await asked).toBe('beforeunload');
+      // Dismissed: the tab stays, with the edit.
+      expect(page.isClosed()).toBe(false);
+      expect(await page.getByTestId('flow-details-name').inputValue()).toBe('Giữ lại');
+
+      await page.getByTestId('save-flow').click();
+      await expect.poll(() => page.getByTestId('unsaved-changes').count()).toBe(0);
+      let askedAgain = false;
+      page.once('dialog', (dialog) => {
+        askedAgain = true;
+        void dialog.accept();
+      });
+      await page.close({ runBeforeUnload: true });
+      await expect.poll(() => page.isClosed()).toBe(true);
+      expect(askedAgain).toBe(false);
+    });
+
     it('renames, re-describes and activates a flow in edit mode; Save stores it and the flows list shows it', async () => {
       const { server, browser } = env;
       const page = await browser.newPage();

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useAtom, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
 import type { Flow } from '../../../../../domain/flow';
 import { useToast } from '../../../../components/ui/toast';
 import { editMode, toasts } from '../../../../lib/strings';
@@ -51,6 +52,19 @@ export function useSaveWorkspace(flow: Flow) {
     },
     meta: { errorToast: { title: toasts.saveFailedTitle, messageOr: toasts.saveFailed } },
   });
+
+  // Closing or reloading the tab would lose edits not saved yet: the browser asks first. (Moving within the
+  // app keeps them: they are held for the flow until saved or discarded.)
+  const losable = openEdits !== null || details !== null;
+  useEffect(() => {
+    if (!losable) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [losable]);
 
   return {
     save: () => save.mutate(),
