@@ -71,7 +71,11 @@ describe('the embedded PostgreSQL in a directory only its owner may enter', () =
     const open = await mkdtemp(path.join(tmpdir(), 'workbench-open-'));
     await chmod(open, 0o755);
     try {
+      // What a server killed with kill -9 leaves: the copy its PostgreSQL ran from, named beside the cluster.
+      const left = await mkdtemp(path.join(tmpdir(), 'workbench-pg-programs-'));
+      await writeFile(`${path.join(open, 'postgres')}.programs`, `${left}\n`);
       const elsewhere = await startEmbeddedPostgres(path.join(open, 'postgres'), { binaries });
+      await expect(stat(left)).rejects.toMatchObject({ code: 'ENOENT' });
       const asRoot = process.getuid?.() === 0;
       let programs = '';
       try {

@@ -11,6 +11,7 @@ import {
   EmbeddedDatabaseError,
   initialiseCluster,
   type PostgresBinaries,
+  PROGRAMS_COPY_PREFIX,
   platformBinaries,
   reachableCopyOf,
   type RunAs,
@@ -175,6 +176,18 @@ function socketDirectoryRemoval(directory: string | null): () => void {
   };
 }
 
+/** The copy of the programs named in `copyFile`, left by a server that died, removed if this code made it. */
+async function removeLeftCopy(copyFile: string) {
+  const directory = (await readFile(copyFile, 'utf8').catch(() => '')).trim();
+  if (
+    directory &&
+    path.dirname(directory) === tmpdir() &&
+    path.basename(directory).startsWith(PROGRAMS_COPY_PREFIX)
+  )
+    await rm(directory, { recursive: true, force: true });
+  await rm(copyFile, { force: true });
+}
+
 /** Removes the socket directory of a PostgreSQL left running by a crash, once stopped, if this code made it. */
 async function removeLeftSocketDirectory(directory: string | null) {
   if (!directory) return;
@@ -277,10 +290,15 @@ export async function startEmbeddedPostgres(
   await mkdir(path.dirname(databaseDir), { recursive: true });
   const installed = options.binaries ?? (await platformBinaries());
   const runAs = await decideRunAs(databaseDir, installed);
-  const copy = runAs.kind === 'postgres-user' && runAs.copyBinaries ? await reachableCopyOf(installed) : null;
-  const binaries = copy?.binaries ?? installed;
   const log = options.log ?? (() => {});
   await stopOrphanedPostgres(databaseDir, ownerFileOf(databaseDir));
+  // A copy of the programs a killed server left (no exit handler runs on kill -9) goes now, its PostgreSQL
+  // stopped above: the copy is named in a file beside the cluster while it is in use.
+  const copyFile = `${databaseDir}.programs`;
+  await removeLeftCopy(copyFile);
+  const copy = runAs.kind === 'postgres-user' && runAs.copyBinaries ? await reachableCopyOf(installed) : null;
+  if (copy) await writeFile(copyFile, `${copy.directory}\n`);
+  const binaries = copy?.binaries ?? installed;
   const port = await freePort();
   const passwordFile = embeddedPasswordFile(databaseDir);
   const password = await clusterPassword(passwordFile);
@@ -289,7 +307,10 @@ export async function startEmbeddedPostgres(
   // What is made for this start goes when PostgreSQL stops: the socket's directory, a copy of the programs.
   const removeSocketDirectory = () => {
     removeSocketFolder();
-    copy?.remove();
+    if (copy) {
+      copy.remove();
+      rmSync(copyFile, { force: true });
+    }
   };
   try {
     return await startCluster({

@@ -116,7 +116,8 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
   const user = await postgresUser();
   const existing = await stat(path.join(databaseDir, 'PG_VERSION')).catch(() => null);
   const closedData = () => closedDirectoryOnTheWay(path.dirname(databaseDir));
-  const binariesClosed = async () => (await closedDirectoryOnTheWay(path.dirname(binaries.postgres))) !== null;
+  const binariesClosed = async () =>
+    (await closedDirectoryOnTheWay(path.dirname(binaries.postgres))) !== null;
   const unreachable = async (directory: string, otherwise: string) => {
     const mode = ((await stat(directory)).mode & 0o777).toString(8);
     return new EmbeddedDatabaseError(
@@ -140,7 +141,8 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
   // The data reachable, the `postgres` user runs PostgreSQL (from a copy of the programs if need be); the
   // user namespace only where it cannot reach the data.
   const closedDirectory = await closedData();
-  if (closedDirectory === null) return { kind: 'postgres-user', ...user, copyBinaries: await binariesClosed() };
+  if (closedDirectory === null)
+    return { kind: 'postgres-user', ...user, copyBinaries: await binariesClosed() };
   if (await userNamespacesWork(user)) return { kind: 'user-namespace', ...user };
   throw await unreachable(closedDirectory, ', and this machine allows no user namespace to run it otherwise');
 }
@@ -150,11 +152,13 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
  * a new directory of the temporary directory (its name unguessable, made by root), removed when PostgreSQL
  * stops or this process exits.
  */
+export const PROGRAMS_COPY_PREFIX = 'workbench-pg-programs-';
+
 export async function reachableCopyOf(
   binaries: PostgresBinaries,
-): Promise<{ binaries: PostgresBinaries; remove: () => void }> {
+): Promise<{ binaries: PostgresBinaries; directory: string; remove: () => void }> {
   const native = path.dirname(path.dirname(binaries.postgres));
-  const directory = await mkdtemp(path.join(tmpdir(), 'workbench-pg-programs-'));
+  const directory = await mkdtemp(path.join(tmpdir(), PROGRAMS_COPY_PREFIX));
   const remove = () => rmSync(directory, { recursive: true, force: true });
   try {
     await cp(native, directory, { recursive: true, verbatimSymlinks: true });
@@ -170,6 +174,7 @@ export async function reachableCopyOf(
   }
   process.once('exit', remove);
   return {
+    directory,
     binaries: {
       initdb: path.join(directory, 'bin', path.basename(binaries.initdb)),
       postgres: path.join(directory, 'bin', path.basename(binaries.postgres)),
