@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../src/api/project-root';
@@ -11,6 +12,7 @@ import { createOwnKeyCipher } from '../src/api/own-key-cipher';
 import { connect } from '../src/api/database/connection';
 import { EventStore } from '../src/eventstore';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
+import { createTestDatabase } from './support/database';
 import { withoutDatabaseUrl } from './support/server-process';
 import {
   type AnotherInstance,
@@ -219,6 +221,34 @@ describe('backup and restore', () => {
     });
     expect(allowed.code).toBe(0);
     expect(allowed.output).toContain('own API keys must be added again');
+
+    // A database a server already started on is past the schema of a backup made before its last migration.
+    const older = path.join(dir, 'older.backup');
+    const lines = gunzipSync(await readFile(file))
+      .toString('utf8')
+      .split('\n');
+    const header = JSON.parse(lines[0]!);
+    header.migrations = header.migrations.slice(0, -1);
+    lines[0] = JSON.stringify(header);
+    await writeFile(older, gzipSync(lines.join('\n')));
+    const started = await createTestDatabase();
+    dropped.push(started.drop);
+    const ahead = await tool(['restore', older], { DATABASE_URL: started.url, APP_SECRET: TEST_APP_SECRET });
+    expect(ahead.code).toBe(1);
+    expect(ahead.output).toContain('has migrations the backup does not');
+
+    // A table the schema does not have: refused in one line, nothing loaded.
+    const foreign = path.join(dir, 'foreign.backup');
+    header.migrations = JSON.parse(lines[0]!).migrations;
+    header.tables = [...header.tables, { name: 'no_such_table', columns: ['id'] }];
+    lines[0] = JSON.stringify(header);
+    await writeFile(foreign, gzipSync(lines.join('\n')));
+    const fresh = await emptyDatabase();
+    dropped.push(fresh.drop);
+    const unfit = await tool(['restore', foreign], { DATABASE_URL: fresh.url, APP_SECRET: TEST_APP_SECRET });
+    expect(unfit.code).toBe(1);
+    expect(unfit.output).toMatch(/^.*foreign\.backup does not fit this database: .*no_such_table/);
+    expect(unfit.output).not.toContain('    at ');
 
     const junk = path.join(dir, 'junk.backup');
     await writeFile(junk, 'not a backup at all');

@@ -56,8 +56,7 @@ export async function readConversationContext(
     CROSS JOIN LATERAL (
       SELECT coalesce(json_agg(${sql.unsafe(REJECTED_IDEA_JSON)} ORDER BY r.deleted_at, r.id), '[]'::json) AS list,
              max(r.deleted_at) AS last_at
-      FROM rejected_ideas r
-      WHERE r.flow_id = f.id AND (f.rejected_ideas_cleared_at IS NULL OR r.deleted_at > f.rejected_ideas_cleared_at)
+      FROM rejected_ideas r WHERE r.flow_id = f.id AND ${notCleared(sql, flowId)}
     ) ideas
     CROSS JOIN LATERAL (
       SELECT coalesce(json_agg(json_build_object(

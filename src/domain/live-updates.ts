@@ -19,7 +19,11 @@ const after = z.number().int().min(0).default(0);
 export const clientMessageSchema = z.union([
   z.strictObject({ type: z.literal('subscribe'), executionId: z.uuid(), after }),
   z.strictObject({ type: z.literal('subscribe'), masterSessionId: z.uuid(), after }),
-  z.strictObject({ type: z.literal('subscribe'), flowId: z.uuid(), after: z.number().int().min(0).optional() }),
+  z.strictObject({
+    type: z.literal('subscribe'),
+    flowId: z.uuid(),
+    after: z.number().int().min(0).optional(),
+  }),
   z.strictObject({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), flowId: z.uuid() }),
@@ -34,7 +38,9 @@ export type ServerMessage =
   | ({ type: 'event'; position: number; event: LiveEvent } & LiveTopic)
   | ({ type: 'up-to-date'; position: number } & LiveTopic)
   | ({ type: 'delta'; runId: string; text: string } & LiveTopic)
-  | ({ type: 'error'; message: string } & Partial<Record<'executionId' | 'masterSessionId' | 'flowId', string>>)
+  | ({ type: 'error'; message: string } & Partial<
+      Record<'executionId' | 'masterSessionId' | 'flowId', string>
+    >)
   | { type: 'execution-started'; flowId: string; executionId: string };
 
 /**

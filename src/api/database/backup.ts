@@ -72,16 +72,16 @@ const copyText = (value: Buffer | null) =>
     : value.toString('utf8').replace(/[\\\n\r\t]/g, (character) => COPY_ESCAPES[character]!);
 
 /**
- * Writes a table's rows visible to the transaction to `out` as COPY text (what `COPY ... TO STDOUT` writes:
- * each value's text form, escaped), read through a cursor as raw text values, a batch at a time, `out`
- * let drain between batches; answers how many rows. Not `COPY TO STDOUT` itself: postgres.js pauses its
+ * Writes a table's rows visible to the transaction as COPY text (what `COPY ... TO STDOUT` writes:
+ * each value's text form, escaped), read through a cursor as raw text values, a batch at a time, each written
+ * (and let drain) before the next is read; answers how many rows. Not `COPY TO STDOUT` itself: postgres.js pauses its
  * connection when a COPY's rows arrive faster than they are read and, when the COPY ends meanwhile, never
  * resumes it, so the transaction's next statement waits for ever.
  */
 async function copyTable(
   tx: Sql,
   table: { name: string; columns: string[] },
-  out: Writable,
+  write: (text: string) => Promise<void>,
 ): Promise<number> {
   let count = 0;
   const cursor = tx
@@ -93,7 +93,7 @@ async function copyTable(
       .map((row) => `${row.map(copyText).join('\t')}\n`)
       .join('');
     count += rows.length;
-    if (!out.write(text)) await once(out, 'drain');
+    await write(text);
   }
   return count;
 }
@@ -136,7 +136,7 @@ export async function writeBackup(
       const counts: Record<string, number> = {};
       for (const table of tables) {
         await write(`COPY ${table.name}\n`);
-        counts[table.name] = await copyTable(tx as unknown as Sql, table, gzip);
+        counts[table.name] = await copyTable(tx as unknown as Sql, table, write);
         await write('\\.\n');
       }
       return counts;
@@ -187,14 +187,20 @@ function backupLines(file: string) {
   return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
 }
 
+/** The migrations recorded in the database; none in one never migrated. */
+async function appliedMigrations(sql: Sql): Promise<string[]> {
+  const [state] = await sql<{ migrated: boolean }[]>`
+    SELECT to_regclass('schema_migrations') IS NOT NULL AS migrated`;
+  if (!state?.migrated) return [];
+  return (await sql<{ name: string }[]>`SELECT name FROM schema_migrations`).map((row) => row.name);
+}
+
 /**
  * Whether the database is empty: no table of ours holds a row (a database never started, or one a server
  * just created and migrated, with no account in it yet).
  */
 export async function isEmptyDatabase(sql: Sql): Promise<boolean> {
-  const [state] = await sql<{ migrated: boolean }[]>`
-    SELECT to_regclass('schema_migrations') IS NOT NULL AS migrated`;
-  if (!state?.migrated) return true;
+  if ((await appliedMigrations(sql)).length === 0) return true;
   for (const table of await tablesOf(sql)) {
     const [row] = await sql.unsafe<{ any: boolean }[]>(
       `SELECT EXISTS (SELECT 1 FROM ${quoted(table.name)}) AS any`,
@@ -254,8 +260,33 @@ export async function restoreBackup(
       'The database to restore into is not empty: restore into a new database or DATA_DIR.',
     );
 
+  // The rows fit the schema of the backup's migrations; those after it must change them as an upgrade does,
+  // so a database already past that schema (a server started on it first) cannot take them.
+  const ahead = (await appliedMigrations(sql)).filter((name) => !header.migrations.includes(name));
+  if (ahead.length > 0)
+    throw new BackupError(
+      `The database to restore into has migrations the backup does not (${ahead.join(', ')}): restore into a ` +
+        'database no server has started on, or a new DATA_DIR.',
+    );
   await migrate(sql, undefined, new Set(header.migrations));
   const rows: Record<string, number> = {};
+  await loadRows(sql, file, header, next, rows).catch((error: unknown) => {
+    // What PostgreSQL or the parser refuses of the file says so, without a stack.
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`${file} does not fit this database: ${(error as Error).message}`);
+  });
+  await migrate(sql);
+  return { rows, sameSecret };
+}
+
+/** The tables' rows and the sequences of the backup, in one transaction: all of them, or nothing. */
+async function loadRows(
+  sql: Sql,
+  file: string,
+  header: BackupHeader,
+  next: () => Promise<string>,
+  rows: Record<string, number>,
+) {
   await sql.begin(async (tx) => {
     // Rows go in as they were: no trigger of ours runs (the usage counts are rows of the backup too). Foreign
     // keys still hold: the backup holds parents before the tables that name them.
@@ -303,6 +334,4 @@ export async function restoreBackup(
     for (const table of header.tables)
       await tx.unsafe(`ALTER TABLE ${quoted(table.name)} ENABLE TRIGGER USER`);
   });
-  await migrate(sql);
-  return { rows, sameSecret };
 }

@@ -303,10 +303,10 @@ export async function startEmbeddedPostgres(
   const passwordFile = embeddedPasswordFile(databaseDir);
   const password = await clusterPassword(passwordFile);
   const socketDirectory = await makeSocketDirectory(port);
-  const removeSocketFolder = socketDirectoryRemoval(socketDirectory);
+  const removeSocketDirectory = socketDirectoryRemoval(socketDirectory);
   // What is made for this start goes when PostgreSQL stops: the socket's directory, a copy of the programs.
-  const removeSocketDirectory = () => {
-    removeSocketFolder();
+  const removeWhatStartMade = () => {
+    removeSocketDirectory();
     if (copy) {
       copy.remove();
       rmSync(copyFile, { force: true });
@@ -321,12 +321,12 @@ export async function startEmbeddedPostgres(
       password,
       passwordFile,
       socketDirectory,
-      removeSocketDirectory,
+      removeWhatStartMade,
       persistent: options.persistent,
       log,
     });
   } catch (error) {
-    removeSocketDirectory();
+    removeWhatStartMade();
     throw error;
   }
 }
@@ -340,7 +340,8 @@ async function startCluster(cluster: {
   password: string;
   passwordFile: string;
   socketDirectory: string | null;
-  removeSocketDirectory: () => void;
+  /** Removes what this start made beside the cluster (socket directory, copy of the programs). */
+  removeWhatStartMade: () => void;
   persistent: boolean | undefined;
   log: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
@@ -391,7 +392,7 @@ async function startCluster(cluster: {
         if (cluster.persistent === false) await rm(databaseDir, { recursive: true, force: true });
       } finally {
         await rm(ownerFile, { force: true });
-        cluster.removeSocketDirectory();
+        cluster.removeWhatStartMade();
       }
     },
   };

@@ -22,10 +22,11 @@ export interface PostgresBinaries {
 
 /**
  * How the cluster's processes run. PostgreSQL refuses to run as root, so as root it runs either as the
- * `postgres` system user (which must reach the binaries and the data directory), or, where that user cannot
- * (a project in a directory only root may enter, such as /root), in a user namespace of its own: there it is
- * an ordinary user, while on this machine its files are root's, so it reaches whatever root's owner bits let
- * root reach. A cluster keeps the way it was created with: its data directory's owner tells which.
+ * `postgres` system user, which must reach the data directory (and runs a copy of the programs when it cannot
+ * reach the installed ones), or, where that user cannot reach the data (a project in a directory only root may
+ * enter, such as /root), in a user namespace of its own: there it is an ordinary user, while on this machine
+ * its files are root's, so it reaches whatever root's owner bits let root reach. A cluster keeps the way it
+ * was created with: its data directory's owner tells which.
  */
 export type RunAs =
   | { kind: 'self' }
@@ -147,13 +148,14 @@ export async function decideRunAs(databaseDir: string, binaries: PostgresBinarie
   throw await unreachable(closedDirectory, ', and this machine allows no user namespace to run it otherwise');
 }
 
+/** The name of every copy of the programs starts so: only such directories are ever removed as one. */
+export const PROGRAMS_COPY_PREFIX = 'workbench-pg-programs-';
+
 /**
  * A copy of the PostgreSQL programs (the package's bin/, lib/ and share/) that the `postgres` user can run: in
  * a new directory of the temporary directory (its name unguessable, made by root), removed when PostgreSQL
  * stops or this process exits.
  */
-export const PROGRAMS_COPY_PREFIX = 'workbench-pg-programs-';
-
 export async function reachableCopyOf(
   binaries: PostgresBinaries,
 ): Promise<{ binaries: PostgresBinaries; directory: string; remove: () => void }> {

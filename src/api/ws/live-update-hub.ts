@@ -261,7 +261,8 @@ export class LiveUpdateHub {
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
     if (!owned) {
-      const what = 'executionId' in topic ? 'Execution' : 'masterSessionId' in topic ? 'Master mode session' : 'Flow';
+      const what =
+        'executionId' in topic ? 'Execution' : 'masterSessionId' in topic ? 'Master mode session' : 'Flow';
       return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
     }
     // A flow is watched from now unless a position is given: its past is its versions, not news.
@@ -335,7 +336,11 @@ export class LiveUpdateHub {
     const { flowId, executionId } = event.data as { flowId: string; executionId: string };
     const watchers = this.subscribers.get(topicKey({ flowId }));
     if (!watchers) return;
-    const message = JSON.stringify({ type: 'execution-started', flowId, executionId } satisfies ServerMessage);
+    const message = JSON.stringify({
+      type: 'execution-started',
+      flowId,
+      executionId,
+    } satisfies ServerMessage);
     for (const connection of watchers) this.sendText(connection, message);
   }
 

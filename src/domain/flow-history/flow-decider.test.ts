@@ -106,7 +106,10 @@ describe('the flow decider', () => {
     given([created()])
       .when({ type: 'ReviseFlow', data: { status: 'active' } })
       .thenEmits([
-        { type: 'FlowDescribed', data: { before: { status: 'draft' }, after: { status: 'active' }, at: NOW } },
+        {
+          type: 'FlowDescribed',
+          data: { before: { status: 'draft' }, after: { status: 'active' }, at: NOW },
+        },
       ]);
   });
 
