@@ -61,13 +61,18 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => page.getByTestId('step-detail-title').textContent()).toBe('Step 2: New Step 2');
       expect(await page.getByTestId('step-tree-item-2').getAttribute('data-selected')).toBe('true');
       expect(await page.getByTestId('step-detail-mode').textContent()).toBe('Single Output');
-      // Adding steps made the workspace dirty.
-      await page.getByTestId('unsaved-changes').waitFor();
+      // Adding steps made the workspace dirty, but they are saved already: the mark says so.
+      await page.getByTestId('steps-changed').waitFor();
+      expect(await page.getByTestId('steps-changed').getAttribute('title')).toContain('được lưu ngay');
+      expect(await page.getByTestId('unsaved-changes').count()).toBe(0);
 
       // Read-only until the edit toggle is on.
       expect(await page.getByTestId('step-output-mode').isDisabled()).toBe(true);
       await page.getByTestId('edit-toggle').click();
       await page.getByTestId('step-prompt-input').fill('So sánh [[step-1]] với [[Giọng văn]].');
+      // An edit only this tab holds is what 'Có thay đổi' marks.
+      await page.getByTestId('unsaved-changes').waitFor();
+      expect(await page.getByTestId('steps-changed').count()).toBe(0);
       expect(await page.getByTestId('prompt-label').allTextContents()).toEqual([
         '[[step-1]]→ Step 1',
         '[[Giọng văn]]',
@@ -100,6 +105,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('save-flow').click();
       await expect.poll(() => toastText(page)).toEqual(['Đã lưu thành công']);
       await expect.poll(() => page.getByTestId('unsaved-changes').count()).toBe(0);
+      expect(await page.getByTestId('steps-changed').count()).toBe(0);
       await expect.poll(() => page.getByTestId('step-detail-mode').textContent()).toBe('Choice');
       expect(await page.getByTestId('step-output-mode').isDisabled()).toBe(true);
 
@@ -124,7 +130,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('step-tree-mode').allTextContents()).toEqual(['Single Output', 'Choice']);
       expect(await page.getByTestId('unsaved-changes').count()).toBe(0);
 
-      // The card's own Save: rename step 1; the workspace is dirty again until the header's Save.
+      // The card's own Save: rename step 1; saved at once, marked so until the header's Save.
       await page.getByTestId('step-tree-item-1').click();
       await page.getByTestId('edit-toggle').click();
       await page.getByTestId('step-name-input').fill('Dàn ý');
@@ -136,7 +142,8 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('save-step').click();
       await expect.poll(() => page.getByTestId('step-detail-title').textContent()).toBe('Step 1: Dàn ý');
       expect(await page.getByTestId('step-detail-mode').textContent()).toBe('Loop');
-      await page.getByTestId('unsaved-changes').waitFor();
+      await page.getByTestId('steps-changed').waitFor();
+      expect(await page.getByTestId('unsaved-changes').count()).toBe(0);
       const [looped] = await stepsOf(page, server.url, flow.id);
       expect(looped).toMatchObject({ name: 'Dàn ý', outputMode: 'loop', maxLoopIterations: 3 });
       expect(looped?.loopTargetStepId).toBe(looped?.id);

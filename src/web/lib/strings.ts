@@ -285,6 +285,10 @@ export const workspace = {
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
   unsavedChanges: 'Có thay đổi',
+  unsavedChangesHint: 'Chưa lưu: bấm Save (hoặc Lưu step) để lưu, nếu không sẽ mất khi đóng tab.',
+  stepsChanged: 'Đã lưu step',
+  stepsChangedHint:
+    'Step thêm, xóa hoặc Lưu step được lưu ngay và mỗi lần là một phiên bản. Save xác nhận và tắt dấu này.',
 };
 
 /** The in-place confirmation of something that cannot be taken back. */

@@ -69,6 +69,9 @@ export function useSaveWorkspace(flow: Flow) {
   return {
     save: () => save.mutate(),
     saving: save.isPending,
-    unsaved: dirty || openEdits !== null || details !== null,
+    /** Edits only this tab holds. */
+    unsaved: losable,
+    /** The dirty flag: steps added, deleted or updated (each stored at once) since the last Save. */
+    stepsChanged: dirty,
   };
 }
