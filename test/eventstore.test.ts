@@ -477,8 +477,9 @@ describe('read all', () => {
       // B: appends and commits while A is open.
       const b = await store.append(streamId('fast'), 'fast', 'no_stream', counted(1));
 
-      // B is committed but beyond the horizon: neither readAll nor the tailer may hand it out before A.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // B is committed but beyond the horizon: neither readAll nor the tailer may hand it out before A
+      // (the tailer has read the log since B's commit).
+      await tailer.readNow();
       const whileOpen = await store.readAll({ after: before, limit: 100 });
       expect(whileOpen.events.map((e) => e.eventId)).not.toContain(b.events[0]!.eventId);
       expect(tailed.map((e) => e.eventId)).not.toContain(b.events[0]!.eventId);
@@ -520,7 +521,8 @@ describe('log tailer', () => {
       appended.push(
         ...(await otherStore.append(id, 'remote', i === 0 ? 'no_stream' : i * 2, counted(2))).events,
       );
-      if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 30));
+      // Caught up now and then, so that several NOTIFYs (not one at the end) wake it.
+      if (i % 5 === 0) await waitFor(() => received.length >= appended.length);
     }
     await waitFor(() => received.length >= appended.length);
     expect(received.map((e) => e.eventId)).toEqual(appended.map((e) => e.eventId));
@@ -551,7 +553,8 @@ describe('log tailer', () => {
     });
     const appended = (await Promise.all(writers)).flat();
     await waitFor(() => received.length >= appended.length);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One more read of everything: an event delivered twice would be among them by now.
+    await tailer.readNow();
 
     expect(received).toHaveLength(appended.length);
     expect(new Set(received.map((e) => e.eventId))).toEqual(new Set(appended.map((e) => e.eventId)));
@@ -573,11 +576,21 @@ describe('log tailer', () => {
     await waitFor(() => received.length >= all.length);
     expect(received.slice(0, all.length)).toEqual(all);
 
-    await tailer.stop();
-    const count = received.length;
-    await store.append(streamId('after-stop'), 'x', 'no_stream', counted(1));
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(received).toHaveLength(count);
+    // A witness that keeps running: once it has the next event, a running tailer would have had it too.
+    const witness = store.tail({ from: 'now', pollMs: 50 });
+    const witnessed: RecordedEvent[] = [];
+    witness.onEvents((events) => witnessed.push(...events));
+    await witness.start();
+    try {
+      await tailer.stop();
+      const count = received.length;
+      await store.append(streamId('after-stop'), 'x', 'no_stream', counted(1));
+      await waitFor(() => witnessed.length === 1);
+      await witness.readNow();
+      expect(received).toHaveLength(count);
+    } finally {
+      await witness.stop();
+    }
   });
 });
 
@@ -585,13 +598,20 @@ describe('notification', () => {
   it('sends at most one NOTIFY per 20 ms, and one after the last commit', async () => {
     const listener = anotherPool();
     const heard: number[] = [];
-    const listening = await listener.listen('events_appended', () => heard.push(performance.now()));
+    let markerHeard = false;
+    const listening = await listener.listen('events_appended', (origin) => {
+      if (origin === 'marker') markerHeard = true;
+      else heard.push(performance.now());
+    });
     try {
       const id = streamId('burst');
       const started = performance.now();
       for (let i = 0; i < 40; i++) await store.append(id, 'burst', i === 0 ? 'no_stream' : i, counted(1));
       const lastCommit = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Notifications arrive in the order they were sent: after the marker, every one of the store's is in.
+      await store.announced();
+      await listener.notify('events_appended', 'marker');
+      await waitFor(() => markerHeard);
       const elapsed = lastCommit - started;
       expect(heard.length).toBeGreaterThanOrEqual(1);
       expect(heard.length).toBeLessThanOrEqual(Math.ceil(elapsed / 20) + 2);
@@ -608,22 +628,33 @@ describe('wake-ups', () => {
     let wakes = 0;
     const stop = await store.watchAppends(() => wakes++);
     // Listening established wakes it once, as a start (nothing could have been missed before).
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(wakes).toBe(1);
     wakes = 0;
+    // The store's own listening connection hears every NOTIFY in the order sent, right beside the watcher: a
+    // marker sent after the others has reached the watcher once heard here.
+    const markers: string[] = [];
+    const hearing = await db.sql.listen('events_appended', (origin) => {
+      if (origin.startsWith('marker')) markers.push(origin);
+    });
+    const allHeard = async (marker: string) => {
+      await db.sql.notify('events_appended', marker);
+      await waitFor(() => markers.includes(marker));
+    };
     try {
       const id = streamId('own-notify');
-      for (let i = 0; i < 3; i++) {
-        await store.append(id, 'own', i === 0 ? 'no_stream' : i, counted(1));
-        // Past the NOTIFY interval: each commit sends its own NOTIFY, which comes back to this store.
-        await new Promise((resolve) => setTimeout(resolve, 60));
-      }
+      for (let i = 0; i < 3; i++) await store.append(id, 'own', i === 0 ? 'no_stream' : i, counted(1));
       expect(wakes).toBe(3);
-      await otherStore.append(streamId('other-notify'), 'other', 'no_stream', counted(1));
-      await waitFor(() => wakes === 4);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // The store's own NOTIFYs come back to it and wake nothing (the marker wakes it once).
+      await store.announced();
+      await allHeard('marker-1');
       expect(wakes).toBe(4);
+      await otherStore.append(streamId('other-notify'), 'other', 'no_stream', counted(1));
+      await otherStore.announced();
+      await allHeard('marker-2');
+      expect(wakes).toBe(6);
     } finally {
       await stop();
+      await hearing.unlisten();
     }
   });
 });

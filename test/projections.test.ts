@@ -93,12 +93,26 @@ describe('projections', () => {
       await open;
       await client.post(`/api/executions/${executionIds[0]}/stop`);
       const inline = await snapshot(t);
-      const rebuilt = rebuildProjections(t.db.sql, t.store, 1000);
+      // The log as the rebuild reads it, counting the pages that find events held back and none to read.
+      let waits = 0;
+      let waited = () => {};
+      const waitedTwice = new Promise<void>((resolve) => {
+        waited = resolve;
+      });
+      const log = {
+        replayFeed: async (read: Parameters<typeof t.store.replayFeed>[0]) => {
+          const page = await t.store.replayFeed(read);
+          if (page.heldBack && page.events.length === 0 && ++waits === 2) waited();
+          return page;
+        },
+      };
+      const rebuilt = rebuildProjections(t.db.sql, log, 1000);
       let done = false;
       void rebuilt.then(() => {
         done = true;
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // It reached the held-back events and asked again rather than ending there.
+      await waitedTwice;
       expect(done).toBe(false);
       release();
       await rebuilt;

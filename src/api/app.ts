@@ -67,7 +67,11 @@ declare module 'fastify' {
 /** Builds the whole server: plugins (external, then app services), then routes, then the SPA. */
 export async function buildApp(
   services: AppServices,
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    /** How long a session read is reused within this process (tests widen it to leave timing out). */
+    sessionReuseMs?: number;
+  } = {},
 ): Promise<FastifyInstance> {
   // Each request is not worth a log line; errors and warnings are.
   const app = Fastify({
@@ -96,7 +100,7 @@ export async function buildApp(
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   // After the websocket plugin (an upgrade it refuses must still be closed by it), before anything that reads.
   await app.register(gracefulStop);
-  await app.register(authPlugin);
+  await app.register(authPlugin, { sessionReuseMs: options.sessionReuseMs });
   await app.register(routeSchemas);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);

@@ -29,6 +29,8 @@ async function main() {
       await app
         .stopGracefully(config.shutdownGraceMs)
         .catch((error) => app.log.error(error, 'the app did not close cleanly'));
+      // The last commits' NOTIFY may still wait its turn: sent, other instances need not wait for their poll.
+      await store.announced();
       await database.close();
     } finally {
       process.exit(0);

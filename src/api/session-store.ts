@@ -69,6 +69,8 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     private readonly sql: Sql,
     private readonly onSweepError: (error: unknown) => void = () => {},
     private readonly reuseMs = SESSION_REUSE_MS,
+    /** The clock a kept copy is judged by (its reuse time and the session's expiry). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   set(sid: string, session: Session, done: Done): void {
@@ -131,7 +133,7 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
   }
 
   private reused(sid: string): Remembered | undefined {
-    const now = Date.now();
+    const now = this.now();
     const known = this.recent.get(sid);
     return known && known.until > now && known.expire > now ? known : undefined;
   }
@@ -238,11 +240,11 @@ export class PostgresSessionStore implements SessionStore, SessionWatch {
     const remembered = { sess, session: frozen(JSON.parse(sess) as StoredSession), until: 0, expire };
     if (heard !== this.endingsHeard || this.reuseMs <= 0) return remembered;
     if (this.recent.size >= MOST_REMEMBERED) {
-      const now = Date.now();
+      const now = this.now();
       for (const [key, entry] of this.recent) if (entry.until <= now) this.recent.delete(key);
       if (this.recent.size >= MOST_REMEMBERED) this.recent.clear();
     }
-    remembered.until = Date.now() + this.reuseMs;
+    remembered.until = this.now() + this.reuseMs;
     this.recent.set(sid, remembered);
     return remembered;
   }

@@ -15,6 +15,8 @@ export class AppendedSignal {
   private readonly listeners = new Set<() => void>();
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private trailing: NodeJS.Timeout | undefined;
+  /** Settles once the latest NOTIFY (sent or waiting as the trailing one) has been answered. */
+  private latest: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly sql: Sql,
@@ -39,13 +41,29 @@ export class AppendedSignal {
     if (this.trailing) return;
     const wait = this.lastSentAt + this.intervalMs - performance.now();
     if (wait <= 0) this.notify();
-    else this.trailing = setTimeout(() => this.notify(), wait);
+    else
+      this.latest = new Promise((resolve) => {
+        this.trailing = setTimeout(() => resolve(this.notify()), wait);
+      });
   }
 
-  private notify() {
+  /** Resolves once every commit so far has been announced: its NOTIFY sent (or failed to send). */
+  async announced(): Promise<void> {
+    let latest: Promise<void>;
+    do {
+      latest = this.latest;
+      await latest;
+    } while (latest !== this.latest);
+  }
+
+  private notify(): Promise<void> {
     this.trailing = undefined;
     this.lastSentAt = performance.now();
     // A lost hint costs other processes at most their poll interval: never fail an append for it.
-    this.sql.notify(EVENTS_APPENDED_CHANNEL, this.origin).catch(() => {});
+    this.latest = this.sql.notify(EVENTS_APPENDED_CHANNEL, this.origin).then(
+      () => {},
+      () => {},
+    );
+    return this.latest;
   }
 }

@@ -115,6 +115,11 @@ export class EventStore {
     return hasHeldBackEvents(this.sql);
   }
 
+  /** Resolves once other processes have been told of every commit so far (their NOTIFY is sent). */
+  announced(): Promise<void> {
+    return this.signal.announced();
+  }
+
   /** A reader of the whole log in order; call `start()` on it. */
   tail(options: TailOptions): LogTailer {
     return new LogTailer(this, options);

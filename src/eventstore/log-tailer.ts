@@ -44,6 +44,9 @@ export class LogTailer {
   private heldBackDelay = HELD_BACK_FIRST_RETRY_MS;
   /** The last read failed (the database away, say): no event reaches the listeners until one succeeds. */
   private failing = false;
+  /** Reads begun so far; `readNow` waits for one begun after its call. */
+  private readsBegun = 0;
+  private readonly readWaiters: { after: number; done: () => void }[] = [];
 
   constructor(
     private readonly log: TailedLog,
@@ -98,6 +101,29 @@ export class LogTailer {
     const stopWatching = this.stopWatching;
     this.stopWatching = undefined;
     await Promise.allSettled([stopWatching?.(), this.reading]);
+    this.readDone(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Reads the log now (after a read under way, once more) and resolves when that read is done: whatever was
+   * readable when called has then reached the listeners. A read that fails is waited out until one succeeds.
+   * Stopped, it resolves at once.
+   */
+  readNow(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    const after = this.readsBegun;
+    const read = new Promise<void>((done) => this.readWaiters.push({ after, done }));
+    this.wake();
+    return read;
+  }
+
+  private readDone(read: number) {
+    for (let i = this.readWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.readWaiters[i]!;
+      if (waiter.after >= read) continue;
+      this.readWaiters.splice(i, 1);
+      waiter.done();
+    }
   }
 
   private readonly wake = () => {
@@ -116,11 +142,13 @@ export class LogTailer {
   private async readUntilCaughtUp(): Promise<void> {
     do {
       this.readAgain = false;
+      const read = ++this.readsBegun;
       try {
         const heldBack = await this.readAvailable();
         this.failing = false;
         if (heldBack) this.scheduleLookAgain();
         else this.heldBackDelay = HELD_BACK_FIRST_RETRY_MS;
+        this.readDone(read);
       } catch (error) {
         this.failing = true;
         this.options.onError?.(error);
