@@ -1,3 +1,5 @@
+import { diffArrays } from 'diff';
+
 /** A piece of an edited text: kept as it was, taken out, or put in. */
 export interface DiffPart {
   kind: 'same' | 'removed' | 'added';
@@ -28,9 +30,9 @@ export function diffText(before: string, after: string): DiffPart[] {
   ]);
 }
 
-/** Myers' shortest edit script over two token lists; null when it is longer than MAX_EDIT_DISTANCE. */
+/** The shortest edit script over two token lists (jsdiff's); null when it is longer than MAX_EDIT_DISTANCE. */
 function diffTokens(a: string[], b: string[]): DiffPart[] | null {
-  // The common start and end need no search.
+  // The common start and end are kept whole, so an edit is shown where it is (not slid along repeated tokens).
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -39,12 +41,19 @@ function diffTokens(a: string[], b: string[]): DiffPart[] | null {
     endA--;
     endB--;
   }
-  const middle = editScript(a.slice(start, endA), b.slice(start, endB));
-  if (!middle) return null;
+  const changes = diffArrays(a.slice(start, endA), b.slice(start, endB), {
+    maxEditLength: MAX_EDIT_DISTANCE,
+  });
+  if (!changes) return null;
   return withoutStrayBlanks(
     merged([
       { kind: 'same', text: a.slice(0, start).join('') },
-      ...middle,
+      ...changes.map(
+        ({ added, removed, value }): DiffPart => ({
+          kind: added ? 'added' : removed ? 'removed' : 'same',
+          text: value.join(''),
+        }),
+      ),
       { kind: 'same', text: a.slice(endA).join('') },
     ]),
   );
@@ -84,56 +93,6 @@ function withoutStrayBlanks(parts: DiffPart[]): DiffPart[] {
   if (removed !== '' || added !== '') flush();
   out.push({ kind: 'same', text: held });
   return merged(out);
-}
-
-function editScript(a: string[], b: string[]): DiffPart[] | null {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, MAX_EDIT_DISTANCE);
-  const offset = max + 1;
-  const furthest = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(furthest.slice());
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!);
-      let x = down ? furthest[offset + k + 1]! : furthest[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      furthest[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, offset, a, b, d);
-    }
-  }
-  return null;
-}
-
-/** Walks the recorded frontiers back from the end, collecting what each move kept, removed or added. */
-function backtrack(trace: Int32Array[], offset: number, a: string[], b: string[], depth: number): DiffPart[] {
-  const parts: DiffPart[] = [];
-  let x = a.length;
-  let y = b.length;
-  for (let d = depth; d > 0; d--) {
-    const furthest = trace[d]!;
-    const k = x - y;
-    const down = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!);
-    const previousK = down ? k + 1 : k - 1;
-    const previousX = furthest[offset + previousK]!;
-    const previousY = previousX - previousK;
-    while (x > previousX && y > previousY) {
-      parts.push({ kind: 'same', text: a[--x]! });
-      y--;
-    }
-    if (down) parts.push({ kind: 'added', text: b[--y]! });
-    else parts.push({ kind: 'removed', text: a[--x]! });
-  }
-  while (x > 0 && y > 0) {
-    parts.push({ kind: 'same', text: a[--x]! });
-    y--;
-  }
-  return parts.reverse();
 }
 
 /** Neighbouring parts of one kind become one part; empty parts go. */
