@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** How much the kept states may hold in all, by `approximateSize`; the least recently used go first. */
 const MOST_KEPT_BYTES = 64 * 1024 * 1024;
 /** A state larger than this is not kept: its next command reads its stream, as without keeping. */
@@ -18,54 +20,41 @@ interface Kept {
  * results), so what is kept is bounded by size, not by count.
  */
 export class KeptStates {
-  private readonly states = new Map<string, Kept>();
-  private bytes = 0;
+  private readonly states: LRUCache<string, Kept>;
 
-  constructor(
-    private readonly mostBytes = MOST_KEPT_BYTES,
-    private readonly largestBytes = LARGEST_KEPT_BYTES,
-  ) {}
+  constructor(mostBytes = MOST_KEPT_BYTES, largestBytes = LARGEST_KEPT_BYTES) {
+    this.states = new LRUCache<string, Kept>({
+      maxSize: mostBytes,
+      maxEntrySize: largestBytes,
+      sizeCalculation: (kept) => kept.bytes,
+    });
+  }
 
+  /** The kept state, now the most recently used (kept longest). */
   get<State>(streamId: string): { state: State; version: number } | undefined {
     const kept = this.states.get(streamId);
-    if (kept === undefined) return undefined;
-    // Used again: the most recently used are kept longest.
-    this.states.delete(streamId);
-    this.states.set(streamId, kept);
-    return { state: kept.state as State, version: kept.version };
+    return kept === undefined ? undefined : { state: kept.state as State, version: kept.version };
   }
 
   /** Kept unless an equal or later version is kept already (commands of one stream may end out of order). */
   keep(streamId: string, loaded: { state: unknown; version: number }) {
-    const kept = this.states.get(streamId);
+    const kept = this.states.peek(streamId);
     if (kept !== undefined && kept.version >= loaded.version) return;
-    this.drop(streamId);
-    const bytes = approximateSize(loaded.state, this.largestBytes);
-    if (bytes > this.largestBytes) return;
-    for (const oldest of this.states.keys()) {
-      if (this.bytes + bytes <= this.mostBytes) break;
-      this.drop(oldest);
-    }
-    this.states.set(streamId, { state: loaded.state, version: loaded.version, bytes });
-    this.bytes += bytes;
+    const bytes = approximateSize(loaded.state, this.states.maxEntrySize);
+    // One too large is not kept (and an older one of the stream goes): its next command reads its stream.
+    if (bytes > this.states.maxEntrySize) this.states.delete(streamId);
+    else this.states.set(streamId, { state: loaded.state, version: loaded.version, bytes });
   }
 
   /** An event at `position` was seen in the log: a state kept from before it is out of date. */
   seen(streamId: string, position: number) {
-    const kept = this.states.get(streamId);
-    if (kept !== undefined && kept.version < position) this.drop(streamId);
+    const kept = this.states.peek(streamId);
+    if (kept !== undefined && kept.version < position) this.states.delete(streamId);
   }
 
   /** How many states, and their approximate size in all. */
   get held() {
-    return { states: this.states.size, bytes: this.bytes };
-  }
-
-  private drop(streamId: string) {
-    const kept = this.states.get(streamId);
-    if (kept === undefined) return;
-    this.states.delete(streamId);
-    this.bytes -= kept.bytes;
+    return { states: this.states.size, bytes: this.states.calculatedSize };
   }
 }
 

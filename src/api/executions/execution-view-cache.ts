@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 const MAX_VIEWS = 2_000;
 /** The characters of JSON the kept views may hold in all, and at most one of them: a user decides their size. */
 const MAX_KEPT_CHARS = 32 * 1024 * 1024;
@@ -23,13 +25,16 @@ export class ExecutionViewCache {
   /** Reads with a ticket at or below this began before invalidations that are no longer remembered. */
   private floor = 0;
   private readonly invalidatedAt = new Map<string, number>();
-  private readonly views = new Map<string, KeptView & { userId: string }>();
-  private chars = 0;
+  private readonly views: LRUCache<string, KeptView & { userId: string }>;
 
-  constructor(
-    private readonly mostChars = MAX_KEPT_CHARS,
-    private readonly largestChars = MAX_VIEW_CHARS,
-  ) {}
+  constructor(mostChars = MAX_KEPT_CHARS, largestChars = MAX_VIEW_CHARS) {
+    this.views = new LRUCache<string, KeptView & { userId: string }>({
+      max: MAX_VIEWS,
+      maxSize: mostChars,
+      maxEntrySize: largestChars,
+      sizeCalculation: (view) => Math.max(1, view.body.length),
+    });
+  }
 
   /** The view of the user's execution, when one is kept. */
   get(executionId: string, userId: string): KeptView | undefined {
@@ -44,30 +49,17 @@ export class ExecutionViewCache {
 
   remember(executionId: string, userId: string, ticket: number, view: KeptView) {
     if (ticket <= this.floor || (this.invalidatedAt.get(executionId) ?? 0) >= ticket) return;
-    this.drop(executionId);
     // Too large to keep: every poll of it reads it again, as without keeping.
-    if (view.body.length > this.largestChars) return;
-    for (const oldest of this.views.keys()) {
-      if (this.views.size < MAX_VIEWS && this.chars + view.body.length <= this.mostChars) break;
-      this.drop(oldest);
-    }
-    this.views.set(executionId, { userId, ...view });
-    this.chars += view.body.length;
+    if (view.body.length > this.views.maxEntrySize) this.views.delete(executionId);
+    else this.views.set(executionId, { userId, ...view });
   }
 
   invalidate(executionId: string) {
-    this.drop(executionId);
+    this.views.delete(executionId);
     this.invalidatedAt.set(executionId, ++this.clock);
     if (this.invalidatedAt.size > MAX_INVALIDATIONS) {
       this.invalidatedAt.clear();
       this.floor = this.clock;
     }
-  }
-
-  private drop(executionId: string) {
-    const kept = this.views.get(executionId);
-    if (kept === undefined) return;
-    this.views.delete(executionId);
-    this.chars -= kept.body.length;
   }
 }
