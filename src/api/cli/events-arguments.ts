@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 export type EventsRequest =
@@ -52,12 +53,21 @@ function parsed<T>(schema: z.ZodType<T>, value: string | undefined, what: string
 
 /** Reads `process.argv.slice(2)`. */
 export function parseEventsArguments(argv: readonly string[]): EventsRequest {
-  const options = argv.filter((arg) => arg.startsWith('-'));
-  const words = argv.filter((arg) => !arg.startsWith('-'));
-  const unknown = options.find((option) => !['--json', '--help', '-h'].includes(option));
-  if (unknown) throw new UsageError(`Unknown option '${unknown}'.\n\n${EVENTS_USAGE}`);
-  if (options.includes('--help') || options.includes('-h')) return { command: 'help' };
-  const json = options.includes('--json');
+  let values: { json?: boolean; help?: boolean };
+  let words: string[];
+  try {
+    ({ values, positionals: words } = parseArgs({
+      args: [...argv],
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    // Node's first sentence names the option ("Unknown option '--yaml'."); its advice on '--' does not apply.
+    const [said] = (error as Error).message.split(/(?<=\.) /);
+    throw new UsageError(`${said}\n\n${EVENTS_USAGE}`);
+  }
+  if (values.help) return { command: 'help' };
+  const json = values.json === true;
   const [command, argument, ...rest] = words;
   const expected = command === 'show' || command === 'command' ? 1 : 0;
   if (rest.length > 0 || (expected === 0 && argument !== undefined)) {
