@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { handleError } from './errors';
 import authPlugin, { isApiPath, routePathOf } from './plugins/auth';
 import commandsPlugin from './plugins/commands';
+import eventFeedPlugin from './plugins/event-feed';
 import executionsPlugin from './plugins/executions';
 import flowsPlugin from './plugins/flows';
 import gracefulStop from './plugins/graceful-stop';
@@ -102,6 +103,7 @@ export async function buildApp(
   await app.register(gracefulStop);
   await app.register(authPlugin, { sessionReuseMs: options.sessionReuseMs });
   await app.register(routeSchemas);
+  await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);
   await app.register(serverInstancePlugin);

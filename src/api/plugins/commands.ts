@@ -11,7 +11,12 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    app.decorate('commands', new CommandHandler(app.store));
+    const commands = new CommandHandler(app.store);
+    app.decorate('commands', commands);
+    // A state kept for commands is dropped once another process's event of its stream is seen.
+    app.eventFeed.onEvents((events) => {
+      for (const event of events) commands.seen(event.streamId, event.streamPosition);
+    });
   },
-  { name: 'commands', fastify: '5.x', decorators: { fastify: ['store'] } },
+  { name: 'commands', fastify: '5.x', dependencies: ['event-feed'], decorators: { fastify: ['store'] } },
 );

@@ -30,12 +30,14 @@ export default fp(
       if (streamId.startsWith(EXECUTION_STREAM_PREFIX))
         views.changed(streamId.slice(EXECUTION_STREAM_PREFIX.length));
     });
-    app.hub.onEvent((event) => {
-      if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) return;
-      const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-      views.changed(executionId);
-      // A Stop sent to any server process ends the model calls this one is making for the execution.
-      if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);
+    app.eventFeed.onEvents((events) => {
+      for (const event of events) {
+        if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) continue;
+        const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
+        views.changed(executionId);
+        // A Stop sent to any server process ends the model calls this one is making for the execution.
+        if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);
+      }
     });
     app.decorate('runs', runs);
     app.decorate('executions', executions);
@@ -58,7 +60,7 @@ export default fp(
   },
   {
     name: 'executions',
-    dependencies: ['server-instance', 'live-updates', 'commands', 'flows'],
+    dependencies: ['server-instance', 'event-feed', 'live-updates', 'commands', 'flows'],
     decorators: { fastify: ['config', 'sql', 'store'] },
   },
 );

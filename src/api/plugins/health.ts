@@ -52,7 +52,7 @@ async function health(app: FastifyInstance) {
       const applied = await appliedMigrations(app);
       if (applied === null) reasons.push('database');
       else if (expected.some((name) => !applied.has(name))) reasons.push('migrations');
-      if (!app.hub.live) reasons.push('live updates');
+      if (!app.eventFeed.live) reasons.push('live updates');
       return reply
         .status(reasons.length === 0 ? 200 : 503)
         .send({ status: reasons.length === 0 ? 'ready' : 'unavailable', reasons });
@@ -80,6 +80,6 @@ async function appliedMigrations(app: FastifyInstance): Promise<Set<string> | nu
 export default fp(health, {
   name: 'health',
   fastify: '5.x',
-  dependencies: ['graceful-stop', 'live-updates'],
+  dependencies: ['graceful-stop', 'event-feed'],
   decorators: { fastify: ['sql', 'hub'] },
 });

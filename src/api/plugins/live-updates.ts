@@ -9,21 +9,19 @@ declare module 'fastify' {
 }
 
 /**
- * The websocket hub, its log tailer and its watch on sign-in sessions (a socket lives as long as the
- * session it was opened with): started with the app, closed with it.
+ * The websocket hub, following the event feed, and its watch on sign-in sessions (a socket lives as long as
+ * the session it was opened with): started with the app, closed with it.
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore, app.serverInstance);
+    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore, app.serverInstance, app.eventFeed);
     app.decorate('hub', hub);
-    // A state kept for commands is dropped once another process's event of its stream is seen.
-    hub.onEvent((event) => app.commands.seen(event.streamId, event.streamPosition));
     await hub.start();
     app.addHook('onClose', () => hub.close());
   },
   {
     name: 'live-updates',
-    dependencies: ['auth', 'server-instance', 'commands'],
+    dependencies: ['auth', 'server-instance', 'event-feed'],
     decorators: { fastify: ['store', 'sql', 'sessionStore'] },
   },
 );

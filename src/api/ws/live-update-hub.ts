@@ -53,14 +53,14 @@ interface Connection {
 
 /**
  * Pushes the events of executions and master mode sessions to subscribed sockets: a replay from the
- * client's position, 'up-to-date', then live events from the process's one log tailer (which also sees
+ * client's position, 'up-to-date', then live events from the process's event feed (which also sees
  * other processes' commits). Positions are stream positions; each socket gets every position once, in order.
  * A socket lives only as long as its sign-in session: when the session ends (sign-out in any process) or
  * expires, the socket is closed with SIGNED_OUT_CLOSE_CODE and gets nothing more. The tokens of a run reach
  * the sockets of every process: this one's at once, the others' through the run text relay.
  */
 export class LiveUpdateHub {
-  private tailer: LogTailer | undefined;
+  private stopFollowing: (() => void) | undefined;
   private relay: RunTextRelay | undefined;
   private stopWatchingSessions: (() => Promise<void>) | undefined;
   private sessionCheck: NodeJS.Timeout | undefined;
@@ -71,7 +71,6 @@ export class LiveUpdateHub {
   private readonly bySession = new Map<string, Set<Connection>>();
   /** The text so far of each run this process is making, by stream, for sockets that subscribe mid-run. */
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
-  private readonly eventListeners: ((event: RecordedEvent) => void)[] = [];
   /** Each event's message as sent, while the event is still held somewhere (a dispatch, a replay). */
   private readonly eventMessages = new WeakMap<RecordedEvent, Buffer>();
 
@@ -80,17 +79,12 @@ export class LiveUpdateHub {
     private readonly sql: Sql,
     private readonly sessions: SessionWatch,
     private readonly instance: Pick<ServerInstance, 'alone'>,
+    /** The process's reader of the whole log (started and stopped by its owner). */
+    private readonly feed: Pick<LogTailer, 'onEvents'>,
   ) {}
 
-  /** Whether the events of every process reach this one's sockets and caches now (the log tailer reads). */
-  get live(): boolean {
-    return this.tailer?.live ?? false;
-  }
-
   async start() {
-    this.tailer = this.store.tail({ from: 'now' });
-    this.tailer.onEvents((events) => this.dispatch(events));
-    await this.tailer.start();
+    this.stopFollowing = this.feed.onEvents((events) => this.dispatch(events));
     this.relay = new RunTextRelay(
       this.sql,
       () => !this.instance.alone,
@@ -103,7 +97,8 @@ export class LiveUpdateHub {
         () => void this.checkSessions().catch(() => {}),
       );
     } catch (error) {
-      await Promise.allSettled([this.tailer.stop(), this.relay.stop()]);
+      this.stopFollowing();
+      await this.relay.stop();
       throw error;
     }
     // A failed check is retried at the next one; meanwhile nothing is pushed past a known expiry.
@@ -114,7 +109,8 @@ export class LiveUpdateHub {
   async close() {
     clearInterval(this.sessionCheck);
     // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
-    await Promise.allSettled([this.tailer?.stop(), this.relay?.stop(), this.stopWatchingSessions?.()]);
+    this.stopFollowing?.();
+    await Promise.allSettled([this.relay?.stop(), this.stopWatchingSessions?.()]);
     for (const connection of this.connections) connection.socket.close(1001, 'Server shutting down');
     this.connections.clear();
     this.subscribers.clear();
@@ -312,17 +308,11 @@ export class LiveUpdateHub {
     for (const event of waiting) this.deliver(connection, streamId, subscription, event);
   }
 
-  /** Called for every event the tailer sees, whichever server process appended it. */
-  onEvent(listener: (event: RecordedEvent) => void) {
-    this.eventListeners.push(listener);
-  }
-
   private dispatch(events: RecordedEvent[]) {
     for (const event of events) {
       // Also ends the text of a run whose process died before it could say so.
       if (RUN_ENDED_EVENTS.has(event.type))
         this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
-      for (const listener of this.eventListeners) listener(event);
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);
         if (subscription) this.deliver(connection, event.streamId, subscription, event);
