@@ -1,3 +1,4 @@
+import closeWithGrace from 'close-with-grace';
 import { EventStore } from '../eventstore';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -15,29 +16,28 @@ async function main() {
     );
   app.crashSweep.start();
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received: stopping, model calls under way get ${config.shutdownGraceMs} ms`);
-    // Past the grace, runs cut off are recorded and the app closes within seconds; a hang must not keep it.
-    const forced = setTimeout(() => process.exit(1), config.shutdownGraceMs + 15_000);
-    forced.unref();
-    // The database is closed whatever the app's close met (a connection already lost, say): an embedded
-    // PostgreSQL left running would hold DATA_DIR.
-    try {
-      await app
-        .stopGracefully(config.shutdownGraceMs)
-        .catch((error) => app.log.error(error, 'the app did not close cleanly'));
-      // The last commits' NOTIFY may still wait its turn: sent, other instances need not wait for their poll.
-      await store.announced();
-      await database.close();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGINT, SIGTERM, or an error nothing caught: model calls under way get their grace, then the app and the
+  // database close (an embedded PostgreSQL left running would hold DATA_DIR). Past the grace and 15 s more,
+  // or at a second signal, the process exits at once; the next start recovers as after a kill -9.
+  closeWithGrace(
+    {
+      delay: config.shutdownGraceMs + 15_000,
+      logger: { error: (message: unknown) => app.log.error(message) },
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error(err, 'stopping after an error nothing caught');
+      app.log.info(`${signal ?? 'error'}: stopping, model calls under way get ${config.shutdownGraceMs} ms`);
+      try {
+        await app
+          .stopGracefully(config.shutdownGraceMs)
+          .catch((error) => app.log.error(error, 'the app did not close cleanly'));
+        // The last commits' NOTIFY may still wait its turn: sent, other instances need not wait for their poll.
+        await store.announced();
+      } finally {
+        await database.close();
+      }
+    },
+  );
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
