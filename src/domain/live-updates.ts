@@ -85,3 +85,16 @@ export function topicOfKey(key: string): LiveTopic | null {
 /** Whether a snapshot at `incoming` is newer than one at `current`: equal versions are the same state. */
 export const isNewer = (incoming: number, current: number | undefined): boolean =>
   current === undefined || incoming > current;
+
+/**
+ * Of the view held and one that arrives (pushed events, polls and answers arrive in any order), the one to
+ * keep: the incoming one unless it is of the same stream and not newer, so an older view never wins.
+ */
+export function newerView<View extends { id: string; version: number }>(
+  current: View | null | undefined,
+  incoming: View,
+): View {
+  return current && current.id === incoming.id && !isNewer(incoming.version, current.version)
+    ? current
+    : incoming;
+}

@@ -1,6 +1,7 @@
-import { assign, emit, fromPromise, raise, type SnapshotFrom, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, raise, type SnapshotFrom, setup } from 'xstate';
 import { DEFAULT_USER_INPUT, firstPendingCacheItem, NOT_A_LOOP, runningRun } from '../domain/execution';
 import type { ExecutionState } from '../domain/execution/types';
+import { newerView } from '../domain/live-updates';
 
 /** Spec §9: QuickRun waits this long before it runs the next step by itself. */
 export const AUTO_EXECUTE_DELAY_MS = 800;
@@ -77,10 +78,6 @@ const lacksInput = (context: QuickRunContext, stepId: string) =>
 const firstPending = (context: QuickRunContext) =>
   context.execution ? firstPendingCacheItem(context.execution) : null;
 
-/** Pushed events and answers arrive in any order: an older view of the same execution never wins. */
-const newer = (current: QuickRunExecution | null, incoming: QuickRunExecution) =>
-  current && current.id === incoming.id && current.version > incoming.version ? current : incoming;
-
 const without = (list: string[], stepId: string) => {
   const i = list.indexOf(stepId);
   return i === -1 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
@@ -107,18 +104,22 @@ export const quickRunMachine = setup({
     /** Reads the execution again; the page provides how. */
     refreshExecution: () => {},
     storeExecution: assign({
-      execution: ({ context, event }) =>
-        'execution' in event ? newer(context.execution, event.execution) : context.execution,
+      execution: ({ context, event }) => {
+        assertEvent(event, ['EXECUTE_ALL', 'EXECUTION_UPDATED', 'STEP_EXECUTED']);
+        return newerView(context.execution, event.execution);
+      },
     }),
     countManualRun: assign({
-      manualRuns: ({ context, event }) =>
-        event.type === 'STEP_EXECUTE_STARTED' ? [...context.manualRuns, event.stepId] : context.manualRuns,
+      manualRuns: ({ context, event }) => {
+        assertEvent(event, 'STEP_EXECUTE_STARTED');
+        return [...context.manualRuns, event.stepId];
+      },
     }),
     endManualRun: assign({
-      manualRuns: ({ context, event }) =>
-        event.type === 'STEP_EXECUTED' || event.type === 'STEP_EXECUTE_FAILED'
-          ? without(context.manualRuns, event.stepId)
-          : context.manualRuns,
+      manualRuns: ({ context, event }) => {
+        assertEvent(event, ['STEP_EXECUTED', 'STEP_EXECUTE_FAILED']);
+        return without(context.manualRuns, event.stepId);
+      },
     }),
     askRefresh: raise({ type: 'REFRESH_EXECUTION' }),
   },
@@ -147,7 +148,7 @@ export const quickRunMachine = setup({
       context.pausedStepId !== null && !lacksInput(context, context.pausedStepId),
     pausedStepNoLongerNext: ({ context, event }) => {
       if (event.type !== 'EXECUTION_UPDATED') return false;
-      const item = firstPendingCacheItem(newer(context.execution, event.execution));
+      const item = firstPendingCacheItem(newerView(context.execution, event.execution));
       return item?.stepId !== context.pausedStepId;
     },
     executedPausedStep: ({ context, event }) =>
@@ -274,7 +275,7 @@ export const quickRunMachine = setup({
                   target: 'deciding',
                   actions: [
                     assign({
-                      execution: ({ context, event }) => newer(context.execution, event.output.execution),
+                      execution: ({ context, event }) => newerView(context.execution, event.output.execution),
                     }),
                     emit(({ context }) => ({
                       type: 'stepExecuted' as const,

@@ -1,5 +1,5 @@
 import { evolve } from '../../domain/execution';
-import { isNewer } from '../../domain/live-updates';
+import { newerView } from '../../domain/live-updates';
 import type { ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 
 /** An execution as the API returns it: the domain state plus the stream position it reflects. */
@@ -28,10 +28,8 @@ export function applyStreamEvent(
 }
 
 /** A polled snapshot replaces the cache only when it is newer, so a slow poll cannot undo pushed events. */
-export function newerExecution(current: Execution | undefined | null, incoming: Execution): Execution {
-  if (current && current.id === incoming.id && !isNewer(incoming.version, current.version)) return current;
-  return incoming;
-}
+export const newerExecution = (current: Execution | undefined | null, incoming: Execution): Execution =>
+  newerView(current, incoming);
 
 /** Events after which a run's streamed tokens are no longer wanted: the run ended or the work restarted. */
 export function endedRunIds(event: ExecutionEvent): string[] | 'all' {
