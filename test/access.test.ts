@@ -1,0 +1,463 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineProvider } from '../src/ai';
+import { SESSION_COOKIE } from '../src/api/plugins/auth';
+import { createTestApp, signUp, type TestApp } from './support/test-app';
+
+/**
+ * Who may call each operation of the API, one entry per operation of the OpenAPI document: signed out it is
+ * a 401 unless public, another user gets a 404 for the owner's resources (and none of the owner's ids in
+ * what they get for their own), and the owner gets what they asked for.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The ids of what the owner made for these checks; every one of them is the owner's. */
+interface Fixtures {
+  /** A flow with two steps, run: an execution with a result of step 1, its logs, a context, a suggestion. */
+  flow: string;
+  step1: string;
+  step2: string;
+  execution: string;
+  result: string;
+  /** A flow with two steps, for the calls that add, change or remove steps, clear logs or add a context. */
+  scratchFlow: string;
+  scratchStep1: string;
+  scratchStep2: string;
+  /** A flow made to be deleted. */
+  doomedFlow: string;
+  /** A flow with a step, to restore to its version 1. */
+  restoredFlow: string;
+  /** Executions of the flow made to be stopped, reset, and to have their result deleted. */
+  executionToStop: string;
+  executionToReset: string;
+  resultToDelete: string;
+  /** A master mode session made from the flow (its rows are the flow's steps), with a run. */
+  masterSession: string;
+  masterRow: string;
+  masterRowToDelete: string;
+  masterSessionToDelete: string;
+  userSession: string;
+  userSessionToDelete: string;
+  apiKey: string;
+  apiKeyToDelete: string;
+  recommendation: string;
+}
+
+interface Caller {
+  name: 'signed out' | 'A' | 'B';
+  email: string;
+}
+
+interface Entry {
+  /**
+   * owner: a resource of one user; anyone else gets 404. caller: the caller's own account or collection;
+   * another user gets theirs, never the owner's ids. public: no session needed.
+   */
+  access: 'owner' | 'caller' | 'public';
+  /** public only: what a signed-out caller gets. */
+  signedOut?: number;
+  /** The body sent, valid for the owner too, so a 404 is the access rule and not validation. */
+  body?: (f: Fixtures, caller: Caller) => unknown;
+  query?: (f: Fixtures) => string;
+  /** Path parameters taken from fixtures made for this call, over the ones the path resolves to. */
+  ids?: (f: Fixtures) => Record<string, string>;
+  /** The call signs the caller in anew (its session ends): checked after every other call of the caller. */
+  startsSession?: true;
+}
+
+const PASSWORD = 'correct horse battery';
+const workflow = {
+  name: 'Imported',
+  description: 'A workflow as JSON',
+  steps: [{ name: 'Ideas', order: 1, systemPrompt: 'List three ideas about tea.', outputMode: 'single' }],
+};
+let registrations = 0;
+
+/** One entry per operation of the OpenAPI document, keyed by method and the document's path. */
+const ACCESS: Record<string, Entry> = {
+  'GET /healthz': { access: 'public', signedOut: 200 },
+  'GET /readyz': { access: 'public', signedOut: 200 },
+  'POST /api/auth/login': {
+    access: 'public',
+    signedOut: 200,
+    // Signed out, the owner signs in from a second browser; signed in, each caller signs in as themselves.
+    body: (_f, caller) => ({ email: caller.email, password: PASSWORD }),
+    startsSession: true,
+  },
+  'POST /api/auth/register': {
+    access: 'public',
+    signedOut: 201,
+    body: () => ({
+      email: `access-${++registrations}-${Date.now()}@example.com`,
+      password: PASSWORD,
+      firstName: 'New',
+      lastName: 'Account',
+    }),
+    startsSession: true,
+  },
+  'GET /api/auth/user': { access: 'caller' },
+
+  'GET /api/flows': { access: 'caller' },
+  'POST /api/flows': { access: 'caller', body: () => ({ name: 'Access', description: 'A flow of my own' }) },
+  'GET /api/flows/{id}': { access: 'owner' },
+  'PUT /api/flows/{id}': { access: 'owner', body: () => ({ description: 'Changed' }) },
+  'DELETE /api/flows/{id}': { access: 'owner', ids: (f) => ({ id: f.doomedFlow }) },
+  'GET /api/flows/{flowId}/steps': { access: 'owner' },
+  'POST /api/flows/{flowId}/execute': { access: 'owner' },
+  'GET /api/flows/{flowId}/executions/latest': { access: 'owner' },
+  'GET /api/flows/{id}/export': { access: 'owner' },
+  'GET /api/flows/{id}/versions': { access: 'owner' },
+  'GET /api/flows/{id}/versions/{version}': { access: 'owner' },
+  'POST /api/flows/{id}/restore/{version}': { access: 'owner', ids: (f) => ({ id: f.restoredFlow }) },
+  'GET /api/flows/{flowId}/executions': { access: 'owner' },
+
+  'POST /api/steps': {
+    access: 'owner',
+    body: (f) => ({ flowId: f.scratchFlow, name: 'Added', order: 3, systemPrompt: 'Sum up [[step-1]].' }),
+  },
+  'PUT /api/steps/{id}': {
+    access: 'owner',
+    ids: (f) => ({ id: f.scratchStep1 }),
+    body: () => ({ systemPrompt: 'List four ideas about tea.' }),
+  },
+  'DELETE /api/steps/{id}': { access: 'owner', ids: (f) => ({ id: f.scratchStep2 }) },
+
+  'GET /api/executions/{id}': { access: 'owner' },
+  'POST /api/executions/{id}/steps/{stepId}/execute': { access: 'owner', body: () => ({ userInput: '' }) },
+  'POST /api/executions/{id}/stop': { access: 'owner', ids: (f) => ({ id: f.executionToStop }) },
+  'POST /api/executions/{id}/reset': { access: 'owner', ids: (f) => ({ id: f.executionToReset }) },
+  'GET /api/executions/{id}/events': { access: 'owner', query: () => '?after=0&limit=10' },
+  'GET /api/executions/{id}/state': { access: 'owner', query: () => '?at=1' },
+  'POST /api/executions/{id}/rerun-from/{stepId}': { access: 'owner' },
+  'PUT /api/step-results/{id}': { access: 'owner', body: () => ({ label: 'ideas' }) },
+  'DELETE /api/step-results/{id}': { access: 'owner', ids: (f) => ({ id: f.resultToDelete }) },
+
+  'GET /api/flows/{flowId}/logs': { access: 'owner' },
+  'DELETE /api/flows/{flowId}/logs': { access: 'owner', ids: (f) => ({ flowId: f.scratchFlow }) },
+  'GET /api/flows/{flowId}/context': { access: 'owner' },
+  'POST /api/flows/{flowId}/context': {
+    access: 'owner',
+    // The scratch flow has no context yet (the flow has one: posting there is a 409).
+    ids: (f) => ({ flowId: f.scratchFlow }),
+    body: () => ({ userNotes: 'Keep it short.' }),
+  },
+  'PATCH /api/flows/{flowId}/context': { access: 'owner', body: () => ({ userNotes: 'Keep it shorter.' }) },
+  'DELETE /api/flows/{flowId}/context/rejected-ideas': { access: 'owner' },
+
+  'GET /api/user/api-keys': { access: 'caller' },
+  'POST /api/user/api-keys': {
+    access: 'caller',
+    body: () => ({ keyName: 'Another key', apiKey: 'AIza-not-a-real-key' }),
+  },
+  'DELETE /api/user/api-keys/{id}': { access: 'owner', ids: (f) => ({ id: f.apiKeyToDelete }) },
+  'GET /api/user/usage': { access: 'caller' },
+
+  'POST /api/ai/flow-creator/improve': {
+    access: 'caller',
+    body: () => ({ description: 'A flow that writes blog posts about tea' }),
+  },
+  'POST /api/ai/flow-creator/proposal': {
+    access: 'caller',
+    body: () => ({ conversationHistory: 'A flow that writes blog posts about tea' }),
+  },
+  'POST /api/ai/generate-workflow': {
+    access: 'caller',
+    body: () => ({ description: 'A flow that writes blog posts about tea' }),
+  },
+  'POST /api/ai/create-from-json': { access: 'caller', body: () => ({ workflowJSON: workflow }) },
+
+  'GET /api/flows/{flowId}/suggestions': { access: 'owner' },
+  'POST /api/flows/{flowId}/suggestions': { access: 'owner' },
+  'DELETE /api/flows/{flowId}/suggestions': { access: 'owner' },
+
+  'GET /api/master-mode/sessions': { access: 'caller', query: (f) => `?flowId=${f.flow}` },
+  'GET /api/master-mode/session/{sessionId}': { access: 'owner' },
+  'DELETE /api/master-mode/session/{sessionId}': {
+    access: 'owner',
+    ids: (f) => ({ sessionId: f.masterSessionToDelete }),
+  },
+  'GET /api/master-mode/session/{sessionId}/runs': { access: 'owner' },
+  'POST /api/master-mode/standalone': {
+    access: 'owner',
+    body: (f) => ({ name: 'From flow', flowId: f.flow }),
+  },
+  'POST /api/master-mode/import': { access: 'caller', body: () => workflow },
+  'POST /api/master-mode/steps': {
+    access: 'owner',
+    body: (f) => ({ sessionId: f.masterSession, stepName: 'Added row', systemPrompt: 'Say hello.' }),
+  },
+  'PUT /api/master-mode/steps/{stepId}': { access: 'owner', body: () => ({ userInput: 'green tea' }) },
+  'DELETE /api/master-mode/steps/{stepId}': {
+    access: 'owner',
+    ids: (f) => ({ stepId: f.masterRowToDelete }),
+  },
+  'POST /api/master-mode/execute/{stepId}': { access: 'owner' },
+  'POST /api/master-mode/execute-all/{sessionId}': { access: 'owner' },
+  'POST /api/master-mode/stop/{sessionId}': { access: 'owner' },
+  'POST /api/master-mode/reset/{sessionId}': { access: 'owner' },
+
+  'GET /api/user-sessions': { access: 'caller' },
+  'POST /api/user-sessions': { access: 'owner', body: (f) => ({ sessionName: 'Saved', flowId: f.flow }) },
+  'DELETE /api/user-sessions/{id}': { access: 'owner', ids: (f) => ({ id: f.userSessionToDelete }) },
+  'POST /api/user-sessions/{id}/load': { access: 'owner' },
+
+  'GET /api/recommendations': { access: 'caller' },
+  'POST /api/recommendations/generate': { access: 'caller' },
+  'GET /api/templates': { access: 'caller' },
+  'GET /api/patterns': { access: 'caller' },
+  'POST /api/recommendations/{id}/implement': { access: 'owner' },
+  'POST /api/recommendations/{id}/feedback': {
+    access: 'owner',
+    body: () => ({ action: 'modified', rating: 4, feedback: 'Close to what I need.' }),
+  },
+};
+
+/** What a path parameter names, by the path it is in (`{id}` is a flow under /api/flows, and so on). */
+const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
+  [/^\/api\/flows\/\{id\}/, { id: (f) => f.flow, version: () => '1' }],
+  [/^\/api\/flows\/\{flowId\}/, { flowId: (f) => f.flow }],
+  [/^\/api\/steps\/\{id\}$/, { id: (f) => f.step1 }],
+  [/^\/api\/executions\/\{id\}/, { id: (f) => f.execution, stepId: (f) => f.step2 }],
+  [/^\/api\/step-results\/\{id\}$/, { id: (f) => f.result }],
+  [/^\/api\/user\/api-keys\/\{id\}$/, { id: (f) => f.apiKey }],
+  [/^\/api\/user-sessions\/\{id\}/, { id: (f) => f.userSession }],
+  [/^\/api\/recommendations\/\{id\}/, { id: (f) => f.recommendation }],
+  [/^\/api\/master-mode\//, { sessionId: (f) => f.masterSession, stepId: (f) => f.masterRow }],
+];
+
+const operationOf = (key: string) => {
+  const [method, path] = key.split(' ') as [Method, string];
+  return { method, path };
+};
+
+function urlOf(key: string, f: Fixtures): string {
+  const { path } = operationOf(key);
+  const entry = ACCESS[key]!;
+  const given = entry.ids?.(f) ?? {};
+  const resolved = PARAMETERS.find(([pattern]) => pattern.test(path))?.[1] ?? {};
+  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = given[name] ?? resolved[name]?.(f);
+    if (value === undefined) throw new Error(`no fixture for {${name}} in ${key}: add one to PARAMETERS`);
+    return value;
+  });
+  return url + (entry.query?.(f) ?? '');
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const uuidsIn = (text: string) => (text.match(UUID) ?? []).map((id) => id.toLowerCase());
+
+/** A browser: its session cookie follows the answers (a sign-in gives a new one). */
+class Browser {
+  constructor(
+    private readonly app: FastifyInstance,
+    private cookie: string | undefined,
+    /** Every id the answers named, when the browser's answers are the owner's data. */
+    readonly seen?: Set<string>,
+  ) {}
+
+  async call(method: Method, url: string, body?: unknown): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method,
+      url,
+      headers: this.cookie ? { cookie: this.cookie } : {},
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    const setCookie = [response.headers['set-cookie'] ?? []].flat();
+    const session = setCookie.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    if (session && this.cookie !== undefined) this.cookie = session.split(';')[0];
+    for (const id of uuidsIn(response.body)) this.seen?.add(id);
+    return response;
+  }
+
+  /** The call's answer, which must be `status`. */
+  async made(status: number, method: Method, url: string, body?: unknown) {
+    const response = await this.call(method, url, body);
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(status);
+    return response.json();
+  }
+}
+
+/** Sign-in and sign-up end the caller's session and start another: in each group they run after the rest. */
+const keys = Object.keys(ACCESS).sort(
+  (a, b) => Number(ACCESS[a]!.startsSession ?? false) - Number(ACCESS[b]!.startsSession ?? false),
+);
+
+describe('who may call each operation of the API', () => {
+  let t: TestApp;
+  let f: Fixtures;
+  let operations: string[];
+  const ownerIds = new Set<string>();
+  let owner: Browser;
+  let other: Browser;
+  let signedOut: Browser;
+  const callers = {} as Record<Caller['name'], Caller>;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { freeStepAllowance: 1_000 },
+      // Every model call answered offline, also for an own API key.
+      { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
+    );
+    const a = await signUp(t.app, 'Owner');
+    const b = await signUp(t.app, 'Other');
+    ownerIds.add(a.user.id);
+    owner = new Browser(t.app, a.cookie, ownerIds);
+    other = new Browser(t.app, b.cookie);
+    signedOut = new Browser(t.app, undefined);
+    callers.A = { name: 'A', email: a.email };
+    callers.B = { name: 'B', email: b.email };
+    callers['signed out'] = { name: 'signed out', email: a.email };
+
+    const document = await owner.made(200, 'GET', '/api/openapi.json');
+    operations = Object.entries(document.paths as Record<string, object>).flatMap(([path, byMethod]) =>
+      Object.keys(byMethod).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+
+    const flowWithSteps = async (name: string, steps: string[]) => {
+      const flow = await owner.made(201, 'POST', '/api/flows', { name, description: `${name} flow` });
+      const ids: string[] = [];
+      for (const [i, systemPrompt] of steps.entries()) {
+        const step = { flowId: flow.id, name: `Step ${i + 1}`, order: i + 1, systemPrompt };
+        ids.push((await owner.made(201, 'POST', '/api/steps', step)).id);
+      }
+      return { flow: flow.id as string, steps: ids };
+    };
+    const start = async (flowId: string) =>
+      (await owner.made(201, 'POST', `/api/flows/${flowId}/execute`)).id as string;
+    const runStep = async (executionId: string, stepId: string) => {
+      const run = await owner.made(200, 'POST', `/api/executions/${executionId}/steps/${stepId}/execute`, {
+        userInput: 'green tea',
+      });
+      return run.results[0].id as string;
+    };
+
+    const main = await flowWithSteps('Blog', [
+      'List three ideas about tea.',
+      'Write a post from [[step-1]].',
+    ]);
+    const execution = await start(main.flow);
+    const result = await runStep(execution, main.steps[0]!);
+    // Approved, so the execution can be rerun from step 2 (which reuses it).
+    await owner.made(200, 'PUT', `/api/step-results/${result}`, { approved: true });
+    expect(await owner.made(200, 'GET', `/api/flows/${main.flow}/logs`)).not.toHaveLength(0);
+    await owner.made(201, 'POST', `/api/flows/${main.flow}/context`, { userNotes: 'Tea for beginners.' });
+    await owner.made(201, 'POST', `/api/flows/${main.flow}/suggestions`);
+    const executionToDeleteFrom = await start(main.flow);
+
+    const scratch = await flowWithSteps('Scratch', ['Say hello.', 'Say goodbye.']);
+    await runStep(await start(scratch.flow), scratch.steps[0]!);
+    const restored = await flowWithSteps('Restored', ['Say hello.']);
+
+    const masterSession = await owner.made(201, 'POST', '/api/master-mode/standalone', {
+      name: 'Rows of the blog',
+      flowId: main.flow,
+    });
+    expect(masterSession.steps).toHaveLength(2);
+    const masterRow = masterSession.steps[0].id as string;
+    await owner.made(200, 'POST', `/api/master-mode/execute/${masterRow}`);
+    const rowToDelete = await owner.made(201, 'POST', '/api/master-mode/steps', {
+      sessionId: masterSession.id,
+      stepName: 'Spare row',
+    });
+
+    const savedSession = (name: string) =>
+      owner.made(201, 'POST', '/api/user-sessions', { sessionName: name, flowId: main.flow });
+    const apiKey = (name: string) =>
+      owner.made(201, 'POST', '/api/user/api-keys', { keyName: name, apiKey: `AIza-${name}` });
+
+    const generated = await owner.made(201, 'POST', '/api/recommendations/generate');
+    expect(generated.count).toBeGreaterThan(0);
+    const recommendation = generated.recommendations[0].id as string;
+    // Feedback keeps it when recommendations are generated again (only untouched ones are replaced).
+    await owner.made(201, 'POST', `/api/recommendations/${recommendation}/feedback`, {
+      action: 'modified',
+      rating: 3,
+    });
+
+    f = {
+      flow: main.flow,
+      step1: main.steps[0]!,
+      step2: main.steps[1]!,
+      execution,
+      result,
+      scratchFlow: scratch.flow,
+      scratchStep1: scratch.steps[0]!,
+      scratchStep2: scratch.steps[1]!,
+      doomedFlow: (await flowWithSteps('Doomed', [])).flow,
+      restoredFlow: restored.flow,
+      executionToStop: await start(main.flow),
+      executionToReset: await start(main.flow),
+      resultToDelete: await runStep(executionToDeleteFrom, main.steps[0]!),
+      masterSession: masterSession.id,
+      masterRow,
+      masterRowToDelete: rowToDelete.id,
+      masterSessionToDelete: (await owner.made(201, 'POST', '/api/master-mode/standalone', { name: 'Spare' }))
+        .id,
+      userSession: (await savedSession('Working on the blog')).id,
+      userSessionToDelete: (await savedSession('Spare')).id,
+      apiKey: (await apiKey('first')).id,
+      apiKeyToDelete: (await apiKey('spare')).id,
+      recommendation,
+    };
+    for (const id of Object.values(f)) expect(ownerIds.has(id), id).toBe(true);
+  });
+  afterAll(() => t?.close());
+
+  it('has an entry for every operation of the OpenAPI document, and none for an operation not in it', () => {
+    const missing = operations.filter((operation) => !(operation in ACCESS));
+    expect(missing, `add an access entry for ${missing.join(', ')}`).toEqual([]);
+    const stale = Object.keys(ACCESS).filter((key) => !operations.includes(key));
+    expect(stale, `no longer in the OpenAPI document, remove the entry for ${stale.join(', ')}`).toEqual([]);
+    expect(operations).toHaveLength(Object.keys(ACCESS).length);
+  });
+
+  it('answers the OpenAPI document itself only to a signed-in user', async () => {
+    const response = await signedOut.call('GET', '/api/openapi.json');
+    expect(response.statusCode).toBe(401);
+  });
+
+  describe('signed out', () => {
+    it.each(keys)('%s', async (key) => {
+      const entry = ACCESS[key]!;
+      const { method } = operationOf(key);
+      const response = await signedOut.call(method, urlOf(key, f), entry.body?.(f, callers['signed out']));
+      if (entry.access === 'public') {
+        expect(response.statusCode, response.body).toBe(entry.signedOut);
+      } else {
+        expect(response.statusCode, response.body).toBe(401);
+        expect(response.json()).toEqual({ message: 'Unauthorized' });
+      }
+    });
+  });
+
+  describe("another user, with the owner's ids", () => {
+    it.each(keys)('%s', async (key) => {
+      const entry = ACCESS[key]!;
+      const { method } = operationOf(key);
+      const url = urlOf(key, f);
+      const body = entry.body?.(f, callers.B);
+      const response = await other.call(method, url, body);
+      if (entry.access === 'owner') {
+        expect(response.statusCode, response.body).toBe(404);
+      } else {
+        expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
+        expect(response.statusCode, response.body).toBeLessThan(300);
+      }
+      // None of the owner's ids, but for those the request itself named.
+      const sent = new Set(uuidsIn(url + JSON.stringify(body ?? null)));
+      const leaked = uuidsIn(response.body).filter((id) => ownerIds.has(id) && !sent.has(id));
+      expect(leaked, `the owner's ids in ${response.body}`).toEqual([]);
+    });
+  });
+
+  describe('the owner', () => {
+    it.each(keys)('%s', async (key) => {
+      const entry = ACCESS[key]!;
+      const { method } = operationOf(key);
+      const response = await owner.call(method, urlOf(key, f), entry.body?.(f, callers.A));
+      expect(response.statusCode, response.body).toBeGreaterThanOrEqual(200);
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    });
+  });
+});
