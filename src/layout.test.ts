@@ -52,7 +52,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe('the layout of src/ (DESIGN.md §2)', () => {
+describe('the layout of src/ (which layer may import which)', () => {
   const graph = importGraph();
   const importsOf = (folder: string) =>
     [...graph]

@@ -55,7 +55,7 @@ describe('migrations', () => {
     expect(row?.count).toBe(files.length);
   });
 
-  it('gives the spec defaults', async () => {
+  it('gives the documented defaults', async () => {
     const [user] = await db.sql<
       { id: string }[]
     >`INSERT INTO users (email) VALUES ('a@example.com') RETURNING id`;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 /**
- * Every call of spec §7, sent with exactly the payload the table names (and no body where it names none),
- * answers success with the shape the screens read. The detailed behaviour of each lives in its own file.
+ * Every API call the web app makes, sent with exactly the payload the web app sends (and no body where it sends
+ * none), answers success with the shape the screens read. The detailed behaviour of each lives in its own file.
  */
-describe('the calls of spec §7 with their named payloads', () => {
+describe('the web app calls with their named payloads', () => {
   let t: TestApp;
   let client: Client;
   let cookie: string;

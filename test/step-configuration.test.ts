@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
-describe('step configuration rule on the server (spec §5)', () => {
+describe('step configuration rule on the server', () => {
   let t: TestApp;
   let lan: Client;
 

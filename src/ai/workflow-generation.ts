@@ -42,7 +42,7 @@ function templateHints(): string {
 }
 
 export interface GenerateWorkflowOptions {
-  /** Shows the model the built-in templates as examples (spec: includeTemplateHints). */
+  /** Shows the model the built-in templates as examples (the request's includeTemplateHints). */
   includeTemplateHints?: boolean;
   signal?: AbortSignal;
 }

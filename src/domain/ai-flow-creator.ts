@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { detectLabels } from './execution/prompt';
 import { type GeneratedWorkflow, referencedOrder, stepReference } from './workflow-json';
 
-/** Spec §3 'Creator chat message'. */
+/** A message of the AI flow creator's chat. */
 export interface CreatorChatMessage {
   id: string;
   type: 'system' | 'user' | 'ai';
@@ -13,7 +13,7 @@ export interface CreatorChatMessage {
 
 /**
  * The Workflow JSON the creator proposes and saves through POST /api/ai/create-from-json: a generated
- * workflow, whose steps are single or multiple only (spec §3).
+ * workflow, whose steps are single or multiple only.
  */
 export type WorkflowProposal = GeneratedWorkflow;
 

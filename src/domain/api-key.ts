@@ -7,8 +7,8 @@ export const API_KEY_MAX_LENGTH = 1000;
 const filled = (text: string | undefined) => (text ?? '').trim() !== '';
 
 /**
- * A new own key (POST /api/user/api-keys). Blank fields answer the spec's one message, without a field
- * name before it; the 'AI' prefix of the key is not checked (spec §5).
+ * A new own key (POST /api/user/api-keys). Blank fields answer one message, without a field
+ * name before it; the 'AI' prefix of the key is not checked.
  */
 export const newApiKeySchema = z
   .strictObject({

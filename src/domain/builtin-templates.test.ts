@@ -3,7 +3,7 @@ import { BUILTIN_TEMPLATES, builtinTemplate } from './builtin-templates';
 import { referencedOrder, workflowJsonSchema } from './workflow-json';
 
 describe('built-in templates', () => {
-  it('are the three of the spec, with distinct ids', () => {
+  it('are the three the product ships, with distinct ids', () => {
     expect(BUILTIN_TEMPLATES.map((t) => t.id)).toEqual([
       'business-strategy',
       'marketing-content',

@@ -1,6 +1,6 @@
 import type { WorkflowJsonInput } from './workflow-json';
 
-/** A workflow the product ships with (spec §3: three, each with three steps), offered by the AI creator. */
+/** A workflow the product ships with (three, each with three steps), offered by the AI creator. */
 export interface BuiltinTemplate {
   id: string;
   workflow: WorkflowJsonInput;

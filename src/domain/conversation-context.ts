@@ -84,7 +84,7 @@ export function conversationHistoryText(turns: readonly ConversationTurn[]): str
     .join('\n\n');
 }
 
-/** Spec §9: context size in KB = (history length + rejected ideas length) / 1024. */
+/** Context size in KB = (history length + rejected ideas length) / 1024. */
 export function contextSizeKb(
   context: Pick<ConversationContextView, 'conversationHistory' | 'rejectedIdeas'>,
 ) {

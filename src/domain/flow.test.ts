@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aStep } from './execution/testing';
 import { normaliseStepConfig, type OutputMode, STEP_NAME_MAX_LENGTH, stepSettingsSchema } from './flow';
 
-describe('normaliseStepConfig (spec §5)', () => {
+describe('normaliseStepConfig', () => {
   const configured = aStep(2, {
     id: 'step-2',
     choices: ['Ngắn', 'Dài'],
@@ -50,7 +50,7 @@ describe('normaliseStepConfig (spec §5)', () => {
   });
 });
 
-describe('stepSettingsSchema (the step editor, spec §5)', () => {
+describe('stepSettingsSchema (the step editor)', () => {
   const settings = {
     name: 'Dàn ý',
     systemPrompt: 'Lập dàn ý từ [[step-1]].',

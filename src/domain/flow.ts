@@ -159,7 +159,7 @@ export type CreateStepInput = z.infer<typeof createStepSchema>;
 export type UpdateStepInput = z.infer<typeof updateStepSchema>;
 
 /**
- * The configuration rules of spec §5 applied on save: choices only for multiple_choice, loop settings
+ * The step configuration rules applied on save: choices only for multiple_choice, loop settings
  * only for loop (whose target is the step itself).
  */
 export function normaliseStepConfig<T extends Partial<StepSnapshot>>(step: T & { id?: string }): T {

@@ -10,7 +10,7 @@ export const SESSION_DESCRIPTION_MAX_LENGTH = 2000;
 
 const isFilled = (text: string | undefined) => (text ?? '').trim() !== '';
 
-/** What the user names a new session, checked as the request body is checked (spec §5). */
+/** What the user names a new session, checked as the request body is checked. */
 export const sessionNamingSchema = z.object({
   sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).refine(isFilled, SESSION_NAME_REQUIRED),
   description: z.string().max(SESSION_DESCRIPTION_MAX_LENGTH),
@@ -24,7 +24,7 @@ const placeId = z
 
 /**
  * A new session: a name, an optional description and mode, and the flow or execution it keeps. A blank
- * name answers the spec's one message with no field name in front, so the check sits on the whole body.
+ * name answers one message with no field name in front, so the check sits on the whole body.
  */
 export const newUserSessionSchema = z
   .strictObject({

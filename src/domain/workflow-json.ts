@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
 
 /**
- * Workflow JSON (spec §3): a flow and its steps as text, for creating a flow from an AI answer, a
+ * Workflow JSON: a flow and its steps as text, for creating a flow from an AI answer, a
  * built-in template or an imported file. Steps point at earlier steps as 'step-N' (N = that step's
  * order), since the steps have no ids until they are created.
  */
@@ -92,7 +92,7 @@ export type WorkflowStep = WorkflowJson['steps'][number];
 export type WorkflowJsonInput = z.input<typeof workflowJsonSchema>;
 
 /**
- * A workflow as the model proposes it (spec §3: single or multiple output only), before it is created:
+ * A workflow as the model proposes it (single or multiple output only), before it is created:
  * what the model is asked to write, and what generating a workflow answers.
  */
 export const generatedWorkflowSchema = z.object({
@@ -144,7 +144,7 @@ const hasNameAndSteps = (value: unknown): boolean =>
   isRecord(value) && 'name' in value && Array.isArray(value.steps);
 
 /**
- * The workflow an imported JSON value holds (spec §5): the first flow of a `flows` list, an object with
+ * The workflow an imported JSON value holds: the first flow of a `flows` list, an object with
  * name and steps, or the `workflow` of what Export JSON answers; null when it holds none of them.
  */
 export function workflowInImport(value: unknown): Record<string, unknown> | null {

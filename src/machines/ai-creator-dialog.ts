@@ -45,7 +45,7 @@ export type AiCreatorEvent =
   | { type: 'IMPORT_TEXT_CHANGED'; text: string }
   | { type: 'IMPORT' };
 
-/** What the dialog is told once each, for its toasts (spec §5 and §8) and for closing. */
+/** What the dialog is told once each, for its toasts and for closing. */
 export type AiCreatorEmitted =
   | { type: 'descriptionMissing' }
   | { type: 'responseFormatInvalid' }
@@ -82,7 +82,7 @@ type ImportReading =
   | { kind: 'notWorkflow' }
   | { kind: 'workflow'; workflow: DialogWorkflow };
 
-/** What the Import tab's text holds (spec §5). */
+/** What the Import tab's text holds. */
 export function readImport(text: string): ImportReading {
   if (text.trim() === '') return { kind: 'empty' };
   let value: unknown;
@@ -111,7 +111,7 @@ const importGuard =
     readImport(context.importText).kind === kind;
 
 /**
- * The AI creator dialog's phases (spec §4): idle, generating (the 'Tạo AI' tab's request), preview of
+ * The AI creator dialog's phases: idle, generating (the 'Tạo AI' tab's request), preview of
  * the generated workflow, creating (from the preview, a built-in template or an imported JSON), then
  * success, which clears every field and tells the dialog to close. A failure goes back where it came
  * from and is emitted with its error. The two requests are actors the dialog provides.
@@ -278,7 +278,7 @@ export const aiCreatorDialogMachine = setup({
 
 export type AiCreatorSnapshot = SnapshotFrom<typeof aiCreatorDialogMachine>;
 
-/** The phase of spec §4 the dialog is in. */
+/** The phase the dialog is in. */
 export function aiCreatorPhaseOf(snapshot: AiCreatorSnapshot): AiCreatorPhase {
   if (snapshot.matches('generating')) return 'generating';
   if (snapshot.matches('creating')) return 'creating';

@@ -116,7 +116,7 @@ const proposing = {
 } as const;
 
 /**
- * The AI flow creator's phases (spec §4): the first message gets an improved description (improvement),
+ * The AI flow creator's phases: the first message gets an improved description (improvement),
  * any later one a workflow proposal built from the whole conversation (proposal); continue-editing asks
  * what to change (editing) and the next message proposes again; confirm-and-save ends in confirmed, where
  * only create-new (back to initial, chat and proposal cleared) is possible. A message is sent only when it

@@ -3,9 +3,9 @@ import { DEFAULT_USER_INPUT, firstPendingCacheItem, NOT_A_LOOP, runningRun } fro
 import type { ExecutionState } from '../domain/execution/types';
 import { newerView } from '../domain/live-updates';
 
-/** Spec §9: QuickRun waits this long before it runs the next step by itself. */
+/** QuickRun waits this long before it runs the next step by itself. */
 export const AUTO_EXECUTE_DELAY_MS = 800;
-/** Spec §9: after a successful run the execution is read again at most once per this many ms. */
+/** After a successful run the execution is read again at most once per this many ms. */
 export const REFRESH_THROTTLE_MS = 500;
 
 /** An execution as the page knows it: the domain state and the stream position it reflects. */
@@ -84,7 +84,7 @@ const without = (list: string[], stepId: string) => {
 };
 
 /**
- * QuickRun (spec §4, started by Execute All): after each execution update it takes the first pending cache
+ * QuickRun (started by Execute All): after each execution update it takes the first pending cache
  * item; none means complete; a step that requires input and has none typed pauses it until Resume;
  * anything else runs by itself after 800 ms, if it is still pending then. Runs go through the `runStep`
  * actor and the throttled read goes through `refreshExecution`, both provided by the page.

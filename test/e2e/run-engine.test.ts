@@ -143,7 +143,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('chat-message-user').count()).toBe(5);
       await screenshot(page, 'run-engine-03-chat-complete');
 
-      // Nothing left to run: the send is refused with the spec's toast, and nothing is added.
+      // Nothing left to run: the send is refused with its toast, and nothing is added.
       await page.getByTestId('chat-input').fill('Còn gì nữa?');
       await page.getByTestId('chat-send').click();
       await expect

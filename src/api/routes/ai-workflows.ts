@@ -12,10 +12,10 @@ import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { modelForUser } from '../user-model';
 
-/** Spec §5: what a blank description is answered with. */
+/** What a blank description is answered with. */
 const DESCRIPTION_REQUIRED = 'Vui lòng nhập mô tả workflow bạn muốn tạo.';
 
-/** A blank description answers the spec's own words with no field name in front, so the check sits on the whole body. */
+/** A blank description answers the catalogue's own words with no field name in front, so the check sits on the whole body. */
 const generateBody = z
   .object({
     description: z

@@ -314,7 +314,7 @@ export function decide(
       if (data.result !== undefined)
         checkSize('The result', data.result.length, 'maxTextChars', context.limits);
       const after = data.result ?? result.result;
-      // The spec's default for a label cleared in the editor.
+      // The default for a label cleared in the editor.
       const fallbackLabel = `step_${result.stepOrder}`;
       const label =
         data.label === undefined ? (result.label ?? fallbackLabel) : data.label.trim() || fallbackLabel;

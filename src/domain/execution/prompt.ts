@@ -86,7 +86,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const resultsOf = (stepIds: readonly string[]) => input.results.filter((r) => stepIds.includes(r.stepId));
   const earlierResults = resultsOf(earlierSteps.map((s) => s.id));
 
-  // The forms are tried in the spec's order; the first that yields text wins.
+  // The forms are tried in a fixed order; the first that yields text wins.
   const resolve = (label: string): Pieces | null => {
     const key = label.trim().toLowerCase();
     const byOrder = STEP_BY_ORDER.exec(key);

@@ -1,6 +1,6 @@
 import type { CacheItem, ExecutionState, QueueItem, StepResult, StepRun } from './types';
 
-/** Progress as the spec defines it: currentStep / steps x 100, never above 100. */
+/** Progress: currentStep / steps x 100, never above 100. */
 export function progress(state: ExecutionState): number {
   if (state.steps.length === 0) return 0;
   return Math.min(100, (state.currentStep / state.steps.length) * 100);

@@ -130,7 +130,7 @@ function stepOf(state: FlowState, stepId: string): VersionedStep {
   return step;
 }
 
-/** Input sources may only name earlier steps of the same flow (spec §5). */
+/** Input sources may only name earlier steps of the same flow. */
 function checkInputSources(
   steps: VersionedStep[],
   step: Pick<VersionedStep, 'id' | 'order' | 'inputSources'>,

@@ -1,7 +1,7 @@
 import { MAX_TEXT_CEILING } from '../limits';
 import { z } from 'zod';
 
-/** What a master mode row does when it runs (spec §3, default ai). */
+/** What a master mode row does when it runs (default ai). */
 export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;
 export type MasterStepType = (typeof MASTER_STEP_TYPES)[number];
 

@@ -6,7 +6,7 @@ import { userQueryOptions } from '../features/auth/api/get-user';
 import { EXECUTION_POLL_MS, executionQueryOptions } from '../features/flow-workspace/api/get-execution';
 import { createQueryClient } from '../lib/api-client';
 
-/** The server cache settings of spec §7 and §9, as the app's query client and its reads carry them. */
+/** The server cache settings, as the app's query client and its reads carry them. */
 describe('query settings', () => {
   it('keeps data fresh 5 minutes and unused 10, never retries, never refetches on focus or interval', () => {
     const defaults = createQueryClient().getDefaultOptions();

@@ -1,6 +1,6 @@
 import { MutationCache, type MutationMeta, QueryClient, type QueryFunction } from '@tanstack/react-query';
 
-/** An API failure as spec §8 words it: `status: message`, with the server's retryable hint. */
+/** An API failure as the app words it: `status: message`, with the server's retryable hint. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -92,7 +92,7 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 }
 
 /**
- * Spec §9: fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default.
+ * Fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default.
  * Every failed mutation is told to `onMutationFailure` with its meta, so failures take one path to the user.
  */
 export function createQueryClient({

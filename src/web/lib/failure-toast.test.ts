@@ -4,7 +4,7 @@ import { failureToastOf } from './failure-toast';
 
 const serverError = new ApiError(409, '409: A run is already in progress');
 
-/** Spec §8: the toast a failed mutation shows, as its meta words it. */
+/** The toast a failed mutation shows, as its meta words it. */
 describe('failureToastOf', () => {
   it("says 'Lỗi' and the failure's own text when the mutation declares nothing", () => {
     expect(failureToastOf(serverError)).toEqual({

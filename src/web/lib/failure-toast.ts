@@ -2,9 +2,9 @@ import { ApiError, messageOf } from './api-client';
 import { toasts } from './strings';
 
 /**
- * What a failed call tells the user (spec §8). With `messageOr` the failure's own text (`status: message`,
- * spec §7) is shown, and that text only when there is none; with `description` the screen's text stands
- * whatever the server said. The title is 'Lỗi' unless given.
+ * What a failed call tells the user. With `messageOr` the failure's own text (`status: message`) is shown,
+ * and that text only when there is none; with `description` the screen's text stands whatever the server said.
+ * The title is 'Lỗi' unless given.
  */
 export type FailureToast = { title?: string } & ({ messageOr: string } | { description: string });
 

@@ -1,4 +1,4 @@
-/** The three badges a flow's status shows as (spec §2): any status but active or draft reads Inactive. */
+/** The three badges a flow's status shows as: any status but active or draft reads Inactive. */
 export type FlowStatusBadge = 'active' | 'draft' | 'inactive';
 
 export const flowStatusBadge = (status: string): FlowStatusBadge =>

@@ -26,15 +26,15 @@ import {
 } from './strings';
 
 /**
- * The interface texts of the product specification are a contract: each entry is the catalogue's text
- * and the spec's, character for character (accents, capitals, punctuation, '...').
+ * The interface texts are a contract: each entry is the catalogue's text and the expected one,
+ * character for character (accents, capitals, punctuation, '...').
  */
 const check = (pairs: Array<[actual: string, expected: string]>) => {
   for (const [actual, expected] of pairs) expect(actual).toBe(expected);
 };
 
-describe('the strings catalogue against the specification', () => {
-  it('has the screens and routes texts (spec §2)', () => {
+describe('the strings catalogue against the expected texts', () => {
+  it('has the screens and routes texts', () => {
     check([
       [app.loading, 'Đang tải...'],
       [notFound.title, 'Page Not Found'],
@@ -145,7 +145,7 @@ describe('the strings catalogue against the specification', () => {
     expect(apiKeys.apiKeyPlaceholder).toContain('AI');
   });
 
-  it('has the states texts (spec §4)', () => {
+  it('has the states texts', () => {
     check([
       [quickRun.pausedTitle, 'QuickRun Paused'],
       [quickRun.resume, 'Resume'],
@@ -162,7 +162,7 @@ describe('the strings catalogue against the specification', () => {
     ]);
   });
 
-  it('has the validation texts (spec §5)', () => {
+  it('has the validation texts', () => {
     check([
       [aiCreator.descriptionMissing, 'Thiếu mô tả'],
       [aiCreator.descriptionMissingText, 'Vui lòng nhập mô tả workflow bạn muốn tạo.'],
@@ -197,7 +197,7 @@ describe('the strings catalogue against the specification', () => {
     expect(aiCreator.importedText('Blog')).toContain('Blog');
   });
 
-  it('has the toasts of the error catalogue (spec §8)', () => {
+  it('has the toasts of the error catalogue', () => {
     check([
       [exportFlow.failedTitle, 'Lỗi export'],
       [exportFlow.failed, 'Không thể export flow'],

@@ -1,5 +1,5 @@
 /**
- * Every visible string of the web app. The spec's texts are a contract, so they live in one place where
+ * Every visible string of the web app. Its texts are a contract, so they live in one place where
  * they can be checked against it; templated ones are functions.
  */
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useToast } from '../components/ui/toast';
 
-/** Spec §9: the copied tick ('Đã copy!') shows for 2 s. */
+/** The copied tick ('Đã copy!') shows for 2 s. */
 export const COPY_CONFIRMATION_MS = 2000;
 
 /**

@@ -3,7 +3,7 @@ import remarkGfm from 'remark-gfm';
 
 /**
  * The heavy half of the markdown block (react-markdown + remark-gfm), loaded only when a result is shown.
- * No raw HTML is rendered; react-markdown's default URL rule keeps exactly the spec's link protocols
+ * No raw HTML is rendered; react-markdown's default URL rule keeps exactly the link protocols allowed
  * (http, https, irc, ircs, mailto, xmpp).
  */
 export default function MarkdownRenderer({ text }: { text: string }) {

@@ -7,7 +7,7 @@ export interface ToastMessage {
   variant?: 'success' | 'destructive';
 }
 
-/** Spec §9: one toast at a time; a new one replaces the current one. */
+/** One toast at a time; a new one replaces the current one. */
 export const currentToastAtom = atom<(ToastMessage & { key: number; open: boolean }) | null>(null);
 
 let nextKey = 1;

@@ -4,11 +4,11 @@ import { X } from 'lucide-react';
 import { classNames } from '../../lib/class-names';
 import { currentToastAtom } from './toast';
 
-/** Spec §9: a dismissed toast is removed this long after it closed (unless a newer one took its place). */
+/** A dismissed toast is removed this long after it closed (unless a newer one took its place). */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 /**
- * The toast region. Radix's defaults are the spec's: 5000 ms display, swipe right 50 px, hotkey F8.
+ * The toast region. Radix's defaults are the ones wanted: 5000 ms display, swipe right 50 px, hotkey F8.
  */
 export function Toaster({ closeLabel }: { closeLabel: string }) {
   const [toast, setToast] = useAtom(currentToastAtom);

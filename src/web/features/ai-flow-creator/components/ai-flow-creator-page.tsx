@@ -4,7 +4,7 @@ import { CreatorChat } from './creator-chat';
 import { useAiFlowCreator } from './use-ai-flow-creator';
 import { WorkflowPreview } from './workflow-preview';
 
-/** Spec §2 'AI flow creator': a chat with the AI on the left, the workflow it proposes on the right. */
+/** The AI flow creator page: a chat with the AI on the left, the workflow it proposes on the right. */
 export function AiFlowCreatorPage() {
   const { send, context, phase, pending, canSend, saving } = useAiFlowCreator();
   return (

@@ -27,7 +27,7 @@ const texts: CreatorTexts = {
 
 const now = () => new Date().toISOString();
 
-/** The creator's machine with its three calls, and a toast for each outcome the spec names. */
+/** The creator's machine with its three calls, and a toast for each outcome. */
 export function useAiFlowCreator() {
   const queryClient = useQueryClient();
   const toast = useToast();

@@ -10,7 +10,7 @@ export interface ApiKey {
   lastUsed: string | null;
 }
 
-// Spec §7 names this read as never retried: a 401 here means signed out, at once.
+// This read is never retried: a 401 here means signed out, at once.
 export const apiKeysQueryOptions = queryOptions<ApiKey[]>({ queryKey: ['/api/user/api-keys'], retry: false });
 
 export function useApiKeys() {

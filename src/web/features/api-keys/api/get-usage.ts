@@ -8,7 +8,7 @@ export interface Usage {
 
 export const usageQueryOptions = queryOptions<Usage>({
   queryKey: ['/api/user/usage'],
-  // Spec §7 names this read as never retried, whatever the defaults become.
+  // This read is never retried, whatever the defaults become.
   retry: false,
   // Step runs elsewhere change it; opening the page shows the count as it is now.
   refetchOnMount: 'always',

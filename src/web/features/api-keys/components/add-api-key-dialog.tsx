@@ -42,7 +42,7 @@ export function AddApiKeyDialog({
           onError: redirectIfSignedOut,
         },
       ),
-    // Spec §5: one message for any blank field, in a toast.
+    // One message for any blank field, in a toast.
     () => toast({ title: toasts.error, description: t.fillInEverything, variant: 'destructive' }),
   );
 

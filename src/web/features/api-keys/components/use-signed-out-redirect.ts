@@ -4,7 +4,7 @@ import { currentPage, signInUrl } from '../../../lib/sign-in';
 import { apiKeys as t } from '../../../lib/strings';
 import { isUnauthorized } from '../api/unauthorized';
 
-/** Spec §9: the sign-in page opens 500 ms after a 401, so the toast is seen first. */
+/** The sign-in page opens 500 ms after a 401, so the toast is seen first. */
 const REDIRECT_AFTER_401_MS = 500;
 
 /** Handles a signed-out failure (toast, then the sign-in page); answers whether it was one. */

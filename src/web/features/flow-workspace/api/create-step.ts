@@ -6,7 +6,7 @@ import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
 /**
- * Spec §7: a new step is 'New Step {n}' at order count + 1 with every other field at its default. After a
+ * A new step is 'New Step {n}' at order count + 1 with every other field at its default. After a
  * step was deleted the orders have a gap; the new step then goes after the last one (orders are never
  * shared, and `[[step-N]]` references of the remaining steps keep pointing where they did).
  */

@@ -2,7 +2,7 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client';
 import { type Execution, newerExecution } from '../../../lib/execution-stream';
 
-/** Spec §7: an execution is polled every second while shown; pushed events land in the same cache entry. */
+/** An execution is polled every second while shown; pushed events land in the same cache entry. */
 export const EXECUTION_POLL_MS = 1000;
 
 export const executionQueryKey = (executionId: string) => ['/api/executions', executionId] as const;

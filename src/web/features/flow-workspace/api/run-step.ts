@@ -51,7 +51,7 @@ export async function runStepOfExecution(
   return answer;
 }
 
-/** Spec §8: an execution that would not start says so the same way wherever the run was asked for. */
+/** An execution that would not start says so the same way wherever the run was asked for. */
 const startFailedToast: FailureToast = {
   title: toasts.executionStartFailed,
   description: toasts.executionStartFailedText,

@@ -7,7 +7,7 @@ import { stepsQueryOptions } from './get-steps';
 export const updateStep = (stepId: string, changes: UpdateStepInput) =>
   api.put<Step>(`/api/steps/${stepId}`, changes);
 
-/** Each place that changes a step words its failure its own way (spec §8). */
+/** Each place that changes a step words its failure its own way. */
 export function useUpdateStep(flowId: string, errorToast: ErrorToastMeta) {
   const queryClient = useQueryClient();
   const key = stepsQueryOptions(flowId).queryKey;

@@ -7,7 +7,7 @@ export interface GenerateWorkflowInput {
 
 /**
  * Asks the server's model for a workflow. The answer is returned as it came: the dialog checks that it
- * holds a workflow with a name and steps before previewing it (spec §5).
+ * holds a workflow with a name and steps before previewing it.
  */
 export const generateWorkflow = (input: GenerateWorkflowInput) =>
   api.post<unknown>('/api/ai/generate-workflow', input);

@@ -14,7 +14,7 @@ const triggerClasses =
   'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 transition-colors data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm cursor-pointer';
 
 /**
- * The AI Workflow Creator (spec §2): a workflow generated from a description, a built-in template or an
+ * The AI Workflow Creator: a workflow generated from a description, a built-in template or an
  * imported JSON becomes a flow. Its state lives here rather than in the dialog's content, so a request
  * still on its way when the dialog closes ends as usual, and the fields are kept until a flow is created.
  */

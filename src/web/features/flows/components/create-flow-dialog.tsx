@@ -33,7 +33,7 @@ export function CreateFlowDialog({
 
   const submit = form.handleSubmit(({ name, description }) =>
     create(
-      // Spec §7 sends the status with the new flow; a new flow is a draft.
+      // The status is sent with the new flow; a new flow is a draft.
       { name, description, status: 'draft' },
       {
         onSuccess: (flow) => {

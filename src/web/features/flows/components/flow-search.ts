@@ -1,6 +1,6 @@
 import type { FlowListItem } from '../../../lib/flows-query';
 
-/** Case-insensitive substring of name or description (spec §2, search box). */
+/** Case-insensitive substring of name or description (the search box). */
 export function matchesSearch(flow: Pick<FlowListItem, 'name' | 'description'>, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;

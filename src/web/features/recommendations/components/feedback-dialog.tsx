@@ -48,7 +48,7 @@ function FeedbackForm({
             <Select
               id="feedback-action"
               {...field}
-              // No action until the user picks one (spec §5).
+              // No action until the user picks one.
               value={field.value ?? ''}
               data-testid="feedback-action"
             >
@@ -114,7 +114,7 @@ function FeedbackForm({
   );
 }
 
-/** Spec §5: an action must be chosen before submitting; the rating is 1 to 5 stars; a comment is optional. */
+/** An action must be chosen before submitting; the rating is 1 to 5 stars; a comment is optional. */
 export function FeedbackDialog({
   open,
   onOpenChange,

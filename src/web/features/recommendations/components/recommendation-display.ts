@@ -5,20 +5,20 @@ import type {
   RecommendationType,
 } from '../../../../domain/workflow-recommendations';
 
-/** Spec §9: the complexity bar is filled 25% for low, 60% for medium, 90% for anything else. */
+/** The complexity bar is filled 25% for low, 60% for medium, 90% for anything else. */
 export function complexityPercent(complexity: Complexity | string): number {
   return complexity === 'low' ? 25 : complexity === 'medium' ? 60 : 90;
 }
 
 export type PriorityStyle = 'destructive' | 'default' | 'secondary';
 
-/** Spec §9: urgent and high share the destructive style, medium the default, low the secondary. */
+/** Urgent and high share the destructive style, medium the default, low the secondary. */
 export function priorityStyle(priority: Priority | string): PriorityStyle {
   if (priority === 'urgent' || priority === 'high') return 'destructive';
   return priority === 'low' ? 'secondary' : 'default';
 }
 
-/** Spec §9: an average rating is shown with one decimal. */
+/** An average rating is shown with one decimal. */
 export const formatRating = (rating: number) => rating.toFixed(1);
 
 /** A recommendation the user said they do not want is not shown again. */

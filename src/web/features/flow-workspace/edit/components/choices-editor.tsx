@@ -17,7 +17,7 @@ export function ChoicesEditor({
   const rows = choices.length === 0 ? [''] : choices;
   const filled = rows.some((c) => c.trim() !== '');
   const remove = (index: number) => {
-    // Spec §5: the last choice cannot be removed.
+    // The last choice cannot be removed.
     if (rows.length <= 1) return;
     onChange(rows.filter((_, i) => i !== index));
   };

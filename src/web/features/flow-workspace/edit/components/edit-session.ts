@@ -33,7 +33,7 @@ export function useFlowDetailsDraft(flow: Flow) {
   return { details, changed: changed ? draft : null, change, discard: () => setStored(null) };
 }
 
-/** Flows with a step added, deleted or updated since their last Save (the spec's dirty flag). */
+/** Flows with a step added, deleted or updated since their last Save (the dirty flag). */
 const dirtyFlowIdsAtom = atom<ReadonlySet<string>>(new Set<string>());
 
 export function useDirtyFlag(flowId: string) {

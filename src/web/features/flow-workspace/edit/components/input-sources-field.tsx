@@ -4,7 +4,7 @@ import { Checkbox } from '../../../../components/ui/checkbox';
 import { editMode as t } from '../../../../lib/strings';
 import type { StepFields } from './step-draft';
 
-/** The earlier steps a step can take input from (spec §5), ticked on or off. */
+/** The earlier steps a step can take input from, ticked on or off. */
 export function InputSourcesField({
   control,
   sources,

@@ -152,7 +152,7 @@ function StepConfigurationForm({ step, steps, draft, onChange, onSave, saving }:
               />
             </Field>
             <Field id="step-loop-target" label={t.loopTarget}>
-              {/* Spec §4: a loop repeats the step itself; the target is shown, not chosen. */}
+              {/* A loop repeats the step itself; the target is shown, not chosen. */}
               <select
                 id="step-loop-target"
                 className={selectClasses}

@@ -47,7 +47,7 @@ export function draftOf(step: Step, editing = false): StepDraft {
 /** Blank choices are the editor's empty rows, not options. */
 const choicesOf = (fields: StepFields) => fields.choices.map((c) => c.trim()).filter((c) => c !== '');
 
-/** The configuration the spec's rules make of the fields (spec §5, one rule shared with the server). */
+/** The configuration the step rules make of the fields (one rule shared with the server). */
 function configOf(stepId: string, fields: StepFields) {
   return normaliseStepConfig({
     id: stepId,

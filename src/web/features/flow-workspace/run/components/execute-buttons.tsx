@@ -16,7 +16,7 @@ export interface ExecuteButton {
 }
 
 /**
- * Spec §4: one 'Execute' while the step has no work in the cache, else one per pending item ('Execute
+ * One 'Execute' while the step has no work in the cache, else one per pending item ('Execute
  * (lần N)' for loop iterations); a finished step offers a re-run.
  */
 export function executeButtonsFor(step: Step, execution: Execution | null): ExecuteButton[] {

@@ -6,7 +6,7 @@ import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
 import { dates, runMode as t, toasts } from '../../../../lib/strings';
 
-/** The results file of spec §2: per step its order, name and prompt, then each result with label and time. */
+/** The exported results file: per step its order, name and prompt, then each result with label and time. */
 export function resultsText(steps: Step[], execution: Execution | null): string {
   return steps
     .map((step) => {

@@ -50,7 +50,7 @@ describe('execute buttons', () => {
 });
 
 describe('step status', () => {
-  it('follows the execution currentStep (spec §4)', () => {
+  it('follows the execution currentStep', () => {
     const current = execution([], 2);
     expect(stepDisplayStatus(current, 1)).toBe('completed');
     expect(stepDisplayStatus(current, 2)).toBe('running');
@@ -96,7 +96,7 @@ describe('workspace mode', () => {
 });
 
 describe('new step', () => {
-  it('is named and ordered after the existing steps, with every default of spec §7', () => {
+  it('is named and ordered after the existing steps, with every default of a new step', () => {
     expect(newStepBody('f1', [{ order: 1 }, { order: 2 }])).toMatchObject({
       flowId: 'f1',
       name: 'New Step 3',

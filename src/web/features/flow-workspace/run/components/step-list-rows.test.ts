@@ -81,7 +81,7 @@ describe('step list rows', () => {
       ],
       [],
     ]);
-    // Spec §4: completed below currentStep, running at it.
+    // Completed below currentStep, running at it.
     expect(rows.map((row) => row.status)).toEqual(['completed', 'completed', 'completed', 'running']);
   });
 

@@ -6,7 +6,7 @@ import { runMode as t } from '../../../../lib/strings';
 export type StepDisplayStatus = 'completed' | 'running' | 'stopped' | 'pending';
 
 /**
- * Spec §4: completed below the execution's currentStep, running at it, pending after it or with no
+ * Completed below the execution's currentStep, running at it, pending after it or with no
  * execution; on a stopped execution the step it stopped at shows as stopped.
  */
 export function stepDisplayStatus(execution: Execution | null, order: number): StepDisplayStatus {

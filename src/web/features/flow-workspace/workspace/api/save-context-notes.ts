@@ -4,7 +4,7 @@ import { api } from '../../../../lib/api-client';
 import { conversationContext as t } from '../../../../lib/strings';
 import { contextQueryOptions } from './get-context';
 
-/** Spec §8 names the errors these calls throw; the server's answer stays as the cause. */
+/** The errors these calls throw are the catalogue's; the server's answer stays as the cause. */
 export const createContext = (flowId: string, userNotes: string) =>
   api.post<ConversationContextView>(`/api/flows/${flowId}/context`, { userNotes }).catch((cause: unknown) => {
     throw new Error(t.createFailed, { cause });

@@ -23,7 +23,7 @@ const failure = (title: string, description: string): ToastMessage => ({
   variant: 'destructive',
 });
 
-/** The toast of spec §5 and §8 for each outcome the machine reports; none for 'created' from import. */
+/** The toast for each outcome the machine reports; none for 'created' from import. */
 function toastOf(event: AiCreatorEmitted): ToastMessage {
   switch (event.type) {
     case 'descriptionMissing':

@@ -4,7 +4,7 @@ import { Badge } from '../../../../components/ui/badge';
 import { excerptOf } from '../../../../lib/excerpt';
 import { aiCreator as t } from '../../../../lib/strings';
 
-/** Spec §5 and §9: at most this many steps are previewed. */
+/** At most this many steps are previewed. */
 export const PREVIEW_STEP_LIMIT = 10;
 const EXCERPT_LENGTH = 160;
 
