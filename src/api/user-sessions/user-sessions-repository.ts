@@ -1,0 +1,117 @@
+import type { Sql } from 'postgres';
+import { notFound } from '../../domain/errors';
+import type { NewUserSession, SessionMode } from '../../domain/user-session';
+
+/** A saved session as its owner sees it, with the name of its flow while that flow exists. */
+export interface SavedSessionRow {
+  id: string;
+  userId: string;
+  flowId: string | null;
+  executionId: string | null;
+  sessionName: string;
+  sessionData: { description?: string; mode?: SessionMode };
+  lastActiveAt: Date;
+  createdAt: Date;
+  flowName: string | null;
+}
+
+/** The flow and execution a saved session keeps. */
+export interface WorkPlace {
+  flowId: string | null;
+  executionId: string | null;
+}
+
+/** A saved session just loaded: where it was, whether its flow still exists, and its stored mode. */
+export interface LoadedSession extends WorkPlace {
+  mode: unknown;
+  flowExists: boolean;
+}
+
+/**
+ * The `user_sessions` table: saved sessions (named bookmarks of a flow, an execution and a mode), each
+ * visible to its owner only; another user's id reads as missing.
+ */
+export class UserSessionsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  private select(userId: string) {
+    return this.sql`
+      SELECT s.id, s.user_id, s.flow_id, s.execution_id, s.session_name, s.session_data, s.last_active_at,
+             s.created_at, f.name AS flow_name
+      FROM user_sessions s LEFT JOIN flows f ON f.id = s.flow_id AND f.user_id = s.user_id
+      WHERE s.user_id = ${userId}`;
+  }
+
+  /** The user's sessions, the last active first. */
+  list(userId: string): Promise<SavedSessionRow[]> {
+    return this.sql<SavedSessionRow[]>`
+      ${this.select(userId)} ORDER BY s.last_active_at DESC, s.created_at DESC`;
+  }
+
+  /**
+   * The flow and execution a new session keeps. Named ids must be the user's (404 otherwise); an execution
+   * brings its flow, a flow its latest execution. With neither, it is what the user works on now: the
+   * execution they started last, else the flow they changed last, else nothing (the flows list).
+   */
+  async workPlaceOf(userId: string, input: NewUserSession): Promise<WorkPlace> {
+    const { sql } = this;
+    if (input.executionId) {
+      const [execution] = await sql<{ id: string; flowId: string }[]>`
+        SELECT e.id, e.flow_id FROM executions e JOIN flows f ON f.id = e.flow_id AND f.user_id = ${userId}
+        WHERE e.id = ${input.executionId} AND e.user_id = ${userId}`;
+      if (!execution || (input.flowId && execution.flowId !== input.flowId)) {
+        throw notFound('Execution not found');
+      }
+      return { flowId: execution.flowId, executionId: execution.id };
+    }
+    if (input.flowId) {
+      const [flow] = await sql<{ id: string; executionId: string | null }[]>`
+        SELECT f.id, (SELECT e.id FROM executions e WHERE e.flow_id = f.id AND e.user_id = ${userId}
+                      ORDER BY e.started_at DESC LIMIT 1) AS execution_id
+        FROM flows f WHERE f.id = ${input.flowId} AND f.user_id = ${userId}`;
+      if (!flow) throw notFound('Flow not found');
+      return { flowId: flow.id, executionId: flow.executionId };
+    }
+    const [latest] = await sql<{ id: string; flowId: string }[]>`
+      SELECT e.id, e.flow_id FROM executions e JOIN flows f ON f.id = e.flow_id AND f.user_id = ${userId}
+      WHERE e.user_id = ${userId} ORDER BY e.started_at DESC LIMIT 1`;
+    if (latest) return { flowId: latest.flowId, executionId: latest.id };
+    const [flow] = await sql<{ id: string }[]>`
+      SELECT id FROM flows WHERE user_id = ${userId} ORDER BY updated_at DESC, created_at DESC LIMIT 1`;
+    return { flowId: flow?.id ?? null, executionId: null };
+  }
+
+  /** Saves a session at `place`; answers it as listed. */
+  async create(
+    userId: string,
+    place: WorkPlace,
+    sessionName: string,
+    sessionData: SavedSessionRow['sessionData'],
+  ): Promise<SavedSessionRow> {
+    const { sql } = this;
+    const [created] = await sql<{ id: string }[]>`
+      INSERT INTO user_sessions (user_id, flow_id, execution_id, session_name, session_data)
+      VALUES (${userId}, ${place.flowId}, ${place.executionId}, ${sessionName}, ${sql.json(sessionData)})
+      RETURNING id`;
+    const [session] = await sql<SavedSessionRow[]>`${this.select(userId)} AND s.id = ${created!.id}`;
+    return session!;
+  }
+
+  /** Deletes the user's session; 404 when there is none of theirs with that id. */
+  async delete(id: string, userId: string): Promise<void> {
+    const deleted = await this
+      .sql`DELETE FROM user_sessions WHERE id = ${id} AND user_id = ${userId} RETURNING id`;
+    if (deleted.length === 0) throw notFound('Session not found');
+  }
+
+  /** Marks the user's session active now and reads where it was; 404 when there is none of theirs. */
+  async load(id: string, userId: string): Promise<LoadedSession> {
+    const [session] = await this.sql<LoadedSession[]>`
+      UPDATE user_sessions s SET last_active_at = now()
+      WHERE s.id = ${id} AND s.user_id = ${userId}
+      RETURNING s.flow_id, s.execution_id, s.session_data->>'mode' AS mode,
+                EXISTS (SELECT 1 FROM flows f WHERE f.id = s.flow_id AND f.user_id = s.user_id) AS flow_exists`;
+    if (!session) throw notFound('Session not found');
+    return session;
+  }
+}
