@@ -23,7 +23,7 @@ import masterModePlugin from './plugins/master-mode';
 import routeSchemas from './plugins/route-schemas';
 import securityHeaders from './plugins/security-headers';
 import serverInstancePlugin from './plugins/server-instance';
-import userSessionsPlugin from './plugins/user-sessions';
+import userRecordsPlugin from './plugins/user-records';
 import { PROJECT_ROOT } from './project-root';
 import { sharedRateLimits } from './rate-limit-store';
 import { aiFlowCreatorRoutes } from './routes/ai-flow-creator';
@@ -107,7 +107,7 @@ export async function buildApp(
   await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);
-  await app.register(userSessionsPlugin);
+  await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);

@@ -22,3 +22,6 @@ export const newApiKeySchema = z
     apiKey: body.apiKey!.trim(),
     keyType: body.keyType,
   }));
+
+/** A new own key as validated. */
+export type NewApiKey = z.output<typeof newApiKeySchema>;

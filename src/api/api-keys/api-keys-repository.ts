@@ -1,0 +1,60 @@
+import type { Sql } from 'postgres';
+import type { NewApiKey } from '../../domain/api-key';
+import { notFound } from '../../domain/errors';
+import type { Config } from '../config';
+import { createOwnKeyCipher } from '../own-key-cipher';
+import { readUsage, type Usage } from '../usage-standing';
+
+/** What a key looks like to its owner: never the key itself, not even part of it. */
+export interface ListedKey {
+  id: string;
+  keyName: string;
+  keyType: string;
+  isActive: boolean;
+  createdAt: Date;
+  lastUsed: Date | null;
+}
+
+const LISTED_COLUMNS = 'id, key_name, key_type, is_active, created_at, last_used';
+
+/** The users' own API keys (sealed with APP_SECRET), each visible to its owner only, and their usage. */
+export class ApiKeysRepository {
+  private readonly cipher;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: Pick<Config, 'appSecret' | 'freeStepAllowance'>,
+  ) {
+    this.cipher = createOwnKeyCipher(config.appSecret);
+  }
+
+  /** The user's keys, the newest first. */
+  list(userId: string): Promise<ListedKey[]> {
+    const { sql } = this;
+    return sql<ListedKey[]>`
+      SELECT ${sql.unsafe(LISTED_COLUMNS)} FROM user_api_keys
+      WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC`;
+  }
+
+  /** Seals and stores a key; answers it as listed. */
+  async add(userId: string, input: NewApiKey): Promise<ListedKey> {
+    const { sql } = this;
+    const [key] = await sql<ListedKey[]>`
+      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type)
+      VALUES (${userId}, ${input.keyName}, ${this.cipher.encrypt(input.apiKey)}, ${input.keyType})
+      RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
+    return key!;
+  }
+
+  /** Deletes the user's key; 404 when there is none of theirs with that id. */
+  async delete(id: string, userId: string): Promise<void> {
+    const deleted = await this.sql`
+      DELETE FROM user_api_keys WHERE id = ${id} AND user_id = ${userId} RETURNING id`;
+    if (deleted.length === 0) throw notFound('API key not found');
+  }
+
+  /** The user's free allowance left (-1: unlimited with an own active key) and the steps it has paid for. */
+  usage(userId: string): Promise<Usage> {
+    return readUsage(this.sql, userId, this.config.freeStepAllowance);
+  }
+}
