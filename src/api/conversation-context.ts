@@ -6,7 +6,7 @@ import {
   type RejectedIdea,
   rejectedIdeasText,
 } from '../domain/conversation-context';
-import { notFound } from '../domain/errors';
+import { conflict, notFound } from '../domain/errors';
 import type { ConversationContext } from '../domain/execution/types';
 
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
@@ -84,4 +84,46 @@ export async function readConversationContext(
     lastUpdated: row.lastUpdated?.toISOString() ?? null,
     createdAt: row.createdAt?.toISOString() ?? null,
   };
+}
+
+/** A flow's conversation context as its owner reads and changes it (the notes are all they write). */
+export class ConversationContexts {
+  constructor(
+    private readonly sql: Sql,
+    private readonly flows: { owned(flowId: string, userId: string): Promise<unknown> },
+  ) {}
+
+  /** The context of one of the user's flows (404 for any other flow). */
+  read(flowId: string, userId: string): Promise<ConversationContextView> {
+    return readConversationContext(this.sql, flowId, userId);
+  }
+
+  /** Creates the context with the user's notes; 409 when the flow has one already. */
+  async create(flowId: string, userId: string, userNotes: string): Promise<ConversationContextView> {
+    const created = await this.sql`
+      INSERT INTO ai_conversation_context (user_id, flow_id, user_notes)
+      SELECT ${userId}, f.id, ${userNotes} FROM flows f WHERE f.id = ${flowId} AND f.user_id = ${userId}
+      ON CONFLICT (flow_id) DO NOTHING
+      RETURNING id`;
+    if (created.length === 0) {
+      await this.flows.owned(flowId, userId);
+      throw conflict('Conversation context already exists');
+    }
+    return this.read(flowId, userId);
+  }
+
+  /** Changes the notes of the flow's context; 404 when it has none yet. */
+  async changeNotes(flowId: string, userId: string, userNotes: string): Promise<ConversationContextView> {
+    const updated = await this.sql`
+      UPDATE ai_conversation_context c
+      SET user_notes = ${userNotes}, version = c.version + 1, last_updated = now()
+      FROM flows f
+      WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND f.user_id = ${userId}
+      RETURNING c.id`;
+    if (updated.length === 0) {
+      await this.flows.owned(flowId, userId);
+      throw notFound('Conversation context not found');
+    }
+    return this.read(flowId, userId);
+  }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeysRepository } from '../api-keys/api-keys-repository';
+import { ConversationContexts } from '../conversation-context';
 import { UserSessionsRepository } from '../user-sessions/user-sessions-repository';
 
 declare module 'fastify' {
@@ -9,14 +10,22 @@ declare module 'fastify' {
     userSessions: UserSessionsRepository;
     /** Own API keys and the free allowance's usage: each visible to its owner only. */
     apiKeys: ApiKeysRepository;
+    /** The conversation context of each flow (its notes), read with the flow's requests and rejected ideas. */
+    conversationContexts: ConversationContexts;
   }
 }
 
-/** The repositories of what belongs to a user and is not event-sourced: saved sessions, own keys. */
+/** The repositories of what belongs to a user and is not event-sourced: saved sessions, own keys, notes. */
 export default fp(
   async (app: FastifyInstance) => {
     app.decorate('userSessions', new UserSessionsRepository(app.sql));
     app.decorate('apiKeys', new ApiKeysRepository(app.sql, app.config));
+    app.decorate('conversationContexts', new ConversationContexts(app.sql, app.flows));
   },
-  { name: 'user-records', fastify: '5.x', decorators: { fastify: ['sql', 'config'] } },
+  {
+    name: 'user-records',
+    fastify: '5.x',
+    dependencies: ['flows'],
+    decorators: { fastify: ['sql', 'config'] },
+  },
 );

@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ConversationContextView, userNotesSchema } from '../../domain/conversation-context';
 import { noContent, recordId } from '../answer-schemas';
-import { readConversationContext } from '../conversation-context';
-import { conflict, notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
@@ -24,53 +22,27 @@ const contextAnswer = z.object({
  * first saved); POST creates the context with the user's notes, PATCH changes them.
  */
 export const contextRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql } = app;
+  const contexts = app.conversationContexts;
 
   app.get(
     '/api/flows/:flowId/context',
     { schema: { params: flowIdParams, response: { 200: contextAnswer } } },
-    async (request) => readConversationContext(sql, request.params.flowId, userIdOf(request)),
+    async (request) => contexts.read(request.params.flowId, userIdOf(request)),
   );
 
   app.post(
     '/api/flows/:flowId/context',
     { schema: { params: flowIdParams, body: userNotesSchema, response: { 201: contextAnswer } } },
     async (request, reply) => {
-      const { flowId } = request.params;
-      const { userNotes } = request.body;
-      const userId = userIdOf(request);
-      const created = await sql`
-        INSERT INTO ai_conversation_context (user_id, flow_id, user_notes)
-        SELECT ${userId}, f.id, ${userNotes} FROM flows f WHERE f.id = ${flowId} AND f.user_id = ${userId}
-        ON CONFLICT (flow_id) DO NOTHING
-        RETURNING id`;
-      if (created.length === 0) {
-        await app.flows.owned(flowId, userId);
-        throw conflict('Conversation context already exists');
-      }
-      return reply.status(201).send(await readConversationContext(sql, flowId, userId));
+      const created = await contexts.create(request.params.flowId, userIdOf(request), request.body.userNotes);
+      return reply.status(201).send(created);
     },
   );
 
   app.patch(
     '/api/flows/:flowId/context',
     { schema: { params: flowIdParams, body: userNotesSchema, response: { 200: contextAnswer } } },
-    async (request) => {
-      const { flowId } = request.params;
-      const { userNotes } = request.body;
-      const userId = userIdOf(request);
-      const updated = await sql`
-        UPDATE ai_conversation_context c
-        SET user_notes = ${userNotes}, version = c.version + 1, last_updated = now()
-        FROM flows f
-        WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND f.user_id = ${userId}
-        RETURNING c.id`;
-      if (updated.length === 0) {
-        await app.flows.owned(flowId, userId);
-        throw notFound('Conversation context not found');
-      }
-      return readConversationContext(sql, flowId, userId);
-    },
+    async (request) => contexts.changeNotes(request.params.flowId, userIdOf(request), request.body.userNotes),
   );
 
   app.delete(
