@@ -1,6 +1,9 @@
 import type { Sql } from 'postgres';
 import { executionAnswer } from '../answer-schemas';
-import { type ExecutionView, readExecutionView } from './execution-view';
+import type { StepResult } from '../../domain/execution/types';
+import { notFound } from '../../domain/errors';
+import type { Stored } from '../answer-schemas';
+import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
 import type { ServerInstance } from '../server-instance';
 import { ExecutionViewCache } from './execution-view-cache';
 
@@ -40,6 +43,27 @@ export class ExecutionViews {
     const [row] = await this.sql<{ position: number }[]>`
       SELECT position FROM executions WHERE id = ${executionId}`;
     return row?.position === version;
+  }
+
+  /** The flow's latest execution the user started, or null. */
+  latest(flowId: string, userId: string): Promise<ExecutionView | null> {
+    return readLatestExecutionView(this.sql, flowId, userId);
+  }
+
+  /** The execution a result belongs to, only when the result is the user's (404 otherwise). */
+  async executionOfResult(resultId: string, userId: string): Promise<string> {
+    const [row] = await this.sql<{ executionId: string }[]>`
+      SELECT r.execution_id FROM step_results r JOIN executions e ON e.id = r.execution_id
+      WHERE r.id = ${resultId} AND e.user_id = ${userId}`;
+    if (!row) throw notFound('Result not found');
+    return row.executionId;
+  }
+
+  /** A result as stored. */
+  async result(resultId: string): Promise<Stored<StepResult, 'createdAt'> | undefined> {
+    const [result] = await this.sql<Stored<StepResult, 'createdAt'>[]>`
+      SELECT * FROM step_results WHERE id = ${resultId}`;
+    return result;
   }
 
   /** An event of the execution was appended (by this process or, through the log tailer, another). */

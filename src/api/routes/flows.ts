@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
 import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt } from '../answer-schemas';
 import { answerOf } from '../executions/execution-answer';
-import { readLatestExecutionView } from '../executions/execution-view';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams, noFieldsBody } from '../request-schemas';
 
@@ -21,7 +20,7 @@ const flowListItem = z.object({
 });
 
 export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql, flows, flowCommands } = app;
+  const { flows, flowCommands } = app;
 
   app.get('/api/flows', { schema: { response: { 200: z.array(flowListItem) } } }, async (request) =>
     flows.list(userIdOf(request)),
@@ -80,7 +79,7 @@ export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
       const { flowId } = request.params;
       const userId = userIdOf(request);
       await flows.owned(flowId, userId);
-      return readLatestExecutionView(sql, flowId, userId);
+      return app.executionViews.latest(flowId, userId);
     },
   );
 };

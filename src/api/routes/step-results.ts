@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_TEXT_CEILING } from '../../domain/limits';
-import type { StepResult } from '../../domain/execution/types';
-import { noContent, type Stored, stepResultAnswer, storedAt } from '../answer-schemas';
-import { notFound } from '../../domain/errors';
+import { noContent, stepResultAnswer, storedAt } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams } from '../request-schemas';
 
@@ -21,16 +19,7 @@ const resultUpdate = z
 const resultRow = stepResultAnswer.omit({ origin: true }).extend({ createdAt: storedAt });
 
 export const stepResultRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql } = app;
-
-  /** The execution a result belongs to, only when the result is the user's. */
-  const executionOfResult = async (resultId: string, userId: string) => {
-    const [row] = await sql<{ executionId: string }[]>`
-      SELECT r.execution_id FROM step_results r JOIN executions e ON e.id = r.execution_id
-      WHERE r.id = ${resultId} AND e.user_id = ${userId}`;
-    if (!row) throw notFound('Result not found');
-    return row.executionId;
-  };
+  const views = app.executionViews;
 
   // Each change is its own command and event: an edit, then an approval change.
   app.put(
@@ -40,7 +29,7 @@ export const stepResultRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       const body = request.body;
       const userId = userIdOf(request);
-      const executionId = await executionOfResult(id, userId);
+      const executionId = await views.executionOfResult(id, userId);
       const commandId = commandIdOf(request);
       if (body.result !== undefined || body.label !== undefined) {
         await app.executions.handle(
@@ -58,10 +47,7 @@ export const stepResultRoutes: FastifyPluginAsyncZod = async (app) => {
           { commandId: commandId && `${commandId}:approval` },
         );
       }
-      const [result] = await sql<
-        Stored<StepResult, 'createdAt'>[]
-      >`SELECT * FROM step_results WHERE id = ${id}`;
-      return result;
+      return views.result(id);
     },
   );
 
@@ -71,7 +57,7 @@ export const stepResultRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const userId = userIdOf(request);
-      const executionId = await executionOfResult(id, userId);
+      const executionId = await views.executionOfResult(id, userId);
       await app.executions.handle(
         executionId,
         userId,
