@@ -183,7 +183,7 @@ describe('workflow recommendations with the offline model', () => {
     // The flow's stream says which path made it.
     const [created] = (await alice.get(`/api/flows/${flow.id}/versions`)).json();
     expect(created.summary).toBe(
-      `Created from a recommendation with ${recommendation.recommendedSteps.length} steps`,
+      `Tạo từ một recommendation, gồm ${recommendation.recommendedSteps.length} step`,
     );
   });
 

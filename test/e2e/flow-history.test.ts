@@ -88,7 +88,7 @@ describe.skipIf(skipReason !== null)(
         .poll(async () => (await versionsOf(page, server.url, flow.id)).length)
         .toBe(created.length + 1);
       const edited = (await versionsOf(page, server.url, flow.id)).at(-1)!;
-      expect(edited.summary).toBe('Edited step "Dàn ý": prompt');
+      expect(edited.summary).toBe('Sửa step "Dàn ý": prompt');
 
       // An execution started now runs the edited version.
       const execution = await callApi(page, server.url, 'POST', `/api/flows/${flow.id}/execute`, {});
@@ -104,6 +104,9 @@ describe.skipIf(skipReason !== null)(
       expect(await current.getAttribute('data-selected')).toBe('true');
       expect(await current.getByTestId('version-current').count()).toBe(1);
       expect(await current.getByTestId('version-summary').textContent()).toBe(edited.summary);
+      // Every version is told in the UI's Vietnamese, the creation too.
+      const first = page.locator(`[data-testid="version-entry"][data-version="${created[0]!.version}"]`);
+      expect(await first.getByTestId('version-summary').textContent()).toBe('Tạo thủ công, gồm 0 step');
       expect(await current.getByTestId('version-meta').textContent()).toMatch(/^Lan · /);
       expect(await current.getByTestId('version-execution').getAttribute('data-execution-id')).toBe(
         execution.id,
@@ -163,7 +166,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('restore-confirm').click();
       await expect.poll(() => confirm.count()).toBe(0);
       const restored = (await versionsOf(page, server.url, flow.id)).at(-1)!;
-      expect(restored.summary).toBe(`Restored version ${original}`);
+      expect(restored.summary).toBe(`Khôi phục Version ${original}`);
       await expect
         .poll(() => toastText(page))
         .toEqual([
