@@ -1098,9 +1098,9 @@ export const masterMode = {
   deleteSession: 'Delete',
   deleteSessionLabel: (name: string) => `Delete session ${name}`,
   deleteSessionConfirm: (name: string) =>
-    `Delete the session "${name}" and its rows? Its runs stay in the record.`,
-  deleteSessionFailed: 'Failed to delete session',
-  sessionDeleted: 'Session deleted',
+    `Xóa session "${name}" và các dòng của nó? Các lần chạy vẫn được giữ trong lịch sử.`,
+  deleteSessionFailed: 'Không thể xóa session',
+  sessionDeleted: 'Session đã được xóa',
   importFailed: 'Failed to import workflow',
   title: (sessionName: string) => `Master Mode - ${sessionName}`,
   loading: 'Loading Master Mode...',
