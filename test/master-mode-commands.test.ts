@@ -152,7 +152,7 @@ describe('master mode on the command handler, across server processes', () => {
     await expect.poll(() => model.waiting()).toBe(1);
     const again = await aliceOnSecond.post(`/api/master-mode/execute/${row!.id}`);
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('Dòng 001 \"Row 1\" đang chạy');
+    expect(again.json().message).toBe('Dòng 001 "Row 1" đang chạy');
     model.release();
     expect((await run).json().result).toBe('One, two, three.');
   });

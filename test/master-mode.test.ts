@@ -323,7 +323,7 @@ describe('master mode', () => {
       // Dòng 1 chưa có kết quả.
       const early = await alice.post(`/api/master-mode/execute/${total.id}`);
       expect(early.statusCode).toBe(400);
-      expect(early.json().message).toBe('Dòng 002 \"Total": Dòng 001 chưa có kết quả');
+      expect(early.json().message).toBe('Dòng 002 "Total": Dòng 001 chưa có kết quả');
 
       const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(all.statusCode).toBe(200);
@@ -492,7 +492,7 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'Topic', stepType: 'text', isRequired: true });
       const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Dòng 002 \"Topic" là bắt buộc: hãy nhập input trước khi chạy');
+      expect(response.json().message).toBe('Dòng 002 "Topic" là bắt buộc: hãy nhập input trước khi chạy');
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['', '']);
     });
 
@@ -503,7 +503,7 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: 'c' });
       const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Dòng 002 \"Bad": Phép tính kết thúc quá sớm');
+      expect(response.json().message).toBe('Dòng 002 "Bad": Phép tính kết thúc quá sớm');
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['a', '', '']);
     });
 

@@ -81,7 +81,7 @@ describe('master mode decider', () => {
     it('refuses a second run of a row while one is running, in any process', () => {
       given([rowStarted('r1', 'row-a')])
         .when({ type: 'StartRowRun', data: startData('r2', 'row-a') })
-        .thenRefuses('conflict', 'Dòng 001 \"Step 1\" đang chạy');
+        .thenRefuses('conflict', 'Dòng 001 "Step 1" đang chạy');
     });
 
     it('runs another row, or the same row again once its run has ended', () => {

@@ -56,7 +56,7 @@ describe('running a master mode row', () => {
     expect(planRowRun(rows, 4, [], DEFAULT_LIMITS)).toMatchObject({ kind: 'answered', result: '21' });
     const broken = [...rows.slice(0, 3), row({ stepType: 'calculation', userInput: '[[row-3]] + 1' })];
     expect(refusal(() => planRowRun(broken, 4, [], DEFAULT_LIMITS))).toMatch(
-      /^Dòng 004 \"Step \d+": Dòng 003 chưa có kết quả$/,
+      /^Dòng 004 "Step \d+": Dòng 003 chưa có kết quả$/,
     );
   });
 
@@ -84,7 +84,7 @@ describe('running a master mode row', () => {
   it('refuses a required row with blank input', () => {
     const required = [row({ stepName: 'Topic', isRequired: true, userInput: '  ' })];
     expect(refusal(() => planRowRun(required, 1, [], DEFAULT_LIMITS))).toBe(
-      'Dòng 001 \"Topic" là bắt buộc: hãy nhập input trước khi chạy',
+      'Dòng 001 "Topic" là bắt buộc: hãy nhập input trước khi chạy',
     );
     expect(blankRequiredRow([...rows, ...required])).toMatchObject({ position: 8 });
     expect(blankRequiredRow(rows)).toBeNull();
@@ -128,14 +128,14 @@ describe('sizes of a row run', () => {
   it('counts a repeated [[row-N]] without expanding it, and refuses a prompt past MAX_PROMPT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]]'.repeat(400));
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Dòng 002 \"Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
+      'Dòng 002 "Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
     );
   });
 
   it('refuses a text row whose result would pass MAX_TEXT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]][[row-1]][[row-1]]', 'text');
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Dòng 002 \"Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
+      'Dòng 002 "Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
     );
     expect(
       planRowRun(chain('x'.repeat(600), '[[row-1]][[row-1]][[row-1]]', 'text'), 2, [], limits),
