@@ -1019,7 +1019,7 @@ export const recommendations = {
   benefits: 'Benefits',
   noBenefits: 'Không có.',
   timeSavings: 'Expected Time Savings',
-  timeSavingsValue: (minutes: number) => `${minutes} minutes per run`,
+  timeSavingsValue: (minutes: number) => `${minutes} phút mỗi lần chạy`,
   noTimeEstimate: 'Chưa ước tính',
   complexity: 'Implementation Complexity',
   complexities: { low: 'Low', medium: 'Medium', high: 'High' } as Record<string, string>,
@@ -1053,7 +1053,7 @@ export const recommendations = {
   },
   toasts: {
     generatedTitle: 'Recommendations Generated',
-    generated: (count: number) => `${count} recommendations generated from your workflows.`,
+    generated: (count: number) => `Đã tạo ${count} recommendation từ các workflow của bạn.`,
     generateFailedTitle: 'Generation Failed',
     generateFailed: 'Failed to generate recommendations. Please try again.',
     implementedTitle: 'Workflow Created',
