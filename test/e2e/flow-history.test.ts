@@ -102,7 +102,10 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => entries.count()).toBe(created.length + 1);
       const current = page.locator(`[data-testid="version-entry"][data-version="${edited.version}"]`);
       expect(await current.getAttribute('data-selected')).toBe('true');
-      expect(await current.getByTestId('version-current').count()).toBe(1);
+      expect(await current.getByTestId('version-current').textContent()).toBe('Hiện tại');
+      expect(await current.getByTestId('version-executions').textContent()).toContain(
+        '1 execution đã chạy version này',
+      );
       expect(await current.getByTestId('version-summary').textContent()).toBe(edited.summary);
       // Every version is told in the UI's Vietnamese, the creation too.
       const first = page.locator(`[data-testid="version-entry"][data-version="${created[0]!.version}"]`);
@@ -119,6 +122,7 @@ describe.skipIf(skipReason !== null)(
       expect(await comparison.getAttribute('data-to')).toBe(String(edited.version));
       const step = comparison.getByTestId('version-step');
       expect(await step.getAttribute('data-kind')).toBe('changed');
+      expect(await step.getByTestId('version-step-kind').textContent()).toBe('Đã sửa');
       const diff = step.getByTestId('history-diff');
       const removed = (await diff.locator('[data-kind="removed"]').allTextContents()).join(' ');
       const added = (await diff.locator('[data-kind="added"]').allTextContents()).join(' ');
@@ -137,6 +141,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('compare-from').selectOption(String(created[0]!.version));
       await expect.poll(() => comparison.getAttribute('data-from')).toBe(String(created[0]!.version));
       expect(await step.getAttribute('data-kind')).toBe('added');
+      expect(await step.getByTestId('version-step-kind').textContent()).toBe('Thêm mới');
       expect(new URL(page.url()).searchParams.get('base')).toBe(String(created[0]!.version));
 
       // The execution's history names the version it ran, and links back to it.

@@ -117,6 +117,8 @@ describe.skipIf(skipReason !== null)(
       expect(await step1.getByTestId('history-result-text').textContent()).toContain('trà xanh buổi sáng');
       expect(await step1.getByTestId('history-result-status').textContent()).toBe('Pending');
       expect(await state.getByTestId('history-step-2').getAttribute('data-status')).toBe('pending');
+      expect(await state.textContent()).toMatch(/Step hiện tại: \d+ \/ \d+/);
+      expect(await step1.textContent()).toMatch(/Tạo lúc \d/);
       expect(await state.getByTestId('history-step-2').getByTestId('history-result').count()).toBe(0);
       // The prompt the run was sent, after its [[labels]] were replaced, is there to read.
       await step1.getByTestId('history-prompt').locator('summary').click();
