@@ -120,10 +120,10 @@ describe('npm run events', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(lines(stdout)).toEqual(
       [
-        'Created by hand with 1 step, named "Soup"',
-        `Added step "Bowl" (step ${added.data.step.id})`,
-        `Edited step "Stock": prompt (step ${edited.data.stepId})`,
-        'Status draft → active',
+        'Tạo thủ công, gồm 1 step, named "Soup"',
+        `Thêm step "Bowl" (step ${added.data.step.id})`,
+        `Sửa step "Stock": prompt (step ${edited.data.stepId})`,
+        'Đổi status: draft → active',
       ].map((summary, i) => {
         const event = flowEvents[i]!;
         return [
@@ -225,7 +225,7 @@ describe('npm run events', () => {
       const flowId = randomUUID();
       const [created] = flowHistory(flowId, 'user-1');
       await t.store.append(flowStreamId(flowId), 'flow', 'no_stream', [created!]);
-      const flowCreated = `flow-${flowId}#1  FlowCreated         actor=-  command=-  Created by hand with 1 step, named "Soup"`;
+      const flowCreated = `flow-${flowId}#1  FlowCreated         actor=-  command=-  Tạo thủ công, gồm 1 step, named "Soup"`;
       await expect.poll(() => stdout, { timeout: 10_000, interval: 50 }).toContain(flowCreated);
       expect(lines(stdout)).toHaveLength(2);
     } finally {

@@ -92,14 +92,14 @@ describe('flows with a history', () => {
 
     const versions = (await owner.get(`/api/flows/${flow.id}/versions`)).json();
     expect(versions.map((v: { summary: string }) => v.summary)).toEqual([
-      'Created by hand with 0 steps',
-      'Added step "Ideas"',
-      'Added step "Outline"',
-      'Added step "Draft"',
-      'Renamed to "Blog 2"; Status draft → active',
-      'Edited step "Outline": prompt, inputs',
-      'Edited step "Draft": order',
-      'Removed step "Ideas"',
+      'Tạo thủ công, gồm 0 step',
+      'Thêm step "Ideas"',
+      'Thêm step "Outline"',
+      'Thêm step "Draft"',
+      'Đổi tên thành "Blog 2"; Đổi status: draft → active',
+      'Sửa step "Outline": prompt, input sources',
+      'Sửa step "Draft": thứ tự',
+      'Xóa step "Ideas"',
     ]);
     // Saving name and status at once is one event, so one version numbered next: the numbers skip none.
     expect(versions.map((v: { version: number }) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -126,7 +126,7 @@ describe('flows with a history', () => {
     // Nothing was rewritten: the versions before the restore still answer as they stood.
     expect((await owner.get(`/api/flows/${flow.id}/versions/4`)).json().steps).toEqual([]);
     expect((await owner.get(`/api/flows/${flow.id}/versions`)).json().at(-1).summary).toBe(
-      'Restored version 2',
+      'Khôi phục Version 2',
     );
 
     // The restored step is the same step: it can be edited again.
@@ -153,10 +153,10 @@ describe('flows with a history', () => {
       summaries.push((await owner.get(`/api/flows/${flow.id}/versions`)).json()[0].summary);
     }
     expect(summaries).toEqual([
-      'Created from an imported file with 1 step',
-      'Created by the AI Creator with 1 step',
-      'Created by the AI Flow Creator with 1 step',
-      'Created from a template with 1 step',
+      'Tạo từ file import, gồm 1 step',
+      'Tạo bằng AI Creator, gồm 1 step',
+      'Tạo bằng AI Flow Creator, gồm 1 step',
+      'Tạo từ một template, gồm 1 step',
     ]);
     const refused = await owner.post('/api/ai/create-from-json', { workflowJSON, origin: 'recommendation' });
     expect(refused.statusCode).toBe(400);

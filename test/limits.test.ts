@@ -103,7 +103,7 @@ describe('bounded work with the default limits', () => {
     const refused = await alice.post(`/api/master-mode/execute/${second.id}`);
     expect(refused.statusCode).toBe(413);
     expect(refused.json().message).toBe(
-      'Row 002 "Twice": the input would be 600,000 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+      'Dòng 002 "Twice": the input would be 600,000 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
     );
     const runs = (await alice.get(`/api/master-mode/session/${session.id}/runs`)).json();
     expect(runs).toHaveLength(1);

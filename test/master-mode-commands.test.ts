@@ -118,7 +118,7 @@ describe('master mode on the command handler, across server processes', () => {
     const settled = await Promise.race([first.then(() => 'first'), other.then(() => 'other')]);
     const loser = await (settled === 'first' ? first : other);
     expect(loser.statusCode).toBe(409);
-    expect(loser.json().message).toBe('Execute All is already running');
+    expect(loser.json().message).toBe('Execute All đang chạy');
     // Asked again on either process while it runs: refused too.
     expect((await alice.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
     expect((await aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
@@ -152,7 +152,7 @@ describe('master mode on the command handler, across server processes', () => {
     await expect.poll(() => model.waiting()).toBe(1);
     const again = await aliceOnSecond.post(`/api/master-mode/execute/${row!.id}`);
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('Row 001 "Row 1" is already running');
+    expect(again.json().message).toBe('Dòng 001 "Row 1" đang chạy');
     model.release();
     expect((await run).json().result).toBe('One, two, three.');
   });

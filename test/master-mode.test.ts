@@ -320,21 +320,21 @@ describe('master mode', () => {
         stepType: 'calculation',
         userInput: '[[row-1]] * 4 - (2 + 1) % 2',
       });
-      // Row 1 has no result yet.
+      // Dòng 1 chưa có kết quả.
       const early = await alice.post(`/api/master-mode/execute/${total.id}`);
       expect(early.statusCode).toBe(400);
-      expect(early.json().message).toBe('Row 002 "Total": Row 001 has no result yet');
+      expect(early.json().message).toBe('Dòng 002 "Total": Dòng 001 chưa có kết quả');
 
       const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(all.statusCode).toBe(200);
       expect(all.json().session.steps.map((s: MasterStep) => s.result)).toEqual(['12.5', '49']);
 
       for (const [hostile, message] of [
-        ['constructor.constructor("return process")()', /Unexpected "c"/],
-        ['2 ** 4096', /Unexpected "\*"/],
-        [`${'('.repeat(100)}1${')'.repeat(100)}`, /nested too deeply/],
-        ['1+'.repeat(2000), /at most 1000 characters/],
-        ['1 / 0', /Division by zero/],
+        ['constructor.constructor("return process")()', /Ký tự "c"/],
+        ['2 ** 4096', /Ký tự "\*"/],
+        [`${'('.repeat(100)}1${')'.repeat(100)}`, /lồng nhau quá sâu/],
+        ['1+'.repeat(2000), /tối đa 1000 ký tự/],
+        ['1 / 0', /Chia cho 0/],
       ] as const) {
         await alice.put(`/api/master-mode/steps/${total.id}`, { userInput: hostile });
         const response = await alice.post(`/api/master-mode/execute/${total.id}`);
@@ -393,11 +393,11 @@ describe('master mode', () => {
       expect(JSON.parse(ok.json().result)).toEqual({ path: '/weather?city=hanoi', temperature: 31 });
 
       const refusals: Array<[string, number, RegExp]> = [
-        [`http://${other}/data`, 400, new RegExp(`host ${other} is not allowed`)],
-        [`http://${host}/redirect`, 502, new RegExp(`host ${other} is not allowed`)],
-        [`http://${host}/missing`, 502, /answered 404 Not Found: no such thing/],
-        [`http://${host}/huge`, 502, /larger than 1 MB/],
-        ['file:///etc/passwd', 400, /only call http/],
+        [`http://${other}/data`, 400, new RegExp(`Host ${other} không được phép`)],
+        [`http://${host}/redirect`, 502, new RegExp(`Host ${other} không được phép`)],
+        [`http://${host}/missing`, 502, /API trả lời 404 Not Found: no such thing/],
+        [`http://${host}/huge`, 502, /lớn hơn 1 MB/],
+        ['file:///etc/passwd', 400, /chỉ được gọi URL http/],
       ];
       for (const [url, status, message] of refusals) {
         await alice.put(`/api/master-mode/steps/${row.id}`, { userInput: url });
@@ -420,9 +420,7 @@ describe('master mode', () => {
         });
         const response = await client.post(`/api/master-mode/execute/${row.id}`);
         expect(response.statusCode).toBe(400);
-        expect(response.json().message).toMatch(
-          /API rows are turned off on this server.*MASTER_MODE_API_HOSTS/,
-        );
+        expect(response.json().message).toMatch(/Server này đã tắt API row.*MASTER_MODE_API_HOSTS/);
       } finally {
         await closed.close();
       }
@@ -494,7 +492,7 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'Topic', stepType: 'text', isRequired: true });
       const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Row 002 "Topic" is required: enter its input before running it');
+      expect(response.json().message).toBe('Dòng 002 "Topic" là bắt buộc: hãy nhập input trước khi chạy');
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['', '']);
     });
 
@@ -505,7 +503,7 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: 'c' });
       const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Row 002 "Bad": The calculation ends too early');
+      expect(response.json().message).toBe('Dòng 002 "Bad": Phép tính kết thúc quá sớm');
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['a', '', '']);
     });
 

@@ -183,8 +183,26 @@ describe('workflow recommendations with the offline model', () => {
     // The flow's stream says which path made it.
     const [created] = (await alice.get(`/api/flows/${flow.id}/versions`)).json();
     expect(created.summary).toBe(
-      `Created from a recommendation with ${recommendation.recommendedSteps.length} steps`,
+      `Tạo từ một recommendation, gồm ${recommendation.recommendedSteps.length} step`,
     );
+  });
+
+  it('names a flow made from a recommendation by the flow behind it, so titles never nest', async () => {
+    const dung = as(t.app, (await signUp(t.app, 'Dung')).cookie);
+    await createFlow(dung, 'Blog trà', [{ name: 'Viết', systemPrompt: 'Viết bài về trà.' }]);
+    const briefTitle = 'Thêm brief mở đầu cho "Blog trà"';
+    let titles = (await generate(dung)).recommendations.map((r) => r.title);
+    expect(titles).toContain(briefTitle);
+    // Implemented twice over: each new flow is named by the title and never run, so it is briefed in turn.
+    for (let round = 0; round < 2; round++) {
+      const { recommendations } = await generate(dung);
+      const brief = recommendations.find((r) => r.title === briefTitle && r.baseFlowId !== null)!;
+      const implemented = await dung.post(`/api/recommendations/${brief.id}/implement`);
+      expect(implemented.statusCode).toBe(201);
+      titles = (await generate(dung)).recommendations.map((r) => r.title);
+      expect(titles.filter((title) => title === briefTitle).length).toBeGreaterThan(round + 1);
+      expect(titles.every((title) => !title.includes('cho "Thêm brief'))).toBe(true);
+    }
   });
 
   it('records feedback: the count, the average rating, the comment and a dismissal', async () => {
@@ -410,7 +428,7 @@ describe('a recommendation made from a configured flow', () => {
     const [idea, loop, write] = steps;
     await carol.put(`/api/steps/${loop.id}`, { inputSources: [idea.id] });
     await carol.put(`/api/steps/${write.id}`, { inputSources: [idea.id, loop.id] });
-    // Two corrections of the last step's result make a "Sharpen step" recommendation of this flow.
+    // Two corrections of the last step's result make a "Làm rõ step" recommendation of this flow.
     const execution = (await carol.post(`/api/flows/${flow.id}/execute`)).json();
     const run = await carol.post(`/api/executions/${execution.id}/steps/${write.id}/execute`, {});
     const [written] = run.json().results;
@@ -418,7 +436,7 @@ describe('a recommendation made from a configured flow', () => {
       await carol.put(`/api/step-results/${written.id}`, { result: text });
     }
     const { recommendations } = await generate(carol);
-    const sharpen = recommendations.find((r) => r.title.startsWith('Sharpen step "Viết"'))!;
+    const sharpen = recommendations.find((r) => r.title.startsWith('Làm rõ step "Viết"'))!;
     expect(sharpen).toBeDefined();
     const configuration = (s: Record<string, unknown>) => ({
       order: s.order,

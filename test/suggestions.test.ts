@@ -79,19 +79,19 @@ describe('AI suggestions with the offline model', () => {
       expect(text).toContain('[Offline model]');
     }
     // The edit (before and after) and the deleted result of step 1.
-    expect(forResearch).toContain('edited 1 time');
+    expect(forResearch).toContain('bị sửa 1 lần');
     expect(forResearch).toContain('Green tea has less caffeine than coffee.');
     expect(forResearch).toContain(second!.result.trim().slice(0, 30));
-    expect(forResearch).toContain('rejected');
+    expect(forResearch).toContain('1 kết quả đã bị loại');
     // Step 2 refers to nothing earlier; step 3 does ([[step-2]]) but none of its alternatives is approved.
     expect(forOutline).toContain('[[step-1]]');
     expect(forOutline).toContain('Research tea');
-    expect(forHeadlines).not.toContain('uses nothing from earlier steps');
-    expect(forHeadlines).toContain(`None of its ${alternatives.length} alternatives has been approved`);
+    expect(forHeadlines).not.toContain('không dùng gì từ các step trước');
+    expect(forHeadlines).toContain(`Chưa phương án nào trong ${alternatives.length} phương án được approve`);
 
     expect(record.strategicRecommendation).toContain('Tea article');
     expect(record.strategicRecommendation).toContain('Research tea → Outline → Headlines');
-    expect(record.strategicRecommendation).toContain('1 edited result, 1 rejected idea');
+    expect(record.strategicRecommendation).toContain('1 kết quả bị sửa, 1 rejected idea');
   });
 
   it('suggests nothing about approvals once an alternative is approved', async () => {
@@ -99,7 +99,7 @@ describe('AI suggestions with the offline model', () => {
     const [alternative] = await runStep(alice, flow.id, steps[2].id);
     await alice.put(`/api/step-results/${alternative!.id}`, { approved: true });
     const record = (await alice.post(`/api/flows/${flow.id}/suggestions`)).json() as SuggestionRecord;
-    expect(record.suggestions[2]!.suggestion).not.toContain('approved');
+    expect(record.suggestions[2]!.suggestion).not.toContain('approve');
   });
 
   it('lists the records newest first, and clears them', async () => {
@@ -115,7 +115,7 @@ describe('AI suggestions with the offline model', () => {
     expect(list[1]!.flowStructure.steps[1]!.systemPrompt).toBe(threeSteps[1]!.systemPrompt);
     expect(list[0]!.flowStructure.steps[1]!.systemPrompt).toBe('Outline the facts of [[step-1]].');
     expect(older.suggestions[1]!.suggestion).toContain('[[step-1]]');
-    expect(newer.suggestions[1]!.suggestion).not.toContain('uses nothing from earlier steps');
+    expect(newer.suggestions[1]!.suggestion).not.toContain('không dùng gì từ các step trước');
 
     const cleared = await alice.delete(url);
     expect(cleared.statusCode).toBe(204);

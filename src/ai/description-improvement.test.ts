@@ -43,12 +43,12 @@ describe('improveDescription with the offline model', () => {
     expect(lines.at(-1)).toBe('Kết quả mong muốn: một tài liệu rõ ràng, có cấu trúc, dùng được ngay.');
   });
 
-  it('is the same for the same description and answers English in English', () => {
+  it('is the same for the same description and answers English in English, saying what it is in Vietnamese', () => {
     const english = 'Plan a weekly newsletter for a bicycle repair shop! Friendly tone.';
     const first = offlineDescriptionImprovement(english);
     expect(offlineDescriptionImprovement(english)).toBe(first);
     expect(first.split('\n').slice(0, 2)).toEqual([
-      '[Offline model] Clarified description (offline model, built from a template):',
+      '[Offline model] Mô tả đã được làm rõ (model offline, dựng theo khuôn mẫu):',
       'Goal: Plan a weekly newsletter for a bicycle repair shop.',
     ]);
     expect(first.split('\n')[2]).toBe('Further requirements: Friendly tone.');

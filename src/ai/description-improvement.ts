@@ -25,8 +25,10 @@ interface Wording {
   output: string;
 }
 
+const VIETNAMESE_HEADING = 'Mô tả đã được làm rõ (model offline, dựng theo khuôn mẫu):';
+
 const VIETNAMESE: Wording = {
-  heading: 'Mô tả đã được làm rõ (model offline, dựng theo khuôn mẫu):',
+  heading: VIETNAMESE_HEADING,
   goal: 'Mục tiêu',
   details: 'Yêu cầu thêm',
   input:
@@ -41,7 +43,8 @@ const VIETNAMESE: Wording = {
 };
 
 const ENGLISH: Wording = {
-  heading: 'Clarified description (offline model, built from a template):',
+  // What the offline model says of itself is in Vietnamese like the rest of the UI.
+  heading: VIETNAMESE_HEADING,
   goal: 'Goal',
   details: 'Further requirements',
   input:

@@ -197,7 +197,6 @@ interface TextWording {
   notes: string;
   keywords: string;
   draft: (topic: string, points: string[]) => string;
-  noKey: string;
 }
 
 const TEXT_WORDING: Record<'vi' | 'en', TextWording> = {
@@ -213,7 +212,6 @@ const TEXT_WORDING: Record<'vi' | 'en', TextWording> = {
       points.length > 0
         ? `Về "${topic}": ${points.map(withoutFullStop).join('; ')}.`
         : `Về "${topic}": các ý chính cần trình bày được liệt kê dưới đây.`,
-    noKey: 'Thêm Gemini API key để có câu trả lời thật.',
   },
   en: {
     task: 'Task',
@@ -227,9 +225,14 @@ const TEXT_WORDING: Record<'vi' | 'en', TextWording> = {
       points.length > 0
         ? `On "${topic}": ${points.map(withoutFullStop).join('; ')}.`
         : `On "${topic}": the main points to cover are listed below.`,
-    noKey: 'Add a Gemini API key to get a real answer.',
   },
 };
+
+/**
+ * What the offline model says of itself is the product speaking, so it is in Vietnamese like the rest of the
+ * UI; the answer itself follows the prompt's language, as a real model's would.
+ */
+const NO_KEY_NOTE = '**Ghi chú:** Thêm Gemini API key để có câu trả lời thật.';
 
 const DRAFT_POINTS = 3;
 
@@ -266,7 +269,7 @@ export function offlineTextAnswer(system: string, prompt: string): string {
   }
   if (material.notes !== '') bullets.push(`**${wording.notes}:** ${firstSentence(material.notes)}`);
   if (material.keywords.length > 0) bullets.push(`**${wording.keywords}:** ${material.keywords.join(', ')}`);
-  if (bullets.length < 2) bullets.push(`**Note:** ${wording.noKey}`);
+  if (bullets.length < 2) bullets.push(NO_KEY_NOTE);
 
   const draft = wording.draft(
     shorten(material.topic, 100),

@@ -46,11 +46,11 @@ describe('offline flow suggestions', () => {
       }),
     );
     expect(suggestions.suggestions[1]!.suggestion).toContain(
-      '1 run of 2 failed, latest with "The Gemini API quota or rate limit was reached (429)."',
+      '1 trong 2 lần chạy thất bại, gần nhất với lỗi "The Gemini API quota or rate limit was reached (429)."',
     );
-    expect(suggestions.suggestions[0]!.suggestion).toContain('Its 1 run show no failures');
-    expect(suggestions.strategicRecommendation).toContain('Start with Step 2 "Pricing"');
-    expect(suggestions.strategicRecommendation).toContain('3 model calls (1 failed)');
+    expect(suggestions.suggestions[0]!.suggestion).toContain('1 lần chạy của step này không có lỗi');
+    expect(suggestions.strategicRecommendation).toContain('Bắt đầu với Step 2 "Pricing"');
+    expect(suggestions.strategicRecommendation).toContain('3 lần gọi AI (1 thất bại)');
   });
 
   it('names references to no earlier step, choice steps without choices and loops that run once', () => {
@@ -73,10 +73,10 @@ describe('offline flow suggestions', () => {
     const [ideas, pick, refine] = offlineFlowSuggestions(review({ steps })).suggestions.map(
       (s) => s.suggestion,
     );
-    expect(ideas).toContain('[[step-3]] points at no earlier step');
-    expect(pick).toContain('fewer than 2 choices');
-    expect(pick).not.toContain('uses nothing from earlier steps');
-    expect(refine).toContain('a loop that runs once');
+    expect(ideas).toContain('[[step-3]] không trỏ tới step nào phía trước');
+    expect(pick).toContain('ít hơn 2 choices');
+    expect(pick).not.toContain('không dùng gì từ các step trước');
+    expect(refine).toContain('loop chỉ chạy một lần');
   });
 
   it('counts facts of a step by its id, so a renamed or reordered step keeps its history', () => {
@@ -90,7 +90,7 @@ describe('offline flow suggestions', () => {
         ],
       }),
     ).suggestions;
-    expect(only!.suggestion).toContain('edited 1 time, latest from "Old text" to "New text"');
+    expect(only!.suggestion).toContain('bị sửa 1 lần, gần nhất từ "Old text" thành "New text"');
     expect(only!.suggestion).not.toContain('Not about this step');
   });
 
@@ -99,9 +99,9 @@ describe('offline flow suggestions', () => {
     const first = offlineFlowSuggestions(review({ steps }));
     expect(offlineFlowSuggestions(review({ steps }))).toEqual(first);
     expect(first.suggestions[0]!.suggestion).toBe(
-      '[Offline model] Its prompt is empty: say what this step must produce.',
+      '[Offline model] Prompt đang trống: hãy nói step này phải tạo ra gì.',
     );
     expect(first.strategicRecommendation).toMatch(/^\[Offline model\] \*\*Launch plan\*\*: 1 step \(Only\)/);
-    expect(first.strategicRecommendation).toContain('by the offline model');
+    expect(first.strategicRecommendation).toContain('Offline model tạo gợi ý này');
   });
 });

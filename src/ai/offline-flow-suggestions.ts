@@ -13,7 +13,6 @@ const STEP_BY_ORDER = /^step[-_](\d+)$/i;
 const SHORT_PROMPT = 40;
 
 const quote = (text: string, max = 80) => `"${shorten(text, max)}"`;
-const times = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function factsOf<T extends { stepId: string | null; stepOrder: number | null }>(
   review: FlowReview,
@@ -29,11 +28,11 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
   const labels = detectLabels(step.systemPrompt);
 
   if (step.systemPrompt.trim() === '') {
-    findings.push({ weight: 5, text: 'Its prompt is empty: say what this step must produce.' });
+    findings.push({ weight: 5, text: 'Prompt đang trống: hãy nói step này phải tạo ra gì.' });
   } else if (step.systemPrompt.trim().length < SHORT_PROMPT) {
     findings.push({
       weight: 1,
-      text: `Its prompt is short (${quote(step.systemPrompt, SHORT_PROMPT)}): name the audience, the format and the length of the answer.`,
+      text: `Prompt còn ngắn (${quote(step.systemPrompt, SHORT_PROMPT)}): hãy nêu đối tượng, định dạng và độ dài của câu trả lời.`,
     });
   }
 
@@ -41,7 +40,7 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
   if (previous && labels.length === 0 && step.inputSources.length === 0) {
     findings.push({
       weight: 4,
-      text: `It uses nothing from earlier steps: write [[step-${previous.order}]] where it should build on the answer of "${previous.name}".`,
+      text: `Step này không dùng gì từ các step trước: hãy viết [[step-${previous.order}]] ở chỗ cần dựa trên câu trả lời của "${previous.name}".`,
     });
   }
   for (const label of labels) {
@@ -49,7 +48,7 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
     if (byOrder && !earlier.some((s) => s.order === Number(byOrder[1]))) {
       findings.push({
         weight: 4,
-        text: `[[${label}]] points at no earlier step, so the model sees the placeholder instead of a result.`,
+        text: `[[${label}]] không trỏ tới step nào phía trước, nên AI chỉ thấy placeholder thay vì một kết quả.`,
       });
     }
   }
@@ -58,19 +57,19 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
   if (step.outputMode === 'multiple' && counts && counts.total > 0 && counts.approved === 0) {
     findings.push({
       weight: 3,
-      text: `None of its ${times(counts.total, 'alternative', 'alternatives')} has been approved: approve the ones later steps should build on, or make it a single output step if one answer is enough.`,
+      text: `Chưa phương án nào trong ${counts.total} phương án được approve: hãy approve những phương án mà các step sau cần dựa vào, hoặc chuyển thành step một kết quả nếu một câu trả lời là đủ.`,
     });
   }
   if (step.outputMode === 'multiple_choice' && step.choices.length < 2) {
     findings.push({
       weight: 3,
-      text: 'It is a choice step with fewer than 2 choices, so there is nothing to choose: add the options.',
+      text: 'Đây là step lựa chọn nhưng có ít hơn 2 choices, nên không có gì để chọn: hãy thêm các lựa chọn.',
     });
   }
   if (step.outputMode === 'loop' && step.maxLoopIterations <= 1) {
     findings.push({
       weight: 2,
-      text: 'It is a loop that runs once: raise its iterations (3 to 5 usually) or make it a single output step.',
+      text: 'Đây là loop chỉ chạy một lần: hãy tăng số vòng lặp (thường 3 đến 5) hoặc chuyển thành step một kết quả.',
     });
   }
 
@@ -78,14 +77,14 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
   if (edits[0]) {
     findings.push({
       weight: 2 + edits.length,
-      text: `Its results were edited ${times(edits.length, 'time', 'times')}, latest from ${quote(edits[0].before)} to ${quote(edits[0].after)}: put what you changed into the prompt so the first answer needs no edit.`,
+      text: `Kết quả của step này đã bị sửa ${edits.length} lần, gần nhất từ ${quote(edits[0].before)} thành ${quote(edits[0].after)}: hãy đưa điều bạn đã sửa vào prompt để câu trả lời đầu tiên không cần sửa.`,
     });
   }
   const rejected = factsOf(review, step, review.rejectedIdeas);
   if (rejected[0]) {
     findings.push({
       weight: 2 + rejected.length,
-      text: `${times(rejected.length, 'result was', 'results were')} rejected, latest ${quote(rejected[0].content)}: tell the prompt what to avoid.`,
+      text: `${rejected.length} kết quả đã bị loại, gần nhất ${quote(rejected[0].content)}: hãy ghi trong prompt những gì cần tránh.`,
     });
   }
   const requests = factsOf(review, step, review.requests);
@@ -93,7 +92,7 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
   if (failures[0]) {
     findings.push({
       weight: 3 + failures.length,
-      text: `${times(failures.length, 'run', 'runs')} of ${requests.length} failed, latest with ${quote(failures[0].errorMessage ?? 'no message', 160)}.`,
+      text: `${failures.length} trong ${requests.length} lần chạy thất bại, gần nhất với lỗi ${quote(failures[0].errorMessage ?? 'không có thông báo', 160)}.`,
     });
   }
   return findings;
@@ -104,9 +103,9 @@ function suggestionFor(review: FlowReview, step: StepSnapshot, findings: Finding
   const runs = factsOf(review, step, review.requests).length;
   const history =
     runs === 0
-      ? 'It has not run yet'
-      : `Its ${times(runs, 'run', 'runs')} show no failures, edits or rejections`;
-  return `${OFFLINE_MARKER} ${history}. To sharpen it, say in the prompt what shape the answer takes (a list, a table, a length).`;
+      ? 'Step này chưa chạy lần nào'
+      : `${runs} lần chạy của step này không có lỗi, lần sửa hay kết quả bị loại nào`;
+  return `${OFFLINE_MARKER} ${history}. Để rõ hơn, hãy nói trong prompt câu trả lời có dạng gì (danh sách, bảng, độ dài).`;
 }
 
 function strategicRecommendation(
@@ -116,33 +115,33 @@ function strategicRecommendation(
   const { flow, steps, requests, edits, rejectedIdeas } = review;
   const failed = requests.filter((r) => !r.success).length;
   const lines = [
-    `${OFFLINE_MARKER} **${flow.name}**: ${times(steps.length, 'step', 'steps')}${steps.length > 0 ? ` (${steps.map((s) => s.name).join(' → ')})` : ''}.`,
+    `${OFFLINE_MARKER} **${flow.name}**: ${steps.length} step${steps.length > 0 ? ` (${steps.map((s) => s.name).join(' → ')})` : ''}.`,
     '',
-    `- History: ${times(requests.length, 'model call', 'model calls')} (${failed} failed), ${times(edits.length, 'edited result', 'edited results')}, ${times(rejectedIdeas.length, 'rejected idea', 'rejected ideas')}.`,
+    `- Lịch sử: ${requests.length} lần gọi AI (${failed} thất bại), ${edits.length} kết quả bị sửa, ${rejectedIdeas.length} rejected idea.`,
   ];
   const [first] = ranked;
   if (steps.length === 0) {
-    lines.push('- Start with the steps: add a first step that states the task of the flow.');
+    lines.push('- Bắt đầu từ các step: thêm một step đầu tiên nêu nhiệm vụ của flow.');
   } else if (first && first.findings.length > 0) {
     const top = [...first.findings].sort((a, b) => b.weight - a.weight)[0]!;
-    lines.push(`- Start with Step ${first.step.order} "${first.step.name}": ${top.text}`);
+    lines.push(`- Bắt đầu với Step ${first.step.order} "${first.step.name}": ${top.text}`);
     const others = ranked.slice(1).filter((r) => r.findings.length > 0);
     if (others.length > 0) {
-      lines.push(`- Then: ${others.map((r) => `Step ${r.step.order} "${r.step.name}"`).join(', ')}.`);
+      lines.push(`- Sau đó: ${others.map((r) => `Step ${r.step.order} "${r.step.name}"`).join(', ')}.`);
     }
   } else {
     lines.push(
-      '- Nothing in the runs so far calls for a change; run the flow with real input to learn more.',
+      '- Các lần chạy đến nay chưa cho thấy cần thay đổi gì; hãy chạy flow với input thật để biết thêm.',
     );
   }
   if (edits.length + rejectedIdeas.length > 0) {
     lines.push(
-      '- Edits and rejections are the clearest signal of what the prompts miss: each fixed in a prompt saves that work on every later run.',
+      '- Những lần sửa và loại kết quả là dấu hiệu rõ nhất prompt còn thiếu gì: mỗi chỗ được sửa trong prompt sẽ bớt được việc đó ở mọi lần chạy sau.',
     );
   }
   lines.push(
     '',
-    '_Made from the flow and its history by the offline model; add a Gemini API key for suggestions written by a model._',
+    '_Offline model tạo gợi ý này từ flow và lịch sử của nó; thêm Gemini API key để có gợi ý do AI viết._',
   );
   return lines.join('\n');
 }

@@ -196,24 +196,12 @@ function ideas(material: StepMaterial) {
   });
 }
 
-interface ChoiceWording {
-  matched: (choice: string, word: string, topic: string) => string;
-  unmatched: (choice: string, topic: string) => string;
-}
-
-const CHOICE_WORDING: Record<'vi' | 'en', ChoiceWording> = {
-  vi: {
-    matched: (choice, word, topic) =>
-      `${OFFLINE_MARKER} Chọn "${choice}" vì nội dung nhắc đến "${word}" (chủ đề: ${topic}).`,
-    unmatched: (choice, topic) =>
-      `${OFFLINE_MARKER} Nội dung không nghiêng về lựa chọn nào, nên "${choice}" được chọn cố định theo prompt, không suy luận (chủ đề: ${topic}).`,
-  },
-  en: {
-    matched: (choice, word, topic) =>
-      `${OFFLINE_MARKER} Picked "${choice}" because the prompt mentions "${word}" (topic: ${topic}).`,
-    unmatched: (choice, topic) =>
-      `${OFFLINE_MARKER} Nothing in the prompt points to one choice, so "${choice}" was picked deterministically from it, not reasoned (topic: ${topic}).`,
-  },
+/** How the offline model picked: it says so of itself, in Vietnamese like the rest of the UI. */
+const CHOICE_WORDING = {
+  matched: (choice: string, word: string, topic: string) =>
+    `${OFFLINE_MARKER} Chọn "${choice}" vì nội dung nhắc đến "${word}" (chủ đề: ${topic}).`,
+  unmatched: (choice: string, topic: string) =>
+    `${OFFLINE_MARKER} Nội dung không nghiêng về lựa chọn nào, nên "${choice}" được chọn cố định theo prompt, không suy luận (chủ đề: ${topic}).`,
 };
 
 /**
@@ -231,12 +219,11 @@ function pick(choices: unknown[], material: StepMaterial, prompt: string) {
   const best = Math.max(...scored.map((s) => s.found.length));
   const candidates = scored.filter((s) => s.found.length === best);
   const chosen = candidates[stableHash(prompt) % candidates.length]!;
-  const wording = CHOICE_WORDING[material.vietnamese ? 'vi' : 'en'];
   const topic = shorten(material.topic, 60);
   const reason =
     best > 0
-      ? wording.matched(String(chosen.choice), chosen.found[0]!, topic)
-      : wording.unmatched(String(chosen.choice), topic);
+      ? CHOICE_WORDING.matched(String(chosen.choice), chosen.found[0]!, topic)
+      : CHOICE_WORDING.unmatched(String(chosen.choice), topic);
   return { choice: chosen.choice, reason };
 }
 

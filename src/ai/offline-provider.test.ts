@@ -61,6 +61,8 @@ describe('offline provider', () => {
   it('falls back to the system prompt for the heading when the prompt is empty', async () => {
     const { answer } = await collect({ system: 'Summarise the meeting\nMore rules', prompt: '' });
     expect(answer.text.startsWith('[Offline model] Summarise the meeting')).toBe(true);
+    // With nothing to restate it says what it is, in the UI's Vietnamese whatever the prompt's language.
+    expect(answer.text).toContain('- **Ghi chú:** Thêm Gemini API key để có câu trả lời thật.');
   });
 
   it('is deterministic', async () => {
@@ -194,7 +196,7 @@ describe('offline provider', () => {
       expect(picks.size).toBeGreaterThan(1);
     });
 
-    it('picks the choice the input and the earlier results speak for, and says why', async () => {
+    it('picks the choice the input and the earlier results speak for, and says why in the UI’s Vietnamese', async () => {
       const shape = structuredOutputFor('multiple_choice', ['Health', 'History', 'Taste']);
       const { answer } = await collect({
         system: shape.instruction,
@@ -204,7 +206,7 @@ describe('offline provider', () => {
       expect(JSON.parse(answer.text)).toEqual({
         choice: 'History',
         reason:
-          '[Offline model] Picked "History" because the prompt mentions "history" (topic: The long history of oolong in Fujian).',
+          '[Offline model] Chọn "History" vì nội dung nhắc đến "history" (chủ đề: The long history of oolong in Fujian).',
       });
     });
 

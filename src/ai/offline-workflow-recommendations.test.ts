@@ -96,7 +96,7 @@ describe('offline workflow recommendations', () => {
 
   it('puts the latest correction into the reworked step and asks re-run steps for alternatives', () => {
     const [sharpen, alternatives] = recommend([blog, mail]);
-    expect(sharpen!.title).toBe('Sharpen step "Draft" of "Blog"');
+    expect(sharpen!.title).toBe('Làm rõ step "Draft" của "Blog"');
     expect(sharpen!.recommendedSteps.map((s) => s.name)).toEqual(['Research', 'Outline', 'Draft']);
     expect(sharpen!.recommendedSteps[2]!.systemPrompt).toContain('Draft from [[step-2]].');
     expect(sharpen!.recommendedSteps[2]!.systemPrompt).toContain('"Green tea, gently."');
@@ -108,7 +108,7 @@ describe('offline workflow recommendations', () => {
   it('moves the references of a never-run flow down behind its new brief', () => {
     const brief = recommend([blog, mail]).find((d) => d.baseFlowId === 'f-mail')!;
     expect(brief.recommendedSteps.map((s) => [s.order, s.name, s.systemPrompt])).toEqual([
-      [1, 'Brief for Mail', expect.stringContaining('"Mail"')],
+      [1, 'Brief cho Mail', expect.stringContaining('"Mail"')],
       [2, 'research', 'Collect news.'],
       [3, 'Write', 'Write [[step-2]].'],
     ]);
@@ -119,13 +119,13 @@ describe('offline workflow recommendations', () => {
       step(`s${i}`, i + 1, `Stage ${'ABCDEFG'[i]}`, `Do ${i + 1}.`),
     );
     const [split] = recommend([flow('f-long', 'Saga', steps, 1)]);
-    expect(split!.title).toBe('Split "Saga" into two shorter flows');
+    expect(split!.title).toBe('Tách "Saga" thành hai flow ngắn hơn');
     expect(split!.recommendedSteps.map((s) => s.name)).toEqual([
       'Stage A',
       'Stage B',
       'Stage C',
       'Stage D',
-      'Hand-over summary',
+      'Tóm tắt bàn giao',
     ]);
     expect(split!.recommendedSteps[4]!.systemPrompt).toContain('[[step-4]]');
   });

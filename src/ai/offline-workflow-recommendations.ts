@@ -8,6 +8,7 @@ import {
 } from '../domain/workflow-recommendations';
 import { stepReference, type WorkflowJsonInput } from '../domain/workflow-json';
 import { OFFLINE_MARKER, shorten } from './offline-answer';
+import { recommendationTitle } from './recommendation-titles';
 
 /** What recommendations are made from: the user's flows with their history, and what they show. */
 export interface RecommendationGrounds {
@@ -19,11 +20,10 @@ export interface RecommendationGrounds {
 
 const OFFLINE_TAG = 'offline-model';
 const OFFLINE_NOTE =
-  'Made from your flows by the offline model; add a Gemini API key for recommendations written by a model.';
+  'Offline model tạo gợi ý này từ các flow của bạn; thêm Gemini API key để có gợi ý do AI viết.';
 const STEP_REFERENCE = /\[\[step([-_])(\d+)\]\]/gi;
 
 const quote = (text: string, max = 60) => `"${shorten(text, max)}"`;
-const times = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const described = (text: string) => `${OFFLINE_MARKER} ${text} ${OFFLINE_NOTE}`;
 
 /** A step as a recommendation shows and creates it: any of its configuration left out is the default. */
@@ -83,7 +83,7 @@ const flowStep = (
 const placement = (steps: readonly StepSnapshot[], first = 1) =>
   new Map(steps.map((step, index) => [step.id, index + first]));
 
-const kept = 'Kept as it is in your flow.';
+const kept = 'Giữ nguyên như trong flow của bạn.';
 
 /** [[step-N]] placeholders moved by `shift` orders, for steps that moved down the flow. */
 const shiftReferences = (prompt: string, shift: number) =>
@@ -105,20 +105,22 @@ function reworkedStep(
   const { edits, rejections, latestEdit, latestRejection, stepName, stepOrder } = pattern.data;
   const rework = edits + rejections;
   const lessons = [
-    latestEdit ? `Write it the way it was last corrected: ${quote(latestEdit.after, 200)}.` : null,
-    latestRejection ? `Avoid answers like this rejected one: ${quote(latestRejection, 200)}.` : null,
+    latestEdit ? `Viết theo cách đã được sửa lần gần nhất: ${quote(latestEdit.after, 200)}.` : null,
+    latestRejection
+      ? `Tránh những câu trả lời như câu đã bị loại này: ${quote(latestRejection, 200)}.`
+      : null,
   ].filter((line) => line !== null);
   const evidence = [
-    edits > 0 ? times(edits, 'result was edited', 'results were edited') : null,
-    rejections > 0 ? times(rejections, 'result was rejected', 'results were rejected') : null,
+    edits > 0 ? `${edits} kết quả bị sửa` : null,
+    rejections > 0 ? `${rejections} kết quả bị loại` : null,
   ]
     .filter((part) => part !== null)
-    .join(' and ');
+    .join(' và ');
   return {
     recommendationType: 'optimization',
-    title: `Sharpen step "${stepName}" of "${flow.name}"`,
+    title: recommendationTitle('sharpen', { step: stepName, flow: flow.name }),
     description: described(
-      `In "${flow.name}", ${evidence} of Step ${stepOrder} "${stepName}". The corrections belong in its prompt, so the first answer needs no rework.`,
+      `Trong "${flow.name}", Step ${stepOrder} "${stepName}" có ${evidence}. Những chỗ sửa đó nên nằm trong prompt, để câu trả lời đầu tiên không cần sửa lại.`,
     ),
     category: 'productivity',
     priority: rework >= 4 ? 'high' : 'medium',
@@ -130,14 +132,17 @@ function reworkedStep(
             ...flowStep(
               step,
               index + 1,
-              `${evidence}; the prompt now says what the corrections said.`,
+              `${evidence}; prompt giờ nói rõ điều mà các lần sửa đã nói.`,
               placement(flow.steps),
             ),
             systemPrompt: [step.systemPrompt.trim() || step.name, ...lessons].join('\n\n'),
           }
         : flowStep(step, index + 1, kept, placement(flow.steps)),
     ),
-    benefits: [`No more rework of "${stepName}" on every run`, 'Later steps build on a better first answer'],
+    benefits: [
+      `Không phải sửa lại "${stepName}" sau mỗi lần chạy`,
+      'Các step sau dựa trên câu trả lời đầu tốt hơn',
+    ],
     estimatedTimeReduction: Math.min(60, rework * 5),
     implementationComplexity: 'low',
     tags: ['prompt', 'quality', OFFLINE_TAG],
@@ -153,9 +158,9 @@ function rerunSingleStep(
   const { stepName, stepOrder, reruns, runs } = pattern.data;
   return {
     recommendationType: 'automation',
-    title: `Get alternatives from "${stepName}" in one run`,
+    title: recommendationTitle('alternatives', { step: stepName, flow: flow.name }),
     description: described(
-      `Step ${stepOrder} "${stepName}" of "${flow.name}" gives one answer, and it was run again ${times(reruns, 'time', 'times')} (${runs} runs in all) to get another. As a multiple-output step it gives several alternatives at once, and you approve the ones to keep.`,
+      `Step ${stepOrder} "${stepName}" của "${flow.name}" cho một câu trả lời, và đã được chạy lại ${reruns} lần (tổng cộng ${runs} lần chạy) để có câu khác. Là một step nhiều kết quả, nó cho nhiều phương án cùng lúc, và bạn approve những phương án muốn giữ.`,
     ),
     category: 'automation',
     priority: reruns >= 4 ? 'high' : 'medium',
@@ -167,19 +172,19 @@ function rerunSingleStep(
             ...flowStep(
               step,
               index + 1,
-              `Run ${runs} times for ${runs - reruns} executions: alternatives replace the re-runs.`,
+              `Chạy ${runs} lần cho ${runs - reruns} execution: các phương án thay cho việc chạy lại.`,
               placement(flow.steps),
             ),
             outputMode: 'multiple',
             choices: [],
             maxLoopIterations: 1,
-            systemPrompt: `${step.systemPrompt.trim() || step.name}\n\nGive 3 distinct alternatives.`,
+            systemPrompt: `${step.systemPrompt.trim() || step.name}\n\nĐưa ra 3 phương án khác nhau.`,
           }
         : flowStep(step, index + 1, kept, placement(flow.steps)),
     ),
     benefits: [
-      'Several answers side by side instead of one per run',
-      'Fewer model calls for the same choice',
+      'Nhiều câu trả lời cạnh nhau thay vì mỗi lần chạy một câu',
+      'Ít lần gọi AI hơn cho cùng một lựa chọn',
     ],
     estimatedTimeReduction: Math.min(60, reruns * 2),
     implementationComplexity: 'low',
@@ -210,18 +215,18 @@ function repeatedShapes(grounds: RecommendationGrounds): RecommendationDraft[] {
     const count = pattern.data.occurrences.length;
     drafts.push({
       recommendationType: 'template',
-      title: `Make a template of ${steps.map((s) => `"${s.name}"`).join(', ')}`,
+      title: recommendationTitle('template', { steps: steps.map((s) => s.name) }),
       description: described(
-        `Step "${pattern.data.stepName}" (${pattern.data.outputMode} output) appears in ${count} of your flows: ${flowNames.join(', ')}. A template keeps the steps you build again and again in one place.`,
+        `Step "${pattern.data.stepName}" (output ${pattern.data.outputMode}) có trong ${count} flow của bạn: ${flowNames.join(', ')}. Một template giữ ở một chỗ những step bạn dựng đi dựng lại.`,
       ),
       category: 'productivity',
       priority: count >= 3 ? 'high' : 'medium',
       confidence: Math.min(90, 70 + (count - 2) * 5),
       baseFlowId: flow.id,
       recommendedSteps: steps.map((step, index) =>
-        flowStep(step, index + 1, `Found in ${flowNames.join(', ')}.`, placement(steps)),
+        flowStep(step, index + 1, `Có trong ${flowNames.join(', ')}.`, placement(steps)),
       ),
-      benefits: ['Start a new flow from steps you already trust', 'One place to improve a repeated prompt'],
+      benefits: ['Bắt đầu flow mới từ những step bạn đã tin dùng', 'Một chỗ để cải thiện prompt lặp lại'],
       estimatedTimeReduction: 5 * count,
       implementationComplexity: 'low',
       tags: ['template', 'reuse', OFFLINE_TAG],
@@ -238,15 +243,15 @@ function unusedFlow(
   if (!flow) return null;
   const brief = newStep(
     1,
-    `Brief for ${shorten(flow.name, 120)}`,
-    `Read the user's input for "${flow.name}" (${shorten(flow.description, 300)}) and restate it as a short brief: the goal, the audience, the material given and any constraints. Ask for nothing; note what is missing.`,
-    'A first step that takes your input makes the flow ready to run on real material.',
+    `Brief cho ${shorten(flow.name, 120)}`,
+    `Đọc input của người dùng cho "${flow.name}" (${shorten(flow.description, 300)}) và viết lại thành một brief ngắn: mục tiêu, đối tượng, tư liệu được đưa và các ràng buộc. Không hỏi lại; ghi chú những gì còn thiếu.`,
+    'Một step đầu nhận input của bạn giúp flow sẵn sàng chạy trên tư liệu thật.',
   );
   return {
     recommendationType: 'enhancement',
-    title: `Give "${flow.name}" a starting brief`,
+    title: recommendationTitle('brief', { flow: flow.name }),
     description: described(
-      `"${flow.name}" has ${times(pattern.data.stepCount, 'step', 'steps')} but has never been run. Starting it with a brief of your input gives every step the same, clear material.`,
+      `"${flow.name}" có ${pattern.data.stepCount} step nhưng chưa chạy lần nào. Bắt đầu bằng một brief từ input của bạn cho mọi step cùng một tư liệu rõ ràng.`,
     ),
     category: 'other',
     priority: 'low',
@@ -258,13 +263,13 @@ function unusedFlow(
         ...flowStep(
           step,
           index + 2,
-          'Moved down one place; its references follow it.',
+          'Lùi xuống một vị trí; các tham chiếu của nó đi theo.',
           placement(flow.steps, 2),
         ),
         systemPrompt: shiftReferences(step.systemPrompt.trim() || step.name, 1),
       })),
     ],
-    benefits: ['Ready to run on real input', 'Every step starts from the same brief'],
+    benefits: ['Sẵn sàng chạy trên input thật', 'Mọi step bắt đầu từ cùng một brief'],
     estimatedTimeReduction: 5,
     implementationComplexity: 'low',
     tags: ['input', 'first-run', OFFLINE_TAG],
@@ -282,9 +287,9 @@ function longFlow(
   const last = firstPart.at(-1)!;
   return {
     recommendationType: 'optimization',
-    title: `Split "${flow.name}" into two shorter flows`,
+    title: recommendationTitle('split', { flow: flow.name }),
     description: described(
-      `"${flow.name}" has ${pattern.data.stepCount} steps. Its first ${half} steps (up to "${last.name}") make a flow of their own that ends in a hand-over summary; the rest can start from that summary.`,
+      `"${flow.name}" có ${pattern.data.stepCount} step. ${half} step đầu (đến "${last.name}") thành một flow riêng, kết thúc bằng một bản tóm tắt bàn giao; phần còn lại có thể bắt đầu từ bản tóm tắt đó.`,
     ),
     category: 'productivity',
     priority: pattern.data.stepCount >= 10 ? 'medium' : 'low',
@@ -294,12 +299,12 @@ function longFlow(
       ...firstPart.map((step, index) => flowStep(step, index + 1, kept, placement(firstPart))),
       newStep(
         half + 1,
-        'Hand-over summary',
-        `Summarise [[step-${half}]] as the starting material for the next part of "${flow.name}": the decisions made, the facts to keep, and the open questions.`,
-        `Lets the remaining ${flow.steps.length - half} steps run as their own flow.`,
+        'Tóm tắt bàn giao',
+        `Tóm tắt [[step-${half}]] làm tư liệu đầu vào cho phần tiếp theo của "${flow.name}": các quyết định đã đưa ra, các dữ kiện cần giữ và các câu hỏi còn mở.`,
+        `Để ${flow.steps.length - half} step còn lại chạy thành một flow riêng.`,
       ),
     ],
-    benefits: ['Shorter runs that are easier to review', 'Each part can be re-run on its own'],
+    benefits: ['Mỗi lần chạy ngắn hơn, dễ xem lại hơn', 'Mỗi phần có thể chạy lại riêng'],
     estimatedTimeReduction: 10,
     implementationComplexity: 'medium',
     tags: ['structure', OFFLINE_TAG],
@@ -311,9 +316,9 @@ function reviewStep(flow: FlowHistory): RecommendationDraft {
   const lastOrder = flow.steps.length;
   return {
     recommendationType: 'enhancement',
-    title: `Add a review step to "${flow.name}"`,
+    title: recommendationTitle('review', { flow: flow.name }),
     description: described(
-      `Nothing in the runs of your flows calls for a change yet. A last step that checks the answer of "${flow.steps.at(-1)!.name}" catches gaps before you use it.`,
+      `Các lần chạy flow của bạn chưa cho thấy cần thay đổi gì. Một step cuối kiểm tra câu trả lời của "${flow.steps.at(-1)!.name}" sẽ bắt được chỗ thiếu trước khi bạn dùng.`,
     ),
     category: 'analysis',
     priority: 'low',
@@ -324,11 +329,11 @@ function reviewStep(flow: FlowHistory): RecommendationDraft {
       newStep(
         lastOrder + 1,
         'Review',
-        `Review [[step-${lastOrder}]] for "${flow.name}": list what is wrong, missing or unclear, then give the improved version.`,
-        'A check before the answer is used.',
+        `Review [[step-${lastOrder}]] cho "${flow.name}": liệt kê những gì sai, thiếu hoặc chưa rõ, rồi đưa ra bản đã cải thiện.`,
+        'Một bước kiểm tra trước khi dùng câu trả lời.',
       ),
     ],
-    benefits: ['Fewer mistakes reach the final answer'],
+    benefits: ['Ít lỗi lọt vào câu trả lời cuối hơn'],
     estimatedTimeReduction: 5,
     implementationComplexity: 'low',
     tags: ['review', 'quality', OFFLINE_TAG],
@@ -338,18 +343,16 @@ function reviewStep(flow: FlowHistory): RecommendationDraft {
 function builtinTemplate(workflow: WorkflowJsonInput): RecommendationDraft {
   return {
     recommendationType: 'template',
-    title: `Start from the template "${workflow.name}"`,
+    title: recommendationTitle('builtin', { flow: workflow.name }),
     description: described(
-      `You have no flows yet. "${workflow.name}" is a ready ${times(workflow.steps.length, 'step', 'steps')} workflow: ${shorten(workflow.description ?? '', 300)}`,
+      `Bạn chưa có flow nào. "${workflow.name}" là một workflow ${workflow.steps.length} step dùng được ngay: ${shorten(workflow.description ?? '', 300)}`,
     ),
     category: 'business',
     priority: 'medium',
     confidence: 50,
     baseFlowId: null,
-    recommendedSteps: workflow.steps.map((step, index) =>
-      asStep(step, index + 1, 'From the built-in template.'),
-    ),
-    benefits: ['A working flow in one click', 'An example of steps that build on each other'],
+    recommendedSteps: workflow.steps.map((step, index) => asStep(step, index + 1, 'Từ template có sẵn.')),
+    benefits: ['Một flow chạy được chỉ với một cú bấm', 'Một ví dụ về các step nối tiếp nhau'],
     estimatedTimeReduction: 15,
     implementationComplexity: 'low',
     tags: ['template', 'getting-started', OFFLINE_TAG],

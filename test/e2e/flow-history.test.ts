@@ -88,7 +88,7 @@ describe.skipIf(skipReason !== null)(
         .poll(async () => (await versionsOf(page, server.url, flow.id)).length)
         .toBe(created.length + 1);
       const edited = (await versionsOf(page, server.url, flow.id)).at(-1)!;
-      expect(edited.summary).toBe('Edited step "Dàn ý": prompt');
+      expect(edited.summary).toBe('Sửa step "Dàn ý": prompt');
 
       // An execution started now runs the edited version.
       const execution = await callApi(page, server.url, 'POST', `/api/flows/${flow.id}/execute`, {});
@@ -102,8 +102,14 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => entries.count()).toBe(created.length + 1);
       const current = page.locator(`[data-testid="version-entry"][data-version="${edited.version}"]`);
       expect(await current.getAttribute('data-selected')).toBe('true');
-      expect(await current.getByTestId('version-current').count()).toBe(1);
+      expect(await current.getByTestId('version-current').textContent()).toBe('Hiện tại');
+      expect(await current.getByTestId('version-executions').textContent()).toContain(
+        '1 execution đã chạy version này',
+      );
       expect(await current.getByTestId('version-summary').textContent()).toBe(edited.summary);
+      // Every version is told in the UI's Vietnamese, the creation too.
+      const first = page.locator(`[data-testid="version-entry"][data-version="${created[0]!.version}"]`);
+      expect(await first.getByTestId('version-summary').textContent()).toBe('Tạo thủ công, gồm 0 step');
       expect(await current.getByTestId('version-meta').textContent()).toMatch(/^Lan · /);
       expect(await current.getByTestId('version-execution').getAttribute('data-execution-id')).toBe(
         execution.id,
@@ -116,6 +122,7 @@ describe.skipIf(skipReason !== null)(
       expect(await comparison.getAttribute('data-to')).toBe(String(edited.version));
       const step = comparison.getByTestId('version-step');
       expect(await step.getAttribute('data-kind')).toBe('changed');
+      expect(await step.getByTestId('version-step-kind').textContent()).toBe('Đã sửa');
       const diff = step.getByTestId('history-diff');
       const removed = (await diff.locator('[data-kind="removed"]').allTextContents()).join(' ');
       const added = (await diff.locator('[data-kind="added"]').allTextContents()).join(' ');
@@ -134,6 +141,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('compare-from').selectOption(String(created[0]!.version));
       await expect.poll(() => comparison.getAttribute('data-from')).toBe(String(created[0]!.version));
       expect(await step.getAttribute('data-kind')).toBe('added');
+      expect(await step.getByTestId('version-step-kind').textContent()).toBe('Thêm mới');
       expect(new URL(page.url()).searchParams.get('base')).toBe(String(created[0]!.version));
 
       // The execution's history names the version it ran, and links back to it.
@@ -163,7 +171,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('restore-confirm').click();
       await expect.poll(() => confirm.count()).toBe(0);
       const restored = (await versionsOf(page, server.url, flow.id)).at(-1)!;
-      expect(restored.summary).toBe(`Restored version ${original}`);
+      expect(restored.summary).toBe(`Khôi phục Version ${original}`);
       await expect
         .poll(() => toastText(page))
         .toEqual([

@@ -97,12 +97,12 @@ describe.skipIf(skipReason !== null)(
       const entries = dialog.getByTestId('history-entry');
       await expect.poll(() => entries.count()).toBe(18);
       const titles = await dialog.getByTestId('history-entry-title').allTextContents();
-      expect(titles[0]).toBe('Execution started by An');
-      expect(titles[1]).toBe("Step 1 (Ý tưởng) run started with input 'trà xanh buổi sáng'");
-      expect(titles).toContain("Result 'Branch 1' approved by An");
-      expect(titles).toContain("Result 'Branch 1' edited by An");
-      expect(titles).toContain('Execution reset by An');
-      expect(titles[11]).toBe("Step 1 (Ý tưởng) run again (version 2) with input 'trà ô long buổi chiều'");
+      expect(titles[0]).toBe('Execution bắt đầu bởi An');
+      expect(titles[1]).toBe("Step 1 (Ý tưởng) bắt đầu chạy với input 'trà xanh buổi sáng'");
+      expect(titles).toContain("Kết quả 'Branch 1' được approve bởi An");
+      expect(titles).toContain("Kết quả 'Branch 1' được sửa bởi An");
+      expect(titles).toContain('Execution được reset bởi An');
+      expect(titles[11]).toBe("Step 1 (Ý tưởng) chạy lại (version 2) với input 'trà ô long buổi chiều'");
       const state = dialog.getByTestId('history-state');
       expect(await state.getAttribute('data-position')).toBe('18');
       expect(await dialog.getByTestId('history-point-label').textContent()).toBe('Thời điểm 18 / 18');
@@ -117,6 +117,8 @@ describe.skipIf(skipReason !== null)(
       expect(await step1.getByTestId('history-result-text').textContent()).toContain('trà xanh buổi sáng');
       expect(await step1.getByTestId('history-result-status').textContent()).toBe('Pending');
       expect(await state.getByTestId('history-step-2').getAttribute('data-status')).toBe('pending');
+      expect(await state.textContent()).toMatch(/Step hiện tại: \d+ \/ \d+/);
+      expect(await step1.textContent()).toMatch(/Tạo lúc \d/);
       expect(await state.getByTestId('history-step-2').getByTestId('history-result').count()).toBe(0);
       // The prompt the run was sent, after its [[labels]] were replaced, is there to read.
       await step1.getByTestId('history-prompt').locator('summary').click();
@@ -129,7 +131,7 @@ describe.skipIf(skipReason !== null)(
       for (let at = 3; at < 9; at++) await dialog.getByTestId('history-next').click();
       await expect.poll(() => state.getAttribute('data-position')).toBe('9');
       expect(await step1.getByTestId('history-result-status').textContent()).toBe('Approved');
-      expect(await step1.getByTestId('history-approved-by').textContent()).toMatch(/^Approved by An · /);
+      expect(await step1.getByTestId('history-approved-by').textContent()).toMatch(/^Approve bởi An · /);
 
       // The edit: its entry shows the diff, and the state shows the edited text.
       const edit = dialog.locator('[data-testid="history-entry"][data-type="ResultEdited"]');
@@ -144,7 +146,7 @@ describe.skipIf(skipReason !== null)(
       expect(await step2.getByTestId('history-result-text').textContent()).toContain(
         'Một đoạn văn viết lại về trà xanh.',
       );
-      expect(await step2.getByTestId('history-edited-by').textContent()).toMatch(/^Edited by An · /);
+      expect(await step2.getByTestId('history-edited-by').textContent()).toMatch(/^Sửa bởi An · /);
       await screenshot(page, 'history-03-edit-point');
 
       // The reset: every step pending again, and nothing produced before it has gone.

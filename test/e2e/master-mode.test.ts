@@ -196,11 +196,20 @@ describe.skipIf(skipReason !== null)(
         'Không tìm thấy: [[Outline]], [[row-7]] (giữ nguyên khi chạy)',
       );
       await page.getByTestId('master-mode-back').click();
-      page.once('dialog', (dialog) => void dialog.accept());
+      const confirmation = new Promise<string>((resolve) =>
+        page.once('dialog', (dialog) => {
+          resolve(dialog.message());
+          void dialog.accept();
+        }),
+      );
       await listed.filter({ hasText: 'Ghi chép riêng' }).getByTestId('master-session-delete').click();
+      expect(await confirmation).toBe(
+        'Xóa session "Ghi chép riêng" và các dòng của nó? Các lần chạy vẫn được giữ trong lịch sử.',
+      );
       await expect
         .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
         .toEqual(['Ghi chú Session', 'Du lịch Session']);
+      await expect.poll(() => page.getByTestId('toast').last().textContent()).toBe('Session đã được xóa');
     });
   },
 );

@@ -48,7 +48,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('generate-recommendations').click();
       const toast = page.getByTestId('toast');
       await expect.poll(() => toast.textContent()).toContain('Recommendations Generated');
-      expect(await toast.textContent()).toContain('3');
+      expect(await toast.textContent()).toContain('Đã tạo 3 recommendation từ các workflow của bạn.');
       const cards = page.getByTestId('recommendation-card');
       await expect.poll(() => cards.count()).toBe(3);
       await expect.poll(() => page.getByTestId('stat-active-recommendations').textContent()).toBe('3');
@@ -57,8 +57,9 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => page.getByTestId('stat-average-confidence').textContent()).toBe('63%');
       expect(await page.getByTestId('tab-all').textContent()).toBe('All (3)');
       const titles = await page.getByTestId('recommendation-title').allTextContents();
-      expect(titles.join(' | ')).toContain('Bản tin trà');
-      expect(titles.join(' | ')).toContain('Blog trà xanh');
+      // Every title in the UI's Vietnamese, naming the flow it comes from.
+      expect(titles).toContain('Thêm brief mở đầu cho "Bản tin trà"');
+      expect(titles).toContain('Thêm brief mở đầu cho "Blog trà xanh"');
       await screenshot(page, 'recommendations-01-generated');
 
       await page.getByTestId('tab-automation').click();
@@ -79,6 +80,7 @@ describe.skipIf(skipReason !== null)(
         '25%',
       );
       expect(await detail.getByTestId('recommendation-steps').textContent()).toContain('Step 1: Research');
+      expect(await detail.textContent()).toContain('10 phút mỗi lần chạy');
       expect(await detail.getByTestId('recommendation-community-feedback').textContent()).toContain(
         '0 feedback',
       );

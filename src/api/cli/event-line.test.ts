@@ -151,12 +151,12 @@ const flowSummaryOf = (event: FlowEvent, before: FlowState = initialFlowState())
 
 describe('eventSummary of flow events', () => {
   it('says how a flow came to be, with how many steps and its name', () => {
-    expect(flowSummaryOf(created)).toBe('Created by the AI Creator with 2 steps, named "Blog"');
+    expect(flowSummaryOf(created)).toBe('Tạo bằng AI Creator, gồm 2 step, named "Blog"');
     const imported: FlowEvent = {
       type: 'FlowImported',
       data: { flowId: 'f1', userId: 'u1', createdAt: 'x', details: DETAILS, steps: [ideas], at: 'x' },
     };
-    expect(flowSummaryOf(imported)).toBe('Recorded as it stood, with 1 step, named "Blog"');
+    expect(flowSummaryOf(imported)).toBe('Ghi nhận flow như đang có, gồm 1 step, named "Blog"');
   });
 
   it('says what a version changed in the words of the version history', () => {
@@ -168,10 +168,10 @@ describe('eventSummary of flow events', () => {
         at: 'x',
       },
     };
-    expect(flowSummaryOf(described)).toBe('Renamed to "Posts"; Description changed');
+    expect(flowSummaryOf(described)).toBe('Đổi tên thành "Posts"; Đổi mô tả');
     expect(
       flowSummaryOf({ type: 'FlowStatusChanged', data: { before: 'draft', after: 'active', at: 'x' } }),
-    ).toBe('Status draft → active');
+    ).toBe('Đổi status: draft → active');
     const reordered: FlowEvent = {
       type: 'StepsReordered',
       data: {
@@ -182,28 +182,28 @@ describe('eventSummary of flow events', () => {
         at: 'x',
       },
     };
-    expect(flowSummaryOf(reordered)).toBe('Reordered 2 steps');
+    expect(flowSummaryOf(reordered)).toBe('Sắp xếp lại 2 step');
     const restored: FlowEvent = {
       type: 'FlowRestored',
       data: { version: 3, details: DETAILS, steps: [ideas], at: 'x' },
     };
-    expect(flowSummaryOf(restored)).toBe('Restored version 3');
-    expect(flowSummaryOf({ type: 'FlowDeleted', data: { at: 'x' } })).toBe('Deleted');
+    expect(flowSummaryOf(restored)).toBe('Khôi phục Version 3');
+    expect(flowSummaryOf({ type: 'FlowDeleted', data: { at: 'x' } })).toBe('Xóa flow');
   });
 
   it('names the step added, removed or edited, and gives its id', () => {
     expect(flowSummaryOf({ type: 'StepAdded', data: { step: post, at: 'x' } })).toBe(
-      'Added step "Post" (step s2)',
+      'Thêm step "Post" (step s2)',
     );
     expect(flowSummaryOf({ type: 'StepRemoved', data: { step: ideas, at: 'x' } })).toBe(
-      'Removed step "Ideas" (step s1)',
+      'Xóa step "Ideas" (step s1)',
     );
     const before = evolveFlow(initialFlowState(), created);
-    expect(flowSummaryOf(promptEdited, before)).toBe('Edited step "Post": name, prompt (step s2)');
+    expect(flowSummaryOf(promptEdited, before)).toBe('Sửa step "Post": tên, prompt (step s2)');
   });
 
   it('says "a step" for an edited step when the flow before the edit is not known', () => {
-    expect(flowSummaryOf(promptEdited)).toBe('Edited step "a step": name, prompt (step s2)');
+    expect(flowSummaryOf(promptEdited)).toBe('Sửa step "một step": tên, prompt (step s2)');
   });
 
   it('shows a flow event type it has no words for by its plain fields', () => {
@@ -217,14 +217,14 @@ describe('eventLines', () => {
   it('follows a flow from its first event, so an edit names its step as it was called', () => {
     const line = eventLines();
     const lines = [ofFlow(created, 1), ofFlow(promptEdited, 2), ofFlow(promptEdited, 3)].map(line);
-    expect(lines[1]).toMatch(/ {2}Edited step "Post": name, prompt \(step s2\)$/);
-    expect(lines[2]).toMatch(/ {2}Edited step "Draft": name, prompt \(step s2\)$/);
+    expect(lines[1]).toMatch(/ {2}Sửa step "Post": tên, prompt \(step s2\)$/);
+    expect(lines[2]).toMatch(/ {2}Sửa step "Draft": tên, prompt \(step s2\)$/);
   });
 
   it('reads a flow first seen in the middle of its stream event by event', () => {
     const line = eventLines();
-    expect(line(ofFlow(promptEdited, 4))).toMatch(/Edited step "a step": name, prompt \(step s2\)$/);
-    expect(line(ofFlow(promptEdited, 5))).toMatch(/Edited step "a step": name, prompt \(step s2\)$/);
+    expect(line(ofFlow(promptEdited, 4))).toMatch(/Sửa step "một step": tên, prompt \(step s2\)$/);
+    expect(line(ofFlow(promptEdited, 5))).toMatch(/Sửa step "một step": tên, prompt \(step s2\)$/);
   });
 
   it('keeps each flow apart, and execution lines as they are', () => {
@@ -233,7 +233,7 @@ describe('eventLines', () => {
     expect(line(ofFlow(created, 1))).toContain(`${FLOW_STREAM}#1  FlowCreated `);
     expect(line(approved)).toBe(eventLine(approved));
     const otherFlow = recorded(promptEdited, { streamId: 'flow-other', streamPosition: 2 });
-    expect(line(otherFlow)).toMatch(/Edited step "a step"/);
+    expect(line(otherFlow)).toMatch(/Sửa step "một step"/);
   });
 });
 

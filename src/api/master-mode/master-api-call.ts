@@ -31,24 +31,24 @@ export async function callApiRow(
       });
       if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
         await response.body?.cancel();
-        if (hop >= MAX_REDIRECTS) throw apiFailed(`The API redirected more than ${MAX_REDIRECTS} times`);
+        if (hop >= MAX_REDIRECTS) throw apiFailed(`API chuyển hướng quá ${MAX_REDIRECTS} lần`);
         target = allowedApiUrl(new URL(response.headers.get('location')!, target).href, allowedHosts);
         continue;
       }
       const body = await boundedText(response);
       if (!response.ok) {
         throw apiFailed(
-          `The API answered ${response.status} ${response.statusText}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`,
+          `API trả lời ${response.status} ${response.statusText}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`,
         );
       }
       return body;
     }
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    if (timeout.aborted) throw apiFailed(`The API did not answer within ${API_ROW_TIMEOUT_MS / 1000} s`);
+    if (timeout.aborted) throw apiFailed(`API không trả lời trong ${API_ROW_TIMEOUT_MS / 1000} s`);
     if (signal?.aborted) throw apiFailed('Stopped');
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw apiFailed(`The API could not be reached${cause ? ` (${cause})` : ''}`);
+    throw apiFailed(`Không kết nối được tới API${cause ? ` (${cause})` : ''}`);
   }
 }
 
@@ -57,7 +57,7 @@ async function boundedText(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > API_ROW_MAX_BYTES) {
     await response.body?.cancel();
-    throw apiFailed(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+    throw apiFailed(`Câu trả lời của API lớn hơn ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -69,7 +69,7 @@ async function boundedText(response: Response): Promise<string> {
     size += value.byteLength;
     if (size > API_ROW_MAX_BYTES) {
       await reader.cancel();
-      throw apiFailed(`The API answer is larger than ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+      throw apiFailed(`Câu trả lời của API lớn hơn ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
     }
     chunks.push(value);
   }

@@ -21,7 +21,7 @@ const describedAfter = (events: ExecutionEvent[], event: ExecutionEvent, actor: 
 describe('describeEvent: every event in plain words', () => {
   it('ExecutionStarted names who started it and the steps', () => {
     expect(describeEvent(started, initialState(), words, 'An')).toEqual({
-      title: 'Execution started by An',
+      title: 'Execution bắt đầu bởi An',
       detail: 'Step 1 (Ý tưởng), Step 2 (Bản nháp)',
       diff: null,
     });
@@ -33,7 +33,7 @@ describe('describeEvent: every event in plain words', () => {
       data: { steps: [ideas, draftStep, aStep(3, { name: 'Tiêu đề' })], cacheItemIds: ['c3'], at: 'x' },
     };
     expect(describedAfter([started], synced)).toMatchObject({
-      title: 'Steps of the flow changed',
+      title: 'Các step của flow đã thay đổi',
       detail: 'Step 1 (Ý tưởng), Step 2 (Bản nháp), Step 3 (Tiêu đề)',
     });
   });
@@ -65,7 +65,7 @@ describe('describeEvent: every event in plain words', () => {
       },
     };
     expect(describedAfter([started], reused)).toEqual({
-      title: `Approved results of Step 1 (Ý tưởng) reused from the execution of ${new Date('2025-01-01T03:00:00.000Z').toLocaleString('vi-VN')}`,
+      title: `Dùng lại kết quả đã approve của Step 1 (Ý tưởng) từ execution lúc ${new Date('2025-01-01T03:00:00.000Z').toLocaleString('vi-VN')}`,
       detail: "'Branch 1'",
       diff: null,
     });
@@ -78,7 +78,7 @@ describe('describeEvent: every event in plain words', () => {
     run.data.model = 'gemini-2.5-flash';
     run.data.keySource = 'own';
     expect(describedAfter([started, ...ideasRun], run)).toEqual({
-      title: "Step 2 (Bản nháp) run started with input 'Viết về trà xanh'",
+      title: "Step 2 (Bản nháp) bắt đầu chạy với input 'Viết về trà xanh'",
       detail: 'Model gemini-2.5-flash · API key của bạn',
       diff: null,
     });
@@ -91,10 +91,10 @@ describe('describeEvent: every event in plain words', () => {
     blank.data.userInput = '  ';
     long.data.userInput = 'x'.repeat(200);
     expect(describedAfter([started], blank).title).toBe(
-      "Step 2 (Bản nháp) run started with input 'Run mode execution - no additional input'",
+      "Step 2 (Bản nháp) bắt đầu chạy với input 'Run mode execution - no additional input'",
     );
     expect(describedAfter([started], long).title).toBe(
-      `Step 2 (Bản nháp) run started with input '${'x'.repeat(79)}…'`,
+      `Step 2 (Bản nháp) bắt đầu chạy với input '${'x'.repeat(79)}…'`,
     );
   });
 
@@ -105,10 +105,10 @@ describe('describeEvent: every event in plain words', () => {
     ];
     const again = stepRunStarted(ideas, 'run-9', { cacheItemId: 'c1' });
     expect(describedAfter([started, ...failed], again).title).toBe(
-      "Step 1 (Ý tưởng) run started with input 'input'",
+      "Step 1 (Ý tưởng) bắt đầu chạy với input 'input'",
     );
     expect(describedAfter([started, ...failed, ...ideasRun], again).title).toBe(
-      "Step 1 (Ý tưởng) run again (version 2) with input 'input'",
+      "Step 1 (Ý tưởng) chạy lại (version 2) với input 'input'",
     );
     const third = [...ranStep(ideas, 'run-5', 'c1', 'r5', 'Again')];
     expect(describedAfter([started, ...ideasRun, ...third], again).title).toContain('(version 3)');
@@ -116,7 +116,7 @@ describe('describeEvent: every event in plain words', () => {
 
   it('StepRunSucceeded counts and names the results', () => {
     expect(describedAfter([started, ideasRun[0]!], ideasRun[1]!)).toEqual({
-      title: 'Step 1 (Ý tưởng) run finished: 2 results',
+      title: 'Step 1 (Ý tưởng) chạy xong: 2 kết quả',
       detail: "'Branch 1', 'Branch 2'",
       diff: null,
     });
@@ -128,7 +128,7 @@ describe('describeEvent: every event in plain words', () => {
       data: { runId: 'run-1', message: 'quota exceeded', retryable: true, at: 'x' },
     };
     expect(describedAfter([started, ideasRun[0]!], failed).title).toBe(
-      'Step 1 (Ý tưởng) run failed: quota exceeded',
+      'Step 1 (Ý tưởng) chạy thất bại: quota exceeded',
     );
   });
 
@@ -136,14 +136,16 @@ describe('describeEvent: every event in plain words', () => {
     const approved: ExecutionEvent = { type: 'ResultApproved', data: { resultId: 'r2', at: 'x' } };
     const unapproved: ExecutionEvent = { type: 'ResultUnapproved', data: { resultId: 'r2', at: 'x' } };
     expect(describedAfter([started, ...ideasRun], approved)).toEqual({
-      title: "Result 'Branch 2' approved by An",
+      title: "Kết quả 'Branch 2' được approve bởi An",
       detail: 'Step 1 (Ý tưởng)',
       diff: null,
     });
     expect(describedAfter([started, ...ideasRun, approved], unapproved, 'Bình').title).toBe(
-      "Result 'Branch 2' unapproved by Bình",
+      "Kết quả 'Branch 2' bị bỏ approve bởi Bình",
     );
-    expect(describedAfter([started, ...ideasRun], approved, null).title).toBe("Result 'Branch 2' approved");
+    expect(describedAfter([started, ...ideasRun], approved, null).title).toBe(
+      "Kết quả 'Branch 2' được approve",
+    );
   });
 
   it('ResultEdited shows the text before and after as a diff, and a new label', () => {
@@ -152,8 +154,8 @@ describe('describeEvent: every event in plain words', () => {
       data: { resultId: 'r1', before: 'First idea', after: 'First good idea', label: 'Mở bài', at: 'x' },
     };
     expect(describedAfter([started, ...ideasRun], edited)).toEqual({
-      title: "Result 'Branch 1' edited by An",
-      detail: "Step 1 (Ý tưởng) · Label 'Branch 1' → 'Mở bài'",
+      title: "Kết quả 'Branch 1' được sửa bởi An",
+      detail: "Step 1 (Ý tưởng) · Đổi label 'Branch 1' → 'Mở bài'",
       diff: [
         { kind: 'same', text: 'First ' },
         { kind: 'added', text: 'good ' },
@@ -176,7 +178,7 @@ describe('describeEvent: every event in plain words', () => {
       data: { resultId: 'r1', content: 'First idea', at: 'x' },
     };
     expect(describedAfter([started, ...ideasRun], deleted)).toEqual({
-      title: "Result 'Branch 1' deleted by An",
+      title: "Kết quả 'Branch 1' bị xóa bởi An",
       detail: 'Nội dung được lưu làm rejected idea',
       diff: null,
     });
@@ -185,7 +187,7 @@ describe('describeEvent: every event in plain words', () => {
   it('a result the state does not know is named as unknown rather than failing', () => {
     const approved: ExecutionEvent = { type: 'ResultApproved', data: { resultId: 'nope', at: 'x' } };
     expect(describedAfter([started], approved)).toEqual({
-      title: "Result '(unknown result)' approved by An",
+      title: "Kết quả '(kết quả không rõ)' được approve bởi An",
       detail: null,
       diff: null,
     });
@@ -194,17 +196,17 @@ describe('describeEvent: every event in plain words', () => {
   it('ExecutionStopped, ExecutionReset and ExecutionCompleted', () => {
     const before = [started, ...ideasRun];
     expect(describedAfter(before, { type: 'ExecutionStopped', data: { at: 'x' } }).title).toBe(
-      'Execution stopped by An',
+      'Execution đã dừng bởi An',
     );
     expect(
       describedAfter(before, { type: 'ExecutionReset', data: { cacheItemIds: ['c9'], at: 'x' } }),
     ).toEqual({
-      title: 'Execution reset by An',
+      title: 'Execution được reset bởi An',
       detail: 'Mọi step trở về Pending; các kết quả trước vẫn được giữ trong lịch sử',
       diff: null,
     });
     expect(describedAfter(before, { type: 'ExecutionCompleted', data: { at: 'x' } }, null)).toEqual({
-      title: 'Execution completed',
+      title: 'Execution hoàn thành',
       detail: null,
       diff: null,
     });

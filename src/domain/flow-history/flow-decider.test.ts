@@ -17,7 +17,6 @@ import {
   initialFlowState,
   type VersionedStep,
 } from './flow-events';
-import { versionSummary } from './version-summary';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';
@@ -261,24 +260,6 @@ describe('the flow decider', () => {
       { type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: past.steps, at: NOW } },
     ]);
     expect(restored.steps.find((s) => s.id === 's1')?.systemPrompt).toBe('Prompt 1');
-  });
-
-  it('says what each version changed in plain words', () => {
-    const before = fold([created()]);
-    const summary = (event: FlowEvent) => versionSummary(event, before);
-    expect(versionSummary(created(), initialFlowState())).toBe('Created by hand with 2 steps');
-    expect(
-      summary({ type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Tea' }, at: NOW } }),
-    ).toBe('Renamed to "Tea"');
-    expect(
-      summary({
-        type: 'StepEdited',
-        data: { stepId: 's2', before: {}, after: { systemPrompt: 'x', outputMode: 'loop' }, at: NOW },
-      }),
-    ).toBe('Edited step "Step 2": prompt, output mode');
-    expect(
-      summary({ type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: [], at: NOW } }),
-    ).toBe('Restored version 1');
   });
 });
 

@@ -7,68 +7,73 @@ import {
   type StepFields,
 } from './flow-events';
 
+// The versions page speaks Vietnamese like the rest of the UI; product terms (step, flow, prompt, status
+// values) stay as the UI writes them elsewhere.
 const ORIGINS: Record<FlowOrigin, string> = {
-  manual: 'by hand',
-  'json-import': 'from an imported file',
-  'ai-creator': 'by the AI Creator',
-  'flow-creator': 'by the AI Flow Creator',
-  recommendation: 'from a recommendation',
-  template: 'from a template',
+  manual: 'thủ công',
+  'json-import': 'từ file import',
+  'ai-creator': 'bằng AI Creator',
+  'flow-creator': 'bằng AI Flow Creator',
+  recommendation: 'từ một recommendation',
+  template: 'từ một template',
 };
 
 const FIELDS: Record<keyof StepFields, string> = {
-  order: 'order',
-  name: 'name',
+  order: 'thứ tự',
+  name: 'tên',
   systemPrompt: 'prompt',
   outputMode: 'output mode',
-  inputSources: 'inputs',
+  inputSources: 'input sources',
   choices: 'choices',
   loopTargetStepId: 'loop target',
-  maxLoopIterations: 'loop count',
-  currentLoopIteration: 'loop position',
+  maxLoopIterations: 'số vòng lặp',
+  currentLoopIteration: 'vòng lặp hiện tại',
   requiresUserInput: 'user input',
 };
 
-const steps = (count: number) => (count === 1 ? '1 step' : `${count} steps`);
+// Vietnamese nouns take no plural: '1 step', '3 step'.
+const steps = (count: number) => `${count} step`;
 
 /** What a version changed, in plain words; `before` is the flow as it stood before the event. */
 export function versionSummary(event: FlowEvent, before: FlowState): string {
-  const stepName = (stepId: string) => before.steps.find((step) => step.id === stepId)?.name ?? 'a step';
+  const stepName = (stepId: string) => before.steps.find((step) => step.id === stepId)?.name ?? 'một step';
   switch (event.type) {
     case 'FlowCreated':
-      return `Created ${ORIGINS[event.data.origin]} with ${steps(event.data.steps.length)}`;
+      return `Tạo ${ORIGINS[event.data.origin]}, gồm ${steps(event.data.steps.length)}`;
     case 'FlowImported':
-      return `Recorded as it stood, with ${steps(event.data.steps.length)}`;
+      return `Ghi nhận flow như đang có, gồm ${steps(event.data.steps.length)}`;
     case 'FlowDescribed': {
       const { after } = event.data;
       const parts = [
-        ...(after.name === undefined ? [] : [`Renamed to "${after.name}"`]),
-        ...(after.description === undefined ? [] : ['Description changed']),
-        ...(after.status === undefined ? [] : [`Status ${event.data.before.status} → ${after.status}`]),
+        ...(after.name === undefined ? [] : [`Đổi tên thành "${after.name}"`]),
+        ...(after.description === undefined ? [] : ['Đổi mô tả']),
+        ...(after.status === undefined ? [] : [statusChanged(event.data.before.status, after.status)]),
       ];
       return parts.join('; ');
     }
     case 'FlowStatusChanged':
-      return `Status ${event.data.before} → ${event.data.after}`;
+      return statusChanged(event.data.before, event.data.after);
     case 'StepAdded':
-      return `Added step "${event.data.step.name}"`;
+      return `Thêm step "${event.data.step.name}"`;
     case 'StepEdited': {
       // In the fields' own order: the log (jsonb) keeps an object's keys in an order of its own.
       const fields = Object.entries(FIELDS)
         .filter(([field]) => field in event.data.after)
         .map(([, words]) => words);
-      return `Edited step "${stepName(event.data.stepId)}": ${fields.join(', ')}`;
+      return `Sửa step "${stepName(event.data.stepId)}": ${fields.join(', ')}`;
     }
     case 'StepRemoved':
-      return `Removed step "${event.data.step.name}"`;
+      return `Xóa step "${event.data.step.name}"`;
     case 'StepsReordered':
-      return `Reordered ${steps(event.data.orders.length)}`;
+      return `Sắp xếp lại ${steps(event.data.orders.length)}`;
     case 'FlowRestored':
-      return `Restored version ${event.data.version}`;
+      return `Khôi phục Version ${event.data.version}`;
     case 'FlowDeleted':
-      return 'Deleted';
+      return 'Xóa flow';
   }
 }
+
+const statusChanged = (before: string | undefined, after: string) => `Đổi status: ${before} → ${after}`;
 
 /** An event of a flow's stream as the log holds it: the command that appended it names the version. */
 export interface RecordedFlowEvent {

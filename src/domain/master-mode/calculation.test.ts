@@ -45,11 +45,11 @@ describe('calculation rows', () => {
   });
 
   it('refuses references to rows that are missing, empty or not numbers', () => {
-    expect(refusal('[[row-3]] + 1', ['1'])).toMatch(/no row 3/);
-    expect(refusal('[[row-1]] + 1', [''])).toMatch(/Row 001 has no result yet/);
-    expect(refusal('[[row-1]] + 1', ['twelve'])).toMatch(/Row 001's result is not a number/);
+    expect(refusal('[[row-3]] + 1', ['1'])).toMatch(/không có dòng 3/);
+    expect(refusal('[[row-1]] + 1', [''])).toMatch(/Dòng 001 chưa có kết quả/);
+    expect(refusal('[[row-1]] + 1', ['twelve'])).toMatch(/Kết quả của Dòng 001 không phải là số/);
     // A result is a number, never more expression: it cannot smuggle operators in.
-    expect(refusal('[[row-1]]', ['1) + (2'])).toMatch(/not a number/);
+    expect(refusal('[[row-1]]', ['1) + (2'])).toMatch(/không phải là số/);
   });
 
   it('formats results without binary noise', () => {
@@ -60,15 +60,15 @@ describe('calculation rows', () => {
   });
 
   it('refuses division by zero and malformed expressions with a clear message', () => {
-    expect(refusal('1 / 0')).toBe('Division by zero');
-    expect(refusal('5 % (2 - 2)')).toBe('Division by zero');
-    expect(refusal('')).toMatch(/Enter a calculation/);
-    expect(refusal('1 +')).toMatch(/ends too early/);
-    expect(refusal('(1 + 2')).toMatch(/never closed/);
-    expect(refusal('1 + 2)')).toMatch(/Unexpected "\)" at position 6/);
-    expect(refusal('1 2')).toMatch(/Unexpected "2"/);
-    expect(refusal('1..2')).toMatch(/Unexpected/);
-    expect(refusal('* 3')).toMatch(/Unexpected "\*"/);
+    expect(refusal('1 / 0')).toBe('Chia cho 0');
+    expect(refusal('5 % (2 - 2)')).toBe('Chia cho 0');
+    expect(refusal('')).toMatch(/Hãy nhập một phép tính/);
+    expect(refusal('1 +')).toMatch(/kết thúc quá sớm/);
+    expect(refusal('(1 + 2')).toMatch(/chưa được đóng/);
+    expect(refusal('1 + 2)')).toMatch(/Ký tự "\)" không hợp lệ ở vị trí 6/);
+    expect(refusal('1 2')).toMatch(/Ký tự "2"/);
+    expect(refusal('1..2')).toMatch(/không hợp lệ/);
+    expect(refusal('* 3')).toMatch(/Ký tự "\*"/);
   });
 
   describe('hostile input', () => {
@@ -86,33 +86,33 @@ describe('calculation rows', () => {
         '"1" + 1',
         '[[row-1]]()',
       ]) {
-        expect(refusal(hostile, ['1'])).toMatch(/Unexpected/);
+        expect(refusal(hostile, ['1'])).toMatch(/không hợp lệ/);
       }
     });
 
     it('has no exponents: no ** operator and no e-notation', () => {
-      expect(refusal('2 ** 1024')).toMatch(/Unexpected "\*"/);
-      expect(refusal('9 ^ 999')).toMatch(/Unexpected "\^"/);
-      expect(refusal('1e308 * 10')).toMatch(/Unexpected "e"/);
+      expect(refusal('2 ** 1024')).toMatch(/Ký tự "\*"/);
+      expect(refusal('9 ^ 999')).toMatch(/Ký tự "\^"/);
+      expect(refusal('1e308 * 10')).toMatch(/Ký tự "e"/);
     });
 
     it('refuses numbers and results too large to be exact, and overflow', () => {
-      expect(refusal('9'.repeat(400))).toMatch(/too long/);
+      expect(refusal('9'.repeat(400))).toMatch(/quá dài/);
       const big = '9'.repeat(30);
-      expect(refusal(Array.from({ length: 12 }, () => big).join(' * '))).toBe('The result is too large');
+      expect(refusal(Array.from({ length: 12 }, () => big).join(' * '))).toBe('Kết quả quá lớn');
     });
 
     it('refuses deep nesting before recursing into it', () => {
       const deep = `${'('.repeat(MAX_NESTING + 1)}1${')'.repeat(MAX_NESTING + 1)}`;
-      expect(refusal(deep)).toMatch(/nested too deeply/);
-      expect(refusal(`${'-'.repeat(MAX_NESTING + 5)}1`)).toMatch(/nested too deeply/);
+      expect(refusal(deep)).toMatch(/lồng nhau quá sâu/);
+      expect(refusal(`${'-'.repeat(MAX_NESTING + 5)}1`)).toMatch(/lồng nhau quá sâu/);
       const fine = `${'('.repeat(MAX_NESTING - 1)}1${')'.repeat(MAX_NESTING - 1)}`;
       expect(calc(fine)).toBe(1);
     });
 
     it('refuses very long input without reading it', () => {
-      expect(refusal('1+'.repeat(MAX_EXPRESSION_LENGTH))).toMatch(/at most 1000 characters/);
-      expect(refusal('('.repeat(1_000_000))).toMatch(/at most 1000 characters/);
+      expect(refusal('1+'.repeat(MAX_EXPRESSION_LENGTH))).toMatch(/tối đa 1000 ký tự/);
+      expect(refusal('('.repeat(1_000_000))).toMatch(/tối đa 1000 ký tự/);
     });
   });
 });

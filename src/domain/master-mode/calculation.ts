@@ -42,7 +42,7 @@ function tokenize(expression: string): Token[] {
     const number = NUMBER_TOKEN.exec(expression.slice(i, i + MAX_NUMBER_DIGITS + 2));
     if (number) {
       if (number[0].replace('.', '').length > MAX_NUMBER_DIGITS) {
-        throw new CalculationError(`The number at position ${i + 1} is too long`);
+        throw new CalculationError(`Số ở vị trí ${i + 1} quá dài`);
       }
       tokens.push({ kind: 'number', value: Number(number[0]), at: i });
       i += number[0].length;
@@ -56,7 +56,7 @@ function tokenize(expression: string): Token[] {
       tokens.push({ kind: 'close', at: i });
     } else {
       throw new CalculationError(
-        `Unexpected "${char}" at position ${i + 1}: a calculation may only hold numbers, [[row-N]], + - * / % and parentheses`,
+        `Ký tự "${char}" không hợp lệ ở vị trí ${i + 1}: phép tính chỉ được chứa số, [[row-N]], + - * / % và dấu ngoặc`,
       );
     }
     i++;
@@ -67,26 +67,26 @@ function tokenize(expression: string): Token[] {
 
 /** A row's result as a number: plain decimal text only (surrounding spaces allowed). */
 export function numberOfResult(row: number, result: string | undefined): number {
-  const label = `Row ${String(row).padStart(3, '0')}`;
-  if (result === undefined) throw new CalculationError(`[[row-${row}]]: the session has no row ${row}`);
+  const label = `Dòng ${String(row).padStart(3, '0')}`;
+  if (result === undefined) throw new CalculationError(`[[row-${row}]]: session không có dòng ${row}`);
   const text = result.trim();
-  if (text === '') throw new CalculationError(`${label} has no result yet`);
+  if (text === '') throw new CalculationError(`${label} chưa có kết quả`);
   if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text) || text.length > MAX_NUMBER_DIGITS + 2) {
-    throw new CalculationError(`${label}'s result is not a number: "${text.slice(0, 40)}"`);
+    throw new CalculationError(`Kết quả của ${label} không phải là số: "${text.slice(0, 40)}"`);
   }
   return Number(text);
 }
 
 function checked(value: number): number {
-  if (!Number.isFinite(value)) throw new CalculationError('The result is too large');
+  if (!Number.isFinite(value)) throw new CalculationError('Kết quả quá lớn');
   return value;
 }
 
 /** Evaluates `expression`; `results[0]` is row 1's result. */
 export function evaluateCalculation(expression: string, results: readonly string[]): number {
-  if (expression.trim() === '') throw new CalculationError('Enter a calculation, e.g. [[row-1]] * 2');
+  if (expression.trim() === '') throw new CalculationError('Hãy nhập một phép tính, ví dụ [[row-1]] * 2');
   if (expression.length > MAX_EXPRESSION_LENGTH) {
-    throw new CalculationError(`A calculation may be at most ${MAX_EXPRESSION_LENGTH} characters`);
+    throw new CalculationError(`Phép tính dài tối đa ${MAX_EXPRESSION_LENGTH} ký tự`);
   }
   const tokens = tokenize(expression);
   let next = 0;
@@ -94,8 +94,8 @@ export function evaluateCalculation(expression: string, results: readonly string
   const take = () => tokens[next++]!;
 
   const fail = (token: Token): never => {
-    if (token.kind === 'end') throw new CalculationError('The calculation ends too early');
-    throw new CalculationError(`Unexpected "${expression[token.at]}" at position ${token.at + 1}`);
+    if (token.kind === 'end') throw new CalculationError('Phép tính kết thúc quá sớm');
+    throw new CalculationError(`Ký tự "${expression[token.at]}" không hợp lệ ở vị trí ${token.at + 1}`);
   };
 
   const sum = (depth: number): number => {
@@ -118,7 +118,7 @@ export function evaluateCalculation(expression: string, results: readonly string
       take();
       const right = unary(depth);
       if ((token.value === '/' || token.value === '%') && right === 0) {
-        throw new CalculationError('Division by zero');
+        throw new CalculationError('Chia cho 0');
       }
       value = checked(
         token.value === '*' ? value * right : token.value === '/' ? value / right : value % right,
@@ -130,7 +130,7 @@ export function evaluateCalculation(expression: string, results: readonly string
 
   const unary = (depth: number): number => {
     if (depth > MAX_NESTING) {
-      throw new CalculationError(`The calculation is nested too deeply (at most ${MAX_NESTING} levels)`);
+      throw new CalculationError(`Phép tính lồng nhau quá sâu (tối đa ${MAX_NESTING} cấp)`);
     }
     const token = peek();
     if (token.kind === 'operator' && (token.value === '-' || token.value === '+')) {
@@ -152,7 +152,7 @@ export function evaluateCalculation(expression: string, results: readonly string
         const value = sum(depth + 1);
         const close = take();
         if (close.kind !== 'close') {
-          if (close.kind === 'end') throw new CalculationError('A "(" is never closed');
+          if (close.kind === 'end') throw new CalculationError('Dấu "(" chưa được đóng');
           fail(close);
         }
         return value;

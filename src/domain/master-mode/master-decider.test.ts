@@ -81,7 +81,7 @@ describe('master mode decider', () => {
     it('refuses a second run of a row while one is running, in any process', () => {
       given([rowStarted('r1', 'row-a')])
         .when({ type: 'StartRowRun', data: startData('r2', 'row-a') })
-        .thenRefuses('conflict', 'Row 001 "Step 1" is already running');
+        .thenRefuses('conflict', 'Dòng 001 "Step 1" đang chạy');
     });
 
     it('runs another row, or the same row again once its run has ended', () => {
@@ -104,7 +104,7 @@ describe('master mode decider', () => {
         .thenEmits([{ type: 'MasterRowRunSucceeded', data: { ...complete.data, at: NOW } }]);
       given([rowStarted('r1', 'row-a'), rowSucceeded('r1')])
         .when(complete)
-        .thenRefuses('conflict', /already ended/);
+        .thenRefuses('conflict', /đã kết thúc/);
     });
 
     it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {

@@ -50,7 +50,7 @@ export interface MasterContext {
   now: string;
 }
 
-export const EXECUTE_ALL_RUNNING = 'Execute All is already running';
+export const EXECUTE_ALL_RUNNING = 'Execute All đang chạy';
 
 export const initialMasterState = (): MasterState => ({ running: {}, executeAll: null, lastEventAt: null });
 
@@ -108,11 +108,11 @@ export function decideMaster(
   switch (command.type) {
     case 'StartRowRun': {
       const busy = Object.values(state.running).find((run) => run.stepId === command.data.stepId);
-      if (busy) throw conflict(`${rowLabel(busy.rowNumber, busy)} is already running`);
+      if (busy) throw conflict(`${rowLabel(busy.rowNumber, busy)} đang chạy`);
       return [{ type: 'MasterRowRunStarted', data: { ...command.data, at: now } }];
     }
     case 'CompleteRowRun': {
-      if (!state.running[command.data.runId]) throw conflict('This row run has already ended');
+      if (!state.running[command.data.runId]) throw conflict('Lần chạy của dòng này đã kết thúc');
       // The model's or the API's text: what it wrote must not keep it from being stored.
       return [
         {

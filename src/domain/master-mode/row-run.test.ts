@@ -56,7 +56,7 @@ describe('running a master mode row', () => {
     expect(planRowRun(rows, 4, [], DEFAULT_LIMITS)).toMatchObject({ kind: 'answered', result: '21' });
     const broken = [...rows.slice(0, 3), row({ stepType: 'calculation', userInput: '[[row-3]] + 1' })];
     expect(refusal(() => planRowRun(broken, 4, [], DEFAULT_LIMITS))).toMatch(
-      /^Row 004 "Step \d+": Row 003 has no result yet$/,
+      /^Dòng 004 "Step \d+": Dòng 003 chưa có kết quả$/,
     );
   });
 
@@ -75,16 +75,16 @@ describe('running a master mode row', () => {
   it('api calls only allowed hosts', () => {
     const plan = planRowRun(rows, 7, ['127.0.0.1:4000'], DEFAULT_LIMITS);
     expect(plan.kind === 'http' && plan.url.href).toBe('http://127.0.0.1:4000/data?country=Vietnam');
-    expect(refusal(() => planRowRun(rows, 7, [], DEFAULT_LIMITS))).toMatch(/MASTER_MODE_API_HOSTS is empty/);
+    expect(refusal(() => planRowRun(rows, 7, [], DEFAULT_LIMITS))).toMatch(/MASTER_MODE_API_HOSTS trống/);
     expect(refusal(() => planRowRun(rows, 7, ['127.0.0.1'], DEFAULT_LIMITS))).toMatch(
-      /127\.0\.0\.1:4000 is not allowed/,
+      /127\.0\.0\.1:4000 không được phép/,
     );
   });
 
   it('refuses a required row with blank input', () => {
     const required = [row({ stepName: 'Topic', isRequired: true, userInput: '  ' })];
     expect(refusal(() => planRowRun(required, 1, [], DEFAULT_LIMITS))).toBe(
-      'Row 001 "Topic" is required: enter its input before running it',
+      'Dòng 001 "Topic" là bắt buộc: hãy nhập input trước khi chạy',
     );
     expect(blankRequiredRow([...rows, ...required])).toMatchObject({ position: 8 });
     expect(blankRequiredRow(rows)).toBeNull();
@@ -98,16 +98,18 @@ describe('the API host allow-list', () => {
     expect(allowedApiUrl('https://api.example.com/v1', hosts).host).toBe('api.example.com');
     expect(allowedApiUrl('http://API.example.com/v1', hosts).host).toBe('api.example.com');
     expect(allowedApiUrl(' http://127.0.0.1:4000/x ', hosts).port).toBe('4000');
-    expect(refusal(() => allowedApiUrl('https://api.example.com:8443/', hosts))).toMatch(/not allowed/);
-    expect(refusal(() => allowedApiUrl('http://127.0.0.1:4001/', hosts))).toMatch(/not allowed/);
+    expect(refusal(() => allowedApiUrl('https://api.example.com:8443/', hosts))).toMatch(/không được phép/);
+    expect(refusal(() => allowedApiUrl('http://127.0.0.1:4001/', hosts))).toMatch(/không được phép/);
   });
 
   it('refuses other hosts, other schemes, credentials and non-URLs', () => {
-    expect(refusal(() => allowedApiUrl('https://evil.example.com/', hosts))).toMatch(/not allowed/);
-    expect(refusal(() => allowedApiUrl('https://api.example.com.evil.io/', hosts))).toMatch(/not allowed/);
+    expect(refusal(() => allowedApiUrl('https://evil.example.com/', hosts))).toMatch(/không được phép/);
+    expect(refusal(() => allowedApiUrl('https://api.example.com.evil.io/', hosts))).toMatch(
+      /không được phép/,
+    );
     expect(refusal(() => allowedApiUrl('file:///etc/passwd', hosts))).toMatch(/http/);
     expect(refusal(() => allowedApiUrl('https://me:pw@api.example.com/', hosts))).toMatch(/password/);
-    expect(refusal(() => allowedApiUrl('not a url', hosts))).toMatch(/must be a URL/);
+    expect(refusal(() => allowedApiUrl('not a url', hosts))).toMatch(/phải là một URL/);
   });
 });
 
@@ -126,14 +128,14 @@ describe('sizes of a row run', () => {
   it('counts a repeated [[row-N]] without expanding it, and refuses a prompt past MAX_PROMPT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]]'.repeat(400));
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Row 002 "Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
+      'Dòng 002 "Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
     );
   });
 
   it('refuses a text row whose result would pass MAX_TEXT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]][[row-1]][[row-1]]', 'text');
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Row 002 "Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
+      'Dòng 002 "Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
     );
     expect(
       planRowRun(chain('x'.repeat(600), '[[row-1]][[row-1]][[row-1]]', 'text'), 2, [], limits),

@@ -19,7 +19,7 @@ const SYSTEM_FOR_AI_ROW =
   'You are one row of a spreadsheet-like AI worksheet. Do the task of this row clearly, in the language of the task.';
 
 export const rowLabel = (position: number, row: Pick<MasterStep, 'stepName'>) =>
-  `Row ${rowNumber(position)} "${row.stepName}"`;
+  `Dòng ${rowNumber(position)} "${row.stepName}"`;
 
 /** A required row may not run with blank input. */
 export function blankRequiredRow(rows: readonly MasterStep[]): { position: number; row: MasterStep } | null {
@@ -28,7 +28,7 @@ export function blankRequiredRow(rows: readonly MasterStep[]): { position: numbe
 }
 
 export const requiredInputMessage = (position: number, row: Pick<MasterStep, 'stepName'>) =>
-  `${rowLabel(position, row)} is required: enter its input before running it`;
+  `${rowLabel(position, row)} là bắt buộc: hãy nhập input trước khi chạy`;
 
 /**
  * An API row's URL, allowed only to the hosts listed (MASTER_MODE_API_HOSTS). An entry `host:port`
@@ -37,25 +37,25 @@ export const requiredInputMessage = (position: number, row: Pick<MasterStep, 'st
 export function allowedApiUrl(input: string, allowedHosts: readonly string[]): URL {
   if (allowedHosts.length === 0) {
     throw ruleViolated(
-      'API rows are turned off on this server: no host is allowed (MASTER_MODE_API_HOSTS is empty)',
+      'Server này đã tắt API row: không có host nào được phép (MASTER_MODE_API_HOSTS trống)',
     );
   }
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
-    throw ruleViolated('The input of an API row must be a URL, e.g. https://api.example.com/data');
+    throw ruleViolated('Input của API row phải là một URL, ví dụ https://api.example.com/data');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw ruleViolated('An API row may only call http:// or https:// URLs');
+    throw ruleViolated('API row chỉ được gọi URL http:// hoặc https://');
   }
   if (url.username !== '' || url.password !== '') {
-    throw ruleViolated('An API row URL may not carry a user name or password');
+    throw ruleViolated('URL của API row không được chứa user name hay password');
   }
   const host = url.host.toLowerCase();
   if (!allowedHosts.some((entry) => entry.toLowerCase() === host)) {
     throw ruleViolated(
-      `The host ${host} is not allowed for API rows; allowed: ${allowedHosts.join(', ')} (MASTER_MODE_API_HOSTS)`,
+      `Host ${host} không được phép cho API row; các host được phép: ${allowedHosts.join(', ')} (MASTER_MODE_API_HOSTS)`,
     );
   }
   return url;
@@ -73,7 +73,7 @@ export function planRowRun(
   limits: Limits,
 ): RowRunPlan {
   const row = rows[position - 1];
-  if (!row) throw ruleViolated(`The session has no row ${position}`);
+  if (!row) throw ruleViolated(`Session không có dòng ${position}`);
   if (row.isRequired && row.userInput.trim() === '') {
     throw ruleViolated(requiredInputMessage(position, row));
   }
@@ -120,7 +120,7 @@ export function planRowRun(
     }
     default: {
       const unknown: never = row.stepType;
-      throw ruleViolated(`Unknown step type ${String(unknown)}`);
+      throw ruleViolated(`Step type không hợp lệ: ${String(unknown)}`);
     }
   }
 }

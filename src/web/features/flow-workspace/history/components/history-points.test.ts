@@ -43,12 +43,12 @@ describe('historyPointsOf', () => {
       recorded.map((e) => [e.position, e.type, e.actor.name]),
     );
     expect(points.map((p) => p.text.title)).toEqual([
-      'Execution started by An',
-      "Step 1 (Ý tưởng) run started with input 'input'",
-      'Step 1 (Ý tưởng) run finished: 1 result',
-      "Result 'Branch 1' approved by Bình",
-      "Result 'Branch 1' edited by Chi",
-      "Result 'Branch 1' unapproved by Bình",
+      'Execution bắt đầu bởi An',
+      "Step 1 (Ý tưởng) bắt đầu chạy với input 'input'",
+      'Step 1 (Ý tưởng) chạy xong: 1 kết quả',
+      "Kết quả 'Branch 1' được approve bởi Bình",
+      "Kết quả 'Branch 1' được sửa bởi Chi",
+      "Kết quả 'Branch 1' bị bỏ approve bởi Bình",
     ]);
     for (const [i, point] of points.entries()) expect(point.state).toEqual(fold(events.slice(0, i + 1)));
     expect(points[4]!.text.diff).not.toBeNull();
