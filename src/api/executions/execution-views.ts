@@ -50,6 +50,17 @@ export class ExecutionViews {
     return readLatestExecutionView(this.sql, flowId, userId);
   }
 
+  /** The user's executions of the flow that record the flow version they started on, oldest first. */
+  startedWithVersions(
+    flowId: string,
+    userId: string,
+  ): Promise<{ id: string; status: string; startedAt: Date; flowVersion: number }[]> {
+    return this.sql`
+      SELECT id, status, started_at, flow_version FROM executions
+      WHERE flow_id = ${flowId} AND user_id = ${userId} AND flow_version IS NOT NULL
+      ORDER BY started_at, id`;
+  }
+
   /** The execution a result belongs to, only when the result is the user's (404 otherwise). */
   async executionOfResult(resultId: string, userId: string): Promise<string> {
     const [row] = await this.sql<{ executionId: string }[]>`

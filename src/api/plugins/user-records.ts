@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeysRepository } from '../api-keys/api-keys-repository';
 import { ConversationContexts } from '../conversation-context';
+import { UsersRepository } from '../users/users-repository';
 import { UserSessionsRepository } from '../user-sessions/user-sessions-repository';
 
 declare module 'fastify' {
@@ -12,6 +13,8 @@ declare module 'fastify' {
     apiKeys: ApiKeysRepository;
     /** The conversation context of each flow (its notes), read with the flow's requests and rejected ideas. */
     conversationContexts: ConversationContexts;
+    /** Users as the rest of the app reads them (who caused an event, by name). */
+    users: UsersRepository;
   }
 }
 
@@ -21,6 +24,7 @@ export default fp(
     app.decorate('userSessions', new UserSessionsRepository(app.sql));
     app.decorate('apiKeys', new ApiKeysRepository(app.sql, app.config));
     app.decorate('conversationContexts', new ConversationContexts(app.sql, app.flows));
+    app.decorate('users', new UsersRepository(app.sql));
   },
   {
     name: 'user-records',

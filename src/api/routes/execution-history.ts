@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { evolve, initialState } from '../../domain/execution/evolve';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
-import { actorNames, actorOf } from '../actor-names';
 import { executionAnswer, recordId } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
+import { actorOf } from '../users/users-repository';
 import { flowIdParams, idParams } from '../request-schemas';
 
 const eventsQuery = z.object({
@@ -63,20 +63,17 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { after, limit } = request.query;
       await ownedStream(id, userIdOf(request));
       const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
-      const names = await actorNames(sql, events);
+      const actor = await app.users.actors(events.map(actorOf));
       const last = events.at(-1)?.streamPosition ?? after;
       return {
-        events: events.map((event) => {
-          const userId = actorOf(event);
-          return {
-            position: event.streamPosition,
-            type: event.type,
-            data: event.data,
-            at: event.metadata.at ?? event.createdAt,
-            actor: { userId, name: userId ? (names.get(userId) ?? null) : null },
-            commandId: event.metadata.commandId ?? null,
-          };
-        }),
+        events: events.map((event) => ({
+          position: event.streamPosition,
+          type: event.type,
+          data: event.data,
+          at: event.metadata.at ?? event.createdAt,
+          actor: actor(actorOf(event)),
+          commandId: event.metadata.commandId ?? null,
+        })),
         next: last < version ? last : null,
       };
     },

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { flowStreamId } from '../../domain/flow-history/flow-events';
 import { flowVersions } from '../../domain/flow-history/version-summary';
-import { actorNames } from '../actor-names';
 import { flowAnswer, recordId, stepAnswer } from '../answer-schemas';
 import { flowVersionOf } from '../flows/flow-commands';
 import { userIdOf } from '../plugins/auth';
@@ -35,7 +34,7 @@ const flowVersionAnswer = z.object({ version: z.int(), flow: flowAnswer, steps: 
  * it stood at any of them, and restoring one as a new version. Only the owner's; anyone else's flow is missing.
  */
 export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql, store, flows, flowCommands } = app;
+  const { store, flows, flowCommands } = app;
 
   app.get(
     '/api/flows/:id/versions',
@@ -46,19 +45,16 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
       await flows.owned(id, userId);
       const [{ events }, executions] = await Promise.all([
         store.readStream(flowStreamId(id)),
-        sql<{ id: string; status: string; startedAt: Date; flowVersion: number }[]>`
-          SELECT id, status, started_at, flow_version FROM executions
-          WHERE flow_id = ${id} AND user_id = ${userId} AND flow_version IS NOT NULL
-          ORDER BY started_at, id`,
+        app.executionViews.startedWithVersions(id, userId),
       ]);
-      const names = await actorNames(sql, events);
       const versions = flowVersions(events);
+      const actor = await app.users.actors(versions.map((entry) => entry.userId));
       return versions.map((entry, i) => {
         const after = versions[i - 1]?.version ?? 0;
         return {
           version: entry.version,
           summary: entry.summary,
-          actor: { userId: entry.userId, name: entry.userId ? (names.get(entry.userId) ?? null) : null },
+          actor: actor(entry.userId),
           at: entry.at,
           executions: executions
             .filter((row) => row.flowVersion > after && row.flowVersion <= entry.version)
