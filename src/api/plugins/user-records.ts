@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiKeysRepository } from '../api-keys/api-keys-repository';
 import { ConversationContexts } from '../conversation-context';
+import { RecommendationsRepository } from '../recommendations/recommendations-repository';
 import { UsersRepository } from '../users/users-repository';
 import { UserSessionsRepository } from '../user-sessions/user-sessions-repository';
 
@@ -13,18 +14,24 @@ declare module 'fastify' {
     apiKeys: ApiKeysRepository;
     /** The conversation context of each flow (its notes), read with the flow's requests and rejected ideas. */
     conversationContexts: ConversationContexts;
+    /** Workflow recommendations, patterns, templates and feedback: each user's own. */
+    recommendations: RecommendationsRepository;
     /** Users as the rest of the app reads them (who caused an event, by name). */
     users: UsersRepository;
   }
 }
 
-/** The repositories of what belongs to a user and is not event-sourced: saved sessions, own keys, notes. */
+/**
+ * The repositories of what belongs to a user and is not event-sourced: saved sessions, own keys, notes,
+ * recommendations, and the users themselves.
+ */
 export default fp(
   async (app: FastifyInstance) => {
     app.decorate('userSessions', new UserSessionsRepository(app.sql));
     app.decorate('apiKeys', new ApiKeysRepository(app.sql, app.config));
     app.decorate('conversationContexts', new ConversationContexts(app.sql, app.flows));
     app.decorate('users', new UsersRepository(app.sql));
+    app.decorate('recommendations', new RecommendationsRepository(app.sql));
   },
   {
     name: 'user-records',
