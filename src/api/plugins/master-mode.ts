@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CrashSweep } from '../crash-sweep';
 import { MasterModeService } from '../master-mode/master-mode-service';
+import { MasterModeSessions } from '../master-mode/master-mode-sessions';
 
 declare module 'fastify' {
   interface FastifyInstance {
     masterMode: MasterModeService;
+    /** Master mode sessions and rows as tables. */
+    masterSessions: MasterModeSessions;
     crashSweep: CrashSweep;
   }
 }
@@ -23,6 +26,7 @@ export default fp(
       tokens: app.hub,
     });
     app.decorate('masterMode', masterMode);
+    app.decorate('masterSessions', new MasterModeSessions(app.sql));
     const sweep = new CrashSweep({
       sql: app.sql,
       config: app.config,

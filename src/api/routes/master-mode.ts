@@ -1,20 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Sql } from 'postgres';
 import { z } from 'zod';
 import {
   createMasterStepSchema,
   createSessionSchema,
   MASTER_STEP_TYPES,
-  type MasterSessionWithSteps,
-  type MasterStep,
   sessionNameForFlow,
   updateMasterStepSchema,
 } from '../../domain/master-mode/master-session';
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
 import { workflowJsonSchema } from '../../domain/workflow-json';
 import { noContent, recordId, storedAt } from '../answer-schemas';
-import { notFound } from '../../domain/errors';
-import { SESSION_COLUMNS, STEP_COLUMNS } from '../master-mode/master-mode-service';
+import type { NewRow } from '../master-mode/master-mode-sessions';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { noFieldsBody } from '../request-schemas';
@@ -73,18 +69,12 @@ const masterRun = z.object({
   requestedAt: storedAt,
 });
 
-interface NewRow {
-  stepName: string;
-  systemPrompt: string;
-  isRequired: boolean;
-}
-
 /**
  * Master mode: sessions of rows (a name, an input, a prompt, a type, a result) worked like a
  * spreadsheet; rows run one at a time or all in order (see MasterModeService).
  */
 export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql, masterMode: master } = app;
+  const { masterMode: master, masterSessions: sessions } = app;
   const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
 
   app.get(
@@ -98,12 +88,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { flowId } = request.query;
       const userId = userIdOf(request);
-      return sql<(z.output<typeof masterSession> & { stepCount: number })[]>`
-      SELECT ${sql.unsafe(SESSION_COLUMNS.replace(/(^|, )/g, '$1m.'))},
-             (SELECT count(*)::int FROM master_mode_steps s WHERE s.session_id = m.id) AS step_count
-      FROM master_mode_sessions m
-      WHERE m.user_id = ${userId} ${flowId ? sql`AND m.flow_id = ${flowId}` : sql``}
-      ORDER BY m.updated_at DESC, m.id`;
+      return sessions.list(userId, flowId);
     },
   );
 
@@ -120,11 +105,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { sessionId } = request.params;
       await master.session(sessionId, userIdOf(request));
-      return sql<z.output<typeof masterRun>[]>`
-      SELECT id, step_id, row_number, step_name, step_type, system_prompt, user_input, final_prompt,
-             row_references, unresolved_references, model, key_source, result, success, error_message,
-             duration_ms, requested_at
-      FROM master_mode_runs WHERE session_id = ${sessionId} ORDER BY requested_at DESC, id`;
+      return sessions.runs(sessionId);
     },
   );
 
@@ -135,7 +116,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, flowId } = request.body;
       const userId = userIdOf(request);
       const rows = flowId ? rowsOf(await app.flows.stepSnapshots(flowId, userId)) : [];
-      const session = await createSession(sql, userId, name, flowId ?? null, rows);
+      const session = await sessions.create(userId, name, flowId ?? null, rows);
       return reply.status(201).send(session);
     },
   );
@@ -146,13 +127,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const workflow = request.body;
       const rows = rowsOf(workflow.steps.toSorted((a, b) => a.order - b.order));
-      const session = await createSession(
-        sql,
-        userIdOf(request),
-        sessionNameForFlow(workflow.name),
-        null,
-        rows,
-      );
+      const session = await sessions.create(userIdOf(request), sessionNameForFlow(workflow.name), null, rows);
       return reply.status(201).send(session);
     },
   );
@@ -163,18 +138,9 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const input = request.body;
       const session = await master.session(input.sessionId, userIdOf(request));
-      // Without an order the row goes last.
-      const [step] = await sql<MasterStep[]>`
-      INSERT INTO master_mode_steps
-        (session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required)
-      VALUES (${session.id},
-        COALESCE(${input.order ?? null}::int,
-                 (SELECT COALESCE(max("order"), 0) + 1 FROM master_mode_steps WHERE session_id = ${session.id})),
-        ${input.stepName}, ${input.userInput}, ${input.result}, ${input.systemPrompt}, ${input.stepType},
-        ${input.isRequired})
-      RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
+      const step = await sessions.addRow(session.id, input);
       await master.touch(session.id);
-      return reply.status(201).send(step!);
+      return reply.status(201).send(step);
     },
   );
 
@@ -188,13 +154,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const changes = request.body;
       const current = await master.ownedRow(stepId, userIdOf(request));
       const next = { ...current, ...changes };
-      const [updated] = await sql<MasterStep[]>`
-      UPDATE master_mode_steps SET
-        user_input = ${next.userInput}, system_prompt = ${next.systemPrompt}, step_type = ${next.stepType},
-        is_required = ${next.isRequired}, step_name = ${next.stepName}, updated_at = now()
-      WHERE id = ${stepId}
-      RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
-      if (!updated) throw notFound('Master mode step not found');
+      const updated = await sessions.changeRow(stepId, next);
       await master.touch(current.sessionId);
       return updated;
     },
@@ -215,7 +175,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { stepId } = request.params;
       const current = await master.ownedRow(stepId, userIdOf(request));
-      await sql`DELETE FROM master_mode_steps WHERE id = ${stepId}`;
+      await sessions.deleteRow(stepId);
       await master.touch(current.sessionId);
       return reply.status(204).send();
     },
@@ -271,41 +231,4 @@ function rowsOf(
     systemPrompt: stepReferencesAsRows(step.systemPrompt, asRows),
     isRequired: step.requiresUserInput,
   }));
-}
-
-/** A session and its first rows, in one transaction. */
-async function createSession(
-  sql: Sql,
-  userId: string,
-  name: string,
-  flowId: string | null,
-  rows: NewRow[],
-): Promise<MasterSessionWithSteps> {
-  return sql.begin(async (tx) => {
-    const [session] = await tx<MasterSessionWithSteps[]>`
-      INSERT INTO master_mode_sessions (user_id, flow_id, session_name)
-      VALUES (${userId}, ${flowId}, ${name})
-      RETURNING ${tx.unsafe(SESSION_COLUMNS)}`;
-    const steps =
-      rows.length === 0
-        ? []
-        : await tx<MasterStep[]>`
-          INSERT INTO master_mode_steps ${tx(
-            rows.map((row, i) => ({
-              sessionId: session!.id,
-              order: i + 1,
-              stepName: row.stepName,
-              systemPrompt: row.systemPrompt,
-              stepType: 'ai',
-              isRequired: row.isRequired,
-            })),
-          )}
-          RETURNING ${tx.unsafe(STEP_COLUMNS)}`;
-    return {
-      ...session!,
-      steps: steps.toSorted((a, b) => a.order - b.order),
-      runningStepIds: [],
-      version: 0,
-    };
-  });
 }

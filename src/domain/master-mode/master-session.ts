@@ -64,6 +64,9 @@ export const createMasterStepSchema = z.strictObject({
   isRequired: z.boolean().default(false),
 });
 
+/** A new row as validated. */
+export type CreateMasterStep = z.output<typeof createMasterStepSchema>;
+
 export const updateMasterStepSchema = z
   .strictObject({
     userInput: text,
