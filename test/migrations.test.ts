@@ -99,6 +99,7 @@ describe('migrations', () => {
         '013_user_usage_counts.sql',
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
+        '016_unreviewed_results.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -147,6 +148,7 @@ describe('migrations', () => {
         '013_user_usage_counts.sql',
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
+        '016_unreviewed_results.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -164,6 +166,26 @@ describe('migrations', () => {
       await usage(ben, false);
       await usage(ann, true);
       expect(await counts()).toEqual({ [ann]: 3, [ben]: 1 });
+    } finally {
+      await before.drop();
+    }
+  });
+
+  it('a request logged before runs named their unreviewed results lists none', async () => {
+    const before = await createTestDatabase({ migrationsBelow: '016' });
+    try {
+      const { sql } = before;
+      const id = crypto.randomUUID();
+      const [user, flow, execution, step, event] = Array.from({ length: 5 }, () => crypto.randomUUID());
+      await sql`
+        INSERT INTO ai_request_logs (id, user_id, flow_id, execution_id, step_id, step_order, started_event_id,
+                                     original_system_prompt, final_prompt, output_mode, position)
+        VALUES (${id}, ${user!}, ${flow!}, ${execution!}, ${step!}, 2, ${event!}, 'Use [[step-1]]', 'Use it',
+                'single', 3)`;
+      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql']);
+      const [log] = await sql<{ unreviewedResults: unknown }[]>`
+        SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
+      expect(log!.unreviewedResults).toEqual([]);
     } finally {
       await before.drop();
     }

@@ -92,6 +92,14 @@ export const stepResultAnswer = z.object({
   origin: z.object({ executionId: recordId, executionStartedAt: z.string(), resultId: recordId }).optional(),
 });
 
+/** A result a run's prompt used that nobody had approved. */
+export const unreviewedResultUse = z.object({
+  resultId: recordId,
+  stepId: recordId,
+  stepOrder: z.int(),
+  label: z.string().nullable(),
+});
+
 const stepRun = z.object({
   runId: recordId,
   stepId: recordId,
@@ -102,6 +110,8 @@ const stepRun = z.object({
   startedAt: z.string(),
   /** The server instance that made the model call; none on runs recorded before it was kept. */
   instanceId: z.int().optional(),
+  /** The unreviewed results its prompt used; absent when none. */
+  unreviewedResults: z.array(unreviewedResultUse).optional(),
   message: z.string().optional(),
 });
 

@@ -154,6 +154,7 @@ function resultAndLogChanges(
             choices: new JsonColumn(d.choices),
             stepLabels: new JsonColumn(d.stepLabels),
             unresolvedLabels: new JsonColumn(d.unresolvedLabels),
+            unreviewedResults: new JsonColumn(d.unreviewedResults ?? []),
             model: d.model,
             keySource: d.keySource,
             requestedAt: d.at,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OUTPUT_MODES } from '../../domain/flow';
-import { noContent, recordId, storedAt, textsByName } from '../answer-schemas';
+import { noContent, recordId, storedAt, textsByName, unreviewedResultUse } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams } from '../request-schemas';
 
@@ -20,6 +20,8 @@ const requestLog = z.object({
   choices: z.array(z.string()),
   stepLabels: textsByName,
   unresolvedLabels: z.array(z.string()),
+  /** Results the prompt used while nobody had approved them: none approved, the run went on with these. */
+  unreviewedResults: z.array(unreviewedResultUse),
   model: z.string().nullable(),
   keySource: z.string().nullable(),
   aiResponse: z.string().nullable(),
@@ -52,7 +54,8 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
       const flow = await app.flows.owned(flowId, userIdOf(request));
       const rows = await sql<RequestLogRow[]>`
         SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
-               l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels, l.model,
+               l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels,
+               l.unreviewed_results, l.model,
                l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
                e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id
         FROM ai_request_logs l

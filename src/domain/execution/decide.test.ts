@@ -182,6 +182,8 @@ describe('decide', () => {
               finalPrompt: expectedPrompt.finalPrompt,
               stepLabels: { 'step-1': 'findings' },
               unresolvedLabels: [],
+              // Nobody approved step 1's result: the run says it went on with it unreviewed.
+              unreviewedResults: [{ resultId: 'res1', stepId: one.id, stepOrder: 1, label: 'Branch 1' }],
               outputMode: 'single',
               choices: [],
               model: 'gemini-x',

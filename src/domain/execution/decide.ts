@@ -218,6 +218,7 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
         finalPrompt: prompt.finalPrompt,
         stepLabels: prompt.stepLabels,
         unresolvedLabels: prompt.unresolvedLabels,
+        unreviewedResults: prompt.unreviewedResults,
         outputMode: step.outputMode,
         choices: [...step.choices],
         model: data.model,

@@ -94,6 +94,16 @@ describe('evolve', () => {
       );
     });
 
+    it('a run keeps the unreviewed results its prompt used; a start without them (older events) has none', () => {
+      const use = { resultId: 'res1', stepId: one.id, stepOrder: 1, label: 'Branch 1' };
+      const unreviewed = stepRunStarted(three, 'r3', { cacheItemId: 'c3' });
+      if (unreviewed.type === 'StepRunStarted') unreviewed.data.unreviewedResults = [use];
+      expect(fold([started, unreviewed]).runs[0]?.unreviewedResults).toEqual([use]);
+      const older = stepRunStarted(three, 'r3', { cacheItemId: 'c3' });
+      if (older.type === 'StepRunStarted') delete older.data.unreviewedResults;
+      expect(fold([started, older]).runs[0]).not.toHaveProperty('unreviewedResults');
+    });
+
     it('StepRunSucceeded adds result rows, completes the cache item and moves the current step', () => {
       const state = fold([started, ...ranStep(one, 'r1', 'c1', 'res1', 'Answer', LATER)]);
       expect(state.results).toEqual([

@@ -116,6 +116,8 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
             status: 'running',
             startedAt: data.at,
             ...(data.instanceId === undefined ? {} : { instanceId: data.instanceId }),
+            // Kept only when there are some, so a run whose prompt used approved results alone stays as it was.
+            ...(data.unreviewedResults?.length ? { unreviewedResults: data.unreviewedResults } : {}),
           },
         ],
       };

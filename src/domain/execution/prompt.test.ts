@@ -125,6 +125,52 @@ describe('buildPrompt', () => {
     expect(promptFor('[[step-1]]', results).stepLabels['step-1']).toBe('A:\nalpha\n\nB:\nbeta');
   });
 
+  describe('unreviewed results', () => {
+    it('none are reported when the referenced step has an approved result, even if newer ones wait', () => {
+      const results = [
+        aResult(1, 'approved', { approved: true }),
+        aResult(1, 'newer, waiting', { runId: 'latest' }),
+      ];
+      const built = promptFor('[[step-1]]', results);
+      expect(built.stepLabels['step-1']).toBe('approved');
+      expect(built.unreviewedResults).toEqual([]);
+    });
+
+    it('with none approved the latest results are used, and each is reported once', () => {
+      const waiting = [
+        aResult(1, 'first version'),
+        aResult(1, 'alpha', { runId: 'run-b', label: 'A' }),
+        aResult(1, 'beta', { runId: 'run-b', label: 'B' }),
+      ];
+      const built = promptFor('[[step-1]] and again [[Market Research]]', waiting);
+      expect(built.stepLabels['step-1']).toBe('A:\nalpha\n\nB:\nbeta');
+      expect(built.unreviewedResults).toEqual([
+        { resultId: waiting[1]!.id, stepId: research.id, stepOrder: 1, label: 'A' },
+        { resultId: waiting[2]!.id, stepId: research.id, stepOrder: 1, label: 'B' },
+      ]);
+    });
+
+    it('only the steps without an approved result are reported', () => {
+      const approved = aResult(1, 'markets', { approved: true });
+      const waiting = aResult(2, 'an idea');
+      const built = promptFor('[[step-1]] [[step-2]]', [approved, waiting]);
+      expect(built.unreviewedResults.map((use) => use.resultId)).toEqual([waiting.id]);
+    });
+
+    it('input sources and earlier loop iterations count as uses too', () => {
+      const idea = aResult(2, 'an idea');
+      const turn = aResult(3, 'turn 1', { loopIteration: 1, label: 'Loop 1' });
+      const built = promptFor('Go', [idea, turn], {
+        step: { ...aStep(3), systemPrompt: 'Go', inputSources: [ideas.id], outputMode: 'loop' },
+        loopIteration: 2,
+      });
+      expect(built.unreviewedResults).toEqual([
+        { resultId: idea.id, stepId: ideas.id, stepOrder: 2, label: 'Branch 1' },
+        { resultId: turn.id, stepId: turn.stepId, stepOrder: 3, label: 'Loop 1' },
+      ]);
+    });
+  });
+
   it('a loop step referenced later shows the latest run of every iteration', () => {
     const results = [
       aResult(1, 'turn 1', { loopIteration: 1, label: 'Loop 1' }),

@@ -1,6 +1,11 @@
 import type { StepSnapshot } from '../flow';
 import { checkSize, type Limits } from '../limits';
-import { type ConversationContext, DEFAULT_USER_INPUT, type StepResult } from './types';
+import {
+  type ConversationContext,
+  DEFAULT_USER_INPUT,
+  type StepResult,
+  type UnreviewedResultUse,
+} from './types';
 
 export interface PromptInput {
   step: StepSnapshot;
@@ -22,6 +27,8 @@ export interface BuiltPrompt {
   stepLabels: Record<string, string>;
   /** Labels left as written because nothing earlier answers to them. */
   unresolvedLabels: string[];
+  /** Results the prompt used that nobody had approved, in the order the prompt first used them. */
+  unreviewedResults: UnreviewedResultUse[];
 }
 
 const LABEL = /\[\[([^[\]]+)\]\]/g;
@@ -41,9 +48,11 @@ const byCreation = (results: readonly StepResult[]) =>
   [...results].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 
 /**
- * What a later step sees of some results: the approved ones if the user approved any, otherwise the
- * latest version. A loop step's latest version is the latest run of each iteration, so a reference to
- * it sees the whole loop and not only its last turn.
+ * What a later step sees of some results: the approved ones if the user approved any. Only when none is
+ * approved, as when QuickRun runs on ahead of review, it sees the latest version, unreviewed; the prompt
+ * building records each such result, so a run never chains through unreviewed text without saying so.
+ * A loop step's latest version is the latest run of each iteration, so a reference to it sees the whole
+ * loop and not only its last turn.
  */
 export function referencedResults(results: readonly StepResult[]): StepResult[] {
   const ordered = byCreation(results);
@@ -85,6 +94,17 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const earlierSteps = input.steps.filter((s) => s.order < step.order && s.id !== step.id);
   const resultsOf = (stepIds: readonly string[]) => input.results.filter((r) => stepIds.includes(r.stepId));
   const earlierResults = resultsOf(earlierSteps.map((s) => s.id));
+  // By result id: a result used through several labels or sources is listed once.
+  const unreviewed = new Map<string, UnreviewedResultUse>();
+  /** The text of the results a reference names, noting those not approved. */
+  const use = (results: readonly StepResult[]): Pieces => {
+    const used = referencedResults(results);
+    for (const r of used) {
+      if (!r.approved && !unreviewed.has(r.id))
+        unreviewed.set(r.id, { resultId: r.id, stepId: r.stepId, stepOrder: r.stepOrder, label: r.label });
+    }
+    return textOf(used);
+  };
 
   // The forms are tried in a fixed order; the first that yields text wins.
   const resolve = (label: string): Pieces | null => {
@@ -96,7 +116,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
       resultsOf(earlierSteps.filter((s) => sameName(s.name, key)).map((s) => s.id)),
     ];
     const found = candidates.find((results) => results.length > 0);
-    return found ? textOf(referencedResults(found)) : null;
+    return found ? use(found) : null;
   };
 
   // A Map, not an object: a label may be any text, '__proto__' and 'constructor' included.
@@ -125,16 +145,16 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     .filter((s) => step.inputSources.includes(s.id))
     .sort((a, b) => a.order - b.order);
   for (const source of sources) {
-    const results = referencedResults(resultsOf([source.id]));
+    const results = resultsOf([source.id]);
     if (results.length > 0)
-      sections.push([`## Context from Step ${source.order}: ${source.name}\n`, ...textOf(results)]);
+      sections.push([`## Context from Step ${source.order}: ${source.name}\n`, ...use(results)]);
   }
 
   const iteration = input.loopIteration ?? 0;
   const previous: Pieces[] = [];
   for (let n = 1; n < iteration; n++) {
-    const results = referencedResults(resultsOf([step.id]).filter((r) => r.loopIteration === n));
-    if (results.length > 0) previous.push([`### Loop ${n}\n`, ...textOf(results)]);
+    const results = resultsOf([step.id]).filter((r) => r.loopIteration === n);
+    if (results.length > 0) previous.push([`### Loop ${n}\n`, ...use(results)]);
   }
   if (previous.length > 0) sections.push(['## Previous iterations\n', ...joined(previous, '\n\n')]);
 
@@ -148,5 +168,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const prompt = joined(sections, '\n\n');
   if (input.limits) checkSize('The prompt', sizeOf(prompt), 'maxPromptChars', input.limits);
   const stepLabels = Object.fromEntries([...resolved].map(([label, text]) => [label, text.join('')]));
-  return { finalPrompt: prompt.join(''), stepLabels, unresolvedLabels };
+  return {
+    finalPrompt: prompt.join(''),
+    stepLabels,
+    unresolvedLabels,
+    unreviewedResults: [...unreviewed.values()],
+  };
 }

@@ -115,6 +115,7 @@ export function stepRunStarted(
       finalPrompt: step.systemPrompt,
       stepLabels: {},
       unresolvedLabels: [],
+      unreviewedResults: [],
       outputMode: step.outputMode,
       choices: step.choices,
       model: 'offline',

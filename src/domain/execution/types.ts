@@ -43,6 +43,18 @@ export interface ResultOrigin {
   resultId: string;
 }
 
+/**
+ * A result a run's prompt used before anyone approved it: a `[[label]]`, an input source or an earlier loop
+ * iteration named a step none of whose results was approved (QuickRun runs on without waiting for review),
+ * so the prompt took that step's latest results as they were.
+ */
+export interface UnreviewedResultUse {
+  resultId: string;
+  stepId: string;
+  stepOrder: number;
+  label: string | null;
+}
+
 /** A model call in progress or finished, keyed by runId. */
 export interface StepRun {
   runId: string;
@@ -54,6 +66,8 @@ export interface StepRun {
   startedAt: string;
   /** The server instance making the model call; none on runs recorded before runs named it. */
   instanceId?: number;
+  /** The unreviewed results its prompt used; none when absent (so on runs recorded before they were kept). */
+  unreviewedResults?: UnreviewedResultUse[];
   message?: string;
 }
 
@@ -151,6 +165,8 @@ export type ExecutionEvent =
         finalPrompt: string;
         stepLabels: Record<string, string>;
         unresolvedLabels: string[];
+        /** The unreviewed results the prompt used; absent on runs recorded before they were kept: none. */
+        unreviewedResults?: UnreviewedResultUse[];
         outputMode: OutputMode;
         choices: string[];
         model: string;

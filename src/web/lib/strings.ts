@@ -624,6 +624,16 @@ export const runMode = {
   requiresInput: 'Yêu cầu input',
 };
 
+/** A run whose prompt went on with results nobody had approved (QuickRun runs on without review). */
+export const unreviewedResults = {
+  used: 'Dùng kết quả chưa duyệt',
+  /** One such result: its step, and its label when it has one. */
+  name: (stepOrder: number, label: string | null) =>
+    label ? `Step ${stepOrder} (${label})` : `Step ${stepOrder}`,
+  title:
+    'Khi chạy, chưa có kết quả nào của step này được approve nên prompt đã dùng kết quả mới nhất, chưa qua duyệt.',
+};
+
 /** Re-running from a step: a new execution reuses the approved results of the steps before it. */
 export const rerunFromStep = {
   action: 'Chạy lại từ đây',

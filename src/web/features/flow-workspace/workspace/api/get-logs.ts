@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { KeySource } from '../../../../../domain/execution/types';
+import type { KeySource, UnreviewedResultUse } from '../../../../../domain/execution/types';
 
 /** One model request as the AI request log shows it. */
 export interface AiRequestLog {
@@ -11,6 +11,8 @@ export interface AiRequestLog {
   stepLabels: Record<string, string>;
   /** Labels left as written: nothing earlier answered to them. */
   unresolvedLabels: string[];
+  /** Results the prompt used while nobody had approved them, as recorded with the run. */
+  unreviewedResults: UnreviewedResultUse[];
   aiResponse: string | null;
   success: boolean | null;
   errorMessage: string | null;

@@ -5,6 +5,7 @@ import { MarkdownBlock } from '../../../../components/ui/markdown';
 import { dates, logs as t } from '../../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
+import { UnreviewedResultsNote } from './unreviewed-results-note';
 
 function Section({ title, children, open }: { title: string; children: ReactNode; open?: boolean }) {
   return (
@@ -43,6 +44,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
         </span>
       </div>
       {entry.startedEvent ? <StartedEventReference event={entry.startedEvent} /> : null}
+      <UnreviewedResultsNote uses={entry.unreviewedResults ?? []} testId="log-unreviewed" className="mt-2" />
       {entry.success === false && entry.errorMessage ? (
         <p className="mt-2 rounded bg-red-50 p-2 text-sm text-red-700" data-testid="log-error">
           <span className="font-medium">{t.error}: </span>

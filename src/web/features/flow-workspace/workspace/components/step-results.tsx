@@ -7,6 +7,7 @@ import { Button } from '../../../../components/ui/button';
 import type { Execution } from '../../../../lib/execution-stream';
 import { runMode as t } from '../../../../lib/strings';
 import { ResultCard } from './result-card';
+import { UnreviewedResultsNote } from './unreviewed-results-note';
 
 /**
  * Each run of a step is one version of its results; re-running adds a version and overwrites nothing. A
@@ -34,6 +35,11 @@ export function StepResults({ step, execution }: { step: Step; execution: Execut
   if (versions.length === 0) return null;
   const index = chosen === null || chosen >= versions.length ? versions.length - 1 : chosen;
   const shown = versions[index] ?? [];
+  // As the server recorded each run of the version (a loop's version holds one run per iteration).
+  const shownRuns = new Set(shown.map((result) => result.runId));
+  const unreviewed = execution.runs
+    .filter((run) => shownRuns.has(run.runId))
+    .flatMap((run) => run.unreviewedResults ?? []);
 
   return (
     <div className="flex flex-col gap-3" data-testid={`step-results-${step.order}`}>
@@ -65,6 +71,7 @@ export function StepResults({ step, execution }: { step: Step; execution: Execut
           </div>
         ) : null}
       </div>
+      <UnreviewedResultsNote uses={unreviewed} testId={`step-unreviewed-${step.order}`} />
       {shown.map((result) => (
         <ResultCard key={result.id} result={result} outputMode={step.outputMode} />
       ))}
