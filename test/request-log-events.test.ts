@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
 
 describe('AI request logs link to their StepRunStarted event', () => {
   let t: TestApp;
@@ -12,13 +12,7 @@ describe('AI request logs link to their StepRunStarted event', () => {
   afterAll(() => t?.close());
 
   it('answers each log with the id, stream position, execution and command of the event that started it', async () => {
-    const { flow, steps } = await createFlow(alice, 'Tea', [
-      { name: 'Ideas', systemPrompt: 'List three ideas about tea.' },
-      { name: 'Pick', systemPrompt: 'Pick the best of [[step-1]].' },
-    ]);
-    const executionId: string = (await alice.post(`/api/flows/${flow.id}/execute`)).json().id;
-    const run = (stepId: string, headers: Record<string, string> = {}) =>
-      alice.post(`/api/executions/${executionId}/steps/${stepId}/execute`, {}, headers);
+    const { flow, steps, executionId, run } = await teaFlowExecution(alice);
     expect((await run(steps[0].id, { 'Idempotency-Key': 'first-run-key' })).statusCode).toBe(200);
     expect((await run(steps[1].id)).statusCode).toBe(200);
 

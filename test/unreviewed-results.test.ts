@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepRun } from '../src/domain/execution/types';
-import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
 
 interface Log {
   id: string;
@@ -19,12 +19,7 @@ describe('a run whose prompt used results nobody approved says which', () => {
   afterAll(() => t?.close());
 
   it('records them with the run: the execution, the run answer and the request log carry them', async () => {
-    const { flow, steps } = await createFlow(alice, 'Tea', [
-      { name: 'Ideas', systemPrompt: 'List three ideas about tea.' },
-      { name: 'Pick', systemPrompt: 'Pick the best of [[step-1]].' },
-    ]);
-    const executionId: string = (await alice.post(`/api/flows/${flow.id}/execute`)).json().id;
-    const run = (stepId: string) => alice.post(`/api/executions/${executionId}/steps/${stepId}/execute`, {});
+    const { flow, steps, executionId, run } = await teaFlowExecution(alice);
 
     const first = await run(steps[0].id);
     expect(first.statusCode).toBe(200);

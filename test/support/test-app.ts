@@ -143,3 +143,18 @@ export async function createFlow(
   }
   return { flow, steps: created };
 }
+
+/**
+ * A two-step tea flow (step 2's prompt takes `[[step-1]]`) with an execution started, and the way to run one
+ * of its steps (with headers, e.g. an Idempotency-Key).
+ */
+export async function teaFlowExecution(client: Client) {
+  const { flow, steps } = await createFlow(client, 'Tea', [
+    { name: 'Ideas', systemPrompt: 'List three ideas about tea.' },
+    { name: 'Pick', systemPrompt: 'Pick the best of [[step-1]].' },
+  ]);
+  const executionId: string = (await client.post(`/api/flows/${flow.id}/execute`)).json().id;
+  const run = (stepId: string, headers: Record<string, string> = {}) =>
+    client.post(`/api/executions/${executionId}/steps/${stepId}/execute`, {}, headers);
+  return { flow, steps, executionId, run };
+}
