@@ -181,7 +181,8 @@ export const aiCreator = {
   importError: 'Lỗi import',
   importErrorText: 'File không đúng format workflow JSON.',
   imported: 'Import thành công',
-  importedText: (name: string) => `Workflow "${name || 'Untitled'}" đã được import.`,
+  /** The name is the imported flow's, as saved: 'Untitled' when the file named none. */
+  importedText: (name: string) => `Workflow "${name}" đã được import.`,
 };
 
 export const aiFlowCreator = {
