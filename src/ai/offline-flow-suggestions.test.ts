@@ -43,12 +43,13 @@ describe('offline flow suggestions', () => {
           },
           { stepId: steps[0]!.id, stepOrder: 1, success: true, answer: 'A big market.', errorMessage: null },
         ],
+        resultCounts: [{ stepId: steps[0]!.id, total: 1, approved: 0 }],
       }),
     );
     expect(suggestions.suggestions[1]!.suggestion).toContain(
       '1 run of 2 failed, latest with "The Gemini API quota or rate limit was reached (429)."',
     );
-    expect(suggestions.suggestions[0]!.suggestion).toContain('Its 1 run show no failures');
+    expect(suggestions.suggestions[0]!.suggestion).toContain('Its 1 result shows no failures');
     expect(suggestions.strategicRecommendation).toContain('Start with Step 2 "Pricing"');
     expect(suggestions.strategicRecommendation).toContain('3 model calls (1 failed)');
   });

@@ -101,11 +101,12 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
 
 function suggestionFor(review: FlowReview, step: StepSnapshot, findings: Finding[]): string {
   if (findings.length > 0) return `${OFFLINE_MARKER} ${findings.map((f) => f.text).join(' ')}`;
-  const runs = factsOf(review, step, review.requests).length;
+  // Whether it ran is read from its results, which the executions keep: the request log can be cleared.
+  const results = review.resultCounts.find((c) => c.stepId === step.id)?.total ?? 0;
   const history =
-    runs === 0
+    results === 0
       ? 'It has not run yet'
-      : `Its ${times(runs, 'run', 'runs')} show no failures, edits or rejections`;
+      : `Its ${times(results, 'result shows', 'results show')} no failures, edits or rejections`;
   return `${OFFLINE_MARKER} ${history}. To sharpen it, say in the prompt what shape the answer takes (a list, a table, a length).`;
 }
 
