@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { evolve, initialState } from '../../domain/execution/evolve';
+import { shownStatus } from '../../domain/execution/queries';
+import type { ExecutionRow } from '../../projections/execution-row';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { actorNames, actorOf } from '../actor-names';
-import { executionAnswer, recordId } from '../answer-schemas';
+import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
@@ -36,8 +38,6 @@ const eventsPage = z.object({
   /** The position to ask after for the next page; null at the end. */
   next: z.int().nullable(),
 });
-
-const executionListItem = z.object({ id: recordId, status: z.string(), startedAt: z.string() });
 
 /**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
@@ -98,16 +98,20 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/flows/:flowId/executions',
-    { schema: { params: flowIdParams, response: { 200: z.array(executionListItem) } } },
+    { schema: { params: flowIdParams, response: { 200: z.array(listedExecution) } } },
     async (request) => {
       const { flowId } = request.params;
       const userId = userIdOf(request);
       await app.flows.owned(flowId, userId);
-      const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
-      SELECT id, status, started_at FROM executions
+      const rows = await sql<Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'>[]>`
+      SELECT id, status, runs, started_at FROM executions
       WHERE flow_id = ${flowId} AND user_id = ${userId}
       ORDER BY started_at DESC, id`;
-      return rows.map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() }));
+      return rows.map((row) => ({
+        id: row.id,
+        status: shownStatus(row),
+        startedAt: row.startedAt.toISOString(),
+      }));
     },
   );
 };

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { shownStatus } from '../../domain/execution/queries';
 import { flowStreamId } from '../../domain/flow-history/flow-events';
+import type { ExecutionRow } from '../../projections/execution-row';
 import { flowVersions } from '../../domain/flow-history/version-summary';
 import { actorNames } from '../actor-names';
-import { flowAnswer, recordId, stepAnswer } from '../answer-schemas';
+import { flowAnswer, listedExecution, recordId, stepAnswer } from '../answer-schemas';
 import { flowVersionOf } from '../flows/flow-commands';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, noFieldsBody } from '../request-schemas';
@@ -24,7 +26,7 @@ const versionItem = z.object({
   actor: z.object({ userId: recordId.nullable(), name: z.string().nullable() }),
   at: z.string(),
   /** The executions that started from this version, oldest first. */
-  executions: z.array(z.object({ id: recordId, status: z.string(), startedAt: z.string() })),
+  executions: z.array(listedExecution),
 });
 
 /** The flow as it stood at a version. */
@@ -46,8 +48,8 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
       await flows.owned(id, userId);
       const [{ events }, executions] = await Promise.all([
         store.readStream(flowStreamId(id)),
-        sql<{ id: string; status: string; startedAt: Date; flowVersion: number }[]>`
-          SELECT id, status, started_at, flow_version FROM executions
+        sql<(Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'> & { flowVersion: number })[]>`
+          SELECT id, status, runs, started_at, flow_version FROM executions
           WHERE flow_id = ${id} AND user_id = ${userId} AND flow_version IS NOT NULL
           ORDER BY started_at, id`,
       ]);
@@ -62,7 +64,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
           at: entry.at,
           executions: executions
             .filter((row) => row.flowVersion > after && row.flowVersion <= entry.version)
-            .map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() })),
+            .map((row) => ({ id: row.id, status: shownStatus(row), startedAt: row.startedAt.toISOString() })),
         };
       });
     },

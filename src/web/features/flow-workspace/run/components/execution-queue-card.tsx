@@ -58,7 +58,7 @@ export function ExecutionQueueCard({
     <Card className="p-5" data-testid="execution-queue" data-execution-id={execution.id}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.title}</h3>
-        <ExecutionStatusBadge status={execution.status} testId="execution-status" />
+        <ExecutionStatusBadge execution={execution} testId="execution-status" />
         <Badge tone={live ? 'green' : 'outline'} data-testid="live-indicator" data-live={live}>
           {live ? t.live : t.offline}
         </Badge>
