@@ -91,6 +91,15 @@ describe.skipIf(skipReason !== null)(
         .toBe('Execution không còn chạy: không có gì để dừng.');
       expect(await stop.isDisabled()).toBe(true);
 
+      // In chat mode, Send says a message is missing while the input line is blank.
+      await page.goto(`${server.url}/flows/${flow.id}?mode=chat`);
+      const send = page.getByTestId('chat-send');
+      await send.waitFor();
+      expect(await send.getAttribute('title')).toBe('Nhập tin nhắn trước.');
+      await page.getByTestId('chat-input').fill('Viết ngắn hơn');
+      expect(await send.getAttribute('title')).toBeNull();
+      await page.goto(`${server.url}/flows`);
+
       await page.getByTestId('logout-button').click();
       await page.getByTestId('landing-page').waitFor();
     });

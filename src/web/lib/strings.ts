@@ -579,6 +579,10 @@ export const whyDisabled = {
   noRowSelected: 'Chọn một step trước.',
   noRows: 'Chưa có step nào để chạy.',
   needStepName: 'Nhập tên step trước.',
+  noRejectedIdeas: 'Chưa có rejected idea nào để xóa.',
+  lastChoice: 'Cần ít nhất một lựa chọn: không thể xóa lựa chọn cuối cùng.',
+  noMessageText: 'Nhập tin nhắn trước.',
+  chooseAction: 'Chọn một hành động trước.',
 };
 
 export const runMode = {

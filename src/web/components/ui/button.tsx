@@ -50,6 +50,7 @@ export function Button({
   disabled,
   disabledReason,
   description,
+  title,
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: Variant;
@@ -59,13 +60,14 @@ export function Button({
   /** What the button does now, when its label alone does not say it. */
   description?: string | null | undefined;
 }) {
+  // The reason it is disabled, or what it does now, says more than a title that only repeats its name.
   const said = disabledReason || description || null;
   return (
     <button
       type={type}
       className={buttonClasses(variant, size, className, said !== null)}
       disabled={disabled || Boolean(disabledReason)}
-      title={said ?? undefined}
+      title={said ?? title}
       data-disabled-reason={disabledReason || undefined}
       {...props}
     />

@@ -198,7 +198,8 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
           <div className="flex flex-col gap-2">
             <Button
               onClick={send}
-              disabled={busy || latest.isLoading || !text.trim()}
+              disabled={busy || latest.isLoading}
+              disabledReason={!text.trim() && whyDisabled.noMessageText}
               aria-label={t.send}
               data-testid="chat-send"
             >
