@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../src/domain/builtin-templates';
 import { workflowJsonSchema } from '../src/domain/workflow-json';
+import { readImport } from '../src/machines/ai-creator-dialog';
 import { type FakeGemini, promptOf, startFakeGemini } from './support/fake-gemini';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
@@ -202,7 +203,7 @@ describe('AI workflows with the offline model', () => {
   it('refuses Workflow JSON outside its limits with 400', async () => {
     const step = threeSteps.steps[0]!;
     const invalid: Array<[unknown, RegExp]> = [
-      [{ ...threeSteps, name: ' ' }, /^workflowJSON\.name: name is required/],
+      [{ ...threeSteps, name: 'x'.repeat(201) }, /^workflowJSON\.name: /],
       [{ ...threeSteps, steps: [] }, /at least one step/],
       [
         { ...threeSteps, steps: Array.from({ length: 51 }, (_, i) => ({ ...step, order: i + 1 })) },
@@ -223,6 +224,20 @@ describe('AI workflows with the offline model', () => {
       expect(response.json().message).toMatch(message);
     }
     expect((await alice.post('/api/ai/create-from-json', {})).statusCode).toBe(400);
+  });
+
+  it("imports a file's nameless first flow as 'Untitled'", async () => {
+    const { name: _, ...nameless } = threeSteps;
+    const reading = readImport(JSON.stringify({ flows: [nameless, threeSteps] }));
+    expect(reading.kind).toBe('workflow');
+    const workflowJSON = reading.kind === 'workflow' ? reading.workflow : null;
+    for (const body of [{ workflowJSON }, { workflowJSON: { ...threeSteps, name: ' ' } }]) {
+      const response = await alice.post('/api/ai/create-from-json', body);
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({ name: 'Untitled', description: threeSteps.description });
+      const steps = (await alice.get(`/api/flows/${response.json().id}/steps`)).json() as StepRow[];
+      expect(steps.map((s) => s.name)).toEqual(['Điểm đến', 'Lịch trình', 'Chi phí']);
+    }
   });
 
   it('creates a flow from each built-in template', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
+import { shownStatus } from '../src/domain/execution/queries';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 async function createFlowWithTwoSteps(client: Client) {
@@ -391,6 +392,34 @@ describe('HTTP API with a slow model', () => {
     expect(view.runs[0]).toMatchObject({ status: 'failed', message: 'interrupted' });
     const rerun = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`);
     expect(rerun.statusCode).toBe(200);
+  });
+
+  it('lists an execution as Running only while a step of it runs, the same as its own view', async () => {
+    const { flow, first } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const listed = async () =>
+      ((await alice.get(`/api/flows/${flow.id}/executions`)).json() as { id: string; status: string }[]).find(
+        (item) => item.id === execution.id,
+      )?.status;
+    const versions = async () =>
+      ((await alice.get(`/api/flows/${flow.id}/versions`)).json() as { executions: { status: string }[] }[])
+        .flatMap((version) => version.executions)
+        .map((item) => item.status);
+    // Started and left: nothing runs, so it waits for the user.
+    expect(await listed()).toBe('waiting');
+    expect(await versions()).toEqual(['waiting']);
+
+    const [dead] = await t.db.sql<{ id: number }[]>`SELECT nextval('server_instances')::integer AS id`;
+    await startedWithoutCall(execution.id, execution.userId, first.id, dead!.id);
+    expect(await listed()).toBe('running');
+    expect(shownStatus((await alice.get(`/api/executions/${execution.id}`)).json())).toBe('running');
+
+    // Its runner died: once the sweep ends the run, neither the list nor the execution says Running.
+    expect(await t.app.crashSweep.run()).toBe(1);
+    const view = (await alice.get(`/api/executions/${execution.id}`)).json();
+    expect(shownStatus(view)).toBe('waiting');
+    expect(await listed()).toBe('waiting');
+    expect(await versions()).toEqual(['waiting']);
   });
 
   it('fails a run of its own process that it is not making once older than the model timeout', async () => {

@@ -192,7 +192,7 @@ describe('execution history: events and the state at any point', () => {
     expect(response.statusCode).toBe(200);
     const list = response.json();
     expect(list.map((e: { id: string }) => e.id)).toEqual([second.id, executionId]);
-    expect(list[0]).toEqual({ id: second.id, status: 'running', startedAt: expect.any(String) });
+    expect(list[0]).toEqual({ id: second.id, status: 'waiting', startedAt: expect.any(String) });
     expect(Date.parse(list[0].startedAt)).toBeGreaterThanOrEqual(Date.parse(list[1].startedAt));
   });
 });

@@ -102,6 +102,20 @@ describe('AI suggestions with the offline model', () => {
     expect(record.suggestions[2]!.suggestion).not.toContain('approve');
   });
 
+  it('knows a step has run from its results, also once the request logs are cleared', async () => {
+    const { flow, steps } = await createFlow(alice, 'Cleared logs', threeSteps.slice(0, 1));
+    const url = `/api/flows/${flow.id}/suggestions`;
+    const before = (await alice.post(url)).json() as SuggestionRecord;
+    expect(before.suggestions[0]!.suggestion).toContain('It has not run yet');
+
+    await runStep(alice, flow.id, steps[0].id);
+    expect((await alice.delete(`/api/flows/${flow.id}/logs`)).statusCode).toBe(204);
+    expect((await alice.get(`/api/flows/${flow.id}/logs`)).json()).toEqual([]);
+    const after = (await alice.post(url)).json() as SuggestionRecord;
+    expect(after.suggestions[0]!.suggestion).not.toContain('It has not run yet');
+    expect(after.suggestions[0]!.suggestion).toContain('Its 1 result shows no failures');
+  });
+
   it('lists the records newest first, and clears them', async () => {
     const { flow, steps } = await createFlow(alice, 'History', threeSteps.slice(0, 2));
     const url = `/api/flows/${flow.id}/suggestions`;

@@ -43,12 +43,13 @@ describe('offline flow suggestions', () => {
           },
           { stepId: steps[0]!.id, stepOrder: 1, success: true, answer: 'A big market.', errorMessage: null },
         ],
+        resultCounts: [{ stepId: steps[0]!.id, total: 1, approved: 0 }],
       }),
     );
     expect(suggestions.suggestions[1]!.suggestion).toContain(
       '1 trong 2 lần chạy thất bại, gần nhất với lỗi "The Gemini API quota or rate limit was reached (429)."',
     );
-    expect(suggestions.suggestions[0]!.suggestion).toContain('1 lần chạy của step này không có lỗi');
+    expect(suggestions.suggestions[0]!.suggestion).toContain('1 kết quả của step này không có lỗi');
     expect(suggestions.strategicRecommendation).toContain('Bắt đầu với Step 2 "Pricing"');
     expect(suggestions.strategicRecommendation).toContain('3 lần gọi AI (1 thất bại)');
   });

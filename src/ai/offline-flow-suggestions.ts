@@ -100,11 +100,12 @@ function findingsFor(review: FlowReview, step: StepSnapshot): Finding[] {
 
 function suggestionFor(review: FlowReview, step: StepSnapshot, findings: Finding[]): string {
   if (findings.length > 0) return `${OFFLINE_MARKER} ${findings.map((f) => f.text).join(' ')}`;
-  const runs = factsOf(review, step, review.requests).length;
+  // Whether it ran is read from its results, which the executions keep: the request log can be cleared.
+  const results = review.resultCounts.find((c) => c.stepId === step.id)?.total ?? 0;
   const history =
-    runs === 0
+    results === 0
       ? 'Step này chưa chạy lần nào'
-      : `${runs} lần chạy của step này không có lỗi, lần sửa hay kết quả bị loại nào`;
+      : `${results} kết quả của step này không có lỗi, lần sửa hay kết quả bị loại nào`;
   return `${OFFLINE_MARKER} ${history}. Để rõ hơn, hãy nói trong prompt câu trả lời có dạng gì (danh sách, bảng, độ dài).`;
 }
 

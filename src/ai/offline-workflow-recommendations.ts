@@ -343,7 +343,7 @@ function reviewStep(flow: FlowHistory): RecommendationDraft {
 function builtinTemplate(workflow: WorkflowJsonInput): RecommendationDraft {
   return {
     recommendationType: 'template',
-    title: recommendationTitle('builtin', { flow: workflow.name }),
+    title: recommendationTitle('builtin', { flow: workflow.name ?? undefined }),
     description: described(
       `Bạn chưa có flow nào. "${workflow.name}" là một workflow ${workflow.steps.length} step dùng được ngay: ${shorten(workflow.description ?? '', 300)}`,
     ),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ExecutionState } from '../domain/execution/types';
+import { type ExecutionState, SHOWN_EXECUTION_STATUSES } from '../domain/execution/types';
 import { OUTPUT_MODES, type StepSnapshot } from '../domain/flow';
 import type { ExecutionView } from './executions/execution-view';
 
@@ -113,6 +113,13 @@ const stepRun = z.object({
   /** The unreviewed results its prompt used; absent when none. */
   unreviewedResults: z.array(unreviewedResultUse).optional(),
   message: z.string().optional(),
+});
+
+/** An execution as the lists name it, with the status its own view shows. */
+export const listedExecution = z.object({
+  id: recordId,
+  status: z.enum(SHOWN_EXECUTION_STATUSES),
+  startedAt: z.string(),
 });
 
 export const executionStateAnswer = z.object({

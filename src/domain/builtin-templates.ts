@@ -3,7 +3,7 @@ import type { WorkflowJsonInput } from './workflow-json';
 /** A workflow the product ships with (three, each with three steps), offered by the AI creator. */
 export interface BuiltinTemplate {
   id: string;
-  workflow: WorkflowJsonInput;
+  workflow: WorkflowJsonInput & { name: string };
 }
 
 export const BUILTIN_TEMPLATES: readonly BuiltinTemplate[] = [

@@ -74,6 +74,8 @@ describe('Workflow JSON', () => {
     expect(workflowInImport({ flows: [workflow, { name: 'X', steps: [] }] })).toBe(workflow);
     expect(workflowInImport(workflow)).toBe(workflow);
     expect(workflowInImport({ workflow })).toBe(workflow);
+    const nameless = { steps: [] };
+    expect(workflowInImport({ flows: [nameless] })).toBe(nameless);
     for (const value of [null, [], 'text', { flows: [] }, { flows: [{ name: 'no steps' }] }, { name: 'W' }]) {
       expect(workflowInImport(value)).toBeNull();
     }

@@ -73,9 +73,17 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
   }
 }
 
+/** The name of a flow made from Workflow JSON that names none, as an imported file's flow may. */
+export const UNTITLED_WORKFLOW_NAME = 'Untitled';
+
 export const workflowJsonSchema = z
   .object({
-    name: z.string().trim().min(1, 'name is required').max(200),
+    name: z
+      .string()
+      .trim()
+      .max(200)
+      .nullish()
+      .transform((name) => name || UNTITLED_WORKFLOW_NAME),
     // Imported files may lack a description; the flow then takes its name as description.
     description: z.string().trim().max(2_000).default(''),
     steps: z
@@ -140,19 +148,19 @@ export function inputSourceIds(step: WorkflowStep, idOfOrder: ReadonlyMap<number
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const hasNameAndSteps = (value: unknown): boolean =>
-  isRecord(value) && 'name' in value && Array.isArray(value.steps);
+const hasSteps = (value: unknown): value is Record<string, unknown> =>
+  isRecord(value) && Array.isArray(value.steps);
+
+const hasNameAndSteps = (value: unknown): boolean => hasSteps(value) && 'name' in value;
 
 /**
- * The workflow an imported JSON value holds: the first flow of a `flows` list, an object with
- * name and steps, or the `workflow` of what Export JSON answers; null when it holds none of them.
+ * The workflow an imported JSON value holds: the first flow of a `flows` list (named or not: a
+ * nameless one is imported as 'Untitled'), an object with name and steps, or the `workflow` of what Export
+ * JSON answers; null when it holds none of them.
  */
 export function workflowInImport(value: unknown): Record<string, unknown> | null {
   if (!isRecord(value)) return null;
-  const candidate = Array.isArray(value.flows)
-    ? value.flows[0]
-    : hasNameAndSteps(value)
-      ? value
-      : value.workflow;
+  if (Array.isArray(value.flows)) return hasSteps(value.flows[0]) ? value.flows[0] : null;
+  const candidate = hasNameAndSteps(value) ? value : value.workflow;
   return hasNameAndSteps(candidate) ? (candidate as Record<string, unknown>) : null;
 }

@@ -12,7 +12,7 @@ import {
 } from './ai-creator-dialog';
 import { type Pending, settle, waitIn } from './testing';
 
-const generated: DialogWorkflow = {
+const generated = {
   name: 'Tuyển dụng',
   description: 'Quy trình tuyển dụng',
   steps: [
@@ -25,7 +25,7 @@ const generated: DialogWorkflow = {
       inputSources: ['step-1'],
     },
   ],
-};
+} satisfies DialogWorkflow;
 
 /** The dialog's machine with requests that wait until the test answers them, and what it emits. */
 function dialog() {
@@ -261,6 +261,19 @@ describe('AI creator dialog: the Import tab', () => {
     await settle();
     expect(emitted).toEqual([
       { type: 'created', flow: { id: 'f3', name: 'Tuyển dụng' }, source: 'import', name: 'Tuyển dụng' },
+    ]);
+  });
+
+  it('imports a nameless first flow, naming it in the success as the server saved it', async () => {
+    const { actor, creations, emitted, settle } = dialog();
+    const { name: _, ...nameless } = generated;
+    actor.send({ type: 'IMPORT_TEXT_CHANGED', text: JSON.stringify({ flows: [nameless] }) });
+    actor.send({ type: 'IMPORT' });
+    expect(creations[0]!.input).toEqual({ workflowJSON: nameless, source: 'import' });
+    creations[0]!.resolve({ id: 'f4', name: 'Untitled' });
+    await settle();
+    expect(emitted).toEqual([
+      { type: 'created', flow: { id: 'f4', name: 'Untitled' }, source: 'import', name: 'Untitled' },
     ]);
   });
 

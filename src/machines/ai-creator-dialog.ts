@@ -4,7 +4,8 @@ import { workflowInImport } from '../domain/workflow-json';
 
 /** A workflow as the dialog previews and sends it; the server checks it fully on create. */
 export interface DialogWorkflow {
-  name: string;
+  /** An imported file's flow may have none; the server names it then. */
+  name?: string | null;
   description?: string;
   steps: Array<{
     name: string;
@@ -252,7 +253,7 @@ export const aiCreatorDialogMachine = setup({
             type: 'created' as const,
             flow: event.output,
             source: context.creating!.source,
-            name: context.creating!.workflow.name,
+            name: event.output.name,
           })),
         },
         onError: {

@@ -200,7 +200,7 @@ describe.skipIf(skipReason !== null)(
       await page.reload();
       await expect
         .poll(() => page.getByTestId('edit-execution-status').getAttribute('data-status'))
-        .toBe('running');
+        .toBe('waiting');
       expect(await page.getByTestId('edit-execution-current-step').textContent()).toContain(
         'Step 1: Tóm tắt',
       );

@@ -80,7 +80,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('reset-execution').click();
       await expect
         .poll(() => page.getByTestId('execution-status').getAttribute('data-status'))
-        .toBe('running');
+        .toBe('waiting');
       await page.getByTestId('step-input-1').fill('trà ô long buổi chiều');
       await executeAll(page);
       const secondRun: Result[] = (
@@ -152,7 +152,7 @@ describe.skipIf(skipReason !== null)(
       // The reset: every step pending again, and nothing produced before it has gone.
       await dialog.locator('[data-testid="history-entry"][data-type="ExecutionReset"]').click();
       await expect.poll(() => state.getAttribute('data-position')).toBe('11');
-      expect(await dialog.getByTestId('history-state-status').getAttribute('data-status')).toBe('running');
+      expect(await dialog.getByTestId('history-state-status').getAttribute('data-status')).toBe('waiting');
       for (const order of [1, 2, 3]) {
         expect(await state.getByTestId(`history-step-${order}`).getAttribute('data-status')).toBe('pending');
       }

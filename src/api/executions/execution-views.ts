@@ -1,11 +1,28 @@
 import type { Sql } from 'postgres';
 import { executionAnswer } from '../answer-schemas';
+import { shownStatus } from '../../domain/execution/queries';
 import type { StepResult } from '../../domain/execution/types';
+import type { ExecutionRow } from '../../projections/execution-row';
 import { notFound } from '../../domain/errors';
 import type { Stored } from '../answer-schemas';
 import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
 import type { ServerInstance } from '../server-instance';
 import { ExecutionViewCache } from './execution-view-cache';
+
+type ListedRow = Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'>;
+
+/** An execution in a list: its status as lists show it (Running only while a step runs). */
+export interface ListedExecution {
+  id: string;
+  status: ReturnType<typeof shownStatus>;
+  startedAt: string;
+}
+
+const listedOf = (row: ListedRow): ListedExecution => ({
+  id: row.id,
+  status: shownStatus(row),
+  startedAt: row.startedAt.toISOString(),
+});
 
 /** What GET /api/executions/:id answers: the projected execution, kept as JSON text between its changes. */
 export class ExecutionViews {
@@ -50,15 +67,25 @@ export class ExecutionViews {
     return readLatestExecutionView(this.sql, flowId, userId);
   }
 
+  /** The user's executions of the flow as lists show them, the newest first. */
+  async listed(flowId: string, userId: string): Promise<ListedExecution[]> {
+    const rows = await this.sql<ListedRow[]>`
+      SELECT id, status, runs, started_at FROM executions
+      WHERE flow_id = ${flowId} AND user_id = ${userId}
+      ORDER BY started_at DESC, id`;
+    return rows.map(listedOf);
+  }
+
   /** The user's executions of the flow that record the flow version they started on, oldest first. */
-  startedWithVersions(
+  async startedWithVersions(
     flowId: string,
     userId: string,
-  ): Promise<{ id: string; status: string; startedAt: Date; flowVersion: number }[]> {
-    return this.sql`
-      SELECT id, status, started_at, flow_version FROM executions
+  ): Promise<(ListedExecution & { flowVersion: number })[]> {
+    const rows = await this.sql<(ListedRow & { flowVersion: number })[]>`
+      SELECT id, status, runs, started_at, flow_version FROM executions
       WHERE flow_id = ${flowId} AND user_id = ${userId} AND flow_version IS NOT NULL
       ORDER BY started_at, id`;
+    return rows.map((row) => ({ ...listedOf(row), flowVersion: row.flowVersion }));
   }
 
   /** The execution a result belongs to, only when the result is the user's (404 otherwise). */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { evolve, initialState } from '../../domain/execution/evolve';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
-import { executionAnswer, recordId } from '../answer-schemas';
+import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { actorOf } from '../users/users-repository';
@@ -37,14 +37,12 @@ const eventsPage = z.object({
   next: z.int().nullable(),
 });
 
-const executionListItem = z.object({ id: recordId, status: z.string(), startedAt: z.string() });
-
 /**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
  * the execution as it stood after any of them, folded from the log alone.
  */
 export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql, store } = app;
+  const { store } = app;
 
   /** The owner is who started the stream: the log answers it, so another user's id is simply missing. */
   async function ownedStream(executionId: string, userId: string) {
@@ -95,16 +93,12 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/flows/:flowId/executions',
-    { schema: { params: flowIdParams, response: { 200: z.array(executionListItem) } } },
+    { schema: { params: flowIdParams, response: { 200: z.array(listedExecution) } } },
     async (request) => {
       const { flowId } = request.params;
       const userId = userIdOf(request);
       await app.flows.owned(flowId, userId);
-      const rows = await sql<{ id: string; status: string; startedAt: Date }[]>`
-      SELECT id, status, started_at FROM executions
-      WHERE flow_id = ${flowId} AND user_id = ${userId}
-      ORDER BY started_at DESC, id`;
-      return rows.map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() }));
+      return app.executionViews.listed(flowId, userId);
     },
   );
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { flowStreamId } from '../../domain/flow-history/flow-events';
 import { flowVersions } from '../../domain/flow-history/version-summary';
-import { flowAnswer, recordId, stepAnswer } from '../answer-schemas';
+import { flowAnswer, listedExecution, recordId, stepAnswer } from '../answer-schemas';
 import { flowVersionOf } from '../flows/flow-commands';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, noFieldsBody } from '../request-schemas';
@@ -23,7 +23,7 @@ const versionItem = z.object({
   actor: z.object({ userId: recordId.nullable(), name: z.string().nullable() }),
   at: z.string(),
   /** The executions that started from this version, oldest first. */
-  executions: z.array(z.object({ id: recordId, status: z.string(), startedAt: z.string() })),
+  executions: z.array(listedExecution),
 });
 
 /** The flow as it stood at a version. */
@@ -58,7 +58,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
           at: entry.at,
           executions: executions
             .filter((row) => row.flowVersion > after && row.flowVersion <= entry.version)
-            .map((row) => ({ id: row.id, status: row.status, startedAt: row.startedAt.toISOString() })),
+            .map(({ flowVersion: _version, ...listed }) => listed),
         };
       });
     },

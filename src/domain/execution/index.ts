@@ -3,5 +3,12 @@ export { decide, MESSAGES as EXECUTION_MESSAGES } from './decide';
 export { evolve, initialState } from './evolve';
 export { type OutputResult, parseStepOutput, type StepOutput } from './output';
 export { type BuiltPrompt, buildPrompt, detectLabels, type PromptInput, referencedResults } from './prompt';
-export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
+export {
+  firstPendingCacheItem,
+  nextQueueItem,
+  progress,
+  resultsOfStep,
+  runningRun,
+  shownStatus,
+} from './queries';
 export * from './types';

@@ -1,4 +1,11 @@
-import type { CacheItem, ExecutionState, QueueItem, StepResult, StepRun } from './types';
+import type {
+  CacheItem,
+  ExecutionState,
+  QueueItem,
+  ShownExecutionStatus,
+  StepResult,
+  StepRun,
+} from './types';
 
 /** Progress: currentStep / steps x 100, never above 100. */
 export function progress(state: ExecutionState): number {
@@ -31,4 +38,13 @@ export function runningRun(state: ExecutionState, stepId?: string): StepRun | nu
     state.runs.find((run) => run.status === 'running' && (stepId === undefined || run.stepId === stepId)) ??
     null
   );
+}
+
+/**
+ * The status an execution shows, in its own view and in every list: an open execution with no step run in
+ * progress (left by the user, or whose run a crash ended) waits for the user rather than runs.
+ */
+export function shownStatus(state: Pick<ExecutionState, 'status' | 'runs'>): ShownExecutionStatus {
+  if (state.status !== 'running') return state.status;
+  return state.runs.some((run) => run.status === 'running') ? 'running' : 'waiting';
 }

@@ -2,6 +2,12 @@ import type { Limits } from '../limits';
 import type { OutputMode, StepSnapshot } from '../flow';
 
 export type ExecutionStatus = 'running' | 'stopped' | 'completed' | 'failed';
+/**
+ * An execution's status as every screen and list shows it: an execution still open is running only while
+ * a step of it runs; otherwise it is waiting for the user, however long ago it was left.
+ */
+export const SHOWN_EXECUTION_STATUSES = ['running', 'waiting', 'stopped', 'completed', 'failed'] as const;
+export type ShownExecutionStatus = (typeof SHOWN_EXECUTION_STATUSES)[number];
 export type KeySource = 'own' | 'default' | 'offline';
 
 export interface CacheItem {

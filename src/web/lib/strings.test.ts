@@ -193,7 +193,6 @@ describe('the strings catalogue against the expected texts', () => {
       [apiKeys.deleteConfirm, 'Bạn có chắc muốn xóa API key này?'],
       [masterMode.nameRequired, 'Please enter a session name'],
     ]);
-    expect(aiCreator.importedText('')).toContain('Untitled');
     expect(aiCreator.importedText('Blog')).toContain('Blog');
   });
 

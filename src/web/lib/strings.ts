@@ -181,7 +181,8 @@ export const aiCreator = {
   importError: 'Lỗi import',
   importErrorText: 'File không đúng format workflow JSON.',
   imported: 'Import thành công',
-  importedText: (name: string) => `Workflow "${name || 'Untitled'}" đã được import.`,
+  /** The name is the imported flow's, as saved: 'Untitled' when the file named none. */
+  importedText: (name: string) => `Workflow "${name}" đã được import.`,
 };
 
 export const aiFlowCreator = {
@@ -565,6 +566,28 @@ export const editMode = {
   noResults: 'Step chưa có kết quả trong execution gần nhất.',
 };
 
+/** Why a button is disabled, shown as its tooltip and read with it: what is missing, or what to do first. */
+export const whyDisabled = {
+  flowFormIncomplete: 'Nhập tên và mô tả flow trước.',
+  noChanges: 'Chưa có thay đổi nào để lưu.',
+  noLogs: 'Chưa có log nào để xóa.',
+  noSuggestions: 'Chưa có gợi ý nào để xóa.',
+  noMessages: 'Chưa có tin nhắn nào để xóa.',
+  noSteps: 'Flow chưa có step nào.',
+  needsInput: 'Step này yêu cầu input: nhập input vào ô Input trước khi execute.',
+  stepRunning: 'Step này đang chạy, vui lòng đợi.',
+  resetWhileRunning: 'Một step đang chạy: đợi nó xong rồi mới reset.',
+  notRunning: 'Execution không còn chạy: không có gì để dừng.',
+  quickRunActive: 'QuickRun đang chạy.',
+  noRowSelected: 'Chọn một step trước.',
+  noRows: 'Chưa có step nào để chạy.',
+  needStepName: 'Nhập tên step trước.',
+  noRejectedIdeas: 'Chưa có rejected idea nào để xóa.',
+  lastChoice: 'Cần ít nhất một lựa chọn: không thể xóa lựa chọn cuối cùng.',
+  noMessageText: 'Nhập tin nhắn trước.',
+  chooseAction: 'Chọn một hành động trước.',
+};
+
 export const runMode = {
   title: 'Run Mode',
   subtitle: 'Chạy từng step, xem và duyệt kết quả trước khi đi tiếp.',
@@ -589,6 +612,8 @@ export const runMode = {
   rerun: 'Re-run',
   needsInput: 'Cần input',
   stepStopped: 'Stopped',
+  waitingInput: 'Chờ input',
+  waitingInputText: 'Step này đang chờ input của bạn: nhập vào ô Input rồi bấm Execute để chạy tiếp.',
   running: 'Đang chạy...',
   savePrompt: 'Lưu prompt',
   cancelEdit: 'Huỷ',
@@ -651,8 +676,16 @@ export const queueCard = {
   title: 'Execution Queue',
   progressLabel: 'Tiến độ của execution',
   noExecution: 'Chưa có execution. Bấm Execute ở một step để bắt đầu.',
-  status: { running: 'Running', stopped: 'Stopped', completed: 'Completed', failed: 'Failed' },
+  status: {
+    running: 'Running',
+    waiting: 'Đang chờ',
+    stopped: 'Stopped',
+    completed: 'Completed',
+    failed: 'Failed',
+  },
   stop: 'Stop',
+  stopWhileWaiting:
+    'Không có step nào đang chạy, execution đang chờ bạn. Stop sẽ kết thúc execution này: không step nào chạy được nữa cho đến khi Reset.',
   reset: 'Reset',
   live: 'Live',
   offline: 'Polling',

@@ -18,22 +18,58 @@ const sizes: Record<Size, string> = {
   icon: 'h-8 w-8 justify-center',
 };
 
-/** Class names of a button, for links that look like one. */
-export function buttonClasses(variant: Variant = 'primary', size: Size = 'md', extra?: string) {
+/**
+ * Class names of a button, for links that look like one. A disabled button takes no pointer events, unless
+ * it is `explained`: then it keeps them, so its tooltip shows.
+ */
+export function buttonClasses(
+  variant: Variant = 'primary',
+  size: Size = 'md',
+  extra?: string,
+  explained = false,
+) {
   return classNames(
-    'inline-flex items-center rounded-lg font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:pointer-events-none disabled:opacity-50 cursor-pointer',
+    'inline-flex items-center rounded-lg font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50 cursor-pointer',
+    explained ? 'disabled:cursor-not-allowed' : 'disabled:pointer-events-none',
     variants[variant],
     sizes[size],
     extra,
   );
 }
 
+/**
+ * A button. `disabledReason` disables it and says why, `description` says what it does now; either is shown
+ * as its tooltip and read as its accessible description (title), so a greyed-out button never leaves the user
+ * guessing.
+ */
 export function Button({
   variant = 'primary',
   size = 'md',
   className,
   type = 'button',
+  disabled,
+  disabledReason,
+  description,
+  title,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
-  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant;
+  size?: Size;
+  /** Why the button cannot be used now; set, the button is disabled. */
+  disabledReason?: string | null | false | undefined;
+  /** What the button does now, when its label alone does not say it. */
+  description?: string | null | undefined;
+}) {
+  // The reason it is disabled, or what it does now, says more than a title that only repeats its name.
+  const said = disabledReason || description || null;
+  return (
+    <button
+      type={type}
+      className={buttonClasses(variant, size, className, said !== null)}
+      disabled={disabled || Boolean(disabledReason)}
+      title={said ?? title}
+      data-disabled-reason={disabledReason || undefined}
+      {...props}
+    />
+  );
 }

@@ -12,12 +12,15 @@ export function ConfirmButton({
   question,
   onConfirm,
   disabled,
+  disabledReason,
   testId,
 }: {
   label: string;
   question: string;
   onConfirm: () => void;
   disabled?: boolean;
+  /** Why there is nothing to do now; set, the button is disabled. */
+  disabledReason?: string | false | null;
   testId: string;
 }) {
   const [asking, setAsking] = useState(false);
@@ -28,6 +31,7 @@ export function ConfirmButton({
         size="sm"
         onClick={() => setAsking(true)}
         disabled={disabled}
+        disabledReason={disabledReason}
         data-testid={testId}
       >
         <Trash2 className="h-4 w-4" />

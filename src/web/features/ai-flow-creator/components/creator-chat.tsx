@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
-import { dates, aiFlowCreator as t } from '../../../lib/strings';
+import { dates, aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
 
 const timeOf = (timestamp: string) =>
   new Date(timestamp).toLocaleTimeString(dates.locale, { hour: '2-digit', minute: '2-digit' });
@@ -128,7 +128,14 @@ export function CreatorChat({
           aria-label={t.placeholder}
           data-testid="creator-input"
         />
-        <Button onClick={send} disabled={!sendable} data-testid="creator-send">
+        <Button
+          onClick={send}
+          disabled={!sendable}
+          disabledReason={
+            confirmed ? t.placeholderConfirmed : canSend && text.trim() === '' && whyDisabled.noMessageText
+          }
+          data-testid="creator-send"
+        >
           <Send className="h-4 w-4" />
           {t.send}
         </Button>

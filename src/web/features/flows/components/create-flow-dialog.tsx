@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { createFlow as t, toasts } from '../../../lib/strings';
+import { createFlow as t, toasts, whyDisabled } from '../../../lib/strings';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateFlow } from '../api/create-flow';
 
@@ -79,7 +79,8 @@ export function CreateFlowDialog({
             </Button>
             <Button
               type="submit"
-              disabled={!form.formState.isValid || createFlow.isPending}
+              disabled={createFlow.isPending}
+              disabledReason={!form.formState.isValid && whyDisabled.flowFormIncomplete}
               data-testid="create-flow-submit"
             >
               {createFlow.isPending ? t.submitting : t.submit}

@@ -4,7 +4,7 @@ import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t, whyDisabled } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
 import {
@@ -216,7 +216,8 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
             variant="outline"
             size="sm"
             onClick={removeSelected}
-            disabled={!selected || busy || deleteStep.isPending}
+            disabled={busy || deleteStep.isPending}
+            disabledReason={!selected && whyDisabled.noRowSelected}
             data-testid="master-delete-step"
           >
             <Trash2 className="h-4 w-4" />
@@ -236,7 +237,8 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
             variant="secondary"
             size="sm"
             onClick={() => void runSelected()}
-            disabled={!selected || busy}
+            disabled={busy}
+            disabledReason={!selected && whyDisabled.noRowSelected}
             data-testid="master-execute"
           >
             <Play className="h-4 w-4" />
@@ -245,7 +247,8 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
           <Button
             size="sm"
             onClick={() => void runAll()}
-            disabled={busy || rows.length === 0}
+            disabled={busy}
+            disabledReason={rows.length === 0 && whyDisabled.noRows}
             data-testid="master-execute-all"
           >
             <PlayCircle className="h-4 w-4" />
@@ -278,7 +281,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
             size="sm"
             className="ml-auto"
             onClick={() => setSettingsOpen(true)}
-            disabled={!selected}
+            disabledReason={!selected && whyDisabled.noRowSelected}
             data-testid="master-step-settings-open"
           >
             <Settings className="h-4 w-4" />

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/field';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t, whyDisabled } from '../../../lib/strings';
 
 /** The selected row's name, type and whether its input is required. */
 export function StepSettingsDialog({
@@ -116,7 +116,8 @@ function SettingsForm({
         </Button>
         <Button
           type="submit"
-          disabled={saving || stepName.trim() === ''}
+          disabled={saving}
+          disabledReason={stepName.trim() === '' && whyDisabled.needStepName}
           data-testid="master-step-settings-save"
         >
           {t.save}

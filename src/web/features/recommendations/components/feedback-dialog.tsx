@@ -11,7 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
-import { recommendations as strings } from '../../../lib/strings';
+import { recommendations as strings, whyDisabled } from '../../../lib/strings';
 
 const t = strings.feedback;
 
@@ -106,7 +106,12 @@ function FeedbackForm({
         <Button variant="outline" onClick={onCancel}>
           {t.cancel}
         </Button>
-        <Button type="submit" disabled={!form.formState.isValid || submitting} data-testid="feedback-submit">
+        <Button
+          type="submit"
+          disabled={submitting}
+          disabledReason={!form.formState.isValid && whyDisabled.chooseAction}
+          data-testid="feedback-submit"
+        >
           {submitting ? t.submitting : t.submit}
         </Button>
       </div>

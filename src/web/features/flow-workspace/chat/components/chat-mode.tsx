@@ -6,7 +6,7 @@ import type { Flow, Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
 import { Textarea } from '../../../../components/ui/field';
 import { useToast } from '../../../../components/ui/toast';
-import { chatMode as t } from '../../../../lib/strings';
+import { chatMode as t, whyDisabled } from '../../../../lib/strings';
 import { useLatestExecution } from '../../api/get-execution';
 import { useRunStep } from '../../api/run-step';
 import { useLiveExecution } from '../../api/use-live-execution';
@@ -198,7 +198,8 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
           <div className="flex flex-col gap-2">
             <Button
               onClick={send}
-              disabled={busy || latest.isLoading || !text.trim()}
+              disabled={busy || latest.isLoading}
+              disabledReason={!text.trim() && whyDisabled.noMessageText}
               aria-label={t.send}
               data-testid="chat-send"
             >
@@ -208,7 +209,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
             <Button
               variant="outline"
               onClick={clear}
-              disabled={transcript.messages.length === 0}
+              disabledReason={transcript.messages.length === 0 && whyDisabled.noMessages}
               aria-label={t.clear}
               data-testid="chat-clear"
             >

@@ -2,7 +2,7 @@ import { Plus, X } from 'lucide-react';
 import { Button } from '../../../../components/ui/button';
 import { CHOICE_MAX_LENGTH } from '../../../../../domain/flow';
 import { Input } from '../../../../components/ui/field';
-import { editMode as t } from '../../../../lib/strings';
+import { editMode as t, whyDisabled } from '../../../../lib/strings';
 
 /** The options a multiple_choice step picks from; there is always at least one row to fill. */
 export function ChoicesEditor({
@@ -43,7 +43,8 @@ export function ChoicesEditor({
             size="icon"
             aria-label={t.removeChoice(i + 1)}
             title={t.removeChoice(i + 1)}
-            disabled={disabled || rows.length <= 1}
+            disabled={disabled}
+            disabledReason={rows.length <= 1 && whyDisabled.lastChoice}
             onClick={() => remove(i)}
             data-testid={`remove-choice-${i + 1}`}
           >

@@ -32,7 +32,7 @@ export function ExecutionStatusCard({
       ) : (
         <div className="mt-2 flex flex-col gap-2 text-sm" data-testid="execution-status-details">
           <div className="flex items-center justify-between gap-2">
-            <ExecutionStatusBadge status={execution.status} testId="edit-execution-status" />
+            <ExecutionStatusBadge execution={execution} testId="edit-execution-status" />
             <span className="text-slate-600">
               {t.currentStepOf(execution.currentStep, execution.steps.length)}
             </span>

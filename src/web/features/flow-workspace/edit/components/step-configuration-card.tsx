@@ -15,7 +15,7 @@ import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { Checkbox } from '../../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../../components/ui/field';
-import { editMode as t } from '../../../../lib/strings';
+import { editMode as t, whyDisabled } from '../../../../lib/strings';
 import { ChoicesEditor } from './choices-editor';
 import { InputSourcesField } from './input-sources-field';
 import { promptLabelsOf } from './prompt-labels';
@@ -190,7 +190,10 @@ function StepConfigurationForm({ step, steps, draft, onChange, onSave, saving }:
             {problem === 'needName' ? <p className="text-sm text-red-700">{t.needName}</p> : null}
             <Button
               onClick={form.handleSubmit(onSave)}
-              disabled={saving || problem !== null || !hasDraftChanges(draft)}
+              disabled={saving}
+              disabledReason={
+                problem !== null ? t[problem] : !hasDraftChanges(draft) && whyDisabled.noChanges
+              }
               data-testid="save-step"
             >
               <Save className="h-4 w-4" />

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ExecutionStatus } from '../../../../../domain/execution/types';
+import type { ShownExecutionStatus } from '../../../../../domain/execution/types';
 
 /** An execution as the flow's list names it; the newest comes first. */
 export interface FlowExecution {
   id: string;
-  status: ExecutionStatus;
+  status: ShownExecutionStatus;
   startedAt: string;
 }
 

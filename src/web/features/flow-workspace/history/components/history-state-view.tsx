@@ -184,7 +184,7 @@ export function HistoryStateView({
     <div className="flex flex-col gap-3" data-testid="history-state" data-position={position}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.stateAt(position)}</h3>
-        <ExecutionStatusBadge status={state.status} testId="history-state-status" />
+        <ExecutionStatusBadge execution={state} testId="history-state-status" />
         {state.flowVersion !== null ? (
           <FlowVersionLink flowId={state.flowId} version={state.flowVersion} />
         ) : null}

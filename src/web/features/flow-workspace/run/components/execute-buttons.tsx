@@ -1,5 +1,4 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
-import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { CacheItem } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
@@ -38,7 +37,7 @@ export function ExecuteButtons({
   busy,
   disabled,
   needsInput,
-  stopped,
+  whyNot,
   onExecute,
 }: {
   step: Step;
@@ -46,8 +45,8 @@ export function ExecuteButtons({
   busy: boolean;
   disabled: boolean;
   needsInput: boolean;
-  /** The execution is stopped: nothing runs until it is reset. */
-  stopped: boolean;
+  /** Why the step cannot run now (the execution is stopped, its input is missing), or null. */
+  whyNot: string | null;
   onExecute: (rerun: boolean, loopIteration?: number) => void;
 }) {
   const buttons = executeButtonsFor(step, execution);
@@ -58,8 +57,8 @@ export function ExecuteButtons({
           key={button.key}
           size="sm"
           variant={button.rerun ? 'outline' : 'primary'}
-          disabled={busy || disabled || needsInput || stopped}
-          title={stopped ? MESSAGES.stopped : undefined}
+          disabled={busy || disabled}
+          disabledReason={whyNot}
           onClick={() => onExecute(button.rerun, button.loopIteration)}
           data-testid={i === 0 ? `execute-step-${step.order}` : `execute-step-${step.order}-${i + 1}`}
         >

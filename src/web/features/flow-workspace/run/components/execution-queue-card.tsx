@@ -1,12 +1,12 @@
 import { RotateCcw, Square } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { progress, runningRun } from '../../../../../domain/execution';
+import { progress, runningRun, shownStatus } from '../../../../../domain/execution';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { queueCard as t, toasts } from '../../../../lib/strings';
+import { queueCard as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
 
@@ -58,7 +58,7 @@ export function ExecutionQueueCard({
     <Card className="p-5" data-testid="execution-queue" data-execution-id={execution.id}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{t.title}</h3>
-        <ExecutionStatusBadge status={execution.status} testId="execution-status" />
+        <ExecutionStatusBadge execution={execution} testId="execution-status" />
         <Badge tone={live ? 'green' : 'outline'} data-testid="live-indicator" data-live={live}>
           {live ? t.live : t.offline}
         </Badge>
@@ -67,7 +67,10 @@ export function ExecutionQueueCard({
             variant="outline"
             size="sm"
             onClick={onStop}
-            disabled={execution.status !== 'running' || stop.isPending}
+            disabled={stop.isPending}
+            disabledReason={execution.status !== 'running' && whyDisabled.notRunning}
+            // With nothing running (a step waiting for input, say) Stop still ends the execution: it says so.
+            description={shownStatus(execution) === 'waiting' ? t.stopWhileWaiting : null}
             data-testid="stop-execution"
           >
             <Square className="h-4 w-4" />
@@ -77,7 +80,8 @@ export function ExecutionQueueCard({
             variant="outline"
             size="sm"
             onClick={onReset}
-            disabled={reset.isPending || running}
+            disabled={reset.isPending}
+            disabledReason={running && whyDisabled.resetWhileRunning}
             data-testid="reset-execution"
           >
             <RotateCcw className="h-4 w-4" />

@@ -4,7 +4,7 @@ import type { Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { dates, runMode as t, toasts } from '../../../../lib/strings';
+import { dates, runMode as t, toasts, whyDisabled } from '../../../../lib/strings';
 
 /** The exported results file: per step its order, name and prompt, then each result with label and time. */
 export function resultsText(steps: Step[], execution: Execution | null): string {
@@ -55,7 +55,7 @@ export function ExportResultsButton({
       variant="outline"
       size="sm"
       onClick={download}
-      disabled={steps.length === 0}
+      disabledReason={steps.length === 0 && whyDisabled.noSteps}
       data-testid="export-results"
     >
       <Download className="h-4 w-4" />

@@ -2,6 +2,7 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { FastForward, Loader2 } from 'lucide-react';
 import { useEffect } from 'react';
+import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
 import { type QuickRunStatus, quickRunStatusOf } from '../../../../../machines/quick-run';
 import { Badge } from '../../../../components/ui/badge';
@@ -9,7 +10,7 @@ import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
 import type { Execution } from '../../../../lib/execution-stream';
-import { quickRun as t, toasts } from '../../../../lib/strings';
+import { quickRun as t, toasts, whyDisabled } from '../../../../lib/strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 const statusTone = { running: 'indigo', paused: 'amber', complete: 'green', stopped: 'neutral' } as const;
@@ -74,7 +75,10 @@ export function QuickRunControls({
         variant="outline"
         onClick={start}
         // A stopped execution refuses runs until it is reset.
-        disabled={active || executeAll.isPending || executionLoading || execution?.status === 'stopped'}
+        disabled={executeAll.isPending || executionLoading}
+        disabledReason={
+          execution?.status === 'stopped' ? MESSAGES.stopped : active && whyDisabled.quickRunActive
+        }
         data-testid="execute-all"
       >
         {executeAll.isPending ? (

@@ -22,10 +22,13 @@ export function ResumeButton({
   quickRun,
   step,
   disabled,
+  whyNot,
 }: {
   quickRun: QuickRunActor;
   step: Step;
   disabled: boolean;
+  /** Why the step cannot run now, or null. */
+  whyNot: string | null;
 }) {
   const paused = useQuickRunPausedOn(quickRun, step.id);
   if (!paused) return null;
@@ -34,6 +37,7 @@ export function ResumeButton({
       size="sm"
       onClick={() => quickRun.send({ type: 'RESUME' })}
       disabled={disabled}
+      disabledReason={whyNot}
       data-testid={`resume-step-${step.order}`}
     >
       <Play className="h-4 w-4" />

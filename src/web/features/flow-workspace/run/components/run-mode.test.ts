@@ -52,17 +52,38 @@ describe('execute buttons', () => {
 describe('step status', () => {
   it('follows the execution currentStep', () => {
     const current = execution([], 2);
-    expect(stepDisplayStatus(current, 1)).toBe('completed');
-    expect(stepDisplayStatus(current, 2)).toBe('running');
-    expect(stepDisplayStatus(current, 3)).toBe('pending');
-    expect(stepDisplayStatus(null, 1)).toBe('pending');
+    expect(stepDisplayStatus(current, step({ order: 1 }))).toBe('completed');
+    expect(stepDisplayStatus(current, step({ order: 2 }))).toBe('running');
+    expect(stepDisplayStatus(current, step({ order: 3 }))).toBe('pending');
+    expect(stepDisplayStatus(null, step({ order: 1 }))).toBe('pending');
   });
 
   it('shows the step a stopped execution stopped at as stopped, not running', () => {
     const stopped = { ...execution([], 2), status: 'stopped' as const };
-    expect(stepDisplayStatus(stopped, 1)).toBe('completed');
-    expect(stepDisplayStatus(stopped, 2)).toBe('stopped');
-    expect(stepDisplayStatus(stopped, 3)).toBe('pending');
+    expect(stepDisplayStatus(stopped, step({ order: 1 }))).toBe('completed');
+    expect(stepDisplayStatus(stopped, step({ order: 2 }))).toBe('stopped');
+    expect(stepDisplayStatus(stopped, step({ order: 3 }))).toBe('pending');
+  });
+
+  it('shows the step at currentStep that needs input as waiting for it until it runs', () => {
+    const needsInput = step({ id: 's2', order: 2, requiresUserInput: true });
+    const waiting = execution([], 2);
+    expect(stepDisplayStatus(waiting, needsInput)).toBe('input');
+    const running = {
+      ...waiting,
+      runs: [
+        {
+          runId: 'r1',
+          stepId: 's2',
+          stepOrder: 2,
+          cacheItemId: null,
+          loopIteration: 0,
+          status: 'running' as const,
+          startedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    };
+    expect(stepDisplayStatus(running, needsInput)).toBe('running');
   });
 });
 

@@ -86,7 +86,7 @@ export function StepCard({
   const [promptOpen, setPromptOpen] = useState(false);
   // The first step and steps that need input open their input at once: that is where the user starts.
   const [inputOpen, setInputOpen] = useState(isFirst || step.requiresUserInput);
-  const { execute, busy, needsInput, stopped } = useExecuteStep({ step, execution, input, quickRun });
+  const { execute, busy, needsInput, stopped, whyNot } = useExecuteStep({ step, execution, input, quickRun });
   const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
   const headerRef = useRef<HTMLButtonElement>(null);
@@ -113,7 +113,15 @@ export function StepCard({
   }, [quickRunNextHere, quickRunPausedHere]);
 
   const run = execution ? runningRun(execution, step.id) : null;
-  const status = stepDisplayStatus(execution, step.order);
+  const status = stepDisplayStatus(execution, step);
+  const waitingId = `step-waiting-input-${step.id}`;
+
+  // The execution waits on this step's input: the card opens at its Input box, where the user answers.
+  useEffect(() => {
+    if (status !== 'input') return;
+    setExpanded(true);
+    setInputOpen(true);
+  }, [status]);
   const streamedText = run ? streaming[run.runId] : undefined;
   const stepRuns = execution?.runs.filter((r) => r.stepId === step.id) ?? [];
   const lastRun = stepRuns[stepRuns.length - 1];
@@ -124,7 +132,11 @@ export function StepCard({
     <Card
       data-testid={`step-card-${step.order}`}
       data-step-id={step.id}
-      className={classNames(status === 'running' && 'ring-1 ring-indigo-200')}
+      className={classNames(
+        status === 'running' && 'ring-1 ring-indigo-200',
+        status === 'input' && 'ring-1 ring-amber-300',
+      )}
+      data-status={status}
     >
       <button
         type="button"
@@ -174,14 +186,14 @@ export function StepCard({
                   onExecute={() => execute(false)}
                 />
               ) : null}
-              <ResumeButton quickRun={quickRun} step={step} disabled={busy || needsInput || stopped} />
+              <ResumeButton quickRun={quickRun} step={step} disabled={busy} whyNot={whyNot} />
               <ExecuteButtons
                 step={step}
                 execution={execution}
                 busy={busy}
                 disabled={executionLoading}
                 needsInput={needsInput}
-                stopped={stopped}
+                whyNot={whyNot}
                 onExecute={execute}
               />
             </div>
@@ -197,9 +209,22 @@ export function StepCard({
             </p>
           ) : null}
 
+          {status === 'input' ? (
+            <p
+              id={waitingId}
+              className="flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+              role="status"
+              data-testid={`step-waiting-input-${step.order}`}
+            >
+              <Keyboard className="h-4 w-4 shrink-0" />
+              {t.waitingInputText}
+            </p>
+          ) : null}
+
           {promptOpen ? <PromptPanel step={step} /> : null}
           {inputOpen ? (
             <Textarea
+              aria-describedby={status === 'input' ? waitingId : undefined}
               value={input}
               onChange={(e) => onInputChange(e.target.value)}
               placeholder={step.requiresUserInput ? t.inputRequiredPlaceholder : t.inputPlaceholder}

@@ -1,5 +1,4 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
-import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
@@ -61,9 +60,8 @@ function StepListItem({
   quickRun: QuickRunActor;
 }) {
   const { step, run } = row;
-  const { execute, busy, needsInput, stopped } = useExecuteStep({ step, execution, input, quickRun });
+  const { execute, busy, whyNot } = useExecuteStep({ step, execution, input, quickRun });
   const openStepCard = useOpenStepCard();
-  const runTitle = stopped ? MESSAGES.stopped : needsInput ? t.needsInput : run.label;
 
   return (
     <li
@@ -104,26 +102,24 @@ function StepListItem({
             ))}
           </div>
         </div>
-        {/* A disabled button takes no pointer events: the wrapper shows why it cannot run. */}
-        <span title={runTitle}>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={s.run(run.label, step.order)}
-            title={runTitle}
-            disabled={busy || needsInput || stopped || executionLoading}
-            onClick={() => execute(run.rerun, run.loopIteration)}
-            data-testid={`step-list-run-${step.order}`}
-          >
-            {busy ? (
-              <Loader2 className="h-4 w-4 animate-spin" />
-            ) : run.rerun ? (
-              <RotateCw className="h-4 w-4" />
-            ) : (
-              <Play className="h-4 w-4 text-indigo-600" />
-            )}
-          </Button>
-        </span>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={s.run(run.label, step.order)}
+          description={run.label}
+          disabled={busy || executionLoading}
+          disabledReason={whyNot}
+          onClick={() => execute(run.rerun, run.loopIteration)}
+          data-testid={`step-list-run-${step.order}`}
+        >
+          {busy ? (
+            <Loader2 className="h-4 w-4 animate-spin" />
+          ) : run.rerun ? (
+            <RotateCw className="h-4 w-4" />
+          ) : (
+            <Play className="h-4 w-4 text-indigo-600" />
+          )}
+        </Button>
       </div>
       {row.results.length > 0 ? (
         <ul className="ml-8 flex flex-col gap-1 border-l border-slate-100 pl-2">

@@ -40,7 +40,7 @@ export function stepListRows(steps: Step[], execution: Execution | null): StepLi
     const latest = execution ? (versionsOf(resultsOfStep(execution, step.id)).at(-1) ?? []) : [];
     return {
       step,
-      status: stepDisplayStatus(execution, step.order),
+      status: stepDisplayStatus(execution, step),
       inputFrom: inputSourceOrders(step, steps),
       run: firstButton ?? { key: 'execute', label: t.execute, rerun: false },
       results: hasResultRows(step)

@@ -1,19 +1,26 @@
-import { CheckCircle2, CircleStop, Loader2 } from 'lucide-react';
+import { CheckCircle2, CircleStop, Keyboard, Loader2 } from 'lucide-react';
+import { runningRun } from '../../../../../domain/execution';
+import type { Step } from '../../../../../domain/flow';
 import { classNames } from '../../../../lib/class-names';
 import type { Execution } from '../../../../lib/execution-stream';
 import { runMode as t } from '../../../../lib/strings';
 
-export type StepDisplayStatus = 'completed' | 'running' | 'stopped' | 'pending';
+export type StepDisplayStatus = 'completed' | 'running' | 'input' | 'stopped' | 'pending';
 
 /**
- * Completed below the execution's currentStep, running at it, pending after it or with no
- * execution; on a stopped execution the step it stopped at shows as stopped.
+ * Completed below the execution's currentStep, running at it, pending after it or with no execution; on a
+ * stopped execution the step it stopped at shows as stopped. A step at it that needs the user's input and
+ * is not running waits for that input ('input'): nothing runs until the user types and executes.
  */
-export function stepDisplayStatus(execution: Execution | null, order: number): StepDisplayStatus {
+export function stepDisplayStatus(
+  execution: Execution | null,
+  step: Pick<Step, 'id' | 'order' | 'requiresUserInput'>,
+): StepDisplayStatus {
   if (!execution) return 'pending';
-  if (execution.currentStep > order) return 'completed';
-  if (execution.currentStep === order) return execution.status === 'stopped' ? 'stopped' : 'running';
-  return 'pending';
+  if (execution.currentStep > step.order) return 'completed';
+  if (execution.currentStep !== step.order) return 'pending';
+  if (execution.status === 'stopped') return 'stopped';
+  return step.requiresUserInput && !runningRun(execution, step.id) ? 'input' : 'running';
 }
 
 /** The mark of a step's status, in the step card and the step list alike. */
@@ -31,6 +38,7 @@ export function StatusGlyph({
   if (status === 'completed') return <CheckCircle2 className={size} />;
   if (status === 'running') return <Loader2 className={classNames(size, busy && 'animate-spin')} />;
   if (status === 'stopped') return <CircleStop className={size} aria-label={t.stepStopped} />;
+  if (status === 'input') return <Keyboard className={size} aria-label={t.waitingInput} />;
   return <>{order}</>;
 }
 
@@ -39,6 +47,7 @@ export const statusTone: Record<StepDisplayStatus, string> = {
   completed: 'bg-emerald-100 text-emerald-700',
   running: 'bg-indigo-100 text-indigo-700',
   stopped: 'bg-amber-100 text-amber-800',
+  input: 'bg-amber-100 text-amber-800',
   pending: 'bg-slate-100 text-slate-600',
 };
 

@@ -1,10 +1,11 @@
 import { useRef } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../../domain/execution';
+import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { toasts } from '../../../../lib/strings';
+import { toasts, whyDisabled } from '../../../../lib/strings';
 import { useRunStep } from '../../api/run-step';
 import type { QuickRunActor } from '../api/use-quick-run';
 
@@ -77,5 +78,7 @@ export function useExecuteStep({
     );
   };
 
-  return { execute, busy, needsInput, stopped };
+  // Why the step cannot be run now, for every button that runs it; busy shows itself by its spinner.
+  const whyNot = stopped ? MESSAGES.stopped : needsInput ? whyDisabled.needsInput : null;
+  return { execute, busy, needsInput, stopped, whyNot };
 }

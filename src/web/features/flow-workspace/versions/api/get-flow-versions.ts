@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ExecutionStatus } from '../../../../../domain/execution/types';
+import type { ShownExecutionStatus } from '../../../../../domain/execution/types';
 
 /** An execution as a version names it: one that started from that version. */
 export interface VersionExecution {
   id: string;
-  status: ExecutionStatus;
+  status: ShownExecutionStatus;
   startedAt: string;
 }
 

@@ -11,7 +11,7 @@ import { ConfirmButton } from '../../../../components/ui/confirm-button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { Textarea } from '../../../../components/ui/field';
 import { messageOf } from '../../../../lib/api-client';
-import { dates, conversationContext as t, toasts } from '../../../../lib/strings';
+import { dates, conversationContext as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { useClearRejectedIdeas } from '../api/clear-rejected-ideas';
 import { useConversationContext } from '../api/get-context';
 import { useSaveContextNotes } from '../api/save-context-notes';
@@ -96,7 +96,8 @@ function NotesEditor({ flowId, context }: { flowId: string; context: Conversatio
           <Button
             type="submit"
             size="sm"
-            disabled={save.isPending || draft === null || draft === context.userNotes}
+            disabled={save.isPending}
+            disabledReason={(draft === null || draft === context.userNotes) && whyDisabled.noChanges}
             data-testid="save-context-notes"
           >
             <Save className="h-4 w-4" />
@@ -119,7 +120,8 @@ function RejectedIdeas({ flowId, text }: { flowId: string; text: string }) {
           label={t.clearRejected}
           question={t.clearRejectedConfirm}
           onConfirm={() => clear.mutate()}
-          disabled={clear.isPending || text === ''}
+          disabled={clear.isPending}
+          disabledReason={text === '' && whyDisabled.noRejectedIdeas}
           testId="clear-rejected"
         />
       </div>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { ConfirmButton } from '../../../../components/ui/confirm-button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { logs as t, toasts } from '../../../../lib/strings';
+import { logs as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { useClearLogs } from '../api/clear-logs';
 import { useLogs } from '../api/get-logs';
 import { ConversationContextDialog } from './conversation-context-dialog';
@@ -40,7 +40,8 @@ export function LogsDialog({
             label={t.clear}
             question={t.clearConfirm}
             onConfirm={clear}
-            disabled={clearLogs.isPending || !entries || entries.length === 0}
+            disabled={clearLogs.isPending}
+            disabledReason={(!entries || entries.length === 0) && whyDisabled.noLogs}
             testId="clear-logs"
           />
         </div>

@@ -1,7 +1,7 @@
 import { Sparkles, Trash2 } from 'lucide-react';
 import { Button } from '../../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { suggestions as t, toasts } from '../../../../lib/strings';
+import { suggestions as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { useClearSuggestions } from '../api/clear-suggestions';
 import { useGenerateSuggestions } from '../api/generate-suggestions';
 import { useSuggestions } from '../api/get-suggestions';
@@ -47,7 +47,8 @@ export function SuggestionsDialog({
             variant="outline"
             size="sm"
             onClick={onClear}
-            disabled={clear.isPending || !records || records.length === 0}
+            disabled={clear.isPending}
+            disabledReason={(!records || records.length === 0) && whyDisabled.noSuggestions}
             data-testid="clear-suggestions"
           >
             <Trash2 className="h-4 w-4" />
