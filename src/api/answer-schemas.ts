@@ -102,6 +102,8 @@ const stepRun = z.object({
   startedAt: z.string(),
   /** The server instance that made the model call; none on runs recorded before it was kept. */
   instanceId: z.int().optional(),
+  /** What the user sent the step; none on a run of the default input, or projected before it was kept. */
+  userInput: z.string().optional(),
   message: z.string().optional(),
 });
 

@@ -54,6 +54,11 @@ export interface StepRun {
   startedAt: string;
   /** The server instance making the model call; none on runs recorded before runs named it. */
   instanceId?: number;
+  /**
+   * What the user sent the step (a chat message, run mode's input): chat shows it again after a reload.
+   * None when the step ran on the default input.
+   */
+  userInput?: string;
   message?: string;
 }
 
