@@ -233,6 +233,42 @@ describe('HTTP API', () => {
     );
   });
 
+  it('keeps what the user sent each run, so a chat shows their messages again after a reload', async () => {
+    const { flow, first, second } = await createFlowWithTwoSteps(alice);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const sent = await alice.post(`/api/executions/${execution.id}/steps/${first.id}/execute`, {
+      userInput: 'Trà xanh Thái Nguyên',
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json().execution.runs).toEqual([
+      expect.objectContaining({ userInput: 'Trà xanh Thái Nguyên' }),
+    ]);
+    // Run mode's Execute with nothing typed sends no message.
+    await alice.post(`/api/executions/${execution.id}/steps/${second.id}/execute`);
+
+    // What a reload reads: the execution, and the flow's latest one.
+    for (const url of [`/api/executions/${execution.id}`, `/api/flows/${flow.id}/executions/latest`]) {
+      const runs = (await alice.get(url)).json().runs;
+      expect(
+        runs.map((run: { userInput?: string }) => run.userInput),
+        url,
+      ).toEqual(['Trà xanh Thái Nguyên', undefined]);
+    }
+    // The message is the run's recorded input, so replaying the events gives it back.
+    const { events } = await t.store.readStream(`execution-${execution.id}`);
+    const starts = events.filter((event) => event.type === 'StepRunStarted');
+    expect(starts[0]!.data).toMatchObject({ userInput: 'Trà xanh Thái Nguyên' });
+
+    // An execution projected before runs kept their input still reads, without the messages.
+    await t.db.sql`
+      UPDATE executions SET runs = (SELECT jsonb_agg(run - 'userInput') FROM jsonb_array_elements(runs) run)
+      WHERE id = ${execution.id}`;
+    const old = await alice.get(`/api/executions/${execution.id}`);
+    expect(old.statusCode).toBe(200);
+    expect(old.json().runs).toHaveLength(2);
+    expect(old.json().runs[0]).not.toHaveProperty('userInput');
+  });
+
   it('stops and resets: a stopped execution refuses runs until reset, history is kept', async () => {
     const { flow, first } = await createFlowWithTwoSteps(alice);
     const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();

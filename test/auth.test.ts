@@ -82,6 +82,13 @@ function setCookieOf(response: LightMyRequestResponse): string | undefined {
   );
 }
 
+function typedCookieOf(response: LightMyRequestResponse): string | undefined {
+  const header = response.headers['set-cookie'];
+  return (Array.isArray(header) ? header : header ? [header] : []).find((c) =>
+    c.startsWith('workbench.typed='),
+  );
+}
+
 /** The `name=value` pair a browser would send back. */
 function sessionCookieOf(response: LightMyRequestResponse): string {
   const header = setCookieOf(response);
@@ -597,5 +604,46 @@ describe('the sign-in page', () => {
       expect(response.headers.location).toBe(location);
       expect(setCookieOf(response)).toBeUndefined();
     }
+  });
+  it('a refused form shows again what was typed in it, never the password, once', async () => {
+    const { email } = await register();
+    const refused = await postForm('/api/auth/register', {
+      email,
+      password: 'secret password 1',
+      firstName: 'Lan "Anh"',
+      lastName: '<Trần>',
+    });
+    expect(refused.statusCode).toBe(303);
+    expect(refused.headers.location).toBe('/api/login?form=register&error=taken');
+    // What was typed stays out of the address (history, logs) and out of the session: no session starts.
+    expect(refused.headers.location).not.toContain(encodeURIComponent(email));
+    expect(setCookieOf(refused)).toBeUndefined();
+    const typed = typedCookieOf(refused);
+    expect(typed).toMatch(/Path=\/api\/login/);
+    expect(typed).toMatch(/HttpOnly/i);
+    expect(typed).not.toContain('secret');
+
+    const page = await get(refused.headers.location as string, typed!.split(';')[0]);
+    const html = page.body;
+    expect(html).toContain('data-testid="register-error">Email này đã được đăng ký<');
+    expect(html).toMatch(new RegExp(`id="register-email"[^>]*value="${email}"[^>]*autofocus`));
+    expect(html).toContain('value="Lan &#34;Anh&#34;"');
+    expect(html).toContain('value="&#60;Trần&#62;"');
+    expect(html).not.toContain('secret password');
+    // Not into the sign-in form, and the page clears the cookie: a reload starts empty.
+    expect(html).not.toMatch(/id="login-email"[^>]*value=/);
+    expect(typedCookieOf(page)).toMatch(/workbench\.typed=;/);
+
+    const wrongPassword = await postForm('/api/auth/login', { email, password: 'wrong password' });
+    const signIn = (
+      await get(wrongPassword.headers.location as string, typedCookieOf(wrongPassword)!.split(';')[0])
+    ).body;
+    expect(signIn).toMatch(new RegExp(`id="login-email"[^>]*value="${email}"`));
+    expect(signIn).toMatch(/id="login-password"[^>]*autofocus/);
+
+    // A cookie that is not one the server wrote shows nothing.
+    const forged = await get('/api/login?form=register', 'workbench.typed=%7Bnot%20json');
+    expect(forged.statusCode).toBe(200);
+    expect(forged.body).not.toMatch(/id="register-email"[^>]*value=/);
   });
 });

@@ -112,6 +112,8 @@ const stepRun = z.object({
   instanceId: z.int().optional(),
   /** The unreviewed results its prompt used; absent when none. */
   unreviewedResults: z.array(unreviewedResultUse).optional(),
+  /** What the user sent the step; none on a run of the default input, or projected before it was kept. */
+  userInput: z.string().optional(),
   message: z.string().optional(),
 });
 

@@ -51,16 +51,39 @@ export function loginPageUrl(form: SignInForm, problem?: SignInProblem, next?: s
   return text ? `/api/login?${text}` : '/api/login';
 }
 
+/**
+ * What the user typed into a form the server refused, shown again in it so nothing has to be typed twice.
+ * Never the password.
+ */
+export interface TypedFields {
+  form: SignInForm;
+  email?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+}
+
+/** The most of each field the page's inputs accept (their maxlength). */
+export const typedFieldLengths = { email: 254, firstName: 100, lastName: 100 } as const;
+
 export function renderLoginPage({
   form,
   problem,
   next,
+  typed,
 }: {
   form: SignInForm;
   problem?: SignInProblem | undefined;
   /** The page sign-in goes on to (pageToGoBackTo), carried by both forms. */
   next?: string | null | undefined;
+  typed?: TypedFields | undefined;
 }) {
+  // Only into the form they were typed in.
+  const typedValue = (forForm: SignInForm, field: keyof typeof typedFieldLengths) => {
+    const value = typed?.form === forForm ? typed[field] : undefined;
+    return value ? ` value="${escapeHtml(value)}"` : '';
+  };
+  const focused = firstFieldToFix(form, problem, typed);
+  const autofocus = (id: string) => (id === focused ? ' autofocus' : '');
   const goOn = next ? `\n    <input type="hidden" name="next" value="${escapeHtml(next)}">` : '';
   const alert = (forForm: SignInForm) =>
     problem && form === forForm
@@ -83,9 +106,9 @@ export function renderLoginPage({
   ${alert('login')}
   <form method="post" action="/api/auth/login" data-testid="login-form">${goOn}
     <label for="login-email">Email</label>
-    <input id="login-email" name="email" type="email" autocomplete="email" maxlength="254" required${form === 'login' ? ' autofocus' : ''}>
+    <input id="login-email" name="email" type="email" autocomplete="email" maxlength="254"${typedValue('login', 'email')} required${autofocus('login-email')}>
     <label for="login-password">Mật khẩu</label>
-    <input id="login-password" name="password" type="password" autocomplete="current-password" maxlength="200" required>
+    <input id="login-password" name="password" type="password" autocomplete="current-password" maxlength="200" required${autofocus('login-password')}>
     <button type="submit" data-testid="login-submit">Đăng nhập</button>
   </form>
   <div class="divider"><span>hoặc</span></div>
@@ -96,17 +119,17 @@ export function renderLoginPage({
       <div class="names">
         <div>
           <label for="register-last-name">Họ</label>
-          <input id="register-last-name" name="lastName" autocomplete="family-name" maxlength="100" required>
+          <input id="register-last-name" name="lastName" autocomplete="family-name" maxlength="100"${typedValue('register', 'lastName')} required${autofocus('register-last-name')}>
         </div>
         <div>
           <label for="register-first-name">Tên</label>
-          <input id="register-first-name" name="firstName" autocomplete="given-name" maxlength="100" required${form === 'register' ? ' autofocus' : ''}>
+          <input id="register-first-name" name="firstName" autocomplete="given-name" maxlength="100"${typedValue('register', 'firstName')} required${autofocus('register-first-name')}>
         </div>
       </div>
       <label for="register-email">Email</label>
-      <input id="register-email" name="email" type="email" autocomplete="email" maxlength="254" required>
+      <input id="register-email" name="email" type="email" autocomplete="email" maxlength="254"${typedValue('register', 'email')} required${autofocus('register-email')}>
       <label for="register-password">Mật khẩu</label>
-      <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="200" required aria-describedby="register-password-hint">
+      <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="200" required${autofocus('register-password')} aria-describedby="register-password-hint">
       <p class="hint" id="register-password-hint">Ít nhất 8 ký tự.</p>
       <button type="submit" data-testid="register-submit">Tạo tài khoản</button>
     </form>
@@ -116,6 +139,19 @@ export function renderLoginPage({
 </body>
 </html>
 `;
+}
+
+/** The field the user goes on with: the one the problem names, or the password when the rest was kept. */
+function firstFieldToFix(
+  form: SignInForm,
+  problem: SignInProblem | undefined,
+  typed: TypedFields | undefined,
+) {
+  if (form === 'login') return problem === 'credentials' && typed?.email ? 'login-password' : 'login-email';
+  if (problem === 'taken' || problem === 'email') return 'register-email';
+  if (problem === 'lastName') return 'register-last-name';
+  if (problem === 'password') return 'register-password';
+  return 'register-first-name';
 }
 
 function escapeHtml(text: string): string {

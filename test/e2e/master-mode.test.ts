@@ -210,6 +210,54 @@ describe.skipIf(skipReason !== null)(
         .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
         .toEqual(['Ghi chú Session', 'Du lịch Session']);
       await expect.poll(() => page.getByTestId('toast').last().textContent()).toBe('Session đã được xóa');
+      await page.goto(`${server.url}/api/logout`);
+      await page.close();
+    });
+
+    it('on a 390 px phone, stacks each row so its Result and Prompt are on screen, with no sideways scrolling', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'master-mode-phone-failed-tab');
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signUpInBrowser(page, server.url, 'Vy');
+      const session = await callApi(page, server.url, 'POST', '/api/master-mode/standalone', {
+        name: 'Trên điện thoại',
+      });
+      for (const stepName of ['Ý tưởng', 'Dàn ý'])
+        await callApi(page, server.url, 'POST', '/api/master-mode/steps', {
+          sessionId: session.id,
+          stepName,
+          systemPrompt: `Viết phần ${stepName}.`,
+        });
+      await page.goto(`${server.url}/master-mode?sessionId=${session.id}`);
+      const row = page.getByTestId('master-row-1');
+      await row.waitFor();
+
+      // Every field of the row lies within the screen's width, under its column's name.
+      for (const field of ['master-row-input', 'master-row-result', 'master-row-prompt']) {
+        const box = (await row.getByTestId(field).boundingBox())!;
+        expect(box.x, field).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, field).toBeLessThanOrEqual(390);
+        expect(box.width, field).toBeGreaterThan(200);
+      }
+      for (const name of ['Input', 'Result', 'Prompt'])
+        expect(await row.getByText(name, { exact: true }).isVisible(), name).toBe(true);
+      // The page itself does not scroll sideways, nor does the sheet inside it.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const sheet = await row.evaluate((element) => {
+        const card = element.parentElement!.parentElement!;
+        return { scrollWidth: card.scrollWidth, clientWidth: card.clientWidth };
+      });
+      expect(sheet.scrollWidth).toBeLessThanOrEqual(sheet.clientWidth);
+      // The prompt of the last row can be scrolled to above the bottom bar, and edited there.
+      const prompt = page.getByTestId('master-row-2').getByTestId('master-row-prompt');
+      await prompt.scrollIntoViewIfNeeded();
+      await prompt.fill('Viết dàn ý ngắn.');
+      expect(await prompt.inputValue()).toBe('Viết dàn ý ngắn.');
+      await screenshot(page, 'master-mode-06-phone');
+
+      await page.goto(`${server.url}/api/logout`);
+      await page.close();
     });
   },
 );

@@ -143,6 +143,20 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('chat-message-user').count()).toBe(5);
       await screenshot(page, 'run-engine-03-chat-complete');
 
+      // A reload reads the chat back from the server: the user's own messages too, each before its answers.
+      const chatLines = () =>
+        page
+          .getByTestId('chat-messages')
+          .locator('[data-testid="chat-message-user"], [data-testid="chat-message-assistant"]')
+          .allTextContents();
+      const beforeReload = await chatLines();
+      await page.reload();
+      await page.getByTestId('chat-mode').waitFor();
+      await expect.poll(chatLines).toEqual(beforeReload);
+      expect(await page.getByTestId('chat-message-user').allTextContents()).toEqual(
+        [1, 2, 3, 4, 5].map((sent) => `Tin nhắn ${sent}`),
+      );
+
       // Nothing left to run: the send is refused with its toast, and nothing is added.
       await page.getByTestId('chat-input').fill('Còn gì nữa?');
       await page.getByTestId('chat-send').click();

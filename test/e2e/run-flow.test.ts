@@ -245,6 +245,8 @@ describe.skipIf(skipReason !== null)(
       const answers = page.getByTestId('chat-message-assistant');
       await answers.first().waitFor();
       expect(await answers.count()).toBe(1);
+      // With the message that asked for it, not those of the older versions.
+      expect(await page.getByTestId('chat-message-user').allTextContents()).toEqual(['ba']);
       await screenshot(page, 'chat-opened-on-earlier-run');
     });
 

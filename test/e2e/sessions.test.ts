@@ -42,6 +42,43 @@ describe.skipIf(skipReason !== null)(
       await page.close();
     });
 
+    it('a sign-up with an e-mail that has an account says so and keeps what was typed, but the password', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'sessions-sign-up-taken-failed-tab');
+      const page = await browser.newPage();
+      const email = `taken-${Date.now()}@example.com`;
+      const signUp = async (firstName: string) => {
+        await page.goto(`${server.url}/api/login`);
+        await page.locator('summary').click();
+        await page.fill('#register-last-name', 'Phạm');
+        await page.fill('#register-first-name', firstName);
+        await page.fill('#register-email', email);
+        await page.fill('#register-password', 'correct horse battery');
+        await page.getByTestId('register-submit').click();
+      };
+      await signUp('Hạnh');
+      await page.getByTestId('flows-heading').waitFor();
+      await page.goto(`${server.url}/api/logout`);
+      await page.getByTestId('landing-page').waitFor();
+
+      await signUp('Hạnh Thị');
+      await expect
+        .poll(() => page.getByTestId('register-error').textContent())
+        .toBe('Email này đã được đăng ký');
+      expect(await page.inputValue('#register-last-name')).toBe('Phạm');
+      expect(await page.inputValue('#register-first-name')).toBe('Hạnh Thị');
+      expect(await page.inputValue('#register-email')).toBe(email);
+      expect(await page.inputValue('#register-password')).toBe('');
+      // The e-mail is the field to change.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('register-email');
+      await screenshot(page, 'sessions-03-sign-up-taken');
+
+      // Shown once: the page read again starts empty.
+      await page.reload();
+      expect(await page.inputValue('#register-email')).toBe('');
+      await page.close();
+    });
+
     it('creates a session, loads it (the page reloads into its flow) and deletes it', async () => {
       const { server, browser } = env;
       screenshotTabsOnFailure(browser, 'sessions-failed-tab');

@@ -12,6 +12,8 @@ import {
   renderLoginPage,
   type SignInForm,
   type SignInProblem,
+  type TypedFields,
+  typedFieldLengths,
 } from '../login-page';
 import { hashPassword, rejectAfterHashing, verifyPassword } from '../passwords';
 import { SESSION_COOKIE, sessionChanges, userIdOf } from '../plugins/auth';
@@ -72,6 +74,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const query = request.query;
     const goOn = pageToGoBackTo(query.next);
     if (request.userId) return reply.redirect(goOn ?? '/');
+    const typed = typedFieldsOf(request);
+    // Shown once: a later visit, or another person at the same computer, starts from an empty form.
+    if (typed) reply.clearCookie(TYPED_COOKIE, TYPED_COOKIE_OPTIONS);
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
@@ -80,6 +85,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           form: query.form,
           problem: isSignInProblem(query.error) ? query.error : undefined,
           next: goOn,
+          typed,
         }),
       );
   });
@@ -186,8 +192,51 @@ function answerSignInError(form: SignInForm) {
     if (!isFormPost(request)) return handleError(error, request, reply);
     const problem = problemOf(error);
     if (problem === 'unknown') request.log.error({ err: error }, 'sign-in form failed');
+    keepTyped(form, request, reply);
     return reply.redirect(loginPageUrl(form, problem, pageToGoBackTo(nextOf(request))), 303);
   };
+}
+
+/**
+ * What a refused form post had typed travels back to the sign-in page in a cookie of its own rather than in
+ * the page's address, so an e-mail address never lands in the browser's history or a server log.
+ */
+const TYPED_COOKIE = 'workbench.typed';
+const TYPED_COOKIE_OPTIONS = {
+  path: '/api/login',
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: 'auto',
+  maxAge: 60,
+} as const;
+
+const typedCookie = z.object({
+  form: z.enum(['login', 'register']),
+  email: z.string().max(typedFieldLengths.email).optional().catch(undefined),
+  firstName: z.string().max(typedFieldLengths.firstName).optional().catch(undefined),
+  lastName: z.string().max(typedFieldLengths.lastName).optional().catch(undefined),
+});
+
+function keepTyped(form: SignInForm, request: FastifyRequest, reply: FastifyReply) {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const field = (name: keyof typeof typedFieldLengths) =>
+    typeof body[name] === 'string' ? body[name].slice(0, typedFieldLengths[name]) : undefined;
+  const typed: TypedFields =
+    form === 'login'
+      ? { form, email: field('email') }
+      : { form, email: field('email'), firstName: field('firstName'), lastName: field('lastName') };
+  reply.setCookie(TYPED_COOKIE, JSON.stringify(typed), TYPED_COOKIE_OPTIONS);
+}
+
+function typedFieldsOf(request: FastifyRequest): TypedFields | undefined {
+  const text = request.cookies[TYPED_COOKIE];
+  if (!text) return undefined;
+  try {
+    const typed = typedCookie.safeParse(JSON.parse(text));
+    return typed.success ? typed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function problemOf(error: unknown): SignInProblem {

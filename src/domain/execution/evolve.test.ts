@@ -13,7 +13,7 @@ import {
   stepRunStarted,
   stepRunSucceeded,
 } from './testing';
-import type { ExecutionEvent } from './types';
+import { DEFAULT_USER_INPUT, type ExecutionEvent } from './types';
 
 const LATER = '2025-01-02T04:00:00.000Z';
 const one = aStep(1);
@@ -79,6 +79,7 @@ describe('evolve', () => {
           loopIteration: 0,
           status: 'running',
           startedAt: NOW,
+          userInput: 'input',
         },
       ]);
       expect(runningRun(state)?.runId).toBe('r1');
@@ -102,6 +103,12 @@ describe('evolve', () => {
       const older = stepRunStarted(three, 'r3', { cacheItemId: 'c3' });
       if (older.type === 'StepRunStarted') delete older.data.unreviewedResults;
       expect(fold([started, older]).runs[0]).not.toHaveProperty('unreviewedResults');
+    });
+
+    it('a run keeps what the user sent it, but not the default input written where they sent nothing', () => {
+      const sentNothing = stepRunStarted(one, 'r1', { cacheItemId: 'c1' });
+      if (sentNothing.type === 'StepRunStarted') sentNothing.data.userInput = DEFAULT_USER_INPUT;
+      expect(fold([started, sentNothing]).runs[0]).not.toHaveProperty('userInput');
     });
 
     it('StepRunSucceeded adds result rows, completes the cache item and moves the current step', () => {

@@ -1,7 +1,13 @@
 import type { StepSnapshot } from '../flow';
 import { cacheSlotsOf, currentStepOf, isSameSlot, pendingItemsFor, queueOf } from './cache-layout';
 import { inExecutionOrder } from './step-snapshots';
-import type { CacheItem, ExecutionEvent, ExecutionState, StepResult } from './types';
+import {
+  type CacheItem,
+  DEFAULT_USER_INPUT,
+  type ExecutionEvent,
+  type ExecutionState,
+  type StepResult,
+} from './types';
 
 export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
 
@@ -118,6 +124,8 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
             ...(data.instanceId === undefined ? {} : { instanceId: data.instanceId }),
             // Kept only when there are some, so a run whose prompt used approved results alone stays as it was.
             ...(data.unreviewedResults?.length ? { unreviewedResults: data.unreviewedResults } : {}),
+            // The decider writes the default input where the user gave none: that is no one's message.
+            ...(data.userInput === DEFAULT_USER_INPUT ? {} : { userInput: data.userInput }),
           },
         ],
       };

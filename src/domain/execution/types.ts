@@ -74,6 +74,11 @@ export interface StepRun {
   instanceId?: number;
   /** The unreviewed results its prompt used; none when absent (so on runs recorded before they were kept). */
   unreviewedResults?: UnreviewedResultUse[];
+  /**
+   * What the user sent the step (a chat message, run mode's input): chat shows it again after a reload.
+   * None when the step ran on the default input.
+   */
+  userInput?: string;
   message?: string;
 }
 

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { classNames } from '../../lib/class-names';
 
 export const Dialog = DialogPrimitive.Root;
@@ -29,6 +29,17 @@ export function DialogContent({
   // The same for the height: by default a dialog never outgrows the screen (a phone's included) and
   // scrolls inside instead.
   const ownHeight = /(?:^|\s)max-h-/.test(className ?? '');
+  const close = useRef<HTMLButtonElement>(null);
+  // Radix lets only the layer opened last hear Escape, and a toast (the one after "Copy JSON", say) opens
+  // after the dialog: Escape would close the toast and leave the dialog open. A layer opened inside the
+  // dialog (a menu, another dialog) that takes Escape marks it handled; otherwise Escape, reaching the
+  // dialog unhandled, closes it as its close button does.
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
+    // Handled: a dialog this one was opened from stays open.
+    event.preventDefault();
+    close.current?.click();
+  };
   return (
     <DialogPrimitive.Portal>
       {/* Overlay and content share one layer, so a dialog opened from another one covers it, backdrop
@@ -43,6 +54,7 @@ export function DialogContent({
         )}
         // Radix warns about a missing description unless told explicitly that there is none.
         {...(description ? {} : { 'aria-describedby': undefined })}
+        onKeyDown={closeOnEscape}
         {...props}
       >
         <DialogPrimitive.Title className="pr-8 text-lg font-semibold text-slate-900">
@@ -55,6 +67,7 @@ export function DialogContent({
         ) : null}
         <div className="mt-4">{children}</div>
         <DialogPrimitive.Close
+          ref={close}
           aria-label={closeLabel}
           className="absolute right-4 top-4 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-700"
         >

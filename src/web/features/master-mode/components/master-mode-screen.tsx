@@ -4,6 +4,7 @@ import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
+import { classNames } from '../../../lib/class-names';
 import { masterMode as t, whyDisabled } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
@@ -14,7 +15,7 @@ import {
   useUpdateMasterStep,
 } from '../api/master-steps';
 import { useExecuteAll, useResetSession, useStopSession } from '../api/session-controls';
-import { MasterRow } from './master-row';
+import { MasterRow, sheetColumns } from './master-row';
 import {
   type EditableField,
   type RowEdits,
@@ -173,8 +174,14 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
       </div>
 
       <Card className="overflow-x-auto p-0">
-        <div className="min-w-[56rem]">
-          <div className="grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold text-slate-600">
+        <div className="lg:min-w-[56rem]">
+          {/* Stacked rows name each field themselves. */}
+          <div
+            className={classNames(
+              sheetColumns,
+              'max-lg:hidden border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold text-slate-600',
+            )}
+          >
             <span>{t.columns.step}</span>
             <span>{t.columns.input}</span>
             <span>{t.columns.result}</span>

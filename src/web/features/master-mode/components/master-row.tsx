@@ -1,4 +1,5 @@
 import { Loader2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
 import { Badge } from '../../../components/ui/badge';
@@ -8,6 +9,25 @@ import { masterMode as t } from '../../../lib/strings';
 import type { EditableField } from './row-edits';
 
 const cell = 'min-h-24 text-sm';
+
+/**
+ * Below the large breakpoint the four columns do not fit side by side (a phone's 390 px would hide Result
+ * and Prompt past the right edge): each row stacks its fields instead, each under its column's name.
+ */
+export const sheetColumns = 'grid grid-cols-1 gap-3 lg:grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] lg:gap-2';
+
+/** A field with its column's name over it where the rows are stacked; the sheet's header names it otherwise. */
+function StackedField({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      {/* The field's own aria-label names it for a screen reader. */}
+      <span className="text-xs font-semibold text-slate-600 lg:hidden" aria-hidden="true">
+        {name}
+      </span>
+      {children}
+    </div>
+  );
+}
 
 /** One row of the sheet: its section (number, name, type), input, result (read-only) and prompt. */
 export function MasterRow({
@@ -39,7 +59,8 @@ export function MasterRow({
     <div
       onFocusCapture={onSelect}
       className={classNames(
-        'grid grid-cols-[minmax(10rem,1fr)_2fr_2fr_2fr] gap-2 border-b border-slate-200 p-2',
+        sheetColumns,
+        'border-b border-slate-200 p-3 lg:p-2',
         selected ? 'bg-indigo-50/70' : 'bg-white',
       )}
       data-testid={`master-row-${position}`}
@@ -70,23 +91,27 @@ export function MasterRow({
           ) : null}
         </div>
       </div>
-      <Textarea
-        aria-label={t.columns.input}
-        value={row.userInput}
-        placeholder={t.inputPlaceholder[row.stepType]}
-        onChange={(e) => onEdit('userInput', e.target.value)}
-        onBlur={() => onSave('userInput')}
-        className={cell}
-        data-testid="master-row-input"
-      />
-      <Textarea
-        aria-label={t.columns.result}
-        value={streamingText ?? row.result}
-        readOnly
-        className={classNames(cell, 'bg-slate-50')}
-        data-testid="master-row-result"
-      />
-      <div className="flex flex-col gap-1">
+      <StackedField name={t.columns.input}>
+        <Textarea
+          aria-label={t.columns.input}
+          value={row.userInput}
+          placeholder={t.inputPlaceholder[row.stepType]}
+          onChange={(e) => onEdit('userInput', e.target.value)}
+          onBlur={() => onSave('userInput')}
+          className={cell}
+          data-testid="master-row-input"
+        />
+      </StackedField>
+      <StackedField name={t.columns.result}>
+        <Textarea
+          aria-label={t.columns.result}
+          value={streamingText ?? row.result}
+          readOnly
+          className={classNames(cell, 'bg-slate-50')}
+          data-testid="master-row-result"
+        />
+      </StackedField>
+      <StackedField name={t.columns.prompt}>
         <Textarea
           aria-label={t.columns.prompt}
           value={row.systemPrompt}
@@ -101,7 +126,7 @@ export function MasterRow({
             {t.unresolvedReferences(unresolved)}
           </p>
         ) : null}
-      </div>
+      </StackedField>
     </div>
   );
 }

@@ -81,7 +81,7 @@ export function ChatMode({ flow, steps, onBack }: { flow: Flow; steps: Step[]; o
 
   // Answers reach the cache by push, by poll and with the run's own answer; whichever comes first shows.
   useEffect(() => {
-    if (execution) updateTranscript((current) => addResults(current, execution.results));
+    if (execution) updateTranscript((current) => addResults(current, execution.results, execution.runs));
   }, [execution, updateTranscript]);
 
   // On opening, and whenever work stops, no step is at work any more: a note left from before goes too.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../../../../../domain/execution';
 import { aFlowStep } from '../../../../../domain/execution/testing';
-import type { QueueItem, StepResult } from '../../../../../domain/execution/types';
+import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import type { Execution } from '../../../../lib/execution-stream';
 import {
@@ -139,6 +139,47 @@ describe('transcript', () => {
     const sent = send(opened, 1, 'again', steps[0]!);
     expect(contents(addResults(sent, [...results, rerun('r5', first, 'fourth try')])).slice(-1)).toEqual([
       'assistant:fourth try',
+    ]);
+  });
+
+  it('opens with what the user sent each run before its answers, and what a run at work was sent last', () => {
+    const run = (
+      runId: string,
+      stepOrder: number,
+      userInput?: string,
+      status: StepRun['status'] = 'succeeded',
+    ) =>
+      ({
+        runId,
+        stepId: `s${stepOrder}`,
+        stepOrder,
+        cacheItemId: null,
+        loopIteration: 0,
+        status,
+        startedAt: '2026-01-01T00:00:00.000Z',
+        ...(userInput === undefined ? {} : { userInput }),
+      }) satisfies StepRun;
+    const results = [
+      result('r1', 1, 'A'),
+      result('r2', 2, 'B'),
+      { ...result('r0', 1, 'old A'), runId: 'run-r0' },
+    ];
+    const runs = [
+      run('run-r0', 1, 'first ask'),
+      run('run-r1', 1, 'Trà xanh'),
+      // Run mode's default input is nobody's message: the run keeps none.
+      run('run-r2', 2),
+      run('run-failed', 3, 'lost', 'failed'),
+      run('run-now', 3, 'Viết tiếp', 'running'),
+    ];
+    // Results come back from the server ordered by step; the superseded one is not shown, nor its message.
+    const opened = addResults(emptyTranscript, [results[2]!, results[0]!, results[1]!], runs);
+    expect(contents(opened)).toEqual(['user:Trà xanh', 'assistant:A', 'assistant:B', 'user:Viết tiếp']);
+    expect(opened.messages[0]).toEqual({ id: 'sent-run-r1', role: 'user', content: 'Trà xanh' });
+    // Once open, the runs' messages are not added again: a send shows its own.
+    expect(addResults(opened, results, runs)).toBe(opened);
+    expect(contents(addResults(opened, [...results, result('r3', 3, 'C')], runs)).slice(4)).toEqual([
+      'assistant:C',
     ]);
   });
 

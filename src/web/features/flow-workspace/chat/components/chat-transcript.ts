@@ -1,4 +1,4 @@
-import type { QueueItem, StepResult } from '../../../../../domain/execution/types';
+import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import type { Execution } from '../../../../lib/execution-stream';
 
@@ -92,9 +92,15 @@ export function currentResults(results: readonly StepResult[]): StepResult[] {
 /**
  * Results not shown yet become the step's answers, by step order. An empty result says nothing and
  * stays unshown, so it appears once it is edited into text. A chat opened on an execution that ran before
- * starts from each step's current results: older versions are not replayed as a wall of messages.
+ * starts from each step's current results: older versions are not replayed as a wall of messages. It
+ * opens with what the user sent as well, which the runs keep: each message before the answers it asked
+ * for, and the one a run still at work was sent last.
  */
-export function addResults(transcript: ChatTranscript, results: readonly StepResult[]): ChatTranscript {
+export function addResults(
+  transcript: ChatTranscript,
+  results: readonly StepResult[],
+  runs: readonly StepRun[] = [],
+): ChatTranscript {
   const opening = transcript.messages.length === 0 && transcript.shownResultIds.length === 0;
   const shown = new Set(transcript.shownResultIds);
   const current = opening ? new Set(currentResults(results).map((result) => result.id)) : null;
@@ -103,22 +109,28 @@ export function addResults(transcript: ChatTranscript, results: readonly StepRes
     .filter((result) => !shown.has(result.id) && (current === null || current.has(result.id)))
     .filter((result) => result.result.trim() !== '')
     .sort((a, b) => a.stepOrder - b.stepOrder);
-  if (fresh.length === 0 && superseded.length === 0) return transcript;
+  const sentTo = new Map(opening ? runs.filter((run) => run.userInput).map((run) => [run.runId, run]) : []);
+  const messages: ChatMessage[] = [];
+  const addSent = (run: StepRun | undefined) => {
+    if (!run?.userInput || !sentTo.delete(run.runId)) return;
+    messages.push({ id: `sent-${run.runId}`, role: 'user', content: run.userInput });
+  };
+  for (const result of fresh) {
+    addSent(sentTo.get(result.runId));
+    messages.push({
+      id: `result-${result.id}`,
+      role: 'assistant',
+      resultId: result.id,
+      stepId: result.stepId,
+      stepOrder: result.stepOrder,
+      label: result.label,
+      content: result.result,
+    });
+  }
+  for (const run of sentTo.values()) if (run.status === 'running') addSent(run);
+  if (messages.length === 0 && superseded.length === 0) return transcript;
   return {
-    messages: [
-      ...transcript.messages,
-      ...fresh.map(
-        (result): ChatMessage => ({
-          id: `result-${result.id}`,
-          role: 'assistant',
-          resultId: result.id,
-          stepId: result.stepId,
-          stepOrder: result.stepOrder,
-          label: result.label,
-          content: result.result,
-        }),
-      ),
-    ],
+    messages: [...transcript.messages, ...messages],
     shownResultIds: [...transcript.shownResultIds, ...superseded, ...fresh.map((result) => result.id)],
   };
 }

@@ -3,8 +3,8 @@ import { useCallback } from 'react';
 import { type ChatTranscript, emptyTranscript } from './chat-transcript';
 
 /**
- * Chats by flow id. The messages the user sent live nowhere on the server, so they are kept outside the
- * chat screen: going back to run mode and returning does not lose them.
+ * Chats by flow id, kept outside the chat screen: going back to run mode and returning shows the chat as
+ * it was (cleared, say), where a reload opens it afresh from the execution.
  */
 const transcriptsAtom = atom<Record<string, ChatTranscript>>({});
 
