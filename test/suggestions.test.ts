@@ -106,14 +106,14 @@ describe('AI suggestions with the offline model', () => {
     const { flow, steps } = await createFlow(alice, 'Cleared logs', threeSteps.slice(0, 1));
     const url = `/api/flows/${flow.id}/suggestions`;
     const before = (await alice.post(url)).json() as SuggestionRecord;
-    expect(before.suggestions[0]!.suggestion).toContain('It has not run yet');
+    expect(before.suggestions[0]!.suggestion).toContain('Step này chưa chạy lần nào');
 
     await runStep(alice, flow.id, steps[0].id);
     expect((await alice.delete(`/api/flows/${flow.id}/logs`)).statusCode).toBe(204);
     expect((await alice.get(`/api/flows/${flow.id}/logs`)).json()).toEqual([]);
     const after = (await alice.post(url)).json() as SuggestionRecord;
-    expect(after.suggestions[0]!.suggestion).not.toContain('It has not run yet');
-    expect(after.suggestions[0]!.suggestion).toContain('Its 1 result shows no failures');
+    expect(after.suggestions[0]!.suggestion).not.toContain('Step này chưa chạy lần nào');
+    expect(after.suggestions[0]!.suggestion).toContain('1 kết quả của step này không có lỗi');
   });
 
   it('lists the records newest first, and clears them', async () => {
