@@ -58,7 +58,7 @@ describe.skipIf(skipReason !== null)(
       const strategy = record.getByTestId('strategic-recommendation');
       // Rendered as markdown: the flow's name in bold, the history as a list.
       await expect.poll(() => strategy.locator('strong').first().textContent()).toBe('Trà xanh');
-      expect(await strategy.textContent()).toContain('1 model call (0 failed)');
+      expect(await strategy.textContent()).toContain('1 lần gọi AI (0 thất bại)');
       expect(await record.getByTestId('suggestion-time').textContent()).toMatch(/\d{1,2}\/\d{1,2}\/\d{4}/);
       await screenshot(page, 'suggestions-01-generated');
 
