@@ -104,7 +104,7 @@ describe('a step edit costs the step, not the flow', () => {
       systemPrompt: 'q'.repeat(100_000),
     });
     expect(past.statusCode).toBe(413);
-    expect(past.json().message).toMatch(/a flow may be at most 2,000,000/);
+    expect(past.json().message).toMatch(/một flow dài tối đa 2,000,000 ký tự/);
     expect((await client.get(`/api/flows/${flow.id}/steps`)).json()).toHaveLength(19);
   });
 });

@@ -54,7 +54,7 @@ describe('bounded work with the default limits', () => {
     const refused = await alice.post(`/api/executions/${execution.id}/steps/${repeat.id}/execute`, {});
     expect(refused.statusCode).toBe(413);
     expect(refused.json().message).toBe(
-      'The prompt would be 199,999,656 characters; the limit (MAX_PROMPT_CHARS) is 1,000,000.',
+      'Prompt sẽ dài 199,999,656 ký tự; giới hạn (MAX_PROMPT_CHARS) là 1,000,000.',
     );
     const after = await t.store.readStream(`execution-${execution.id}`);
     // Nothing at all: not the run, not even the sync of the flow's steps.
@@ -69,12 +69,12 @@ describe('bounded work with the default limits', () => {
     const input = await alice.post(url, { userInput: 'y'.repeat(500_001) });
     expect(input.statusCode).toBe(413);
     expect(input.json().message).toBe(
-      'userInput would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+      'userInput sẽ dài 500,001 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000.',
     );
     const [result] = (await alice.post(url, {})).json().results;
     const edit = await alice.put(`/api/step-results/${result.id}`, { result: 'é'.repeat(500_001) });
     expect(edit.statusCode).toBe(413);
-    expect(edit.json().message).toMatch(/^result would be 500,001 characters/);
+    expect(edit.json().message).toMatch(/^result sẽ dài 500,001 ký tự/);
     const notes = await alice.post('/api/context', { flowId: flow.id, userNotes: 'n'.repeat(600_000) });
     expect(notes.statusCode).toBe(413);
     const view = (await alice.get(`/api/executions/${execution.id}`)).json();
@@ -103,7 +103,7 @@ describe('bounded work with the default limits', () => {
     const refused = await alice.post(`/api/master-mode/execute/${second.id}`);
     expect(refused.statusCode).toBe(413);
     expect(refused.json().message).toBe(
-      'Dòng 002 "Twice": the input would be 600,000 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+      'Dòng 002 "Twice": input sẽ dài 600,000 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000.',
     );
     const runs = (await alice.get(`/api/master-mode/session/${session.id}/runs`)).json();
     expect(runs).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('bounded work with the default limits', () => {
     const run = await alice.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
     expect(run.statusCode).toBe(502);
     expect(run.json().message).toBe(
-      "The model's answer would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000. It was not kept; ask for a shorter answer.",
+      'Câu trả lời của model sẽ dài 500,001 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000. Câu trả lời không được giữ; hãy yêu cầu một câu trả lời ngắn hơn.',
     );
     const events = (await t.store.readStream(`execution-${execution.id}`)).events.map((e) => e.type);
     expect(events.at(-1)).toBe('StepRunFailed');

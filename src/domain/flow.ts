@@ -149,8 +149,8 @@ export function checkFlowSize(steps: readonly object[], replacing?: readonly obj
   if (size > MAX_FLOW_CHARS && (replacing === undefined || size > storedSize(replacing)))
     throw new DomainError(
       'too_large',
-      `The flow's steps would be ${size.toLocaleString('en-US')} characters; a flow may be at most ` +
-        `${MAX_FLOW_CHARS.toLocaleString('en-US')} (its steps' names, prompts and choices together).`,
+      `Các step của flow sẽ dài ${size.toLocaleString('en-US')} ký tự; một flow dài tối đa ` +
+        `${MAX_FLOW_CHARS.toLocaleString('en-US')} ký tự (tên, prompt và lựa chọn của mọi step cộng lại).`,
     );
 }
 

@@ -26,11 +26,14 @@ const LIMIT_NAMES: Record<keyof Limits, string> = {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** `what` would be `size` characters, past `limit`: a 413 that names the limit and both sizes. */
+/**
+ * `what` would be `size` characters, past `limit`: a 413 that names the limit and both sizes, in the words
+ * the screens show it in.
+ */
 export function tooLarge(what: string, size: number, limit: keyof Limits, limits: Limits): DomainError {
   return new DomainError(
     'too_large',
-    `${what} would be ${count(size)} characters; the limit (${LIMIT_NAMES[limit]}) is ${count(limits[limit])}.`,
+    `${what} sẽ dài ${count(size)} ký tự; giới hạn (${LIMIT_NAMES[limit]}) là ${count(limits[limit])}.`,
   );
 }
 
@@ -46,5 +49,8 @@ export function checkSize(what: string, size: number, limit: keyof Limits, limit
 export function checkAnswerSize(what: string, size: number, limits: Limits): void {
   if (size <= limits.maxTextChars) return;
   const { message } = tooLarge(what, size, 'maxTextChars', limits);
-  throw new DomainError('model_failed', `${message} It was not kept; ask for a shorter answer.`);
+  throw new DomainError(
+    'model_failed',
+    `${message} Câu trả lời không được giữ; hãy yêu cầu một câu trả lời ngắn hơn.`,
+  );
 }

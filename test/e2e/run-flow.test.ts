@@ -269,9 +269,7 @@ describe.skipIf(skipReason !== null)(
       await expect
         .poll(() => page.getByTestId('toast').allTextContents())
         .toContainEqual(
-          expect.stringContaining(
-            'userInput would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
-          ),
+          expect.stringContaining('userInput sẽ dài 500,001 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000.'),
         );
       await screenshot(page, 'run-too-large');
       expect(await page.getByTestId('step-results-1').count()).toBe(0);

@@ -132,11 +132,11 @@ export class StepRunner {
       let written = 0;
       for await (const text of stream) {
         written += text.length;
-        checkAnswerSize("The model's answer", written, config.limits);
+        checkAnswerSize('Câu trả lời của model', written, config.limits);
         tokens.publishDelta(streamId, runId, text, started.version);
       }
       const answer = await stream.final;
-      checkAnswerSize("The model's answer", answer.text.length, config.limits);
+      checkAnswerSize('Câu trả lời của model', answer.text.length, config.limits);
       const durationMs = Math.round(performance.now() - startedAt);
       // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
       const completed = await executions.handle(

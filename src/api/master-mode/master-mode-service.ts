@@ -280,7 +280,7 @@ export class MasterModeService {
         result = plan.result;
       } else if (plan.kind === 'http') {
         result = await callApiRow(plan.url, config.masterModeApiHosts, tracked.signal);
-        checkAnswerSize("The API's answer", result.length, config.limits);
+        checkAnswerSize('Câu trả lời của API', result.length, config.limits);
       } else {
         const stream = model!.provider.stream({
           system: plan.system,
@@ -290,11 +290,11 @@ export class MasterModeService {
         let written = 0;
         for await (const text of stream) {
           written += text.length;
-          checkAnswerSize("The model's answer", written, config.limits);
+          checkAnswerSize('Câu trả lời của model', written, config.limits);
           tokens.publishDelta(streamId, runId, text, started.version);
         }
         const answer = await stream.final;
-        checkAnswerSize("The model's answer", answer.text.length, config.limits);
+        checkAnswerSize('Câu trả lời của model', answer.text.length, config.limits);
         result = answer.text;
         usage = answer.usage;
       }

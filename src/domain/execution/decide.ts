@@ -193,7 +193,7 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
   // One run per step at a time: two runs of the same work would race to complete the same cache item.
   if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
   const work = workOf(state, step.id, data.loopIteration);
-  checkSize('The user input', data.userInput.length, 'maxTextChars', context.limits);
+  checkSize('Input của người dùng', data.userInput.length, 'maxTextChars', context.limits);
   const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
   const prompt = buildPrompt({
     limits: context.limits,
@@ -312,8 +312,7 @@ export function decide(
         throw refuse('rule_violated', MESSAGES.nothingToEdit);
       if (data.result !== undefined && isBlankResult(data.result))
         throw refuse('rule_violated', MESSAGES.emptyResult);
-      if (data.result !== undefined)
-        checkSize('The result', data.result.length, 'maxTextChars', context.limits);
+      if (data.result !== undefined) checkSize('Kết quả', data.result.length, 'maxTextChars', context.limits);
       const after = data.result ?? result.result;
       // The default for a label cleared in the editor.
       const fallbackLabel = `step_${result.stepOrder}`;

@@ -266,7 +266,7 @@ describe('the size of a prompt', () => {
     ).toThrow(
       new DomainError(
         'too_large',
-        `The prompt would be ${size.toLocaleString('en-US')} characters; the limit (MAX_PROMPT_CHARS) is ${(size - 1).toLocaleString('en-US')}.`,
+        `Prompt sẽ dài ${size.toLocaleString('en-US')} ký tự; giới hạn (MAX_PROMPT_CHARS) là ${(size - 1).toLocaleString('en-US')}.`,
       ),
     );
   });
@@ -277,6 +277,6 @@ describe('the size of a prompt', () => {
       limits: { maxPromptChars: 1_000_000, maxTextChars: 500_000 },
     });
     // 10^11 characters if it were built: a refusal, not an out-of-memory crash.
-    expect(started).toThrow(/^The prompt would be 100,000,000,0\d\d characters/);
+    expect(started).toThrow(/^Prompt sẽ dài 100,000,000,0\d\d ký tự/);
   });
 });

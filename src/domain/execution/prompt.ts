@@ -166,7 +166,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   sections.push([`## User input\n${input.userInput.trim() || DEFAULT_USER_INPUT}`]);
 
   const prompt = joined(sections, '\n\n');
-  if (input.limits) checkSize('The prompt', sizeOf(prompt), 'maxPromptChars', input.limits);
+  if (input.limits) checkSize('Prompt', sizeOf(prompt), 'maxPromptChars', input.limits);
   const stepLabels = Object.fromEntries([...resolved].map(([label, text]) => [label, text.join('')]));
   return {
     finalPrompt: prompt.join(''),

@@ -307,14 +307,14 @@ describe('a flow as a whole is bounded', () => {
         type: 'CreateFlow',
         data: { flowId: 'f1', origin: 'json-import', details: DETAILS, steps: bigSteps },
       })
-      .thenRefuses('too_large', /a flow may be at most 2,000,000/);
+      .thenRefuses('too_large', /một flow dài tối đa 2,000,000 ký tự/);
     const nearly = bigSteps.slice(0, 22);
     given([created(nearly)])
       .when({ type: 'AddStep', data: { step: big('b23', 23) } })
-      .thenRefuses('too_large', /^The flow's steps would be 2,0\d\d,\d{3} characters/);
+      .thenRefuses('too_large', /^Các step của flow sẽ dài 2,0\d\d,\d{3} ký tự/);
     given([created(nearly)])
       .when({ type: 'EditStep', data: { stepId: 'b1', changes: { systemPrompt: 'y'.repeat(120_000) } } })
-      .thenRefuses('too_large', /a flow may be at most/);
+      .thenRefuses('too_large', /một flow dài tối đa/);
     // An edit that does not grow it passes.
     expect(
       decideFlow(

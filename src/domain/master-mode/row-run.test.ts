@@ -128,14 +128,14 @@ describe('sizes of a row run', () => {
   it('counts a repeated [[row-N]] without expanding it, and refuses a prompt past MAX_PROMPT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]]'.repeat(400));
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Dòng 002 "Uses it": the prompt would be 400,020 characters; the limit (MAX_PROMPT_CHARS) is 5,000.',
+      'Dòng 002 "Uses it": prompt sẽ dài 400,020 ký tự; giới hạn (MAX_PROMPT_CHARS) là 5,000.',
     );
   });
 
   it('refuses a text row whose result would pass MAX_TEXT_CHARS', () => {
     const rows = chain('x'.repeat(1_000), '[[row-1]][[row-1]][[row-1]]', 'text');
     expect(refusal(() => planRowRun(rows, 2, [], limits))).toBe(
-      'Dòng 002 "Uses it": the input would be 3,000 characters; the limit (MAX_TEXT_CHARS) is 2,000.',
+      'Dòng 002 "Uses it": input sẽ dài 3,000 ký tự; giới hạn (MAX_TEXT_CHARS) là 2,000.',
     );
     expect(
       planRowRun(chain('x'.repeat(600), '[[row-1]][[row-1]][[row-1]]', 'text'), 2, [], limits),

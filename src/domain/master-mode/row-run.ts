@@ -82,9 +82,9 @@ export function planRowRun(
   if (row.stepType === 'ai') {
     // The prompt: the resolved system prompt, the resolved input and their two headings.
     const promptSize = resolvedSize(row.systemPrompt, results) + inputSize + 20;
-    checkSize(`${rowLabel(position, row)}: the prompt`, promptSize, 'maxPromptChars', limits);
+    checkSize(`${rowLabel(position, row)}: prompt`, promptSize, 'maxPromptChars', limits);
   } else {
-    checkSize(`${rowLabel(position, row)}: the input`, inputSize, 'maxTextChars', limits);
+    checkSize(`${rowLabel(position, row)}: input`, inputSize, 'maxTextChars', limits);
   }
   const input = resolveRowReferences(row.userInput, results);
   switch (row.stepType) {

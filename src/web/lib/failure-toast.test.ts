@@ -46,11 +46,11 @@ describe('failureToastOf', () => {
   it('shows a size limit the server names, whatever the screen would say', () => {
     const tooLarge = new ApiError(
       413,
-      '413: result would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+      '413: result sẽ dài 500,001 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000.',
     );
     expect(failureToastOf(tooLarge, { description: 'Không thể lưu' })).toEqual({
       title: 'Lỗi',
-      description: '413: result would be 500,001 characters; the limit (MAX_TEXT_CHARS) is 500,000.',
+      description: '413: result sẽ dài 500,001 ký tự; giới hạn (MAX_TEXT_CHARS) là 500,000.',
     });
   });
 });
