@@ -75,3 +75,14 @@ describe('the layout of src/ (which layer may import which)', () => {
     expect(outside).toEqual([]);
   });
 });
+
+describe('the routes (thin: the database is reached through repositories and services)', () => {
+  const dir = path.join(import.meta.dirname, 'api', 'routes');
+  const routeFiles = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+
+  it.each(routeFiles)('%s neither imports postgres nor runs SQL', (name) => {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    expect(text).not.toMatch(/from 'postgres'/);
+    expect(text).not.toMatch(/\bsql`|\bsql<|app\.sql\b|\{ sql \}/);
+  });
+});

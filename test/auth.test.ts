@@ -8,6 +8,7 @@ import authPlugin, { userIdOf } from '../src/api/plugins/auth';
 import routeSchemas from '../src/api/plugins/route-schemas';
 import { authRoutes } from '../src/api/routes/auth';
 import { PostgresSessionStore } from '../src/api/session-store';
+import { UsersRepository } from '../src/api/users/users-repository';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { testConfig } from './support/test-app';
 
@@ -22,6 +23,7 @@ async function buildAuthApp(sql: Sql): Promise<FastifyInstance> {
   app.setErrorHandler(handleError);
   app.decorate('config', config);
   app.decorate('sql', sql);
+  app.decorate('users', new UsersRepository(sql));
   await app.register(rateLimit, { global: false });
   // Tests below change session rows behind the server's back: read them every time.
   await app.register(authPlugin, { sessionReuseMs: 0 });

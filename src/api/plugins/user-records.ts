@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import { ApiKeysRepository } from '../api-keys/api-keys-repository';
 import { ConversationContexts } from '../conversation-context';
 import { RecommendationsRepository } from '../recommendations/recommendations-repository';
+import { RequestLogsRepository } from '../request-logs/request-logs-repository';
+import { SuggestionsRepository } from '../suggestions/suggestions-repository';
 import { UsersRepository } from '../users/users-repository';
 import { UserSessionsRepository } from '../user-sessions/user-sessions-repository';
 
@@ -16,14 +18,18 @@ declare module 'fastify' {
     conversationContexts: ConversationContexts;
     /** Workflow recommendations, patterns, templates and feedback: each user's own. */
     recommendations: RecommendationsRepository;
-    /** Users as the rest of the app reads them (who caused an event, by name). */
+    /** Users as the rest of the app reads and writes them (accounts, who caused an event, by name). */
     users: UsersRepository;
+    /** The model requests of each flow, as its logs dialog lists them. */
+    requestLogs: RequestLogsRepository;
+    /** The AI suggestions made for each flow. */
+    suggestions: SuggestionsRepository;
   }
 }
 
 /**
  * The repositories of what belongs to a user and is not event-sourced: saved sessions, own keys, notes,
- * recommendations, and the users themselves.
+ * recommendations, a flow's request log and suggestions, and the users themselves.
  */
 export default fp(
   async (app: FastifyInstance) => {
@@ -32,6 +38,8 @@ export default fp(
     app.decorate('conversationContexts', new ConversationContexts(app.sql, app.flows));
     app.decorate('users', new UsersRepository(app.sql));
     app.decorate('recommendations', new RecommendationsRepository(app.sql));
+    app.decorate('requestLogs', new RequestLogsRepository(app.sql));
+    app.decorate('suggestions', new SuggestionsRepository(app.sql));
   },
   {
     name: 'user-records',

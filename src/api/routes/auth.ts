@@ -59,7 +59,6 @@ const signInRateLimit = {
 
 /** The sign-in page, sign-in, sign-up, the current user and sign-out. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql } = app;
   await app.register(sessionChanges);
 
   // The sign-in page posts plain HTML forms; only these routes accept them, every other route stays JSON-only.
@@ -99,10 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const input = request.body;
-      const [account] = await sql<(User & { passwordSalt: string | null; passwordHash: string | null })[]>`
-        SELECT u.id, u.email, u.first_name, u.last_name, c.password_salt, c.password_hash
-        FROM users u LEFT JOIN user_credentials c ON c.user_id = u.id
-        WHERE u.email = ${input.email}`;
+      const account = await app.users.accountByEmail(input.email);
       const matches =
         account?.passwordSalt && account.passwordHash
           ? await verifyPassword(input.password, account.passwordSalt, account.passwordHash)
@@ -123,18 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const input = request.body;
       const { salt, hash } = await hashPassword(input.password);
-      // One statement, so a user never exists without credentials and two racing sign-ups cannot both win.
-      const [user] = await sql<User[]>`
-        WITH new_user AS (
-          INSERT INTO users (email, first_name, last_name)
-          VALUES (${input.email}, ${input.firstName}, ${input.lastName})
-          ON CONFLICT (email) DO NOTHING
-          RETURNING id, email, first_name, last_name
-        ), credentials AS (
-          INSERT INTO user_credentials (user_id, password_salt, password_hash)
-          SELECT id, ${salt}, ${hash} FROM new_user
-        )
-        SELECT id, email, first_name, last_name FROM new_user`;
+      const user = await app.users.register(input, { salt, hash });
       if (!user) throw new DomainError('conflict', messages.taken);
       await startSession(request, user.id);
       return answerSignedIn(request, reply, 201, publicUser(user));
@@ -142,8 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/auth/user', { schema: { response: { 200: userAnswer } } }, async (request) => {
-    const [user] = await sql<User[]>`
-      SELECT id, email, first_name, last_name FROM users WHERE id = ${userIdOf(request)}`;
+    const user = await app.users.byId(userIdOf(request));
     // A session can outlive its account.
     if (!user) throw new DomainError('signed_out', 'Unauthorized');
     return publicUser(user);

@@ -38,31 +38,14 @@ const requestLog = z.object({
   }),
 });
 
-type RequestLogRow = Omit<z.output<typeof requestLog>, 'startedEvent'> & {
-  startedEventPosition: number | null;
-  startedEventCommandId: string | null;
-};
-
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sql } = app;
-
   app.get(
     '/api/flows/:flowId/logs',
     { schema: { params: flowIdParams, response: { 200: z.array(requestLog) } } },
     async (request) => {
       const { flowId } = request.params;
       const flow = await app.flows.owned(flowId, userIdOf(request));
-      const rows = await sql<RequestLogRow[]>`
-        SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
-               l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels,
-               l.unreviewed_results, l.model,
-               l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
-               e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id
-        FROM ai_request_logs l
-        LEFT JOIN events e ON e.event_id = l.started_event_id
-        WHERE l.flow_id = ${flowId}
-          AND (${flow.logsClearedAt}::timestamptz IS NULL OR l.requested_at > ${flow.logsClearedAt})
-        ORDER BY l.requested_at DESC`;
+      const rows = await app.requestLogs.listed(flow);
       return rows.map(({ startedEventPosition, startedEventCommandId, ...log }) => ({
         ...log,
         // Where to find the request in the event log: `npm run events -- show <executionId>` lists it there.

@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { JSONValue } from 'postgres';
 import { z } from 'zod';
 import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
-import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
+import type { FlowStructure } from '../../domain/flow-suggestions';
 import { noContent, recordId, stepSnapshotAnswer, storedAt } from '../answer-schemas';
-import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, noFieldsBody } from '../request-schemas';
 import { modelForUser } from '../user-model';
-
-/** The row as read: its time is a Date until it is serialised. */
-type SuggestionRow = Omit<SuggestionRecord, 'createdAt'> & { createdAt: Date };
-
-const RECORD_COLUMNS =
-  's.id, s.flow_id, s.flow_structure, s.suggestions, s.strategic_recommendation, s.created_at';
 
 /** A row of ai_suggestions: the suggestions, and the flow as it was when they were made. */
 const suggestionRecord = z.object({
@@ -38,7 +30,7 @@ const suggestionRecord = z.object({
 export const suggestionRoutes: FastifyPluginAsyncZod<{
   resolveModel?: typeof resolveProvider | undefined;
 }> = async (app, options) => {
-  const { sql } = app;
+  const { suggestions } = app;
 
   app.get(
     '/api/flows/:flowId/suggestions',
@@ -46,9 +38,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { flowId } = request.params;
       await app.flows.owned(flowId, userIdOf(request));
-      return sql<SuggestionRow[]>`
-      SELECT ${sql.unsafe(RECORD_COLUMNS)} FROM ai_suggestions s
-      WHERE s.flow_id = ${flowId} ORDER BY s.created_at DESC, s.id`;
+      return suggestions.listed(flowId);
     },
   );
 
@@ -67,15 +57,10 @@ export const suggestionRoutes: FastifyPluginAsyncZod<{
         app.flows.stepSnapshots(flowId, userId),
         modelForUser(app, userId, options.resolveModel),
       ]);
-      const review = await readFlowReview(sql, flow, steps);
+      const review = await suggestions.review(flow, steps);
       const generated = await generateFlowSuggestions(provider, review);
       const structure: FlowStructure = { name: flow.name, description: flow.description, steps };
-      const [record] = await sql<SuggestionRow[]>`
-        INSERT INTO ai_suggestions (flow_id, flow_structure, suggestions, strategic_recommendation)
-        VALUES (${flowId}, ${sql.json(structure as unknown as JSONValue)},
-                ${sql.json(generated.suggestions as unknown as JSONValue)}, ${generated.strategicRecommendation})
-        RETURNING id, flow_id, flow_structure, suggestions, strategic_recommendation, created_at`;
-      return reply.status(201).send(record!);
+      return reply.status(201).send(await suggestions.save(flowId, structure, generated));
     },
   );
 
@@ -85,7 +70,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const { flowId } = request.params;
       await app.flows.owned(flowId, userIdOf(request));
-      await sql`DELETE FROM ai_suggestions WHERE flow_id = ${flowId}`;
+      await suggestions.clear(flowId);
       return reply.status(204).send();
     },
   );

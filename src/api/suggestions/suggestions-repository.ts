@@ -1,0 +1,47 @@
+import type { JSONValue, Sql } from 'postgres';
+import type { StepSnapshot } from '../../domain/flow';
+import type { FlowReview, FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
+import { readFlowReview } from '../flow-review';
+
+/** The row as read: its time is a Date until it is serialised. */
+export type SuggestionRow = Omit<SuggestionRecord, 'createdAt'> & { createdAt: Date };
+
+const RECORD_COLUMNS = 'id, flow_id, flow_structure, suggestions, strategic_recommendation, created_at';
+
+/** The AI suggestions made for each flow (`ai_suggestions`), each with the flow as it was when they were made. */
+export class SuggestionsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Newest first. */
+  listed(flowId: string): Promise<SuggestionRow[]> {
+    return this.sql<SuggestionRow[]>`
+      SELECT ${this.sql.unsafe(RECORD_COLUMNS)} FROM ai_suggestions
+      WHERE flow_id = ${flowId} ORDER BY created_at DESC, id`;
+  }
+
+  /** What new suggestions are grounded in: the flow's steps and its history. */
+  review(
+    flow: { id: string; name: string; description: string; logsClearedAt: Date | null },
+    steps: StepSnapshot[],
+  ): Promise<FlowReview> {
+    return readFlowReview(this.sql, flow, steps);
+  }
+
+  async save(
+    flowId: string,
+    structure: FlowStructure,
+    made: Pick<SuggestionRecord, 'suggestions' | 'strategicRecommendation'>,
+  ): Promise<SuggestionRow> {
+    const { sql } = this;
+    const [record] = await sql<SuggestionRow[]>`
+      INSERT INTO ai_suggestions (flow_id, flow_structure, suggestions, strategic_recommendation)
+      VALUES (${flowId}, ${sql.json(structure as unknown as JSONValue)},
+              ${sql.json(made.suggestions as unknown as JSONValue)}, ${made.strategicRecommendation})
+      RETURNING ${sql.unsafe(RECORD_COLUMNS)}`;
+    return record!;
+  }
+
+  async clear(flowId: string): Promise<void> {
+    await this.sql`DELETE FROM ai_suggestions WHERE flow_id = ${flowId}`;
+  }
+}
