@@ -38,6 +38,8 @@ function flowHistory(flowId: string, userId: string): FlowEvent[] {
 describe('npm run events', () => {
   let t: TestApp;
   let alice: Client;
+  let aliceId: string;
+  let bobId: string;
   let executionId: string;
   let events: RecordedEvent[];
 
@@ -56,7 +58,10 @@ describe('npm run events', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+    const aliceAccount = await signUp(t.app, 'Alice');
+    alice = as(t.app, aliceAccount.cookie);
+    aliceId = aliceAccount.user.id;
+    bobId = (await signUp(t.app, 'Bob')).user.id;
     const { flow, steps } = await createFlow(alice, 'Tea', [
       { name: 'Ideas', systemPrompt: 'List three ideas about tea.' },
       { name: 'Pick', systemPrompt: 'Pick the best of [[step-1]].' },
@@ -177,6 +182,21 @@ describe('npm run events', () => {
     expect(lines(json.stdout).map((line) => JSON.parse(line).eventId)).toEqual(
       ofCommand.map((event) => event.eventId),
     );
+  });
+
+  it('reads with the eyes of the user named by --as: their own streams, and nobody else’s', async () => {
+    const commandId = events.at(-1)!.metadata.commandId!;
+    const own = await runEvents(['show', executionId, '--as', aliceId]);
+    expect(own.code).toBe(0);
+    expect(lines(own.stdout)).toHaveLength(events.length);
+    expect(lines((await runEvents(['command', commandId, '--as', aliceId])).stdout)).toHaveLength(2);
+
+    // Another user's execution is missing to them, as the app answers 404.
+    const foreign = await runEvents(['show', executionId, '--as', bobId]);
+    expect(foreign).toMatchObject({ code: 1, stdout: '' });
+    expect(foreign.stderr).toContain(`No execution or flow ${executionId} in the event log.`);
+    const foreignCommand = await runEvents(['command', commandId, '--as', bobId]);
+    expect(foreignCommand).toMatchObject({ code: 1, stdout: '' });
   });
 
   it('says so when nothing is found, and refuses malformed ids and unknown commands', async () => {

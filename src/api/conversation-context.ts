@@ -8,6 +8,7 @@ import {
 } from '../domain/conversation-context';
 import { conflict, notFound } from '../domain/errors';
 import type { ConversationContext } from '../domain/execution/types';
+import { mayInSql } from './access';
 
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
 const REJECTED_IDEA_JSON = `json_build_object('stepOrder', r.step_order, 'label', r.label, 'content', r.content)`;
@@ -72,7 +73,7 @@ export async function readConversationContext(
       WHERE l.flow_id = f.id AND l.success
         AND (f.logs_cleared_at IS NULL OR l.requested_at > f.logs_cleared_at)
     ) turns
-    WHERE f.id = ${flowId} AND f.user_id = ${userId}`;
+    WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}`;
   if (!row) throw notFound('Flow not found');
   return {
     id: row.id,
@@ -102,7 +103,8 @@ export class ConversationContexts {
   async create(flowId: string, userId: string, userNotes: string): Promise<ConversationContextView> {
     const created = await this.sql`
       INSERT INTO ai_conversation_context (user_id, flow_id, user_notes)
-      SELECT ${userId}, f.id, ${userNotes} FROM flows f WHERE f.id = ${flowId} AND f.user_id = ${userId}
+      SELECT ${userId}, f.id, ${userNotes} FROM flows f
+      WHERE f.id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}
       ON CONFLICT (flow_id) DO NOTHING
       RETURNING id`;
     if (created.length === 0) {
@@ -118,7 +120,7 @@ export class ConversationContexts {
       UPDATE ai_conversation_context c
       SET user_notes = ${userNotes}, version = c.version + 1, last_updated = now()
       FROM flows f
-      WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND f.user_id = ${userId}
+      WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}
       RETURNING c.id`;
     if (updated.length === 0) {
       await this.flows.owned(flowId, userId);

@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors';
 import type { Config } from '../config';
 import { createOwnKeyCipher } from '../own-key-cipher';
 import { readUsage, type Usage } from '../usage-standing';
+import { mayInSql } from '../access';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
 export interface ListedKey {
@@ -33,7 +34,7 @@ export class ApiKeysRepository {
     const { sql } = this;
     return sql<ListedKey[]>`
       SELECT ${sql.unsafe(LISTED_COLUMNS)} FROM user_api_keys
-      WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC`;
+      WHERE ${mayInSql(this.sql, userId, 'read', 'personal', 'user_id')} ORDER BY created_at DESC, id DESC`;
   }
 
   /** Seals and stores a key; answers it as listed. */
@@ -49,7 +50,8 @@ export class ApiKeysRepository {
   /** Deletes the user's key; 404 when there is none of theirs with that id. */
   async delete(id: string, userId: string): Promise<void> {
     const deleted = await this.sql`
-      DELETE FROM user_api_keys WHERE id = ${id} AND user_id = ${userId} RETURNING id`;
+      DELETE FROM user_api_keys
+      WHERE id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 'user_id')} RETURNING id`;
     if (deleted.length === 0) throw notFound('API key not found');
   }
 

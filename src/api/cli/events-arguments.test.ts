@@ -16,17 +16,19 @@ function refusal(argv: string[]): string {
 
 describe('parseEventsArguments', () => {
   it('reads tail, show and command, with or without --json anywhere', () => {
-    expect(parseEventsArguments(['tail'])).toEqual({ command: 'tail', json: false });
-    expect(parseEventsArguments(['--json', 'tail'])).toEqual({ command: 'tail', json: true });
+    expect(parseEventsArguments(['tail'])).toEqual({ command: 'tail', json: false, as: null });
+    expect(parseEventsArguments(['--json', 'tail'])).toEqual({ command: 'tail', json: true, as: null });
     expect(parseEventsArguments(['show', EXECUTION_ID, '--json'])).toEqual({
       command: 'show',
       id: EXECUTION_ID,
       json: true,
+      as: null,
     });
     expect(parseEventsArguments(['command', 'my-key-1'])).toEqual({
       command: 'command',
       commandId: 'my-key-1',
       json: false,
+      as: null,
     });
   });
 
@@ -39,12 +41,32 @@ describe('parseEventsArguments', () => {
   });
 
   it("reads the id of show as an execution's or a flow's: the tool looks up both streams", () => {
-    expect(parseEventsArguments(['show', FLOW_ID])).toEqual({ command: 'show', id: FLOW_ID, json: false });
+    expect(parseEventsArguments(['show', FLOW_ID])).toEqual({
+      command: 'show',
+      id: FLOW_ID,
+      json: false,
+      as: null,
+    });
     expect(parseEventsArguments(['--json', 'show', FLOW_ID])).toEqual({
       command: 'show',
       id: FLOW_ID,
       json: true,
+      as: null,
     });
+  });
+
+  it('reads --as as the user whose eyes the tool reads with, and refuses what is no user id', () => {
+    expect(parseEventsArguments(['show', FLOW_ID, '--as', EXECUTION_ID])).toEqual({
+      command: 'show',
+      id: FLOW_ID,
+      json: false,
+      as: EXECUTION_ID,
+    });
+    expect(parseEventsArguments(['tail', `--as=${FLOW_ID}`])).toMatchObject({ command: 'tail', as: FLOW_ID });
+    expect(refusal(['tail', '--as', 'alice'])).toMatch(
+      /^Malformed user id of --as 'alice': a user id is a uuid/,
+    );
+    expect(EVENTS_USAGE).toMatch(/--as <userId> +only the streams that user may read/);
   });
 
   it('refuses an unknown command or option with the usage', () => {

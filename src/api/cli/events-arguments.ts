@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
+/** `as`: the user whose eyes the tool reads with (only streams they may read); null: the operator's, all. */
+interface Reading {
+  json: boolean;
+  as: string | null;
+}
+
 export type EventsRequest =
   | { command: 'help' }
-  | { command: 'tail'; json: boolean }
+  | ({ command: 'tail' } & Reading)
   /** `id` names an execution or a flow: both kinds of stream are looked up. */
-  | { command: 'show'; id: string; json: boolean }
-  | { command: 'command'; commandId: string; json: boolean };
+  | ({ command: 'show'; id: string } & Reading)
+  | ({ command: 'command'; commandId: string } & Reading);
 
 /** A command line the CLI cannot act on; the message says what to type instead. */
 export class UsageError extends Error {
@@ -26,6 +32,7 @@ Commands:
 
 Options:
   --json                   one JSON object per line instead of one text line per event
+  --as <userId>            only the streams that user may read, as the app would show them to them
   -h, --help               this text
 
 A text line reads: time  stream#position  type  actor=<userId>  command=<commandId>  summary.
@@ -35,6 +42,7 @@ or point DATABASE_URL at the server's database.`;
 const executionOrFlowId = z.uuid({
   error: 'an execution or flow id is a uuid, as in execution-<uuid> and flow-<uuid> streams',
 });
+const userId = z.uuid({ error: "a user id is a uuid, as the actor=<userId> of the tool's lines" });
 // The same rule as the Idempotency-Key header that may name a command.
 const commandId = z
   .string()
@@ -53,12 +61,12 @@ function parsed<T>(schema: z.ZodType<T>, value: string | undefined, what: string
 
 /** Reads `process.argv.slice(2)`. */
 export function parseEventsArguments(argv: readonly string[]): EventsRequest {
-  let values: { json?: boolean; help?: boolean };
+  let values: { json?: boolean; help?: boolean; as?: string };
   let words: string[];
   try {
     ({ values, positionals: words } = parseArgs({
       args: [...argv],
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, as: { type: 'string' } },
       allowPositionals: true,
     }));
   } catch (error) {
@@ -67,7 +75,10 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
     throw new UsageError(`${said}\n\n${EVENTS_USAGE}`);
   }
   if (values.help) return { command: 'help' };
-  const json = values.json === true;
+  const reading: Reading = {
+    json: values.json === true,
+    as: values.as === undefined ? null : parsed(userId, values.as, 'user id of --as'),
+  };
   const [command, argument, ...rest] = words;
   const expected = command === 'show' || command === 'command' ? 1 : 0;
   if (rest.length > 0 || (expected === 0 && argument !== undefined)) {
@@ -78,11 +89,11 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
     case 'help':
       return { command: 'help' };
     case 'tail':
-      return { command: 'tail', json };
+      return { command: 'tail', ...reading };
     case 'show':
-      return { command: 'show', id: parsed(executionOrFlowId, argument, 'execution or flow id'), json };
+      return { command: 'show', id: parsed(executionOrFlowId, argument, 'execution or flow id'), ...reading };
     case 'command':
-      return { command: 'command', commandId: parsed(commandId, argument, 'command id'), json };
+      return { command: 'command', commandId: parsed(commandId, argument, 'command id'), ...reading };
     default:
       throw new UsageError(`Unknown command '${command}'.\n\n${EVENTS_USAGE}`);
   }

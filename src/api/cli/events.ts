@@ -1,7 +1,10 @@
 import path from 'node:path';
-import { flowStreamId } from '../../domain/flow-history/flow-events';
+import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
+import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow-history/flow-events';
+import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/master-events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
+import { type Actor, may, type RecordKind } from '../access';
 import { ConfigError, parseEnvironment } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
@@ -14,10 +17,45 @@ class Refusal extends Error {}
 
 const STREAM_PAGE = 500;
 
-function printer(json: boolean) {
+type Print = (events: RecordedEvent[]) => Promise<void>;
+
+/** The kind of record a stream is the log of, by its name. */
+function kindOf(streamId: string): RecordKind | null {
+  if (streamId.startsWith(EXECUTION_STREAM_PREFIX)) return 'execution';
+  if (streamId.startsWith(FLOW_STREAM_PREFIX)) return 'flow';
+  if (streamId.startsWith(MASTER_STREAM_PREFIX)) return 'master-session';
+  return null;
+}
+
+/**
+ * Whether `actor` may read a stream, as the app decides it: its owner is the user its first events name
+ * (who started the execution, created the flow, ran the session's first row). Learnt once per stream.
+ */
+function readableBy(store: EventStore, actor: Actor): (streamId: string) => Promise<boolean> {
+  const known = new Map<string, boolean>();
+  return async (streamId) => {
+    if (actor === null) return true;
+    let readable = known.get(streamId);
+    if (readable === undefined) {
+      const { events } = await store.readStream(streamId, { limit: 10 });
+      const owner = events
+        .map((event) => (event.data as { userId?: unknown } | null)?.userId)
+        .find((id) => typeof id === 'string');
+      const kind = kindOf(streamId);
+      readable = kind !== null && may(actor, 'read', kind, owner as string | undefined);
+      known.set(streamId, readable);
+    }
+    return readable;
+  };
+}
+
+function printer(store: EventStore, { json, as }: { json: boolean; as: Actor }): Print {
   const format = json ? eventJson : eventLines();
-  return (events: RecordedEvent[]) => {
-    if (events.length > 0) process.stdout.write(`${events.map(format).join('\n')}\n`);
+  const readable = readableBy(store, as);
+  return async (events) => {
+    const shown: RecordedEvent[] = [];
+    for (const event of events) if (await readable(event.streamId)) shown.push(event);
+    if (shown.length > 0) process.stdout.write(`${shown.map(format).join('\n')}\n`);
   };
 }
 
@@ -55,29 +93,41 @@ async function openLog(): Promise<OpenDatabase> {
 }
 
 /** Prints a stream page by page; answers its version, 0 for no such stream. */
-async function showStream(store: EventStore, streamId: string, print: (events: RecordedEvent[]) => void) {
+async function showStream(store: EventStore, streamId: string, print: Print) {
   let after = 0;
   for (;;) {
     const { version, events } = await store.readStream(streamId, { after, limit: STREAM_PAGE });
-    print(events);
+    await print(events);
     if (events.length < STREAM_PAGE) return version;
     after = events.at(-1)!.streamPosition;
   }
 }
 
-/** An id is an execution's or a flow's: both streams are looked up. */
-async function show(store: EventStore, id: string, print: (events: RecordedEvent[]) => void) {
+/** An id is an execution's or a flow's: both streams are looked up (one the reader may not read is missing). */
+async function show(
+  store: EventStore,
+  id: string,
+  print: Print,
+  readable: (streamId: string) => Promise<boolean>,
+) {
   let versions = 0;
   for (const streamId of [executionStreamId(id), flowStreamId(id)]) {
-    versions += await showStream(store, streamId, print);
+    if (await readable(streamId)) versions += await showStream(store, streamId, print);
   }
   if (versions === 0) throw new Refusal(`No execution or flow ${id} in the event log.`);
 }
 
-async function command(store: EventStore, commandId: string, print: (events: RecordedEvent[]) => void) {
+async function command(
+  store: EventStore,
+  commandId: string,
+  print: Print,
+  readable: (streamId: string) => Promise<boolean>,
+) {
   const events = await store.findCommand(commandId);
-  if (!events) throw new Refusal(`No events of command ${commandId} in the event log.`);
-  print(events);
+  const shown = [];
+  for (const event of events ?? []) if (await readable(event.streamId)) shown.push(event);
+  if (shown.length === 0) throw new Refusal(`No events of command ${commandId} in the event log.`);
+  await print(shown);
 }
 
 /**
@@ -85,12 +135,14 @@ async function command(store: EventStore, commandId: string, print: (events: Rec
  * the embedded PostgreSQL, when this process started it, is stopped by its own exit hook. Events appended by
  * any process reach the tailer through the gap-safe feed.
  */
-async function tail(store: EventStore, print: (events: RecordedEvent[]) => void): Promise<never> {
+async function tail(store: EventStore, print: Print): Promise<never> {
   const tailer = store.tail({
     from: 'now',
     onError: (error) => console.error(`Reading the log failed (retrying): ${(error as Error).message}`),
   });
-  tailer.onEvents(print);
+  tailer.onEvents((events) => {
+    void print(events).catch((error) => console.error(`Reading the log failed: ${(error as Error).message}`));
+  });
   await tailer.start();
   console.error('Following the event log from now on (Ctrl+C to stop).');
   return new Promise<never>(() => {});
@@ -99,11 +151,12 @@ async function tail(store: EventStore, print: (events: RecordedEvent[]) => void)
 async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
   const database = await openLog();
   const store = new EventStore(database.sql);
-  const print = printer(request.json);
+  const print = printer(store, request);
+  const readable = readableBy(store, request.as);
   if (request.command === 'tail') return tail(store, print);
   try {
-    if (request.command === 'show') await show(store, request.id, print);
-    else await command(store, request.commandId, print);
+    if (request.command === 'show') await show(store, request.id, print, readable);
+    else await command(store, request.commandId, print, readable);
   } finally {
     await database.close();
   }

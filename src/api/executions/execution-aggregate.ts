@@ -8,6 +8,7 @@ import type {
 } from '../../domain/execution/types';
 import { EXECUTION_STREAM_PREFIX, executionStatements } from '../../projections/project-execution-events';
 import type { Aggregate } from '../commands/command-handler';
+import { may } from '../access';
 
 /** Executions as the command handler sees them: `execution-<id>` streams, the execution decider. */
 export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, ExecutionEvent, DecideContext> =
@@ -19,6 +20,6 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     evolve,
     decide,
     recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
-    visibleTo: (state, userId) => state.exists && (userId === null || state.userId === userId),
+    visibleTo: (state, userId) => state.exists && may(userId, 'read', 'execution', state.userId),
     project: (tx, recorded, before) => executionStatements(tx, recorded, before),
   };

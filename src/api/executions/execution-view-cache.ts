@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { may } from '../access';
 
 const MAX_VIEWS = 2_000;
 /** The characters of JSON the kept views may hold in all, and at most one of them: a user decides their size. */
@@ -39,7 +40,9 @@ export class ExecutionViewCache {
   /** The view of the user's execution, when one is kept. */
   get(executionId: string, userId: string): KeptView | undefined {
     const view = this.views.get(executionId);
-    return view?.userId === userId ? { body: view.body, version: view.version } : undefined;
+    return view && may(userId, 'read', 'execution', view.userId)
+      ? { body: view.body, version: view.version }
+      : undefined;
   }
 
   /** Taken before reading a view from the database. */

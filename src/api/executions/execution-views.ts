@@ -8,6 +8,7 @@ import type { Stored } from '../answer-schemas';
 import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
 import type { ServerInstance } from '../server-instance';
 import { ExecutionViewCache } from './execution-view-cache';
+import { mayInSql } from '../access';
 
 type ListedRow = Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'>;
 
@@ -71,7 +72,7 @@ export class ExecutionViews {
   async listed(flowId: string, userId: string): Promise<ListedExecution[]> {
     const rows = await this.sql<ListedRow[]>`
       SELECT id, status, runs, started_at FROM executions
-      WHERE flow_id = ${flowId} AND user_id = ${userId}
+      WHERE flow_id = ${flowId} AND ${mayInSql(this.sql, userId, 'read', 'execution', 'user_id')}
       ORDER BY started_at DESC, id`;
     return rows.map(listedOf);
   }
@@ -83,7 +84,8 @@ export class ExecutionViews {
   ): Promise<(ListedExecution & { flowVersion: number })[]> {
     const rows = await this.sql<(ListedRow & { flowVersion: number })[]>`
       SELECT id, status, runs, started_at, flow_version FROM executions
-      WHERE flow_id = ${flowId} AND user_id = ${userId} AND flow_version IS NOT NULL
+      WHERE flow_id = ${flowId} AND ${mayInSql(this.sql, userId, 'read', 'execution', 'user_id')}
+        AND flow_version IS NOT NULL
       ORDER BY started_at, id`;
     return rows.map((row) => ({ ...listedOf(row), flowVersion: row.flowVersion }));
   }
@@ -92,7 +94,7 @@ export class ExecutionViews {
   async executionOfResult(resultId: string, userId: string): Promise<string> {
     const [row] = await this.sql<{ executionId: string }[]>`
       SELECT r.execution_id FROM step_results r JOIN executions e ON e.id = r.execution_id
-      WHERE r.id = ${resultId} AND e.user_id = ${userId}`;
+      WHERE r.id = ${resultId} AND ${mayInSql(this.sql, userId, 'read', 'execution', 'e.user_id')}`;
     if (!row) throw notFound('Result not found');
     return row.executionId;
   }

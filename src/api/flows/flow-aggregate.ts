@@ -8,6 +8,7 @@ import {
 } from '../../domain/flow-history/flow-events';
 import { flowStatements } from '../../projections/project-flow-events';
 import type { Aggregate } from '../commands/command-handler';
+import { may } from '../access';
 
 /** Flows as the command handler sees them: `flow-<id>` streams, the flow decider, `flows`/`steps` projected. */
 export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowContext> = {
@@ -19,6 +20,6 @@ export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowCon
   decide: decideFlow,
   recordsOutcome: () => false,
   visibleTo: (state, userId) =>
-    state.flowId !== null && !state.deleted && (userId === null || state.userId === userId),
+    state.flowId !== null && !state.deleted && may(userId, 'read', 'flow', state.userId),
   project: (tx, recorded, before) => flowStatements(tx, recorded, before),
 };

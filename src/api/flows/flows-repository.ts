@@ -4,6 +4,7 @@ import type { Flow, Step, StepSnapshot } from '../../domain/flow';
 import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow-history/flow-decider';
 import type { FlowState, VersionedStep } from '../../domain/flow-history/flow-events';
 import type { Loaded } from '../commands/command-handler';
+import { type Action, mayInSql } from '../access';
 
 /** A flow as its row holds it: times are Dates until they are serialised. */
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {
@@ -66,13 +67,14 @@ export class FlowsRepository {
       SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
              (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
              (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run
-      FROM flows f WHERE f.user_id = ${userId} ORDER BY f.created_at DESC`;
+      FROM flows f WHERE ${mayInSql(this.sql, userId, 'read', 'flow', 'f.user_id')} ORDER BY f.created_at DESC`;
   }
 
-  /** The flow, when it is the user's; otherwise 404. */
-  async owned(flowId: string, userId: string): Promise<FlowRow> {
+  /** The flow, when the user may act on it so; otherwise 404. */
+  async owned(flowId: string, userId: string, action: Action = 'read'): Promise<FlowRow> {
     const [flow] = await this.sql<FlowRow[]>`
-      SELECT ${this.sql.unsafe(FLOW_COLUMNS)} FROM flows WHERE id = ${flowId} AND user_id = ${userId}`;
+      SELECT ${this.sql.unsafe(FLOW_COLUMNS)} FROM flows
+      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, action, 'flow', 'user_id')}`;
     if (!flow) throw notFound(FLOW_NOT_FOUND);
     return flow;
   }
@@ -81,7 +83,7 @@ export class FlowsRepository {
   async clearLogs(flowId: string, userId: string): Promise<void> {
     const updated = await this.sql`
       UPDATE flows SET logs_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND user_id = ${userId} RETURNING id`;
+      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'user_id')} RETURNING id`;
     if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
   }
 
@@ -89,7 +91,7 @@ export class FlowsRepository {
   async clearRejectedIdeas(flowId: string, userId: string): Promise<void> {
     const updated = await this.sql`
       UPDATE flows SET rejected_ideas_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND user_id = ${userId} RETURNING id`;
+      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'user_id')} RETURNING id`;
     if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
   }
 
@@ -111,7 +113,7 @@ export class FlowsRepository {
     const rows = await sql<((StepSnapshot | { id: null }) & { flowVersion: number })[]>`
       SELECT ${sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version
       FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
-      WHERE f.id = ${flowId} AND f.user_id = ${userId}
+      WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'run', 'flow', 'f.user_id')}
       ORDER BY s."order", s.created_at, s.id`;
     if (rows.length === 0) throw notFound(FLOW_NOT_FOUND);
     const steps = rows
@@ -144,7 +146,7 @@ export class FlowsRepository {
                ORDER BY "order", created_at, id) AS steps
         FROM steps WHERE flow_id = f.id
       ) s ON true
-      WHERE ${flow} AND f.user_id = ${userId}`;
+      WHERE ${flow} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}`;
     if (!row) throw notFound('flowId' in of ? FLOW_NOT_FOUND : STEP_NOT_FOUND);
     const state: FlowState = {
       flowId: row.id,

@@ -6,6 +6,7 @@ import type {
 } from '../../domain/master-mode/master-session';
 import { notFound } from '../../domain/errors';
 import { SESSION_COLUMNS, STEP_COLUMNS } from './master-mode-service';
+import { mayInSql } from '../access';
 
 /** A row a new session starts with. */
 export interface NewRow {
@@ -51,7 +52,7 @@ export class MasterModeSessions {
       SELECT ${sql.unsafe(SESSION_COLUMNS.replace(/(^|, )/g, '$1m.'))},
              (SELECT count(*)::int FROM master_mode_steps s WHERE s.session_id = m.id) AS step_count
       FROM master_mode_sessions m
-      WHERE m.user_id = ${userId} ${flowId ? sql`AND m.flow_id = ${flowId}` : sql``}
+      WHERE ${mayInSql(sql, userId, 'read', 'master-session', 'm.user_id')} ${flowId ? sql`AND m.flow_id = ${flowId}` : sql``}
       ORDER BY m.updated_at DESC, m.id`;
   }
 

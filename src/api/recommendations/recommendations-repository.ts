@@ -12,6 +12,7 @@ import {
 import type { Stored } from '../answer-schemas';
 import type { Statement } from '../../eventstore';
 import { readWorkflowHistory } from '../workflow-history';
+import { mayInSql } from '../access';
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
   base_flow_id, recommended_steps, benefits, estimated_time_reduction, implementation_complexity, tags, status,
@@ -56,7 +57,8 @@ export class RecommendationsRepository {
   list(userId: string): Promise<RecommendationRow[]> {
     const { sql } = this;
     return sql<RecommendationRow[]>`
-      SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations WHERE user_id = ${userId}
+      SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations
+      WHERE ${mayInSql(sql, userId, 'read', 'personal', 'user_id')}
       ORDER BY array_position(ARRAY['urgent', 'high', 'medium', 'low'], priority), confidence DESC,
                created_at DESC, id`;
   }
@@ -66,7 +68,7 @@ export class RecommendationsRepository {
     const { sql } = this;
     const [row] = await sql<RecommendationRow[]>`
       SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations
-      WHERE id = ${id} AND user_id = ${userId}`;
+      WHERE id = ${id} AND ${mayInSql(sql, userId, 'read', 'personal', 'user_id')}`;
     if (!row) throw notFound('Recommendation not found');
     return row;
   }

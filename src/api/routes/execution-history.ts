@@ -7,6 +7,7 @@ import { notFound } from '../../domain/errors';
 import { userIdOf } from '../plugins/auth';
 import { actorOf } from '../users/users-repository';
 import { flowIdParams, idParams } from '../request-schemas';
+import { may } from '../access';
 
 const eventsQuery = z.object({
   /** The stream position to read after: 0 from the start, or the `next` of the page before. */
@@ -44,11 +45,11 @@ const eventsPage = z.object({
 export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app;
 
-  /** The owner is who started the stream: the log answers it, so another user's id is simply missing. */
-  async function ownedStream(executionId: string, userId: string) {
+  /** The owner is who started the stream: the log answers it, so an id the user may not read is missing. */
+  async function readableStream(executionId: string, userId: string) {
     const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
     const first = events[0] && toExecutionEvent(events[0]);
-    if (first?.type !== 'ExecutionStarted' || first.data.userId !== userId) {
+    if (first?.type !== 'ExecutionStarted' || !may(userId, 'read', 'execution', first.data.userId)) {
       throw notFound('Execution not found');
     }
   }
@@ -59,7 +60,7 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       const { after, limit } = request.query;
-      await ownedStream(id, userIdOf(request));
+      await readableStream(id, userIdOf(request));
       const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
       const actor = await app.users.actors(events.map(actorOf));
       const last = events.at(-1)?.streamPosition ?? after;
@@ -86,7 +87,9 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
       const state = events.map(toExecutionEvent).reduce(evolve, initialState());
-      if (!state.exists || state.userId !== userId) throw notFound('Execution not found');
+      if (!state.exists || !may(userId, 'read', 'execution', state.userId)) {
+        throw notFound('Execution not found');
+      }
       return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
     },
   );

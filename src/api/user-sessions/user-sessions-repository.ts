@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { NewUserSession, SessionMode } from '../../domain/user-session';
+import { mayInSql } from '../access';
 
 /** A saved session as its owner sees it, with the name of its flow while that flow exists. */
 export interface SavedSessionRow {
@@ -39,7 +40,7 @@ export class UserSessionsRepository {
       SELECT s.id, s.user_id, s.flow_id, s.execution_id, s.session_name, s.session_data, s.last_active_at,
              s.created_at, f.name AS flow_name
       FROM user_sessions s LEFT JOIN flows f ON f.id = s.flow_id AND f.user_id = s.user_id
-      WHERE s.user_id = ${userId}`;
+      WHERE ${mayInSql(this.sql, userId, 'read', 'personal', 's.user_id')}`;
   }
 
   /** The user's sessions, the last active first. */
@@ -57,8 +58,9 @@ export class UserSessionsRepository {
     const { sql } = this;
     if (input.executionId) {
       const [execution] = await sql<{ id: string; flowId: string }[]>`
-        SELECT e.id, e.flow_id FROM executions e JOIN flows f ON f.id = e.flow_id AND f.user_id = ${userId}
-        WHERE e.id = ${input.executionId} AND e.user_id = ${userId}`;
+        SELECT e.id, e.flow_id FROM executions e
+        JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}
+        WHERE e.id = ${input.executionId} AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')}`;
       if (!execution || (input.flowId && execution.flowId !== input.flowId)) {
         throw notFound('Execution not found');
       }
@@ -66,18 +68,20 @@ export class UserSessionsRepository {
     }
     if (input.flowId) {
       const [flow] = await sql<{ id: string; executionId: string | null }[]>`
-        SELECT f.id, (SELECT e.id FROM executions e WHERE e.flow_id = f.id AND e.user_id = ${userId}
+        SELECT f.id, (SELECT e.id FROM executions e
+                      WHERE e.flow_id = f.id AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')}
                       ORDER BY e.started_at DESC LIMIT 1) AS execution_id
-        FROM flows f WHERE f.id = ${input.flowId} AND f.user_id = ${userId}`;
+        FROM flows f WHERE f.id = ${input.flowId} AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}`;
       if (!flow) throw notFound('Flow not found');
       return { flowId: flow.id, executionId: flow.executionId };
     }
     const [latest] = await sql<{ id: string; flowId: string }[]>`
-      SELECT e.id, e.flow_id FROM executions e JOIN flows f ON f.id = e.flow_id AND f.user_id = ${userId}
+      SELECT e.id, e.flow_id FROM executions e
+      JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}
       WHERE e.user_id = ${userId} ORDER BY e.started_at DESC LIMIT 1`;
     if (latest) return { flowId: latest.flowId, executionId: latest.id };
     const [flow] = await sql<{ id: string }[]>`
-      SELECT id FROM flows WHERE user_id = ${userId} ORDER BY updated_at DESC, created_at DESC LIMIT 1`;
+      SELECT id FROM flows WHERE ${mayInSql(sql, userId, 'read', 'flow', 'user_id')} ORDER BY updated_at DESC, created_at DESC LIMIT 1`;
     return { flowId: flow?.id ?? null, executionId: null };
   }
 
@@ -99,8 +103,8 @@ export class UserSessionsRepository {
 
   /** Deletes the user's session; 404 when there is none of theirs with that id. */
   async delete(id: string, userId: string): Promise<void> {
-    const deleted = await this
-      .sql`DELETE FROM user_sessions WHERE id = ${id} AND user_id = ${userId} RETURNING id`;
+    const deleted = await this.sql`DELETE FROM user_sessions
+      WHERE id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 'user_id')} RETURNING id`;
     if (deleted.length === 0) throw notFound('Session not found');
   }
 
@@ -108,7 +112,7 @@ export class UserSessionsRepository {
   async load(id: string, userId: string): Promise<LoadedSession> {
     const [session] = await this.sql<LoadedSession[]>`
       UPDATE user_sessions s SET last_active_at = now()
-      WHERE s.id = ${id} AND s.user_id = ${userId}
+      WHERE s.id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 's.user_id')}
       RETURNING s.flow_id, s.execution_id, s.session_data->>'mode' AS mode,
                 EXISTS (SELECT 1 FROM flows f WHERE f.id = s.flow_id AND f.user_id = s.user_id) AS flow_exists`;
     if (!session) throw notFound('Session not found');

@@ -15,6 +15,7 @@ import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
 import type { ServerInstance } from '../server-instance';
 import type { SessionWatch } from '../session-store';
 import { type RunTextItem, RunTextRelay } from './run-text-relay';
+import { may } from '../access';
 
 /**
  * How often the sessions of open sockets are read again: it learns renewed expiries and catches a sign-out
@@ -253,7 +254,7 @@ export class LiveUpdateHub {
     const topic = topicOf(message)!;
     const streamId = topicKey(topic);
     if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
-    const owned = await this.owns(connection.userId, topic);
+    const owned = await this.mayWatch(connection.userId, topic);
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
     if (!owned) {
@@ -279,8 +280,8 @@ export class LiveUpdateHub {
     this.sendRunTexts(connection, streamId, subscription);
   }
 
-  /** Only the owner may watch a stream. */
-  private async owns(userId: string, topic: LiveTopic): Promise<boolean> {
+  /** Who may watch a stream is the access rule's to say. */
+  private async mayWatch(userId: string, topic: LiveTopic): Promise<boolean> {
     const [owner] =
       'executionId' in topic
         ? await this.sql<{ userId: string }[]>`SELECT user_id FROM executions WHERE id = ${topic.executionId}`
@@ -288,7 +289,9 @@ export class LiveUpdateHub {
           ? await this.sql<{ userId: string }[]>`
               SELECT user_id FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
           : await this.sql<{ userId: string }[]>`SELECT user_id FROM flows WHERE id = ${topic.flowId}`;
-    return owner?.userId === userId;
+    const kind =
+      'executionId' in topic ? 'execution' : 'masterSessionId' in topic ? 'master-session' : 'flow';
+    return may(userId, 'watch', kind, owner?.userId);
   }
 
   private unsubscribe(connection: Connection, streamId: string) {
