@@ -426,7 +426,7 @@ describe('who may call each operation of the API', () => {
         expect(response.statusCode, response.body).toBe(entry.signedOut);
       } else {
         expect(response.statusCode, response.body).toBe(401);
-        expect(response.json()).toEqual({ message: 'Unauthorized' });
+        expect(response.json()).toMatchObject({ message: 'Unauthorized' });
       }
     });
   });

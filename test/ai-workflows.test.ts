@@ -324,7 +324,7 @@ describe('AI workflow generation through Gemini (the fake Gemini API)', () => {
     fake.respondWith(() => ({ text: 'Sorry, I cannot help with that.' }));
     const response = await alice.post('/api/ai/generate-workflow', { description: 'Anything' });
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       message: "The model's answer is not a usable workflow (not JSON). Try again.",
       retryable: true,
     });

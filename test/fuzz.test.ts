@@ -15,7 +15,7 @@ import { as, type Client, createTestApp, signUp, type TestApp } from './support/
  * Property-based fuzzing of every route the app registers: generated params, queries, bodies and headers
  * (valid-looking ones from each route's schema, and hostile ones) as the signed-in user, signed out, and
  * naming the user's objects, another user's, random ids and garbage. It asserts that no answer is a 5xx,
- * that every refusal is `{message}` JSON, that a refused request (4xx) changes no stored data (but for the
+ * that every refusal is a problem (`application/problem+json` with its code and message), that a refused request (4xx) changes no stored data (but for the
  * KNOWN_WRITES below), and that nothing changes another user's objects. Each route gets its own runs from
  * fresh objects, then every route takes part in one random sequence over the same objects.
  *
@@ -921,7 +921,7 @@ describe('fuzzing every route', () => {
     return true;
   }
 
-  it('answers every generated request below 500, refusals as {message}, and a refusal stores nothing', async () => {
+  it('answers every generated request below 500, refusals as problems, and a refusal stores nothing', async () => {
     const document = (await as(app, alice.cookie).get('/api/openapi.json')).json();
     // Each route keeps its index in the whole list, and so its seed, when FUZZ_ROUTE picks some.
     const routes = routesOf(document)
@@ -972,14 +972,21 @@ describe('fuzzing every route', () => {
       const after = await snapshots.take();
       if (status >= 400) {
         if (route.method !== 'HEAD') {
-          const message = (() => {
+          const refusal = (() => {
             try {
-              return (JSON.parse(response.body) as { message?: unknown }).message;
+              return JSON.parse(response.body) as { message?: unknown; code?: unknown; status?: unknown };
             } catch {
-              return undefined;
+              return {};
             }
           })();
-          if (typeof message !== 'string') throw problem('a refusal without a JSON {message}');
+          if (
+            typeof refusal.message !== 'string' ||
+            typeof refusal.code !== 'string' ||
+            refusal.status !== status ||
+            !String(response.headers['content-type']).startsWith('application/problem+json')
+          ) {
+            throw problem('a refusal that is not a problem (application/problem+json with code and message)');
+          }
         }
         const tables = changedTables(baseline, after);
         if (tables.length > 0) {

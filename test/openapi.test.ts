@@ -107,7 +107,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
   it('refuses input its schema refuses with 400, the first problem after its field, and every issue', async () => {
     const badId = await lan.get('/api/flows/not-a-uuid');
     expect(badId.statusCode).toBe(400);
-    expect(badId.json()).toEqual({
+    expect(badId.json()).toMatchObject({
       message: expect.stringMatching(/^id: /),
       issues: [expect.objectContaining({ path: ['id'], code: expect.any(String) })],
     });

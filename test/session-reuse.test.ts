@@ -86,7 +86,7 @@ describe('sessions reused within a process', () => {
       await heardOnSecond;
       const after = await user(second, cookie);
       expect(after.statusCode).toBe(401);
-      expect(after.json()).toEqual({ message: 'Unauthorized' });
+      expect(after.json()).toMatchObject({ message: 'Unauthorized' });
       // The copy could not have grown old: the 401 came from the sign-out.
       expect(counter.reads).toBe(1);
     } finally {

@@ -142,7 +142,7 @@ describe('AI suggestions with the offline model', () => {
     await alice.post(url);
     for (const response of [await bob.get(url), await bob.post(url), await bob.delete(url)]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Flow not found' });
+      expect(response.json()).toMatchObject({ message: 'Flow not found' });
     }
     expect((await alice.get(url)).json()).toHaveLength(1);
   });
@@ -172,7 +172,7 @@ describe('AI suggestions with the offline model', () => {
       await alice.delete('/api/flows/not-a-uuid/suggestions'),
     ]) {
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ message: expect.any(String), issues: expect.any(Array) });
+      expect(response.json()).toMatchObject({ message: expect.any(String), issues: expect.any(Array) });
     }
     expect((await alice.get(url)).json()).toEqual([]);
     for (const method of ['GET', 'POST', 'DELETE'] as const) {

@@ -10,7 +10,8 @@ import type { resolveProvider } from '../ai';
 import type { EventStore } from '../eventstore';
 import { boundConnectionsPerClient } from './client-connections';
 import type { Config } from './config';
-import { handleError } from './errors';
+import { handleError, sendProblem } from './errors';
+import { routeMethods } from './route-methods';
 import authPlugin, { isApiPath, routePathOf } from './plugins/auth';
 import commandsPlugin from './plugins/commands';
 import eventFeedPlugin from './plugins/event-feed';
@@ -89,12 +90,15 @@ export async function buildApp(
     },
     // Off unless TRUST_PROXY names the proxy: otherwise any client could claim another address or https.
     trustProxy: services.config.trustProxy,
+    // Errors Fastify meets before a route (a path parameter too long, 414) are answered like every other.
+    frameworkErrors: handleError,
   });
   boundConnectionsPerClient(app.server, services.config.connectionsPerClient, services.config.trustProxy);
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
   app.decorate('store', services.store);
   app.decorate('resolveModel', services.resolveModel);
+  const methodsOf = routeMethods(app);
   app.setErrorHandler(handleError);
 
   await app.register(securityHeaders);
@@ -134,12 +138,12 @@ export async function buildApp(
   await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
   await app.register(recommendationRoutes, { resolveModel: services.resolveModel });
 
-  await registerWebApp(app);
+  await registerWebApp(app, methodsOf);
   return app;
 }
 
 /** Serves the built SPA; any non-API path falls back to index.html so client routes load directly. */
-async function registerWebApp(app: FastifyInstance) {
+async function registerWebApp(app: FastifyInstance, methodsOf: (path: string) => string[]) {
   const hasBuild = existsSync(path.join(WEB_DIST_DIR, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false, index: false });
@@ -147,8 +151,19 @@ async function registerWebApp(app: FastifyInstance) {
   const indexHtml = hasBuild ? await readFile(path.join(WEB_DIST_DIR, 'index.html'), 'utf8') : null;
   app.setNotFoundHandler((request, reply) => {
     // `/api-keys` is a page of the web app, not a call: only `/api` and `/api/...` are the API.
-    if (isApiPath(routePathOf(request)) || request.method !== 'GET') {
-      return reply.status(404).send({ message: 'Not found' });
+    const path = routePathOf(request);
+    if (isApiPath(path) || request.method !== 'GET') {
+      const allowed = isApiPath(path) ? methodsOf(path) : [];
+      if (allowed.length > 0) {
+        reply.header('allow', allowed.join(', '));
+        return sendProblem(
+          reply,
+          405,
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+        );
+      }
+      return sendProblem(reply, 404, 'not_found', 'Not found');
     }
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');

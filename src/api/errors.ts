@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { DomainError, type ProblemKind } from '../domain/errors';
+import { DomainError, type LimitCode, type ProblemKind } from '../domain/errors';
 import { ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
@@ -66,40 +66,145 @@ export function isDatabaseAway(error: unknown): boolean {
   return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
 }
 
-/** The one place errors become responses: `{message, retryable?, issues?}`, no stack traces. */
+/**
+ * What kind of problem an answer reports, for a program to act on (the `code` of every problem): the kinds of
+ * the domain, and the few the HTTP layer adds.
+ */
+export type ProblemCode =
+  | ProblemKind
+  | LimitCode
+  | 'invalid_input'
+  | 'method_not_allowed'
+  | 'url_too_long'
+  | 'unsupported_media_type'
+  | 'internal_error';
+
+/** Each code's short, fixed summary (the problem's `title`); `detail` says what happened this time. */
+const TITLES: Record<ProblemCode, string> = {
+  rule_violated: 'The request breaks a rule of the product',
+  invalid_input: 'The request is malformed',
+  signed_out: 'Not signed in',
+  not_found: 'Not found',
+  conflict: 'Conflicts with the current state',
+  over_limit: 'A limit is used up',
+  free_allowance_used_up: 'The free step allowance is used up',
+  sign_in_rate_limited: 'Too many sign-in attempts',
+  model_call_rate_limited: 'Too many model calls',
+  too_large: 'Too large',
+  model_failed: 'The model failed',
+  unavailable: 'Unavailable for a moment',
+  method_not_allowed: 'Method not allowed',
+  url_too_long: 'The URL is too long',
+  unsupported_media_type: 'Unsupported media type',
+  internal_error: 'Internal server error',
+};
+
+export const PROBLEM_CODES = Object.keys(TITLES) as ProblemCode[];
+
+/**
+ * Every error answer, as RFC 9457 problem details (`application/problem+json`): `type` (a URN naming the
+ * code), `title`, `status`, `detail`, and the members of this API: `code`, `message` (the same text as
+ * `detail`, which the web app shows), `retryable` when sending the same request again may pass, `issues` for
+ * malformed input.
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  message: string;
+  retryable?: true;
+  issues?: InputIssue[];
+}
+
+export const PROBLEM_TYPE_PREFIX = 'urn:workbench:problem:';
+
+export function problemOf(
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extras: { retryable?: boolean; issues?: InputIssue[] } = {},
+): Problem {
+  return {
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    message: detail,
+    ...(extras.retryable ? { retryable: true as const } : {}),
+    ...(extras.issues ? { issues: extras.issues } : {}),
+  };
+}
+
+/** Answers a problem: the one way an error becomes a response. */
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extras: { retryable?: boolean; issues?: InputIssue[] } = {},
+) {
+  return reply
+    .status(status)
+    .type('application/problem+json; charset=utf-8')
+    .send(problemOf(status, code, detail, extras));
+}
+
+/** The codes of Fastify's own client errors, by status. */
+const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
+  400: 'invalid_input',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'too_large',
+  414: 'url_too_long',
+  415: 'unsupported_media_type',
+  // The only limiter without a message of its own: the model-call limit per user.
+  429: 'model_call_rate_limited',
+};
+
+/** The one place errors become responses: problem details, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const issues = inputIssuesOf(error);
   if (issues) {
     // The first problem, after the field it is in: `path: message`.
     const first = issues[0];
     const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-    return reply.status(400).send({ message: `${where}${first?.message ?? 'Invalid input'}`, issues });
+    return sendProblem(reply, 400, 'invalid_input', `${where}${first?.message ?? 'Invalid input'}`, {
+      issues,
+    });
   }
   if (error instanceof DomainError) {
-    return reply
-      .status(statusOf[error.kind])
-      .send(error.retryable ? { message: error.message, retryable: true } : { message: error.message });
+    return sendProblem(reply, statusOf[error.kind], error.code ?? error.kind, error.message, {
+      retryable: error.retryable,
+    });
   }
   if (error instanceof EventTooLarge) {
     // The limits on prompts and texts keep events far smaller; this is the store's last line.
-    return reply.status(413).send({
-      message: `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
-    });
+    return sendProblem(
+      reply,
+      413,
+      'too_large',
+      `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
+    );
   }
   if (error instanceof ConcurrencyConflict) {
     // A command gave up after its retries: the same request again is likely to pass.
-    return reply
-      .status(409)
-      .send({ message: 'Changed by another request at the same time; try again.', retryable: true });
+    return sendProblem(reply, 409, 'conflict', 'Changed by another request at the same time; try again.', {
+      retryable: true,
+    });
   }
   if (isDatabaseAway(error)) {
     // Nothing was done, or what was is rolled back: the same request later, or on another instance, may pass.
-    return reply.status(503).header('retry-after', '2').send({ message: DATABASE_AWAY, retryable: true });
+    reply.header('retry-after', '2');
+    return sendProblem(reply, 503, 'unavailable', DATABASE_AWAY, { retryable: true });
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {
-    return reply.status(fastifyError.statusCode).send({ message: fastifyError.message });
+    const status = fastifyError.statusCode;
+    return sendProblem(reply, status, HTTP_CODES[status] ?? 'rule_violated', fastifyError.message);
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.status(500).send({ message: 'Internal server error' });
+  return sendProblem(reply, 500, 'internal_error', 'Internal server error');
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors';
 
 /**
  * The route options that limit a model-calling route per user (not per address: users behind one proxy
@@ -12,6 +13,10 @@ export function modelCallRateLimit(perMinute: number) {
         max: perMinute,
         timeWindow: '1 minute',
         keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
+        errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+          new DomainError('over_limit', `Rate limit exceeded, retry in ${context.after}`, {
+            code: 'model_call_rate_limited',
+          }),
       },
     },
   };

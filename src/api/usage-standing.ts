@@ -51,7 +51,10 @@ export async function ownKeyForRun(
            END AS reserved`;
   const sealed = row?.encryptedApiKey ?? null;
   if (sealed !== null) return unsealOwnKey(config, sealed);
-  if (!row?.reserved) throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance));
+  if (!row?.reserved)
+    throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance), {
+      code: 'free_allowance_used_up',
+    });
   return null;
 }
 

@@ -20,17 +20,23 @@ export type ProblemKind =
   /** This server process is stopping and took no part in the request: any other may answer it (503). */
   | 'unavailable';
 
+/** Which limit a request ran into, when a program needs to tell them apart (all are 'over_limit'). */
+export type LimitCode = 'free_allowance_used_up' | 'sign_in_rate_limited' | 'model_call_rate_limited';
+
 export class DomainError extends Error {
   readonly retryable: boolean;
+  /** A finer name of the problem than its kind, for a program to tell apart (which limit is used up). */
+  readonly code: LimitCode | undefined;
 
   constructor(
     readonly kind: ProblemKind,
     message: string,
-    options: { retryable?: boolean; cause?: unknown } = {},
+    options: { retryable?: boolean; cause?: unknown; code?: LimitCode } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.retryable = options.retryable ?? false;
+    this.code = options.code;
   }
 }
 

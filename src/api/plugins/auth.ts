@@ -3,6 +3,7 @@ import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors';
+import { sendProblem } from '../errors';
 import { loginPageUrl, pageToGoBackTo } from '../login-page';
 import { RememberingSigner } from '../session-signer';
 import { PostgresSessionStore } from '../session-store';
@@ -230,8 +231,8 @@ function isCrossOrigin(request: FastifyRequest): boolean {
   }
 }
 
-function refuse(reply: FastifyReply, statusCode: number, message: string) {
-  return reply.status(statusCode).send({ message });
+function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string) {
+  return sendProblem(reply, statusCode, statusCode === 401 ? 'signed_out' : 'rule_violated', message);
 }
 
 export default fp(auth, {

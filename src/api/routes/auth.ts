@@ -54,7 +54,8 @@ type User = z.output<typeof userAnswer>;
 const signInRateLimit = {
   max: 10,
   timeWindow: '1 minute',
-  errorResponseBuilder: () => new DomainError('over_limit', messages.tooManyAttempts),
+  errorResponseBuilder: () =>
+    new DomainError('over_limit', messages.tooManyAttempts, { code: 'sign_in_rate_limited' }),
 };
 
 /** The sign-in page, sign-in, sign-up, the current user and sign-out. */

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBLEM_TYPE_PREFIX } from '../src/api/errors';
+import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+  json(): unknown;
+}
+
+/** An answer that is a problem of the given status and code: RFC 9457 members, and `message` = `detail`. */
+function expectProblem(response: Answer, status: number, code: string) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  const problem = response.json() as Record<string, unknown>;
+  expect(problem).toMatchObject({
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+  });
+  expect(problem.message).toBe(problem.detail);
+  return problem;
+}
+
+describe('every error is a problem (application/problem+json), Fastify’s own included', () => {
+  let t: TestApp;
+  let alice: Client;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ modelCallsPerMinute: 1 });
+    ({ cookie } = await signUp(t.app, 'Alice'));
+    alice = as(t.app, cookie);
+  });
+  afterAll(() => t.close());
+
+  it('answers malformed input 400 invalid_input with its issues', async () => {
+    const problem = expectProblem(await alice.post('/api/flows', { name: 5 }), 400, 'invalid_input');
+    expect(problem.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: ['name'] })]));
+    expect(problem.detail).toMatch(/^name: /);
+  });
+
+  it('answers 401 signed_out, 403 for another origin, 404 not_found', async () => {
+    expectProblem(await t.app.inject({ method: 'GET', url: '/api/flows' }), 401, 'signed_out');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/flows',
+        headers: { cookie, origin: 'https://elsewhere.example' },
+        payload: { name: 'x' },
+      }),
+      403,
+      'rule_violated',
+    );
+    expectProblem(await alice.get('/api/flows/4f9a1c2e-0000-4000-8000-000000000001'), 404, 'not_found');
+    expectProblem(await alice.get('/api/no-such-thing'), 404, 'not_found');
+  });
+
+  it('answers a known path with another method 405 with Allow', async () => {
+    const response = await alice.put('/api/flows', {});
+    expectProblem(response, 405, 'method_not_allowed');
+    expect(response.headers.allow).toBe('GET, HEAD, POST');
+    const { flow } = await createFlow(alice, 'Methods', [{ name: 'One', systemPrompt: 'Say one' }]);
+    const onFlow = await alice.post(`/api/flows/${flow.id}`, {});
+    expectProblem(onFlow, 405, 'method_not_allowed');
+    expect(String(onFlow.headers.allow).split(', ')).toEqual(
+      expect.arrayContaining(['DELETE', 'GET', 'PUT']),
+    );
+  });
+
+  it('answers Fastify’s own refusals as problems: 413, 414, 415', async () => {
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/flows',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'x'.repeat(5 * 1024 * 1024) }),
+      }),
+      413,
+      'too_large',
+    );
+    expectProblem(await alice.get(`/api/flows/${'a'.repeat(2_000)}`), 414, 'url_too_long');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/flows',
+        headers: { cookie, 'content-type': 'text/xml' },
+        payload: '<flow/>',
+      }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('tells the limits apart: the model-call rate limit and the free allowance, each with its code', async () => {
+    const { flow, steps } = await createFlow(alice, 'Limits', [{ name: 'One', systemPrompt: 'Say one' }]);
+    const runOnce = async () => {
+      const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json() as { id: string };
+      return alice.post(`/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`, { userInput: '' });
+    };
+    expect((await runOnce()).statusCode).toBe(200);
+    const limited = await runOnce();
+    expectProblem(limited, 429, 'model_call_rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Without a rate limit, the free allowance is what stops the runs.
+    const unlimited = await createTestApp({ modelCallsPerMinute: 0, freeStepAllowance: 1 });
+    try {
+      const bob = as(unlimited.app, (await signUp(unlimited.app, 'Bob')).cookie);
+      const bobs = await createFlow(bob, 'Allowance', [{ name: 'One', systemPrompt: 'Say one' }]);
+      const run = async () => {
+        const execution = (await bob.post(`/api/flows/${bobs.flow.id}/execute`)).json() as { id: string };
+        return bob.post(`/api/executions/${execution.id}/steps/${bobs.steps[0]!.id}/execute`, {
+          userInput: '',
+        });
+      };
+      expect((await run()).statusCode).toBe(200);
+      expectProblem(await run(), 429, 'free_allowance_used_up');
+    } finally {
+      await unlimited.close();
+    }
+  });
+});
