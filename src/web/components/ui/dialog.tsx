@@ -1,11 +1,26 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type KeyboardEvent, type ReactNode, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useRef } from 'react';
 import { classNames } from '../../lib/class-names';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
+
+/**
+ * A dialog's Escape, given the button that closes it. Radix lets only the layer opened last hear Escape, and a
+ * toast (the one after "Copy JSON", say) opens after the dialog: Escape would close the toast and leave the
+ * dialog open. A layer opened inside the dialog (a menu, another dialog) that takes Escape marks it handled;
+ * otherwise Escape, reaching the dialog unhandled, closes it as its close button does.
+ */
+export function escapeClicks(close: RefObject<HTMLButtonElement | null>) {
+  return (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
+    // Handled: a dialog this one was opened from stays open.
+    event.preventDefault();
+    close.current?.click();
+  };
+}
 
 /** A centred modal with a title, an optional description and a close button in the corner. */
 export function DialogContent({
@@ -30,16 +45,7 @@ export function DialogContent({
   // scrolls inside instead.
   const ownHeight = /(?:^|\s)max-h-/.test(className ?? '');
   const close = useRef<HTMLButtonElement>(null);
-  // Radix lets only the layer opened last hear Escape, and a toast (the one after "Copy JSON", say) opens
-  // after the dialog: Escape would close the toast and leave the dialog open. A layer opened inside the
-  // dialog (a menu, another dialog) that takes Escape marks it handled; otherwise Escape, reaching the
-  // dialog unhandled, closes it as its close button does.
-  const closeOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
-    // Handled: a dialog this one was opened from stays open.
-    event.preventDefault();
-    close.current?.click();
-  };
+  const closeOnEscape = escapeClicks(close);
   return (
     <DialogPrimitive.Portal>
       {/* Overlay and content share one layer, so a dialog opened from another one covers it, backdrop

@@ -1,6 +1,7 @@
 import { ArrowLeft, Play, PlayCircle, Plus, RotateCcw, Settings, Square, Trash2 } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
@@ -40,6 +41,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const [settingsOpen, setSettingsOpen] = useState(false);
   const saves = useRef(new Map<string, Promise<unknown>>());
   const toast = useToast();
+  const confirm = useConfirm();
 
   const createStep = useCreateMasterStep(sessionId);
   const updateStep = useUpdateMasterStep(sessionId);
@@ -129,8 +131,8 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     );
   };
 
-  const removeSelected = () => {
-    if (!selected || !window.confirm(t.deleteConfirm)) return;
+  const removeSelected = async () => {
+    if (!selected || !(await confirm(t.deleteConfirm))) return;
     const index = rows.findIndex((row) => row.id === selected.id);
     deleteStep.mutate(selected.id, {
       onSuccess: () => setSelectedId(rows[index + 1]?.id ?? rows[index - 1]?.id ?? null),

@@ -1,5 +1,6 @@
 import { Layers, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -18,6 +19,7 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
   const flows = useFlows();
   const remove = useDeleteMasterSession();
   const toast = useToast();
+  const confirm = useConfirm();
   const flowName = (flowId: string | null) => flows.data?.find((f) => f.id === flowId)?.name;
 
   return (
@@ -61,8 +63,8 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
                   aria-label={t.deleteSessionLabel(session.sessionName)}
                   title={t.deleteSession}
                   disabled={remove.isPending}
-                  onClick={() => {
-                    if (!window.confirm(t.deleteSessionConfirm(session.sessionName))) return;
+                  onClick={async () => {
+                    if (!(await confirm(t.deleteSessionConfirm(session.sessionName)))) return;
                     remove.mutate(session.id, {
                       onSuccess: () => toast({ title: t.sessionDeleted, variant: 'success' }),
                     });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
 import type { OutputMode } from '../../../../../domain/flow';
+import { useConfirm } from '../../../../components/ui/confirm-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Checkbox } from '../../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../../components/ui/field';
@@ -84,6 +85,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
   const deleteResult = useDeleteResult(result.executionId);
   const [editing, setEditing] = useState(false);
   const toast = useToast();
+  const confirm = useConfirm();
   // A choice step's pick is the path taken; it is approved by the run itself and shown read-only.
   const isChoice = outputMode === 'multiple_choice';
 
@@ -91,8 +93,8 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
     updateResult.mutate({ resultId: result.id, changes: { approved } });
   const save = (changes: { result: string; label: string }) =>
     updateResult.mutate({ resultId: result.id, changes }, { onSuccess: () => setEditing(false) });
-  const remove = () => {
-    if (!window.confirm(t.confirmDeleteResult)) return;
+  const remove = async () => {
+    if (!(await confirm(t.confirmDeleteResult))) return;
     deleteResult.mutate(result.id, {
       onSuccess: () =>
         toast({ title: toasts.resultDeleted, description: toasts.resultDeletedText, variant: 'success' }),
