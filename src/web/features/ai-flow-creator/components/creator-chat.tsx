@@ -7,10 +7,10 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
 import { classNames } from '../../../lib/class-names';
-import { dates, aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
+import { formatClockTime } from '../../../lib/format-date';
+import { aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
 
-const timeOf = (timestamp: string) =>
-  new Date(timestamp).toLocaleTimeString(dates.locale, { hour: '2-digit', minute: '2-digit' });
+const timeOf = (timestamp: string) => formatClockTime(timestamp);
 
 const ICONS = { system: Info, user: User, ai: Bot };
 

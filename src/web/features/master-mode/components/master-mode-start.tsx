@@ -9,7 +9,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
-import { dates, masterMode as t } from '../../../lib/strings';
+import { formatDateTime } from '../../../lib/format-date';
+import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
 
@@ -46,8 +47,7 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
                   {session.sessionName}
                 </p>
                 <p className="truncate text-sm text-slate-500">
-                  {name ? t.ofFlow(name) : t.withoutFlow} ·{' '}
-                  {t.updatedAt(new Date(session.updatedAt).toLocaleString(dates.locale))}
+                  {name ? t.ofFlow(name) : t.withoutFlow} · {t.updatedAt(formatDateTime(session.updatedAt))}
                 </p>
               </div>
               <div className="flex shrink-0 items-center gap-2">

@@ -2,7 +2,8 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../../../components/ui/button';
 import { classNames } from '../../../../lib/class-names';
-import { dates, history as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { history as t } from '../../../../lib/strings';
 import { FlowVersionLink } from '../../versions/components/flow-version-link';
 import { HistoryDiff } from './history-diff';
 import type { HistoryPoint } from './history-points';
@@ -67,7 +68,7 @@ function TimelineEntry({
         ) : null}
         {point.text.diff ? <HistoryDiff parts={point.text.diff} /> : null}
         <p className="mt-1 text-xs text-slate-500">
-          {new Date(point.at).toLocaleString(dates.locale)}
+          {formatDateTime(point.at)}
           {point.actor ? ` · ${point.actor}` : ''}
         </p>
       </button>

@@ -2,11 +2,12 @@ import { PlayCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Badge } from '../../../../components/ui/badge';
 import { classNames } from '../../../../lib/class-names';
-import { dates, queueCard, flowHistory as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { queueCard, flowHistory as t } from '../../../../lib/strings';
 import type { FlowVersion } from '../api/get-flow-versions';
 import type { VersionSelection } from './version-selection';
 
-const when = (at: string) => new Date(at).toLocaleString(dates.locale);
+const when = (at: string) => formatDateTime(at);
 
 function VersionEntry({
   entry,

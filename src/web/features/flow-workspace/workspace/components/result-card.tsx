@@ -9,7 +9,8 @@ import { Checkbox } from '../../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../../components/ui/field';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
 import { useToast } from '../../../../components/ui/toast';
-import { dates, runMode as t, toasts } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { runMode as t, toasts } from '../../../../lib/strings';
 import { useDeleteResult } from '../../api/delete-result';
 import { useUpdateResult } from '../../api/update-result';
 import { ResultStatusBadge } from './result-status-badge';
@@ -110,9 +111,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
           </span>
         ) : null}
         <ResultStatusBadge result={result} isChoice={isChoice} testId="result-status" />
-        <span className="text-xs text-slate-500">
-          {new Date(result.createdAt).toLocaleString(dates.locale)}
-        </span>
+        <span className="text-xs text-slate-500">{formatDateTime(result.createdAt)}</span>
         <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
           {isChoice ? null : (
