@@ -3,7 +3,7 @@
  * they can be checked against it; templated ones are functions.
  */
 
-import { formatDateTime } from './format-date';
+import { DATE_LOCALE, formatDateTime } from './format-date';
 
 export const app = {
   name: 'Prompt Flow Workbench',
@@ -800,7 +800,7 @@ export const apiKeys = {
 };
 
 export const dates = {
-  locale: 'vi-VN',
+  locale: DATE_LOCALE,
 };
 
 export const sessions = {
