@@ -5,7 +5,7 @@ import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { masterMode as t, whyDisabled } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
@@ -179,7 +179,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
         <div className="lg:min-w-[56rem]">
           {/* Stacked rows name each field themselves. */}
           <div
-            className={classNames(
+            className={cn(
               sheetColumns,
               'max-lg:hidden border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold text-slate-600',
             )}

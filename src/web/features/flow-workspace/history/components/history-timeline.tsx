@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../../../components/ui/button';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { formatDateTime } from '../../../../lib/format-date';
 import { history as t } from '../../../../lib/strings';
 import { FlowVersionLink } from '../../versions/components/flow-version-link';
@@ -36,7 +36,7 @@ function TimelineEntry({
   return (
     <li
       ref={ref}
-      className={classNames(
+      className={cn(
         'rounded-lg border border-l-4 border-slate-200 transition-colors',
         tones[point.type] ?? 'border-l-slate-200',
         selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white',
@@ -46,10 +46,7 @@ function TimelineEntry({
         type="button"
         onClick={onSelect}
         aria-current={selected ? 'step' : undefined}
-        className={classNames(
-          'w-full cursor-pointer rounded-lg p-3 text-left',
-          selected ? '' : 'hover:bg-slate-50',
-        )}
+        className={cn('w-full cursor-pointer rounded-lg p-3 text-left', selected ? '' : 'hover:bg-slate-50')}
         data-testid="history-entry"
         data-position={point.position}
         data-type={point.type}

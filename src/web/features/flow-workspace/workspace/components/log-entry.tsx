@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution/types';
 import { Badge } from '../../../../components/ui/badge';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
+import { cn } from '../../../../lib/cn';
 import { formatDateTime } from '../../../../lib/format-date';
 import { logs as t } from '../../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
@@ -61,7 +62,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {labels.map(([label, content]) => (
               <div key={label}>
                 <dt className="font-mono text-xs font-medium text-indigo-700">[[{label}]]</dt>
-                <dd className={`${preClasses} mt-1 max-h-40 overflow-y-auto`}>{content}</dd>
+                <dd className={cn(preClasses, 'mt-1 max-h-40 overflow-y-auto')}>{content}</dd>
               </div>
             ))}
           </dl>
