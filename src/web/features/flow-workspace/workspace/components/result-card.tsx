@@ -17,7 +17,7 @@ import { ResultStatusBadge } from './result-status-badge';
 import { ReusedResultBadge } from './reused-result-badge';
 
 /** Label and text of a result being edited; a blank label is saved as step_{order} by the server. */
-function ResultEditor({
+export function ResultEditor({
   result,
   saving,
   onSave,
