@@ -31,7 +31,8 @@ afterEach(cleanup);
 
 const answer = () => screen.getByTestId('answer').textContent;
 
-describe('the confirmation dialog', () => {
+// Typing and clicking through user-event in jsdom takes seconds when the machine is busy.
+describe('the confirmation dialog', { timeout: 20_000 }, () => {
   it('asks the question, and answers yes only on its confirm button', async () => {
     const user = userEvent.setup();
     render(<Asker question="Bạn có chắc muốn xóa session này?" />);

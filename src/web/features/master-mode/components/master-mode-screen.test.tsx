@@ -102,7 +102,8 @@ const row = (position: number) => screen.getByTestId(`master-row-${position}`);
 const cell = (position: number, column: string) =>
   within(row(position)).getByLabelText(column) as HTMLTextAreaElement;
 
-describe('the master mode grid', () => {
+// Typing and clicking through user-event in jsdom takes seconds when the machine is busy.
+describe('the master mode grid', { timeout: 20_000 }, () => {
   it('shows one row per step with its number, name, type and its Input, Result and Prompt cells', async () => {
     renderScreen();
 

@@ -74,7 +74,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the run-mode step card', () => {
+// Typing and clicking through user-event in jsdom takes seconds when the machine is busy.
+describe('the run-mode step card', { timeout: 20_000 }, () => {
   it('tells that the step waits for input, and keeps Execute disabled with the reason until input is typed', async () => {
     const user = userEvent.setup();
     renderCard(article, atArticle);

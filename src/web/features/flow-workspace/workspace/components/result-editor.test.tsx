@@ -36,7 +36,8 @@ const saveButton = () => screen.getByRole('button', { name: runMode.saveResult }
 
 afterEach(cleanup);
 
-describe('the result editor', () => {
+// Typing and clicking through user-event in jsdom takes seconds when the machine is busy.
+describe('the result editor', { timeout: 20_000 }, () => {
   it('starts from the result, and saves the edited text and label', async () => {
     const user = userEvent.setup();
     const { onSave, onCancel } = renderEditor();
