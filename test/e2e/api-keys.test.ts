@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -13,7 +13,6 @@ describe.skipIf(skipReason !== null)(
       const { server, browser } = env;
       screenshotTabsOnFailure(browser, 'api-keys-failed-tab');
       const page = await browser.newPage();
-      page.on('dialog', (dialog) => dialog.accept());
       await signUpInBrowser(page, server.url, 'Khoa');
       await page.goto(`${server.url}/api-keys`);
       await page.getByTestId('api-keys-empty').waitFor();
@@ -43,6 +42,7 @@ describe.skipIf(skipReason !== null)(
       await screenshot(page, 'api-keys-01-added');
 
       await page.getByTestId('delete-api-key').click();
+      expect(await answerConfirmation(page, true)).toBe('Bạn có chắc muốn xóa API key này?');
       await expect.poll(() => page.getByTestId('toast').textContent()).toContain('API key đã được xóa');
       await page.getByTestId('api-keys-empty').waitFor();
       await page.close();

@@ -62,6 +62,19 @@ export function screenshot(page: Page, name: string) {
   return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Answers the app's confirmation dialog, once it asks: goes ahead or cancels, waits for it to close, and
+ * returns the question it asked.
+ */
+export async function answerConfirmation(page: Page, goAhead: boolean): Promise<string> {
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.waitFor();
+  const question = (await dialog.getByTestId('confirm-dialog-question').textContent()) ?? '';
+  await dialog.getByTestId(goAhead ? 'confirm-dialog-confirm' : 'confirm-dialog-cancel').click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
+}
+
 /** Creates an account on the server-rendered sign-in page and waits for the flows list. */
 export async function signUpInBrowser(page: Page, baseUrl: string, firstName: string, lastName = 'Nguyễn') {
   await page.goto(`${baseUrl}/api/login`);

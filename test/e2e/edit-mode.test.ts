@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -149,18 +149,12 @@ describe.skipIf(skipReason !== null)(
       expect(looped?.loopTargetStepId).toBe(looped?.id);
 
       // Deleting asks first; dismissing keeps the step.
-      const dismissed = page.waitForEvent('dialog');
-      const dismissedClick = page.getByTestId('delete-step').click();
-      const question = await dismissed;
-      expect(question.message()).toBe('Bạn có chắc muốn xóa Step 1: Dàn ý?');
-      await question.dismiss();
-      await dismissedClick;
+      await page.getByTestId('delete-step').click();
+      expect(await answerConfirmation(page, false)).toBe('Bạn có chắc muốn xóa Step 1: Dàn ý?');
       expect(await page.getByTestId('step-tree').locator('li').count()).toBe(2);
 
-      const accepted = page.waitForEvent('dialog');
-      const acceptedClick = page.getByTestId('delete-step').click();
-      await (await accepted).accept();
-      await acceptedClick;
+      await page.getByTestId('delete-step').click();
+      await answerConfirmation(page, true);
       await expect.poll(() => toastText(page)).toEqual(['Thành côngStep đã được xóa khỏi flow']);
       await expect.poll(() => page.getByTestId('step-tree').locator('li').count()).toBe(1);
       // The one left is shown, and no longer takes input from the deleted step.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -188,18 +188,12 @@ describe.skipIf(skipReason !== null)(
       expect(await toastText(page)).toContain('500: disk full');
       await page.unroute('**/api/flows/*/export');
 
-      // Delete asks the browser's confirmation: declined keeps the flow, a failure says so, accepted removes it.
+      // Delete asks first: declined keeps the flow, a failure says so, accepted removes it.
       const confirmations: string[] = [];
-      let accept = false;
-      page.on('dialog', (confirm) => {
-        confirmations.push(confirm.message());
-        void (accept ? confirm.accept() : confirm.dismiss());
-      });
       await market.getByTestId('flow-menu').click();
       await page.getByTestId('flow-delete').click();
-      await expect.poll(() => confirmations.length).toBe(1);
+      confirmations.push(await answerConfirmation(page, false));
       expect(await market.count()).toBe(1);
-      accept = true;
       await page.route('**/api/flows/*', (route) =>
         route.request().method() === 'DELETE'
           ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' })
@@ -207,12 +201,14 @@ describe.skipIf(skipReason !== null)(
       );
       await market.getByTestId('flow-menu').click();
       await page.getByTestId('flow-delete').click();
+      confirmations.push(await answerConfirmation(page, true));
       await expect.poll(() => toastText(page)).toContain('Failed to delete flow');
       expect(await toastText(page)).toContain('Error');
       expect(await market.count()).toBe(1);
       await page.unroute('**/api/flows/*');
       await market.getByTestId('flow-menu').click();
       await page.getByTestId('flow-delete').click();
+      confirmations.push(await answerConfirmation(page, true));
       await expect.poll(() => market.count()).toBe(0);
       expect(confirmations).toEqual(Array(3).fill('Are you sure you want to delete this flow?'));
       await expect.poll(() => toastText(page)).toContain('Flow deleted successfully');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeGemini, promptOf, startFakeGemini } from '../support/fake-gemini';
-import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -196,14 +196,8 @@ describe.skipIf(skipReason !== null)(
         'Không tìm thấy: [[Outline]], [[row-7]] (giữ nguyên khi chạy)',
       );
       await page.getByTestId('master-mode-back').click();
-      const confirmation = new Promise<string>((resolve) =>
-        page.once('dialog', (dialog) => {
-          resolve(dialog.message());
-          void dialog.accept();
-        }),
-      );
       await listed.filter({ hasText: 'Ghi chép riêng' }).getByTestId('master-session-delete').click();
-      expect(await confirmation).toBe(
+      expect(await answerConfirmation(page, true)).toBe(
         'Xóa session "Ghi chép riêng" và các dòng của nó? Các lần chạy vẫn được giữ trong lịch sử.',
       );
       await expect

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -83,7 +83,6 @@ describe.skipIf(skipReason !== null)(
       const { server, browser } = env;
       screenshotTabsOnFailure(browser, 'sessions-failed-tab');
       const page = await browser.newPage();
-      page.on('dialog', (dialog) => dialog.accept());
       await signUpInBrowser(page, server.url, 'Sương');
       const flow = await callApi(page, server.url, 'POST', '/api/flows', {
         name: 'Bài blog về trà',
@@ -141,6 +140,7 @@ describe.skipIf(skipReason !== null)(
       await page.goto(`${server.url}/sessions`);
       await page.getByTestId('session-card').waitFor();
       await page.getByTestId('delete-session').click();
+      expect(await answerConfirmation(page, true)).toBe('Bạn có chắc muốn xóa session này?');
       await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Session đã được xóa');
       await page.getByTestId('sessions-empty').waitFor();
       expect(await callApi(page, server.url, 'GET', '/api/user-sessions')).toEqual([]);

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { ConfirmDialog } from '../components/ui/confirm-dialog';
 import { useToast } from '../components/ui/toast';
 import { userQueryOptions } from '../features/auth/api/get-user';
 import { createQueryClient } from '../lib/api-client';
@@ -32,6 +33,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
+      <ConfirmDialog />
       <Suspense fallback={null}>
         <Toaster closeLabel={toasts.close} />
       </Suspense>

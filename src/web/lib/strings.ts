@@ -3,6 +3,8 @@
  * they can be checked against it; templated ones are functions.
  */
 
+import { DATE_LOCALE, formatDateTime } from './format-date';
+
 export const app = {
   name: 'Prompt Flow Workbench',
   loading: 'Đang tải...',
@@ -368,7 +370,7 @@ export const history = {
     stepList: (steps: string[]) => steps.join(', '),
     stepsSynced: 'Các step của flow đã thay đổi',
     resultsReused: (steps: string[], sourceStartedAt: string) =>
-      `Dùng lại kết quả đã approve của ${steps.join(', ')} từ execution lúc ${new Date(sourceStartedAt).toLocaleString('vi-VN')}`,
+      `Dùng lại kết quả đã approve của ${steps.join(', ')} từ execution lúc ${formatDateTime(sourceStartedAt)}`,
     step: (order: number, name: string | null) => (name ? `Step ${order} (${name})` : `Step ${order}`),
     runStarted: (step: string, input: string) => `${step} bắt đầu chạy với input '${input}'`,
     runAgain: (step: string, version: number, input: string) =>
@@ -798,7 +800,7 @@ export const apiKeys = {
 };
 
 export const dates = {
-  locale: 'vi-VN',
+  locale: DATE_LOCALE,
 };
 
 export const sessions = {

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { displayNameOf, type User } from '../../features/auth/api/get-user';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 import { SIGN_IN_PATH } from '../../lib/sign-in';
 import { app, nav } from '../../lib/strings';
 import { isActive, PAGES } from './navigation-pages';
@@ -14,7 +14,7 @@ function NavLink({ href, children, className }: { href: string; children: string
   return (
     <Link
       href={href}
-      className={classNames(
+      className={cn(
         'shrink-0 whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium transition-colors sm:px-3',
         active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
         className,

@@ -1,5 +1,5 @@
 import type { HTMLAttributes } from 'react';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 
 type Tone = 'neutral' | 'indigo' | 'green' | 'amber' | 'red' | 'outline';
 
@@ -19,7 +19,7 @@ export function Badge({
 }: HTMLAttributes<HTMLSpanElement> & { tone?: Tone }) {
   return (
     <span
-      className={classNames(
+      className={cn(
         'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap',
         tones[tone],
         className,

@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 
 type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive';
 type Size = 'sm' | 'md' | 'icon';
@@ -28,7 +28,7 @@ export function buttonClasses(
   extra?: string,
   explained = false,
 ) {
-  return classNames(
+  return cn(
     'inline-flex items-center rounded-lg font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50 cursor-pointer',
     explained ? 'disabled:cursor-not-allowed' : 'disabled:pointer-events-none',
     variants[variant],

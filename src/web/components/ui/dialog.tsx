@@ -1,11 +1,26 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type KeyboardEvent, type ReactNode, useRef } from 'react';
-import { classNames } from '../../lib/class-names';
+import { type KeyboardEvent, type ReactNode, type RefObject, useRef } from 'react';
+import { cn } from '../../lib/cn';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
+
+/**
+ * A dialog's Escape, given the button that closes it. Radix lets only the layer opened last hear Escape, and a
+ * toast (the one after "Copy JSON", say) opens after the dialog: Escape would close the toast and leave the
+ * dialog open. A layer opened inside the dialog (a menu, another dialog) that takes Escape marks it handled;
+ * otherwise Escape, reaching the dialog unhandled, closes it as its close button does.
+ */
+export function escapeClicks(close: RefObject<HTMLButtonElement | null>) {
+  return (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
+    // Handled: a dialog this one was opened from stays open.
+    event.preventDefault();
+    close.current?.click();
+  };
+}
 
 /** A centred modal with a title, an optional description and a close button in the corner. */
 export function DialogContent({
@@ -23,33 +38,19 @@ export function DialogContent({
   closeLabel: string;
   'data-testid'?: string;
 }) {
-  // Two max-w classes in one list are decided by Tailwind's stylesheet order, not by the order written:
-  // a dialog that sets its own width (without a breakpoint) does not get the default one.
-  const ownWidth = /(?:^|\s)max-w-/.test(className ?? '');
-  // The same for the height: by default a dialog never outgrows the screen (a phone's included) and
-  // scrolls inside instead.
-  const ownHeight = /(?:^|\s)max-h-/.test(className ?? '');
   const close = useRef<HTMLButtonElement>(null);
-  // Radix lets only the layer opened last hear Escape, and a toast (the one after "Copy JSON", say) opens
-  // after the dialog: Escape would close the toast and leave the dialog open. A layer opened inside the
-  // dialog (a menu, another dialog) that takes Escape marks it handled; otherwise Escape, reaching the
-  // dialog unhandled, closes it as its close button does.
-  const closeOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
-    // Handled: a dialog this one was opened from stays open.
-    event.preventDefault();
-    close.current?.click();
-  };
+  const closeOnEscape = escapeClicks(close);
   return (
     <DialogPrimitive.Portal>
       {/* Overlay and content share one layer, so a dialog opened from another one covers it, backdrop
           included: the later portal is painted above the earlier one. */}
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/40 backdrop-blur-[1px]" />
       <DialogPrimitive.Content
-        className={classNames(
+        className={cn(
           'fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none',
-          !ownWidth && 'max-w-lg',
-          !ownHeight && 'max-h-[calc(100dvh-2rem)] overflow-y-auto',
+          // By default a dialog never outgrows the screen (a phone's included) and scrolls inside instead;
+          // a width or height of its own (without a breakpoint) replaces the default one.
+          'max-w-lg max-h-[calc(100dvh-2rem)] overflow-y-auto',
           className,
         )}
         // Radix warns about a missing description unless told explicitly that there is none.

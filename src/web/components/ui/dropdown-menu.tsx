@@ -1,6 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { ComponentProps } from 'react';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
@@ -11,7 +11,7 @@ export function DropdownMenuContent({ className, ...props }: ComponentProps<type
       <Menu.Content
         align="end"
         sideOffset={4}
-        className={classNames(
+        className={cn(
           'z-50 min-w-44 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg',
           className,
         )}
@@ -28,7 +28,7 @@ export function DropdownMenuItem({
 }: ComponentProps<typeof Menu.Item> & { destructive?: boolean }) {
   return (
     <Menu.Item
-      className={classNames(
+      className={cn(
         'flex cursor-pointer select-none items-center gap-2 rounded-md px-2 py-1.5 outline-none data-[disabled]:cursor-default data-[disabled]:opacity-50 data-[highlighted]:bg-slate-100',
         destructive && 'text-red-600 data-[highlighted]:bg-red-50',
         className,

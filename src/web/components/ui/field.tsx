@@ -1,22 +1,22 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 
 const fieldClasses =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 disabled:opacity-60';
 
 export function Input({ className, ...props }: ComponentProps<'input'>) {
-  return <input className={classNames(fieldClasses, 'h-10', className)} {...props} />;
+  return <input className={cn(fieldClasses, 'h-10', className)} {...props} />;
 }
 
 const selectClasses =
   'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
 
 export function Select({ className, ...props }: ComponentProps<'select'>) {
-  return <select className={classNames(selectClasses, className)} {...props} />;
+  return <select className={cn(selectClasses, className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
-  return <textarea className={classNames(fieldClasses, 'min-h-24 resize-y', className)} {...props} />;
+  return <textarea className={cn(fieldClasses, 'min-h-24 resize-y', className)} {...props} />;
 }
 
 /** A form control (the children, whose id is `id`) under its label. */

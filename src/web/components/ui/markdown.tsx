@@ -1,4 +1,5 @@
 import { Component, lazy, type ReactNode, Suspense } from 'react';
+import { cn } from '../../lib/cn';
 import { markdown as t } from '../../lib/strings';
 
 const MarkdownRenderer = lazy(() => import('./markdown-renderer'));
@@ -25,7 +26,7 @@ class MarkdownErrorBoundary extends Component<{ raw: string; children: ReactNode
 export function MarkdownBlock({ text, className }: { text: string; className?: string }) {
   if (!text.trim()) return <p className="text-sm italic text-slate-500">{t.empty}</p>;
   return (
-    <div className={`markdown-body ${className ?? ''}`}>
+    <div className={cn('markdown-body', className)}>
       <MarkdownErrorBoundary key={text} raw={text}>
         <Suspense fallback={<div className="whitespace-pre-wrap">{text}</div>}>
           <MarkdownRenderer text={text} />

@@ -1,5 +1,5 @@
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 
 export function Skeleton({ className }: { className?: string }) {
-  return <div className={classNames('animate-pulse rounded-md bg-slate-200', className)} />;
+  return <div className={cn('animate-pulse rounded-md bg-slate-200', className)} />;
 }

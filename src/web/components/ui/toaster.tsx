@@ -1,7 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useAtom } from 'jotai';
 import { X } from 'lucide-react';
-import { classNames } from '../../lib/class-names';
+import { cn } from '../../lib/cn';
 import { currentToastAtom } from './toast';
 
 /** A dismissed toast is removed this long after it closed (unless a newer one took its place). */
@@ -29,7 +29,7 @@ export function Toaster({ closeLabel }: { closeLabel: string }) {
           }}
           data-testid="toast"
           data-variant={toast.variant ?? 'default'}
-          className={classNames(
+          className={cn(
             'group relative flex w-full items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg',
             'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-full data-[state=closed]:opacity-0 transition-opacity',
             toast.variant === 'destructive'

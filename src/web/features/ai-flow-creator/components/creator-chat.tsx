@@ -6,11 +6,11 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
-import { classNames } from '../../../lib/class-names';
-import { dates, aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
+import { cn } from '../../../lib/cn';
+import { formatClockTime } from '../../../lib/format-date';
+import { aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
 
-const timeOf = (timestamp: string) =>
-  new Date(timestamp).toLocaleTimeString(dates.locale, { hour: '2-digit', minute: '2-digit' });
+const timeOf = (timestamp: string) => formatClockTime(timestamp);
 
 const ICONS = { system: Info, user: User, ai: Bot };
 
@@ -19,23 +19,23 @@ function MessageView({ message }: { message: CreatorChatMessage }) {
   const mine = message.type === 'user';
   return (
     <div
-      className={classNames('flex items-start gap-2', mine && 'flex-row-reverse')}
+      className={cn('flex items-start gap-2', mine && 'flex-row-reverse')}
       data-testid={`creator-message-${message.type}`}
     >
       <span
-        className={classNames(
+        className={cn(
           'mt-1 flex h-7 w-7 shrink-0 items-center justify-center rounded-full',
           mine ? 'bg-indigo-100 text-indigo-700' : 'bg-slate-200 text-slate-700',
         )}
       >
         <Icon className="h-4 w-4" />
       </span>
-      <div className={classNames('flex max-w-[85%] flex-col gap-1', mine && 'items-end')}>
+      <div className={cn('flex max-w-[85%] flex-col gap-1', mine && 'items-end')}>
         <span className="text-xs text-slate-500">
           {t.senders[message.type]} · <time dateTime={message.timestamp}>{timeOf(message.timestamp)}</time>
         </span>
         <p
-          className={classNames(
+          className={cn(
             'whitespace-pre-wrap rounded-2xl px-4 py-2.5 text-sm shadow-sm',
             mine && 'rounded-tr-sm bg-indigo-600 text-white',
             message.type === 'ai' && 'rounded-tl-sm border border-slate-200 bg-white text-slate-800',

@@ -3,10 +3,11 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { apiKeys as t, dates } from '../../../lib/strings';
+import { formatDateTime } from '../../../lib/format-date';
+import { apiKeys as t } from '../../../lib/strings';
 import type { ApiKey } from '../api/get-api-keys';
 
-const shown = (when: string) => new Date(when).toLocaleString(dates.locale);
+const shown = (when: string) => formatDateTime(when);
 
 export function ApiKeyList({
   keys,

@@ -1,5 +1,6 @@
 import { AlertTriangle, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
 import { apiKeys as t, toasts } from '../../../lib/strings';
@@ -17,6 +18,7 @@ export function ApiKeysPage() {
   const usage = useUsage();
   const deleteApiKey = useDeleteApiKey();
   const toast = useToast();
+  const confirm = useConfirm();
   const redirectIfSignedOut = useSignedOutRedirect();
   const [addOpen, setAddOpen] = useState(false);
 
@@ -27,8 +29,8 @@ export function ApiKeysPage() {
 
   const hasActiveKey = (keys.data ?? []).some((key) => key.isActive);
 
-  const remove = (key: ApiKey) => {
-    if (!window.confirm(t.deleteConfirm)) return;
+  const remove = async (key: ApiKey) => {
+    if (!(await confirm(t.deleteConfirm))) return;
     deleteApiKey.mutate(key.id, {
       onSuccess: () => toast({ title: toasts.success, description: t.deleted, variant: 'success' }),
       onError: redirectIfSignedOut,

@@ -2,7 +2,7 @@ import { Gauge } from 'lucide-react';
 import { type UsageLevel, usageLevel } from '../../../../domain/free-allowance';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { apiKeys as t } from '../../../lib/strings';
 import type { Usage } from '../api/get-usage';
 
@@ -29,7 +29,7 @@ export function UsageCard({ usage, isLoading }: { usage: Usage | undefined; isLo
   return (
     // Not a Card: its white background would compete with the tone's.
     <div
-      className={classNames('rounded-xl border p-5 shadow-sm', tones[level].card)}
+      className={cn('rounded-xl border p-5 shadow-sm', tones[level].card)}
       data-testid="usage-card"
       data-level={level}
     >
@@ -47,7 +47,7 @@ export function UsageCard({ usage, isLoading }: { usage: Usage | undefined; isLo
           {unlimited ? null : (
             <div className="mt-3 h-2 overflow-hidden rounded-full bg-white/70">
               <div
-                className={classNames('h-full rounded-full', tones[level].bar)}
+                className={cn('h-full rounded-full', tones[level].bar)}
                 style={{ width: `${Math.round(usedShare * 100)}%` }}
               />
             </div>

@@ -13,7 +13,8 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
 import type { FlowListItem } from '../../../lib/flows-query';
-import { dates, flowsList as t } from '../../../lib/strings';
+import { formatDateTime } from '../../../lib/format-date';
+import { flowsList as t } from '../../../lib/strings';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
@@ -57,7 +58,7 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
           </p>
           {flow.lastRun ? (
             <p className="mt-2 text-xs text-slate-500" data-testid="flow-card-last-run">
-              {t.lastRun(new Date(flow.lastRun).toLocaleString(dates.locale))}
+              {t.lastRun(formatDateTime(flow.lastRun))}
             </p>
           ) : null}
         </div>

@@ -1,6 +1,7 @@
 import { Plus, Search, Sparkles, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/field';
@@ -34,6 +35,7 @@ export function FlowsPage() {
   const { data: flows, isLoading } = useFlows();
   const deleteFlow = useDeleteFlow();
   const toast = useToast();
+  const confirm = useConfirm();
   const [search, setSearch] = useState('');
   const [createOpen, setCreateOpen] = useState(false);
   const [aiCreatorOpen, setAiCreatorOpen] = useState(false);
@@ -41,8 +43,8 @@ export function FlowsPage() {
   const hasFlows = (flows?.length ?? 0) > 0;
   const visible = (flows ?? []).filter((flow) => matchesSearch(flow, search));
 
-  const remove = (flow: FlowListItem) => {
-    if (!window.confirm(t.deleteConfirm)) return;
+  const remove = async (flow: FlowListItem) => {
+    if (!(await confirm(t.deleteConfirm))) return;
     deleteFlow.mutate(flow.id, {
       onSuccess: () =>
         toast({ title: toasts.deleteSuccessTitle, description: toasts.flowDeleted, variant: 'success' }),

@@ -1,10 +1,11 @@
 import { ArrowLeft, Play, PlayCircle, Plus, RotateCcw, Settings, Square, Trash2 } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { masterMode as t, whyDisabled } from '../../../lib/strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
@@ -40,6 +41,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const [settingsOpen, setSettingsOpen] = useState(false);
   const saves = useRef(new Map<string, Promise<unknown>>());
   const toast = useToast();
+  const confirm = useConfirm();
 
   const createStep = useCreateMasterStep(sessionId);
   const updateStep = useUpdateMasterStep(sessionId);
@@ -129,8 +131,8 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     );
   };
 
-  const removeSelected = () => {
-    if (!selected || !window.confirm(t.deleteConfirm)) return;
+  const removeSelected = async () => {
+    if (!selected || !(await confirm(t.deleteConfirm))) return;
     const index = rows.findIndex((row) => row.id === selected.id);
     deleteStep.mutate(selected.id, {
       onSuccess: () => setSelectedId(rows[index + 1]?.id ?? rows[index - 1]?.id ?? null),
@@ -177,7 +179,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
         <div className="lg:min-w-[56rem]">
           {/* Stacked rows name each field themselves. */}
           <div
-            className={classNames(
+            className={cn(
               sheetColumns,
               'max-lg:hidden border-b border-slate-200 bg-slate-50 px-2 py-2 text-xs font-semibold text-slate-600',
             )}

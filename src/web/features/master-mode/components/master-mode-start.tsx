@@ -1,5 +1,6 @@
 import { Layers, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -8,7 +9,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
-import { dates, masterMode as t } from '../../../lib/strings';
+import { formatDateTime } from '../../../lib/format-date';
+import { masterMode as t } from '../../../lib/strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
 
@@ -18,6 +20,7 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
   const flows = useFlows();
   const remove = useDeleteMasterSession();
   const toast = useToast();
+  const confirm = useConfirm();
   const flowName = (flowId: string | null) => flows.data?.find((f) => f.id === flowId)?.name;
 
   return (
@@ -44,8 +47,7 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
                   {session.sessionName}
                 </p>
                 <p className="truncate text-sm text-slate-500">
-                  {name ? t.ofFlow(name) : t.withoutFlow} ·{' '}
-                  {t.updatedAt(new Date(session.updatedAt).toLocaleString(dates.locale))}
+                  {name ? t.ofFlow(name) : t.withoutFlow} · {t.updatedAt(formatDateTime(session.updatedAt))}
                 </p>
               </div>
               <div className="flex shrink-0 items-center gap-2">
@@ -61,8 +63,8 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
                   aria-label={t.deleteSessionLabel(session.sessionName)}
                   title={t.deleteSession}
                   disabled={remove.isPending}
-                  onClick={() => {
-                    if (!window.confirm(t.deleteSessionConfirm(session.sessionName))) return;
+                  onClick={async () => {
+                    if (!(await confirm(t.deleteSessionConfirm(session.sessionName)))) return;
                     remove.mutate(session.id, {
                       onSuccess: () => toast({ title: t.sessionDeleted, variant: 'success' }),
                     });

@@ -4,7 +4,7 @@ import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
 import { Badge } from '../../../components/ui/badge';
 import { Textarea } from '../../../components/ui/field';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { masterMode as t } from '../../../lib/strings';
 import type { EditableField } from './row-edits';
 
@@ -58,7 +58,7 @@ export function MasterRow({
     // Typing in a row's field selects it too, so the bottom bar acts on the row being worked on.
     <div
       onFocusCapture={onSelect}
-      className={classNames(
+      className={cn(
         sheetColumns,
         'border-b border-slate-200 p-3 lg:p-2',
         selected ? 'bg-indigo-50/70' : 'bg-white',
@@ -107,7 +107,7 @@ export function MasterRow({
           aria-label={t.columns.result}
           value={streamingText ?? row.result}
           readOnly
-          className={classNames(cell, 'bg-slate-50')}
+          className={cn(cell, 'bg-slate-50')}
           data-testid="master-row-result"
         />
       </StackedField>

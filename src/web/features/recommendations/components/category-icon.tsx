@@ -1,5 +1,5 @@
 import { Bot, Briefcase, ChartColumn, Lightbulb, type LucideIcon, Palette, Zap } from 'lucide-react';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 
 const ICONS: Record<string, LucideIcon> = {
   productivity: Zap,
@@ -22,7 +22,7 @@ export function CategoryIcon({ category, className }: { category: string; classN
   const Icon = ICONS[category] ?? Lightbulb;
   return (
     <span
-      className={classNames(
+      className={cn(
         'flex h-9 w-9 shrink-0 items-center justify-center rounded-lg',
         COLOURS[category] ?? 'bg-slate-100 text-slate-600',
         className,

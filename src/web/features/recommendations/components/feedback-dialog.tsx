@@ -10,7 +10,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Select, Textarea } from '../../../components/ui/field';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { recommendations as strings, whyDisabled } from '../../../lib/strings';
 
 const t = strings.feedback;
@@ -82,7 +82,7 @@ function FeedbackForm({
                   data-testid={`feedback-star-${n}`}
                 >
                   <Star
-                    className={classNames(
+                    className={cn(
                       'h-6 w-6',
                       n <= field.value ? 'fill-amber-400 text-amber-400' : 'text-slate-300',
                     )}

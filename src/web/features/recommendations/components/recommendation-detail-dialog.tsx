@@ -6,7 +6,7 @@ import { StepConfigurationBadges } from '../../../components/step-configuration-
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { classNames } from '../../../lib/class-names';
+import { cn } from '../../../lib/cn';
 import { recommendations as t } from '../../../lib/strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
@@ -28,7 +28,7 @@ function Stars({ rating }: { rating: number }) {
       {[1, 2, 3, 4, 5].map((n) => (
         <Star
           key={n}
-          className={classNames(
+          className={cn(
             'h-4 w-4',
             n <= Math.round(rating) ? 'fill-amber-400 text-amber-400' : 'text-slate-300',
           )}

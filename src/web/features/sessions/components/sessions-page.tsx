@@ -1,5 +1,6 @@
 import { Bookmark, Plus } from 'lucide-react';
 import { useState } from 'react';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -33,6 +34,7 @@ export function SessionsPage() {
   const deleteSession = useDeleteUserSession();
   const loadSession = useLoadUserSession();
   const toast = useToast();
+  const confirm = useConfirm();
   const [createOpen, setCreateOpen] = useState(false);
   const [loadingId, setLoadingId] = useState<string | null>(null);
 
@@ -48,8 +50,8 @@ export function SessionsPage() {
     });
   };
 
-  const remove = (session: UserSession) => {
-    if (!window.confirm(t.deleteConfirm)) return;
+  const remove = async (session: UserSession) => {
+    if (!(await confirm(t.deleteConfirm))) return;
     deleteSession.mutate(session.id, {
       onSuccess: () => toast({ title: toasts.success, description: t.deleted, variant: 'success' }),
     });

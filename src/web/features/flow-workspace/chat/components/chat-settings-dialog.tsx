@@ -1,7 +1,7 @@
 import { Lightbulb, ListTree } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { chatMode as t, toasts } from '../../../../lib/strings';
 
 function Entry({
@@ -24,7 +24,7 @@ function Entry({
       onClick={onClick}
       disabled={disabled}
       aria-disabled={disabled}
-      className={classNames(
+      className={cn(
         'flex w-full items-start gap-3 rounded-lg border border-slate-200 p-3 text-left transition-colors',
         disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer hover:bg-slate-50',
       )}

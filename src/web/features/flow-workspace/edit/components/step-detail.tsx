@@ -1,6 +1,7 @@
 import { Pencil, Trash2, X } from 'lucide-react';
 import { resultsOfStep } from '../../../../../domain/execution';
 import type { Step } from '../../../../../domain/flow';
+import { useConfirm } from '../../../../components/ui/confirm-dialog';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
@@ -42,6 +43,7 @@ export function StepDetail({
   });
   const deleteStep = useDeleteStep(step.flowId);
   const toast = useToast();
+  const confirm = useConfirm();
   const hasResults = execution !== null && resultsOfStep(execution, step.id).length > 0;
 
   const save = () =>
@@ -55,8 +57,8 @@ export function StepDetail({
       },
     );
 
-  const remove = () => {
-    if (!window.confirm(t.confirmDeleteStep(step.order, step.name))) return;
+  const remove = async () => {
+    if (!(await confirm(t.confirmDeleteStep(step.order, step.name)))) return;
     deleteStep.mutate(step.id, {
       onSuccess: () => {
         stopEditing();

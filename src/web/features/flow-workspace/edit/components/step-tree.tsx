@@ -1,6 +1,6 @@
 import type { Step } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { runMode } from '../../../../lib/strings';
 
 /** The flow's steps in order; the chosen one is highlighted. */
@@ -23,7 +23,7 @@ export function StepTree({
               type="button"
               onClick={() => onSelect(step.id)}
               aria-current={selected ? 'true' : undefined}
-              className={classNames(
+              className={cn(
                 'flex w-full items-center gap-2 rounded-md px-2 py-2 text-left text-sm cursor-pointer',
                 selected ? 'bg-indigo-50 ring-1 ring-inset ring-indigo-200' : 'hover:bg-slate-50',
               )}
@@ -31,7 +31,7 @@ export function StepTree({
               data-selected={selected}
             >
               <span
-                className={classNames(
+                className={cn(
                   'flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold',
                   selected ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-600',
                 )}
@@ -39,7 +39,7 @@ export function StepTree({
                 {step.order}
               </span>
               <span
-                className={classNames(
+                className={cn(
                   'min-w-0 flex-1 truncate',
                   selected ? 'font-medium text-indigo-700' : 'text-slate-700',
                 )}

@@ -1,7 +1,8 @@
 import { useId, useMemo, useState } from 'react';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { messageOf } from '../../../../lib/api-client';
-import { dates, queueCard, history as t, toasts } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { queueCard, history as t, toasts } from '../../../../lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
 import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';
@@ -46,7 +47,7 @@ function ExecutionHistory({
           <span className="font-medium">{point.text.title}</span>
           <span className="text-slate-500">
             {' · '}
-            {new Date(point.at).toLocaleString(dates.locale)}
+            {formatDateTime(point.at)}
           </span>
         </p>
         <HistoryStateView
@@ -87,10 +88,7 @@ function HistoryBody({ flowId, executionId: initial }: { flowId: string; executi
           >
             {executions.map((execution) => (
               <option key={execution.id} value={execution.id}>
-                {t.executionOption(
-                  new Date(execution.startedAt).toLocaleString(dates.locale),
-                  queueCard.status[execution.status],
-                )}
+                {t.executionOption(formatDateTime(execution.startedAt), queueCard.status[execution.status])}
               </option>
             ))}
           </select>

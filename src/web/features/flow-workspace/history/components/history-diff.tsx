@@ -1,5 +1,5 @@
 import type { DiffPart } from '../../../../../domain/execution/text-diff';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { history as t } from '../../../../lib/strings';
 
 const partClasses: Record<DiffPart['kind'], string> = {
@@ -21,7 +21,7 @@ export function HistoryDiff({ parts }: { parts: DiffPart[] }) {
           <span
             // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole, never reordered
             key={i}
-            className={classNames('rounded-sm', partClasses[part.kind])}
+            className={cn('rounded-sm', partClasses[part.kind])}
             data-kind={part.kind}
           >
             {part.text}

@@ -5,14 +5,15 @@ import type { StepSnapshot } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Card } from '../../../../components/ui/card';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { dates, flowHistory, runMode, history as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { flowHistory, runMode, history as t } from '../../../../lib/strings';
 import { FlowVersionLink } from '../../versions/components/flow-version-link';
 import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 import { ResultStatusBadge } from '../../workspace/components/result-status-badge';
 import { versionsOf } from '../../workspace/components/step-results';
 import type { AuditTrail, RunStarted } from './history-points';
 
-const when = (at: string) => new Date(at).toLocaleString(dates.locale);
+const when = (at: string) => formatDateTime(at);
 
 /** The prompt a run was sent after [[label]] replacement, its input and the model that answered. */
 function PromptSent({ run }: { run: RunStarted }) {

@@ -1,8 +1,9 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../../../components/ui/button';
-import { classNames } from '../../../../lib/class-names';
-import { dates, history as t } from '../../../../lib/strings';
+import { cn } from '../../../../lib/cn';
+import { formatDateTime } from '../../../../lib/format-date';
+import { history as t } from '../../../../lib/strings';
 import { FlowVersionLink } from '../../versions/components/flow-version-link';
 import { HistoryDiff } from './history-diff';
 import type { HistoryPoint } from './history-points';
@@ -35,7 +36,7 @@ function TimelineEntry({
   return (
     <li
       ref={ref}
-      className={classNames(
+      className={cn(
         'rounded-lg border border-l-4 border-slate-200 transition-colors',
         tones[point.type] ?? 'border-l-slate-200',
         selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white',
@@ -45,10 +46,7 @@ function TimelineEntry({
         type="button"
         onClick={onSelect}
         aria-current={selected ? 'step' : undefined}
-        className={classNames(
-          'w-full cursor-pointer rounded-lg p-3 text-left',
-          selected ? '' : 'hover:bg-slate-50',
-        )}
+        className={cn('w-full cursor-pointer rounded-lg p-3 text-left', selected ? '' : 'hover:bg-slate-50')}
         data-testid="history-entry"
         data-position={point.position}
         data-type={point.type}
@@ -67,7 +65,7 @@ function TimelineEntry({
         ) : null}
         {point.text.diff ? <HistoryDiff parts={point.text.diff} /> : null}
         <p className="mt-1 text-xs text-slate-500">
-          {new Date(point.at).toLocaleString(dates.locale)}
+          {formatDateTime(point.at)}
           {point.actor ? ` · ${point.actor}` : ''}
         </p>
       </button>

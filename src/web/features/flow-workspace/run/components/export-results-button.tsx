@@ -4,7 +4,8 @@ import type { Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { dates, runMode as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { runMode as t, toasts, whyDisabled } from '../../../../lib/strings';
 
 /** The exported results file: per step its order, name and prompt, then each result with label and time. */
 export function resultsText(steps: Step[], execution: Execution | null): string {
@@ -17,9 +18,7 @@ export function resultsText(steps: Step[], execution: Execution | null): string 
         '',
       ];
       for (const result of results) {
-        lines.push(
-          t.exportFile.result(result.label ?? '', new Date(result.createdAt).toLocaleString(dates.locale)),
-        );
+        lines.push(t.exportFile.result(result.label ?? '', formatDateTime(result.createdAt)));
         lines.push(result.result, '');
       }
       return lines.join('\n');

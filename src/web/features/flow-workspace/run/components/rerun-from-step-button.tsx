@@ -1,6 +1,7 @@
 import { ListRestart } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { Step } from '../../../../../domain/flow';
+import { useConfirm } from '../../../../components/ui/confirm-dialog';
 import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
@@ -8,7 +9,7 @@ import { rerunFromStep as t } from '../../../../lib/strings';
 import { useRerunFromStep } from '../api/rerun-from-step';
 
 /**
- * 'Chạy lại từ đây': after the browser's confirmation, a new execution starts with the approved results of
+ * 'Chạy lại từ đây': once the user confirms, a new execution starts with the approved results of
  * the earlier steps reused, and this step runs in it as its Execute button would run it.
  */
 export function RerunFromStepButton({
@@ -25,6 +26,7 @@ export function RerunFromStepButton({
 }) {
   const rerun = useRerunFromStep(step.flowId);
   const toast = useToast();
+  const confirm = useConfirm();
   // The step runs once the card shows the new execution: running it earlier would run it in the old one.
   const [runIn, setRunIn] = useState<string | null>(null);
 
@@ -34,8 +36,8 @@ export function RerunFromStepButton({
     onExecute();
   }, [runIn, execution.id, onExecute]);
 
-  const start = () => {
-    if (!window.confirm(t.confirm(step.order))) return;
+  const start = async () => {
+    if (!(await confirm(t.confirm(step.order), { confirmLabel: t.action, destructive: false }))) return;
     rerun.mutate(
       { executionId: execution.id, stepId: step.id },
       {

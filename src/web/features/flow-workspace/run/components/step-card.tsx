@@ -15,7 +15,7 @@ import { Button } from '../../../../components/ui/button';
 import { StepConfigurationBadges } from '../../../../components/step-configuration-badges';
 import { Card } from '../../../../components/ui/card';
 import { Textarea } from '../../../../components/ui/field';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import type { Execution } from '../../../../lib/execution-stream';
 import { runMode as t } from '../../../../lib/strings';
 import { StepResults } from '../../workspace/components/step-results';
@@ -132,7 +132,7 @@ export function StepCard({
     <Card
       data-testid={`step-card-${step.order}`}
       data-step-id={step.id}
-      className={classNames(
+      className={cn(
         status === 'running' && 'ring-1 ring-indigo-200',
         status === 'input' && 'ring-1 ring-amber-300',
       )}

@@ -2,7 +2,7 @@ import { Loader2, Play, RotateCw } from 'lucide-react';
 import type { Step } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import type { Execution } from '../../../../lib/execution-stream';
 import { stepList as s, runMode as t } from '../../../../lib/strings';
 import type { QuickRunActor } from '../api/use-quick-run';
@@ -18,7 +18,7 @@ const resultText = { approved: t.approved, pending: t.pending, selected: t.selec
 function StatusMark({ status, order, busy }: { status: StepDisplayStatus; order: number; busy: boolean }) {
   return (
     <span
-      className={classNames(
+      className={cn(
         'flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold',
         statusTone[status],
       )}

@@ -1,7 +1,7 @@
 import { CheckCircle2, CircleStop, Keyboard, Loader2 } from 'lucide-react';
 import { runningRun } from '../../../../../domain/execution';
 import type { Step } from '../../../../../domain/flow';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import type { Execution } from '../../../../lib/execution-stream';
 import { runMode as t } from '../../../../lib/strings';
 
@@ -36,7 +36,7 @@ export function StatusGlyph({
   size: string;
 }) {
   if (status === 'completed') return <CheckCircle2 className={size} />;
-  if (status === 'running') return <Loader2 className={classNames(size, busy && 'animate-spin')} />;
+  if (status === 'running') return <Loader2 className={cn(size, busy && 'animate-spin')} />;
   if (status === 'stopped') return <CircleStop className={size} aria-label={t.stepStopped} />;
   if (status === 'input') return <Keyboard className={size} aria-label={t.waitingInput} />;
   return <>{order}</>;
@@ -63,7 +63,7 @@ export function StepStatusIcon({
 }) {
   return (
     <span
-      className={classNames(
+      className={cn(
         'flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-semibold',
         statusTone[status],
       )}

@@ -6,7 +6,8 @@ import { Button, buttonClasses } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { messageOf } from '../../../../lib/api-client';
 import { excerptOf } from '../../../../lib/excerpt';
-import { dates, flowHistory as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { flowHistory as t } from '../../../../lib/strings';
 import { useFlow } from '../../api/get-flow';
 import { HistoryDialog } from '../../history/components/history-dialog';
 import { FlowLoading, FlowNotFound, isMissingFlow } from '../../workspace/components/flow-workspace-page';
@@ -99,7 +100,7 @@ function VersionPane({
           </div>
           <p className="mt-1 text-sm break-words text-slate-700">{entry.summary}</p>
           <p className="mt-1 text-xs text-slate-500">
-            {t.madeBy(entry.actor.name, new Date(entry.at).toLocaleString(dates.locale))}
+            {t.madeBy(entry.actor.name, formatDateTime(entry.at))}
           </p>
         </div>
         {current ? null : (

@@ -1,5 +1,5 @@
 import { Badge } from '../../../../components/ui/badge';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { flowHistory as t } from '../../../../lib/strings';
 import { HistoryDiff } from '../../history/components/history-diff';
 import type { FlowVersionView } from '../api/get-flow-version';
@@ -19,14 +19,14 @@ function StepChange({ change, alone }: { change: StepComparison; alone: boolean 
   const { step, kind } = change;
   return (
     <li
-      className={classNames('rounded-lg border border-l-4 border-slate-200 bg-white p-3', kindBorders[kind])}
+      className={cn('rounded-lg border border-l-4 border-slate-200 bg-white p-3', kindBorders[kind])}
       data-testid="version-step"
       data-step-id={step.id}
       data-kind={kind}
     >
       <div className="flex flex-wrap items-center gap-2">
         <span
-          className={classNames(
+          className={cn(
             'text-sm font-medium text-slate-900',
             kind === 'removed' && 'line-through decoration-red-400',
           )}

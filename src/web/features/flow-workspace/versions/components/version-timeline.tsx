@@ -1,12 +1,13 @@
 import { PlayCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Badge } from '../../../../components/ui/badge';
-import { classNames } from '../../../../lib/class-names';
-import { dates, queueCard, flowHistory as t } from '../../../../lib/strings';
+import { cn } from '../../../../lib/cn';
+import { formatDateTime } from '../../../../lib/format-date';
+import { queueCard, flowHistory as t } from '../../../../lib/strings';
 import type { FlowVersion } from '../api/get-flow-versions';
 import type { VersionSelection } from './version-selection';
 
-const when = (at: string) => new Date(at).toLocaleString(dates.locale);
+const when = (at: string) => formatDateTime(at);
 
 function VersionEntry({
   entry,
@@ -30,14 +31,15 @@ function VersionEntry({
   return (
     <li
       ref={ref}
-      className={classNames(
+      className={cn(
         'rounded-lg border border-l-4 transition-colors',
-        current ? 'border-l-indigo-400' : 'border-l-slate-200',
         selected
           ? 'border-slate-200 bg-indigo-50 ring-2 ring-indigo-300'
           : base
             ? 'border-dashed border-indigo-300 bg-white'
             : 'border-slate-200 bg-white',
+        // After the border's colour, so the left edge keeps its own.
+        current ? 'border-l-indigo-400' : 'border-l-slate-200',
       )}
       data-testid="version-entry"
       data-version={entry.version}
@@ -48,10 +50,7 @@ function VersionEntry({
         type="button"
         onClick={onSelect}
         aria-current={selected ? 'step' : undefined}
-        className={classNames(
-          'w-full cursor-pointer rounded-lg p-3 text-left',
-          selected ? '' : 'hover:bg-slate-50',
-        )}
+        className={cn('w-full cursor-pointer rounded-lg p-3 text-left', selected ? '' : 'hover:bg-slate-50')}
         data-testid="version-select"
       >
         <div className="flex items-baseline gap-2">

@@ -11,7 +11,8 @@ import { ConfirmButton } from '../../../../components/ui/confirm-button';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { Textarea } from '../../../../components/ui/field';
 import { messageOf } from '../../../../lib/api-client';
-import { dates, conversationContext as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { conversationContext as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { useClearRejectedIdeas } from '../api/clear-rejected-ideas';
 import { useConversationContext } from '../api/get-context';
 import { useSaveContextNotes } from '../api/save-context-notes';
@@ -54,7 +55,7 @@ function Overview({ context }: { context: ConversationContextView }) {
       <Stat label={t.version} value={context.version} />
       <Stat
         label={t.lastUpdated}
-        value={context.lastUpdated ? new Date(context.lastUpdated).toLocaleString(dates.locale) : t.never}
+        value={context.lastUpdated ? formatDateTime(context.lastUpdated) : t.never}
       />
     </dl>
   );

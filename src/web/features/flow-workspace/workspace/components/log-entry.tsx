@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution/types';
 import { Badge } from '../../../../components/ui/badge';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { dates, logs as t } from '../../../../lib/strings';
+import { cn } from '../../../../lib/cn';
+import { formatDateTime } from '../../../../lib/format-date';
+import { logs as t } from '../../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
 import { UnreviewedResultsNote } from './unreviewed-results-note';
@@ -39,9 +41,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {t.keySource[entry.keySource]}
           </Badge>
         ) : null}
-        <span className="text-xs text-slate-500">
-          {new Date(entry.requestedAt).toLocaleString(dates.locale)}
-        </span>
+        <span className="text-xs text-slate-500">{formatDateTime(entry.requestedAt)}</span>
       </div>
       {entry.startedEvent ? <StartedEventReference event={entry.startedEvent} /> : null}
       <UnreviewedResultsNote uses={entry.unreviewedResults ?? []} testId="log-unreviewed" className="mt-2" />
@@ -62,7 +62,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {labels.map(([label, content]) => (
               <div key={label}>
                 <dt className="font-mono text-xs font-medium text-indigo-700">[[{label}]]</dt>
-                <dd className={`${preClasses} mt-1 max-h-40 overflow-y-auto`}>{content}</dd>
+                <dd className={cn(preClasses, 'mt-1 max-h-40 overflow-y-auto')}>{content}</dd>
               </div>
             ))}
           </dl>

@@ -3,19 +3,21 @@ import { useState } from 'react';
 import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
 import type { OutputMode } from '../../../../../domain/flow';
+import { useConfirm } from '../../../../components/ui/confirm-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Checkbox } from '../../../../components/ui/checkbox';
 import { Input, Textarea } from '../../../../components/ui/field';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
 import { useToast } from '../../../../components/ui/toast';
-import { dates, runMode as t, toasts } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { runMode as t, toasts } from '../../../../lib/strings';
 import { useDeleteResult } from '../../api/delete-result';
 import { useUpdateResult } from '../../api/update-result';
 import { ResultStatusBadge } from './result-status-badge';
 import { ReusedResultBadge } from './reused-result-badge';
 
 /** Label and text of a result being edited; a blank label is saved as step_{order} by the server. */
-function ResultEditor({
+export function ResultEditor({
   result,
   saving,
   onSave,
@@ -84,6 +86,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
   const deleteResult = useDeleteResult(result.executionId);
   const [editing, setEditing] = useState(false);
   const toast = useToast();
+  const confirm = useConfirm();
   // A choice step's pick is the path taken; it is approved by the run itself and shown read-only.
   const isChoice = outputMode === 'multiple_choice';
 
@@ -91,8 +94,8 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
     updateResult.mutate({ resultId: result.id, changes: { approved } });
   const save = (changes: { result: string; label: string }) =>
     updateResult.mutate({ resultId: result.id, changes }, { onSuccess: () => setEditing(false) });
-  const remove = () => {
-    if (!window.confirm(t.confirmDeleteResult)) return;
+  const remove = async () => {
+    if (!(await confirm(t.confirmDeleteResult))) return;
     deleteResult.mutate(result.id, {
       onSuccess: () =>
         toast({ title: toasts.resultDeleted, description: toasts.resultDeletedText, variant: 'success' }),
@@ -108,9 +111,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
           </span>
         ) : null}
         <ResultStatusBadge result={result} isChoice={isChoice} testId="result-status" />
-        <span className="text-xs text-slate-500">
-          {new Date(result.createdAt).toLocaleString(dates.locale)}
-        </span>
+        <span className="text-xs text-slate-500">{formatDateTime(result.createdAt)}</span>
         <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
           {isChoice ? null : (

@@ -1,12 +1,13 @@
 import { Recycle } from 'lucide-react';
 import type { StepResult } from '../../../../../domain/execution/types';
 import { Badge } from '../../../../components/ui/badge';
-import { dates, rerunFromStep as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { rerunFromStep as t } from '../../../../lib/strings';
 
 /** Marks a result copied from an earlier execution by a re-run, with when that execution started. */
 export function ReusedResultBadge({ result }: { result: StepResult }) {
   if (!result.origin) return null;
-  const startedAt = new Date(result.origin.executionStartedAt).toLocaleString(dates.locale);
+  const startedAt = formatDateTime(result.origin.executionStartedAt);
   return (
     <Badge
       tone="neutral"

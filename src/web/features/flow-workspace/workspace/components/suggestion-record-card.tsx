@@ -1,7 +1,8 @@
 import type { SuggestionRecord } from '../../../../../domain/flow-suggestions';
 import { Badge } from '../../../../components/ui/badge';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { dates, suggestions as t } from '../../../../lib/strings';
+import { formatDateTime } from '../../../../lib/format-date';
+import { suggestions as t } from '../../../../lib/strings';
 
 /** One round of suggestions: when it was made, what it says of each step, and of the flow as a whole. */
 export function SuggestionRecordCard({ record }: { record: SuggestionRecord }) {
@@ -9,7 +10,7 @@ export function SuggestionRecordCard({ record }: { record: SuggestionRecord }) {
     <li className="rounded-lg border border-slate-200 p-4" data-testid="suggestion-record">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium text-slate-800" data-testid="suggestion-time">
-          {new Date(record.createdAt).toLocaleString(dates.locale)}
+          {formatDateTime(record.createdAt)}
         </span>
         <Badge tone="outline">{t.stepCount(record.flowStructure.steps.length)}</Badge>
       </div>

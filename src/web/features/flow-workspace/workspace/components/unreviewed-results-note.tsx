@@ -1,6 +1,6 @@
 import { ShieldAlert } from 'lucide-react';
 import type { UnreviewedResultUse } from '../../../../../domain/execution/types';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { unreviewedResults as t } from '../../../../lib/strings';
 
 /**
@@ -19,7 +19,7 @@ export function UnreviewedResultsNote({
   if (uses.length === 0) return null;
   return (
     <p
-      className={classNames(
+      className={cn(
         'flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900',
         className,
       )}

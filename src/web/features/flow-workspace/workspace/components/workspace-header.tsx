@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Flow } from '../../../../../domain/flow';
 import { Button, buttonClasses } from '../../../../components/ui/button';
-import { classNames } from '../../../../lib/class-names';
+import { cn } from '../../../../lib/cn';
 import { workspace as t } from '../../../../lib/strings';
 import { HistoryDialog } from '../../history/components/history-dialog';
 import { flowHistoryPath } from '../../versions/components/flow-version-link';
@@ -53,7 +53,7 @@ export function WorkspaceHeader({
             onClick={() => {
               if (value !== mode) onModeChange(value);
             }}
-            className={classNames(
+            className={cn(
               'cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium transition-colors',
               value === mode ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
             )}

@@ -1,0 +1,187 @@
+// @vitest-environment jsdom
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { createQueryClient } from '../../../lib/api-client';
+import { confirmations, masterMode } from '../../../lib/strings';
+import { MasterModeScreen } from './master-mode-screen';
+
+// The live updates come over a socket: here nothing is pushed.
+vi.mock('../../../lib/execution-socket', () => ({
+  executionSocket: () => ({ watch: () => () => {} }),
+}));
+
+const AT = '2025-01-02T03:04:05.000Z';
+
+function aRow(order: number, fields: Partial<MasterStep>): MasterStep {
+  return {
+    id: `row-${order}`,
+    sessionId: 'session-1',
+    order,
+    stepName: `Step ${order}`,
+    userInput: '',
+    result: '',
+    systemPrompt: '',
+    stepType: 'ai',
+    isRequired: false,
+    createdAt: AT,
+    updatedAt: AT,
+    ...fields,
+  };
+}
+
+const session: MasterSessionWithSteps = {
+  id: 'session-1',
+  userId: 'user-1',
+  flowId: null,
+  sessionName: 'Ghi chú',
+  createdAt: AT,
+  updatedAt: AT,
+  version: 4,
+  runningStepIds: [],
+  steps: [
+    aRow(1, { stepName: 'Outline', stepType: 'text', userInput: 'Trà sen', result: 'Trà sen' }),
+    aRow(2, {
+      stepName: 'Bài viết',
+      isRequired: true,
+      userInput: 'Viết từ [[row-1]]',
+      result: 'Bài về trà sen',
+      systemPrompt: 'Viết bài từ [[row-1]] và [[row-9]]',
+    }),
+  ],
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const fetchMock = vi.fn<typeof fetch>();
+/** The calls that change something on the server: method and path, with the body sent. */
+const writes = () =>
+  fetchMock.mock.calls
+    .filter(([, init]) => init?.method && init.method !== 'GET')
+    .map(([url, init]) => ({
+      method: init?.method,
+      url,
+      body: init?.body ? JSON.parse(String(init.body)) : null,
+    }));
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    if (method === 'GET' && url.startsWith('/api/master-mode/session')) return json(session);
+    if (method === 'PUT' && url.startsWith('/api/master-mode/steps/')) {
+      const row = session.steps.find((s) => url.endsWith(s.id));
+      return json({ ...row, ...JSON.parse(String(init?.body)) });
+    }
+    if (method === 'DELETE') return new Response(null, { status: 204 });
+    return json({ message: 'not here' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderScreen() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MasterModeScreen sessionId="session-1" />
+      <ConfirmDialog />
+    </QueryClientProvider>,
+  );
+}
+
+const row = (position: number) => screen.getByTestId(`master-row-${position}`);
+const cell = (position: number, column: string) =>
+  within(row(position)).getByLabelText(column) as HTMLTextAreaElement;
+
+// Typing and clicking through user-event in jsdom takes seconds when the machine is busy.
+describe('the master mode grid', { timeout: 20_000 }, () => {
+  it('shows one row per step with its number, name, type and its Input, Result and Prompt cells', async () => {
+    renderScreen();
+
+    expect((await screen.findByTestId('master-mode-title')).textContent).toBe('Master Mode - Ghi chú');
+    expect(screen.getAllByTestId('master-row-number').map((n) => n.textContent)).toEqual(['001', '002']);
+    expect(screen.getAllByTestId('master-row-name').map((n) => n.textContent)).toEqual([
+      'Outline',
+      'Bài viết',
+    ]);
+    expect(within(row(1)).getByText(masterMode.stepTypes.text)).toBeTruthy();
+    expect(within(row(2)).getByText(masterMode.requiredBadge)).toBeTruthy();
+
+    expect(cell(2, masterMode.columns.input).value).toBe('Viết từ [[row-1]]');
+    expect(cell(2, masterMode.columns.result).value).toBe('Bài về trà sen');
+    expect(cell(2, masterMode.columns.result).readOnly).toBe(true);
+    expect(cell(2, masterMode.columns.prompt).value).toBe('Viết bài từ [[row-1]] và [[row-9]]');
+    // A reference past the last row is named under the row.
+    expect(within(row(2)).getByTestId('master-row-unresolved').textContent).toBe(
+      masterMode.unresolvedReferences(['[[row-9]]']),
+    );
+    expect(within(row(1)).queryByTestId('master-row-unresolved')).toBeNull();
+  });
+
+  it('edits a cell: the row is selected, and leaving the cell saves what was typed', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await screen.findByTestId('master-row-2');
+    expect(within(row(1)).getByTestId('master-row-select').getAttribute('aria-pressed')).toBe('true');
+
+    const prompt = cell(2, masterMode.columns.prompt);
+    await user.clear(prompt);
+    // user-event reads '[[' as one typed '['.
+    await user.type(prompt, 'Tóm tắt [[[[row-1]]');
+
+    expect(prompt.value).toBe('Tóm tắt [[row-1]]');
+    expect(within(row(2)).getByTestId('master-row-select').getAttribute('aria-pressed')).toBe('true');
+    expect(within(row(2)).queryByTestId('master-row-unresolved')).toBeNull();
+    expect(writes()).toEqual([]);
+
+    await user.click(cell(1, masterMode.columns.input));
+
+    await vi.waitFor(() =>
+      expect(writes()).toEqual([
+        { method: 'PUT', url: '/api/master-mode/steps/row-2', body: { systemPrompt: 'Tóm tắt [[row-1]]' } },
+      ]),
+    );
+  });
+
+  it('leaving a cell unchanged saves nothing', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await screen.findByTestId('master-row-2');
+
+    await user.click(cell(1, masterMode.columns.input));
+    await user.click(cell(2, masterMode.columns.input));
+
+    expect(writes()).toEqual([]);
+  });
+
+  it('deletes the selected row only once the question is answered yes', async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await screen.findByTestId('master-row-2');
+    await user.click(within(row(2)).getByTestId('master-row-select'));
+
+    await user.click(screen.getByTestId('master-delete-step'));
+    const question = await screen.findByRole('alertdialog');
+    expect(within(question).getByText(masterMode.deleteConfirm)).toBeTruthy();
+    await user.click(within(question).getByRole('button', { name: confirmations.cancel }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(writes()).toEqual([]);
+
+    await user.click(screen.getByTestId('master-delete-step'));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: confirmations.confirm }),
+    );
+    await vi.waitFor(() =>
+      expect(writes()).toEqual([{ method: 'DELETE', url: '/api/master-mode/steps/row-2', body: null }]),
+    );
+  });
+});
