@@ -58,6 +58,23 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     }
   });
 
+  it('documents the errors of every call as problems, 4XX and 5XX', () => {
+    const documented = apiRoutes().filter((route) => !UNDOCUMENTED.test(route.url));
+    for (const route of documented) {
+      for (const method of methodsOf(route)) {
+        const operation = document.paths[openApiPath(route.url)]?.[method.toLowerCase()];
+        for (const status of ['4XX', '5XX']) {
+          const schema = operation?.responses?.[status]?.content?.['application/json']?.schema as
+            | { required?: string[] }
+            | undefined;
+          expect(schema?.required, `${method} ${route.url} ${status}`).toEqual(
+            expect.arrayContaining(['type', 'title', 'status', 'detail', 'code', 'message']),
+          );
+        }
+      }
+    }
+  });
+
   it('leaves out only the pages, the websocket and the docs themselves, which are hidden', () => {
     const undocumented = apiRoutes().filter((route) => UNDOCUMENTED.test(route.url));
     for (const route of undocumented) {

@@ -6,9 +6,34 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
 import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
+import { z } from 'zod';
+import { PROBLEM_CODES } from '../errors';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
+
+/** Every error answer (application/problem+json): documented on every operation, as 4XX and 5XX. */
+export const problemAnswer = z
+  .object({
+    type: z.string().describe('A URN naming the code: urn:workbench:problem:<code>'),
+    title: z.string().describe("The code's short, fixed summary"),
+    status: z.int(),
+    detail: z.string().describe('What went wrong this time, in words a user can act on'),
+    code: z.enum(PROBLEM_CODES as [string, ...string[]]),
+    message: z.string().describe('The same text as detail'),
+    retryable: z.literal(true).optional().describe('Sending the same request again may pass'),
+    issues: z
+      .array(
+        z.looseObject({
+          code: z.string(),
+          path: z.array(z.union([z.string(), z.number()])),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .describe('For malformed input: each problem with where it is'),
+  })
+  .describe('A problem (RFC 9457)');
 
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
@@ -32,6 +57,17 @@ async function routeSchemas(app: FastifyInstance) {
       const long = findText(request[part], overLong);
       if (long) throw tooLarge(where(long.path), long.text.length, 'maxTextChars', limits);
     }
+  });
+
+  // Every documented operation answers its errors as problems: the document says so, and the answer is
+  // checked against it like any other.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.schema.hide) return;
+    route.schema.response = {
+      ...(route.schema.response as object | undefined),
+      '4XX': problemAnswer,
+      '5XX': problemAnswer,
+    };
   });
 
   await app.register(swagger, {
