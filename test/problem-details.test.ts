@@ -101,6 +101,11 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
       const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json() as { id: string };
       return alice.post(`/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`, { userInput: '' });
     };
+    // Malformed requests are refused before they count: the one call a minute is still there after them.
+    for (let i = 0; i < 3; i++) {
+      const malformed = await alice.post(`/api/executions/not-an-id/steps/${steps[0]!.id}/execute`, {});
+      expectProblem(malformed, 400, 'invalid_input');
+    }
     expect((await runOnce()).statusCode).toBe(200);
     const limited = await runOnce();
     expectProblem(limited, 429, 'model_call_rate_limited');
