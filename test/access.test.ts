@@ -412,9 +412,10 @@ describe('who may call each operation of the API', () => {
     expect(operations).toHaveLength(Object.keys(ACCESS).length);
   });
 
-  it('answers the OpenAPI document itself only to a signed-in user', async () => {
+  it('answers the OpenAPI document itself to anyone, so tools can read it', async () => {
     const response = await signedOut.call('GET', '/api/openapi.json');
-    expect(response.statusCode).toBe(401);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().openapi).toBe('3.1.0');
   });
 
   describe('signed out', () => {

@@ -51,7 +51,14 @@ const SESSION_COOKIE_OPTIONS = {
 const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** /api paths a signed-out browser may reach: the sign-in page and the calls it makes. */
-const PUBLIC_API_PATHS = new Set(['/api/login', '/api/logout', '/api/auth/login', '/api/auth/register']);
+// The API document too, so tools (client generators, linters) can read it without an account.
+const PUBLIC_API_PATHS = new Set([
+  '/api/login',
+  '/api/logout',
+  '/api/auth/login',
+  '/api/auth/register',
+  '/api/openapi.json',
+]);
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The signed-in user's id; anything reached while signed out is a 401. */
