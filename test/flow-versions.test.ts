@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow-history/flow-events';
+import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow/events';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from '../src/api/database/migrate';
 import { EventStore } from '../src/eventstore';
-import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow-history/flow-events';
+import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow/events';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { createTestDatabase, type TestDatabase } from './support/database';
 

@@ -5,7 +5,7 @@ import {
   type FlowEvent,
   type FlowState,
   initialFlowState,
-} from '../domain/flow-history/flow-events';
+} from '../domain/flow/events';
 import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 

@@ -14,7 +14,7 @@ import {
   type FlowState,
   initialFlowState,
   type VersionedStep,
-} from '../../domain/flow-history/flow-events';
+} from '../../domain/flow/events';
 import type { RecordedEvent } from '../../eventstore';
 import { eventJson, eventLine, eventLines, eventSummary, flowAfter } from './event-line';
 

@@ -5,8 +5,8 @@ import {
   type FlowEvent,
   type FlowState,
   initialFlowState,
-} from '../../domain/flow-history/flow-events';
-import { versionSummary } from '../../domain/flow-history/version-summary';
+} from '../../domain/flow/events';
+import { versionSummary } from '../../domain/flow/version-summary';
 import type { RecordedEvent } from '../../eventstore';
 import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { flowStreamId } from '../../domain/flow-history/flow-events';
+import { flowStreamId } from '../../domain/flow/events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { ConfigError, parseEnvironment } from '../config';

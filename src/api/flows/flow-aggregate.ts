@@ -1,11 +1,11 @@
-import { decideFlow, type FlowCommand, type FlowContext } from '../../domain/flow-history/flow-decider';
+import { decideFlow, type FlowCommand, type FlowContext } from '../../domain/flow/decider';
 import {
   evolveFlow,
   FLOW_STREAM_PREFIX,
   type FlowEvent,
   type FlowState,
   initialFlowState,
-} from '../../domain/flow-history/flow-events';
+} from '../../domain/flow/events';
 import { flowStatements } from '../../projections/project-flow-events';
 import type { Aggregate } from '../commands/command-handler';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
 import { notFound } from '../../domain/errors';
-import { FLOW_NOT_FOUND, type FlowCommand } from '../../domain/flow-history/flow-decider';
+import { FLOW_NOT_FOUND, type FlowCommand } from '../../domain/flow/decider';
 import {
   evolveFlow,
   type FlowOrigin,
@@ -10,7 +10,7 @@ import {
   flowStreamId,
   initialFlowState,
   type VersionedStep,
-} from '../../domain/flow-history/flow-events';
+} from '../../domain/flow/events';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';

@@ -6,8 +6,8 @@ import {
   type MasterCommand,
   type MasterContext,
   type MasterState,
-} from '../../domain/master-mode/master-decider';
-import { MASTER_STREAM_PREFIX, type MasterEvent } from '../../domain/master-mode/master-events';
+} from '../../domain/master-mode/decider';
+import { MASTER_STREAM_PREFIX, type MasterEvent } from '../../domain/master-mode/events';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import { masterStatements } from '../../projections/project-master-events';
 import type { Aggregate, Loaded } from '../commands/command-handler';

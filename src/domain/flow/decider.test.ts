@@ -9,14 +9,8 @@ import {
   INPUT_SOURCES_EARLIER,
   STEP_NOT_FOUND,
   TOO_MANY_STEPS,
-} from './flow-decider';
-import {
-  evolveFlow,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-  type VersionedStep,
-} from './flow-events';
+} from './decider';
+import { evolveFlow, type FlowEvent, type FlowState, initialFlowState, type VersionedStep } from './events';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';

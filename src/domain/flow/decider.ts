@@ -15,7 +15,7 @@ import {
   inStepOrder,
   type StepFields,
   type VersionedStep,
-} from './flow-events';
+} from './events';
 
 /**
  * Commands of a flow's stream. Every change of a flow or its steps is one, so every version of the flow is a

@@ -5,7 +5,7 @@ import {
   type FlowState,
   initialFlowState,
   type StepFields,
-} from './flow-events';
+} from './events';
 
 // The versions page speaks Vietnamese like the rest of the UI; product terms (step, flow, prompt, status
 // values) stay as the UI writes them elsewhere.

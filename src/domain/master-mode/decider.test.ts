@@ -7,8 +7,8 @@ import {
   initialMasterState,
   type MasterCommand,
   type MasterState,
-} from './master-decider';
-import type { MasterEvent } from './master-events';
+} from './decider';
+import type { MasterEvent } from './events';
 
 const NOW = '2026-05-01T10:00:00.000Z';
 const EARLIER = '2026-05-01T09:00:00.000Z';

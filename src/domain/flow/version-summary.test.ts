@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aFlowStep } from '../execution/testing';
-import { evolveFlow, type FlowEvent, initialFlowState, type VersionedStep } from './flow-events';
+import { evolveFlow, type FlowEvent, initialFlowState, type VersionedStep } from './events';
 import { flowVersions, versionSummary } from './version-summary';
 
 const AT = '2026-11-25T10:00:00.000Z';

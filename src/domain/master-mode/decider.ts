@@ -1,6 +1,6 @@
 import { conflict } from '../errors';
 import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../interrupted-runs';
-import type { ExecuteAllOutcome, MasterEvent } from './master-events';
+import type { ExecuteAllOutcome, MasterEvent } from './events';
 import { storableText } from '../storable-text';
 import { rowLabel } from './row-run';
 
