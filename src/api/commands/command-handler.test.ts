@@ -10,9 +10,11 @@ const counter: Aggregate<number, Command, Event, null> = {
   streamType: 'counter',
   streamPrefix: 'counter-',
   name: 'Counter',
-  initialState: () => 0,
-  evolve: (state) => state + 1,
-  decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
+  decider: {
+    initialState: () => 0,
+    evolve: (state) => state + 1,
+    decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
+  },
   recordsOutcome: (command) => command.type === 'RecordAnswer',
   visibleTo: () => true,
   project: () => [],
@@ -88,18 +90,20 @@ const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
   streamType: 'lamp',
   streamPrefix: 'lamp-',
   name: 'Lamp',
-  initialState: () => ({ owner: null, on: false }),
-  evolve: (state, event) =>
-    event.type === 'Opened'
-      ? { ...state, owner: event.data.owner }
-      : { ...state, on: event.type === 'SwitchedOn' },
-  decide: (command, state) => {
-    if (command.type === 'Open') return [{ type: 'Opened', data: { owner: command.owner } }];
-    if (command.type === 'SwitchOn') {
-      if (state.on) throw new DomainError('rule_violated', 'The lamp is on already');
-      return [{ type: 'SwitchedOn', data: null }];
-    }
-    return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
+  decider: {
+    initialState: () => ({ owner: null, on: false }),
+    evolve: (state, event) =>
+      event.type === 'Opened'
+        ? { ...state, owner: event.data.owner }
+        : { ...state, on: event.type === 'SwitchedOn' },
+    decide: (command, state) => {
+      if (command.type === 'Open') return [{ type: 'Opened', data: { owner: command.owner } }];
+      if (command.type === 'SwitchOn') {
+        if (state.on) throw new DomainError('rule_violated', 'The lamp is on already');
+        return [{ type: 'SwitchedOn', data: null }];
+      }
+      return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
+    },
   },
   recordsOutcome: () => false,
   visibleTo: (state, userId) => state.owner !== null && (userId === null || state.owner === userId),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
+import type { Decider } from '../../domain/decider';
 import { conflict, notFound } from '../../domain/errors';
 import {
   ConcurrencyConflict,
@@ -24,7 +25,7 @@ export interface Loaded<State> {
 
 /**
  * What the command handler needs to know of an event-sourced aggregate: its stream, its pure decider
- * (decide/evolve/initialState) and the read models its events write in the append's transaction.
+ * and the read models its events write in the append's transaction.
  */
 export interface Aggregate<State, Command extends { type: string }, Event extends DecidedEvent, Context> {
   streamType: string;
@@ -32,9 +33,7 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   streamPrefix: string;
   /** In messages: '{name} not found', '{name} already exists'. */
   name: string;
-  initialState(): State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State, context: Context): Event[];
+  decider: Decider<State, Command, Event, Context>;
   /**
    * Whether the command records the outcome of work already done (a model's answer): such a command
    * commutes with the others of its stream, so it is retried on conflicts until it is stored, never dropped.
@@ -95,7 +94,9 @@ export class CommandHandler {
   ): Promise<Loaded<S>> {
     const streamId = aggregate.streamPrefix + id;
     const { version, events } = await this.store.readStream(streamId);
-    const state = events.map((e) => eventOf<E>(e)).reduce(aggregate.evolve, aggregate.initialState());
+    const state = events
+      .map((e) => eventOf<E>(e))
+      .reduce(aggregate.decider.evolve, aggregate.decider.initialState());
     // Kept only once shown to be the user's: ids probed at random fill nothing.
     const loaded = visible(aggregate, { state, version }, userId);
     this.kept.keep(streamId, loaded);
@@ -144,14 +145,18 @@ export class CommandHandler {
     for (let attempt = 0; ; attempt++) {
       const fromHint = hint !== undefined;
       const loaded = options.startsStream
-        ? { state: aggregate.initialState(), version: 0 }
+        ? { state: aggregate.decider.initialState(), version: 0 }
         : (hint ?? (await this.load(aggregate, id, userId)));
       hint = undefined;
       let events: E[] | undefined;
       try {
         if (fromHint) visible(aggregate, loaded, userId);
         options.guard?.(loaded.state);
-        events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
+        events = aggregate.decider.decide(
+          command,
+          loaded.state,
+          options.context(loaded.state, loaded.version),
+        );
       } catch (refusal) {
         if (!fromHint) throw refusal;
       }
@@ -184,7 +189,7 @@ export class CommandHandler {
           return this.repeated(aggregate, userId, command, first);
         }
         const after = {
-          state: events.reduce(aggregate.evolve, loaded.state),
+          state: events.reduce(aggregate.decider.evolve, loaded.state),
           version: appended.nextExpectedVersion,
         };
         this.kept.keep(streamId, after);

@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
 import { aFlowStep } from '../execution/testing';
 import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
-import {
-  decideFlow,
-  FLOW_NOT_FOUND,
-  type FlowCommand,
-  INPUT_SOURCES_EARLIER,
-  STEP_NOT_FOUND,
-  TOO_MANY_STEPS,
-} from './decider';
-import { evolveFlow, type FlowEvent, type FlowState, initialFlowState, type VersionedStep } from './events';
+import type { FlowCommand } from './commands';
+import { decider, FLOW_NOT_FOUND, INPUT_SOURCES_EARLIER, STEP_NOT_FOUND, TOO_MANY_STEPS } from './decider';
+import type { FlowEvent, FlowState, VersionedStep } from './events';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';
@@ -27,12 +21,12 @@ const created = (steps: VersionedStep[] = [step('s1', 1), step('s2', 2)]): FlowE
   data: { flowId: 'f1', userId: 'u1', origin: 'manual', details: DETAILS, steps, at: EARLIER },
 });
 
-const fold = (history: FlowEvent[]): FlowState => history.reduce(evolveFlow, initialFlowState());
+const fold = (history: FlowEvent[]): FlowState => history.reduce(decider.evolve, decider.initialState());
 
 function given(history: FlowEvent[]) {
   const state = fold(history);
   const run = (command: FlowCommand) =>
-    decideFlow(command, state, { now: NOW, userId: 'u1', version: history.length });
+    decider.decide(command, state, { now: NOW, userId: 'u1', version: history.length });
   return {
     state,
     when(command: FlowCommand) {
@@ -246,7 +240,7 @@ describe('the flow decider', () => {
       .when({ type: 'RestoreVersion', data: { version: 2, past: fold(history) } })
       .thenRefuses('rule_violated', 'Version 2 is the current version');
     given(history)
-      .when({ type: 'RestoreVersion', data: { version: 5, past: initialFlowState() } })
+      .when({ type: 'RestoreVersion', data: { version: 5, past: decider.initialState() } })
       .thenRefuses('not_found', 'Version 5 not found');
     // Restore, then edit: the edit applies to the restored prompt.
     const restored = fold([
@@ -270,7 +264,7 @@ describe('a multiple_choice step needs a choice', () => {
       .thenRefuses('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
     const choicesGiven = given([created()]).state;
     expect(
-      decideFlow(
+      decider.decide(
         {
           type: 'EditStep',
           data: { stepId: 's1', changes: { outputMode: 'multiple_choice', choices: ['Yes'] } },
@@ -311,7 +305,7 @@ describe('a flow as a whole is bounded', () => {
       .thenRefuses('too_large', /một flow dài tối đa/);
     // An edit that does not grow it passes.
     expect(
-      decideFlow(
+      decider.decide(
         { type: 'EditStep', data: { stepId: 'b1', changes: { name: 'Shorter' } } },
         fold([created(nearly)]),
         { now: NOW, userId: 'u1', version: 1 },

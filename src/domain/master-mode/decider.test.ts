@@ -1,24 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
-import {
-  decideMaster,
-  EXECUTE_ALL_RUNNING,
-  evolveMaster,
-  initialMasterState,
-  type MasterCommand,
-  type MasterState,
-} from './decider';
-import type { MasterEvent } from './events';
+import type { MasterCommand } from './commands';
+import { decider, EXECUTE_ALL_RUNNING } from './decider';
+import type { MasterEvent, MasterState } from './events';
 
 const NOW = '2026-05-01T10:00:00.000Z';
 const EARLIER = '2026-05-01T09:00:00.000Z';
 
 function given(history: MasterEvent[]) {
-  const state: MasterState = history.reduce(evolveMaster, initialMasterState());
+  const state: MasterState = history.reduce(decider.evolve, decider.initialState());
   return {
     state,
     when(command: MasterCommand) {
-      const run = () => decideMaster(command, state, { now: NOW });
+      const run = () => decider.decide(command, state, { now: NOW });
       return {
         thenEmits: (expected: MasterEvent[]) => expect(run()).toEqual(expected),
         thenRefuses(kind: DomainError['kind'], message: string | RegExp) {
