@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors';
 import { ConcurrencyConflict, type EventStore, type NewEvent, type RecordedEvent } from '../../eventstore';
 import { type Aggregate, CommandHandler } from './command-handler';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 type Command = { type: 'Count' } | { type: 'RecordAnswer' };
 type Event = { type: 'Counted' | 'AnswerRecorded'; data: null };
@@ -21,7 +22,7 @@ const counter: Aggregate<number, Command, Event, null> = {
 };
 
 /** A log whose stream moves on before each of the first `losses` appends: another writer always wins. */
-function contendedStore(losses: number) {
+function contendedStore(losses: number, retry: RetryPolicy = DEFAULT_RETRY_POLICY) {
   const stored: RecordedEvent[] = [];
   let version = 0;
   let lost = 0;
@@ -52,7 +53,11 @@ function contendedStore(losses: number) {
       return { nextExpectedVersion: version, events: recorded, duplicate: false };
     },
   };
-  return { handler: new CommandHandler(store as unknown as EventStore), stored, appends: () => appends };
+  return {
+    handler: new CommandHandler(store as unknown as EventStore, retry),
+    stored,
+    appends: () => appends,
+  };
 }
 
 describe('CommandHandler on a contended stream', () => {
@@ -76,6 +81,16 @@ describe('CommandHandler on a contended stream', () => {
     await expect(outcome).rejects.toBeInstanceOf(ConcurrencyConflict);
     await expect(outcome).rejects.not.toBeInstanceOf(DomainError);
     expect(stored).toEqual([]);
+  });
+  it('tries again as often, and an outcome for as long, as its retry policy says', async () => {
+    const policy = { conflictRetries: 2, maxBackoffMs: 1, outcomeRetryMs: 0 };
+    for (const type of ['Count', 'RecordAnswer'] as const) {
+      const { handler, stored, appends } = contendedStore(12, policy);
+      const outcome = handler.handle(counter, 'c', 'u', { type }, { context: () => null });
+      await expect(outcome).rejects.toBeInstanceOf(ConcurrencyConflict);
+      expect(stored).toEqual([]);
+      expect(appends()).toBe(3);
+    }
   });
 });
 
@@ -145,7 +160,7 @@ function logInMemory() {
     },
   };
   return {
-    handler: new CommandHandler(store as unknown as EventStore),
+    handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY),
     reads: () => reads,
     elsewhere: (streamId: string, type: LampEvent['type']) => {
       const version = streams.get(streamId)?.length ?? 0;

@@ -10,6 +10,7 @@ import {
   type Statement,
 } from '../../eventstore';
 import { KeptStates } from './kept-states';
+import type { RetryPolicy } from './retry-policy';
 
 /** An event as a decider emits it: data only; ids, positions and metadata are the store's. */
 export interface DecidedEvent {
@@ -67,10 +68,6 @@ export interface Handled<State, Event> extends Loaded<State> {
   events: Event[];
 }
 
-const MAX_CONFLICT_RETRIES = 5;
-/** How long an outcome is retried before its command gives up (409, retryable): far past any real contention. */
-export const OUTCOME_RETRY_MS = 60_000;
-
 /**
  * The one command path of every event-sourced aggregate: load the stream, decide, append with the read
  * models projected in the same transaction, retry on a concurrency conflict, answer a repeated command
@@ -80,7 +77,11 @@ export class CommandHandler {
   private readonly appendedListeners: ((streamId: string) => void)[] = [];
   private readonly kept = new KeptStates();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** When a command is tried again on a conflict, and for how long (DEFAULT_RETRY_POLICY for the server). */
+    readonly retry: Readonly<RetryPolicy>,
+  ) {}
 
   /** Told of every stream a command of this process appended to, right after the commit. */
   onAppended(listener: (streamId: string) => void) {
@@ -200,12 +201,12 @@ export class CommandHandler {
           throw conflict(`${aggregate.name} already exists`);
         }
         if (!(error instanceof ConcurrencyConflict)) throw error;
-        const retry =
-          (untilStored && Date.now() - since < OUTCOME_RETRY_MS) || attempt < MAX_CONFLICT_RETRIES;
+        const { conflictRetries, maxBackoffMs, outcomeRetryMs } = this.retry;
+        const retry = (untilStored && Date.now() - since < outcomeRetryMs) || attempt < conflictRetries;
         if (!retry) throw error;
         // Another command won the stream: step aside for a random moment, so that many commands sent at
         // once spread out instead of colliding again.
-        await backOff(attempt);
+        await backOff(attempt, maxBackoffMs);
       }
     }
   }
@@ -228,9 +229,9 @@ export class CommandHandler {
   }
 }
 
-/** A random wait that grows with the attempts, up to 100 ms. */
-const backOff = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt + 1))));
+/** A random wait that grows with the attempts, up to `maxMs`. */
+const backOff = (attempt: number, maxMs: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(maxMs, 2 ** (attempt + 1))));
 
 /** The loaded aggregate, if the user may see it (null: the system); else its 'not found'. */
 function visible<S, C extends { type: string }, E extends DecidedEvent, X>(
