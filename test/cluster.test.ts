@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { type Exit, NGINX_TEMPLATE, renderNginxConfig } from '../src/api/cli/cluster-processes';
 import { MESSAGES } from '../src/domain/execution/decide';
 import type { LiveTopic } from '../src/domain/live-updates';
-import { EXECUTE_ALL_RUNNING } from '../src/domain/master-mode/master-decider';
+import { EXECUTE_ALL_RUNNING } from '../src/domain/master-mode/decider';
 import { ExecutionSocket } from '../src/web/lib/execution-socket';
 import { missingNginx, startCluster, type TestCluster } from './support/cluster';
 import { createTestDatabase, type TestDatabase } from './support/database';

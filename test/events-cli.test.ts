@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aFlowStep } from '../src/domain/execution/testing';
-import { type FlowEvent, flowStreamId, type VersionedStep } from '../src/domain/flow-history/flow-events';
+import { type FlowEvent, flowStreamId, type VersionedStep } from '../src/domain/flow/events';
 import type { RecordedEvent } from '../src/eventstore';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evolve, initialState } from '../src/domain/execution/evolve';
+import { decider } from '../src/domain/execution/decider';
 import type { ExecutionEvent, ExecutionState } from '../src/domain/execution/types';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
@@ -141,9 +141,9 @@ describe('execution history: events and the state at any point', () => {
 
   it('gives at every position the state of folding that many events, and the end past it', async () => {
     const events = all.map((e) => ({ type: e.type, data: e.data }) as ExecutionEvent);
-    let folded: ExecutionState = initialState();
+    let folded: ExecutionState = decider.initialState();
     for (const [i, event] of events.entries()) {
-      folded = evolve(folded, event);
+      folded = decider.evolve(folded, event);
       const response = await alice.get(`/api/executions/${executionId}/state?at=${i + 1}`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ ...folded, version: i + 1 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow-history/flow-events';
+import { flowStreamId } from '../src/domain/flow/events';
+import { decider as flowDecider } from '../src/domain/flow/decider';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -30,7 +31,7 @@ async function readModel(t: TestApp, flowId: string) {
 /** The flow as the fold of its stream up to `position` has it, in the read models' shape. */
 async function folded(t: TestApp, flowId: string, position?: number) {
   const { events } = await t.store.readStream(flowStreamId(flowId), position ? { limit: position } : {});
-  const state = events.map(toFlowEvent).reduce(evolveFlow, initialFlowState());
+  const state = events.map(toFlowEvent).reduce(flowDecider.evolve, flowDecider.initialState());
   if (state.deleted) return { flow: undefined, steps: [] };
   return {
     flow: {

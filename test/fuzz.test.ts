@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { createOfflineProvider } from '../src/ai';
 import { isStorableText } from '../src/domain/storable-text';
 import { executionStreamId } from '../src/domain/execution/stream';
-import { flowStreamId } from '../src/domain/flow-history/flow-events';
-import { masterStreamId } from '../src/domain/master-mode/master-events';
+import { flowStreamId } from '../src/domain/flow/events';
+import { masterStreamId } from '../src/domain/master-mode/events';
 import { registered, serverErrors } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 

@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from '../src/api/database/migrate';
 import { EventStore } from '../src/eventstore';
-import { evolveFlow, flowStreamId, initialFlowState } from '../src/domain/flow-history/flow-events';
+import { flowStreamId } from '../src/domain/flow/events';
+import { decider as flowDecider } from '../src/domain/flow/decider';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
@@ -110,7 +111,7 @@ describe('migrations', () => {
         expect(version).toBe(1);
         expect(events.map((event) => event.type)).toEqual(['FlowImported']);
         expect(events[0]!.metadata).toMatchObject({ userId: user!.id });
-        const state = events.map(toFlowEvent).reduce(evolveFlow, initialFlowState());
+        const state = events.map(toFlowEvent).reduce(flowDecider.evolve, flowDecider.initialState());
         expect(state).toMatchObject({
           flowId: row.id,
           userId: user!.id,

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evolve, initialState } from '../src/domain/execution/evolve';
+import { decider } from '../src/domain/execution/decider';
 import { toExecutionEvent } from '../src/projections/project-execution-events';
 import { ReadModelBatch } from '../src/projections/read-model-batch';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
@@ -163,7 +163,7 @@ describe('projections', () => {
   it('replaying a stream with evolve gives the state the read model shows', async () => {
     for (const id of executionIds) {
       const { events, version } = await t.store.readStream(`execution-${id}`);
-      const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+      const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
       const [row] = await t.db.sql`SELECT * FROM executions WHERE id = ${id}`;
       expect(row).toMatchObject({
         status: state.status,

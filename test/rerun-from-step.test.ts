@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evolve, initialState } from '../src/domain/execution/evolve';
+import { decider } from '../src/domain/execution/decider';
 import type { StepResult } from '../src/domain/execution/types';
 import { toExecutionEvent } from '../src/projections/project-execution-events';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
@@ -167,7 +167,7 @@ describe('re-run from a step', () => {
     await alice.put(`/api/step-results/${reusedId}`, { result: 'Edited after reuse' });
 
     const { events } = await t.store.readStream(`execution-${rerun.id}`);
-    const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+    const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
     const shown = await view(alice, rerun.id);
     expect(shown.results).toEqual(state.results);
     expect(shown.results[0]).toMatchObject({

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { ExecutionState } from '../domain/execution/types';
 import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../domain/interrupted-runs';
-import { OUTCOME_RETRY_MS } from './commands/command-handler';
+import type { RetryPolicy } from './commands/retry-policy';
 import type { Config } from './config';
 import type { ExecutionCommands } from './executions/execution-commands';
 import type { RunRegistry } from './executions/run-registry';
@@ -12,7 +12,7 @@ import { LOOK_AGAIN_MS, type ServerInstance } from './server-instance';
  * The longest a live process takes to record a run's outcome once its model call has ended (at the latest
  * by the model timeout): the command handler's retries, and a minute's slack for a machine under load.
  */
-const RECORDING_OUTCOME_MS = OUTCOME_RETRY_MS + 60_000;
+const recordingOutcomeMs = (retry: Pick<RetryPolicy, 'outcomeRetryMs'>) => retry.outcomeRetryMs + 60_000;
 
 interface UnfinishedStepRuns {
   id: string;
@@ -47,6 +47,8 @@ export class CrashSweep {
       masterMode: MasterModeService;
       runs: RunRegistry;
       instance: ServerInstance;
+      /** The command handler's: how long it may still be recording an outcome. */
+      retry: Pick<RetryPolicy, 'outcomeRetryMs'>;
     },
   ) {}
 
@@ -64,7 +66,7 @@ export class CrashSweep {
     await instance.keepHeld();
     const now = Date.now();
     const startedBefore = new Date(now - olderThanMs).toISOString();
-    const abandonedBefore = new Date(now - olderThanMs - RECORDING_OUTCOME_MS).toISOString();
+    const abandonedBefore = new Date(now - olderThanMs - recordingOutcomeMs(this.deps.retry)).toISOString();
     const [steps, master] = await Promise.all([
       sql<UnfinishedStepRuns[]>`
         SELECT id, user_id, runs FROM executions WHERE runs @> '[{"status":"running"}]'::jsonb`,

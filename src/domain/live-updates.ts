@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EXECUTION_STREAM_PREFIX } from './execution/stream';
 import type { ExecutionEvent } from './execution/types';
-import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow-history/flow-events';
-import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/master-events';
+import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow/events';
+import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
 
 /**
  * The protocol of `/api/ws`, declared once for the server and the browser. A socket watches streams: an

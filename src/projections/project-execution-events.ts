@@ -1,5 +1,5 @@
 import type { TransactionSql } from 'postgres';
-import { evolve, initialState } from '../domain/execution/evolve';
+import { decider } from '../domain/execution/decider';
 import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
 import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
 import type { Statement } from '../eventstore';
@@ -87,7 +87,7 @@ export function begunExecutionStreamsChanges(streams: ProjectableEvent[][]): Rea
 const executionIdOf = (events: ProjectableEvent[]) =>
   events[0]!.streamId.slice(EXECUTION_STREAM_PREFIX.length);
 
-const fromTheStart = (): ExecutionBefore => ({ state: initialState(), version: 0 });
+const fromTheStart = (): ExecutionBefore => ({ state: decider.initialState(), version: 0 });
 
 function changesOf(
   executionId: string,
@@ -99,7 +99,7 @@ function changesOf(
   for (const recorded of events) {
     if (recorded.streamPosition <= position) continue;
     const event = toExecutionEvent(recorded);
-    state = evolve(state, event);
+    state = decider.evolve(state, event);
     position = recorded.streamPosition;
     changes.push(...resultAndLogChanges(executionId, event, recorded, state));
   }

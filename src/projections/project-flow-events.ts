@@ -1,11 +1,6 @@
 import type { TransactionSql } from 'postgres';
-import {
-  evolveFlow,
-  FLOW_STREAM_PREFIX,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-} from '../domain/flow-history/flow-events';
+import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../domain/flow/events';
+import { decider as flowDecider } from '../domain/flow/decider';
 import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 
@@ -29,7 +24,7 @@ export function flowStatements(
   events: ProjectableEvent[],
   before: FlowBefore,
 ): Statement[] {
-  const state = events.map(toFlowEvent).reduce(evolveFlow, before.state);
+  const state = events.map(toFlowEvent).reduce(flowDecider.evolve, before.state);
   const version = events.at(-1)?.streamPosition ?? before.version;
   return writeFlows(sql, [{ state, version }], before.state);
 }
@@ -49,9 +44,9 @@ export class FlowStreamsRebuild {
     const flowStreams = streams.filter((events) => events[0]?.streamId.startsWith(FLOW_STREAM_PREFIX));
     return flowStreams.map((events) => {
       const streamId = events[0]!.streamId;
-      const before = this.flows.get(streamId) ?? { state: initialFlowState(), version: 0 };
+      const before = this.flows.get(streamId) ?? { state: flowDecider.initialState(), version: 0 };
       const after = {
-        state: events.map(toFlowEvent).reduce(evolveFlow, before.state),
+        state: events.map(toFlowEvent).reduce(flowDecider.evolve, before.state),
         version: events.at(-1)!.streamPosition,
       };
       if (after.state.deleted) this.flows.delete(streamId);
@@ -69,7 +64,7 @@ export class FlowStreamsRebuild {
 /**
  * The flows' rows and steps as the flows stand, in at most four statements whatever their number: deleted
  * flows go (their steps with them), the others' rows are written over and their steps replaced whole; or,
- * given the one flow as it was `before`, only its steps that are not the same objects as before (evolveFlow
+ * given the one flow as it was `before`, only its steps that are not the same objects as before (flowDecider.evolve
  * keeps a step it does not change) are written, and those no longer there deleted.
  */
 function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState): Statement[] {

@@ -1,5 +1,5 @@
 import type { TransactionSql } from 'postgres';
-import { MASTER_STREAM_PREFIX, type MasterEvent } from '../domain/master-mode/master-events';
+import { MASTER_STREAM_PREFIX, type MasterEvent } from '../domain/master-mode/events';
 import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';

@@ -8,13 +8,8 @@ import {
   stepRunSucceeded,
 } from '../../domain/execution/testing';
 import type { ExecutionEvent } from '../../domain/execution/types';
-import {
-  evolveFlow,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-  type VersionedStep,
-} from '../../domain/flow-history/flow-events';
+import type { FlowEvent, FlowState, VersionedStep } from '../../domain/flow/events';
+import { decider as flowDecider } from '../../domain/flow/decider';
 import type { RecordedEvent } from '../../eventstore';
 import { eventJson, eventLine, eventLines, eventSummary, flowAfter } from './event-line';
 
@@ -146,7 +141,7 @@ const promptEdited: FlowEvent = {
 
 const ofFlow = (event: { type: string; data: unknown }, streamPosition = 1) =>
   recorded(event, { streamId: FLOW_STREAM, streamPosition });
-const flowSummaryOf = (event: FlowEvent, before: FlowState = initialFlowState()) =>
+const flowSummaryOf = (event: FlowEvent, before: FlowState = flowDecider.initialState()) =>
   eventSummary(ofFlow(event), before);
 
 describe('eventSummary of flow events', () => {
@@ -198,7 +193,7 @@ describe('eventSummary of flow events', () => {
     expect(flowSummaryOf({ type: 'StepRemoved', data: { step: ideas, at: 'x' } })).toBe(
       'Xóa step "Ideas" (step s1)',
     );
-    const before = evolveFlow(initialFlowState(), created);
+    const before = flowDecider.evolve(flowDecider.initialState(), created);
     expect(flowSummaryOf(promptEdited, before)).toBe('Sửa step "Post": tên, prompt (step s2)');
   });
 

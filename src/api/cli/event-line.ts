@@ -1,12 +1,7 @@
 import type { ExecutionEvent } from '../../domain/execution';
-import {
-  evolveFlow,
-  FLOW_STREAM_PREFIX,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-} from '../../domain/flow-history/flow-events';
-import { versionSummary } from '../../domain/flow-history/version-summary';
+import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
+import { decider as flowDecider } from '../../domain/flow/decider';
+import { versionSummary } from '../../domain/flow/version-summary';
 import type { RecordedEvent } from '../../eventstore';
 import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';
 
@@ -105,7 +100,7 @@ function streamSummary(event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>,
 /** `flow` is the flow as its stream stood before a flow event; without it, a step named by id reads "a step". */
 export function eventSummary(
   event: Pick<RecordedEvent, 'streamId' | 'type' | 'data'>,
-  flow: FlowState = initialFlowState(),
+  flow: FlowState = flowDecider.initialState(),
 ): string {
   return streamSummary(event, flow) ?? fieldsSummary(event.data);
 }
@@ -118,7 +113,7 @@ export function flowAfter(before: FlowState | undefined, event: RecordedEvent): 
   if (!event.streamId.startsWith(FLOW_STREAM_PREFIX)) return undefined;
   if (before === undefined && event.streamPosition !== 1) return undefined;
   const flowEvent = { type: event.type, data: event.data } as FlowEvent;
-  return evolveFlow(before ?? initialFlowState(), flowEvent) ?? before;
+  return flowDecider.evolve(before ?? flowDecider.initialState(), flowEvent) ?? before;
 }
 
 /** One event as one line: time, stream#position, type, actor, command id, summary. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
-import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow-history/flow-events';
-import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/master-events';
+import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow/events';
+import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { type Actor, may, type RecordKind } from '../access';

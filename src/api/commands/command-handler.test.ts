@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors';
 import { ConcurrencyConflict, type EventStore, type NewEvent, type RecordedEvent } from '../../eventstore';
 import { type Aggregate, CommandHandler } from './command-handler';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 type Command = { type: 'Count' } | { type: 'RecordAnswer' };
 type Event = { type: 'Counted' | 'AnswerRecorded'; data: null };
@@ -10,16 +11,18 @@ const counter: Aggregate<number, Command, Event, null> = {
   streamType: 'counter',
   streamPrefix: 'counter-',
   name: 'Counter',
-  initialState: () => 0,
-  evolve: (state) => state + 1,
-  decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
+  decider: {
+    initialState: () => 0,
+    evolve: (state) => state + 1,
+    decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
+  },
   recordsOutcome: (command) => command.type === 'RecordAnswer',
   visibleTo: () => true,
   project: () => [],
 };
 
 /** A log whose stream moves on before each of the first `losses` appends: another writer always wins. */
-function contendedStore(losses: number) {
+function contendedStore(losses: number, retry: RetryPolicy = DEFAULT_RETRY_POLICY) {
   const stored: RecordedEvent[] = [];
   let version = 0;
   let lost = 0;
@@ -50,7 +53,11 @@ function contendedStore(losses: number) {
       return { nextExpectedVersion: version, events: recorded, duplicate: false };
     },
   };
-  return { handler: new CommandHandler(store as unknown as EventStore), stored, appends: () => appends };
+  return {
+    handler: new CommandHandler(store as unknown as EventStore, retry),
+    stored,
+    appends: () => appends,
+  };
 }
 
 describe('CommandHandler on a contended stream', () => {
@@ -75,6 +82,16 @@ describe('CommandHandler on a contended stream', () => {
     await expect(outcome).rejects.not.toBeInstanceOf(DomainError);
     expect(stored).toEqual([]);
   });
+  it('tries again as often, and an outcome for as long, as its retry policy says', async () => {
+    const policy = { conflictRetries: 2, maxBackoffMs: 1, outcomeRetryMs: 0 };
+    for (const type of ['Count', 'RecordAnswer'] as const) {
+      const { handler, stored, appends } = contendedStore(12, policy);
+      const outcome = handler.handle(counter, 'c', 'u', { type }, { context: () => null });
+      await expect(outcome).rejects.toBeInstanceOf(ConcurrencyConflict);
+      expect(stored).toEqual([]);
+      expect(appends()).toBe(3);
+    }
+  });
 });
 
 type LampCommand = { type: 'Open'; owner: string } | { type: 'SwitchOn' } | { type: 'SwitchOff' };
@@ -88,18 +105,20 @@ const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
   streamType: 'lamp',
   streamPrefix: 'lamp-',
   name: 'Lamp',
-  initialState: () => ({ owner: null, on: false }),
-  evolve: (state, event) =>
-    event.type === 'Opened'
-      ? { ...state, owner: event.data.owner }
-      : { ...state, on: event.type === 'SwitchedOn' },
-  decide: (command, state) => {
-    if (command.type === 'Open') return [{ type: 'Opened', data: { owner: command.owner } }];
-    if (command.type === 'SwitchOn') {
-      if (state.on) throw new DomainError('rule_violated', 'The lamp is on already');
-      return [{ type: 'SwitchedOn', data: null }];
-    }
-    return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
+  decider: {
+    initialState: () => ({ owner: null, on: false }),
+    evolve: (state, event) =>
+      event.type === 'Opened'
+        ? { ...state, owner: event.data.owner }
+        : { ...state, on: event.type === 'SwitchedOn' },
+    decide: (command, state) => {
+      if (command.type === 'Open') return [{ type: 'Opened', data: { owner: command.owner } }];
+      if (command.type === 'SwitchOn') {
+        if (state.on) throw new DomainError('rule_violated', 'The lamp is on already');
+        return [{ type: 'SwitchedOn', data: null }];
+      }
+      return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
+    },
   },
   recordsOutcome: () => false,
   visibleTo: (state, userId) => state.owner !== null && (userId === null || state.owner === userId),
@@ -141,7 +160,7 @@ function logInMemory() {
     },
   };
   return {
-    handler: new CommandHandler(store as unknown as EventStore),
+    handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY),
     reads: () => reads,
     elsewhere: (streamId: string, type: LampEvent['type']) => {
       const version = streams.get(streamId)?.length ?? 0;

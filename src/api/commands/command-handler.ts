@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
+import type { Decider } from '../../domain/decider';
 import { conflict, notFound } from '../../domain/errors';
 import {
   ConcurrencyConflict,
@@ -9,6 +10,7 @@ import {
   type Statement,
 } from '../../eventstore';
 import { KeptStates } from './kept-states';
+import type { RetryPolicy } from './retry-policy';
 
 /** An event as a decider emits it: data only; ids, positions and metadata are the store's. */
 export interface DecidedEvent {
@@ -24,7 +26,7 @@ export interface Loaded<State> {
 
 /**
  * What the command handler needs to know of an event-sourced aggregate: its stream, its pure decider
- * (decide/evolve/initialState) and the read models its events write in the append's transaction.
+ * and the read models its events write in the append's transaction.
  */
 export interface Aggregate<State, Command extends { type: string }, Event extends DecidedEvent, Context> {
   streamType: string;
@@ -32,9 +34,7 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   streamPrefix: string;
   /** In messages: '{name} not found', '{name} already exists'. */
   name: string;
-  initialState(): State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State, context: Context): Event[];
+  decider: Decider<State, Command, Event, Context>;
   /**
    * Whether the command records the outcome of work already done (a model's answer): such a command
    * commutes with the others of its stream, so it is retried on conflicts until it is stored, never dropped.
@@ -68,10 +68,6 @@ export interface Handled<State, Event> extends Loaded<State> {
   events: Event[];
 }
 
-const MAX_CONFLICT_RETRIES = 5;
-/** How long an outcome is retried before its command gives up (409, retryable): far past any real contention. */
-export const OUTCOME_RETRY_MS = 60_000;
-
 /**
  * The one command path of every event-sourced aggregate: load the stream, decide, append with the read
  * models projected in the same transaction, retry on a concurrency conflict, answer a repeated command
@@ -81,7 +77,11 @@ export class CommandHandler {
   private readonly appendedListeners: ((streamId: string) => void)[] = [];
   private readonly kept = new KeptStates();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** When a command is tried again on a conflict, and for how long (DEFAULT_RETRY_POLICY for the server). */
+    readonly retry: Readonly<RetryPolicy>,
+  ) {}
 
   /** Told of every stream a command of this process appended to, right after the commit. */
   onAppended(listener: (streamId: string) => void) {
@@ -95,7 +95,9 @@ export class CommandHandler {
   ): Promise<Loaded<S>> {
     const streamId = aggregate.streamPrefix + id;
     const { version, events } = await this.store.readStream(streamId);
-    const state = events.map((e) => eventOf<E>(e)).reduce(aggregate.evolve, aggregate.initialState());
+    const state = events
+      .map((e) => eventOf<E>(e))
+      .reduce(aggregate.decider.evolve, aggregate.decider.initialState());
     // Kept only once shown to be the user's: ids probed at random fill nothing.
     const loaded = visible(aggregate, { state, version }, userId);
     this.kept.keep(streamId, loaded);
@@ -144,14 +146,18 @@ export class CommandHandler {
     for (let attempt = 0; ; attempt++) {
       const fromHint = hint !== undefined;
       const loaded = options.startsStream
-        ? { state: aggregate.initialState(), version: 0 }
+        ? { state: aggregate.decider.initialState(), version: 0 }
         : (hint ?? (await this.load(aggregate, id, userId)));
       hint = undefined;
       let events: E[] | undefined;
       try {
         if (fromHint) visible(aggregate, loaded, userId);
         options.guard?.(loaded.state);
-        events = aggregate.decide(command, loaded.state, options.context(loaded.state, loaded.version));
+        events = aggregate.decider.decide(
+          command,
+          loaded.state,
+          options.context(loaded.state, loaded.version),
+        );
       } catch (refusal) {
         if (!fromHint) throw refusal;
       }
@@ -184,7 +190,7 @@ export class CommandHandler {
           return this.repeated(aggregate, userId, command, first);
         }
         const after = {
-          state: events.reduce(aggregate.evolve, loaded.state),
+          state: events.reduce(aggregate.decider.evolve, loaded.state),
           version: appended.nextExpectedVersion,
         };
         this.kept.keep(streamId, after);
@@ -195,12 +201,12 @@ export class CommandHandler {
           throw conflict(`${aggregate.name} already exists`);
         }
         if (!(error instanceof ConcurrencyConflict)) throw error;
-        const retry =
-          (untilStored && Date.now() - since < OUTCOME_RETRY_MS) || attempt < MAX_CONFLICT_RETRIES;
+        const { conflictRetries, maxBackoffMs, outcomeRetryMs } = this.retry;
+        const retry = (untilStored && Date.now() - since < outcomeRetryMs) || attempt < conflictRetries;
         if (!retry) throw error;
         // Another command won the stream: step aside for a random moment, so that many commands sent at
         // once spread out instead of colliding again.
-        await backOff(attempt);
+        await backOff(attempt, maxBackoffMs);
       }
     }
   }
@@ -223,9 +229,9 @@ export class CommandHandler {
   }
 }
 
-/** A random wait that grows with the attempts, up to 100 ms. */
-const backOff = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** (attempt + 1))));
+/** A random wait that grows with the attempts, up to `maxMs`. */
+const backOff = (attempt: number, maxMs: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(maxMs, 2 ** (attempt + 1))));
 
 /** The loaded aggregate, if the user may see it (null: the system); else its 'not found'. */
 function visible<S, C extends { type: string }, E extends DecidedEvent, X>(

@@ -1,5 +1,4 @@
-import { decide } from '../../domain/execution/decide';
-import { evolve, initialState } from '../../domain/execution/evolve';
+import { decider } from '../../domain/execution/decider';
 import type {
   DecideContext,
   ExecutionCommand,
@@ -16,9 +15,7 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     streamType: 'execution',
     streamPrefix: EXECUTION_STREAM_PREFIX,
     name: 'Execution',
-    initialState,
-    evolve,
-    decide,
+    decider,
     recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
     visibleTo: (state, userId) => state.exists && may(userId, 'read', 'execution', state.userId),
     project: (tx, recorded, before) => executionStatements(tx, recorded, before),

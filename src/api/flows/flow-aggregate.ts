@@ -1,11 +1,6 @@
-import { decideFlow, type FlowCommand, type FlowContext } from '../../domain/flow-history/flow-decider';
-import {
-  evolveFlow,
-  FLOW_STREAM_PREFIX,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-} from '../../domain/flow-history/flow-events';
+import type { FlowCommand, FlowContext } from '../../domain/flow/commands';
+import { decider } from '../../domain/flow/decider';
+import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
 import { flowStatements } from '../../projections/project-flow-events';
 import type { Aggregate } from '../commands/command-handler';
 import { may } from '../access';
@@ -15,9 +10,7 @@ export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowCon
   streamType: 'flow',
   streamPrefix: FLOW_STREAM_PREFIX,
   name: 'Flow',
-  initialState: initialFlowState,
-  evolve: evolveFlow,
-  decide: decideFlow,
+  decider,
   recordsOutcome: () => false,
   visibleTo: (state, userId) =>
     state.flowId !== null && !state.deleted && may(userId, 'read', 'flow', state.userId),

@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
 import { notFound } from '../../domain/errors';
-import { FLOW_NOT_FOUND, type FlowCommand } from '../../domain/flow-history/flow-decider';
-import {
-  evolveFlow,
-  type FlowOrigin,
-  type FlowState,
-  flowStreamId,
-  initialFlowState,
-  type VersionedStep,
-} from '../../domain/flow-history/flow-events';
+import type { FlowCommand } from '../../domain/flow/commands';
+import { decider as flowDecider, FLOW_NOT_FOUND } from '../../domain/flow/decider';
+import { type FlowOrigin, type FlowState, flowStreamId, type VersionedStep } from '../../domain/flow/events';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
@@ -152,7 +146,7 @@ export class FlowCommands {
   ): Promise<{ state: FlowState; version: number }> {
     await this.flows.owned(flowId, userId);
     const { events } = await this.store.readStream(flowStreamId(flowId), { limit: version });
-    const state = events.map(toFlowEvent).reduce(evolveFlow, initialFlowState());
+    const state = events.map(toFlowEvent).reduce(flowDecider.evolve, flowDecider.initialState());
     if (!flowAggregate.visibleTo(state, userId)) throw notFound(FLOW_NOT_FOUND);
     const reached = events.at(-1)?.streamPosition ?? 0;
     if (reached < version) throw notFound(`Version ${version} not found`);

@@ -1,8 +1,8 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { Flow, Step, StepSnapshot } from '../../domain/flow';
-import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow-history/flow-decider';
-import type { FlowState, VersionedStep } from '../../domain/flow-history/flow-events';
+import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow/decider';
+import type { FlowState, VersionedStep } from '../../domain/flow/events';
 import type { Loaded } from '../commands/command-handler';
 import { type Action, mayInSql } from '../access';
 

@@ -1,13 +1,7 @@
 import type { TransactionSql } from 'postgres';
-import {
-  decideMaster,
-  evolveMaster,
-  initialMasterState,
-  type MasterCommand,
-  type MasterContext,
-  type MasterState,
-} from '../../domain/master-mode/master-decider';
-import { MASTER_STREAM_PREFIX, type MasterEvent } from '../../domain/master-mode/master-events';
+import type { MasterCommand, MasterContext } from '../../domain/master-mode/commands';
+import { decider } from '../../domain/master-mode/decider';
+import { MASTER_STREAM_PREFIX, type MasterEvent, type MasterState } from '../../domain/master-mode/events';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import { masterStatements } from '../../projections/project-master-events';
 import type { Aggregate, Loaded } from '../commands/command-handler';
@@ -21,9 +15,7 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   streamType: 'master',
   streamPrefix: MASTER_STREAM_PREFIX,
   name: 'Master mode session',
-  initialState: initialMasterState,
-  evolve: evolveMaster,
-  decide: decideMaster,
+  decider,
   recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
   visibleTo: () => true,
   project: (tx, recorded, before) => [
@@ -53,7 +45,7 @@ function writeRowResults(tx: TransactionSql, recorded: RecordedEvent[], before: 
         tx`UPDATE master_mode_steps SET result = '', updated_at = now() WHERE session_id = ${sessionId}`,
       );
     }
-    state = evolveMaster(state, event);
+    state = decider.evolve(state, event);
   }
   if (writes.length > 0)
     writes.push(tx`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`);

@@ -4,8 +4,8 @@ import type { resolveProvider } from '../../ai';
 import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
 import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
-import type { MasterCommand, MasterState } from '../../domain/master-mode/master-decider';
-import { type ExecuteAllOutcome, masterStreamId } from '../../domain/master-mode/master-events';
+import type { MasterCommand } from '../../domain/master-mode/commands';
+import { type ExecuteAllOutcome, type MasterState, masterStreamId } from '../../domain/master-mode/events';
 import type {
   MasterSession,
   MasterSessionWithSteps,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CommandHandler } from '../commands/command-handler';
+import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +12,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const commands = new CommandHandler(app.store);
+    const commands = new CommandHandler(app.store, DEFAULT_RETRY_POLICY);
     app.decorate('commands', commands);
     // A state kept for commands is dropped once another process's event of its stream is seen.
     app.eventFeed.onEvents((events) => {

@@ -34,6 +34,7 @@ export default fp(
       masterMode,
       runs: app.runs,
       instance: app.serverInstance,
+      retry: app.commands.retry,
     });
     app.decorate('crashSweep', sweep);
     app.addHook('onClose', async () => sweep.stop());

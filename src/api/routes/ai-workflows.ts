@@ -1,4 +1,4 @@
-import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow-history/flow-events';
+import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generateWorkflow, type resolveProvider } from '../../ai';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { evolve, initialState } from '../../domain/execution/evolve';
+import { decider } from '../../domain/execution/decider';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
 import { notFound } from '../../domain/errors';
@@ -86,7 +86,7 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { at } = request.query;
       const userId = userIdOf(request);
       const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
-      const state = events.map(toExecutionEvent).reduce(evolve, initialState());
+      const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
       if (!state.exists || !may(userId, 'read', 'execution', state.userId)) {
         throw notFound('Execution not found');
       }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { flowStreamId } from '../../domain/flow-history/flow-events';
-import { flowVersions } from '../../domain/flow-history/version-summary';
+import { flowStreamId } from '../../domain/flow/events';
+import { flowVersions } from '../../domain/flow/version-summary';
 import { flowAnswer, listedExecution, recordId, stepAnswer } from '../answer-schemas';
 import { flowVersionOf } from '../flows/flow-commands';
 import { userIdOf } from '../plugins/auth';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decide, MESSAGES } from './decide';
-import { initialState } from './evolve';
+import { given } from '../testing';
+import { decider } from './decider';
+import { MESSAGES } from './decide';
 import { buildPrompt } from './prompt';
 import {
   aStep,
@@ -11,7 +12,7 @@ import {
   executionStarted,
   FLOW_ID,
   fold,
-  given,
+  executionContext,
   NOW,
   ranStep,
   stepRunStarted,
@@ -65,19 +66,21 @@ describe('decide', () => {
     it('starts with the flow steps in order, one cache item id per unit of work', () => {
       const loop = aStep(2, { outputMode: 'loop', maxLoopIterations: 2 });
       const withRowFields = { ...one, flowId: FLOW_ID, createdAt: NOW };
-      given([], { steps: [loop, withRowFields] })
+      given(decider, [], executionContext({ steps: [loop, withRowFields] }))
         .when(command)
         .thenEmits([executionStarted([one, loop], ['id-1', 'id-2', 'id-3'])]);
     });
 
     it('a flow without steps gives an empty execution', () => {
-      given([])
+      given(decider, [], executionContext())
         .when(command)
         .thenEmits([executionStarted([], [])]);
     });
 
     it('refuses a stream that already exists', () => {
-      given([started]).when(command).thenRefuses('conflict', MESSAGES.executionExists);
+      given(decider, [started], executionContext())
+        .when(command)
+        .thenThrows('conflict', MESSAGES.executionExists);
     });
   });
 
@@ -92,7 +95,7 @@ describe('decide', () => {
     { type: 'StopExecution', data: {} },
     { type: 'ResetExecution', data: {} },
   ])('$type on a missing execution is not found', (command) => {
-    given([]).when(command).thenRefuses('not_found', MESSAGES.executionNotFound);
+    given(decider, [], executionContext()).when(command).thenThrows('not_found', MESSAGES.executionNotFound);
   });
 
   // A run brings the execution's steps up to date with the flow first (StartStepRun): what that sync records.
@@ -101,7 +104,13 @@ describe('decide', () => {
 
     it('records nothing when the steps are unchanged, whatever the key order', () => {
       const reordered = [two, one].map((s) => Object.fromEntries(Object.entries(s).reverse()) as typeof s);
-      expect(syncOf(given([started], { steps: reordered }).when(runStep(one.id)).events())).toEqual([]);
+      expect(
+        syncOf(
+          given(decider, [started], executionContext({ steps: reordered }))
+            .when(runStep(one.id))
+            .events(),
+        ),
+      ).toEqual([]);
     });
 
     it('records the new steps with ids for the new work only', () => {
@@ -109,7 +118,7 @@ describe('decide', () => {
       const renamed = { ...one, name: 'Renamed' };
       expect(
         syncOf(
-          given([started], { steps: [three, renamed, two] })
+          given(decider, [started], executionContext({ steps: [three, renamed, two] }))
             .when(runStep(one.id))
             .events(),
         ),
@@ -119,7 +128,11 @@ describe('decide', () => {
     });
 
     it('removing the last unfinished step completes a running execution', () => {
-      const events = given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], { steps: [one] })
+      const events = given(
+        decider,
+        [started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')],
+        executionContext({ steps: [one] }),
+      )
         .when(runStep(one.id))
         .events();
       expect(syncOf(events)).toEqual([
@@ -132,7 +145,7 @@ describe('decide', () => {
   describe('StartStepRun', () => {
     it('brings the steps up to date with the flow first, in the same command', () => {
       const renamed = { ...one, name: 'Renamed' };
-      const events = given([started], { steps: [renamed, two] })
+      const events = given(decider, [started], executionContext({ steps: [renamed, two] }))
         .when(runStep(renamed.id))
         .events();
       expect(events.map((event) => event.type)).toEqual(['StepsSynced', 'StepRunStarted']);
@@ -141,9 +154,9 @@ describe('decide', () => {
 
     it('refused on the synced steps, records neither the sync nor the run', () => {
       const required = { ...one, requiresUserInput: true };
-      given([started], { steps: [required, two] })
+      given(decider, [started], executionContext({ steps: [required, two] }))
         .when(runStep(required.id))
-        .thenRefuses('rule_violated', MESSAGES.inputRequired);
+        .thenThrows('rule_violated', MESSAGES.inputRequired);
     });
 
     it('runs the step first pending item with the built prompt', () => {
@@ -159,7 +172,7 @@ describe('decide', () => {
         loopIteration: 0,
       });
       expect(expectedPrompt.finalPrompt).toMatch(/^Build on findings/);
-      given(history)
+      given(decider, history, executionContext())
         .when(
           runStep(two.id, {
             userInput: 'focus on B2B',
@@ -196,14 +209,14 @@ describe('decide', () => {
     });
 
     it('blank input on a step that does not require it becomes the default input', () => {
-      const [event] = given([started])
+      const [event] = given(decider, [started], executionContext())
         .when(runStep(one.id, { userInput: '  ' }))
         .events();
       expect(event).toMatchObject({ data: { userInput: DEFAULT_USER_INPUT, cacheItemId: 'c1' } });
     });
 
     it('a step with no pending work runs a new version', () => {
-      const [event] = given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+      const [event] = given(decider, [started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], executionContext())
         .when(runStep(one.id))
         .events();
       expect(event).toMatchObject({ data: { cacheItemId: null, loopIteration: 0 } });
@@ -214,11 +227,13 @@ describe('decide', () => {
       const loopStarted = executionStarted([loop], ['l1', 'l2', 'l3']);
 
       it('runs the first pending iteration, or the one asked for', () => {
-        expect(given([loopStarted]).when(runStep(loop.id)).events()[0]).toMatchObject({
+        expect(
+          given(decider, [loopStarted], executionContext()).when(runStep(loop.id)).events()[0],
+        ).toMatchObject({
           data: { cacheItemId: 'l1', loopIteration: 1 },
         });
         expect(
-          given([loopStarted])
+          given(decider, [loopStarted], executionContext())
             .when(runStep(loop.id, { loopIteration: 3 }))
             .events()[0],
         ).toMatchObject({
@@ -233,7 +248,7 @@ describe('decide', () => {
           stepRunSucceeded('r1', [draft('x', 'y', { label: 'Loop 1', loopIteration: 1 })]),
         ];
         expect(
-          given(history)
+          given(decider, history, executionContext())
             .when(runStep(loop.id, { loopIteration: 1 }))
             .events()[0],
         ).toMatchObject({
@@ -249,43 +264,47 @@ describe('decide', () => {
             stepRunSucceeded(`r${n}`, [draft(`x${n}`, 'y', { label: `Loop ${n}`, loopIteration: n })]),
           ]),
         ];
-        expect(given(history).when(runStep(loop.id)).events()[0]).toMatchObject({
+        expect(given(decider, history, executionContext()).when(runStep(loop.id)).events()[0]).toMatchObject({
           data: { cacheItemId: null, loopIteration: 3 },
         });
       });
 
       it('refuses an iteration the loop does not have', () => {
-        given([loopStarted])
+        given(decider, [loopStarted], executionContext())
           .when(runStep(loop.id, { loopIteration: 4 }))
-          .thenRefuses('not_found');
+          .thenThrows('not_found');
       });
     });
 
     it('refuses an unknown step', () => {
-      given([started]).when(runStep('nope')).thenRefuses('not_found', MESSAGES.stepNotFound);
+      given(decider, [started], executionContext())
+        .when(runStep('nope'))
+        .thenThrows('not_found', MESSAGES.stepNotFound);
     });
 
     it('refuses a stopped execution until it is reset', () => {
       const stopped: ExecutionEvent[] = [started, { type: 'ExecutionStopped', data: { at: NOW } }];
-      given(stopped).when(runStep(one.id)).thenRefuses('conflict', MESSAGES.stopped);
+      given(decider, stopped, executionContext())
+        .when(runStep(one.id))
+        .thenThrows('conflict', MESSAGES.stopped);
       const reset: ExecutionEvent = { type: 'ExecutionReset', data: { cacheItemIds: ['n1', 'n2'], at: NOW } };
       expect(
-        given([...stopped, reset])
+        given(decider, [...stopped, reset], executionContext())
           .when(runStep(one.id))
           .events(),
       ).toHaveLength(1);
     });
 
     it('refuses blank input for a step that requires input', () => {
-      given([started])
+      given(decider, [started], executionContext())
         .when(runStep(two.id, { userInput: ' \n\t' }))
-        .thenRefuses('rule_violated', MESSAGES.inputRequired);
+        .thenThrows('rule_violated', MESSAGES.inputRequired);
     });
 
     it('refuses a second run of a step while one is in progress', () => {
-      given([started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })])
+      given(decider, [started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })], executionContext())
         .when(runStep(one.id))
-        .thenRefuses('conflict', MESSAGES.runInProgress);
+        .thenThrows('conflict', MESSAGES.runInProgress);
     });
 
     it('a completed execution still accepts runs', () => {
@@ -295,7 +314,7 @@ describe('decide', () => {
         ...ranStep(two, 'r2', 'c2', 'res2', 'b'),
         { type: 'ExecutionCompleted', data: { at: NOW } } as const,
       ];
-      expect(given(done).when(runStep(one.id)).events()).toHaveLength(1);
+      expect(given(decider, done, executionContext()).when(runStep(one.id)).events()).toHaveLength(1);
     });
   });
 
@@ -303,7 +322,7 @@ describe('decide', () => {
     const running = [started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })];
 
     it('records the answer as a result', () => {
-      given(running)
+      given(decider, running, executionContext())
         .when(complete('r1', 'The answer'))
         .thenEmits([
           {
@@ -320,12 +339,14 @@ describe('decide', () => {
     });
 
     it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {
-      const [succeeded] = given(running).when(complete('r1', 'a\u0000b \ud800 c')).events();
+      const [succeeded] = given(decider, running, executionContext())
+        .when(complete('r1', 'a\u0000b \ud800 c'))
+        .events();
       expect(succeeded).toMatchObject({
         type: 'StepRunSucceeded',
         data: { results: [{ content: 'ab \ufffd c' }] },
       });
-      const [failed] = given(running)
+      const [failed] = given(decider, running, executionContext())
         .when({ type: 'FailStepRun', data: { runId: 'r1', message: 'bad\u0000', retryable: false } })
         .events();
       expect(failed).toMatchObject({ type: 'StepRunFailed', data: { message: 'bad' } });
@@ -337,7 +358,7 @@ describe('decide', () => {
         ...ranStep(one, 'r1', 'c1', 'res1', 'a'),
         stepRunStarted(two, 'r2', { cacheItemId: 'c2' }),
       ];
-      const events = given(history).when(complete('r2', 'done')).events();
+      const events = given(decider, history, executionContext()).when(complete('r2', 'done')).events();
       expect(events.map((e) => e.type)).toEqual(['StepRunSucceeded', 'ExecutionCompleted']);
     });
 
@@ -350,7 +371,7 @@ describe('decide', () => {
         stepRunStarted(one, 'r3', { cacheItemId: null }),
       ];
       expect(
-        given(history)
+        given(decider, history, executionContext())
           .when(complete('r3', 'v2'))
           .events()
           .map((e) => e.type),
@@ -363,7 +384,7 @@ describe('decide', () => {
         executionStarted([loop], ['l1', 'l2']),
         stepRunStarted(loop, 'r1', { cacheItemId: 'l2', loopIteration: 2 }),
       ];
-      const [event] = given(history).when(complete('r1', 'turn')).events();
+      const [event] = given(decider, history, executionContext()).when(complete('r1', 'turn')).events();
       expect(event).toMatchObject({
         data: { results: [{ label: 'Loop 2', loopIteration: 2, content: 'turn' }] },
       });
@@ -376,7 +397,7 @@ describe('decide', () => {
         { branchName: 'A', content: 'a' },
         { branchName: '', content: 'b' },
       ]);
-      const [event] = given(history).when(complete('r1', output)).events();
+      const [event] = given(decider, history, executionContext()).when(complete('r1', output)).events();
       expect(event).toMatchObject({
         data: {
           results: [
@@ -393,7 +414,9 @@ describe('decide', () => {
         executionStarted([choice], ['k1']),
         stepRunStarted(choice, 'r1', { cacheItemId: 'k1' }),
       ];
-      const events = given(history).when(complete('r1', '{"choice":"Right"}')).events();
+      const events = given(decider, history, executionContext())
+        .when(complete('r1', '{"choice":"Right"}'))
+        .events();
       expect(events).toEqual([
         expect.objectContaining({
           type: 'StepRunSucceeded',
@@ -420,16 +443,18 @@ describe('decide', () => {
         executionStarted([choice], ['k1']),
         stepRunStarted(choice, 'r1', { cacheItemId: 'k1' }),
       ];
-      given(history)
+      given(decider, history, executionContext())
         .when(complete('r1', 'I pick Right'))
-        .thenRefuses('model_failed', /choices/);
+        .thenThrows('model_failed', /choices/);
     });
 
     it('refuses an unknown run and a run that already ended', () => {
-      given(running).when(complete('nope', 'x')).thenRefuses('not_found', MESSAGES.runNotFound);
-      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+      given(decider, running, executionContext())
+        .when(complete('nope', 'x'))
+        .thenThrows('not_found', MESSAGES.runNotFound);
+      given(decider, [started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], executionContext())
         .when(complete('r1', 'again'))
-        .thenRefuses('conflict', MESSAGES.runNotRunning);
+        .thenThrows('conflict', MESSAGES.runNotRunning);
     });
   });
 
@@ -440,7 +465,7 @@ describe('decide', () => {
     });
 
     it('records the failure', () => {
-      given([started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })])
+      given(decider, [started, stepRunStarted(one, 'r1', { cacheItemId: 'c1' })], executionContext())
         .when(fail('r1'))
         .thenEmits([
           {
@@ -451,10 +476,10 @@ describe('decide', () => {
     });
 
     it('refuses an unknown run and a run that already ended', () => {
-      given([started]).when(fail('r1')).thenRefuses('not_found');
-      given([started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')])
+      given(decider, [started], executionContext()).when(fail('r1')).thenThrows('not_found');
+      given(decider, [started, ...ranStep(one, 'r1', 'c1', 'res1', 'a')], executionContext())
         .when(fail('r1'))
-        .thenRefuses('conflict');
+        .thenThrows('conflict');
     });
   });
 
@@ -472,34 +497,34 @@ describe('decide', () => {
     ];
 
     it('ApproveResult approves once', () => {
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'ApproveResult', data: { resultId: 'res1' } })
         .thenEmits([{ type: 'ResultApproved', data: { resultId: 'res1', at: NOW } }]);
-      given(approved)
+      given(decider, approved, executionContext())
         .when({ type: 'ApproveResult', data: { resultId: 'res1' } })
         .thenEmits([]);
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'ApproveResult', data: { resultId: 'nope' } })
-        .thenRefuses('not_found');
+        .thenThrows('not_found');
     });
 
     it('UnapproveResult unapproves once, never a chosen path', () => {
-      given(approved)
+      given(decider, approved, executionContext())
         .when({ type: 'UnapproveResult', data: { resultId: 'res1' } })
         .thenEmits([{ type: 'ResultUnapproved', data: { resultId: 'res1', at: NOW } }]);
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'UnapproveResult', data: { resultId: 'res1' } })
         .thenEmits([]);
-      given(withChoice)
+      given(decider, withChoice, executionContext())
         .when({ type: 'UnapproveResult', data: { resultId: 'pick' } })
-        .thenRefuses('rule_violated', MESSAGES.choiceStaysApproved);
-      given(withResult)
+        .thenThrows('rule_violated', MESSAGES.choiceStaysApproved);
+      given(decider, withResult, executionContext())
         .when({ type: 'UnapproveResult', data: { resultId: 'nope' } })
-        .thenRefuses('not_found');
+        .thenThrows('not_found');
     });
 
     it('EditResult records before and after', () => {
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Better', label: 'Mine' } })
         .thenEmits([
           {
@@ -510,7 +535,7 @@ describe('decide', () => {
     });
 
     it('EditResult keeps what it is not given; a blank label becomes step_{order}', () => {
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Better' } })
         .thenEmits([
           {
@@ -518,7 +543,7 @@ describe('decide', () => {
             data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Branch 1', at: NOW },
           },
         ]);
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'res1', label: '  ' } })
         .thenEmits([
           {
@@ -530,40 +555,40 @@ describe('decide', () => {
 
     it('EditResult refuses an empty result: whitespace alone is no text', () => {
       for (const result of ['', '   \n\t']) {
-        given(withResult)
+        given(decider, withResult, executionContext())
           .when({ type: 'EditResult', data: { resultId: 'res1', result } })
-          .thenRefuses('rule_violated', MESSAGES.emptyResult);
+          .thenThrows('rule_violated', MESSAGES.emptyResult);
       }
     });
 
     it('EditResult with nothing to change is refused; with the same values it records nothing', () => {
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'res1' } })
-        .thenRefuses('rule_violated', MESSAGES.nothingToEdit);
-      given(withResult)
+        .thenThrows('rule_violated', MESSAGES.nothingToEdit);
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'res1', result: 'Answer', label: 'Branch 1' } })
         .thenEmits([]);
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'EditResult', data: { resultId: 'nope', result: 'x' } })
-        .thenRefuses('not_found');
+        .thenThrows('not_found');
     });
 
     it('DeleteResult records the deleted text', () => {
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'DeleteResult', data: { resultId: 'res1' } })
         .thenEmits([{ type: 'ResultDeleted', data: { resultId: 'res1', content: 'Answer', at: NOW } }]);
-      given(withResult)
+      given(decider, withResult, executionContext())
         .when({ type: 'DeleteResult', data: { resultId: 'nope' } })
-        .thenRefuses('not_found');
+        .thenThrows('not_found');
     });
   });
 
   describe('StopExecution and ResetExecution', () => {
     it('stops once', () => {
-      given([started])
+      given(decider, [started], executionContext())
         .when({ type: 'StopExecution', data: {} })
         .thenEmits([{ type: 'ExecutionStopped', data: { at: NOW } }]);
-      given([started, { type: 'ExecutionStopped', data: { at: NOW } }])
+      given(decider, [started, { type: 'ExecutionStopped', data: { at: NOW } }], executionContext())
         .when({ type: 'StopExecution', data: {} })
         .thenEmits([]);
     });
@@ -574,7 +599,7 @@ describe('decide', () => {
         ...ranStep(one, 'r1', 'c1', 'res1', 'kept'),
         { type: 'ExecutionStopped', data: { at: NOW } } as const,
       ];
-      const { state } = given(history)
+      const { state } = given(decider, history, executionContext())
         .when({ type: 'ResetExecution', data: {} })
         .thenEmits([{ type: 'ExecutionReset', data: { cacheItemIds: ['id-1', 'id-2'], at: NOW } }]);
       expect(state).toMatchObject({ status: 'running', currentStep: 1 });
@@ -590,10 +615,10 @@ describe('decide', () => {
     /** Decides each command on the state so far, as the handler does, and keeps every event. */
     function play(commands: ExecutionCommand[], steps = [one, two]) {
       const newId = countingIds();
-      let state: ExecutionState = initialState();
+      let state: ExecutionState = decider.initialState();
       const events: ExecutionEvent[] = [];
       for (const command of commands) {
-        const emitted = decide(command, state, contextWith({ newId, steps }));
+        const emitted = decider.decide(command, state, contextWith({ newId, steps }));
         state = fold(emitted, state);
         events.push(...emitted);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evolve, initialState } from './evolve';
+import { decider } from './decider';
 import { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
 import {
   aStep,
@@ -23,7 +23,7 @@ const started = executionStarted([three, one, loop], ['c1', 'c2a', 'c2b', 'c2c',
 
 describe('evolve', () => {
   it('starts from nothing', () => {
-    expect(initialState()).toMatchObject({
+    expect(decider.initialState()).toMatchObject({
       exists: false,
       status: 'running',
       currentStep: 1,
@@ -191,7 +191,7 @@ describe('evolve', () => {
 
     it('an outcome of a run it never saw start changes nothing', () => {
       const state = fold([started]);
-      expect(evolve(state, stepRunSucceeded('ghost', [draft('x', 'y')]))).toBe(state);
+      expect(decider.evolve(state, stepRunSucceeded('ghost', [draft('x', 'y')]))).toBe(state);
     });
   });
 
@@ -199,14 +199,20 @@ describe('evolve', () => {
     const withResult = fold([started, ...ranStep(one, 'r1', 'c1', 'res1', 'Answer')]);
 
     it('ResultApproved and ResultUnapproved toggle approval', () => {
-      const approved = evolve(withResult, { type: 'ResultApproved', data: { resultId: 'res1', at: NOW } });
+      const approved = decider.evolve(withResult, {
+        type: 'ResultApproved',
+        data: { resultId: 'res1', at: NOW },
+      });
       expect(approved.results[0]!.approved).toBe(true);
-      const unapproved = evolve(approved, { type: 'ResultUnapproved', data: { resultId: 'res1', at: NOW } });
+      const unapproved = decider.evolve(approved, {
+        type: 'ResultUnapproved',
+        data: { resultId: 'res1', at: NOW },
+      });
       expect(unapproved.results[0]!.approved).toBe(false);
     });
 
     it('ResultEdited replaces text and label', () => {
-      const state = evolve(withResult, {
+      const state = decider.evolve(withResult, {
         type: 'ResultEdited',
         data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Mine', at: NOW },
       });
@@ -214,7 +220,7 @@ describe('evolve', () => {
     });
 
     it('ResultDeleted removes the result', () => {
-      const state = evolve(withResult, {
+      const state = decider.evolve(withResult, {
         type: 'ResultDeleted',
         data: { resultId: 'res1', content: 'Answer', at: NOW },
       });
@@ -237,7 +243,7 @@ describe('evolve', () => {
         ...ranStep(one, 'r1', 'c1', 'res1', 'kept'),
         { type: 'ExecutionCompleted', data: { at: LATER } },
       ]);
-      const state = evolve(before, {
+      const state = decider.evolve(before, {
         type: 'ExecutionReset',
         data: { cacheItemIds: ['n1', 'n2', 'n3', 'n4', 'n5'], at: LATER },
       });
@@ -283,7 +289,7 @@ describe('evolve', () => {
     it('keeps the work of remaining steps, adds work for new steps and iterations, drops removed steps', () => {
       const four = aStep(4);
       const longerLoop = { ...loop, maxLoopIterations: 4 };
-      const state = evolve(done, {
+      const state = decider.evolve(done, {
         type: 'StepsSynced',
         data: { steps: [four, longerLoop, one], cacheItemIds: ['new-2d', 'new-4'], at: LATER },
       });
@@ -304,7 +310,7 @@ describe('evolve', () => {
     });
 
     it('a completed execution whose steps only got fewer stays completed', () => {
-      const state = evolve(done, {
+      const state = decider.evolve(done, {
         type: 'StepsSynced',
         data: { steps: [one, loop], cacheItemIds: [], at: LATER },
       });

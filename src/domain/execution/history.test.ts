@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // The real catalogue, so these tests read the words the History screen shows.
 import { history } from '../../web/lib/strings';
-import { evolve, initialState } from './evolve';
+import { decider } from './decider';
 import { describeEvent, statesAlong } from './history';
 import { aStep, draft, executionStarted, fold, ranStep, stepRunStarted, stepRunSucceeded } from './testing';
 import type { ExecutionEvent, ExecutionState } from './types';
@@ -20,7 +20,7 @@ const describedAfter = (events: ExecutionEvent[], event: ExecutionEvent, actor: 
 
 describe('describeEvent: every event in plain words', () => {
   it('ExecutionStarted names who started it and the steps', () => {
-    expect(describeEvent(started, initialState(), words, 'An')).toEqual({
+    expect(describeEvent(started, decider.initialState(), words, 'An')).toEqual({
       title: 'Execution bắt đầu bởi An',
       detail: 'Step 1 (Ý tưởng), Step 2 (Bản nháp)',
       diff: null,
@@ -224,7 +224,9 @@ describe('statesAlong', () => {
     const states = statesAlong(events);
     expect(states).toHaveLength(events.length + 1);
     for (let n = 0; n <= events.length; n++) {
-      expect(states[n]).toEqual(events.slice(0, n).reduce<ExecutionState>(evolve, initialState()));
+      expect(states[n]).toEqual(
+        events.slice(0, n).reduce<ExecutionState>(decider.evolve, decider.initialState()),
+      );
     }
     // Reset sends the work back to pending but the results stay.
     expect(states[5]!.executionCache.every((item) => item.status === 'pending')).toBe(true);

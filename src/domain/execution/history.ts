@@ -1,5 +1,5 @@
 import { type DiffPart, diffText } from './text-diff';
-import { evolve, initialState } from './evolve';
+import { decider } from './decider';
 import type { ExecutionEvent, ExecutionState, KeySource } from './types';
 
 /**
@@ -181,7 +181,7 @@ export function describeEvent(
  * state before anything happened. Folded with the same evolve as everywhere else.
  */
 export function statesAlong(events: readonly ExecutionEvent[]): ExecutionState[] {
-  const states = [initialState()];
-  for (const event of events) states.push(evolve(states[states.length - 1]!, event));
+  const states = [decider.initialState()];
+  for (const event of events) states.push(decider.evolve(states[states.length - 1]!, event));
   return states;
 }

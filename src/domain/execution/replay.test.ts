@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evolve, initialState } from './evolve';
+import { decider } from './decider';
 import editAndReset from './fixtures/edit-and-reset.json';
 import failureAndStop from './fixtures/failure-and-stop.json';
 import outputModes from './fixtures/output-modes.json';
@@ -55,16 +55,16 @@ function replay(events: ExportedEvent[], expected: Record<number, Expected>) {
   deepFreeze(events);
   expect(events.map((event) => event.position)).toEqual(events.map((_, i) => i + 1));
   expect(Object.keys(expected).map(Number)).toEqual(events.map((event) => event.position));
-  let state = deepFreeze(initialState());
+  let state = deepFreeze(decider.initialState());
   for (const event of events) {
-    state = deepFreeze(evolve(state, event));
+    state = deepFreeze(decider.evolve(state, event));
     expect({ position: event.position, ...observed(state) }).toEqual({
       position: event.position,
       completed: false,
       ...expected[event.position],
     });
     // The same position reached from scratch: a fold depends on the events alone.
-    expect(events.slice(0, event.position).reduce(evolve, initialState())).toEqual(state);
+    expect(events.slice(0, event.position).reduce(decider.evolve, decider.initialState())).toEqual(state);
   }
   return state;
 }
@@ -276,8 +276,8 @@ describe('replaying exported runs', () => {
 
   it('folds the same log to the same state every time', () => {
     for (const events of [editAndReset, outputModes, failureAndStop].map(fixture)) {
-      const first = events.reduce(evolve, initialState());
-      const second = events.reduce(evolve, initialState());
+      const first = events.reduce(decider.evolve, decider.initialState());
+      const second = events.reduce(decider.evolve, decider.initialState());
       expect(second).toEqual(first);
       expect(second).not.toBe(first);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decide, MESSAGES } from './decide';
-import { evolve } from './evolve';
+import { given } from '../testing';
+import { decider } from './decider';
+import { MESSAGES } from './decide';
 import {
   aStep,
   contextWith,
@@ -9,7 +10,7 @@ import {
   executionStarted,
   FLOW_ID,
   fold,
-  given,
+  executionContext,
   NOW,
   ranStep,
   stepRunStarted,
@@ -87,7 +88,7 @@ const reused = (fields: {
 
 describe('decide StartExecutionFrom', () => {
   it('starts a new execution and reuses only the approved results of the steps before the chosen one', () => {
-    given([], { steps })
+    given(decider, [], executionContext({ steps }))
       .when(rerunFrom(three.id))
       .thenEmits([
         {
@@ -134,7 +135,7 @@ describe('decide StartExecutionFrom', () => {
   });
 
   it('the new execution waits at the chosen step with the reused results approved and their origin', () => {
-    const state = fold(given([], { steps }).when(rerunFrom(three.id)).events());
+    const state = fold(given(decider, [], executionContext({ steps })).when(rerunFrom(three.id)).events());
     expect(state).toMatchObject({ id: RERUN_ID, status: 'running', currentStep: 3 });
     expect(state.executionQueue.map((item) => item.isCompleted)).toEqual([true, true, false]);
     expect(state.executionCache.map((item) => item.status)).toEqual(['completed', 'completed', 'pending']);
@@ -166,8 +167,8 @@ describe('decide StartExecutionFrom', () => {
   });
 
   it('the chosen step then runs on the reused text', () => {
-    const rerun = fold(decide(rerunFrom(three.id), fold([]), contextWith({ steps })));
-    const [event] = decide(
+    const rerun = fold(decider.decide(rerunFrom(three.id), fold([]), contextWith({ steps })));
+    const [event] = decider.decide(
       {
         type: 'StartStepRun',
         data: {
@@ -190,7 +191,7 @@ describe('decide StartExecutionFrom', () => {
   });
 
   it('from the first step nothing is reused, and the re-run is still recorded', () => {
-    const events = given([], { steps }).when(rerunFrom(one.id)).events();
+    const events = given(decider, [], executionContext({ steps })).when(rerunFrom(one.id)).events();
     expect(events[1]).toEqual({
       type: 'ResultsReused',
       data: {
@@ -210,9 +211,9 @@ describe('decide StartExecutionFrom', () => {
       ...sourceHistory,
       { type: 'ResultUnapproved', data: { resultId: 'res2b', at: NOW } },
     ]);
-    given([], { steps })
+    given(decider, [], executionContext({ steps }))
       .when(rerunFrom(three.id, unapproved))
-      .thenRefuses('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'Outline'));
+      .thenThrows('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'Outline'));
     expect(MESSAGES.nothingApprovedToReuse(2, 'Outline')).toMatch(
       /^Step 2 \(Outline\) chưa có kết quả nào được approve/,
     );
@@ -221,25 +222,27 @@ describe('decide StartExecutionFrom', () => {
   it('a step added to the flow since the source ran has nothing to reuse', () => {
     const added = aStep(2, { id: 'step-new-id', name: 'New' });
     const reordered = [one, added, { ...two, order: 3 }, { ...three, order: 4 }];
-    given([], { steps: reordered })
+    given(decider, [], executionContext({ steps: reordered }))
       .when(rerunFrom(three.id))
-      .thenRefuses('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'New'));
+      .thenThrows('rule_violated', MESSAGES.nothingApprovedToReuse(2, 'New'));
   });
 
   it('refuses a step that is not in the flow', () => {
-    given([], { steps }).when(rerunFrom('step-elsewhere')).thenRefuses('not_found', MESSAGES.stepNotInFlow);
+    given(decider, [], executionContext({ steps }))
+      .when(rerunFrom('step-elsewhere'))
+      .thenThrows('not_found', MESSAGES.stepNotInFlow);
   });
 
   it('refuses a source execution of another flow', () => {
-    given([], { steps })
+    given(decider, [], executionContext({ steps }))
       .when(rerunFrom(three.id, { ...source, flowId: 'flow-2' }))
-      .thenRefuses('rule_violated', MESSAGES.sourceOfAnotherFlow);
+      .thenThrows('rule_violated', MESSAGES.sourceOfAnotherFlow);
   });
 
   it('refuses a stream that already exists', () => {
-    given([executionStarted(steps, ['c1', 'c2', 'c3'])], { steps })
+    given(decider, [executionStarted(steps, ['c1', 'c2', 'c3'])], executionContext({ steps }))
       .when(rerunFrom(three.id))
-      .thenRefuses('conflict', MESSAGES.executionExists);
+      .thenThrows('conflict', MESSAGES.executionExists);
   });
 });
 
@@ -270,7 +273,7 @@ describe('evolve ResultsReused', () => {
   });
 
   it('a reused result is a result like any other: it can be unapproved, edited and deleted', () => {
-    const events = decide(rerunFrom(three.id), fold([]), contextWith({ steps }));
+    const events = decider.decide(rerunFrom(three.id), fold([]), contextWith({ steps }));
     const state = [
       { type: 'ResultUnapproved', data: { resultId: 'id-5', at: NOW } },
       {
@@ -278,7 +281,7 @@ describe('evolve ResultsReused', () => {
         data: { resultId: 'id-4', before: 'better findings', after: 'mine', label: 'Mine', at: NOW },
       },
       { type: 'ResultDeleted', data: { resultId: 'id-5', content: 'outline B, edited', at: NOW } },
-    ].reduce((s, e) => evolve(s, e as ExecutionEvent), fold(events));
+    ].reduce((s, e) => decider.evolve(s, e as ExecutionEvent), fold(events));
     expect(state.results).toEqual([
       expect.objectContaining({
         id: 'id-4',

@@ -1,10 +1,7 @@
 import { DEFAULT_LIMITS } from '../limits';
-import { expect } from 'vitest';
-import { DomainError, type ProblemKind } from '../errors';
 import type { Step, StepSnapshot } from '../flow';
-import { decide } from './decide';
-import { evolve, initialState } from './evolve';
-import type { DecideContext, ExecutionCommand, ExecutionEvent, ExecutionState, ResultDraft } from './types';
+import { decider } from './decider';
+import type { DecideContext, ExecutionEvent, ExecutionState, ResultDraft } from './types';
 
 export const NOW = '2025-01-02T03:04:05.000Z';
 
@@ -46,43 +43,17 @@ export function aFlowStep(order: number, fields: Partial<Step> = {}): Step {
   return { ...aStep(order), flowId: 'flow-1', currentLoopIteration: 0, createdAt: NOW, ...fields };
 }
 
-export const fold = (events: readonly ExecutionEvent[], state: ExecutionState = initialState()) =>
-  events.reduce(evolve, state);
+export const fold = (events: readonly ExecutionEvent[], state: ExecutionState = decider.initialState()) =>
+  events.reduce(decider.evolve, state);
 
 /**
- * given(events).when(command).thenEmits(events) / .thenRefuses(kind): the decider is judged on the events it
- * emits for a history, never on a database.
+ * The context for `given(decider, history, executionContext(...))` (src/domain/testing.ts): the flow's
+ * steps are the execution's unless the test says the flow changed.
  */
-export function given(history: readonly ExecutionEvent[], context: Partial<DecideContext> = {}) {
-  const state = fold(history);
-  return {
-    state,
-    when(command: ExecutionCommand) {
-      // The flow's steps are the execution's unless the test says the flow changed.
-      const run = () => decide(command, state, contextWith({ steps: state.steps, ...context }));
-      return {
-        thenEmits(expected: ExecutionEvent[]) {
-          const events = run();
-          expect(events).toEqual(expected);
-          return { events, state: fold(events, state) };
-        },
-        /** For assertions on part of the events. */
-        events: run,
-        thenRefuses(kind: ProblemKind, message?: string | RegExp) {
-          let error: unknown;
-          try {
-            run();
-          } catch (caught) {
-            error = caught;
-          }
-          expect(error).toBeInstanceOf(DomainError);
-          expect((error as DomainError).kind).toBe(kind);
-          if (message !== undefined) expect((error as Error).message).toMatch(message);
-        },
-      };
-    },
-  };
-}
+export const executionContext =
+  (overrides: Partial<DecideContext> = {}) =>
+  (state: ExecutionState): DecideContext =>
+    contextWith({ steps: state.steps, ...overrides });
 
 // Events as histories state them: only what a test cares about is an argument.
 

@@ -1,4 +1,4 @@
-import type { WorkflowJsonOrigin } from '../../domain/flow-history/flow-events';
+import type { WorkflowJsonOrigin } from '../../domain/flow/events';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Flow } from '../../domain/flow';
 import { api } from './api-client';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { MasterEvent } from '../../../../domain/master-mode/master-events';
+import type { MasterEvent } from '../../../../domain/master-mode/events';
 import { executionSocket } from '../../../lib/execution-socket';
 import { masterSessionQueryOptions } from './get-master-session';
 

@@ -10,7 +10,7 @@ import {
   type DialogWorkflow,
   type WorkflowSource,
 } from '../../../../../machines/ai-creator-dialog';
-import type { WorkflowJsonOrigin } from '../../../../../domain/flow-history/flow-events';
+import type { WorkflowJsonOrigin } from '../../../../../domain/flow/events';
 import { type ToastMessage, useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
 import { createFlowFromJson } from '../../../../lib/flows-query';

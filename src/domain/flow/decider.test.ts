@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors';
 import { aFlowStep } from '../execution/testing';
+import { fold, given } from '../testing';
 import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
-import {
-  decideFlow,
-  FLOW_NOT_FOUND,
-  type FlowCommand,
-  INPUT_SOURCES_EARLIER,
-  STEP_NOT_FOUND,
-  TOO_MANY_STEPS,
-} from './flow-decider';
-import {
-  evolveFlow,
-  type FlowEvent,
-  type FlowState,
-  initialFlowState,
-  type VersionedStep,
-} from './flow-events';
+import type { FlowContext } from './commands';
+import { decider, FLOW_NOT_FOUND, INPUT_SOURCES_EARLIER, STEP_NOT_FOUND, TOO_MANY_STEPS } from './decider';
+import type { FlowEvent, FlowState, VersionedStep } from './events';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';
@@ -33,35 +21,13 @@ const created = (steps: VersionedStep[] = [step('s1', 1), step('s2', 2)]): FlowE
   data: { flowId: 'f1', userId: 'u1', origin: 'manual', details: DETAILS, steps, at: EARLIER },
 });
 
-const fold = (history: FlowEvent[]): FlowState => history.reduce(evolveFlow, initialFlowState());
-
-function given(history: FlowEvent[]) {
-  const state = fold(history);
-  const run = (command: FlowCommand) =>
-    decideFlow(command, state, { now: NOW, userId: 'u1', version: history.length });
-  return {
-    state,
-    when(command: FlowCommand) {
-      return {
-        thenEmits: (expected: FlowEvent[]) => expect(run(command)).toEqual(expected),
-        thenRefuses(kind: DomainError['kind'], message: string | RegExp) {
-          expect(() => run(command)).toThrow(DomainError);
-          try {
-            run(command);
-          } catch (error) {
-            expect((error as DomainError).kind).toBe(kind);
-            expect((error as Error).message).toMatch(message);
-          }
-        },
-      };
-    },
-  };
-}
+/** Decided at NOW by u1, on the version the history reaches. */
+const atVersion = (_state: FlowState, version: number): FlowContext => ({ now: NOW, userId: 'u1', version });
 
 describe('the flow decider', () => {
   it('creates a flow with its steps, in order, their configuration normalised', () => {
     const choices = step('s2', 2, { outputMode: 'single', choices: ['left over'] });
-    given([])
+    given(decider, [], atVersion)
       .when({
         type: 'CreateFlow',
         data: { flowId: 'f1', origin: 'template', details: DETAILS, steps: [choices, step('s1', 1)] },
@@ -82,27 +48,27 @@ describe('the flow decider', () => {
   });
 
   it('refuses a second creation and any change of a flow that is not there', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'CreateFlow', data: { flowId: 'f1', origin: 'manual', details: DETAILS, steps: [] } })
-      .thenRefuses('conflict', 'Flow already exists');
-    given([])
+      .thenThrows('conflict', 'Flow already exists');
+    given(decider, [], atVersion)
       .when({ type: 'ReviseFlow', data: { name: 'X' } })
-      .thenRefuses('not_found', FLOW_NOT_FOUND);
-    given([created(), { type: 'FlowDeleted', data: { at: NOW } }])
+      .thenThrows('not_found', FLOW_NOT_FOUND);
+    given(decider, [created(), { type: 'FlowDeleted', data: { at: NOW } }], atVersion)
       .when({ type: 'ReviseFlow', data: { status: 'active' } })
-      .thenRefuses('not_found', FLOW_NOT_FOUND);
+      .thenThrows('not_found', FLOW_NOT_FOUND);
   });
 
   it('records a rename with the name before and after, and nothing when nothing changes', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'ReviseFlow', data: { name: 'Blog 2', description: DETAILS.description } })
       .thenEmits([
         { type: 'FlowDescribed', data: { before: { name: 'Blog' }, after: { name: 'Blog 2' }, at: NOW } },
       ]);
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'ReviseFlow', data: { ...DETAILS } })
       .thenEmits([]);
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'ReviseFlow', data: { status: 'active' } })
       .thenEmits([
         {
@@ -113,7 +79,7 @@ describe('the flow decider', () => {
   });
 
   it('records a form saving name and status at once as one event, so one version with the next number', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({
         type: 'ReviseFlow',
         data: { name: 'Blog 2', description: DETAILS.description, status: 'active' },
@@ -133,26 +99,26 @@ describe('the flow decider', () => {
   it(`refuses a step past the ${MAX_FLOW_STEPS} a flow may have`, () => {
     const full = Array.from({ length: MAX_FLOW_STEPS }, (_, i) => step(`s${i + 1}`, i + 1));
     const { createdAt: _unused, ...another } = step('extra', MAX_FLOW_STEPS + 1);
-    given([created(full)])
+    given(decider, [created(full)], atVersion)
       .when({ type: 'AddStep', data: { step: another } })
-      .thenRefuses('rule_violated', TOO_MANY_STEPS);
-    given([created(full.slice(1))])
+      .thenThrows('rule_violated', TOO_MANY_STEPS);
+    given(decider, [created(full.slice(1))], atVersion)
       .when({ type: 'AddStep', data: { step: another } })
       .thenEmits([{ type: 'StepAdded', data: { step: { ...another, createdAt: NOW }, at: NOW } }]);
   });
 
   it('adds a step whose inputs are earlier steps, and refuses one taking a later step', () => {
     const { createdAt: _unused, ...third } = step('s3', 3, { inputSources: ['s1', 's2'] });
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'AddStep', data: { step: third } })
       .thenEmits([{ type: 'StepAdded', data: { step: { ...third, createdAt: NOW }, at: NOW } }]);
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'AddStep', data: { step: { ...third, order: 1 } } })
-      .thenRefuses('rule_violated', INPUT_SOURCES_EARLIER);
+      .thenThrows('rule_violated', INPUT_SOURCES_EARLIER);
   });
 
   it('records a step edit with only the fields that changed, before and after', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({
         type: 'EditStep',
         data: { stepId: 's2', changes: { systemPrompt: 'New prompt', name: 'Step 2' } },
@@ -168,16 +134,16 @@ describe('the flow decider', () => {
           },
         },
       ]);
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'EditStep', data: { stepId: 's2', changes: { name: 'Step 2' } } })
       .thenEmits([]);
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({ type: 'EditStep', data: { stepId: 'nope', changes: {} } })
-      .thenRefuses('not_found', STEP_NOT_FOUND);
+      .thenThrows('not_found', STEP_NOT_FOUND);
   });
 
   it('a loop step loops on itself: the normalisation of every saved step applies to an edit', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({
         type: 'EditStep',
         data: { stepId: 's1', changes: { outputMode: 'loop', maxLoopIterations: 3 } },
@@ -197,15 +163,18 @@ describe('the flow decider', () => {
 
   it('removes a step, and the later steps stop taking it as an input', () => {
     const history = [created([step('s1', 1), step('s2', 2, { inputSources: ['s1'] })])];
-    given(history)
+    given(decider, history, atVersion)
       .when({ type: 'RemoveStep', data: { stepId: 's1' } })
       .thenEmits([{ type: 'StepRemoved', data: { step: step('s1', 1), at: NOW } }]);
-    const after = fold([...history, { type: 'StepRemoved', data: { step: step('s1', 1), at: NOW } }]);
+    const after = fold(decider, [
+      ...history,
+      { type: 'StepRemoved', data: { step: step('s1', 1), at: NOW } },
+    ]);
     expect(after.steps).toEqual([step('s2', 2, { inputSources: [] })]);
   });
 
   it('reorders steps, recording only those that moved', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({
         type: 'ReorderSteps',
         data: {
@@ -242,20 +211,20 @@ describe('the flow decider', () => {
         },
       },
     ];
-    const past = fold(history.slice(0, 1));
-    given(history)
+    const past = fold(decider, history.slice(0, 1));
+    given(decider, history, atVersion)
       .when({ type: 'RestoreVersion', data: { version: 1, past } })
       .thenEmits([
         { type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: past.steps, at: NOW } },
       ]);
-    given(history)
-      .when({ type: 'RestoreVersion', data: { version: 2, past: fold(history) } })
-      .thenRefuses('rule_violated', 'Version 2 is the current version');
-    given(history)
-      .when({ type: 'RestoreVersion', data: { version: 5, past: initialFlowState() } })
-      .thenRefuses('not_found', 'Version 5 not found');
+    given(decider, history, atVersion)
+      .when({ type: 'RestoreVersion', data: { version: 2, past: fold(decider, history) } })
+      .thenThrows('rule_violated', 'Version 2 is the current version');
+    given(decider, history, atVersion)
+      .when({ type: 'RestoreVersion', data: { version: 5, past: decider.initialState() } })
+      .thenThrows('not_found', 'Version 5 not found');
     // Restore, then edit: the edit applies to the restored prompt.
-    const restored = fold([
+    const restored = fold(decider, [
       ...history,
       { type: 'FlowRestored', data: { version: 1, details: DETAILS, steps: past.steps, at: NOW } },
     ]);
@@ -265,18 +234,18 @@ describe('the flow decider', () => {
 
 describe('a multiple_choice step needs a choice', () => {
   it('is refused when added or switched to multiple_choice without one, and kept when other fields change', () => {
-    given([created()])
+    given(decider, [created()], atVersion)
       .when({
         type: 'AddStep',
         data: { step: step('s3', 3, { outputMode: 'multiple_choice', choices: [' '] }) },
       })
-      .thenRefuses('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
-    given([created()])
+      .thenThrows('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
+    given(decider, [created()], atVersion)
       .when({ type: 'EditStep', data: { stepId: 's1', changes: { outputMode: 'multiple_choice' } } })
-      .thenRefuses('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
-    const choicesGiven = given([created()]).state;
+      .thenThrows('rule_violated', MULTIPLE_CHOICE_NEEDS_CHOICE);
+    const choicesGiven = given(decider, [created()], atVersion).state;
     expect(
-      decideFlow(
+      decider.decide(
         {
           type: 'EditStep',
           data: { stepId: 's1', changes: { outputMode: 'multiple_choice', choices: ['Yes'] } },
@@ -286,7 +255,7 @@ describe('a multiple_choice step needs a choice', () => {
       ),
     ).toHaveLength(1);
     // A step saved before the rule, multiple_choice without a choice, can still be renamed.
-    given([created([step('s1', 1, { outputMode: 'multiple_choice', choices: [] })])])
+    given(decider, [created([step('s1', 1, { outputMode: 'multiple_choice', choices: [] })])], atVersion)
       .when({ type: 'EditStep', data: { stepId: 's1', changes: { name: 'Renamed' } } })
       .thenEmits([
         {
@@ -302,24 +271,24 @@ describe('a flow as a whole is bounded', () => {
   const bigSteps = Array.from({ length: 23 }, (_, i) => big(`b${i + 1}`, i + 1));
 
   it('refuses a flow, a step or an edit that would take its steps past MAX_FLOW_CHARS', () => {
-    given([])
+    given(decider, [], atVersion)
       .when({
         type: 'CreateFlow',
         data: { flowId: 'f1', origin: 'json-import', details: DETAILS, steps: bigSteps },
       })
-      .thenRefuses('too_large', /một flow dài tối đa 2,000,000 ký tự/);
+      .thenThrows('too_large', /một flow dài tối đa 2,000,000 ký tự/);
     const nearly = bigSteps.slice(0, 22);
-    given([created(nearly)])
+    given(decider, [created(nearly)], atVersion)
       .when({ type: 'AddStep', data: { step: big('b23', 23) } })
-      .thenRefuses('too_large', /^Các step của flow sẽ dài 2,0\d\d,\d{3} ký tự/);
-    given([created(nearly)])
+      .thenThrows('too_large', /^Các step của flow sẽ dài 2,0\d\d,\d{3} ký tự/);
+    given(decider, [created(nearly)], atVersion)
       .when({ type: 'EditStep', data: { stepId: 'b1', changes: { systemPrompt: 'y'.repeat(120_000) } } })
-      .thenRefuses('too_large', /một flow dài tối đa/);
+      .thenThrows('too_large', /một flow dài tối đa/);
     // An edit that does not grow it passes.
     expect(
-      decideFlow(
+      decider.decide(
         { type: 'EditStep', data: { stepId: 'b1', changes: { name: 'Shorter' } } },
-        fold([created(nearly)]),
+        fold(decider, [created(nearly)]),
         { now: NOW, userId: 'u1', version: 1 },
       ),
     ).toHaveLength(1);

@@ -59,6 +59,18 @@ export type MasterEvent =
     }
   | { type: 'MasterResultsReset'; data: { at: string } };
 
+export interface MasterState {
+  /** Row runs started and not ended, by run id. */
+  running: Record<
+    string,
+    { stepId: string; rowNumber: number; stepName: string; startedAt: string; instanceId?: number }
+  >;
+  /** The Execute All started last and not ended yet. */
+  executeAll: { runAllId: string; startedAt: string; stopRequested: boolean; instanceId?: number } | null;
+  /** When the stream last changed: an Execute All quiet for longer than a model call can take is dead. */
+  lastEventAt: string | null;
+}
+
 export type ExecuteAllOutcome = 'completed' | 'stopped' | 'failed';
 
 export const MASTER_STREAM_PREFIX = 'master-';

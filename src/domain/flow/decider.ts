@@ -1,3 +1,4 @@
+import type { Decider } from '../decider';
 import { conflict, notFound, ruleViolated } from '../errors';
 import {
   checkFlowSize,
@@ -6,40 +7,8 @@ import {
   MULTIPLE_CHOICE_NEEDS_CHOICE,
   normaliseStepConfig,
 } from '../flow';
-import {
-  type FlowDetails,
-  type FlowEvent,
-  type FlowOrigin,
-  type FlowSnapshot,
-  type FlowState,
-  inStepOrder,
-  type StepFields,
-  type VersionedStep,
-} from './flow-events';
-
-/**
- * Commands of a flow's stream. Every change of a flow or its steps is one, so every version of the flow is a
- * position of its stream; the caller names new ids (a flow's, a step's).
- */
-export type FlowCommand =
-  | { type: 'CreateFlow'; data: { flowId: string; origin: FlowOrigin } & FlowSnapshot }
-  /** Name, description and status as one form saves them: one version, however many of them changed. */
-  | { type: 'ReviseFlow'; data: Partial<Pick<FlowDetails, 'name' | 'description' | 'status'>> }
-  | { type: 'AddStep'; data: { step: Omit<VersionedStep, 'createdAt'> } }
-  | { type: 'EditStep'; data: { stepId: string; changes: Partial<StepFields> } }
-  | { type: 'RemoveStep'; data: { stepId: string } }
-  | { type: 'ReorderSteps'; data: { orders: { stepId: string; order: number }[] } }
-  /** `past` is the flow as it stood at `version` (the caller folds the stream up to it). */
-  | { type: 'RestoreVersion'; data: { version: number; past: FlowState } }
-  | { type: 'DeleteFlow'; data: Record<string, never> };
-
-export interface FlowContext {
-  /** ISO time of the command. */
-  now: string;
-  userId: string;
-  /** The stream's version the state reflects. */
-  version: number;
-}
+import type { FlowCommand, FlowContext } from './commands';
+import { type FlowEvent, type FlowState, inStepOrder, type StepFields, type VersionedStep } from './events';
 
 export const FLOW_NOT_FOUND = 'Flow not found';
 export const STEP_NOT_FOUND = 'Step not found';
@@ -59,7 +28,70 @@ const STEP_FIELD_NAMES: (keyof StepFields)[] = [
   'requiresUserInput',
 ];
 
-export function decideFlow(command: FlowCommand, state: FlowState, context: FlowContext): FlowEvent[] {
+/** A flow's rules: the flow its versions fold to, and the version each change adds. */
+export const decider: Decider<FlowState, FlowCommand, FlowEvent, FlowContext> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+function initialState(): FlowState {
+  return {
+    flowId: null,
+    userId: null,
+    details: { name: '', description: '', status: 'draft', isTemplate: false },
+    steps: [],
+    createdAt: null,
+    updatedAt: null,
+    deleted: false,
+  };
+}
+
+function evolve(state: FlowState, event: FlowEvent): FlowState {
+  const next = { ...state, updatedAt: event.data.at };
+  switch (event.type) {
+    case 'FlowCreated':
+    case 'FlowImported': {
+      const { flowId, userId, details, steps, at } = event.data;
+      const createdAt = event.type === 'FlowImported' ? event.data.createdAt : at;
+      return { ...next, flowId, userId, details, steps: inStepOrder(steps), createdAt, deleted: false };
+    }
+    case 'FlowDescribed':
+      return { ...next, details: { ...state.details, ...event.data.after } };
+    case 'FlowStatusChanged':
+      return { ...next, details: { ...state.details, status: event.data.after } };
+    case 'StepAdded':
+      return { ...next, steps: inStepOrder([...state.steps, event.data.step]) };
+    case 'StepEdited': {
+      const { stepId, after } = event.data;
+      const steps = state.steps.map((step) => (step.id === stepId ? { ...step, ...after } : step));
+      return { ...next, steps: inStepOrder(steps) };
+    }
+    case 'StepRemoved': {
+      const removed = event.data.step.id;
+      const steps = state.steps
+        .filter((step) => step.id !== removed)
+        // Later steps stop taking the removed one as an input.
+        .map((step) =>
+          step.inputSources.includes(removed)
+            ? { ...step, inputSources: step.inputSources.filter((id) => id !== removed) }
+            : step,
+        );
+      return { ...next, steps };
+    }
+    case 'StepsReordered': {
+      const orders = new Map(event.data.orders.map(({ stepId, after }) => [stepId, after]));
+      const steps = state.steps.map((step) => ({ ...step, order: orders.get(step.id) ?? step.order }));
+      return { ...next, steps: inStepOrder(steps) };
+    }
+    case 'FlowRestored':
+      return { ...next, details: event.data.details, steps: inStepOrder(event.data.steps) };
+    case 'FlowDeleted':
+      return { ...next, deleted: true };
+  }
+}
+
+function decide(command: FlowCommand, state: FlowState, context: FlowContext): FlowEvent[] {
   const at = context.now;
   if (command.type === 'CreateFlow') {
     if (state.flowId !== null) throw conflict('Flow already exists');

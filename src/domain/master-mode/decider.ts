@@ -1,60 +1,25 @@
+import type { Decider } from '../decider';
 import { conflict } from '../errors';
-import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../interrupted-runs';
-import type { ExecuteAllOutcome, MasterEvent } from './master-events';
+import { INTERRUPTED, isInterrupted } from '../interrupted-runs';
+import type { MasterCommand, MasterContext } from './commands';
+import type { MasterEvent, MasterState } from './events';
 import { storableText } from '../storable-text';
 import { rowLabel } from './row-run';
 
-type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['data'];
-
-/**
- * Commands of a master mode session's stream (`master-<sessionId>`). The rows themselves are plain
- * records; the stream decides what may run: one run of a row at a time, one Execute All at a time
- * (in every server process, as the stream is shared), and what a crash left unfinished.
- */
-export type MasterCommand =
-  | { type: 'StartRowRun'; data: Omit<RowRunStartedData, 'at' | 'instanceId'> & { instanceId: number } }
-  | {
-      type: 'CompleteRowRun';
-      data: {
-        runId: string;
-        result: string;
-        usage: { inputTokens: number; outputTokens: number } | null;
-        durationMs: number;
-      };
-    }
-  | { type: 'FailRowRun'; data: { runId: string; message: string } }
-  | { type: 'StartExecuteAll'; data: { runAllId: string; instanceId: number } }
-  | { type: 'StopExecuteAll'; data: Record<string, never> }
-  | { type: 'EndExecuteAll'; data: { runAllId: string; outcome: ExecuteAllOutcome; message: string | null } }
-  | { type: 'ResetResults'; data: Record<string, never> }
-  /**
-   * The crash sweep: the runs a crash left unfinished are failed (never those in `alive`, which the sweeping
-   * process is making itself), and so is their Execute All once no run of it is left.
-   */
-  | { type: 'FailInterrupted'; data: CrashSweepFacts & { alive: string[] } };
-
-export interface MasterState {
-  /** Row runs started and not ended, by run id. */
-  running: Record<
-    string,
-    { stepId: string; rowNumber: number; stepName: string; startedAt: string; instanceId?: number }
-  >;
-  /** The Execute All started last and not ended yet. */
-  executeAll: { runAllId: string; startedAt: string; stopRequested: boolean; instanceId?: number } | null;
-  /** When the stream last changed: an Execute All quiet for longer than a model call can take is dead. */
-  lastEventAt: string | null;
-}
-
-export interface MasterContext {
-  /** ISO time of the command. */
-  now: string;
-}
-
 export const EXECUTE_ALL_RUNNING = 'Execute All đang chạy';
 
-export const initialMasterState = (): MasterState => ({ running: {}, executeAll: null, lastEventAt: null });
+/** A master mode session's rules: what its stream lets run, and the events each command adds. */
+export const decider: Decider<MasterState, MasterCommand, MasterEvent, MasterContext> = {
+  initialState,
+  evolve,
+  decide,
+};
 
-export function evolveMaster(state: MasterState, event: MasterEvent): MasterState {
+function initialState(): MasterState {
+  return { running: {}, executeAll: null, lastEventAt: null };
+}
+
+function evolve(state: MasterState, event: MasterEvent): MasterState {
   const next = { ...state, lastEventAt: event.data.at };
   switch (event.type) {
     case 'MasterRowRunStarted': {
@@ -100,11 +65,7 @@ export function evolveMaster(state: MasterState, event: MasterEvent): MasterStat
   }
 }
 
-export function decideMaster(
-  command: MasterCommand,
-  state: MasterState,
-  { now }: MasterContext,
-): MasterEvent[] {
+function decide(command: MasterCommand, state: MasterState, { now }: MasterContext): MasterEvent[] {
   switch (command.type) {
     case 'StartRowRun': {
       const busy = Object.values(state.running).find((run) => run.stepId === command.data.stepId);

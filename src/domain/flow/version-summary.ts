@@ -1,11 +1,5 @@
-import {
-  evolveFlow,
-  type FlowEvent,
-  type FlowOrigin,
-  type FlowState,
-  initialFlowState,
-  type StepFields,
-} from './flow-events';
+import type { FlowEvent, FlowOrigin, FlowState, StepFields } from './events';
+import { decider } from './decider';
 
 // The versions page speaks Vietnamese like the rest of the UI; product terms (step, flow, prompt, status
 // values) stay as the UI writes them elsewhere.
@@ -97,7 +91,7 @@ export interface FlowVersionEntry {
  */
 export function flowVersions(events: RecordedFlowEvent[]): FlowVersionEntry[] {
   const versions: FlowVersionEntry[] = [];
-  let state = initialFlowState();
+  let state = decider.initialState();
   let commandOfLast: unknown;
   for (const recorded of events) {
     const event = { type: recorded.type, data: recorded.data } as FlowEvent;
@@ -116,7 +110,7 @@ export function flowVersions(events: RecordedFlowEvent[]): FlowVersionEntry[] {
       });
     }
     commandOfLast = commandId;
-    state = evolveFlow(state, event);
+    state = decider.evolve(state, event);
   }
   return versions;
 }

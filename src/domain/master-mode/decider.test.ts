@@ -1,39 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors';
-import {
-  decideMaster,
-  EXECUTE_ALL_RUNNING,
-  evolveMaster,
-  initialMasterState,
-  type MasterCommand,
-  type MasterState,
-} from './master-decider';
-import type { MasterEvent } from './master-events';
+import { given } from '../testing';
+import type { MasterCommand, MasterContext } from './commands';
+import { decider, EXECUTE_ALL_RUNNING } from './decider';
+import type { MasterEvent } from './events';
 
 const NOW = '2026-05-01T10:00:00.000Z';
 const EARLIER = '2026-05-01T09:00:00.000Z';
 
-function given(history: MasterEvent[]) {
-  const state: MasterState = history.reduce(evolveMaster, initialMasterState());
-  return {
-    state,
-    when(command: MasterCommand) {
-      const run = () => decideMaster(command, state, { now: NOW });
-      return {
-        thenEmits: (expected: MasterEvent[]) => expect(run()).toEqual(expected),
-        thenRefuses(kind: DomainError['kind'], message: string | RegExp) {
-          expect(run).toThrow(DomainError);
-          try {
-            run();
-          } catch (error) {
-            expect((error as DomainError).kind).toBe(kind);
-            expect((error as Error).message).toMatch(message);
-          }
-        },
-      };
-    },
-  };
-}
+const AT_NOW: MasterContext = { now: NOW };
 
 const startData = (runId: string, stepId: string, rowNumber = 1) => ({
   runId,
@@ -73,23 +47,23 @@ const allStopped = (runAllId: string, at = EARLIER): MasterEvent => ({
 describe('master mode decider', () => {
   describe('row runs', () => {
     it('starts a run of a row with what it was given', () => {
-      given([])
+      given(decider, [], AT_NOW)
         .when({ type: 'StartRowRun', data: startData('r1', 'row-a') })
         .thenEmits([{ type: 'MasterRowRunStarted', data: { ...startData('r1', 'row-a'), at: NOW } }]);
     });
 
     it('refuses a second run of a row while one is running, in any process', () => {
-      given([rowStarted('r1', 'row-a')])
+      given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when({ type: 'StartRowRun', data: startData('r2', 'row-a') })
-        .thenRefuses('conflict', 'Dòng 001 "Step 1" đang chạy');
+        .thenThrows('conflict', 'Dòng 001 "Step 1" đang chạy');
     });
 
     it('runs another row, or the same row again once its run has ended', () => {
       const history = [rowStarted('r1', 'row-a'), rowSucceeded('r1')];
-      given(history)
+      given(decider, history, AT_NOW)
         .when({ type: 'StartRowRun', data: startData('r2', 'row-a') })
         .thenEmits([{ type: 'MasterRowRunStarted', data: { ...startData('r2', 'row-a'), at: NOW } }]);
-      given([rowStarted('r1', 'row-a')])
+      given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when({ type: 'StartRowRun', data: startData('r2', 'row-b', 2) })
         .thenEmits([{ type: 'MasterRowRunStarted', data: { ...startData('r2', 'row-b', 2), at: NOW } }]);
     });
@@ -99,16 +73,16 @@ describe('master mode decider', () => {
         type: 'CompleteRowRun',
         data: { runId: 'r1', result: 'Hi', usage: { inputTokens: 1, outputTokens: 2 }, durationMs: 9 },
       };
-      given([rowStarted('r1', 'row-a')])
+      given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when(complete)
         .thenEmits([{ type: 'MasterRowRunSucceeded', data: { ...complete.data, at: NOW } }]);
-      given([rowStarted('r1', 'row-a'), rowSucceeded('r1')])
+      given(decider, [rowStarted('r1', 'row-a'), rowSucceeded('r1')], AT_NOW)
         .when(complete)
-        .thenRefuses('conflict', /đã kết thúc/);
+        .thenThrows('conflict', /đã kết thúc/);
     });
 
     it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {
-      given([rowStarted('r1', 'row-a')])
+      given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when({
           type: 'CompleteRowRun',
           data: { runId: 'r1', result: 'x\u0000y\udc00', usage: null, durationMs: 1 },
@@ -122,7 +96,7 @@ describe('master mode decider', () => {
     });
 
     it('a failure of a run that has ended already changes nothing: the first outcome stands', () => {
-      given([rowStarted('r1', 'row-a'), rowSucceeded('r1')])
+      given(decider, [rowStarted('r1', 'row-a'), rowSucceeded('r1')], AT_NOW)
         .when({ type: 'FailRowRun', data: { runId: 'r1', message: 'late' } })
         .thenEmits([]);
     });
@@ -130,22 +104,22 @@ describe('master mode decider', () => {
 
   describe('Execute All', () => {
     it('starts when none is running and refuses a second one at once', () => {
-      given([])
+      given(decider, [], AT_NOW)
         .when({ type: 'StartExecuteAll', data: { runAllId: 'a', instanceId: 1 } })
         .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'a', instanceId: 1, at: NOW } }]);
-      given([allStarted('a')])
+      given(decider, [allStarted('a')], AT_NOW)
         .when({ type: 'StartExecuteAll', data: { runAllId: 'b', instanceId: 1 } })
-        .thenRefuses('conflict', EXECUTE_ALL_RUNNING);
+        .thenThrows('conflict', EXECUTE_ALL_RUNNING);
     });
 
     it('stop is asked once, and is nothing when none is running', () => {
-      given([allStarted('a')])
+      given(decider, [allStarted('a')], AT_NOW)
         .when({ type: 'StopExecuteAll', data: {} })
         .thenEmits([{ type: 'MasterExecuteAllStopped', data: { runAllId: 'a', at: NOW } }]);
-      given([allStarted('a'), allStopped('a')])
+      given(decider, [allStarted('a'), allStopped('a')], AT_NOW)
         .when({ type: 'StopExecuteAll', data: {} })
         .thenEmits([]);
-      given([]).when({ type: 'StopExecuteAll', data: {} }).thenEmits([]);
+      given(decider, [], AT_NOW).when({ type: 'StopExecuteAll', data: {} }).thenEmits([]);
     });
 
     it('ends only the Execute All that is running; then another may start', () => {
@@ -153,10 +127,10 @@ describe('master mode decider', () => {
         type: 'EndExecuteAll',
         data: { runAllId, outcome: 'completed', message: null },
       });
-      given([allStarted('a')])
+      given(decider, [allStarted('a')], AT_NOW)
         .when(end('b'))
         .thenEmits([]);
-      given([allStarted('a')])
+      given(decider, [allStarted('a')], AT_NOW)
         .when(end('a'))
         .thenEmits([
           {
@@ -168,21 +142,21 @@ describe('master mode decider', () => {
         type: 'MasterExecuteAllEnded',
         data: { runAllId: 'a', outcome: 'stopped', message: null, at: EARLIER },
       };
-      const { state } = given([allStarted('a'), allStopped('a'), ended]);
+      const { state } = given(decider, [allStarted('a'), allStopped('a'), ended], AT_NOW);
       expect(state.executeAll).toBeNull();
-      given([allStarted('a'), ended])
+      given(decider, [allStarted('a'), ended], AT_NOW)
         .when({ type: 'StartExecuteAll', data: { runAllId: 'b', instanceId: 2 } })
         .thenEmits([{ type: 'MasterExecuteAllStarted', data: { runAllId: 'b', instanceId: 2, at: NOW } }]);
     });
 
     it('reset asks a running Execute All to stop, then clears the results', () => {
-      given([allStarted('a')])
+      given(decider, [allStarted('a')], AT_NOW)
         .when({ type: 'ResetResults', data: {} })
         .thenEmits([
           { type: 'MasterExecuteAllStopped', data: { runAllId: 'a', at: NOW } },
           { type: 'MasterResultsReset', data: { at: NOW } },
         ]);
-      given([])
+      given(decider, [], AT_NOW)
         .when({ type: 'ResetResults', data: {} })
         .thenEmits([{ type: 'MasterResultsReset', data: { at: NOW } }]);
     });
@@ -216,60 +190,60 @@ describe('master mode decider', () => {
     };
 
     it('fails at once the runs of a process that has died, and closes its Execute All', () => {
-      given([allStarted('a', RECENT, 2), rowOf(2, 'r1', 'row-a', RECENT)])
+      given(decider, [allStarted('a', RECENT, 2), rowOf(2, 'r1', 'row-a', RECENT)], AT_NOW)
         .when(sweep)
         .thenEmits([failed('r1'), allFailed('a')]);
-      given([allStarted('a', RECENT, 2)])
+      given(decider, [allStarted('a', RECENT, 2)], AT_NOW)
         .when(sweep)
         .thenEmits([allFailed('a')]);
     });
 
     it("leaves another live process's runs and Execute All alone, past the model timeout too", () => {
-      given([allStarted('a', EARLIER, 3), rowOf(3, 'r1', 'row-a')])
+      given(decider, [allStarted('a', EARLIER, 3), rowOf(3, 'r1', 'row-a')], AT_NOW)
         .when(sweep)
         .thenEmits([]);
-      given([allStarted('a', EARLIER, 3)])
+      given(decider, [allStarted('a', EARLIER, 3)], AT_NOW)
         .when(sweep)
         .thenEmits([]);
     });
 
     it('fails them once no live process can be making them any more', () => {
-      given([allStarted('a', ABANDONED, 3), rowOf(3, 'r1', 'row-a', ABANDONED)])
+      given(decider, [allStarted('a', ABANDONED, 3), rowOf(3, 'r1', 'row-a', ABANDONED)], AT_NOW)
         .when(sweep)
         .thenEmits([failed('r1'), allFailed('a')]);
     });
 
     it('fails runs older than the model timeout as interrupted and closes their Execute All', () => {
-      given([allStarted('a'), rowStarted('r1', 'row-a')])
+      given(decider, [allStarted('a'), rowStarted('r1', 'row-a')], AT_NOW)
         .when(sweep)
         .thenEmits([failed('r1'), allFailed('a')]);
       // Recorded before runs named their instance: the model timeout alone tells.
-      given([allStarted('a', EARLIER, null), rowOf(null, 'r1', 'row-a')])
+      given(decider, [allStarted('a', EARLIER, null), rowOf(null, 'r1', 'row-a')], AT_NOW)
         .when(sweep)
         .thenEmits([failed('r1'), allFailed('a')]);
     });
 
     it('closes an Execute All that died between two rows', () => {
-      given([allStarted('a'), rowStarted('r1', 'row-a'), rowSucceeded('r1')])
+      given(decider, [allStarted('a'), rowStarted('r1', 'row-a'), rowSucceeded('r1')], AT_NOW)
         .when(sweep)
         .thenEmits([allFailed('a')]);
     });
 
     it('leaves young runs, runs this process is making and a live Execute All alone', () => {
-      given([allStarted('a', EARLIER), rowStarted('r1', 'row-a', RECENT)])
+      given(decider, [allStarted('a', EARLIER), rowStarted('r1', 'row-a', RECENT)], AT_NOW)
         .when(sweep)
         .thenEmits([]);
-      given([rowStarted('r1', 'row-a'), rowOf(null, 'r2', 'row-b', RECENT)])
+      given(decider, [rowStarted('r1', 'row-a'), rowOf(null, 'r2', 'row-b', RECENT)], AT_NOW)
         .when(sweep)
         .thenEmits([failed('r1')]);
-      given([]).when(sweep).thenEmits([]);
-      given([allStarted('a'), rowStarted('r1', 'row-a')])
+      given(decider, [], AT_NOW).when(sweep).thenEmits([]);
+      given(decider, [allStarted('a'), rowStarted('r1', 'row-a')], AT_NOW)
         .when({ type: 'FailInterrupted', data: { ...facts, startedBefore: NOW, alive: ['r1'] } })
         .thenEmits([]);
     });
 
     it('waits for the run of a live process before closing an Execute All of a dead one', () => {
-      given([allStarted('a', RECENT, 2), rowOf(3, 'r1', 'row-a', RECENT)])
+      given(decider, [allStarted('a', RECENT, 2), rowOf(3, 'r1', 'row-a', RECENT)], AT_NOW)
         .when(sweep)
         .thenEmits([]);
     });

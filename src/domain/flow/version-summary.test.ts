@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aFlowStep } from '../execution/testing';
-import { evolveFlow, type FlowEvent, initialFlowState, type VersionedStep } from './flow-events';
+import type { FlowEvent, VersionedStep } from './events';
+import { decider } from './decider';
 import { flowVersions, versionSummary } from './version-summary';
 
 const AT = '2026-11-25T10:00:00.000Z';
@@ -23,13 +24,13 @@ const created = (origin: 'manual' | 'recommendation' = 'manual'): FlowEvent => (
   },
 });
 
-const before = evolveFlow(initialFlowState(), created());
+const before = decider.evolve(decider.initialState(), created());
 const summary = (event: FlowEvent) => versionSummary(event, before);
 
 describe('the summary of a flow version', () => {
   it('says in Vietnamese how the flow was made and with how many steps', () => {
-    expect(versionSummary(created(), initialFlowState())).toBe('Tạo thủ công, gồm 2 step');
-    expect(versionSummary(created('recommendation'), initialFlowState())).toBe(
+    expect(versionSummary(created(), decider.initialState())).toBe('Tạo thủ công, gồm 2 step');
+    expect(versionSummary(created('recommendation'), decider.initialState())).toBe(
       'Tạo từ một recommendation, gồm 2 step',
     );
   });

@@ -82,16 +82,6 @@ export interface FlowState extends FlowSnapshot {
   deleted: boolean;
 }
 
-export const initialFlowState = (): FlowState => ({
-  flowId: null,
-  userId: null,
-  details: { name: '', description: '', status: 'draft', isTemplate: false },
-  steps: [],
-  createdAt: null,
-  updatedAt: null,
-  deleted: false,
-});
-
 /** Steps in the order the flow shows them: by order, then by when they were added (then by id, as stored). */
 export const inStepOrder = (steps: VersionedStep[]) =>
   steps.toSorted(
@@ -100,47 +90,3 @@ export const inStepOrder = (steps: VersionedStep[]) =>
       Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
-
-export function evolveFlow(state: FlowState, event: FlowEvent): FlowState {
-  const next = { ...state, updatedAt: event.data.at };
-  switch (event.type) {
-    case 'FlowCreated':
-    case 'FlowImported': {
-      const { flowId, userId, details, steps, at } = event.data;
-      const createdAt = event.type === 'FlowImported' ? event.data.createdAt : at;
-      return { ...next, flowId, userId, details, steps: inStepOrder(steps), createdAt, deleted: false };
-    }
-    case 'FlowDescribed':
-      return { ...next, details: { ...state.details, ...event.data.after } };
-    case 'FlowStatusChanged':
-      return { ...next, details: { ...state.details, status: event.data.after } };
-    case 'StepAdded':
-      return { ...next, steps: inStepOrder([...state.steps, event.data.step]) };
-    case 'StepEdited': {
-      const { stepId, after } = event.data;
-      const steps = state.steps.map((step) => (step.id === stepId ? { ...step, ...after } : step));
-      return { ...next, steps: inStepOrder(steps) };
-    }
-    case 'StepRemoved': {
-      const removed = event.data.step.id;
-      const steps = state.steps
-        .filter((step) => step.id !== removed)
-        // Later steps stop taking the removed one as an input.
-        .map((step) =>
-          step.inputSources.includes(removed)
-            ? { ...step, inputSources: step.inputSources.filter((id) => id !== removed) }
-            : step,
-        );
-      return { ...next, steps };
-    }
-    case 'StepsReordered': {
-      const orders = new Map(event.data.orders.map(({ stepId, after }) => [stepId, after]));
-      const steps = state.steps.map((step) => ({ ...step, order: orders.get(step.id) ?? step.order }));
-      return { ...next, steps: inStepOrder(steps) };
-    }
-    case 'FlowRestored':
-      return { ...next, details: event.data.details, steps: inStepOrder(event.data.steps) };
-    case 'FlowDeleted':
-      return { ...next, deleted: true };
-  }
-}
