@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { resolveProvider } from '../../ai';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
@@ -14,8 +13,7 @@ import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import { onOneConnection } from '../database/one-connection';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
-import { markOwnKeyUsed, providerWithKey } from '../user-model';
+import type { UserModels } from '../model-calls/user-models';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 
@@ -55,7 +53,7 @@ export class StepRunner {
     private readonly deps: {
       sql: Sql;
       config: Config;
-      resolveModel?: typeof resolveProvider | undefined;
+      models: UserModels;
       executions: ExecutionCommands;
       flows: FlowsRepository;
       runs: RunRegistry;
@@ -74,7 +72,7 @@ export class StepRunner {
       return outcome;
     } finally {
       // A run that did not record a result gives its free run back (a recorded one's usage row did).
-      if (!recorded) await releaseFreeRun(this.deps.sql, runId);
+      if (!recorded) await this.deps.models.release(runId);
     }
   }
 
@@ -82,17 +80,17 @@ export class StepRunner {
     request: StepRun,
     runId: string,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
-    const { executions, flows, sql, config, runs, tokens } = this.deps;
+    const { executions, flows, sql, config, models, runs, tokens } = this.deps;
     const { executionId, userId } = request;
     // Its flow and owner never change, and the run is decided again on the stream if it moved on.
     const loaded = await executions.recent(executionId, userId);
-    // ownKeyForRun reserves a free run, or refuses one past the allowance (429), before anything is appended.
-    const [flow, conversation, ownKey] = await onOneConnection(sql, (connection) => [
+    // The model holds a free run, or is refused past the allowance (429), before anything is appended.
+    const [flow, conversation, model] = await onOneConnection(sql, (connection) => [
       flows.stepsToRun(loaded.state.flowId, userId, connection),
       readPromptConversation(connection, loaded.state.flowId),
-      ownKeyForRun({ sql: connection, config }, userId, runId),
+      models.forRun(userId, runId, connection),
     ]);
-    const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
+    const { provider, keySource } = model;
     const started = await executions.handle(
       executionId,
       userId,
@@ -121,7 +119,7 @@ export class StepRunner {
     const tracked = runs.track(executionId, runId, started.version);
     const startedAt = performance.now();
     try {
-      if (ownKey !== null) await markOwnKeyUsed(sql, userId);
+      await model.markUsed();
       const shape = structuredOutputFor(run.outputMode, run.choices);
       const stream = provider.stream({
         system: shape.instruction,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { resolveProvider } from '../../ai';
 import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
 import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
@@ -22,8 +21,7 @@ import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
 import { SERVER_STOPPED, type TokenSink } from '../executions/step-runner';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
-import { markOwnKeyUsed, providerWithKey } from '../user-model';
+import type { UserModels } from '../model-calls/user-models';
 import { callApiRow } from './master-api-call';
 import { masterAggregate } from './master-aggregate';
 
@@ -51,7 +49,7 @@ export class MasterModeService {
     private readonly deps: {
       sql: Sql;
       config: Config;
-      resolveModel?: typeof resolveProvider | undefined;
+      models: UserModels;
       commands: CommandHandler;
       runs: RunRegistry;
       instance: ServerInstance;
@@ -215,7 +213,7 @@ export class MasterModeService {
       return await this.runRowReserved(sessionId, stepId, userId, runId, loaded);
     } catch (error) {
       // A run that recorded no result gives its free run back (a recorded one's usage row did).
-      await releaseFreeRun(this.sql, runId);
+      await this.deps.models.release(runId);
       throw error;
     }
   }
@@ -234,7 +232,7 @@ export class MasterModeService {
     if (!row) throw notFound('Master mode step not found');
     const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
-    const model = plan.kind === 'model' ? await this.modelFor(userId, runId) : null;
+    const model = plan.kind === 'model' ? await this.deps.models.forRun(userId, runId) : null;
     const startedAt = performance.now();
     const started = await this.handle(
       sessionId,
@@ -275,7 +273,7 @@ export class MasterModeService {
     let result: string;
     let usage: { inputTokens: number; outputTokens: number } | null = null;
     try {
-      if (model?.keySource === 'own') await markOwnKeyUsed(this.sql, userId);
+      await model?.markUsed();
       if (plan.kind === 'answered') {
         result = plan.result;
       } else if (plan.kind === 'http') {
@@ -322,11 +320,5 @@ export class MasterModeService {
     // The row was deleted while it ran: the run stays recorded, there is no row to show it.
     if (!updated) throw notFound('Master mode step not found');
     return updated;
-  }
-
-  /** As for a flow step run: the own key, else the server's, else the offline model; the allowance applies. */
-  private async modelFor(userId: string, runId: string) {
-    const ownKey = await ownKeyForRun(this.deps, userId, runId);
-    return providerWithKey(this.deps.config, ownKey, this.deps.resolveModel);
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { JSONValue } from 'postgres';
 import { z } from 'zod';
-import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
 import { noContent, recordId, stepSnapshotAnswer, storedAt } from '../answer-schemas';
@@ -9,7 +8,6 @@ import { readFlowReview } from '../flow-review';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, noFieldsBody } from '../request-schemas';
-import { modelForUser } from '../user-model';
 
 /** The row as read: its time is a Date until it is serialised. */
 type SuggestionRow = Omit<SuggestionRecord, 'createdAt'> & { createdAt: Date };
@@ -35,9 +33,7 @@ const suggestionRecord = z.object({
  * AI suggestions for a flow: a list of the suggestions made so far (newest first), making one now
  * from the flow and its history, and clearing them.
  */
-export const suggestionRoutes: FastifyPluginAsyncZod<{
-  resolveModel?: typeof resolveProvider | undefined;
-}> = async (app, options) => {
+export const suggestionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app;
 
   app.get(
@@ -65,7 +61,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod<{
       // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
       const [steps, { provider }] = await Promise.all([
         app.flows.stepSnapshots(flowId, userId),
-        modelForUser(app, userId, options.resolveModel),
+        app.models.forUser(userId),
       ]);
       const review = await readFlowReview(sql, flow, steps);
       const generated = await generateFlowSuggestions(provider, review);
