@@ -663,7 +663,8 @@ interface KnownWrite {
 const KNOWN_WRITES: KnownWrite[] = [
   {
     // Execute All runs the rows one after another, each recorded as it ends, and answers the error of the
-    // row that cannot run (README, master mode): the rows before it keep their runs and results.
+    // row that cannot run (README, master mode): the rows before it keep their runs and results, and an ai row
+    // among them that went to the user's own key marked it used, as a step run does.
     what: 'the rows an Execute All ran before the one that failed',
     events: (types) => types[0] === 'MasterExecuteAllStarted' && types.at(-1) === 'MasterExecuteAllEnded',
     tables: [
@@ -673,6 +674,7 @@ const KNOWN_WRITES: KnownWrite[] = [
       'master_mode_runs',
       'master_mode_sessions',
       'master_mode_steps',
+      'user_api_keys',
       'user_usage',
       'user_usage_counts',
     ],

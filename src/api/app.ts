@@ -21,6 +21,7 @@ import gracefulStop from './plugins/graceful-stop';
 import healthPlugin from './plugins/health';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
+import modelsPlugin from './plugins/models';
 import routeSchemas from './plugins/route-schemas';
 import securityHeaders from './plugins/security-headers';
 import serverInstancePlugin from './plugins/server-instance';
@@ -62,8 +63,6 @@ declare module 'fastify' {
     config: Config;
     sql: Sql;
     store: EventStore;
-    /** Which model answers a call; unset: own key -> GEMINI_API_KEY -> the offline model. */
-    resolveModel: typeof resolveProvider | undefined;
   }
 }
 
@@ -97,7 +96,6 @@ export async function buildApp(
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
   app.decorate('store', services.store);
-  app.decorate('resolveModel', services.resolveModel);
   const methodsOf = routeMethods(app);
   app.setErrorHandler(handleError);
 
@@ -113,6 +111,7 @@ export async function buildApp(
   await app.register(flowsPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
+  await app.register(modelsPlugin, { resolve: services.resolveModel });
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);
@@ -131,12 +130,12 @@ export async function buildApp(
   await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);
   await app.register(apiKeyRoutes);
-  await app.register(aiFlowCreatorRoutes, { resolveModel: services.resolveModel });
-  await app.register(suggestionRoutes, { resolveModel: services.resolveModel });
+  await app.register(aiFlowCreatorRoutes);
+  await app.register(suggestionRoutes);
   await app.register(masterModeRoutes);
   await app.register(userSessionRoutes);
-  await app.register(aiWorkflowRoutes, { resolveModel: services.resolveModel });
-  await app.register(recommendationRoutes, { resolveModel: services.resolveModel });
+  await app.register(aiWorkflowRoutes);
+  await app.register(recommendationRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;

@@ -1,22 +1,7 @@
 import type { Sql } from 'postgres';
-import { type ResolvedProvider, resolveProvider } from '../ai';
 import { DomainError } from '../domain/errors';
 import type { Config } from './config';
 import { createOwnKeyCipher } from './own-key-cipher';
-
-/**
- * The model a user's request other than a step run (generating a workflow, say) goes to: their newest
- * active own key (marked as used now), else the server's GEMINI_API_KEY, else the offline model. Such
- * calls are not step runs, so the free step allowance neither counts nor stops them.
- */
-export async function modelForUser(
-  { sql, config }: { sql: Sql; config: Config },
-  userId: string,
-  resolve: typeof resolveProvider = resolveProvider,
-): Promise<ResolvedProvider> {
-  const [row] = await newestOwnKeyMarkedUsed(sql, userId);
-  return providerWithKey(config, row ? unsealOwnKey(config, row.encryptedApiKey) : null, resolve);
-}
 
 /** The user's own key a call goes to: their newest active one. A fragment, the id of that key. */
 const newestOwnKeyId = (sql: Sql, userId: string) => sql`
@@ -50,19 +35,4 @@ export function unsealOwnKey(config: Pick<Config, 'appSecret'>, sealed: string):
       'Không thể đọc API key đã lưu (APP_SECRET đã thay đổi?). Vui lòng xóa và thêm lại key ở trang API Keys.',
     );
   }
-}
-
-/** The model for a call made with the user's own key (null: the server's key, else the offline model). */
-export function providerWithKey(
-  config: Config,
-  ownKey: string | null,
-  resolve: typeof resolveProvider = resolveProvider,
-): ResolvedProvider {
-  return resolve({
-    ownKey,
-    defaultKey: config.geminiApiKey,
-    model: config.geminiModel,
-    baseUrl: config.geminiBaseUrl,
-    timeoutMs: config.modelTimeoutMs,
-  });
 }

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { resolveProvider } from '../../ai';
+import { STOPPED_MESSAGE } from '../../ai';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
-import { INTERRUPTED } from '../../domain/interrupted-runs';
-import { checkAnswerSize } from '../../domain/limits';
 import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
 import { ConcurrencyConflict } from '../../eventstore';
@@ -14,8 +12,8 @@ import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import { onOneConnection } from '../database/one-connection';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
-import { markOwnKeyUsed, providerWithKey } from '../user-model';
+import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/model-call';
+import type { UserModels } from '../model-calls/user-models';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 
@@ -30,22 +28,6 @@ export interface StepRun {
   loopIteration?: number | null;
 }
 
-/** Where a run's tokens go while the model writes them. */
-export interface TokenSink {
-  /** `after`: the stream position of the run's start event. */
-  publishDelta(streamId: string, runId: string, text: string, after: number): void;
-  forgetRun(streamId: string, runId: string): void;
-}
-
-const STOPPED = 'Stopped';
-/** What a request whose run this process cut off while stopping answers. */
-export const SERVER_STOPPED = 'The server restarted while the model was answering; run it again.';
-
-/** The execution was stopped while the model was answering: the answer is not recorded. */
-class RunStopped extends Error {
-  override message = STOPPED;
-}
-
 /**
  * Runs a step: StepRunStarted is appended and committed, the model is called outside any transaction
  * (its tokens streamed to the execution's sockets), then the outcome is appended.
@@ -55,7 +37,7 @@ export class StepRunner {
     private readonly deps: {
       sql: Sql;
       config: Config;
-      resolveModel?: typeof resolveProvider | undefined;
+      models: UserModels;
       executions: ExecutionCommands;
       flows: FlowsRepository;
       runs: RunRegistry;
@@ -74,7 +56,7 @@ export class StepRunner {
       return outcome;
     } finally {
       // A run that did not record a result gives its free run back (a recorded one's usage row did).
-      if (!recorded) await releaseFreeRun(this.deps.sql, runId);
+      if (!recorded) await this.deps.models.release(runId);
     }
   }
 
@@ -82,17 +64,17 @@ export class StepRunner {
     request: StepRun,
     runId: string,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
-    const { executions, flows, sql, config, runs, tokens } = this.deps;
+    const { executions, flows, sql, config, models, runs, tokens } = this.deps;
     const { executionId, userId } = request;
     // Its flow and owner never change, and the run is decided again on the stream if it moved on.
     const loaded = await executions.recent(executionId, userId);
-    // ownKeyForRun reserves a free run, or refuses one past the allowance (429), before anything is appended.
-    const [flow, conversation, ownKey] = await onOneConnection(sql, (connection) => [
+    // The model holds a free run, or is refused past the allowance (429), before anything is appended.
+    const [flow, conversation, model] = await onOneConnection(sql, (connection) => [
       flows.stepsToRun(loaded.state.flowId, userId, connection),
       readPromptConversation(connection, loaded.state.flowId),
-      ownKeyForRun({ sql: connection, config }, userId, runId),
+      models.forRun(userId, runId, connection),
     ]);
-    const { provider, keySource } = providerWithKey(config, ownKey, this.deps.resolveModel);
+    const { provider, keySource } = model;
     const started = await executions.handle(
       executionId,
       userId,
@@ -117,69 +99,52 @@ export class StepRunner {
     if (!startEvent) return { execution: started, results: [] };
     if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
     const run = startEvent.data;
-    const streamId = executionStreamId(executionId);
-    const tracked = runs.track(executionId, runId, started.version);
-    const startedAt = performance.now();
-    try {
-      if (ownKey !== null) await markOwnKeyUsed(sql, userId);
-      const shape = structuredOutputFor(run.outputMode, run.choices);
-      const stream = provider.stream({
-        system: shape.instruction,
-        prompt: run.finalPrompt,
-        ...(shape.json ? { json: shape.json } : {}),
-        signal: tracked.signal,
-      });
-      let written = 0;
-      for await (const text of stream) {
-        written += text.length;
-        checkAnswerSize('Câu trả lời của model', written, config.limits);
-        tokens.publishDelta(streamId, runId, text, started.version);
-      }
-      const answer = await stream.final;
-      checkAnswerSize('Câu trả lời của model', answer.text.length, config.limits);
-      const durationMs = Math.round(performance.now() - startedAt);
-      // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
-      const completed = await executions.handle(
-        executionId,
-        userId,
-        { type: 'CompleteStepRun', data: { runId, output: answer.text, usage: answer.usage, durationMs } },
-        {
-          loaded: started,
-          guard: (state) => {
-            if (state.status === 'stopped') throw new RunStopped();
-          },
+    const shape = structuredOutputFor(run.outputMode, run.choices);
+    return callModel({
+      run: { runs, ownerId: executionId, runId, startedAt: started.version },
+      source: {
+        model,
+        request: {
+          system: shape.instruction,
+          prompt: run.finalPrompt,
+          ...(shape.json ? { json: shape.json } : {}),
         },
-      );
-      return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
-    } catch (error) {
-      if (error instanceof RunStopped) tracked.abort();
-      const aborted = tracked.signal.aborted;
-      // This process stopping cut the call off: recorded as a crash would be, and the step may run again.
-      const interrupted = aborted && tracked.signal.reason === 'interrupted';
-      const stopped = aborted && !interrupted;
-      const message = interrupted ? INTERRUPTED : stopped ? STOPPED : failureMessage(error);
-      const retryable = interrupted || (!aborted && Boolean((error as { retryable?: boolean }).retryable));
-      await executions.handle(executionId, userId, {
-        type: 'FailStepRun',
-        data: { runId, message, retryable },
-      });
-      if (stopped) throw conflict(MESSAGES.stopped);
-      if (interrupted) throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
-      if (error instanceof DomainError || error instanceof ConcurrencyConflict) throw error;
-      throw new DomainError('model_failed', message, { retryable });
-    } finally {
-      tracked.untrack();
-      tokens.forgetRun(streamId, runId);
-    }
+      },
+      limits: config.limits,
+      tokens: { sink: tokens, streamId: executionStreamId(executionId) },
+      succeeded: async (answer, durationMs) => {
+        // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
+        const completed = await executions.handle(
+          executionId,
+          userId,
+          {
+            type: 'CompleteStepRun',
+            data: { runId, output: answer.text, usage: answer.usage, durationMs },
+          },
+          {
+            loaded: started,
+            guard: (state) => {
+              if (state.status === 'stopped') throw new RunStoppedMeanwhile();
+            },
+          },
+        );
+        return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
+      },
+      failed: async ({ message, retryable }) => {
+        await executions.handle(executionId, userId, {
+          type: 'FailStepRun',
+          data: { runId, message, retryable },
+        });
+      },
+      error: ({ reason, message, retryable, error }) => {
+        if (reason === 'stopped') return conflict(MESSAGES.stopped);
+        if (error instanceof DomainError || error instanceof ConcurrencyConflict) return error;
+        return new DomainError('model_failed', message, { retryable });
+      },
+      conflictMessage:
+        'The answer could not be recorded while the execution kept changing; run the step again.',
+    });
   }
-}
-
-/** What a failed run records: the model's own words, or what kept its answer from being stored. */
-function failureMessage(error: unknown): string {
-  if (error instanceof ConcurrencyConflict) {
-    return 'The answer could not be recorded while the execution kept changing; run the step again.';
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A repeated request (its Idempotency-Key seen before) answers with its first run's outcome. */
@@ -189,7 +154,7 @@ function repeatedRun(execution: LoadedExecution, runId: string) {
     throw conflict('This request is still being answered; try again in a moment.', true);
   }
   if (run?.status === 'failed') {
-    if (run.message === STOPPED) throw conflict(MESSAGES.stopped);
+    if (run.message === STOPPED_MESSAGE) throw conflict(MESSAGES.stopped);
     throw new DomainError('model_failed', run.message ?? 'The model call failed.');
   }
   return { execution, results: execution.state.results.filter((r) => r.runId === runId) };

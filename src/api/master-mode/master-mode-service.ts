@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { resolveProvider } from '../../ai';
-import { checkAnswerSize } from '../../domain/limits';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
-import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
+import type { CrashSweepFacts } from '../../domain/interrupted-runs';
 import type { MasterCommand } from '../../domain/master-mode/commands';
 import { type ExecuteAllOutcome, type MasterState, masterStreamId } from '../../domain/master-mode/events';
 import type {
@@ -20,10 +18,9 @@ import {
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
-import { SERVER_STOPPED, type TokenSink } from '../executions/step-runner';
+import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
 import type { ServerInstance } from '../server-instance';
-import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
-import { markOwnKeyUsed, providerWithKey } from '../user-model';
+import type { UserModels } from '../model-calls/user-models';
 import { callApiRow } from './master-api-call';
 import { masterAggregate } from './master-aggregate';
 
@@ -51,7 +48,7 @@ export class MasterModeService {
     private readonly deps: {
       sql: Sql;
       config: Config;
-      resolveModel?: typeof resolveProvider | undefined;
+      models: UserModels;
       commands: CommandHandler;
       runs: RunRegistry;
       instance: ServerInstance;
@@ -215,7 +212,7 @@ export class MasterModeService {
       return await this.runRowReserved(sessionId, stepId, userId, runId, loaded);
     } catch (error) {
       // A run that recorded no result gives its free run back (a recorded one's usage row did).
-      await releaseFreeRun(this.sql, runId);
+      await this.deps.models.release(runId);
       throw error;
     }
   }
@@ -234,8 +231,19 @@ export class MasterModeService {
     if (!row) throw notFound('Master mode step not found');
     const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
-    const model = plan.kind === 'model' ? await this.modelFor(userId, runId) : null;
-    const startedAt = performance.now();
+    const source: CallSource =
+      plan.kind === 'model'
+        ? {
+            model: await this.deps.models.forRun(userId, runId),
+            request: { system: plan.system, prompt: plan.prompt },
+          }
+        : plan.kind === 'http'
+          ? {
+              answer: (signal) => callApiRow(plan.url, config.masterModeApiHosts, signal),
+              name: 'Câu trả lời của API',
+            }
+          : { answer: async () => plan.result, name: rowLabel(position, row) };
+    const model = 'model' in source ? source.model : null;
     const started = await this.handle(
       sessionId,
       userId,
@@ -270,63 +278,31 @@ export class MasterModeService {
       },
       loaded,
     );
-    const streamId = masterStreamId(sessionId);
-    const tracked = runs.track(sessionId, runId, started.version);
-    let result: string;
-    let usage: { inputTokens: number; outputTokens: number } | null = null;
-    try {
-      if (model?.keySource === 'own') await markOwnKeyUsed(this.sql, userId);
-      if (plan.kind === 'answered') {
-        result = plan.result;
-      } else if (plan.kind === 'http') {
-        result = await callApiRow(plan.url, config.masterModeApiHosts, tracked.signal);
-        checkAnswerSize('Câu trả lời của API', result.length, config.limits);
-      } else {
-        const stream = model!.provider.stream({
-          system: plan.system,
-          prompt: plan.prompt,
-          signal: tracked.signal,
-        });
-        let written = 0;
-        for await (const text of stream) {
-          written += text.length;
-          checkAnswerSize('Câu trả lời của model', written, config.limits);
-          tokens.publishDelta(streamId, runId, text, started.version);
-        }
-        const answer = await stream.final;
-        checkAnswerSize('Câu trả lời của model', answer.text.length, config.limits);
-        result = answer.text;
-        usage = answer.usage;
-      }
-    } catch (error) {
-      // This process stopping cut the call off: recorded as a crash would be, and the row may run again.
-      const interrupted = tracked.signal.aborted && tracked.signal.reason === 'interrupted';
-      const message = interrupted ? INTERRUPTED : error instanceof Error ? error.message : String(error);
-      await this.handle(sessionId, userId, { type: 'FailRowRun', data: { runId, message } });
-      if (interrupted) throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
-      const retryable = error instanceof DomainError && error.retryable;
-      throw new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable });
-    } finally {
-      tracked.untrack();
-      tokens.forgetRun(streamId, runId);
-    }
-    const durationMs = Math.round(performance.now() - startedAt);
-    await this.handle(
-      sessionId,
-      userId,
-      { type: 'CompleteRowRun', data: { runId, result, usage, durationMs } },
-      started,
-    );
+    await callModel({
+      run: { runs, ownerId: sessionId, runId, startedAt: started.version },
+      source,
+      limits: config.limits,
+      tokens: { sink: tokens, streamId: masterStreamId(sessionId) },
+      succeeded: (answer, durationMs) =>
+        this.handle(
+          sessionId,
+          userId,
+          { type: 'CompleteRowRun', data: { runId, result: answer.text, usage: answer.usage, durationMs } },
+          started,
+        ),
+      failed: async ({ message }) => {
+        await this.handle(sessionId, userId, { type: 'FailRowRun', data: { runId, message } });
+      },
+      // The answer came but could not be recorded: that error as it is; else the row's failure, named.
+      error: ({ recording, error, message, retryable }) =>
+        recording
+          ? error
+          : new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable }),
+    });
     const [updated] = await this.sql<MasterStep[]>`
       SELECT ${this.sql.unsafe(STEP_COLUMNS)} FROM master_mode_steps WHERE id = ${stepId}`;
     // The row was deleted while it ran: the run stays recorded, there is no row to show it.
     if (!updated) throw notFound('Master mode step not found');
     return updated;
-  }
-
-  /** As for a flow step run: the own key, else the server's, else the offline model; the allowance applies. */
-  private async modelFor(userId: string, runId: string) {
-    const ownKey = await ownKeyForRun(this.deps, userId, runId);
-    return providerWithKey(this.deps.config, ownKey, this.deps.resolveModel);
   }
 }

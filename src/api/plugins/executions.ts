@@ -47,7 +47,7 @@ export default fp(
       new StepRunner({
         sql: app.sql,
         config: app.config,
-        resolveModel: app.resolveModel,
+        models: app.models,
         executions,
         flows: app.flows,
         runs,
@@ -60,7 +60,7 @@ export default fp(
   },
   {
     name: 'executions',
-    dependencies: ['server-instance', 'event-feed', 'live-updates', 'commands', 'flows'],
+    dependencies: ['server-instance', 'models', 'event-feed', 'live-updates', 'commands', 'flows'],
     decorators: { fastify: ['config', 'sql', 'store'] },
   },
 );

@@ -19,7 +19,7 @@ export default fp(
     const masterMode = new MasterModeService({
       sql: app.sql,
       config: app.config,
-      resolveModel: app.resolveModel,
+      models: app.models,
       commands: app.commands,
       runs: app.runs,
       instance: app.serverInstance,
@@ -39,5 +39,5 @@ export default fp(
     app.decorate('crashSweep', sweep);
     app.addHook('onClose', async () => sweep.stop());
   },
-  { name: 'master-mode', dependencies: ['live-updates', 'executions'] },
+  { name: 'master-mode', dependencies: ['models', 'live-updates', 'executions'] },
 );

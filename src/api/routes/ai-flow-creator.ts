@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { generateWorkflow, type resolveProvider } from '../../ai';
+import { generateWorkflow } from '../../ai';
 import { improveDescription } from '../../ai/description-improvement';
 import {
   improveRequestSchema,
@@ -11,21 +11,17 @@ import {
 import { generatedWorkflowSchema } from '../../domain/workflow-json';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { modelForUser } from '../user-model';
 
 /**
  * The AI flow creator's two model calls: an improved description for the first message, and a workflow
  * proposal from the whole conversation. Saving the proposal is POST /api/ai/create-from-json.
  */
-export const aiFlowCreatorRoutes: FastifyPluginAsyncZod<{
-  resolveModel?: typeof resolveProvider | undefined;
-}> = async (app, options) => {
+export const aiFlowCreatorRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
    * The user's own key, else the server's, else the offline model, as for a step run; like generating a
    * workflow it is no step run, so the free step allowance neither counts nor stops it.
    */
-  const modelFor = async (request: FastifyRequest) =>
-    (await modelForUser(app, userIdOf(request), options.resolveModel)).provider;
+  const modelFor = async (request: FastifyRequest) => (await app.models.forUser(userIdOf(request))).provider;
 
   const limit = modelCallRateLimit(app.config.modelCallsPerMinute);
 

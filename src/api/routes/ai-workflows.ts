@@ -1,7 +1,7 @@
 import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { generateWorkflow, type resolveProvider } from '../../ai';
+import { generateWorkflow } from '../../ai';
 import {
   generatedWorkflowSchema,
   WORKFLOW_DESCRIPTION_MAX_LENGTH,
@@ -10,7 +10,6 @@ import {
 import { flowAnswer } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { modelForUser } from '../user-model';
 
 /** What a blank description is answered with. */
 const DESCRIPTION_REQUIRED = 'Vui lòng nhập mô tả workflow bạn muốn tạo.';
@@ -32,9 +31,7 @@ const createBody = z.object({
 });
 
 /** Generating a workflow from a description, and creating a flow from Workflow JSON. */
-export const aiWorkflowRoutes: FastifyPluginAsyncZod<{
-  resolveModel?: typeof resolveProvider | undefined;
-}> = async (app, options) => {
+export const aiWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/ai/generate-workflow',
     {
@@ -44,7 +41,7 @@ export const aiWorkflowRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const userId = userIdOf(request);
       const { description, includeTemplateHints } = request.body;
-      const { provider } = await modelForUser(app, userId, options.resolveModel);
+      const { provider } = await app.models.forUser(userId);
       return { workflow: await generateWorkflow(provider, description.trim(), { includeTemplateHints }) };
     },
   );

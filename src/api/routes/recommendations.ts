@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { resolveProvider } from '../../ai';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
 import { OUTPUT_MODES } from '../../domain/flow';
@@ -20,7 +19,6 @@ import { flowAnswer, recordId, storedAt } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { idParams, noFieldsBody } from '../request-schemas';
-import { modelForUser } from '../user-model';
 
 const recommendationAnswer = z.object({
   id: recordId,
@@ -91,9 +89,7 @@ const implementedAnswer = flowAnswer.extend({
  * Workflow recommendations grounded in the user's own flows, the patterns detected in them, the
  * templates offered beside them, and what users do with a recommendation (implement it, rate it).
  */
-export const recommendationRoutes: FastifyPluginAsyncZod<{
-  resolveModel?: typeof resolveProvider | undefined;
-}> = async (app, options) => {
+export const recommendationRoutes: FastifyPluginAsyncZod = async (app) => {
   const recommendations = app.recommendations;
 
   app.get(
@@ -115,7 +111,7 @@ export const recommendationRoutes: FastifyPluginAsyncZod<{
       const userId = userIdOf(request);
       const [flows, model] = await Promise.all([
         recommendations.workflowHistory(userId),
-        modelForUser(app, userId, options.resolveModel),
+        app.models.forUser(userId),
       ]);
       const patterns = detectWorkflowPatterns(flows);
       const drafts = await generateWorkflowRecommendations(model.provider, {

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { resolveProvider } from '../../ai';
 import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure } from '../../domain/flow-suggestions';
 import { noContent, recordId, stepSnapshotAnswer, storedAt } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, noFieldsBody } from '../request-schemas';
-import { modelForUser } from '../user-model';
 
 /** A row of ai_suggestions: the suggestions, and the flow as it was when they were made. */
 const suggestionRecord = z.object({
@@ -27,9 +25,7 @@ const suggestionRecord = z.object({
  * AI suggestions for a flow: a list of the suggestions made so far (newest first), making one now
  * from the flow and its history, and clearing them.
  */
-export const suggestionRoutes: FastifyPluginAsyncZod<{
-  resolveModel?: typeof resolveProvider | undefined;
-}> = async (app, options) => {
+export const suggestionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { suggestions } = app;
 
   app.get(
@@ -55,7 +51,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod<{
       // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
       const [steps, { provider }] = await Promise.all([
         app.flows.stepSnapshots(flowId, userId),
-        modelForUser(app, userId, options.resolveModel),
+        app.models.forUser(userId),
       ]);
       const review = await suggestions.review(flow, steps);
       const generated = await generateFlowSuggestions(provider, review);

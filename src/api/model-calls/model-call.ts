@@ -1,0 +1,158 @@
+import { type ModelAnswer, type ModelRequest, type ModelStream, STOPPED_MESSAGE } from '../../ai';
+import { createModelStream } from '../../ai/model-stream';
+import { DomainError } from '../../domain/errors';
+import { INTERRUPTED } from '../../domain/interrupted-runs';
+import { checkAnswerSize, type Limits } from '../../domain/limits';
+import { ConcurrencyConflict } from '../../eventstore';
+import type { RunRegistry } from '../executions/run-registry';
+import type { RunModel } from './user-models';
+
+/** Where a run's tokens go while the model writes them. */
+export interface TokenSink {
+  /** `after`: the stream position of the run's start event. */
+  publishDelta(streamId: string, runId: string, text: string, after: number): void;
+  forgetRun(streamId: string, runId: string): void;
+}
+
+/** What a request whose run this process cut off while stopping answers. */
+export const SERVER_STOPPED = 'The server restarted while the model was answering; run it again.';
+
+/** The model's answer, as the size limit's message names it. */
+const MODEL_ANSWER = 'Câu trả lời của model';
+
+/** Thrown by `succeeded` when the run was stopped while the model answered: the call ends as stopped. */
+export class RunStoppedMeanwhile extends Error {
+  override message = STOPPED_MESSAGE;
+}
+
+/** Why a call ended without its answer recorded, and what its run records. */
+export interface CallFailure {
+  /** stopped: the user's Stop; interrupted: this process stopping (the run may run again); failed: the rest. */
+  reason: 'stopped' | 'interrupted' | 'failed';
+  /** What the run records. */
+  message: string;
+  retryable: boolean;
+  /** The answer came in full and recording it failed (`error` is what `succeeded` threw). */
+  recording: boolean;
+  error: unknown;
+}
+
+/** What answers a run: the user's model, or (a master mode api or text row) a source that is no model. */
+export type CallSource =
+  | { model: RunModel; request: Omit<ModelRequest, 'signal'> }
+  | {
+      /** The whole answer; aborting `signal` stops it. */
+      answer: (signal: AbortSignal) => Promise<string>;
+      /** The answer, as the size limit's message names it. */
+      name: string;
+    };
+
+export interface ModelCall<T> {
+  /** The run the call answers, tracked while the call lasts: a Stop or this process stopping aborts it. */
+  run: {
+    runs: RunRegistry;
+    /** The execution, or master mode session. */
+    ownerId: string;
+    runId: string;
+    /** The stream position of the run's start event. */
+    startedAt: number;
+  };
+  source: CallSource;
+  limits: Limits;
+  /** Where the model's text goes live as it arrives (the source's stream id). */
+  tokens: { sink: TokenSink; streamId: string };
+  /** Records the answer (`durationMs`: from the call's start to its whole answer), and answers the run. */
+  succeeded(answer: ModelAnswer, durationMs: number): Promise<T>;
+  /** Records the run's failure. */
+  failed(failure: CallFailure): Promise<void>;
+  /** What a failed call throws once its failure is recorded; an interrupted one always throws SERVER_STOPPED. */
+  error(failure: CallFailure): unknown;
+  /** What the run records when its answer could not be recorded while its stream kept changing. */
+  conflictMessage?: string;
+}
+
+/**
+ * A run's model call from start to recorded outcome, for flow step runs and master mode rows alike: the own
+ * key is marked used, the model's text is checked against the size limit as it accumulates and pushed live,
+ * a Stop or this process stopping aborts the call (as does any failure: no call outlives its run), and exactly
+ * one outcome is recorded: the answer (`succeeded`), else the failure (`failed`) as stopped, interrupted or
+ * failed with its message.
+ */
+export async function callModel<T>(call: ModelCall<T>): Promise<T> {
+  const { runs, ownerId, runId } = call.run;
+  const tracked = runs.track(ownerId, runId, call.run.startedAt);
+  const started = performance.now();
+  let recording = false;
+  try {
+    const answer = await answerOf(call, tracked.signal);
+    recording = true;
+    return await call.succeeded(answer, Math.round(performance.now() - started));
+  } catch (error) {
+    if (error instanceof RunStoppedMeanwhile) tracked.abort();
+    const failure = failureOf(error, tracked.signal, recording, call.conflictMessage);
+    // A call cut short (a too-long answer, say) is not left running: the model stops writing.
+    if (!tracked.signal.aborted) tracked.abort();
+    await call.failed(failure);
+    if (failure.reason === 'interrupted') {
+      throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
+    }
+    throw call.error(failure);
+  } finally {
+    tracked.untrack();
+    if ('model' in call.source) call.tokens.sink.forgetRun(call.tokens.streamId, runId);
+  }
+}
+
+/** The source's whole answer, checked against the size limit as it comes; the model's text pushed live. */
+async function answerOf<T>(call: ModelCall<T>, signal: AbortSignal): Promise<ModelAnswer> {
+  const { source, limits, tokens, run } = call;
+  let stream: ModelStream;
+  let name: string;
+  let live: ((text: string) => void) | null = null;
+  if ('model' in source) {
+    await source.model.markUsed();
+    stream = source.model.provider.stream({ ...source.request, signal });
+    name = MODEL_ANSWER;
+    live = (text) => tokens.sink.publishDelta(tokens.streamId, run.runId, text, run.startedAt);
+  } else {
+    stream = createModelStream(signal, async (emit) => {
+      emit(await source.answer(signal));
+      return null;
+    });
+    name = source.name;
+  }
+  let written = 0;
+  for await (const text of stream) {
+    written += text.length;
+    checkAnswerSize(name, written, limits);
+    live?.(text);
+  }
+  const answer = await stream.final;
+  checkAnswerSize(name, answer.text.length, limits);
+  return answer;
+}
+
+/** How a call ended that recorded no answer: a Stop, this process stopping, or what went wrong. */
+function failureOf(
+  error: unknown,
+  signal: AbortSignal,
+  recording: boolean,
+  conflictMessage: string | undefined,
+): CallFailure {
+  const aborted = signal.aborted;
+  // This process stopping cut the call off: recorded as a crash would be, and the run may be made again.
+  const interrupted = aborted && signal.reason === 'interrupted';
+  const reason = interrupted ? 'interrupted' : aborted ? 'stopped' : 'failed';
+  const message =
+    reason === 'interrupted'
+      ? INTERRUPTED
+      : reason === 'stopped'
+        ? STOPPED_MESSAGE
+        : error instanceof ConcurrencyConflict && conflictMessage !== undefined
+          ? conflictMessage
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  const retryable = interrupted || (!aborted && error instanceof DomainError && error.retryable);
+  return { reason, message, retryable, recording, error };
+}
