@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OPERATIONS } from '../src/api/operations';
 import { type RegisteredRoute, registered } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
@@ -56,6 +57,31 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
         }
       }
     }
+  });
+
+  it('names every operation: a unique operationId, a summary and a tag the document describes', () => {
+    const documented = apiRoutes().filter((route) => !UNDOCUMENTED.test(route.url));
+    const ids: string[] = [];
+    const tagNames = (document as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name);
+    for (const route of documented) {
+      for (const method of methodsOf(route)) {
+        const operation = document.paths[openApiPath(route.url)]?.[method.toLowerCase()] as
+          | { operationId?: string; summary?: string; tags?: string[] }
+          | undefined;
+        expect(
+          operation?.operationId,
+          `${method} ${route.url} has no entry in src/api/operations.ts`,
+        ).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(operation?.summary, `${method} ${route.url}`).toBeTruthy();
+        expect(tagNames).toEqual(expect.arrayContaining(operation?.tags ?? ['(none)']));
+        ids.push(operation!.operationId!);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    const routeKeys = registered.flatMap((route) =>
+      methodsOf(route).map((method) => `${method} ${route.url}`),
+    );
+    expect(Object.keys(OPERATIONS).filter((key) => !routeKeys.includes(key))).toEqual([]);
   });
 
   it('documents the errors of every call as problems, 4XX and 5XX', () => {

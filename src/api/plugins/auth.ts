@@ -52,7 +52,7 @@ const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** /api paths a signed-out browser may reach: the sign-in page and the calls it makes. */
 // The API document too, so tools (client generators, linters) can read it without an account.
-const PUBLIC_API_PATHS = new Set([
+export const PUBLIC_API_PATHS = new Set([
   '/api/login',
   '/api/logout',
   '/api/auth/login',

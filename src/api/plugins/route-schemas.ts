@@ -8,6 +8,8 @@ import { tooLarge } from '../../domain/limits';
 import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 import { z } from 'zod';
 import { PROBLEM_CODES } from '../errors';
+import { OPERATIONS, TAGS } from '../operations';
+import { PUBLIC_API_PATHS, SESSION_COOKIE } from './auth';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
@@ -63,6 +65,14 @@ async function routeSchemas(app: FastifyInstance) {
   // checked against it like any other.
   app.addHook('onRoute', (route) => {
     if (!route.schema || route.schema.hide) return;
+    const named = OPERATIONS[`${route.method} ${route.url}`];
+    // Open to anyone: the health checks, sign-in and sign-up, and this document.
+    if (!route.url.startsWith('/api/') || PUBLIC_API_PATHS.has(route.url)) route.schema.security = [];
+    if (named) {
+      route.schema.operationId = named.operationId;
+      route.schema.summary = named.summary;
+      route.schema.tags = [named.tag];
+    }
     route.schema.response = {
       ...(route.schema.response as object | undefined),
       '4XX': problemAnswer,
@@ -79,6 +89,20 @@ async function routeSchemas(app: FastifyInstance) {
           'Flows of AI prompt steps, their executions and results. Every call but sign-in needs the session cookie.',
         version: '0.1.0',
       },
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              'The session cookie sign-in sets. A call that changes anything and carries an Origin header must come from this origin (403 otherwise).',
+          },
+        },
+      },
+      security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,
   });

@@ -1,0 +1,200 @@
+/**
+ * The name, group and one-line summary of every operation of the API, as the OpenAPI document gives them
+ * (`operationId`, `tags`, `summary`): what a generated client calls its functions and how a reader finds
+ * them. Keyed by method and route; a route without an entry fails the document's test.
+ */
+export interface Operation {
+  operationId: string;
+  tag: Tag;
+  summary: string;
+}
+
+export const TAGS = {
+  health: 'Whether the process and its database answer',
+  auth: 'Sign-up, sign-in and the signed-in user',
+  flows: 'Flows of prompt steps: create, change, export, versions',
+  steps: 'The steps of a flow',
+  executions: 'Runs of a flow, step by step, with their history',
+  results: 'The results of step runs: edit, approve, delete',
+  logs: 'The model requests of a flow',
+  context: 'The AI conversation context of a flow',
+  keys: 'Own API keys and the free allowance',
+  ai: 'Flows made or improved by the model',
+  suggestions: 'Suggestions for a flow from its history',
+  'master-mode': 'Master mode: rows run as a sheet',
+  sessions: 'Saved places to come back to',
+  recommendations: 'Workflow recommendations, templates and patterns',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+
+const op = (operationId: string, tag: Tag, summary: string): Operation => ({ operationId, tag, summary });
+
+export const OPERATIONS: Record<string, Operation> = {
+  'GET /healthz': op('checkHealth', 'health', 'Whether this process answers'),
+  'GET /readyz': op(
+    'checkReadiness',
+    'health',
+    'Whether this process can serve: database, migrations, live log',
+  ),
+  'POST /api/auth/login': op('signIn', 'auth', 'Sign in with e-mail and password'),
+  'POST /api/auth/register': op('signUp', 'auth', 'Create an account and sign in'),
+  'GET /api/auth/user': op('getSignedInUser', 'auth', 'The signed-in user'),
+
+  'GET /api/flows': op('listFlows', 'flows', 'The flows of the signed-in user, newest first'),
+  'POST /api/flows': op('createFlow', 'flows', 'Create a flow'),
+  'GET /api/flows/:id': op('getFlow', 'flows', 'One flow'),
+  'PUT /api/flows/:id': op('updateFlow', 'flows', "Change a flow's name, description or status"),
+  'DELETE /api/flows/:id': op('deleteFlow', 'flows', 'Delete a flow'),
+  'GET /api/flows/:id/export': op('exportFlow', 'flows', 'A flow as JSON, to import elsewhere'),
+  'GET /api/flows/:id/versions': op('listFlowVersions', 'flows', "A flow's versions, newest first"),
+  'GET /api/flows/:id/versions/:version': op('getFlowVersion', 'flows', 'A flow as it was at one version'),
+  'POST /api/flows/:id/restore/:version': op(
+    'restoreFlowVersion',
+    'flows',
+    'Make an old version the current one',
+  ),
+
+  'GET /api/flows/:flowId/steps': op('listSteps', 'steps', "A flow's steps in order"),
+  'POST /api/steps': op('createStep', 'steps', 'Add a step to a flow'),
+  'PUT /api/steps/:id': op('updateStep', 'steps', 'Change a step'),
+  'DELETE /api/steps/:id': op('deleteStep', 'steps', 'Delete a step'),
+
+  'POST /api/flows/:flowId/execute': op('startExecution', 'executions', 'Start an execution of a flow'),
+  'GET /api/flows/:flowId/executions/latest': op(
+    'getLatestExecution',
+    'executions',
+    "A flow's latest execution",
+  ),
+  'GET /api/flows/:flowId/executions': op(
+    'listExecutions',
+    'executions',
+    "A flow's executions, newest first",
+  ),
+  'GET /api/executions/:id': op('getExecution', 'executions', 'One execution with its results'),
+  'POST /api/executions/:id/steps/:stepId/execute': op(
+    'runStep',
+    'executions',
+    'Run one step of an execution',
+  ),
+  'POST /api/executions/:id/stop': op('stopExecution', 'executions', "Stop an execution's running step"),
+  'POST /api/executions/:id/reset': op('resetExecution', 'executions', 'Start an execution over'),
+  'GET /api/executions/:id/events': op(
+    'listExecutionHistory',
+    'executions',
+    "An execution's history, page by page",
+  ),
+  'GET /api/executions/:id/state': op(
+    'getExecutionState',
+    'executions',
+    'An execution as it stood after any event',
+  ),
+  'POST /api/executions/:id/rerun-from/:stepId': op(
+    'rerunFromStep',
+    'executions',
+    'A new execution from a step on',
+  ),
+
+  'PUT /api/step-results/:id': op('updateStepResult', 'results', 'Edit, label or approve a result'),
+  'DELETE /api/step-results/:id': op(
+    'deleteStepResult',
+    'results',
+    'Delete a result (kept as a rejected idea)',
+  ),
+
+  'GET /api/flows/:flowId/logs': op('listRequestLogs', 'logs', "A flow's model requests, newest first"),
+  'DELETE /api/flows/:flowId/logs': op('clearRequestLogs', 'logs', "Hide a flow's model requests so far"),
+
+  'GET /api/flows/:flowId/context': op('getConversationContext', 'context', "A flow's conversation context"),
+  'POST /api/flows/:flowId/context': op(
+    'createConversationContext',
+    'context',
+    'Start the context with notes',
+  ),
+  'PATCH /api/flows/:flowId/context': op('updateConversationNotes', 'context', "Change the context's notes"),
+  'DELETE /api/flows/:flowId/context/rejected-ideas': op(
+    'clearRejectedIdeas',
+    'context',
+    "Leave a flow's rejected ideas so far out of its prompts",
+  ),
+
+  'GET /api/user/api-keys': op('listApiKeys', 'keys', 'Own API keys, masked'),
+  'POST /api/user/api-keys': op('createApiKey', 'keys', 'Add an own API key'),
+  'DELETE /api/user/api-keys/:id': op('deleteApiKey', 'keys', 'Remove an own API key'),
+  'GET /api/user/usage': op('getUsage', 'keys', 'The free allowance used and left'),
+
+  'POST /api/ai/flow-creator/improve': op('improveFlowDescription', 'ai', 'Improve a flow description'),
+  'POST /api/ai/flow-creator/proposal': op('proposeFlow', 'ai', 'Propose a flow from a description'),
+  'POST /api/ai/generate-workflow': op('generateWorkflow', 'ai', 'Make a flow from a conversation'),
+  'POST /api/ai/create-from-json': op('importFlow', 'ai', 'Make a flow from its JSON'),
+
+  'GET /api/flows/:flowId/suggestions': op(
+    'listSuggestions',
+    'suggestions',
+    "A flow's suggestions, newest first",
+  ),
+  'POST /api/flows/:flowId/suggestions': op(
+    'createSuggestions',
+    'suggestions',
+    'Make suggestions for a flow now',
+  ),
+  'DELETE /api/flows/:flowId/suggestions': op(
+    'clearSuggestions',
+    'suggestions',
+    "Delete a flow's suggestions",
+  ),
+
+  'GET /api/master-mode/sessions': op('listMasterSessions', 'master-mode', 'Master mode sessions'),
+  'GET /api/master-mode/session/:sessionId': op('getMasterSession', 'master-mode', 'A session with its rows'),
+  'DELETE /api/master-mode/session/:sessionId': op('deleteMasterSession', 'master-mode', 'Delete a session'),
+  'GET /api/master-mode/session/:sessionId/runs': op('listMasterRuns', 'master-mode', "A session's row runs"),
+  'POST /api/master-mode/standalone': op('createMasterSession', 'master-mode', 'A session of its own'),
+  'POST /api/master-mode/import': op('importFlowToMasterMode', 'master-mode', 'A session from a flow'),
+  'POST /api/master-mode/steps': op('createMasterRow', 'master-mode', 'Add a row'),
+  'PUT /api/master-mode/steps/:stepId': op('updateMasterRow', 'master-mode', 'Change a row'),
+  'DELETE /api/master-mode/steps/:stepId': op('deleteMasterRow', 'master-mode', 'Delete a row'),
+  'POST /api/master-mode/execute/:stepId': op('runMasterRow', 'master-mode', 'Run one row'),
+  'POST /api/master-mode/execute-all/:sessionId': op(
+    'executeAllRows',
+    'master-mode',
+    'Run every row in order',
+  ),
+  'POST /api/master-mode/stop/:sessionId': op(
+    'stopExecuteAll',
+    'master-mode',
+    'Stop Execute All before its next row',
+  ),
+  'POST /api/master-mode/reset/:sessionId': op(
+    'resetMasterSession',
+    'master-mode',
+    "Clear every row's result",
+  ),
+
+  'GET /api/user-sessions': op('listSavedSessions', 'sessions', 'Saved sessions, the last active first'),
+  'POST /api/user-sessions': op('saveSession', 'sessions', 'Save where the user is'),
+  'DELETE /api/user-sessions/:id': op('deleteSavedSession', 'sessions', 'Delete a saved session'),
+  'POST /api/user-sessions/:id/load': op('loadSavedSession', 'sessions', 'Go back to a saved session'),
+
+  'GET /api/recommendations': op(
+    'listRecommendations',
+    'recommendations',
+    'Recommendations, most urgent first',
+  ),
+  'POST /api/recommendations/generate': op(
+    'generateRecommendations',
+    'recommendations',
+    'Make recommendations now',
+  ),
+  'GET /api/templates': op('listTemplates', 'recommendations', 'Flow templates'),
+  'GET /api/patterns': op('listPatterns', 'recommendations', 'Patterns seen in the flows'),
+  'POST /api/recommendations/:id/implement': op(
+    'implementRecommendation',
+    'recommendations',
+    'Make a flow of it',
+  ),
+  'POST /api/recommendations/:id/feedback': op(
+    'rateRecommendation',
+    'recommendations',
+    'Rate a recommendation',
+  ),
+};
