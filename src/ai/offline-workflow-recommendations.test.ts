@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputMode, StepSnapshot } from '../domain/flow';
-import { detectWorkflowPatterns, type FlowHistory, type StepHistory } from '../domain/workflow-patterns';
+import { detectWorkflowPatterns, type FlowUsage, type StepUsage } from '../domain/workflow-patterns';
 import { recommendationDraftSchema } from '../domain/workflow-recommendations';
 import { offlineWorkflowRecommendations } from './offline-workflow-recommendations';
 
@@ -24,7 +24,7 @@ const step = (
     requiresUserInput: false,
   }) satisfies StepSnapshot;
 
-const quiet = (stepId: string, fields: Partial<StepHistory> = {}): StepHistory => ({
+const quiet = (stepId: string, fields: Partial<StepUsage> = {}): StepUsage => ({
   stepId,
   runs: 1,
   reruns: 0,
@@ -40,7 +40,7 @@ function flow(
   name: string,
   steps: StepSnapshot[],
   executions: number,
-  history: StepHistory[] = [],
+  history: StepUsage[] = [],
 ) {
   return {
     id,
@@ -49,10 +49,10 @@ function flow(
     steps,
     executions,
     stepHistory: steps.map((s) => history.find((h) => h.stepId === s.id) ?? quiet(s.id)),
-  } satisfies FlowHistory;
+  } satisfies FlowUsage;
 }
 
-const recommend = (flows: FlowHistory[], builtinWorkflows = []) =>
+const recommend = (flows: FlowUsage[], builtinWorkflows = []) =>
   offlineWorkflowRecommendations({ flows, patterns: detectWorkflowPatterns(flows), builtinWorkflows });
 
 describe('offline workflow recommendations', () => {

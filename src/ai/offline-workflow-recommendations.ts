@@ -1,5 +1,5 @@
 import type { StepSnapshot } from '../domain/flow';
-import type { DetectedPattern, FlowHistory } from '../domain/workflow-patterns';
+import type { DetectedPattern, FlowUsage } from '../domain/workflow-patterns';
 import {
   MAX_RECOMMENDATIONS,
   type Priority,
@@ -12,7 +12,7 @@ import { recommendationTitle } from './recommendation-titles';
 
 /** What recommendations are made from: the user's flows with their history, and what they show. */
 export interface RecommendationGrounds {
-  flows: FlowHistory[];
+  flows: FlowUsage[];
   patterns: DetectedPattern[];
   /** Workflows the product ships with, offered to a user who has no flows yet. */
   builtinWorkflows: WorkflowJsonInput[];
@@ -312,7 +312,7 @@ function longFlow(
 }
 
 /** When the history shows nothing to fix: a review step on the flow made last. */
-function reviewStep(flow: FlowHistory): RecommendationDraft {
+function reviewStep(flow: FlowUsage): RecommendationDraft {
   const lastOrder = flow.steps.length;
   return {
     recommendationType: 'enhancement',

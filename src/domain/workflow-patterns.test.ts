@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { OutputMode, StepSnapshot } from './flow';
 import {
   detectWorkflowPatterns,
-  type FlowHistory,
+  type FlowUsage,
   LONG_FLOW_STEPS,
-  type StepHistory,
+  type StepUsage,
   stepShapeName,
 } from './workflow-patterns';
 
@@ -21,7 +21,7 @@ const step = (id: string, order: number, name: string, outputMode: OutputMode = 
   requiresUserInput: false,
 });
 
-const history = (stepId: string, fields: Partial<StepHistory> = {}): StepHistory => ({
+const history = (stepId: string, fields: Partial<StepUsage> = {}): StepUsage => ({
   stepId,
   runs: 1,
   reruns: 0,
@@ -37,8 +37,8 @@ const flow = (
   name: string,
   steps: StepSnapshot[],
   executions = 1,
-  stepHistory: StepHistory[] = steps.map((s) => history(s.id)),
-): FlowHistory => ({ id, name, description: `${name} flow`, steps, executions, stepHistory });
+  stepHistory: StepUsage[] = steps.map((s) => history(s.id)),
+): FlowUsage => ({ id, name, description: `${name} flow`, steps, executions, stepHistory });
 
 describe('workflow pattern detection', () => {
   it('finds nothing in flows that run cleanly and share no steps', () => {

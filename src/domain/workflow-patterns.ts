@@ -1,12 +1,12 @@
 import type { OutputMode, StepSnapshot } from './flow';
 
 /**
- * What a user's own flows and their history say about how they work. Detection is pure: the history
+ * What a user's own flows and their use say about how they work. Detection is pure: the use
  * is read elsewhere, and a pattern found again on a later look is recognised by its key.
  */
 
-/** One step's history over every execution of its flow. */
-export interface StepHistory {
+/** What happened to one step over every execution of its flow. */
+export interface StepUsage {
   stepId: string;
   /** Successful model calls of the step. */
   runs: number;
@@ -20,14 +20,14 @@ export interface StepHistory {
   latestRejection: string | null;
 }
 
-export interface FlowHistory {
+export interface FlowUsage {
   id: string;
   name: string;
   description: string;
   /** In step order. */
   steps: StepSnapshot[];
   executions: number;
-  stepHistory: StepHistory[];
+  stepHistory: StepUsage[];
 }
 
 export const PATTERN_TYPES = [
@@ -83,7 +83,7 @@ export function stepShapeName(name: string): string {
     .trim();
 }
 
-const placeOf = (flow: FlowHistory, step: StepSnapshot): StepPlace => ({
+const placeOf = (flow: FlowUsage, step: StepSnapshot): StepPlace => ({
   flowId: flow.id,
   flowName: flow.name,
   stepId: step.id,
@@ -91,7 +91,7 @@ const placeOf = (flow: FlowHistory, step: StepSnapshot): StepPlace => ({
   stepName: step.name,
 });
 
-function repeatedStepShapes(flows: readonly FlowHistory[]): DetectedPattern[] {
+function repeatedStepShapes(flows: readonly FlowUsage[]): DetectedPattern[] {
   const byShape = new Map<string, { name: string; outputMode: OutputMode; occurrences: StepPlace[] }>();
   for (const flow of flows) {
     for (const step of flow.steps) {
@@ -115,7 +115,7 @@ function repeatedStepShapes(flows: readonly FlowHistory[]): DetectedPattern[] {
     }));
 }
 
-function stepPatterns(flow: FlowHistory): DetectedPattern[] {
+function stepPatterns(flow: FlowUsage): DetectedPattern[] {
   const found: DetectedPattern[] = [];
   for (const step of flow.steps) {
     const history = flow.stepHistory.find((h) => h.stepId === step.id);
@@ -148,7 +148,7 @@ function stepPatterns(flow: FlowHistory): DetectedPattern[] {
  * Every pattern the flows show, in a stable order: habits across flows first, then flow by flow (in
  * the order given) what its steps' history and its shape say.
  */
-export function detectWorkflowPatterns(flows: readonly FlowHistory[]): DetectedPattern[] {
+export function detectWorkflowPatterns(flows: readonly FlowUsage[]): DetectedPattern[] {
   const found = repeatedStepShapes(flows);
   for (const flow of flows) {
     found.push(...stepPatterns(flow));

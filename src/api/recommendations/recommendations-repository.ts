@@ -11,7 +11,7 @@ import {
 } from '../../domain/workflow-recommendations';
 import type { Stored } from '../answer-schemas';
 import type { Statement } from '../../eventstore';
-import { readWorkflowHistory } from '../workflow-history';
+import { readFlowUsage } from './flow-usage';
 import { mayInSql } from '../access';
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
@@ -50,7 +50,7 @@ export class RecommendationsRepository {
 
   /** The user's flows as recommendations are grounded in them. */
   workflowHistory(userId: string) {
-    return readWorkflowHistory(this.sql, userId);
+    return readFlowUsage(this.sql, userId);
   }
 
   /** The user's recommendations, the most urgent and confident first. */

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
-import type { StepSnapshot } from '../domain/flow';
-import type { FlowHistory, StepHistory } from '../domain/workflow-patterns';
-import { EXECUTION_STREAM_PREFIX } from '../projections/project-execution-events';
+import type { StepSnapshot } from '../../domain/flow';
+import type { FlowUsage, StepUsage } from '../../domain/workflow-patterns';
+import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';
 
 /** Edits read per look: enough to count a step's rework and quote its latest correction. */
 const EDIT_LIMIT = 2_000;
@@ -13,7 +13,7 @@ type StepRow = StepSnapshot & { flowId: string };
  * and re-runs per step (from the request log, cleared or not: clearing hides logs, it does not undo work),
  * results rewritten (ResultEdited in the event log) and results deleted (rejected ideas).
  */
-export async function readWorkflowHistory(sql: Sql, userId: string): Promise<FlowHistory[]> {
+export async function readFlowUsage(sql: Sql, userId: string): Promise<FlowUsage[]> {
   const [flows, steps, executions, runs, edits, rejections] = await Promise.all([
     sql<{ id: string; name: string; description: string }[]>`
       SELECT id, name, description FROM flows WHERE user_id = ${userId} ORDER BY created_at, id`,
@@ -41,7 +41,7 @@ export async function readWorkflowHistory(sql: Sql, userId: string): Promise<Flo
       FROM rejected_ideas WHERE user_id = ${userId} AND step_id IS NOT NULL GROUP BY step_id`,
   ]);
 
-  const historyOf = (stepId: string): StepHistory => {
+  const historyOf = (stepId: string): StepUsage => {
     const run = runs.find((r) => r.stepId === stepId);
     const stepEdits = edits.filter((e) => e.stepId === stepId);
     const rejected = rejections.find((r) => r.stepId === stepId);
