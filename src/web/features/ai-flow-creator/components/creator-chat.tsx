@@ -8,7 +8,8 @@ import { Card } from '../../../components/ui/card';
 import { Textarea } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';
 import { formatClockTime } from '../../../lib/format-date';
-import { aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
+import { whyDisabled } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 
 const timeOf = (timestamp: string) => formatClockTime(timestamp);
 

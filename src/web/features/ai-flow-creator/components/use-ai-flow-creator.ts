@@ -13,7 +13,8 @@ import {
 } from '../../../../machines/ai-flow-creator';
 import { useToast } from '../../../components/ui/toast';
 import { createFlowFromJson } from '../../../lib/flows-query';
-import { aiFlowCreator as t, toasts } from '../../../lib/strings';
+import { toasts } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 import { improveDescription } from '../api/improve-description';
 import { proposeWorkflow } from '../api/propose-workflow';
 

@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { excerptOf } from '../../../lib/excerpt';
-import { aiFlowCreator as t } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 
 const EXCERPT_LENGTH = 180;
 

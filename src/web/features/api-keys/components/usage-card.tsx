@@ -3,7 +3,7 @@ import { type UsageLevel, usageLevel } from '../../../../domain/free-allowance';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
-import { apiKeys as t } from '../../../lib/strings';
+import { apiKeys as t } from '../strings';
 import type { Usage } from '../api/get-usage';
 
 const tones: Record<UsageLevel, { card: string; bar: string }> = {

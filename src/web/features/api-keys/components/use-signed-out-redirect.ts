@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useToast } from '../../../components/ui/toast';
 import { currentPage, signInUrl } from '../../../lib/sign-in';
-import { apiKeys as t } from '../../../lib/strings';
+import { apiKeys as t } from '../strings';
 import { isUnauthorized } from '../api/unauthorized';
 
 /** The sign-in page opens 500 ms after a 401, so the toast is seen first. */

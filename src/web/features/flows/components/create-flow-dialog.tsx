@@ -6,7 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
-import { createFlow as t, toasts, whyDisabled } from '../../../lib/strings';
+import { toasts, whyDisabled } from '../../../lib/strings';
+import { createFlow as t } from '../strings';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateFlow } from '../api/create-flow';
 

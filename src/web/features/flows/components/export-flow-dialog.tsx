@@ -3,7 +3,8 @@ import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
-import { exportFlow as t, toasts } from '../../../lib/strings';
+import { toasts } from '../../../lib/strings';
+import { exportFlow as t } from '../strings';
 import { useCopyConfirmation } from '../../../lib/use-copy-confirmation';
 
 /** The exported Workflow JSON of one flow, pretty-printed, with a button that copies it. */

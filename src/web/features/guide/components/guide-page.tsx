@@ -16,7 +16,7 @@ import {
 import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { guide as t } from '../../../lib/strings';
+import { guide as t } from '../strings';
 
 const stepTypeIcons = [Type, SquareStack, Split, Repeat];
 const modeIcons = [Pencil, Play, MessageSquare];

@@ -7,7 +7,7 @@ import type {
 } from '../../../../domain/master-mode/master-session';
 import { api } from '../../../lib/api-client';
 import type { FailureToast } from '../../../lib/failure-toast';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import { masterSessionQueryOptions } from './get-master-session';
 
 export interface CreateMasterStepInput {

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { createQueryClient } from '../../../lib/api-client';
-import { confirmations, masterMode } from '../../../lib/strings';
+import { confirmations } from '../../../lib/strings';
+import { masterMode } from '../strings';
 import { MasterModeScreen } from './master-mode-screen';
 
 // The live updates come over a socket: here nothing is pushed.

@@ -6,7 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useToast } from '../../../components/ui/toast';
 import { cn } from '../../../lib/cn';
-import { masterMode as t, whyDisabled } from '../../../lib/strings';
+import { whyDisabled } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import { useMasterSession } from '../api/get-master-session';
 import { useLiveMasterSession } from '../api/use-live-master-session';
 import {

@@ -10,7 +10,7 @@ import { useToast } from '../../../components/ui/toast';
 import { useFlows } from '../../../lib/flows-query';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { formatDateTime } from '../../../lib/format-date';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
 

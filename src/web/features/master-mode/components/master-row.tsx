@@ -5,7 +5,7 @@ import { unresolvedReferences } from '../../../../domain/master-mode/row-referen
 import { Badge } from '../../../components/ui/badge';
 import { Textarea } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import type { EditableField } from './row-edits';
 
 const cell = 'min-h-24 text-sm';

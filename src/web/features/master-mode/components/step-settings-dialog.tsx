@@ -9,7 +9,8 @@ import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/field';
-import { masterMode as t, whyDisabled } from '../../../lib/strings';
+import { whyDisabled } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 
 /** The selected row's name, type and whether its input is required. */
 export function StepSettingsDialog({

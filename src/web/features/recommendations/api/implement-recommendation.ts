@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { flowsQueryOptions } from '../../../lib/flows-query';
 import { recommendationsQueryOptions } from './get-recommendations';
 

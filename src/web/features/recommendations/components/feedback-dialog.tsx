@@ -11,7 +11,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';
-import { recommendations as strings, whyDisabled } from '../../../lib/strings';
+import { whyDisabled } from '../../../lib/strings';
+import { recommendations as strings } from '../strings';
 
 const t = strings.feedback;
 

@@ -3,7 +3,7 @@ import type { RecommendationRecord } from '../../../../domain/workflow-recommend
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
 

@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { cn } from '../../../lib/cn';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
 import { complexityPercent, formatRating } from './recommendation-display';

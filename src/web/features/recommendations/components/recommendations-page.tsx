@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useToast } from '../../../components/ui/toast';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { useGenerateRecommendations } from '../api/generate-recommendations';
 import { usePatterns } from '../api/get-patterns';
 import { useRecommendations } from '../api/get-recommendations';

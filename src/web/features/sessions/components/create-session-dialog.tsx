@@ -14,7 +14,8 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field, Input, Select, Textarea } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toast';
 import { flowsQueryOptions } from '../../../lib/flows-query';
-import { sessions as t, toasts } from '../../../lib/strings';
+import { toasts } from '../../../lib/strings';
+import { sessions as t } from '../strings';
 import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateUserSession } from '../api/create-user-session';
 

@@ -3,7 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { relativeTimeOf } from '../../../lib/relative-time';
-import { sessions as t } from '../../../lib/strings';
+import { sessions as t } from '../strings';
 import type { UserSession } from '../api/get-user-sessions';
 
 export function SessionCard({

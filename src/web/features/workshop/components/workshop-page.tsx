@@ -5,7 +5,7 @@ import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useFlows } from '../../../lib/flows-query';
-import { workshop as t } from '../../../lib/strings';
+import { workshop as t } from '../strings';
 
 /** The workshop without a flow: pick one, and in which mode to open its workspace. */
 export function WorkshopPage() {

@@ -2,7 +2,8 @@ import { Lightbulb, ListTree } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Dialog, DialogContent } from '../../../../components/ui/dialog';
 import { cn } from '../../../../lib/cn';
-import { chatMode as t, toasts } from '../../../../lib/strings';
+import { toasts } from '../../../../lib/strings';
+import { chatMode as t } from '../../strings';
 
 function Entry({
   icon,

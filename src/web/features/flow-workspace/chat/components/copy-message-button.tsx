@@ -1,6 +1,6 @@
 import { Check, Copy } from 'lucide-react';
 import { Button } from '../../../../components/ui/button';
-import { chatMode as t } from '../../../../lib/strings';
+import { chatMode as t } from '../../strings';
 import { useCopyConfirmation } from '../../../../lib/use-copy-confirmation';
 
 /** Copies an answer to the clipboard; a tick confirms it, a toast says when the browser refused. */

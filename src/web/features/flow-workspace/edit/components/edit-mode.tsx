@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import type { Flow, Step } from '../../../../../domain/flow';
 import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
-import { editMode as t } from '../../../../lib/strings';
+import { editMode as t } from '../../strings';
 import { useCreateStep } from '../../api/create-step';
 import { useLatestExecution } from '../../api/get-execution';
 import { useLiveExecution } from '../../api/use-live-execution';

@@ -8,7 +8,8 @@ import { Textarea } from '../../../../components/ui/field';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { editMode as t, toasts } from '../../../../lib/strings';
+import { toasts } from '../../../../lib/strings';
+import { editMode as t } from '../../strings';
 import { useTestExecuteStep } from '../api/test-execute-step';
 
 /** Runs the step once on the flow's latest execution with a typed input and shows what the model said. */

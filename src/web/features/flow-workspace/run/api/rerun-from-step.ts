@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../../lib/api-client';
 import type { Execution } from '../../../../lib/execution-stream';
 import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { rerunFromStep as t } from '../../../../lib/strings';
+import { rerunFromStep as t } from '../../strings';
 import { storeLatestExecution } from '../../api/get-execution';
 
 export const rerunFromStep = (executionId: string, stepId: string) =>

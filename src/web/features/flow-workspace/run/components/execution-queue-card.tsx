@@ -6,7 +6,8 @@ import { Button } from '../../../../components/ui/button';
 import { Card } from '../../../../components/ui/card';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { queueCard as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { toasts, whyDisabled } from '../../../../lib/strings';
+import { queueCard as t } from '../../strings';
 import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
 

@@ -10,7 +10,8 @@ import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
 import type { Execution } from '../../../../lib/execution-stream';
-import { quickRun as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { toasts, whyDisabled } from '../../../../lib/strings';
+import { quickRun as t } from '../../strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 const statusTone = { running: 'indigo', paused: 'amber', complete: 'green', stopped: 'neutral' } as const;

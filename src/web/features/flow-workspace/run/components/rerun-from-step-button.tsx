@@ -5,7 +5,7 @@ import { useConfirm } from '../../../../components/ui/confirm-dialog';
 import { Button } from '../../../../components/ui/button';
 import { useToast } from '../../../../components/ui/toast';
 import type { Execution } from '../../../../lib/execution-stream';
-import { rerunFromStep as t } from '../../../../lib/strings';
+import { rerunFromStep as t } from '../../strings';
 import { useRerunFromStep } from '../api/rerun-from-step';
 
 /**

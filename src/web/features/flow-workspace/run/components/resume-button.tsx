@@ -3,7 +3,7 @@ import { Play } from 'lucide-react';
 import type { Step } from '../../../../../domain/flow';
 import type { QuickRunSnapshot } from '../../../../../machines/quick-run';
 import { Button } from '../../../../components/ui/button';
-import { quickRun as t } from '../../../../lib/strings';
+import { quickRun as t } from '../../strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 const pausedOn = (stepId: string) => (snapshot: QuickRunSnapshot) =>

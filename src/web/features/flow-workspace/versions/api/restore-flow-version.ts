@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../../lib/api-client';
 import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { flowHistory as t } from '../../../../lib/strings';
+import { flowHistory as t } from '../../strings';
 import { flowQueryOptions } from '../../api/get-flow';
 import { stepsQueryOptions } from '../../api/get-steps';
 import { type FlowVersionView, flowVersionQueryOptions } from './get-flow-version';

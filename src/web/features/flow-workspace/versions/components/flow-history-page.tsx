@@ -7,7 +7,7 @@ import { Card } from '../../../../components/ui/card';
 import { messageOf } from '../../../../lib/api-client';
 import { excerptOf } from '../../../../lib/excerpt';
 import { formatDateTime } from '../../../../lib/format-date';
-import { flowHistory as t } from '../../../../lib/strings';
+import { flowHistory as t } from '../../strings';
 import { useFlow } from '../../api/get-flow';
 import { HistoryDialog } from '../../history/components/history-dialog';
 import { FlowLoading, FlowNotFound, isMissingFlow } from '../../workspace/components/flow-workspace-page';

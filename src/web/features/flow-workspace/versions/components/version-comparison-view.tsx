@@ -1,6 +1,6 @@
 import { Badge } from '../../../../components/ui/badge';
 import { cn } from '../../../../lib/cn';
-import { flowHistory as t } from '../../../../lib/strings';
+import { flowHistory as t } from '../../strings';
 import { HistoryDiff } from '../../history/components/history-diff';
 import type { FlowVersionView } from '../api/get-flow-version';
 import { compareVersions, type StepChangeKind, type StepComparison } from './version-comparison';

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Badge } from '../../../../components/ui/badge';
 import { cn } from '../../../../lib/cn';
 import { formatDateTime } from '../../../../lib/format-date';
-import { queueCard, flowHistory as t } from '../../../../lib/strings';
+import { queueCard, flowHistory as t } from '../../strings';
 import type { FlowVersion } from '../api/get-flow-versions';
 import type { VersionSelection } from './version-selection';
 

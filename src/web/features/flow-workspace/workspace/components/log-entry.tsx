@@ -4,7 +4,7 @@ import { Badge } from '../../../../components/ui/badge';
 import { MarkdownBlock } from '../../../../components/ui/markdown';
 import { cn } from '../../../../lib/cn';
 import { formatDateTime } from '../../../../lib/format-date';
-import { logs as t } from '../../../../lib/strings';
+import { logs as t } from '../../strings';
 import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
 import { UnreviewedResultsNote } from './unreviewed-results-note';

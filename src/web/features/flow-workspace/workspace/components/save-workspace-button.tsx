@@ -2,7 +2,7 @@ import { Save } from 'lucide-react';
 import type { Flow } from '../../../../../domain/flow';
 import { Badge } from '../../../../components/ui/badge';
 import { Button } from '../../../../components/ui/button';
-import { workspace as t } from '../../../../lib/strings';
+import { workspace as t } from '../../strings';
 import { useSaveWorkspace } from './use-save-workspace';
 
 /**

@@ -1,6 +1,6 @@
 import { Check, Copy } from 'lucide-react';
 import { Button } from '../../../../components/ui/button';
-import { logs as t } from '../../../../lib/strings';
+import { logs as t } from '../../strings';
 import { useCopyConfirmation } from '../../../../lib/use-copy-confirmation';
 import type { AiRequestLog } from '../api/get-logs';
 

@@ -3,7 +3,8 @@ import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import type { Flow } from '../../../../../domain/flow';
 import { useToast } from '../../../../components/ui/toast';
-import { editMode, toasts } from '../../../../lib/strings';
+import { toasts } from '../../../../lib/strings';
+import { editMode } from '../../strings';
 import { useUpdateFlow } from '../../api/update-flow';
 import { useUpdateStep } from '../../api/update-step';
 import {

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { Flow } from '../../../../../domain/flow';
 import { Button, buttonClasses } from '../../../../components/ui/button';
 import { cn } from '../../../../lib/cn';
-import { workspace as t } from '../../../../lib/strings';
+import { workspace as t } from '../../strings';
 import { HistoryDialog } from '../../history/components/history-dialog';
 import { flowHistoryPath } from '../../versions/components/flow-version-link';
 import { LogsDialog } from './logs-dialog';

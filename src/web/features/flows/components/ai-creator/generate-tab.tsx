@@ -4,7 +4,7 @@ import { WORKFLOW_DESCRIPTION_MAX_LENGTH } from '../../../../../domain/workflow-
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Field, Textarea } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
+import { aiCreator as t } from '../../strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
 /** 'Tạo AI': a description, a tip once there is text, generate, then the preview and create. */

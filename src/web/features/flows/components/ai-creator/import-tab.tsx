@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { AiCreatorPhase } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Field, Input, Textarea } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
+import { aiCreator as t } from '../../strings';
 
 /** 'Import': a .json file (its text goes into the paste area) or pasted JSON, then import. */
 export function ImportTab({

@@ -4,7 +4,7 @@ import { BUILTIN_TEMPLATES, builtinTemplate } from '../../../../../domain/builti
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Button } from '../../../../components/ui/button';
 import { Field, Select } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
+import { aiCreator as t } from '../../strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
 /** 'Template': one of the built-in templates, its preview, and create. */

@@ -14,7 +14,7 @@ import type { WorkflowJsonOrigin } from '../../../../../domain/flow-history/flow
 import { type ToastMessage, useToast } from '../../../../components/ui/toast';
 import { messageOf } from '../../../../lib/api-client';
 import { createFlowFromJson } from '../../../../lib/flows-query';
-import { aiCreator as t } from '../../../../lib/strings';
+import { aiCreator as t } from '../../strings';
 import { type GenerateWorkflowInput, generateWorkflow } from '../../api/generate-workflow';
 
 const failure = (title: string, description: string): ToastMessage => ({

@@ -2,7 +2,7 @@ import { referencedOrder } from '../../../../../domain/workflow-json';
 import type { DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
 import { Badge } from '../../../../components/ui/badge';
 import { excerptOf } from '../../../../lib/excerpt';
-import { aiCreator as t } from '../../../../lib/strings';
+import { aiCreator as t } from '../../strings';
 
 /** At most this many steps are previewed. */
 export const PREVIEW_STEP_LIMIT = 10;
