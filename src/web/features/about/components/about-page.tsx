@@ -23,8 +23,8 @@ import {
   Zap,
 } from 'lucide-react';
 import { Link } from 'wouter';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { about as t } from '../strings';
 
 const howIcons = [PenTool, Settings, Play, TrendingUp];

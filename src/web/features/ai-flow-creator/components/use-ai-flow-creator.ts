@@ -11,9 +11,9 @@ import {
   phaseOf,
   type SavedFlow,
 } from '../../../../machines/ai-flow-creator';
-import { useToast } from '../../../components/ui/toast';
-import { createFlowFromJson } from '../../../lib/flows-query';
-import { toasts } from '../../../lib/strings';
+import { useToast } from '@/components/ui/toast';
+import { createFlowFromJson } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 import { aiFlowCreator as t } from '../strings';
 import { improveDescription } from '../api/improve-description';
 import { proposeWorkflow } from '../api/propose-workflow';

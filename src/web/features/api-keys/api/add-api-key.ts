@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { apiKeys as t } from '../strings';
 import { isUnauthorized } from './unauthorized';
 import { type ApiKey, apiKeysQueryOptions } from './get-api-keys';

@@ -1,5 +1,5 @@
 import { ExternalLink } from 'lucide-react';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { apiKeys as t } from '../strings';
 
 /** The five steps to a Gemini key, the first linking to the provider's key page. */

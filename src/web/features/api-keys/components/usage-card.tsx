@@ -1,8 +1,8 @@
 import { Gauge } from 'lucide-react';
 import { type UsageLevel, usageLevel } from '../../../../domain/free-allowance';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { cn } from '../../../lib/cn';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
 import { apiKeys as t } from '../strings';
 import type { Usage } from '../api/get-usage';
 

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useToast } from '../../../components/ui/toast';
-import { currentPage, signInUrl } from '../../../lib/sign-in';
+import { useToast } from '@/components/ui/toast';
+import { currentPage, signInUrl } from '@/lib/sign-in';
 import { apiKeys as t } from '../strings';
 import { isUnauthorized } from '../api/unauthorized';
 

@@ -14,8 +14,8 @@ import {
   Type,
 } from 'lucide-react';
 import { Link } from 'wouter';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { guide as t } from '../strings';
 
 const stepTypeIcons = [Type, SquareStack, Split, Repeat];

@@ -5,8 +5,8 @@ import type {
   MasterStepType,
   UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
-import { api } from '../../../lib/api-client';
-import type { FailureToast } from '../../../lib/failure-toast';
+import { api } from '@/lib/api-client';
+import type { FailureToast } from '@/lib/failure-toast';
 import { masterMode as t } from '../strings';
 import { masterSessionQueryOptions } from './get-master-session';
 

@@ -1,7 +1,7 @@
 import { ArrowLeft, Layers, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { masterMode as t } from '../strings';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useFlowMasterSessions } from '../api/get-master-sessions';

@@ -5,11 +5,11 @@ import {
   type MasterStepType,
   type UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
-import { Button } from '../../../components/ui/button';
-import { Checkbox } from '../../../components/ui/checkbox';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Select } from '../../../components/ui/field';
-import { whyDisabled } from '../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input, Select } from '@/components/ui/field';
+import { whyDisabled } from '@/lib/strings';
 import { masterMode as t } from '../strings';
 
 /** The selected row's name, type and whether its input is required. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 import { patternsQueryOptions } from './get-patterns';

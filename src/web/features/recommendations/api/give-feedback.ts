@@ -3,7 +3,7 @@ import type {
   RecommendationFeedbackInput,
   RecommendationRecord,
 } from '../../../../domain/workflow-recommendations';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 

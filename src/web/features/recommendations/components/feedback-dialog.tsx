@@ -7,11 +7,11 @@ import {
   type RecommendationFeedbackInput,
   recommendationFeedbackSchema,
 } from '../../../../domain/workflow-recommendations';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Select, Textarea } from '../../../components/ui/field';
-import { cn } from '../../../lib/cn';
-import { whyDisabled } from '../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Select, Textarea } from '@/components/ui/field';
+import { cn } from '@/lib/cn';
+import { whyDisabled } from '@/lib/strings';
 import { recommendations as strings } from '../strings';
 
 const t = strings.feedback;

@@ -1,4 +1,4 @@
-import { Badge } from '../../../components/ui/badge';
+import { Badge } from '@/components/ui/badge';
 import { recommendations as t } from '../strings';
 import { type PriorityStyle, priorityStyle } from './recommendation-display';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { sessions as t } from '../strings';
 
 /** Where the page reloads into: the session's flow workspace in its mode, or the flows list. */

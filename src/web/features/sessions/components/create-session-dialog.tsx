@@ -9,14 +9,14 @@ import {
   SESSION_NAME_MAX_LENGTH,
   sessionNamingSchema,
 } from '../../../../domain/user-session';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Select, Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
-import { flowsQueryOptions } from '../../../lib/flows-query';
-import { toasts } from '../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 import { sessions as t } from '../strings';
-import { useOneAtATime } from '../../../lib/use-one-at-a-time';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { useCreateUserSession } from '../api/create-user-session';
 
 const sessionFormSchema = sessionNamingSchema.extend({

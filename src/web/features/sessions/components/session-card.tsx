@@ -1,8 +1,8 @@
 import { Clock, FolderOpen, Trash2, Workflow } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { relativeTimeOf } from '../../../lib/relative-time';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { relativeTimeOf } from '@/lib/relative-time';
 import { sessions as t } from '../strings';
 import type { UserSession } from '../api/get-user-sessions';
 

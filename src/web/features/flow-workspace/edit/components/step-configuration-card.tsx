@@ -11,12 +11,12 @@ import {
   stepSettingsSchema,
 } from '../../../../../domain/flow';
 import { inputSourceOptions, loopIterationsFrom } from '../../../../../domain/step-configuration';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { Checkbox } from '../../../../components/ui/checkbox';
-import { Input, Textarea } from '../../../../components/ui/field';
-import { whyDisabled } from '../../../../lib/strings';
-import { editMode as t } from '../../strings';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input, Textarea } from '@/components/ui/field';
+import { whyDisabled } from '@/lib/strings';
+import { editMode as t } from '@/features/flow-workspace/strings';
 import { ChoicesEditor } from './choices-editor';
 import { InputSourcesField } from './input-sources-field';
 import { promptLabelsOf } from './prompt-labels';

@@ -10,8 +10,8 @@ import { aFlowStep, aStep, executionStarted, fold, ranStep } from '../../../../.
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { quickRunMachine } from '../../../../../machines/quick-run';
-import type { Execution } from '../../../../lib/execution-stream';
-import { runMode, whyDisabled } from '../../../../lib/strings';
+import type { Execution } from '@/lib/execution-stream';
+import { runMode, whyDisabled } from '@/lib/strings';
 import { StepCard } from './step-card';
 
 const outline = aFlowStep(1, { name: 'Dàn ý' });

@@ -10,7 +10,7 @@ import {
   stepRunSucceeded,
 } from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
-import type { Execution } from '../../../../lib/execution-stream';
+import type { Execution } from '@/lib/execution-stream';
 import { stepListRows } from './step-list-rows';
 
 const ideas = aStep(1, { name: 'Ý tưởng', outputMode: 'multiple' });

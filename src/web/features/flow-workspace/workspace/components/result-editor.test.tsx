@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
-import { runMode } from '../../../../lib/strings';
+import { runMode } from '@/lib/strings';
 import { ResultEditor } from './result-card';
 
 const result: StepResult = {
