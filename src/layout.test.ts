@@ -29,7 +29,9 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+|@\/[^']+)'/g)].map((m) => m[1]!);
+    const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+|@\/[^']+)'/g)].map(
+      (m) => m[1]!,
+    );
     graph.set(
       path.relative(root, file),
       specifiers.flatMap((s) => resolve(file, s) ?? []).map((target) => path.relative(root, target)),

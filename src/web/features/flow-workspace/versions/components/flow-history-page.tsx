@@ -10,7 +10,11 @@ import { formatDateTime } from '@/lib/format-date';
 import { flowHistory as t } from '@/features/flow-workspace/strings';
 import { useFlow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
-import { FlowLoading, FlowNotFound, isMissingFlow } from '@/features/flow-workspace/workspace/components/flow-workspace-page';
+import {
+  FlowLoading,
+  FlowNotFound,
+  isMissingFlow,
+} from '@/features/flow-workspace/workspace/components/flow-workspace-page';
 import { useFlowVersion } from '../api/get-flow-version';
 import { type FlowVersion, useFlowVersions } from '../api/get-flow-versions';
 import { RestoreVersionDialog } from './restore-version-dialog';

@@ -14,7 +14,11 @@ import {
   useFlowDetailsDraft,
 } from '@/features/flow-workspace/edit/components/edit-session';
 import { flowDetailsProblems } from '@/features/flow-workspace/edit/components/flow-details-card';
-import { draftChanges, draftProblem, hasDraftChanges } from '@/features/flow-workspace/edit/components/step-draft';
+import {
+  draftChanges,
+  draftProblem,
+  hasDraftChanges,
+} from '@/features/flow-workspace/edit/components/step-draft';
 
 /**
  * The header's Save: the flow's name, description and status as edited in edit mode, and whatever is still
