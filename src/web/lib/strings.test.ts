@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { app, flowsList, lightFlows, markdown, nav, notFound, runMode, toasts } from './strings';
 import { aiFlowCreator } from '../features/ai-flow-creator/strings';
 import { apiKeys } from '../features/api-keys/strings';
 import {
@@ -15,6 +14,7 @@ import { aiCreator, createFlow, exportFlow } from '../features/flows/strings';
 import { masterMode } from '../features/master-mode/strings';
 import { recommendations } from '../features/recommendations/strings';
 import { sessions } from '../features/sessions/strings';
+import { app, flowsList, lightFlows, markdown, nav, notFound, runMode, toasts } from './strings';
 
 /**
  * The interface texts are a contract: each entry is the catalogue's text and the expected one,

@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format-date';
-import { apiKeys as t } from '../strings';
 import type { ApiKey } from '../api/get-api-keys';
+import { apiKeys as t } from '../strings';
 
 const shown = (when: string) => formatDateTime(when);
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { api } from '@/lib/api-client';
+import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { exportFlow as t } from '../strings';
 
 export interface FlowExport {

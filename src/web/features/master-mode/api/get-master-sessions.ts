@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MasterSession } from '../../../../domain/master-mode/master-session';
 import { api } from '@/lib/api-client';
+import type { MasterSession } from '../../../../domain/master-mode/master-session';
 import { masterMode as t } from '../strings';
 
 export type MasterSessionListItem = MasterSession & { stepCount: number };

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { FailureToast } from '@/lib/failure-toast';
 import type {
   MasterSessionWithSteps,
   MasterStep,
   MasterStepType,
   UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
-import { api } from '@/lib/api-client';
-import type { FailureToast } from '@/lib/failure-toast';
 import { masterMode as t } from '../strings';
 import { masterSessionQueryOptions } from './get-master-session';
 

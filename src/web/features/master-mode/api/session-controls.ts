@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
 import { api } from '@/lib/api-client';
+import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
 import { masterMode as t } from '../strings';
 import { masterSessionQueryOptions, storeMasterSession } from './get-master-session';
 

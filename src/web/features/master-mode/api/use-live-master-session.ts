@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { MasterEvent } from '../../../../domain/master-mode/master-events';
 import { executionSocket } from '@/lib/execution-socket';
+import type { MasterEvent } from '../../../../domain/master-mode/master-events';
 import { masterSessionQueryOptions } from './get-master-session';
 
 /**

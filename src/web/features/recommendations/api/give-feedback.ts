@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type {
   RecommendationFeedbackInput,
   RecommendationRecord,
 } from '../../../../domain/workflow-recommendations';
-import { api } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 

@@ -1,8 +1,8 @@
 import { Clock, MessageSquare, Target, Wand2 } from 'lucide-react';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';

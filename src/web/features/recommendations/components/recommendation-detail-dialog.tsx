@@ -1,12 +1,12 @@
 import { CheckCircle2, Clock, MessageSquare, Star, ThumbsDown, Wand2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { referencedOrder } from '../../../../domain/workflow-json';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { StepConfigurationBadges } from '@/components/step-configuration-badges';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
+import { referencedOrder } from '../../../../domain/workflow-json';
+import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';

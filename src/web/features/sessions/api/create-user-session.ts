@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SessionMode } from '../../../../domain/user-session';
 import { api } from '@/lib/api-client';
+import type { SessionMode } from '../../../../domain/user-session';
 import { sessions as t } from '../strings';
 import { type UserSession, userSessionsQueryOptions } from './get-user-sessions';
 

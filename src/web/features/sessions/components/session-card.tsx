@@ -3,8 +3,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { relativeTimeOf } from '@/lib/relative-time';
-import { sessions as t } from '../strings';
 import type { UserSession } from '../api/get-user-sessions';
+import { sessions as t } from '../strings';
 
 export function SessionCard({
   session,

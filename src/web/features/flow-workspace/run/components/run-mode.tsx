@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { ListPlus, Plus } from 'lucide-react';
-import type { Flow, Step } from '../../../../../domain/flow';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { runMode as t } from '@/lib/strings';
 import { useCreateStep } from '@/features/flow-workspace/api/create-step';
 import { useLatestExecution } from '@/features/flow-workspace/api/get-execution';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
+import { runMode as t } from '@/lib/strings';
+import type { Flow, Step } from '../../../../../domain/flow';
 import { useQuickRun } from '../api/use-quick-run';
 import { ExecutionQueueCard } from './execution-queue-card';
 import { ExportResultsButton } from './export-results-button';

@@ -1,7 +1,7 @@
-import { shownStatus } from '../../../../../domain/execution/queries';
-import type { ExecutionState } from '../../../../../domain/execution/types';
 import { Badge } from '@/components/ui/badge';
 import { queueCard } from '@/features/flow-workspace/strings';
+import { shownStatus } from '../../../../../domain/execution/queries';
+import type { ExecutionState } from '../../../../../domain/execution/types';
 
 const tones = {
   running: 'indigo',

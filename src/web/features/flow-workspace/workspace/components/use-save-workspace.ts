@@ -1,10 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import type { Flow } from '../../../../../domain/flow';
 import { useToast } from '@/components/ui/toast';
-import { toasts } from '@/lib/strings';
-import { editMode } from '@/features/flow-workspace/strings';
 import { useUpdateFlow } from '@/features/flow-workspace/api/update-flow';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import {
@@ -19,6 +16,9 @@ import {
   draftProblem,
   hasDraftChanges,
 } from '@/features/flow-workspace/edit/components/step-draft';
+import { editMode } from '@/features/flow-workspace/strings';
+import { toasts } from '@/lib/strings';
+import type { Flow } from '../../../../../domain/flow';
 
 /**
  * The header's Save: the flow's name, description and status as edited in edit mode, and whatever is still
