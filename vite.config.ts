@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -6,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: 'src/web',
   plugins: [react(), tailwindcss()],
+  // `@/x` is src/web/x (as in tsconfig.json's paths), for the build and every test project alike.
+  resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./src/web/', import.meta.url)) }] },
   build: { outDir: '../../dist/web', emptyOutDir: true },
   server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', ws: true } } },
   test: {

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Every TypeScript file of src/ with the files of src/ it imports (type-only imports included). */
+/**
+ * Every TypeScript file of src/ with the files of src/ it imports (type-only imports included), by a
+ * relative path or by the `@/` alias of src/web/.
+ */
 function importGraph(): Map<string, string[]> {
   const root = import.meta.dirname;
   const files: string[] = [];
@@ -16,7 +19,9 @@ function importGraph(): Map<string, string[]> {
   walk(root);
   const known = new Set(files);
   const resolve = (from: string, specifier: string) => {
-    const base = path.resolve(path.dirname(from), specifier);
+    const base = specifier.startsWith('@/')
+      ? path.join(root, 'web', specifier.slice(2))
+      : path.resolve(path.dirname(from), specifier);
     return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) =>
       known.has(candidate),
     );
@@ -24,7 +29,9 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/g)].map((m) => m[1]!);
+    const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+|@\/[^']+)'/g)].map(
+      (m) => m[1]!,
+    );
     graph.set(
       path.relative(root, file),
       specifiers.flatMap((s) => resolve(file, s) ?? []).map((target) => path.relative(root, target)),

@@ -1,29 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { aiFlowCreator } from '../features/ai-flow-creator/strings';
+import { apiKeys } from '../features/api-keys/strings';
 import {
-  aiCreator,
-  aiFlowCreator,
-  apiKeys,
-  app,
   chatMode,
   conversationContext,
-  createFlow,
   editMode,
-  exportFlow,
-  flowsList,
-  lightFlows,
   logs,
-  markdown,
-  masterMode,
-  nav,
-  notFound,
   quickRun,
-  recommendations,
-  runMode,
-  sessions,
   suggestions,
-  toasts,
   workspace,
-} from './strings';
+} from '../features/flow-workspace/strings';
+import { aiCreator, createFlow, exportFlow } from '../features/flows/strings';
+import { masterMode } from '../features/master-mode/strings';
+import { recommendations } from '../features/recommendations/strings';
+import { sessions } from '../features/sessions/strings';
+import { app, flowsList, lightFlows, markdown, nav, notFound, runMode, toasts } from './strings';
 
 /**
  * The interface texts are a contract: each entry is the catalogue's text and the expected one,

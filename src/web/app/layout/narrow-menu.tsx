@@ -1,14 +1,14 @@
 import { LogOut, Menu } from 'lucide-react';
 import { useLocation } from 'wouter';
-import { Button } from '../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
-import { displayNameOf, type User } from '../../features/auth/api/get-user';
-import { nav } from '../../lib/strings';
+} from '@/components/ui/dropdown-menu';
+import { displayNameOf, type User } from '@/features/auth/api/get-user';
+import { nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
 
 /** Below lg every page, the user's name and sign-out sit in one menu: nothing is clipped or overlaps. */

@@ -1,11 +1,11 @@
 import { LogIn, LogOut, Menu, Workflow } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Button, buttonClasses } from '../../components/ui/button';
-import { displayNameOf, type User } from '../../features/auth/api/get-user';
-import { cn } from '../../lib/cn';
-import { SIGN_IN_PATH } from '../../lib/sign-in';
-import { app, nav } from '../../lib/strings';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { displayNameOf, type User } from '@/features/auth/api/get-user';
+import { cn } from '@/lib/cn';
+import { SIGN_IN_PATH } from '@/lib/sign-in';
+import { app, nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
 
 function NavLink({ href, children, className }: { href: string; children: string; className?: string }) {

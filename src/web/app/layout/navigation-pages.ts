@@ -1,4 +1,5 @@
-import { nav, sessions } from '../../lib/strings';
+import { sessions } from '@/features/sessions/strings';
+import { nav } from '@/lib/strings';
 
 /** The app's pages, in the bar on a wide screen and in the menu on a narrow one. */
 export const PAGES = [

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
-import { buttonClasses } from '../../components/ui/button';
-import { notFound as t } from '../../lib/strings';
+import { buttonClasses } from '@/components/ui/button';
+import { notFound as t } from '@/lib/strings';
 
 export function NotFoundPage() {
   return (

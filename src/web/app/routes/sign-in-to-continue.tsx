@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { currentPage, signInUrl } from '../../lib/sign-in';
-import { app } from '../../lib/strings';
+import { currentPage, signInUrl } from '@/lib/sign-in';
+import { app } from '@/lib/strings';
 
 /**
  * A page that needs sign-in, opened signed out (a bookmark, a shared link): the sign-in page, which comes

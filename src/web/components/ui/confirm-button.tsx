@@ -1,6 +1,6 @@
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { confirmations as t } from '../../lib/strings';
+import { confirmations as t } from '@/lib/strings';
 import { Button } from './button';
 
 /**

@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { confirmations } from '../../lib/strings';
+import { confirmations } from '@/lib/strings';
 import { ConfirmDialog, useConfirm } from './confirm-dialog';
 
 /** A button that asks first, and shows the answer it got. */

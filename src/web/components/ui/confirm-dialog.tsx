@@ -1,7 +1,7 @@
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import { atom, useAtom, useSetAtom } from 'jotai';
 import { useCallback, useRef } from 'react';
-import { confirmations } from '../../lib/strings';
+import { confirmations } from '@/lib/strings';
 import { buttonClasses } from './button';
 import { escapeClicks } from './dialog';
 

@@ -1,6 +1,6 @@
 import { Component, lazy, type ReactNode, Suspense } from 'react';
-import { cn } from '../../lib/cn';
-import { markdown as t } from '../../lib/strings';
+import { cn } from '@/lib/cn';
+import { markdown as t } from '@/lib/strings';
 
 const MarkdownRenderer = lazy(() => import('./markdown-renderer'));
 

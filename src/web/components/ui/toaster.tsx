@@ -1,7 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { useAtom } from 'jotai';
 import { X } from 'lucide-react';
-import { cn } from '../../lib/cn';
+import { cn } from '@/lib/cn';
 import { currentToastAtom } from './toast';
 
 /** A dismissed toast is removed this long after it closed (unless a newer one took its place). */

@@ -23,9 +23,9 @@ import {
   Zap,
 } from 'lucide-react';
 import { Link } from 'wouter';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { about as t } from '../../../lib/strings';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { about as t } from '../strings';
 
 const howIcons = [PenTool, Settings, Play, TrendingUp];
 const featureIcons = [Brain, UserCheck, Library, Layers, Zap, MessageSquare, Bot, FileText, Radio];

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** The AI's improved version of a workflow description: the creator's answer to the first message. */
 export async function improveDescription(description: string): Promise<string> {

@@ -1,5 +1,5 @@
+import { api } from '@/lib/api-client';
 import type { WorkflowProposal } from '../../../../domain/ai-flow-creator';
-import { api } from '../../../lib/api-client';
 
 /** A workflow proposal built from the whole conversation so far. */
 export async function proposeWorkflow(conversationHistory: string): Promise<WorkflowProposal> {

@@ -1,5 +1,5 @@
 import { Sparkles } from 'lucide-react';
-import { aiFlowCreator as t } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 import { CreatorChat } from './creator-chat';
 import { useAiFlowCreator } from './use-ai-flow-creator';
 import { WorkflowPreview } from './workflow-preview';

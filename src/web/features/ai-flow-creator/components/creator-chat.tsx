@@ -1,14 +1,15 @@
 import { Bot, Info, Loader2, Send, User } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Textarea } from '@/components/ui/field';
+import { cn } from '@/lib/cn';
+import { formatClockTime } from '@/lib/format-date';
+import { whyDisabled } from '@/lib/strings';
 import { CREATOR_MESSAGE_MAX_LENGTH, type CreatorChatMessage } from '../../../../domain/ai-flow-creator';
 import type { AiFlowCreatorPhase } from '../../../../machines/ai-flow-creator';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Textarea } from '../../../components/ui/field';
-import { cn } from '../../../lib/cn';
-import { formatClockTime } from '../../../lib/format-date';
-import { aiFlowCreator as t, whyDisabled } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 
 const timeOf = (timestamp: string) => formatClockTime(timestamp);
 

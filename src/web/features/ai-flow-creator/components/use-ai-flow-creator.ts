@@ -2,6 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { useToast } from '@/components/ui/toast';
+import { createFlowFromJson } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 import type { WorkflowProposal } from '../../../../domain/ai-flow-creator';
 import {
   aiFlowCreatorMachine,
@@ -11,11 +14,9 @@ import {
   phaseOf,
   type SavedFlow,
 } from '../../../../machines/ai-flow-creator';
-import { useToast } from '../../../components/ui/toast';
-import { createFlowFromJson } from '../../../lib/flows-query';
-import { aiFlowCreator as t, toasts } from '../../../lib/strings';
 import { improveDescription } from '../api/improve-description';
 import { proposeWorkflow } from '../api/propose-workflow';
+import { aiFlowCreator as t } from '../strings';
 
 const texts: CreatorTexts = {
   welcome: t.welcome,

@@ -1,13 +1,13 @@
 import { CheckCircle2, List, Loader2, PencilLine, Plus, Save, Workflow } from 'lucide-react';
 import { Link } from 'wouter';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { excerptOf } from '@/lib/excerpt';
 import type { WorkflowProposal } from '../../../../domain/ai-flow-creator';
 import { referencedOrder } from '../../../../domain/workflow-json';
 import type { AiFlowCreatorPhase } from '../../../../machines/ai-flow-creator';
-import { Badge } from '../../../components/ui/badge';
-import { Button, buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { excerptOf } from '../../../lib/excerpt';
-import { aiFlowCreator as t } from '../../../lib/strings';
+import { aiFlowCreator as t } from '../strings';
 
 const EXCERPT_LENGTH = 180;
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { apiKeys as t } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import { apiKeys as t } from '../strings';
 import { isUnauthorized } from './unauthorized';
 import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';

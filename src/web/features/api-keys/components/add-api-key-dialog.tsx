@@ -1,14 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { toasts } from '@/lib/strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { API_KEY_MAX_LENGTH, API_KEY_NAME_MAX_LENGTH, newApiKeySchema } from '../../../../domain/api-key';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
-import { apiKeys as t, toasts } from '../../../lib/strings';
-import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useAddApiKey } from '../api/add-api-key';
+import { apiKeys as t } from '../strings';
 import { useSignedOutRedirect } from './use-signed-out-redirect';
 
 export function AddApiKeyDialog({

@@ -1,6 +1,6 @@
 import { ExternalLink } from 'lucide-react';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { apiKeys as t } from '../../../lib/strings';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { apiKeys as t } from '../strings';
 
 /** The five steps to a Gemini key, the first linking to the provider's key page. */
 export function ApiKeyGuide() {

@@ -1,11 +1,11 @@
 import { KeyRound, Trash2 } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { formatDateTime } from '../../../lib/format-date';
-import { apiKeys as t } from '../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime } from '@/lib/format-date';
 import type { ApiKey } from '../api/get-api-keys';
+import { apiKeys as t } from '../strings';
 
 const shown = (when: string) => formatDateTime(when);
 

@@ -1,9 +1,10 @@
 import { AlertTriangle, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useConfirm } from '../../../components/ui/confirm-dialog';
-import { Button } from '../../../components/ui/button';
-import { useToast } from '../../../components/ui/toast';
-import { apiKeys as t, toasts } from '../../../lib/strings';
+import { useConfirm } from '@/components/ui/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { useToast } from '@/components/ui/toast';
+import { toasts } from '@/lib/strings';
+import { apiKeys as t } from '../strings';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { type ApiKey, useApiKeys } from '../api/get-api-keys';
 import { useUsage } from '../api/get-usage';

@@ -1,10 +1,10 @@
 import { Gauge } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
 import { type UsageLevel, usageLevel } from '../../../../domain/free-allowance';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { cn } from '../../../lib/cn';
-import { apiKeys as t } from '../../../lib/strings';
 import type { Usage } from '../api/get-usage';
+import { apiKeys as t } from '../strings';
 
 const tones: Record<UsageLevel, { card: string; bar: string }> = {
   unlimited: { card: 'border-emerald-200 bg-emerald-50 text-emerald-900', bar: 'bg-emerald-500' },

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
-import { useToast } from '../../../components/ui/toast';
-import { currentPage, signInUrl } from '../../../lib/sign-in';
-import { apiKeys as t } from '../../../lib/strings';
+import { useToast } from '@/components/ui/toast';
+import { currentPage, signInUrl } from '@/lib/sign-in';
 import { isUnauthorized } from '../api/unauthorized';
+import { apiKeys as t } from '../strings';
 
 /** The sign-in page opens 500 ms after a 401, so the toast is seen first. */
 const REDIRECT_AFTER_401_MS = 500;

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '../../../lib/api-client';
+import { getQueryFn } from '@/lib/api-client';
 
 export interface User {
   id: string;

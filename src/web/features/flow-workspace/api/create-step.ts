@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { runMode, toasts } from '@/lib/strings';
 import type { Step } from '../../../../domain/flow';
-import { api } from '../../../lib/api-client';
-import { flowsQueryOptions } from '../../../lib/flows-query';
-import { runMode, toasts } from '../../../lib/strings';
 import { stepsQueryOptions } from './get-steps';
 
 /**

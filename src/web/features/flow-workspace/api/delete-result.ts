@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { Execution } from '../../../lib/execution-stream';
-import { toasts } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts } from '@/lib/strings';
 import { executionQueryKey } from './get-execution';
 
 export const deleteResult = (resultId: string) => api.delete(`/api/step-results/${resultId}`);

@@ -1,6 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { type Execution, newerExecution } from '../../../lib/execution-stream';
+import { api } from '@/lib/api-client';
+import { type Execution, newerExecution } from '@/lib/execution-stream';
 
 /** An execution is polled every second while shown; pushed events land in the same cache entry. */
 export const EXECUTION_POLL_MS = 1000;

@@ -1,11 +1,11 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Execution } from '@/lib/execution-stream';
+import type { FailureToast } from '@/lib/failure-toast';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 import type { StepResult } from '../../../../domain/execution/types';
 import type { Step } from '../../../../domain/flow';
-import { api } from '../../../lib/api-client';
-import type { Execution } from '../../../lib/execution-stream';
-import type { FailureToast } from '../../../lib/failure-toast';
-import { flowsQueryOptions } from '../../../lib/flows-query';
-import { toasts } from '../../../lib/strings';
 import { storeExecution, storeLatestExecution } from './get-execution';
 
 export interface RunStepAnswer {

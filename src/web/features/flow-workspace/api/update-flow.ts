@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { flowsQueryOptions } from '@/lib/flows-query';
 import type { Flow } from '../../../../domain/flow';
-import { api } from '../../../lib/api-client';
-import { flowsQueryOptions } from '../../../lib/flows-query';
 import { flowQueryOptions } from './get-flow';
 
 export const updateFlow = (flow: Pick<Flow, 'id' | 'name' | 'description' | 'status'>) =>

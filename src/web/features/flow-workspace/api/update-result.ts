@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts } from '@/lib/strings';
 import type { StepResult } from '../../../../domain/execution/types';
-import { api } from '../../../lib/api-client';
-import type { Execution } from '../../../lib/execution-stream';
-import { toasts } from '../../../lib/strings';
 import { executionQueryKey } from './get-execution';
 
 export interface ResultChanges {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { ErrorToastMeta } from '@/lib/failure-toast';
 import type { Step, UpdateStepInput } from '../../../../domain/flow';
-import { api } from '../../../lib/api-client';
-import type { ErrorToastMeta } from '../../../lib/failure-toast';
 import { stepsQueryOptions } from './get-steps';
 
 export const updateStep = (stepId: string, changes: UpdateStepInput) =>

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { executionSocket } from '@/lib/execution-socket';
+import { applyStreamEvent, type Execution, endedRunIds } from '@/lib/execution-stream';
 import type { ExecutionEvent } from '../../../../domain/execution/types';
-import { executionSocket } from '../../../lib/execution-socket';
-import { applyStreamEvent, type Execution, endedRunIds } from '../../../lib/execution-stream';
 import { executionQueryKey, executionQueryOptions } from './get-execution';
 
 export interface LiveExecution {

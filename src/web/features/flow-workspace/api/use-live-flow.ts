@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { type ExecutionWatcher, executionSocket } from '../../../lib/execution-socket';
+import { type ExecutionWatcher, executionSocket } from '@/lib/execution-socket';
 
 /**
  * What an open workspace does with the flow's live messages: a change of the flow or its steps (pushed as

@@ -1,11 +1,11 @@
 import { MessageSquare, Pencil, Play } from 'lucide-react';
 import { Link } from 'wouter';
-import { Badge } from '../../../components/ui/badge';
-import { buttonClasses } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { flowStatusBadge } from '../../../lib/flow-status';
-import { type FlowListItem, useFlows } from '../../../lib/flows-query';
-import { lightFlows as t } from '../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { flowStatusBadge } from '@/lib/flow-status';
+import { type FlowListItem, useFlows } from '@/lib/flows-query';
+import { lightFlows as t } from '@/lib/strings';
 
 function FastFlowRow({ flow }: { flow: FlowListItem }) {
   return (

@@ -1,6 +1,6 @@
 import { Loader2 } from 'lucide-react';
 import { useEffect } from 'react';
-import { lightFlows as t } from '../../../lib/strings';
+import { lightFlows as t } from '@/lib/strings';
 
 /** Long enough to read where the browser is going; short enough not to feel like a wait. */
 export const REDIRECT_AFTER_MS = 800;

@@ -1,9 +1,9 @@
 import { ArrowRight, LogIn, Zap } from 'lucide-react';
 import { Link } from 'wouter';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { SIGN_IN_PATH } from '../../../lib/sign-in';
-import { lightFlows as t } from '../../../lib/strings';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { SIGN_IN_PATH } from '@/lib/sign-in';
+import { lightFlows as t } from '@/lib/strings';
 
 /**
  * The optimised target of the redirect screen: a page with no calls of its own, so it shows at once for

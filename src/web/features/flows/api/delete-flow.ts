@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { flowsQueryOptions } from '../../../lib/flows-query';
-import { toasts } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 
 export const deleteFlow = (flowId: string) => api.delete(`/api/flows/${flowId}`);
 

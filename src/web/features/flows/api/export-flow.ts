@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
-import { api } from '../../../lib/api-client';
-import { exportFlow as t } from '../../../lib/strings';
+import { exportFlow as t } from '../strings';
 
 export interface FlowExport {
   workflow: WorkflowJsonInput;

@@ -1,7 +1,8 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { aiCreator as t, toasts } from '../../../lib/strings';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { toasts } from '@/lib/strings';
+import { aiCreator as t } from '../strings';
 import { GenerateTab } from './ai-creator/generate-tab';
 import { ImportTab } from './ai-creator/import-tab';
 import { TemplateTab } from './ai-creator/template-tab';

@@ -1,14 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input, Textarea } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { toasts, whyDisabled } from '@/lib/strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { createFlowSchema, FLOW_DESCRIPTION_MAX_LENGTH, FLOW_NAME_MAX_LENGTH } from '../../../../domain/flow';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
-import { createFlow as t, toasts, whyDisabled } from '../../../lib/strings';
-import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateFlow } from '../api/create-flow';
+import { createFlow as t } from '../strings';
 
 /** The fields the dialog asks for, under the rules the server applies to a new flow. */
 const newFlowSchema = createFlowSchema.pick({ name: true, description: true });

@@ -1,10 +1,11 @@
 import { Check, Copy } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { useToast } from '@/components/ui/toast';
+import { toasts } from '@/lib/strings';
+import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { useToast } from '../../../components/ui/toast';
-import { exportFlow as t, toasts } from '../../../lib/strings';
-import { useCopyConfirmation } from '../../../lib/use-copy-confirmation';
+import { exportFlow as t } from '../strings';
 
 /** The exported Workflow JSON of one flow, pretty-printed, with a button that copies it. */
 export function ExportFlowDialog({

@@ -1,5 +1,5 @@
 import { Brain, Library, UserCheck } from 'lucide-react';
-import { firstRun as t } from '../../../lib/strings';
+import { firstRun as t } from '../strings';
 
 const icons = [Brain, UserCheck, Library];
 

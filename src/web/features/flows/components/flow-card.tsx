@@ -1,21 +1,21 @@
 import { Download, Loader2, MessageSquare, MoreVertical, Pencil, Play, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
-import { Badge } from '../../../components/ui/badge';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
-import { flowStatusBadge, flowStatusTone } from '../../../lib/flow-status';
-import type { FlowListItem } from '../../../lib/flows-query';
-import { formatDateTime } from '../../../lib/format-date';
-import { flowsList as t } from '../../../lib/strings';
-import { useOneAtATime } from '../../../lib/use-one-at-a-time';
+} from '@/components/ui/dropdown-menu';
+import { flowStatusBadge, flowStatusTone } from '@/lib/flow-status';
+import type { FlowListItem } from '@/lib/flows-query';
+import { formatDateTime } from '@/lib/format-date';
+import { flowsList as t } from '@/lib/strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
+import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
 

@@ -1,4 +1,4 @@
-import type { FlowListItem } from '../../../lib/flows-query';
+import type { FlowListItem } from '@/lib/flows-query';
 
 /** Case-insensitive substring of name or description (the search box). */
 export function matchesSearch(flow: Pick<FlowListItem, 'name' | 'description'>, search: string): boolean {

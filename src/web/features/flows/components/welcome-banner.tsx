@@ -1,5 +1,5 @@
 import { Sparkles } from 'lucide-react';
-import { firstRun as t } from '../../../lib/strings';
+import { firstRun as t } from '../strings';
 
 /** Greets a user who has no flow yet and says what a workflow is. */
 export function WelcomeBanner() {

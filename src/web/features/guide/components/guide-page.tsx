@@ -14,9 +14,9 @@ import {
   Type,
 } from 'lucide-react';
 import { Link } from 'wouter';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { guide as t } from '../../../lib/strings';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { guide as t } from '../strings';
 
 const stepTypeIcons = [Type, SquareStack, Split, Repeat];
 const modeIcons = [Pencil, Play, MessageSquare];

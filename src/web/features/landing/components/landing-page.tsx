@@ -1,8 +1,8 @@
 import { Brain, Check, Library, LogIn, UserCheck, X } from 'lucide-react';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { SIGN_IN_PATH } from '../../../lib/sign-in';
-import { landing as t } from '../../../lib/strings';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { SIGN_IN_PATH } from '@/lib/sign-in';
+import { landing as t } from '../strings';
 
 const featureIcons = [Brain, UserCheck, Library];
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
-import { api } from '../../../lib/api-client';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import { storeMasterSession } from './get-master-session';
 
 export interface CreateMasterSessionInput {

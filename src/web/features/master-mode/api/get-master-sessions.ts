@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type { MasterSession } from '../../../../domain/master-mode/master-session';
-import { api } from '../../../lib/api-client';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 
 export type MasterSessionListItem = MasterSession & { stepCount: number };
 

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { FailureToast } from '@/lib/failure-toast';
 import type {
   MasterSessionWithSteps,
   MasterStep,
   MasterStepType,
   UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
-import { api } from '../../../lib/api-client';
-import type { FailureToast } from '../../../lib/failure-toast';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import { masterSessionQueryOptions } from './get-master-session';
 
 export interface CreateMasterStepInput {

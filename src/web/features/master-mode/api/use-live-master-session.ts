@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { executionSocket } from '@/lib/execution-socket';
 import type { MasterEvent } from '../../../../domain/master-mode/events';
-import { executionSocket } from '../../../lib/execution-socket';
 import { masterSessionQueryOptions } from './get-master-session';
 
 /**

@@ -1,10 +1,10 @@
 import { ArrowLeft, Layers, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { masterMode as t } from '../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useFlowMasterSessions } from '../api/get-master-sessions';
+import { masterMode as t } from '../strings';
 import { MasterModeScreen } from './master-mode-screen';
 
 /**

@@ -3,14 +3,15 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { createQueryClient } from '@/lib/api-client';
+import { confirmations } from '@/lib/strings';
 import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { createQueryClient } from '../../../lib/api-client';
-import { confirmations, masterMode } from '../../../lib/strings';
+import { masterMode } from '../strings';
 import { MasterModeScreen } from './master-mode-screen';
 
 // The live updates come over a socket: here nothing is pushed.
-vi.mock('../../../lib/execution-socket', () => ({
+vi.mock('@/lib/execution-socket', () => ({
   executionSocket: () => ({ watch: () => () => {} }),
 }));
 

@@ -1,11 +1,11 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Textarea } from '@/components/ui/field';
+import { cn } from '@/lib/cn';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
-import { Badge } from '../../../components/ui/badge';
-import { Textarea } from '../../../components/ui/field';
-import { cn } from '../../../lib/cn';
-import { masterMode as t } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 import type { EditableField } from './row-edits';
 
 const cell = 'min-h-24 text-sm';

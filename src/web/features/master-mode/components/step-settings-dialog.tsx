@@ -1,15 +1,16 @@
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input, Select } from '@/components/ui/field';
+import { whyDisabled } from '@/lib/strings';
 import {
   MASTER_STEP_TYPES,
   type MasterStep,
   type MasterStepType,
   type UpdateMasterStepInput,
 } from '../../../../domain/master-mode/master-session';
-import { Button } from '../../../components/ui/button';
-import { Checkbox } from '../../../components/ui/checkbox';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Select } from '../../../components/ui/field';
-import { masterMode as t, whyDisabled } from '../../../lib/strings';
+import { masterMode as t } from '../strings';
 
 /** The selected row's name, type and whether its input is required. */
 export function StepSettingsDialog({

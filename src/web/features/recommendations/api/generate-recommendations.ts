@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
-import { api } from '../../../lib/api-client';
-import { recommendations as t } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 import { patternsQueryOptions } from './get-patterns';
 

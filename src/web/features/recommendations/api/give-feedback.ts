@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type {
   RecommendationFeedbackInput,
   RecommendationRecord,
 } from '../../../../domain/workflow-recommendations';
-import { api } from '../../../lib/api-client';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
 export const giveFeedback = ({ id, ...input }: RecommendationFeedbackInput & { id: string }) =>

@@ -1,5 +1,5 @@
 import { Bot, Briefcase, ChartColumn, Lightbulb, type LucideIcon, Palette, Zap } from 'lucide-react';
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 const ICONS: Record<string, LucideIcon> = {
   productivity: Zap,

@@ -1,17 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Star } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Select, Textarea } from '@/components/ui/field';
+import { cn } from '@/lib/cn';
+import { whyDisabled } from '@/lib/strings';
 import {
   FEEDBACK_ACTIONS,
   FEEDBACK_MAX_LENGTH,
   type RecommendationFeedbackInput,
   recommendationFeedbackSchema,
 } from '../../../../domain/workflow-recommendations';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Select, Textarea } from '../../../components/ui/field';
-import { cn } from '../../../lib/cn';
-import { recommendations as strings, whyDisabled } from '../../../lib/strings';
+import { recommendations as strings } from '../strings';
 
 const t = strings.feedback;
 

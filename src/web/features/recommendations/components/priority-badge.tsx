@@ -1,5 +1,5 @@
-import { Badge } from '../../../components/ui/badge';
-import { recommendations as t } from '../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { recommendations as t } from '../strings';
 import { type PriorityStyle, priorityStyle } from './recommendation-display';
 
 const TONES = { destructive: 'red', default: 'indigo', secondary: 'neutral' } as const satisfies Record<

@@ -1,9 +1,9 @@
 import { Clock, MessageSquare, Target, Wand2 } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { recommendations as t } from '../../../lib/strings';
+import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type { SessionMode } from '../../../../domain/user-session';
-import { api } from '../../../lib/api-client';
-import { sessions as t } from '../../../lib/strings';
+import { sessions as t } from '../strings';
 import { type UserSession, userSessionsQueryOptions } from './get-user-sessions';
 
 export interface CreateUserSessionInput {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessions as t } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import { sessions as t } from '../strings';
 import { userSessionsQueryOptions } from './get-user-sessions';
 
 export const deleteUserSession = (sessionId: string) => api.delete(`/api/user-sessions/${sessionId}`);

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessions as t } from '../../../lib/strings';
+import { api } from '@/lib/api-client';
+import { sessions as t } from '../strings';
 
 /** Where the page reloads into: the session's flow workspace in its mode, or the flows list. */
 export interface LoadedUserSession {

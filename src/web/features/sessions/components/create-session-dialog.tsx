@@ -3,20 +3,21 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import {
   SESSION_DESCRIPTION_MAX_LENGTH,
   SESSION_MODES,
   SESSION_NAME_MAX_LENGTH,
   sessionNamingSchema,
 } from '../../../../domain/user-session';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Field, Input, Select, Textarea } from '../../../components/ui/field';
-import { useToast } from '../../../components/ui/toast';
-import { flowsQueryOptions } from '../../../lib/flows-query';
-import { sessions as t, toasts } from '../../../lib/strings';
-import { useOneAtATime } from '../../../lib/use-one-at-a-time';
 import { useCreateUserSession } from '../api/create-user-session';
+import { sessions as t } from '../strings';
 
 const sessionFormSchema = sessionNamingSchema.extend({
   /** Empty: the flow the user works on now. */

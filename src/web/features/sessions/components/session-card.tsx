@@ -1,10 +1,10 @@
 import { Clock, FolderOpen, Trash2, Workflow } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { relativeTimeOf } from '../../../lib/relative-time';
-import { sessions as t } from '../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { relativeTimeOf } from '@/lib/relative-time';
 import type { UserSession } from '../api/get-user-sessions';
+import { sessions as t } from '../strings';
 
 export function SessionCard({
   session,

@@ -1,11 +1,12 @@
 import { Bookmark, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useConfirm } from '../../../components/ui/confirm-dialog';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { useToast } from '../../../components/ui/toast';
-import { sessions as t, toasts } from '../../../lib/strings';
+import { useConfirm } from '@/components/ui/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useToast } from '@/components/ui/toast';
+import { toasts } from '@/lib/strings';
+import { sessions as t } from '../strings';
 import { useDeleteUserSession } from '../api/delete-user-session';
 import { type UserSession, useUserSessions } from '../api/get-user-sessions';
 import { useLoadUserSession } from '../api/load-user-session';

@@ -1,11 +1,11 @@
 import { Hammer, MessageSquare, Pencil, Play } from 'lucide-react';
 import { Link } from 'wouter';
-import { Badge } from '../../../components/ui/badge';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { useFlows } from '../../../lib/flows-query';
-import { workshop as t } from '../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useFlows } from '@/lib/flows-query';
+import { workshop as t } from '../strings';
 
 /** The workshop without a flow: pick one, and in which mode to open its workspace. */
 export function WorkshopPage() {

@@ -1,6 +1,6 @@
 import { Bot, Loader2, User } from 'lucide-react';
-import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { chatMode as t } from '../../../../lib/strings';
+import { MarkdownBlock } from '@/components/ui/markdown';
+import { chatMode as t } from '@/features/flow-workspace/strings';
 import type { ChatMessage } from './chat-transcript';
 import { CopyMessageButton } from './copy-message-button';
 

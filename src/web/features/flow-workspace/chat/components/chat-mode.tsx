@@ -1,17 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Eraser, MessagesSquare, Send, Settings } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Textarea } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { useLatestExecution } from '@/features/flow-workspace/api/get-execution';
+import { useRunStep } from '@/features/flow-workspace/api/run-step';
+import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
+import { chatMode as t } from '@/features/flow-workspace/strings';
+import { LogsDialog } from '@/features/flow-workspace/workspace/components/logs-dialog';
+import { SuggestionsDialog } from '@/features/flow-workspace/workspace/components/suggestions-dialog';
+import { whyDisabled } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
 import type { Flow, Step } from '../../../../../domain/flow';
-import { Button } from '../../../../components/ui/button';
-import { Textarea } from '../../../../components/ui/field';
-import { useToast } from '../../../../components/ui/toast';
-import { chatMode as t, whyDisabled } from '../../../../lib/strings';
-import { useLatestExecution } from '../../api/get-execution';
-import { useRunStep } from '../../api/run-step';
-import { useLiveExecution } from '../../api/use-live-execution';
-import { LogsDialog } from '../../workspace/components/logs-dialog';
-import { SuggestionsDialog } from '../../workspace/components/suggestions-dialog';
 import { ChatMessageView, ProgressMessage } from './chat-message';
 import { ChatSettingsDialog } from './chat-settings-dialog';
 import {

@@ -1,8 +1,9 @@
 import { Lightbulb, ListTree } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { cn } from '../../../../lib/cn';
-import { chatMode as t, toasts } from '../../../../lib/strings';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { chatMode as t } from '@/features/flow-workspace/strings';
+import { cn } from '@/lib/cn';
+import { toasts } from '@/lib/strings';
 
 function Entry({
   icon,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Execution } from '@/lib/execution-stream';
 import { initialState } from '../../../../../domain/execution';
 import { aFlowStep } from '../../../../../domain/execution/testing';
 import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
-import type { Execution } from '../../../../lib/execution-stream';
 import {
   addResults,
   type ChatTranscript,

@@ -1,6 +1,6 @@
+import type { Execution } from '@/lib/execution-stream';
 import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
-import type { Execution } from '../../../../lib/execution-stream';
 
 /** One line of the chat: what the user sent, a step at work, or a step's answer. */
 export type ChatMessage =

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide-react';
-import { Button } from '../../../../components/ui/button';
-import { chatMode as t } from '../../../../lib/strings';
-import { useCopyConfirmation } from '../../../../lib/use-copy-confirmation';
+import { Button } from '@/components/ui/button';
+import { chatMode as t } from '@/features/flow-workspace/strings';
+import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 
 /** Copies an answer to the clipboard; a tick confirms it, a toast says when the browser refused. */
 export function CopyMessageButton({ text }: { text: string }) {

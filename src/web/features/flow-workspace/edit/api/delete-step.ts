@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { toasts } from '../../../../lib/strings';
-import { stepsQueryOptions } from '../../api/get-steps';
+import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
+import { api } from '@/lib/api-client';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 
 export const deleteStep = (stepId: string) => api.delete(`/api/steps/${stepId}`);
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { toasts } from '../../../../lib/strings';
-import { runStepOfExecution } from '../../api/run-step';
+import { runStepOfExecution } from '@/features/flow-workspace/api/run-step';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 
 /**
  * Test Execution in edit mode: runs a step on the flow's latest execution as it is. Unlike run mode it

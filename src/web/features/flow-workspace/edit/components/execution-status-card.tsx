@@ -1,9 +1,9 @@
 import { Activity } from 'lucide-react';
+import { Skeleton } from '@/components/ui/skeleton';
+import { editMode as t } from '@/features/flow-workspace/strings';
+import { ExecutionStatusBadge } from '@/features/flow-workspace/workspace/components/execution-status-badge';
+import type { Execution } from '@/lib/execution-stream';
 import { progress } from '../../../../../domain/execution';
-import { Skeleton } from '../../../../components/ui/skeleton';
-import type { Execution } from '../../../../lib/execution-stream';
-import { editMode as t } from '../../../../lib/strings';
-import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 
 /** Where the flow's latest execution stands, seen from the editor. */
 export function ExecutionStatusCard({

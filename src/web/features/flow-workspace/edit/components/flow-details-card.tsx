@@ -6,9 +6,10 @@ import {
   FLOW_STATUSES,
   type Flow,
 } from '../../../../../domain/flow';
-import { Card } from '../../../../components/ui/card';
-import { Field, Input, Select, Textarea } from '../../../../components/ui/field';
-import { editMode as t, flowsList } from '../../../../lib/strings';
+import { Card } from '@/components/ui/card';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { flowsList } from '@/lib/strings';
+import { editMode as t } from '@/features/flow-workspace/strings';
 import { type FlowDetails, useFlowDetailsDraft } from './edit-session';
 
 /** What is wrong with the details, field by field, under the rules the server applies to a flow. */

@@ -1,5 +1,5 @@
-import { Badge } from '../../../../components/ui/badge';
-import { editMode as t } from '../../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { editMode as t } from '@/features/flow-workspace/strings';
 import type { PromptLabel } from './prompt-labels';
 
 /** The [[label]]s a prompt uses, each with the earlier step it names, if any. */

@@ -2,6 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Save } from 'lucide-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input, Textarea } from '@/components/ui/field';
+import { editMode as t } from '@/features/flow-workspace/strings';
+import { whyDisabled } from '@/lib/strings';
 import {
   MAX_LOOP_ITERATIONS,
   OUTPUT_MODES,
@@ -11,11 +17,6 @@ import {
   stepSettingsSchema,
 } from '../../../../../domain/flow';
 import { inputSourceOptions, loopIterationsFrom } from '../../../../../domain/step-configuration';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { Checkbox } from '../../../../components/ui/checkbox';
-import { Input, Textarea } from '../../../../components/ui/field';
-import { editMode as t, whyDisabled } from '../../../../lib/strings';
 import { ChoicesEditor } from './choices-editor';
 import { InputSourcesField } from './input-sources-field';
 import { promptLabelsOf } from './prompt-labels';

@@ -1,7 +1,7 @@
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/cn';
+import { runMode } from '@/lib/strings';
 import type { Step } from '../../../../../domain/flow';
-import { Badge } from '../../../../components/ui/badge';
-import { cn } from '../../../../lib/cn';
-import { runMode } from '../../../../lib/strings';
 
 /** The flow's steps in order; the chosen one is highlighted. */
 export function StepTree({

@@ -1,14 +1,15 @@
 import { FlaskConical, Loader2 } from 'lucide-react';
 import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Textarea } from '@/components/ui/field';
+import { MarkdownBlock } from '@/components/ui/markdown';
+import { useToast } from '@/components/ui/toast';
+import { editMode as t } from '@/features/flow-workspace/strings';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts } from '@/lib/strings';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution';
 import type { Step } from '../../../../../domain/flow';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { Textarea } from '../../../../components/ui/field';
-import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { useToast } from '../../../../components/ui/toast';
-import type { Execution } from '../../../../lib/execution-stream';
-import { editMode as t, toasts } from '../../../../lib/strings';
 import { useTestExecuteStep } from '../api/test-execute-step';
 
 /** Runs the step once on the flow's latest execution with a typed input and shows what the model said. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
-import { api } from '../../../../lib/api-client';
 
 /** One event of an execution's log as the history API gives it: what happened, when, and who did it. */
 export type HistoryEvent = ExecutionEvent & {

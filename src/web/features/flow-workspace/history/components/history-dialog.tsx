@@ -1,8 +1,9 @@
 import { useId, useMemo, useState } from 'react';
-import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { messageOf } from '../../../../lib/api-client';
-import { formatDateTime } from '../../../../lib/format-date';
-import { queueCard, history as t, toasts } from '../../../../lib/strings';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { queueCard } from '@/features/flow-workspace/strings';
+import { messageOf } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format-date';
+import { history as t, toasts } from '@/lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
 import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';

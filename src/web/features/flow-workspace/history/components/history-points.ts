@@ -1,6 +1,6 @@
+import { history as t } from '@/lib/strings';
 import { describeEvent, type HistoryEntryText, statesAlong } from '../../../../../domain/execution/history';
 import type { ExecutionEvent, ExecutionState } from '../../../../../domain/execution/types';
-import { history as t } from '../../../../lib/strings';
 import type { HistoryEvent } from '../api/get-execution-history';
 
 /** One point of an execution's history: an event in words, and the execution just after it. */

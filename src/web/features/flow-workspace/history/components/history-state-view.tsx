@@ -1,16 +1,17 @@
 import { FileText } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { MarkdownBlock } from '@/components/ui/markdown';
+import { flowHistory } from '@/features/flow-workspace/strings';
+import { FlowVersionLink } from '@/features/flow-workspace/versions/components/flow-version-link';
+import { ExecutionStatusBadge } from '@/features/flow-workspace/workspace/components/execution-status-badge';
+import { ResultStatusBadge } from '@/features/flow-workspace/workspace/components/result-status-badge';
+import { versionsOf } from '@/features/flow-workspace/workspace/components/step-results';
+import { formatDateTime } from '@/lib/format-date';
+import { runMode, history as t } from '@/lib/strings';
 import { progress, resultsOfStep, runningRun } from '../../../../../domain/execution';
 import type { ExecutionState, StepResult } from '../../../../../domain/execution/types';
 import type { StepSnapshot } from '../../../../../domain/flow';
-import { Badge } from '../../../../components/ui/badge';
-import { Card } from '../../../../components/ui/card';
-import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { formatDateTime } from '../../../../lib/format-date';
-import { flowHistory, runMode, history as t } from '../../../../lib/strings';
-import { FlowVersionLink } from '../../versions/components/flow-version-link';
-import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
-import { ResultStatusBadge } from '../../workspace/components/result-status-badge';
-import { versionsOf } from '../../workspace/components/step-results';
 import type { AuditTrail, RunStarted } from './history-points';
 
 const when = (at: string) => formatDateTime(at);

@@ -1,10 +1,10 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Button } from '../../../../components/ui/button';
-import { cn } from '../../../../lib/cn';
-import { formatDateTime } from '../../../../lib/format-date';
-import { history as t } from '../../../../lib/strings';
-import { FlowVersionLink } from '../../versions/components/flow-version-link';
+import { Button } from '@/components/ui/button';
+import { FlowVersionLink } from '@/features/flow-workspace/versions/components/flow-version-link';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format-date';
+import { history as t } from '@/lib/strings';
 import { HistoryDiff } from './history-diff';
 import type { HistoryPoint } from './history-points';
 

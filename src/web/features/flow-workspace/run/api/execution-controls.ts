@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import type { Execution } from '../../../../lib/execution-stream';
-import { toasts } from '../../../../lib/strings';
-import { storeExecution } from '../../api/get-execution';
+import { storeExecution } from '@/features/flow-workspace/api/get-execution';
+import { api } from '@/lib/api-client';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts } from '@/lib/strings';
 
 export const stopExecution = (executionId: string) =>
   api.post<Execution>(`/api/executions/${executionId}/stop`);

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import type { Execution } from '../../../../lib/execution-stream';
-import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { rerunFromStep as t } from '../../../../lib/strings';
-import { storeLatestExecution } from '../../api/get-execution';
+import { storeLatestExecution } from '@/features/flow-workspace/api/get-execution';
+import { rerunFromStep as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
+import type { Execution } from '@/lib/execution-stream';
+import { flowsQueryOptions } from '@/lib/flows-query';
 
 export const rerunFromStep = (executionId: string, stepId: string) =>
   api.post<Execution>(`/api/executions/${executionId}/rerun-from/${stepId}`);

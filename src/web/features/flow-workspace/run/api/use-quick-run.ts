@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useActorRef } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { type ActorRefFrom, fromPromise } from 'xstate';
+import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
+import { runStepOfExecution, startLatestExecution } from '@/features/flow-workspace/api/run-step';
+import type { Execution } from '@/lib/execution-stream';
+import { flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
 import { quickRunMachine, type RunStepInput, type RunStepOutput } from '../../../../../machines/quick-run';
-import type { Execution } from '../../../../lib/execution-stream';
-import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { toasts } from '../../../../lib/strings';
-import { executionQueryKey } from '../../api/get-execution';
-import { runStepOfExecution, startLatestExecution } from '../../api/run-step';
 
 export type QuickRunActor = ActorRefFrom<typeof quickRunMachine>;
 

@@ -1,13 +1,14 @@
 import { RotateCcw, Square } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { useToast } from '@/components/ui/toast';
+import { queueCard as t } from '@/features/flow-workspace/strings';
+import { ExecutionStatusBadge } from '@/features/flow-workspace/workspace/components/execution-status-badge';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts, whyDisabled } from '@/lib/strings';
 import { progress, runningRun, shownStatus } from '../../../../../domain/execution';
-import { Badge } from '../../../../components/ui/badge';
-import { Button } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { useToast } from '../../../../components/ui/toast';
-import type { Execution } from '../../../../lib/execution-stream';
-import { queueCard as t, toasts, whyDisabled } from '../../../../lib/strings';
-import { ExecutionStatusBadge } from '../../workspace/components/execution-status-badge';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
 
 /** Where the execution stands: progress, Stop / Reset, and the steps it goes through (`children`). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Execution } from '@/lib/execution-stream';
 import { initialState } from '../../../../../domain/execution';
 import { aFlowStep } from '../../../../../domain/execution/testing';
 import type { StepResult } from '../../../../../domain/execution/types';
-import type { Execution } from '../../../../lib/execution-stream';
 import { resultsText } from './export-results-button';
 
 describe('the Export Results file', () => {

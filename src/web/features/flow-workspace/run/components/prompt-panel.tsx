@@ -1,10 +1,10 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Textarea } from '@/components/ui/field';
+import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
+import { runMode as t, toasts } from '@/lib/strings';
 import type { Step } from '../../../../../domain/flow';
-import { Button } from '../../../../components/ui/button';
-import { Textarea } from '../../../../components/ui/field';
-import { runMode as t, toasts } from '../../../../lib/strings';
-import { useUpdateStep } from '../../api/update-step';
 
 /** The step's system prompt, editable in place so a prompt can be tuned between runs. */
 export function PromptPanel({ step }: { step: Step }) {

@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { Play } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { quickRun as t } from '@/features/flow-workspace/strings';
 import type { Step } from '../../../../../domain/flow';
 import type { QuickRunSnapshot } from '../../../../../machines/quick-run';
-import { Button } from '../../../../components/ui/button';
-import { quickRun as t } from '../../../../lib/strings';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 const pausedOn = (stepId: string) => (snapshot: QuickRunSnapshot) =>

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { newStepBody } from '@/features/flow-workspace/api/create-step';
+import { modeOf } from '@/features/flow-workspace/workspace/components/flow-workspace-page';
+import { versionsOf } from '@/features/flow-workspace/workspace/components/step-results';
+import type { Execution } from '@/lib/execution-stream';
 import { initialState } from '../../../../../domain/execution';
 import { aFlowStep } from '../../../../../domain/execution/testing';
 import type { CacheItem, StepResult } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
-import type { Execution } from '../../../../lib/execution-stream';
-import { newStepBody } from '../../api/create-step';
-import { modeOf } from '../../workspace/components/flow-workspace-page';
-import { versionsOf } from '../../workspace/components/step-results';
 import { executeButtonsFor } from './execute-buttons';
 import { stepDisplayStatus } from './step-status-icon';
 

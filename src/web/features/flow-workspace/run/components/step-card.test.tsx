@@ -5,13 +5,13 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
+import type { Execution } from '@/lib/execution-stream';
+import { runMode, whyDisabled } from '@/lib/strings';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import { aFlowStep, aStep, executionStarted, fold, ranStep } from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { quickRunMachine } from '../../../../../machines/quick-run';
-import type { Execution } from '../../../../lib/execution-stream';
-import { runMode, whyDisabled } from '../../../../lib/strings';
 import { StepCard } from './step-card';
 
 const outline = aFlowStep(1, { name: 'Dàn ý' });

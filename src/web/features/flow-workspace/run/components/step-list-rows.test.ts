@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Execution } from '@/lib/execution-stream';
 import {
   aFlowStep,
   aStep,
@@ -10,7 +11,6 @@ import {
   stepRunSucceeded,
 } from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
-import type { Execution } from '../../../../lib/execution-stream';
 import { stepListRows } from './step-list-rows';
 
 const ideas = aStep(1, { name: 'Ý tưởng', outputMode: 'multiple' });

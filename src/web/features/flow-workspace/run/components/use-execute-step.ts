@@ -3,10 +3,10 @@ import { useIsMutating } from '@tanstack/react-query';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { Step } from '../../../../../domain/flow';
-import { useToast } from '../../../../components/ui/toast';
-import type { Execution } from '../../../../lib/execution-stream';
-import { toasts, whyDisabled } from '../../../../lib/strings';
-import { useRunStep } from '../../api/run-step';
+import { useToast } from '@/components/ui/toast';
+import type { Execution } from '@/lib/execution-stream';
+import { toasts, whyDisabled } from '@/lib/strings';
+import { useRunStep } from '@/features/flow-workspace/api/run-step';
 import type { QuickRunActor } from '../api/use-quick-run';
 
 /** Whether a run-step mutation's variables are a run of this step. */

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import { flowsQueryOptions } from '../../../../lib/flows-query';
-import { flowHistory as t } from '../../../../lib/strings';
-import { flowQueryOptions } from '../../api/get-flow';
-import { stepsQueryOptions } from '../../api/get-steps';
+import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
+import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
+import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
+import { flowsQueryOptions } from '@/lib/flows-query';
 import { type FlowVersionView, flowVersionQueryOptions } from './get-flow-version';
 import { flowVersionsQueryOptions } from './get-flow-versions';
 

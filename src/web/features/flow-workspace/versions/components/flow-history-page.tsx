@@ -1,16 +1,20 @@
 import { ArrowLeft, ArrowRight, RotateCcw } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { Badge } from '../../../../components/ui/badge';
-import { Button, buttonClasses } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { messageOf } from '../../../../lib/api-client';
-import { excerptOf } from '../../../../lib/excerpt';
-import { formatDateTime } from '../../../../lib/format-date';
-import { flowHistory as t } from '../../../../lib/strings';
-import { useFlow } from '../../api/get-flow';
-import { HistoryDialog } from '../../history/components/history-dialog';
-import { FlowLoading, FlowNotFound, isMissingFlow } from '../../workspace/components/flow-workspace-page';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { useFlow } from '@/features/flow-workspace/api/get-flow';
+import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
+import { flowHistory as t } from '@/features/flow-workspace/strings';
+import {
+  FlowLoading,
+  FlowNotFound,
+  isMissingFlow,
+} from '@/features/flow-workspace/workspace/components/flow-workspace-page';
+import { messageOf } from '@/lib/api-client';
+import { excerptOf } from '@/lib/excerpt';
+import { formatDateTime } from '@/lib/format-date';
 import { useFlowVersion } from '../api/get-flow-version';
 import { type FlowVersion, useFlowVersions } from '../api/get-flow-versions';
 import { RestoreVersionDialog } from './restore-version-dialog';

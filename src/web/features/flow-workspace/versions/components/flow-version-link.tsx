@@ -1,6 +1,6 @@
 import { GitCommitVertical } from 'lucide-react';
 import { Link } from 'wouter';
-import { flowHistory as t } from '../../../../lib/strings';
+import { flowHistory as t } from '@/features/flow-workspace/strings';
 
 export const flowHistoryPath = (flowId: string, version?: number) =>
   version === undefined ? `/flows/${flowId}/versions` : `/flows/${flowId}/versions?version=${version}`;

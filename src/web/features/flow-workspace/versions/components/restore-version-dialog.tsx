@@ -1,11 +1,12 @@
 import { useAtom } from 'jotai';
 import { TriangleAlert } from 'lucide-react';
-import { Button } from '../../../../components/ui/button';
-import { Dialog, DialogClose, DialogContent } from '../../../../components/ui/dialog';
-import { useToast } from '../../../../components/ui/toast';
-import { flowHistory as t, toasts } from '../../../../lib/strings';
-import { flowDetailsDraftAtom, stepDraftAtom } from '../../edit/components/edit-session';
-import { hasDraftChanges } from '../../edit/components/step-draft';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
+import { useToast } from '@/components/ui/toast';
+import { flowDetailsDraftAtom, stepDraftAtom } from '@/features/flow-workspace/edit/components/edit-session';
+import { hasDraftChanges } from '@/features/flow-workspace/edit/components/step-draft';
+import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { toasts } from '@/lib/strings';
 import { useRestoreFlowVersion } from '../api/restore-flow-version';
 
 /**

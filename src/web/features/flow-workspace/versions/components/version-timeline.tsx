@@ -1,9 +1,9 @@
 import { PlayCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Badge } from '../../../../components/ui/badge';
-import { cn } from '../../../../lib/cn';
-import { formatDateTime } from '../../../../lib/format-date';
-import { queueCard, flowHistory as t } from '../../../../lib/strings';
+import { Badge } from '@/components/ui/badge';
+import { queueCard, flowHistory as t } from '@/features/flow-workspace/strings';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format-date';
 import type { FlowVersion } from '../api/get-flow-versions';
 import type { VersionSelection } from './version-selection';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import { logs as t } from '../../../../lib/strings';
+import { logs as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
 import { contextQueryOptions } from './get-context';
 import { logsQueryOptions } from './get-logs';
 

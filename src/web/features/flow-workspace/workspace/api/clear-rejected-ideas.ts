@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import { conversationContext as t } from '../../../../lib/strings';
+import { conversationContext as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
 import { contextQueryOptions } from './get-context';
 
 export const clearRejectedIdeas = (flowId: string) =>

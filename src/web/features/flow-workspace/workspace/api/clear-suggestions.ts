@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../../lib/api-client';
-import { suggestions as t } from '../../../../lib/strings';
+import { suggestions as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const clearSuggestions = (flowId: string) => api.delete(`/api/flows/${flowId}/suggestions`);

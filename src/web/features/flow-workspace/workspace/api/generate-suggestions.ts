@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { suggestions as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
 import type { SuggestionRecord } from '../../../../../domain/flow-suggestions';
-import { api } from '../../../../lib/api-client';
-import { suggestions as t } from '../../../../lib/strings';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const generateSuggestions = (flowId: string) =>

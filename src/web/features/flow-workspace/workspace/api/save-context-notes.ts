@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { conversationContext as t } from '@/features/flow-workspace/strings';
+import { api } from '@/lib/api-client';
 import type { ConversationContextView } from '../../../../../domain/conversation-context';
-import { api } from '../../../../lib/api-client';
-import { conversationContext as t } from '../../../../lib/strings';
 import { contextQueryOptions } from './get-context';
 
 /** The errors these calls throw are the catalogue's; the server's answer stays as the cause. */

@@ -1,18 +1,19 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Save } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Textarea } from '@/components/ui/field';
+import { conversationContext as t } from '@/features/flow-workspace/strings';
+import { messageOf } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format-date';
+import { toasts, whyDisabled } from '@/lib/strings';
 import {
   type ConversationContextView,
   contextSizeKb,
   USER_NOTES_MAX_LENGTH,
 } from '../../../../../domain/conversation-context';
-import { Button } from '../../../../components/ui/button';
-import { ConfirmButton } from '../../../../components/ui/confirm-button';
-import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { Textarea } from '../../../../components/ui/field';
-import { messageOf } from '../../../../lib/api-client';
-import { formatDateTime } from '../../../../lib/format-date';
-import { conversationContext as t, toasts, whyDisabled } from '../../../../lib/strings';
 import { useClearRejectedIdeas } from '../api/clear-rejected-ideas';
 import { useConversationContext } from '../api/get-context';
 import { useSaveContextNotes } from '../api/save-context-notes';

@@ -1,7 +1,7 @@
+import { Badge } from '@/components/ui/badge';
+import { queueCard } from '@/features/flow-workspace/strings';
 import { shownStatus } from '../../../../../domain/execution/queries';
 import type { ExecutionState } from '../../../../../domain/execution/types';
-import { Badge } from '../../../../components/ui/badge';
-import { queueCard } from '../../../../lib/strings';
 
 const tones = {
   running: 'indigo',

@@ -1,16 +1,17 @@
 import type { ComponentType } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { buttonClasses } from '../../../../components/ui/button';
-import { Card } from '../../../../components/ui/card';
-import { Skeleton } from '../../../../components/ui/skeleton';
-import { ApiError } from '../../../../lib/api-client';
-import { app, workspace as t } from '../../../../lib/strings';
-import { useFlow } from '../../api/get-flow';
-import { useSteps } from '../../api/get-steps';
-import { useLiveFlow } from '../../api/use-live-flow';
-import { ChatMode } from '../../chat/components/chat-mode';
-import { EditMode } from '../../edit/components/edit-mode';
-import { RunMode } from '../../run/components/run-mode';
+import { buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useFlow } from '@/features/flow-workspace/api/get-flow';
+import { useSteps } from '@/features/flow-workspace/api/get-steps';
+import { useLiveFlow } from '@/features/flow-workspace/api/use-live-flow';
+import { ChatMode } from '@/features/flow-workspace/chat/components/chat-mode';
+import { EditMode } from '@/features/flow-workspace/edit/components/edit-mode';
+import { RunMode } from '@/features/flow-workspace/run/components/run-mode';
+import { workspace as t } from '@/features/flow-workspace/strings';
+import { ApiError } from '@/lib/api-client';
+import { app } from '@/lib/strings';
 import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
 
 /** `?mode=` is the mode shown (edit, run, chat or master); anything else means edit. */

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { MarkdownBlock } from '@/components/ui/markdown';
+import { logs as t } from '@/features/flow-workspace/strings';
+import { cn } from '@/lib/cn';
+import { formatDateTime } from '@/lib/format-date';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution/types';
-import { Badge } from '../../../../components/ui/badge';
-import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { cn } from '../../../../lib/cn';
-import { formatDateTime } from '../../../../lib/format-date';
-import { logs as t } from '../../../../lib/strings';
 import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
 import { UnreviewedResultsNote } from './unreviewed-results-note';

@@ -1,9 +1,10 @@
 import { BookOpen } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../../components/ui/button';
-import { ConfirmButton } from '../../../../components/ui/confirm-button';
-import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { logs as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { logs as t } from '@/features/flow-workspace/strings';
+import { toasts, whyDisabled } from '@/lib/strings';
 import { useClearLogs } from '../api/clear-logs';
 import { useLogs } from '../api/get-logs';
 import { ConversationContextDialog } from './conversation-context-dialog';

@@ -2,9 +2,9 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runMode } from '@/lib/strings';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
-import { runMode } from '../../../../lib/strings';
 import { ResultEditor } from './result-card';
 
 const result: StepResult = {

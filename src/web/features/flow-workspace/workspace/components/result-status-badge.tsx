@@ -1,6 +1,6 @@
+import { Badge } from '@/components/ui/badge';
+import { runMode as t } from '@/lib/strings';
 import type { StepResult } from '../../../../../domain/execution/types';
-import { Badge } from '../../../../components/ui/badge';
-import { runMode as t } from '../../../../lib/strings';
 
 /** A result's status: selected for a choice step's result, else approved or awaiting approval. */
 export function ResultStatusBadge({

@@ -1,8 +1,8 @@
 import { Recycle } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { rerunFromStep as t } from '@/features/flow-workspace/strings';
+import { formatDateTime } from '@/lib/format-date';
 import type { StepResult } from '../../../../../domain/execution/types';
-import { Badge } from '../../../../components/ui/badge';
-import { formatDateTime } from '../../../../lib/format-date';
-import { rerunFromStep as t } from '../../../../lib/strings';
 
 /** Marks a result copied from an earlier execution by a re-run, with when that execution started. */
 export function ReusedResultBadge({ result }: { result: StepResult }) {

@@ -1,8 +1,8 @@
 import { Save } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { workspace as t } from '@/features/flow-workspace/strings';
 import type { Flow } from '../../../../../domain/flow';
-import { Badge } from '../../../../components/ui/badge';
-import { Button } from '../../../../components/ui/button';
-import { workspace as t } from '../../../../lib/strings';
 import { useSaveWorkspace } from './use-save-workspace';
 
 /**

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide-react';
-import { Button } from '../../../../components/ui/button';
-import { logs as t } from '../../../../lib/strings';
-import { useCopyConfirmation } from '../../../../lib/use-copy-confirmation';
+import { Button } from '@/components/ui/button';
+import { logs as t } from '@/features/flow-workspace/strings';
+import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import type { AiRequestLog } from '../api/get-logs';
 
 /**

@@ -1,8 +1,8 @@
+import { Badge } from '@/components/ui/badge';
+import { MarkdownBlock } from '@/components/ui/markdown';
+import { suggestions as t } from '@/features/flow-workspace/strings';
+import { formatDateTime } from '@/lib/format-date';
 import type { SuggestionRecord } from '../../../../../domain/flow-suggestions';
-import { Badge } from '../../../../components/ui/badge';
-import { MarkdownBlock } from '../../../../components/ui/markdown';
-import { formatDateTime } from '../../../../lib/format-date';
-import { suggestions as t } from '../../../../lib/strings';
 
 /** One round of suggestions: when it was made, what it says of each step, and of the flow as a whole. */
 export function SuggestionRecordCard({ record }: { record: SuggestionRecord }) {

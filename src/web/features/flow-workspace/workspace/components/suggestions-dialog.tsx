@@ -1,7 +1,8 @@
 import { Sparkles, Trash2 } from 'lucide-react';
-import { Button } from '../../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../../components/ui/dialog';
-import { suggestions as t, toasts, whyDisabled } from '../../../../lib/strings';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { suggestions as t } from '@/features/flow-workspace/strings';
+import { toasts, whyDisabled } from '@/lib/strings';
 import { useClearSuggestions } from '../api/clear-suggestions';
 import { useGenerateSuggestions } from '../api/generate-suggestions';
 import { useSuggestions } from '../api/get-suggestions';

@@ -1,7 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
+import { unreviewedResults as t } from '@/features/flow-workspace/strings';
+import { cn } from '@/lib/cn';
 import type { UnreviewedResultUse } from '../../../../../domain/execution/types';
-import { cn } from '../../../../lib/cn';
-import { unreviewedResults as t } from '../../../../lib/strings';
 
 /**
  * Says which results a run's prompt used while nobody had approved them, as the server recorded them with

@@ -1,19 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
 import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import type { Flow } from '../../../../../domain/flow';
-import { useToast } from '../../../../components/ui/toast';
-import { editMode, toasts } from '../../../../lib/strings';
-import { useUpdateFlow } from '../../api/update-flow';
-import { useUpdateStep } from '../../api/update-step';
+import { useToast } from '@/components/ui/toast';
+import { useUpdateFlow } from '@/features/flow-workspace/api/update-flow';
+import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import {
   flowDetailsDraftAtom,
   stepDraftAtom,
   useDirtyFlag,
   useFlowDetailsDraft,
-} from '../../edit/components/edit-session';
-import { flowDetailsProblems } from '../../edit/components/flow-details-card';
-import { draftChanges, draftProblem, hasDraftChanges } from '../../edit/components/step-draft';
+} from '@/features/flow-workspace/edit/components/edit-session';
+import { flowDetailsProblems } from '@/features/flow-workspace/edit/components/flow-details-card';
+import {
+  draftChanges,
+  draftProblem,
+  hasDraftChanges,
+} from '@/features/flow-workspace/edit/components/step-draft';
+import { editMode } from '@/features/flow-workspace/strings';
+import { toasts } from '@/lib/strings';
+import type { Flow } from '../../../../../domain/flow';
 
 /**
  * The header's Save: the flow's name, description and status as edited in edit mode, and whatever is still

@@ -1,12 +1,12 @@
 import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
+import { workspace as t } from '@/features/flow-workspace/strings';
+import { flowHistoryPath } from '@/features/flow-workspace/versions/components/flow-version-link';
+import { cn } from '@/lib/cn';
 import type { Flow } from '../../../../../domain/flow';
-import { Button, buttonClasses } from '../../../../components/ui/button';
-import { cn } from '../../../../lib/cn';
-import { workspace as t } from '../../../../lib/strings';
-import { HistoryDialog } from '../../history/components/history-dialog';
-import { flowHistoryPath } from '../../versions/components/flow-version-link';
 import { LogsDialog } from './logs-dialog';
 import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';

@@ -1,10 +1,10 @@
 import { Lightbulb, Loader2, Plus, Sparkles } from 'lucide-react';
 import { useId } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, Textarea } from '@/components/ui/field';
+import { aiCreator as t } from '@/features/flows/strings';
 import { WORKFLOW_DESCRIPTION_MAX_LENGTH } from '../../../../../domain/workflow-json';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
-import { Button } from '../../../../components/ui/button';
-import { Field, Textarea } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
 /** 'Tạo AI': a description, a tip once there is text, generate, then the preview and create. */

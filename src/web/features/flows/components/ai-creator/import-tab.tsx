@@ -1,9 +1,9 @@
 import { FileUp, Loader2 } from 'lucide-react';
 import { useId } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, Input, Textarea } from '@/components/ui/field';
+import { aiCreator as t } from '@/features/flows/strings';
 import type { AiCreatorPhase } from '../../../../../machines/ai-creator-dialog';
-import { Button } from '../../../../components/ui/button';
-import { Field, Input, Textarea } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
 
 /** 'Import': a .json file (its text goes into the paste area) or pasted JSON, then import. */
 export function ImportTab({

@@ -1,10 +1,10 @@
 import { Loader2, Plus } from 'lucide-react';
 import { useId } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, Select } from '@/components/ui/field';
+import { aiCreator as t } from '@/features/flows/strings';
 import { BUILTIN_TEMPLATES, builtinTemplate } from '../../../../../domain/builtin-templates';
 import type { AiCreatorPhase, DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
-import { Button } from '../../../../components/ui/button';
-import { Field, Select } from '../../../../components/ui/field';
-import { aiCreator as t } from '../../../../lib/strings';
 import { WorkflowStepsPreview } from './workflow-steps-preview';
 
 /** 'Template': one of the built-in templates, its preview, and create. */

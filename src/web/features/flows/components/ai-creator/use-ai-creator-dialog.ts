@@ -11,11 +11,11 @@ import {
   type WorkflowSource,
 } from '../../../../../machines/ai-creator-dialog';
 import type { WorkflowJsonOrigin } from '../../../../../domain/flow/events';
-import { type ToastMessage, useToast } from '../../../../components/ui/toast';
-import { messageOf } from '../../../../lib/api-client';
-import { createFlowFromJson } from '../../../../lib/flows-query';
-import { aiCreator as t } from '../../../../lib/strings';
-import { type GenerateWorkflowInput, generateWorkflow } from '../../api/generate-workflow';
+import { type ToastMessage, useToast } from '@/components/ui/toast';
+import { messageOf } from '@/lib/api-client';
+import { createFlowFromJson } from '@/lib/flows-query';
+import { aiCreator as t } from '@/features/flows/strings';
+import { type GenerateWorkflowInput, generateWorkflow } from '@/features/flows/api/generate-workflow';
 
 const failure = (title: string, description: string): ToastMessage => ({
   title,

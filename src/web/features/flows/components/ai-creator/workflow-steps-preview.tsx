@@ -1,8 +1,8 @@
+import { Badge } from '@/components/ui/badge';
+import { aiCreator as t } from '@/features/flows/strings';
+import { excerptOf } from '@/lib/excerpt';
 import { referencedOrder } from '../../../../../domain/workflow-json';
 import type { DialogWorkflow } from '../../../../../machines/ai-creator-dialog';
-import { Badge } from '../../../../components/ui/badge';
-import { excerptOf } from '../../../../lib/excerpt';
-import { aiCreator as t } from '../../../../lib/strings';
 
 /** At most this many steps are previewed. */
 export const PREVIEW_STEP_LIMIT = 10;
