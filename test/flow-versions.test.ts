@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowStreamId } from '../src/domain/flow/events';
 import { decider as flowDecider } from '../src/domain/flow/decider';
+import { flowStreamId } from '../src/domain/flow/events';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';

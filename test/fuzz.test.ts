@@ -1,13 +1,13 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
 import fc from 'fast-check';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createOfflineProvider } from '../src/ai';
-import { isStorableText } from '../src/domain/storable-text';
 import { executionStreamId } from '../src/domain/execution/stream';
 import { flowStreamId } from '../src/domain/flow/events';
 import { masterStreamId } from '../src/domain/master-mode/events';
+import { isStorableText } from '../src/domain/storable-text';
 import { registered, serverErrors } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 

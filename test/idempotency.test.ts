@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database';
+import { gatedModel } from './support/gated-model';
 import { startServerProcess } from './support/server-process';
 import {
   type AnotherInstance,
@@ -12,7 +13,6 @@ import {
   signUp,
   type TestApp,
 } from './support/test-app';
-import { gatedModel } from './support/gated-model';
 
 const model = gatedModel();
 model.open();

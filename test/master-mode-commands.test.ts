@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ModelProvider, ModelRequest } from '../src/ai';
-import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { INSTANCE_LOCK_CLASS } from '../src/api/server-instance';
+import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import {
   type AnotherInstance,
   anotherInstance,

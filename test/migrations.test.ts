@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from '../src/api/database/migrate';
-import { EventStore } from '../src/eventstore';
-import { flowStreamId } from '../src/domain/flow/events';
 import { decider as flowDecider } from '../src/domain/flow/decider';
+import { flowStreamId } from '../src/domain/flow/events';
+import { EventStore } from '../src/eventstore';
 import { toFlowEvent } from '../src/projections/project-flow-events';
 import { createTestDatabase, type TestDatabase } from './support/database';
 

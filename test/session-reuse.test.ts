@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Session } from 'fastify';
+import type { FastifyInstance, Session } from 'fastify';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app';

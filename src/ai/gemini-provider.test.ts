@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleGenAI } from '@google/genai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { echoPrompt, type FakeGemini, startFakeGemini } from '../../test/support/fake-gemini';
 import { createGeminiProvider } from './gemini-provider';
 import { ModelCallError, type ModelProvider, STOPPED_MESSAGE } from './model-provider';

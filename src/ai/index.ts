@@ -1,4 +1,4 @@
-export { type GeminiProviderOptions, createGeminiProvider } from './gemini-provider';
+export { createGeminiProvider, type GeminiProviderOptions } from './gemini-provider';
 export {
   type ModelAnswer,
   ModelCallError,

@@ -1,7 +1,7 @@
 import type { ModelProvider } from './model-provider';
+import { createModelStream } from './model-stream';
 import { offlineTextAnswer } from './offline-answer';
 import { offlineJsonAnswer } from './offline-json-answer';
-import { createModelStream } from './model-stream';
 
 export interface OfflineProviderOptions {
   /** A pause before each chunk after the first, so demos and tests can watch the answer arrive. */

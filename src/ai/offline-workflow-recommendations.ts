@@ -1,4 +1,5 @@
 import type { StepSnapshot } from '../domain/flow';
+import { stepReference, type WorkflowJsonInput } from '../domain/workflow-json';
 import type { DetectedPattern, FlowUsage } from '../domain/workflow-patterns';
 import {
   MAX_RECOMMENDATIONS,
@@ -6,7 +7,6 @@ import {
   type RecommendationDraft,
   type RecommendedStep,
 } from '../domain/workflow-recommendations';
-import { stepReference, type WorkflowJsonInput } from '../domain/workflow-json';
 import { OFFLINE_MARKER, shorten } from './offline-answer';
 import { recommendationTitle } from './recommendation-titles';
 

@@ -1,8 +1,8 @@
 import type { Sql } from 'postgres';
-import { notCleared } from './conversation-context';
 import type { StepSnapshot } from '../domain/flow';
 import type { FlowReview } from '../domain/flow-suggestions';
 import { EXECUTION_STREAM_PREFIX } from '../projections/project-execution-events';
+import { notCleared } from './conversation-context';
 
 /** Enough recent history to judge a flow by; older runs say less about its prompts as they are now. */
 const HISTORY_LIMIT = 50;

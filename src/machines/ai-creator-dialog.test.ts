@@ -7,8 +7,8 @@ import {
   aiCreatorPhaseOf,
   type CreatedFlow,
   type DialogWorkflow,
-  type WorkflowSource,
   readImport,
+  type WorkflowSource,
 } from './ai-creator-dialog';
 import { type Pending, settle, waitIn } from './testing';
 

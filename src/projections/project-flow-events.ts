@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
-import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../domain/flow/events';
 import { decider as flowDecider } from '../domain/flow/decider';
+import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../domain/flow/events';
 import type { Statement } from '../eventstore';
 import type { ProjectableEvent } from './project-execution-events';
 

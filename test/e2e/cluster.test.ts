@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestCluster, missingNginx, startCluster } from '../support/cluster';
+import { missingNginx, startCluster, type TestCluster } from '../support/cluster';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure } from './environment';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import postgres, { type Sql } from 'postgres';
-import { inject } from 'vitest';
-import { connect } from '../../src/api/database/connection';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import postgres, { type Sql } from 'postgres';
+import { inject } from 'vitest';
+import { connect } from '../../src/api/database/connection';
 import { MIGRATIONS_DIR, migrate } from '../../src/api/database/migrate';
 
 export interface TestDatabase {

@@ -1,10 +1,10 @@
 import type { Sql } from 'postgres';
 import type { NewApiKey } from '../../domain/api-key';
 import { notFound } from '../../domain/errors';
+import { mayInSql } from '../access';
 import type { Config } from '../config';
 import { createOwnKeyCipher } from '../own-key-cipher';
 import { readUsage, type Usage } from '../usage-standing';
-import { mayInSql } from '../access';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
 export interface ListedKey {

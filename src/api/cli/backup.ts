@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
@@ -9,7 +10,6 @@ import {
   startEmbeddedPostgres,
 } from '../database/embedded-postgres';
 import { openDatabase } from '../database/open-database';
-import { readFile } from 'node:fs/promises';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 
 const USAGE = `usage:

@@ -8,8 +8,8 @@ import {
   stepRunSucceeded,
 } from '../../domain/execution/testing';
 import type { ExecutionEvent } from '../../domain/execution/types';
-import type { FlowEvent, FlowState, VersionedStep } from '../../domain/flow/events';
 import { decider as flowDecider } from '../../domain/flow/decider';
+import type { FlowEvent, FlowState, VersionedStep } from '../../domain/flow/events';
 import type { RecordedEvent } from '../../eventstore';
 import { eventJson, eventLine, eventLines, eventSummary, flowAfter } from './event-line';
 

@@ -1,6 +1,6 @@
 import type { ExecutionEvent } from '../../domain/execution';
-import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
 import { decider as flowDecider } from '../../domain/flow/decider';
+import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
 import { versionSummary } from '../../domain/flow/version-summary';
 import type { RecordedEvent } from '../../eventstore';
 import { EXECUTION_STREAM_PREFIX } from '../../projections/project-execution-events';

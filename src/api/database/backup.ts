@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { access, rename, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { type Writable, pipeline } from 'node:stream';
+import { pipeline, type Writable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Sql } from 'postgres';
 import { migrate, migrationNames } from './migrate';

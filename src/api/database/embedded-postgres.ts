@@ -13,8 +13,8 @@ import {
   type PostgresBinaries,
   PROGRAMS_COPY_PREFIX,
   platformBinaries,
-  reachableCopyOf,
   type RunAs,
+  reachableCopyOf,
   startClusterProcess,
 } from './postgres-processes';
 

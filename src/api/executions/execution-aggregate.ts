@@ -6,8 +6,8 @@ import type {
   ExecutionState,
 } from '../../domain/execution/types';
 import { EXECUTION_STREAM_PREFIX, executionStatements } from '../../projections/project-execution-events';
-import type { Aggregate } from '../commands/command-handler';
 import { may } from '../access';
+import type { Aggregate } from '../commands/command-handler';
 
 /** Executions as the command handler sees them: `execution-<id>` streams, the execution decider. */
 export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, ExecutionEvent, DecideContext> =

@@ -1,14 +1,14 @@
 import type { Sql } from 'postgres';
-import { executionAnswer } from '../answer-schemas';
+import { notFound } from '../../domain/errors';
 import { shownStatus } from '../../domain/execution/queries';
 import type { StepResult } from '../../domain/execution/types';
 import type { ExecutionRow } from '../../projections/execution-row';
-import { notFound } from '../../domain/errors';
-import type { Stored } from '../answer-schemas';
-import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
-import type { ServerInstance } from '../server-instance';
-import { ExecutionViewCache } from './execution-view-cache';
 import { mayInSql } from '../access';
+import type { Stored } from '../answer-schemas';
+import { executionAnswer } from '../answer-schemas';
+import type { ServerInstance } from '../server-instance';
+import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
+import { ExecutionViewCache } from './execution-view-cache';
 
 type ListedRow = Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'>;
 

@@ -5,15 +5,15 @@ import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
 import { MESSAGES } from '../../domain/execution/decide';
 import { executionStreamId } from '../../domain/execution/stream';
-import { ConcurrencyConflict } from '../../eventstore';
 import type { StepResult } from '../../domain/execution/types';
+import { ConcurrencyConflict } from '../../eventstore';
 import type { Config } from '../config';
-import type { FlowsRepository } from '../flows/flows-repository';
 import { readPromptConversation } from '../conversation-context';
 import { onOneConnection } from '../database/one-connection';
-import type { ServerInstance } from '../server-instance';
+import type { FlowsRepository } from '../flows/flows-repository';
 import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
+import type { ServerInstance } from '../server-instance';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 

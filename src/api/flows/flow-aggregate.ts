@@ -2,8 +2,8 @@ import type { FlowCommand, FlowContext } from '../../domain/flow/commands';
 import { decider } from '../../domain/flow/decider';
 import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
 import { flowStatements } from '../../projections/project-flow-events';
-import type { Aggregate } from '../commands/command-handler';
 import { may } from '../access';
+import type { Aggregate } from '../commands/command-handler';
 
 /** Flows as the command handler sees them: `flow-<id>` streams, the flow decider, `flows`/`steps` projected. */
 export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowContext> = {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
-import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
 import { notFound } from '../../domain/errors';
+import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
 import type { FlowCommand } from '../../domain/flow/commands';
-import { decider as flowDecider, FLOW_NOT_FOUND } from '../../domain/flow/decider';
+import { FLOW_NOT_FOUND, decider as flowDecider } from '../../domain/flow/decider';
 import { type FlowOrigin, type FlowState, flowStreamId, type VersionedStep } from '../../domain/flow/events';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';

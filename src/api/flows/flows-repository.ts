@@ -3,8 +3,8 @@ import { notFound } from '../../domain/errors';
 import type { Flow, Step, StepSnapshot } from '../../domain/flow';
 import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow/decider';
 import type { FlowState, VersionedStep } from '../../domain/flow/events';
-import type { Loaded } from '../commands/command-handler';
 import { type Action, mayInSql } from '../access';
+import type { Loaded } from '../commands/command-handler';
 
 /** A flow as its row holds it: times are Dates until they are serialised. */
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {

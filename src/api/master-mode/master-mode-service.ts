@@ -19,10 +19,10 @@ import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
 import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
-import type { ServerInstance } from '../server-instance';
 import type { UserModels } from '../model-calls/user-models';
-import { callApiRow } from './master-api-call';
+import type { ServerInstance } from '../server-instance';
 import { masterAggregate } from './master-aggregate';
+import { callApiRow } from './master-api-call';
 
 const SESSION_NOT_FOUND = 'Master mode session not found';
 

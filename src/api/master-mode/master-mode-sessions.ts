@@ -1,12 +1,12 @@
 import type { Sql } from 'postgres';
+import { notFound } from '../../domain/errors';
 import type {
   CreateMasterStep,
   MasterSessionWithSteps,
   MasterStep,
 } from '../../domain/master-mode/master-session';
-import { notFound } from '../../domain/errors';
-import { SESSION_COLUMNS, STEP_COLUMNS } from './master-mode-service';
 import { mayInSql } from '../access';
+import { SESSION_COLUMNS, STEP_COLUMNS } from './master-mode-service';
 
 /** A row a new session starts with. */
 export interface NewRow {

@@ -5,8 +5,8 @@ import { ConversationContexts } from '../conversation-context';
 import { RecommendationsRepository } from '../recommendations/recommendations-repository';
 import { RequestLogsRepository } from '../request-logs/request-logs-repository';
 import { SuggestionsRepository } from '../suggestions/suggestions-repository';
-import { UsersRepository } from '../users/users-repository';
 import { UserSessionsRepository } from '../user-sessions/user-sessions-repository';
+import { UsersRepository } from '../users/users-repository';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -9,10 +9,10 @@ import {
   statusAfterFeedback,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
-import type { Stored } from '../answer-schemas';
 import type { Statement } from '../../eventstore';
-import { readFlowUsage } from './flow-usage';
 import { mayInSql } from '../access';
+import type { Stored } from '../answer-schemas';
+import { readFlowUsage } from './flow-usage';
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
   base_flow_id, recommended_steps, benefits, estimated_time_reduction, implementation_complexity, tags, status,

@@ -1,7 +1,7 @@
-import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generateWorkflow } from '../../ai';
+import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import {
   generatedWorkflowSchema,
   WORKFLOW_DESCRIPTION_MAX_LENGTH,

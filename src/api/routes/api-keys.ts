@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { noContent, recordId, storedAt } from '../answer-schemas';
 import { newApiKeySchema } from '../../domain/api-key';
+import { noContent, recordId, storedAt } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../domain/errors';
 import { decider } from '../../domain/execution/decider';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
-import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
-import { notFound } from '../../domain/errors';
-import { userIdOf } from '../plugins/auth';
-import { actorOf } from '../users/users-repository';
-import { flowIdParams, idParams } from '../request-schemas';
 import { may } from '../access';
+import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
+import { userIdOf } from '../plugins/auth';
+import { flowIdParams, idParams } from '../request-schemas';
+import { actorOf } from '../users/users-repository';
 
 const eventsQuery = z.object({
   /** The stream position to read after: 0 from the start, or the `next` of the page before. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { userIdOf } from '../plugins/auth';
 import { sendProblem } from '../errors';
+import { userIdOf } from '../plugins/auth';
 
 /**
  * `/api/ws`: the session cookie authenticates the upgrade, and the socket lives as long as that session; the

@@ -3,17 +3,17 @@ import { z } from 'zod';
 import { generateWorkflowRecommendations } from '../../ai/workflow-recommendations';
 import { BUILTIN_TEMPLATES } from '../../domain/builtin-templates';
 import { OUTPUT_MODES } from '../../domain/flow';
+import { workflowJsonSchema } from '../../domain/workflow-json';
 import { detectWorkflowPatterns } from '../../domain/workflow-patterns';
 import {
   COMPLEXITIES,
   PRIORITIES,
   RECOMMENDATION_CATEGORIES,
   RECOMMENDATION_TYPES,
-  recommendedStepSchema,
   recommendationFeedbackSchema,
+  recommendedStepSchema,
   type TemplateRecord,
 } from '../../domain/workflow-recommendations';
-import { workflowJsonSchema } from '../../domain/workflow-json';
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { flowAnswer, recordId, storedAt } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { executionAnswer } from '../answer-schemas';
+import { rerunFromStep } from '../executions/rerun-from-step';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, noFieldsBody } from '../request-schemas';
-import { rerunFromStep } from '../executions/rerun-from-step';
 
 const rerunParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   defaultModeOf,
+  newUserSessionSchema,
   SESSION_MODES,
   type SessionMode,
-  newUserSessionSchema,
   sessionUrlOf,
 } from '../../domain/user-session';
 import { noContent, recordId, storedAt } from '../answer-schemas';

@@ -4,18 +4,18 @@ import {
   clientMessageSchema,
   type LiveEvent,
   type LiveTopic,
-  type ServerMessage,
   RESTART_CLOSE_CODE,
+  type ServerMessage,
   SIGNED_OUT_CLOSE_CODE,
   topicKey,
   topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
+import { may } from '../access';
 import type { ServerInstance } from '../server-instance';
 import type { SessionWatch } from '../session-store';
 import { type RunTextItem, RunTextRelay } from './run-text-relay';
-import { may } from '../access';
 
 /**
  * How often the sessions of open sockets are read again: it learns renewed expiries and catches a sign-out

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { given } from '../testing';
-import { decider } from './decider';
 import { MESSAGES } from './decide';
+import { decider } from './decider';
 import { buildPrompt } from './prompt';
 import {
   aStep,
@@ -9,10 +9,10 @@ import {
   countingIds,
   draft,
   EXECUTION_ID,
+  executionContext,
   executionStarted,
   FLOW_ID,
   fold,
-  executionContext,
   NOW,
   ranStep,
   stepRunStarted,

@@ -1,5 +1,5 @@
-import { type DiffPart, diffText } from './text-diff';
 import { decider } from './decider';
+import { type DiffPart, diffText } from './text-diff';
 import type { ExecutionEvent, ExecutionState, KeySource } from './types';
 
 /**

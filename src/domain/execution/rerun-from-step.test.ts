@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { given } from '../testing';
-import { decider } from './decider';
 import { MESSAGES } from './decide';
+import { decider } from './decider';
 import {
   aStep,
   contextWith,
   draft,
   EXECUTION_ID,
+  executionContext,
   executionStarted,
   FLOW_ID,
   fold,
-  executionContext,
   NOW,
   ranStep,
   stepRunStarted,

@@ -1,5 +1,5 @@
-import { DEFAULT_LIMITS } from '../limits';
 import type { Step, StepSnapshot } from '../flow';
+import { DEFAULT_LIMITS } from '../limits';
 import { decider } from './decider';
 import type { DecideContext, ExecutionEvent, ExecutionState, ResultDraft } from './types';
 

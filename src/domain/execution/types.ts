@@ -1,5 +1,5 @@
-import type { Limits } from '../limits';
 import type { OutputMode, StepSnapshot } from '../flow';
+import type { Limits } from '../limits';
 
 export type ExecutionStatus = 'running' | 'stopped' | 'completed' | 'failed';
 /**

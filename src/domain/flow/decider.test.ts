@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aFlowStep } from '../execution/testing';
-import { fold, given } from '../testing';
 import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
+import { fold, given } from '../testing';
 import type { FlowContext } from './commands';
 import { decider, FLOW_NOT_FOUND, INPUT_SOURCES_EARLIER, STEP_NOT_FOUND, TOO_MANY_STEPS } from './decider';
 import type { FlowEvent, FlowState, VersionedStep } from './events';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aFlowStep } from '../execution/testing';
-import type { FlowEvent, VersionedStep } from './events';
 import { decider } from './decider';
+import type { FlowEvent, VersionedStep } from './events';
 import { flowVersions, versionSummary } from './version-summary';
 
 const AT = '2026-11-25T10:00:00.000Z';

@@ -1,5 +1,5 @@
-import type { FlowEvent, FlowOrigin, FlowState, StepFields } from './events';
 import { decider } from './decider';
+import type { FlowEvent, FlowOrigin, FlowState, StepFields } from './events';
 
 // The versions page speaks Vietnamese like the rest of the UI; product terms (step, flow, prompt, status
 // values) stay as the UI writes them elsewhere.

@@ -1,9 +1,9 @@
 import type { Decider } from '../decider';
 import { conflict } from '../errors';
 import { INTERRUPTED, isInterrupted } from '../interrupted-runs';
+import { storableText } from '../storable-text';
 import type { MasterCommand, MasterContext } from './commands';
 import type { MasterEvent, MasterState } from './events';
-import { storableText } from '../storable-text';
 import { rowLabel } from './row-run';
 
 export const EXECUTE_ALL_RUNNING = 'Execute All đang chạy';

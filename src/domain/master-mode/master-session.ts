@@ -1,5 +1,5 @@
-import { MAX_TEXT_CEILING } from '../limits';
 import { z } from 'zod';
+import { MAX_TEXT_CEILING } from '../limits';
 
 /** What a master mode row does when it runs (default ai). */
 export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;

@@ -1,6 +1,6 @@
-import { DEFAULT_LIMITS } from '../limits';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
+import { DEFAULT_LIMITS } from '../limits';
 import type { MasterStep } from './master-session';
 import { allowedApiUrl, blankRequiredRow, DEFAULT_MASTER_INPUT, planRowRun } from './row-run';
 

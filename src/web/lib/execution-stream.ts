@@ -1,6 +1,6 @@
 import { evolve } from '../../domain/execution';
-import { newerView } from '../../domain/live-updates';
 import type { ExecutionEvent, ExecutionState } from '../../domain/execution/types';
+import { newerView } from '../../domain/live-updates';
 
 /** An execution as the API returns it: the domain state plus the stream position it reflects. */
 export type Execution = ExecutionState & { version: number };

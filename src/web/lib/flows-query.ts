@@ -1,6 +1,6 @@
-import type { WorkflowJsonOrigin } from '../../domain/flow/events';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Flow } from '../../domain/flow';
+import type { WorkflowJsonOrigin } from '../../domain/flow/events';
 import { api } from './api-client';
 
 /**

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { apiKeys as t } from '../strings';
-import { isUnauthorized } from './unauthorized';
 import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
+import { isUnauthorized } from './unauthorized';
 
 export const deleteApiKey = (keyId: string) => api.delete(`/api/user/api-keys/${keyId}`);
 

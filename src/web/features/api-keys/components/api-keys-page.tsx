@@ -1,13 +1,13 @@
 import { AlertTriangle, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
 import { toasts } from '@/lib/strings';
-import { apiKeys as t } from '../strings';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { type ApiKey, useApiKeys } from '../api/get-api-keys';
 import { useUsage } from '../api/get-usage';
+import { apiKeys as t } from '../strings';
 import { AddApiKeyDialog } from './add-api-key-dialog';
 import { ApiKeyGuide } from './api-key-guide';
 import { ApiKeyList } from './api-key-list';

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Flow } from '../../../../domain/flow';
 import { api } from '@/lib/api-client';
-import { toasts } from '@/lib/strings';
 import { type FlowListItem, flowsQueryOptions } from '@/lib/flows-query';
+import { toasts } from '@/lib/strings';
+import type { Flow } from '../../../../domain/flow';
 
 export interface CreateFlowInput {
   name: string;

@@ -1,9 +1,9 @@
 import { Plus, Search, Sparkles, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';

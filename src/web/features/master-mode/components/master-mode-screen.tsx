@@ -1,15 +1,13 @@
 import { ArrowLeft, Play, PlayCircle, Plus, RotateCcw, Settings, Square, Trash2 } from 'lucide-react';
 import { useRef, useState } from 'react';
-import type { MasterStep } from '../../../../domain/master-mode/master-session';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { whyDisabled } from '@/lib/strings';
-import { masterMode as t } from '../strings';
+import type { MasterStep } from '../../../../domain/master-mode/master-session';
 import { useMasterSession } from '../api/get-master-session';
-import { useLiveMasterSession } from '../api/use-live-master-session';
 import {
   useCreateMasterStep,
   useDeleteMasterStep,
@@ -17,6 +15,8 @@ import {
   useUpdateMasterStep,
 } from '../api/master-steps';
 import { useExecuteAll, useResetSession, useStopSession } from '../api/session-controls';
+import { useLiveMasterSession } from '../api/use-live-master-session';
+import { masterMode as t } from '../strings';
 import { MasterRow, sheetColumns } from './master-row';
 import {
   type EditableField,

@@ -1,18 +1,18 @@
 import { Layers, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Field, Input, Select } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { useFlows } from '@/lib/flows-query';
-import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { formatDateTime } from '@/lib/format-date';
-import { masterMode as t } from '../strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
+import { masterMode as t } from '../strings';
 
 /** The user's sessions, the one changed last first: each opens or is deleted from here. */
 function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {

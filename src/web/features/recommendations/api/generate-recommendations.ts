@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { api } from '@/lib/api-client';
+import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { recommendations as t } from '../strings';
-import { recommendationsQueryOptions } from './get-recommendations';
 import { patternsQueryOptions } from './get-patterns';
+import { recommendationsQueryOptions } from './get-recommendations';
 
 export interface GeneratedRecommendations {
   count: number;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { recommendations as t } from '../strings';
 import { flowsQueryOptions } from '@/lib/flows-query';
+import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
 /** The flow made from a recommendation, with the steps it was given. */

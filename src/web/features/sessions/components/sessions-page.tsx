@@ -1,15 +1,15 @@
 import { Bookmark, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { toasts } from '@/lib/strings';
-import { sessions as t } from '../strings';
 import { useDeleteUserSession } from '../api/delete-user-session';
 import { type UserSession, useUserSessions } from '../api/get-user-sessions';
 import { useLoadUserSession } from '../api/load-user-session';
+import { sessions as t } from '../strings';
 import { CreateSessionDialog } from './create-session-dialog';
 import { SessionCard } from './session-card';
 

@@ -1,9 +1,9 @@
 import { Plus, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { CHOICE_MAX_LENGTH } from '../../../../../domain/flow';
 import { Input } from '@/components/ui/field';
-import { whyDisabled } from '@/lib/strings';
 import { editMode as t } from '@/features/flow-workspace/strings';
+import { whyDisabled } from '@/lib/strings';
+import { CHOICE_MAX_LENGTH } from '../../../../../domain/flow';
 
 /** The options a multiple_choice step picks from; there is always at least one row to fill. */
 export function ChoicesEditor({

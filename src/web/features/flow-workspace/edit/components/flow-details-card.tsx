@@ -1,4 +1,8 @@
 import { useId } from 'react';
+import { Card } from '@/components/ui/card';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { editMode as t } from '@/features/flow-workspace/strings';
+import { flowsList } from '@/lib/strings';
 import {
   createFlowSchema,
   FLOW_DESCRIPTION_MAX_LENGTH,
@@ -6,10 +10,6 @@ import {
   FLOW_STATUSES,
   type Flow,
 } from '../../../../../domain/flow';
-import { Card } from '@/components/ui/card';
-import { Field, Input, Select, Textarea } from '@/components/ui/field';
-import { flowsList } from '@/lib/strings';
-import { editMode as t } from '@/features/flow-workspace/strings';
 import { type FlowDetails, useFlowDetailsDraft } from './edit-session';
 
 /** What is wrong with the details, field by field, under the rules the server applies to a flow. */

@@ -1,11 +1,11 @@
 import { ListRestart } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { Step } from '../../../../../domain/flow';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
-import type { Execution } from '@/lib/execution-stream';
 import { rerunFromStep as t } from '@/features/flow-workspace/strings';
+import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '../../../../../domain/flow';
 import { useRerunFromStep } from '../api/rerun-from-step';
 
 /**

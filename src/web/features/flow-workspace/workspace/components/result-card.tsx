@@ -1,18 +1,18 @@
 import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
-import type { StepResult } from '../../../../../domain/execution/types';
-import type { OutputMode } from '../../../../../domain/flow';
-import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
+import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Input, Textarea } from '@/components/ui/field';
 import { MarkdownBlock } from '@/components/ui/markdown';
 import { useToast } from '@/components/ui/toast';
-import { formatDateTime } from '@/lib/format-date';
-import { runMode as t, toasts } from '@/lib/strings';
 import { useDeleteResult } from '@/features/flow-workspace/api/delete-result';
 import { useUpdateResult } from '@/features/flow-workspace/api/update-result';
+import { formatDateTime } from '@/lib/format-date';
+import { runMode as t, toasts } from '@/lib/strings';
+import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
+import type { StepResult } from '../../../../../domain/execution/types';
+import type { OutputMode } from '../../../../../domain/flow';
 import { ResultStatusBadge } from './result-status-badge';
 import { ReusedResultBadge } from './reused-result-badge';
 

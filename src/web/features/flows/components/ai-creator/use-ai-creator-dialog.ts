@@ -2,6 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { type ToastMessage, useToast } from '@/components/ui/toast';
+import { type GenerateWorkflowInput, generateWorkflow } from '@/features/flows/api/generate-workflow';
+import { aiCreator as t } from '@/features/flows/strings';
+import { messageOf } from '@/lib/api-client';
+import { createFlowFromJson } from '@/lib/flows-query';
+import type { WorkflowJsonOrigin } from '../../../../../domain/flow/events';
 import {
   type AiCreatorEmitted,
   aiCreatorDialogMachine,
@@ -10,12 +16,6 @@ import {
   type DialogWorkflow,
   type WorkflowSource,
 } from '../../../../../machines/ai-creator-dialog';
-import type { WorkflowJsonOrigin } from '../../../../../domain/flow/events';
-import { type ToastMessage, useToast } from '@/components/ui/toast';
-import { messageOf } from '@/lib/api-client';
-import { createFlowFromJson } from '@/lib/flows-query';
-import { aiCreator as t } from '@/features/flows/strings';
-import { type GenerateWorkflowInput, generateWorkflow } from '@/features/flows/api/generate-workflow';
 
 const failure = (title: string, description: string): ToastMessage => ({
   title,
