@@ -18,7 +18,7 @@ function versioned(id: string, order: number, fields: Partial<VersionedStep> = {
 }
 
 /** A flow's stream: created with one step, a step added, the first step's prompt edited, made active. */
-function flowHistory(flowId: string, userId: string): FlowEvent[] {
+function flowVersionsOf(flowId: string, userId: string): FlowEvent[] {
   const stock = versioned(randomUUID(), 1, { name: 'Stock' });
   const bowl = versioned(randomUUID(), 2, { name: 'Bowl', inputSources: [stock.id] });
   return [
@@ -107,7 +107,7 @@ describe('npm run events', () => {
   it('shows every event of a flow in order, one line each, saying what each version changed', async () => {
     const flowId = randomUUID();
     const userId = randomUUID();
-    const history = flowHistory(flowId, userId);
+    const history = flowVersionsOf(flowId, userId);
     const flowEvents: RecordedEvent[] = [];
     for (const [i, event] of history.entries()) {
       const appended = await t.store.append(flowStreamId(flowId), 'flow', i, [
@@ -243,7 +243,7 @@ describe('npm run events', () => {
       expect(lines(stdout)).toHaveLength(1);
 
       const flowId = randomUUID();
-      const [created] = flowHistory(flowId, 'user-1');
+      const [created] = flowVersionsOf(flowId, 'user-1');
       await t.store.append(flowStreamId(flowId), 'flow', 'no_stream', [created!]);
       const flowCreated = `flow-${flowId}#1  FlowCreated         actor=-  command=-  Tạo thủ công, gồm 1 step, named "Soup"`;
       await expect.poll(() => stdout, { timeout: 10_000, interval: 50 }).toContain(flowCreated);

@@ -49,7 +49,7 @@ export class RecommendationsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The user's flows as recommendations are grounded in them. */
-  workflowHistory(userId: string) {
+  flowUsage(userId: string) {
     return readFlowUsage(this.sql, userId);
   }
 

@@ -110,7 +110,7 @@ export const recommendationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const userId = userIdOf(request);
       const [flows, model] = await Promise.all([
-        recommendations.workflowHistory(userId),
+        recommendations.flowUsage(userId),
         app.models.forUser(userId),
       ]);
       const patterns = detectWorkflowPatterns(flows);

@@ -14,9 +14,9 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 
 const FlowsPage = page(() => import('../features/flows/components/flows-page'), 'FlowsPage');
 const FlowWorkspacePage = page(() => import('./routes/flow-workspace-route'), 'FlowWorkspaceRoute');
-const FlowHistoryPage = page(
-  () => import('../features/flow-workspace/versions/components/flow-history-page'),
-  'FlowHistoryPage',
+const FlowVersionsPage = page(
+  () => import('../features/flow-workspace/versions/components/flow-versions-page'),
+  'FlowVersionsPage',
 );
 const FlowsFastPage = page(
   () => import('../features/flows-fast/components/flows-fast-page'),
@@ -76,7 +76,7 @@ function SignedInRoutes() {
       <Route path="/" component={FlowsPage} />
       <Route path="/flows" component={FlowsRoute} />
       <Route path="/flows/:flowId" component={FlowWorkspacePage} />
-      <Route path="/flows/:flowId/versions" component={FlowHistoryPage} />
+      <Route path="/flows/:flowId/versions" component={FlowVersionsPage} />
       <Route path="/flows-fast" component={FlowsFastPage} />
       <Route path="/flows-static">
         <FlowsStaticPage signedIn />

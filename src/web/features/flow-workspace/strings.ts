@@ -54,7 +54,7 @@ export const logs = {
 };
 
 /** The Flow History screen: every version of a flow, any two compared, and a past one restored. */
-export const flowHistory = {
+export const flowVersions = {
   title: 'Flow History',
   description:
     'Mỗi lần sửa flow hoặc step tạo một version mới. Chọn hai version để so sánh, hoặc khôi phục một version trước.',

@@ -2,7 +2,7 @@ import { FileText } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { MarkdownBlock } from '@/components/ui/markdown';
-import { flowHistory } from '@/features/flow-workspace/strings';
+import { flowVersions } from '@/features/flow-workspace/strings';
 import { FlowVersionLink } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { ExecutionStatusBadge } from '@/features/flow-workspace/workspace/components/execution-status-badge';
 import { ResultStatusBadge } from '@/features/flow-workspace/workspace/components/result-status-badge';
@@ -192,7 +192,7 @@ export function HistoryStateView({
         ) : null}
         {syncedVersion !== null && syncedVersion !== state.flowVersion ? (
           <span className="flex items-center gap-1 text-xs text-slate-500" data-testid="history-state-synced">
-            {flowHistory.syncedTo}
+            {flowVersions.syncedTo}
             <FlowVersionLink flowId={state.flowId} version={syncedVersion} />
           </span>
         ) : null}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
 import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
-import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { flowVersions as t } from '@/features/flow-workspace/strings';
 import { api } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { type FlowVersionView, flowVersionQueryOptions } from './get-flow-version';

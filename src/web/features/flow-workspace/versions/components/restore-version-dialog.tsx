@@ -5,7 +5,7 @@ import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import { useToast } from '@/components/ui/toast';
 import { flowDetailsDraftAtom, stepDraftAtom } from '@/features/flow-workspace/edit/components/edit-session';
 import { hasDraftChanges } from '@/features/flow-workspace/edit/components/step-draft';
-import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { flowVersions as t } from '@/features/flow-workspace/strings';
 import { toasts } from '@/lib/strings';
 import { useRestoreFlowVersion } from '../api/restore-flow-version';
 

@@ -1,6 +1,6 @@
 import { Badge } from '@/components/ui/badge';
 import { HistoryDiff } from '@/features/flow-workspace/history/components/history-diff';
-import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { flowVersions as t } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import type { FlowVersionView } from '../api/get-flow-version';
 import { compareVersions, type StepChangeKind, type StepComparison } from './version-comparison';

@@ -1,7 +1,7 @@
 import { PlayCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Badge } from '@/components/ui/badge';
-import { queueCard, flowHistory as t } from '@/features/flow-workspace/strings';
+import { queueCard, flowVersions as t } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
 import type { FlowVersion } from '../api/get-flow-versions';

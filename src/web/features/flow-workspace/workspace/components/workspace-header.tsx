@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
-import { flowHistoryPath } from '@/features/flow-workspace/versions/components/flow-version-link';
+import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { cn } from '@/lib/cn';
 import type { Flow } from '../../../../../domain/flow';
 import { LogsDialog } from './logs-dialog';
@@ -74,7 +74,7 @@ export function WorkspaceHeader({
           {t.history}
         </Button>
         <Link
-          href={flowHistoryPath(flow.id)}
+          href={flowVersionsPath(flow.id)}
           className={buttonClasses('outline', 'sm')}
           data-testid="open-flow-history"
         >

@@ -6,7 +6,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useFlow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
-import { flowHistory as t } from '@/features/flow-workspace/strings';
+import { flowVersions as t } from '@/features/flow-workspace/strings';
 import {
   FlowLoading,
   FlowNotFound,
@@ -151,7 +151,7 @@ function VersionPane({
   );
 }
 
-function FlowHistory({ flowId }: { flowId: string }) {
+function FlowVersions({ flowId }: { flowId: string }) {
   const flow = useFlow(flowId);
   const versions = useFlowVersions(flowId);
   const search = useSearch();
@@ -235,11 +235,11 @@ function FlowHistory({ flowId }: { flowId: string }) {
 }
 
 /** /flows/:flowId/versions: every version of the flow, any two compared, and a past one restored. */
-export function FlowHistoryPage() {
+export function FlowVersionsPage() {
   const { flowId } = useParams<{ flowId: string }>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-testid="flow-history">
-      <FlowHistory key={flowId} flowId={flowId} />
+      <FlowVersions key={flowId} flowId={flowId} />
     </div>
   );
 }
