@@ -91,7 +91,7 @@ describe('SIGTERM: a graceful stop', () => {
 
     await expect.poll(() => closed, { timeout: 10_000 }).toBe(RESTART_CLOSE_CODE);
     const refused = await call('GET', '/api/flows');
-    expect(refused).toEqual({ status: 503, body: { message: RESTARTING } });
+    expect(refused).toMatchObject({ status: 503, body: { message: RESTARTING } });
     // The page reconnecting at once is refused too (a balancer sends it on), and its connection is closed:
     // one left open would keep the process from ever exiting.
     expect(await reconnect()).toBe(503);
@@ -107,7 +107,7 @@ describe('SIGTERM: a graceful stop', () => {
     server.child.kill('SIGTERM');
 
     const cutOff = await run;
-    expect(cutOff).toEqual({ status: 502, body: { message: SERVER_STOPPED, retryable: true } });
+    expect(cutOff).toMatchObject({ status: 502, body: { message: SERVER_STOPPED, retryable: true } });
     expect(await exited).toBe(0);
     // As a crash's run is: failed as interrupted, so the step may run again at once.
     const [row] = await db.sql<{ runs: { status: string; message: string }[] }[]>`
