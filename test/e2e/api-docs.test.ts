@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -28,7 +28,7 @@ describe.skipIf(skipReason !== null)(
       expect(new URL(page.url()).pathname).toBe('/api/docs/');
 
       // Signed out again, a page of the app with its query: sign-in, and back to exactly that page.
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await page.goto(`${server.url}/sessions?from=link`);
       await page.getByTestId('login-form').waitFor();
       const email = await page.evaluate(async (origin) => {
@@ -53,7 +53,7 @@ describe.skipIf(skipReason !== null)(
       const back = new URL(page.url());
       expect(`${back.pathname}${back.search}`).toBe('/sessions?from=link');
       // The browser is shared with the next test, which signs up anew.
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await page.close();
     });
 

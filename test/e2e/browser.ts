@@ -103,3 +103,12 @@ export async function callApi(
   if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
   return response.json();
 }
+
+/**
+ * Signs the page's user out. The app is left first: a page still open answers its session ending (its sockets
+ * are closed at sign-out) by going to the sign-in page itself, which would cut the sign-out's own navigation short.
+ */
+export async function signOut(page: Page, baseUrl: string) {
+  await page.goto('about:blank');
+  await page.goto(`${baseUrl}/api/logout`);
+}

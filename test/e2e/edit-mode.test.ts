@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -169,7 +169,7 @@ describe.skipIf(skipReason !== null)(
       screenshotTabsOnFailure(browser, 'edit-mode-test-failed-tab');
       const page = await browser.newPage();
       // The browser still holds the first test's session.
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await signUpInBrowser(page, server.url, 'Minh');
       const flow = await callApi(page, server.url, 'POST', '/api/flows', {
         name: 'Thử',
@@ -213,7 +213,7 @@ describe.skipIf(skipReason !== null)(
     it('asks before closing a tab with edits not saved, and not once they are saved', async () => {
       const { server, browser } = env;
       const page = await browser.newPage();
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await signUpInBrowser(page, server.url, 'Quang');
       const flow = await callApi(page, server.url, 'POST', '/api/flows', {
         name: 'Giữ',
@@ -251,7 +251,7 @@ describe.skipIf(skipReason !== null)(
     it('renames, re-describes and activates a flow in edit mode; Save stores it and the flows list shows it', async () => {
       const { server, browser } = env;
       const page = await browser.newPage();
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await signUpInBrowser(page, server.url, 'Hoa');
       const flow = await callApi(page, server.url, 'POST', '/api/flows', { name: 'Nháp', description: 'Cũ' });
       await page.goto(`${server.url}/flows/${flow.id}?mode=edit`);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { violationsOn } from './axe';
-import { callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -56,7 +56,7 @@ describe.skipIf(skipReason !== null)(
         )
         .toBe(true);
       // The browser is shared with the next test, which signs up anew.
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await page.close();
     });
 

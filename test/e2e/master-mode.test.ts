@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeGemini, promptOf, startFakeGemini } from '../support/fake-gemini';
-import { answerConfirmation, callApi, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -204,7 +204,7 @@ describe.skipIf(skipReason !== null)(
         .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
         .toEqual(['Ghi chú Session', 'Du lịch Session']);
       await expect.poll(() => page.getByTestId('toast').last().textContent()).toBe('Session đã được xóa');
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await page.close();
     });
 
@@ -250,7 +250,7 @@ describe.skipIf(skipReason !== null)(
       expect(await prompt.inputValue()).toBe('Viết dàn ý ngắn.');
       await screenshot(page, 'master-mode-06-phone');
 
-      await page.goto(`${server.url}/api/logout`);
+      await signOut(page, server.url);
       await page.close();
     });
   },
