@@ -3,20 +3,26 @@ import type { ModelProvider } from '../src/ai';
 import { createModelStream } from '../src/ai/model-stream';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
-/** A model that answers in four chunks of forty characters, stopping when its call is aborted; it counts them. */
-let written = 0;
+/**
+ * A model that writes three chunks of forty characters, then goes on only once its call is aborted: each call
+ * settles `stopped` with whether it was told to stop. A call nobody aborts never ends (and the test times out).
+ */
+const stopped: Promise<boolean>[] = [];
 const wordy: ModelProvider = {
   kind: 'gemini',
   model: 'wordy',
-  stream: (request) =>
-    createModelStream(request.signal, async (emit) => {
-      for (let i = 0; i < 4 && !request.signal?.aborted; i++) {
-        written++;
-        emit('x'.repeat(40));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      return { inputTokens: 1, outputTokens: 160 };
-    }),
+  stream: (request) => {
+    let told: (aborted: boolean) => void = () => {};
+    stopped.push(new Promise((resolve) => (told = resolve)));
+    return createModelStream(request.signal, async (emit) => {
+      for (let i = 0; i < 3; i++) emit('x'.repeat(40));
+      const signal = request.signal!;
+      if (!signal.aborted)
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      told(signal.aborted);
+      return { inputTokens: 1, outputTokens: 120 };
+    });
+  },
 };
 
 const TOO_LONG =
@@ -39,13 +45,11 @@ describe('one model call path for step runs and master mode rows', () => {
   it('cuts a too-long answer as it grows, with the same message for a step run and a master mode row', async () => {
     const { flow, steps } = await createFlow(alice, 'Wordy', [{ name: 'Write', systemPrompt: 'Write.' }]);
     const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
-    written = 0;
     const step = await alice.post(`/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`, {});
     expect(step.statusCode).toBe(502);
     expect(step.json().message).toBe(TOO_LONG);
-    // Cut at the chunk that went past the limit, and the call aborted: the model did not write the rest.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(written).toBe(3);
+    // Cut at the chunk that went past the limit, and the call aborted: the model was told to stop.
+    expect(await stopped.at(-1)).toBe(true);
     const view = (await alice.get(`/api/executions/${execution.id}`)).json();
     expect(view.results).toEqual([]);
     expect(view.runs[0]).toMatchObject({ status: 'failed', message: TOO_LONG });
@@ -58,12 +62,10 @@ describe('one model call path for step runs and master mode rows', () => {
         systemPrompt: 'Write.',
       })
     ).json();
-    written = 0;
     const ran = await alice.post(`/api/master-mode/execute/${row.id}`);
     expect(ran.statusCode).toBe(502);
     expect(ran.json().message).toBe(`Dòng 001 "Ask": ${TOO_LONG}`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(written).toBe(3);
+    expect(await stopped.at(-1)).toBe(true);
     const [run] = (await alice.get(`/api/master-mode/session/${session.id}/runs`)).json();
     expect(run).toMatchObject({ success: false, errorMessage: TOO_LONG, result: null });
 

@@ -19,6 +19,11 @@ function heldModel(chunks: string[]) {
   const held = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  let producerDone: () => void = () => {};
+  /** Settles once the model has returned its answer (after `finish`). */
+  const ended = new Promise<void>((resolve) => {
+    producerDone = resolve;
+  });
   const requests: ModelRequest[] = [];
   const provider: ModelProvider = {
     kind: 'gemini',
@@ -28,11 +33,12 @@ function heldModel(chunks: string[]) {
       return createModelStream(request.signal, async (emit) => {
         for (const chunk of chunks) emit(chunk);
         await held;
+        producerDone();
         return { inputTokens: 1, outputTokens: 2 };
       });
     },
   };
-  return { provider, requests, finish: () => finish() };
+  return { provider, requests, finish: () => finish(), ended };
 }
 
 /** A run of the call, and what it recorded, published and threw. */
@@ -110,7 +116,9 @@ describe('callModel: one model call from start to recorded outcome', () => {
     ]);
     // The model's answer ending after the Stop records nothing more.
     model.finish();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await model.ended;
+    // One turn of the event loop: every promise callback the answer's end set off has run.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(run.recorded).toHaveLength(1);
     expect(run.runs.isRunning('execution-1', 'run-1')).toBe(false);
   });
