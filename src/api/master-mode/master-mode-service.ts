@@ -15,6 +15,7 @@ import {
   requiredInputMessage,
   rowLabel,
 } from '../../domain/master-mode/row-run';
+import { mayInSql } from '../access';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
@@ -63,7 +64,7 @@ export class MasterModeService {
   async session(sessionId: string, userId: string): Promise<MasterSession> {
     const [session] = await this.sql<MasterSession[]>`
       SELECT ${this.sql.unsafe(SESSION_COLUMNS)} FROM master_mode_sessions
-      WHERE id = ${sessionId} AND user_id = ${userId}`;
+      WHERE id = ${sessionId} AND ${mayInSql(this.sql, userId, 'read', 'master-session', 'user_id')}`;
     if (!session) throw notFound(SESSION_NOT_FOUND);
     return session;
   }
@@ -106,7 +107,7 @@ export class MasterModeService {
     const [row] = await this.sql<MasterStep[]>`
       SELECT ${this.sql.unsafe(STEP_COLUMNS.replace(/(^|, )/g, '$1s.'))}
       FROM master_mode_steps s JOIN master_mode_sessions m ON m.id = s.session_id
-      WHERE s.id = ${stepId} AND m.user_id = ${userId}`;
+      WHERE s.id = ${stepId} AND ${mayInSql(this.sql, userId, 'change', 'master-session', 'm.user_id')}`;
     if (!row) throw notFound('Master mode step not found');
     return row;
   }
@@ -165,7 +166,9 @@ export class MasterModeService {
   async deleteSession(sessionId: string, userId: string): Promise<void> {
     await this.stop(sessionId, userId);
     const deleted = await this.sql`
-      DELETE FROM master_mode_sessions WHERE id = ${sessionId} AND user_id = ${userId} RETURNING id`;
+      DELETE FROM master_mode_sessions
+      WHERE id = ${sessionId} AND ${mayInSql(this.sql, userId, 'change', 'master-session', 'user_id')}
+      RETURNING id`;
     if (deleted.length === 0) throw notFound(SESSION_NOT_FOUND);
   }
 
