@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
 import { SESSION_COOKIE } from '../src/api/plugins/auth';
+import { type Call, executeAllToTheEnd } from './support/execute-all';
 import { createTestApp, signUp, type TestApp } from './support/test-app';
 
 /**
@@ -37,6 +38,9 @@ interface Fixtures {
   masterRow: string;
   masterRowToDelete: string;
   masterSessionToDelete: string;
+  /** A session whose Execute All has ended, and that Execute All. */
+  masterSessionRunAll: string;
+  executeAll: string;
   userSession: string;
   userSessionToDelete: string;
   apiKey: string;
@@ -193,7 +197,15 @@ const ACCESS: Record<string, Entry> = {
     ids: (f) => ({ stepId: f.masterRowToDelete }),
   },
   'POST /api/master-mode/execute/{stepId}': { access: 'owner' },
-  'POST /api/master-mode/execute-all/{sessionId}': { access: 'owner' },
+  // On a session of its own: the rows run after the answer, and must not meet the other calls' runs.
+  'POST /api/master-mode/execute-all/{sessionId}': {
+    access: 'owner',
+    ids: (f) => ({ sessionId: f.masterSessionRunAll }),
+  },
+  'GET /api/master-mode/session/{sessionId}/execute-all/{runAllId}': {
+    access: 'owner',
+    ids: (f) => ({ sessionId: f.masterSessionRunAll, runAllId: f.executeAll }),
+  },
   'POST /api/master-mode/stop/{sessionId}': { access: 'owner' },
   'POST /api/master-mode/reset/{sessionId}': { access: 'owner' },
 
@@ -361,6 +373,19 @@ describe('who may call each operation of the API', () => {
       stepName: 'Spare row',
     });
 
+    const runAllSession = await owner.made(201, 'POST', '/api/master-mode/standalone', { name: 'Run all' });
+    await owner.made(201, 'POST', '/api/master-mode/steps', {
+      sessionId: runAllSession.id,
+      stepName: 'Text row',
+      stepType: 'text',
+      userInput: 'Tea',
+    });
+    const ownerCall: Call = async (method, url) => {
+      const response = await owner.call(method, url);
+      return { status: response.statusCode, body: response.json() };
+    };
+    const { id: executeAll } = await executeAllToTheEnd(ownerCall, runAllSession.id);
+
     const savedSession = (name: string) =>
       owner.made(201, 'POST', '/api/user-sessions', { sessionName: name, flowId: main.flow });
     const apiKey = (name: string) =>
@@ -394,6 +419,8 @@ describe('who may call each operation of the API', () => {
       masterRowToDelete: rowToDelete.id,
       masterSessionToDelete: (await owner.made(201, 'POST', '/api/master-mode/standalone', { name: 'Spare' }))
         .id,
+      masterSessionRunAll: runAllSession.id,
+      executeAll,
       userSession: (await savedSession('Working on the blog')).id,
       userSessionToDelete: (await savedSession('Spare')).id,
       apiKey: (await apiKey('first')).id,

@@ -9,6 +9,7 @@ import { EXECUTE_ALL_RUNNING } from '../src/domain/master-mode/decider';
 import { ExecutionSocket } from '../src/web/lib/execution-socket';
 import { missingNginx, startCluster, type TestCluster } from './support/cluster';
 import { createTestDatabase, type TestDatabase } from './support/database';
+import { type Call, executeAllEnded } from './support/execute-all';
 import { echoPrompt, type FakeGemini, type FakeGeminiRequest, startFakeGemini } from './support/fake-gemini';
 
 /** Long enough to poll through a busy machine. */
@@ -371,10 +372,12 @@ describe.skipIf(nginxMissing !== null)(
         call(a, cookie, 'POST', route, {}),
         call(b, cookie, 'POST', route, {}),
       ]);
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-      const [ran, refused] = answers[0]!.status === 200 ? answers : [answers[1]!, answers[0]!];
-      expect(ran!.body.outcome).toBe('completed');
+      expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+      const [ran, refused] = answers[0]!.status === 202 ? answers : [answers[1]!, answers[0]!];
       expect(refused!.body.message).toBe(EXECUTE_ALL_RUNNING);
+      // Followed through the balancer, from whichever instance answers.
+      const viaBalancer: Call = (method, url) => call(cluster.url, cookie, method, url);
+      expect((await executeAllEnded(viaBalancer, sessionId, ran!.body.runAllId)).outcome).toBe('completed');
       expect(fake.requests.filter((request) => holds(request, tag))).toHaveLength(2);
       const runs = await call(cluster.url, cookie, 'GET', `/api/master-mode/session/${sessionId}/runs`);
       expect(runs.body.map((r: { success: boolean }) => r.success)).toEqual([true, true]);

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeAllEnded, executeAllToTheEnd } from './support/execute-all';
 import { echoPrompt, type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import { type ServerProcess, startServerProcess } from './support/server-process';
 
@@ -151,22 +152,29 @@ describe('no operator after a crash: kill -9 during a model call, then start aga
     });
     expect(row.status).toBe(201);
     const requestsBefore = fake.requests.length;
-    const cutOff = callToBeCutOff(`/api/master-mode/execute-all/${sessionId}`);
+    const started = await call('POST', `/api/master-mode/execute-all/${sessionId}`, {});
+    expect(started.status).toBe(202);
     await expect.poll(() => fake.requests.length, DEADLINE).toBeGreaterThan(requestsBefore);
     const running = (await call('GET', `/api/master-mode/session/${sessionId}`)).body;
     expect(running.runningStepIds).toEqual([row.body.id]);
+    expect(running.executeAll).toMatchObject({ runAllId: started.body.runAllId });
 
     await killAndRestart();
-    expect(await cutOff).toBe('cut off');
 
     await expect
       .poll(async () => (await call('GET', `/api/master-mode/session/${sessionId}/runs`)).body, DEADLINE)
       .toMatchObject([{ success: false, errorMessage: 'interrupted' }]);
-    expect((await call('GET', `/api/master-mode/session/${sessionId}`)).body.runningStepIds).toEqual([]);
-    // Its Execute All was closed too: a new one starts (no 409) and, the model now quick, completes.
+    expect((await call('GET', `/api/master-mode/session/${sessionId}`)).body).toMatchObject({
+      runningStepIds: [],
+      executeAll: null,
+    });
+    // Its Execute All was closed too, as interrupted: a new one starts (no 409) and, the model now quick,
+    // completes.
+    expect(await executeAllEnded(call, sessionId, started.body.runAllId)).toMatchObject({
+      outcome: 'failed',
+      message: 'interrupted',
+    });
     slow = false;
-    const again = await call('POST', `/api/master-mode/execute-all/${sessionId}`, {});
-    expect(again.status).toBe(200);
-    expect(again.body.outcome).toBe('completed');
+    expect((await executeAllToTheEnd(call, sessionId)).outcome).toBe('completed');
   }, 240_000);
 });

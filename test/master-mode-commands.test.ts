@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ModelProvider, ModelRequest } from '../src/ai';
+import { masterAggregate } from '../src/api/master-mode/master-aggregate';
 import { INSTANCE_LOCK_CLASS } from '../src/api/server-instance';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
+import { callOf, executeAllEnded, executeAllToTheEnd } from './support/execute-all';
 import {
   type AnotherInstance,
   anotherInstance,
@@ -100,6 +102,7 @@ describe('master mode on the command handler, across server processes', () => {
 
   const runsOf = async (sessionId: string) =>
     (await alice.get(`/api/master-mode/session/${sessionId}/runs`)).json() as {
+      id: string;
       stepId: string;
       success: boolean | null;
       errorMessage: string | null;
@@ -111,21 +114,22 @@ describe('master mode on the command handler, across server processes', () => {
       { stepType: 'text', userInput: 'b' },
       { stepType: 'text', userInput: 'c' },
     ]);
-    const first = alice.post(`/api/master-mode/execute-all/${session.id}`);
-    const other = aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`);
-    await expect.poll(() => model.waiting()).toBe(1);
-    // Whichever lost the race has answered already, with 409; the winner waits on the model.
-    const settled = await Promise.race([first.then(() => 'first'), other.then(() => 'other')]);
-    const loser = await (settled === 'first' ? first : other);
-    expect(loser.statusCode).toBe(409);
+    const answers = await Promise.all([
+      alice.post(`/api/master-mode/execute-all/${session.id}`),
+      aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`),
+    ]);
+    // One started (202), the other was refused; the one started waits on the model.
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 409]);
+    const winner = answers.find((answer) => answer.statusCode === 202)!;
+    const loser = answers.find((answer) => answer.statusCode === 409)!;
     expect(loser.json().message).toBe('Execute All đang chạy');
+    await expect.poll(() => model.waiting()).toBe(1);
     // Asked again on either process while it runs: refused too.
     expect((await alice.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
     expect((await aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(409);
     model.release();
-    const winner = await (settled === 'first' ? other : first);
-    expect(winner.statusCode).toBe(200);
-    expect(winner.json().outcome).toBe('completed');
+    const ended = await executeAllEnded(callOf(alice), session.id, winner.json().runAllId);
+    expect(ended.outcome).toBe('completed');
     expect(await runsOf(session.id)).toHaveLength(3);
   });
 
@@ -134,13 +138,13 @@ describe('master mode on the command handler, across server processes', () => {
       { systemPrompt: 'WAIT here' },
       { stepType: 'text', userInput: 'b' },
     ]);
-    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    const all = executeAllToTheEnd(callOf(alice), session.id);
     await expect.poll(() => model.waiting()).toBe(1);
     expect((await aliceOnSecond.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({
       stopped: true,
     });
     model.release();
-    expect((await all).json().outcome).toBe('stopped');
+    expect((await all).outcome).toBe('stopped');
     expect(await runsOf(session.id)).toHaveLength(1);
   });
 
@@ -162,7 +166,8 @@ describe('master mode on the command handler, across server processes', () => {
       { systemPrompt: 'WAIT here' },
       { stepType: 'text', userInput: 'b' },
     ]);
-    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+    expect(all.statusCode).toBe(202);
     await expect.poll(() => model.waiting()).toBe(1);
     // While the first process lives, its run and Execute All are its own, however old.
     expect(await second.crashSweep.run(0)).toBe(0);
@@ -177,25 +182,84 @@ describe('master mode on the command handler, across server processes', () => {
     });
     expect((await alice.get(`/api/master-mode/session/${session.id}`)).json().runningStepIds).toEqual([]);
 
+    expect(await executeAllEnded(callOf(alice), session.id, all.json().runAllId)).toMatchObject({
+      outcome: 'failed',
+      message: 'interrupted',
+    });
+
     // The dead process's late answer is not recorded over the interruption.
     model.release();
-    expect((await all).statusCode).toBe(409);
+    await expect.poll(() => t.app.runs.isRunning(session.id, run!.id)).toBe(false);
+    expect((await runsOf(session.id))[0]).toMatchObject({ success: false, errorMessage: 'interrupted' });
     // Living on after all, the first process takes its lock again at its next sweep.
     await t.app.crashSweep.run();
     expect(await second.serverInstance.gone([t.app.serverInstance.id])).toEqual([]);
-    const again = aliceOnSecond.post(`/api/master-mode/execute-all/${session.id}`);
+    const again = executeAllToTheEnd(callOf(aliceOnSecond), session.id);
     await expect.poll(() => model.waiting()).toBe(1);
     model.release();
-    expect((await again).json().outcome).toBe('completed');
+    expect((await again).outcome).toBe('completed');
   });
 
   it('the sweep leaves alone the runs its own process is making', async () => {
     const session = await sessionWithRows([{ systemPrompt: 'WAIT here' }]);
-    const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+    const all = executeAllToTheEnd(callOf(alice), session.id);
     await expect.poll(() => model.waiting()).toBe(1);
     expect(await t.app.crashSweep.run(0)).toBe(0);
     model.release();
-    expect((await all).json().outcome).toBe('completed');
+    expect((await all).outcome).toBe('completed');
+  });
+
+  it("names the session's owner on its stream, so only the owner loads it; a deletion is recorded there too", async () => {
+    const session = await sessionWithRows([{ stepType: 'text', userInput: 'a' }]);
+    const bob = (await signUp(t.app, 'Bob')).user.id;
+    const owner = (await alice.get('/api/auth/user')).json().id as string;
+    const loaded = await second.commands.load(masterAggregate, session.id, owner);
+    expect(loaded.state).toMatchObject({ ownerId: owner, deleted: false });
+    await expect(second.commands.load(masterAggregate, session.id, bob)).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+
+    const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+    expect(all.statusCode).toBe(202);
+    await executeAllEnded(callOf(alice), session.id, all.json().runAllId);
+    expect((await aliceOnSecond.delete(`/api/master-mode/session/${session.id}`)).statusCode).toBe(204);
+    const { events } = await t.store.readStream(`master-${session.id}`);
+    expect(events.map((e) => e.type)).toEqual([
+      'MasterSessionOpened',
+      'MasterExecuteAllStarted',
+      'MasterRowRunStarted',
+      'MasterRowRunSucceeded',
+      'MasterExecuteAllEnded',
+      'MasterSessionDeleted',
+    ]);
+    expect(events.at(-1)!.metadata).toMatchObject({ userId: owner });
+    expect((await alice.get(`/api/master-mode/session/${session.id}`)).statusCode).toBe(404);
+    expect((await alice.post(`/api/master-mode/execute-all/${session.id}`)).statusCode).toBe(404);
+  });
+
+  it('a process closing ends its Execute All after the row under way, as interrupted', async () => {
+    const closing = await anotherInstance(
+      t.db.url,
+      {},
+      { resolveModel: () => ({ provider: model.provider, keySource: 'offline' as const }) },
+    );
+    const aliceOnClosing = as(closing.app, cookie);
+    const session = await sessionWithRows([
+      { systemPrompt: 'WAIT here' },
+      { stepType: 'text', userInput: 'b' },
+    ]);
+    const all = await aliceOnClosing.post(`/api/master-mode/execute-all/${session.id}`);
+    expect(all.statusCode).toBe(202);
+    await expect.poll(() => model.waiting()).toBe(1);
+    const closed = closing.close();
+    model.release();
+    await closed;
+    expect(await executeAllEnded(callOf(alice), session.id, all.json().runAllId)).toMatchObject({
+      outcome: 'failed',
+      message: 'interrupted',
+    });
+    // The row under way ended with its answer; the next did not run.
+    expect((await runsOf(session.id)).map((run) => run.success)).toEqual([true]);
   });
 
   it("streams an ai row's tokens and its events to the session's sockets, and only the owner's", async () => {
@@ -217,6 +281,7 @@ describe('master mode on the command handler, across server processes', () => {
     const deltas = messages.filter((m) => m.type === 'delta');
     expect(deltas.map((d) => d.text).join('')).toBe('One, two, three.');
     expect(messages.map((m) => m.event?.type ?? m.type)).toEqual([
+      'MasterSessionOpened',
       'up-to-date',
       'MasterRowRunStarted',
       'delta',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider, type ModelProvider, type ModelRequest } from '../src/ai';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { rebuildProjections } from '../src/projections/rebuild';
+import { callOf, executeAllEnded, executeAllToTheEnd } from './support/execute-all';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 /** The offline model, except that a prompt holding WAIT is answered only when the test opens the gate. */
@@ -325,9 +326,8 @@ describe('master mode', () => {
       expect(early.statusCode).toBe(400);
       expect(early.json().message).toBe('Dòng 002 "Total": Dòng 001 chưa có kết quả');
 
-      const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
-      expect(all.statusCode).toBe(200);
-      expect(all.json().session.steps.map((s: MasterStep) => s.result)).toEqual(['12.5', '49']);
+      expect((await executeAllToTheEnd(callOf(alice), session.id)).outcome).toBe('completed');
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['12.5', '49']);
 
       for (const [hostile, message] of [
         ['constructor.constructor("return process")()', /Ký tự "c"/],
@@ -352,7 +352,7 @@ describe('master mode', () => {
         systemPrompt: 'Explain [[row-1]] to a child',
         userInput: 'In two sentences about [[row-1]]',
       });
-      await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      await executeAllToTheEnd(callOf(alice), session.id);
       const prompt = model.calls.at(-1)!.prompt;
       expect(prompt).toBe('Explain green tea to a child\n\n## User input\nIn two sentences about green tea');
       const row = (await sessionOf(alice, session.id)).steps[1]!;
@@ -434,10 +434,12 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'B', stepType: 'text', userInput: '[[row-1]]b' });
       await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: '[[row-2]]c' });
       await addRow(alice, session.id, { stepName: 'Length', stepType: 'calculation', userInput: '10 * 3' });
-      const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
-      expect(response.statusCode).toBe(200);
-      expect(response.json().outcome).toBe('completed');
-      expect(response.json().session.steps.map((s: MasterStep) => s.result)).toEqual([
+      expect(await executeAllToTheEnd(callOf(alice), session.id)).toMatchObject({
+        outcome: 'completed',
+        message: null,
+        stopRequested: false,
+      });
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual([
         'a',
         'ab',
         'abc',
@@ -454,31 +456,40 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'Last', stepType: 'text', userInput: 'last' });
       expect((await alice.post(`/api/master-mode/stop/${session.id}`)).json()).toEqual({ stopped: false });
 
-      const all = alice.post(`/api/master-mode/execute-all/${session.id}`);
+      // Answered at once, with where to follow it; the rows run after the answer.
+      const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(all.statusCode).toBe(202);
+      const { runAllId } = all.json();
+      expect(all.headers.location).toBe(`/api/master-mode/session/${session.id}/execute-all/${runAllId}`);
       await expect.poll(() => model.waiting()).toBe(true);
       const during = await sessionOf(alice, session.id);
       expect(during.runningStepIds).toEqual([during.steps[0]!.id]);
+      expect(during.executeAll).toMatchObject({ runAllId, stopRequested: false });
+      expect((await alice.get(all.headers.location as string)).json()).toMatchObject({
+        id: runAllId,
+        outcome: null,
+        endedAt: null,
+      });
       const again = await alice.post(`/api/master-mode/execute-all/${session.id}`);
       expect(again.statusCode).toBe(409);
       const stop = await alice.post(`/api/master-mode/stop/${session.id}`);
       expect(stop.json()).toEqual({ stopped: true });
       model.release();
-      const response = await all;
-      expect(response.statusCode).toBe(200);
-      expect(response.json().outcome).toBe('stopped');
-      expect(response.json().session.runningStepIds).toEqual([]);
-      expect(response.json().session.steps.map((s: MasterStep) => s.result)).toEqual([
-        'answered after the wait',
-        '',
-        '',
-      ]);
+      expect(await executeAllEnded(callOf(alice), session.id, runAllId)).toMatchObject({
+        outcome: 'stopped',
+        stopRequested: true,
+      });
+      const after = await sessionOf(alice, session.id);
+      expect(after.runningStepIds).toEqual([]);
+      expect(after.executeAll).toBeNull();
+      expect(after.steps.map((s) => s.result)).toEqual(['answered after the wait', '', '']);
 
       // The next Execute All runs to the end again.
       model.calls.length = 0;
-      const rerun = alice.post(`/api/master-mode/execute-all/${session.id}`);
+      const rerun = executeAllToTheEnd(callOf(alice), session.id);
       await expect.poll(() => model.waiting()).toBe(true);
       model.release();
-      expect((await rerun).json().outcome).toBe('completed');
+      expect((await rerun).outcome).toBe('completed');
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual([
         'answered after the wait',
         'next',
@@ -501,16 +512,17 @@ describe('master mode', () => {
       await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
       await addRow(alice, session.id, { stepName: 'Bad', stepType: 'calculation', userInput: '1 +' });
       await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: 'c' });
-      const response = await alice.post(`/api/master-mode/execute-all/${session.id}`);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Dòng 002 "Bad": Phép tính kết thúc quá sớm');
+      expect(await executeAllToTheEnd(callOf(alice), session.id)).toMatchObject({
+        outcome: 'failed',
+        message: 'Dòng 002 "Bad": Phép tính kết thúc quá sớm',
+      });
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual(['a', '', '']);
     });
 
     it('reset clears the results and keeps the record of the runs', async () => {
       const session = await newSession(alice);
       await addRow(alice, session.id, { stepName: 'A', stepType: 'text', userInput: 'a' });
-      await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      await executeAllToTheEnd(callOf(alice), session.id);
       const reset = await alice.post(`/api/master-mode/reset/${session.id}`);
       expect(reset.statusCode).toBe(200);
       expect(reset.json().steps.map((s: MasterStep) => s.result)).toEqual(['']);

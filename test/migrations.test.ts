@@ -101,6 +101,7 @@ describe('migrations', () => {
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
+        '017_master_session_owners.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -150,6 +151,7 @@ describe('migrations', () => {
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
+        '017_master_session_owners.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -183,10 +185,48 @@ describe('migrations', () => {
                                      original_system_prompt, final_prompt, output_mode, position)
         VALUES (${id}, ${user!}, ${flow!}, ${execution!}, ${step!}, 2, ${event!}, 'Use [[step-1]]', 'Use it',
                 'single', 3)`;
-      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql']);
+      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql', '017_master_session_owners.sql']);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
       expect(log!.unreviewedResults).toEqual([]);
+    } finally {
+      await before.drop();
+    }
+  });
+
+  it("puts every master mode session's owner on its stream: after its runs, or as a stream of its own", async () => {
+    const before = await createTestDatabase({ migrationsBelow: '017' });
+    try {
+      const { sql } = before;
+      const [user] = await sql<
+        { id: string }[]
+      >`INSERT INTO users (email) VALUES ('m@example.com') RETURNING id`;
+      const sessions = await sql<{ id: string }[]>`
+        INSERT INTO master_mode_sessions (user_id, session_name)
+        VALUES (${user!.id}, 'Ran'), (${user!.id}, 'Never ran') RETURNING id`;
+      const [ran, neverRan] = sessions.map((s) => s.id) as [string, string];
+      const store = new EventStore(sql);
+      await store.append(`master-${ran}`, 'master', 'no_stream', [
+        { type: 'MasterResultsReset', data: { at: '2026-01-01T00:00:00.000Z' } },
+      ]);
+      expect(await migrate(sql)).toEqual(['017_master_session_owners.sql']);
+
+      const opened = {
+        type: 'MasterSessionOpened',
+        data: expect.objectContaining({ ownerId: user!.id, flowId: null }),
+      };
+      const afterRuns = await store.readStream(`master-${ran}`);
+      expect(afterRuns.version).toBe(2);
+      expect(afterRuns.events.map((e) => e.type)).toEqual(['MasterResultsReset', 'MasterSessionOpened']);
+      expect(afterRuns.events[1]).toMatchObject({ ...opened, streamPosition: 2 });
+      expect(afterRuns.events[1]!.data).toMatchObject({ sessionId: ran, sessionName: 'Ran' });
+      const ofItsOwn = await store.readStream(`master-${neverRan}`);
+      expect(ofItsOwn.version).toBe(1);
+      expect(ofItsOwn.events).toEqual([expect.objectContaining({ ...opened, streamPosition: 1 })]);
+      // The appends go on from there.
+      await store.append(`master-${neverRan}`, 'master', 1, [
+        { type: 'MasterResultsReset', data: { at: '2026-01-02T00:00:00.000Z' } },
+      ]);
     } finally {
       await before.drop();
     }

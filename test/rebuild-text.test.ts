@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ReadModelBatch } from '../src/projections/read-model-batch';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
+import { callOf, executeAllToTheEnd } from './support/execute-all';
 import { scriptedModel } from './support/scripted-model';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
@@ -53,7 +54,7 @@ describe('rebuild of awkward text', () => {
       userInput: awkward(5),
     });
     model.answers.push(awkward(2));
-    await client.post(`/api/master-mode/execute-all/${session.id}`);
+    expect((await executeAllToTheEnd(callOf(client), session.id)).outcome).toBe('completed');
   });
   afterAll(() => t.close());
 

@@ -157,7 +157,12 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/master-mode/execute-all/:sessionId': op(
     'executeAllRows',
     'master-mode',
-    'Run every row in order',
+    'Start running every row in order',
+  ),
+  'GET /api/master-mode/session/:sessionId/execute-all/:runAllId': op(
+    'getExecuteAll',
+    'master-mode',
+    'How an Execute All went',
   ),
   'POST /api/master-mode/stop/:sessionId': op(
     'stopExecuteAll',

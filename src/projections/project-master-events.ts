@@ -115,6 +115,8 @@ function changesOf(recorded: ProjectableEvent): ReadModelChange[] {
         },
       ];
     }
+    case 'MasterSessionOpened':
+    case 'MasterSessionDeleted':
     case 'MasterResultsReset':
       return [];
     default: {

@@ -4,12 +4,12 @@ import { decider } from '../../domain/master-mode/decider';
 import { MASTER_STREAM_PREFIX, type MasterEvent, type MasterState } from '../../domain/master-mode/events';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import { masterStatements } from '../../projections/project-master-events';
+import { may } from '../access';
 import type { Aggregate, Loaded } from '../commands/command-handler';
 
 /**
  * Master mode sessions as the command handler sees them: `master-<sessionId>` streams and their decider.
- * Who may see a session is the sessions table's to say (the stream starts with the first run), so the
- * service checks the session before every command.
+ * The stream names the session's owner, so the access rule is asked of the stream itself.
  */
 export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent, MasterContext> = {
   streamType: 'master',
@@ -17,7 +17,7 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   name: 'Master mode session',
   decider,
   recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
-  visibleTo: () => true,
+  visibleTo: (state, actor) => may(actor, 'read', 'master-session', state.ownerId ?? undefined),
   project: (tx, recorded, before) => [
     ...masterStatements(tx, [recorded]),
     ...writeRowResults(tx, recorded, before),

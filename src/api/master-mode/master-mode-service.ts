@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from 'postgres';
+import type { FastifyBaseLogger } from 'fastify';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
-import type { CrashSweepFacts } from '../../domain/interrupted-runs';
+import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
 import type { MasterCommand } from '../../domain/master-mode/commands';
 import { type ExecuteAllOutcome, type MasterState, masterStreamId } from '../../domain/master-mode/events';
 import type {
-  MasterSession,
+  CreateMasterStep,
+  ExecuteAllRecord,
   MasterSessionWithSteps,
   MasterStep,
+  UpdateMasterStepInput,
 } from '../../domain/master-mode/master-session';
 import {
   blankRequiredRow,
@@ -15,7 +17,6 @@ import {
   requiredInputMessage,
   rowLabel,
 } from '../../domain/master-mode/row-run';
-import { mayInSql } from '../access';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
@@ -24,157 +25,192 @@ import type { UserModels } from '../model-calls/user-models';
 import type { ServerInstance } from '../server-instance';
 import { masterAggregate } from './master-aggregate';
 import { callApiRow } from './master-api-call';
+import type { MasterSessionsRepository, NewRow } from './master-sessions-repository';
 
-const SESSION_NOT_FOUND = 'Master mode session not found';
-
-export const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
-export const STEP_COLUMNS =
-  'id, session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, created_at, updated_at';
-
-export interface ExecuteAllAnswer {
-  outcome: Exclude<ExecuteAllOutcome, 'failed'>;
-  session: MasterSessionWithSteps;
+/** What Execute All answers at once: the rows run after it, followed by the session's pushed events. */
+export interface ExecuteAllStarted {
+  runAllId: string;
+  /** The session stream's position with the Execute All started. */
+  version: number;
 }
 
 /**
- * Running master mode rows. Every run and every Execute All is a command on the session's
- * `master-<sessionId>` stream through the one command handler (the decider refuses a second Execute All
+ * Master mode sessions and their runs. A session is opened, and deleted, by an event on its
+ * `master-<sessionId>` stream (which names its owner, so access is decided there), and every row run and
+ * Execute All is a command on it through the one command handler (the decider refuses a second Execute All
  * or a second run of a row, in any server process); a run's answer is written to its row in the same
- * transaction. ai rows go through the same provider choice and free allowance as flow step runs, and
- * their tokens reach the session's sockets as they come. Execute All runs the rows in order, each after
- * the previous ends, and reads the stream between rows, so a Stop sent to any server process ends it.
+ * transaction. ai rows go through the same provider choice and free allowance as flow step runs, and their
+ * tokens reach the session's sockets as they come. Execute All answers once it has started and runs the
+ * rows in order after its answer, each after the previous ends, reading the stream between rows, so a Stop
+ * sent to any server process ends it; how it goes is told by the session's events.
  */
 export class MasterModeService {
+  /** The Execute Alls this process is running, by id, until their end is recorded. */
+  private readonly executeAlls = new Map<string, Promise<unknown>>();
+  private closing = false;
+
   constructor(
     private readonly deps: {
-      sql: Sql;
+      sessions: MasterSessionsRepository;
       config: Config;
       models: UserModels;
       commands: CommandHandler;
       runs: RunRegistry;
       instance: ServerInstance;
       tokens: TokenSink;
+      log: Pick<FastifyBaseLogger, 'error'>;
     },
   ) {}
 
-  private get sql(): Sql {
-    return this.deps.sql;
-  }
-
-  async session(sessionId: string, userId: string): Promise<MasterSession> {
-    const [session] = await this.sql<MasterSession[]>`
-      SELECT ${this.sql.unsafe(SESSION_COLUMNS)} FROM master_mode_sessions
-      WHERE id = ${sessionId} AND ${mayInSql(this.sql, userId, 'read', 'master-session', 'user_id')}`;
-    if (!session) throw notFound(SESSION_NOT_FOUND);
-    return session;
-  }
-
-  rows(sessionId: string): Promise<MasterStep[]> {
-    return this.sql<MasterStep[]>`
-      SELECT ${this.sql.unsafe(STEP_COLUMNS)} FROM master_mode_steps
-      WHERE session_id = ${sessionId} ORDER BY "order", created_at, id`;
+  private get sessions(): MasterSessionsRepository {
+    return this.deps.sessions;
   }
 
   async sessionWithSteps(sessionId: string, userId: string): Promise<MasterSessionWithSteps> {
-    const session = await this.session(sessionId, userId);
-    // The stream's position first: the rows and runs read after it are at least that new, so live updates
-    // from it miss nothing (an event seen twice only refreshes the session again).
-    const [stream] = await this.sql<{ version: string }[]>`
-      SELECT version FROM streams WHERE stream_id = ${masterStreamId(sessionId)}`;
-    const [steps, running] = await Promise.all([
-      this.rows(sessionId),
-      // A run a crash left without an outcome stops counting as running after the model timeout.
-      this.sql<{ stepId: string }[]>`
-        SELECT DISTINCT step_id FROM master_mode_runs
-        WHERE session_id = ${sessionId} AND success IS NULL
-          AND requested_at > now() - ${this.deps.config.modelTimeoutMs} * interval '1 millisecond'`,
-    ]);
-    return {
-      ...session,
-      steps,
-      runningStepIds: running.map((r) => r.stepId),
-      version: Number(stream?.version ?? 0),
-    };
+    const session = await this.sessions.session(sessionId, userId);
+    return this.sessions.withSteps(session, this.deps.config.modelTimeoutMs);
   }
 
-  /** Marks the session changed now (the sessions list is ordered by it). */
-  async touch(sessionId: string): Promise<void> {
-    await this.sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
+  /** Opens a session with its first rows: its opening event and its records commit together. */
+  async create(
+    userId: string,
+    name: string,
+    flowId: string | null,
+    rows: NewRow[],
+  ): Promise<MasterSessionWithSteps> {
+    const sessionId = randomUUID();
+    const now = new Date().toISOString();
+    await this.deps.commands.handle(
+      masterAggregate,
+      sessionId,
+      userId,
+      { type: 'OpenSession', data: { sessionId, ownerId: userId, flowId, sessionName: name } },
+      {
+        startsStream: true,
+        context: () => ({ now }),
+        withEvents: (tx) => this.sessions.insert(tx, { id: sessionId, userId, flowId, name, at: now }, rows),
+      },
+    );
+    return this.sessionWithSteps(sessionId, userId);
   }
 
-  /** The row and its session, when the session is the user's. */
-  async ownedRow(stepId: string, userId: string): Promise<MasterStep> {
-    const [row] = await this.sql<MasterStep[]>`
-      SELECT ${this.sql.unsafe(STEP_COLUMNS.replace(/(^|, )/g, '$1s.'))}
-      FROM master_mode_steps s JOIN master_mode_sessions m ON m.id = s.session_id
-      WHERE s.id = ${stepId} AND ${mayInSql(this.sql, userId, 'change', 'master-session', 'm.user_id')}`;
-    if (!row) throw notFound('Master mode step not found');
+  /** Adds a row to the session (last, without an order). */
+  async addRow(input: CreateMasterStep, userId: string): Promise<MasterStep> {
+    const session = await this.sessions.session(input.sessionId, userId, 'change');
+    const row = await this.sessions.addRow(session.id, input);
+    await this.sessions.touch(session.id);
     return row;
+  }
+
+  /** Changes the fields of a row that `changes` names. */
+  async changeRow(stepId: string, changes: UpdateMasterStepInput, userId: string): Promise<MasterStep> {
+    const current = await this.sessions.rowFor(stepId, userId, 'change');
+    const updated = await this.sessions.changeRow(stepId, { ...current, ...changes });
+    await this.sessions.touch(current.sessionId);
+    return updated;
+  }
+
+  async deleteRow(stepId: string, userId: string): Promise<void> {
+    const current = await this.sessions.rowFor(stepId, userId, 'change');
+    await this.sessions.deleteRow(stepId);
+    await this.sessions.touch(current.sessionId);
   }
 
   /** Runs one row (POST /api/master-mode/execute/:stepId) and answers the row with its new result. */
   async executeRow(stepId: string, userId: string): Promise<MasterStep> {
-    const row = await this.ownedRow(stepId, userId);
+    const row = await this.sessions.rowFor(stepId, userId, 'run');
     return this.runRow(row.sessionId, stepId, userId);
   }
 
-  /** Runs every row in order; stops at the first failure (thrown) or at a Stop between rows. */
-  async executeAll(sessionId: string, userId: string): Promise<ExecuteAllAnswer> {
-    await this.session(sessionId, userId);
-    const blank = blankRequiredRow(await this.rows(sessionId));
+  /**
+   * Starts running every row in order and answers at once; the rows run after the answer, and the run stops
+   * at the first failure, at a Stop between rows, or when this process stops. Refused (and nothing started)
+   * when a required row has no input or an Execute All is already running.
+   */
+  async executeAll(sessionId: string, userId: string): Promise<ExecuteAllStarted> {
+    await this.sessions.session(sessionId, userId, 'run');
+    const blank = blankRequiredRow(await this.sessions.rows(sessionId));
     if (blank) throw ruleViolated(requiredInputMessage(blank.position, blank.row));
     const runAllId = randomUUID();
-    await this.handle(sessionId, userId, {
+    const started = await this.handle(sessionId, userId, {
       type: 'StartExecuteAll',
       data: { runAllId, instanceId: this.deps.instance.id },
     });
+    const running = this.runAll(sessionId, userId, runAllId, started)
+      .catch((error) =>
+        // Its end could not be recorded (the database away): the crash sweep closes it once it is quiet.
+        this.deps.log.error({ err: error, sessionId, runAllId }, 'Execute All ended unrecorded'),
+      )
+      .finally(() => this.executeAlls.delete(runAllId));
+    this.executeAlls.set(runAllId, running);
+    return { runAllId, version: started.version };
+  }
+
+  /** The rows of an Execute All, in order; its end is recorded whatever happens to them. */
+  private async runAll(sessionId: string, userId: string, runAllId: string, started: Loaded<MasterState>) {
     const end = (outcome: ExecuteAllOutcome, message: string | null = null) =>
       this.handle(sessionId, userId, { type: 'EndExecuteAll', data: { runAllId, outcome, message } });
     // Rows are read again before each run: earlier results and edits made meanwhile count.
-    for (let position = 1; ; position++) {
-      const loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
+    for (let position = 1, loaded = started; ; position++) {
+      if (position > 1) loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
       const { executeAll } = loaded.state;
-      if (executeAll?.runAllId !== runAllId || executeAll.stopRequested) {
-        await end('stopped');
-        return { outcome: 'stopped', session: await this.sessionWithSteps(sessionId, userId) };
-      }
-      const row = (await this.rows(sessionId))[position - 1];
-      if (!row) break;
+      if (executeAll?.runAllId !== runAllId || executeAll.stopRequested) return end('stopped');
+      // This process is stopping: the rows left are for an Execute All sent again.
+      if (this.closing) return end('failed', INTERRUPTED);
+      const row = (await this.sessions.rows(sessionId))[position - 1];
+      if (!row) return end('completed');
       try {
         // The stream as just read is the row run's starting point: no second read unless it changed.
         await this.runRow(sessionId, row.id, userId, loaded);
       } catch (error) {
-        await end('failed', error instanceof Error ? error.message : String(error));
-        throw error;
+        return end('failed', error instanceof Error ? error.message : String(error));
       }
     }
-    await end('completed');
-    return { outcome: 'completed', session: await this.sessionWithSteps(sessionId, userId) };
+  }
+
+  /** An Execute All of the session as recorded (running or ended). */
+  async executeAllRecord(sessionId: string, runAllId: string, userId: string): Promise<ExecuteAllRecord> {
+    await this.sessions.session(sessionId, userId);
+    return this.sessions.executeAll(sessionId, runAllId);
+  }
+
+  /**
+   * This process is closing: its Execute Alls start no new row, and the rows under way end (cut off with the
+   * other runs when the graceful stop's time is up), each Execute All recorded as interrupted.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.executeAlls.values());
   }
 
   /** Asks the running Execute All to stop before its next row; false when none is running. */
   async stop(sessionId: string, userId: string): Promise<boolean> {
-    await this.session(sessionId, userId);
+    await this.sessions.session(sessionId, userId, 'run');
     const { state } = await this.handle(sessionId, userId, { type: 'StopExecuteAll', data: {} });
     return state.executeAll !== null;
   }
 
   /**
-   * Deletes the session and its rows; a running Execute All is asked to stop first. Its runs stay in the
-   * event log and the record of runs, as a deleted flow's executions do.
+   * Deletes the session and its rows, and asks a running Execute All to stop. Its runs stay in the event log
+   * and the record of runs, as a deleted flow's executions do.
    */
   async deleteSession(sessionId: string, userId: string): Promise<void> {
-    await this.stop(sessionId, userId);
-    const deleted = await this.sql`
-      DELETE FROM master_mode_sessions
-      WHERE id = ${sessionId} AND ${mayInSql(this.sql, userId, 'change', 'master-session', 'user_id')}
-      RETURNING id`;
-    if (deleted.length === 0) throw notFound(SESSION_NOT_FOUND);
+    await this.sessions.session(sessionId, userId, 'change');
+    await this.deps.commands.handle(
+      masterAggregate,
+      sessionId,
+      userId,
+      { type: 'DeleteSession', data: {} },
+      {
+        context: () => ({ now: new Date().toISOString() }),
+        withEvents: (tx) => this.sessions.delete(tx, sessionId),
+      },
+    );
   }
 
   /** Clears every row's result (a running Execute All is asked to stop first); the runs stay recorded. */
   async reset(sessionId: string, userId: string): Promise<MasterSessionWithSteps> {
-    await this.session(sessionId, userId);
+    await this.sessions.session(sessionId, userId, 'run');
     await this.handle(sessionId, userId, { type: 'ResetResults', data: {} });
     return this.sessionWithSteps(sessionId, userId);
   }
@@ -228,7 +264,7 @@ export class MasterModeService {
     loaded?: Loaded<MasterState>,
   ): Promise<MasterStep> {
     const { config, runs, tokens } = this.deps;
-    const rows = await this.rows(sessionId);
+    const rows = await this.sessions.rows(sessionId);
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
     if (!row) throw notFound('Master mode step not found');
@@ -302,10 +338,7 @@ export class MasterModeService {
           ? error
           : new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable }),
     });
-    const [updated] = await this.sql<MasterStep[]>`
-      SELECT ${this.sql.unsafe(STEP_COLUMNS)} FROM master_mode_steps WHERE id = ${stepId}`;
-    // The row was deleted while it ran: the run stays recorded, there is no row to show it.
-    if (!updated) throw notFound('Master mode step not found');
-    return updated;
+    // The row deleted while it ran is 404: the run stays recorded, there is no row to show it.
+    return this.sessions.row(stepId);
   }
 }

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CrashSweep } from '../crash-sweep';
 import { MasterModeService } from '../master-mode/master-mode-service';
-import { MasterModeSessions } from '../master-mode/master-mode-sessions';
+import { MasterSessionsRepository } from '../master-mode/master-sessions-repository';
 
 declare module 'fastify' {
   interface FastifyInstance {
     masterMode: MasterModeService;
-    /** Master mode sessions and rows as tables. */
-    masterSessions: MasterModeSessions;
+    /** Master mode sessions and rows as records, and the read models of what ran on them. */
+    masterSessions: MasterSessionsRepository;
     crashSweep: CrashSweep;
   }
 }
@@ -16,8 +16,10 @@ declare module 'fastify' {
 /** Master mode on the command handler, and the sweep that finishes what a crash left of any run. */
 export default fp(
   async (app: FastifyInstance) => {
+    const sessions = new MasterSessionsRepository(app.sql);
     const masterMode = new MasterModeService({
-      sql: app.sql,
+      sessions,
+      log: app.log,
       config: app.config,
       models: app.models,
       commands: app.commands,
@@ -26,7 +28,7 @@ export default fp(
       tokens: app.hub,
     });
     app.decorate('masterMode', masterMode);
-    app.decorate('masterSessions', new MasterModeSessions(app.sql));
+    app.decorate('masterSessions', sessions);
     const sweep = new CrashSweep({
       sql: app.sql,
       config: app.config,
@@ -37,7 +39,10 @@ export default fp(
       retry: app.commands.retry,
     });
     app.decorate('crashSweep', sweep);
-    app.addHook('onClose', async () => sweep.stop());
+    app.addHook('onClose', async () => {
+      sweep.stop();
+      await masterMode.close();
+    });
   },
   { name: 'master-mode', dependencies: ['models', 'live-updates', 'executions'] },
 );

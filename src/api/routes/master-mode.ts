@@ -10,7 +10,7 @@ import {
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
 import { workflowJsonSchema } from '../../domain/workflow-json';
 import { noContent, recordId, storedAt } from '../answer-schemas';
-import type { NewRow } from '../master-mode/master-mode-sessions';
+import type { NewRow } from '../master-mode/master-sessions-repository';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { noFieldsBody } from '../request-schemas';
@@ -42,11 +42,24 @@ const masterStep = z.object({
   createdAt: storedAt,
   updatedAt: storedAt,
 });
+const executeAllOutcome = z.enum(['completed', 'stopped', 'failed']);
 /** The session with its rows in order, the rows with a run under way and its stream's position. */
 const sessionWithSteps = masterSession.extend({
   steps: z.array(masterStep),
   runningStepIds: z.array(recordId),
+  executeAll: z
+    .object({ runAllId: recordId, startedAt: storedAt, stopRequested: z.boolean() })
+    .nullable()
+    .describe('The Execute All running on the session; null when none is'),
   version: z.int().min(0),
+});
+const executeAllRecord = z.object({
+  id: recordId,
+  startedAt: storedAt,
+  stopRequested: z.boolean(),
+  endedAt: storedAt.nullable(),
+  outcome: executeAllOutcome.nullable().describe('null while it runs'),
+  message: z.string().nullable().describe("why it failed: the failing row's message, or 'interrupted'"),
 });
 const masterRun = z.object({
   id: recordId,
@@ -104,7 +117,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: sessionIdParams, response: { 200: z.array(masterRun) } } },
     async (request) => {
       const { sessionId } = request.params;
-      await master.session(sessionId, userIdOf(request));
+      await sessions.session(sessionId, userIdOf(request));
       return sessions.runs(sessionId);
     },
   );
@@ -116,7 +129,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, flowId } = request.body;
       const userId = userIdOf(request);
       const rows = flowId ? rowsOf(await app.flows.stepSnapshots(flowId, userId)) : [];
-      const session = await sessions.create(userId, name, flowId ?? null, rows);
+      const session = await master.create(userId, name, flowId ?? null, rows);
       return reply.status(201).send(session);
     },
   );
@@ -127,7 +140,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const workflow = request.body;
       const rows = rowsOf(workflow.steps.toSorted((a, b) => a.order - b.order));
-      const session = await sessions.create(userIdOf(request), sessionNameForFlow(workflow.name), null, rows);
+      const session = await master.create(userIdOf(request), sessionNameForFlow(workflow.name), null, rows);
       return reply.status(201).send(session);
     },
   );
@@ -135,13 +148,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/master-mode/steps',
     { schema: { body: createMasterStepSchema, response: { 201: masterStep } } },
-    async (request, reply) => {
-      const input = request.body;
-      const session = await master.session(input.sessionId, userIdOf(request));
-      const step = await sessions.addRow(session.id, input);
-      await master.touch(session.id);
-      return reply.status(201).send(step);
-    },
+    async (request, reply) => reply.status(201).send(await master.addRow(request.body, userIdOf(request))),
   );
 
   app.put(
@@ -149,15 +156,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { params: stepIdParams, body: orEmpty(updateMasterStepSchema), response: { 200: masterStep } },
     },
-    async (request) => {
-      const { stepId } = request.params;
-      const changes = request.body;
-      const current = await master.ownedRow(stepId, userIdOf(request));
-      const next = { ...current, ...changes };
-      const updated = await sessions.changeRow(stepId, next);
-      await master.touch(current.sessionId);
-      return updated;
-    },
+    async (request) => master.changeRow(request.params.stepId, request.body, userIdOf(request)),
   );
 
   app.delete(
@@ -173,10 +172,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/master-mode/steps/:stepId',
     { schema: { params: stepIdParams, response: { 204: noContent } } },
     async (request, reply) => {
-      const { stepId } = request.params;
-      const current = await master.ownedRow(stepId, userIdOf(request));
-      await sessions.deleteRow(stepId);
-      await master.touch(current.sessionId);
+      await master.deleteRow(request.params.stepId, userIdOf(request));
       return reply.status(204).send();
     },
   );
@@ -195,11 +191,36 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
         params: sessionIdParams,
         body: noFieldsBody,
         response: {
-          200: z.object({ outcome: z.enum(['completed', 'stopped']), session: sessionWithSteps }),
+          202: z
+            .object({ runAllId: recordId, version: z.int().min(0) })
+            .describe(
+              "Started: the rows run after this answer. The session's pushed events (and GET …/execute-all/{runAllId}) tell how it goes.",
+            ),
         },
       },
     },
-    async (request) => master.executeAll(request.params.sessionId, userIdOf(request)),
+    async (request, reply) => {
+      const { sessionId } = request.params;
+      const started = await master.executeAll(sessionId, userIdOf(request));
+      return reply
+        .status(202)
+        .header('location', `/api/master-mode/session/${sessionId}/execute-all/${started.runAllId}`)
+        .send(started);
+    },
+  );
+
+  app.get(
+    '/api/master-mode/session/:sessionId/execute-all/:runAllId',
+    {
+      schema: {
+        params: sessionIdParams.extend({ runAllId: z.uuid() }),
+        response: { 200: executeAllRecord },
+      },
+    },
+    async (request) => {
+      const { sessionId, runAllId } = request.params;
+      return master.executeAllRecord(sessionId, runAllId, userIdOf(request));
+    },
   );
 
   app.post(

@@ -2,6 +2,7 @@ import type { CrashSweepFacts } from '../interrupted-runs';
 import type { ExecuteAllOutcome, MasterEvent } from './events';
 
 type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['data'];
+type SessionOpenedData = Extract<MasterEvent, { type: 'MasterSessionOpened' }>['data'];
 
 /**
  * Commands of a master mode session's stream (`master-<sessionId>`). The rows themselves are plain
@@ -9,6 +10,8 @@ type RowRunStartedData = Extract<MasterEvent, { type: 'MasterRowRunStarted' }>['
  * (in every server process, as the stream is shared), and what a crash left unfinished.
  */
 export type MasterCommand =
+  | { type: 'OpenSession'; data: Omit<SessionOpenedData, 'at' | 'createdAt'> }
+  | { type: 'DeleteSession'; data: Record<string, never> }
   | { type: 'StartRowRun'; data: Omit<RowRunStartedData, 'at' | 'instanceId'> & { instanceId: number } }
   | {
       type: 'CompleteRowRun';

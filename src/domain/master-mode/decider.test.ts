@@ -44,7 +44,61 @@ const allStopped = (runAllId: string, at = EARLIER): MasterEvent => ({
   data: { runAllId, at },
 });
 
+const opened: MasterEvent = {
+  type: 'MasterSessionOpened',
+  data: {
+    sessionId: 'session-1',
+    ownerId: 'user-1',
+    flowId: null,
+    sessionName: 'Sheet',
+    createdAt: EARLIER,
+    at: EARLIER,
+  },
+};
+const deleted: MasterEvent = { type: 'MasterSessionDeleted', data: { at: EARLIER } };
+
 describe('master mode decider', () => {
+  describe('the session', () => {
+    it('is opened by its owner, once', () => {
+      const open: MasterCommand = {
+        type: 'OpenSession',
+        data: { sessionId: 'session-1', ownerId: 'user-1', flowId: null, sessionName: 'Sheet' },
+      };
+      const { state } = given(decider, [], AT_NOW)
+        .when(open)
+        .thenEmits([{ type: 'MasterSessionOpened', data: { ...open.data, createdAt: NOW, at: NOW } }]);
+      expect(state.ownerId).toBe('user-1');
+      given(decider, [opened], AT_NOW).when(open).thenThrows('conflict');
+    });
+
+    it('knows its owner from its first run on a stream recorded before sessions were opened on it', () => {
+      expect(given(decider, [rowStarted('r1', 'row-a')], AT_NOW).state.ownerId).toBe('user-1');
+      expect(given(decider, [], AT_NOW).state.ownerId).toBeNull();
+    });
+
+    it('is deleted once, asking its Execute All to stop; nothing new starts on it after', () => {
+      given(decider, [opened, allStarted('a')], AT_NOW)
+        .when({ type: 'DeleteSession', data: {} })
+        .thenEmits([
+          { type: 'MasterExecuteAllStopped', data: { runAllId: 'a', at: NOW } },
+          { type: 'MasterSessionDeleted', data: { at: NOW } },
+        ]);
+      given(decider, [opened, deleted], AT_NOW).when({ type: 'DeleteSession', data: {} }).thenEmits([]);
+      const commands: MasterCommand[] = [
+        { type: 'StartRowRun', data: startData('r1', 'row-a') },
+        { type: 'StartExecuteAll', data: { runAllId: 'b', instanceId: 1 } },
+        { type: 'ResetResults', data: {} },
+      ];
+      for (const command of commands) {
+        given(decider, [opened, deleted], AT_NOW).when(command).thenThrows('not_found');
+      }
+      // What it left running still ends.
+      given(decider, [opened, allStarted('a'), rowStarted('r1', 'row-a'), deleted], AT_NOW)
+        .when({ type: 'FailRowRun', data: { runId: 'r1', message: 'gone' } })
+        .thenEmits([{ type: 'MasterRowRunFailed', data: { runId: 'r1', message: 'gone', at: NOW } }]);
+    });
+  });
+
   describe('row runs', () => {
     it('starts a run of a row with what it was given', () => {
       given(decider, [], AT_NOW)

@@ -1,5 +1,5 @@
 import type { Decider } from '../decider';
-import { conflict } from '../errors';
+import { conflict, notFound } from '../errors';
 import { INTERRUPTED, isInterrupted } from '../interrupted-runs';
 import { storableText } from '../storable-text';
 import type { MasterCommand, MasterContext } from './commands';
@@ -7,6 +7,7 @@ import type { MasterEvent, MasterState } from './events';
 import { rowLabel } from './row-run';
 
 export const EXECUTE_ALL_RUNNING = 'Execute All đang chạy';
+export const SESSION_NOT_FOUND = 'Master mode session not found';
 
 /** A master mode session's rules: what its stream lets run, and the events each command adds. */
 export const decider: Decider<MasterState, MasterCommand, MasterEvent, MasterContext> = {
@@ -16,14 +17,18 @@ export const decider: Decider<MasterState, MasterCommand, MasterEvent, MasterCon
 };
 
 function initialState(): MasterState {
-  return { running: {}, executeAll: null, lastEventAt: null };
+  return { ownerId: null, deleted: false, running: {}, executeAll: null, lastEventAt: null };
 }
 
 function evolve(state: MasterState, event: MasterEvent): MasterState {
   const next = { ...state, lastEventAt: event.data.at };
   switch (event.type) {
+    case 'MasterSessionOpened':
+      return { ...next, ownerId: event.data.ownerId };
+    case 'MasterSessionDeleted':
+      return { ...next, deleted: true };
     case 'MasterRowRunStarted': {
-      const { runId, stepId, rowNumber, stepName, instanceId, at } = event.data;
+      const { runId, userId, stepId, rowNumber, stepName, instanceId, at } = event.data;
       const run = {
         stepId,
         rowNumber,
@@ -31,7 +36,7 @@ function evolve(state: MasterState, event: MasterEvent): MasterState {
         startedAt: at,
         ...(instanceId === undefined ? {} : { instanceId }),
       };
-      return { ...next, running: { ...state.running, [runId]: run } };
+      return { ...next, ownerId: state.ownerId ?? userId, running: { ...state.running, [runId]: run } };
     }
     case 'MasterRowRunSucceeded':
     case 'MasterRowRunFailed': {
@@ -66,7 +71,15 @@ function evolve(state: MasterState, event: MasterEvent): MasterState {
 }
 
 function decide(command: MasterCommand, state: MasterState, { now }: MasterContext): MasterEvent[] {
+  // A deleted session starts nothing new; what it left running still ends.
+  if (state.deleted && STARTS_WORK.has(command.type)) throw notFound(SESSION_NOT_FOUND);
   switch (command.type) {
+    case 'OpenSession':
+      if (state.ownerId !== null) throw conflict('Master mode session already exists');
+      return [{ type: 'MasterSessionOpened', data: { ...command.data, createdAt: now, at: now } }];
+    case 'DeleteSession':
+      if (state.deleted) return [];
+      return [...stopRequested(state, now), { type: 'MasterSessionDeleted', data: { at: now } }];
     case 'StartRowRun': {
       const busy = Object.values(state.running).find((run) => run.stepId === command.data.stepId);
       if (busy) throw conflict(`${rowLabel(busy.rowNumber, busy)} đang chạy`);
@@ -129,6 +142,8 @@ function decide(command: MasterCommand, state: MasterState, { now }: MasterConte
     }
   }
 }
+
+const STARTS_WORK = new Set<MasterCommand['type']>(['StartRowRun', 'StartExecuteAll', 'ResetResults']);
 
 function stopRequested(state: MasterState, now: string): MasterEvent[] {
   if (!state.executeAll || state.executeAll.stopRequested) return [];

@@ -1,12 +1,28 @@
 import type { KeySource } from '../execution/types';
-import type { MasterStepType } from './master-session';
+import type { ExecuteAllOutcome, MasterStepType } from './master-session';
+
+export type { ExecuteAllOutcome };
 
 /**
- * The events of a master mode session's stream (`master-<sessionId>`): every row run with what it was
- * given and what it answered, and the course of each Execute All. The rows themselves are plain
- * records; the stream is the audit of what ran.
+ * The events of a master mode session's stream (`master-<sessionId>`): who opened the session (its owner,
+ * so access is decided on the stream), every row run with what it was given and what it answered, the
+ * course of each Execute All, and the session's deletion. The rows themselves are plain records; the
+ * stream is the audit of what ran.
  */
 export type MasterEvent =
+  | {
+      type: 'MasterSessionOpened';
+      data: {
+        sessionId: string;
+        ownerId: string;
+        flowId: string | null;
+        sessionName: string;
+        /** When the session was created (sessions created before this event get it later, with their time). */
+        createdAt: string;
+        at: string;
+      };
+    }
+  | { type: 'MasterSessionDeleted'; data: { at: string } }
   | {
       type: 'MasterRowRunStarted';
       data: {
@@ -60,6 +76,13 @@ export type MasterEvent =
   | { type: 'MasterResultsReset'; data: { at: string } };
 
 export interface MasterState {
+  /**
+   * Who the session belongs to: from its opening event, or, on a stream recorded before sessions were
+   * opened on it (a session deleted before then), from its first run. null: no such session.
+   */
+  ownerId: string | null;
+  /** Deleted: nothing new runs on it (what ran stays readable to the system). */
+  deleted: boolean;
   /** Row runs started and not ended, by run id. */
   running: Record<
     string,
@@ -70,8 +93,6 @@ export interface MasterState {
   /** When the stream last changed: an Execute All quiet for longer than a model call can take is dead. */
   lastEventAt: string | null;
 }
-
-export type ExecuteAllOutcome = 'completed' | 'stopped' | 'failed';
 
 export const MASTER_STREAM_PREFIX = 'master-';
 export const masterStreamId = (sessionId: string) => `${MASTER_STREAM_PREFIX}${sessionId}`;

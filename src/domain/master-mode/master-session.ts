@@ -36,8 +36,31 @@ export interface MasterSessionWithSteps extends MasterSession {
   steps: MasterStep[];
   /** Rows with a run started and not ended yet (younger than the model timeout). */
   runningStepIds: string[];
+  /** The Execute All running on the session, from any tab or server process; null when none is. */
+  executeAll: RunningExecuteAll | null;
   /** The position of the session's stream this answer reflects: live updates continue after it. */
   version: number;
+}
+
+/** How an Execute All ended. */
+export type ExecuteAllOutcome = 'completed' | 'stopped' | 'failed';
+
+/** An Execute All under way: Execute All answers it at once and runs the rows after its answer. */
+export interface RunningExecuteAll {
+  runAllId: string;
+  startedAt: string;
+  stopRequested: boolean;
+}
+
+/** An Execute All as recorded: `outcome` stays null until it ends. */
+export interface ExecuteAllRecord {
+  id: string;
+  startedAt: string;
+  stopRequested: boolean;
+  endedAt: string | null;
+  outcome: ExecuteAllOutcome | null;
+  /** Why it failed: the failing row's message, or 'interrupted'. */
+  message: string | null;
 }
 
 // A cell is as long as MAX_TEXT_CHARS lets it be (413 past it, before this schema).

@@ -2,29 +2,26 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
 import { masterMode as t } from '../strings';
-import { masterSessionQueryOptions, storeMasterSession } from './get-master-session';
+import { storeMasterSession } from './get-master-session';
 
-export interface ExecuteAllAnswer {
-  outcome: 'completed' | 'stopped';
-  session: MasterSessionWithSteps;
+/** Execute All answers once it has started; the session's pushed events tell how it goes. */
+export interface ExecuteAllStarted {
+  runAllId: string;
+  version: number;
 }
 
 export const executeAll = (sessionId: string) =>
-  api.post<ExecuteAllAnswer>(`/api/master-mode/execute-all/${sessionId}`);
+  api.post<ExecuteAllStarted>(`/api/master-mode/execute-all/${sessionId}`);
 export const stopSession = (sessionId: string) =>
   api.post<{ stopped: boolean }>(`/api/master-mode/stop/${sessionId}`);
 export const resetSession = (sessionId: string) =>
   api.post<MasterSessionWithSteps>(`/api/master-mode/reset/${sessionId}`);
 
+/** Starts Execute All; refused (a required row left blank, one already running) it says why. */
 export function useExecuteAll() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: executeAll,
     meta: { errorToast: { title: t.executeAllFailed, messageOr: t.executeAllFailed } },
-    onSuccess: (answer) => storeMasterSession(queryClient, answer.session),
-    // A failing row ends the run part way: the rows before it have new results.
-    onError: (_, sessionId) =>
-      queryClient.invalidateQueries({ queryKey: masterSessionQueryOptions(sessionId).queryKey }),
   });
 }
 

@@ -6,13 +6,20 @@ import { masterSessionQueryOptions } from './get-master-session';
 
 /**
  * Keeps a master mode session current by push instead of polling: every event of its stream (a row run
- * started or ended, an Execute All, a reset, from any tab or server process) reads the session again, and
- * an ai row's tokens show in its result while the model writes. Answers the text so far by row id.
+ * started or ended, an Execute All, a reset, from any tab or server process) reads the session again and is
+ * handed to `onEvent`, and an ai row's tokens show in its result while the model writes. Answers the text so
+ * far by row id.
  */
-export function useLiveMasterSession(sessionId: string, version: number | undefined): Record<string, string> {
+export function useLiveMasterSession(
+  sessionId: string,
+  version: number | undefined,
+  onEvent?: (event: MasterEvent) => void,
+): Record<string, string> {
   const queryClient = useQueryClient();
   const [streaming, setStreaming] = useState<Record<string, string>>({});
   const position = useRef(0);
+  const latestOnEvent = useRef(onEvent);
+  latestOnEvent.current = onEvent;
   const ready = version !== undefined;
   if (version !== undefined && version > position.current) position.current = version;
 
@@ -33,6 +40,7 @@ export function useLiveMasterSession(sessionId: string, version: number | undefi
             if (rowId) setStreaming(({ [rowId]: _ended, ...rest }) => rest);
           }
           refresh();
+          latestOnEvent.current?.(event);
         } else if (message.type === 'delta') {
           const rowId = rowOfRun.get(message.runId);
           if (rowId) setStreaming((texts) => ({ ...texts, [rowId]: (texts[rowId] ?? '') + message.text }));

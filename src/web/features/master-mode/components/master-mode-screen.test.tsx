@@ -1,18 +1,27 @@
 // @vitest-environment jsdom
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Toaster } from '@/components/ui/toaster';
 import { createQueryClient } from '@/lib/api-client';
 import { confirmations } from '@/lib/strings';
 import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
 import { masterMode } from '../strings';
 import { MasterModeScreen } from './master-mode-screen';
 
-// The live updates come over a socket: here nothing is pushed.
+// The live updates come over a socket: here the test pushes them.
+const socket = vi.hoisted(() => ({ push: null as ((message: unknown) => void) | null }));
 vi.mock('@/lib/execution-socket', () => ({
-  executionSocket: () => ({ watch: () => () => {} }),
+  executionSocket: () => ({
+    watch: (_topic: unknown, handlers: { onMessage: (message: unknown) => void }) => {
+      socket.push = handlers.onMessage;
+      return () => {
+        socket.push = null;
+      };
+    },
+  }),
 }));
 
 const AT = '2025-01-02T03:04:05.000Z';
@@ -43,6 +52,7 @@ const session: MasterSessionWithSteps = {
   updatedAt: AT,
   version: 4,
   runningStepIds: [],
+  executeAll: null,
   steps: [
     aRow(1, { stepName: 'Outline', stepType: 'text', userInput: 'Trà sen', result: 'Trà sen' }),
     aRow(2, {
@@ -95,7 +105,23 @@ function renderScreen() {
     <QueryClientProvider client={createQueryClient()}>
       <MasterModeScreen sessionId="session-1" />
       <ConfirmDialog />
+      <Toaster closeLabel="Close" />
     </QueryClientProvider>,
+  );
+}
+
+/** The server pushes the end of an Execute All, as the session's stream records it. */
+function pushEnded(
+  runAllId: string,
+  outcome: 'completed' | 'stopped' | 'failed',
+  message: string | null = null,
+) {
+  act(() =>
+    socket.push!({
+      type: 'event',
+      position: 9,
+      event: { type: 'MasterExecuteAllEnded', data: { runAllId, outcome, message, at: AT } },
+    }),
   );
 }
 
@@ -184,5 +210,48 @@ describe('the master mode grid', { timeout: 20_000 }, () => {
     await vi.waitFor(() =>
       expect(writes()).toEqual([{ method: 'DELETE', url: '/api/master-mode/steps/row-2', body: null }]),
     );
+  });
+
+  it('Execute All is answered at once and follows the pushed events: Stop shows until it has ended', async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementationOnce(async () => json(session));
+    renderScreen();
+    await screen.findByTestId('master-row-2');
+    fetchMock.mockImplementation(async (input, init) => {
+      if (init?.method === 'POST') return new Promise<Response>((resolve) => (answer = resolve));
+      return json(session);
+    });
+
+    await user.click(screen.getByTestId('master-execute-all'));
+    expect(await screen.findByTestId('master-stop')).toBeTruthy();
+    // Its rows may all have run before its answer arrives: the end pushed first still ends it.
+    await vi.waitFor(() => expect(socket.push).not.toBeNull());
+    pushEnded('all-1', 'failed', 'Dòng 002 "Bài viết": Phép tính kết thúc quá sớm');
+    expect(screen.getByTestId('master-stop')).toBeTruthy();
+    answer(json({ runAllId: 'all-1', version: 5 }, 202));
+    await vi.waitFor(() => expect(screen.queryByTestId('master-stop')).toBeNull());
+    expect(await screen.findByText(masterMode.executeAllFailed)).toBeTruthy();
+    expect(screen.getByText('Dòng 002 "Bài viết": Phép tính kết thúc quá sớm')).toBeTruthy();
+    expect(writes()).toEqual([{ method: 'POST', url: '/api/master-mode/execute-all/session-1', body: null }]);
+
+    // Another run, whose end comes after its answer; an end of someone else's run changes nothing.
+    await user.click(screen.getByTestId('master-execute-all'));
+    answer(json({ runAllId: 'all-2', version: 12 }, 202));
+    await vi.waitFor(() => expect(writes()).toHaveLength(2));
+    pushEnded('all-other', 'completed');
+    expect(screen.getByTestId('master-stop')).toBeTruthy();
+    pushEnded('all-2', 'completed');
+    await vi.waitFor(() => expect(screen.queryByTestId('master-stop')).toBeNull());
+    expect(await screen.findByText(masterMode.executeAllDone)).toBeTruthy();
+  });
+
+  it('shows Stop for an Execute All running on the server when the page opens', async () => {
+    fetchMock.mockImplementation(async () =>
+      json({ ...session, executeAll: { runAllId: 'all-9', startedAt: AT, stopRequested: false } }),
+    );
+    renderScreen();
+    expect(await screen.findByTestId('master-stop')).toBeTruthy();
+    expect((screen.getByTestId('master-execute-all') as HTMLButtonElement).disabled).toBe(true);
   });
 });

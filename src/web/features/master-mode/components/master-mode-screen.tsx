@@ -6,7 +6,11 @@ import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { whyDisabled } from '@/lib/strings';
+import type { MasterEvent } from '../../../../domain/master-mode/events';
 import type { MasterStep } from '../../../../domain/master-mode/master-session';
+
+type ExecuteAllEnd = Extract<MasterEvent, { type: 'MasterExecuteAllEnded' }>['data'];
+
 import { useMasterSession } from '../api/get-master-session';
 import {
   useCreateMasterStep,
@@ -33,15 +37,34 @@ import { StepSettingsDialog } from './step-settings-dialog';
  * prompt, and the bottom bar acting on the selected row or the whole session.
  */
 export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onBack?: () => void }) {
-  // Set on Execute All; cleared on its success, its error, or Stop.
+  // Set on Execute All; cleared when it ends (completed, stopped or failed), when it is refused, or on Stop.
   const [executing, setExecuting] = useState(false);
+  // The Execute All this tab started, and the ends seen before its answer came (its rows may all run first).
+  const started = useRef<string | null>(null);
+  const endedEarly = useRef(new Map<string, ExecuteAllEnd>());
+  const toast = useToast();
+  const ended = (end: ExecuteAllEnd) => {
+    started.current = null;
+    setExecuting(false);
+    toast(
+      end.outcome === 'failed'
+        ? { title: t.executeAllFailed, description: end.message ?? undefined, variant: 'destructive' }
+        : {
+            title: end.outcome === 'completed' ? t.executeAllDone : t.executeAllStopped,
+            variant: 'success',
+          },
+    );
+  };
   const session = useMasterSession(sessionId);
-  const streaming = useLiveMasterSession(sessionId, session.data?.version);
+  const streaming = useLiveMasterSession(sessionId, session.data?.version, (event) => {
+    if (event.type !== 'MasterExecuteAllEnded') return;
+    if (event.data.runAllId === started.current) ended(event.data);
+    else endedEarly.current.set(event.data.runAllId, event.data);
+  });
   const [edits, setEdits] = useState<RowEdits>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const saves = useRef(new Map<string, Promise<unknown>>());
-  const toast = useToast();
   const confirm = useConfirm();
 
   const createStep = useCreateMasterStep(sessionId);
@@ -99,12 +122,10 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     setExecuting(true);
     await flushEdits();
     executeAll.mutate(sessionId, {
-      onSuccess: (answer) => {
-        setExecuting(false);
-        toast({
-          title: answer.outcome === 'completed' ? t.executeAllDone : t.executeAllStopped,
-          variant: 'success',
-        });
+      onSuccess: ({ runAllId }) => {
+        started.current = runAllId;
+        const end = endedEarly.current.get(runAllId);
+        if (end) ended(end);
       },
       onError: () => setExecuting(false),
     });
@@ -161,7 +182,9 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     );
   }
 
-  const busy = executing || executeStep.isPending;
+  // An Execute All runs on the server: started in another tab, or before this page was opened, it shows too.
+  const running = executing || Boolean(session.data.executeAll && !session.data.executeAll.stopRequested);
+  const busy = running || executeStep.isPending;
   return (
     <div className="flex flex-col gap-4 pb-32 sm:pb-24" data-testid="master-mode-screen">
       <div className="flex items-center gap-3">
@@ -264,7 +287,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
             <PlayCircle className="h-4 w-4" />
             {t.executeAll}
           </Button>
-          {executing ? (
+          {running ? (
             <Button
               variant="destructive"
               size="sm"
