@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Sql } from 'postgres';
@@ -515,6 +517,8 @@ interface Route {
   api: boolean;
   bodySchema: JsonSchema | undefined;
   queryParams: QueryParam[];
+  /** The operation's place in the OpenAPI document (its path and method), when it is documented. */
+  operation: { path: string; method: string; responses: Record<string, OpenApiResponse> } | undefined;
 }
 
 interface FuzzRequest {
@@ -798,9 +802,14 @@ async function createObjects(client: Client): Promise<Objects> {
 // ---------------------------------------------------------------------------------------------------------
 // The routes
 
+interface OpenApiResponse {
+  content?: Record<string, { schema?: JsonSchema }>;
+}
+
 interface OpenApiOperation {
   parameters?: { in: string; name: string; schema: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, OpenApiResponse>;
 }
 
 /** Every method and path the app registered, with the input schemas its OpenAPI document (or zod) gives. */
@@ -811,7 +820,8 @@ function routesOf(document: { paths: Record<string, Record<string, OpenApiOperat
       const key = `${method} ${route.url}`;
       if (routes.has(key)) continue;
       const path = route.url.replace(/:(\w+)/g, '{$1}');
-      const operation = document.paths[path]?.[(method === 'HEAD' ? 'GET' : method).toLowerCase()];
+      const documentMethod = (method === 'HEAD' ? 'GET' : method).toLowerCase();
+      const operation = document.paths[path]?.[documentMethod];
       const fromZod = (schema: unknown) =>
         schema instanceof z.ZodType
           ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema)
@@ -830,10 +840,49 @@ function routesOf(document: { paths: Record<string, Record<string, OpenApiOperat
           ? operation.requestBody?.content?.['application/json']?.schema
           : fromZod(route.schema?.body),
         queryParams,
+        operation:
+          operation && method !== 'HEAD'
+            ? { path, method: documentMethod, responses: operation.responses ?? {} }
+            : undefined,
       });
     }
   }
   return [...routes.values()];
+}
+
+/**
+ * The contract of the OpenAPI document, as a tool would read it: whether an operation documents a status
+ * (exactly or by its range, `4XX`), and whether an answer's body is valid against the schema it documents.
+ */
+function contractOf(document: object) {
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  addFormats(ajv);
+  ajv.addSchema(document, 'openapi');
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+  const pointer = (...parts: string[]) =>
+    parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  return {
+    /** What is wrong with the answer by the document; null when nothing is. */
+    breach(operation: NonNullable<Route['operation']>, status: number, contentType: string, body: string) {
+      const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in operation.responses);
+      if (!key) return `answered ${status}, which the operation does not document`;
+      const content = operation.responses[key]!.content ?? {};
+      const mediaType = contentType.split(';')[0]!.trim();
+      if (body === '' || !(mediaType in content)) {
+        return Object.keys(content).length === 0 || body === '' || status === 304
+          ? null
+          : `answered ${mediaType || 'no content type'}, documented: ${Object.keys(content).join(', ')}`;
+      }
+      const ref = `openapi#/${pointer('paths', operation.path, operation.method, 'responses', key, 'content', mediaType, 'schema')}`;
+      let validate = validators.get(ref);
+      if (!validate) {
+        validate = ajv.compile({ $ref: ref });
+        validators.set(ref, validate);
+      }
+      if (validate(JSON.parse(body))) return null;
+      return `the answer breaks its documented schema: ${ajv.errorsText(validate.errors)}`;
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -894,6 +943,7 @@ describe('fuzzing every route', () => {
     const routes = routesOf(document)
       .map((route, index) => ({ ...route, index }))
       .filter((route) => !ONLY || ONLY.test(`${route.method} ${route.url}`));
+    const contract = contractOf(document);
     const snapshots = await snapshotter(t.db.sql);
     const bobBefore = await checksumOf(t.db.sql, bob.id, bob.streams);
     console.log(`fuzz: FUZZ_SEED=${SEED}, ${routes.length} routes, ${API_RUNS} runs per API route`);
@@ -935,6 +985,15 @@ describe('fuzzing every route', () => {
         );
 
       if (status >= 500) throw problem(`answered ${status}${lastServerError()}`);
+      if (route.operation) {
+        const breach = contract.breach(
+          route.operation,
+          status,
+          String(response.headers['content-type'] ?? ''),
+          response.body,
+        );
+        if (breach) throw problem(`${breach} (the OpenAPI document and the server disagree)`);
+      }
       // Work accepted to run after the answer (an Execute All) is followed to its end first, so that what it
       // writes is not taken for what the next request wrote.
       const location = response.headers.location;

@@ -84,13 +84,13 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(Object.keys(OPERATIONS).filter((key) => !routeKeys.includes(key))).toEqual([]);
   });
 
-  it('documents the errors of every call as problems, 4XX and 5XX', () => {
+  it('documents the errors of every call as problems (application/problem+json), 4XX and 5XX', () => {
     const documented = apiRoutes().filter((route) => !UNDOCUMENTED.test(route.url));
     for (const route of documented) {
       for (const method of methodsOf(route)) {
         const operation = document.paths[openApiPath(route.url)]?.[method.toLowerCase()];
         for (const status of ['4XX', '5XX']) {
-          const schema = operation?.responses?.[status]?.content?.['application/json']?.schema as
+          const schema = operation?.responses?.[status]?.content?.['application/problem+json']?.schema as
             | { required?: string[] }
             | undefined;
           expect(schema?.required, `${method} ${route.url} ${status}`).toEqual(

@@ -37,6 +37,17 @@ export const problemAnswer = z
   })
   .describe('A problem (RFC 9457)');
 
+/** An error answer as every operation documents it: the problem, as `application/problem+json`. */
+const problemResponse = {
+  description: 'A problem (RFC 9457)',
+  content: { 'application/problem+json': { schema: problemAnswer } },
+};
+
+/** A signed-out browser opening a page of the API (Accept: text/html) is sent to sign in, and back. */
+const toSignIn = z
+  .undefined()
+  .describe('Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back');
+
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
  * nothing a query returns beyond the answer's shape reaches the client) and make the OpenAPI document,
@@ -67,7 +78,9 @@ async function routeSchemas(app: FastifyInstance) {
     if (!route.schema || route.schema.hide) return;
     const named = OPERATIONS[`${route.method} ${route.url}`];
     // Open to anyone: the health checks, sign-in and sign-up, and this document.
-    if (!route.url.startsWith('/api/') || PUBLIC_API_PATHS.has(route.url)) route.schema.security = [];
+    const open = !route.url.startsWith('/api/') || PUBLIC_API_PATHS.has(route.url);
+    if (open) route.schema.security = [];
+    const reads = [route.method].flat().includes('GET');
     if (named) {
       route.schema.operationId = named.operationId;
       route.schema.summary = named.summary;
@@ -75,8 +88,9 @@ async function routeSchemas(app: FastifyInstance) {
     }
     route.schema.response = {
       ...(route.schema.response as object | undefined),
-      '4XX': problemAnswer,
-      '5XX': problemAnswer,
+      ...(reads && !open ? { 303: toSignIn } : {}),
+      '4XX': problemResponse,
+      '5XX': problemResponse,
     };
   });
 
