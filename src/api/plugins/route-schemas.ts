@@ -34,6 +34,10 @@ export const problemAnswer = z
       )
       .optional()
       .describe('For malformed input: each problem with where it is'),
+    currentVersion: z
+      .int()
+      .optional()
+      .describe("On version_mismatch (412): the record's current version, its ETag unquoted"),
   })
   .describe('A problem (RFC 9457)');
 
