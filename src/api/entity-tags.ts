@@ -50,12 +50,15 @@ export function ifMatchOf(request: FastifyRequest): VersionCondition | undefined
   return (version) => tags.some(({ weak, tag }) => !weak && tag === entityTagOf(version));
 }
 
-/** Refuses a write whose If-Match names another version than the record's (412). */
-export function requireVersion(condition: VersionCondition | undefined, version: number) {
+/**
+ * Refuses a write whose If-Match names another version than the record's (412). `what` names the record in
+ * the message: the flow, also for a write on one of its steps.
+ */
+export function requireVersion(condition: VersionCondition | undefined, version: number, what = 'flow') {
   if (condition && !condition(version)) {
     throw new DomainError(
       'version_mismatch',
-      `The record was changed since you read it: it is at version ${version} now. Read it again and reapply your change.`,
+      `This ${what} was changed since you read it and is at version ${version} now: read it again and make your change on that version.`,
       { currentVersion: version },
     );
   }

@@ -104,14 +104,8 @@ export class FlowCommands {
     changes: Partial<CreateFlowInput>,
     expected?: VersionCondition,
   ): Promise<{ flow: Flow; version: number }> {
-    const { state, version } = await this.handle(
-      flowId,
-      userId,
-      { type: 'ReviseFlow', data: changes },
-      {
-        expected,
-      },
-    );
+    const command: FlowCommand = { type: 'ReviseFlow', data: changes };
+    const { state, version } = await this.handle(flowId, userId, command, { expected });
     return { flow: flowOf(state), version };
   }
 
