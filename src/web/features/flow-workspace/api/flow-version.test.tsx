@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { editMode } from '../strings';
+import { useCreateStep } from './create-step';
 import { flowQueryOptions } from './get-flow';
 import { useUpdateFlow } from './update-flow';
 import { useUpdateStep } from './update-step';
@@ -24,7 +25,12 @@ const STEP = { id: 's1', flowId: 'f1', name: 'Ideas' };
  * version is refused with 412, as the server does, and any other moves the flow to the next version.
  */
 function fakeApi() {
-  const server = { version: 4, requests: [] as { method: string; path: string; ifMatch?: string }[] };
+  const server = {
+    version: 4,
+    requests: [] as { method: string; path: string; ifMatch?: string }[],
+    /** While set, reads of the flow wait for it: a read on its way. */
+    readsHeld: null as Promise<void> | null,
+  };
   vi.stubGlobal(
     'fetch',
     vi.fn(async (path: string, init: RequestInit = {}) => {
@@ -33,7 +39,10 @@ function fakeApi() {
       server.requests.push({ method, path, ...(ifMatch ? { ifMatch } : {}) });
       const tagged = (body: unknown) =>
         new Response(JSON.stringify(body), { status: 200, headers: { etag: `"${server.version}"` } });
-      if (method === 'GET') return tagged(FLOW);
+      if (method === 'GET') {
+        await server.readsHeld;
+        return tagged(FLOW);
+      }
       if (ifMatch !== undefined && ifMatch !== `"${server.version}"`) {
         return new Response(
           JSON.stringify({
@@ -46,6 +55,7 @@ function fakeApi() {
         );
       }
       server.version++;
+      if (method === 'POST') return tagged({ ...STEP, id: 's2' });
       return tagged(path.startsWith('/api/steps/') ? { ...STEP, name: 'Mine' } : FLOW);
     }),
   );
@@ -57,6 +67,7 @@ function Editor() {
   const flow = useQuery(flowQueryOptions('f1'));
   const updateStep = useUpdateStep('f1', { messageOr: 'Step failed' });
   const updateFlow = useUpdateFlow();
+  const createStep = useCreateStep('f1');
   if (!flow.data) return null;
   return (
     <>
@@ -66,6 +77,9 @@ function Editor() {
       </button>
       <button type="button" onClick={() => updateFlow.mutate({ ...flow.data, name: 'Oolong' })}>
         Save flow
+      </button>
+      <button type="button" onClick={() => createStep.mutate()}>
+        Add step
       </button>
     </>
   );
@@ -126,5 +140,29 @@ describe('writes on the flow the editor last read', { timeout: 20_000 }, () => {
       { method: 'PUT', path: '/api/steps/s1', ifMatch: '"4"' },
       { method: 'PUT', path: '/api/steps/s1', ifMatch: '"6"' },
     ]);
+  });
+
+  it('after adding a step, wait for the flow read again and make the next change on the version it names', async () => {
+    const user = userEvent.setup();
+    render(
+      <AppProvider>
+        <Editor />
+      </AppProvider>,
+    );
+    await screen.findByText('Version 4');
+    let releaseReads = () => {};
+    server.readsHeld = new Promise((resolve) => {
+      releaseReads = resolve;
+    });
+    await user.click(screen.getByRole('button', { name: 'Add step' }));
+    // The step is added (version 5) and the flow is being read again.
+    await waitFor(() => expect(reads(server)).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: 'Save step' }));
+    expect(writes(server)).toEqual([{ method: 'POST', path: '/api/steps' }]);
+
+    releaseReads();
+    await waitFor(() => expect(writes(server)).toHaveLength(2));
+    expect(writes(server)[1]).toEqual({ method: 'PUT', path: '/api/steps/s1', ifMatch: '"5"' });
+    expect(server.version).toBe(6);
   });
 });

@@ -16,6 +16,11 @@ export async function writeOnReadVersion<T>(
   send: (options: RequestOptions) => Promise<T>,
 ): Promise<{ answer: T; version: number | null }> {
   const key = flowQueryOptions(flowId).queryKey;
+  // A read of the flow on its way (after a step was added here, or a change pushed from elsewhere) is waited
+  // for: the write is made on the version it brings, not on the one it replaces.
+  if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') {
+    await queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+  }
   const expected = queryClient.getQueryData(key)?.version ?? null;
   let version: number | null = null;
   const answer = await send({
