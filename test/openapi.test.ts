@@ -131,6 +131,37 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(events.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['after', 'limit', 'id']));
   });
 
+  it('documents conditional requests: ETag answers, If-None-Match and 304 on reads, If-Match and 412 on writes', () => {
+    type Documented = {
+      parameters?: { in: string; name: string }[];
+      responses: Record<string, { headers?: Record<string, unknown>; content?: object }>;
+    };
+    const operation = (path: string, method: string) => document.paths[path]?.[method] as Documented;
+    const headerParameters = (o: Documented) =>
+      (o.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    for (const [path, method] of [
+      ['/api/flows/{id}', 'get'],
+      ['/api/flows/{flowId}/steps', 'get'],
+      ['/api/executions/{id}', 'get'],
+    ] as const) {
+      const read = operation(path, method);
+      expect(headerParameters(read), `${method} ${path}`).toEqual(['If-None-Match']);
+      expect(Object.keys(read.responses['200']?.headers ?? {}), `${method} ${path}`).toEqual(['ETag']);
+      expect(read.responses['304']?.content, `${method} ${path}: a 304 has no body`).toBeUndefined();
+    }
+    for (const [path, method, success] of [
+      ['/api/flows/{id}', 'put', '200'],
+      ['/api/flows/{id}', 'delete', null],
+      ['/api/steps/{id}', 'put', '200'],
+      ['/api/steps/{id}', 'delete', '204'],
+    ] as const) {
+      const write = operation(path, method);
+      expect(headerParameters(write), `${method} ${path}`).toEqual(['If-Match']);
+      expect(write.responses['412']?.content, `${method} ${path}`).toBeDefined();
+      if (success) expect(Object.keys(write.responses[success]?.headers ?? {})).toEqual(['ETag']);
+    }
+  });
+
   it('answers only what the schema declares: a column beyond it never reaches the client', async () => {
     const flow = (await lan.post('/api/flows', { name: 'Đà Lạt', description: 'Chuyến đi' })).json();
     // The row also holds logsClearedAt, which the answer leaves out.

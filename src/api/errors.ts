@@ -9,6 +9,7 @@ const statusOf: Record<ProblemKind, number> = {
   signed_out: 401,
   not_found: 404,
   conflict: 409,
+  version_mismatch: 412,
   over_limit: 429,
   too_large: 413,
   model_failed: 502,
@@ -86,6 +87,7 @@ const TITLES: Record<ProblemCode, string> = {
   signed_out: 'Not signed in',
   not_found: 'Not found',
   conflict: 'Conflicts with the current state',
+  version_mismatch: 'The record is not at the version the request names',
   over_limit: 'A limit is used up',
   free_allowance_used_up: 'The free step allowance is used up',
   sign_in_rate_limited: 'Too many sign-in attempts',
@@ -105,7 +107,7 @@ export const PROBLEM_CODES = Object.keys(TITLES) as ProblemCode[];
  * Every error answer, as RFC 9457 problem details (`application/problem+json`): `type` (a URN naming the
  * code), `title`, `status`, `detail`, and the members of this API: `code`, `message` (the same text as
  * `detail`, which the web app shows), `retryable` when sending the same request again may pass, `issues` for
- * malformed input.
+ * malformed input, `currentVersion` when the version a request named (If-Match) is not the record's.
  */
 export interface Problem {
   type: string;
@@ -116,6 +118,14 @@ export interface Problem {
   message: string;
   retryable?: true;
   issues?: InputIssue[];
+  currentVersion?: number;
+}
+
+/** What a problem may add to the members every problem has. */
+interface ProblemExtras {
+  retryable?: boolean;
+  issues?: InputIssue[];
+  currentVersion?: number | undefined;
 }
 
 export const PROBLEM_TYPE_PREFIX = 'urn:workbench:problem:';
@@ -124,7 +134,7 @@ export function problemOf(
   status: number,
   code: ProblemCode,
   detail: string,
-  extras: { retryable?: boolean; issues?: InputIssue[] } = {},
+  extras: ProblemExtras = {},
 ): Problem {
   return {
     type: `${PROBLEM_TYPE_PREFIX}${code}`,
@@ -135,6 +145,7 @@ export function problemOf(
     message: detail,
     ...(extras.retryable ? { retryable: true as const } : {}),
     ...(extras.issues ? { issues: extras.issues } : {}),
+    ...(extras.currentVersion !== undefined ? { currentVersion: extras.currentVersion } : {}),
   };
 }
 
@@ -144,7 +155,7 @@ export function sendProblem(
   status: number,
   code: ProblemCode,
   detail: string,
-  extras: { retryable?: boolean; issues?: InputIssue[] } = {},
+  extras: ProblemExtras = {},
 ) {
   return reply
     .status(status)
@@ -178,6 +189,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   if (error instanceof DomainError) {
     return sendProblem(reply, statusOf[error.kind], error.code ?? error.kind, error.message, {
       retryable: error.retryable,
+      currentVersion: error.currentVersion,
     });
   }
   if (error instanceof EventTooLarge) {

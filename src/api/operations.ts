@@ -7,7 +7,15 @@ export interface Operation {
   operationId: string;
   tag: Tag;
   summary: string;
+  /** How the operation takes part in conditional requests on the record's version (see EntityTagUse). */
+  entityTag?: EntityTagUse;
 }
+
+/**
+ * 'read': answers the record's ETag and honours If-None-Match (304). 'write': honours If-Match (412) and
+ * answers the new ETag. 'delete': honours If-Match (412); nothing is left to tag.
+ */
+export type EntityTagUse = 'read' | 'write' | 'delete';
 
 export const TAGS = {
   health: 'Whether the process and its database answer',
@@ -28,7 +36,12 @@ export const TAGS = {
 
 export type Tag = keyof typeof TAGS;
 
-const op = (operationId: string, tag: Tag, summary: string): Operation => ({ operationId, tag, summary });
+const op = (operationId: string, tag: Tag, summary: string, entityTag?: EntityTagUse): Operation => ({
+  operationId,
+  tag,
+  summary,
+  ...(entityTag ? { entityTag } : {}),
+});
 
 export const OPERATIONS: Record<string, Operation> = {
   'GET /healthz': op('checkHealth', 'health', 'Whether this process answers'),
@@ -43,9 +56,9 @@ export const OPERATIONS: Record<string, Operation> = {
 
   'GET /api/flows': op('listFlows', 'flows', 'The flows of the signed-in user, newest first'),
   'POST /api/flows': op('createFlow', 'flows', 'Create a flow'),
-  'GET /api/flows/:id': op('getFlow', 'flows', 'One flow'),
-  'PUT /api/flows/:id': op('updateFlow', 'flows', "Change a flow's name, description or status"),
-  'DELETE /api/flows/:id': op('deleteFlow', 'flows', 'Delete a flow'),
+  'GET /api/flows/:id': op('getFlow', 'flows', 'One flow', 'read'),
+  'PUT /api/flows/:id': op('updateFlow', 'flows', "Change a flow's name, description or status", 'write'),
+  'DELETE /api/flows/:id': op('deleteFlow', 'flows', 'Delete a flow', 'delete'),
   'GET /api/flows/:id/export': op('exportFlow', 'flows', 'A flow as JSON, to import elsewhere'),
   'GET /api/flows/:id/versions': op('listFlowVersions', 'flows', "A flow's versions, newest first"),
   'GET /api/flows/:id/versions/:version': op('getFlowVersion', 'flows', 'A flow as it was at one version'),
@@ -55,10 +68,10 @@ export const OPERATIONS: Record<string, Operation> = {
     'Make an old version the current one',
   ),
 
-  'GET /api/flows/:flowId/steps': op('listSteps', 'steps', "A flow's steps in order"),
+  'GET /api/flows/:flowId/steps': op('listSteps', 'steps', "A flow's steps in order", 'read'),
   'POST /api/steps': op('createStep', 'steps', 'Add a step to a flow'),
-  'PUT /api/steps/:id': op('updateStep', 'steps', 'Change a step'),
-  'DELETE /api/steps/:id': op('deleteStep', 'steps', 'Delete a step'),
+  'PUT /api/steps/:id': op('updateStep', 'steps', 'Change a step', 'write'),
+  'DELETE /api/steps/:id': op('deleteStep', 'steps', 'Delete a step', 'write'),
 
   'POST /api/flows/:flowId/execute': op('startExecution', 'executions', 'Start an execution of a flow'),
   'GET /api/flows/:flowId/executions/latest': op(
@@ -71,7 +84,7 @@ export const OPERATIONS: Record<string, Operation> = {
     'executions',
     "A flow's executions, newest first",
   ),
-  'GET /api/executions/:id': op('getExecution', 'executions', 'One execution with its results'),
+  'GET /api/executions/:id': op('getExecution', 'executions', 'One execution with its results', 'read'),
   'POST /api/executions/:id/steps/:stepId/execute': op(
     'runStep',
     'executions',

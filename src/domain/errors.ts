@@ -11,6 +11,8 @@ export type ProblemKind =
   | 'not_found'
   /** Clashes with the current state, e.g. a run already in progress (409). */
   | 'conflict'
+  /** The client's If-Match names another version than the record's current one (412). */
+  | 'version_mismatch'
   /** A quota or rate limit is used up (429). */
   | 'over_limit'
   /** The work asked for is larger than a size limit allows: a prompt, a text, an event (413). */
@@ -27,16 +29,19 @@ export class DomainError extends Error {
   readonly retryable: boolean;
   /** A finer name of the problem than its kind, for a program to tell apart (which limit is used up). */
   readonly code: LimitCode | undefined;
+  /** On a version mismatch: the record's version, so the client knows what to read again. */
+  readonly currentVersion: number | undefined;
 
   constructor(
     readonly kind: ProblemKind,
     message: string,
-    options: { retryable?: boolean; cause?: unknown; code?: LimitCode } = {},
+    options: { retryable?: boolean; cause?: unknown; code?: LimitCode; currentVersion?: number } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.retryable = options.retryable ?? false;
     this.code = options.code;
+    this.currentVersion = options.currentVersion;
   }
 }
 

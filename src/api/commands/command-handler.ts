@@ -58,8 +58,12 @@ export interface HandleOptions<State, Context> {
   loaded?: Loaded<State> | undefined;
   /** The command writes a new stream: nothing to load, and a conflict means it exists already. */
   startsStream?: boolean;
-  /** Checked before deciding; a thrown error ends the command. */
-  guard?: (state: State) => void;
+  /**
+   * Checked before deciding, on each state the command is decided on with its version; a thrown error ends
+   * the command. Since the events are appended at that version, what the guard checked still holds when they
+   * are stored (a client's If-Match, say).
+   */
+  guard?: (state: State, version: number) => void;
   /** The caller's own writes that must commit with the events, or not at all (not a read model: never replayed). */
   withEvents?: (tx: TransactionSql) => Statement;
 }
@@ -152,7 +156,7 @@ export class CommandHandler {
       let events: E[] | undefined;
       try {
         if (fromHint) visible(aggregate, loaded, userId);
-        options.guard?.(loaded.state);
+        options.guard?.(loaded.state, loaded.version);
         events = aggregate.decider.decide(
           command,
           loaded.state,

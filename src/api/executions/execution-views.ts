@@ -8,7 +8,7 @@ import type { Stored } from '../answer-schemas';
 import { executionAnswer } from '../answer-schemas';
 import type { ServerInstance } from '../server-instance';
 import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
-import { ExecutionViewCache } from './execution-view-cache';
+import { ExecutionViewCache, type KeptView } from './execution-view-cache';
 
 type ListedRow = Pick<ExecutionRow, 'id' | 'status' | 'runs' | 'startedAt'>;
 
@@ -46,15 +46,20 @@ export class ExecutionViews {
    * instance never sees an older view on another.
    */
   async viewJson(executionId: string, userId: string): Promise<string> {
+    return (await this.keptView(executionId, userId)).body;
+  }
+
+  /** The view as JSON text with the stream version it reflects (the execution's ETag), kept as viewJson says. */
+  async keptView(executionId: string, userId: string): Promise<KeptView> {
     const kept = this.cache.get(executionId, userId);
     if (kept !== undefined && (this.instance.alone || (await this.isCurrent(executionId, kept.version))))
-      return kept.body;
+      return kept;
     const ticket = this.cache.ticket();
     // Through the route's answer schema, as every other answer is serialised: nothing beyond it is sent.
     const view = executionAnswer.parse(await this.view(executionId, userId));
     const body = JSON.stringify(view);
     this.cache.remember(executionId, userId, ticket, { body, version: view.version });
-    return body;
+    return { body, version: view.version };
   }
 
   private async isCurrent(executionId: string, version: number): Promise<boolean> {

@@ -9,6 +9,7 @@ import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
+import { requireVersion, type VersionCondition } from '../entity-tags';
 import { flowAggregate } from './flow-aggregate';
 import type { FlowsRepository } from './flows-repository';
 
@@ -93,14 +94,23 @@ export class FlowCommands {
     return { ...flowOf(state), steps: state.steps.map((step) => stepOf(state.flowId!, step)) };
   }
 
-  /** Name, description and status as one save: one version. */
-  async revise(flowId: string, userId: string, changes: Partial<CreateFlowInput>): Promise<Flow> {
-    const { state } = await this.handle(flowId, userId, { type: 'ReviseFlow', data: changes });
-    return flowOf(state);
+  /**
+   * Name, description and status as one save: one version. With `expected` (the client's If-Match) the save
+   * is made only on that version of the flow, as are the other changes below.
+   */
+  async revise(
+    flowId: string,
+    userId: string,
+    changes: Partial<CreateFlowInput>,
+    expected?: VersionCondition,
+  ): Promise<{ flow: Flow; version: number }> {
+    const command: FlowCommand = { type: 'ReviseFlow', data: changes };
+    const { state, version } = await this.handle(flowId, userId, command, { expected });
+    return { flow: flowOf(state), version };
   }
 
-  async delete(flowId: string, userId: string): Promise<void> {
-    await this.handle(flowId, userId, { type: 'DeleteFlow', data: {} });
+  async delete(flowId: string, userId: string, expected?: VersionCondition): Promise<void> {
+    await this.handle(flowId, userId, { type: 'DeleteFlow', data: {} }, { expected });
   }
 
   async addStep(userId: string, input: CreateStepInput): Promise<Step> {
@@ -113,17 +123,27 @@ export class FlowCommands {
     return this.stepIn(state, id);
   }
 
-  async editStep(stepId: string, userId: string, changes: UpdateStepInput): Promise<Step> {
+  /** A step's version is its flow's: `expected` is checked against the flow's version. */
+  async editStep(
+    stepId: string,
+    userId: string,
+    changes: UpdateStepInput,
+    expected?: VersionCondition,
+  ): Promise<{ step: Step; version: number }> {
     const current = await this.flows.current({ stepId }, userId);
     const command: FlowCommand = { type: 'EditStep', data: { stepId, changes } };
-    const { state } = await this.handle(current.state.flowId!, userId, command, undefined, current);
-    return this.stepIn(state, stepId);
+    const { state, version } = await this.handle(current.state.flowId!, userId, command, {
+      current,
+      expected,
+    });
+    return { step: this.stepIn(state, stepId), version };
   }
 
-  async removeStep(stepId: string, userId: string): Promise<void> {
+  /** Removes the step; answers the flow's version that records it. */
+  async removeStep(stepId: string, userId: string, expected?: VersionCondition): Promise<number> {
     const current = await this.flows.current({ stepId }, userId);
     const command: FlowCommand = { type: 'RemoveStep', data: { stepId } };
-    await this.handle(current.state.flowId!, userId, command, undefined, current);
+    return (await this.handle(current.state.flowId!, userId, command, { current, expected })).version;
   }
 
   /** The flow as it stood at `version` made its newest version; nothing earlier is rewritten. */
@@ -133,7 +153,7 @@ export class FlowCommands {
       flowId,
       userId,
       { type: 'RestoreVersion', data: { version, past: past.state } },
-      commandId,
+      { commandId },
     );
     return flowVersionOf(restored.state, restored.version);
   }
@@ -173,18 +193,26 @@ export class FlowCommands {
     );
   }
 
-  /** A command on the flow, decided first on `current` (its read models, read here when not given). */
+  /**
+   * A command on the flow, decided first on `current` (its read models, read here when not given), and only
+   * on a version `expected` accepts, when given.
+   */
   private async handle(
     flowId: string,
     userId: string,
     command: FlowCommand,
-    commandId?: string,
-    current?: Loaded<FlowState>,
+    options: {
+      commandId?: string | undefined;
+      current?: Loaded<FlowState>;
+      expected?: VersionCondition | undefined;
+    } = {},
   ) {
+    const { commandId, current, expected } = options;
     return this.commands.handle(flowAggregate, flowId, userId, command, {
       context: contextFor(userId),
       commandId,
       loaded: current ?? (await this.flows.current({ flowId }, userId)),
+      guard: expected && ((_state, version) => requireVersion(expected, version)),
     });
   }
 

@@ -10,6 +10,8 @@ import type { Loaded } from '../commands/command-handler';
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {
   createdAt: Date;
   updatedAt: Date;
+  /** The flow's stream position the row reflects: its version, and its ETag. */
+  version: number;
   /** "Clear logs" hides the request logs up to this time. */
   logsClearedAt: Date | null;
 };
@@ -35,7 +37,7 @@ export interface FlowListRow {
 }
 
 const FLOW_COLUMNS =
-  'id, user_id, name, description, status, is_template, logs_cleared_at, created_at, updated_at';
+  'id, user_id, name, description, status, is_template, logs_cleared_at, created_at, updated_at, version';
 /** What an execution knows of a step: every column but the flow's bookkeeping. */
 const SNAPSHOT_FIELDS = [
   'id',
@@ -95,11 +97,16 @@ export class FlowsRepository {
     if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
   }
 
-  /** The flow's steps as stored, in order. */
-  async steps(flowId: string, userId: string): Promise<StepRow[]> {
-    await this.owned(flowId, userId);
-    return this.sql<StepRow[]>`
+  /**
+   * The flow's steps as stored, in order, and the flow's version. The version is read first: a change that
+   * lands between the two reads makes it older than the steps, never newer, so a write conditioned on it is
+   * refused (412) rather than let through on steps its client never saw.
+   */
+  async steps(flowId: string, userId: string): Promise<{ steps: StepRow[]; version: number }> {
+    const { version } = await this.owned(flowId, userId);
+    const steps = await this.sql<StepRow[]>`
       SELECT ${this.sql.unsafe(STEP_COLUMNS)} FROM steps WHERE flow_id = ${flowId} ORDER BY "order", created_at, id`;
+    return { steps, version };
   }
 
   /** What a review of the flow needs of its steps, in order. */

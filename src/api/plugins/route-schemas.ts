@@ -8,7 +8,7 @@ import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
 import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 import { PROBLEM_CODES } from '../errors';
-import { OPERATIONS, TAGS } from '../operations';
+import { type EntityTagUse, OPERATIONS, TAGS } from '../operations';
 import { PUBLIC_API_PATHS, SESSION_COOKIE } from './auth';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -34,6 +34,10 @@ export const problemAnswer = z
       )
       .optional()
       .describe('For malformed input: each problem with where it is'),
+    currentVersion: z
+      .int()
+      .optional()
+      .describe("On version_mismatch (412): the record's current version, its ETag unquoted"),
   })
   .describe('A problem (RFC 9457)');
 
@@ -47,6 +51,48 @@ const problemResponse = {
 const toSignIn = z
   .undefined()
   .describe('Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back');
+
+/** A GET whose If-None-Match named the current tag: the client's copy stands. */
+const notModifiedAnswer = z.undefined().describe('Not modified: the copy If-None-Match names is current');
+const versionMismatchAnswer = {
+  description:
+    "The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed",
+  content: { 'application/problem+json': { schema: problemAnswer } },
+};
+
+const ETAG_HEADER = {
+  type: 'string',
+  description: "The record's version as a strong entity tag, e.g. \"7\" (a step's is its flow's version)",
+};
+/** The condition headers, as the document shows them: the routes read them themselves (entity-tags.ts). */
+const CONDITION_HEADERS = {
+  read: {
+    'If-None-Match': {
+      type: 'string',
+      description: 'Entity tags of copies the client holds, or *: when one is current the answer is 304',
+    },
+  },
+  write: {
+    'If-Match': {
+      type: 'string',
+      description:
+        'The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current.',
+    },
+  },
+} as const;
+
+/** The operation's conditional request headers and its answers' ETag, added to its documentation. */
+function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: EntityTagUse | undefined): T {
+  if (!use) return transformed;
+  const schema = transformed.schema as { headers?: object; response?: Record<string, object> };
+  schema.headers = { type: 'object', properties: CONDITION_HEADERS[use === 'read' ? 'read' : 'write'] };
+  if (use === 'delete') return transformed;
+  for (const [status, answer] of Object.entries(schema.response ?? {})) {
+    if (/^(2\d\d|304)$/.test(status))
+      schema.response![status] = { ...answer, headers: { ETag: ETAG_HEADER } };
+  }
+  return transformed;
+}
 
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
@@ -89,6 +135,10 @@ async function routeSchemas(app: FastifyInstance) {
     route.schema.response = {
       ...(route.schema.response as object | undefined),
       ...(reads && !open ? { 303: toSignIn } : {}),
+      ...(named?.entityTag === 'read' ? { 304: notModifiedAnswer } : {}),
+      ...(named?.entityTag === 'write' || named?.entityTag === 'delete'
+        ? { 412: versionMismatchAnswer }
+        : {}),
       '4XX': problemResponse,
       '5XX': problemResponse,
     };
@@ -118,7 +168,11 @@ async function routeSchemas(app: FastifyInstance) {
       },
       security: [{ session: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (document) =>
+      documentEntityTags(
+        jsonSchemaTransform(document),
+        OPERATIONS[`${document.route.method} ${document.url}`]?.entityTag,
+      ),
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH });
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_TEXT_CEILING } from '../../domain/limits';
 import { executionAnswer, stepResultAnswer } from '../answer-schemas';
+import { tagAnswer } from '../entity-tags';
 import { answerOf } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
@@ -23,9 +24,11 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/executions/:id',
     { schema: { params: idParams, response: { 200: executionAnswer } } },
     async (request, reply) => {
-      const json = await app.executionViews.viewJson(request.params.id, userIdOf(request));
+      const { body, version } = await app.executionViews.keptView(request.params.id, userIdOf(request));
+      // A poll of an unchanged execution (If-None-Match) costs no body at all.
+      if (tagAnswer(request, reply, version)) return reply;
       // The view is kept as JSON text between changes, serialised through executionAnswer when it was kept.
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
 import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt } from '../answer-schemas';
+import { entityTagOf, ifMatchOf, tagAnswer } from '../entity-tags';
 import { answerOf } from '../executions/execution-answer';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams, noFieldsBody } from '../request-schemas';
@@ -38,28 +39,44 @@ export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/flows/:id',
     { schema: { params: idParams, response: { 200: flowAnswer } } },
-    async (request) => flows.owned(request.params.id, userIdOf(request)),
+    async (request, reply) => {
+      const flow = await flows.owned(request.params.id, userIdOf(request));
+      return tagAnswer(request, reply, flow.version) ? reply : flow;
+    },
   );
 
   app.put(
     '/api/flows/:id',
     { schema: { params: idParams, body: updateFlowSchema, response: { 200: flowAnswer } } },
-    async (request) => flowCommands.revise(request.params.id, userIdOf(request), request.body),
+    async (request, reply) => {
+      const { id } = request.params;
+      const { flow, version } = await flowCommands.revise(
+        id,
+        userIdOf(request),
+        request.body,
+        ifMatchOf(request),
+      );
+      return reply.header('etag', entityTagOf(version)).send(flow);
+    },
   );
 
   app.delete(
     '/api/flows/:id',
     { schema: { params: idParams, response: { 204: noContent } } },
     async (request, reply) => {
-      await flowCommands.delete(request.params.id, userIdOf(request));
+      await flowCommands.delete(request.params.id, userIdOf(request), ifMatchOf(request));
       return reply.status(204).send();
     },
   );
 
+  // The steps' tag is their flow's version: every change of a step is a version of its flow.
   app.get(
     '/api/flows/:flowId/steps',
     { schema: { params: flowIdParams, response: { 200: z.array(stepAnswer) } } },
-    async (request) => flows.steps(request.params.flowId, userIdOf(request)),
+    async (request, reply) => {
+      const { steps, version } = await flows.steps(request.params.flowId, userIdOf(request));
+      return tagAnswer(request, reply, version) ? reply : steps;
+    },
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createStepSchema, updateStepSchema } from '../../domain/flow';
 import { noContent, stepAnswer } from '../answer-schemas';
+import { entityTagOf, ifMatchOf } from '../entity-tags';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
 
@@ -14,18 +15,28 @@ export const stepRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.status(201).send(await flowCommands.addStep(userIdOf(request), request.body)),
   );
 
+  // A step's tag is its flow's version (If-Match and ETag alike).
   app.put(
     '/api/steps/:id',
     { schema: { params: idParams, body: updateStepSchema, response: { 200: stepAnswer } } },
-    async (request) => flowCommands.editStep(request.params.id, userIdOf(request), request.body),
+    async (request, reply) => {
+      const { id } = request.params;
+      const { step, version } = await flowCommands.editStep(
+        id,
+        userIdOf(request),
+        request.body,
+        ifMatchOf(request),
+      );
+      return reply.header('etag', entityTagOf(version)).send(step);
+    },
   );
 
   app.delete(
     '/api/steps/:id',
     { schema: { params: idParams, response: { 204: noContent } } },
     async (request, reply) => {
-      await flowCommands.removeStep(request.params.id, userIdOf(request));
-      return reply.status(204).send();
+      const version = await flowCommands.removeStep(request.params.id, userIdOf(request), ifMatchOf(request));
+      return reply.status(204).header('etag', entityTagOf(version)).send();
     },
   );
 };

@@ -46,14 +46,26 @@ export function newRequestKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** What a call may add: request headers of its own (a condition: If-Match), and a look at the answer's (its ETag). */
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Told the headers of a successful answer. */
+  onHeaders?: (headers: Headers) => void;
+}
+
 /**
  * One call to the API: cookies always, a JSON body only when there is one; 204 yields null. Every POST carries
  * an Idempotency-Key of its own, so the call a click made is done once even when it is sent again (a proxy
  * retrying it on another instance): what the server sees twice for one click, it answers with the first
  * outcome.
  */
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method === 'POST') headers['Idempotency-Key'] = newRequestKey();
   const response = await fetch(path, {
@@ -63,16 +75,19 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await throwIfNotOk(response);
+  options.onHeaders?.(response.headers);
   if (response.status === 204) return null as T;
   return (await response.json()) as T;
 }
 
 export const api = {
-  get: <T>(path: string) => apiRequest<T>('GET', path),
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body),
-  put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, body),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('PUT', path, body, options),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, body),
-  delete: <T = null>(path: string) => apiRequest<T>('DELETE', path),
+  delete: <T = null>(path: string, options?: RequestOptions) =>
+    apiRequest<T>('DELETE', path, undefined, options),
 };
 
 /** A query key's segments joined with '/' form the GET path, so keys read like the URLs they cache. */

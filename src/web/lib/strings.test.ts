@@ -172,6 +172,8 @@ describe('the strings catalogue against the expected texts', () => {
       [aiCreator.imported, 'Import thành công'],
       [flowsList.deleteConfirm, 'Are you sure you want to delete this flow?'],
       [editMode.needChoice, 'Add at least one choice option'],
+      [editMode.versionMismatchTitle, 'Chưa lưu được'],
+      [editMode.versionMismatch, 'Flow đã được thay đổi ở nơi khác — đã tải lại bản mới nhất'],
       [toasts.inputRequired, 'Input Required'],
       [toasts.inputRequiredText, 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.'],
       [runMode.needsInput, 'Cần input'],

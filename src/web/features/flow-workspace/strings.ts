@@ -224,6 +224,9 @@ export const editMode = {
   testRunning: 'Đang chạy...',
   testAnswer: 'Câu trả lời',
   noResults: 'Step chưa có kết quả trong execution gần nhất.',
+  /** A save or step change refused because the flow changed elsewhere since this tab read it (412). */
+  versionMismatchTitle: 'Chưa lưu được',
+  versionMismatch: 'Flow đã được thay đổi ở nơi khác — đã tải lại bản mới nhất',
 };
 
 /** A run whose prompt went on with results nobody had approved (QuickRun runs on without review). */

@@ -3,6 +3,7 @@ import { api } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { runMode, toasts } from '@/lib/strings';
 import type { Step } from '../../../../domain/flow';
+import { flowQueryOptions } from './get-flow';
 import { stepsQueryOptions } from './get-steps';
 
 /**
@@ -35,6 +36,8 @@ export function useCreateStep(flowId: string) {
     mutationFn: () => api.post<Step>('/api/steps', newStepBody(flowId, queryClient.getQueryData(key) ?? [])),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: key });
+      // A new version of the flow: the next change of it is made on that version (If-Match).
+      void queryClient.invalidateQueries({ queryKey: flowQueryOptions(flowId).queryKey, exact: true });
       // The list's step count changed.
       void queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
     },

@@ -1,18 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  readFlowAgainOnMismatch,
+  sayingVersionMismatch,
+  writeOnReadVersion,
+} from '@/features/flow-workspace/api/flow-version';
 import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
 import { api } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
-
-export const deleteStep = (stepId: string) => api.delete(`/api/steps/${stepId}`);
 
 /** Removes a step from its flow; later steps stop taking input from it (the server sees to that). */
 export function useDeleteStep(flowId: string) {
   const queryClient = useQueryClient();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
-    mutationFn: deleteStep,
-    meta: { errorToast: { description: toasts.stepDeleteFailed } },
+    mutationFn: (stepId: string) =>
+      writeOnReadVersion(queryClient, flowId, (options) => api.delete(`/api/steps/${stepId}`, options)),
+    meta: { errorToast: sayingVersionMismatch({ description: toasts.stepDeleteFailed }) },
+    onError: (error) => readFlowAgainOnMismatch(queryClient, flowId, error),
     onSuccess: (_answer, stepId) => {
       queryClient.setQueryData(key, (steps) => steps?.filter((s) => s.id !== stepId));
       void queryClient.invalidateQueries({ queryKey: key });

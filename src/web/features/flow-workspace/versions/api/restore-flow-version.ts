@@ -21,7 +21,11 @@ export function useRestoreFlowVersion(flowId: string) {
     meta: { errorToast: { title: t.restoreFailedTitle, messageOr: t.restoreFailed } },
     onSuccess: async (restored) => {
       queryClient.setQueryData(flowVersionQueryOptions(flowId, restored.version).queryKey, restored);
-      queryClient.setQueryData(flowQueryOptions(flowId).queryKey, restored.flow);
+      // The restored flow is at the version the restore made.
+      queryClient.setQueryData(flowQueryOptions(flowId).queryKey, {
+        ...restored.flow,
+        version: restored.version,
+      });
       queryClient.setQueryData(stepsQueryOptions(flowId).queryKey, restored.steps);
       for (const { queryKey } of [flowQueryOptions(flowId), stepsQueryOptions(flowId)]) {
         void queryClient.invalidateQueries({ queryKey, exact: true });

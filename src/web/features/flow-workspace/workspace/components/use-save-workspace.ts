@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { useToast } from '@/components/ui/toast';
+import { sayingVersionMismatch } from '@/features/flow-workspace/api/flow-version';
 import { useUpdateFlow } from '@/features/flow-workspace/api/update-flow';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import {
@@ -55,7 +56,9 @@ export function useSaveWorkspace(flow: Flow) {
       clearDirty();
       toast({ title: toasts.saveSuccess, variant: 'success' });
     },
-    meta: { errorToast: { title: toasts.saveFailedTitle, messageOr: toasts.saveFailed } },
+    meta: {
+      errorToast: sayingVersionMismatch({ title: toasts.saveFailedTitle, messageOr: toasts.saveFailed }),
+    },
   });
 
   // Closing or reloading the tab would lose edits not saved yet: the browser asks first. (Moving within the
