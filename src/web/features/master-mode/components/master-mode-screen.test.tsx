@@ -218,7 +218,7 @@ describe('the master mode grid', { timeout: 20_000 }, () => {
     fetchMock.mockImplementationOnce(async () => json(session));
     renderScreen();
     await screen.findByTestId('master-row-2');
-    fetchMock.mockImplementation(async (input, init) => {
+    fetchMock.mockImplementation(async (_input, init) => {
       if (init?.method === 'POST') return new Promise<Response>((resolve) => (answer = resolve));
       return json(session);
     });
