@@ -18,7 +18,7 @@ describe('own API keys', () => {
   let fake: FakeGemini;
 
   beforeAll(async () => {
-    fake = await startFakeGemini();
+    fake = await startFakeGemini({ rejectedKeys: ['AIza-revoked'] });
     // No server key: without an own key a run goes to the offline model and counts toward the allowance.
     t = await createTestApp({ freeStepAllowance: 2, geminiApiKey: undefined, geminiBaseUrl: fake.url });
   });
@@ -53,6 +53,36 @@ describe('own API keys', () => {
     return events.map((event) => event.type);
   }
 
+  it('refuses a key Gemini refuses, with its reason, and saves nothing', async () => {
+    const { client } = await newUser();
+    const refused = await client.post('/api/user/api-keys', { keyName: 'Old', apiKey: 'AIza-revoked' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'rule_violated',
+      message:
+        'Gemini không nhận API key này: API key not valid. Please pass a valid API key. (API_KEY_INVALID)',
+    });
+    expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
+  });
+
+  it('saves a key Gemini cannot be asked about, and says so', async () => {
+    const unreachable = await createTestApp({ geminiApiKey: undefined });
+    try {
+      const client = as(unreachable.app, (await signUp(unreachable.app, 'Lan')).cookie);
+      const added = await client.post('/api/user/api-keys', { keyName: 'Offline', apiKey: 'AIza-offline-1' });
+      expect(added.statusCode).toBe(201);
+      expect(added.json().check).toEqual({
+        outcome: 'unchecked',
+        message: expect.stringMatching(
+          /^API key đã được lưu nhưng chưa kiểm tra được với Gemini: Could not reach the Gemini API/,
+        ),
+      });
+      expect((await client.get('/api/user/api-keys')).json()).toHaveLength(1);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it('adds, lists and deletes keys, showing name, type, active state and dates', async () => {
     const { client } = await newUser();
     expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
@@ -65,6 +95,7 @@ describe('own API keys', () => {
     expect(added.statusCode).toBe(201);
     const key = added.json();
     expect(Object.keys(key).sort()).toEqual([
+      'check',
       'createdAt',
       'id',
       'isActive',
@@ -73,6 +104,9 @@ describe('own API keys', () => {
       'lastUsed',
     ]);
     expect(key).toMatchObject({ keyName: 'Personal', keyType: 'gemini', isActive: true, lastUsed: null });
+    // Gemini was asked about the key (trimmed) before it was saved, and took it.
+    expect(key.check).toEqual({ outcome: 'accepted', message: null });
+    expect(fake.keyChecks.at(-1)).toBe('AIza-personal-0001');
 
     const second = (
       await client.post('/api/user/api-keys', {

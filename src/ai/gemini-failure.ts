@@ -11,7 +11,7 @@ export interface GeminiCallContext {
 }
 
 /** Google's error body is `{error: {code, message, status}}`; the SDK puts it, as JSON, in its message. */
-function googleMessage(error: ApiError): string {
+export function googleMessage(error: ApiError): string {
   const json = error.message.slice(Math.max(0, error.message.indexOf('{')));
   try {
     const body = JSON.parse(json) as { error?: { message?: unknown } };
@@ -30,8 +30,18 @@ const keyRejected = (status: number, cause: unknown) =>
   );
 
 // By name rather than instanceof: a second copy of the SDK (ESM beside CJS) would fail instanceof.
-const isApiError = (error: unknown): error is ApiError =>
+export const isApiError = (error: unknown): error is ApiError =>
   error instanceof Error && error.name === 'ApiError' && typeof (error as ApiError).status === 'number';
+
+/**
+ * Whether the Gemini API refused the key itself: 401/403, or the 400 API_KEY_INVALID it answers an unknown
+ * key with.
+ */
+export const rejectsKey = (error: unknown): error is ApiError =>
+  isApiError(error) &&
+  (error.status === 401 ||
+    error.status === 403 ||
+    (error.status === 400 && /API[_ ]KEY[_ ]INVALID|API key not valid/i.test(error.message)));
 
 const limit = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
@@ -48,11 +58,7 @@ export function explainGeminiFailure(error: unknown, context: GeminiCallContext)
   if (isApiError(error)) {
     const status = error.status;
     const detail = googleMessage(error);
-    if (status === 401 || status === 403) return keyRejected(status, error);
-    // The Gemini API answers an unknown key with 400 API_KEY_INVALID rather than 401.
-    if (status === 400 && /API[_ ]KEY[_ ]INVALID|API key not valid/i.test(error.message)) {
-      return keyRejected(status, error);
-    }
+    if (rejectsKey(error)) return keyRejected(status, error);
     if (status === 429) {
       return new ModelCallError(
         `The Gemini API quota or rate limit was reached (429). Wait a moment and try again. ${detail}`,

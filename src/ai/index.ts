@@ -1,3 +1,4 @@
+export { checkGeminiKey, type GeminiKeyCheckOptions, type KeyCheck } from './gemini-key-check';
 export { createGeminiProvider, type GeminiProviderOptions } from './gemini-provider';
 export {
   type ModelAnswer,

@@ -6,7 +6,8 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Sql } from 'postgres';
-import type { resolveProvider } from '../ai';
+import type { KeyCheck, resolveProvider } from '../ai';
+import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { boundConnectionsPerClient } from './client-connections';
 import type { Config } from './config';
@@ -56,6 +57,8 @@ export interface AppServices {
   store: EventStore;
   /** Which model answers a run; the default is own key -> GEMINI_API_KEY -> the offline model. */
   resolveModel?: typeof resolveProvider;
+  /** How a new own API key is checked with its provider; the default asks the Gemini API. */
+  checkApiKey?: (key: NewApiKey) => Promise<KeyCheck>;
 }
 
 declare module 'fastify' {
@@ -111,7 +114,7 @@ export async function buildApp(
   await app.register(flowsPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
-  await app.register(modelsPlugin, { resolve: services.resolveModel });
+  await app.register(modelsPlugin, { resolve: services.resolveModel, checkKey: services.checkApiKey });
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);

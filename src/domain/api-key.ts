@@ -25,3 +25,10 @@ export const newApiKeySchema = z
 
 /** A new own key as validated. */
 export type NewApiKey = z.output<typeof newApiKeySchema>;
+
+/** A new key its provider refused: it is not saved. */
+export const keyRejected = (reason: string) => `Gemini không nhận API key này: ${reason}`;
+
+/** A new key saved although its provider could not be asked about it. */
+export const keyUnchecked = (reason: string) =>
+  `API key đã được lưu nhưng chưa kiểm tra được với Gemini: ${reason}`;

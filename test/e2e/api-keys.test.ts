@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type FakeGemini, startFakeGemini } from '../support/fake-gemini';
 import { answerConfirmation, missingBrowser, screenshot, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
@@ -7,7 +8,13 @@ const skipReason = missingBrowser();
 describe.skipIf(skipReason !== null)(
   `the API keys page in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    const env = useServerAndBrowser();
+    let gemini: FakeGemini | undefined;
+    // Gemini as the server checks keys with: it refuses one key and takes the others.
+    const env = useServerAndBrowser(async () => {
+      gemini = await startFakeGemini({ rejectedKeys: ['AIza-revoked-key'] });
+      return { GOOGLE_GEMINI_BASE_URL: gemini.url };
+    });
+    afterAll(() => gemini?.close());
 
     it('refuses a blank field with the one message, adds a key (usage becomes unlimited) and deletes it', async () => {
       const { server, browser } = env;
@@ -29,6 +36,15 @@ describe.skipIf(skipReason !== null)(
         .toContain('Vui lòng điền đầy đủ thông tin');
       expect(await page.getByTestId('toast').getAttribute('data-variant')).toBe('destructive');
 
+      // A key Gemini refuses is not saved: its reason shows, the dialog stays open.
+      await dialog.getByTestId('api-key-value-input').fill('AIza-revoked-key');
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('Gemini không nhận API key này: API key not valid');
+      expect(await page.getByTestId('toast').getAttribute('data-variant')).toBe('destructive');
+      await screenshot(page, 'api-keys-00-refused');
+
       await dialog.getByTestId('api-key-value-input').fill('AIza-test-key');
       await dialog.getByTestId('add-api-key-submit').click();
       await expect
@@ -40,6 +56,7 @@ describe.skipIf(skipReason !== null)(
         .poll(() => page.getByTestId('usage-remaining').textContent())
         .toBe('Còn lại: Không giới hạn');
       await screenshot(page, 'api-keys-01-added');
+      expect(gemini!.keyChecks).toEqual(['AIza-revoked-key', 'AIza-test-key']);
 
       await page.getByTestId('delete-api-key').click();
       expect(await answerConfirmation(page, true)).toBe('Bạn có chắc muốn xóa API key này?');

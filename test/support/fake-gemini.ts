@@ -28,6 +28,8 @@ export type FakeGeminiResponder = (
 
 export interface FakeGeminiOptions {
   respond?: FakeGeminiResponder;
+  /** Keys the API refuses (400 API_KEY_INVALID, as Gemini answers an unknown key); any other is taken. */
+  rejectedKeys?: string[];
   /** A pause between streamed chunks, so a test can stop a call halfway. */
   chunkDelayMs?: number;
 }
@@ -39,6 +41,8 @@ export interface FakeGemini {
   requests: FakeGeminiRequest[];
   /** The calls whose client went away (an abort, a killed server) before the answer had been sent whole. */
   cancelled: FakeGeminiRequest[];
+  /** The keys the models list was asked with (how a key is checked), in order. */
+  keyChecks: string[];
   respondWith(respond: FakeGeminiResponder): void;
   close(): Promise<void>;
 }
@@ -112,8 +116,24 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
   const requests: FakeGeminiRequest[] = [];
   const cancelled: FakeGeminiRequest[] = [];
 
+  const keyChecks: string[] = [];
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake-gemini');
+    const header = req.headers['x-goog-api-key'];
+    const apiKey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key');
+    // The models list, as the key check asks for it.
+    if (req.method === 'GET' && url.pathname === '/v1beta/models') {
+      keyChecks.push(apiKey ?? '');
+      if (!apiKey || options.rejectedKeys?.includes(apiKey)) {
+        return sendError(res, 400, 'API key not valid. Please pass a valid API key. (API_KEY_INVALID)');
+      }
+      res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+      res.end(
+        JSON.stringify({ models: [{ name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash' }] }),
+      );
+      return;
+    }
     const route = ROUTE.exec(url.pathname);
     if (req.method !== 'POST' || !route)
       return sendError(res, 404, `No route for ${req.method} ${url.pathname}`);
@@ -124,12 +144,11 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       return sendError(res, 400, 'Invalid JSON payload received.');
     }
     const streaming = route[2] === 'streamGenerateContent';
-    const header = req.headers['x-goog-api-key'];
     const request: FakeGeminiRequest = {
       path: url.pathname,
       model: decodeURIComponent(route[1]!),
       streaming,
-      apiKey: (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key'),
+      apiKey,
       body,
     };
     requests.push(request);
@@ -185,6 +204,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     requests,
     cancelled,
+    keyChecks,
     respondWith(next) {
       respond = next;
     },

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { startInstance } from '../../src/api/cli/cluster-processes';
-import { TEST_APP_SECRET } from './test-app';
+import { TEST_APP_SECRET, UNREACHABLE_GEMINI } from './test-app';
 
 export interface ServerProcess {
   url: string;
@@ -28,6 +28,7 @@ export async function startServerProcess(
       APP_SECRET: TEST_APP_SECRET,
       LOG_LEVEL: 'warn',
       GEMINI_API_KEY: '',
+      GOOGLE_GEMINI_BASE_URL: UNREACHABLE_GEMINI,
       ...env,
     },
   });

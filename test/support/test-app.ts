@@ -8,6 +8,12 @@ import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
+/**
+ * Where tests find the Gemini API unless they start a fake one: nothing listens there, so a key check or a
+ * call with an own key fails at once as unreachable, whatever network the machine has.
+ */
+export const UNREACHABLE_GEMINI = 'http://127.0.0.1:9';
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     databaseUrl: undefined,
@@ -17,7 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     appSecret: TEST_APP_SECRET,
     geminiApiKey: undefined,
     geminiModel: 'gemini-2.5-flash',
-    geminiBaseUrl: undefined,
+    geminiBaseUrl: UNREACHABLE_GEMINI,
     freeStepAllowance: 15,
     modelTimeoutMs: 120_000,
     modelCallsPerMinute: 120,

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
-import { type ResolvedProvider, resolveProvider } from '../../ai';
+import { checkGeminiKey, type KeyCheck, type ResolvedProvider, resolveProvider } from '../../ai';
+import type { NewApiKey } from '../../domain/api-key';
 import type { Config } from '../config';
 import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, newestOwnKeyMarkedUsed, unsealOwnKey } from '../user-model';
@@ -22,8 +23,17 @@ export class UserModels {
       config: Config;
       /** Which model answers; unset: own key -> GEMINI_API_KEY -> the offline model. */
       resolve?: typeof resolveProvider | undefined;
+      /** How a new own key is checked with its provider; unset: a call to the Gemini API. */
+      checkKey?: ((key: NewApiKey) => Promise<KeyCheck>) | undefined;
     },
   ) {}
+
+  /** Asks the key's provider whether it takes the key, before it is saved. */
+  checkKey(key: NewApiKey): Promise<KeyCheck> {
+    const { config, checkKey } = this.deps;
+    if (checkKey) return checkKey(key);
+    return checkGeminiKey({ apiKey: key.apiKey, baseUrl: config.geminiBaseUrl });
+  }
 
   /**
    * The model for a call that is not a run, its own key (if any) marked used now: the free step allowance

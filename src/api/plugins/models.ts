@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { resolveProvider } from '../../ai';
+import type { KeyCheck, resolveProvider } from '../../ai';
+import type { NewApiKey } from '../../domain/api-key';
 import { UserModels } from '../model-calls/user-models';
 
 declare module 'fastify' {
@@ -10,10 +11,17 @@ declare module 'fastify' {
   }
 }
 
-/** The user's model for every caller; `resolve` overrides which model answers (unset: the usual choice). */
-export default fp<{ resolve?: typeof resolveProvider | undefined }>(
+/**
+ * The user's model for every caller; `resolve` overrides which model answers, `checkKey` how a new own key is
+ * checked (unset: the usual choice, and a call to the Gemini API).
+ */
+export default fp<{
+  resolve?: typeof resolveProvider | undefined;
+  checkKey?: ((key: NewApiKey) => Promise<KeyCheck>) | undefined;
+}>(
   async (app: FastifyInstance, options) => {
-    app.decorate('models', new UserModels({ sql: app.sql, config: app.config, resolve: options.resolve }));
+    const { resolve, checkKey } = options;
+    app.decorate('models', new UserModels({ sql: app.sql, config: app.config, resolve, checkKey }));
   },
   { name: 'models', decorators: { fastify: ['config', 'sql'] } },
 );

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { newApiKeySchema } from '../../domain/api-key';
+import type { KeyCheck } from '../../ai';
+import { keyRejected, keyUnchecked, newApiKeySchema } from '../../domain/api-key';
+import { ruleViolated } from '../../domain/errors';
 import { noContent, recordId, storedAt } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
 import { idParams } from '../request-schemas';
@@ -14,6 +16,21 @@ const listedKey = z.object({
   createdAt: storedAt,
   lastUsed: storedAt.nullable(),
 });
+
+/** A key just saved, and what its provider said of it. */
+const addedKey = listedKey.extend({
+  check: z
+    .object({
+      outcome: z.enum(['accepted', 'unchecked']),
+      message: z.string().nullable().describe('unchecked: why the provider could not be asked'),
+    })
+    .describe('What the provider said of the key when it was saved (a key it refuses is not saved: 400)'),
+});
+
+const keyCheckAnswer = (check: KeyCheck) =>
+  check.outcome === 'accepted'
+    ? { outcome: 'accepted' as const, message: null }
+    : { outcome: 'unchecked' as const, message: keyUnchecked(check.reason) };
 
 const usageAnswer = z.object({
   /** -1: unlimited (an own active key). */
@@ -30,8 +47,14 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/user/api-keys',
-    { schema: { body: newApiKeySchema, response: { 201: listedKey } } },
-    async (request, reply) => reply.status(201).send(await keys.add(userIdOf(request), request.body)),
+    { schema: { body: newApiKeySchema, response: { 201: addedKey } } },
+    async (request, reply) => {
+      // Asked of the provider first: a key it refuses is not saved; one it cannot be asked about is.
+      const check = await app.models.checkKey(request.body);
+      if (check.outcome === 'rejected') throw ruleViolated(keyRejected(check.reason));
+      const key = await keys.add(userIdOf(request), request.body);
+      return reply.status(201).send({ ...key, check: keyCheckAnswer(check) });
+    },
   );
 
   app.delete(

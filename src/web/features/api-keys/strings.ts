@@ -37,6 +37,7 @@ export const apiKeys = {
   submit: 'Thêm Key',
   submitting: 'Đang thêm...',
   fillInEverything: 'Vui lòng điền đầy đủ thông tin',
+  addedUnchecked: 'Đã lưu API key (chưa kiểm tra)',
   guideTitle: 'Cách lấy Gemini API key',
   guideSteps: [
     'Mở trang API key của Google AI Studio:',

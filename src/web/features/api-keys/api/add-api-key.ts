@@ -10,8 +10,13 @@ export interface AddApiKeyInput {
   apiKey: string;
 }
 
+/** A key just saved, and what Gemini said of it (a key it refuses is not saved: the call fails). */
+export interface AddedApiKey extends ApiKey {
+  check: { outcome: 'accepted' | 'unchecked'; message: string | null };
+}
+
 export const addApiKey = (input: AddApiKeyInput) =>
-  api.post<ApiKey>('/api/user/api-keys', { ...input, keyType: 'gemini' });
+  api.post<AddedApiKey>('/api/user/api-keys', { ...input, keyType: 'gemini' });
 
 /** A new active key makes usage unlimited, so both the list and the usage are read again. */
 export function useAddApiKey() {

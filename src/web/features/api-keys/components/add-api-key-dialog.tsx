@@ -35,8 +35,13 @@ export function AddApiKeyDialog({
       add(
         { keyName, apiKey },
         {
-          onSuccess: () => {
-            toast({ title: toasts.success, description: t.added, variant: 'success' });
+          onSuccess: ({ check }) => {
+            // Saved without a check (Gemini could not be asked): the user is told so.
+            toast(
+              check.outcome === 'accepted'
+                ? { title: toasts.success, description: t.added, variant: 'success' }
+                : { title: t.addedUnchecked, description: check.message ?? undefined },
+            );
             form.reset();
             onOpenChange(false);
           },
