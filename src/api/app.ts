@@ -18,6 +18,7 @@ import executionsPlugin from './plugins/executions';
 import flowsPlugin from './plugins/flows';
 import gracefulStop from './plugins/graceful-stop';
 import healthPlugin from './plugins/health';
+import idempotencyPlugin from './plugins/idempotency';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import modelsPlugin from './plugins/models';
@@ -106,6 +107,8 @@ export async function buildApp(
   await app.register(gracefulStop);
   await app.register(authPlugin, { sessionReuseMs: options.sessionReuseMs });
   await app.register(routeSchemas);
+  // Before the routes: every keyed write is claimed before its route runs.
+  await app.register(idempotencyPlugin);
   await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);

@@ -8,7 +8,9 @@ import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
 import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 import { PROBLEM_CODES } from '../errors';
+import { takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { OPERATIONS, TAGS } from '../operations';
+import { idempotencyKeyHeader } from '../request-schemas';
 import { PUBLIC_API_PATHS, SESSION_COOKIE } from './auth';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -36,6 +38,9 @@ export const problemAnswer = z
       .describe('For malformed input: each problem with where it is'),
   })
   .describe('A problem (RFC 9457)');
+
+/** The headers of a write: its Idempotency-Key; every other header passes as it came. */
+const idempotencyKeyHeaders = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
@@ -73,6 +78,8 @@ async function routeSchemas(app: FastifyInstance) {
       route.schema.summary = named.summary;
       route.schema.tags = [named.tag];
     }
+    // Every write of a signed-in user may name itself (see the idempotency plugin).
+    if (takesIdempotencyKey(route.method, route.url)) route.schema.headers ??= idempotencyKeyHeaders;
     route.schema.response = {
       ...(route.schema.response as object | undefined),
       '4XX': problemAnswer,
