@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key this request holds while it runs, or null. */
     heldKey: HeldKey | null;
+    /** What makes this write this request (`requestFingerprint`), or null for a request that takes no key. */
+    keyFingerprint: string | null;
   }
 }
 
@@ -64,19 +66,22 @@ async function idempotency(app: FastifyInstance) {
   });
   app.decorate('idempotentRequests', requests);
   app.decorateRequest('heldKey', null);
+  app.decorateRequest('keyFingerprint', null);
   requests.startSweeping((error) => app.log.warn({ err: error }, 'idempotent request sweep failed'));
   app.addHook('onClose', async () => requests.stopSweeping());
 
+  // The body as it was sent, before its schema trims it or fills in defaults.
+  app.addHook('preValidation', async (request) => {
+    if (!request.userId || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
+    request.keyFingerprint = requestFingerprint(request.method, request.url, request.body);
+  });
+
   // After validation: a malformed request is refused the same way each time, and never holds a key.
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.userId || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
+    if (!request.userId || request.keyFingerprint === null) return;
     const key = commandIdOf(request);
     if (!key) return;
-    const keyed = {
-      userId: request.userId,
-      key,
-      fingerprint: requestFingerprint(request.method, request.url, request.body),
-    };
+    const keyed = { userId: request.userId, key, fingerprint: request.keyFingerprint };
     const since = Date.now();
     for (let attempt = 0; ; attempt++) {
       const claim = await requests.claim(keyed);
