@@ -233,11 +233,11 @@ describe('a request sent again while the first is under way', () => {
   it('waits for the first answer and answers it', async () => {
     const key = newKey();
     const body = { sessionName: 'Awaited' };
-    // A claim held by a request still running (on some instance).
+    // A claim held by a request still running on the other instance.
     await one.db.sql`
-      INSERT INTO idempotent_requests (user_id, key, fingerprint, claim)
+      INSERT INTO idempotent_requests (user_id, key, fingerprint, claim, instance_id)
       VALUES (${alice.user.id}, ${key}, ${requestFingerprint('POST', '/api/user-sessions', body)},
-              gen_random_uuid())`;
+              gen_random_uuid(), ${one.app.serverInstance.id})`;
     const before = await count('user_sessions');
     const claims = vi.spyOn(second.app.idempotentRequests, 'claim');
     let answeredYet = false;
@@ -261,4 +261,20 @@ describe('a request sent again while the first is under way', () => {
     expect(answered.json()).toEqual({ first: true });
     expect(await count('user_sessions')).toBe(before);
   });
+
+  it('takes over the claim of a process that died, and runs the request', async () => {
+    const key = newKey();
+    const body = { sessionName: 'Orphaned' };
+    // A claim held by an instance whose process is gone: no one holds its lock.
+    await one.db.sql`
+      INSERT INTO idempotent_requests (user_id, key, fingerprint, claim, instance_id)
+      VALUES (${alice.user.id}, ${key}, ${requestFingerprint('POST', '/api/user-sessions', body)},
+              gen_random_uuid(), 2000000000)`;
+    const before = await count('user_sessions');
+    const retried = await aliceCalls(second.app)('POST', '/api/user-sessions', body, key);
+    expect(retried.statusCode).toBe(201);
+    expect(await count('user_sessions')).toBe(before + 1);
+    const again = await aliceCalls(one.app)('POST', '/api/user-sessions', body, key);
+    expect(again.json()).toEqual(retried.json());
+  }, 30_000);
 });

@@ -107,13 +107,13 @@ export async function buildApp(
   await app.register(gracefulStop);
   await app.register(authPlugin, { sessionReuseMs: options.sessionReuseMs });
   await app.register(routeSchemas);
-  // Before the routes: every keyed write is claimed before its route runs.
-  await app.register(idempotencyPlugin);
   await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
+  // Before the routes: every keyed write is claimed, by this instance, before its route runs.
+  await app.register(idempotencyPlugin);
   await app.register(modelsPlugin, { resolve: services.resolveModel });
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);

@@ -21,8 +21,8 @@ export type Claim =
   | { kind: 'claimed'; claimId: string }
   /** The same request was answered before: answer the same. */
   | { kind: 'answered'; answer: StoredAnswer }
-  /** The same request is being answered by another request (on this instance or another). */
-  | { kind: 'under_way' }
+  /** The same request is being answered by another request, held by that claim on that server instance. */
+  | { kind: 'under_way'; claimId: string; instanceId: number | null }
   /** The key names another request. */
   | { kind: 'reused' };
 
@@ -52,34 +52,50 @@ export class IdempotentRequestsRepository {
    * Claims the key for this request, or says who has it. The claim is taken over when the key's row is past
    * its retention, or is the same request's claim left unanswered longer than `abandonedAfterMs`.
    */
-  async claim({ userId, key, fingerprint }: KeyedRequest): Promise<Claim> {
+  async claim({ userId, key, fingerprint }: KeyedRequest, instanceId: number): Promise<Claim> {
     const { sql } = this;
     const { keptForMs, abandonedAfterMs } = this.retention;
     const claimId = randomUUID();
     for (;;) {
       const taken = await sql<{ claim: string }[]>`
-        INSERT INTO idempotent_requests AS r (user_id, key, fingerprint, claim)
-        VALUES (${userId}, ${key}, ${fingerprint}, ${claimId})
+        INSERT INTO idempotent_requests AS r (user_id, key, fingerprint, claim, instance_id)
+        VALUES (${userId}, ${key}, ${fingerprint}, ${claimId}, ${instanceId})
         ON CONFLICT (user_id, key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, claim = EXCLUDED.claim, claimed_at = now(),
-              status = NULL, content_type = NULL, body = NULL
+              instance_id = EXCLUDED.instance_id, status = NULL, content_type = NULL, body = NULL
           WHERE r.claimed_at < now() - ${keptForMs}::bigint * interval '1 millisecond'
              OR (r.status IS NULL AND r.fingerprint = EXCLUDED.fingerprint
                  AND r.claimed_at < now() - ${abandonedAfterMs}::bigint * interval '1 millisecond')
         RETURNING claim`;
       if (taken[0]?.claim === claimId) return { kind: 'claimed', claimId };
-      const [held] = await sql<(StoredAnswer & { fingerprint: string })[]>`
-        SELECT fingerprint, status, content_type, body FROM idempotent_requests
+      const [held] = await sql<
+        (StoredAnswer & { fingerprint: string; claim: string; instanceId: number | null })[]
+      >`
+        SELECT fingerprint, claim, instance_id, status, content_type, body FROM idempotent_requests
         WHERE user_id = ${userId} AND key = ${key}`;
       // Given up (or swept) between the two statements: claim again.
       if (!held) continue;
       if (held.fingerprint !== fingerprint) return { kind: 'reused' };
-      if (held.status === null) return { kind: 'under_way' };
+      if (held.status === null)
+        return { kind: 'under_way', claimId: held.claim, instanceId: held.instanceId };
       return {
         kind: 'answered',
         answer: { status: held.status, contentType: held.contentType, body: held.body },
       };
     }
+  }
+
+  /**
+   * Takes over a claim left unanswered by a process that is gone; answers the new claim's id, or null when the
+   * claim changed meanwhile (answered, given up, or taken over by another request).
+   */
+  async takeOver(userId: string, key: string, claimId: string, instanceId: number): Promise<string | null> {
+    const newClaimId = randomUUID();
+    const taken = await this.sql`
+      UPDATE idempotent_requests
+      SET claim = ${newClaimId}, claimed_at = now(), instance_id = ${instanceId}
+      WHERE user_id = ${userId} AND key = ${key} AND claim = ${claimId} AND status IS NULL`;
+    return taken.count === 1 ? newClaimId : null;
   }
 
   /** Records the claimed request's answer, unless its claim was taken over meanwhile. */

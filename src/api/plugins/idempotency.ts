@@ -10,6 +10,7 @@ import {
 import { STILL_BEING_ANSWERED, takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { commandIdOf } from '../request-schemas';
+import { LOOK_AGAIN_MS } from '../server-instance';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,12 +54,13 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
  * An answer that may pass when sent again (5xx, 408, 429, a problem marked retryable) is not kept: the claim
  * is given up, so the retry runs as new. A client that goes away does not give the claim up: its route
  * runs to its end and records its answer for the retry. A claim left unanswered by a process that died is
- * taken over once older than the longest a request may run. Event-sourced commands also record their key
+ * taken over by the next request with the key and fingerprint: once that process is found gone (its
+ * instance lock free), or once the claim is older than the longest a request may run. Event-sourced commands also record their key
  * with their events, in the append's transaction: a process that died between the append and recording the
  * answer leaves the command's outcome there, and the retry that takes the claim over answers it.
  */
 async function idempotency(app: FastifyInstance) {
-  const { config } = app;
+  const { config, serverInstance: instance } = app;
   const requests = new IdempotentRequestsRepository(app.sql, {
     keptForMs: KEPT_FOR_MS,
     // Receiving the request, then the longest work a request waits for (a model call), and a minute's slack.
@@ -82,23 +84,43 @@ async function idempotency(app: FastifyInstance) {
     const key = commandIdOf(request);
     if (!key) return;
     const keyed = { userId: request.userId, key, fingerprint: request.keyFingerprint };
+    const hold = (claimId: string) => {
+      request.heldKey = { userId: keyed.userId, key, claimId, settled: false };
+    };
     const since = Date.now();
     for (let attempt = 0; ; attempt++) {
-      const claim = await requests.claim(keyed);
+      const claim = await requests.claim(keyed, instance.id);
       switch (claim.kind) {
         case 'claimed':
-          request.heldKey = { userId: keyed.userId, key, claimId: claim.claimId, settled: false };
-          return;
+          return hold(claim.claimId);
         case 'answered':
           return replay(reply, claim.answer);
         case 'reused':
           throw new IdempotencyKeyReused();
-        case 'under_way':
+        case 'under_way': {
+          if (await holderIsGone(claim.instanceId)) {
+            const taken = await requests.takeOver(keyed.userId, key, claim.claimId, instance.id);
+            if (taken) return hold(taken);
+            continue;
+          }
           if (Date.now() - since >= WAIT_FOR_FIRST_MS) throw conflict(STILL_BEING_ANSWERED, true);
           await pause(attempt);
+        }
       }
     }
   });
+
+  /**
+   * Whether the process holding a claim is gone: its lock free now, and still free when looked at again after
+   * LOOK_AGAIN_MS (a live process whose connection was lost takes its lock back within that), as the crash
+   * sweep judges it.
+   */
+  async function holderIsGone(instanceId: number | null): Promise<boolean> {
+    if (instanceId === null || instanceId === instance.id) return false;
+    if ((await instance.gone([instanceId])).length === 0) return false;
+    await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
+    return (await instance.gone([instanceId])).length > 0;
+  }
 
   // Every answer passes here as it is sent, the error handler's too, even to a client gone meanwhile.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -168,6 +190,6 @@ const pause = (attempt: number) =>
 export default fp(idempotency, {
   name: 'idempotency',
   fastify: '5.x',
-  dependencies: ['auth'],
-  decorators: { fastify: ['config', 'sql'] },
+  dependencies: ['auth', 'server-instance'],
+  decorators: { fastify: ['config', 'sql', 'serverInstance'] },
 });
