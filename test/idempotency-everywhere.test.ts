@@ -278,3 +278,26 @@ describe('a request sent again while the first is under way', () => {
     expect(again.json()).toEqual(retried.json());
   }, 30_000);
 });
+
+describe('how long a key is kept', () => {
+  it('lets a key a day old name a new request, and sweeps the rows past a day', async () => {
+    const alices = aliceCalls(one.app);
+    const key = newKey();
+    const first = await alices('POST', '/api/user-sessions', { sessionName: 'Yesterday' }, key);
+    const fresh = newKey();
+    await alices('POST', '/api/user-sessions', { sessionName: 'Today' }, fresh);
+    await one.db.sql`
+      UPDATE idempotent_requests SET claimed_at = now() - interval '25 hours'
+      WHERE user_id = ${alice.user.id} AND key = ${key}`;
+    const reused = await alices('POST', '/api/user-sessions', { sessionName: 'Another day' }, key);
+    expect(reused.statusCode).toBe(201);
+    expect(reused.json().id).not.toBe(first.json().id);
+    await one.db.sql`
+      UPDATE idempotent_requests SET claimed_at = now() - interval '25 hours'
+      WHERE user_id = ${alice.user.id} AND key = ${key}`;
+    expect(await one.app.idempotentRequests.sweep()).toBeGreaterThanOrEqual(1);
+    const left = await one.db.sql<{ key: string }[]>`
+      SELECT key FROM idempotent_requests WHERE user_id = ${alice.user.id} AND key IN (${key}, ${fresh})`;
+    expect(left.map((row) => row.key)).toEqual([fresh]);
+  });
+});

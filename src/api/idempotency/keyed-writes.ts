@@ -14,3 +14,17 @@ export function takesIdempotencyKey(method: string | readonly string[], url: str
 
 /** The answer to a request sent again while the first with its key is still being answered. */
 export const STILL_BEING_ANSWERED = 'This request is still being answered; try again in a moment.';
+
+/**
+ * Whether an answer is the keyed request's outcome for good, to be kept and replayed, or may change when the
+ * request is sent again (a 5xx, 408, 429, or a problem marked retryable): then the key is given back.
+ */
+export function isFinalAnswer(status: number, body: string): boolean {
+  if (status >= 500 || status === 408 || status === 429) return false;
+  if (status < 400) return true;
+  try {
+    return (JSON.parse(body) as { retryable?: unknown } | null)?.retryable !== true;
+  } catch {
+    return true;
+  }
+}

@@ -7,7 +7,7 @@ import {
   KEPT_FOR_MS,
   type StoredAnswer,
 } from '../idempotency/idempotent-requests-repository';
-import { STILL_BEING_ANSWERED, takesIdempotencyKey } from '../idempotency/keyed-writes';
+import { isFinalAnswer, STILL_BEING_ANSWERED, takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { commandIdOf } from '../request-schemas';
 import { LOOK_AGAIN_MS } from '../server-instance';
@@ -129,7 +129,7 @@ async function idempotency(app: FastifyInstance) {
     held.settled = true;
     const body = textOf(payload);
     try {
-      if (body !== undefined && isFinal(reply.statusCode, body)) {
+      if (body !== undefined && isFinalAnswer(reply.statusCode, body)) {
         const type = reply.getHeader('content-type');
         await requests.answer(held.userId, held.key, held.claimId, {
           status: reply.statusCode,
@@ -170,17 +170,6 @@ function textOf(payload: unknown): string | undefined {
   if (typeof payload === 'string') return payload;
   if (Buffer.isBuffer(payload)) return payload.toString('utf8');
   return undefined;
-}
-
-/** Whether an answer is the request's outcome for good, or may change when the request is sent again. */
-function isFinal(status: number, body: string): boolean {
-  if (status >= 500 || status === 408 || status === 429) return false;
-  if (status < 400) return true;
-  try {
-    return (JSON.parse(body) as { retryable?: unknown }).retryable !== true;
-  } catch {
-    return true;
-  }
 }
 
 /** A wait that grows with the attempts, up to a quarter second: the first request's answer is polled for. */
