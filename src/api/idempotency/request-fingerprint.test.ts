@@ -19,4 +19,19 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('POST', '/api/flows', { name: 'B' })).not.toBe(first);
     expect(requestFingerprint('POST', '/api/flows', [{ name: 'A' }])).not.toBe(first);
   });
+
+  it('takes a body nested deeper than the call stack goes', () => {
+    const deep = JSON.parse(`${'[{"a":'.repeat(20_000)}1${'}]'.repeat(20_000)}`);
+    expect(requestFingerprint('POST', '/api/x', deep)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is the sha256 of the method and path, and the body as sorted JSON', async () => {
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256')
+      .update('["POST","/api/x?y=1"]\n{"a":[1,"two",null,{"b":true,"c":{}}],"z":""}')
+      .digest('hex');
+    expect(requestFingerprint('POST', '/api/x?y=1', { z: '', a: [1, 'two', null, { c: {}, b: true }] })).toBe(
+      expected,
+    );
+  });
 });

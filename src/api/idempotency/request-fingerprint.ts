@@ -6,20 +6,46 @@ import { createHash } from 'node:crypto';
  * Stored as a sha256 with the Idempotency-Key; the request itself is never kept.
  */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  const canonical = JSON.stringify([method.toUpperCase(), url, canonicalJson(body)]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return createHash('sha256')
+    .update(`${JSON.stringify([method.toUpperCase(), url])}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
-/** The value with every object's members sorted by name; no body (undefined) is null. */
-function canonicalJson(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) return value.map(canonicalJson);
-  if (typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((name) => [name, canonicalJson((value as Record<string, unknown>)[name])]),
-    );
+type Piece = { text: string } | { value: unknown };
+
+/**
+ * The value as JSON with every object's members sorted by name; no body (undefined) is null. Written without
+ * recursion: a body may nest deeper than the call stack goes.
+ */
+function canonicalJson(body: unknown): string {
+  const out: string[] = [];
+  const pending: Piece[] = [{ value: body }];
+  for (let piece = pending.pop(); piece !== undefined; piece = pending.pop()) {
+    if ('text' in piece) {
+      out.push(piece.text);
+      continue;
+    }
+    const value = piece.value;
+    if (Array.isArray(value)) {
+      // Pushed last to first, so they are written first to last.
+      pending.push({ text: ']' });
+      for (let i = value.length - 1; i >= 0; i--) {
+        pending.push({ value: value[i] });
+        if (i > 0) pending.push({ text: ',' });
+      }
+      pending.push({ text: '[' });
+    } else if (value !== null && typeof value === 'object') {
+      const names = Object.keys(value).sort();
+      pending.push({ text: '}' });
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        pending.push({ value: (value as Record<string, unknown>)[name] });
+        pending.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(name)}:` });
+      }
+      pending.push({ text: '{' });
+    } else {
+      out.push(JSON.stringify(value ?? null));
+    }
   }
-  return value;
+  return out.join('');
 }

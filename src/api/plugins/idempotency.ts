@@ -80,7 +80,7 @@ async function idempotency(app: FastifyInstance) {
 
   // After validation: a malformed request is refused the same way each time, and never holds a key.
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.userId || request.keyFingerprint === null) return;
+    if (!request.userId || !request.keyFingerprint) return;
     const key = commandIdOf(request);
     if (!key) return;
     const keyed = { userId: request.userId, key, fingerprint: request.keyFingerprint };
