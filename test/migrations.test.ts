@@ -101,6 +101,7 @@ describe('migrations', () => {
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
+        '018_idempotent_requests.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -150,6 +151,7 @@ describe('migrations', () => {
         '014_free_run_reservations.sql',
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
+        '018_idempotent_requests.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -183,7 +185,7 @@ describe('migrations', () => {
                                      original_system_prompt, final_prompt, output_mode, position)
         VALUES (${id}, ${user!}, ${flow!}, ${execution!}, ${step!}, 2, ${event!}, 'Use [[step-1]]', 'Use it',
                 'single', 3)`;
-      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql']);
+      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql', '018_idempotent_requests.sql']);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
       expect(log!.unreviewedResults).toEqual([]);
