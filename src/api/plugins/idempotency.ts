@@ -55,9 +55,10 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
  * is given up, so the retry runs as new. A client that goes away does not give the claim up: its route
  * runs to its end and records its answer for the retry. A claim left unanswered by a process that died is
  * taken over by the next request with the key and fingerprint: once that process is found gone (its
- * instance lock free), or once the claim is older than the longest a request may run. Event-sourced commands also record their key
- * with their events, in the append's transaction: a process that died between the append and recording the
- * answer leaves the command's outcome there, and the retry that takes the claim over answers it.
+ * instance lock free), or once the claim is older than the longest a request may run. Event-sourced
+ * commands also record their key with their events, in the append's transaction: a process that died
+ * between the append and recording the answer leaves the command's outcome there, and the retry that takes
+ * the claim over answers it.
  */
 async function idempotency(app: FastifyInstance) {
   const { config, serverInstance: instance } = app;
@@ -74,7 +75,8 @@ async function idempotency(app: FastifyInstance) {
 
   // The body as it was sent, before its schema trims it or fills in defaults.
   app.addHook('preValidation', async (request) => {
-    if (!request.userId || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
+    if (!request.userId || request.headers['idempotency-key'] === undefined) return;
+    if (!takesIdempotencyKey(request.method, request.routeOptions.url)) return;
     request.keyFingerprint = requestFingerprint(request.method, request.url, request.body);
   });
 
