@@ -310,10 +310,12 @@ describe('HTTP API', () => {
     const execution = (await alice.post(`/api/flows/${flow.id}/execute`, undefined, headers)).json();
     expect(execution.id).toBe(one.id);
     const stopKey = { 'idempotency-key': `stop-${one.id}` };
-    await alice.post(`/api/executions/${one.id}/stop`, undefined, stopKey);
+    const stopped = (await alice.post(`/api/executions/${one.id}/stop`, undefined, stopKey)).json();
     await alice.post(`/api/executions/${one.id}/reset`);
+    // The same stop again answers as the first did, and stops nothing.
     const second = (await alice.post(`/api/executions/${one.id}/stop`, undefined, stopKey)).json();
-    expect(second.status).toBe('running');
+    expect(second).toEqual(stopped);
+    expect((await alice.get(`/api/executions/${one.id}`)).json().status).toBe('running');
   });
 
   it("never shows another user's data: their ids give 404", async () => {

@@ -637,8 +637,9 @@ async function snapshotter(sql: Sql) {
     await sql<{ name: string }[]>`
       SELECT table_name AS name FROM information_schema.tables
       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
-        -- The rate limits' counts: every request to a limited route counts, refused or not.
-        AND table_name <> 'rate_limits'
+        -- The rate limits' counts: every request to a limited route counts, refused or not. The answers kept
+        -- for Idempotency-Keys: a refusal is kept too, to be answered again to the same request.
+        AND table_name NOT IN ('rate_limits', 'idempotent_requests')
       ORDER BY table_name`
   ).map(({ name }) => name);
   const statement = tables

@@ -101,16 +101,18 @@ describe('Idempotency-Key', () => {
     expect(startedToo.json().flowId).toBe(bobFlow.id);
   });
 
-  it('refuses a key used before for another request with 409 and changes nothing', async () => {
+  it('refuses a key used before for another request with 422 and changes nothing', async () => {
     const client = as(one.app, alice.cookie);
     const { flow } = await createFlow(client, 'Reused key', [{ name: 'A', systemPrompt: 'a' }]);
     const headers = key('reused');
     const execution = (await client.post(`/api/flows/${flow.id}/execute`, undefined, headers)).json();
     const stop = await client.post(`/api/executions/${execution.id}/stop`, undefined, headers);
-    expect(stop.statusCode).toBe(409);
-    expect(stop.json().message).toBe(
-      'This Idempotency-Key was already used for another request; use a new key.',
-    );
+    expect(stop.statusCode).toBe(422);
+    expect(stop.json()).toMatchObject({
+      code: 'idempotency_key_reused',
+      message:
+        'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.',
+    });
     expect((await client.get(`/api/executions/${execution.id}`)).json().status).toBe('running');
   });
 

@@ -102,6 +102,7 @@ describe('migrations', () => {
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
+        '018_idempotent_requests.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -152,6 +153,7 @@ describe('migrations', () => {
         '015_rejected_ideas_cleared.sql',
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
+        '018_idempotent_requests.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -185,7 +187,11 @@ describe('migrations', () => {
                                      original_system_prompt, final_prompt, output_mode, position)
         VALUES (${id}, ${user!}, ${flow!}, ${execution!}, ${step!}, 2, ${event!}, 'Use [[step-1]]', 'Use it',
                 'single', 3)`;
-      expect(await migrate(sql)).toEqual(['016_unreviewed_results.sql', '017_master_session_owners.sql']);
+      expect(await migrate(sql)).toEqual([
+        '016_unreviewed_results.sql',
+        '017_master_session_owners.sql',
+        '018_idempotent_requests.sql',
+      ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
       expect(log!.unreviewedResults).toEqual([]);
@@ -209,7 +215,7 @@ describe('migrations', () => {
       await store.append(`master-${ran}`, 'master', 'no_stream', [
         { type: 'MasterResultsReset', data: { at: '2026-01-01T00:00:00.000Z' } },
       ]);
-      expect(await migrate(sql)).toEqual(['017_master_session_owners.sql']);
+      expect(await migrate(sql)).toEqual(['017_master_session_owners.sql', '018_idempotent_requests.sql']);
 
       const opened = {
         type: 'MasterSessionOpened',

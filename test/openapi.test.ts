@@ -114,6 +114,36 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(urls.filter((url) => url.startsWith('/api/docs')).length).toBeGreaterThan(3);
   });
 
+  const writes = Object.keys(OPERATIONS).filter((operation) => /^(POST|PUT|PATCH|DELETE) /.test(operation));
+  const signedOut = ['POST /api/auth/login', 'POST /api/auth/register'];
+
+  it.each(writes.filter((write) => !signedOut.includes(write)))(
+    '%s takes an Idempotency-Key, optional, at most 200 characters',
+    (write) => {
+      const [method, url] = write.split(' ') as [string, string];
+      const operation = document.paths[openApiPath(url)]?.[method.toLowerCase()] as
+        | { parameters?: { in: string; name: string; required?: boolean; schema?: { maxLength?: number } }[] }
+        | undefined;
+      const header = operation?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+      expect(header, `${write} documents no Idempotency-Key`).toBeDefined();
+      expect(header?.required).toBeFalsy();
+      expect(header?.schema?.maxLength).toBe(200);
+    },
+  );
+
+  it('leaves the Idempotency-Key out of sign-in, sign-up and every read', () => {
+    expect(writes).toEqual(expect.arrayContaining(signedOut));
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const keyed = ((operation as { parameters?: { name: string }[] }).parameters ?? []).some(
+          (p) => p.name === 'idempotency-key',
+        );
+        const write = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+        expect(keyed, write).toBe(writes.includes(write) && !signedOut.includes(write));
+      }
+    }
+  });
+
   it('describes inputs from the same schemas: params, query and body', () => {
     const run = document.paths['/api/executions/{id}/steps/{stepId}/execute']?.post as {
       parameters: { in: string; name: string }[];
@@ -122,6 +152,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(run.parameters.map((p) => [p.in, p.name])).toEqual([
       ['path', 'id'],
       ['path', 'stepId'],
+      ['header', 'idempotency-key'],
     ]);
     expect(Object.keys(run.requestBody.content['application/json']!.schema.properties)).toEqual([
       'userInput',

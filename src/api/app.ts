@@ -19,6 +19,7 @@ import executionsPlugin from './plugins/executions';
 import flowsPlugin from './plugins/flows';
 import gracefulStop from './plugins/graceful-stop';
 import healthPlugin from './plugins/health';
+import idempotencyPlugin from './plugins/idempotency';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import modelsPlugin from './plugins/models';
@@ -114,6 +115,8 @@ export async function buildApp(
   await app.register(flowsPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
+  // Before the routes: every keyed write is claimed, by this instance, before its route runs.
+  await app.register(idempotencyPlugin);
   await app.register(modelsPlugin, { resolve: services.resolveModel, checkKey: services.checkApiKey });
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);

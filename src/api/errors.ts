@@ -78,6 +78,7 @@ export type ProblemCode =
   | 'method_not_allowed'
   | 'url_too_long'
   | 'unsupported_media_type'
+  | 'idempotency_key_reused'
   | 'internal_error';
 
 /** Each code's short, fixed summary (the problem's `title`); `detail` says what happened this time. */
@@ -98,6 +99,7 @@ const TITLES: Record<ProblemCode, string> = {
   method_not_allowed: 'Method not allowed',
   url_too_long: 'The URL is too long',
   unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'The Idempotency-Key names another request',
   internal_error: 'Internal server error',
 };
 
@@ -163,6 +165,20 @@ export function sendProblem(
     .send(problemOf(status, code, detail, extras));
 }
 
+export const KEY_REUSED_MESSAGE =
+  'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.';
+
+/**
+ * A client's Idempotency-Key sent with another request than the one it first named (422): answering the
+ * first request's outcome would be a lie, and doing the new one would break the key's promise.
+ */
+export class IdempotencyKeyReused extends Error {
+  override name = 'IdempotencyKeyReused';
+  constructor() {
+    super(KEY_REUSED_MESSAGE);
+  }
+}
+
 /** The codes of Fastify's own client errors, by status. */
 const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
   400: 'invalid_input',
@@ -191,6 +207,9 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
       retryable: error.retryable,
       currentVersion: error.currentVersion,
     });
+  }
+  if (error instanceof IdempotencyKeyReused) {
+    return sendProblem(reply, 422, 'idempotency_key_reused', error.message);
   }
   if (error instanceof EventTooLarge) {
     // The limits on prompts and texts keep events far smaller; this is the store's last line.

@@ -9,6 +9,7 @@ import {
   type RecordedEvent,
   type Statement,
 } from '../../eventstore';
+import { IdempotencyKeyReused } from '../errors';
 import { KeptStates } from './kept-states';
 import type { RetryPolicy } from './retry-policy';
 
@@ -223,7 +224,7 @@ export class CommandHandler {
     first: KeyedCommand,
   ): Promise<Handled<S, E>> {
     if (!first.streamId.startsWith(aggregate.streamPrefix) || first.commandType !== command.type) {
-      throw conflict('This Idempotency-Key was already used for another request; use a new key.');
+      throw new IdempotencyKeyReused();
     }
     const firstId = first.streamId.slice(aggregate.streamPrefix.length);
     return {

@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { readPromptConversation } from '../conversation-context';
 import { onOneConnection } from '../database/one-connection';
 import type { FlowsRepository } from '../flows/flows-repository';
+import { STILL_BEING_ANSWERED } from '../idempotency/keyed-writes';
 import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { ServerInstance } from '../server-instance';
@@ -151,7 +152,7 @@ export class StepRunner {
 function repeatedRun(execution: LoadedExecution, runId: string) {
   const run = execution.state.runs.find((r) => r.runId === runId);
   if (run?.status === 'running') {
-    throw conflict('This request is still being answered; try again in a moment.', true);
+    throw conflict(STILL_BEING_ANSWERED, true);
   }
   if (run?.status === 'failed') {
     if (run.message === STOPPED_MESSAGE) throw conflict(MESSAGES.stopped);

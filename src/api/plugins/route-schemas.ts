@@ -8,7 +8,9 @@ import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
 import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
 import { PROBLEM_CODES } from '../errors';
+import { takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { type EntityTagUse, OPERATIONS, TAGS } from '../operations';
+import { idempotencyKeyHeader } from '../request-schemas';
 import { PUBLIC_API_PATHS, SESSION_COOKIE } from './auth';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -84,8 +86,16 @@ const CONDITION_HEADERS = {
 /** The operation's conditional request headers and its answers' ETag, added to its documentation. */
 function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: EntityTagUse | undefined): T {
   if (!use) return transformed;
-  const schema = transformed.schema as { headers?: object; response?: Record<string, object> };
-  schema.headers = { type: 'object', properties: CONDITION_HEADERS[use === 'read' ? 'read' : 'write'] };
+  const schema = transformed.schema as {
+    headers?: { properties?: object };
+    response?: Record<string, object>;
+  };
+  // Beside the headers the route declares (a write's Idempotency-Key).
+  schema.headers = {
+    ...schema.headers,
+    type: 'object',
+    properties: { ...schema.headers?.properties, ...CONDITION_HEADERS[use === 'read' ? 'read' : 'write'] },
+  } as typeof schema.headers;
   if (use === 'delete') return transformed;
   for (const [status, answer] of Object.entries(schema.response ?? {})) {
     if (/^(2\d\d|304)$/.test(status))
@@ -93,6 +103,9 @@ function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: 
   }
   return transformed;
 }
+
+/** The headers of a write: its Idempotency-Key; every other header passes as it came. */
+const idempotencyKeyHeaders = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
@@ -132,6 +145,8 @@ async function routeSchemas(app: FastifyInstance) {
       route.schema.summary = named.summary;
       route.schema.tags = [named.tag];
     }
+    // Every write of a signed-in user may name itself (see the idempotency plugin).
+    if (takesIdempotencyKey(route.method, route.url)) route.schema.headers ??= idempotencyKeyHeaders;
     route.schema.response = {
       ...(route.schema.response as object | undefined),
       ...(reads && !open ? { 303: toSignIn } : {}),

@@ -54,19 +54,62 @@ describe('apiRequest', () => {
     expect(withoutBody.body).toBeUndefined();
   });
 
-  it('gives every POST an Idempotency-Key of its own (one per click), and other methods none', async () => {
+  it('gives every write an Idempotency-Key of its own (one per call), and reads none', async () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
     await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
     await apiRequest('PUT', '/api/flows/f1', { name: 'B' });
+    await apiRequest('PATCH', '/api/flows/f1/context', { notes: 'n' });
+    await apiRequest('DELETE', '/api/flows/f1');
+    await apiRequest('GET', '/api/flows');
     const keys = (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(
       ([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'],
     );
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(keys[1]).not.toBe(keys[0]);
-    expect(keys[2]).toBeUndefined();
+    for (const key of keys.slice(1, 5)) expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys.slice(0, 5)).size).toBe(5);
+    expect(keys[5]).toBeUndefined();
+  });
+
+  it('sends a write whose connection failed again with the same key, and a call sent again with its key', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = vi
+        .fn()
+        .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+        .mockImplementation(async () => new Response(JSON.stringify({ id: 'r1' }), { status: 201 }));
+      vi.stubGlobal('fetch', fetchMock);
+      const answer = apiRequest('POST', '/api/master-mode/steps', { stepName: 'A' });
+      await vi.runAllTimersAsync();
+      await expect(answer).resolves.toEqual({ id: 'r1' });
+      await apiRequest('POST', '/api/master-mode/steps', { stepName: 'A' }, { requestKey: 'same-action' });
+      const keys = (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(
+        ([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'],
+      );
+      expect(keys).toHaveLength(3);
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[2]).toBe('same-action');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up on a write after its last resend, and never sends a read again', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = vi.fn().mockRejectedValue(new TypeError('Failed to fetch'));
+      vi.stubGlobal('fetch', fetchMock);
+      const write = apiRequest('DELETE', '/api/flows/f1');
+      const failed = expect(write).rejects.toThrow('Failed to fetch');
+      await vi.runAllTimersAsync();
+      await failed;
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      await expect(apiRequest('GET', '/api/flows')).rejects.toThrow('Failed to fetch');
+      expect(fetchMock).toHaveBeenCalledTimes(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('makes a key without crypto.randomUUID too (a page over plain http)', () => {

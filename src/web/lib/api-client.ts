@@ -46,17 +46,30 @@ export function newRequestKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** What a call may add: request headers of its own (a condition: If-Match), and a look at the answer's (its ETag). */
+/**
+ * What a call may add: request headers of its own (a condition: If-Match), a look at the answer's (its
+ * ETag), and, for a write sent again by its caller, the Idempotency-Key it was first sent with.
+ */
 export interface RequestOptions {
   headers?: Record<string, string>;
   /** Told the headers of a successful answer. */
   onHeaders?: (headers: Headers) => void;
+  requestKey?: string;
 }
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
- * One call to the API: cookies always, a JSON body only when there is one; 204 yields null. Every POST carries
- * an Idempotency-Key of its own, so the call a click made is done once even when it is sent again (a proxy
- * retrying it on another instance): what the server sees twice for one click, it answers with the first
+ * A write whose connection failed got no answer, yet may have been done: it is sent again, with the same
+ * Idempotency-Key, after each of these waits (ms), so the server does it once and answers its outcome.
+ */
+export const RESEND_AFTER_MS = [500, 2_000];
+
+/**
+ * One call to the API: cookies always, a JSON body only when there is one; 204 yields null. Every write (POST,
+ * PUT, PATCH, DELETE) carries an Idempotency-Key: a new one for each call, that is, each user action, unless
+ * the caller sends the same call again with `requestKey`. What the server sees twice for one action (this
+ * client sending it again, a proxy retrying it on another instance) it does once, and answers with the first
  * outcome.
  */
 export async function apiRequest<T>(
@@ -67,17 +80,32 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method === 'POST') headers['Idempotency-Key'] = newRequestKey();
-  const response = await fetch(path, {
+  const write = WRITES.has(method.toUpperCase());
+  if (write) headers['Idempotency-Key'] = options.requestKey ?? newRequestKey();
+  const init: RequestInit = {
     method,
     credentials: 'include',
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  };
+  const response = write ? await sendWrite(path, init) : await fetch(path, init);
   await throwIfNotOk(response);
   options.onHeaders?.(response.headers);
   if (response.status === 204) return null as T;
   return (await response.json()) as T;
+}
+
+/** Sends a write, again (the same request, the same key) while its connection fails, RESEND_AFTER_MS. */
+async function sendWrite(path: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(path, init);
+    } catch (error) {
+      const wait = RESEND_AFTER_MS[attempt];
+      if (wait === undefined || (error instanceof Error && error.name === 'AbortError')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 export const api = {

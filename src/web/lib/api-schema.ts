@@ -3,271 +3,269 @@
  * Do not make direct changes to the file.
  */
 
-
 export interface paths {
-  "/healthz": {
+  '/healthz': {
     /** Whether this process answers */
-    get: operations["checkHealth"];
+    get: operations['checkHealth'];
   };
-  "/readyz": {
+  '/readyz': {
     /** Whether this process can serve: database, migrations, live log */
-    get: operations["checkReadiness"];
+    get: operations['checkReadiness'];
   };
-  "/api/auth/login": {
+  '/api/auth/login': {
     /** Sign in with e-mail and password */
-    post: operations["signIn"];
+    post: operations['signIn'];
   };
-  "/api/auth/register": {
+  '/api/auth/register': {
     /** Create an account and sign in */
-    post: operations["signUp"];
+    post: operations['signUp'];
   };
-  "/api/auth/user": {
+  '/api/auth/user': {
     /** The signed-in user */
-    get: operations["getSignedInUser"];
+    get: operations['getSignedInUser'];
   };
-  "/api/flows": {
+  '/api/flows': {
     /** The flows of the signed-in user, newest first */
-    get: operations["listFlows"];
+    get: operations['listFlows'];
     /** Create a flow */
-    post: operations["createFlow"];
+    post: operations['createFlow'];
   };
-  "/api/flows/{id}": {
+  '/api/flows/{id}': {
     /** One flow */
-    get: operations["getFlow"];
+    get: operations['getFlow'];
     /** Change a flow's name, description or status */
-    put: operations["updateFlow"];
+    put: operations['updateFlow'];
     /** Delete a flow */
-    delete: operations["deleteFlow"];
+    delete: operations['deleteFlow'];
   };
-  "/api/flows/{flowId}/steps": {
+  '/api/flows/{flowId}/steps': {
     /** A flow's steps in order */
-    get: operations["listSteps"];
+    get: operations['listSteps'];
   };
-  "/api/flows/{flowId}/execute": {
+  '/api/flows/{flowId}/execute': {
     /** Start an execution of a flow */
-    post: operations["startExecution"];
+    post: operations['startExecution'];
   };
-  "/api/flows/{flowId}/executions/latest": {
+  '/api/flows/{flowId}/executions/latest': {
     /** A flow's latest execution */
-    get: operations["getLatestExecution"];
+    get: operations['getLatestExecution'];
   };
-  "/api/flows/{id}/export": {
+  '/api/flows/{id}/export': {
     /** A flow as JSON, to import elsewhere */
-    get: operations["exportFlow"];
+    get: operations['exportFlow'];
   };
-  "/api/flows/{id}/versions": {
+  '/api/flows/{id}/versions': {
     /** A flow's versions, newest first */
-    get: operations["listFlowVersions"];
+    get: operations['listFlowVersions'];
   };
-  "/api/flows/{id}/versions/{version}": {
+  '/api/flows/{id}/versions/{version}': {
     /** A flow as it was at one version */
-    get: operations["getFlowVersion"];
+    get: operations['getFlowVersion'];
   };
-  "/api/flows/{id}/restore/{version}": {
+  '/api/flows/{id}/restore/{version}': {
     /** Make an old version the current one */
-    post: operations["restoreFlowVersion"];
+    post: operations['restoreFlowVersion'];
   };
-  "/api/steps": {
+  '/api/steps': {
     /** Add a step to a flow */
-    post: operations["createStep"];
+    post: operations['createStep'];
   };
-  "/api/steps/{id}": {
+  '/api/steps/{id}': {
     /** Change a step */
-    put: operations["updateStep"];
+    put: operations['updateStep'];
     /** Delete a step */
-    delete: operations["deleteStep"];
+    delete: operations['deleteStep'];
   };
-  "/api/executions/{id}": {
+  '/api/executions/{id}': {
     /** One execution with its results */
-    get: operations["getExecution"];
+    get: operations['getExecution'];
   };
-  "/api/executions/{id}/steps/{stepId}/execute": {
+  '/api/executions/{id}/steps/{stepId}/execute': {
     /** Run one step of an execution */
-    post: operations["runStep"];
+    post: operations['runStep'];
   };
-  "/api/executions/{id}/stop": {
+  '/api/executions/{id}/stop': {
     /** Stop an execution's running step */
-    post: operations["stopExecution"];
+    post: operations['stopExecution'];
   };
-  "/api/executions/{id}/reset": {
+  '/api/executions/{id}/reset': {
     /** Start an execution over */
-    post: operations["resetExecution"];
+    post: operations['resetExecution'];
   };
-  "/api/executions/{id}/events": {
+  '/api/executions/{id}/events': {
     /** An execution's history, page by page */
-    get: operations["listExecutionHistory"];
+    get: operations['listExecutionHistory'];
   };
-  "/api/executions/{id}/state": {
+  '/api/executions/{id}/state': {
     /** An execution as it stood after any event */
-    get: operations["getExecutionState"];
+    get: operations['getExecutionState'];
   };
-  "/api/flows/{flowId}/executions": {
+  '/api/flows/{flowId}/executions': {
     /** A flow's executions, newest first */
-    get: operations["listExecutions"];
+    get: operations['listExecutions'];
   };
-  "/api/executions/{id}/rerun-from/{stepId}": {
+  '/api/executions/{id}/rerun-from/{stepId}': {
     /** A new execution from a step on */
-    post: operations["rerunFromStep"];
+    post: operations['rerunFromStep'];
   };
-  "/api/step-results/{id}": {
+  '/api/step-results/{id}': {
     /** Edit, label or approve a result */
-    put: operations["updateStepResult"];
+    put: operations['updateStepResult'];
     /** Delete a result (kept as a rejected idea) */
-    delete: operations["deleteStepResult"];
+    delete: operations['deleteStepResult'];
   };
-  "/api/flows/{flowId}/logs": {
+  '/api/flows/{flowId}/logs': {
     /** A flow's model requests, newest first */
-    get: operations["listRequestLogs"];
+    get: operations['listRequestLogs'];
     /** Hide a flow's model requests so far */
-    delete: operations["clearRequestLogs"];
+    delete: operations['clearRequestLogs'];
   };
-  "/api/flows/{flowId}/context": {
+  '/api/flows/{flowId}/context': {
     /** A flow's conversation context */
-    get: operations["getConversationContext"];
+    get: operations['getConversationContext'];
     /** Start the context with notes */
-    post: operations["createConversationContext"];
+    post: operations['createConversationContext'];
     /** Change the context's notes */
-    patch: operations["updateConversationNotes"];
+    patch: operations['updateConversationNotes'];
   };
-  "/api/flows/{flowId}/context/rejected-ideas": {
+  '/api/flows/{flowId}/context/rejected-ideas': {
     /** Leave a flow's rejected ideas so far out of its prompts */
-    delete: operations["clearRejectedIdeas"];
+    delete: operations['clearRejectedIdeas'];
   };
-  "/api/user/api-keys": {
+  '/api/user/api-keys': {
     /** Own API keys, masked */
-    get: operations["listApiKeys"];
+    get: operations['listApiKeys'];
     /** Add an own API key */
-    post: operations["createApiKey"];
+    post: operations['createApiKey'];
   };
-  "/api/user/api-keys/{id}": {
+  '/api/user/api-keys/{id}': {
     /** Remove an own API key */
-    delete: operations["deleteApiKey"];
+    delete: operations['deleteApiKey'];
   };
-  "/api/user/usage": {
+  '/api/user/usage': {
     /** The free allowance used and left */
-    get: operations["getUsage"];
+    get: operations['getUsage'];
   };
-  "/api/ai/flow-creator/improve": {
+  '/api/ai/flow-creator/improve': {
     /** Improve a flow description */
-    post: operations["improveFlowDescription"];
+    post: operations['improveFlowDescription'];
   };
-  "/api/ai/flow-creator/proposal": {
+  '/api/ai/flow-creator/proposal': {
     /** Propose a flow from a description */
-    post: operations["proposeFlow"];
+    post: operations['proposeFlow'];
   };
-  "/api/flows/{flowId}/suggestions": {
+  '/api/flows/{flowId}/suggestions': {
     /** A flow's suggestions, newest first */
-    get: operations["listSuggestions"];
+    get: operations['listSuggestions'];
     /** Make suggestions for a flow now */
-    post: operations["createSuggestions"];
+    post: operations['createSuggestions'];
     /** Delete a flow's suggestions */
-    delete: operations["clearSuggestions"];
+    delete: operations['clearSuggestions'];
   };
-  "/api/master-mode/sessions": {
+  '/api/master-mode/sessions': {
     /** Master mode sessions */
-    get: operations["listMasterSessions"];
+    get: operations['listMasterSessions'];
   };
-  "/api/master-mode/session/{sessionId}": {
+  '/api/master-mode/session/{sessionId}': {
     /** A session with its rows */
-    get: operations["getMasterSession"];
+    get: operations['getMasterSession'];
     /** Delete a session */
-    delete: operations["deleteMasterSession"];
+    delete: operations['deleteMasterSession'];
   };
-  "/api/master-mode/session/{sessionId}/runs": {
+  '/api/master-mode/session/{sessionId}/runs': {
     /** A session's row runs */
-    get: operations["listMasterRuns"];
+    get: operations['listMasterRuns'];
   };
-  "/api/master-mode/standalone": {
+  '/api/master-mode/standalone': {
     /** A session of its own */
-    post: operations["createMasterSession"];
+    post: operations['createMasterSession'];
   };
-  "/api/master-mode/import": {
+  '/api/master-mode/import': {
     /** A session from a flow */
-    post: operations["importFlowToMasterMode"];
+    post: operations['importFlowToMasterMode'];
   };
-  "/api/master-mode/steps": {
+  '/api/master-mode/steps': {
     /** Add a row */
-    post: operations["createMasterRow"];
+    post: operations['createMasterRow'];
   };
-  "/api/master-mode/steps/{stepId}": {
+  '/api/master-mode/steps/{stepId}': {
     /** Change a row */
-    put: operations["updateMasterRow"];
+    put: operations['updateMasterRow'];
     /** Delete a row */
-    delete: operations["deleteMasterRow"];
+    delete: operations['deleteMasterRow'];
   };
-  "/api/master-mode/execute/{stepId}": {
+  '/api/master-mode/execute/{stepId}': {
     /** Run one row */
-    post: operations["runMasterRow"];
+    post: operations['runMasterRow'];
   };
-  "/api/master-mode/execute-all/{sessionId}": {
+  '/api/master-mode/execute-all/{sessionId}': {
     /** Start running every row in order */
-    post: operations["executeAllRows"];
+    post: operations['executeAllRows'];
   };
-  "/api/master-mode/session/{sessionId}/execute-all/{runAllId}": {
+  '/api/master-mode/session/{sessionId}/execute-all/{runAllId}': {
     /** How an Execute All went */
-    get: operations["getExecuteAll"];
+    get: operations['getExecuteAll'];
   };
-  "/api/master-mode/stop/{sessionId}": {
+  '/api/master-mode/stop/{sessionId}': {
     /** Stop Execute All before its next row */
-    post: operations["stopExecuteAll"];
+    post: operations['stopExecuteAll'];
   };
-  "/api/master-mode/reset/{sessionId}": {
+  '/api/master-mode/reset/{sessionId}': {
     /** Clear every row's result */
-    post: operations["resetMasterSession"];
+    post: operations['resetMasterSession'];
   };
-  "/api/user-sessions": {
+  '/api/user-sessions': {
     /** Saved sessions, the last active first */
-    get: operations["listSavedSessions"];
+    get: operations['listSavedSessions'];
     /** Save where the user is */
-    post: operations["saveSession"];
+    post: operations['saveSession'];
   };
-  "/api/user-sessions/{id}": {
+  '/api/user-sessions/{id}': {
     /** Delete a saved session */
-    delete: operations["deleteSavedSession"];
+    delete: operations['deleteSavedSession'];
   };
-  "/api/user-sessions/{id}/load": {
+  '/api/user-sessions/{id}/load': {
     /** Go back to a saved session */
-    post: operations["loadSavedSession"];
+    post: operations['loadSavedSession'];
   };
-  "/api/ai/generate-workflow": {
+  '/api/ai/generate-workflow': {
     /** Make a flow from a conversation */
-    post: operations["generateWorkflow"];
+    post: operations['generateWorkflow'];
   };
-  "/api/ai/create-from-json": {
+  '/api/ai/create-from-json': {
     /** Make a flow from its JSON */
-    post: operations["importFlow"];
+    post: operations['importFlow'];
   };
-  "/api/recommendations": {
+  '/api/recommendations': {
     /** Recommendations, most urgent first */
-    get: operations["listRecommendations"];
+    get: operations['listRecommendations'];
   };
-  "/api/recommendations/generate": {
+  '/api/recommendations/generate': {
     /** Make recommendations now */
-    post: operations["generateRecommendations"];
+    post: operations['generateRecommendations'];
   };
-  "/api/templates": {
+  '/api/templates': {
     /** Flow templates */
-    get: operations["listTemplates"];
+    get: operations['listTemplates'];
   };
-  "/api/patterns": {
+  '/api/patterns': {
     /** Patterns seen in the flows */
-    get: operations["listPatterns"];
+    get: operations['listPatterns'];
   };
-  "/api/recommendations/{id}/implement": {
+  '/api/recommendations/{id}/implement': {
     /** Make a flow of it */
-    post: operations["implementRecommendation"];
+    post: operations['implementRecommendation'];
   };
-  "/api/recommendations/{id}/feedback": {
+  '/api/recommendations/{id}/feedback': {
     /** Rate a recommendation */
-    post: operations["rateRecommendation"];
+    post: operations['rateRecommendation'];
   };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
-  schemas: {
-  };
+  schemas: {};
   responses: never;
   parameters: never;
   requestBodies: never;
@@ -280,23 +278,22 @@ export type $defs = Record<string, never>;
 export type external = Record<string, never>;
 
 export interface operations {
-
   /** Whether this process answers */
   checkHealth: {
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
-            status: "ok";
+            status: 'ok';
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -305,7 +302,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -314,21 +328,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -337,7 +351,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -346,12 +377,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -365,9 +396,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
-            status: "ready" | "unavailable";
+            status: 'ready' | 'unavailable';
             reasons: string[];
           };
         };
@@ -375,17 +406,17 @@ export interface operations {
       /** @description Default Response */
       503: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @enum {string} */
-            status: "ready" | "unavailable";
+            status: 'ready' | 'unavailable';
             reasons: string[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -394,7 +425,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -403,21 +451,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -426,7 +474,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -435,12 +500,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -452,7 +517,7 @@ export interface operations {
   signIn: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           email: string;
           password: string;
           next?: string;
@@ -463,7 +528,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             email: string;
@@ -473,9 +538,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -484,7 +549,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -493,21 +575,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -516,7 +598,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -525,12 +624,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -542,7 +641,7 @@ export interface operations {
   signUp: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           email: string;
           password: string;
           next?: string;
@@ -555,7 +654,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             email: string;
@@ -565,9 +664,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -576,7 +675,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -585,21 +701,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -608,7 +724,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -617,12 +750,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -636,7 +769,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             email: string;
@@ -650,9 +783,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -661,7 +794,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -670,21 +820,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -693,7 +843,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -702,12 +869,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -721,19 +888,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              name: string;
-              description: string;
-              status: string;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-              stepCount: number;
-              lastRun: string | null;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            stepCount: number;
+            lastRun: string | null;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -741,9 +908,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -752,7 +919,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -761,21 +945,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -784,7 +968,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -793,12 +994,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -810,11 +1011,11 @@ export interface operations {
   createFlow: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           name: string;
           description: string;
           /** @enum {string} */
-          status?: "active" | "draft" | "inactive";
+          status?: 'active' | 'draft' | 'inactive';
         };
       };
     };
@@ -822,7 +1023,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -839,9 +1040,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -850,7 +1051,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -859,21 +1077,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -882,7 +1100,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -891,12 +1126,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -909,7 +1144,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        "If-None-Match"?: string;
+        'If-None-Match'?: string;
       };
       path: {
         id: string;
@@ -923,7 +1158,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -952,9 +1187,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -963,7 +1198,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -972,21 +1224,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -995,7 +1247,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1004,12 +1273,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1022,7 +1291,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        "If-Match"?: string;
+        'If-Match'?: string;
       };
       path: {
         id: string;
@@ -1030,11 +1299,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           name?: string;
           description?: string;
           /** @enum {string} */
-          status?: "active" | "draft" | "inactive";
+          status?: 'active' | 'draft' | 'inactive';
         };
       };
     };
@@ -1046,7 +1315,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1065,7 +1334,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1074,7 +1343,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1083,21 +1369,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1106,7 +1392,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1115,21 +1418,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1138,7 +1441,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1147,12 +1467,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1165,7 +1485,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        "If-Match"?: string;
+        'If-Match'?: string;
       };
       path: {
         id: string;
@@ -1179,7 +1499,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1188,7 +1508,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1197,21 +1534,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1220,7 +1557,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1229,21 +1583,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1252,7 +1606,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1261,12 +1632,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1279,7 +1650,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        "If-None-Match"?: string;
+        'If-None-Match'?: string;
       };
       path: {
         flowId: string;
@@ -1293,25 +1664,25 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-              /** Format: uuid */
-              flowId: string;
-              currentLoopIteration: number;
-              /** Format: date-time */
-              createdAt: string;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            order: number;
+            name: string;
+            systemPrompt: string;
+            /** @enum {string} */
+            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+            inputSources: string[];
+            choices: string[];
+            loopTargetStepId: string | null;
+            maxLoopIterations: number;
+            requiresUserInput: boolean;
+            /** Format: uuid */
+            flowId: string;
+            currentLoopIteration: number;
+            /** Format: date-time */
+            createdAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1327,9 +1698,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1338,7 +1709,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1347,21 +1735,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1370,7 +1758,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1379,12 +1784,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1401,14 +1806,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -1417,87 +1822,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -1505,9 +1910,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1516,7 +1921,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1525,21 +1947,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1548,7 +1970,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1557,12 +1996,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1581,7 +2020,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -1590,91 +2029,91 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
-          }) | null;
+          } | null;
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1682,9 +2121,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1693,7 +2132,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1702,21 +2158,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1725,7 +2181,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1734,12 +2207,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1758,21 +2231,21 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             workflow: {
               name: string;
               description: string;
-              steps: ({
-                  name: string;
-                  order: number;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  requiresUserInput: boolean;
-                  inputSources: string[];
-                  choices?: string[];
-                  maxLoopIterations?: number;
-                })[];
+              steps: {
+                name: string;
+                order: number;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                requiresUserInput: boolean;
+                inputSources: string[];
+                choices?: string[];
+                maxLoopIterations?: number;
+              }[];
             };
           };
         };
@@ -1782,9 +2255,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1793,7 +2266,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1802,21 +2292,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1825,7 +2315,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1834,12 +2341,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1858,22 +2365,22 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              version: number;
-              summary: string;
-              actor: {
-                userId: string | null;
-                name: string | null;
-              };
-              at: string;
-              executions: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** @enum {string} */
-                  status: "running" | "waiting" | "stopped" | "completed" | "failed";
-                  startedAt: string;
-                })[];
-            })[];
+          'application/json': {
+            version: number;
+            summary: string;
+            actor: {
+              userId: string | null;
+              name: string | null;
+            };
+            at: string;
+            executions: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              status: 'running' | 'waiting' | 'stopped' | 'completed' | 'failed';
+              startedAt: string;
+            }[];
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1881,9 +2388,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1892,7 +2399,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1901,21 +2425,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1924,7 +2448,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -1933,12 +2474,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1958,7 +2499,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             version: number;
             flow: {
               /** Format: uuid */
@@ -1974,25 +2515,25 @@ export interface operations {
               /** Format: date-time */
               updatedAt: string;
             };
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-                /** Format: uuid */
-                flowId: string;
-                currentLoopIteration: number;
-                /** Format: date-time */
-                createdAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+              /** Format: uuid */
+              flowId: string;
+              currentLoopIteration: number;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
           };
         };
       };
@@ -2001,9 +2542,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2012,7 +2553,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2021,21 +2579,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2044,7 +2602,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2053,12 +2628,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2076,14 +2651,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             version: number;
             flow: {
               /** Format: uuid */
@@ -2099,32 +2674,32 @@ export interface operations {
               /** Format: date-time */
               updatedAt: string;
             };
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-                /** Format: uuid */
-                flowId: string;
-                currentLoopIteration: number;
-                /** Format: date-time */
-                createdAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+              /** Format: uuid */
+              flowId: string;
+              currentLoopIteration: number;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2133,7 +2708,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2142,21 +2734,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2165,7 +2757,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2174,12 +2783,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2191,7 +2800,7 @@ export interface operations {
   createStep: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           /** Format: uuid */
           flowId: string;
           name: string;
@@ -2202,7 +2811,7 @@ export interface operations {
            * @default single
            * @enum {string}
            */
-          outputMode?: "single" | "multiple" | "multiple_choice" | "loop";
+          outputMode?: 'single' | 'multiple' | 'multiple_choice' | 'loop';
           /** @default [] */
           inputSources?: string[];
           /** @default [] */
@@ -2222,14 +2831,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             order: number;
             name: string;
             systemPrompt: string;
             /** @enum {string} */
-            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
             inputSources: string[];
             choices: string[];
             loopTargetStepId: string | null;
@@ -2244,9 +2853,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2255,7 +2864,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2264,21 +2890,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2287,7 +2913,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2296,12 +2939,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2314,7 +2957,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        "If-Match"?: string;
+        'If-Match'?: string;
       };
       path: {
         id: string;
@@ -2322,12 +2965,12 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           name?: string;
           order?: number;
           systemPrompt?: string;
           /** @enum {string} */
-          outputMode?: "single" | "multiple" | "multiple_choice" | "loop";
+          outputMode?: 'single' | 'multiple' | 'multiple_choice' | 'loop';
           inputSources?: string[];
           choices?: string[];
           loopTargetStepId?: string | null;
@@ -2345,14 +2988,14 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             order: number;
             name: string;
             systemPrompt: string;
             /** @enum {string} */
-            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
             inputSources: string[];
             choices: string[];
             loopTargetStepId: string | null;
@@ -2369,7 +3012,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2378,7 +3021,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2387,21 +3047,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2410,7 +3070,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2419,21 +3096,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2442,7 +3119,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2451,12 +3145,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2469,7 +3163,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        "If-Match"?: string;
+        'If-Match'?: string;
       };
       path: {
         id: string;
@@ -2487,7 +3181,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2496,7 +3190,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2505,21 +3216,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2528,7 +3239,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2537,21 +3265,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2560,7 +3288,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2569,12 +3314,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2587,7 +3332,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        "If-None-Match"?: string;
+        'If-None-Match'?: string;
       };
       path: {
         id: string;
@@ -2601,7 +3346,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -2610,87 +3355,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -2710,9 +3455,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2721,7 +3466,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2730,21 +3492,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2753,7 +3515,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2762,12 +3541,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2785,7 +3564,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           /** @default */
           userInput?: string;
           loopIteration?: number;
@@ -2796,7 +3575,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             execution: {
               exists: boolean;
               /** Format: uuid */
@@ -2806,92 +3585,39 @@ export interface operations {
               /** Format: uuid */
               flowId: string;
               /** @enum {string} */
-              status: "running" | "stopped" | "completed" | "failed";
+              status: 'running' | 'stopped' | 'completed' | 'failed';
               currentStep: number;
-              steps: ({
-                  /** Format: uuid */
-                  id: string;
-                  order: number;
-                  name: string;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  inputSources: string[];
-                  choices: string[];
-                  loopTargetStepId: string | null;
-                  maxLoopIterations: number;
-                  requiresUserInput: boolean;
-                })[];
+              steps: {
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              }[];
               flowVersion: number | null;
               executionQueue: {
-                  /** Format: uuid */
-                  stepId: string;
-                  isCompleted: boolean;
-                  loopIteration: number;
-                }[];
-              executionCache: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  /** @enum {string} */
-                  status: "pending" | "completed";
-                  loopIteration: number;
-                })[];
-              results: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** Format: uuid */
-                  executionId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  /** Format: uuid */
-                  runId: string;
-                  label: string | null;
-                  branchName: string | null;
-                  branchPath: string | null;
-                  choiceIndex: number | null;
-                  loopIteration: number | null;
-                  result: string;
-                  approved: boolean;
-                  createdAt: string;
-                  origin?: {
-                    /** Format: uuid */
-                    executionId: string;
-                    executionStartedAt: string;
-                    /** Format: uuid */
-                    resultId: string;
-                  };
-                })[];
-              runs: ({
-                  /** Format: uuid */
-                  runId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  cacheItemId: string | null;
-                  loopIteration: number;
-                  /** @enum {string} */
-                  status: "running" | "succeeded" | "failed";
-                  startedAt: string;
-                  instanceId?: number;
-                  unreviewedResults?: ({
-                      /** Format: uuid */
-                      resultId: string;
-                      /** Format: uuid */
-                      stepId: string;
-                      stepOrder: number;
-                      label: string | null;
-                    })[];
-                  userInput?: string;
-                  message?: string;
-                })[];
-              startedAt: string;
-              completedAt: string | null;
-              version: number;
-            };
-            results: ({
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+              executionCache: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: 'pending' | 'completed';
+                loopIteration: number;
+              }[];
+              results: {
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
@@ -2916,14 +3642,67 @@ export interface operations {
                   /** Format: uuid */
                   resultId: string;
                 };
-              })[];
+              }[];
+              runs: {
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: 'running' | 'succeeded' | 'failed';
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: {
+                  /** Format: uuid */
+                  resultId: string;
+                  /** Format: uuid */
+                  stepId: string;
+                  stepOrder: number;
+                  label: string | null;
+                }[];
+                userInput?: string;
+                message?: string;
+              }[];
+              startedAt: string;
+              completedAt: string | null;
+              version: number;
+            };
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
+                /** Format: uuid */
+                executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2932,7 +3711,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2941,21 +3737,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -2964,7 +3760,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -2973,12 +3786,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -2995,14 +3808,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -3011,87 +3824,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -3099,9 +3912,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3110,7 +3923,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3119,21 +3949,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3142,7 +3972,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3151,12 +3998,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3173,14 +4020,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -3189,87 +4036,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -3277,9 +4124,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3288,7 +4135,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3297,21 +4161,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3320,7 +4184,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3329,12 +4210,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3357,18 +4238,18 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            events: ({
-                position: number;
-                type: string;
-                data: unknown;
-                at: string;
-                actor: {
-                  userId: string | null;
-                  name: string | null;
-                };
-                commandId: string | null;
-              })[];
+          'application/json': {
+            events: {
+              position: number;
+              type: string;
+              data: unknown;
+              at: string;
+              actor: {
+                userId: string | null;
+                name: string | null;
+              };
+              commandId: string | null;
+            }[];
             next: number | null;
           };
         };
@@ -3378,9 +4259,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3389,7 +4270,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3398,21 +4296,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3421,7 +4319,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3430,12 +4345,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3457,7 +4372,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -3466,87 +4381,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -3558,9 +4473,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3569,7 +4484,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3578,21 +4510,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3601,7 +4533,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3610,12 +4559,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3634,13 +4583,13 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              status: "running" | "waiting" | "stopped" | "completed" | "failed";
-              startedAt: string;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: 'running' | 'waiting' | 'stopped' | 'completed' | 'failed';
+            startedAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -3648,9 +4597,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3659,7 +4608,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3668,21 +4634,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3691,7 +4657,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3700,12 +4683,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3723,14 +4706,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -3739,87 +4722,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
+            status: 'running' | 'stopped' | 'completed' | 'failed';
             currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+            }[];
             flowVersion: number | null;
             executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
+              /** Format: uuid */
+              stepId: string;
+              isCompleted: boolean;
+              loopIteration: number;
+            }[];
+            executionCache: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              /** @enum {string} */
+              status: 'pending' | 'completed';
+              loopIteration: number;
+            }[];
+            results: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              runId: string;
+              label: string | null;
+              branchName: string | null;
+              branchPath: string | null;
+              choiceIndex: number | null;
+              loopIteration: number | null;
+              result: string;
+              approved: boolean;
+              createdAt: string;
+              origin?: {
                 /** Format: uuid */
                 executionId: string;
+                executionStartedAt: string;
+                /** Format: uuid */
+                resultId: string;
+              };
+            }[];
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              cacheItemId: string | null;
+              loopIteration: number;
+              /** @enum {string} */
+              status: 'running' | 'succeeded' | 'failed';
+              startedAt: string;
+              instanceId?: number;
+              unreviewedResults?: {
+                /** Format: uuid */
+                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
-                /** Format: uuid */
-                runId: string;
                 label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
+              }[];
+              userInput?: string;
+              message?: string;
+            }[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -3827,9 +4810,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3838,7 +4821,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3847,21 +4847,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3870,7 +4870,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3879,12 +4896,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3901,7 +4918,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           result?: string;
           label?: string;
           approved?: boolean;
@@ -3912,7 +4929,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -3935,9 +4952,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3946,7 +4963,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3955,21 +4989,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3978,7 +5012,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -3987,12 +5038,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4013,9 +5064,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4024,7 +5075,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4033,21 +5101,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4056,7 +5124,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4065,12 +5150,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4089,52 +5174,52 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            flowId: string;
+            /** Format: uuid */
+            executionId: string;
+            /** Format: uuid */
+            stepId: string;
+            stepOrder: number;
+            /** Format: uuid */
+            startedEventId: string;
+            originalSystemPrompt: string;
+            finalPrompt: string;
+            userInput: string | null;
+            /** @enum {string} */
+            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+            choices: string[];
+            stepLabels: {
+              [key: string]: string;
+            };
+            unresolvedLabels: string[];
+            unreviewedResults: {
               /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              flowId: string;
-              /** Format: uuid */
-              executionId: string;
+              resultId: string;
               /** Format: uuid */
               stepId: string;
               stepOrder: number;
+              label: string | null;
+            }[];
+            model: string | null;
+            keySource: string | null;
+            aiResponse: string | null;
+            success: boolean | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            startedEvent: {
               /** Format: uuid */
-              startedEventId: string;
-              originalSystemPrompt: string;
-              finalPrompt: string;
-              userInput: string | null;
-              /** @enum {string} */
-              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-              choices: string[];
-              stepLabels: {
-                [key: string]: string;
-              };
-              unresolvedLabels: string[];
-              unreviewedResults: ({
-                  /** Format: uuid */
-                  resultId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  label: string | null;
-                })[];
-              model: string | null;
-              keySource: string | null;
-              aiResponse: string | null;
-              success: boolean | null;
-              errorMessage: string | null;
-              /** Format: date-time */
-              requestedAt: string;
-              startedEvent: {
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                position: number | null;
-                commandId: string | null;
-              };
-            })[];
+              id: string;
+              /** Format: uuid */
+              executionId: string;
+              position: number | null;
+              commandId: string | null;
+            };
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4142,9 +5227,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4153,7 +5238,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4162,21 +5264,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4185,7 +5287,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4194,12 +5313,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4220,9 +5339,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4231,7 +5350,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4240,21 +5376,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4263,7 +5399,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4272,12 +5425,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4296,7 +5449,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -4314,9 +5467,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4325,7 +5478,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4334,21 +5504,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4357,7 +5527,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4366,12 +5553,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4388,7 +5575,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           userNotes: string;
         };
       };
@@ -4397,7 +5584,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -4411,9 +5598,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4422,7 +5609,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4431,21 +5635,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4454,7 +5658,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4463,12 +5684,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4485,7 +5706,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           userNotes: string;
         };
       };
@@ -4494,7 +5715,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -4508,9 +5729,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4519,7 +5740,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4528,21 +5766,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4551,7 +5789,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4560,12 +5815,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4586,9 +5841,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4597,7 +5852,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4606,21 +5878,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4629,7 +5901,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4638,12 +5927,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4657,16 +5946,16 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              keyName: string;
-              keyType: string;
-              isActive: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              lastUsed: string | null;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            keyName: string;
+            keyType: string;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsed: string | null;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4674,9 +5963,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4685,7 +5974,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4694,21 +6000,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4717,7 +6023,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4726,12 +6049,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4743,14 +6066,14 @@ export interface operations {
   createApiKey: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           keyName?: string;
           apiKey?: string;
           /**
            * @default gemini
            * @enum {string}
            */
-          keyType?: "gemini";
+          keyType?: 'gemini';
         };
       };
     };
@@ -4758,7 +6081,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             keyName: string;
@@ -4770,7 +6093,7 @@ export interface operations {
             /** @description What the provider said of the key when it was saved (a key it refuses is not saved: 400) */
             check: {
               /** @enum {string} */
-              outcome: "accepted" | "unchecked";
+              outcome: 'accepted' | 'unchecked';
               /** @description unchecked: why the provider could not be asked */
               message: string | null;
             };
@@ -4778,9 +6101,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4789,7 +6112,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4798,21 +6138,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4821,7 +6161,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4830,12 +6187,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4856,9 +6213,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4867,7 +6224,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4876,21 +6250,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4899,7 +6273,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4908,12 +6299,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4927,7 +6318,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             remainingSteps: number;
             usedSteps: number;
           };
@@ -4938,9 +6329,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4949,7 +6340,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4958,21 +6366,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4981,7 +6389,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -4990,12 +6415,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5007,7 +6432,7 @@ export interface operations {
   improveFlowDescription: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           description: string;
         };
       };
@@ -5016,15 +6441,15 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             improvement: string;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5033,7 +6458,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5042,21 +6484,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5065,7 +6507,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5074,12 +6533,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5091,7 +6550,7 @@ export interface operations {
   proposeFlow: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           conversationHistory: string;
         };
       };
@@ -5100,29 +6559,29 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             proposal: {
               /** @description A short name for the workflow */
               name: string;
               /** @description One or two sentences on what the workflow achieves */
               description: string;
-              steps: ({
-                  name: string;
-                  order: number;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple";
-                  requiresUserInput: boolean;
-                  inputSources: string[];
-                })[];
+              steps: {
+                name: string;
+                order: number;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple';
+                requiresUserInput: boolean;
+                inputSources: string[];
+              }[];
             };
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5131,7 +6590,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5140,21 +6616,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5163,7 +6639,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5172,12 +6665,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5196,38 +6689,38 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              flowId: string;
-              flowStructure: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            flowId: string;
+            flowStructure: {
+              name: string;
+              description: string;
+              steps: {
+                /** Format: uuid */
+                id: string;
+                order: number;
                 name: string;
-                description: string;
-                steps: ({
-                    /** Format: uuid */
-                    id: string;
-                    order: number;
-                    name: string;
-                    systemPrompt: string;
-                    /** @enum {string} */
-                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                    inputSources: string[];
-                    choices: string[];
-                    loopTargetStepId: string | null;
-                    maxLoopIterations: number;
-                    requiresUserInput: boolean;
-                  })[];
-              };
-              suggestions: {
-                  stepOrder: number;
-                  stepName: string;
-                  suggestion: string;
-                }[];
-              strategicRecommendation: string | null;
-              /** Format: date-time */
-              createdAt: string;
-            })[];
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              }[];
+            };
+            suggestions: {
+              stepOrder: number;
+              stepName: string;
+              suggestion: string;
+            }[];
+            strategicRecommendation: string | null;
+            /** Format: date-time */
+            createdAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5235,9 +6728,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5246,7 +6739,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5255,21 +6765,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5278,7 +6788,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5287,12 +6814,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5309,14 +6836,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5324,26 +6851,26 @@ export interface operations {
             flowStructure: {
               name: string;
               description: string;
-              steps: ({
-                  /** Format: uuid */
-                  id: string;
-                  order: number;
-                  name: string;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  inputSources: string[];
-                  choices: string[];
-                  loopTargetStepId: string | null;
-                  maxLoopIterations: number;
-                  requiresUserInput: boolean;
-                })[];
+              steps: {
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              }[];
             };
             suggestions: {
-                stepOrder: number;
-                stepName: string;
-                suggestion: string;
-              }[];
+              stepOrder: number;
+              stepName: string;
+              suggestion: string;
+            }[];
             strategicRecommendation: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -5351,9 +6878,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5362,7 +6889,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5371,21 +6915,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5394,7 +6938,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5403,12 +6964,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5429,9 +6990,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5440,7 +7001,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5449,21 +7027,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5472,7 +7050,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5481,12 +7076,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5505,19 +7100,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              flowId: string | null;
-              sessionName: string;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-              stepCount: number;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            flowId: string | null;
+            sessionName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            stepCount: number;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5525,9 +7120,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5536,7 +7131,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5545,21 +7157,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5568,7 +7180,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5577,12 +7206,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5601,7 +7230,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5612,24 +7241,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              sessionId: string;
+              order: number;
+              stepName: string;
+              userInput: string;
+              result: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              stepType: 'text' | 'ai' | 'api' | 'calculation';
+              isRequired: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -5648,9 +7277,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5659,7 +7288,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5668,21 +7314,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5691,7 +7337,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5700,12 +7363,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5726,9 +7389,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5737,7 +7400,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5746,21 +7426,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5769,7 +7449,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5778,12 +7475,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5802,31 +7499,31 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              rowNumber: number;
-              stepName: string;
-              /** @enum {string} */
-              stepType: "text" | "ai" | "api" | "calculation";
-              systemPrompt: string;
-              userInput: string;
-              finalPrompt: string;
-              rowReferences: {
-                [key: string]: string;
-              };
-              unresolvedReferences: number[];
-              model: string | null;
-              keySource: string | null;
-              result: string | null;
-              success: boolean | null;
-              errorMessage: string | null;
-              durationMs: number | null;
-              /** Format: date-time */
-              requestedAt: string;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            stepId: string;
+            rowNumber: number;
+            stepName: string;
+            /** @enum {string} */
+            stepType: 'text' | 'ai' | 'api' | 'calculation';
+            systemPrompt: string;
+            userInput: string;
+            finalPrompt: string;
+            rowReferences: {
+              [key: string]: string;
+            };
+            unresolvedReferences: number[];
+            model: string | null;
+            keySource: string | null;
+            result: string | null;
+            success: boolean | null;
+            errorMessage: string | null;
+            durationMs: number | null;
+            /** Format: date-time */
+            requestedAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5834,9 +7531,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5845,7 +7542,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5854,21 +7568,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5877,7 +7591,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5886,12 +7617,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5903,7 +7634,7 @@ export interface operations {
   createMasterSession: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           name: string;
           flowId?: string | null;
         };
@@ -5913,7 +7644,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5924,24 +7655,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              sessionId: string;
+              order: number;
+              stepName: string;
+              userInput: string;
+              result: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              stepType: 'text' | 'ai' | 'api' | 'calculation';
+              isRequired: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -5956,9 +7687,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5967,7 +7698,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -5976,21 +7724,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5999,7 +7747,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6008,12 +7773,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6025,25 +7790,25 @@ export interface operations {
   importFlowToMasterMode: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           name?: string | null;
           /** @default */
           description?: string;
-          steps: ({
-              name: string;
-              order: number;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-              /** @default false */
-              requiresUserInput?: boolean;
-              /** @default [] */
-              inputSources?: string[];
-              /** @default [] */
-              choices?: string[];
-              /** @default 1 */
-              maxLoopIterations?: number;
-            })[];
+          steps: {
+            name: string;
+            order: number;
+            systemPrompt: string;
+            /** @enum {string} */
+            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+            /** @default false */
+            requiresUserInput?: boolean;
+            /** @default [] */
+            inputSources?: string[];
+            /** @default [] */
+            choices?: string[];
+            /** @default 1 */
+            maxLoopIterations?: number;
+          }[];
         };
       };
     };
@@ -6051,7 +7816,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6062,24 +7827,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              sessionId: string;
+              order: number;
+              stepName: string;
+              userInput: string;
+              result: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              stepType: 'text' | 'ai' | 'api' | 'calculation';
+              isRequired: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -6094,9 +7859,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6105,7 +7870,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6114,21 +7896,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6137,7 +7919,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6146,12 +7945,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6163,7 +7962,7 @@ export interface operations {
   createMasterRow: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           /** Format: uuid */
           sessionId: string;
           order?: number;
@@ -6178,7 +7977,7 @@ export interface operations {
            * @default ai
            * @enum {string}
            */
-          stepType?: "text" | "ai" | "api" | "calculation";
+          stepType?: 'text' | 'ai' | 'api' | 'calculation';
           /** @default false */
           isRequired?: boolean;
         };
@@ -6188,7 +7987,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6199,7 +7998,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
+            stepType: 'text' | 'ai' | 'api' | 'calculation';
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -6209,9 +8008,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6220,7 +8019,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6229,21 +8045,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6252,7 +8068,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6261,12 +8094,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6283,11 +8116,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           userInput?: string;
           systemPrompt?: string;
           /** @enum {string} */
-          stepType?: "text" | "ai" | "api" | "calculation";
+          stepType?: 'text' | 'ai' | 'api' | 'calculation';
           isRequired?: boolean;
           stepName?: string;
         };
@@ -6297,7 +8130,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6308,7 +8141,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
+            stepType: 'text' | 'ai' | 'api' | 'calculation';
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -6318,9 +8151,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6329,7 +8162,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6338,21 +8188,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6361,7 +8211,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6370,12 +8237,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6396,9 +8263,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6407,7 +8274,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6416,21 +8300,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6439,7 +8323,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6448,12 +8349,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6470,14 +8371,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6488,7 +8389,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
+            stepType: 'text' | 'ai' | 'api' | 'calculation';
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -6498,9 +8399,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6509,7 +8410,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6518,21 +8436,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6541,7 +8459,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6550,12 +8485,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6572,14 +8507,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Started: the rows run after this answer. The session's pushed events (and GET …/execute-all/{runAllId}) tell how it goes. */
       202: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             runAllId: string;
             version: number;
@@ -6587,9 +8522,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6598,7 +8533,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6607,21 +8559,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6630,7 +8582,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6639,12 +8608,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6664,7 +8633,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -6672,7 +8641,7 @@ export interface operations {
             stopRequested: boolean;
             endedAt: string | null;
             /** @description null while it runs */
-            outcome: ("completed" | "stopped" | "failed") | null;
+            outcome: ('completed' | 'stopped' | 'failed') | null;
             /** @description why it failed: the failing row's message, or 'interrupted' */
             message: string | null;
           };
@@ -6683,9 +8652,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6694,7 +8663,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6703,21 +8689,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6726,7 +8712,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6735,12 +8738,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6757,23 +8760,23 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** @description false: nothing was running */
             stopped: boolean;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6782,7 +8785,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6791,21 +8811,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6814,7 +8834,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6823,12 +8860,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6845,14 +8882,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6863,24 +8900,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              sessionId: string;
+              order: number;
+              stepName: string;
+              userInput: string;
+              result: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              stepType: 'text' | 'ai' | 'api' | 'calculation';
+              isRequired: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -6895,9 +8932,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6906,7 +8943,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6915,21 +8969,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6938,7 +8992,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -6947,12 +9018,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6966,25 +9037,25 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              flowId: string | null;
-              executionId: string | null;
-              sessionName: string;
-              sessionData: {
-                description?: string;
-                /** @enum {string} */
-                mode?: "edit" | "run" | "chat";
-              };
-              /** Format: date-time */
-              lastActiveAt: string;
-              /** Format: date-time */
-              createdAt: string;
-              flowName: string | null;
-            })[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            flowId: string | null;
+            executionId: string | null;
+            sessionName: string;
+            sessionData: {
+              description?: string;
+              /** @enum {string} */
+              mode?: 'edit' | 'run' | 'chat';
+            };
+            /** Format: date-time */
+            lastActiveAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            flowName: string | null;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6992,9 +9063,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7003,7 +9074,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7012,21 +9100,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7035,7 +9123,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7044,12 +9149,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7061,14 +9166,14 @@ export interface operations {
   saveSession: {
     requestBody: {
       content: {
-        "application/json": {
-          flowId?: ("" | string) | null;
-          executionId?: ("" | string) | null;
+        'application/json': {
+          flowId?: ('' | string) | null;
+          executionId?: ('' | string) | null;
           sessionName?: string;
           sessionData?: {
             description?: string;
             /** @enum {string} */
-            mode?: "edit" | "run" | "chat";
+            mode?: 'edit' | 'run' | 'chat';
           };
         };
       };
@@ -7077,7 +9182,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7088,7 +9193,7 @@ export interface operations {
             sessionData: {
               description?: string;
               /** @enum {string} */
-              mode?: "edit" | "run" | "chat";
+              mode?: 'edit' | 'run' | 'chat';
             };
             /** Format: date-time */
             lastActiveAt: string;
@@ -7099,9 +9204,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7110,7 +9215,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7119,21 +9241,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7142,7 +9264,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7151,12 +9290,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7177,9 +9316,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7188,7 +9327,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7197,21 +9353,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7220,7 +9376,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7229,12 +9402,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7251,14 +9424,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             url: string;
             flowId: string | null;
             executionId: string | null;
@@ -7266,9 +9439,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7277,7 +9450,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7286,21 +9476,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7309,7 +9499,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7318,12 +9525,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7335,7 +9542,7 @@ export interface operations {
   generateWorkflow: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           description: string;
           /** @default true */
           includeTemplateHints?: boolean;
@@ -7346,29 +9553,29 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
+          'application/json': {
             workflow: {
               /** @description A short name for the workflow */
               name: string;
               /** @description One or two sentences on what the workflow achieves */
               description: string;
-              steps: ({
-                  name: string;
-                  order: number;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple";
-                  requiresUserInput: boolean;
-                  inputSources: string[];
-                })[];
+              steps: {
+                name: string;
+                order: number;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: 'single' | 'multiple';
+                requiresUserInput: boolean;
+                inputSources: string[];
+              }[];
             };
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7377,7 +9584,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7386,21 +9610,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7409,7 +9633,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7418,12 +9659,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7435,32 +9676,32 @@ export interface operations {
   importFlow: {
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           workflowJSON: {
             name?: string | null;
             /** @default */
             description?: string;
-            steps: ({
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                /** @default false */
-                requiresUserInput?: boolean;
-                /** @default [] */
-                inputSources?: string[];
-                /** @default [] */
-                choices?: string[];
-                /** @default 1 */
-                maxLoopIterations?: number;
-              })[];
+            steps: {
+              name: string;
+              order: number;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              /** @default false */
+              requiresUserInput?: boolean;
+              /** @default [] */
+              inputSources?: string[];
+              /** @default [] */
+              choices?: string[];
+              /** @default 1 */
+              maxLoopIterations?: number;
+            }[];
           };
           /**
            * @default json-import
            * @enum {string}
            */
-          origin?: "json-import" | "ai-creator" | "flow-creator" | "template";
+          origin?: 'json-import' | 'ai-creator' | 'flow-creator' | 'template';
         };
       };
     };
@@ -7468,7 +9709,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7485,9 +9726,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7496,7 +9737,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7505,21 +9763,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7528,7 +9786,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7537,12 +9812,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7556,52 +9831,52 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            /** @enum {string} */
+            recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
+            title: string;
+            description: string;
+            /** @enum {string} */
+            category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
+            /** @enum {string} */
+            priority: 'urgent' | 'high' | 'medium' | 'low';
+            confidence: number;
+            baseFlowId: string | null;
+            recommendedSteps: {
+              name: string;
+              order: number;
+              systemPrompt: string;
               /** @enum {string} */
-              recommendationType: "template" | "optimization" | "automation" | "enhancement";
-              title: string;
-              description: string;
-              /** @enum {string} */
-              category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
-              /** @enum {string} */
-              priority: "urgent" | "high" | "medium" | "low";
-              confidence: number;
-              baseFlowId: string | null;
-              recommendedSteps: ({
-                  name: string;
-                  order: number;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  /** @default false */
-                  requiresUserInput: boolean;
-                  /** @default [] */
-                  inputSources: string[];
-                  /** @default [] */
-                  choices: string[];
-                  /** @default 1 */
-                  maxLoopIterations: number;
-                  /** @default */
-                  reasoning: string;
-                })[];
-              benefits: string[];
-              estimatedTimeReduction: number | null;
-              /** @enum {string} */
-              implementationComplexity: "low" | "medium" | "high";
-              tags: string[];
-              status: string;
-              userFeedback: string | null;
-              feedbackCount: number;
-              averageRating: number | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            })[];
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              /** @default false */
+              requiresUserInput: boolean;
+              /** @default [] */
+              inputSources: string[];
+              /** @default [] */
+              choices: string[];
+              /** @default 1 */
+              maxLoopIterations: number;
+              /** @default */
+              reasoning: string;
+            }[];
+            benefits: string[];
+            estimatedTimeReduction: number | null;
+            /** @enum {string} */
+            implementationComplexity: 'low' | 'medium' | 'high';
+            tags: string[];
+            status: string;
+            userFeedback: string | null;
+            feedbackCount: number;
+            averageRating: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -7609,9 +9884,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7620,7 +9895,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7629,21 +9921,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7652,7 +9944,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7661,12 +9970,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7678,68 +9987,68 @@ export interface operations {
   generateRecommendations: {
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             count: number;
-            recommendations: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                userId: string;
+            recommendations: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              /** @enum {string} */
+              recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
+              title: string;
+              description: string;
+              /** @enum {string} */
+              category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
+              /** @enum {string} */
+              priority: 'urgent' | 'high' | 'medium' | 'low';
+              confidence: number;
+              baseFlowId: string | null;
+              recommendedSteps: {
+                name: string;
+                order: number;
+                systemPrompt: string;
                 /** @enum {string} */
-                recommendationType: "template" | "optimization" | "automation" | "enhancement";
-                title: string;
-                description: string;
-                /** @enum {string} */
-                category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
-                /** @enum {string} */
-                priority: "urgent" | "high" | "medium" | "low";
-                confidence: number;
-                baseFlowId: string | null;
-                recommendedSteps: ({
-                    name: string;
-                    order: number;
-                    systemPrompt: string;
-                    /** @enum {string} */
-                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                    /** @default false */
-                    requiresUserInput: boolean;
-                    /** @default [] */
-                    inputSources: string[];
-                    /** @default [] */
-                    choices: string[];
-                    /** @default 1 */
-                    maxLoopIterations: number;
-                    /** @default */
-                    reasoning: string;
-                  })[];
-                benefits: string[];
-                estimatedTimeReduction: number | null;
-                /** @enum {string} */
-                implementationComplexity: "low" | "medium" | "high";
-                tags: string[];
-                status: string;
-                userFeedback: string | null;
-                feedbackCount: number;
-                averageRating: number | null;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
+                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                /** @default false */
+                requiresUserInput: boolean;
+                /** @default [] */
+                inputSources: string[];
+                /** @default [] */
+                choices: string[];
+                /** @default 1 */
+                maxLoopIterations: number;
+                /** @default */
+                reasoning: string;
+              }[];
+              benefits: string[];
+              estimatedTimeReduction: number | null;
+              /** @enum {string} */
+              implementationComplexity: 'low' | 'medium' | 'high';
+              tags: string[];
+              status: string;
+              userFeedback: string | null;
+              feedbackCount: number;
+              averageRating: number | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7748,7 +10057,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7757,21 +10083,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7780,7 +10106,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7789,12 +10132,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7808,21 +10151,21 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              id: string;
-              name: string;
-              description: string;
-              category: string;
-              difficulty: string;
-              estimatedDuration: number | null;
-              templateSteps: unknown[];
-              tags: string[];
-              usageCount: number;
-              averageRating: number;
-              isPublic: boolean;
-              createdBy: string | null;
-              builtin: boolean;
-            })[];
+          'application/json': {
+            id: string;
+            name: string;
+            description: string;
+            category: string;
+            difficulty: string;
+            estimatedDuration: number | null;
+            templateSteps: unknown[];
+            tags: string[];
+            usageCount: number;
+            averageRating: number;
+            isPublic: boolean;
+            createdBy: string | null;
+            builtin: boolean;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -7830,9 +10173,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7841,7 +10184,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7850,21 +10210,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7873,7 +10233,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7882,12 +10259,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7901,22 +10278,22 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              patternType: string;
-              patternData: {
-                key: string;
-                [key: string]: unknown;
-              };
-              frequency: number;
-              /** Format: date-time */
-              lastSeen: string;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            patternType: string;
+            patternData: {
+              key: string;
+              [key: string]: unknown;
+            };
+            frequency: number;
+            /** Format: date-time */
+            lastSeen: string;
+            /** Format: date-time */
+            createdAt: string;
+          }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -7924,9 +10301,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7935,7 +10312,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7944,21 +10338,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7967,7 +10361,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -7976,12 +10387,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7998,14 +10409,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        'application/json': Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -8018,22 +10429,22 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-              })[];
+            steps: {
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+            }[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8042,7 +10453,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -8051,21 +10479,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8074,7 +10502,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -8083,12 +10528,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8105,9 +10550,9 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
+        'application/json': {
           /** @enum {string} */
-          action: "accepted" | "dismissed" | "modified" | "implemented";
+          action: 'accepted' | 'dismissed' | 'modified' | 'implemented';
           rating: number;
           feedback?: string;
         };
@@ -8117,42 +10562,42 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
+          'application/json': {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             userId: string;
             /** @enum {string} */
-            recommendationType: "template" | "optimization" | "automation" | "enhancement";
+            recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
             title: string;
             description: string;
             /** @enum {string} */
-            category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
+            category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
             /** @enum {string} */
-            priority: "urgent" | "high" | "medium" | "low";
+            priority: 'urgent' | 'high' | 'medium' | 'low';
             confidence: number;
             baseFlowId: string | null;
-            recommendedSteps: ({
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                /** @default false */
-                requiresUserInput: boolean;
-                /** @default [] */
-                inputSources: string[];
-                /** @default [] */
-                choices: string[];
-                /** @default 1 */
-                maxLoopIterations: number;
-                /** @default */
-                reasoning: string;
-              })[];
+            recommendedSteps: {
+              name: string;
+              order: number;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+              /** @default false */
+              requiresUserInput: boolean;
+              /** @default [] */
+              inputSources: string[];
+              /** @default [] */
+              choices: string[];
+              /** @default 1 */
+              maxLoopIterations: number;
+              /** @default */
+              reasoning: string;
+            }[];
             benefits: string[];
             estimatedTimeReduction: number | null;
             /** @enum {string} */
-            implementationComplexity: "low" | "medium" | "high";
+            implementationComplexity: 'low' | 'medium' | 'high';
             tags: string[];
             status: string;
             userFeedback: string | null;
@@ -8166,9 +10611,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      "4XX": {
+      '4XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8177,7 +10622,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -8186,21 +10648,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      "5XX": {
+      '5XX': {
         content: {
-          "application/problem+json": {
+          'application/problem+json': {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8209,7 +10671,24 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "internal_error";
+            code:
+              | 'rule_violated'
+              | 'invalid_input'
+              | 'signed_out'
+              | 'not_found'
+              | 'conflict'
+              | 'version_mismatch'
+              | 'over_limit'
+              | 'free_allowance_used_up'
+              | 'sign_in_rate_limited'
+              | 'model_call_rate_limited'
+              | 'too_large'
+              | 'model_failed'
+              | 'unavailable'
+              | 'method_not_allowed'
+              | 'url_too_long'
+              | 'unsupported_media_type'
+              | 'internal_error';
             /** @description The same text as detail */
             message: string;
             /**
@@ -8218,12 +10697,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
+            issues?: {
+              code: string;
+              path: (string | number)[];
+              message: string;
+              [key: string]: unknown;
+            }[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What makes two requests the same request: method, path (with its query) and body, the body as canonical
+ * JSON (object members sorted by name), so the same fields sent in another order are the same request.
+ * Stored as a sha256 with the Idempotency-Key; the request itself is never kept.
+ */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${JSON.stringify([method.toUpperCase(), url])}\n${canonicalJson(body)}`)
+    .digest('hex');
+}
+
+type Piece = { text: string } | { value: unknown };
+
+/**
+ * The value as JSON with every object's members sorted by name; no body (undefined) is null. Written without
+ * recursion: a body may nest deeper than the call stack goes.
+ */
+function canonicalJson(body: unknown): string {
+  const out: string[] = [];
+  const pending: Piece[] = [{ value: body }];
+  for (let piece = pending.pop(); piece !== undefined; piece = pending.pop()) {
+    if ('text' in piece) {
+      out.push(piece.text);
+      continue;
+    }
+    const value = piece.value;
+    if (Array.isArray(value)) {
+      // Pushed last to first, so they are written first to last.
+      pending.push({ text: ']' });
+      for (let i = value.length - 1; i >= 0; i--) {
+        pending.push({ value: value[i] });
+        if (i > 0) pending.push({ text: ',' });
+      }
+      pending.push({ text: '[' });
+    } else if (value !== null && typeof value === 'object') {
+      const names = Object.keys(value).sort();
+      pending.push({ text: '}' });
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        pending.push({ value: (value as Record<string, unknown>)[name] });
+        pending.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(name)}:` });
+      }
+      pending.push({ text: '{' });
+    } else {
+      out.push(JSON.stringify(value ?? null));
+    }
+  }
+  return out.join('');
+}
