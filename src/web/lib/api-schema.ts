@@ -3,269 +3,271 @@
  * Do not make direct changes to the file.
  */
 
+
 export interface paths {
-  '/healthz': {
+  "/healthz": {
     /** Whether this process answers */
-    get: operations['checkHealth'];
+    get: operations["checkHealth"];
   };
-  '/readyz': {
+  "/readyz": {
     /** Whether this process can serve: database, migrations, live log */
-    get: operations['checkReadiness'];
+    get: operations["checkReadiness"];
   };
-  '/api/auth/login': {
+  "/api/auth/login": {
     /** Sign in with e-mail and password */
-    post: operations['signIn'];
+    post: operations["signIn"];
   };
-  '/api/auth/register': {
+  "/api/auth/register": {
     /** Create an account and sign in */
-    post: operations['signUp'];
+    post: operations["signUp"];
   };
-  '/api/auth/user': {
+  "/api/auth/user": {
     /** The signed-in user */
-    get: operations['getSignedInUser'];
+    get: operations["getSignedInUser"];
   };
-  '/api/flows': {
+  "/api/flows": {
     /** The flows of the signed-in user, newest first */
-    get: operations['listFlows'];
+    get: operations["listFlows"];
     /** Create a flow */
-    post: operations['createFlow'];
+    post: operations["createFlow"];
   };
-  '/api/flows/{id}': {
+  "/api/flows/{id}": {
     /** One flow */
-    get: operations['getFlow'];
+    get: operations["getFlow"];
     /** Change a flow's name, description or status */
-    put: operations['updateFlow'];
+    put: operations["updateFlow"];
     /** Delete a flow */
-    delete: operations['deleteFlow'];
+    delete: operations["deleteFlow"];
   };
-  '/api/flows/{flowId}/steps': {
+  "/api/flows/{flowId}/steps": {
     /** A flow's steps in order */
-    get: operations['listSteps'];
+    get: operations["listSteps"];
   };
-  '/api/flows/{flowId}/execute': {
+  "/api/flows/{flowId}/execute": {
     /** Start an execution of a flow */
-    post: operations['startExecution'];
+    post: operations["startExecution"];
   };
-  '/api/flows/{flowId}/executions/latest': {
+  "/api/flows/{flowId}/executions/latest": {
     /** A flow's latest execution */
-    get: operations['getLatestExecution'];
+    get: operations["getLatestExecution"];
   };
-  '/api/flows/{id}/export': {
+  "/api/flows/{id}/export": {
     /** A flow as JSON, to import elsewhere */
-    get: operations['exportFlow'];
+    get: operations["exportFlow"];
   };
-  '/api/flows/{id}/versions': {
+  "/api/flows/{id}/versions": {
     /** A flow's versions, newest first */
-    get: operations['listFlowVersions'];
+    get: operations["listFlowVersions"];
   };
-  '/api/flows/{id}/versions/{version}': {
+  "/api/flows/{id}/versions/{version}": {
     /** A flow as it was at one version */
-    get: operations['getFlowVersion'];
+    get: operations["getFlowVersion"];
   };
-  '/api/flows/{id}/restore/{version}': {
+  "/api/flows/{id}/restore/{version}": {
     /** Make an old version the current one */
-    post: operations['restoreFlowVersion'];
+    post: operations["restoreFlowVersion"];
   };
-  '/api/steps': {
+  "/api/steps": {
     /** Add a step to a flow */
-    post: operations['createStep'];
+    post: operations["createStep"];
   };
-  '/api/steps/{id}': {
+  "/api/steps/{id}": {
     /** Change a step */
-    put: operations['updateStep'];
+    put: operations["updateStep"];
     /** Delete a step */
-    delete: operations['deleteStep'];
+    delete: operations["deleteStep"];
   };
-  '/api/executions/{id}': {
+  "/api/executions/{id}": {
     /** One execution with its results */
-    get: operations['getExecution'];
+    get: operations["getExecution"];
   };
-  '/api/executions/{id}/steps/{stepId}/execute': {
+  "/api/executions/{id}/steps/{stepId}/execute": {
     /** Run one step of an execution */
-    post: operations['runStep'];
+    post: operations["runStep"];
   };
-  '/api/executions/{id}/stop': {
+  "/api/executions/{id}/stop": {
     /** Stop an execution's running step */
-    post: operations['stopExecution'];
+    post: operations["stopExecution"];
   };
-  '/api/executions/{id}/reset': {
+  "/api/executions/{id}/reset": {
     /** Start an execution over */
-    post: operations['resetExecution'];
+    post: operations["resetExecution"];
   };
-  '/api/executions/{id}/events': {
+  "/api/executions/{id}/events": {
     /** An execution's history, page by page */
-    get: operations['listExecutionHistory'];
+    get: operations["listExecutionHistory"];
   };
-  '/api/executions/{id}/state': {
+  "/api/executions/{id}/state": {
     /** An execution as it stood after any event */
-    get: operations['getExecutionState'];
+    get: operations["getExecutionState"];
   };
-  '/api/flows/{flowId}/executions': {
+  "/api/flows/{flowId}/executions": {
     /** A flow's executions, newest first */
-    get: operations['listExecutions'];
+    get: operations["listExecutions"];
   };
-  '/api/executions/{id}/rerun-from/{stepId}': {
+  "/api/executions/{id}/rerun-from/{stepId}": {
     /** A new execution from a step on */
-    post: operations['rerunFromStep'];
+    post: operations["rerunFromStep"];
   };
-  '/api/step-results/{id}': {
+  "/api/step-results/{id}": {
     /** Edit, label or approve a result */
-    put: operations['updateStepResult'];
+    put: operations["updateStepResult"];
     /** Delete a result (kept as a rejected idea) */
-    delete: operations['deleteStepResult'];
+    delete: operations["deleteStepResult"];
   };
-  '/api/flows/{flowId}/logs': {
+  "/api/flows/{flowId}/logs": {
     /** A flow's model requests, newest first */
-    get: operations['listRequestLogs'];
+    get: operations["listRequestLogs"];
     /** Hide a flow's model requests so far */
-    delete: operations['clearRequestLogs'];
+    delete: operations["clearRequestLogs"];
   };
-  '/api/flows/{flowId}/context': {
+  "/api/flows/{flowId}/context": {
     /** A flow's conversation context */
-    get: operations['getConversationContext'];
+    get: operations["getConversationContext"];
     /** Start the context with notes */
-    post: operations['createConversationContext'];
+    post: operations["createConversationContext"];
     /** Change the context's notes */
-    patch: operations['updateConversationNotes'];
+    patch: operations["updateConversationNotes"];
   };
-  '/api/flows/{flowId}/context/rejected-ideas': {
+  "/api/flows/{flowId}/context/rejected-ideas": {
     /** Leave a flow's rejected ideas so far out of its prompts */
-    delete: operations['clearRejectedIdeas'];
+    delete: operations["clearRejectedIdeas"];
   };
-  '/api/user/api-keys': {
+  "/api/user/api-keys": {
     /** Own API keys, masked */
-    get: operations['listApiKeys'];
+    get: operations["listApiKeys"];
     /** Add an own API key */
-    post: operations['createApiKey'];
+    post: operations["createApiKey"];
   };
-  '/api/user/api-keys/{id}': {
+  "/api/user/api-keys/{id}": {
     /** Remove an own API key */
-    delete: operations['deleteApiKey'];
+    delete: operations["deleteApiKey"];
   };
-  '/api/user/usage': {
+  "/api/user/usage": {
     /** The free allowance used and left */
-    get: operations['getUsage'];
+    get: operations["getUsage"];
   };
-  '/api/ai/flow-creator/improve': {
+  "/api/ai/flow-creator/improve": {
     /** Improve a flow description */
-    post: operations['improveFlowDescription'];
+    post: operations["improveFlowDescription"];
   };
-  '/api/ai/flow-creator/proposal': {
+  "/api/ai/flow-creator/proposal": {
     /** Propose a flow from a description */
-    post: operations['proposeFlow'];
+    post: operations["proposeFlow"];
   };
-  '/api/flows/{flowId}/suggestions': {
+  "/api/flows/{flowId}/suggestions": {
     /** A flow's suggestions, newest first */
-    get: operations['listSuggestions'];
+    get: operations["listSuggestions"];
     /** Make suggestions for a flow now */
-    post: operations['createSuggestions'];
+    post: operations["createSuggestions"];
     /** Delete a flow's suggestions */
-    delete: operations['clearSuggestions'];
+    delete: operations["clearSuggestions"];
   };
-  '/api/master-mode/sessions': {
+  "/api/master-mode/sessions": {
     /** Master mode sessions */
-    get: operations['listMasterSessions'];
+    get: operations["listMasterSessions"];
   };
-  '/api/master-mode/session/{sessionId}': {
+  "/api/master-mode/session/{sessionId}": {
     /** A session with its rows */
-    get: operations['getMasterSession'];
+    get: operations["getMasterSession"];
     /** Delete a session */
-    delete: operations['deleteMasterSession'];
+    delete: operations["deleteMasterSession"];
   };
-  '/api/master-mode/session/{sessionId}/runs': {
+  "/api/master-mode/session/{sessionId}/runs": {
     /** A session's row runs */
-    get: operations['listMasterRuns'];
+    get: operations["listMasterRuns"];
   };
-  '/api/master-mode/standalone': {
+  "/api/master-mode/standalone": {
     /** A session of its own */
-    post: operations['createMasterSession'];
+    post: operations["createMasterSession"];
   };
-  '/api/master-mode/import': {
+  "/api/master-mode/import": {
     /** A session from a flow */
-    post: operations['importFlowToMasterMode'];
+    post: operations["importFlowToMasterMode"];
   };
-  '/api/master-mode/steps': {
+  "/api/master-mode/steps": {
     /** Add a row */
-    post: operations['createMasterRow'];
+    post: operations["createMasterRow"];
   };
-  '/api/master-mode/steps/{stepId}': {
+  "/api/master-mode/steps/{stepId}": {
     /** Change a row */
-    put: operations['updateMasterRow'];
+    put: operations["updateMasterRow"];
     /** Delete a row */
-    delete: operations['deleteMasterRow'];
+    delete: operations["deleteMasterRow"];
   };
-  '/api/master-mode/execute/{stepId}': {
+  "/api/master-mode/execute/{stepId}": {
     /** Run one row */
-    post: operations['runMasterRow'];
+    post: operations["runMasterRow"];
   };
-  '/api/master-mode/execute-all/{sessionId}': {
+  "/api/master-mode/execute-all/{sessionId}": {
     /** Start running every row in order */
-    post: operations['executeAllRows'];
+    post: operations["executeAllRows"];
   };
-  '/api/master-mode/session/{sessionId}/execute-all/{runAllId}': {
+  "/api/master-mode/session/{sessionId}/execute-all/{runAllId}": {
     /** How an Execute All went */
-    get: operations['getExecuteAll'];
+    get: operations["getExecuteAll"];
   };
-  '/api/master-mode/stop/{sessionId}': {
+  "/api/master-mode/stop/{sessionId}": {
     /** Stop Execute All before its next row */
-    post: operations['stopExecuteAll'];
+    post: operations["stopExecuteAll"];
   };
-  '/api/master-mode/reset/{sessionId}': {
+  "/api/master-mode/reset/{sessionId}": {
     /** Clear every row's result */
-    post: operations['resetMasterSession'];
+    post: operations["resetMasterSession"];
   };
-  '/api/user-sessions': {
+  "/api/user-sessions": {
     /** Saved sessions, the last active first */
-    get: operations['listSavedSessions'];
+    get: operations["listSavedSessions"];
     /** Save where the user is */
-    post: operations['saveSession'];
+    post: operations["saveSession"];
   };
-  '/api/user-sessions/{id}': {
+  "/api/user-sessions/{id}": {
     /** Delete a saved session */
-    delete: operations['deleteSavedSession'];
+    delete: operations["deleteSavedSession"];
   };
-  '/api/user-sessions/{id}/load': {
+  "/api/user-sessions/{id}/load": {
     /** Go back to a saved session */
-    post: operations['loadSavedSession'];
+    post: operations["loadSavedSession"];
   };
-  '/api/ai/generate-workflow': {
+  "/api/ai/generate-workflow": {
     /** Make a flow from a conversation */
-    post: operations['generateWorkflow'];
+    post: operations["generateWorkflow"];
   };
-  '/api/ai/create-from-json': {
+  "/api/ai/create-from-json": {
     /** Make a flow from its JSON */
-    post: operations['importFlow'];
+    post: operations["importFlow"];
   };
-  '/api/recommendations': {
+  "/api/recommendations": {
     /** Recommendations, most urgent first */
-    get: operations['listRecommendations'];
+    get: operations["listRecommendations"];
   };
-  '/api/recommendations/generate': {
+  "/api/recommendations/generate": {
     /** Make recommendations now */
-    post: operations['generateRecommendations'];
+    post: operations["generateRecommendations"];
   };
-  '/api/templates': {
+  "/api/templates": {
     /** Flow templates */
-    get: operations['listTemplates'];
+    get: operations["listTemplates"];
   };
-  '/api/patterns': {
+  "/api/patterns": {
     /** Patterns seen in the flows */
-    get: operations['listPatterns'];
+    get: operations["listPatterns"];
   };
-  '/api/recommendations/{id}/implement': {
+  "/api/recommendations/{id}/implement": {
     /** Make a flow of it */
-    post: operations['implementRecommendation'];
+    post: operations["implementRecommendation"];
   };
-  '/api/recommendations/{id}/feedback': {
+  "/api/recommendations/{id}/feedback": {
     /** Rate a recommendation */
-    post: operations['rateRecommendation'];
+    post: operations["rateRecommendation"];
   };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
-  schemas: {};
+  schemas: {
+  };
   responses: never;
   parameters: never;
   requestBodies: never;
@@ -278,22 +280,23 @@ export type $defs = Record<string, never>;
 export type external = Record<string, never>;
 
 export interface operations {
+
   /** Whether this process answers */
   checkHealth: {
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** @enum {string} */
-            status: 'ok';
+            status: "ok";
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -302,24 +305,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -328,21 +314,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -351,24 +337,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -377,12 +346,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -396,9 +365,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** @enum {string} */
-            status: 'ready' | 'unavailable';
+            status: "ready" | "unavailable";
             reasons: string[];
           };
         };
@@ -406,17 +375,17 @@ export interface operations {
       /** @description Default Response */
       503: {
         content: {
-          'application/json': {
+          "application/json": {
             /** @enum {string} */
-            status: 'ready' | 'unavailable';
+            status: "ready" | "unavailable";
             reasons: string[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -425,24 +394,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -451,21 +403,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -474,24 +426,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -500,12 +435,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -517,7 +452,7 @@ export interface operations {
   signIn: {
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           email: string;
           password: string;
           next?: string;
@@ -528,7 +463,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             email: string;
@@ -538,9 +473,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -549,24 +484,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -575,21 +493,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -598,24 +516,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -624,12 +525,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -641,7 +542,7 @@ export interface operations {
   signUp: {
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           email: string;
           password: string;
           next?: string;
@@ -654,7 +555,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             email: string;
@@ -664,9 +565,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -675,24 +576,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -701,21 +585,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -724,24 +608,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -750,12 +617,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -769,7 +636,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             email: string;
@@ -783,9 +650,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -794,24 +661,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -820,21 +670,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -843,24 +693,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -869,12 +702,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -888,19 +721,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            description: string;
-            status: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            stepCount: number;
-            lastRun: string | null;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              name: string;
+              description: string;
+              status: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              stepCount: number;
+              lastRun: string | null;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -908,9 +741,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -919,24 +752,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -945,21 +761,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -968,24 +784,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -994,12 +793,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1009,13 +808,19 @@ export interface operations {
   };
   /** Create a flow */
   createFlow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           name: string;
           description: string;
           /** @enum {string} */
-          status?: 'active' | 'draft' | 'inactive';
+          status?: "active" | "draft" | "inactive";
         };
       };
     };
@@ -1023,7 +828,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1040,9 +845,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1051,24 +856,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1077,21 +865,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1100,24 +888,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1126,12 +897,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1144,7 +915,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        'If-None-Match'?: string;
+        "If-None-Match"?: string;
       };
       path: {
         id: string;
@@ -1158,7 +929,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1187,9 +958,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1198,24 +969,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1224,21 +978,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1247,24 +1001,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1273,12 +1010,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1290,8 +1027,10 @@ export interface operations {
   updateFlow: {
     parameters: {
       header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        'If-Match'?: string;
+        "If-Match"?: string;
       };
       path: {
         id: string;
@@ -1299,11 +1038,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           name?: string;
           description?: string;
           /** @enum {string} */
-          status?: 'active' | 'draft' | 'inactive';
+          status?: "active" | "draft" | "inactive";
         };
       };
     };
@@ -1315,7 +1054,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1334,7 +1073,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1343,24 +1082,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1369,21 +1091,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1392,24 +1114,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1418,21 +1123,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1441,24 +1146,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1467,12 +1155,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1484,8 +1172,10 @@ export interface operations {
   deleteFlow: {
     parameters: {
       header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
         /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        'If-Match'?: string;
+        "If-Match"?: string;
       };
       path: {
         id: string;
@@ -1499,7 +1189,7 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1508,24 +1198,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1534,21 +1207,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1557,24 +1230,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1583,21 +1239,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1606,24 +1262,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1632,12 +1271,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1650,7 +1289,7 @@ export interface operations {
     parameters: {
       header?: {
         /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        'If-None-Match'?: string;
+        "If-None-Match"?: string;
       };
       path: {
         flowId: string;
@@ -1664,25 +1303,25 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            order: number;
-            name: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            inputSources: string[];
-            choices: string[];
-            loopTargetStepId: string | null;
-            maxLoopIterations: number;
-            requiresUserInput: boolean;
-            /** Format: uuid */
-            flowId: string;
-            currentLoopIteration: number;
-            /** Format: date-time */
-            createdAt: string;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              order: number;
+              name: string;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+              inputSources: string[];
+              choices: string[];
+              loopTargetStepId: string | null;
+              maxLoopIterations: number;
+              requiresUserInput: boolean;
+              /** Format: uuid */
+              flowId: string;
+              currentLoopIteration: number;
+              /** Format: date-time */
+              createdAt: string;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1698,9 +1337,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1709,24 +1348,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1735,21 +1357,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -1758,24 +1380,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -1784,12 +1389,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -1800,20 +1405,24 @@ export interface operations {
   /** Start an execution of a flow */
   startExecution: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -1822,1802 +1431,39 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
+            status: "running" | "stopped" | "completed" | "failed";
             currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
-            flowVersion: number | null;
-            executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
-                /** Format: uuid */
-                executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** A flow's latest execution */
-  getLatestExecution: {
-    parameters: {
-      path: {
-        flowId: string;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
-            currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
-            flowVersion: number | null;
-            executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
-                /** Format: uuid */
-                executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          } | null;
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** A flow as JSON, to import elsewhere */
-  exportFlow: {
-    parameters: {
-      path: {
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            workflow: {
-              name: string;
-              description: string;
-              steps: {
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-                requiresUserInput: boolean;
-                inputSources: string[];
-                choices?: string[];
-                maxLoopIterations?: number;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** A flow's versions, newest first */
-  listFlowVersions: {
-    parameters: {
-      path: {
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            version: number;
-            summary: string;
-            actor: {
-              userId: string | null;
-              name: string | null;
-            };
-            at: string;
-            executions: {
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              status: 'running' | 'waiting' | 'stopped' | 'completed' | 'failed';
-              startedAt: string;
-            }[];
-          }[];
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** A flow as it was at one version */
-  getFlowVersion: {
-    parameters: {
-      path: {
-        id: string;
-        version: number;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            version: number;
-            flow: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              name: string;
-              description: string;
-              status: string;
-              isTemplate: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            };
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-              /** Format: uuid */
-              flowId: string;
-              currentLoopIteration: number;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-          };
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Make an old version the current one */
-  restoreFlowVersion: {
-    parameters: {
-      path: {
-        id: string;
-        version: number;
-      };
-    };
-    requestBody: {
-      content: {
-        'application/json': Record<string, never> | null;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            version: number;
-            flow: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              name: string;
-              description: string;
-              status: string;
-              isTemplate: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            };
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-              /** Format: uuid */
-              flowId: string;
-              currentLoopIteration: number;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Add a step to a flow */
-  createStep: {
-    requestBody: {
-      content: {
-        'application/json': {
-          /** Format: uuid */
-          flowId: string;
-          name: string;
-          order: number;
-          /** @default */
-          systemPrompt?: string;
-          /**
-           * @default single
-           * @enum {string}
-           */
-          outputMode?: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-          /** @default [] */
-          inputSources?: string[];
-          /** @default [] */
-          choices?: string[];
-          /** @default null */
-          loopTargetStepId?: string | null;
-          /** @default 1 */
-          maxLoopIterations?: number;
-          /** @default 0 */
-          currentLoopIteration?: number;
-          /** @default false */
-          requiresUserInput?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            order: number;
-            name: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            inputSources: string[];
-            choices: string[];
-            loopTargetStepId: string | null;
-            maxLoopIterations: number;
-            requiresUserInput: boolean;
-            /** Format: uuid */
-            flowId: string;
-            currentLoopIteration: number;
-            /** Format: date-time */
-            createdAt: string;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Change a step */
-  updateStep: {
-    parameters: {
-      header?: {
-        /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        'If-Match'?: string;
-      };
-      path: {
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          name?: string;
-          order?: number;
-          systemPrompt?: string;
-          /** @enum {string} */
-          outputMode?: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-          inputSources?: string[];
-          choices?: string[];
-          loopTargetStepId?: string | null;
-          maxLoopIterations?: number;
-          currentLoopIteration?: number;
-          requiresUserInput?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
-          ETag?: string;
-        };
-        content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            order: number;
-            name: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            inputSources: string[];
-            choices: string[];
-            loopTargetStepId: string | null;
-            maxLoopIterations: number;
-            requiresUserInput: boolean;
-            /** Format: uuid */
-            flowId: string;
-            currentLoopIteration: number;
-            /** Format: date-time */
-            createdAt: string;
-          };
-        };
-      };
-      /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
-      412: {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Delete a step */
-  deleteStep: {
-    parameters: {
-      header?: {
-        /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
-        'If-Match'?: string;
-      };
-      path: {
-        id: string;
-      };
-    };
-    responses: {
-      /** @description No content */
-      204: {
-        headers: {
-          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
-          ETag?: string;
-        };
-        content: never;
-      };
-      /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
-      412: {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** One execution with its results */
-  getExecution: {
-    parameters: {
-      header?: {
-        /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
-        'If-None-Match'?: string;
-      };
-      path: {
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
-          ETag?: string;
-        };
-        content: {
-          'application/json': {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
-            currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
-            flowVersion: number | null;
-            executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
-                /** Format: uuid */
-                executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description Not modified: the copy If-None-Match names is current */
-      304: {
-        headers: {
-          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
-          ETag?: string;
-        };
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Run one step of an execution */
-  runStep: {
-    parameters: {
-      path: {
-        id: string;
-        stepId: string;
-      };
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @default */
-          userInput?: string;
-          loopIteration?: number;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        content: {
-          'application/json': {
-            execution: {
-              exists: boolean;
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              /** Format: uuid */
-              flowId: string;
-              /** @enum {string} */
-              status: 'running' | 'stopped' | 'completed' | 'failed';
-              currentStep: number;
-              steps: {
+            steps: ({
                 /** Format: uuid */
                 id: string;
                 order: number;
                 name: string;
                 systemPrompt: string;
                 /** @enum {string} */
-                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
                 inputSources: string[];
                 choices: string[];
                 loopTargetStepId: string | null;
                 maxLoopIterations: number;
                 requiresUserInput: boolean;
-              }[];
-              flowVersion: number | null;
-              executionQueue: {
+              })[];
+            flowVersion: number | null;
+            executionQueue: {
                 /** Format: uuid */
                 stepId: string;
                 isCompleted: boolean;
                 loopIteration: number;
               }[];
-              executionCache: {
+            executionCache: ({
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
                 stepId: string;
                 /** @enum {string} */
-                status: 'pending' | 'completed';
+                status: "pending" | "completed";
                 loopIteration: number;
-              }[];
-              results: {
+              })[];
+            results: ({
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
@@ -3642,8 +1488,8 @@ export interface operations {
                   /** Format: uuid */
                   resultId: string;
                 };
-              }[];
-              runs: {
+              })[];
+            runs: ({
                 /** Format: uuid */
                 runId: string;
                 /** Format: uuid */
@@ -3652,57 +1498,30 @@ export interface operations {
                 cacheItemId: string | null;
                 loopIteration: number;
                 /** @enum {string} */
-                status: 'running' | 'succeeded' | 'failed';
+                status: "running" | "succeeded" | "failed";
                 startedAt: string;
                 instanceId?: number;
-                unreviewedResults?: {
-                  /** Format: uuid */
-                  resultId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  label: string | null;
-                }[];
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
                 userInput?: string;
                 message?: string;
-              }[];
-              startedAt: string;
-              completedAt: string | null;
-              version: number;
-            };
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
-                /** Format: uuid */
-                executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
+              })[];
+            startedAt: string;
+            completedAt: string | null;
+            version: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3711,24 +1530,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -3737,21 +1539,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3760,24 +1562,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -3786,12 +1571,1446 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** A flow's latest execution */
+  getLatestExecution: {
+    parameters: {
+      path: {
+        flowId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+            exists: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            flowId: string;
+            /** @enum {string} */
+            status: "running" | "stopped" | "completed" | "failed";
+            currentStep: number;
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
+            flowVersion: number | null;
+            executionQueue: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                executionId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                /** Format: uuid */
+                runId: string;
+                label: string | null;
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
+            startedAt: string;
+            completedAt: string | null;
+            version: number;
+          }) | null;
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** A flow as JSON, to import elsewhere */
+  exportFlow: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            workflow: {
+              name: string;
+              description: string;
+              steps: ({
+                  name: string;
+                  order: number;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                  requiresUserInput: boolean;
+                  inputSources: string[];
+                  choices?: string[];
+                  maxLoopIterations?: number;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** A flow's versions, newest first */
+  listFlowVersions: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+              version: number;
+              summary: string;
+              actor: {
+                userId: string | null;
+                name: string | null;
+              };
+              at: string;
+              executions: ({
+                  /** Format: uuid */
+                  id: string;
+                  /** @enum {string} */
+                  status: "running" | "waiting" | "stopped" | "completed" | "failed";
+                  startedAt: string;
+                })[];
+            })[];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** A flow as it was at one version */
+  getFlowVersion: {
+    parameters: {
+      path: {
+        id: string;
+        version: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            version: number;
+            flow: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              name: string;
+              description: string;
+              status: string;
+              isTemplate: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            };
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+                /** Format: uuid */
+                flowId: string;
+                currentLoopIteration: number;
+                /** Format: date-time */
+                createdAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Make an old version the current one */
+  restoreFlowVersion: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        version: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            version: number;
+            flow: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              name: string;
+              description: string;
+              status: string;
+              isTemplate: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            };
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+                /** Format: uuid */
+                flowId: string;
+                currentLoopIteration: number;
+                /** Format: date-time */
+                createdAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Add a step to a flow */
+  createStep: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          flowId: string;
+          name: string;
+          order: number;
+          /** @default */
+          systemPrompt?: string;
+          /**
+           * @default single
+           * @enum {string}
+           */
+          outputMode?: "single" | "multiple" | "multiple_choice" | "loop";
+          /** @default [] */
+          inputSources?: string[];
+          /** @default [] */
+          choices?: string[];
+          /** @default null */
+          loopTargetStepId?: string | null;
+          /** @default 1 */
+          maxLoopIterations?: number;
+          /** @default 0 */
+          currentLoopIteration?: number;
+          /** @default false */
+          requiresUserInput?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            order: number;
+            name: string;
+            systemPrompt: string;
+            /** @enum {string} */
+            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+            inputSources: string[];
+            choices: string[];
+            loopTargetStepId: string | null;
+            maxLoopIterations: number;
+            requiresUserInput: boolean;
+            /** Format: uuid */
+            flowId: string;
+            currentLoopIteration: number;
+            /** Format: date-time */
+            createdAt: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Change a step */
+  updateStep: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+        /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
+        "If-Match"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          order?: number;
+          systemPrompt?: string;
+          /** @enum {string} */
+          outputMode?: "single" | "multiple" | "multiple_choice" | "loop";
+          inputSources?: string[];
+          choices?: string[];
+          loopTargetStepId?: string | null;
+          maxLoopIterations?: number;
+          currentLoopIteration?: number;
+          requiresUserInput?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            order: number;
+            name: string;
+            systemPrompt: string;
+            /** @enum {string} */
+            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+            inputSources: string[];
+            choices: string[];
+            loopTargetStepId: string | null;
+            maxLoopIterations: number;
+            requiresUserInput: boolean;
+            /** Format: uuid */
+            flowId: string;
+            currentLoopIteration: number;
+            /** Format: date-time */
+            createdAt: string;
+          };
+        };
+      };
+      /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
+      412: {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Delete a step */
+  deleteStep: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+        /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
+        "If-Match"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
+          ETag?: string;
+        };
+        content: never;
+      };
+      /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
+      412: {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** One execution with its results */
+  getExecution: {
+    parameters: {
+      header?: {
+        /** @description Entity tags of copies the client holds, or *: when one is current the answer is 304 */
+        "If-None-Match"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            exists: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            flowId: string;
+            /** @enum {string} */
+            status: "running" | "stopped" | "completed" | "failed";
+            currentStep: number;
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
+            flowVersion: number | null;
+            executionQueue: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                executionId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                /** Format: uuid */
+                runId: string;
+                label: string | null;
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
+            startedAt: string;
+            completedAt: string | null;
+            version: number;
+          };
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description Not modified: the copy If-None-Match names is current */
+      304: {
+        headers: {
+          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
+          ETag?: string;
+        };
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Run one step of an execution */
+  runStep: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        stepId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default */
+          userInput?: string;
+          loopIteration?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            execution: {
+              exists: boolean;
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              /** Format: uuid */
+              flowId: string;
+              /** @enum {string} */
+              status: "running" | "stopped" | "completed" | "failed";
+              currentStep: number;
+              steps: ({
+                  /** Format: uuid */
+                  id: string;
+                  order: number;
+                  name: string;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                  inputSources: string[];
+                  choices: string[];
+                  loopTargetStepId: string | null;
+                  maxLoopIterations: number;
+                  requiresUserInput: boolean;
+                })[];
+              flowVersion: number | null;
+              executionQueue: {
+                  /** Format: uuid */
+                  stepId: string;
+                  isCompleted: boolean;
+                  loopIteration: number;
+                }[];
+              executionCache: ({
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: uuid */
+                  stepId: string;
+                  /** @enum {string} */
+                  status: "pending" | "completed";
+                  loopIteration: number;
+                })[];
+              results: ({
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: uuid */
+                  executionId: string;
+                  /** Format: uuid */
+                  stepId: string;
+                  stepOrder: number;
+                  /** Format: uuid */
+                  runId: string;
+                  label: string | null;
+                  branchName: string | null;
+                  branchPath: string | null;
+                  choiceIndex: number | null;
+                  loopIteration: number | null;
+                  result: string;
+                  approved: boolean;
+                  createdAt: string;
+                  origin?: {
+                    /** Format: uuid */
+                    executionId: string;
+                    executionStartedAt: string;
+                    /** Format: uuid */
+                    resultId: string;
+                  };
+                })[];
+              runs: ({
+                  /** Format: uuid */
+                  runId: string;
+                  /** Format: uuid */
+                  stepId: string;
+                  stepOrder: number;
+                  cacheItemId: string | null;
+                  loopIteration: number;
+                  /** @enum {string} */
+                  status: "running" | "succeeded" | "failed";
+                  startedAt: string;
+                  instanceId?: number;
+                  unreviewedResults?: ({
+                      /** Format: uuid */
+                      resultId: string;
+                      /** Format: uuid */
+                      stepId: string;
+                      stepOrder: number;
+                      label: string | null;
+                    })[];
+                  userInput?: string;
+                  message?: string;
+                })[];
+              startedAt: string;
+              completedAt: string | null;
+              version: number;
+            };
+            results: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                executionId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                /** Format: uuid */
+                runId: string;
+                label: string | null;
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -3802,20 +3021,24 @@ export interface operations {
   /** Stop an execution's running step */
   stopExecution: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -3824,87 +3047,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
+            status: "running" | "stopped" | "completed" | "failed";
             currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
             flowVersion: number | null;
             executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
                 /** Format: uuid */
                 executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
+                /** Format: uuid */
+                runId: string;
                 label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -3912,9 +3135,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3923,24 +3146,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -3949,21 +3155,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -3972,24 +3178,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -3998,12 +3187,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4014,20 +3203,24 @@ export interface operations {
   /** Start an execution over */
   resetExecution: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -4036,87 +3229,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
+            status: "running" | "stopped" | "completed" | "failed";
             currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
             flowVersion: number | null;
             executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
                 /** Format: uuid */
                 executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
+                /** Format: uuid */
+                runId: string;
                 label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -4124,9 +3317,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4135,24 +3328,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4161,21 +3337,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4184,24 +3360,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4210,12 +3369,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4238,18 +3397,18 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            events: {
-              position: number;
-              type: string;
-              data: unknown;
-              at: string;
-              actor: {
-                userId: string | null;
-                name: string | null;
-              };
-              commandId: string | null;
-            }[];
+          "application/json": {
+            events: ({
+                position: number;
+                type: string;
+                data: unknown;
+                at: string;
+                actor: {
+                  userId: string | null;
+                  name: string | null;
+                };
+                commandId: string | null;
+              })[];
             next: number | null;
           };
         };
@@ -4259,9 +3418,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4270,24 +3429,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4296,21 +3438,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4319,24 +3461,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4345,12 +3470,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4372,7 +3497,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -4381,87 +3506,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
+            status: "running" | "stopped" | "completed" | "failed";
             currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
             flowVersion: number | null;
             executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
                 /** Format: uuid */
                 executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
+                /** Format: uuid */
+                runId: string;
                 label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -4473,9 +3598,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4484,24 +3609,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4510,21 +3618,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4533,24 +3641,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4559,12 +3650,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4583,13 +3674,13 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            status: 'running' | 'waiting' | 'stopped' | 'completed' | 'failed';
-            startedAt: string;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              status: "running" | "waiting" | "stopped" | "completed" | "failed";
+              startedAt: string;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4597,9 +3688,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4608,24 +3699,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4634,21 +3708,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4657,24 +3731,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4683,12 +3740,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4699,6 +3756,10 @@ export interface operations {
   /** A new execution from a step on */
   rerunFromStep: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
         stepId: string;
@@ -4706,14 +3767,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             exists: boolean;
             /** Format: uuid */
             id: string;
@@ -4722,87 +3783,87 @@ export interface operations {
             /** Format: uuid */
             flowId: string;
             /** @enum {string} */
-            status: 'running' | 'stopped' | 'completed' | 'failed';
+            status: "running" | "stopped" | "completed" | "failed";
             currentStep: number;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                inputSources: string[];
+                choices: string[];
+                loopTargetStepId: string | null;
+                maxLoopIterations: number;
+                requiresUserInput: boolean;
+              })[];
             flowVersion: number | null;
             executionQueue: {
-              /** Format: uuid */
-              stepId: string;
-              isCompleted: boolean;
-              loopIteration: number;
-            }[];
-            executionCache: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              stepId: string;
-              /** @enum {string} */
-              status: 'pending' | 'completed';
-              loopIteration: number;
-            }[];
-            results: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              executionId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              /** Format: uuid */
-              runId: string;
-              label: string | null;
-              branchName: string | null;
-              branchPath: string | null;
-              choiceIndex: number | null;
-              loopIteration: number | null;
-              result: string;
-              approved: boolean;
-              createdAt: string;
-              origin?: {
+                /** Format: uuid */
+                stepId: string;
+                isCompleted: boolean;
+                loopIteration: number;
+              }[];
+            executionCache: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                /** @enum {string} */
+                status: "pending" | "completed";
+                loopIteration: number;
+              })[];
+            results: ({
+                /** Format: uuid */
+                id: string;
                 /** Format: uuid */
                 executionId: string;
-                executionStartedAt: string;
-                /** Format: uuid */
-                resultId: string;
-              };
-            }[];
-            runs: {
-              /** Format: uuid */
-              runId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              cacheItemId: string | null;
-              loopIteration: number;
-              /** @enum {string} */
-              status: 'running' | 'succeeded' | 'failed';
-              startedAt: string;
-              instanceId?: number;
-              unreviewedResults?: {
-                /** Format: uuid */
-                resultId: string;
                 /** Format: uuid */
                 stepId: string;
                 stepOrder: number;
+                /** Format: uuid */
+                runId: string;
                 label: string | null;
-              }[];
-              userInput?: string;
-              message?: string;
-            }[];
+                branchName: string | null;
+                branchPath: string | null;
+                choiceIndex: number | null;
+                loopIteration: number | null;
+                result: string;
+                approved: boolean;
+                createdAt: string;
+                origin?: {
+                  /** Format: uuid */
+                  executionId: string;
+                  executionStartedAt: string;
+                  /** Format: uuid */
+                  resultId: string;
+                };
+              })[];
+            runs: ({
+                /** Format: uuid */
+                runId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                cacheItemId: string | null;
+                loopIteration: number;
+                /** @enum {string} */
+                status: "running" | "succeeded" | "failed";
+                startedAt: string;
+                instanceId?: number;
+                unreviewedResults?: ({
+                    /** Format: uuid */
+                    resultId: string;
+                    /** Format: uuid */
+                    stepId: string;
+                    stepOrder: number;
+                    label: string | null;
+                  })[];
+                userInput?: string;
+                message?: string;
+              })[];
             startedAt: string;
             completedAt: string | null;
             version: number;
@@ -4810,9 +3871,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4821,24 +3882,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4847,21 +3891,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4870,24 +3914,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4896,12 +3923,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -4912,13 +3939,17 @@ export interface operations {
   /** Edit, label or approve a result */
   updateStepResult: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           result?: string;
           label?: string;
           approved?: boolean;
@@ -4929,7 +3960,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -4952,9 +3983,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -4963,24 +3994,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -4989,21 +4003,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5012,24 +4026,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5038,12 +4035,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5054,6 +4051,10 @@ export interface operations {
   /** Delete a result (kept as a rejected idea) */
   deleteStepResult: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
@@ -5064,9 +4065,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5075,24 +4076,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5101,21 +4085,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5124,24 +4108,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5150,12 +4117,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5174,52 +4141,52 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            flowId: string;
-            /** Format: uuid */
-            executionId: string;
-            /** Format: uuid */
-            stepId: string;
-            stepOrder: number;
-            /** Format: uuid */
-            startedEventId: string;
-            originalSystemPrompt: string;
-            finalPrompt: string;
-            userInput: string | null;
-            /** @enum {string} */
-            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            choices: string[];
-            stepLabels: {
-              [key: string]: string;
-            };
-            unresolvedLabels: string[];
-            unreviewedResults: {
-              /** Format: uuid */
-              resultId: string;
-              /** Format: uuid */
-              stepId: string;
-              stepOrder: number;
-              label: string | null;
-            }[];
-            model: string | null;
-            keySource: string | null;
-            aiResponse: string | null;
-            success: boolean | null;
-            errorMessage: string | null;
-            /** Format: date-time */
-            requestedAt: string;
-            startedEvent: {
+          "application/json": ({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
+              flowId: string;
+              /** Format: uuid */
               executionId: string;
-              position: number | null;
-              commandId: string | null;
-            };
-          }[];
+              /** Format: uuid */
+              stepId: string;
+              stepOrder: number;
+              /** Format: uuid */
+              startedEventId: string;
+              originalSystemPrompt: string;
+              finalPrompt: string;
+              userInput: string | null;
+              /** @enum {string} */
+              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+              choices: string[];
+              stepLabels: {
+                [key: string]: string;
+              };
+              unresolvedLabels: string[];
+              unreviewedResults: ({
+                  /** Format: uuid */
+                  resultId: string;
+                  /** Format: uuid */
+                  stepId: string;
+                  stepOrder: number;
+                  label: string | null;
+                })[];
+              model: string | null;
+              keySource: string | null;
+              aiResponse: string | null;
+              success: boolean | null;
+              errorMessage: string | null;
+              /** Format: date-time */
+              requestedAt: string;
+              startedEvent: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                executionId: string;
+                position: number | null;
+                commandId: string | null;
+              };
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5227,9 +4194,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5238,24 +4205,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5264,21 +4214,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5287,24 +4237,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5313,12 +4246,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5329,6 +4262,10 @@ export interface operations {
   /** Hide a flow's model requests so far */
   clearRequestLogs: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
@@ -5339,9 +4276,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5350,24 +4287,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5376,21 +4296,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5399,24 +4319,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5425,12 +4328,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5449,7 +4352,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -5467,9 +4370,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5478,24 +4381,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5504,21 +4390,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5527,24 +4413,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5553,12 +4422,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5569,13 +4438,17 @@ export interface operations {
   /** Start the context with notes */
   createConversationContext: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           userNotes: string;
         };
       };
@@ -5584,7 +4457,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -5598,9 +4471,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5609,24 +4482,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5635,21 +4491,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5658,24 +4514,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5684,12 +4523,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5700,13 +4539,17 @@ export interface operations {
   /** Change the context's notes */
   updateConversationNotes: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           userNotes: string;
         };
       };
@@ -5715,7 +4558,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             id: string | null;
             /** Format: uuid */
             flowId: string;
@@ -5729,9 +4572,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5740,24 +4583,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5766,21 +4592,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5789,24 +4615,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5815,12 +4624,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5831,6 +4640,10 @@ export interface operations {
   /** Leave a flow's rejected ideas so far out of its prompts */
   clearRejectedIdeas: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
@@ -5841,9 +4654,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5852,24 +4665,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5878,21 +4674,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5901,24 +4697,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -5927,12 +4706,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -5946,16 +4725,16 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            keyName: string;
-            keyType: string;
-            isActive: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            lastUsed: string | null;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              keyName: string;
+              keyType: string;
+              isActive: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              lastUsed: string | null;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5963,9 +4742,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -5974,24 +4753,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6000,21 +4762,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6023,24 +4785,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6049,12 +4794,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6064,16 +4809,22 @@ export interface operations {
   };
   /** Add an own API key */
   createApiKey: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           keyName?: string;
           apiKey?: string;
           /**
            * @default gemini
            * @enum {string}
            */
-          keyType?: 'gemini';
+          keyType?: "gemini";
         };
       };
     };
@@ -6081,7 +4832,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             keyName: string;
@@ -6093,7 +4844,7 @@ export interface operations {
             /** @description What the provider said of the key when it was saved (a key it refuses is not saved: 400) */
             check: {
               /** @enum {string} */
-              outcome: 'accepted' | 'unchecked';
+              outcome: "accepted" | "unchecked";
               /** @description unchecked: why the provider could not be asked */
               message: string | null;
             };
@@ -6101,9 +4852,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6112,24 +4863,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6138,21 +4872,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6161,24 +4895,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6187,12 +4904,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6203,6 +4920,10 @@ export interface operations {
   /** Remove an own API key */
   deleteApiKey: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
@@ -6213,9 +4934,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6224,24 +4945,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6250,21 +4954,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6273,24 +4977,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6299,12 +4986,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6318,7 +5005,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             remainingSteps: number;
             usedSteps: number;
           };
@@ -6329,9 +5016,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6340,24 +5027,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6366,21 +5036,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6389,24 +5059,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6415,12 +5068,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6430,9 +5083,15 @@ export interface operations {
   };
   /** Improve a flow description */
   improveFlowDescription: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           description: string;
         };
       };
@@ -6441,15 +5100,15 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             improvement: string;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6458,24 +5117,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6484,21 +5126,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6507,24 +5149,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6533,12 +5158,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6548,9 +5173,15 @@ export interface operations {
   };
   /** Propose a flow from a description */
   proposeFlow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           conversationHistory: string;
         };
       };
@@ -6559,29 +5190,29 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             proposal: {
               /** @description A short name for the workflow */
               name: string;
               /** @description One or two sentences on what the workflow achieves */
               description: string;
-              steps: {
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple';
-                requiresUserInput: boolean;
-                inputSources: string[];
-              }[];
+              steps: ({
+                  name: string;
+                  order: number;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple";
+                  requiresUserInput: boolean;
+                  inputSources: string[];
+                })[];
             };
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6590,24 +5221,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6616,21 +5230,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6639,24 +5253,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6665,12 +5262,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6689,38 +5286,38 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            flowId: string;
-            flowStructure: {
-              name: string;
-              description: string;
-              steps: {
-                /** Format: uuid */
-                id: string;
-                order: number;
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              flowId: string;
+              flowStructure: {
                 name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              }[];
-            };
-            suggestions: {
-              stepOrder: number;
-              stepName: string;
-              suggestion: string;
-            }[];
-            strategicRecommendation: string | null;
-            /** Format: date-time */
-            createdAt: string;
-          }[];
+                description: string;
+                steps: ({
+                    /** Format: uuid */
+                    id: string;
+                    order: number;
+                    name: string;
+                    systemPrompt: string;
+                    /** @enum {string} */
+                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                    inputSources: string[];
+                    choices: string[];
+                    loopTargetStepId: string | null;
+                    maxLoopIterations: number;
+                    requiresUserInput: boolean;
+                  })[];
+              };
+              suggestions: {
+                  stepOrder: number;
+                  stepName: string;
+                  suggestion: string;
+                }[];
+              strategicRecommendation: string | null;
+              /** Format: date-time */
+              createdAt: string;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6728,9 +5325,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6739,24 +5336,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6765,21 +5345,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6788,24 +5368,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6814,12 +5377,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6830,20 +5393,24 @@ export interface operations {
   /** Make suggestions for a flow now */
   createSuggestions: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -6851,26 +5418,26 @@ export interface operations {
             flowStructure: {
               name: string;
               description: string;
-              steps: {
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              }[];
+              steps: ({
+                  /** Format: uuid */
+                  id: string;
+                  order: number;
+                  name: string;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                  inputSources: string[];
+                  choices: string[];
+                  loopTargetStepId: string | null;
+                  maxLoopIterations: number;
+                  requiresUserInput: boolean;
+                })[];
             };
             suggestions: {
-              stepOrder: number;
-              stepName: string;
-              suggestion: string;
-            }[];
+                stepOrder: number;
+                stepName: string;
+                suggestion: string;
+              }[];
             strategicRecommendation: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -6878,9 +5445,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6889,24 +5456,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6915,21 +5465,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -6938,24 +5488,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -6964,12 +5497,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -6980,6 +5513,10 @@ export interface operations {
   /** Delete a flow's suggestions */
   clearSuggestions: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         flowId: string;
       };
@@ -6990,9 +5527,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7001,24 +5538,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7027,21 +5547,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7050,24 +5570,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7076,12 +5579,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7100,19 +5603,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            sessionName: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            stepCount: number;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              flowId: string | null;
+              sessionName: string;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              stepCount: number;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -7120,9 +5623,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7131,24 +5634,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7157,21 +5643,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7180,24 +5666,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7206,12 +5675,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7230,7 +5699,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7241,24 +5710,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              sessionId: string;
-              order: number;
-              stepName: string;
-              userInput: string;
-              result: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              stepType: 'text' | 'ai' | 'api' | 'calculation';
-              isRequired: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                sessionId: string;
+                order: number;
+                stepName: string;
+                userInput: string;
+                result: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                stepType: "text" | "ai" | "api" | "calculation";
+                isRequired: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -7277,9 +5746,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7288,24 +5757,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7314,21 +5766,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7337,24 +5789,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7363,12 +5798,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7379,6 +5814,10 @@ export interface operations {
   /** Delete a session */
   deleteMasterSession: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         sessionId: string;
       };
@@ -7389,9 +5828,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7400,24 +5839,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7426,21 +5848,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7449,24 +5871,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7475,12 +5880,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7499,31 +5904,31 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            stepId: string;
-            rowNumber: number;
-            stepName: string;
-            /** @enum {string} */
-            stepType: 'text' | 'ai' | 'api' | 'calculation';
-            systemPrompt: string;
-            userInput: string;
-            finalPrompt: string;
-            rowReferences: {
-              [key: string]: string;
-            };
-            unresolvedReferences: number[];
-            model: string | null;
-            keySource: string | null;
-            result: string | null;
-            success: boolean | null;
-            errorMessage: string | null;
-            durationMs: number | null;
-            /** Format: date-time */
-            requestedAt: string;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              stepId: string;
+              rowNumber: number;
+              stepName: string;
+              /** @enum {string} */
+              stepType: "text" | "ai" | "api" | "calculation";
+              systemPrompt: string;
+              userInput: string;
+              finalPrompt: string;
+              rowReferences: {
+                [key: string]: string;
+              };
+              unresolvedReferences: number[];
+              model: string | null;
+              keySource: string | null;
+              result: string | null;
+              success: boolean | null;
+              errorMessage: string | null;
+              durationMs: number | null;
+              /** Format: date-time */
+              requestedAt: string;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -7531,9 +5936,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7542,24 +5947,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7568,21 +5956,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7591,24 +5979,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7617,12 +5988,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7632,9 +6003,15 @@ export interface operations {
   };
   /** A session of its own */
   createMasterSession: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           name: string;
           flowId?: string | null;
         };
@@ -7644,7 +6021,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7655,24 +6032,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              sessionId: string;
-              order: number;
-              stepName: string;
-              userInput: string;
-              result: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              stepType: 'text' | 'ai' | 'api' | 'calculation';
-              isRequired: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                sessionId: string;
+                order: number;
+                stepName: string;
+                userInput: string;
+                result: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                stepType: "text" | "ai" | "api" | "calculation";
+                isRequired: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -7687,9 +6064,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7698,24 +6075,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7724,21 +6084,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7747,24 +6107,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7773,12 +6116,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7788,27 +6131,33 @@ export interface operations {
   };
   /** A session from a flow */
   importFlowToMasterMode: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           name?: string | null;
           /** @default */
           description?: string;
-          steps: {
-            name: string;
-            order: number;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            /** @default false */
-            requiresUserInput?: boolean;
-            /** @default [] */
-            inputSources?: string[];
-            /** @default [] */
-            choices?: string[];
-            /** @default 1 */
-            maxLoopIterations?: number;
-          }[];
+          steps: ({
+              name: string;
+              order: number;
+              systemPrompt: string;
+              /** @enum {string} */
+              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+              /** @default false */
+              requiresUserInput?: boolean;
+              /** @default [] */
+              inputSources?: string[];
+              /** @default [] */
+              choices?: string[];
+              /** @default 1 */
+              maxLoopIterations?: number;
+            })[];
         };
       };
     };
@@ -7816,7 +6165,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7827,24 +6176,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              sessionId: string;
-              order: number;
-              stepName: string;
-              userInput: string;
-              result: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              stepType: 'text' | 'ai' | 'api' | 'calculation';
-              isRequired: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                sessionId: string;
+                order: number;
+                stepName: string;
+                userInput: string;
+                result: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                stepType: "text" | "ai" | "api" | "calculation";
+                isRequired: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -7859,9 +6208,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7870,24 +6219,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7896,21 +6228,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -7919,24 +6251,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -7945,12 +6260,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -7960,9 +6275,15 @@ export interface operations {
   };
   /** Add a row */
   createMasterRow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           /** Format: uuid */
           sessionId: string;
           order?: number;
@@ -7977,7 +6298,7 @@ export interface operations {
            * @default ai
            * @enum {string}
            */
-          stepType?: 'text' | 'ai' | 'api' | 'calculation';
+          stepType?: "text" | "ai" | "api" | "calculation";
           /** @default false */
           isRequired?: boolean;
         };
@@ -7987,7 +6308,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -7998,7 +6319,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: 'text' | 'ai' | 'api' | 'calculation';
+            stepType: "text" | "ai" | "api" | "calculation";
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -8008,9 +6329,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8019,24 +6340,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8045,21 +6349,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8068,24 +6372,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8094,12 +6381,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8110,17 +6397,21 @@ export interface operations {
   /** Change a row */
   updateMasterRow: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         stepId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           userInput?: string;
           systemPrompt?: string;
           /** @enum {string} */
-          stepType?: 'text' | 'ai' | 'api' | 'calculation';
+          stepType?: "text" | "ai" | "api" | "calculation";
           isRequired?: boolean;
           stepName?: string;
         };
@@ -8130,7 +6421,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -8141,7 +6432,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: 'text' | 'ai' | 'api' | 'calculation';
+            stepType: "text" | "ai" | "api" | "calculation";
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -8151,9 +6442,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8162,24 +6453,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8188,21 +6462,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8211,24 +6485,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8237,12 +6494,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8253,6 +6510,10 @@ export interface operations {
   /** Delete a row */
   deleteMasterRow: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         stepId: string;
       };
@@ -8263,9 +6524,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8274,24 +6535,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8300,21 +6544,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8323,24 +6567,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8349,12 +6576,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8365,20 +6592,24 @@ export interface operations {
   /** Run one row */
   runMasterRow: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         stepId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -8389,7 +6620,7 @@ export interface operations {
             result: string;
             systemPrompt: string;
             /** @enum {string} */
-            stepType: 'text' | 'ai' | 'api' | 'calculation';
+            stepType: "text" | "ai" | "api" | "calculation";
             isRequired: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -8399,9 +6630,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8410,24 +6641,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8436,21 +6650,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8459,24 +6673,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8485,12 +6682,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8501,20 +6698,24 @@ export interface operations {
   /** Start running every row in order */
   executeAllRows: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         sessionId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Started: the rows run after this answer. The session's pushed events (and GET …/execute-all/{runAllId}) tell how it goes. */
       202: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             runAllId: string;
             version: number;
@@ -8522,9 +6723,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8533,24 +6734,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8559,21 +6743,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8582,24 +6766,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8608,12 +6775,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8633,7 +6800,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -8641,7 +6808,7 @@ export interface operations {
             stopRequested: boolean;
             endedAt: string | null;
             /** @description null while it runs */
-            outcome: ('completed' | 'stopped' | 'failed') | null;
+            outcome: ("completed" | "stopped" | "failed") | null;
             /** @description why it failed: the failing row's message, or 'interrupted' */
             message: string | null;
           };
@@ -8652,9 +6819,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8663,24 +6830,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8689,21 +6839,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8712,24 +6862,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8738,12 +6871,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8754,29 +6887,33 @@ export interface operations {
   /** Stop Execute All before its next row */
   stopExecuteAll: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         sessionId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** @description false: nothing was running */
             stopped: boolean;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8785,24 +6922,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8811,21 +6931,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8834,24 +6954,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8860,12 +6963,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -8876,20 +6979,24 @@ export interface operations {
   /** Clear every row's result */
   resetMasterSession: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         sessionId: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -8900,24 +7007,24 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              sessionId: string;
-              order: number;
-              stepName: string;
-              userInput: string;
-              result: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              stepType: 'text' | 'ai' | 'api' | 'calculation';
-              isRequired: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                sessionId: string;
+                order: number;
+                stepName: string;
+                userInput: string;
+                result: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                stepType: "text" | "ai" | "api" | "calculation";
+                isRequired: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
             runningStepIds: string[];
             /** @description The Execute All running on the session; null when none is */
             executeAll: {
@@ -8932,9 +7039,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8943,24 +7050,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -8969,21 +7059,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -8992,24 +7082,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9018,12 +7091,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9037,25 +7110,25 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            executionId: string | null;
-            sessionName: string;
-            sessionData: {
-              description?: string;
-              /** @enum {string} */
-              mode?: 'edit' | 'run' | 'chat';
-            };
-            /** Format: date-time */
-            lastActiveAt: string;
-            /** Format: date-time */
-            createdAt: string;
-            flowName: string | null;
-          }[];
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              flowId: string | null;
+              executionId: string | null;
+              sessionName: string;
+              sessionData: {
+                description?: string;
+                /** @enum {string} */
+                mode?: "edit" | "run" | "chat";
+              };
+              /** Format: date-time */
+              lastActiveAt: string;
+              /** Format: date-time */
+              createdAt: string;
+              flowName: string | null;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -9063,9 +7136,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9074,24 +7147,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9100,21 +7156,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9123,24 +7179,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9149,12 +7188,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9164,16 +7203,22 @@ export interface operations {
   };
   /** Save where the user is */
   saveSession: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
-          flowId?: ('' | string) | null;
-          executionId?: ('' | string) | null;
+        "application/json": {
+          flowId?: ("" | string) | null;
+          executionId?: ("" | string) | null;
           sessionName?: string;
           sessionData?: {
             description?: string;
             /** @enum {string} */
-            mode?: 'edit' | 'run' | 'chat';
+            mode?: "edit" | "run" | "chat";
           };
         };
       };
@@ -9182,7 +7227,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -9193,7 +7238,7 @@ export interface operations {
             sessionData: {
               description?: string;
               /** @enum {string} */
-              mode?: 'edit' | 'run' | 'chat';
+              mode?: "edit" | "run" | "chat";
             };
             /** Format: date-time */
             lastActiveAt: string;
@@ -9204,9 +7249,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9215,24 +7260,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9241,21 +7269,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9264,24 +7292,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9290,12 +7301,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9306,6 +7317,10 @@ export interface operations {
   /** Delete a saved session */
   deleteSavedSession: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
@@ -9316,9 +7331,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9327,24 +7342,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9353,21 +7351,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9376,24 +7374,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9402,12 +7383,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9418,20 +7399,24 @@ export interface operations {
   /** Go back to a saved session */
   loadSavedSession: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             url: string;
             flowId: string | null;
             executionId: string | null;
@@ -9439,9 +7424,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9450,24 +7435,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9476,21 +7444,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9499,24 +7467,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9525,12 +7476,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9540,9 +7491,15 @@ export interface operations {
   };
   /** Make a flow from a conversation */
   generateWorkflow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           description: string;
           /** @default true */
           includeTemplateHints?: boolean;
@@ -9553,29 +7510,29 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
+          "application/json": {
             workflow: {
               /** @description A short name for the workflow */
               name: string;
               /** @description One or two sentences on what the workflow achieves */
               description: string;
-              steps: {
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple';
-                requiresUserInput: boolean;
-                inputSources: string[];
-              }[];
+              steps: ({
+                  name: string;
+                  order: number;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple";
+                  requiresUserInput: boolean;
+                  inputSources: string[];
+                })[];
             };
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9584,24 +7541,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9610,21 +7550,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9633,24 +7573,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9659,12 +7582,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9674,34 +7597,40 @@ export interface operations {
   };
   /** Make a flow from its JSON */
   importFlow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           workflowJSON: {
             name?: string | null;
             /** @default */
             description?: string;
-            steps: {
-              name: string;
-              order: number;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              /** @default false */
-              requiresUserInput?: boolean;
-              /** @default [] */
-              inputSources?: string[];
-              /** @default [] */
-              choices?: string[];
-              /** @default 1 */
-              maxLoopIterations?: number;
-            }[];
+            steps: ({
+                name: string;
+                order: number;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                /** @default false */
+                requiresUserInput?: boolean;
+                /** @default [] */
+                inputSources?: string[];
+                /** @default [] */
+                choices?: string[];
+                /** @default 1 */
+                maxLoopIterations?: number;
+              })[];
           };
           /**
            * @default json-import
            * @enum {string}
            */
-          origin?: 'json-import' | 'ai-creator' | 'flow-creator' | 'template';
+          origin?: "json-import" | "ai-creator" | "flow-creator" | "template";
         };
       };
     };
@@ -9709,7 +7638,7 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -9726,9 +7655,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9737,24 +7666,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9763,21 +7675,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -9786,24 +7698,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -9812,12 +7707,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -9831,207 +7726,42 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** @enum {string} */
-            recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
-            title: string;
-            description: string;
-            /** @enum {string} */
-            category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
-            /** @enum {string} */
-            priority: 'urgent' | 'high' | 'medium' | 'low';
-            confidence: number;
-            baseFlowId: string | null;
-            recommendedSteps: {
-              name: string;
-              order: number;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              /** @default false */
-              requiresUserInput: boolean;
-              /** @default [] */
-              inputSources: string[];
-              /** @default [] */
-              choices: string[];
-              /** @default 1 */
-              maxLoopIterations: number;
-              /** @default */
-              reasoning: string;
-            }[];
-            benefits: string[];
-            estimatedTimeReduction: number | null;
-            /** @enum {string} */
-            implementationComplexity: 'low' | 'medium' | 'high';
-            tags: string[];
-            status: string;
-            userFeedback: string | null;
-            feedbackCount: number;
-            averageRating: number | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          }[];
-        };
-      };
-      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-      303: {
-        content: never;
-      };
-      /** @description A problem (RFC 9457) */
-      '4XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-      /** @description A problem (RFC 9457) */
-      '5XX': {
-        content: {
-          'application/problem+json': {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
-        };
-      };
-    };
-  };
-  /** Make recommendations now */
-  generateRecommendations: {
-    requestBody: {
-      content: {
-        'application/json': Record<string, never> | null;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        content: {
-          'application/json': {
-            count: number;
-            recommendations: {
+          "application/json": ({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
               userId: string;
               /** @enum {string} */
-              recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
+              recommendationType: "template" | "optimization" | "automation" | "enhancement";
               title: string;
               description: string;
               /** @enum {string} */
-              category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
+              category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
               /** @enum {string} */
-              priority: 'urgent' | 'high' | 'medium' | 'low';
+              priority: "urgent" | "high" | "medium" | "low";
               confidence: number;
               baseFlowId: string | null;
-              recommendedSteps: {
-                name: string;
-                order: number;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-                /** @default false */
-                requiresUserInput: boolean;
-                /** @default [] */
-                inputSources: string[];
-                /** @default [] */
-                choices: string[];
-                /** @default 1 */
-                maxLoopIterations: number;
-                /** @default */
-                reasoning: string;
-              }[];
+              recommendedSteps: ({
+                  name: string;
+                  order: number;
+                  systemPrompt: string;
+                  /** @enum {string} */
+                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                  /** @default false */
+                  requiresUserInput: boolean;
+                  /** @default [] */
+                  inputSources: string[];
+                  /** @default [] */
+                  choices: string[];
+                  /** @default 1 */
+                  maxLoopIterations: number;
+                  /** @default */
+                  reasoning: string;
+                })[];
               benefits: string[];
               estimatedTimeReduction: number | null;
               /** @enum {string} */
-              implementationComplexity: 'low' | 'medium' | 'high';
+              implementationComplexity: "low" | "medium" | "high";
               tags: string[];
               status: string;
               userFeedback: string | null;
@@ -10041,14 +7771,17 @@ export interface operations {
               createdAt: string;
               /** Format: date-time */
               updatedAt: string;
-            }[];
-          };
+            })[];
         };
       };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10057,24 +7790,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10083,21 +7799,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10106,24 +7822,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10132,12 +7831,146 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+    };
+  };
+  /** Make recommendations now */
+  generateRecommendations: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            count: number;
+            recommendations: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                /** @enum {string} */
+                recommendationType: "template" | "optimization" | "automation" | "enhancement";
+                title: string;
+                description: string;
+                /** @enum {string} */
+                category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
+                /** @enum {string} */
+                priority: "urgent" | "high" | "medium" | "low";
+                confidence: number;
+                baseFlowId: string | null;
+                recommendedSteps: ({
+                    name: string;
+                    order: number;
+                    systemPrompt: string;
+                    /** @enum {string} */
+                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                    /** @default false */
+                    requiresUserInput: boolean;
+                    /** @default [] */
+                    inputSources: string[];
+                    /** @default [] */
+                    choices: string[];
+                    /** @default 1 */
+                    maxLoopIterations: number;
+                    /** @default */
+                    reasoning: string;
+                  })[];
+                benefits: string[];
+                estimatedTimeReduction: number | null;
+                /** @enum {string} */
+                implementationComplexity: "low" | "medium" | "high";
+                tags: string[];
+                status: string;
+                userFeedback: string | null;
+                feedbackCount: number;
+                averageRating: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
+            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+            currentVersion?: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": {
+            /** @description A URN naming the code: urn:workbench:problem:<code> */
+            type: string;
+            /** @description The code's short, fixed summary */
+            title: string;
+            status: number;
+            /** @description What went wrong this time, in words a user can act on */
+            detail: string;
+            /** @enum {string} */
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+            /** @description The same text as detail */
+            message: string;
+            /**
+             * @description Sending the same request again may pass
+             * @enum {boolean}
+             */
+            retryable?: true;
+            /** @description For malformed input: each problem with where it is */
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -10151,21 +7984,21 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            id: string;
-            name: string;
-            description: string;
-            category: string;
-            difficulty: string;
-            estimatedDuration: number | null;
-            templateSteps: unknown[];
-            tags: string[];
-            usageCount: number;
-            averageRating: number;
-            isPublic: boolean;
-            createdBy: string | null;
-            builtin: boolean;
-          }[];
+          "application/json": ({
+              id: string;
+              name: string;
+              description: string;
+              category: string;
+              difficulty: string;
+              estimatedDuration: number | null;
+              templateSteps: unknown[];
+              tags: string[];
+              usageCount: number;
+              averageRating: number;
+              isPublic: boolean;
+              createdBy: string | null;
+              builtin: boolean;
+            })[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -10173,9 +8006,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10184,24 +8017,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10210,21 +8026,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10233,24 +8049,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10259,12 +8058,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -10278,22 +8077,22 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          'application/json': {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            patternType: string;
-            patternData: {
-              key: string;
-              [key: string]: unknown;
-            };
-            frequency: number;
-            /** Format: date-time */
-            lastSeen: string;
-            /** Format: date-time */
-            createdAt: string;
-          }[];
+          "application/json": {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              userId: string;
+              patternType: string;
+              patternData: {
+                key: string;
+                [key: string]: unknown;
+              };
+              frequency: number;
+              /** Format: date-time */
+              lastSeen: string;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -10301,9 +8100,9 @@ export interface operations {
         content: never;
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10312,24 +8111,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10338,21 +8120,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10361,24 +8143,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10387,12 +8152,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -10403,20 +8168,24 @@ export interface operations {
   /** Make a flow of it */
   implementRecommendation: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': Record<string, never> | null;
+        "application/json": Record<string, never> | null;
       };
     };
     responses: {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -10429,22 +8198,22 @@ export interface operations {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            steps: {
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-            }[];
+            steps: ({
+                /** Format: uuid */
+                id: string;
+                order: number;
+                name: string;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+              })[];
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10453,24 +8222,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10479,21 +8231,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10502,24 +8254,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10528,12 +8263,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
@@ -10544,15 +8279,19 @@ export interface operations {
   /** Rate a recommendation */
   rateRecommendation: {
     parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
       path: {
         id: string;
       };
     };
     requestBody: {
       content: {
-        'application/json': {
+        "application/json": {
           /** @enum {string} */
-          action: 'accepted' | 'dismissed' | 'modified' | 'implemented';
+          action: "accepted" | "dismissed" | "modified" | "implemented";
           rating: number;
           feedback?: string;
         };
@@ -10562,42 +8301,42 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          'application/json': {
+          "application/json": {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             userId: string;
             /** @enum {string} */
-            recommendationType: 'template' | 'optimization' | 'automation' | 'enhancement';
+            recommendationType: "template" | "optimization" | "automation" | "enhancement";
             title: string;
             description: string;
             /** @enum {string} */
-            category: 'productivity' | 'automation' | 'analysis' | 'creative' | 'business' | 'other';
+            category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
             /** @enum {string} */
-            priority: 'urgent' | 'high' | 'medium' | 'low';
+            priority: "urgent" | "high" | "medium" | "low";
             confidence: number;
             baseFlowId: string | null;
-            recommendedSteps: {
-              name: string;
-              order: number;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: 'single' | 'multiple' | 'multiple_choice' | 'loop';
-              /** @default false */
-              requiresUserInput: boolean;
-              /** @default [] */
-              inputSources: string[];
-              /** @default [] */
-              choices: string[];
-              /** @default 1 */
-              maxLoopIterations: number;
-              /** @default */
-              reasoning: string;
-            }[];
+            recommendedSteps: ({
+                name: string;
+                order: number;
+                systemPrompt: string;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                /** @default false */
+                requiresUserInput: boolean;
+                /** @default [] */
+                inputSources: string[];
+                /** @default [] */
+                choices: string[];
+                /** @default 1 */
+                maxLoopIterations: number;
+                /** @default */
+                reasoning: string;
+              })[];
             benefits: string[];
             estimatedTimeReduction: number | null;
             /** @enum {string} */
-            implementationComplexity: 'low' | 'medium' | 'high';
+            implementationComplexity: "low" | "medium" | "high";
             tags: string[];
             status: string;
             userFeedback: string | null;
@@ -10611,9 +8350,9 @@ export interface operations {
         };
       };
       /** @description A problem (RFC 9457) */
-      '4XX': {
+      "4XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10622,24 +8361,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10648,21 +8370,21 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
         };
       };
       /** @description A problem (RFC 9457) */
-      '5XX': {
+      "5XX": {
         content: {
-          'application/problem+json': {
+          "application/problem+json": {
             /** @description A URN naming the code: urn:workbench:problem:<code> */
             type: string;
             /** @description The code's short, fixed summary */
@@ -10671,24 +8393,7 @@ export interface operations {
             /** @description What went wrong this time, in words a user can act on */
             detail: string;
             /** @enum {string} */
-            code:
-              | 'rule_violated'
-              | 'invalid_input'
-              | 'signed_out'
-              | 'not_found'
-              | 'conflict'
-              | 'version_mismatch'
-              | 'over_limit'
-              | 'free_allowance_used_up'
-              | 'sign_in_rate_limited'
-              | 'model_call_rate_limited'
-              | 'too_large'
-              | 'model_failed'
-              | 'unavailable'
-              | 'method_not_allowed'
-              | 'url_too_long'
-              | 'unsupported_media_type'
-              | 'internal_error';
+            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
             /** @description The same text as detail */
             message: string;
             /**
@@ -10697,12 +8402,12 @@ export interface operations {
              */
             retryable?: true;
             /** @description For malformed input: each problem with where it is */
-            issues?: {
-              code: string;
-              path: (string | number)[];
-              message: string;
-              [key: string]: unknown;
-            }[];
+            issues?: ({
+                code: string;
+                path: (string | number)[];
+                message: string;
+                [key: string]: unknown;
+              })[];
             /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
             currentVersion?: number;
           };
