@@ -33,16 +33,18 @@ export const textsByName = z
 /** A 204: the call answers no content. */
 export const noContent = z.undefined().describe('No content');
 
-export const flowAnswer = z.object({
-  id: recordId,
-  userId: recordId,
-  name: z.string(),
-  description: z.string(),
-  status: z.string(),
-  isTemplate: z.boolean(),
-  createdAt: storedAt,
-  updatedAt: storedAt,
-});
+export const flowAnswer = z
+  .object({
+    id: recordId,
+    userId: recordId,
+    name: z.string(),
+    description: z.string(),
+    status: z.string().describe('active, draft or inactive (flows saved before the rule may hold another)'),
+    isTemplate: z.boolean(),
+    createdAt: storedAt,
+    updatedAt: storedAt,
+  })
+  .meta({ id: 'Flow' });
 
 const stepFields = {
   id: recordId,
@@ -57,14 +59,19 @@ const stepFields = {
   requiresUserInput: z.boolean(),
 };
 
-export const stepSnapshotAnswer = z.object(stepFields) satisfies z.ZodType<StepSnapshot>;
+/** A step as an execution runs it: what the flow's step was when the execution started or synced. */
+export const stepSnapshotAnswer = z
+  .object(stepFields)
+  .meta({ id: 'StepSnapshot' }) satisfies z.ZodType<StepSnapshot>;
 
-export const stepAnswer = z.object({
-  ...stepFields,
-  flowId: recordId,
-  currentLoopIteration: z.int(),
-  createdAt: storedAt,
-});
+export const stepAnswer = z
+  .object({
+    ...stepFields,
+    flowId: recordId,
+    currentLoopIteration: z.int(),
+    createdAt: storedAt,
+  })
+  .meta({ id: 'Step' });
 
 const queueItem = z.object({ stepId: recordId, isCompleted: z.boolean(), loopIteration: z.int() });
 const cacheItem = z.object({
@@ -74,55 +81,65 @@ const cacheItem = z.object({
   loopIteration: z.int(),
 });
 
-export const stepResultAnswer = z.object({
-  id: recordId,
-  executionId: recordId,
-  stepId: recordId,
-  stepOrder: z.int(),
-  runId: recordId,
-  label: z.string().nullable(),
-  branchName: z.string().nullable(),
-  branchPath: z.string().nullable(),
-  choiceIndex: z.int().nullable(),
-  loopIteration: z.int().nullable(),
-  result: z.string(),
-  approved: z.boolean(),
-  createdAt: z.string(),
-  /** Only on a result reused from an earlier execution by a re-run from a later step. */
-  origin: z.object({ executionId: recordId, executionStartedAt: z.string(), resultId: recordId }).optional(),
-});
+export const stepResultAnswer = z
+  .object({
+    id: recordId,
+    executionId: recordId,
+    stepId: recordId,
+    stepOrder: z.int(),
+    runId: recordId,
+    label: z.string().nullable(),
+    branchName: z.string().nullable(),
+    branchPath: z.string().nullable(),
+    choiceIndex: z.int().nullable(),
+    loopIteration: z.int().nullable(),
+    result: z.string(),
+    approved: z.boolean(),
+    createdAt: z.string(),
+    /** Only on a result reused from an earlier execution by a re-run from a later step. */
+    origin: z
+      .object({ executionId: recordId, executionStartedAt: z.string(), resultId: recordId })
+      .optional(),
+  })
+  .meta({ id: 'StepResult' });
 
 /** A result a run's prompt used that nobody had approved. */
-export const unreviewedResultUse = z.object({
-  resultId: recordId,
-  stepId: recordId,
-  stepOrder: z.int(),
-  label: z.string().nullable(),
-});
+export const unreviewedResultUse = z
+  .object({
+    resultId: recordId,
+    stepId: recordId,
+    stepOrder: z.int(),
+    label: z.string().nullable(),
+  })
+  .meta({ id: 'UnreviewedResultUse' });
 
-const stepRun = z.object({
-  runId: recordId,
-  stepId: recordId,
-  stepOrder: z.int(),
-  cacheItemId: recordId.nullable(),
-  loopIteration: z.int(),
-  status: z.enum(['running', 'succeeded', 'failed']),
-  startedAt: z.string(),
-  /** The server instance that made the model call; none on runs recorded before it was kept. */
-  instanceId: z.int().optional(),
-  /** The unreviewed results its prompt used; absent when none. */
-  unreviewedResults: z.array(unreviewedResultUse).optional(),
-  /** What the user sent the step; none on a run of the default input, or projected before it was kept. */
-  userInput: z.string().optional(),
-  message: z.string().optional(),
-});
+const stepRun = z
+  .object({
+    runId: recordId,
+    stepId: recordId,
+    stepOrder: z.int(),
+    cacheItemId: recordId.nullable(),
+    loopIteration: z.int(),
+    status: z.enum(['running', 'succeeded', 'failed']),
+    startedAt: z.string(),
+    /** The server instance that made the model call; none on runs recorded before it was kept. */
+    instanceId: z.int().optional(),
+    /** The unreviewed results its prompt used; absent when none. */
+    unreviewedResults: z.array(unreviewedResultUse).optional(),
+    /** What the user sent the step; none on a run of the default input, or projected before it was kept. */
+    userInput: z.string().optional(),
+    message: z.string().optional(),
+  })
+  .meta({ id: 'StepRun' });
 
 /** An execution as the lists name it, with the status its own view shows. */
-export const listedExecution = z.object({
-  id: recordId,
-  status: z.enum(SHOWN_EXECUTION_STATUSES),
-  startedAt: z.string(),
-});
+export const listedExecution = z
+  .object({
+    id: recordId,
+    status: z.enum(SHOWN_EXECUTION_STATUSES),
+    startedAt: z.string(),
+  })
+  .meta({ id: 'ListedExecution' });
 
 export const executionStateAnswer = z.object({
   exists: z.boolean(),
@@ -143,9 +160,11 @@ export const executionStateAnswer = z.object({
 }) satisfies z.ZodType<ExecutionState>;
 
 /** GET /api/executions/:id: the execution with its results and the stream position it reflects. */
-export const executionAnswer = executionStateAnswer.extend({
-  version: z.int(),
-}) satisfies z.ZodType<ExecutionView>;
+export const executionAnswer = executionStateAnswer
+  .extend({
+    version: z.int(),
+  })
+  .meta({ id: 'Execution' }) satisfies z.ZodType<ExecutionView>;
 
 /** A record as its row is read: the named times are Dates until they are serialised. */
 export type Stored<T, Times extends keyof T> = Omit<T, Times> & { [Time in Times]: Date };

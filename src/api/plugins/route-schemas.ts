@@ -2,7 +2,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
@@ -41,7 +46,8 @@ export const problemAnswer = z
       .optional()
       .describe("On version_mismatch (412): the record's current version, its ETag unquoted"),
   })
-  .describe('A problem (RFC 9457)');
+  .describe('A problem (RFC 9457)')
+  .meta({ id: 'Problem' });
 
 /** An error answer as every operation documents it: the problem, as `application/problem+json`. */
 const problemResponse = {
@@ -102,6 +108,26 @@ function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: 
       schema.response![status] = { ...answer, headers: { ETag: ETAG_HEADER } };
   }
   return transformed;
+}
+
+/**
+ * The document without the named schemas nothing refers to: each named shape is made for answers and for
+ * input alike (`FlowInput` beside `Flow`), and most are only ever answered.
+ */
+function withoutUnusedSchemas<T>(document: T): T {
+  const schemas = (document as { components?: { schemas?: Record<string, unknown> } }).components?.schemas;
+  if (!schemas) return document;
+  for (let removed = true; removed; ) {
+    removed = false;
+    const text = JSON.stringify(document);
+    for (const name of Object.keys(schemas)) {
+      if (!text.includes(`"#/components/schemas/${name}"`)) {
+        delete schemas[name];
+        removed = true;
+      }
+    }
+  }
+  return document;
 }
 
 /** The headers of a write: its Idempotency-Key; every other header passes as it came. */
@@ -183,6 +209,9 @@ async function routeSchemas(app: FastifyInstance) {
       },
       security: [{ session: [] }],
     },
+    // The shapes named with `.meta({ id })` (Flow, Step, Execution, HistoryEvent, …) become
+    // components.schemas, referred to wherever an operation uses them.
+    transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input)),
     transform: (document) =>
       documentEntityTags(
         jsonSchemaTransform(document),

@@ -4,7 +4,8 @@ import { notFound } from '../../domain/errors';
 import { decider } from '../../domain/execution/decider';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { may } from '../access';
-import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
+import { executionAnswer, listedExecution } from '../answer-schemas';
+import { historyEventSchema } from '../history-event-schemas';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
 import { actorOf } from '../users/users-repository';
@@ -20,20 +21,8 @@ const stateQuery = z.object({
   at: z.coerce.number().int().min(1).optional(),
 });
 
-/** Who caused an event: the user and the name the navigation bar shows for them. */
-const actor = z.object({ userId: recordId.nullable(), name: z.string().nullable() });
-
 const eventsPage = z.object({
-  events: z.array(
-    z.object({
-      position: z.int(),
-      type: z.string(),
-      data: z.unknown(),
-      at: z.string(),
-      actor,
-      commandId: z.string().nullable(),
-    }),
-  ),
+  events: z.array(historyEventSchema),
   /** The position to ask after for the next page; null at the end. */
   next: z.int().nullable(),
 });
@@ -66,9 +55,8 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const last = events.at(-1)?.streamPosition ?? after;
       return {
         events: events.map((event) => ({
+          ...toExecutionEvent(event),
           position: event.streamPosition,
-          type: event.type,
-          data: event.data,
           at: event.metadata.at ?? event.createdAt,
           actor: actor(actorOf(event)),
           commandId: event.metadata.commandId ?? null,

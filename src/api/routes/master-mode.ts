@@ -29,30 +29,34 @@ const masterSession = z.object({
   createdAt: storedAt,
   updatedAt: storedAt,
 });
-const masterStep = z.object({
-  id: recordId,
-  sessionId: recordId,
-  order: z.int(),
-  stepName: z.string(),
-  userInput: z.string(),
-  result: z.string(),
-  systemPrompt: z.string(),
-  stepType: z.enum(MASTER_STEP_TYPES),
-  isRequired: z.boolean(),
-  createdAt: storedAt,
-  updatedAt: storedAt,
-});
+const masterStep = z
+  .object({
+    id: recordId,
+    sessionId: recordId,
+    order: z.int(),
+    stepName: z.string(),
+    userInput: z.string(),
+    result: z.string(),
+    systemPrompt: z.string(),
+    stepType: z.enum(MASTER_STEP_TYPES),
+    isRequired: z.boolean(),
+    createdAt: storedAt,
+    updatedAt: storedAt,
+  })
+  .meta({ id: 'MasterRow' });
 const executeAllOutcome = z.enum(['completed', 'stopped', 'failed']);
 /** The session with its rows in order, the rows with a run under way and its stream's position. */
-const sessionWithSteps = masterSession.extend({
-  steps: z.array(masterStep),
-  runningStepIds: z.array(recordId),
-  executeAll: z
-    .object({ runAllId: recordId, startedAt: storedAt, stopRequested: z.boolean() })
-    .nullable()
-    .describe('The Execute All running on the session; null when none is'),
-  version: z.int().min(0),
-});
+const sessionWithSteps = masterSession
+  .extend({
+    steps: z.array(masterStep),
+    runningStepIds: z.array(recordId),
+    executeAll: z
+      .object({ runAllId: recordId, startedAt: storedAt, stopRequested: z.boolean() })
+      .nullable()
+      .describe('The Execute All running on the session; null when none is'),
+    version: z.int().min(0),
+  })
+  .meta({ id: 'MasterSession' });
 const executeAllRecord = z.object({
   id: recordId,
   startedAt: storedAt,

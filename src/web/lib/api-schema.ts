@@ -267,6 +267,515 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    Flow: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      userId: string;
+      name: string;
+      description: string;
+      /** @description active, draft or inactive (flows saved before the rule may hold another) */
+      status: string;
+      isTemplate: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    StepSnapshot: {
+      /** Format: uuid */
+      id: string;
+      order: number;
+      name: string;
+      systemPrompt: string;
+      /** @enum {string} */
+      outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+      inputSources: string[];
+      choices: string[];
+      loopTargetStepId: string | null;
+      maxLoopIterations: number;
+      requiresUserInput: boolean;
+    };
+    Step: {
+      /** Format: uuid */
+      id: string;
+      order: number;
+      name: string;
+      systemPrompt: string;
+      /** @enum {string} */
+      outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+      inputSources: string[];
+      choices: string[];
+      loopTargetStepId: string | null;
+      maxLoopIterations: number;
+      requiresUserInput: boolean;
+      /** Format: uuid */
+      flowId: string;
+      currentLoopIteration: number;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    StepResult: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      executionId: string;
+      /** Format: uuid */
+      stepId: string;
+      stepOrder: number;
+      /** Format: uuid */
+      runId: string;
+      label: string | null;
+      branchName: string | null;
+      branchPath: string | null;
+      choiceIndex: number | null;
+      loopIteration: number | null;
+      result: string;
+      approved: boolean;
+      createdAt: string;
+      origin?: {
+        /** Format: uuid */
+        executionId: string;
+        executionStartedAt: string;
+        /** Format: uuid */
+        resultId: string;
+      };
+    };
+    UnreviewedResultUse: {
+      /** Format: uuid */
+      resultId: string;
+      /** Format: uuid */
+      stepId: string;
+      stepOrder: number;
+      label: string | null;
+    };
+    StepRun: {
+      /** Format: uuid */
+      runId: string;
+      /** Format: uuid */
+      stepId: string;
+      stepOrder: number;
+      cacheItemId: string | null;
+      loopIteration: number;
+      /** @enum {string} */
+      status: "running" | "succeeded" | "failed";
+      startedAt: string;
+      instanceId?: number;
+      unreviewedResults?: components["schemas"]["UnreviewedResultUse"][];
+      userInput?: string;
+      message?: string;
+    };
+    ListedExecution: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: "running" | "waiting" | "stopped" | "completed" | "failed";
+      startedAt: string;
+    };
+    Execution: {
+      exists: boolean;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      userId: string;
+      /** Format: uuid */
+      flowId: string;
+      /** @enum {string} */
+      status: "running" | "stopped" | "completed" | "failed";
+      currentStep: number;
+      steps: components["schemas"]["StepSnapshot"][];
+      flowVersion: number | null;
+      executionQueue: {
+          /** Format: uuid */
+          stepId: string;
+          isCompleted: boolean;
+          loopIteration: number;
+        }[];
+      executionCache: ({
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          stepId: string;
+          /** @enum {string} */
+          status: "pending" | "completed";
+          loopIteration: number;
+        })[];
+      results: components["schemas"]["StepResult"][];
+      runs: components["schemas"]["StepRun"][];
+      startedAt: string;
+      completedAt: string | null;
+      version: number;
+    };
+    /** @description A problem (RFC 9457) */
+    Problem: {
+      /** @description A URN naming the code: urn:workbench:problem:<code> */
+      type: string;
+      /** @description The code's short, fixed summary */
+      title: string;
+      status: number;
+      /** @description What went wrong this time, in words a user can act on */
+      detail: string;
+      /** @enum {string} */
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      /** @description The same text as detail */
+      message: string;
+      /**
+       * @description Sending the same request again may pass
+       * @constant
+       */
+      retryable?: true;
+      /** @description For malformed input: each problem with where it is */
+      issues?: ({
+          code: string;
+          path: (string | number)[];
+          message: string;
+          [key: string]: unknown;
+        })[];
+      /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
+      currentVersion?: number;
+    };
+    HistoryEvent: ({
+      /** @constant */
+      type: "ExecutionStarted";
+      data: {
+        /** Format: uuid */
+        executionId: string;
+        /** Format: uuid */
+        userId: string;
+        /** Format: uuid */
+        flowId: string;
+        steps: components["schemas"]["StepSnapshot"][];
+        /** @description None on executions started before flows had versions */
+        flowVersion?: number;
+        cacheItemIds: string[];
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "StepsSynced";
+      data: {
+        steps: components["schemas"]["StepSnapshot"][];
+        flowVersion?: number;
+        cacheItemIds: string[];
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ResultsReused";
+      data: {
+        /** Format: uuid */
+        sourceExecutionId: string;
+        sourceStartedAt: string;
+        /** Format: uuid */
+        fromStepId: string;
+        stepIds: string[];
+        results: ({
+            /** Format: uuid */
+            resultId: string;
+            /** Format: uuid */
+            sourceResultId: string;
+            /** Format: uuid */
+            sourceRunId: string;
+            /** Format: uuid */
+            stepId: string;
+            stepOrder: number;
+            label: string | null;
+            branchName: string | null;
+            branchPath: string | null;
+            choiceIndex: number | null;
+            loopIteration: number | null;
+            content: string;
+          })[];
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "StepRunStarted";
+      data: {
+        /** Format: uuid */
+        runId: string;
+        /** Format: uuid */
+        stepId: string;
+        stepOrder: number;
+        loopIteration: number;
+        cacheItemId: string | null;
+        userInput: string;
+        systemPrompt: string;
+        finalPrompt: string;
+        stepLabels: {
+          [key: string]: string;
+        };
+        unresolvedLabels: string[];
+        unreviewedResults?: components["schemas"]["UnreviewedResultUse"][];
+        /** @enum {string} */
+        outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+        choices: string[];
+        model: string;
+        /** @enum {string} */
+        keySource: "own" | "default" | "offline";
+        instanceId?: number;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "StepRunSucceeded";
+      data: {
+        /** Format: uuid */
+        runId: string;
+        results: ({
+            /** Format: uuid */
+            resultId: string;
+            label: string;
+            branchName: string | null;
+            branchPath: string | null;
+            choiceIndex: number | null;
+            loopIteration: number | null;
+            content: string;
+          })[];
+        usage: {
+          inputTokens: number;
+          outputTokens: number;
+        } | null;
+        durationMs: number;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "StepRunFailed";
+      data: {
+        /** Format: uuid */
+        runId: string;
+        message: string;
+        retryable: boolean;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ResultApproved";
+      data: {
+        /** Format: uuid */
+        resultId: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ResultUnapproved";
+      data: {
+        /** Format: uuid */
+        resultId: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ResultEdited";
+      data: {
+        /** Format: uuid */
+        resultId: string;
+        before: string;
+        after: string;
+        label: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ResultDeleted";
+      data: {
+        /** Format: uuid */
+        resultId: string;
+        content: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ExecutionStopped";
+      data: {
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ExecutionReset";
+      data: {
+        cacheItemIds: string[];
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ExecutionCompleted";
+      data: {
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    });
+    MasterRow: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      sessionId: string;
+      order: number;
+      stepName: string;
+      userInput: string;
+      result: string;
+      systemPrompt: string;
+      /** @enum {string} */
+      stepType: "text" | "ai" | "api" | "calculation";
+      isRequired: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    MasterSession: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      userId: string;
+      flowId: string | null;
+      sessionName: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      steps: components["schemas"]["MasterRow"][];
+      runningStepIds: string[];
+      /** @description The Execute All running on the session; null when none is */
+      executeAll: {
+        /** Format: uuid */
+        runAllId: string;
+        /** Format: date-time */
+        startedAt: string;
+        stopRequested: boolean;
+      } | null;
+      version: number;
+    };
   };
   responses: never;
   parameters: never;
@@ -296,65 +805,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -385,65 +842,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -475,65 +880,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -567,65 +920,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -652,65 +953,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -743,65 +992,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -828,84 +1025,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            name: string;
-            description: string;
-            status: string;
-            isTemplate: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Flow"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -929,20 +1061,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            name: string;
-            description: string;
-            status: string;
-            isTemplate: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Flow"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -960,65 +1079,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1054,116 +1121,25 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            name: string;
-            description: string;
-            status: string;
-            isTemplate: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Flow"];
         };
       };
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1189,97 +1165,19 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1303,25 +1201,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              order: number;
-              name: string;
-              systemPrompt: string;
-              /** @enum {string} */
-              outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-              inputSources: string[];
-              choices: string[];
-              loopTargetStepId: string | null;
-              maxLoopIterations: number;
-              requiresUserInput: boolean;
-              /** Format: uuid */
-              flowId: string;
-              currentLoopIteration: number;
-              /** Format: date-time */
-              createdAt: string;
-            })[];
+          "application/json": components["schemas"]["Step"][];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1339,65 +1219,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1422,164 +1250,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1595,100 +1278,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          }) | null;
+          "application/json": components["schemas"]["Execution"] | null;
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1698,65 +1288,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1798,65 +1336,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1880,13 +1366,7 @@ export interface operations {
                 name: string | null;
               };
               at: string;
-              executions: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** @enum {string} */
-                  status: "running" | "waiting" | "stopped" | "completed" | "failed";
-                  startedAt: string;
-                })[];
+              executions: components["schemas"]["ListedExecution"][];
             })[];
         };
       };
@@ -1897,65 +1377,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -1974,39 +1402,8 @@ export interface operations {
         content: {
           "application/json": {
             version: number;
-            flow: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              name: string;
-              description: string;
-              status: string;
-              isTemplate: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            };
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-                /** Format: uuid */
-                flowId: string;
-                currentLoopIteration: number;
-                /** Format: date-time */
-                createdAt: string;
-              })[];
+            flow: components["schemas"]["Flow"];
+            steps: components["schemas"]["Step"][];
           };
         };
       };
@@ -2017,65 +1414,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2103,104 +1448,21 @@ export interface operations {
         content: {
           "application/json": {
             version: number;
-            flow: {
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              name: string;
-              description: string;
-              status: string;
-              isTemplate: boolean;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            };
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-                /** Format: uuid */
-                flowId: string;
-                currentLoopIteration: number;
-                /** Format: date-time */
-                createdAt: string;
-              })[];
+            flow: components["schemas"]["Flow"];
+            steps: components["schemas"]["Step"][];
           };
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2246,89 +1508,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            order: number;
-            name: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-            inputSources: string[];
-            choices: string[];
-            loopTargetStepId: string | null;
-            maxLoopIterations: number;
-            requiresUserInput: boolean;
-            /** Format: uuid */
-            flowId: string;
-            currentLoopIteration: number;
-            /** Format: date-time */
-            createdAt: string;
-          };
+          "application/json": components["schemas"]["Step"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2371,121 +1563,25 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            order: number;
-            name: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-            inputSources: string[];
-            choices: string[];
-            loopTargetStepId: string | null;
-            maxLoopIterations: number;
-            requiresUserInput: boolean;
-            /** Format: uuid */
-            flowId: string;
-            currentLoopIteration: number;
-            /** Format: date-time */
-            createdAt: string;
-          };
+          "application/json": components["schemas"]["Step"];
         };
       };
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2515,97 +1611,19 @@ export interface operations {
       /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
       412: {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2629,100 +1647,7 @@ export interface operations {
           ETag?: string;
         };
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2740,65 +1665,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -2829,191 +1702,21 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            execution: {
-              exists: boolean;
-              /** Format: uuid */
-              id: string;
-              /** Format: uuid */
-              userId: string;
-              /** Format: uuid */
-              flowId: string;
-              /** @enum {string} */
-              status: "running" | "stopped" | "completed" | "failed";
-              currentStep: number;
-              steps: ({
-                  /** Format: uuid */
-                  id: string;
-                  order: number;
-                  name: string;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  inputSources: string[];
-                  choices: string[];
-                  loopTargetStepId: string | null;
-                  maxLoopIterations: number;
-                  requiresUserInput: boolean;
-                })[];
-              flowVersion: number | null;
-              executionQueue: {
-                  /** Format: uuid */
-                  stepId: string;
-                  isCompleted: boolean;
-                  loopIteration: number;
-                }[];
-              executionCache: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  /** @enum {string} */
-                  status: "pending" | "completed";
-                  loopIteration: number;
-                })[];
-              results: ({
-                  /** Format: uuid */
-                  id: string;
-                  /** Format: uuid */
-                  executionId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  /** Format: uuid */
-                  runId: string;
-                  label: string | null;
-                  branchName: string | null;
-                  branchPath: string | null;
-                  choiceIndex: number | null;
-                  loopIteration: number | null;
-                  result: string;
-                  approved: boolean;
-                  createdAt: string;
-                  origin?: {
-                    /** Format: uuid */
-                    executionId: string;
-                    executionStartedAt: string;
-                    /** Format: uuid */
-                    resultId: string;
-                  };
-                })[];
-              runs: ({
-                  /** Format: uuid */
-                  runId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  cacheItemId: string | null;
-                  loopIteration: number;
-                  /** @enum {string} */
-                  status: "running" | "succeeded" | "failed";
-                  startedAt: string;
-                  instanceId?: number;
-                  unreviewedResults?: ({
-                      /** Format: uuid */
-                      resultId: string;
-                      /** Format: uuid */
-                      stepId: string;
-                      stepOrder: number;
-                      label: string | null;
-                    })[];
-                  userInput?: string;
-                  message?: string;
-                })[];
-              startedAt: string;
-              completedAt: string | null;
-              version: number;
-            };
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
+            execution: components["schemas"]["Execution"];
+            results: components["schemas"]["StepResult"][];
           };
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3038,164 +1741,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3220,164 +1778,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3398,17 +1811,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            events: ({
-                position: number;
-                type: string;
-                data: unknown;
-                at: string;
-                actor: {
-                  userId: string | null;
-                  name: string | null;
-                };
-                commandId: string | null;
-              })[];
+            events: components["schemas"]["HistoryEvent"][];
             next: number | null;
           };
         };
@@ -3420,65 +1823,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3497,100 +1848,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -3600,65 +1858,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3674,13 +1880,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
-              /** Format: uuid */
-              id: string;
-              /** @enum {string} */
-              status: "running" | "waiting" | "stopped" | "completed" | "failed";
-              startedAt: string;
-            })[];
+          "application/json": components["schemas"]["ListedExecution"][];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -3690,65 +1890,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3774,164 +1922,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            exists: boolean;
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            flowId: string;
-            /** @enum {string} */
-            status: "running" | "stopped" | "completed" | "failed";
-            currentStep: number;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                order: number;
-                name: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                inputSources: string[];
-                choices: string[];
-                loopTargetStepId: string | null;
-                maxLoopIterations: number;
-                requiresUserInput: boolean;
-              })[];
-            flowVersion: number | null;
-            executionQueue: {
-                /** Format: uuid */
-                stepId: string;
-                isCompleted: boolean;
-                loopIteration: number;
-              }[];
-            executionCache: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                stepId: string;
-                /** @enum {string} */
-                status: "pending" | "completed";
-                loopIteration: number;
-              })[];
-            results: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                executionId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                /** Format: uuid */
-                runId: string;
-                label: string | null;
-                branchName: string | null;
-                branchPath: string | null;
-                choiceIndex: number | null;
-                loopIteration: number | null;
-                result: string;
-                approved: boolean;
-                createdAt: string;
-                origin?: {
-                  /** Format: uuid */
-                  executionId: string;
-                  executionStartedAt: string;
-                  /** Format: uuid */
-                  resultId: string;
-                };
-              })[];
-            runs: ({
-                /** Format: uuid */
-                runId: string;
-                /** Format: uuid */
-                stepId: string;
-                stepOrder: number;
-                cacheItemId: string | null;
-                loopIteration: number;
-                /** @enum {string} */
-                status: "running" | "succeeded" | "failed";
-                startedAt: string;
-                instanceId?: number;
-                unreviewedResults?: ({
-                    /** Format: uuid */
-                    resultId: string;
-                    /** Format: uuid */
-                    stepId: string;
-                    stepOrder: number;
-                    label: string | null;
-                  })[];
-                userInput?: string;
-                message?: string;
-              })[];
-            startedAt: string;
-            completedAt: string | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["Execution"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -3985,65 +1988,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4067,65 +2018,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4163,14 +2062,7 @@ export interface operations {
                 [key: string]: string;
               };
               unresolvedLabels: string[];
-              unreviewedResults: ({
-                  /** Format: uuid */
-                  resultId: string;
-                  /** Format: uuid */
-                  stepId: string;
-                  stepOrder: number;
-                  label: string | null;
-                })[];
+              unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
               model: string | null;
               keySource: string | null;
               aiResponse: string | null;
@@ -4196,65 +2088,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4278,65 +2118,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4372,65 +2160,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4473,65 +2209,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4574,65 +2258,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4656,65 +2288,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4744,65 +2324,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4854,65 +2382,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -4936,65 +2412,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5018,65 +2442,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5108,65 +2480,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5212,65 +2532,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5294,20 +2562,7 @@ export interface operations {
               flowStructure: {
                 name: string;
                 description: string;
-                steps: ({
-                    /** Format: uuid */
-                    id: string;
-                    order: number;
-                    name: string;
-                    systemPrompt: string;
-                    /** @enum {string} */
-                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                    inputSources: string[];
-                    choices: string[];
-                    loopTargetStepId: string | null;
-                    maxLoopIterations: number;
-                    requiresUserInput: boolean;
-                  })[];
+                steps: components["schemas"]["StepSnapshot"][];
               };
               suggestions: {
                   stepOrder: number;
@@ -5327,65 +2582,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5418,20 +2621,7 @@ export interface operations {
             flowStructure: {
               name: string;
               description: string;
-              steps: ({
-                  /** Format: uuid */
-                  id: string;
-                  order: number;
-                  name: string;
-                  systemPrompt: string;
-                  /** @enum {string} */
-                  outputMode: "single" | "multiple" | "multiple_choice" | "loop";
-                  inputSources: string[];
-                  choices: string[];
-                  loopTargetStepId: string | null;
-                  maxLoopIterations: number;
-                  requiresUserInput: boolean;
-                })[];
+              steps: components["schemas"]["StepSnapshot"][];
             };
             suggestions: {
                 stepOrder: number;
@@ -5447,65 +2637,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5529,65 +2667,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5625,65 +2711,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5699,46 +2733,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            sessionName: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
-            runningStepIds: string[];
-            /** @description The Execute All running on the session; null when none is */
-            executeAll: {
-              /** Format: uuid */
-              runAllId: string;
-              /** Format: date-time */
-              startedAt: string;
-              stopRequested: boolean;
-            } | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["MasterSession"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -5748,65 +2743,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5830,65 +2773,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -5938,65 +2829,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6021,110 +2860,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            sessionName: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
-            runningStepIds: string[];
-            /** @description The Execute All running on the session; null when none is */
-            executeAll: {
-              /** Format: uuid */
-              runAllId: string;
-              /** Format: date-time */
-              startedAt: string;
-              stopRequested: boolean;
-            } | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["MasterSession"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6165,110 +2913,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            sessionName: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
-            runningStepIds: string[];
-            /** @description The Execute All running on the session; null when none is */
-            executeAll: {
-              /** Format: uuid */
-              runAllId: string;
-              /** Format: date-time */
-              startedAt: string;
-              stopRequested: boolean;
-            } | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["MasterSession"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6308,88 +2965,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            sessionId: string;
-            order: number;
-            stepName: string;
-            userInput: string;
-            result: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
-            isRequired: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["MasterRow"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6421,88 +3009,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            sessionId: string;
-            order: number;
-            stepName: string;
-            userInput: string;
-            result: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
-            isRequired: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["MasterRow"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6526,65 +3045,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6609,88 +3076,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            sessionId: string;
-            order: number;
-            stepName: string;
-            userInput: string;
-            result: string;
-            systemPrompt: string;
-            /** @enum {string} */
-            stepType: "text" | "ai" | "api" | "calculation";
-            isRequired: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["MasterRow"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6725,65 +3123,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6821,65 +3167,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6913,65 +3207,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -6996,110 +3238,19 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            flowId: string | null;
-            sessionName: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            steps: ({
-                /** Format: uuid */
-                id: string;
-                /** Format: uuid */
-                sessionId: string;
-                order: number;
-                stepName: string;
-                userInput: string;
-                result: string;
-                systemPrompt: string;
-                /** @enum {string} */
-                stepType: "text" | "ai" | "api" | "calculation";
-                isRequired: boolean;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-              })[];
-            runningStepIds: string[];
-            /** @description The Execute All running on the session; null when none is */
-            executeAll: {
-              /** Format: uuid */
-              runAllId: string;
-              /** Format: date-time */
-              startedAt: string;
-              stopRequested: boolean;
-            } | null;
-            version: number;
-          };
+          "application/json": components["schemas"]["MasterSession"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7138,65 +3289,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7251,65 +3350,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7333,65 +3380,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7426,65 +3421,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7532,65 +3475,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7638,84 +3529,19 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            userId: string;
-            name: string;
-            description: string;
-            status: string;
-            isTemplate: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Flow"];
         };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7781,65 +3607,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -7915,65 +3689,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -8008,65 +3730,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -8102,65 +3772,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -8192,6 +3810,7 @@ export interface operations {
             userId: string;
             name: string;
             description: string;
+            /** @description active, draft or inactive (flows saved before the rule may hold another) */
             status: string;
             isTemplate: boolean;
             /** Format: date-time */
@@ -8213,65 +3832,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
@@ -8352,65 +3919,13 @@ export interface operations {
       /** @description A problem (RFC 9457) */
       "4XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
       "5XX": {
         content: {
-          "application/problem+json": {
-            /** @description A URN naming the code: urn:workbench:problem:<code> */
-            type: string;
-            /** @description The code's short, fixed summary */
-            title: string;
-            status: number;
-            /** @description What went wrong this time, in words a user can act on */
-            detail: string;
-            /** @enum {string} */
-            code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
-            /** @description The same text as detail */
-            message: string;
-            /**
-             * @description Sending the same request again may pass
-             * @enum {boolean}
-             */
-            retryable?: true;
-            /** @description For malformed input: each problem with where it is */
-            issues?: ({
-                code: string;
-                path: (string | number)[];
-                message: string;
-                [key: string]: unknown;
-              })[];
-            /** @description On version_mismatch (412): the record's current version, its ETag unquoted */
-            currentVersion?: number;
-          };
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
     };
