@@ -282,4 +282,21 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     expect(types).toEqual(expect.arrayContaining(['ExecutionStarted', 'StepRunSucceeded', 'ResultEdited']));
     expect(types).toHaveLength(13);
   });
+
+  it("documents a rate limit's headers, and its 429 with Retry-After", () => {
+    type Answer = { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> };
+    for (const path of ['/api/executions/{id}/steps/{stepId}/execute', '/api/auth/login']) {
+      const responses = (document.paths[path]?.post as unknown as { responses: Record<string, Answer> })
+        .responses;
+      expect(Object.keys(responses['429']?.headers ?? {}), path).toEqual(
+        expect.arrayContaining(['retry-after', 'x-ratelimit-remaining']),
+      );
+      expect(resolved(responses['429']?.content?.['application/problem+json']?.schema), path).toBeDefined();
+      expect(Object.keys(responses['200']?.headers ?? {}), path).toContain('x-ratelimit-limit');
+    }
+    // An operation without a limit says nothing of one.
+    expect(
+      (document.paths['/api/flows']?.get as unknown as { responses: object }).responses,
+    ).not.toHaveProperty('429');
+  });
 });

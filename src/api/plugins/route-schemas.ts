@@ -110,6 +110,37 @@ function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: 
   return transformed;
 }
 
+/** The headers a rate-limited operation answers with (@fastify/rate-limit's). */
+const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': {
+    schema: { type: 'integer' },
+    description: 'How many calls the limit allows a window',
+  },
+  'x-ratelimit-remaining': { schema: { type: 'integer' }, description: 'How many are left in this window' },
+  'x-ratelimit-reset': { schema: { type: 'integer' }, description: 'Seconds until the window starts over' },
+};
+
+/** A rate-limited operation's limit headers, and its 429 with `Retry-After`, added to its documentation. */
+function documentRateLimit<T extends { schema: unknown }>(transformed: T, limited: boolean): T {
+  if (!limited) return transformed;
+  const schema = transformed.schema as { response?: Record<string, { headers?: object }> };
+  for (const [status, answer] of Object.entries(schema.response ?? {})) {
+    if (/^2\d\d$/.test(status)) answer.headers = { ...answer.headers, ...RATE_LIMIT_HEADERS };
+  }
+  schema.response = {
+    ...schema.response,
+    429: {
+      description: 'Over the rate limit (code model_call_rate_limited or sign_in_rate_limited)',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'retry-after': { type: 'integer', description: 'Seconds to wait before trying again' },
+      },
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    } as { headers?: object },
+  };
+  return transformed;
+}
+
 /**
  * The document without the named schemas nothing refers to: each named shape is made for answers and for
  * input alike (`FlowInput` beside `Flow`), and most are only ever answered.
@@ -213,9 +244,12 @@ async function routeSchemas(app: FastifyInstance) {
     // components.schemas, referred to wherever an operation uses them.
     transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input)),
     transform: (document) =>
-      documentEntityTags(
-        jsonSchemaTransform(document),
-        OPERATIONS[`${document.route.method} ${document.url}`]?.entityTag,
+      documentRateLimit(
+        documentEntityTags(
+          jsonSchemaTransform(document),
+          OPERATIONS[`${document.route.method} ${document.url}`]?.entityTag,
+        ),
+        Boolean((document.route.config as { rateLimit?: unknown } | undefined)?.rateLimit),
       ),
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH });

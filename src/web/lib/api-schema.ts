@@ -867,6 +867,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             /** Format: uuid */
@@ -875,6 +883,22 @@ export interface operations {
             firstName: string | null;
             lastName: string | null;
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -907,6 +931,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       201: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             /** Format: uuid */
@@ -915,6 +947,22 @@ export interface operations {
             firstName: string | null;
             lastName: string | null;
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -1700,11 +1748,35 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             execution: components["schemas"]["Execution"];
             results: components["schemas"]["StepResult"][];
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -2471,10 +2543,34 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             improvement: string;
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -2509,6 +2605,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             proposal: {
@@ -2527,6 +2631,22 @@ export interface operations {
                 })[];
             };
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -2612,6 +2732,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       201: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             /** Format: uuid */
@@ -2632,6 +2760,22 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -3075,8 +3219,32 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": components["schemas"]["MasterRow"];
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -3112,12 +3280,36 @@ export interface operations {
     responses: {
       /** @description Started: the rows run after this answer. The session's pushed events (and GET …/execute-all/{runAllId}) tell how it goes. */
       202: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             /** Format: uuid */
             runAllId: string;
             version: number;
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -3452,6 +3644,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       200: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             workflow: {
@@ -3470,6 +3670,22 @@ export interface operations {
                 })[];
             };
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -3634,6 +3850,14 @@ export interface operations {
     responses: {
       /** @description Default Response */
       201: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
         content: {
           "application/json": {
             count: number;
@@ -3684,6 +3908,22 @@ export interface operations {
                 updatedAt: string;
               })[];
           };
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
