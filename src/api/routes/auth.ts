@@ -95,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: signInRateLimit },
       errorHandler: answerSignInError('login'),
-      schema: { body: signInBody, response: { 200: userAnswer } },
+      schema: { body: signInBody, response: { 200: userAnswer, 303: formPosted } },
     },
     async (request, reply) => {
       const input = request.body;
@@ -115,7 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: signInRateLimit },
       errorHandler: answerSignInError('register'),
-      schema: { body: signUpBody, response: { 201: userAnswer } },
+      schema: { body: signUpBody, response: { 201: userAnswer, 303: formPosted } },
     },
     async (request, reply) => {
       const input = request.body;
@@ -152,6 +152,13 @@ async function startSession(request: FastifyRequest, userId: string) {
 function publicUser(user: User): User {
   return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName };
 }
+
+/** How the sign-in page's own form (no script needed) is answered. */
+const formPosted = z
+  .undefined()
+  .describe(
+    'A form the sign-in page posted (application/x-www-form-urlencoded): on to the page it came for, or back to the sign-in page naming the problem (Location)',
+  );
 
 /** The `next` a sign-in form posted (also when its body failed validation). */
 function nextOf(request: FastifyRequest): unknown {

@@ -885,6 +885,10 @@ export interface operations {
           };
         };
       };
+      /** @description A form the sign-in page posted (application/x-www-form-urlencoded): on to the page it came for, or back to the sign-in page naming the problem (Location) */
+      303: {
+        content: never;
+      };
       /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
       429: {
         headers: {
@@ -948,6 +952,10 @@ export interface operations {
             lastName: string | null;
           };
         };
+      };
+      /** @description A form the sign-in page posted (application/x-www-form-urlencoded): on to the page it came for, or back to the sign-in page naming the problem (Location) */
+      303: {
+        content: never;
       };
       /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
       429: {
