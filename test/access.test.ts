@@ -131,7 +131,7 @@ const ACCESS: Record<string, Entry> = {
   'POST /api/executions/{id}/steps/{stepId}/execute': { access: 'owner', body: () => ({ userInput: '' }) },
   'POST /api/executions/{id}/stop': { access: 'owner', ids: (f) => ({ id: f.executionToStop }) },
   'POST /api/executions/{id}/reset': { access: 'owner', ids: (f) => ({ id: f.executionToReset }) },
-  'GET /api/executions/{id}/events': { access: 'owner', query: () => '?after=0&limit=10' },
+  'GET /api/executions/{id}/events': { access: 'owner', query: () => '?limit=10' },
   'GET /api/executions/{id}/state': { access: 'owner', query: () => '?at=1' },
   'POST /api/executions/{id}/rerun-from/{stepId}': { access: 'owner' },
   'PUT /api/step-results/{id}': { access: 'owner', body: () => ({ label: 'ideas' }) },

@@ -173,17 +173,19 @@ describe.skipIf(nginxMissing !== null)(
     /** The execution's events as the event log has them, read through nginx. */
     const storedEvents = async (executionId: string, as = cookie): Promise<StreamEvent[]> => {
       const events: StreamEvent[] = [];
-      for (let after: number | null = 0; after !== null; ) {
+      let cursor: string | null = null;
+      do {
+        const from: string = cursor === null ? '' : `&cursor=${cursor}`;
         const page = await call(
           cluster.url,
           as,
           'GET',
-          `/api/executions/${executionId}/events?after=${after}`,
+          `/api/executions/${executionId}/events?limit=200${from}`,
         );
         expect(page.status).toBe(200);
-        for (const { position, type, data } of page.body.events) events.push({ position, type, data });
-        after = page.body.next;
-      }
+        for (const { position, type, data } of page.body.items) events.push({ position, type, data });
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
       return events;
     };
 

@@ -196,7 +196,7 @@ describe('flows with a history', () => {
 
     // A run syncs the execution to the flow's new version, and the sync records it.
     await owner.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, { userInput: '' });
-    const { events } = (await owner.get(`/api/executions/${execution.id}/events`)).json();
+    const { items: events } = (await owner.get(`/api/executions/${execution.id}/events`)).json();
     expect(events.find((e: { type: string }) => e.type === 'StepsSynced').data.flowVersion).toBe(3);
     expect((await owner.get(`/api/executions/${execution.id}`)).json().flowVersion).toBe(2);
 

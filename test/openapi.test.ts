@@ -166,7 +166,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
       'loopIteration',
     ]);
     const events = document.paths['/api/executions/{id}/events']?.get as { parameters: { name: string }[] };
-    expect(events.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['after', 'limit', 'id']));
+    expect(events.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['cursor', 'limit', 'id']));
   });
 
   it('documents conditional requests: ETag answers, If-None-Match and 304 on reads, If-Match and 412 on writes', () => {

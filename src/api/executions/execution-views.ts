@@ -6,6 +6,7 @@ import type { ExecutionRow } from '../../projections/execution-row';
 import { mayInSql } from '../access';
 import type { Stored } from '../answer-schemas';
 import { executionAnswer } from '../answer-schemas';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 import type { ServerInstance } from '../server-instance';
 import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
 import { ExecutionViewCache, type KeptView } from './execution-view-cache';
@@ -24,6 +25,15 @@ const listedOf = (row: ListedRow): ListedExecution => ({
   status: shownStatus(row),
   startedAt: row.startedAt.toISOString(),
 });
+
+/** A flow's executions as lists show them: the newest first. */
+export const EXECUTIONS_ORDER: ListOrder = {
+  list: 'executions',
+  keys: [
+    { sql: 'started_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
 
 /** What GET /api/executions/:id answers: the projected execution, kept as JSON text between its changes. */
 export class ExecutionViews {
@@ -74,12 +84,14 @@ export class ExecutionViews {
   }
 
   /** The user's executions of the flow as lists show them, the newest first. */
-  async listed(flowId: string, userId: string): Promise<ListedExecution[]> {
-    const rows = await this.sql<ListedRow[]>`
-      SELECT id, status, runs, started_at FROM executions
-      WHERE flow_id = ${flowId} AND ${mayInSql(this.sql, userId, 'read', 'execution', 'user_id')}
-      ORDER BY started_at DESC, id`;
-    return rows.map(listedOf);
+  async listed(flowId: string, userId: string, page: Page | null = null): Promise<Keyed<ListedExecution>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, EXECUTIONS_ORDER, page);
+    const listed = await sql<Keyed<ListedRow>[]>`
+      SELECT id, status, runs, started_at, ${rows.pageKey} FROM executions
+      WHERE flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'execution', 'user_id')} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
+    return listed.map((row) => ({ ...listedOf(row), pageKey: row.pageKey }));
   }
 
   /** The user's executions of the flow that record the flow version they started on, oldest first. */

@@ -5,6 +5,7 @@ import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow/decider';
 import type { FlowState, VersionedStep } from '../../domain/flow/events';
 import { type Action, mayInSql } from '../access';
 import type { Loaded } from '../commands/command-handler';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A flow as its row holds it: times are Dates until they are serialised. */
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {
@@ -36,6 +37,15 @@ export interface FlowListRow {
   lastRun: Date | null;
 }
 
+/** The flows list's order: newest first (the id orders flows made at the same microsecond). */
+export const FLOWS_ORDER: ListOrder = {
+  list: 'flows',
+  keys: [
+    { sql: 'f.created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'f.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
 const FLOW_COLUMNS =
   'id, user_id, name, description, status, is_template, logs_cleared_at, created_at, updated_at, version';
 /** What an execution knows of a step: every column but the flow's bookkeeping. */
@@ -64,12 +74,16 @@ export class FlowsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The user's flows, newest first, with their step count and the time of their latest step run. */
-  list(userId: string): Promise<FlowListRow[]> {
-    return this.sql<FlowListRow[]>`
+  list(userId: string, page: Page | null = null): Promise<Keyed<FlowListRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, FLOWS_ORDER, page);
+    return sql<Keyed<FlowListRow>[]>`
       SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
              (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
-             (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run
-      FROM flows f WHERE ${mayInSql(this.sql, userId, 'read', 'flow', 'f.user_id')} ORDER BY f.created_at DESC`;
+             (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run,
+             ${rows.pageKey}
+      FROM flows f WHERE ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
   }
 
   /** The flow, when the user may act on it so; otherwise 404. */

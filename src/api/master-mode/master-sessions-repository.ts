@@ -12,6 +12,7 @@ import type {
 } from '../../domain/master-mode/master-session';
 import { type Statement, streamVersion } from '../../eventstore';
 import { type Action, mayInSql } from '../access';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 const STEP_NOT_FOUND = 'Master mode step not found';
 const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
@@ -19,6 +20,24 @@ const STEP_COLUMNS =
   'id, session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, created_at, updated_at';
 /** The columns with a table alias before each (`s.id, s.session_id, …`). */
 const aliased = (columns: string, alias: string) => columns.replace(/(^|, )/g, `$1${alias}.`);
+
+/** The user's sessions, the last changed first. */
+export const MASTER_SESSIONS_ORDER: ListOrder = {
+  list: 'master-sessions',
+  keys: [
+    { sql: 'm.updated_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'm.id', order: 'asc', type: 'uuid' },
+  ],
+};
+
+/** What ran in a session, newest first. */
+export const MASTER_RUNS_ORDER: ListOrder = {
+  list: 'master-runs',
+  keys: [
+    { sql: 'requested_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
 
 /** A row a new session starts with. */
 export interface NewRow {
@@ -88,18 +107,23 @@ export class MasterSessionsRepository {
   }
 
   /** The user's sessions (of one flow, when given), the last changed first, with their row counts. */
-  list(userId: string, flowId: string | undefined) {
+  list(userId: string, flowId: string | undefined, page: Page | null = null) {
     const { sql } = this;
+    const rows = keyset(sql, MASTER_SESSIONS_ORDER, page);
     return sql<
-      (Omit<MasterSessionWithSteps, 'steps' | 'runningStepIds' | 'executeAll' | 'version'> & {
-        stepCount: number;
-      })[]
+      Keyed<
+        Omit<MasterSessionWithSteps, 'steps' | 'runningStepIds' | 'executeAll' | 'version'> & {
+          stepCount: number;
+        }
+      >[]
     >`
       SELECT ${sql.unsafe(aliased(SESSION_COLUMNS, 'm'))},
-             (SELECT count(*)::int FROM master_mode_steps s WHERE s.session_id = m.id) AS step_count
+             (SELECT count(*)::int FROM master_mode_steps s WHERE s.session_id = m.id) AS step_count,
+             ${rows.pageKey}
       FROM master_mode_sessions m
       WHERE ${mayInSql(sql, userId, 'read', 'master-session', 'm.user_id')} ${flowId ? sql`AND m.flow_id = ${flowId}` : sql``}
-      ORDER BY m.updated_at DESC, m.id`;
+        AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
   }
 
   /** The session's rows in order. */
@@ -131,12 +155,13 @@ export class MasterSessionsRepository {
   }
 
   /** What ran in the session, newest first. */
-  runs(sessionId: string): Promise<MasterRunRecord[]> {
-    return this.sql<MasterRunRecord[]>`
+  runs(sessionId: string, page: Page | null = null): Promise<Keyed<MasterRunRecord>[]> {
+    const rows = keyset(this.sql, MASTER_RUNS_ORDER, page);
+    return this.sql<Keyed<MasterRunRecord>[]>`
       SELECT id, step_id, row_number, step_name, step_type, system_prompt, user_input, final_prompt,
              row_references, unresolved_references, model, key_source, result, success, error_message,
-             duration_ms, requested_at
-      FROM master_mode_runs WHERE session_id = ${sessionId} ORDER BY requested_at DESC, id`;
+             duration_ms, requested_at, ${rows.pageKey}
+      FROM master_mode_runs WHERE session_id = ${sessionId} AND ${rows.after} ${rows.orderBy} ${rows.limit}`;
   }
 
   /** One Execute All of the session, running or ended; 404 when the session had none of that id. */

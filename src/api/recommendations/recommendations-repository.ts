@@ -12,6 +12,7 @@ import {
 import type { Statement } from '../../eventstore';
 import { mayInSql } from '../access';
 import type { Stored } from '../answer-schemas';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 import { readFlowUsage } from './flow-usage';
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,
@@ -19,6 +20,17 @@ const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, descrip
   user_feedback, feedback_count, average_rating::float8 AS average_rating, created_at, updated_at`;
 
 const json = (sql: Sql | TransactionSql, value: unknown) => sql.json(value as JSONValue);
+
+/** The user's recommendations, the most urgent and confident first, then the newest. */
+export const RECOMMENDATIONS_ORDER: ListOrder = {
+  list: 'recommendations',
+  keys: [
+    { sql: "array_position(ARRAY['urgent', 'high', 'medium', 'low'], priority)", order: 'asc', type: 'int' },
+    { sql: 'confidence', order: 'desc', type: 'int' },
+    { sql: 'created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
 
 export type RecommendationRow = Stored<RecommendationRecord, 'createdAt' | 'updatedAt'>;
 
@@ -54,13 +66,13 @@ export class RecommendationsRepository {
   }
 
   /** The user's recommendations, the most urgent and confident first. */
-  list(userId: string): Promise<RecommendationRow[]> {
+  list(userId: string, page: Page | null = null): Promise<Keyed<RecommendationRow>[]> {
     const { sql } = this;
-    return sql<RecommendationRow[]>`
-      SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations
-      WHERE ${mayInSql(sql, userId, 'read', 'personal', 'user_id')}
-      ORDER BY array_position(ARRAY['urgent', 'high', 'medium', 'low'], priority), confidence DESC,
-               created_at DESC, id`;
+    const rows = keyset(sql, RECOMMENDATIONS_ORDER, page);
+    return sql<Keyed<RecommendationRow>[]>`
+      SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)}, ${rows.pageKey} FROM workflow_recommendations
+      WHERE ${mayInSql(sql, userId, 'read', 'personal', 'user_id')} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
   }
 
   /** One of the user's recommendations; 404 for any other id. */

@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { UnreviewedResultUse } from '../../domain/execution/types';
 import type { OutputMode } from '../../domain/flow';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A model request of a flow as stored, with where its StepRunStarted event sits in the event log. */
 export interface RequestLogRow {
@@ -28,22 +29,37 @@ export interface RequestLogRow {
   startedEventCommandId: string | null;
 }
 
+/** A flow's requests, newest first (the id orders requests made at the same microsecond). */
+export const REQUEST_LOGS_ORDER: ListOrder = {
+  list: 'request-logs',
+  keys: [
+    { sql: 'l.requested_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'l.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
 /** The model requests of each flow (`ai_request_logs`), as its logs dialog lists them. */
 export class RequestLogsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The flow's requests since its log was last cleared, newest first; clearing hides, the event log keeps. */
-  listed(flow: { id: string; logsClearedAt: Date | null }): Promise<RequestLogRow[]> {
-    return this.sql<RequestLogRow[]>`
+  listed(
+    flow: { id: string; logsClearedAt: Date | null },
+    page: Page | null = null,
+  ): Promise<Keyed<RequestLogRow>[]> {
+    const rows = keyset(this.sql, REQUEST_LOGS_ORDER, page);
+    return this.sql<Keyed<RequestLogRow>[]>`
       SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
              l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels,
              l.unreviewed_results, l.model,
              l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
-             e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id
+             e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id,
+             ${rows.pageKey}
       FROM ai_request_logs l
       LEFT JOIN events e ON e.event_id = l.started_event_id
       WHERE l.flow_id = ${flow.id}
         AND (${flow.logsClearedAt}::timestamptz IS NULL OR l.requested_at > ${flow.logsClearedAt})
-      ORDER BY l.requested_at DESC`;
+        AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
   }
 }

@@ -5,27 +5,27 @@ import { decider } from '../../domain/execution/decider';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { may } from '../access';
 import { executionAnswer, listedExecution } from '../answer-schemas';
+import { EXECUTIONS_ORDER } from '../executions/execution-views';
 import { historyEventSchema } from '../history-event-schemas';
+import { answerOf, type ListOrder, listAnswer, pageAsked, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
 import { actorOf } from '../users/users-repository';
 
-const eventsQuery = z.object({
-  /** The stream position to read after: 0 from the start, or the `next` of the page before. */
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
+/** An execution's log is read page by page, by stream position: a whole log may be long. */
+const EVENTS_ORDER: ListOrder = {
+  list: 'execution-events',
+  keys: [{ sql: 'stream_position', order: 'asc', type: 'int' }],
+};
+/** The page size when none is asked for: the log is always answered in pages. */
+const EVENTS_PAGE_SIZE = 100;
 
 const stateQuery = z.object({
   /** A stream position; past the end means the end, none means the end. */
   at: z.coerce.number().int().min(1).optional(),
 });
 
-const eventsPage = z.object({
-  events: z.array(historyEventSchema),
-  /** The position to ask after for the next page; null at the end. */
-  next: z.int().nullable(),
-});
+const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
 
 /**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
@@ -45,24 +45,23 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/executions/:id/events',
-    { schema: { params: idParams, querystring: eventsQuery, response: { 200: eventsPage } } },
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: eventsPage } } },
     async (request) => {
       const { id } = request.params;
-      const { after, limit } = request.query;
       await readableStream(id, userIdOf(request));
-      const { version, events } = await store.readStream(executionStreamId(id), { after, limit });
+      const page = pageAsked(request.query, EVENTS_ORDER) ?? { limit: EVENTS_PAGE_SIZE, after: null };
+      const after = (page.after?.[0] as number | undefined) ?? 0;
+      const { events } = await store.readStream(executionStreamId(id), { after, limit: page.limit + 1 });
       const actor = await app.users.actors(events.map(actorOf));
-      const last = events.at(-1)?.streamPosition ?? after;
-      return {
-        events: events.map((event) => ({
-          ...toExecutionEvent(event),
-          position: event.streamPosition,
-          at: event.metadata.at ?? event.createdAt,
-          actor: actor(actorOf(event)),
-          commandId: event.metadata.commandId ?? null,
-        })),
-        next: last < version ? last : null,
-      };
+      const logged = events.map((event) => ({
+        ...toExecutionEvent(event),
+        position: event.streamPosition,
+        at: event.metadata.at ?? event.createdAt,
+        actor: actor(actorOf(event)),
+        commandId: event.metadata.commandId ?? null,
+        pageKey: [event.streamPosition],
+      }));
+      return answerOf(logged, page, EVENTS_ORDER);
     },
   );
 
@@ -84,12 +83,16 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/flows/:flowId/executions',
-    { schema: { params: flowIdParams, response: { 200: z.array(listedExecution) } } },
+    {
+      schema: { params: flowIdParams, querystring: pageQuery, response: { 200: pagedOr(listedExecution) } },
+    },
     async (request) => {
       const { flowId } = request.params;
       const userId = userIdOf(request);
       await app.flows.owned(flowId, userId);
-      return app.executionViews.listed(flowId, userId);
+      return listAnswer(request.query, EXECUTIONS_ORDER, (page) =>
+        app.executionViews.listed(flowId, userId, page),
+      );
     },
   );
 };

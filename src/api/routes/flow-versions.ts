@@ -4,6 +4,7 @@ import { flowStreamId } from '../../domain/flow/events';
 import { flowVersions } from '../../domain/flow/version-summary';
 import { flowAnswer, listedExecution, recordId, stepAnswer } from '../answer-schemas';
 import { flowVersionOf } from '../flows/flow-commands';
+import { type ListOrder, pageAsked, pagedOr, pageInMemory, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, noFieldsBody } from '../request-schemas';
 
@@ -26,6 +27,12 @@ const versionItem = z.object({
   executions: z.array(listedExecution),
 });
 
+/** A flow's versions, oldest first: a new one is always last, so a page's cursor never moves. */
+const VERSIONS_ORDER: ListOrder = {
+  list: 'flow-versions',
+  keys: [{ sql: 'version', order: 'asc', type: 'int' }],
+};
+
 /** The flow as it stood at a version. */
 const flowVersionAnswer = z.object({ version: z.int(), flow: flowAnswer, steps: z.array(stepAnswer) });
 
@@ -38,18 +45,26 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/flows/:id/versions',
-    { schema: { params: z.object({ id: z.uuid() }), response: { 200: z.array(versionItem) } } },
+    {
+      schema: {
+        params: z.object({ id: z.uuid() }),
+        querystring: pageQuery,
+        response: { 200: pagedOr(versionItem) },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       const userId = userIdOf(request);
       await flows.owned(id, userId);
+      const page = pageAsked(request.query, VERSIONS_ORDER);
       const [{ events }, executions] = await Promise.all([
         store.readStream(flowStreamId(id)),
         app.executionViews.startedWithVersions(id, userId),
       ]);
+      // Each version's summary is folded from the stream's start: the page is cut from the whole list.
       const versions = flowVersions(events);
       const actor = await app.users.actors(versions.map((entry) => entry.userId));
-      return versions.map((entry, i) => {
+      const listed = versions.map((entry, i) => {
         const after = versions[i - 1]?.version ?? 0;
         return {
           version: entry.version,
@@ -61,6 +76,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
             .map(({ flowVersion: _version, ...listed }) => listed),
         };
       });
+      return pageInMemory(listed, (entry) => entry.version, page, VERSIONS_ORDER);
     },
   );
 

@@ -4,6 +4,8 @@ import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
 import { executionAnswer, flowAnswer, noContent, recordId, stepAnswer, storedAt } from '../answer-schemas';
 import { entityTagOf, ifMatchOf, tagAnswer } from '../entity-tags';
 import { answerOf } from '../executions/execution-answer';
+import { FLOWS_ORDER } from '../flows/flows-repository';
+import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, flowIdParams, idParams, noFieldsBody } from '../request-schemas';
 
@@ -23,8 +25,10 @@ const flowListItem = z.object({
 export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
   const { flows, flowCommands } = app;
 
-  app.get('/api/flows', { schema: { response: { 200: z.array(flowListItem) } } }, async (request) =>
-    flows.list(userIdOf(request)),
+  app.get(
+    '/api/flows',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(flowListItem) } } },
+    async (request) => listAnswer(request.query, FLOWS_ORDER, (page) => flows.list(userIdOf(request), page)),
   );
 
   app.post(

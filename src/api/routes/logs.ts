@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OUTPUT_MODES } from '../../domain/flow';
 import { noContent, recordId, storedAt, textsByName, unreviewedResultUse } from '../answer-schemas';
+import { type Keyed, listAnswer, type Page, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
+import { REQUEST_LOGS_ORDER, type RequestLogRow } from '../request-logs/request-logs-repository';
 import { flowIdParams } from '../request-schemas';
 
 /** A model request of the flow, as the logs dialog lists it. */
@@ -41,21 +43,12 @@ const requestLog = z.object({
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/flows/:flowId/logs',
-    { schema: { params: flowIdParams, response: { 200: z.array(requestLog) } } },
+    { schema: { params: flowIdParams, querystring: pageQuery, response: { 200: pagedOr(requestLog) } } },
     async (request) => {
       const { flowId } = request.params;
       const flow = await app.flows.owned(flowId, userIdOf(request));
-      const rows = await app.requestLogs.listed(flow);
-      return rows.map(({ startedEventPosition, startedEventCommandId, ...log }) => ({
-        ...log,
-        // Where to find the request in the event log: `npm run events -- show <executionId>` lists it there.
-        startedEvent: {
-          id: log.startedEventId,
-          executionId: log.executionId,
-          position: startedEventPosition,
-          commandId: startedEventCommandId,
-        },
-      }));
+      const rows = async (page: Page | null) => (await app.requestLogs.listed(flow, page)).map(asListed);
+      return listAnswer(request.query, REQUEST_LOGS_ORDER, rows);
     },
   );
 
@@ -69,3 +62,17 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** A stored request as the list answers it. */
+function asListed({ startedEventPosition, startedEventCommandId, ...log }: Keyed<RequestLogRow>) {
+  return {
+    ...log,
+    // Where to find the request in the event log: `npm run events -- show <executionId>` lists it there.
+    startedEvent: {
+      id: log.startedEventId,
+      executionId: log.executionId,
+      position: startedEventPosition,
+      commandId: startedEventCommandId,
+    },
+  };
+}

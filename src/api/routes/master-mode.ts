@@ -10,14 +10,19 @@ import {
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
 import { workflowJsonSchema } from '../../domain/workflow-json';
 import { noContent, recordId, storedAt } from '../answer-schemas';
-import type { NewRow } from '../master-mode/master-sessions-repository';
+import {
+  MASTER_RUNS_ORDER,
+  MASTER_SESSIONS_ORDER,
+  type NewRow,
+} from '../master-mode/master-sessions-repository';
 import { modelCallRateLimit } from '../model-call-rate-limit';
+import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { noFieldsBody } from '../request-schemas';
 
 const sessionIdParams = z.object({ sessionId: z.uuid() });
 const stepIdParams = z.object({ stepId: z.uuid() });
-const sessionsQuery = z.object({ flowId: z.uuid().optional() });
+const sessionsQuery = pageQuery.extend({ flowId: z.uuid().optional() });
 /** No body at all (it reaches validation as null) is read as an empty one. */
 const orEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((body) => body ?? {}, schema);
 
@@ -99,13 +104,13 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: sessionsQuery,
-        response: { 200: z.array(masterSession.extend({ stepCount: z.int() })) },
+        response: { 200: pagedOr(masterSession.extend({ stepCount: z.int() })) },
       },
     },
     async (request) => {
       const { flowId } = request.query;
       const userId = userIdOf(request);
-      return sessions.list(userId, flowId);
+      return listAnswer(request.query, MASTER_SESSIONS_ORDER, (page) => sessions.list(userId, flowId, page));
     },
   );
 
@@ -118,11 +123,13 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
   /** What ran in the session, newest first: the audit of its rows' runs. */
   app.get(
     '/api/master-mode/session/:sessionId/runs',
-    { schema: { params: sessionIdParams, response: { 200: z.array(masterRun) } } },
+    {
+      schema: { params: sessionIdParams, querystring: pageQuery, response: { 200: pagedOr(masterRun) } },
+    },
     async (request) => {
       const { sessionId } = request.params;
       await sessions.session(sessionId, userIdOf(request));
-      return sessions.runs(sessionId);
+      return listAnswer(request.query, MASTER_RUNS_ORDER, (page) => sessions.runs(sessionId, page));
     },
   );
 

@@ -17,7 +17,9 @@ import {
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { flowAnswer, recordId, storedAt } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';
+import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
+import { RECOMMENDATIONS_ORDER } from '../recommendations/recommendations-repository';
 import { idParams, noFieldsBody } from '../request-schemas';
 
 const recommendationAnswer = z.object({
@@ -94,8 +96,11 @@ export const recommendationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/recommendations',
-    { schema: { response: { 200: z.array(recommendationAnswer) } } },
-    async (request) => recommendations.list(userIdOf(request)),
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(recommendationAnswer) } } },
+    async (request) =>
+      listAnswer(request.query, RECOMMENDATIONS_ORDER, (page) =>
+        recommendations.list(userIdOf(request), page),
+      ),
   );
 
   app.post(

@@ -4,8 +4,10 @@ import { generateFlowSuggestions } from '../../ai/flow-suggestions';
 import type { FlowStructure } from '../../domain/flow-suggestions';
 import { noContent, recordId, stepSnapshotAnswer, storedAt } from '../answer-schemas';
 import { modelCallRateLimit } from '../model-call-rate-limit';
+import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, noFieldsBody } from '../request-schemas';
+import { SUGGESTIONS_ORDER } from '../suggestions/suggestions-repository';
 
 /** A row of ai_suggestions: the suggestions, and the flow as it was when they were made. */
 const suggestionRecord = z.object({
@@ -30,11 +32,13 @@ export const suggestionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/flows/:flowId/suggestions',
-    { schema: { params: flowIdParams, response: { 200: z.array(suggestionRecord) } } },
+    {
+      schema: { params: flowIdParams, querystring: pageQuery, response: { 200: pagedOr(suggestionRecord) } },
+    },
     async (request) => {
       const { flowId } = request.params;
       await app.flows.owned(flowId, userIdOf(request));
-      return suggestions.listed(flowId);
+      return listAnswer(request.query, SUGGESTIONS_ORDER, (page) => suggestions.listed(flowId, page));
     },
   );
 

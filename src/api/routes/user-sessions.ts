@@ -8,8 +8,10 @@ import {
   sessionUrlOf,
 } from '../../domain/user-session';
 import { noContent, recordId, storedAt } from '../answer-schemas';
+import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { idParams, noFieldsBody } from '../request-schemas';
+import { USER_SESSIONS_ORDER } from '../user-sessions/user-sessions-repository';
 
 const sessionAnswer = z.object({
   id: recordId,
@@ -43,8 +45,11 @@ const modeOf = (stored: unknown, executionId: string | null): SessionMode =>
 export const userSessionRoutes: FastifyPluginAsyncZod = async (app) => {
   const sessions = app.userSessions;
 
-  app.get('/api/user-sessions', { schema: { response: { 200: z.array(sessionAnswer) } } }, async (request) =>
-    sessions.list(userIdOf(request)),
+  app.get(
+    '/api/user-sessions',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(sessionAnswer) } } },
+    async (request) =>
+      listAnswer(request.query, USER_SESSIONS_ORDER, (page) => sessions.list(userIdOf(request), page)),
   );
 
   app.post(

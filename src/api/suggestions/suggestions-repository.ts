@@ -2,21 +2,33 @@ import type { JSONValue, Sql } from 'postgres';
 import type { StepSnapshot } from '../../domain/flow';
 import type { FlowReview, FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
 import { readFlowReview } from '../flow-review';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** The row as read: its time is a Date until it is serialised. */
 export type SuggestionRow = Omit<SuggestionRecord, 'createdAt'> & { createdAt: Date };
 
 const RECORD_COLUMNS = 'id, flow_id, flow_structure, suggestions, strategic_recommendation, created_at';
 
+/** A flow's suggestions, newest first. */
+export const SUGGESTIONS_ORDER: ListOrder = {
+  list: 'suggestions',
+  keys: [
+    { sql: 'created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
+
 /** The AI suggestions made for each flow (`ai_suggestions`), each with the flow as it was when they were made. */
 export class SuggestionsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** Newest first. */
-  listed(flowId: string): Promise<SuggestionRow[]> {
-    return this.sql<SuggestionRow[]>`
-      SELECT ${this.sql.unsafe(RECORD_COLUMNS)} FROM ai_suggestions
-      WHERE flow_id = ${flowId} ORDER BY created_at DESC, id`;
+  listed(flowId: string, page: Page | null = null): Promise<Keyed<SuggestionRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, SUGGESTIONS_ORDER, page);
+    return sql<Keyed<SuggestionRow>[]>`
+      SELECT ${sql.unsafe(RECORD_COLUMNS)}, ${rows.pageKey} FROM ai_suggestions
+      WHERE flow_id = ${flowId} AND ${rows.after} ${rows.orderBy} ${rows.limit}`;
   }
 
   /** What new suggestions are grounded in: the flow's steps and its history. */

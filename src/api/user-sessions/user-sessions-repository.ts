@@ -1,7 +1,8 @@
-import type { Sql } from 'postgres';
+import type { Fragment, Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { NewUserSession, SessionMode } from '../../domain/user-session';
 import { mayInSql } from '../access';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A saved session as its owner sees it, with the name of its flow while that flow exists. */
 export interface SavedSessionRow {
@@ -15,6 +16,16 @@ export interface SavedSessionRow {
   createdAt: Date;
   flowName: string | null;
 }
+
+/** The user's sessions, the last active first (the id orders sessions made at the same microsecond). */
+export const USER_SESSIONS_ORDER: ListOrder = {
+  list: 'user-sessions',
+  keys: [
+    { sql: 's.last_active_at', order: 'desc', type: 'timestamptz' },
+    { sql: 's.created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 's.id', order: 'desc', type: 'uuid' },
+  ],
+};
 
 /** The flow and execution a saved session keeps. */
 export interface WorkPlace {
@@ -35,18 +46,22 @@ export interface LoadedSession extends WorkPlace {
 export class UserSessionsRepository {
   constructor(private readonly sql: Sql) {}
 
-  private select(userId: string) {
-    return this.sql`
+  /** The sessions the user may read, as listed; `pageKey` adds a list's sort keys. */
+  private select(userId: string, pageKey?: Fragment) {
+    const { sql } = this;
+    return sql`
       SELECT s.id, s.user_id, s.flow_id, s.execution_id, s.session_name, s.session_data, s.last_active_at,
-             s.created_at, f.name AS flow_name
+             s.created_at, f.name AS flow_name ${pageKey ? sql`, ${pageKey}` : sql``}
       FROM user_sessions s LEFT JOIN flows f ON f.id = s.flow_id AND f.user_id = s.user_id
       WHERE ${mayInSql(this.sql, userId, 'read', 'personal', 's.user_id')}`;
   }
 
   /** The user's sessions, the last active first. */
-  list(userId: string): Promise<SavedSessionRow[]> {
-    return this.sql<SavedSessionRow[]>`
-      ${this.select(userId)} ORDER BY s.last_active_at DESC, s.created_at DESC`;
+  list(userId: string, page: Page | null = null): Promise<Keyed<SavedSessionRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, USER_SESSIONS_ORDER, page);
+    return sql<Keyed<SavedSessionRow>[]>`
+      ${this.select(userId, rows.pageKey)} AND ${rows.after} ${rows.orderBy} ${rows.limit}`;
   }
 
   /**

@@ -11,23 +11,26 @@ export type HistoryEvent = ExecutionEvent & {
 };
 
 interface HistoryPage {
-  events: HistoryEvent[];
-  next: number | null;
+  items: HistoryEvent[];
+  /** Where the next page starts; null on the last. */
+  nextCursor: string | null;
 }
 
-const PAGE_SIZE = 1000;
+/** The largest page the API gives. */
+const PAGE_SIZE = 200;
 
 /** The whole log of an execution, read page by page: the screen folds it to any point. */
 async function fetchExecutionHistory(executionId: string): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
-  let after: number | null = 0;
-  while (after !== null) {
+  let cursor: string | null = null;
+  do {
+    const from: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
     const page: HistoryPage = await api.get<HistoryPage>(
-      `/api/executions/${executionId}/events?after=${after}&limit=${PAGE_SIZE}`,
+      `/api/executions/${executionId}/events?limit=${PAGE_SIZE}${from}`,
     );
-    events.push(...page.events);
-    after = page.next;
-  }
+    events.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
   return events;
 }
 
