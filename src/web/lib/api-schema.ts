@@ -1022,11 +1022,19 @@ export interface operations {
   };
   /** The flows of the signed-in user, newest first */
   listFlows: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               name: string;
@@ -1038,7 +1046,22 @@ export interface operations {
               updatedAt: string;
               stepCount: number;
               lastRun: string | null;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                description: string;
+                status: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                stepCount: number;
+                lastRun: string | null;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1406,6 +1429,12 @@ export interface operations {
   /** A flow's versions, newest first */
   listFlowVersions: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
@@ -1414,7 +1443,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               version: number;
               summary: string;
               actor: {
@@ -1423,7 +1452,19 @@ export interface operations {
               };
               at: string;
               executions: components["schemas"]["ListedExecution"][];
-            })[];
+            })[]) | ({
+            items: ({
+                version: number;
+                summary: string;
+                actor: {
+                  userId: string | null;
+                  name: string | null;
+                };
+                at: string;
+                executions: components["schemas"]["ListedExecution"][];
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -1879,8 +1920,10 @@ export interface operations {
   listExecutionHistory: {
     parameters: {
       query?: {
-        after?: number;
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
         limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
       };
       path: {
         id: string;
@@ -1891,8 +1934,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            events: components["schemas"]["HistoryEvent"][];
-            next: number | null;
+            items: components["schemas"]["HistoryEvent"][];
+            nextCursor: string | null;
           };
         };
       };
@@ -1952,6 +1995,12 @@ export interface operations {
   /** A flow's executions, newest first */
   listExecutions: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         flowId: string;
       };
@@ -1960,7 +2009,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["ListedExecution"][];
+          "application/json": components["schemas"]["ListedExecution"][] | ({
+            items: components["schemas"]["ListedExecution"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2112,6 +2164,12 @@ export interface operations {
   /** A flow's model requests, newest first */
   listRequestLogs: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         flowId: string;
       };
@@ -2120,7 +2178,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -2158,7 +2216,48 @@ export interface operations {
                 position: number | null;
                 commandId: string | null;
               };
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                flowId: string;
+                /** Format: uuid */
+                executionId: string;
+                /** Format: uuid */
+                stepId: string;
+                stepOrder: number;
+                /** Format: uuid */
+                startedEventId: string;
+                originalSystemPrompt: string;
+                finalPrompt: string;
+                userInput: string | null;
+                /** @enum {string} */
+                outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                choices: string[];
+                stepLabels: {
+                  [key: string]: string;
+                };
+                unresolvedLabels: string[];
+                unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
+                model: string | null;
+                keySource: string | null;
+                aiResponse: string | null;
+                success: boolean | null;
+                errorMessage: string | null;
+                /** Format: date-time */
+                requestedAt: string;
+                startedEvent: {
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: uuid */
+                  executionId: string;
+                  position: number | null;
+                  commandId: string | null;
+                };
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2674,6 +2773,12 @@ export interface operations {
   /** A flow's suggestions, newest first */
   listSuggestions: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         flowId: string;
       };
@@ -2682,7 +2787,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -2700,7 +2805,28 @@ export interface operations {
               strategicRecommendation: string | null;
               /** Format: date-time */
               createdAt: string;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                flowId: string;
+                flowStructure: {
+                  name: string;
+                  description: string;
+                  steps: components["schemas"]["StepSnapshot"][];
+                };
+                suggestions: {
+                    stepOrder: number;
+                    stepName: string;
+                    suggestion: string;
+                  }[];
+                strategicRecommendation: string | null;
+                /** Format: date-time */
+                createdAt: string;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2834,6 +2960,10 @@ export interface operations {
   listMasterSessions: {
     parameters: {
       query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
         flowId?: string;
       };
     };
@@ -2841,7 +2971,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -2853,7 +2983,22 @@ export interface operations {
               /** Format: date-time */
               updatedAt: string;
               stepCount: number;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                flowId: string | null;
+                sessionName: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                stepCount: number;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2939,6 +3084,12 @@ export interface operations {
   /** A session's row runs */
   listMasterRuns: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         sessionId: string;
       };
@@ -2947,7 +3098,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -2971,7 +3122,34 @@ export interface operations {
               durationMs: number | null;
               /** Format: date-time */
               requestedAt: string;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                stepId: string;
+                rowNumber: number;
+                stepName: string;
+                /** @enum {string} */
+                stepType: "text" | "ai" | "api" | "calculation";
+                systemPrompt: string;
+                userInput: string;
+                finalPrompt: string;
+                rowReferences: {
+                  [key: string]: string;
+                };
+                unresolvedReferences: number[];
+                model: string | null;
+                keySource: string | null;
+                result: string | null;
+                success: boolean | null;
+                errorMessage: string | null;
+                durationMs: number | null;
+                /** Format: date-time */
+                requestedAt: string;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -3457,11 +3635,19 @@ export interface operations {
   };
   /** Saved sessions, the last active first */
   listSavedSessions: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -3479,7 +3665,28 @@ export interface operations {
               /** Format: date-time */
               createdAt: string;
               flowName: string | null;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                flowId: string | null;
+                executionId: string | null;
+                sessionName: string;
+                sessionData: {
+                  description?: string;
+                  /** @enum {string} */
+                  mode?: "edit" | "run" | "chat";
+                };
+                /** Format: date-time */
+                lastActiveAt: string;
+                /** Format: date-time */
+                createdAt: string;
+                flowName: string | null;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -3772,11 +3979,19 @@ export interface operations {
   };
   /** Recommendations, most urgent first */
   listRecommendations: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               /** Format: uuid */
@@ -3821,7 +4036,55 @@ export interface operations {
               createdAt: string;
               /** Format: date-time */
               updatedAt: string;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                /** @enum {string} */
+                recommendationType: "template" | "optimization" | "automation" | "enhancement";
+                title: string;
+                description: string;
+                /** @enum {string} */
+                category: "productivity" | "automation" | "analysis" | "creative" | "business" | "other";
+                /** @enum {string} */
+                priority: "urgent" | "high" | "medium" | "low";
+                confidence: number;
+                baseFlowId: string | null;
+                recommendedSteps: ({
+                    name: string;
+                    order: number;
+                    systemPrompt: string;
+                    /** @enum {string} */
+                    outputMode: "single" | "multiple" | "multiple_choice" | "loop";
+                    /** @default false */
+                    requiresUserInput: boolean;
+                    /** @default [] */
+                    inputSources: string[];
+                    /** @default [] */
+                    choices: string[];
+                    /** @default 1 */
+                    maxLoopIterations: number;
+                    /** @default */
+                    reasoning: string;
+                  })[];
+                benefits: string[];
+                estimatedTimeReduction: number | null;
+                /** @enum {string} */
+                implementationComplexity: "low" | "medium" | "high";
+                tags: string[];
+                status: string;
+                userFeedback: string | null;
+                feedbackCount: number;
+                averageRating: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
