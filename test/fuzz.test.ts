@@ -518,7 +518,9 @@ interface Route {
   bodySchema: JsonSchema | undefined;
   queryParams: QueryParam[];
   /** The operation's place in the OpenAPI document (its path and method), when it is documented. */
-  operation: { path: string; method: string; responses: Record<string, OpenApiResponse> } | undefined;
+  operation:
+    | { path: string; method: string; responses: Record<string, OpenApiResponse>; document: OpenApiOperation }
+    | undefined;
 }
 
 interface FuzzRequest {
@@ -808,8 +810,8 @@ interface OpenApiResponse {
 }
 
 interface OpenApiOperation {
-  parameters?: { in: string; name: string; schema: JsonSchema }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  parameters?: { in: string; name: string; schema: JsonSchema; required?: boolean }[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }>; required?: boolean };
   responses?: Record<string, OpenApiResponse>;
 }
 
@@ -843,7 +845,7 @@ function routesOf(document: { paths: Record<string, Record<string, OpenApiOperat
         queryParams,
         operation:
           operation && method !== 'HEAD'
-            ? { path, method: documentMethod, responses: operation.responses ?? {} }
+            ? { path, method: documentMethod, responses: operation.responses ?? {}, document: operation }
             : undefined,
       });
     }
@@ -862,7 +864,64 @@ function contractOf(document: object) {
   const validators = new Map<string, ReturnType<typeof ajv.compile>>();
   const pointer = (...parts: string[]) =>
     parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+  /** The validator of the schema at `parts` of the document. */
+  const validatorAt = (...parts: string[]) => {
+    const ref = `openapi#/${pointer(...parts)}`;
+    let validate = validators.get(ref);
+    if (!validate) {
+      validate = ajv.compile({ $ref: ref });
+      validators.set(ref, validate);
+    }
+    return validate;
+  };
   return {
+    /**
+     * Whether the document allows the request as it was sent: signed in, every path parameter and header it
+     * declares valid, no query, and the body its schema (none when it declares none). Such a request may be
+     * refused by a rule of the product (rule_violated, not_found, conflict...), never as malformed input.
+     */
+    allows(operation: NonNullable<Route['operation']>, request: FuzzRequest): boolean {
+      if (request.who !== 'signed-in' || request.query !== '') return false;
+      const { path, method, document } = operation;
+      const parameters = document.parameters ?? [];
+      for (const [index, parameter] of parameters.entries()) {
+        const value =
+          parameter.in === 'path'
+            ? request.params[parameter.name]
+            : parameter.in === 'header'
+              ? Object.entries(request.headers).find(
+                  ([name]) => name.toLowerCase() === parameter.name.toLowerCase(),
+                )?.[1]
+              : undefined;
+        if (value === undefined) {
+          if (parameter.required) return false;
+          continue;
+        }
+        const schema = validatorAt('paths', path, method, 'parameters', String(index), 'schema');
+        if (schema(value) !== true) return false;
+      }
+      const body = document.requestBody?.content?.['application/json'];
+      if (!request.body) return !document.requestBody?.required;
+      if (!body || request.body.contentType !== 'application/json') return false;
+      let value: unknown;
+      try {
+        value = JSON.parse(request.body.payload);
+      } catch {
+        return false;
+      }
+      // A key that would reach an object's prototype is refused by the JSON parser itself, before any schema.
+      if (/"(__proto__|constructor|prototype)"\s*:/.test(request.body.payload)) return false;
+      const schema = validatorAt(
+        'paths',
+        path,
+        method,
+        'requestBody',
+        'content',
+        'application/json',
+        'schema',
+      );
+      return schema(value) === true;
+    },
     /** What is wrong with the answer by the document; null when nothing is. */
     breach(operation: NonNullable<Route['operation']>, status: number, contentType: string, body: string) {
       const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in operation.responses);
@@ -874,12 +933,16 @@ function contractOf(document: object) {
           ? null
           : `answered ${mediaType || 'no content type'}, documented: ${Object.keys(content).join(', ')}`;
       }
-      const ref = `openapi#/${pointer('paths', operation.path, operation.method, 'responses', key, 'content', mediaType, 'schema')}`;
-      let validate = validators.get(ref);
-      if (!validate) {
-        validate = ajv.compile({ $ref: ref });
-        validators.set(ref, validate);
-      }
+      const validate = validatorAt(
+        'paths',
+        operation.path,
+        operation.method,
+        'responses',
+        key,
+        'content',
+        mediaType,
+        'schema',
+      );
       if (validate(JSON.parse(body))) return null;
       return `the answer breaks its documented schema: ${ajv.errorsText(validate.errors)}`;
     },
@@ -994,6 +1057,12 @@ describe('fuzzing every route', () => {
           response.body,
         );
         if (breach) throw problem(`${breach} (the OpenAPI document and the server disagree)`);
+        const malformed = status === 400 && /"code":"invalid_input"/.test(response.body);
+        if (malformed && contract.allows(route.operation, request)) {
+          throw problem(
+            'refused as malformed a request the OpenAPI document allows (the document and the server disagree)',
+          );
+        }
       }
       // Work accepted to run after the answer (an Execute All) is followed to its end first, so that what it
       // writes is not taken for what the next request wrote.

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { FILLED } from '../domain/filled-text';
 
 export const idParams = z.object({ id: z.uuid() });
 export const flowIdParams = z.object({ flowId: z.uuid() });
@@ -12,6 +13,7 @@ export const idempotencyKeyHeader = z
   .trim()
   .min(1)
   .max(200)
+  .meta(FILLED)
   .optional()
   .describe(
     'Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { detectLabels } from './execution/prompt';
+import { FILLED, isFilled } from './filled-text';
 import { type GeneratedWorkflow, referencedOrder, stepReference } from './workflow-json';
 
 /** A message of the AI flow creator's chat. */
@@ -26,7 +27,8 @@ const nonBlank = (field: string, max: number) =>
   z
     .string()
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((text) => text.trim() !== '', `${field} is required`);
+    .refine(isFilled, `${field} is required`)
+    .meta(FILLED);
 
 export const improveRequestSchema = z.strictObject({
   description: nonBlank('description', CREATOR_MESSAGE_MAX_LENGTH),

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { FILLED, isFilled } from './filled-text';
 
 export const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
 export const API_KEY_NAME_MAX_LENGTH = 200;
 export const API_KEY_MAX_LENGTH = 1000;
-
-const filled = (text: string | undefined) => (text ?? '').trim() !== '';
 
 /**
  * A new own key (POST /api/user/api-keys). Blank fields answer one message, without a field
@@ -12,11 +11,13 @@ const filled = (text: string | undefined) => (text ?? '').trim() !== '';
  */
 export const newApiKeySchema = z
   .strictObject({
-    keyName: z.string().max(API_KEY_NAME_MAX_LENGTH).optional(),
-    apiKey: z.string().max(API_KEY_MAX_LENGTH).optional(),
+    keyName: z.string().max(API_KEY_NAME_MAX_LENGTH).optional().meta(FILLED),
+    apiKey: z.string().max(API_KEY_MAX_LENGTH).optional().meta(FILLED),
     keyType: z.literal('gemini').default('gemini'),
   })
-  .refine((body) => filled(body.keyName) && filled(body.apiKey), { message: FILL_IN_EVERYTHING })
+  .refine((body) => isFilled(body.keyName) && isFilled(body.apiKey), { message: FILL_IN_EVERYTHING })
+  // The document names the fields required too (the check sits on the body for its one message).
+  .meta({ required: ['keyName', 'apiKey'] })
   .transform((body) => ({
     keyName: body.keyName!.trim(),
     apiKey: body.apiKey!.trim(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from './errors';
+import { requiredText } from './filled-text';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
@@ -68,7 +69,7 @@ export type StepSnapshot = Pick<
 >;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const required = (field: string, max: number) => z.string().trim().min(1, `${field} is required`).max(max);
+const required = (field: string, max: number) => requiredText(`${field} is required`, max);
 
 export const createFlowSchema = z.strictObject({
   name: required('name', FLOW_NAME_MAX_LENGTH),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED, isFilled } from './filled-text';
 
 /** The workspace modes a saved session can bring the user back to. */
 export const SESSION_MODES = ['edit', 'run', 'chat'] as const;
@@ -7,8 +8,6 @@ export type SessionMode = (typeof SESSION_MODES)[number];
 export const SESSION_NAME_REQUIRED = 'Tên session không được để trống';
 export const SESSION_NAME_MAX_LENGTH = 200;
 export const SESSION_DESCRIPTION_MAX_LENGTH = 2000;
-
-const isFilled = (text: string | undefined) => (text ?? '').trim() !== '';
 
 /** What the user names a new session, checked as the request body is checked. */
 export const sessionNamingSchema = z.object({
@@ -30,7 +29,7 @@ export const newUserSessionSchema = z
   .strictObject({
     flowId: placeId,
     executionId: placeId,
-    sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).optional(),
+    sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).optional().meta(FILLED),
     sessionData: z
       .strictObject({
         description: z.string().max(SESSION_DESCRIPTION_MAX_LENGTH).optional(),
@@ -39,6 +38,8 @@ export const newUserSessionSchema = z
       .optional(),
   })
   .refine((body) => isFilled(body.sessionName), { message: SESSION_NAME_REQUIRED })
+  // The document names the field required too (the check sits on the body for its one message).
+  .meta({ required: ['sessionName'] })
   .transform((body) => ({
     flowId: body.flowId,
     executionId: body.executionId,

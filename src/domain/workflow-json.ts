@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from './filled-text';
 import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
 
 /**
@@ -23,7 +24,7 @@ export const stepReference = (order: number) => `step-${order}`;
 
 /** A step of Workflow JSON: everything that configures it, input sources as 'step-N'. */
 export const workflowStepSchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(200),
+  name: requiredText('name is required', 200),
   order: z.number().int().min(1).max(10_000),
   systemPrompt: z.string().max(100_000),
   outputMode: z.enum(OUTPUT_MODES),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generateWorkflow } from '../../ai';
+import { FILLED, isFilled } from '../../domain/filled-text';
 import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import {
   generatedWorkflowSchema,
@@ -19,10 +20,11 @@ const generateBody = z
   .object({
     description: z
       .string()
-      .max(WORKFLOW_DESCRIPTION_MAX_LENGTH, `must be at most ${WORKFLOW_DESCRIPTION_MAX_LENGTH} characters`),
+      .max(WORKFLOW_DESCRIPTION_MAX_LENGTH, `must be at most ${WORKFLOW_DESCRIPTION_MAX_LENGTH} characters`)
+      .meta(FILLED),
     includeTemplateHints: z.boolean().default(true),
   })
-  .refine((body) => body.description.trim() !== '', { message: DESCRIPTION_REQUIRED });
+  .refine((body) => isFilled(body.description), { message: DESCRIPTION_REQUIRED });
 
 const createBody = z.object({
   workflowJSON: workflowJsonSchema,

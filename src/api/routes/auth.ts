@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
+import { requiredText } from '../../domain/filled-text';
 import { recordId } from '../answer-schemas';
 import { handleError, inputIssuesOf } from '../errors';
 import {
@@ -22,9 +23,11 @@ const email = z
   .string({ error: messages.email })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: messages.email }).max(254, messages.email));
+  .pipe(z.email({ error: messages.email }).max(254, messages.email))
+  // The document shows what is checked after the trim and the lower case.
+  .meta({ format: 'email', pattern: z.regexes.email.source, maxLength: 254 });
 const password = z.string({ error: messages.password }).min(8, messages.password).max(200, messages.password);
-const personName = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
+const personName = (message: string) => requiredText(message, 100, message);
 
 /** The sign-in page's forms carry the page to go on to; JSON callers leave it out. */
 const next = z.string().max(4_000).optional();

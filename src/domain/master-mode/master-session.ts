@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../filled-text';
 import { MAX_TEXT_CEILING } from '../limits';
 
 /** What a master mode row does when it runs (default ai). */
@@ -65,7 +66,7 @@ export interface ExecuteAllRecord {
 
 // A cell is as long as MAX_TEXT_CHARS lets it be (413 past it, before this schema).
 const text = z.string().max(MAX_TEXT_CEILING, `must be at most ${MAX_TEXT_CEILING} characters`);
-const stepName = z.string().trim().min(1, 'stepName is required').max(200);
+const stepName = requiredText('stepName is required', 200);
 
 export const createSessionSchema = z.strictObject({
   name: z

@@ -858,6 +858,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** Format: email */
           email: string;
           password: string;
           next?: string;
@@ -924,6 +925,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** Format: email */
           email: string;
           password: string;
           next?: string;
@@ -2525,8 +2527,8 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          keyName?: string;
-          apiKey?: string;
+          keyName: string;
+          apiKey: string;
           /**
            * @default gemini
            * @enum {string}
@@ -3720,7 +3722,7 @@ export interface operations {
         "application/json": {
           flowId?: ("" | string) | null;
           executionId?: ("" | string) | null;
-          sessionName?: string;
+          sessionName: string;
           sessionData?: {
             description?: string;
             /** @enum {string} */
