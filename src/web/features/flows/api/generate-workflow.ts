@@ -1,4 +1,4 @@
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 
 export interface GenerateWorkflowInput {
   description: string;
@@ -9,5 +9,5 @@ export interface GenerateWorkflowInput {
  * Asks the server's model for a workflow. The answer is returned as it came: the dialog checks that it
  * holds a workflow with a name and steps before previewing it.
  */
-export const generateWorkflow = (input: GenerateWorkflowInput) =>
-  api.post<unknown>('/api/ai/generate-workflow', input);
+export const generateWorkflow = async (input: GenerateWorkflowInput): Promise<unknown> =>
+  answerOf(await client.POST('/api/ai/generate-workflow', { body: input }));

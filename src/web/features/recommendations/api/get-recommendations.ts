@@ -1,8 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
-export const recommendationsQueryOptions = queryOptions<RecommendationRecord[]>({
+export type RecommendationRecord = AnswerOf<'/api/recommendations'>[number];
+
+export const recommendationsQueryOptions = queryOptions({
   queryKey: ['/api/recommendations'],
+  queryFn: async ({ signal }) => answerOf(await client.GET('/api/recommendations', { signal })),
 });
 
 export function useRecommendations() {

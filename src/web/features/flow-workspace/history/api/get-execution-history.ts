@@ -1,19 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 
-/** One event of an execution's log as the history API gives it: what happened, when, and who did it. */
-export type HistoryEvent = ExecutionEvent & {
-  position: number;
-  at: string;
-  actor: { userId: string | null; name: string | null };
-  commandId: string | null;
-};
-
-interface HistoryPage {
-  events: HistoryEvent[];
-  next: number | null;
-}
+/**
+ * One event of an execution's log as the history API gives it: what happened, when, and who did it. What
+ * happened stays the domain's ExecutionEvent: the screen folds the events with the server's own `evolve`.
+ */
+export type HistoryEvent = ExecutionEvent &
+  Omit<AnswerOf<'/api/executions/{id}/events'>['events'][number], 'type' | 'data'>;
 
 const PAGE_SIZE = 1000;
 
@@ -22,10 +16,12 @@ async function fetchExecutionHistory(executionId: string): Promise<HistoryEvent[
   const events: HistoryEvent[] = [];
   let after: number | null = 0;
   while (after !== null) {
-    const page: HistoryPage = await api.get<HistoryPage>(
-      `/api/executions/${executionId}/events?after=${after}&limit=${PAGE_SIZE}`,
+    const page: AnswerOf<'/api/executions/{id}/events'> = answerOf(
+      await client.GET('/api/executions/{id}/events', {
+        params: { path: { id: executionId }, query: { after, limit: PAGE_SIZE } },
+      }),
     );
-    events.push(...page.events);
+    events.push(...(page.events as HistoryEvent[]));
     after = page.next;
   }
   return events;
