@@ -66,7 +66,7 @@ export const RESEND_AFTER_MS = [500, 2_000];
  * openapi-fetch hands it the Request it built from the documented path; the app only ever calls its own
  * origin, so what goes to `fetch` is that request's path and query, its method, headers and body.
  */
-export async function sendRequest(request: Request): Promise<Response> {
+async function sendRequest(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const headers = new Headers(request.headers);
   const write = WRITES.has(request.method.toUpperCase());
