@@ -1,9 +1,7 @@
-import { answerOf, client } from '@/lib/api-client';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 
-export interface GenerateWorkflowInput {
-  description: string;
-  includeTemplateHints: boolean;
-}
+/** The dialog always says whether the model is shown the templates. */
+export type GenerateWorkflowInput = Required<BodyOf<'/api/ai/generate-workflow', 'post'>>;
 
 /**
  * Asks the server's model for a workflow. The answer is returned as it came: the dialog checks that it
