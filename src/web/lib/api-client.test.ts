@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
+  answerOf,
   apiErrorOf,
-  apiRequest,
+  client,
   createQueryClient,
-  getQueryFn,
   newRequestKey,
-  pathOfQueryKey,
+  RESEND_AFTER_MS,
 } from './api-client';
 
 describe('apiErrorOf', () => {
@@ -34,42 +34,51 @@ describe('apiErrorOf', () => {
   });
 });
 
-describe('apiRequest', () => {
+/** The calls made, as fetch saw them: the path, and the init with its headers readable. */
+const sent = (fetchMock: { mock: { calls: unknown[][] } }) =>
+  (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(([path, init]) => ({
+    path,
+    init,
+    headers: new Headers(init.headers),
+  }));
+
+describe('the typed client', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('sends cookies, and a JSON body with its content type only when there is a body', async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ id: 'f1' }), { status: 201 }));
+  it('sends the documented path with its params, cookies, and a JSON body with its content type only when there is one', async () => {
+    const fetchMock = vi.fn(async () => Response.json({ id: 'f1' }, { status: 201 }));
     vi.stubGlobal('fetch', fetchMock);
-    await apiRequest('POST', '/api/flows', { name: 'A' });
-    await apiRequest('POST', '/api/executions/e1/stop');
-    const [, withBody] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    const [, withoutBody] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
-    expect(withBody).toMatchObject({
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json' },
-    });
-    expect(withBody.body).toBe('{"name":"A"}');
-    expect(withoutBody.credentials).toBe('include');
-    expect(withoutBody.headers).not.toHaveProperty('Content-Type');
-    expect(withoutBody.body).toBeUndefined();
+    await client.POST('/api/flows', { body: { name: 'A', description: '' } });
+    await client.GET('/api/master-mode/sessions', { params: { query: { flowId: 'f 1' } } });
+    const [withBody, withoutBody] = sent(fetchMock);
+    expect(withBody?.path).toBe('/api/flows');
+    expect(withBody?.init).toMatchObject({ method: 'POST', credentials: 'include' });
+    expect(withBody?.headers.get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(String(withBody?.init.body))).toEqual({ name: 'A', description: '' });
+    expect(withoutBody?.path).toBe('/api/master-mode/sessions?flowId=f%201');
+    expect(withoutBody?.init).toMatchObject({ method: 'GET', credentials: 'include' });
+    expect(withoutBody?.headers.has('Content-Type')).toBe(false);
+    expect(withoutBody?.init.body).toBeUndefined();
   });
 
   it('gives every write an Idempotency-Key of its own (one per call), and reads none', async () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
-    await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
-    await apiRequest('POST', '/api/executions/e1/steps/s1/execute', { userInput: '' });
-    await apiRequest('PUT', '/api/flows/f1', { name: 'B' });
-    await apiRequest('PATCH', '/api/flows/f1/context', { notes: 'n' });
-    await apiRequest('DELETE', '/api/flows/f1');
-    await apiRequest('GET', '/api/flows');
-    const keys = (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(
-      ([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'],
-    );
+    const path = { params: { path: { id: 'e1', stepId: 's1' } }, body: { userInput: '' } };
+    await client.POST('/api/executions/{id}/steps/{stepId}/execute', path);
+    await client.POST('/api/executions/{id}/steps/{stepId}/execute', path);
+    await client.PUT('/api/flows/{id}', { params: { path: { id: 'f1' } }, body: { name: 'B' } });
+    await client.PATCH('/api/flows/{flowId}/context', {
+      params: { path: { flowId: 'f1' } },
+      body: { userNotes: 'n' },
+    });
+    await client.DELETE('/api/flows/{id}', { params: { path: { id: 'f1' } } });
+    await client.GET('/api/flows');
+    const keys = sent(fetchMock).map(({ headers }) => headers.get('Idempotency-Key'));
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     for (const key of keys.slice(1, 5)) expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(keys.slice(0, 5)).size).toBe(5);
-    expect(keys[5]).toBeUndefined();
+    expect(keys[5]).toBeNull();
   });
 
   it('sends a write whose connection failed again with the same key, and a call sent again with its key', async () => {
@@ -78,18 +87,18 @@ describe('apiRequest', () => {
       const fetchMock = vi
         .fn()
         .mockRejectedValueOnce(new TypeError('Failed to fetch'))
-        .mockImplementation(async () => new Response(JSON.stringify({ id: 'r1' }), { status: 201 }));
+        .mockImplementation(async () => Response.json({ id: 'r1' }, { status: 201 }));
       vi.stubGlobal('fetch', fetchMock);
-      const answer = apiRequest('POST', '/api/master-mode/steps', { stepName: 'A' });
+      const body = { name: 'A', description: '' };
+      const call = client.POST('/api/flows', { body });
       await vi.runAllTimersAsync();
-      await expect(answer).resolves.toEqual({ id: 'r1' });
-      await apiRequest('POST', '/api/master-mode/steps', { stepName: 'A' }, { requestKey: 'same-action' });
-      const keys = (fetchMock.mock.calls as unknown as [string, RequestInit][]).map(
-        ([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'],
-      );
-      expect(keys).toHaveLength(3);
-      expect(keys[1]).toBe(keys[0]);
-      expect(keys[2]).toBe('same-action');
+      expect(answerOf(await call)).toEqual({ id: 'r1' });
+      await client.POST('/api/flows', { params: { header: { 'idempotency-key': 'same-action' } }, body });
+      const calls = sent(fetchMock);
+      expect(calls).toHaveLength(3);
+      expect(calls[1]?.headers.get('Idempotency-Key')).toBe(calls[0]?.headers.get('Idempotency-Key'));
+      expect(calls[1]?.init.body).toBe(calls[0]?.init.body);
+      expect(calls[2]?.headers.get('Idempotency-Key')).toBe('same-action');
     } finally {
       vi.useRealTimers();
     }
@@ -100,16 +109,37 @@ describe('apiRequest', () => {
     try {
       const fetchMock = vi.fn().mockRejectedValue(new TypeError('Failed to fetch'));
       vi.stubGlobal('fetch', fetchMock);
-      const write = apiRequest('DELETE', '/api/flows/f1');
+      const write = client.DELETE('/api/flows/{id}', { params: { path: { id: 'f1' } } });
       const failed = expect(write).rejects.toThrow('Failed to fetch');
       await vi.runAllTimersAsync();
       await failed;
-      expect(fetchMock).toHaveBeenCalledTimes(3);
-      await expect(apiRequest('GET', '/api/flows')).rejects.toThrow('Failed to fetch');
-      expect(fetchMock).toHaveBeenCalledTimes(4);
+      expect(fetchMock).toHaveBeenCalledTimes(1 + RESEND_AFTER_MS.length);
+      await expect(client.GET('/api/flows')).rejects.toThrow('Failed to fetch');
+      expect(fetchMock).toHaveBeenCalledTimes(2 + RESEND_AFTER_MS.length);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('throws a non-OK answer as an ApiError worded from its problem body', async () => {
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ message: 'Flow không tồn tại', retryable: false }, { status: 404 }),
+    );
+    const call = client.GET('/api/flows/{id}', { params: { path: { id: 'f1' } } });
+    await expect(call).rejects.toEqual(new ApiError(404, '404: Flow không tồn tại'));
+    await expect(call).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it("passes a condition header along, and lets the caller read the answer's headers (ETag)", async () => {
+    const fetchMock = vi.fn(async () => Response.json({ id: 'f1' }, { headers: { ETag: '"8"' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    const answered = await client.PUT('/api/flows/{id}', {
+      params: { path: { id: 'f1' } },
+      body: { name: 'B' },
+      headers: { 'If-Match': '"7"' },
+    });
+    expect(sent(fetchMock)[0]?.headers.get('If-Match')).toBe('"7"');
+    expect(answered.response.headers.get('ETag')).toBe('"8"');
   });
 
   it('makes a key without crypto.randomUUID too (a page over plain http)', () => {
@@ -126,25 +156,7 @@ describe('apiRequest', () => {
 
   it('answers null for 204', async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
-    await expect(apiRequest('DELETE', '/api/flows/f1')).resolves.toBeNull();
-  });
-});
-
-describe('default query function', () => {
-  afterEach(() => vi.unstubAllGlobals());
-
-  it('joins the key into a GET path', () => {
-    expect(pathOfQueryKey(['/api/flows', 'f1', 'steps'])).toBe('/api/flows/f1/steps');
-  });
-
-  it('yields null on 401 when asked to, and fails otherwise', async () => {
-    vi.stubGlobal(
-      'fetch',
-      async () => new Response(JSON.stringify({ message: 'Unauthorized' }), { status: 401 }),
-    );
-    const context = { queryKey: ['/api/auth/user'], signal: new AbortController().signal } as never;
-    await expect(getQueryFn({ on401: 'returnNull' })(context)).resolves.toBeNull();
-    await expect(getQueryFn({ on401: 'throw' })(context)).rejects.toThrow('401: Unauthorized');
+    expect(answerOf(await client.DELETE('/api/flows/{id}', { params: { path: { id: 'f1' } } }))).toBeNull();
   });
 });
 

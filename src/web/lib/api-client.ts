@@ -1,4 +1,6 @@
-import { MutationCache, type MutationMeta, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { MutationCache, type MutationMeta, QueryClient } from '@tanstack/react-query';
+import createClient from 'openapi-fetch';
+import type { paths } from './api-schema';
 
 /** An API failure as the app words it: `status: message`, with the server's retryable hint. */
 export class ApiError extends Error {
@@ -46,17 +48,6 @@ export function newRequestKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * What a call may add: request headers of its own (a condition: If-Match), a look at the answer's (its
- * ETag), and, for a write sent again by its caller, the Idempotency-Key it was first sent with.
- */
-export interface RequestOptions {
-  headers?: Record<string, string>;
-  /** Told the headers of a successful answer. */
-  onHeaders?: (headers: Headers) => void;
-  requestKey?: string;
-}
-
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -66,33 +57,32 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const RESEND_AFTER_MS = [500, 2_000];
 
 /**
- * One call to the API: cookies always, a JSON body only when there is one; 204 yields null. Every write (POST,
- * PUT, PATCH, DELETE) carries an Idempotency-Key: a new one for each call, that is, each user action, unless
- * the caller sends the same call again with `requestKey`. What the server sees twice for one action (this
- * client sending it again, a proxy retrying it on another instance) it does once, and answers with the first
- * outcome.
+ * The one request layer under every call of the app: cookies always, and every write (POST, PUT, PATCH,
+ * DELETE) carries an Idempotency-Key: a new one for each call, that is, each user action, unless the call
+ * already names one (the same action sent again). What the server sees twice for one action (this client
+ * sending it again, a proxy retrying it on another instance) it does once, and answers with the first
+ * outcome. A non-OK answer is thrown as an ApiError, so a call either answers or fails.
+ *
+ * openapi-fetch hands it the Request it built from the documented path; the app only ever calls its own
+ * origin, so what goes to `fetch` is that request's path and query, its method, headers and body.
  */
-export async function apiRequest<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const write = WRITES.has(method.toUpperCase());
-  if (write) headers['Idempotency-Key'] = options.requestKey ?? newRequestKey();
+async function sendRequest(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = new Headers(request.headers);
+  const write = WRITES.has(request.method.toUpperCase());
+  if (write && !headers.has('Idempotency-Key')) headers.set('Idempotency-Key', newRequestKey());
+  const body = request.body === null ? undefined : await request.text();
   const init: RequestInit = {
-    method,
+    method: request.method,
     credentials: 'include',
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body || undefined,
+    signal: request.signal,
   };
+  const path = url.pathname + url.search;
   const response = write ? await sendWrite(path, init) : await fetch(path, init);
   await throwIfNotOk(response);
-  options.onHeaders?.(response.headers);
-  if (response.status === 204) return null as T;
-  return (await response.json()) as T;
+  return response;
 }
 
 /** Sends a write, again (the same request, the same key) while its connection fails, RESEND_AFTER_MS. */
@@ -108,34 +98,75 @@ async function sendWrite(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export const api = {
-  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    apiRequest<T>('PUT', path, body, options),
-  patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, body),
-  delete: <T = null>(path: string, options?: RequestOptions) =>
-    apiRequest<T>('DELETE', path, undefined, options),
-};
+/**
+ * The API as its OpenAPI document describes it (api-schema.ts, `npm run api:types`): each call names a
+ * documented path and is checked, path params, query and body, against it, and so is what it answers.
+ * openapi-fetch needs an absolute URL to build its Request; outside a page (unit tests) any origin does,
+ * since only the path is sent.
+ */
+export const client = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? 'http://localhost',
+  fetch: sendRequest,
+});
 
-/** A query key's segments joined with '/' form the GET path, so keys read like the URLs they cache. */
-export const pathOfQueryKey = (queryKey: readonly unknown[]) => queryKey.map(String).join('/');
-
-type UnauthorizedBehavior = 'returnNull' | 'throw';
-
-/** The default read: GET the key's path; optionally a 401 means "nobody" instead of an error. */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const response = await fetch(pathOfQueryKey(queryKey), { credentials: 'include', signal });
-    if (on401 === 'returnNull' && response.status === 401) return null;
-    await throwIfNotOk(response);
-    if (response.status === 204) return null;
-    return (await response.json()) as T;
-  };
+/** What a call of `client` resolves to: the answer's body (`data`) and the answer itself (its headers). */
+export interface Answered<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
 /**
- * Fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default.
+ * What a call answered. Failures never get here (sendRequest throws them); an answer without a body
+ * (204) is null.
+ */
+export function answerOf<T>(result: Answered<T>): T {
+  return (result.data ?? null) as T;
+}
+
+/**
+ * A list asked for without `limit` or `cursor`: the bare array its operation answers then, beside the page
+ * (`{items, nextCursor}`) it answers when a page is asked for.
+ */
+export type Unpaged<Answer> = Extract<Answer, readonly unknown[]>;
+
+/** The bare array of a list asked for without a page; anything else is the server breaking its contract. */
+export function unpaged<Answer>(answer: Answer): Unpaged<Answer> {
+  if (!Array.isArray(answer)) throw new ApiError(500, '500: expected the whole list, got a page');
+  return answer as Unpaged<Answer>;
+}
+
+type JsonOf<Content> = Content extends { content: { 'application/json': infer Json } } ? Json : null;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Operation<Path extends keyof paths, M extends Method> =
+  paths[Path] extends Record<M, infer Op> ? Op : never;
+
+/**
+ * The body of a command that takes no fields (run, stop, reset, load …): the document requires one, empty.
+ */
+export const NO_FIELDS = {} as const;
+
+/** What the API answers when the call succeeds (its 2xx JSON body), as the document says: the web's API types. */
+export type AnswerOf<Path extends keyof paths, M extends Method = 'get'> =
+  Operation<Path, M> extends {
+    responses: infer Responses;
+  }
+    ? {
+        [Status in keyof Responses]: Status extends 200 | 201 | 202 | 204 ? JsonOf<Responses[Status]> : never;
+      }[keyof Responses]
+    : never;
+
+/** The JSON body a call sends, as the document says. */
+export type BodyOf<Path extends keyof paths, M extends Method> =
+  Operation<Path, M> extends {
+    requestBody?: infer Body;
+  }
+    ? JsonOf<NonNullable<Body>>
+    : never;
+
+/**
+ * Fresh for 5 minutes, kept 10, never retried, no refetch on focus or interval by default. There is no
+ * default read: each query names its own typed call of `client`, so its data is typed by the document.
  * Every failed mutation is told to `onMutationFailure` with its meta, so failures take one path to the user.
  */
 export function createQueryClient({
@@ -149,7 +180,6 @@ export function createQueryClient({
     }),
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
         staleTime: 5 * 60 * 1000,
         gcTime: 10 * 60 * 1000,
         retry: false,

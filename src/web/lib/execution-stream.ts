@@ -2,7 +2,12 @@ import { evolve } from '../../domain/execution';
 import type { ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import { newerView } from '../../domain/live-updates';
 
-/** An execution as the API returns it: the domain state plus the stream position it reflects. */
+/**
+ * An execution as the API returns it: the domain state plus the stream position it reflects. The web keeps
+ * the domain's type here rather than the document's: it folds pushed events onto it with the server's own
+ * `evolve`. Every call that reads one assigns the documented answer to this type, so tsc still checks the
+ * two agree.
+ */
 export type Execution = ExecutionState & { version: number };
 
 export type StreamOutcome =

@@ -1,25 +1,17 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Flow } from '../../domain/flow';
-import type { WorkflowJsonOrigin } from '../../domain/flow/events';
-import { api } from './api-client';
+import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from './api-client';
 
 /**
  * A flow as GET /api/flows lists it. Every screen that lists or offers flows (the flows list, the fast
  * and static lists, the workshop, master mode, the session dialog) reads this one query and cache entry,
  * and every screen that makes a flow invalidates it.
  */
-export interface FlowListItem {
-  id: string;
-  name: string;
-  description: string;
-  stepCount: number;
-  status: string;
-  lastRun: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type FlowListItem = Unpaged<AnswerOf<'/api/flows'>>[number];
 
-export const flowsQueryOptions = queryOptions<FlowListItem[]>({ queryKey: ['/api/flows'] });
+export const flowsQueryOptions = queryOptions({
+  queryKey: ['/api/flows'],
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/flows', { signal }))),
+});
 
 export function useFlows() {
   return useQuery(flowsQueryOptions);
@@ -32,9 +24,11 @@ export function useFlows() {
 export async function createFlowFromJson(
   queryClient: QueryClient,
   workflowJSON: unknown,
-  origin: WorkflowJsonOrigin,
-): Promise<Flow> {
-  const flow = await api.post<Flow>('/api/ai/create-from-json', { workflowJSON, origin });
+  origin: BodyOf<'/api/ai/create-from-json', 'post'>['origin'],
+) {
+  // The server is the judge of a workflow: an imported file goes as it was read, and is refused with reasons.
+  const body = { workflowJSON, origin } as BodyOf<'/api/ai/create-from-json', 'post'>;
+  const flow = answerOf(await client.POST('/api/ai/create-from-json', { body }));
   await queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
   return flow;
 }

@@ -44,7 +44,7 @@ export const logs = {
   context: 'Context',
   eventDetails: 'Chi tiết kỹ thuật (event log)',
   /** Where the request sits in the event log, for `npm run events`. */
-  startedEvent: (position: number) => `Event #${position}`,
+  startedEvent: (position: number | null) => (position === null ? 'Event' : `Event #${position}`),
   startedEventTitle: (eventId: string) => `StepRunStarted · ${eventId}`,
   command: 'Command',
   eventsCommand: (executionId: string) => `npm run -s events -- show ${executionId}`,

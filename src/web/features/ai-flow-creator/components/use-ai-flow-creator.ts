@@ -3,9 +3,9 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { useToast } from '@/components/ui/toast';
+import type { WorkflowProposal } from '@/features/ai-flow-creator/api/propose-workflow';
 import { createFlowFromJson } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
-import type { WorkflowProposal } from '../../../../domain/ai-flow-creator';
 import {
   aiFlowCreatorMachine,
   type CreatorTexts,

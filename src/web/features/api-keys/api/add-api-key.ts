@@ -1,22 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, type BodyOf, client } from '@/lib/api-client';
 import { apiKeys as t } from '../strings';
-import { type ApiKey, apiKeysQueryOptions } from './get-api-keys';
+import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 import { isUnauthorized } from './unauthorized';
 
-export interface AddApiKeyInput {
-  keyName: string;
-  apiKey: string;
-}
+export type AddApiKeyInput = Omit<BodyOf<'/api/user/api-keys', 'post'>, 'keyType'>;
 
 /** A key just saved, and what Gemini said of it (a key it refuses is not saved: the call fails). */
-export interface AddedApiKey extends ApiKey {
-  check: { outcome: 'accepted' | 'unchecked'; message: string | null };
-}
+export type AddedApiKey = AnswerOf<'/api/user/api-keys', 'post'>;
 
-export const addApiKey = (input: AddApiKeyInput) =>
-  api.post<AddedApiKey>('/api/user/api-keys', { ...input, keyType: 'gemini' });
+export const addApiKey = async (input: AddApiKeyInput) =>
+  answerOf(await client.POST('/api/user/api-keys', { body: { ...input, keyType: 'gemini' } }));
 
 /** A new active key makes usage unlimited, so both the list and the usage are read again. */
 export function useAddApiKey() {

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { apiKeys as t } from '../strings';
 import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 import { isUnauthorized } from './unauthorized';
 
-export const deleteApiKey = (keyId: string) => api.delete(`/api/user/api-keys/${keyId}`);
+export const deleteApiKey = async (keyId: string) =>
+  answerOf(await client.DELETE('/api/user/api-keys/{id}', { params: { path: { id: keyId } } }));
 
 export function useDeleteApiKey() {
   const queryClient = useQueryClient();

@@ -1,17 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
 /** An own API key as its owner sees it: never the key itself. */
-export interface ApiKey {
-  id: string;
-  keyName: string;
-  keyType: string;
-  isActive: boolean;
-  createdAt: string;
-  lastUsed: string | null;
-}
+export type ApiKey = AnswerOf<'/api/user/api-keys'>[number];
 
 // This read is never retried: a 401 here means signed out, at once.
-export const apiKeysQueryOptions = queryOptions<ApiKey[]>({ queryKey: ['/api/user/api-keys'], retry: false });
+export const apiKeysQueryOptions = queryOptions({
+  queryKey: ['/api/user/api-keys'],
+  queryFn: async ({ signal }) => answerOf(await client.GET('/api/user/api-keys', { signal })),
+  retry: false,
+});
 
 export function useApiKeys() {
   return useQuery(apiKeysQueryOptions);

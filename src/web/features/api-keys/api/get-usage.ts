@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
-export interface Usage {
-  /** -1: unlimited. */
-  remainingSteps: number;
-  usedSteps: number;
-}
+/** remainingSteps -1: unlimited. */
+export type Usage = AnswerOf<'/api/user/usage'>;
 
-export const usageQueryOptions = queryOptions<Usage>({
+export const usageQueryOptions = queryOptions({
   queryKey: ['/api/user/usage'],
+  queryFn: async ({ signal }) => answerOf(await client.GET('/api/user/usage', { signal })),
   // This read is never retried, whatever the defaults become.
   retry: false,
   // Step runs elsewhere change it; opening the page shows the count as it is now.

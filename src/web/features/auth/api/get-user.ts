@@ -1,17 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '@/lib/api-client';
+import { type AnswerOf, ApiError, answerOf, client } from '@/lib/api-client';
 
-export interface User {
-  id: string;
-  email: string | null;
-  firstName: string | null;
-  lastName: string | null;
-}
+export type User = AnswerOf<'/api/auth/user'>;
 
 /** Signed in exactly when this answers with a user; a 401 means signed out, and it is never retried. */
 export const userQueryOptions = queryOptions({
   queryKey: ['/api/auth/user'],
-  queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+  queryFn: async ({ signal }): Promise<User | null> => {
+    try {
+      return answerOf(await client.GET('/api/auth/user', { signal }));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
   retry: false,
 });
 

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { runMode, toasts } from '@/lib/strings';
-import type { Step } from '../../../../domain/flow';
 import { flowQueryOptions } from './get-flow';
-import { stepsQueryOptions } from './get-steps';
+import { type Step, stepsQueryOptions } from './get-steps';
 
 /**
  * A new step is 'New Step {n}' at order count + 1 with every other field at its default. After a
@@ -33,7 +32,10 @@ export function useCreateStep(flowId: string) {
   const queryClient = useQueryClient();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
-    mutationFn: () => api.post<Step>('/api/steps', newStepBody(flowId, queryClient.getQueryData(key) ?? [])),
+    mutationFn: async () =>
+      answerOf(
+        await client.POST('/api/steps', { body: newStepBody(flowId, queryClient.getQueryData(key) ?? []) }),
+      ),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: key });
       // A new version of the flow: the next change of it is made on that version (If-Match).

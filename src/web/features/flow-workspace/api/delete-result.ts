@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
 import { executionQueryKey } from './get-execution';
 
-export const deleteResult = (resultId: string) => api.delete(`/api/step-results/${resultId}`);
+export const deleteResult = async (resultId: string) =>
+  answerOf(await client.DELETE('/api/step-results/{id}', { params: { path: { id: resultId } } }));
 
 /**
  * Deletes a result: it leaves the execution at once; the ResultDeleted event that records it (and makes

@@ -35,7 +35,7 @@ function fakeApi() {
     'fetch',
     vi.fn(async (path: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
-      const ifMatch = (init.headers as Record<string, string> | undefined)?.['If-Match'];
+      const ifMatch = new Headers(init.headers).get('If-Match') ?? undefined;
       server.requests.push({ method, path, ...(ifMatch ? { ifMatch } : {}) });
       const tagged = (body: unknown) =>
         new Response(JSON.stringify(body), { status: 200, headers: { etag: `"${server.version}"` } });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { ApiError, type RequestOptions } from '@/lib/api-client';
+import { type Answered, ApiError, answerOf } from '@/lib/api-client';
 import { entityTagOf, versionOfEntityTag } from '@/lib/entity-tag';
 import type { ErrorToastMeta, FailureToast } from '@/lib/failure-toast';
 import { editMode } from '../strings';
@@ -13,7 +13,7 @@ import { flowQueryOptions, type ReadFlow } from './get-flow';
 export async function writeOnReadVersion<T>(
   queryClient: QueryClient,
   flowId: string,
-  send: (options: RequestOptions) => Promise<T>,
+  send: (condition: { 'If-Match'?: string }) => Promise<Answered<T>>,
 ): Promise<{ answer: T; version: number | null }> {
   const key = flowQueryOptions(flowId).queryKey;
   // A read of the flow on its way (after a step was added here, or a change pushed from elsewhere) is waited
@@ -22,14 +22,9 @@ export async function writeOnReadVersion<T>(
     await queryClient.refetchQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
   }
   const expected = queryClient.getQueryData(key)?.version ?? null;
-  let version: number | null = null;
-  const answer = await send({
-    ...(expected === null ? {} : { headers: { 'If-Match': entityTagOf(expected) } }),
-    onHeaders: (headers) => {
-      version = versionOfEntityTag(headers.get('etag'));
-    },
-  });
-  const after = version;
+  const answered = await send(expected === null ? {} : { 'If-Match': entityTagOf(expected) });
+  const answer = answerOf(answered);
+  const after = versionOfEntityTag(answered.response.headers.get('etag'));
   // Made on the version the tab holds, this write is the only change since: the tab's copy is at the new one.
   if (expected !== null && after !== null) {
     queryClient.setQueryData<ReadFlow>(key, (flow) =>

@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { type Execution, newerExecution } from '@/lib/execution-stream';
 
 /** An execution is polled every second while shown; pushed events land in the same cache entry. */
@@ -26,8 +26,10 @@ export function storeLatestExecution(queryClient: QueryClient, flowId: string, e
 export const executionQueryOptions = (executionId: string, queryClient: QueryClient) =>
   queryOptions<Execution>({
     queryKey: executionQueryKey(executionId),
-    queryFn: async () => {
-      const polled = await api.get<Execution>(`/api/executions/${executionId}`);
+    queryFn: async ({ signal }) => {
+      const polled: Execution = answerOf(
+        await client.GET('/api/executions/{id}', { params: { path: { id: executionId } }, signal }),
+      );
       // A poll that started before a pushed event was applied must not take the state back.
       return newerExecution(queryClient.getQueryData<Execution>(executionQueryKey(executionId)), polled);
     },
@@ -39,8 +41,10 @@ export const executionQueryOptions = (executionId: string, queryClient: QueryCli
 export function useLatestExecution(flowId: string, queryClient: QueryClient) {
   return useQuery({
     queryKey: latestExecutionQueryKey(flowId),
-    queryFn: async () => {
-      const execution = await api.get<Execution | null>(`/api/flows/${flowId}/executions/latest`);
+    queryFn: async ({ signal }) => {
+      const execution: Execution | null = answerOf(
+        await client.GET('/api/flows/{flowId}/executions/latest', { params: { path: { flowId } }, signal }),
+      );
       if (execution) storeExecution(queryClient, execution);
       return execution;
     },

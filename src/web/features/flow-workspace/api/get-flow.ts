@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { versionOfEntityTag } from '@/lib/entity-tag';
-import type { Flow } from '../../../../domain/flow';
+
+export type Flow = AnswerOf<'/api/flows/{id}'>;
 
 /** The flow as this tab read it, with the version its ETag named (null: none answered). */
 export type ReadFlow = Flow & { version: number | null };
@@ -9,14 +10,9 @@ export type ReadFlow = Flow & { version: number | null };
 export const flowQueryOptions = (flowId: string) =>
   queryOptions<ReadFlow>({
     queryKey: ['/api/flows', flowId],
-    queryFn: async () => {
-      let version: number | null = null;
-      const flow = await api.get<Flow>(`/api/flows/${flowId}`, {
-        onHeaders: (headers) => {
-          version = versionOfEntityTag(headers.get('etag'));
-        },
-      });
-      return { ...flow, version };
+    queryFn: async ({ signal }) => {
+      const answered = await client.GET('/api/flows/{id}', { params: { path: { id: flowId } }, signal });
+      return { ...answerOf(answered), version: versionOfEntityTag(answered.response.headers.get('etag')) };
     },
   });
 

@@ -1,17 +1,14 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import type { FailureToast } from '@/lib/failure-toast';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
-import type { StepResult } from '../../../../domain/execution/types';
-import type { Step } from '../../../../domain/flow';
 import { storeExecution, storeLatestExecution } from './get-execution';
+import type { Step } from './get-steps';
 
-export interface RunStepAnswer {
-  execution: Execution;
-  results: StepResult[];
-}
+/** The execution as the run left it, and the results it made. */
+export type RunStepAnswer = AnswerOf<'/api/executions/{id}/steps/{stepId}/execute', 'post'>;
 
 /** Starting the execution failed, as opposed to running the step: the two have different toasts. */
 export class ExecutionStartError extends Error {
@@ -21,7 +18,10 @@ export class ExecutionStartError extends Error {
   }
 }
 
-export const startExecution = (flowId: string) => api.post<Execution>(`/api/flows/${flowId}/execute`);
+export const startExecution = async (flowId: string): Promise<Execution> =>
+  answerOf(
+    await client.POST('/api/flows/{flowId}/execute', { params: { path: { flowId } }, body: NO_FIELDS }),
+  );
 
 /** Starts an execution of the flow and makes it the latest one, the one the run screen works on. */
 export async function startLatestExecution(queryClient: QueryClient, flowId: string): Promise<Execution> {
@@ -43,9 +43,11 @@ export async function runStepOfExecution(
   userInput: string,
   loopIteration?: number,
 ): Promise<RunStepAnswer> {
-  const answer = await api.post<RunStepAnswer>(
-    `/api/executions/${executionId}/steps/${stepId}/execute`,
-    loopIteration === undefined ? { userInput } : { userInput, loopIteration },
+  const answer = answerOf(
+    await client.POST('/api/executions/{id}/steps/{stepId}/execute', {
+      params: { path: { id: executionId, stepId } },
+      body: loopIteration === undefined ? { userInput } : { userInput, loopIteration },
+    }),
   );
   storeExecution(queryClient, answer.execution);
   return answer;

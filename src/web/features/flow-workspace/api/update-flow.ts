@@ -1,21 +1,21 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client } from '@/lib/api-client';
+import { settableStatus } from '@/lib/flow-status';
 import { flowsQueryOptions } from '@/lib/flows-query';
-import type { Flow } from '../../../../domain/flow';
 import { readFlowAgainOnMismatch, writeOnReadVersion } from './flow-version';
-import { flowQueryOptions, type ReadFlow } from './get-flow';
+import { type Flow, flowQueryOptions, type ReadFlow } from './get-flow';
+
+/** What Save sends of the flow. */
+type FlowChanges = Pick<Flow, 'id' | 'name' | 'description' | 'status'>;
 
 /** Saves the flow's name, description and status, on the version of the flow this tab last read. */
-export async function updateFlow(
-  queryClient: QueryClient,
-  flow: Pick<Flow, 'id' | 'name' | 'description' | 'status'>,
-): Promise<ReadFlow> {
-  const { answer, version } = await writeOnReadVersion(queryClient, flow.id, (options) =>
-    api.put<Flow>(
-      `/api/flows/${flow.id}`,
-      { name: flow.name, description: flow.description, status: flow.status },
-      options,
-    ),
+export async function updateFlow(queryClient: QueryClient, flow: FlowChanges): Promise<ReadFlow> {
+  const { answer, version } = await writeOnReadVersion(queryClient, flow.id, (headers) =>
+    client.PUT('/api/flows/{id}', {
+      params: { path: { id: flow.id } },
+      body: { name: flow.name, description: flow.description, status: settableStatus(flow.status) },
+      headers,
+    }),
   );
   return { ...answer, version };
 }
@@ -23,7 +23,7 @@ export async function updateFlow(
 export function useUpdateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (flow: Pick<Flow, 'id' | 'name' | 'description' | 'status'>) => updateFlow(queryClient, flow),
+    mutationFn: (flow: FlowChanges) => updateFlow(queryClient, flow),
     // Only the workspace's Save changes a flow, and its toast tells the failure.
     meta: { errorToast: false },
     onError: (error, flow) => readFlowAgainOnMismatch(queryClient, flow.id, error),

@@ -1,18 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
-import type { StepResult } from '../../../../domain/execution/types';
 import { executionQueryKey } from './get-execution';
 
-export interface ResultChanges {
-  result?: string;
-  label?: string;
-  approved?: boolean;
-}
+export type ResultChanges = BodyOf<'/api/step-results/{id}', 'put'>;
 
-export const updateResult = (resultId: string, changes: ResultChanges) =>
-  api.put<StepResult>(`/api/step-results/${resultId}`, changes);
+export const updateResult = async (resultId: string, changes: ResultChanges) =>
+  answerOf(await client.PUT('/api/step-results/{id}', { params: { path: { id: resultId } }, body: changes }));
 
 /**
  * Saves a change to a result. The answer is shown at once; the event that records it arrives by push or

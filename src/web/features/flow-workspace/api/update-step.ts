@@ -1,19 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type BodyOf, client } from '@/lib/api-client';
 import type { ErrorToastMeta } from '@/lib/failure-toast';
-import type { Step, UpdateStepInput } from '../../../../domain/flow';
 import { readFlowAgainOnMismatch, sayingVersionMismatch, writeOnReadVersion } from './flow-version';
 import { stepsQueryOptions } from './get-steps';
+
+export type StepChanges = BodyOf<'/api/steps/{id}', 'put'>;
 
 /** Each place that changes a step words its failure its own way; a version mismatch is said the same everywhere. */
 export function useUpdateStep(flowId: string, errorToast: ErrorToastMeta) {
   const queryClient = useQueryClient();
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
-    mutationFn: async ({ stepId, changes }: { stepId: string; changes: UpdateStepInput }) =>
+    mutationFn: async ({ stepId, changes }: { stepId: string; changes: StepChanges }) =>
       (
-        await writeOnReadVersion(queryClient, flowId, (options) =>
-          api.put<Step>(`/api/steps/${stepId}`, changes, options),
+        await writeOnReadVersion(queryClient, flowId, (headers) =>
+          client.PUT('/api/steps/{id}', { params: { path: { id: stepId } }, body: changes, headers }),
         )
       ).answer,
     meta: { errorToast: sayingVersionMismatch(errorToast) },

@@ -1,16 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import { type FlowListItem, flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
-import type { Flow } from '../../../../domain/flow';
 
-export interface CreateFlowInput {
-  name: string;
-  description: string;
-  status?: string;
-}
+export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
 
-export const createFlow = (input: CreateFlowInput) => api.post<Flow>('/api/flows', input);
+export const createFlow = async (input: CreateFlowInput) =>
+  answerOf(await client.POST('/api/flows', { body: input }));
 
 /** The created flow is appended to the cached list rather than refetching it. */
 export function useCreateFlow() {

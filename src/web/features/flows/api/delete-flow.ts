@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
 
-export const deleteFlow = (flowId: string) => api.delete(`/api/flows/${flowId}`);
+export const deleteFlow = async (flowId: string) =>
+  answerOf(await client.DELETE('/api/flows/{id}', { params: { path: { id: flowId } } }));
 
 export function useDeleteFlow() {
   const queryClient = useQueryClient();

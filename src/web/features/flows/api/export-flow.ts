@@ -1,13 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { exportFlow as t } from '../strings';
 
-export interface FlowExport {
-  workflow: WorkflowJsonInput;
-}
+export type FlowExport = AnswerOf<'/api/flows/{id}/export'>;
 
-export const exportFlow = (flowId: string) => api.get<FlowExport>(`/api/flows/${flowId}/export`);
+export const exportFlow = async (flowId: string) =>
+  answerOf(await client.GET('/api/flows/{id}/export', { params: { path: { id: flowId } } }));
 
 /** Asked for on demand and never cached: the steps may have changed since the last export. */
 export function useExportFlow() {

@@ -2,9 +2,9 @@ import { Check, Copy } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { useToast } from '@/components/ui/toast';
+import type { FlowExport } from '@/features/flows/api/export-flow';
 import { toasts } from '@/lib/strings';
 import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
-import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { exportFlow as t } from '../strings';
 
 /** The exported Workflow JSON of one flow, pretty-printed, with a button that copies it. */
@@ -15,7 +15,7 @@ export function ExportFlowDialog({
 }: {
   flowName: string;
   /** The dialog is open while there is one. */
-  workflow: WorkflowJsonInput | null;
+  workflow: FlowExport['workflow'] | null;
   onClose: () => void;
 }) {
   const json = workflow ? JSON.stringify(workflow, null, 2) : '';

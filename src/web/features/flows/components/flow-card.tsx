@@ -10,18 +10,18 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import type { FlowExport } from '@/features/flows/api/export-flow';
 import { flowStatusBadge, flowStatusTone } from '@/lib/flow-status';
 import type { FlowListItem } from '@/lib/flows-query';
 import { formatDateTime } from '@/lib/format-date';
 import { flowsList as t } from '@/lib/strings';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
-import type { WorkflowJsonInput } from '../../../../domain/workflow-json';
 import { useExportFlow } from '../api/export-flow';
 import { ExportFlowDialog } from './export-flow-dialog';
 
 export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (flow: FlowListItem) => void }) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const [exported, setExported] = useState<WorkflowJsonInput | null>(null);
+  const [exported, setExported] = useState<FlowExport['workflow'] | null>(null);
   const exportFlow = useExportFlow();
   const startOneExport = useOneAtATime(exportFlow);
   const status = flowStatusBadge(flow.status);

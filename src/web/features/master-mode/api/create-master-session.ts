@@ -1,16 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import { masterMode as t } from '../strings';
 import { storeMasterSession } from './get-master-session';
 
-export interface CreateMasterSessionInput {
-  name: string;
-  flowId?: string;
-}
+export type CreateMasterSessionInput = BodyOf<'/api/master-mode/standalone', 'post'>;
 
-export const createMasterSession = (input: CreateMasterSessionInput) =>
-  api.post<MasterSessionWithSteps>('/api/master-mode/standalone', input);
+export const createMasterSession = async (input: CreateMasterSessionInput) =>
+  answerOf(await client.POST('/api/master-mode/standalone', { body: input }));
 
 export function useCreateMasterSession() {
   const queryClient = useQueryClient();

@@ -1,8 +1,19 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+
+/** A session with its rows, as the web reads and shows it. */
+export type MasterSessionWithSteps = AnswerOf<'/api/master-mode/session/{sessionId}'>;
+/** One row of a session. */
+export type MasterStep = MasterSessionWithSteps['steps'][number];
 
 export const masterSessionQueryOptions = (sessionId: string) =>
-  queryOptions<MasterSessionWithSteps>({ queryKey: ['/api/master-mode/session', sessionId] });
+  queryOptions({
+    queryKey: ['/api/master-mode/session', sessionId],
+    queryFn: async ({ signal }) =>
+      answerOf(
+        await client.GET('/api/master-mode/session/{sessionId}', { params: { path: { sessionId } }, signal }),
+      ),
+  });
 
 /** The session; pushed events of its stream read it again (useLiveMasterSession), nothing polls it. */
 export function useMasterSession(sessionId: string) {

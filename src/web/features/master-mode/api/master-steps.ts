@@ -1,33 +1,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, type BodyOf, client, NO_FIELDS } from '@/lib/api-client';
 import type { FailureToast } from '@/lib/failure-toast';
-import type {
-  MasterSessionWithSteps,
-  MasterStep,
-  MasterStepType,
-  UpdateMasterStepInput,
-} from '../../../../domain/master-mode/master-session';
 import { masterMode as t } from '../strings';
-import { masterSessionQueryOptions } from './get-master-session';
+import {
+  type MasterSessionWithSteps,
+  type MasterStep,
+  masterSessionQueryOptions,
+} from './get-master-session';
 
-export interface CreateMasterStepInput {
-  sessionId: string;
-  order: number;
-  stepName: string;
-  userInput: string;
-  result: string;
-  systemPrompt: string;
-  stepType: MasterStepType;
-  isRequired: boolean;
-}
+export type CreateMasterStepInput = BodyOf<'/api/master-mode/steps', 'post'>;
+export type UpdateMasterStepInput = BodyOf<'/api/master-mode/steps/{stepId}', 'put'>;
 
-export const createMasterStep = (input: CreateMasterStepInput) =>
-  api.post<MasterStep>('/api/master-mode/steps', input);
-export const updateMasterStep = (stepId: string, changes: UpdateMasterStepInput) =>
-  api.put<MasterStep>(`/api/master-mode/steps/${stepId}`, changes);
-export const deleteMasterStep = (stepId: string) => api.delete(`/api/master-mode/steps/${stepId}`);
-export const executeMasterStep = (stepId: string) =>
-  api.post<MasterStep>(`/api/master-mode/execute/${stepId}`);
+export const createMasterStep = async (input: CreateMasterStepInput) =>
+  answerOf(await client.POST('/api/master-mode/steps', { body: input }));
+export const updateMasterStep = async (stepId: string, changes: UpdateMasterStepInput) =>
+  answerOf(
+    await client.PUT('/api/master-mode/steps/{stepId}', { params: { path: { stepId } }, body: changes }),
+  );
+export const deleteMasterStep = async (stepId: string) =>
+  answerOf(await client.DELETE('/api/master-mode/steps/{stepId}', { params: { path: { stepId } } }));
+export const executeMasterStep = async (stepId: string) =>
+  answerOf(
+    await client.POST('/api/master-mode/execute/{stepId}', { params: { path: { stepId } }, body: NO_FIELDS }),
+  );
 
 /** Puts a row the server answered into the cached session, in order. */
 function storeRow(session: MasterSessionWithSteps | undefined, row: MasterStep) {

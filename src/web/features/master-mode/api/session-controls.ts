@@ -1,21 +1,32 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { MasterSessionWithSteps } from '../../../../domain/master-mode/master-session';
+import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { masterMode as t } from '../strings';
 import { storeMasterSession } from './get-master-session';
 
 /** Execute All answers once it has started; the session's pushed events tell how it goes. */
-export interface ExecuteAllStarted {
-  runAllId: string;
-  version: number;
-}
+export type ExecuteAllStarted = AnswerOf<'/api/master-mode/execute-all/{sessionId}', 'post'>;
 
-export const executeAll = (sessionId: string) =>
-  api.post<ExecuteAllStarted>(`/api/master-mode/execute-all/${sessionId}`);
-export const stopSession = (sessionId: string) =>
-  api.post<{ stopped: boolean }>(`/api/master-mode/stop/${sessionId}`);
-export const resetSession = (sessionId: string) =>
-  api.post<MasterSessionWithSteps>(`/api/master-mode/reset/${sessionId}`);
+export const executeAll = async (sessionId: string) =>
+  answerOf(
+    await client.POST('/api/master-mode/execute-all/{sessionId}', {
+      params: { path: { sessionId } },
+      body: NO_FIELDS,
+    }),
+  );
+export const stopSession = async (sessionId: string) =>
+  answerOf(
+    await client.POST('/api/master-mode/stop/{sessionId}', {
+      params: { path: { sessionId } },
+      body: NO_FIELDS,
+    }),
+  );
+export const resetSession = async (sessionId: string) =>
+  answerOf(
+    await client.POST('/api/master-mode/reset/{sessionId}', {
+      params: { path: { sessionId } },
+      body: NO_FIELDS,
+    }),
+  );
 
 /** Starts Execute All; refused (a required row left blank, one already running) it says why. */
 export function useExecuteAll() {

@@ -4,10 +4,10 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
+import type { MasterStep } from '@/features/master-mode/api/get-master-session';
 import { cn } from '@/lib/cn';
 import { whyDisabled } from '@/lib/strings';
 import type { MasterEvent } from '../../../../domain/master-mode/events';
-import type { MasterStep } from '../../../../domain/master-mode/master-session';
 
 type ExecuteAllEnd = Extract<MasterEvent, { type: 'MasterExecuteAllEnded' }>['data'];
 

@@ -1,4 +1,4 @@
-import type { MasterStep } from '../../../../domain/master-mode/master-session';
+import type { MasterStep } from '@/features/master-mode/api/get-master-session';
 
 /** The fields of a row edited in place and saved on blur. */
 export type EditableField = 'userInput' | 'systemPrompt';

@@ -1,17 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { patternsQueryOptions } from './get-patterns';
 import { recommendationsQueryOptions } from './get-recommendations';
 
-export interface GeneratedRecommendations {
-  count: number;
-  recommendations: RecommendationRecord[];
-}
+export type GeneratedRecommendations = AnswerOf<'/api/recommendations/generate', 'post'>;
 
-export const generateRecommendations = () =>
-  api.post<GeneratedRecommendations>('/api/recommendations/generate');
+export const generateRecommendations = async () =>
+  answerOf(await client.POST('/api/recommendations/generate', { body: NO_FIELDS }));
 
 /** A new look replaces some recommendations and counts patterns again: both lists are read afresh. */
 export function useGenerateRecommendations() {

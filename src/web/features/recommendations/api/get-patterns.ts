@@ -1,7 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PatternRecord } from '../../../../domain/workflow-recommendations';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
-export const patternsQueryOptions = queryOptions<PatternRecord[]>({ queryKey: ['/api/patterns'] });
+export type PatternRecord = AnswerOf<'/api/patterns'>[number];
+
+export const patternsQueryOptions = queryOptions({
+  queryKey: ['/api/patterns'],
+  queryFn: async ({ signal }) => answerOf(await client.GET('/api/patterns', { signal })),
+});
 
 export function usePatterns() {
   return useQuery(patternsQueryOptions);

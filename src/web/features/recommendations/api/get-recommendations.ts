@@ -1,8 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
-export const recommendationsQueryOptions = queryOptions<RecommendationRecord[]>({
+export type RecommendationRecord = Unpaged<AnswerOf<'/api/recommendations'>>[number];
+
+export const recommendationsQueryOptions = queryOptions({
   queryKey: ['/api/recommendations'],
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/recommendations', { signal }))),
 });
 
 export function useRecommendations() {

@@ -1,7 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TemplateRecord } from '../../../../domain/workflow-recommendations';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
-export const templatesQueryOptions = queryOptions<TemplateRecord[]>({ queryKey: ['/api/templates'] });
+export type TemplateRecord = AnswerOf<'/api/templates'>[number];
+
+export const templatesQueryOptions = queryOptions({
+  queryKey: ['/api/templates'],
+  queryFn: async ({ signal }) => answerOf(await client.GET('/api/templates', { signal })),
+});
 
 export function useTemplates() {
   return useQuery(templatesQueryOptions);

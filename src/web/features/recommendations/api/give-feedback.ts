@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type {
-  RecommendationFeedbackInput,
-  RecommendationRecord,
-} from '../../../../domain/workflow-recommendations';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
-export const giveFeedback = ({ id, ...input }: RecommendationFeedbackInput & { id: string }) =>
-  api.post<RecommendationRecord>(`/api/recommendations/${id}/feedback`, input);
+export type FeedbackInput = BodyOf<'/api/recommendations/{id}/feedback', 'post'>;
+
+export const giveFeedback = async ({ id, ...input }: FeedbackInput & { id: string }) =>
+  answerOf(
+    await client.POST('/api/recommendations/{id}/feedback', { params: { path: { id } }, body: input }),
+  );
 
 /** The answer is the recommendation as it stands after the feedback: it replaces the cached one. */
 export function useGiveFeedback() {

@@ -1,19 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
 /** The flow made from a recommendation, with the steps it was given. */
-export interface ImplementedFlow {
-  id: string;
-  name: string;
-  description: string;
-  steps: Array<{ id: string; order: number; name: string }>;
-}
+export type ImplementedFlow = AnswerOf<'/api/recommendations/{id}/implement', 'post'>;
 
-export const implementRecommendation = (id: string) =>
-  api.post<ImplementedFlow>(`/api/recommendations/${id}/implement`);
+export const implementRecommendation = async (id: string) =>
+  answerOf(
+    await client.POST('/api/recommendations/{id}/implement', { params: { path: { id } }, body: NO_FIELDS }),
+  );
 
 export function useImplementRecommendation() {
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { Clock, MessageSquare, Target, Wand2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import type { RecommendationRecord } from '@/features/recommendations/api/get-recommendations';
 import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';

@@ -4,9 +4,9 @@ import { StepConfigurationBadges } from '@/components/step-configuration-badges'
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import type { RecommendationRecord } from '@/features/recommendations/api/get-recommendations';
 import { cn } from '@/lib/cn';
 import { referencedOrder } from '../../../../domain/workflow-json';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
 import { recommendations as t } from '../strings';
 import { CategoryIcon } from './category-icon';
 import { PriorityBadge } from './priority-badge';

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
-import type { RecommendationRecord } from '../../../../domain/workflow-recommendations';
+import type { RecommendationRecord } from '@/features/recommendations/api/get-recommendations';
 import { useGenerateRecommendations } from '../api/generate-recommendations';
 import { usePatterns } from '../api/get-patterns';
 import { useRecommendations } from '../api/get-recommendations';

@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { SessionMode } from '../../../../domain/user-session';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import { sessions as t } from '../strings';
-import { type UserSession, userSessionsQueryOptions } from './get-user-sessions';
+import { userSessionsQueryOptions } from './get-user-sessions';
+
+/** The screen a session brings the user back to. */
+type SessionMode = NonNullable<NonNullable<BodyOf<'/api/user-sessions', 'post'>['sessionData']>['mode']>;
 
 export interface CreateUserSessionInput {
   sessionName: string;
@@ -14,13 +16,12 @@ export interface CreateUserSessionInput {
 }
 
 /** The execution is always sent empty: the server takes the one the user (or the chosen flow) last ran. */
-export const createUserSession = ({ sessionName, description, flowId, mode }: CreateUserSessionInput) =>
-  api.post<UserSession>('/api/user-sessions', {
-    flowId,
-    executionId: '',
-    sessionName,
-    sessionData: { description, ...(mode ? { mode } : {}) },
-  });
+export const createUserSession = async ({ sessionName, description, flowId, mode }: CreateUserSessionInput) =>
+  answerOf(
+    await client.POST('/api/user-sessions', {
+      body: { flowId, executionId: '', sessionName, sessionData: { description, ...(mode ? { mode } : {}) } },
+    }),
+  );
 
 export function useCreateUserSession() {
   const queryClient = useQueryClient();

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { sessions as t } from '../strings';
 import { userSessionsQueryOptions } from './get-user-sessions';
 
-export const deleteUserSession = (sessionId: string) => api.delete(`/api/user-sessions/${sessionId}`);
+export const deleteUserSession = async (sessionId: string) =>
+  answerOf(await client.DELETE('/api/user-sessions/{id}', { params: { path: { id: sessionId } } }));
 
 export function useDeleteUserSession() {
   const queryClient = useQueryClient();

@@ -1,20 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionMode } from '../../../../domain/user-session';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
-/** A saved session: the flow, execution and mode it brings the user back to. */
-export interface UserSession {
-  id: string;
-  flowId: string | null;
-  executionId: string | null;
-  /** The session's flow while it exists. */
-  flowName: string | null;
-  sessionName: string;
-  sessionData: { description?: string; mode?: SessionMode };
-  lastActiveAt: string | null;
-  createdAt: string;
-}
+/** A saved session: the flow (with its name while it exists), execution and mode it brings the user back to. */
+export type UserSession = Unpaged<AnswerOf<'/api/user-sessions'>>[number];
 
-export const userSessionsQueryOptions = queryOptions<UserSession[]>({ queryKey: ['/api/user-sessions'] });
+export const userSessionsQueryOptions = queryOptions({
+  queryKey: ['/api/user-sessions'],
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/user-sessions', { signal }))),
+});
 
 export function useUserSessions() {
   return useQuery(userSessionsQueryOptions);

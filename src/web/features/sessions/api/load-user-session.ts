@@ -1,16 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { sessions as t } from '../strings';
 
 /** Where the page reloads into: the session's flow workspace in its mode, or the flows list. */
-export interface LoadedUserSession {
-  url: string;
-  flowId: string | null;
-  executionId: string | null;
-}
+export type LoadedUserSession = AnswerOf<'/api/user-sessions/{id}/load', 'post'>;
 
-export const loadUserSession = (sessionId: string) =>
-  api.post<LoadedUserSession>(`/api/user-sessions/${sessionId}/load`);
+export const loadUserSession = async (sessionId: string) =>
+  answerOf(
+    await client.POST('/api/user-sessions/{id}/load', {
+      params: { path: { id: sessionId } },
+      body: NO_FIELDS,
+    }),
+  );
 
 /** Nothing to refresh: the page reloads right after. */
 export function useLoadUserSession() {

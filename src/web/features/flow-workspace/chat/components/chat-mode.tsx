@@ -5,6 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/field';
 import { useToast } from '@/components/ui/toast';
 import { useLatestExecution } from '@/features/flow-workspace/api/get-execution';
+import type { Flow } from '@/features/flow-workspace/api/get-flow';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useRunStep } from '@/features/flow-workspace/api/run-step';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
 import { chatMode as t } from '@/features/flow-workspace/strings';
@@ -12,7 +14,6 @@ import { LogsDialog } from '@/features/flow-workspace/workspace/components/logs-
 import { SuggestionsDialog } from '@/features/flow-workspace/workspace/components/suggestions-dialog';
 import { whyDisabled } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
-import type { Flow, Step } from '../../../../../domain/flow';
 import { ChatMessageView, ProgressMessage } from './chat-message';
 import { ChatSettingsDialog } from './chat-settings-dialog';
 import {

@@ -1,6 +1,6 @@
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
-import type { Step } from '../../../../../domain/flow';
 
 /** One line of the chat: what the user sent, a step at work, or a step's answer. */
 export type ChatMessage =

@@ -5,7 +5,7 @@ import {
   writeOnReadVersion,
 } from '@/features/flow-workspace/api/flow-version';
 import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
-import { api } from '@/lib/api-client';
+import { client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
 
@@ -15,7 +15,9 @@ export function useDeleteStep(flowId: string) {
   const key = stepsQueryOptions(flowId).queryKey;
   return useMutation({
     mutationFn: (stepId: string) =>
-      writeOnReadVersion(queryClient, flowId, (options) => api.delete(`/api/steps/${stepId}`, options)),
+      writeOnReadVersion(queryClient, flowId, (headers) =>
+        client.DELETE('/api/steps/{id}', { params: { path: { id: stepId } }, headers }),
+      ),
     meta: { errorToast: sayingVersionMismatch({ description: toasts.stepDeleteFailed }) },
     onError: (error) => readFlowAgainOnMismatch(queryClient, flowId, error),
     onSuccess: (_answer, stepId) => {

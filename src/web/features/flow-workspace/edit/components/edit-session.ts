@@ -1,6 +1,7 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback, useEffect } from 'react';
-import type { Flow, Step } from '../../../../../domain/flow';
+import type { Flow } from '@/features/flow-workspace/api/get-flow';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { draftOf, type StepDraft, type StepFields } from './step-draft';
 
 /**

@@ -1,5 +1,5 @@
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { detectLabels } from '../../../../../domain/execution';
-import type { Step } from '../../../../../domain/flow';
 
 export interface PromptLabel {
   label: string;

@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { cn } from '@/lib/cn';
 import { runMode } from '@/lib/strings';
-import type { Step } from '../../../../../domain/flow';
 
 /** The flow's steps in order; the chosen one is highlighted. */
 export function StepTree({

@@ -5,11 +5,11 @@ import { Card } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/field';
 import { MarkdownBlock } from '@/components/ui/markdown';
 import { useToast } from '@/components/ui/toast';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { editMode as t } from '@/features/flow-workspace/strings';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution';
-import type { Step } from '../../../../../domain/flow';
 import { useTestExecuteStep } from '../api/test-execute-step';
 
 /** Runs the step once on the flow's latest execution with a typed input and shows what the model said. */

@@ -1,20 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 
-/** One event of an execution's log as the history API gives it: what happened, when, and who did it. */
-export type HistoryEvent = ExecutionEvent & {
-  position: number;
-  at: string;
-  actor: { userId: string | null; name: string | null };
-  commandId: string | null;
-};
-
-interface HistoryPage {
-  items: HistoryEvent[];
-  /** Where the next page starts; null on the last. */
-  nextCursor: string | null;
-}
+/**
+ * One event of an execution's log as the history API gives it: what happened, when, and who did it. What
+ * happened stays the domain's ExecutionEvent: the screen folds the events with the server's own `evolve`.
+ */
+export type HistoryEvent = ExecutionEvent &
+  Omit<AnswerOf<'/api/executions/{id}/events'>['items'][number], 'type' | 'data'>;
 
 /** The largest page the API gives. */
 const PAGE_SIZE = 200;
@@ -24,11 +17,15 @@ async function fetchExecutionHistory(executionId: string): Promise<HistoryEvent[
   const events: HistoryEvent[] = [];
   let cursor: string | null = null;
   do {
-    const from: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const page: HistoryPage = await api.get<HistoryPage>(
-      `/api/executions/${executionId}/events?limit=${PAGE_SIZE}${from}`,
+    const page: AnswerOf<'/api/executions/{id}/events'> = answerOf(
+      await client.GET('/api/executions/{id}/events', {
+        params: {
+          path: { id: executionId },
+          query: { limit: PAGE_SIZE, ...(cursor === null ? {} : { cursor }) },
+        },
+      }),
     );
-    events.push(...page.items);
+    events.push(...(page.items as HistoryEvent[]));
     cursor = page.nextCursor;
   } while (cursor !== null);
   return events;

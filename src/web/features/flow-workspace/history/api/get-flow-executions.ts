@@ -1,15 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ShownExecutionStatus } from '../../../../../domain/execution/types';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
 /** An execution as the flow's list names it; the newest comes first. */
-export interface FlowExecution {
-  id: string;
-  status: ShownExecutionStatus;
-  startedAt: string;
-}
+export type FlowExecution = Unpaged<AnswerOf<'/api/flows/{flowId}/executions'>>[number];
 
 export const flowExecutionsQueryOptions = (flowId: string) =>
-  queryOptions<FlowExecution[]>({ queryKey: ['/api/flows', flowId, 'executions'], staleTime: 0 });
+  queryOptions({
+    queryKey: ['/api/flows', flowId, 'executions'],
+    queryFn: async ({ signal }) =>
+      unpaged(
+        answerOf(
+          await client.GET('/api/flows/{flowId}/executions', { params: { path: { flowId } }, signal }),
+        ),
+      ),
+    staleTime: 0,
+  });
 
 export function useFlowExecutions(flowId: string, enabled: boolean) {
   return useQuery({ ...flowExecutionsQueryOptions(flowId), enabled });

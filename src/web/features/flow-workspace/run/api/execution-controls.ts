@@ -1,13 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storeExecution } from '@/features/flow-workspace/api/get-execution';
-import { api } from '@/lib/api-client';
+import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
 
-export const stopExecution = (executionId: string) =>
-  api.post<Execution>(`/api/executions/${executionId}/stop`);
-export const resetExecution = (executionId: string) =>
-  api.post<Execution>(`/api/executions/${executionId}/reset`);
+export const stopExecution = async (executionId: string): Promise<Execution> =>
+  answerOf(
+    await client.POST('/api/executions/{id}/stop', {
+      params: { path: { id: executionId } },
+      body: NO_FIELDS,
+    }),
+  );
+export const resetExecution = async (executionId: string): Promise<Execution> =>
+  answerOf(
+    await client.POST('/api/executions/{id}/reset', {
+      params: { path: { id: executionId } },
+      body: NO_FIELDS,
+    }),
+  );
 
 export function useStopExecution() {
   const queryClient = useQueryClient();

@@ -1,12 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storeLatestExecution } from '@/features/flow-workspace/api/get-execution';
 import { rerunFromStep as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
+import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { flowsQueryOptions } from '@/lib/flows-query';
 
-export const rerunFromStep = (executionId: string, stepId: string) =>
-  api.post<Execution>(`/api/executions/${executionId}/rerun-from/${stepId}`);
+export const rerunFromStep = async (executionId: string, stepId: string): Promise<Execution> =>
+  answerOf(
+    await client.POST('/api/executions/{id}/rerun-from/{stepId}', {
+      params: { path: { id: executionId, stepId } },
+      body: NO_FIELDS,
+    }),
+  );
 
 /**
  * Starts a new execution that reuses the approved results of the steps before the chosen one; it becomes

@@ -1,9 +1,9 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import type { CacheItem } from '../../../../../domain/execution/types';
-import type { Step } from '../../../../../domain/flow';
 
 export interface ExecuteButton {
   key: string;

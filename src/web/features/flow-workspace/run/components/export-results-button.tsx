@@ -1,11 +1,11 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useToast } from '@/components/ui/toast';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import { formatDateTime } from '@/lib/format-date';
 import { runMode as t, toasts, whyDisabled } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
-import type { Step } from '../../../../../domain/flow';
 
 /** The exported results file: per step its order, name and prompt, then each result with label and time. */
 export function resultsText(steps: Step[], execution: Execution | null): string {

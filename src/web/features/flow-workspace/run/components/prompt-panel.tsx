@@ -2,9 +2,9 @@ import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/field';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { runMode as t, toasts } from '@/lib/strings';
-import type { Step } from '../../../../../domain/flow';
 
 /** The step's system prompt, editable in place so a prompt can be tuned between runs. */
 export function PromptPanel({ step }: { step: Step }) {

@@ -5,12 +5,12 @@ import { useEffect } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useToast } from '@/components/ui/toast';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { quickRun as t } from '@/features/flow-workspace/strings';
 import { messageOf } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts, whyDisabled } from '@/lib/strings';
 import { MESSAGES } from '../../../../../domain/execution/decide';
-import type { Step } from '../../../../../domain/flow';
 import { type QuickRunStatus, quickRunStatusOf } from '../../../../../machines/quick-run';
 import type { QuickRunActor } from '../api/use-quick-run';
 

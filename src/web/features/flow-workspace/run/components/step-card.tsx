@@ -12,13 +12,13 @@ import { StepConfigurationBadges } from '@/components/step-configuration-badges'
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/field';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';
-import type { Step } from '../../../../../domain/flow';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
 import { useOpenStepCardRequest } from './open-step-card';

@@ -1,11 +1,11 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { stepList as s } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
-import type { Step } from '../../../../../domain/flow';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { useOpenStepCard } from './open-step-card';
 import type { StepListResult, StepListRow } from './step-list-rows';

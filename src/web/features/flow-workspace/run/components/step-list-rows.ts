@@ -1,8 +1,8 @@
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { versionsOf } from '@/features/flow-workspace/workspace/components/step-results';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
-import type { Step } from '../../../../../domain/flow';
 import { type ExecuteButton, executeButtonsFor } from './execute-buttons';
 import { type StepDisplayStatus, stepDisplayStatus } from './step-status-icon';
 

@@ -1,9 +1,9 @@
 import { CheckCircle2, CircleStop, Keyboard, Loader2 } from 'lucide-react';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
-import type { Step } from '../../../../../domain/flow';
 
 export type StepDisplayStatus = 'completed' | 'running' | 'input' | 'stopped' | 'pending';
 

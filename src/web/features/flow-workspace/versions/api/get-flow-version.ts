@@ -1,16 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Flow, Step } from '../../../../../domain/flow';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
 /** The flow and its steps, in order, as they stood at one version. */
-export interface FlowVersionView {
-  version: number;
-  flow: Flow;
-  steps: Step[];
-}
+export type FlowVersionView = AnswerOf<'/api/flows/{id}/versions/{version}'>;
 
 export const flowVersionQueryOptions = (flowId: string, version: number) =>
-  queryOptions<FlowVersionView>({
+  queryOptions({
     queryKey: ['/api/flows', flowId, 'versions', version],
+    queryFn: async ({ signal }) =>
+      answerOf(
+        await client.GET('/api/flows/{id}/versions/{version}', {
+          params: { path: { id: flowId, version } },
+          signal,
+        }),
+      ),
     // A version never changes once made.
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -1,26 +1,22 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ShownExecutionStatus } from '../../../../../domain/execution/types';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+
+/**
+ * One version of a flow: a change of the flow or its steps, who made it (no name when the user is gone)
+ * and when, and the executions that started from it; oldest first.
+ */
+export type FlowVersion = Unpaged<AnswerOf<'/api/flows/{id}/versions'>>[number];
 
 /** An execution as a version names it: one that started from that version. */
-export interface VersionExecution {
-  id: string;
-  status: ShownExecutionStatus;
-  startedAt: string;
-}
-
-/** One version of a flow: a change of the flow or its steps, who made it and when; oldest first. */
-export interface FlowVersion {
-  version: number;
-  summary: string;
-  /** Who made it; no name when the user is gone. */
-  actor: { userId: string | null; name: string | null };
-  at: string;
-  executions: VersionExecution[];
-}
+export type VersionExecution = FlowVersion['executions'][number];
 
 export const flowVersionsQueryOptions = (flowId: string) =>
-  queryOptions<FlowVersion[]>({
+  queryOptions({
     queryKey: ['/api/flows', flowId, 'versions'],
+    queryFn: async ({ signal }) =>
+      unpaged(
+        answerOf(await client.GET('/api/flows/{id}/versions', { params: { path: { id: flowId } }, signal })),
+      ),
     // Every edit in the workspace adds a version: each opening reads the list again.
     staleTime: 0,
   });

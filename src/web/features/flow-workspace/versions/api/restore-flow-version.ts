@@ -2,13 +2,18 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
 import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
+import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
-import { type FlowVersionView, flowVersionQueryOptions } from './get-flow-version';
+import { flowVersionQueryOptions } from './get-flow-version';
 import { flowVersionsQueryOptions } from './get-flow-versions';
 
-export const restoreFlowVersion = (flowId: string, version: number) =>
-  api.post<FlowVersionView>(`/api/flows/${flowId}/restore/${version}`, {});
+export const restoreFlowVersion = async (flowId: string, version: number) =>
+  answerOf(
+    await client.POST('/api/flows/{id}/restore/{version}', {
+      params: { path: { id: flowId, version } },
+      body: NO_FIELDS,
+    }),
+  );
 
 /**
  * Makes the flow as it stood at a version its newest version; the workspace's flow and steps become the

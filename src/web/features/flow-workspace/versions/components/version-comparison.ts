@@ -1,5 +1,6 @@
+import type { Flow } from '@/features/flow-workspace/api/get-flow';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { type DiffPart, diffText } from '../../../../../domain/execution/text-diff';
-import type { Flow, Step } from '../../../../../domain/flow';
 
 /** What a comparison reads of a version: the flow's details and its steps. */
 export interface VersionContent {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { logs as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { contextQueryOptions } from './get-context';
 import { logsQueryOptions } from './get-logs';
 
-export const clearLogs = (flowId: string) => api.delete(`/api/flows/${flowId}/logs`);
+export const clearLogs = async (flowId: string) =>
+  answerOf(await client.DELETE('/api/flows/{flowId}/logs', { params: { path: { flowId } } }));
 
 /** Clearing hides the flow's requests so far, and with them the conversation its context shows. */
 export function useClearLogs(flowId: string) {

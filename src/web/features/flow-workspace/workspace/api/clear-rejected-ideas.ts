@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { conversationContext as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { contextQueryOptions } from './get-context';
 
-export const clearRejectedIdeas = (flowId: string) =>
-  api.delete(`/api/flows/${flowId}/context/rejected-ideas`);
+export const clearRejectedIdeas = async (flowId: string) =>
+  answerOf(
+    await client.DELETE('/api/flows/{flowId}/context/rejected-ideas', { params: { path: { flowId } } }),
+  );
 
 /** The flow's rejected ideas so far leave its prompts and its context (the event log keeps them). */
 export function useClearRejectedIdeas(flowId: string) {

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { suggestions as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { suggestionsQueryOptions } from './get-suggestions';
 
-export const clearSuggestions = (flowId: string) => api.delete(`/api/flows/${flowId}/suggestions`);
+export const clearSuggestions = async (flowId: string) =>
+  answerOf(await client.DELETE('/api/flows/{flowId}/suggestions', { params: { path: { flowId } } }));
 
 export function useClearSuggestions(flowId: string) {
   const queryClient = useQueryClient();

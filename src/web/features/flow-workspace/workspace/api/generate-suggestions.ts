@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { suggestions as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
-import type { SuggestionRecord } from '../../../../../domain/flow-suggestions';
+import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
 import { suggestionsQueryOptions } from './get-suggestions';
 
-export const generateSuggestions = (flowId: string) =>
-  api.post<SuggestionRecord>(`/api/flows/${flowId}/suggestions`);
+export const generateSuggestions = async (flowId: string) =>
+  answerOf(
+    await client.POST('/api/flows/{flowId}/suggestions', { params: { path: { flowId } }, body: NO_FIELDS }),
+  );
 
 /** A new record goes on top of the list, as the server orders it. */
 export function useGenerateSuggestions(flowId: string) {

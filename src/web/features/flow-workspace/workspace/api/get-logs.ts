@@ -1,30 +1,23 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { KeySource, UnreviewedResultUse } from '../../../../../domain/execution/types';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
-/** One model request as the AI request log shows it. */
-export interface AiRequestLog {
-  id: string;
-  stepOrder: number;
-  finalPrompt: string;
-  userInput: string;
-  /** Each [[label]] the prompt referenced and the text that replaced it. */
-  stepLabels: Record<string, string>;
-  /** Labels left as written: nothing earlier answered to them. */
-  unresolvedLabels: string[];
-  /** Results the prompt used while nobody had approved them, as recorded with the run. */
-  unreviewedResults: UnreviewedResultUse[];
-  aiResponse: string | null;
-  success: boolean | null;
-  errorMessage: string | null;
-  model: string | null;
-  keySource: KeySource | null;
-  requestedAt: string;
-  /** The StepRunStarted event the request belongs to: `npm run events -- show <executionId>` lists it. */
-  startedEvent: { id: string; position: number; executionId: string; commandId: string | null };
-}
+/**
+ * One model request as the AI request log shows it: the prompt sent, the [[label]]s it referenced and the
+ * text that replaced them, labels left as written (nothing earlier answered to them), results it used while
+ * nobody had approved them, the answer, and the StepRunStarted event it belongs to (`npm run events -- show
+ * <executionId>` lists it).
+ */
+export type AiRequestLog = Unpaged<AnswerOf<'/api/flows/{flowId}/logs'>>[number];
 
 export const logsQueryOptions = (flowId: string) =>
-  queryOptions<AiRequestLog[]>({ queryKey: ['/api/flows', flowId, 'logs'], staleTime: 0 });
+  queryOptions({
+    queryKey: ['/api/flows', flowId, 'logs'],
+    queryFn: async ({ signal }) =>
+      unpaged(
+        answerOf(await client.GET('/api/flows/{flowId}/logs', { params: { path: { flowId } }, signal })),
+      ),
+    staleTime: 0,
+  });
 
 export function useLogs(flowId: string, enabled: boolean) {
   return useQuery({ ...logsQueryOptions(flowId), enabled });

@@ -1,19 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { conversationContext as t } from '@/features/flow-workspace/strings';
-import { api } from '@/lib/api-client';
-import type { ConversationContextView } from '../../../../../domain/conversation-context';
+import { answerOf, client } from '@/lib/api-client';
 import { contextQueryOptions } from './get-context';
 
 /** The errors these calls throw are the catalogue's; the server's answer stays as the cause. */
 export const createContext = (flowId: string, userNotes: string) =>
-  api.post<ConversationContextView>(`/api/flows/${flowId}/context`, { userNotes }).catch((cause: unknown) => {
-    throw new Error(t.createFailed, { cause });
-  });
+  client
+    .POST('/api/flows/{flowId}/context', { params: { path: { flowId } }, body: { userNotes } })
+    .then(answerOf, (cause: unknown) => {
+      throw new Error(t.createFailed, { cause });
+    });
 
 export const updateContextNotes = (flowId: string, userNotes: string) =>
-  api
-    .patch<ConversationContextView>(`/api/flows/${flowId}/context`, { userNotes })
-    .catch((cause: unknown) => {
+  client
+    .PATCH('/api/flows/{flowId}/context', { params: { path: { flowId } }, body: { userNotes } })
+    .then(answerOf, (cause: unknown) => {
       throw new Error(t.updateFailed, { cause });
     });
 

@@ -9,6 +9,10 @@ import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
 import { UnreviewedResultsNote } from './unreviewed-results-note';
 
+/** The API answers any string as the key source: one the log has no name for shows as it is. */
+const keySourceName = (source: string) =>
+  Object.hasOwn(t.keySource, source) ? t.keySource[source as keyof typeof t.keySource] : source;
+
 function Section({ title, children, open }: { title: string; children: ReactNode; open?: boolean }) {
   return (
     <details className="mt-1" open={open}>
@@ -38,7 +42,7 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
         {entry.model ? <Badge tone="outline">{entry.model}</Badge> : null}
         {entry.keySource ? (
           <Badge tone={entry.keySource === 'offline' ? 'amber' : 'neutral'} data-testid="log-key-source">
-            {t.keySource[entry.keySource]}
+            {keySourceName(entry.keySource)}
           </Badge>
         ) : null}
         <span className="text-xs text-slate-500">{formatDateTime(entry.requestedAt)}</span>

@@ -1,11 +1,11 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
 import type { StepResult } from '../../../../../domain/execution/types';
-import type { Step } from '../../../../../domain/flow';
 import { ResultCard } from './result-card';
 import { UnreviewedResultsNote } from './unreviewed-results-note';
 

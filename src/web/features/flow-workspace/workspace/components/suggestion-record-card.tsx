@@ -2,7 +2,7 @@ import { Badge } from '@/components/ui/badge';
 import { MarkdownBlock } from '@/components/ui/markdown';
 import { suggestions as t } from '@/features/flow-workspace/strings';
 import { formatDateTime } from '@/lib/format-date';
-import type { SuggestionRecord } from '../../../../../domain/flow-suggestions';
+import type { SuggestionRecord } from '../api/get-suggestions';
 
 /** One round of suggestions: when it was made, what it says of each step, and of the flow as a whole. */
 export function SuggestionRecordCard({ record }: { record: SuggestionRecord }) {
@@ -31,13 +31,17 @@ export function SuggestionRecordCard({ record }: { record: SuggestionRecord }) {
           ))}
         </ul>
       )}
-      <h3 className="mt-4 text-sm font-semibold text-slate-700">{t.strategicRecommendation}</h3>
-      <div
-        className="mt-2 rounded-md border border-indigo-100 bg-indigo-50/50 p-3"
-        data-testid="strategic-recommendation"
-      >
-        <MarkdownBlock text={record.strategicRecommendation} />
-      </div>
+      {record.strategicRecommendation === null ? null : (
+        <>
+          <h3 className="mt-4 text-sm font-semibold text-slate-700">{t.strategicRecommendation}</h3>
+          <div
+            className="mt-2 rounded-md border border-indigo-100 bg-indigo-50/50 p-3"
+            data-testid="strategic-recommendation"
+          >
+            <MarkdownBlock text={record.strategicRecommendation} />
+          </div>
+        </>
+      )}
     </li>
   );
 }

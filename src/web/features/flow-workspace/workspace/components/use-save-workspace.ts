@@ -3,6 +3,7 @@ import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { useToast } from '@/components/ui/toast';
 import { sayingVersionMismatch } from '@/features/flow-workspace/api/flow-version';
+import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { useUpdateFlow } from '@/features/flow-workspace/api/update-flow';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import {
@@ -19,7 +20,6 @@ import {
 } from '@/features/flow-workspace/edit/components/step-draft';
 import { editMode } from '@/features/flow-workspace/strings';
 import { toasts } from '@/lib/strings';
-import type { Flow } from '../../../../../domain/flow';
 
 /**
  * The header's Save: the flow's name, description and status as edited in edit mode, and whatever is still

@@ -2,11 +2,11 @@ import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'luci
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';
+import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { cn } from '@/lib/cn';
-import type { Flow } from '../../../../../domain/flow';
 import { LogsDialog } from './logs-dialog';
 import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';
