@@ -43,6 +43,22 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
     expect(problem.detail).toMatch(/^name: /);
   });
 
+  it('answers a well-formed body against a rule of the product 400 rule_violated, with its issues', async () => {
+    const step = { name: 'A', order: 1, systemPrompt: 'x', outputMode: 'single', inputSources: ['step-2'] };
+    const broken = await alice.post('/api/ai/create-from-json', {
+      workflowJSON: { name: 'W', description: 'd', steps: [step] },
+    });
+    const problem = expectProblem(broken, 400, 'rule_violated');
+    expect(problem.issues).toEqual([
+      expect.objectContaining({ path: ['workflowJSON', 'steps', '0', 'inputSources', '0'] }),
+    ]);
+    // A shape the schema refuses stays malformed input, also beside a broken rule.
+    const both = await alice.post('/api/ai/create-from-json', {
+      workflowJSON: { name: 'W', description: 'd', steps: [{ ...step, order: 'first' }] },
+    });
+    expectProblem(both, 400, 'invalid_input');
+  });
+
   it('answers 401 signed_out, 403 for another origin, 404 not_found', async () => {
     expectProblem(await t.app.inject({ method: 'GET', url: '/api/flows' }), 401, 'signed_out');
     expectProblem(

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { DomainError, type LimitCode, type ProblemKind } from '../domain/errors';
+import { DomainError, isProductRule, type LimitCode, type ProblemKind } from '../domain/errors';
 import { ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
@@ -21,6 +21,8 @@ export interface InputIssue {
   code: string;
   path: PropertyKey[];
   message: string;
+  /** A custom check's own: PRODUCT_RULE marks a rule of the product. */
+  params?: unknown;
 }
 
 /**
@@ -198,9 +200,9 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     // The first problem, after the field it is in: `path: message`.
     const first = issues[0];
     const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-    return sendProblem(reply, 400, 'invalid_input', `${where}${first?.message ?? 'Invalid input'}`, {
-      issues,
-    });
+    // Well formed but against a rule of the product: the same refusal a decider gives the rule.
+    const code = issues.every(isProductRule) ? 'rule_violated' : 'invalid_input';
+    return sendProblem(reply, 400, code, `${where}${first?.message ?? 'Invalid input'}`, { issues });
   }
   if (error instanceof DomainError) {
     return sendProblem(reply, statusOf[error.kind], error.code ?? error.kind, error.message, {

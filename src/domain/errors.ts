@@ -45,6 +45,17 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * The `params` of a schema check that is a rule of the product (a multiple_choice step needs a choice, input
+ * sources name earlier steps), not a shape: its refusal is `rule_violated`, as the same rule's refusal by a
+ * decider is. A schema cannot show such a rule, so a request the API document allows may still break it.
+ */
+export const PRODUCT_RULE = { productRule: true } as const;
+
+/** Whether a schema issue is a rule of the product (PRODUCT_RULE). */
+export const isProductRule = (issue: { params?: unknown }) =>
+  (issue.params as { productRule?: unknown } | undefined)?.productRule === true;
+
 export const notFound = (what = 'Not found') => new DomainError('not_found', what);
 export const ruleViolated = (message: string) => new DomainError('rule_violated', message);
 export const conflict = (message: string, retryable = false) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError } from './errors';
+import { DomainError, PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
@@ -125,7 +125,11 @@ export const stepSettingsSchema = z
     inputSources: stepFields.inputSources,
     requiresUserInput: stepFields.requiresUserInput,
   })
-  .refine(hasTheChoicesItsModeNeeds, { path: ['choices'], message: MULTIPLE_CHOICE_NEEDS_CHOICE });
+  .refine(hasTheChoicesItsModeNeeds, {
+    path: ['choices'],
+    message: MULTIPLE_CHOICE_NEEDS_CHOICE,
+    params: PRODUCT_RULE,
+  });
 
 /** Each step's stored size, kept by the step object: a flow's unchanged steps are measured once. */
 const storedSizes = new WeakMap<object, number>();

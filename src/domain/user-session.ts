@@ -11,7 +11,7 @@ export const SESSION_DESCRIPTION_MAX_LENGTH = 2000;
 
 /** What the user names a new session, checked as the request body is checked. */
 export const sessionNamingSchema = z.object({
-  sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).refine(isFilled, SESSION_NAME_REQUIRED),
+  sessionName: z.string().max(SESSION_NAME_MAX_LENGTH).refine(isFilled, SESSION_NAME_REQUIRED).meta(FILLED),
   description: z.string().max(SESSION_DESCRIPTION_MAX_LENGTH),
 });
 

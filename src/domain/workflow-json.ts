@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
 import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
 
@@ -46,6 +47,7 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
     if (orders.has(step.order)) {
       ctx.addIssue({
         code: 'custom',
+        params: PRODUCT_RULE,
         path: ['steps', index, 'order'],
         message: `two steps have order ${step.order}; each step needs its own order`,
       });
@@ -62,11 +64,17 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
           ? `${where}: input source '${source}' is not an earlier step (input sources may only be earlier steps)`
           : null;
       if (message)
-        ctx.addIssue({ code: 'custom', path: ['steps', index, 'inputSources', position], message });
+        ctx.addIssue({
+          code: 'custom',
+          params: PRODUCT_RULE,
+          path: ['steps', index, 'inputSources', position],
+          message,
+        });
     }
     if (step.outputMode === 'multiple_choice' && step.choices.length === 0) {
       ctx.addIssue({
         code: 'custom',
+        params: PRODUCT_RULE,
         path: ['steps', index, 'choices'],
         message: `${where}: a multiple_choice step needs at least one choice`,
       });

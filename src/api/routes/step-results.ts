@@ -13,7 +13,8 @@ const resultUpdate = z
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: 'Give at least one of result, label, approved',
-  });
+  })
+  .meta({ minProperties: 1 });
 
 /** The result's row as it stands after the change. */
 const resultRow = stepResultAnswer.omit({ origin: true }).extend({ createdAt: storedAt });
