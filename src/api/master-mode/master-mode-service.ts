@@ -157,11 +157,12 @@ export class MasterModeService {
       if (executeAll?.runAllId !== runAllId || executeAll.stopRequested) return end('stopped');
       // This process is stopping: the rows left are for an Execute All sent again.
       if (this.closing) return end('failed', INTERRUPTED);
-      const row = (await this.sessions.rows(sessionId))[position - 1];
+      const rows = await this.sessions.rows(sessionId);
+      const row = rows[position - 1];
       if (!row) return end('completed');
       try {
-        // The stream as just read is the row run's starting point: no second read unless it changed.
-        await this.runRow(sessionId, row.id, userId, loaded);
+        // The stream and the rows as just read are the row run's starting point: no second read of either.
+        await this.runRow(sessionId, row.id, userId, { loaded, rows });
       } catch (error) {
         return end('failed', error instanceof Error ? error.message : String(error));
       }
@@ -244,11 +245,11 @@ export class MasterModeService {
     sessionId: string,
     stepId: string,
     userId: string,
-    loaded?: Loaded<MasterState>,
+    read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] } = {},
   ): Promise<MasterStep> {
     const runId = randomUUID();
     try {
-      return await this.runRowReserved(sessionId, stepId, userId, runId, loaded);
+      return await this.runRowReserved(sessionId, stepId, userId, runId, read);
     } catch (error) {
       // A run that recorded no result gives its free run back (a recorded one's usage row did).
       await this.deps.models.release(runId);
@@ -261,10 +262,11 @@ export class MasterModeService {
     stepId: string,
     userId: string,
     runId: string,
-    loaded?: Loaded<MasterState>,
+    read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] },
   ): Promise<MasterStep> {
     const { config, runs, tokens } = this.deps;
-    const rows = await this.sessions.rows(sessionId);
+    const { loaded } = read;
+    const rows = read.rows ?? (await this.sessions.rows(sessionId));
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
     if (!row) throw notFound('Master mode step not found');

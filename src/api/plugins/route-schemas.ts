@@ -142,6 +142,23 @@ function documentRateLimit<T extends { schema: unknown }>(transformed: T, limite
 }
 
 /**
+ * A body that may be left out (a command with no fields: `noFieldsBody`, which takes no body, null or `{}`) is
+ * documented as optional: the swagger plugin marks every body required.
+ */
+function withOptionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const body = (operation as { requestBody?: { required?: boolean; content?: Record<string, unknown> } })
+      .requestBody;
+    const schema = body?.content?.['application/json'] as
+      | { schema?: { anyOf?: { type?: string }[] } }
+      | undefined;
+    if (body && schema?.schema?.anyOf?.some((option) => option.type === 'null')) body.required = false;
+  }
+  return document;
+}
+
+/**
  * The document without the named schemas nothing refers to: each named shape is made for answers and for
  * input alike (`FlowInput` beside `Flow`), and most are only ever answered.
  */
@@ -242,7 +259,7 @@ async function routeSchemas(app: FastifyInstance) {
     },
     // The shapes named with `.meta({ id })` (Flow, Step, Execution, HistoryEvent, …) become
     // components.schemas, referred to wherever an operation uses them.
-    transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input)),
+    transformObject: (input) => withOptionalBodies(withoutUnusedSchemas(jsonSchemaTransformObject(input))),
     transform: (document) =>
       documentRateLimit(
         documentEntityTags(

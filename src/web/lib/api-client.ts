@@ -141,11 +141,6 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<Path extends keyof paths, M extends Method> =
   paths[Path] extends Record<M, infer Op> ? Op : never;
 
-/**
- * The body of a command that takes no fields (run, stop, reset, load …): the document requires one, empty.
- */
-export const NO_FIELDS = {} as const;
-
 /** What the API answers when the call succeeds (its 2xx JSON body), as the document says: the web's API types. */
 export type AnswerOf<Path extends keyof paths, M extends Method = 'get'> =
   Operation<Path, M> extends {

@@ -1322,7 +1322,7 @@ export interface operations {
         flowId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -1536,7 +1536,7 @@ export interface operations {
         version: number;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -1855,7 +1855,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -1892,7 +1892,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -2047,7 +2047,7 @@ export interface operations {
         stepId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -2860,7 +2860,7 @@ export interface operations {
         flowId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -3399,7 +3399,7 @@ export interface operations {
         stepId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -3460,7 +3460,7 @@ export interface operations {
         sessionId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -3569,7 +3569,7 @@ export interface operations {
         sessionId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -3609,7 +3609,7 @@ export interface operations {
         sessionId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -3811,7 +3811,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -4115,7 +4115,7 @@ export interface operations {
         "idempotency-key"?: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };
@@ -4307,7 +4307,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": Record<string, never> | null;
       };

@@ -1,5 +1,5 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import type { FailureToast } from '@/lib/failure-toast';
 import { flowsQueryOptions } from '@/lib/flows-query';
@@ -19,9 +19,7 @@ export class ExecutionStartError extends Error {
 }
 
 export const startExecution = async (flowId: string): Promise<Execution> =>
-  answerOf(
-    await client.POST('/api/flows/{flowId}/execute', { params: { path: { flowId } }, body: NO_FIELDS }),
-  );
+  answerOf(await client.POST('/api/flows/{flowId}/execute', { params: { path: { flowId } } }));
 
 /** Starts an execution of the flow and makes it the latest one, the one the run screen works on. */
 export async function startLatestExecution(queryClient: QueryClient, flowId: string): Promise<Execution> {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { answerOf, type BodyOf, client, NO_FIELDS } from '@/lib/api-client';
+import { answerOf, type BodyOf, client } from '@/lib/api-client';
 import type { FailureToast } from '@/lib/failure-toast';
 import { masterMode as t } from '../strings';
 import {
@@ -20,9 +20,7 @@ export const updateMasterStep = async (stepId: string, changes: UpdateMasterStep
 export const deleteMasterStep = async (stepId: string) =>
   answerOf(await client.DELETE('/api/master-mode/steps/{stepId}', { params: { path: { stepId } } }));
 export const executeMasterStep = async (stepId: string) =>
-  answerOf(
-    await client.POST('/api/master-mode/execute/{stepId}', { params: { path: { stepId } }, body: NO_FIELDS }),
-  );
+  answerOf(await client.POST('/api/master-mode/execute/{stepId}', { params: { path: { stepId } } }));
 
 /** Puts a row the server answered into the cached session, in order. */
 function storeRow(session: MasterSessionWithSteps | undefined, row: MasterStep) {

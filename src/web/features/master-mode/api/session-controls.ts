@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { masterMode as t } from '../strings';
 import { storeMasterSession } from './get-master-session';
 
@@ -10,21 +10,18 @@ export const executeAll = async (sessionId: string) =>
   answerOf(
     await client.POST('/api/master-mode/execute-all/{sessionId}', {
       params: { path: { sessionId } },
-      body: NO_FIELDS,
     }),
   );
 export const stopSession = async (sessionId: string) =>
   answerOf(
     await client.POST('/api/master-mode/stop/{sessionId}', {
       params: { path: { sessionId } },
-      body: NO_FIELDS,
     }),
   );
 export const resetSession = async (sessionId: string) =>
   answerOf(
     await client.POST('/api/master-mode/reset/{sessionId}', {
       params: { path: { sessionId } },
-      body: NO_FIELDS,
     }),
   );
 

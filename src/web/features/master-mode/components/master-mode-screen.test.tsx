@@ -233,7 +233,7 @@ describe('the master mode grid', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(screen.queryByTestId('master-stop')).toBeNull());
     expect(await screen.findByText(masterMode.executeAllFailed)).toBeTruthy();
     expect(screen.getByText('Dòng 002 "Bài viết": Phép tính kết thúc quá sớm')).toBeTruthy();
-    expect(writes()).toEqual([{ method: 'POST', url: '/api/master-mode/execute-all/session-1', body: {} }]);
+    expect(writes()).toEqual([{ method: 'POST', url: '/api/master-mode/execute-all/session-1', body: null }]);
 
     // Another run, whose end comes after its answer; an end of someone else's run changes nothing.
     await user.click(screen.getByTestId('master-execute-all'));

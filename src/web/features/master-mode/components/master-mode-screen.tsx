@@ -39,8 +39,10 @@ import { StepSettingsDialog } from './step-settings-dialog';
 export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onBack?: () => void }) {
   // Set on Execute All; cleared when it ends (completed, stopped or failed), when it is refused, or on Stop.
   const [executing, setExecuting] = useState(false);
-  // The Execute All this tab started, and the ends seen before its answer came (its rows may all run first).
+  // The Execute All this tab started, and the ends seen while its answer was on its way (its rows may all run
+  // first): kept only then, and emptied when the answer comes.
   const started = useRef<string | null>(null);
+  const awaitingAnswer = useRef(false);
   const endedEarly = useRef(new Map<string, ExecuteAllEnd>());
   const toast = useToast();
   const ended = (end: ExecuteAllEnd) => {
@@ -59,7 +61,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const streaming = useLiveMasterSession(sessionId, session.data?.version, (event) => {
     if (event.type !== 'MasterExecuteAllEnded') return;
     if (event.data.runAllId === started.current) ended(event.data);
-    else endedEarly.current.set(event.data.runAllId, event.data);
+    else if (awaitingAnswer.current) endedEarly.current.set(event.data.runAllId, event.data);
   });
   const [edits, setEdits] = useState<RowEdits>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -121,6 +123,7 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const runAll = async () => {
     setExecuting(true);
     await flushEdits();
+    awaitingAnswer.current = true;
     executeAll.mutate(sessionId, {
       onSuccess: ({ runAllId }) => {
         started.current = runAllId;
@@ -128,6 +131,10 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
         if (end) ended(end);
       },
       onError: () => setExecuting(false),
+      onSettled: () => {
+        awaitingAnswer.current = false;
+        endedEarly.current.clear();
+      },
     });
   };
 

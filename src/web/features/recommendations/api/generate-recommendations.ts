@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { recommendations as t } from '../strings';
 import { patternsQueryOptions } from './get-patterns';
 import { recommendationsQueryOptions } from './get-recommendations';
@@ -7,7 +7,7 @@ import { recommendationsQueryOptions } from './get-recommendations';
 export type GeneratedRecommendations = AnswerOf<'/api/recommendations/generate', 'post'>;
 
 export const generateRecommendations = async () =>
-  answerOf(await client.POST('/api/recommendations/generate', { body: NO_FIELDS }));
+  answerOf(await client.POST('/api/recommendations/generate'));
 
 /** A new look replaces some recommendations and counts patterns again: both lists are read afresh. */
 export function useGenerateRecommendations() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
@@ -8,9 +8,7 @@ import { recommendationsQueryOptions } from './get-recommendations';
 export type ImplementedFlow = AnswerOf<'/api/recommendations/{id}/implement', 'post'>;
 
 export const implementRecommendation = async (id: string) =>
-  answerOf(
-    await client.POST('/api/recommendations/{id}/implement', { params: { path: { id } }, body: NO_FIELDS }),
-  );
+  answerOf(await client.POST('/api/recommendations/{id}/implement', { params: { path: { id } } }));
 
 export function useImplementRecommendation() {
   const queryClient = useQueryClient();

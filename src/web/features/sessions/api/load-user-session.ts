@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 import { sessions as t } from '../strings';
 
 /** Where the page reloads into: the session's flow workspace in its mode, or the flows list. */
@@ -9,7 +9,6 @@ export const loadUserSession = async (sessionId: string) =>
   answerOf(
     await client.POST('/api/user-sessions/{id}/load', {
       params: { path: { id: sessionId } },
-      body: NO_FIELDS,
     }),
   );
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storeExecution } from '@/features/flow-workspace/api/get-execution';
-import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
 
@@ -8,14 +8,12 @@ export const stopExecution = async (executionId: string): Promise<Execution> =>
   answerOf(
     await client.POST('/api/executions/{id}/stop', {
       params: { path: { id: executionId } },
-      body: NO_FIELDS,
     }),
   );
 export const resetExecution = async (executionId: string): Promise<Execution> =>
   answerOf(
     await client.POST('/api/executions/{id}/reset', {
       params: { path: { id: executionId } },
-      body: NO_FIELDS,
     }),
   );
 

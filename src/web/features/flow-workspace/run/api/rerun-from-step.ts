@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storeLatestExecution } from '@/features/flow-workspace/api/get-execution';
 import { rerunFromStep as t } from '@/features/flow-workspace/strings';
-import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import { flowsQueryOptions } from '@/lib/flows-query';
 
@@ -9,7 +9,6 @@ export const rerunFromStep = async (executionId: string, stepId: string): Promis
   answerOf(
     await client.POST('/api/executions/{id}/rerun-from/{stepId}', {
       params: { path: { id: executionId, stepId } },
-      body: NO_FIELDS,
     }),
   );
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
 import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
-import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { flowVersionQueryOptions } from './get-flow-version';
 import { flowVersionsQueryOptions } from './get-flow-versions';
@@ -11,7 +11,6 @@ export const restoreFlowVersion = async (flowId: string, version: number) =>
   answerOf(
     await client.POST('/api/flows/{id}/restore/{version}', {
       params: { path: { id: flowId, version } },
-      body: NO_FIELDS,
     }),
   );
 

@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { suggestions as t } from '@/features/flow-workspace/strings';
-import { answerOf, client, NO_FIELDS } from '@/lib/api-client';
+import { answerOf, client } from '@/lib/api-client';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const generateSuggestions = async (flowId: string) =>
-  answerOf(
-    await client.POST('/api/flows/{flowId}/suggestions', { params: { path: { flowId } }, body: NO_FIELDS }),
-  );
+  answerOf(await client.POST('/api/flows/{flowId}/suggestions', { params: { path: { flowId } } }));
 
 /** A new record goes on top of the list, as the server orders it. */
 export function useGenerateSuggestions(flowId: string) {
