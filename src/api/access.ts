@@ -1,51 +1,145 @@
 import type { Fragment, Sql, TransactionSql } from 'postgres';
+import { forbidden, notFound } from '../domain/errors';
 
 /**
  * Who may do what to which record: decided here and nowhere else. Routes, the websocket subscription, the
  * versions and history routes, the command handler and the events tool all ask this module, in memory with
- * `may` or inside a query with `mayInSql` (the same rule, for finding and listing records).
+ * `may` (or `requireMay`, which answers with the refusal) or inside a query with `mayInSql` (the same rule,
+ * for finding and listing records).
+ *
+ * A record is its owner's alone, or it is in a workspace: then the owner counts for nothing and the actor's
+ * role in that workspace decides (owner, editor, reviewer, auditor; no role: not a member, who sees nothing).
  */
 
 /** Who asks: a signed-in user's id, or null for the server itself (the crash sweep, the maintenance tools). */
 export type Actor = string | null;
 
-/** What the actor wants to do. */
-export type Action = 'read' | 'change' | 'run' | 'watch';
+/**
+ * What the actor wants to do: read it, change it (edit a flow, delete a record), run it (start and run
+ * steps, stop, reset), review it (approve, edit or reject a step's result), watch it live, or manage a
+ * workspace's members and invitations.
+ */
+export type Action = 'read' | 'change' | 'run' | 'review' | 'watch' | 'manage';
 
 /**
- * What the actor acts on. Flows, executions and master mode sessions are work that can be shared; a user's
- * personal records (saved sessions, API keys and usage, recommendations and patterns) are theirs alone.
+ * What the actor acts on. Flows and executions can be in a workspace; a workspace is its members'; master
+ * mode sessions and a user's personal records (saved sessions, API keys and usage, recommendations and
+ * patterns) are theirs alone.
  */
-export type RecordKind = 'flow' | 'execution' | 'master-session' | 'personal';
+export type RecordKind = 'flow' | 'execution' | 'master-session' | 'workspace' | 'personal';
 
-export const ACTIONS: readonly Action[] = ['read', 'change', 'run', 'watch'];
-export const RECORD_KINDS: readonly RecordKind[] = ['flow', 'execution', 'master-session', 'personal'];
+/** A member's role in a workspace. */
+export type Role = 'owner' | 'editor' | 'reviewer' | 'auditor';
+
+export const ACTIONS: readonly Action[] = ['read', 'change', 'run', 'review', 'watch', 'manage'];
+export const RECORD_KINDS: readonly RecordKind[] = [
+  'flow',
+  'execution',
+  'master-session',
+  'workspace',
+  'personal',
+];
+export const ROLES: readonly Role[] = ['owner', 'editor', 'reviewer', 'auditor'];
+
+/** What each role may do to its workspace's records (and to the workspace itself). */
+const ROLE_ACTIONS: Record<Role, readonly Action[]> = {
+  owner: ['read', 'change', 'run', 'review', 'watch', 'manage'],
+  editor: ['read', 'change', 'run', 'review', 'watch'],
+  reviewer: ['read', 'review', 'watch'],
+  auditor: ['read', 'watch'],
+};
+
+/** The roles that may do `action` (in a query's terms). */
+export const rolesThatMay = (action: Action): Role[] =>
+  ROLES.filter((role) => ROLE_ACTIONS[role].includes(action));
 
 /**
- * May `actor` do `action` to a record of `kind` owned by `ownerId` (undefined: no such record)? Today every
- * kind and action has the same answer: the owner may, nobody else; the server itself may do anything.
+ * Whose a record is: its owner's id (a string; null for a record without an owner, which only the server
+ * may touch), or the workspace it is in with the actor's role there (null: the actor is not a member).
  */
-export function may(
-  actor: Actor,
-  action: Action,
-  kind: RecordKind,
-  ownerId: string | null | undefined,
-): boolean {
-  if (ownerId === undefined || !ACTIONS.includes(action) || !RECORD_KINDS.includes(kind)) return false;
-  return actor === null || ownerId === actor;
+export type Holder = string | null | WorkspaceHolder;
+
+export interface WorkspaceHolder {
+  workspaceId: string;
+  role: Role | null;
+}
+
+/** The holder of a record that may be in a workspace, once the actor's role there is known. */
+export const holderOf = (
+  ownerId: string | null,
+  workspace: { workspaceId: string | null; role: Role | null },
+): Holder =>
+  workspace.workspaceId === null ? ownerId : { workspaceId: workspace.workspaceId, role: workspace.role };
+
+/**
+ * May `actor` do `action` to a record of `kind` held by `holder` (undefined: no such record)? The server
+ * itself may do anything to a record that exists; an owner anything to their own records; a member what
+ * their role allows to their workspace's.
+ */
+export function may(actor: Actor, action: Action, kind: RecordKind, holder: Holder | undefined): boolean {
+  if (holder === undefined || !ACTIONS.includes(action) || !RECORD_KINDS.includes(kind)) return false;
+  if (actor === null) return true;
+  if (holder === null || typeof holder === 'string') return kind !== 'workspace' && holder === actor;
+  if (kind === 'master-session' || kind === 'personal') return false;
+  return holder.role !== null && ROLE_ACTIONS[holder.role].includes(action);
 }
 
 /**
- * `may` as a condition of a query over records of `kind` whose owner is in `ownerColumn` (`user_id`,
- * `f.user_id`): true on exactly the rows the actor may act on so.
+ * `may`, as the answer a request gets when it may not: 404 `{name} not found` to whoever may not even read
+ * the record (so nobody learns what another user or workspace has), 403 with the reason to a member who
+ * may read it but whose role does not allow `action`.
+ */
+export function requireMay(
+  actor: Actor,
+  action: Action,
+  kind: RecordKind,
+  holder: Holder | undefined,
+  name: string,
+): void {
+  if (may(actor, action, kind, holder)) return;
+  if (!may(actor, 'read', kind, holder)) throw notFound(`${name} not found`);
+  const role = (holder as WorkspaceHolder).role;
+  throw forbidden(
+    `The ${role} role in this workspace may not ${ACTION_WORDS[action]} this ${KIND_WORDS[kind]}`,
+  );
+}
+
+const ACTION_WORDS: Record<Action, string> = {
+  read: 'read',
+  change: 'change',
+  run: 'run',
+  review: 'review',
+  watch: 'watch',
+  manage: 'manage the members of',
+};
+
+const KIND_WORDS: Record<RecordKind, string> = {
+  flow: 'flow',
+  execution: 'execution',
+  'master-session': 'master mode session',
+  workspace: 'workspace',
+  personal: 'record',
+};
+
+/** Where a query finds a record's holder: its owner column, and its workspace column when it can be in one. */
+export type HolderColumns = string | { owner?: string; workspace: string };
+
+/**
+ * `may` as a condition of a query over records of `kind` held as `columns` say (`user_id`, or
+ * `{ owner: 'f.user_id', workspace: 'f.workspace_id' }`, or `{ workspace: 'w.id' }` for workspaces
+ * themselves): true on exactly the rows the actor may act on so.
  */
 export function mayInSql(
   sql: Sql | TransactionSql,
   actor: string,
   action: Action,
   kind: RecordKind,
-  ownerColumn: string,
+  columns: HolderColumns,
 ): Fragment {
   if (!ACTIONS.includes(action) || !RECORD_KINDS.includes(kind)) return sql`false`;
-  return sql`${sql(ownerColumn)} = ${actor}`;
+  if (typeof columns === 'string') return kind === 'workspace' ? sql`false` : sql`${sql(columns)} = ${actor}`;
+  const member = sql`${sql(columns.workspace)} IN (
+    SELECT workspace_id FROM workspace_members WHERE user_id = ${actor} AND role IN ${sql(rolesThatMay(action))})`;
+  if (columns.owner === undefined) return sql`(${member})`;
+  return sql`((${sql(columns.workspace)} IS NULL AND ${sql(columns.owner)} = ${actor}) OR ${member})`;
 }

@@ -8,6 +8,7 @@ const statusOf: Record<ProblemKind, number> = {
   rule_violated: 400,
   signed_out: 401,
   not_found: 404,
+  forbidden: 403,
   conflict: 409,
   version_mismatch: 412,
   over_limit: 429,
@@ -89,6 +90,7 @@ const TITLES: Record<ProblemCode, string> = {
   invalid_input: 'The request is malformed',
   signed_out: 'Not signed in',
   not_found: 'Not found',
+  forbidden: 'Your role does not allow this',
   conflict: 'Conflicts with the current state',
   version_mismatch: 'The record is not at the version the request names',
   over_limit: 'A limit is used up',
@@ -184,6 +186,7 @@ export class IdempotencyKeyReused extends Error {
 /** The codes of Fastify's own client errors, by status. */
 const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
   400: 'invalid_input',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'too_large',

@@ -9,6 +9,8 @@ export type ProblemKind =
   | 'signed_out'
   /** Missing, or another user's (404). */
   | 'not_found'
+  /** Seen by a member of its workspace whose role does not allow this (403). */
+  | 'forbidden'
   /** Clashes with the current state, e.g. a run already in progress (409). */
   | 'conflict'
   /** The client's If-Match names another version than the record's current one (412). */
@@ -58,5 +60,6 @@ export const isProductRule = (issue: { params?: unknown }) =>
 
 export const notFound = (what = 'Not found') => new DomainError('not_found', what);
 export const ruleViolated = (message: string) => new DomainError('rule_violated', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const conflict = (message: string, retryable = false) =>
   new DomainError('conflict', message, { retryable });
