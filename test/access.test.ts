@@ -107,6 +107,7 @@ const ACCESS: Record<string, Entry> = {
   'GET /api/flows/{id}': { access: 'owner' },
   'PUT /api/flows/{id}': { access: 'owner', body: () => ({ description: 'Changed' }) },
   'DELETE /api/flows/{id}': { access: 'owner', ids: (f) => ({ id: f.doomedFlow }) },
+  'POST /api/flows/{id}/move': { access: 'owner', body: () => ({ workspaceId: null }) },
   'GET /api/flows/{flowId}/steps': { access: 'owner' },
   'POST /api/flows/{flowId}/execute': { access: 'owner' },
   'GET /api/flows/{flowId}/executions/latest': { access: 'owner' },

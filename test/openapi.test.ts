@@ -212,6 +212,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
       'status',
       'updatedAt',
       'userId',
+      'workspaceId',
     ]);
     expect((await lan.get(`/api/flows/${flow.id}`)).json()).toEqual(flow);
   });

@@ -121,6 +121,14 @@ const KIND_WORDS: Record<RecordKind, string> = {
   personal: 'record',
 };
 
+/**
+ * A workspace's flow goes back to its owner's own flows only by its owner's hand: a member who may change
+ * it may not make it someone's private flow.
+ */
+export function requireOwnerTakesBack(actor: string, ownerId: string): void {
+  if (actor !== ownerId) throw forbidden("Only the flow's owner may move it back to their own flows");
+}
+
 /** Where a query finds a record's holder: its owner column, and its workspace column when it can be in one. */
 export type HolderColumns = string | { owner?: string; workspace: string };
 
@@ -143,3 +151,17 @@ export function mayInSql(
   if (columns.owner === undefined) return sql`(${member})`;
   return sql`((${sql(columns.workspace)} IS NULL AND ${sql(columns.owner)} = ${actor}) OR ${member})`;
 }
+
+/**
+ * The actor's role in the workspace of the record a query reads (`workspaceColumn`), as a column `role`
+ * (null: not a member, or the record is in no workspace): what `requireMay` needs to tell a 403 from a 404.
+ */
+export const roleInSql = (sql: Sql | TransactionSql, actor: string, workspaceColumn: string): Fragment =>
+  sql`(SELECT m.role FROM workspace_members m
+       WHERE m.workspace_id = ${sql(workspaceColumn)} AND m.user_id = ${actor}) AS role`;
+
+/** The holder columns of flows and executions (`user_id`, `workspace_id`), under the query's alias for the table. */
+export const heldIn = (alias?: string): HolderColumns => {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return { owner: column('user_id'), workspace: column('workspace_id') };
+};

@@ -37,6 +37,7 @@ export const flowAnswer = z
   .object({
     id: recordId,
     userId: recordId,
+    workspaceId: recordId.nullable().describe("The workspace the flow is in; null: its owner's own"),
     name: z.string(),
     description: z.string(),
     status: z.string().describe('active, draft or inactive (flows saved before the rule may hold another)'),
@@ -146,6 +147,8 @@ export const executionStateAnswer = z.object({
   id: recordId,
   userId: recordId,
   flowId: recordId,
+  /** The workspace its flow was in when it started; null: the flow was its owner's own. */
+  workspaceId: recordId.nullable(),
   status: z.enum(['running', 'stopped', 'completed', 'failed']),
   currentStep: z.int(),
   steps: z.array(stepSnapshotAnswer),

@@ -8,7 +8,7 @@ import {
 } from '../domain/conversation-context';
 import { conflict, notFound } from '../domain/errors';
 import type { ConversationContext } from '../domain/execution/types';
-import { mayInSql } from './access';
+import { type Action, heldIn, mayInSql } from './access';
 
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
 const REJECTED_IDEA_JSON = `json_build_object('stepOrder', r.step_order, 'label', r.label, 'content', r.content)`;
@@ -73,7 +73,7 @@ export async function readConversationContext(
       WHERE l.flow_id = f.id AND l.success
         AND (f.logs_cleared_at IS NULL OR l.requested_at > f.logs_cleared_at)
     ) turns
-    WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}`;
+    WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
   if (!row) throw notFound('Flow not found');
   return {
     id: row.id,
@@ -91,7 +91,7 @@ export async function readConversationContext(
 export class ConversationContexts {
   constructor(
     private readonly sql: Sql,
-    private readonly flows: { owned(flowId: string, userId: string): Promise<unknown> },
+    private readonly flows: { owned(flowId: string, userId: string, action: Action): Promise<unknown> },
   ) {}
 
   /** The context of one of the user's flows (404 for any other flow). */
@@ -104,11 +104,11 @@ export class ConversationContexts {
     const created = await this.sql`
       INSERT INTO ai_conversation_context (user_id, flow_id, user_notes)
       SELECT ${userId}, f.id, ${userNotes} FROM flows f
-      WHERE f.id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}
+      WHERE f.id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', heldIn('f'))}
       ON CONFLICT (flow_id) DO NOTHING
       RETURNING id`;
     if (created.length === 0) {
-      await this.flows.owned(flowId, userId);
+      await this.flows.owned(flowId, userId, 'change');
       throw conflict('Conversation context already exists');
     }
     return this.read(flowId, userId);
@@ -120,10 +120,10 @@ export class ConversationContexts {
       UPDATE ai_conversation_context c
       SET user_notes = ${userNotes}, version = c.version + 1, last_updated = now()
       FROM flows f
-      WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}
+      WHERE c.flow_id = ${flowId} AND f.id = c.flow_id AND ${mayInSql(this.sql, userId, 'change', 'flow', heldIn('f'))}
       RETURNING c.id`;
     if (updated.length === 0) {
-      await this.flows.owned(flowId, userId);
+      await this.flows.owned(flowId, userId, 'change');
       throw notFound('Conversation context not found');
     }
     return this.read(flowId, userId);

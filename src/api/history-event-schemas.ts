@@ -42,6 +42,9 @@ const EVENT_DATA = {
     flowId: recordId,
     steps: z.array(stepSnapshotAnswer),
     flowVersion: z.int().optional().describe('None on executions started before flows had versions'),
+    workspaceId: recordId
+      .optional()
+      .describe("The workspace its flow was in; none when it was its owner's own"),
     cacheItemIds: z.array(recordId),
     at,
   }),

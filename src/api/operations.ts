@@ -62,6 +62,12 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/flows/:id/export': op('exportFlow', 'flows', 'A flow as JSON, to import elsewhere'),
   'GET /api/flows/:id/versions': op('listFlowVersions', 'flows', "A flow's versions, newest first"),
   'GET /api/flows/:id/versions/:version': op('getFlowVersion', 'flows', 'A flow as it was at one version'),
+  'POST /api/flows/:id/move': op(
+    'moveFlow',
+    'flows',
+    "Move a flow into a workspace, to another, or back to its owner's own flows",
+    'write',
+  ),
   'POST /api/flows/:id/restore/:version': op(
     'restoreFlowVersion',
     'flows',
@@ -74,6 +80,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /api/steps/:id': op('deleteStep', 'steps', 'Delete a step', 'write'),
 
   'POST /api/flows/:flowId/execute': op('startExecution', 'executions', 'Start an execution of a flow'),
+  'GET /api/workspaces/:id/executions': op(
+    'listWorkspaceExecutions',
+    'executions',
+    "A workspace's executions, newest first, filtered by flow, person, status and time",
+  ),
   'GET /api/flows/:flowId/executions/latest': op(
     'getLatestExecution',
     'executions',

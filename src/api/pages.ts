@@ -11,7 +11,7 @@ import { ruleViolated } from '../domain/errors';
 
 export const MAX_PAGE_SIZE = 200;
 /** The page size when a cursor is sent without a limit. */
-const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 50;
 
 /** The page parameters every paged list takes, merged into its querystring. */
 export const pageQuery = z.object({

@@ -28,6 +28,8 @@ export const CHOICE_MAX_LENGTH = 1_000;
 export interface Flow {
   id: string;
   userId: string;
+  /** The workspace the flow is in; null: its owner's own. */
+  workspaceId: string | null;
   name: string;
   description: string;
   status: string;
@@ -71,12 +73,17 @@ export type StepSnapshot = Pick<
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 const required = (field: string, max: number) => requiredText(`${field} is required`, max);
 
-export const createFlowSchema = z.strictObject({
+const flowFields = {
   name: required('name', FLOW_NAME_MAX_LENGTH),
   description: required('description', FLOW_DESCRIPTION_MAX_LENGTH),
   status: z.enum(FLOW_STATUSES, { error: `must be one of ${FLOW_STATUSES.join(', ')}` }).optional(),
+};
+export const createFlowSchema = z.strictObject({
+  ...flowFields,
+  /** The workspace to make it in; none or null: the user's own flows. */
+  workspaceId: z.uuid().nullable().optional(),
 });
-export const updateFlowSchema = createFlowSchema.partial();
+export const updateFlowSchema = z.strictObject(flowFields).partial();
 
 const stepFields = {
   name: required('name', STEP_NAME_MAX_LENGTH),

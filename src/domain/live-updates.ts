@@ -54,6 +54,12 @@ export const SIGNED_OUT_CLOSE_CODE = 4401;
  */
 export const RESTART_CLOSE_CODE = 1012;
 
+/**
+ * The close code of a socket whose user was removed from a workspace it watched records of: it may open
+ * again, and finds those records missing.
+ */
+export const REMOVED_FROM_WORKSPACE_CLOSE_CODE = 4403;
+
 /** One key per watched stream, the same in the browser and on the server. */
 export const topicKey = (t: LiveTopic): string =>
   'executionId' in t

@@ -5,6 +5,7 @@ export interface ExecutionRow {
   id: string;
   userId: string;
   flowId: string;
+  workspaceId: string | null;
   status: ExecutionState['status'];
   currentStep: number;
   executionQueue: ExecutionState['executionQueue'];
@@ -24,6 +25,7 @@ export function stateOfRow(row: ExecutionRow): ExecutionState {
     id: row.id,
     userId: row.userId,
     flowId: row.flowId,
+    workspaceId: row.workspaceId,
     status: row.status,
     currentStep: row.currentStep,
     steps: row.steps,

@@ -110,6 +110,7 @@ function changesOf(
       id: executionId,
       userId: state.userId,
       flowId: state.flowId,
+      workspaceId: state.workspaceId,
       status: state.status,
       currentStep: state.currentStep,
       executionQueue: new JsonColumn(state.executionQueue),

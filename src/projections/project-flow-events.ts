@@ -78,6 +78,7 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
     kept.map(({ state, version }) => ({
       id: state.flowId,
       user_id: state.userId,
+      workspace_id: state.workspaceId,
       name: state.details.name,
       description: state.details.description,
       status: state.details.status,
@@ -114,11 +115,12 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
   // Sent together: a transaction's statements travel pipelined, in order.
   statements.push(
     sql`
-      INSERT INTO flows (id, user_id, name, description, status, is_template, created_at, updated_at, version)
-      SELECT id, user_id, name, description, status, is_template, created_at, updated_at, version
+      INSERT INTO flows (id, user_id, workspace_id, name, description, status, is_template, created_at, updated_at,
+                         version)
+      SELECT id, user_id, workspace_id, name, description, status, is_template, created_at, updated_at, version
       FROM json_populate_recordset(NULL::flows, ${rows}::text::json)
       ON CONFLICT (id) DO UPDATE SET
-        name = excluded.name, description = excluded.description, status = excluded.status,
+        workspace_id = excluded.workspace_id, name = excluded.name, description = excluded.description, status = excluded.status,
         is_template = excluded.is_template, created_at = excluded.created_at,
         updated_at = excluded.updated_at, version = excluded.version`,
   );

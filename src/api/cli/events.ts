@@ -1,13 +1,20 @@
 import path from 'node:path';
+import type { Sql } from 'postgres';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow/events';
 import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
-import { type Actor, may, type RecordKind } from '../access';
+import type { Actor } from '../access';
+import { type Aggregate, CommandHandler } from '../commands/command-handler';
+import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
 import { ConfigError, parseEnvironment } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
+import { executionAggregate } from '../executions/execution-aggregate';
+import { flowAggregate } from '../flows/flow-aggregate';
+import { masterAggregate } from '../master-mode/master-aggregate';
+import { WorkspacesRepository } from '../workspaces/workspaces-repository';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 import { eventJson, eventLines } from './event-line';
 import { EVENTS_USAGE, type EventsRequest, parseEventsArguments, UsageError } from './events-arguments';
@@ -19,39 +26,42 @@ const STREAM_PAGE = 500;
 
 type Print = (events: RecordedEvent[]) => Promise<void>;
 
-/** The kind of record a stream is the log of, by its name. */
-function kindOf(streamId: string): RecordKind | null {
-  if (streamId.startsWith(EXECUTION_STREAM_PREFIX)) return 'execution';
-  if (streamId.startsWith(FLOW_STREAM_PREFIX)) return 'flow';
-  if (streamId.startsWith(MASTER_STREAM_PREFIX)) return 'master-session';
+/** The aggregate a stream is the log of, by its name. */
+// biome-ignore lint/suspicious/noExplicitAny: the aggregates differ in every type parameter; only their access is asked.
+function aggregateOf(streamId: string): Aggregate<any, any, any, any> | null {
+  if (streamId.startsWith(EXECUTION_STREAM_PREFIX)) return executionAggregate;
+  if (streamId.startsWith(FLOW_STREAM_PREFIX)) return flowAggregate;
+  if (streamId.startsWith(MASTER_STREAM_PREFIX)) return masterAggregate;
   return null;
 }
 
 /**
- * Whether `actor` may read a stream, as the app decides it: its owner is the user its first events name
- * (who started the execution, created the flow, ran the session's first row). Learnt once per stream.
+ * Whether `actor` may read a stream, as the app decides it: loaded through the command handler, which asks
+ * the access rule (the record's owner, or the actor's role in its workspace). Learnt once per stream.
  */
-function readableBy(store: EventStore, actor: Actor): (streamId: string) => Promise<boolean> {
+function readableBy(store: EventStore, sql: Sql, actor: Actor): (streamId: string) => Promise<boolean> {
+  const commands = new CommandHandler(store, DEFAULT_RETRY_POLICY, new WorkspacesRepository(sql));
   const known = new Map<string, boolean>();
   return async (streamId) => {
     if (actor === null) return true;
     let readable = known.get(streamId);
     if (readable === undefined) {
-      const { events } = await store.readStream(streamId, { limit: 10 });
-      const owner = events
-        .map((event) => (event.data as { userId?: unknown } | null)?.userId)
-        .find((id) => typeof id === 'string');
-      const kind = kindOf(streamId);
-      readable = kind !== null && may(actor, 'read', kind, owner as string | undefined);
+      const aggregate = aggregateOf(streamId);
+      readable =
+        aggregate !== null &&
+        (await commands.load(aggregate, streamId.slice(aggregate.streamPrefix.length), actor).then(
+          () => true,
+          () => false,
+        ));
       known.set(streamId, readable);
     }
     return readable;
   };
 }
 
-function printer(store: EventStore, { json, as }: { json: boolean; as: Actor }): Print {
+function printer(store: EventStore, sql: Sql, { json, as }: { json: boolean; as: Actor }): Print {
   const format = json ? eventJson : eventLines();
-  const readable = readableBy(store, as);
+  const readable = readableBy(store, sql, as);
   return async (events) => {
     const shown: RecordedEvent[] = [];
     for (const event of events) if (await readable(event.streamId)) shown.push(event);
@@ -151,8 +161,8 @@ async function tail(store: EventStore, print: Print): Promise<never> {
 async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
   const database = await openLog();
   const store = new EventStore(database.sql);
-  const print = printer(store, request);
-  const readable = readableBy(store, request.as);
+  const print = printer(store, database.sql, request);
+  const readable = readableBy(store, database.sql, request.as);
   if (request.command === 'tail') return tail(store, print);
   try {
     if (request.command === 'show') await show(store, request.id, print, readable);

@@ -4,6 +4,9 @@ import { ConcurrencyConflict, type EventStore, type NewEvent, type RecordedEvent
 import { type Aggregate, CommandHandler } from './command-handler';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
+/** These aggregates are never in a workspace. */
+const NO_WORKSPACES = { roleOf: async () => null };
+
 type Command = { type: 'Count' } | { type: 'RecordAnswer' };
 type Event = { type: 'Counted' | 'AnswerRecorded'; data: null };
 
@@ -17,7 +20,9 @@ const counter: Aggregate<number, Command, Event, null> = {
     decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
   },
   recordsOutcome: (command) => command.type === 'RecordAnswer',
-  visibleTo: () => true,
+  kind: 'personal',
+  holderOf: () => ({ ownerId: 'u', workspaceId: null }),
+  actionOf: () => 'change',
   project: () => [],
 };
 
@@ -54,7 +59,7 @@ function contendedStore(losses: number, retry: RetryPolicy = DEFAULT_RETRY_POLIC
     },
   };
   return {
-    handler: new CommandHandler(store as unknown as EventStore, retry),
+    handler: new CommandHandler(store as unknown as EventStore, retry, NO_WORKSPACES),
     stored,
     appends: () => appends,
   };
@@ -121,7 +126,9 @@ const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
     },
   },
   recordsOutcome: () => false,
-  visibleTo: (state, userId) => state.owner !== null && (userId === null || state.owner === userId),
+  kind: 'personal',
+  holderOf: (state) => (state.owner === null ? undefined : { ownerId: state.owner, workspaceId: null }),
+  actionOf: () => 'change',
   project: () => [],
 };
 
@@ -160,7 +167,7 @@ function logInMemory() {
     },
   };
   return {
-    handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY),
+    handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY, NO_WORKSPACES),
     reads: () => reads,
     elsewhere: (streamId: string, type: LampEvent['type']) => {
       const version = streams.get(streamId)?.length ?? 0;

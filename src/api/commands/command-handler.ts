@@ -9,6 +9,7 @@ import {
   type RecordedEvent,
   type Statement,
 } from '../../eventstore';
+import { type Action, type Actor, type Holder, type RecordKind, type Role, requireMay } from '../access';
 import { IdempotencyKeyReused } from '../errors';
 import { KeptStates } from './kept-states';
 import type { RetryPolicy } from './retry-policy';
@@ -41,8 +42,12 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
    * commutes with the others of its stream, so it is retried on conflicts until it is stored, never dropped.
    */
   recordsOutcome(command: Command): boolean;
-  /** Whether the loaded state may be shown to the user (null: the system, e.g. the crash sweep). */
-  visibleTo(state: State, userId: string | null): boolean;
+  /** What kind of record it is, for the access rule. */
+  kind: RecordKind;
+  /** Whose the loaded record is: its owner and its workspace (null: none); undefined: there is no such record. */
+  holderOf(state: State): { ownerId: string | null; workspaceId: string | null } | undefined;
+  /** What the command does to the record, for the access rule (read: it only records work already allowed). */
+  actionOf(command: Command): Action;
   /** The statements that write the read models, built at once: they are sent with the append's commit. */
   project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Statement[];
 }
@@ -86,6 +91,8 @@ export class CommandHandler {
     private readonly store: EventStore,
     /** When a command is tried again on a conflict, and for how long (DEFAULT_RETRY_POLICY for the server). */
     readonly retry: Readonly<RetryPolicy>,
+    /** A user's role in a workspace (null: not a member), asked only of records in a workspace. */
+    private readonly roles: WorkspaceRoles,
   ) {}
 
   /** Told of every stream a command of this process appended to, right after the commit. */
@@ -104,7 +111,8 @@ export class CommandHandler {
       .map((e) => eventOf<E>(e))
       .reduce(aggregate.decider.evolve, aggregate.decider.initialState());
     // Kept only once shown to be the user's: ids probed at random fill nothing.
-    const loaded = visible(aggregate, { state, version }, userId);
+    await this.require(aggregate, state, userId, 'read');
+    const loaded = { state, version };
     this.kept.keep(streamId, loaded);
     return loaded;
   }
@@ -120,7 +128,45 @@ export class CommandHandler {
     userId: string | null,
   ): Promise<Loaded<S>> {
     const kept = this.kept.get<S>(aggregate.streamPrefix + id);
-    return kept === undefined ? this.load(aggregate, id, userId) : visible(aggregate, kept, userId);
+    if (kept === undefined) return this.load(aggregate, id, userId);
+    await this.require(aggregate, kept.state, userId, 'read');
+    return kept;
+  }
+
+  /**
+   * Throws the access rule's refusal unless `actor` may do `action` to the loaded record: 404 to whoever may
+   * not even read it, 403 to a member of its workspace whose role does not allow the action.
+   */
+  async require<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    state: S,
+    actor: Actor,
+    action: Action,
+  ): Promise<void> {
+    requireMay(actor, action, aggregate.kind, await this.holder(aggregate, state, actor), aggregate.name);
+  }
+
+  /**
+   * Throws the access rule's refusal unless `actor` may do `action` to records of `kind` in the workspace
+   * (a flow made in it, or moved into it): 404 `Workspace not found` to a non-member, 403 to a member whose
+   * role does not allow it.
+   */
+  async requireIn(workspaceId: string, actor: string, action: Action, kind: RecordKind): Promise<void> {
+    const role = await this.roles.roleOf(workspaceId, actor);
+    if (role === null) throw notFound('Workspace not found');
+    requireMay(actor, action, kind, { workspaceId, role }, 'Workspace');
+  }
+
+  private async holder<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    state: S,
+    actor: Actor,
+  ): Promise<Holder | undefined> {
+    const held = aggregate.holderOf(state);
+    if (held === undefined) return undefined;
+    const { ownerId, workspaceId } = held;
+    if (workspaceId === null) return ownerId;
+    return { workspaceId, role: actor === null ? null : await this.roles.roleOf(workspaceId, actor) };
   }
 
   /** An event at `position` of the stream was seen in the log (the tailer's, whichever process appended it). */
@@ -156,7 +202,9 @@ export class CommandHandler {
       hint = undefined;
       let events: E[] | undefined;
       try {
-        if (fromHint) visible(aggregate, loaded, userId);
+        // The stream's state on a reload was shown readable by `load`; what the command does is asked here.
+        if (!options.startsStream)
+          await this.require(aggregate, loaded.state, userId, aggregate.actionOf(command));
         options.guard?.(loaded.state, loaded.version);
         events = aggregate.decider.decide(
           command,
@@ -238,14 +286,9 @@ export class CommandHandler {
 const backOff = (attempt: number, maxMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(maxMs, 2 ** (attempt + 1))));
 
-/** The loaded aggregate, if the user may see it (null: the system); else its 'not found'. */
-function visible<S, C extends { type: string }, E extends DecidedEvent, X>(
-  aggregate: Aggregate<S, C, E, X>,
-  loaded: Loaded<S>,
-  userId: string | null,
-): Loaded<S> {
-  if (!aggregate.visibleTo(loaded.state, userId)) throw notFound(`${aggregate.name} not found`);
-  return loaded;
+/** Where the command handler learns a user's role in a workspace. */
+export interface WorkspaceRoles {
+  roleOf(workspaceId: string, userId: string): Promise<Role | null>;
 }
 
 const eventOf = <E extends DecidedEvent>(recorded: Pick<RecordedEvent, 'type' | 'data'>) =>

@@ -6,7 +6,7 @@ import type {
   ExecutionState,
 } from '../../domain/execution/types';
 import { EXECUTION_STREAM_PREFIX, executionStatements } from '../../projections/project-execution-events';
-import { may } from '../access';
+import type { Action } from '../access';
 import type { Aggregate } from '../commands/command-handler';
 
 /** Executions as the command handler sees them: `execution-<id>` streams, the execution decider. */
@@ -17,6 +17,28 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     name: 'Execution',
     decider,
     recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
-    visibleTo: (state, userId) => state.exists && may(userId, 'read', 'execution', state.userId),
+    kind: 'execution',
+    holderOf: (state) =>
+      state.exists ? { ownerId: state.userId, workspaceId: state.workspaceId ?? null } : undefined,
+    actionOf: (command) => COMMAND_ACTIONS[command.type],
     project: (tx, recorded, before) => executionStatements(tx, recorded, before),
   };
+
+/**
+ * What each command does to an execution, for the access rule: running it (starting, running steps,
+ * stopping, resetting), reviewing its results (approve, edit, delete), or only recording the outcome of a
+ * model call already allowed to run (read: stored whoever asks, so a finished call is never lost).
+ */
+const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action> = {
+  StartExecution: 'run',
+  StartExecutionFrom: 'run',
+  StartStepRun: 'run',
+  CompleteStepRun: 'read',
+  FailStepRun: 'read',
+  ApproveResult: 'review',
+  UnapproveResult: 'review',
+  EditResult: 'review',
+  DeleteResult: 'review',
+  StopExecution: 'run',
+  ResetExecution: 'run',
+};

@@ -54,6 +54,7 @@ export class ExecutionCommands {
         userId,
         steps: options.flow?.steps ?? state.steps,
         flowVersion: options.flow?.version,
+        workspaceId: options.flow?.workspaceId,
         limits: this.limits,
       }),
     });

@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { ExecutionState, StepResult } from '../../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from '../../projections/execution-row';
-import { mayInSql } from '../access';
+import { heldIn, mayInSql } from '../access';
 
 /** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
 export type ExecutionView = ExecutionState & { version: number };
@@ -41,7 +41,7 @@ export async function readExecutionView(
 ): Promise<ExecutionView> {
   const [row] = await viewQuery(
     sql,
-    sql`WHERE e.id = ${executionId} AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')}`,
+    sql`WHERE e.id = ${executionId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}`,
   );
   if (!row) throw notFound('Execution not found');
   return viewOf(row);
@@ -54,7 +54,7 @@ export async function readLatestExecutionView(
 ): Promise<ExecutionView | null> {
   const [row] = await viewQuery(
     sql,
-    sql`WHERE e.flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')} ORDER BY e.started_at DESC LIMIT 1`,
+    sql`WHERE e.flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))} ORDER BY e.started_at DESC LIMIT 1`,
   );
   return row ? viewOf(row) : null;
 }

@@ -8,6 +8,7 @@ import { type FlowOrigin, type FlowState, flowStreamId, type VersionedStep } fro
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
+import { requireOwnerTakesBack } from '../access';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import { requireVersion, type VersionCondition } from '../entity-tags';
 import { flowAggregate } from './flow-aggregate';
@@ -24,6 +25,7 @@ export interface FlowVersion {
 export const flowOf = (state: FlowState): Flow => ({
   id: state.flowId!,
   userId: state.userId!,
+  workspaceId: state.workspaceId,
   ...state.details,
   createdAt: state.createdAt!,
   updatedAt: state.updatedAt!,
@@ -48,13 +50,34 @@ export class FlowCommands {
     private readonly flows: FlowsRepository,
   ) {}
 
-  /** A new flow without steps, made by hand. */
+  /** A new flow without steps, made by hand: the user's own, or in a workspace where they may edit flows. */
   async create(userId: string, input: CreateFlowInput, commandId?: string): Promise<Flow> {
     const details = { name: input.name, description: input.description, status: input.status ?? 'draft' };
+    const workspaceId = input.workspaceId ?? null;
+    if (workspaceId !== null) await this.commands.requireIn(workspaceId, userId, 'change', 'flow');
     const { state } = await this.createFlow(userId, 'manual', { ...details, isTemplate: false }, [], {
       commandId,
+      workspaceId,
     });
     return flowOf(state);
+  }
+
+  /**
+   * Moves the flow into a workspace, to another, or back to its owner's own flows (null): who may change it
+   * where it is, into a workspace where they may edit flows; back to the owner's own flows, its owner only.
+   */
+  async move(
+    flowId: string,
+    userId: string,
+    workspaceId: string | null,
+    options: { commandId?: string | undefined; expected?: VersionCondition | undefined } = {},
+  ): Promise<{ flow: Flow; version: number }> {
+    const current = await this.flows.current({ flowId }, userId);
+    if (workspaceId === null) requireOwnerTakesBack(userId, current.state.userId!);
+    else await this.commands.requireIn(workspaceId, userId, 'change', 'flow');
+    const command: FlowCommand = { type: 'MoveFlow', data: { workspaceId } };
+    const { state, version } = await this.handle(flowId, userId, command, { ...options, current });
+    return { flow: flowOf(state), version };
   }
 
   /**
@@ -164,10 +187,11 @@ export class FlowCommands {
     userId: string,
     version: number,
   ): Promise<{ state: FlowState; version: number }> {
+    // Who may read the flow now may read each of its versions, wherever the flow was then.
     await this.flows.owned(flowId, userId);
     const { events } = await this.store.readStream(flowStreamId(flowId), { limit: version });
     const state = events.map(toFlowEvent).reduce(flowDecider.evolve, flowDecider.initialState());
-    if (!flowAggregate.visibleTo(state, userId)) throw notFound(FLOW_NOT_FOUND);
+    if (flowAggregate.holderOf(state) === undefined) throw notFound(FLOW_NOT_FOUND);
     const reached = events.at(-1)?.streamPosition ?? 0;
     if (reached < version) throw notFound(`Version ${version} not found`);
     return { state, version: reached };
@@ -181,15 +205,17 @@ export class FlowCommands {
     options: {
       commandId?: string | undefined;
       withEvents?: ((tx: TransactionSql) => Statement) | undefined;
+      workspaceId?: string | null;
     },
   ) {
     const flowId = randomUUID();
+    const { workspaceId = null, ...handling } = options;
     return this.commands.handle(
       flowAggregate,
       flowId,
       userId,
-      { type: 'CreateFlow', data: { flowId, origin, details, steps } },
-      { context: contextFor(userId), startsStream: true, ...options },
+      { type: 'CreateFlow', data: { flowId, origin, workspaceId, details, steps } },
+      { context: contextFor(userId), startsStream: true, ...handling },
     );
   }
 

@@ -3,7 +3,7 @@ import { notFound } from '../../domain/errors';
 import type { Flow, Step, StepSnapshot } from '../../domain/flow';
 import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow/decider';
 import type { FlowState, VersionedStep } from '../../domain/flow/events';
-import { type Action, mayInSql } from '../access';
+import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
 import type { Loaded } from '../commands/command-handler';
 import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
@@ -15,6 +15,8 @@ export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {
   version: number;
   /** "Clear logs" hides the request logs up to this time. */
   logsClearedAt: Date | null;
+  /** The workspace the flow is in; null: its owner's own. */
+  workspaceId: string | null;
 };
 
 export type StepRow = Omit<Step, 'createdAt'> & { createdAt: Date };
@@ -23,6 +25,8 @@ export type StepRow = Omit<Step, 'createdAt'> & { createdAt: Date };
 export interface StepsToRun {
   steps: StepSnapshot[];
   version: number;
+  /** The workspace the flow is in (its runs are that workspace's); null: its owner's own. */
+  workspaceId: string | null;
 }
 
 /** A row of the flows list (GET /api/flows). */
@@ -47,7 +51,10 @@ export const FLOWS_ORDER: ListOrder = {
 };
 
 const FLOW_COLUMNS =
-  'id, user_id, name, description, status, is_template, logs_cleared_at, created_at, updated_at, version';
+  'id, user_id, workspace_id, name, description, status, is_template, logs_cleared_at, created_at, updated_at, version';
+/** The flow's holder as `requireMay` takes it, from a row read with the actor's role (`roleInSql`). */
+const holderOfRow = (row: { userId: string; workspaceId: string | null; role: Role | null }) =>
+  holderOf(row.userId, row);
 /** What an execution knows of a step: every column but the flow's bookkeeping. */
 const SNAPSHOT_FIELDS = [
   'id',
@@ -73,42 +80,55 @@ const STEP_COLUMNS = columnsOf(STEP_FIELDS);
 export class FlowsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The user's flows, newest first, with their step count and the time of their latest step run. */
-  list(userId: string, page: Page | null = null): Promise<Keyed<FlowListRow>[]> {
+  /**
+   * The user's own flows (no workspace given), or the flows of a workspace the user is a member of, newest
+   * first, with their step count and the time of their latest step run.
+   */
+  list(
+    userId: string,
+    page: Page | null = null,
+    workspaceId: string | null = null,
+  ): Promise<Keyed<FlowListRow>[]> {
     const { sql } = this;
     const rows = keyset(sql, FLOWS_ORDER, page);
+    const where =
+      workspaceId === null
+        ? sql`f.workspace_id IS NULL AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`
+        : sql`f.workspace_id = ${workspaceId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
     return sql<Keyed<FlowListRow>[]>`
       SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
              (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
              (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run,
              ${rows.pageKey}
-      FROM flows f WHERE ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')} AND ${rows.after}
+      FROM flows f WHERE ${where} AND ${rows.after}
       ${rows.orderBy} ${rows.limit}`;
   }
 
-  /** The flow, when the user may act on it so; otherwise 404. */
+  /**
+   * The flow, when the user may act on it so; otherwise 404 (they may not even read it) or 403 (a member
+   * of its workspace whose role does not allow `action`).
+   */
   async owned(flowId: string, userId: string, action: Action = 'read'): Promise<FlowRow> {
-    const [flow] = await this.sql<FlowRow[]>`
-      SELECT ${this.sql.unsafe(FLOW_COLUMNS)} FROM flows
-      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, action, 'flow', 'user_id')}`;
+    const { sql } = this;
+    const [flow] = await sql<(FlowRow & { role: Role | null })[]>`
+      SELECT ${sql.unsafe(columnsOf(FLOW_COLUMNS.split(', '), 'f'))}, ${roleInSql(sql, userId, 'f.workspace_id')}
+      FROM flows f WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
     if (!flow) throw notFound(FLOW_NOT_FOUND);
-    return flow;
+    requireMay(userId, action, 'flow', holderOfRow(flow), 'Flow');
+    const { role: _role, ...row } = flow;
+    return row;
   }
 
   /** Hides the flow's request logs up to now; the requests stay in the event log (audit). */
   async clearLogs(flowId: string, userId: string): Promise<void> {
-    const updated = await this.sql`
-      UPDATE flows SET logs_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'user_id')} RETURNING id`;
-    if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
+    await this.owned(flowId, userId, 'change');
+    await this.sql`UPDATE flows SET logs_cleared_at = clock_timestamp() WHERE id = ${flowId}`;
   }
 
   /** Leaves the flow's rejected ideas so far out of its prompts and context; the event log keeps them. */
   async clearRejectedIdeas(flowId: string, userId: string): Promise<void> {
-    const updated = await this.sql`
-      UPDATE flows SET rejected_ideas_cleared_at = clock_timestamp()
-      WHERE id = ${flowId} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'user_id')} RETURNING id`;
-    if (updated.length === 0) throw notFound(FLOW_NOT_FOUND);
+    await this.owned(flowId, userId, 'change');
+    await this.sql`UPDATE flows SET rejected_ideas_cleared_at = clock_timestamp() WHERE id = ${flowId}`;
   }
 
   /**
@@ -131,16 +151,23 @@ export class FlowsRepository {
   /** What an execution needs of the flow: its steps, in order, and the flow version they are of. */
   async stepsToRun(flowId: string, userId: string, sql: Sql = this.sql): Promise<StepsToRun> {
     // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
-    const rows = await sql<((StepSnapshot | { id: null }) & { flowVersion: number })[]>`
-      SELECT ${sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version
+    type Row = (StepSnapshot | { id: null }) & { flowVersion: number; workspaceId: string | null };
+    const rows = await sql<(Row & { flowUserId: string; role: Role | null })[]>`
+      SELECT ${sql.unsafe(columnsOf(SNAPSHOT_FIELDS, 's'))}, f.version AS flow_version,
+             f.user_id AS flow_user_id, f.workspace_id, ${roleInSql(sql, userId, 'f.workspace_id')}
       FROM flows f LEFT JOIN steps s ON s.flow_id = f.id
-      WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'run', 'flow', 'f.user_id')}
+      WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}
       ORDER BY s."order", s.created_at, s.id`;
     if (rows.length === 0) throw notFound(FLOW_NOT_FOUND);
+    const first = rows[0]!;
+    requireMay(userId, 'run', 'flow', holderOfRow({ ...first, userId: first.flowUserId }), 'Flow');
     const steps = rows
       .filter((row) => row.id !== null)
-      .map(({ flowVersion: _version, ...step }) => step as StepSnapshot);
-    return { steps, version: rows[0]!.flowVersion };
+      .map(
+        ({ flowVersion: _version, flowUserId: _user, workspaceId: _workspace, role: _role, ...step }) =>
+          step as StepSnapshot,
+      );
+    return { steps, version: first.flowVersion, workspaceId: first.workspaceId };
   }
 
   /**
@@ -153,9 +180,12 @@ export class FlowsRepository {
       'flowId' in of
         ? this.sql`f.id = ${of.flowId}`
         : this.sql`f.id = (SELECT flow_id FROM steps WHERE id = ${of.stepId})`;
-    const [row] = await this.sql<(FlowRow & { version: number; steps: VersionedStep[] })[]>`
-      SELECT f.id, f.user_id, f.name, f.description, f.status, f.is_template, f.created_at, f.updated_at,
-             f.version, coalesce(s.steps, '[]'::json) AS steps
+    const [row] = await this.sql<
+      (FlowRow & { version: number; steps: VersionedStep[]; role: Role | null })[]
+    >`
+      SELECT f.id, f.user_id, f.workspace_id, f.name, f.description, f.status, f.is_template, f.created_at,
+             f.updated_at, f.version, coalesce(s.steps, '[]'::json) AS steps,
+             ${roleInSql(this.sql, userId, 'f.workspace_id')}
       FROM flows f
       LEFT JOIN LATERAL (
         SELECT json_agg(json_build_object(
@@ -167,11 +197,13 @@ export class FlowsRepository {
                ORDER BY "order", created_at, id) AS steps
         FROM steps WHERE flow_id = f.id
       ) s ON true
-      WHERE ${flow} AND ${mayInSql(this.sql, userId, 'change', 'flow', 'f.user_id')}`;
+      WHERE ${flow} AND ${mayInSql(this.sql, userId, 'read', 'flow', heldIn('f'))}`;
     if (!row) throw notFound('flowId' in of ? FLOW_NOT_FOUND : STEP_NOT_FOUND);
+    requireMay(userId, 'change', 'flow', holderOfRow(row), 'Flow');
     const state: FlowState = {
       flowId: row.id,
       userId: row.userId,
+      workspaceId: row.workspaceId,
       details: {
         name: row.name,
         description: row.description,

@@ -4,7 +4,6 @@ import { decider } from '../../domain/master-mode/decider';
 import { MASTER_STREAM_PREFIX, type MasterEvent, type MasterState } from '../../domain/master-mode/events';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import { masterStatements } from '../../projections/project-master-events';
-import { may } from '../access';
 import type { Aggregate, Loaded } from '../commands/command-handler';
 
 /**
@@ -17,7 +16,10 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   name: 'Master mode session',
   decider,
   recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
-  visibleTo: (state, actor) => may(actor, 'read', 'master-session', state.ownerId ?? undefined),
+  kind: 'master-session',
+  // A session is its opener's alone, whatever workspace its flow is in.
+  holderOf: (state) => (state.ownerId === null ? undefined : { ownerId: state.ownerId, workspaceId: null }),
+  actionOf: () => 'run',
   project: (tx, recorded, before) => [
     ...masterStatements(tx, [recorded]),
     ...writeRowResults(tx, recorded, before),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CommandHandler } from '../commands/command-handler';
 import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
+import { WorkspacesRepository } from '../workspaces/workspaces-repository';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,12 +13,17 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const commands = new CommandHandler(app.store, DEFAULT_RETRY_POLICY);
+    const commands = new CommandHandler(app.store, DEFAULT_RETRY_POLICY, new WorkspacesRepository(app.sql));
     app.decorate('commands', commands);
     // A state kept for commands is dropped once another process's event of its stream is seen.
     app.eventFeed.onEvents((events) => {
       for (const event of events) commands.seen(event.streamId, event.streamPosition);
     });
   },
-  { name: 'commands', fastify: '5.x', dependencies: ['event-feed'], decorators: { fastify: ['store'] } },
+  {
+    name: 'commands',
+    fastify: '5.x',
+    dependencies: ['event-feed'],
+    decorators: { fastify: ['sql', 'store'] },
+  },
 );

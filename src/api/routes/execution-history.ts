@@ -1,13 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../domain/errors';
 import { decider } from '../../domain/execution/decider';
+import { SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
-import { may } from '../access';
-import { executionAnswer, listedExecution } from '../answer-schemas';
-import { EXECUTIONS_ORDER } from '../executions/execution-views';
+import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
+import { executionAggregate } from '../executions/execution-aggregate';
+import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from '../executions/execution-views';
 import { historyEventSchema } from '../history-event-schemas';
-import { answerOf, type ListOrder, listAnswer, pageAsked, pagedOr, pageQuery } from '../pages';
+import {
+  answerOf,
+  DEFAULT_PAGE_SIZE,
+  type ListOrder,
+  listAnswer,
+  pageAsked,
+  pagedOr,
+  pageQuery,
+} from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { flowIdParams, idParams } from '../request-schemas';
 import { actorOf } from '../users/users-repository';
@@ -25,6 +33,31 @@ const stateQuery = z.object({
   at: z.coerce.number().int().min(1).optional(),
 });
 
+const workspaceExecutionsQuery = pageQuery.extend({
+  flowId: z.uuid().optional().describe('Only the executions of this flow'),
+  userId: z.uuid().optional().describe('Only the executions this member started'),
+  status: z.enum(SHOWN_EXECUTION_STATUSES).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('Only executions started at or after this time'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Only executions started before this time'),
+});
+
+const workspaceExecution = listedExecution
+  .extend({
+    flowId: recordId,
+    /** The flow's name as it is now; empty once the flow is deleted. */
+    flowName: z.string(),
+    userId: recordId,
+    /** Who started it, as the navigation bar names a user. */
+    userName: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'WorkspaceExecution' });
+
+const workspaceExecutionsPage = z.object({
+  items: z.array(workspaceExecution),
+  nextCursor: z.string().nullable(),
+});
+
 const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
 
 /**
@@ -34,13 +67,14 @@ const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.
 export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app;
 
-  /** The owner is who started the stream: the log answers it, so an id the user may not read is missing. */
+  /**
+   * Whose the execution is, and in which workspace, is in its first event: the log answers it, so an id the
+   * user may not read is missing.
+   */
   async function readableStream(executionId: string, userId: string) {
     const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
-    const first = events[0] && toExecutionEvent(events[0]);
-    if (first?.type !== 'ExecutionStarted' || !may(userId, 'read', 'execution', first.data.userId)) {
-      throw notFound('Execution not found');
-    }
+    const started = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
+    await app.commands.require(executionAggregate, started, userId, 'read');
   }
 
   app.get(
@@ -74,10 +108,37 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
       const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
-      if (!state.exists || !may(userId, 'read', 'execution', state.userId)) {
-        throw notFound('Execution not found');
-      }
+      await app.commands.require(executionAggregate, state, userId, 'read');
       return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
+    },
+  );
+
+  // The auditor's list: every run of the workspace, whoever started it, always answered in pages.
+  app.get(
+    '/api/workspaces/:id/executions',
+    {
+      schema: {
+        params: idParams,
+        querystring: workspaceExecutionsQuery,
+        response: { 200: workspaceExecutionsPage },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      await app.commands.requireIn(id, userId, 'read', 'execution');
+      const { flowId, userId: startedBy, status, from, to } = request.query;
+      const page = pageAsked(request.query, WORKSPACE_EXECUTIONS_ORDER) ?? {
+        limit: DEFAULT_PAGE_SIZE,
+        after: null,
+      };
+      const rows = await app.executionViews.inWorkspace(
+        id,
+        userId,
+        { flowId, userId: startedBy, status, from, to },
+        page,
+      );
+      return answerOf(rows, page, WORKSPACE_EXECUTIONS_ORDER);
     },
   );
 

@@ -22,13 +22,47 @@ const flowListItem = z.object({
   lastRun: storedAt.nullable(),
 });
 
+const flowsQuery = pageQuery.extend({
+  workspaceId: z.uuid().optional().describe("A workspace's flows; none: the user's own flows"),
+});
+
+const moveBody = z.strictObject({
+  workspaceId: z
+    .uuid()
+    .nullable()
+    .describe("The workspace to move the flow into; null: back to its owner's own flows"),
+});
+
 export const flowRoutes: FastifyPluginAsyncZod = async (app) => {
   const { flows, flowCommands } = app;
 
   app.get(
     '/api/flows',
-    { schema: { querystring: pageQuery, response: { 200: pagedOr(flowListItem) } } },
-    async (request) => listAnswer(request.query, FLOWS_ORDER, (page) => flows.list(userIdOf(request), page)),
+    { schema: { querystring: flowsQuery, response: { 200: pagedOr(flowListItem) } } },
+    async (request) => {
+      const userId = userIdOf(request);
+      const { workspaceId } = request.query;
+      // A workspace one is not a member of is missing, like any record of it.
+      if (workspaceId !== undefined) await app.commands.requireIn(workspaceId, userId, 'read', 'flow');
+      return listAnswer(request.query, FLOWS_ORDER, (page) => flows.list(userId, page, workspaceId ?? null));
+    },
+  );
+
+  app.post(
+    '/api/flows/:id/move',
+    { schema: { params: idParams, body: moveBody, response: { 200: flowAnswer } } },
+    async (request, reply) => {
+      const { flow, version } = await flowCommands.move(
+        request.params.id,
+        userIdOf(request),
+        request.body.workspaceId,
+        {
+          commandId: commandIdOf(request),
+          expected: ifMatchOf(request),
+        },
+      );
+      return reply.header('etag', entityTagOf(version)).send(flow);
+    },
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import type { Fragment, Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { NewUserSession, SessionMode } from '../../domain/user-session';
-import { mayInSql } from '../access';
+import { heldIn, mayInSql } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A saved session as its owner sees it, with the name of its flow while that flow exists. */
@@ -74,8 +74,8 @@ export class UserSessionsRepository {
     if (input.executionId) {
       const [execution] = await sql<{ id: string; flowId: string }[]>`
         SELECT e.id, e.flow_id FROM executions e
-        JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}
-        WHERE e.id = ${input.executionId} AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')}`;
+        JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}
+        WHERE e.id = ${input.executionId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}`;
       if (!execution || (input.flowId && execution.flowId !== input.flowId)) {
         throw notFound('Execution not found');
       }
@@ -84,19 +84,19 @@ export class UserSessionsRepository {
     if (input.flowId) {
       const [flow] = await sql<{ id: string; executionId: string | null }[]>`
         SELECT f.id, (SELECT e.id FROM executions e
-                      WHERE e.flow_id = f.id AND ${mayInSql(sql, userId, 'read', 'execution', 'e.user_id')}
+                      WHERE e.flow_id = f.id AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}
                       ORDER BY e.started_at DESC LIMIT 1) AS execution_id
-        FROM flows f WHERE f.id = ${input.flowId} AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}`;
+        FROM flows f WHERE f.id = ${input.flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
       if (!flow) throw notFound('Flow not found');
       return { flowId: flow.id, executionId: flow.executionId };
     }
     const [latest] = await sql<{ id: string; flowId: string }[]>`
       SELECT e.id, e.flow_id FROM executions e
-      JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', 'f.user_id')}
+      JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}
       WHERE e.user_id = ${userId} ORDER BY e.started_at DESC LIMIT 1`;
     if (latest) return { flowId: latest.flowId, executionId: latest.id };
     const [flow] = await sql<{ id: string }[]>`
-      SELECT id FROM flows WHERE ${mayInSql(sql, userId, 'read', 'flow', 'user_id')} ORDER BY updated_at DESC, created_at DESC LIMIT 1`;
+      SELECT id FROM flows WHERE ${mayInSql(sql, userId, 'read', 'flow', heldIn())} ORDER BY updated_at DESC, created_at DESC LIMIT 1`;
     return { flowId: flow?.id ?? null, executionId: null };
   }
 

@@ -4,6 +4,7 @@ import {
   clientMessageSchema,
   type LiveEvent,
   type LiveTopic,
+  REMOVED_FROM_WORKSPACE_CLOSE_CODE,
   RESTART_CLOSE_CODE,
   type ServerMessage,
   SIGNED_OUT_CLOSE_CODE,
@@ -11,8 +12,9 @@ import {
   topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
+import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/stream';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
-import { may } from '../access';
+import { holderOf, may, type Role, roleInSql } from '../access';
 import type { ServerInstance } from '../server-instance';
 import type { SessionWatch } from '../session-store';
 import { type RunTextItem, RunTextRelay } from './run-text-relay';
@@ -33,6 +35,8 @@ const RUN_ENDED_EVENTS = new Set([
 
 interface Subscription {
   topic: LiveTopic;
+  /** The workspace the watched record is in (null: its owner's own): a member removed from it stops at once. */
+  workspaceId: string | null;
   lastSent: number;
   /** While the stream is being read, live events wait here so none overtakes the replay. */
   replaying: boolean;
@@ -254,10 +258,10 @@ export class LiveUpdateHub {
     const topic = topicOf(message)!;
     const streamId = topicKey(topic);
     if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
-    const owned = await this.mayWatch(connection.userId, topic);
+    const watchable = await this.mayWatch(connection.userId, topic);
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
-    if (!owned) {
+    if (!watchable) {
       const what =
         'executionId' in topic ? 'Execution' : 'masterSessionId' in topic ? 'Master mode session' : 'Flow';
       return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
@@ -266,6 +270,7 @@ export class LiveUpdateHub {
     const after = 'after' in message ? message.after : undefined;
     const subscription: Subscription = {
       topic,
+      workspaceId: watchable.workspaceId,
       lastSent: after ?? (await this.store.streamVersion(streamId)),
       replaying: true,
       buffer: [],
@@ -280,18 +285,51 @@ export class LiveUpdateHub {
     this.sendRunTexts(connection, streamId, subscription);
   }
 
-  /** Who may watch a stream is the access rule's to say. */
-  private async mayWatch(userId: string, topic: LiveTopic): Promise<boolean> {
-    const [owner] =
+  /**
+   * Who may watch a stream is the access rule's to say: the workspace the record is in when they may
+   * (null: its owner's own), undefined when they may not.
+   */
+  private async mayWatch(
+    userId: string,
+    topic: LiveTopic,
+  ): Promise<{ workspaceId: string | null } | undefined> {
+    const { sql } = this;
+    type Held = { userId: string; workspaceId: string | null; role: Role | null };
+    const [held] =
       'executionId' in topic
-        ? await this.sql<{ userId: string }[]>`SELECT user_id FROM executions WHERE id = ${topic.executionId}`
+        ? await sql<Held[]>`
+            SELECT user_id, workspace_id, ${roleInSql(sql, userId, 'workspace_id')}
+            FROM executions WHERE id = ${topic.executionId}`
         : 'masterSessionId' in topic
-          ? await this.sql<{ userId: string }[]>`
-              SELECT user_id FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
-          : await this.sql<{ userId: string }[]>`SELECT user_id FROM flows WHERE id = ${topic.flowId}`;
+          ? await sql<Held[]>`
+              SELECT user_id, NULL::uuid AS workspace_id, NULL AS role
+              FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
+          : await sql<Held[]>`
+              SELECT user_id, workspace_id, ${roleInSql(sql, userId, 'workspace_id')}
+              FROM flows WHERE id = ${topic.flowId}`;
     const kind =
       'executionId' in topic ? 'execution' : 'masterSessionId' in topic ? 'master-session' : 'flow';
-    return may(userId, 'watch', kind, owner?.userId);
+    const holder = held && holderOf(held.userId, held);
+    return may(userId, 'watch', kind, holder) ? { workspaceId: held!.workspaceId } : undefined;
+  }
+
+  /**
+   * A member removed from a workspace (by this process or another: the log tells every one) watches none
+   * of its records from now: each socket of theirs that watched one is closed, and on opening again finds
+   * them missing.
+   */
+  private removedFromWorkspace(event: RecordedEvent) {
+    const workspaceId = event.streamId.slice(WORKSPACE_STREAM_PREFIX.length);
+    const { userId } = event.data as { userId: string };
+    for (const connection of [...this.connections]) {
+      if (connection.userId !== userId) continue;
+      const watched = [...connection.subscriptions.values()].some((s) => s.workspaceId === workspaceId);
+      if (!watched) continue;
+      this.forget(connection);
+      const { socket } = connection;
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+        socket.close(REMOVED_FROM_WORKSPACE_CLOSE_CODE, 'Removed from the workspace');
+    }
   }
 
   private unsubscribe(connection: Connection, streamId: string) {
@@ -321,6 +359,8 @@ export class LiveUpdateHub {
         if (subscription) this.deliver(connection, event.streamId, subscription, event);
       }
       if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
+      if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
+        this.removedFromWorkspace(event);
     }
   }
 

@@ -103,6 +103,7 @@ function executionStarted(
       flowId,
       steps,
       ...flowVersionOf(context),
+      ...(context.workspaceId ? { workspaceId: context.workspaceId } : {}),
       cacheItemIds,
       at: context.now,
     },

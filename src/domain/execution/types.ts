@@ -88,6 +88,8 @@ export interface ExecutionState {
   id: string;
   userId: string;
   flowId: string;
+  /** The workspace its flow was in when it started (its members' roles decide who may see it); null: none. */
+  workspaceId: string | null;
   status: ExecutionStatus;
   currentStep: number;
   steps: StepSnapshot[];
@@ -141,6 +143,8 @@ export type ExecutionEvent =
         steps: StepSnapshot[];
         /** The flow version the steps are of; none on executions started before flows had versions. */
         flowVersion?: number;
+        /** The workspace its flow was in; none when the flow was its owner's own. */
+        workspaceId?: string;
         cacheItemIds: string[];
         at: string;
       };
@@ -268,6 +272,8 @@ export interface DecideContext {
   steps: StepSnapshot[];
   /** The flow version those steps are of, when the caller read them from the flow. */
   flowVersion?: number | undefined;
+  /** The workspace the flow is in, when the caller read it from the flow (a new execution is that workspace's). */
+  workspaceId?: string | null | undefined;
   /** How large a prompt or a text may be. */
   limits: Limits;
 }

@@ -5,7 +5,10 @@ import type { FlowDetails, FlowOrigin, FlowSnapshot, FlowState, StepFields, Vers
  * position of its stream; the caller names new ids (a flow's, a step's).
  */
 export type FlowCommand =
-  | { type: 'CreateFlow'; data: { flowId: string; origin: FlowOrigin } & FlowSnapshot }
+  | {
+      type: 'CreateFlow';
+      data: { flowId: string; origin: FlowOrigin; workspaceId?: string | null | undefined } & FlowSnapshot;
+    }
   /** Name, description and status as one form saves them: one version, however many of them changed. */
   | { type: 'ReviseFlow'; data: Partial<Pick<FlowDetails, 'name' | 'description' | 'status'>> }
   | { type: 'AddStep'; data: { step: Omit<VersionedStep, 'createdAt'> } }
@@ -14,7 +17,9 @@ export type FlowCommand =
   | { type: 'ReorderSteps'; data: { orders: { stepId: string; order: number }[] } }
   /** `past` is the flow as it stood at `version` (the caller folds the stream up to it). */
   | { type: 'RestoreVersion'; data: { version: number; past: FlowState } }
-  | { type: 'DeleteFlow'; data: Record<string, never> };
+  | { type: 'DeleteFlow'; data: Record<string, never> }
+  /** Into a workspace, to another, or back to the owner's own flows (null). Who may is the access rule's. */
+  | { type: 'MoveFlow'; data: { workspaceId: string | null } };
 
 export interface FlowContext {
   /** ISO time of the command. */

@@ -39,6 +39,7 @@ function initialState(): FlowState {
   return {
     flowId: null,
     userId: null,
+    workspaceId: null,
     details: { name: '', description: '', status: 'draft', isTemplate: false },
     steps: [],
     createdAt: null,
@@ -54,7 +55,17 @@ function evolve(state: FlowState, event: FlowEvent): FlowState {
     case 'FlowImported': {
       const { flowId, userId, details, steps, at } = event.data;
       const createdAt = event.type === 'FlowImported' ? event.data.createdAt : at;
-      return { ...next, flowId, userId, details, steps: inStepOrder(steps), createdAt, deleted: false };
+      const workspaceId = event.type === 'FlowCreated' ? (event.data.workspaceId ?? null) : null;
+      return {
+        ...next,
+        flowId,
+        userId,
+        workspaceId,
+        details,
+        steps: inStepOrder(steps),
+        createdAt,
+        deleted: false,
+      };
     }
     case 'FlowDescribed':
       return { ...next, details: { ...state.details, ...event.data.after } };
@@ -88,6 +99,8 @@ function evolve(state: FlowState, event: FlowEvent): FlowState {
       return { ...next, details: event.data.details, steps: inStepOrder(event.data.steps) };
     case 'FlowDeleted':
       return { ...next, deleted: true };
+    case 'FlowMoved':
+      return { ...next, workspaceId: event.data.to };
   }
 }
 
@@ -99,7 +112,14 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     const steps = inStepOrder(command.data.steps.map((step) => normaliseStepConfig(step)));
     for (const step of steps) checkInputSources(steps, step);
     checkFlowSize(steps);
-    return [{ type: 'FlowCreated', data: { flowId, userId: context.userId, origin, details, steps, at } }];
+    // A flow of its maker's own records no workspace: its first event reads as it always has.
+    const workspace = command.data.workspaceId ? { workspaceId: command.data.workspaceId } : {};
+    return [
+      {
+        type: 'FlowCreated',
+        data: { flowId, userId: context.userId, origin, ...workspace, details, steps, at },
+      },
+    ];
   }
   if (state.flowId === null || state.deleted) throw notFound(FLOW_NOT_FOUND);
   switch (command.type) {
@@ -153,6 +173,11 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     }
     case 'DeleteFlow':
       return [{ type: 'FlowDeleted', data: { at } }];
+    case 'MoveFlow': {
+      const to = command.data.workspaceId;
+      if (to === state.workspaceId) return [];
+      return [{ type: 'FlowMoved', data: { from: state.workspaceId, to, at } }];
+    }
   }
 }
 

@@ -40,7 +40,15 @@ export interface FlowSnapshot {
 export type FlowEvent =
   | {
       type: 'FlowCreated';
-      data: { flowId: string; userId: string; origin: FlowOrigin } & FlowSnapshot & { at: string };
+      /** `workspaceId`: the workspace it was made in (absent or null: its maker's own). */
+      data: {
+        flowId: string;
+        userId: string;
+        origin: FlowOrigin;
+        workspaceId?: string | null;
+      } & FlowSnapshot & {
+          at: string;
+        };
     }
   /** A flow that existed before flows had streams, as it stood then: its stream's first version. */
   | {
@@ -71,12 +79,16 @@ export type FlowEvent =
     }
   /** The flow as it stood at `version`, made its newest version; nothing earlier is rewritten. */
   | { type: 'FlowRestored'; data: { version: number } & FlowSnapshot & { at: string } }
-  | { type: 'FlowDeleted'; data: { at: string } };
+  | { type: 'FlowDeleted'; data: { at: string } }
+  /** Moved into a workspace, to another, or back to its owner's own flows (null). */
+  | { type: 'FlowMoved'; data: { from: string | null; to: string | null; at: string } };
 
 export interface FlowState extends FlowSnapshot {
   /** null: no flow on this stream yet. */
   flowId: string | null;
   userId: string | null;
+  /** The workspace the flow is in; null: its owner's own. */
+  workspaceId: string | null;
   createdAt: string | null;
   updatedAt: string | null;
   deleted: boolean;

@@ -64,6 +64,8 @@ export function versionSummary(event: FlowEvent, before: FlowState): string {
       return `Khôi phục Version ${event.data.version}`;
     case 'FlowDeleted':
       return 'Xóa flow';
+    case 'FlowMoved':
+      return event.data.to === null ? 'Chuyển về flow của chủ sở hữu' : 'Chuyển vào một workspace';
   }
 }
 

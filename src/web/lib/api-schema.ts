@@ -31,6 +31,10 @@ export interface paths {
     /** Create a flow */
     post: operations["createFlow"];
   };
+  "/api/flows/{id}/move": {
+    /** Move a flow into a workspace, to another, or back to its owner's own flows */
+    post: operations["moveFlow"];
+  };
   "/api/flows/{id}": {
     /** One flow */
     get: operations["getFlow"];
@@ -100,6 +104,10 @@ export interface paths {
   "/api/executions/{id}/state": {
     /** An execution as it stood after any event */
     get: operations["getExecutionState"];
+  };
+  "/api/workspaces/{id}/executions": {
+    /** A workspace's executions, newest first, filtered by flow, person, status and time */
+    get: operations["listWorkspaceExecutions"];
   };
   "/api/flows/{flowId}/executions": {
     /** A flow's executions, newest first */
@@ -272,6 +280,8 @@ export interface components {
       id: string;
       /** Format: uuid */
       userId: string;
+      /** @description The workspace the flow is in; null: its owner's own */
+      workspaceId: string | null;
       name: string;
       description: string;
       /** @description active, draft or inactive (flows saved before the rule may hold another) */
@@ -380,6 +390,7 @@ export interface components {
       userId: string;
       /** Format: uuid */
       flowId: string;
+      workspaceId: string | null;
       /** @enum {string} */
       status: "running" | "stopped" | "completed" | "failed";
       currentStep: number;
@@ -416,7 +427,7 @@ export interface components {
       /** @description What went wrong this time, in words a user can act on */
       detail: string;
       /** @enum {string} */
-      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
       /** @description The same text as detail */
       message: string;
       /**
@@ -447,6 +458,11 @@ export interface components {
         steps: components["schemas"]["StepSnapshot"][];
         /** @description None on executions started before flows had versions */
         flowVersion?: number;
+        /**
+         * Format: uuid
+         * @description The workspace its flow was in; none when it was its owner's own
+         */
+        workspaceId?: string;
         cacheItemIds: string[];
         /** @description When it happened (ISO 8601) */
         at: string;
@@ -735,6 +751,20 @@ export interface components {
       /** @description The request that caused it (its Idempotency-Key, if sent) */
       commandId: string | null;
     });
+    WorkspaceExecution: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: "running" | "waiting" | "stopped" | "completed" | "failed";
+      startedAt: string;
+      /** Format: uuid */
+      flowId: string;
+      flowName: string;
+      /** Format: uuid */
+      userId: string;
+      userName: string;
+      completedAt: string | null;
+    };
     MasterRow: {
       /** Format: uuid */
       id: string;
@@ -1030,6 +1060,8 @@ export interface operations {
         limit?: number;
         /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
         cursor?: string;
+        /** @description A workspace's flows; none: the user's own flows */
+        workspaceId?: string;
       };
     };
     responses: {
@@ -1099,6 +1131,7 @@ export interface operations {
           description: string;
           /** @enum {string} */
           status?: "active" | "draft" | "inactive";
+          workspaceId?: string | null;
         };
       };
     };
@@ -1107,6 +1140,58 @@ export interface operations {
       201: {
         content: {
           "application/json": components["schemas"]["Flow"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Move a flow into a workspace, to another, or back to its owner's own flows */
+  moveFlow: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+        /** @description The entity tag of the version the change is made on, or *: when the record is at another version the answer is 412 and nothing changes. Without it the change is made on whatever version is current. */
+        "If-Match"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The workspace to move the flow into; null: back to its owner's own flows */
+          workspaceId: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The record's version as a strong entity tag, e.g. "7" (a step's is its flow's version) */
+          ETag?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["Flow"];
+        };
+      };
+      /** @description The record is not at the version If-Match names (code version_mismatch, with the record's currentVersion); nothing was changed */
+      412: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description A problem (RFC 9457) */
@@ -1974,6 +2059,56 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["Execution"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A workspace's executions, newest first, filtered by flow, person, status and time */
+  listWorkspaceExecutions: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+        /** @description Only the executions of this flow */
+        flowId?: string;
+        /** @description Only the executions this member started */
+        userId?: string;
+        status?: "running" | "waiting" | "stopped" | "completed" | "failed";
+        /** @description Only executions started at or after this time */
+        from?: string;
+        /** @description Only executions started before this time */
+        to?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: components["schemas"]["WorkspaceExecution"][];
+            nextCursor: string | null;
+          };
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4321,6 +4456,8 @@ export interface operations {
             id: string;
             /** Format: uuid */
             userId: string;
+            /** @description The workspace the flow is in; null: its owner's own */
+            workspaceId: string | null;
             name: string;
             description: string;
             /** @description active, draft or inactive (flows saved before the rule may hold another) */

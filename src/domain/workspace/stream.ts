@@ -1,0 +1,2 @@
+/** The stream of a workspace's membership: `workspace-<workspaceId>`. */
+export const WORKSPACE_STREAM_PREFIX = 'workspace-';
