@@ -143,13 +143,21 @@ export class FlowsRepository {
     return { steps, version };
   }
 
-  /** What a review of the flow needs of its steps, in order. */
-  async stepSnapshots(flowId: string, userId: string): Promise<StepSnapshot[]> {
-    return (await this.stepsToRun(flowId, userId)).steps;
+  /** The flow's steps, in order, when the user may read it (or do `action` to it). */
+  async stepSnapshots(flowId: string, userId: string, action: Action = 'read'): Promise<StepSnapshot[]> {
+    return (await this.stepsToRun(flowId, userId, this.sql, action)).steps;
   }
 
-  /** What an execution needs of the flow: its steps, in order, and the flow version they are of. */
-  async stepsToRun(flowId: string, userId: string, sql: Sql = this.sql): Promise<StepsToRun> {
+  /**
+   * What an execution needs of the flow: its steps, in order, and the flow version they are of, when the
+   * user may run it (or do `action` to it).
+   */
+  async stepsToRun(
+    flowId: string,
+    userId: string,
+    sql: Sql = this.sql,
+    action: Action = 'run',
+  ): Promise<StepsToRun> {
     // One round trip: the flow's row proves ownership, a flow without steps gives one row of nulls.
     type Row = (StepSnapshot | { id: null }) & { flowVersion: number; workspaceId: string | null };
     const rows = await sql<(Row & { flowUserId: string; role: Role | null })[]>`
@@ -160,7 +168,7 @@ export class FlowsRepository {
       ORDER BY s."order", s.created_at, s.id`;
     if (rows.length === 0) throw notFound(FLOW_NOT_FOUND);
     const first = rows[0]!;
-    requireMay(userId, 'run', 'flow', holderOfRow({ ...first, userId: first.flowUserId }), 'Flow');
+    requireMay(userId, action, 'flow', holderOfRow({ ...first, userId: first.flowUserId }), 'Flow');
     const steps = rows
       .filter((row) => row.id !== null)
       .map(

@@ -139,7 +139,8 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { name, flowId } = request.body;
       const userId = userIdOf(request);
-      const rows = flowId ? rowsOf(await app.flows.stepSnapshots(flowId, userId)) : [];
+      // Rows run the flow's prompts: only who may run the flow makes a session of it.
+      const rows = flowId ? rowsOf(await app.flows.stepSnapshots(flowId, userId, 'run')) : [];
       const session = await master.create(userId, name, flowId ?? null, rows);
       return reply.status(201).send(session);
     },

@@ -51,7 +51,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { flowId } = request.params;
       const userId = userIdOf(request);
-      const flow = await app.flows.owned(flowId, userId);
+      const flow = await app.flows.owned(flowId, userId, 'change');
       // Not a step run: the free step allowance neither counts nor stops it (the rate limit does).
       const [steps, { provider }] = await Promise.all([
         app.flows.stepSnapshots(flowId, userId),
@@ -69,7 +69,7 @@ export const suggestionRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: flowIdParams, response: { 204: noContent } } },
     async (request, reply) => {
       const { flowId } = request.params;
-      await app.flows.owned(flowId, userIdOf(request));
+      await app.flows.owned(flowId, userIdOf(request), 'change');
       await suggestions.clear(flowId);
       return reply.status(204).send();
     },
