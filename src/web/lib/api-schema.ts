@@ -953,7 +953,7 @@ export interface operations {
       303: {
         content: never;
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -1022,7 +1022,7 @@ export interface operations {
       303: {
         content: never;
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -1877,7 +1877,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2729,7 +2729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2805,7 +2805,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2961,7 +2961,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3482,7 +3482,7 @@ export interface operations {
           "application/json": components["schemas"]["MasterRow"];
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3547,7 +3547,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3952,7 +3952,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -4246,7 +4246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -4647,7 +4647,7 @@ export interface operations {
           "application/json": components["schemas"]["Invitation"];
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
