@@ -234,6 +234,7 @@ const ACCESS: Record<string, Entry> = {
   'GET /api/workspaces': { access: 'caller' },
   'POST /api/workspaces': { access: 'caller', body: () => ({ name: 'Access' }) },
   'GET /api/workspaces/{id}/members': { access: 'owner' },
+  'GET /api/workspaces/{id}/executions': { access: 'owner' },
   'POST /api/workspaces/{id}/invitations': {
     access: 'owner',
     body: () => ({ email: 'invited@example.com', role: 'editor' }),

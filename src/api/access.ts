@@ -1,5 +1,8 @@
 import type { Fragment, Sql, TransactionSql } from 'postgres';
 import { forbidden, notFound } from '../domain/errors';
+import { type Role, WORKSPACE_ROLES } from '../domain/workspace/events';
+
+export type { Role };
 
 /**
  * Who may do what to which record: decided here and nowhere else. Routes, the websocket subscription, the
@@ -28,9 +31,6 @@ export type Action = 'read' | 'change' | 'run' | 'review' | 'watch' | 'manage';
  */
 export type RecordKind = 'flow' | 'execution' | 'master-session' | 'workspace' | 'personal';
 
-/** A member's role in a workspace. */
-export type Role = 'owner' | 'editor' | 'reviewer' | 'auditor';
-
 export const ACTIONS: readonly Action[] = ['read', 'change', 'run', 'review', 'watch', 'manage'];
 export const RECORD_KINDS: readonly RecordKind[] = [
   'flow',
@@ -39,7 +39,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'workspace',
   'personal',
 ];
-export const ROLES: readonly Role[] = ['owner', 'editor', 'reviewer', 'auditor'];
+export const ROLES: readonly Role[] = WORKSPACE_ROLES;
 
 /** What each role may do to its workspace's records (and to the workspace itself). */
 const ROLE_ACTIONS: Record<Role, readonly Action[]> = {

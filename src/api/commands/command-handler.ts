@@ -46,8 +46,14 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   kind: RecordKind;
   /** Whose the loaded record is: its owner and its workspace (null: none); undefined: there is no such record. */
   holderOf(state: State): { ownerId: string | null; workspaceId: string | null } | undefined;
-  /** What the command does to the record, for the access rule (read: it only records work already allowed). */
-  actionOf(command: Command): Action;
+  /**
+   * What the command does to the record, for the access rule (read: it only records work already allowed);
+   * null: nobody's role decides, the decider does (a workspace's invitation is accepted by one who is not a
+   * member yet, by the token they were sent).
+   */
+  actionOf(command: Command, actor: string): Action | null;
+  /** The actor's role in the workspace the record is, when the record itself knows it (a workspace's members). */
+  roleIn?(state: State, actor: string): Role | null;
   /** The statements that write the read models, built at once: they are sent with the append's commit. */
   project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Statement[];
 }
@@ -100,21 +106,29 @@ export class CommandHandler {
     this.appendedListeners.push(listener);
   }
 
+  /** The aggregate as its stream has it now, when the user may read it (null: the system). */
   async load<S, C extends { type: string }, E extends DecidedEvent, X>(
     aggregate: Aggregate<S, C, E, X>,
     id: string,
     userId: string | null,
   ): Promise<Loaded<S>> {
-    const streamId = aggregate.streamPrefix + id;
-    const { version, events } = await this.store.readStream(streamId);
+    const loaded = await this.read(aggregate, id);
+    await this.require(aggregate, loaded.state, userId, 'read');
+    // Kept only once shown to be the user's: ids probed at random fill nothing.
+    this.kept.keep(aggregate.streamPrefix + id, loaded);
+    return loaded;
+  }
+
+  /** The aggregate folded from its stream, whoever may see it: the caller asks the access rule. */
+  private async read<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    id: string,
+  ): Promise<Loaded<S>> {
+    const { version, events } = await this.store.readStream(aggregate.streamPrefix + id);
     const state = events
       .map((e) => eventOf<E>(e))
       .reduce(aggregate.decider.evolve, aggregate.decider.initialState());
-    // Kept only once shown to be the user's: ids probed at random fill nothing.
-    await this.require(aggregate, state, userId, 'read');
-    const loaded = { state, version };
-    this.kept.keep(streamId, loaded);
-    return loaded;
+    return { state, version };
   }
 
   /**
@@ -166,7 +180,11 @@ export class CommandHandler {
     if (held === undefined) return undefined;
     const { ownerId, workspaceId } = held;
     if (workspaceId === null) return ownerId;
-    return { workspaceId, role: actor === null ? null : await this.roles.roleOf(workspaceId, actor) };
+    if (actor === null) return { workspaceId, role: null };
+    const role = aggregate.roleIn
+      ? aggregate.roleIn(state, actor)
+      : await this.roles.roleOf(workspaceId, actor);
+    return { workspaceId, role };
   }
 
   /** An event at `position` of the stream was seen in the log (the tailer's, whichever process appended it). */
@@ -198,13 +216,14 @@ export class CommandHandler {
       const fromHint = hint !== undefined;
       const loaded = options.startsStream
         ? { state: aggregate.decider.initialState(), version: 0 }
-        : (hint ?? (await this.load(aggregate, id, userId)));
+        : (hint ?? (await this.read(aggregate, id)));
       hint = undefined;
       let events: E[] | undefined;
       try {
-        // The stream's state on a reload was shown readable by `load`; what the command does is asked here.
-        if (!options.startsStream)
-          await this.require(aggregate, loaded.state, userId, aggregate.actionOf(command));
+        // Asked of every state the command is decided on: 404 when the user may not even read it, else 403.
+        const action = aggregate.actionOf(command, userId);
+        if (!options.startsStream && action !== null)
+          await this.require(aggregate, loaded.state, userId, action);
         options.guard?.(loaded.state, loaded.version);
         events = aggregate.decider.decide(
           command,

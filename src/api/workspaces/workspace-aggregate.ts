@@ -6,20 +6,13 @@ import {
   type WorkspaceState,
 } from '../../domain/workspace/events';
 import { workspaceStatements } from '../../projections/project-workspace-events';
-import type { Holder } from '../access';
 import type { Aggregate } from '../commands/command-handler';
-
-/** The workspace's holder for access.ts: the workspace, with the user's role there (null: not a member). */
-export const holderOfWorkspace = (state: WorkspaceState, userId: string): Holder => ({
-  workspaceId: state.workspaceId!,
-  role: state.members.get(userId) ?? null,
-});
 
 /**
  * Workspaces as the command handler sees them: `workspace-<id>` streams, the workspace decider, the
- * workspace tables projected. Any existing workspace loads: who may give which command is checked with
- * access.ts on the loaded state (WorkspaceCommands' guards), since one who is not a member yet accepts an
- * invitation to it.
+ * workspace tables projected. The members are the workspace's own state, so a command is allowed or refused
+ * on the very state it is decided on: an owner manages members, any member may leave, and an invitation is
+ * accepted by one who is not a member yet (the decider checks its token and e-mail address).
  */
 export const workspaceAggregate: Aggregate<
   WorkspaceState,
@@ -32,6 +25,21 @@ export const workspaceAggregate: Aggregate<
   name: 'Workspace',
   decider,
   recordsOutcome: () => false,
-  visibleTo: (state) => state.workspaceId !== null,
+  kind: 'workspace',
+  holderOf: (state) =>
+    state.workspaceId === null ? undefined : { ownerId: null, workspaceId: state.workspaceId },
+  roleIn: (state, actor) => state.members.get(actor) ?? null,
+  actionOf: (command, actor) => {
+    switch (command.type) {
+      case 'AcceptInvitation':
+        return null;
+      case 'RemoveMember':
+        return command.data.userId === actor ? 'read' : 'manage';
+      case 'CreateWorkspace':
+        return 'change';
+      default:
+        return 'manage';
+    }
+  },
   project: (tx, recorded) => workspaceStatements(tx, recorded),
 };

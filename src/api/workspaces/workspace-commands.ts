@@ -4,9 +4,8 @@ import { INVITATION_LIFETIME_MS } from '../../domain/limits';
 import type { WorkspaceCommand } from '../../domain/workspace/commands';
 import { INVITATION_NOT_FOUND } from '../../domain/workspace/decider';
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
-import { type Action, requireMay } from '../access';
 import type { CommandHandler } from '../commands/command-handler';
-import { holderOfWorkspace, workspaceAggregate } from './workspace-aggregate';
+import { workspaceAggregate } from './workspace-aggregate';
 import type { WorkspacesRepository } from './workspaces-repository';
 
 /** The path of the web app's page that accepts an invitation: `/invitations/<token>`. */
@@ -68,7 +67,7 @@ export class WorkspaceCommands {
     const email = input.email.trim().toLowerCase();
     const expiresAt = new Date(this.now().getTime() + INVITATION_LIFETIME_MS).toISOString();
     const inviteeId = await this.workspaces.accountWithEmail(email);
-    const { events } = await this.handle(workspaceId, userId, 'manage', {
+    const { events } = await this.handle(workspaceId, userId, {
       type: 'InviteMember',
       data: { invitationId, email, role: input.role, tokenHash, expiresAt, inviteeId },
       commandId,
@@ -113,7 +112,7 @@ export class WorkspaceCommands {
 
   /** An owner gives a member another role; the last owner keeps theirs. */
   async changeRole(workspaceId: string, userId: string, memberId: string, role: Role, commandId?: string) {
-    await this.handle(workspaceId, userId, 'manage', {
+    await this.handle(workspaceId, userId, {
       type: 'ChangeMemberRole',
       data: { userId: memberId, role },
       commandId,
@@ -125,27 +124,23 @@ export class WorkspaceCommands {
    * can do neither.
    */
   async remove(workspaceId: string, userId: string, memberId: string, commandId?: string) {
-    const action: Action = memberId === userId ? 'read' : 'manage';
-    await this.handle(workspaceId, userId, action, {
+    await this.handle(workspaceId, userId, {
       type: 'RemoveMember',
       data: { userId: memberId },
       commandId,
     });
   }
 
-  /** A command on the workspace, decided only on a state where the user may do `action` to it. */
+  /** A command on the workspace, decided only on a state where the access rule lets the user give it. */
   private handle(
     workspaceId: string,
     userId: string,
-    action: Action,
     command: WorkspaceCommand & { commandId?: string | undefined },
   ) {
     const { commandId, ...decided } = command;
     return this.commands.handle(workspaceAggregate, workspaceId, userId, decided as WorkspaceCommand, {
       context: this.contextFor(userId),
       commandId,
-      guard: (state: WorkspaceState) =>
-        requireMay(userId, action, 'workspace', holderOfWorkspace(state, userId), 'Workspace'),
     });
   }
 

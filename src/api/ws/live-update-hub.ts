@@ -12,7 +12,7 @@ import {
   topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
-import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/stream';
+import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/events';
 import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
 import { holderOf, may, type Role, roleInSql } from '../access';
 import type { ServerInstance } from '../server-instance';
