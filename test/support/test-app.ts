@@ -100,12 +100,17 @@ export async function anotherInstance(
 let accounts = 0;
 
 /** Registers a new account and returns its session cookie and user. */
-export async function signUp(app: FastifyInstance, firstName = 'An') {
+export async function signUp(
+  app: FastifyInstance,
+  firstName = 'An',
+  options: { remoteAddress?: string } = {},
+) {
   accounts++;
   const email = `user${accounts}-${Date.now()}@example.com`;
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
+    ...options,
     payload: { email, password: 'correct horse battery', firstName, lastName: 'Nguyen' },
   });
   if (response.statusCode >= 300) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
@@ -115,6 +120,16 @@ export async function signUp(app: FastifyInstance, firstName = 'An') {
     .join('; ');
   return { cookie, user: response.json() as { id: string; email: string }, email };
 }
+
+let addresses = 0;
+/**
+ * An address of its own for a sign-up, so a test that needs many accounts does not meet the sign-in limit
+ * per address (which the tests of that limit count from 127.0.0.1).
+ */
+export const anotherAddress = () => {
+  addresses++;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+};
 
 /** inject() with a session cookie. */
 export function as(app: FastifyInstance, cookie: string) {
