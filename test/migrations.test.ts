@@ -103,6 +103,8 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
+        '020_workspaces.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -154,6 +156,8 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
+        '020_workspaces.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -191,6 +195,8 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
+        '020_workspaces.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
@@ -215,7 +221,12 @@ describe('migrations', () => {
       await store.append(`master-${ran}`, 'master', 'no_stream', [
         { type: 'MasterResultsReset', data: { at: '2026-01-01T00:00:00.000Z' } },
       ]);
-      expect(await migrate(sql)).toEqual(['017_master_session_owners.sql', '018_idempotent_requests.sql']);
+      expect(await migrate(sql)).toEqual([
+        '017_master_session_owners.sql',
+        '018_idempotent_requests.sql',
+        '019_event_chain.sql',
+        '020_workspaces.sql',
+      ]);
 
       const opened = {
         type: 'MasterSessionOpened',

@@ -5,7 +5,7 @@ import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
 import { EventStore, type RecordedEvent } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { type Actor, may, type RecordKind } from '../access';
-import { ConfigError, parseEnvironment } from '../config';
+import { ConfigError, loadConfig } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
@@ -61,7 +61,7 @@ function printer(store: EventStore, { json, as }: { json: boolean; as: Actor }):
 
 /** DATABASE_URL, else the embedded database, unless the server (or another tool) already runs on it. */
 async function openLog(): Promise<OpenDatabase> {
-  const config = parseEnvironment(process.env);
+  const config = await loadConfig();
   if (!config.databaseUrl) {
     const owner = await embeddedDatabaseOwner(config.dataDir);
     if (owner) {
