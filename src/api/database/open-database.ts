@@ -18,7 +18,7 @@ export interface OpenDatabase {
  * derived from APP_SECRET (appending needs it; so does the migration that chains events recorded before).
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'appSecret'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { appSecret: string | undefined },
   log: (line: string) => void = () => {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors';
 import { decider } from '../../domain/execution/decider';
+import type { EventStore } from '../../eventstore';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { may } from '../access';
 import { executionAnswer, listedExecution } from '../answer-schemas';
@@ -27,6 +28,15 @@ const stateQuery = z.object({
 
 const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
 
+/** The owner is who started the stream: the log answers it, so an id the user may not read is missing. */
+export async function readableExecutionStream(store: EventStore, executionId: string, userId: string) {
+  const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
+  const first = events[0] && toExecutionEvent(events[0]);
+  if (first?.type !== 'ExecutionStarted' || !may(userId, 'read', 'execution', first.data.userId)) {
+    throw notFound('Execution not found');
+  }
+}
+
 /**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
  * the execution as it stood after any of them, folded from the log alone.
@@ -34,14 +44,8 @@ const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.
 export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app;
 
-  /** The owner is who started the stream: the log answers it, so an id the user may not read is missing. */
-  async function readableStream(executionId: string, userId: string) {
-    const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
-    const first = events[0] && toExecutionEvent(events[0]);
-    if (first?.type !== 'ExecutionStarted' || !may(userId, 'read', 'execution', first.data.userId)) {
-      throw notFound('Execution not found');
-    }
-  }
+  const readableStream = (executionId: string, userId: string) =>
+    readableExecutionStream(store, executionId, userId);
 
   app.get(
     '/api/executions/:id/events',
