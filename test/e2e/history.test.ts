@@ -177,6 +177,18 @@ describe.skipIf(skipReason !== null)(
       expect(texts[1]).toContain('trà ô long buổi chiều');
       expect(await state.getByTestId('history-result').count()).toBe(6);
       await screenshot(page, 'history-05-second-run');
+
+      // An event changed in the database, behind the server's back: the next opening says where.
+      await env.database.sql`
+        UPDATE events SET data = jsonb_set(data, '{userInput}', '"trà đen"')
+        WHERE stream_id = ${`execution-${executionId}`} AND stream_position = 12`;
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('open-history').click();
+      const changed = page.getByTestId('history-dialog').getByTestId('history-record-changed');
+      await changed.waitFor();
+      expect(await changed.textContent()).toMatch(/^Record changed at position 12:/);
+      await screenshot(page, 'history-06-record-changed');
     });
   },
 );

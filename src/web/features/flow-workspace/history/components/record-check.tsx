@@ -13,7 +13,9 @@ export function RecordCheck({ executionId }: { executionId: string }) {
   const { data: check, isLoading, error } = useExecutionCheck(executionId);
   return (
     <div
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-slate-200 px-3 py-2 text-sm"
+      className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${
+        check && !check.verified ? 'border-red-300 bg-red-50' : 'border-slate-200'
+      }`}
       data-testid="history-record-check"
     >
       {isLoading ? (
