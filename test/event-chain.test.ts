@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
+import { EventStore } from '../src/eventstore';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { createTestDatabase, TEST_APP_SECRET } from './support/database';
 import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
@@ -110,6 +113,25 @@ describe('a record that proves itself', () => {
       events: 5,
       firstBadPosition: 6,
     });
+  });
+
+  it('chains appends that race on one stream from several connections', async () => {
+    const pools = Array.from({ length: 4 }, () => connect(t.db.url, { max: 3, appSecret: TEST_APP_SECRET }));
+    try {
+      const stores = pools.map((pool) => new EventStore(pool));
+      const stream = `race-${randomUUID()}`;
+      await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          stores[i % stores.length]!.append(stream, 'race', 'any', [
+            { type: 'Counted', data: { i } },
+            { type: 'Counted', data: { i, again: true } },
+          ]),
+        ),
+      );
+      expect(await t.store.verifyStream(stream)).toMatchObject({ verified: true, events: 48 });
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end({ timeout: 5 })));
+    }
   });
 
   it('refuses an event inserted by a connection without the key', async () => {
@@ -232,7 +254,6 @@ describe('the upgrade that starts the chain', () => {
         { count: number }[]
       >`SELECT count(*)::int AS count FROM events WHERE hash IS NULL`;
       expect(unhashed!.count).toBe(0);
-      const { EventStore } = await import('../src/eventstore');
       const store = new EventStore(sql);
       expect(await store.verifyAllStreams()).toEqual([
         { streamId: 'old-one', verified: true, events: 2, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
