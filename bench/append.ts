@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '../src/api/database/connection';
 import { EventStore, type NewEvent } from '../src/eventstore';
+import { BENCH_APP_SECRET } from './server-process';
 
 export interface AppendFigures {
   writers: number;
@@ -35,7 +36,7 @@ export async function benchAppend(
   const seconds = options.seconds ?? 3;
   const writers = options.writers ?? 8;
   const batchSize = options.batchSize ?? 10;
-  const sql = connect(url, { max: writers });
+  const sql = connect(url, { max: writers, appSecret: BENCH_APP_SECRET });
   try {
     await sql`CREATE TABLE IF NOT EXISTS bench_raw_inserts (
       id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`;

@@ -4,7 +4,7 @@ import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
 import { call, createFlows, runCommands, signUp } from './load';
 import { measurePolling } from './polling';
-import { serverEnv, startProcess } from './server-process';
+import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
 
 /**
  * A CPU profile of a built server under commands: `node --cpu-prof` on it, 16 clients each starting an
@@ -37,7 +37,7 @@ await admin.unsafe(`CREATE DATABASE ${name}`);
 try {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const migrating = connect(url.toString());
+  const migrating = connect(url.toString(), { appSecret: BENCH_APP_SECRET });
   await migrate(migrating);
   await migrating.end();
   const server = startProcess([serverFile], serverEnv(url.toString()), {

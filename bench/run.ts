@@ -23,7 +23,7 @@ import {
 } from './load';
 import { measurePolling } from './polling';
 import { startPostgresProxy } from './postgres-proxy';
-import { runScript, serverEnv, startProcess } from './server-process';
+import { BENCH_APP_SECRET, runScript, serverEnv, startProcess } from './server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -61,7 +61,7 @@ async function withDatabase() {
       created.push(name);
       const url = new URL(adminUrl!);
       url.pathname = `/${name}`;
-      const sql = connect(url.toString());
+      const sql = connect(url.toString(), { appSecret: BENCH_APP_SECRET });
       await migrate(sql);
       await sql.end();
       return url.toString();

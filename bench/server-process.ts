@@ -6,6 +6,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const CPU_USAGE_PRELOAD = pathToFileURL(path.join(ROOT, 'bench/server-cpu-usage.ts')).href;
 
 /** The server's settings in the bench: the offline (zero-latency) model, no limit on runs or model calls. */
+/** The bench servers' APP_SECRET; connections that append carry its event key. */
+export const BENCH_APP_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+
 export const serverEnv = (databaseUrl: string) => ({
   DATABASE_URL: databaseUrl,
   PORT: '0',
@@ -14,7 +17,7 @@ export const serverEnv = (databaseUrl: string) => ({
   MODEL_CALLS_PER_MINUTE: '0',
   // One bench user makes thousands of runs with the offline model.
   FREE_STEP_ALLOWANCE: '1000000000',
-  APP_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+  APP_SECRET: BENCH_APP_SECRET,
   // The bench's thousands of sockets all come from this one address.
   CONNECTIONS_PER_CLIENT: '0',
 });

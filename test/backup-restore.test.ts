@@ -154,21 +154,25 @@ describe('backup and restore', () => {
     expect(restored.output).toMatch(/^Restored \d+ rows/);
     expect(restored.code).toBe(0);
 
-    const sql = connect(target.url, { max: 2 });
+    const sql = connect(target.url, { max: 2, appSecret: TEST_APP_SECRET });
     try {
-      // Every event restored is the source's, as it was; each stream whole from its first event.
+      // Every event restored is the source's, as it was, its hash too; each stream whole from its first event.
       const events = await sql<
-        { globalPosition: number; streamId: string; streamPosition: number; data: unknown }[]
+        { globalPosition: number; streamId: string; streamPosition: number; data: unknown; hash: Buffer }[]
       >`
-        SELECT global_position, stream_id, stream_position, data FROM events ORDER BY global_position`;
+        SELECT global_position, stream_id, stream_position, data, hash FROM events ORDER BY global_position`;
       expect(events.length).toBeGreaterThan(20);
       const original = await source.db.sql<typeof events>`
-        SELECT global_position, stream_id, stream_position, data FROM events
+        SELECT global_position, stream_id, stream_position, data, hash FROM events
         WHERE global_position = ANY(${events.map((event) => event.globalPosition)}) ORDER BY global_position`;
       expect(events).toEqual(original);
       const streams = await sql<{ whole: boolean }[]>`
         SELECT count(*) = max(stream_position) AND min(stream_position) = 1 AS whole FROM events GROUP BY stream_id`;
       expect(streams.every((stream) => stream.whole)).toBe(true);
+      // The restored record still proves itself.
+      const checks = await new EventStore(sql).verifyAllStreams();
+      expect(checks.length).toBeGreaterThan(2);
+      expect(checks.filter((check) => !check.verified)).toEqual([]);
 
       // The read models were taken at the same moment as the events: a rebuild finds them as they are.
       const loaded = await readModels(sql);
@@ -194,6 +198,14 @@ describe('backup and restore', () => {
     await work(other, 'After restore');
     const flows = (await other.get('/api/flows')).json() as { name: string }[];
     expect(flows.map((flow) => flow.name)).toContain('After restore');
+    // Appended after the restore, the new events are chained to the restored ones.
+    const checking = connect(target.url, { max: 1, appSecret: TEST_APP_SECRET });
+    try {
+      const checks = await new EventStore(checking).verifyAllStreams();
+      expect(checks.filter((check) => !check.verified)).toEqual([]);
+    } finally {
+      await checking.end({ timeout: 5 });
+    }
   });
 
   it('refuses a database that is not empty, another APP_SECRET unless told, and a file that is no backup', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsPassword, embeddedPasswordFile } from '../src/api/database/embedded-postgres';
 import { openDatabase } from '../src/api/database/open-database';
+import { TEST_APP_SECRET } from './support/database';
 
 /** Whether the embedded database at `url` lets the superuser in with `password` instead of the URL's. */
 function accepts(url: string, password: string): Promise<boolean> {
@@ -16,7 +17,7 @@ describe('the embedded PostgreSQL password', () => {
   let dir = '';
   let dataDir = '';
   let passwordFile = '';
-  const open = () => openDatabase({ databaseUrl: undefined, dataDir });
+  const open = () => openDatabase({ databaseUrl: undefined, dataDir, appSecret: TEST_APP_SECRET });
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'workbench-password-'));

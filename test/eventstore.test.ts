@@ -12,7 +12,7 @@ import {
   type Statement,
 } from '../src/eventstore';
 import { heldBack } from '../src/eventstore/held-back-events';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './support/database';
 
 let db: TestDatabase;
 let store: EventStore;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** A connection pool of its own, as another server process would have. */
 function anotherPool(max = 1): Sql {
-  const pool = connect(db.url, { max });
+  const pool = connect(db.url, { max, appSecret: TEST_APP_SECRET });
   pools.push(pool);
   return pool;
 }

@@ -4,7 +4,7 @@ import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
 import { DATABASE_AWAY } from '../src/api/errors';
 import { EventStore } from '../src/eventstore';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './support/database';
 import { type DatabaseLine, lineTo } from './support/database-line';
 import { as, signUp, testConfig } from './support/test-app';
 
@@ -17,7 +17,7 @@ describe('health checks', () => {
     db = await createTestDatabase();
     const opened = await lineTo(db.url);
     line = opened.line;
-    const sql = connect(opened.url);
+    const sql = connect(opened.url, { appSecret: TEST_APP_SECRET });
     const config = testConfig({ databaseUrl: opened.url });
     app = await buildApp({ config, sql, store: new EventStore(sql) });
   });

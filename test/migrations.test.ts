@@ -103,6 +103,7 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
         '020_workspaces.sql',
       ]);
 
@@ -155,6 +156,7 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
         '020_workspaces.sql',
       ]);
       const counts = async () =>
@@ -193,6 +195,7 @@ describe('migrations', () => {
         '016_unreviewed_results.sql',
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
         '020_workspaces.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
@@ -221,6 +224,7 @@ describe('migrations', () => {
       expect(await migrate(sql)).toEqual([
         '017_master_session_owners.sql',
         '018_idempotent_requests.sql',
+        '019_event_chain.sql',
         '020_workspaces.sql',
       ]);
 

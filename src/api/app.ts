@@ -36,6 +36,7 @@ import { aiWorkflowRoutes } from './routes/ai-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { contextRoutes } from './routes/context';
+import { eventChainRoutes } from './routes/event-chain';
 import { executionHistoryRoutes } from './routes/execution-history';
 import { executionRoutes } from './routes/executions';
 import { flowExportRoutes } from './routes/flow-export';
@@ -133,6 +134,7 @@ export async function buildApp(
   await app.register(stepRoutes);
   await app.register(executionRoutes);
   await app.register(executionHistoryRoutes);
+  await app.register(eventChainRoutes);
   await app.register(rerunFromStepRoutes);
   await app.register(stepResultRoutes);
   await app.register(logRoutes);

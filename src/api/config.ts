@@ -198,6 +198,19 @@ async function appSecretFrom(dataDir: string): Promise<string> {
   }
 }
 
+/**
+ * APP_SECRET, or the one saved in DATA_DIR; undefined when there is neither (nothing is generated: for tools
+ * that read a database the server made).
+ */
+export async function savedAppSecret(config: Pick<Config, 'dataDir'> & { appSecret?: string | undefined }) {
+  if (config.appSecret) return config.appSecret;
+  try {
+    return (await readFile(path.join(config.dataDir, 'app-secret'), 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<Config> {
   const config = parseEnvironment(env);
   return { ...config, appSecret: config.appSecret ?? (await appSecretFrom(config.dataDir)) };

@@ -61,6 +61,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'PUT /api/flows/:id': op('updateFlow', 'flows', "Change a flow's name, description or status", 'write'),
   'DELETE /api/flows/:id': op('deleteFlow', 'flows', 'Delete a flow', 'delete'),
   'GET /api/flows/:id/export': op('exportFlow', 'flows', 'A flow as JSON, to import elsewhere'),
+  'GET /api/flows/:id/verify': op(
+    'verifyFlow',
+    'flows',
+    "Whether a flow's stored events are still the ones appended, by their hashes",
+  ),
   'GET /api/flows/:id/versions': op('listFlowVersions', 'flows', "A flow's versions, newest first"),
   'GET /api/flows/:id/versions/:version': op('getFlowVersion', 'flows', 'A flow as it was at one version'),
   'POST /api/flows/:id/move': op(
@@ -108,6 +113,16 @@ export const OPERATIONS: Record<string, Operation> = {
     'listExecutionHistory',
     'executions',
     "An execution's history, page by page",
+  ),
+  'GET /api/executions/:id/verify': op(
+    'verifyExecution',
+    'executions',
+    "Whether an execution's stored events are still the ones appended, by their hashes",
+  ),
+  'GET /api/executions/:id/audit': op(
+    'downloadExecutionAudit',
+    'executions',
+    "An execution's events with their hashes, as a JSON or CSV file",
   ),
   'GET /api/executions/:id/state': op(
     'getExecutionState',

@@ -11,6 +11,7 @@ import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
 import { streamVersion } from './stream-version';
 import type { AppendResult, Checkpoint, ExpectedVersion, NewEvent, RecordedEvent } from './types';
+import { type StreamCheck, streamHashes, verifyStreams } from './verify-stream';
 
 /**
  * A statement as postgres.js builds it, not yet sent: it fails only when PostgreSQL refuses it (or the
@@ -104,6 +105,21 @@ export class EventStore {
 
   headCheckpoint(): Promise<Checkpoint | null> {
     return headCheckpoint(this.sql);
+  }
+
+  /** Checks one stream's hashes; null when there is no such stream. Needs the connection's event key. */
+  async verifyStream(streamId: string): Promise<StreamCheck | null> {
+    return (await verifyStreams(this.sql, streamId))[0] ?? null;
+  }
+
+  /** Checks every stream's hashes, in stream id order. Needs the connection's event key. */
+  verifyAllStreams(): Promise<StreamCheck[]> {
+    return verifyStreams(this.sql, null);
+  }
+
+  /** Each event's hash by stream position, in hex. */
+  streamHashes(streamId: string): Promise<Map<number, string | null>> {
+    return streamHashes(this.sql, streamId);
   }
 
   streamVersion(streamId: string): Promise<number> {

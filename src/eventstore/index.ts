@@ -15,3 +15,4 @@ export type {
   NewEvent,
   RecordedEvent,
 } from './types';
+export type { StreamCheck } from './verify-stream';

@@ -6,6 +6,8 @@ import { type Browser, openBrowser, screenshot } from './browser';
 export interface BrowserEnvironment {
   server: ServerProcess;
   browser: Browser;
+  /** The server's database, for a test that changes it behind the server's back. */
+  database: TestDatabase;
 }
 
 /**
@@ -19,6 +21,7 @@ export function useServerAndBrowser(
   const environment = {} as BrowserEnvironment;
   beforeAll(async () => {
     db = await createTestDatabase();
+    environment.database = db;
     environment.server = await startServerProcess(db.url, await env());
     environment.browser = await openBrowser();
   });

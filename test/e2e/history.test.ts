@@ -106,6 +106,14 @@ describe.skipIf(skipReason !== null)(
       const state = dialog.getByTestId('history-state');
       expect(await state.getAttribute('data-position')).toBe('18');
       expect(await dialog.getByTestId('history-point-label').textContent()).toBe('Thời điểm 18 / 18');
+      // The record checks out by its hashes: Verified, with the last event's hash in full on hover.
+      const verified = dialog.getByTestId('history-record-verified');
+      await verified.waitFor();
+      expect(await verified.textContent()).toMatch(/^Verified · 18 sự kiện · hash cuối [0-9a-f]{12}$/);
+      expect(await verified.locator('code').getAttribute('title')).toMatch(/^[0-9a-f]{64}$/);
+      expect(await dialog.getByTestId('history-audit-csv').getAttribute('href')).toBe(
+        `/api/executions/${executionId}/audit?format=csv`,
+      );
       await screenshot(page, 'history-01-end');
 
       // An early point: step 1 has answered, the others are still pending.
@@ -169,6 +177,18 @@ describe.skipIf(skipReason !== null)(
       expect(texts[1]).toContain('trà ô long buổi chiều');
       expect(await state.getByTestId('history-result').count()).toBe(6);
       await screenshot(page, 'history-05-second-run');
+
+      // An event changed in the database, behind the server's back: the next opening says where.
+      await env.database.sql`
+        UPDATE events SET data = jsonb_set(data, '{userInput}', '"trà đen"')
+        WHERE stream_id = ${`execution-${executionId}`} AND stream_position = 12`;
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('open-history').click();
+      const changed = page.getByTestId('history-dialog').getByTestId('history-record-changed');
+      await changed.waitFor();
+      expect(await changed.textContent()).toMatch(/^Record changed at position 12:/);
+      await screenshot(page, 'history-06-record-changed');
     });
   },
 );

@@ -7,6 +7,9 @@ import { inject } from 'vitest';
 import { connect } from '../../src/api/database/connection';
 import { MIGRATIONS_DIR, migrate } from '../../src/api/database/migrate';
 
+/** The tests' APP_SECRET: the servers they start use it, and the connections that append carry its event key. */
+export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
 export interface TestDatabase {
   url: string;
   sql: Sql;
@@ -24,7 +27,7 @@ export async function createTestDatabase(options: { migrationsBelow?: string } =
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const sql = connect(url.toString());
+  const sql = connect(url.toString(), { appSecret: TEST_APP_SECRET });
   const older = options.migrationsBelow ? await migrationsBelow(options.migrationsBelow) : undefined;
   await migrate(sql, older);
   if (older) await rm(older, { recursive: true, force: true });

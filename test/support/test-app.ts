@@ -4,9 +4,9 @@ import type { Config } from '../../src/api/config';
 import { connect } from '../../src/api/database/connection';
 import { DEFAULT_LIMITS } from '../../src/domain/limits';
 import { EventStore } from '../../src/eventstore';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './database';
 
-export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export { TEST_APP_SECRET };
 
 /**
  * Where tests find the Gemini API unless they start a fake one: nothing listens there, so a key check or a
@@ -80,7 +80,7 @@ export async function anotherInstance(
   overrides: Partial<Config> = {},
   services: Pick<AppServices, 'resolveModel'> = {},
 ): Promise<AnotherInstance> {
-  const sql = connect(databaseUrl);
+  const sql = connect(databaseUrl, { appSecret: TEST_APP_SECRET });
   try {
     const config = testConfig({ databaseUrl, ...overrides });
     const app = await buildApp({ config, sql, store: new EventStore(sql), ...services });

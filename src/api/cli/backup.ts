@@ -51,7 +51,7 @@ async function backup(file: string) {
   const config = await loadConfig();
   const running = config.databaseUrl ? null : await runningEmbeddedUrl(config.dataDir);
   const database = running ? null : await openDatabase(config);
-  const sql = connect(running ?? database!.url, { max: 2 });
+  const sql = connect(running ?? database!.url, { max: 2, appSecret: config.appSecret });
   try {
     const rows = await writeBackup(sql, file, config.appSecret);
     const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
@@ -76,7 +76,11 @@ async function restore(file: string, otherSecret: boolean) {
     embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'));
     url = embedded.url;
   }
-  const sql = connect(url, { max: 2, socketDirectory: embedded?.socketDirectory });
+  const sql = connect(url, {
+    max: 2,
+    socketDirectory: embedded?.socketDirectory,
+    appSecret: config.appSecret,
+  });
   try {
     const { rows, sameSecret } = await restoreBackup(sql, file, {
       appSecret: config.appSecret,

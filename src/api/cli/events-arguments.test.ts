@@ -32,6 +32,27 @@ describe('parseEventsArguments', () => {
     });
   });
 
+  it('reads verify with an execution or flow id, a stream id, --all, or nothing (every stream)', () => {
+    expect(parseEventsArguments(['verify', EXECUTION_ID])).toEqual({
+      command: 'verify',
+      target: { id: EXECUTION_ID },
+      json: false,
+      as: null,
+    });
+    expect(parseEventsArguments(['verify', `flow-${FLOW_ID}`, '--json'])).toEqual({
+      command: 'verify',
+      target: { streamId: `flow-${FLOW_ID}` },
+      json: true,
+      as: null,
+    });
+    for (const argv of [['verify', '--all'], ['verify']]) {
+      expect(parseEventsArguments(argv)).toEqual({ command: 'verify', target: null, json: false, as: null });
+    }
+    expect(refusal(['verify', EXECUTION_ID, '--all'])).toMatch(/^verify takes an id or --all, not both/);
+    expect(refusal(['verify', 'nonsense'])).toMatch(/^Malformed execution, flow or stream id 'nonsense'/);
+    expect(refusal(['show', EXECUTION_ID, '--all'])).toMatch(/^--all is for 'verify' only/);
+  });
+
   it('answers help for nothing, help, --help and -h', () => {
     for (const argv of [[], ['help'], ['--help'], ['show', '-h']]) {
       expect(parseEventsArguments(argv)).toEqual({ command: 'help' });

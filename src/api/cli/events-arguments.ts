@@ -12,7 +12,11 @@ export type EventsRequest =
   | ({ command: 'tail' } & Reading)
   /** `id` names an execution or a flow: both kinds of stream are looked up. */
   | ({ command: 'show'; id: string } & Reading)
-  | ({ command: 'command'; commandId: string } & Reading);
+  | ({ command: 'command'; commandId: string } & Reading)
+  /** `target`: an execution or flow id (both kinds looked up), a stream id, or null for every stream. */
+  | ({ command: 'verify'; target: VerifyTarget | null } & Reading);
+
+export type VerifyTarget = { id: string } | { streamId: string };
 
 /** A command line the CLI cannot act on; the message says what to type instead. */
 export class UsageError extends Error {
@@ -28,14 +32,20 @@ Commands:
   tail                     follow the log from now on, every stream, until Ctrl+C
   show <id>                every event of one execution or flow, by its id, in stream order
   command <commandId>      the events one command appended, across streams
+  verify <id>              check the hashes of one execution's or flow's events (or of a stream, by its id);
+                           exits 1 when any event was changed, removed or reordered
+  verify --all             the same for every stream
   help                     this text
 
 Options:
   --json                   one JSON object per line instead of one text line per event
   --as <userId>            only the streams that user may read, as the app would show them to them
+  --all                    verify: every stream
   -h, --help               this text
 
 A text line reads: time  stream#position  type  actor=<userId>  command=<commandId>  summary.
+A verify line reads: verified|CHANGED  stream  events=<count>  head=<hash> | first-bad-position=<position>.
+verify needs the server's APP_SECRET (or DATA_DIR's app-secret file): the hashes are keyed with it.
 The embedded PostgreSQL is owned by one process at a time: while the server runs on it, stop the server
 or point DATABASE_URL at the server's database.`;
 
@@ -43,6 +53,11 @@ const executionOrFlowId = z.uuid({
   error: 'an execution or flow id is a uuid, as in execution-<uuid> and flow-<uuid> streams',
 });
 const userId = z.uuid({ error: "a user id is a uuid, as the actor=<userId> of the tool's lines" });
+/** A stream id as the log names streams: a kind, a dash, the record's id. */
+const streamId = z
+  .string()
+  .regex(/^[a-z][a-z-]*-[0-9a-f-]{36}$/, 'a stream id reads like execution-<uuid> or flow-<uuid>');
+
 // The same rule as the Idempotency-Key header that may name a command.
 const commandId = z
   .string()
@@ -61,12 +76,17 @@ function parsed<T>(schema: z.ZodType<T>, value: string | undefined, what: string
 
 /** Reads `process.argv.slice(2)`. */
 export function parseEventsArguments(argv: readonly string[]): EventsRequest {
-  let values: { json?: boolean; help?: boolean; as?: string };
+  let values: { json?: boolean; help?: boolean; as?: string; all?: boolean };
   let words: string[];
   try {
     ({ values, positionals: words } = parseArgs({
       args: [...argv],
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, as: { type: 'string' } },
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        as: { type: 'string' },
+        all: { type: 'boolean' },
+      },
       allowPositionals: true,
     }));
   } catch (error) {
@@ -80,9 +100,12 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
     as: values.as === undefined ? null : parsed(userId, values.as, 'user id of --as'),
   };
   const [command, argument, ...rest] = words;
-  const expected = command === 'show' || command === 'command' ? 1 : 0;
+  const expected = command === 'show' || command === 'command' || command === 'verify' ? 1 : 0;
   if (rest.length > 0 || (expected === 0 && argument !== undefined)) {
     throw new UsageError(`Too many arguments for '${command}'.\n\n${EVENTS_USAGE}`);
+  }
+  if (values.all && command !== 'verify') {
+    throw new UsageError(`--all is for 'verify' only.\n\n${EVENTS_USAGE}`);
   }
   switch (command) {
     case undefined:
@@ -94,6 +117,15 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
       return { command: 'show', id: parsed(executionOrFlowId, argument, 'execution or flow id'), ...reading };
     case 'command':
       return { command: 'command', commandId: parsed(commandId, argument, 'command id'), ...reading };
+    case 'verify': {
+      if (values.all && argument !== undefined)
+        throw new UsageError(`verify takes an id or --all, not both.\n\n${EVENTS_USAGE}`);
+      if (argument === undefined) return { command: 'verify', target: null, ...reading };
+      const target: VerifyTarget = executionOrFlowId.safeParse(argument).success
+        ? { id: argument }
+        : { streamId: parsed(streamId, argument, 'execution, flow or stream id') };
+      return { command: 'verify', target, ...reading };
+    }
     default:
       throw new UsageError(`Unknown command '${command}'.\n\n${EVENTS_USAGE}`);
   }

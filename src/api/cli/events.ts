@@ -3,12 +3,12 @@ import type { Sql } from 'postgres';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow/events';
 import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
-import { EventStore, type RecordedEvent } from '../../eventstore';
+import { EventStore, type RecordedEvent, type StreamCheck } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import type { Actor } from '../access';
 import { type Aggregate, CommandHandler } from '../commands/command-handler';
 import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
-import { ConfigError, parseEnvironment } from '../config';
+import { ConfigError, parseEnvironment, savedAppSecret } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
 import { executionAggregate } from '../executions/execution-aggregate';
@@ -17,7 +17,13 @@ import { masterAggregate } from '../master-mode/master-aggregate';
 import { WorkspacesRepository } from '../workspaces/workspaces-repository';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 import { eventJson, eventLines } from './event-line';
-import { EVENTS_USAGE, type EventsRequest, parseEventsArguments, UsageError } from './events-arguments';
+import {
+  EVENTS_USAGE,
+  type EventsRequest,
+  parseEventsArguments,
+  UsageError,
+  type VerifyTarget,
+} from './events-arguments';
 
 /** Something the user can act on: printed as it is, without a stack. */
 class Refusal extends Error {}
@@ -71,7 +77,8 @@ function printer(store: EventStore, sql: Sql, { json, as }: { json: boolean; as:
 
 /** DATABASE_URL, else the embedded database, unless the server (or another tool) already runs on it. */
 async function openLog(): Promise<OpenDatabase> {
-  const config = parseEnvironment(process.env);
+  const parsed = parseEnvironment(process.env);
+  const config = { ...parsed, appSecret: await savedAppSecret(parsed) };
   if (!config.databaseUrl) {
     const owner = await embeddedDatabaseOwner(config.dataDir);
     if (owner) {
@@ -158,7 +165,60 @@ async function tail(store: EventStore, print: Print): Promise<never> {
   return new Promise<never>(() => {});
 }
 
+/** One stream's check as one line (or one JSON object with --json). */
+function checkLine(check: StreamCheck, json: boolean): string {
+  if (json) return JSON.stringify(check);
+  const found = check.verified ? `head=${check.head ?? '-'}` : `first-bad-position=${check.firstBadPosition}`;
+  return [check.verified ? 'verified' : 'CHANGED ', check.streamId, `events=${check.events}`, found].join(
+    '  ',
+  );
+}
+
+/**
+ * Checks the hashes of the streams named (an execution's and a flow's by their id, or one stream), or of every
+ * stream; prints one line each. Answers whether every one checked out.
+ */
+async function verify(
+  store: EventStore,
+  target: VerifyTarget | null,
+  json: boolean,
+  readable: (streamId: string) => Promise<boolean>,
+): Promise<boolean> {
+  let checks: StreamCheck[];
+  if (target === null) checks = await store.verifyAllStreams();
+  else {
+    const streamIds =
+      'id' in target ? [executionStreamId(target.id), flowStreamId(target.id)] : [target.streamId];
+    checks = [];
+    for (const streamId of streamIds) {
+      const check = await store.verifyStream(streamId);
+      if (check) checks.push(check);
+    }
+  }
+  const shown: StreamCheck[] = [];
+  for (const check of checks) if (await readable(check.streamId)) shown.push(check);
+  if (target !== null && shown.length === 0) {
+    const what = 'id' in target ? `execution or flow ${target.id}` : `stream ${target.streamId}`;
+    throw new Refusal(`No ${what} in the event log.`);
+  }
+  if (shown.length > 0) process.stdout.write(`${shown.map((check) => checkLine(check, json)).join('\n')}\n`);
+  const broken = shown.filter((check) => !check.verified).length;
+  if (!json) {
+    console.error(
+      broken === 0
+        ? `${shown.length} stream(s) verified.`
+        : `${broken} of ${shown.length} stream(s) changed since they were appended.`,
+    );
+  }
+  return broken === 0;
+}
+
 async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
+  if (request.command === 'verify' && !(await savedAppSecret(parseEnvironment(process.env)))) {
+    throw new Refusal(
+      "verify needs the server's APP_SECRET (or DATA_DIR's app-secret file): the events' hashes are keyed with it.",
+    );
+  }
   const database = await openLog();
   const store = new EventStore(database.sql);
   const print = printer(store, database.sql, request);
@@ -166,7 +226,9 @@ async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
   if (request.command === 'tail') return tail(store, print);
   try {
     if (request.command === 'show') await show(store, request.id, print, readable);
-    else await command(store, request.commandId, print, readable);
+    else if (request.command === 'verify') {
+      if (!(await verify(store, request.target, request.json, readable))) process.exitCode = 1;
+    } else await command(store, request.commandId, print, readable);
   } finally {
     await database.close();
   }

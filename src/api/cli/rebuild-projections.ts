@@ -9,7 +9,7 @@ async function main() {
   const config = await loadConfig();
   const database = await openDatabase(config);
   // A pool of its own for the rebuild's COPYs (see ConnectOptions.noDelay).
-  const sql = connect(database.url, { max: 4, noDelay: true });
+  const sql = connect(database.url, { max: 4, noDelay: true, appSecret: config.appSecret });
   try {
     const store = new EventStore(sql);
     const started = performance.now();

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import postgres, { type Sql } from 'postgres';
+import { eventChainSettings } from '../event-chain-key';
 
 export interface ConnectOptions {
   max?: number;
@@ -12,6 +13,11 @@ export interface ConnectOptions {
    * Linux). A Unix socket has no such delay.
    */
   noDelay?: boolean;
+  /**
+   * APP_SECRET, whose derived event key every session of the pool carries: without it a session can read the
+   * event log but neither append to it nor check its hashes.
+   */
+  appSecret?: string | undefined;
 }
 
 /**
@@ -28,6 +34,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     // (a step label `my_label` read back as `myLabel`, and a key ending in `_` an error), and walk each one.
     transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
     onnotice: () => {},
+    ...(options.appSecret ? { connection: eventChainSettings(options.appSecret) } : {}),
     // int8 (positions, counts) as numbers: they stay far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: Number } },
   });

@@ -14,10 +14,11 @@ export interface OpenDatabase {
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL in DATA_DIR/postgres (one process owns it).
- * Migrations are applied before anything else touches the database.
+ * Migrations are applied before anything else touches the database. Its connections carry the event key
+ * derived from APP_SECRET (appending needs it; so does the migration that chains events recorded before).
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { appSecret: string | undefined },
   log: (line: string) => void = () => {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl
@@ -26,7 +27,7 @@ export async function openDatabase(
   const url = config.databaseUrl ?? embedded!.url;
   // The embedded PostgreSQL is on this machine: its Unix socket costs less than loopback TCP. `url` (TCP)
   // stays what other processes are given.
-  const sql = connect(url, { socketDirectory: embedded?.socketDirectory });
+  const sql = connect(url, { socketDirectory: embedded?.socketDirectory, appSecret: config.appSecret });
   try {
     await migrate(sql);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { decider } from '../../domain/execution/decider';
@@ -61,21 +62,24 @@ const workspaceExecutionsPage = z.object({
 const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
 
 /**
+ * Whose the execution is, and in which workspace, is in its first event: the log answers it, so an id the
+ * user may not read is missing.
+ */
+export async function readableExecutionStream(app: FastifyInstance, executionId: string, userId: string) {
+  const { events } = await app.store.readStream(executionStreamId(executionId), { limit: 1 });
+  const started = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
+  await app.commands.require(executionAggregate, started, userId, 'read');
+}
+
+/**
  * The execution's own log, for auditors and debugging: its events page by page with who caused each, and
  * the execution as it stood after any of them, folded from the log alone.
  */
 export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app;
 
-  /**
-   * Whose the execution is, and in which workspace, is in its first event: the log answers it, so an id the
-   * user may not read is missing.
-   */
-  async function readableStream(executionId: string, userId: string) {
-    const { events } = await store.readStream(executionStreamId(executionId), { limit: 1 });
-    const started = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
-    await app.commands.require(executionAggregate, started, userId, 'read');
-  }
+  const readableStream = (executionId: string, userId: string) =>
+    readableExecutionStream(app, executionId, userId);
 
   app.get(
     '/api/executions/:id/events',

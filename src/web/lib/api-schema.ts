@@ -113,6 +113,18 @@ export interface paths {
     /** A flow's executions, newest first */
     get: operations["listExecutions"];
   };
+  "/api/executions/{id}/verify": {
+    /** Whether an execution's stored events are still the ones appended, by their hashes */
+    get: operations["verifyExecution"];
+  };
+  "/api/flows/{id}/verify": {
+    /** Whether a flow's stored events are still the ones appended, by their hashes */
+    get: operations["verifyFlow"];
+  };
+  "/api/executions/{id}/audit": {
+    /** An execution's events with their hashes, as a JSON or CSV file */
+    get: operations["downloadExecutionAudit"];
+  };
   "/api/executions/{id}/rerun-from/{stepId}": {
     /** A new execution from a step on */
     post: operations["rerunFromStep"];
@@ -793,6 +805,41 @@ export interface components {
       userId: string;
       userName: string;
       completedAt: string | null;
+    };
+    /** @description Whether a record's stored events are the ones the server appended, by their hashes */
+    RecordCheck: ({
+      /** @constant */
+      verified: true;
+      /** @description How many events the record holds */
+      events: number;
+      /** @description The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end */
+      head: string | null;
+    }) | {
+      /** @constant */
+      verified: false;
+      /** @description How many events the record holds */
+      events: number;
+      /** @description The first position whose event was changed, removed, reordered or added from outside */
+      firstBadPosition: number;
+    };
+    AuditEntry: {
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      type: string;
+      /** @description What the event did, in one line */
+      summary: string;
+      /** @description The event's stored hash, in hex */
+      hash: string | null;
+    };
+    AuditTrail: {
+      /** Format: uuid */
+      executionId: string;
+      record: components["schemas"]["RecordCheck"];
+      events: components["schemas"]["AuditEntry"][];
     };
     MasterRow: {
       /** Format: uuid */
@@ -2213,6 +2260,107 @@ export interface operations {
             items: components["schemas"]["ListedExecution"][];
             nextCursor: string | null;
           });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Whether an execution's stored events are still the ones appended, by their hashes */
+  verifyExecution: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["RecordCheck"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Whether a flow's stored events are still the ones appended, by their hashes */
+  verifyFlow: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["RecordCheck"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** An execution's events with their hashes, as a JSON or CSV file */
+  downloadExecutionAudit: {
+    parameters: {
+      query?: {
+        /** @description json (the default) or csv */
+        format?: "json" | "csv";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Every event of the execution with its hash, as a file (Content-Disposition) */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditTrail"];
+          "text/csv": string;
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */

@@ -9,6 +9,7 @@ import { useFlowExecutions } from '../api/get-flow-executions';
 import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';
 import { HistoryStateView } from './history-state-view';
 import { HistoryTimeline } from './history-timeline';
+import { RecordCheck } from './record-check';
 
 const selectClasses =
   'h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
@@ -95,6 +96,7 @@ function HistoryBody({ flowId, executionId: initial }: { flowId: string; executi
           </select>
         </div>
       ) : null}
+      <RecordCheck key={`check-${executionId}`} executionId={executionId} />
       {/* A new key per execution starts its history at its end again. */}
       <ExecutionHistory
         key={executionId}
