@@ -145,6 +145,64 @@ describe('live push across two server processes on one database', () => {
     intruder.socket.close();
   });
 
+  it("lets a workspace's member watch its runs live, and closes their sockets on every process once they are removed", async () => {
+    const register = async (email: string) => {
+      const response = await fetch(`${b.url}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'correct horse battery', firstName: 'M', lastName: 'N' }),
+      });
+      return {
+        cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!,
+        user: await response.json(),
+      };
+    };
+    const member = await register('member@example.com');
+    const workspace = await http(b.url, cookie, 'POST', '/api/workspaces', { name: 'Live team' });
+    const { acceptUrl } = await http(b.url, cookie, 'POST', `/api/workspaces/${workspace.id}/invitations`, {
+      email: 'member@example.com',
+      role: 'reviewer',
+    });
+    await http(
+      a.url,
+      member.cookie,
+      'POST',
+      `/api/invitations/${new URL(acceptUrl).pathname.split('/').at(-1)}/accept`,
+    );
+    const flow = await http(b.url, cookie, 'POST', '/api/flows', {
+      name: 'Shared',
+      description: 'in the workspace',
+      workspaceId: workspace.id,
+    });
+    const execution = await http(b.url, cookie, 'POST', `/api/flows/${flow.id}/execute`);
+    const own = await http(a.url, member.cookie, 'POST', '/api/flows', { name: 'Mine', description: 'own' });
+
+    // The member watches the workspace's run on one socket, and only a flow of their own on another.
+    const watching = openSocket(a.url, member.cookie);
+    const elsewhere = openSocket(a.url, member.cookie);
+    await Promise.all([watching.opened, elsewhere.opened]);
+    watching.socket.send(JSON.stringify({ type: 'subscribe', executionId: execution.id, after: 0 }));
+    elsewhere.socket.send(JSON.stringify({ type: 'subscribe', flowId: own.id }));
+    await expect.poll(() => watching.messages.some((m) => m.type === 'up-to-date')).toBe(true);
+    await expect.poll(() => elsewhere.messages.some((m) => m.type === 'up-to-date')).toBe(true);
+    expect(watching.messages.find((m) => m.type === 'event')?.event?.type).toBe('ExecutionStarted');
+    const closed = new Promise<number>((resolve) => watching.socket.once('close', (code) => resolve(code)));
+
+    // Removed on the other process: the log tells this one, which closes the socket that watched the workspace.
+    await http(b.url, cookie, 'DELETE', `/api/workspaces/${workspace.id}/members/${member.user.id}`);
+    expect(await closed).toBe(4403);
+    expect(elsewhere.socket.readyState).toBe(WebSocket.OPEN);
+
+    // Opened again, the run is missing to them.
+    const again = openSocket(a.url, member.cookie);
+    await again.opened;
+    again.socket.send(JSON.stringify({ type: 'subscribe', executionId: execution.id, after: 0 }));
+    await expect.poll(() => again.messages[0]?.type).toBe('error');
+    expect(again.messages.some((m) => m.type === 'event')).toBe(false);
+    again.socket.close();
+    elsewhere.socket.close();
+  });
+
   it('refuses the websocket upgrade without a session', async () => {
     const anonymous = new WebSocket(`${a.url.replace('http', 'ws')}/api/ws`);
     const status = await new Promise<number>((resolve) => {
