@@ -356,3 +356,165 @@ describe('workspaces', () => {
     );
   });
 });
+
+describe("a workspace's flows and executions", () => {
+  /** A workspace with its owner, an editor, a reviewer, an auditor, and someone who is not a member. */
+  async function team() {
+    const [own, ed, rey, aud, out] = [
+      await person('Own'),
+      await person('Ed'),
+      await person('Rey'),
+      await person('Aud'),
+      await person('Out'),
+    ];
+    const workspace = await newWorkspace(own, 'Flows team');
+    await join(own, workspace.id, ed, 'editor');
+    await join(own, workspace.id, rey, 'reviewer');
+    await join(own, workspace.id, aud, 'auditor');
+    return { workspace: workspace.id, own, ed, rey, aud, out };
+  }
+
+  const flowIn = async (who: Person, workspaceId: string | null, name = 'Shared') => {
+    const response = await who.client.post('/api/flows', { name, description: 'A flow', workspaceId });
+    expect(response.statusCode, response.body).toBe(201);
+    const flow = response.json();
+    const step = await who.client.post('/api/steps', {
+      flowId: flow.id,
+      name: 'Ideas',
+      order: 1,
+      systemPrompt: 'List ideas.',
+    });
+    expect(step.statusCode, step.body).toBe(201);
+    return { id: flow.id as string, step: step.json().id as string, workspaceId: flow.workspaceId };
+  };
+
+  it('makes a flow in a workspace for an owner or editor, 403 for other roles, 404 for a non-member', async () => {
+    const { workspace, own, ed, rey, aud, out } = await team();
+    expect((await flowIn(ed, workspace)).workspaceId).toBe(workspace);
+    for (const who of [rey, aud]) {
+      const refused = await who.client.post('/api/flows', {
+        name: 'No',
+        description: 'No',
+        workspaceId: workspace,
+      });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'forbidden' });
+    }
+    const hidden = await out.client.post('/api/flows', {
+      name: 'No',
+      description: 'No',
+      workspaceId: workspace,
+    });
+    expect(hidden.statusCode).toBe(404);
+    expect((await out.client.get(`/api/flows?workspaceId=${workspace}`)).statusCode).toBe(404);
+    // Every member lists the workspace's flows; the maker's own list is theirs alone.
+    for (const who of [own, ed, rey, aud]) {
+      const listed = (await who.client.get(`/api/flows?workspaceId=${workspace}`)).json();
+      expect(listed.map((flow: { name: string }) => flow.name)).toEqual(['Shared']);
+    }
+    expect((await ed.client.get('/api/flows')).json()).toEqual([]);
+  });
+
+  it('moves a flow in as a version of it, and back out by its owner only; its runs stay in the workspace', async () => {
+    const { workspace, own, ed, aud } = await team();
+    const flow = await flowIn(own, null, 'Mine first');
+    const before = await own.client.post(`/api/flows/${flow.id}/execute`);
+    const moved = await own.client.post(`/api/flows/${flow.id}/move`, { workspaceId: workspace });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().workspaceId).toBe(workspace);
+    const versions = (await own.client.get(`/api/flows/${flow.id}/versions`)).json();
+    expect(versions.map((version: { summary: string }) => version.summary)).toContain(
+      'Chuyển vào một workspace',
+    );
+    expect((await ed.client.get(`/api/flows/${flow.id}`)).statusCode).toBe(200);
+    // Runs started before the move stay their starter's own; a run started now is the workspace's.
+    expect((await aud.client.get(`/api/executions/${before.json().id}`)).statusCode).toBe(404);
+    const during = (await ed.client.post(`/api/flows/${flow.id}/execute`)).json();
+    expect(during.workspaceId).toBe(workspace);
+
+    const byEditor = await ed.client.post(`/api/flows/${flow.id}/move`, { workspaceId: null });
+    expect(byEditor.statusCode, byEditor.body).toBe(403);
+    expect((await aud.client.post(`/api/flows/${flow.id}/move`, { workspaceId: null })).statusCode).toBe(403);
+    const back = await own.client.post(`/api/flows/${flow.id}/move`, { workspaceId: null });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await ed.client.get(`/api/flows/${flow.id}`)).statusCode).toBe(404);
+    // What happened in the workspace stays readable by its auditor.
+    expect((await aud.client.get(`/api/executions/${during.id}`)).statusCode).toBe(200);
+    expect((await aud.client.get(`/api/executions/${during.id}/events`)).statusCode).toBe(200);
+    const listed = (await aud.client.get(`/api/workspaces/${workspace}/executions`)).json();
+    expect(listed.items.map((e: { id: string }) => e.id)).toEqual([during.id]);
+  });
+
+  it('refuses a move into a workspace where the mover may not edit flows', async () => {
+    const { workspace, own, rey, out } = await team();
+    const reys = await flowIn(rey, null, 'Rey own');
+    expect((await rey.client.post(`/api/flows/${reys.id}/move`, { workspaceId: workspace })).statusCode).toBe(
+      403,
+    );
+    const outs = await flowIn(out, null, 'Out own');
+    expect((await out.client.post(`/api/flows/${outs.id}/move`, { workspaceId: workspace })).statusCode).toBe(
+      404,
+    );
+    // Another user's flow stays missing, whatever the target.
+    expect((await own.client.post(`/api/flows/${outs.id}/move`, { workspaceId: workspace })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it("lets a reviewer approve a workspace run's result but not run it; an auditor only reads", async () => {
+    const { workspace, ed, rey, aud } = await team();
+    const flow = await flowIn(ed, workspace);
+    const execution = (await ed.client.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = await ed.client.post(`/api/executions/${execution.id}/steps/${flow.step}/execute`, {
+      userInput: '',
+    });
+    expect(run.statusCode, run.body).toBe(200);
+    const result = run.json().results[0].id;
+    expect((await rey.client.put(`/api/step-results/${result}`, { approved: true })).statusCode).toBe(200);
+    const rerun = await rey.client.post(`/api/executions/${execution.id}/steps/${flow.step}/execute`, {
+      userInput: '',
+    });
+    expect(rerun.statusCode, rerun.body).toBe(403);
+    expect(rerun.json().detail).toContain('reviewer');
+    expect((await aud.client.put(`/api/step-results/${result}`, { approved: false })).statusCode).toBe(403);
+    const events = (await aud.client.get(`/api/executions/${execution.id}/events?limit=100`)).json();
+    const approved = events.items.find((e: { type: string }) => e.type === 'ResultApproved');
+    expect(approved.actor).toMatchObject({ userId: rey.id });
+  });
+
+  it("lists a workspace's executions page by page, filtered by flow, person, status and start time", async () => {
+    const { workspace, own, ed, aud } = await team();
+    const one = await flowIn(ed, workspace, 'One');
+    const two = await flowIn(own, workspace, 'Two');
+    const started = [
+      (await ed.client.post(`/api/flows/${one.id}/execute`)).json(),
+      (await own.client.post(`/api/flows/${two.id}/execute`)).json(),
+      (await ed.client.post(`/api/flows/${two.id}/execute`)).json(),
+    ];
+    await ed.client.post(`/api/executions/${started[0].id}/stop`);
+    const list = async (query: string) => {
+      const response = await aud.client.get(`/api/workspaces/${workspace}/executions${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as {
+        items: { id: string; flowName: string; userName: string; status: string }[];
+        nextCursor: string | null;
+      };
+    };
+    const all = await list('');
+    expect(all.items.map((e) => e.id)).toEqual(started.map((e) => e.id).reverse());
+    expect(all.items[0]).toMatchObject({ flowName: 'Two', userName: 'Ed', status: 'waiting' });
+    expect((await list(`?flowId=${one.id}`)).items.map((e) => e.id)).toEqual([started[0].id]);
+    expect((await list(`?userId=${own.id}`)).items.map((e) => e.id)).toEqual([started[1].id]);
+    expect((await list('?status=stopped')).items.map((e) => e.id)).toEqual([started[0].id]);
+    const at = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    expect((await list(`?from=${at}`)).items).toEqual([]);
+    expect((await list(`?to=${at}`)).items).toHaveLength(3);
+    const first = await list('?limit=2');
+    expect(first.items).toHaveLength(2);
+    const rest = await list(`?limit=2&cursor=${first.nextCursor}`);
+    expect(rest).toEqual({ items: [expect.objectContaining({ id: started[0].id })], nextCursor: null });
+    expect((await aud.client.get(`/api/workspaces/${workspace}/executions?status=lost`)).statusCode).toBe(
+      400,
+    );
+  });
+});
