@@ -46,6 +46,12 @@ interface Fixtures {
   apiKey: string;
   apiKeyToDelete: string;
   recommendation: string;
+  /** A workspace the owner made, with two members invited by the owner: one to change, one to remove. */
+  workspace: string;
+  member: string;
+  memberToRemove: string;
+  /** The token of an invitation to the owner's e-mail address, into a third user's workspace. */
+  invitationToken: string;
 }
 
 interface Caller {
@@ -224,6 +230,21 @@ const ACCESS: Record<string, Entry> = {
     access: 'owner',
     body: () => ({ action: 'modified', rating: 4, feedback: 'Close to what I need.' }),
   },
+
+  'GET /api/workspaces': { access: 'caller' },
+  'POST /api/workspaces': { access: 'caller', body: () => ({ name: 'Access' }) },
+  'GET /api/workspaces/{id}/members': { access: 'owner' },
+  'POST /api/workspaces/{id}/invitations': {
+    access: 'owner',
+    body: () => ({ email: 'invited@example.com', role: 'editor' }),
+  },
+  'PUT /api/workspaces/{id}/members/{userId}': { access: 'owner', body: () => ({ role: 'reviewer' }) },
+  'DELETE /api/workspaces/{id}/members/{userId}': {
+    access: 'owner',
+    ids: (f) => ({ userId: f.memberToRemove }),
+  },
+  // Sent to the owner's address: another user's acceptance of it is a 404.
+  'POST /api/invitations/{token}/accept': { access: 'owner' },
 };
 
 /** What a path parameter names, by the path it is in (`{id}` is a flow under /api/flows, and so on). */
@@ -237,6 +258,8 @@ const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
   [/^\/api\/user-sessions\/\{id\}/, { id: (f) => f.userSession }],
   [/^\/api\/recommendations\/\{id\}/, { id: (f) => f.recommendation }],
   [/^\/api\/master-mode\//, { sessionId: (f) => f.masterSession, stepId: (f) => f.masterRow }],
+  [/^\/api\/workspaces\/\{id\}/, { id: (f) => f.workspace, userId: (f) => f.member }],
+  [/^\/api\/invitations\/\{token\}/, { token: (f) => f.invitationToken }],
 ];
 
 const operationOf = (key: string) => {
@@ -401,7 +424,40 @@ describe('who may call each operation of the API', () => {
       rating: 3,
     });
 
+    // The owner's workspace, with two members who joined by the owner's invitations.
+    const workspace = (await owner.made(201, 'POST', '/api/workspaces', { name: 'Access team' }))
+      .id as string;
+    const joinAs = async (name: string) => {
+      const member = await signUp(t.app, name);
+      const { acceptUrl } = await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+        email: member.email,
+        role: 'editor',
+      });
+      await new Browser(t.app, member.cookie).made(
+        200,
+        'POST',
+        `/api/invitations/${new URL(acceptUrl).pathname.split('/').at(-1)}/accept`,
+      );
+      return member.user.id;
+    };
+    const member = await joinAs('Member');
+    const memberToRemove = await joinAs('Leaving');
+    await owner.made(200, 'GET', `/api/workspaces/${workspace}/members`);
+    // A third user's workspace invites the owner: the owner's to accept.
+    const third = new Browser(t.app, (await signUp(t.app, 'Third')).cookie);
+    const thirdWorkspace = (await third.made(201, 'POST', '/api/workspaces', { name: 'Elsewhere' })).id;
+    const { acceptUrl } = await third.made(201, 'POST', `/api/workspaces/${thirdWorkspace}/invitations`, {
+      email: a.email,
+      role: 'auditor',
+    });
+    const invitationToken = new URL(acceptUrl).pathname.split('/').at(-1)!;
+    ownerIds.add(invitationToken);
+
     f = {
+      workspace,
+      member,
+      memberToRemove,
+      invitationToken,
       flow: main.flow,
       step1: main.steps[0]!,
       step2: main.steps[1]!,

@@ -51,6 +51,26 @@ describe('projections', () => {
       await client.post(`/api/executions/${execution.id}/stop`);
       await client.post(`/api/executions/${execution.id}/reset`);
     }
+    // A workspace whose members came and went: created, invited, joined, role changed, removed.
+    const workspace = (await client.post('/api/workspaces', { name: 'Rebuilt team' })).json();
+    for (const [name, role] of [
+      ['Joiner', 'editor'],
+      ['Leaver', 'auditor'],
+    ] as const) {
+      const member = await signUp(t.app, name);
+      const { acceptUrl } = (
+        await client.post(`/api/workspaces/${workspace.id}/invitations`, { email: member.email, role })
+      ).json();
+      const token = acceptUrl.split('/').at(-1);
+      await as(t.app, member.cookie).post(`/api/invitations/${token}/accept`);
+      if (name === 'Joiner')
+        await client.put(`/api/workspaces/${workspace.id}/members/${member.user.id}`, { role: 'owner' });
+      else await client.delete(`/api/workspaces/${workspace.id}/members/${member.user.id}`);
+    }
+    await client.post(`/api/workspaces/${workspace.id}/invitations`, {
+      email: 'open@example.com',
+      role: 'reviewer',
+    });
   });
   afterAll(() => t.close());
 
@@ -58,6 +78,9 @@ describe('projections', () => {
     const inline = await snapshot(t);
     expect(inline.executions).toHaveLength(2);
     expect(inline.step_results!.length).toBeGreaterThan(4);
+    expect(inline.workspaces).toHaveLength(1);
+    expect(inline.workspace_members).toHaveLength(2);
+    expect(inline.workspace_invitations).toHaveLength(3);
     const replayed = await rebuildProjections(t.db.sql, t.store, 7);
     expect(replayed).toBeGreaterThan(20);
     expect(await snapshot(t)).toEqual(inline);

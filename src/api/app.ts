@@ -27,6 +27,7 @@ import routeSchemas from './plugins/route-schemas';
 import securityHeaders from './plugins/security-headers';
 import serverInstancePlugin from './plugins/server-instance';
 import userRecordsPlugin from './plugins/user-records';
+import workspacesPlugin from './plugins/workspaces';
 import { PROJECT_ROOT } from './project-root';
 import { sharedRateLimits } from './rate-limit-store';
 import { routeMethods } from './route-methods';
@@ -49,6 +50,7 @@ import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
 import { userSessionRoutes } from './routes/user-sessions';
+import { workspaceRoutes } from './routes/workspaces';
 
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 
@@ -113,6 +115,7 @@ export async function buildApp(
   await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
   await app.register(flowsPlugin);
+  await app.register(workspacesPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
   // Before the routes: every keyed write is claimed, by this instance, before its route runs.
@@ -142,6 +145,7 @@ export async function buildApp(
   await app.register(userSessionRoutes);
   await app.register(aiWorkflowRoutes);
   await app.register(recommendationRoutes);
+  await app.register(workspaceRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;

@@ -32,6 +32,7 @@ export const TAGS = {
   'master-mode': 'Master mode: rows run as a sheet',
   sessions: 'Saved places to come back to',
   recommendations: 'Workflow recommendations, templates and patterns',
+  workspaces: 'Workspaces, their members and invitations',
 } as const;
 
 export type Tag = keyof typeof TAGS;
@@ -225,5 +226,33 @@ export const OPERATIONS: Record<string, Operation> = {
     'rateRecommendation',
     'recommendations',
     'Rate a recommendation',
+  ),
+
+  'GET /api/workspaces': op(
+    'listWorkspaces',
+    'workspaces',
+    "The signed-in user's workspaces, with their role",
+  ),
+  'POST /api/workspaces': op('createWorkspace', 'workspaces', 'Create a workspace, as its owner'),
+  'GET /api/workspaces/:id/members': op('listWorkspaceMembers', 'workspaces', "A workspace's members"),
+  'POST /api/workspaces/:id/invitations': op(
+    'inviteWorkspaceMember',
+    'workspaces',
+    'Invite someone by e-mail address (owners)',
+  ),
+  'POST /api/invitations/:token/accept': op(
+    'acceptInvitation',
+    'workspaces',
+    'Accept an invitation sent to your e-mail address',
+  ),
+  'PUT /api/workspaces/:id/members/:userId': op(
+    'changeWorkspaceMemberRole',
+    'workspaces',
+    "Change a member's role (owners)",
+  ),
+  'DELETE /api/workspaces/:id/members/:userId': op(
+    'removeWorkspaceMember',
+    'workspaces',
+    'Remove a member (owners), or leave',
   ),
 };

@@ -54,3 +54,14 @@ export function checkAnswerSize(what: string, size: number, limits: Limits): voi
     `${message} Câu trả lời không được giữ; hãy yêu cầu một câu trả lời ngắn hơn.`,
   );
 }
+
+/** A workspace's name: as long as a flow's may be. */
+export const WORKSPACE_NAME_MAX_LENGTH = 200;
+/** Workspaces one user may be a member of, in any role (made by them or joined). */
+export const MAX_WORKSPACES_PER_USER = 100;
+/** Members of one workspace. */
+export const MAX_WORKSPACE_MEMBERS = 1_000;
+/** How long an invitation's link may be used. */
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+/** Invitations one user may send in an hour, over all their workspaces and every server instance. */
+export const INVITATIONS_PER_HOUR = 30;

@@ -9,6 +9,7 @@ import {
 } from './project-execution-events';
 import { type FlowBefore, FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
+import { workspaceStreamsStatements } from './project-workspace-events';
 import { ReadModelBatch } from './read-model-batch';
 import type { ReadModelChange } from './read-model-change';
 
@@ -22,6 +23,10 @@ export const READ_MODEL_TABLES = [
   'rejected_ideas',
   'master_mode_runs',
   'master_mode_execute_alls',
+  // Replayed from the `workspace-<id>` streams: the workspaces, their members and their invitations.
+  'workspaces',
+  'workspace_members',
+  'workspace_invitations',
 ] as const;
 
 /** The log a rebuild replays: an EventStore. */
@@ -150,6 +155,7 @@ async function writeReadModels(tx: TransactionSql, batch: Batch, copying: boolea
   const [, continuingChanges] = await Promise.all([
     batch.flows.write(tx, batch.folded),
     executionStreamsChanges(tx, batch.continuing),
+    ...workspaceStreamsStatements(tx, batch.streams),
   ]);
   const readModels = new ReadModelBatch();
   readModels.add(continuingChanges);

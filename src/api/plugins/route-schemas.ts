@@ -130,7 +130,8 @@ function documentRateLimit<T extends { schema: unknown }>(transformed: T, limite
   schema.response = {
     ...schema.response,
     429: {
-      description: 'Over the rate limit (code model_call_rate_limited or sign_in_rate_limited)',
+      description:
+        'Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations)',
       headers: {
         ...RATE_LIMIT_HEADERS,
         'retry-after': { type: 'integer', description: 'Seconds to wait before trying again' },

@@ -1,7 +1,37 @@
 import type { Sql } from 'postgres';
-import type { Role } from '../access';
+import { notFound } from '../../domain/errors';
+import { WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
+import { mayInSql, type Role } from '../access';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
-/** The workspaces' read models: who is a member of which workspace, in which role. */
+/** A workspace in the list of the signed-in user's workspaces, with their role there. */
+export interface WorkspaceListRow {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** A member as the members list shows them. */
+export interface MemberRow {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+/** The workspaces list's order: newest first (the id orders workspaces made at the same microsecond). */
+export const WORKSPACES_ORDER: ListOrder = {
+  list: 'workspaces',
+  keys: [
+    { sql: 'w.created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'w.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
+/**
+ * The workspaces' read models: who is a member of which workspace, in which role, and the invitations. A
+ * workspace the user is not a member of is missing (404), never shown.
+ */
 export class WorkspacesRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -10,5 +40,64 @@ export class WorkspacesRepository {
     const [row] = await this.sql<{ role: Role }[]>`
       SELECT role FROM workspace_members WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`;
     return row?.role ?? null;
+  }
+
+  /** The workspaces the user is a member of, newest first, with their role in each. */
+  list(userId: string, page: Page | null = null): Promise<Keyed<WorkspaceListRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, WORKSPACES_ORDER, page);
+    return sql<Keyed<WorkspaceListRow>[]>`
+      SELECT w.id, w.name, m.role, ${rows.pageKey}
+      FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = ${userId}
+      WHERE ${mayInSql(sql, userId, 'read', 'workspace', { workspace: 'w.id' })} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
+  }
+
+  /** The workspace's members, first joined first, when the user may read the workspace; otherwise 404. */
+  async members(workspaceId: string, userId: string): Promise<MemberRow[]> {
+    const { sql } = this;
+    const members = await sql<MemberRow[]>`
+      SELECT m.user_id, trim(concat_ws(' ', u.first_name, u.last_name)) AS name, u.email, m.role
+      FROM workspace_members m JOIN users u ON u.id = m.user_id
+      WHERE m.workspace_id = ${workspaceId}
+        AND ${mayInSql(sql, userId, 'read', 'workspace', { workspace: 'm.workspace_id' })}
+      ORDER BY m.joined_at, m.user_id`;
+    // A workspace always has an owner: no rows means the user may not see it.
+    if (members.length === 0) throw notFound(WORKSPACE_NOT_FOUND);
+    return members;
+  }
+
+  /** One member, as the members list shows them, when the user may read the workspace; otherwise 404. */
+  async member(workspaceId: string, memberId: string, userId: string): Promise<MemberRow> {
+    const member = (await this.members(workspaceId, userId)).find((each) => each.userId === memberId);
+    if (!member) throw notFound('Member not found');
+    return member;
+  }
+
+  /** How many workspaces the user is a member of, in any role. */
+  async countOf(userId: string): Promise<number> {
+    const [row] = await this.sql<{ count: number }[]>`
+      SELECT count(*)::int AS count FROM workspace_members WHERE user_id = ${userId}`;
+    return row?.count ?? 0;
+  }
+
+  /** The account with this e-mail address (any case), if any: never told to a caller. */
+  async accountWithEmail(email: string): Promise<string | null> {
+    const [row] = await this.sql<{ id: string }[]>`
+      SELECT id FROM users WHERE lower(email) = lower(${email}) LIMIT 1`;
+    return row?.id ?? null;
+  }
+
+  /** The user's e-mail address. */
+  async emailOf(userId: string): Promise<string | null> {
+    const [row] = await this.sql<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}`;
+    return row?.email ?? null;
+  }
+
+  /** The workspace an invitation (by its token's hash) is to, whether or not it may still be used. */
+  async workspaceOfInvitation(tokenHash: string): Promise<string | null> {
+    const [row] = await this.sql<{ workspaceId: string }[]>`
+      SELECT workspace_id FROM workspace_invitations WHERE token_hash = ${tokenHash}`;
+    return row?.workspaceId ?? null;
   }
 }

@@ -269,12 +269,41 @@ export interface paths {
     /** Rate a recommendation */
     post: operations["rateRecommendation"];
   };
+  "/api/workspaces": {
+    /** The signed-in user's workspaces, with their role */
+    get: operations["listWorkspaces"];
+    /** Create a workspace, as its owner */
+    post: operations["createWorkspace"];
+  };
+  "/api/workspaces/{id}/members": {
+    /** A workspace's members */
+    get: operations["listWorkspaceMembers"];
+  };
+  "/api/workspaces/{id}/invitations": {
+    /** Invite someone by e-mail address (owners) */
+    post: operations["inviteWorkspaceMember"];
+  };
+  "/api/invitations/{token}/accept": {
+    /** Accept an invitation sent to your e-mail address */
+    post: operations["acceptInvitation"];
+  };
+  "/api/workspaces/{id}/members/{userId}": {
+    /** Change a member's role (owners) */
+    put: operations["changeWorkspaceMemberRole"];
+    /** Remove a member (owners), or leave */
+    delete: operations["removeWorkspaceMember"];
+  };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /**
+     * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
+     * @enum {string}
+     */
+    WorkspaceRoleInput: "owner" | "editor" | "reviewer" | "auditor";
     Flow: {
       /** Format: uuid */
       id: string;
@@ -806,6 +835,40 @@ export interface components {
       } | null;
       version: number;
     };
+    /**
+     * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
+     * @enum {string}
+     */
+    WorkspaceRole: "owner" | "editor" | "reviewer" | "auditor";
+    Workspace: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description The signed-in user's role in it */
+      role: components["schemas"]["WorkspaceRole"];
+    };
+    WorkspaceMember: {
+      /** Format: uuid */
+      userId: string;
+      name: string;
+      email: string;
+      role: components["schemas"]["WorkspaceRole"];
+    };
+    Invitation: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      role: components["schemas"]["WorkspaceRole"];
+      /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee */
+      acceptUrl: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    AcceptedInvitation: {
+      /** Format: uuid */
+      workspaceId: string;
+      role: components["schemas"]["WorkspaceRole"];
+    };
   };
   responses: never;
   parameters: never;
@@ -920,7 +983,7 @@ export interface operations {
       303: {
         content: never;
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -989,7 +1052,7 @@ export interface operations {
       303: {
         content: never;
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -1899,7 +1962,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2801,7 +2864,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2877,7 +2940,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3033,7 +3096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3554,7 +3617,7 @@ export interface operations {
           "application/json": components["schemas"]["MasterRow"];
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -3619,7 +3682,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -4024,7 +4087,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -4318,7 +4381,7 @@ export interface operations {
           };
         };
       };
-      /** @description Over the rate limit (code model_call_rate_limited or sign_in_rate_limited) */
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -4565,6 +4628,285 @@ export interface operations {
             updatedAt: string;
           };
         };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The signed-in user's workspaces, with their role */
+  listWorkspaces: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Workspace"][] | ({
+            items: components["schemas"]["Workspace"][];
+            nextCursor: string | null;
+          });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Create a workspace, as its owner */
+  createWorkspace: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Workspace"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A workspace's members */
+  listWorkspaceMembers: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WorkspaceMember"][];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Invite someone by e-mail address (owners) */
+  inviteWorkspaceMember: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          role: components["schemas"]["WorkspaceRoleInput"];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Invitation"];
+        };
+      };
+      /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */
+      429: {
+        headers: {
+          /** @description How many calls the limit allows a window */
+          "x-ratelimit-limit"?: unknown;
+          /** @description How many are left in this window */
+          "x-ratelimit-remaining"?: unknown;
+          /** @description Seconds until the window starts over */
+          "x-ratelimit-reset"?: unknown;
+          /** @description Seconds to wait before trying again */
+          "retry-after"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Accept an invitation sent to your e-mail address */
+  acceptInvitation: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        token: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AcceptedInvitation"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Change a member's role (owners) */
+  changeWorkspaceMemberRole: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        userId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          role: components["schemas"]["WorkspaceRoleInput"];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WorkspaceMember"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove a member (owners), or leave */
+  removeWorkspaceMember: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        userId: string;
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        content: never;
       };
       /** @description A problem (RFC 9457) */
       "4XX": {

@@ -1,0 +1,159 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { conflict, notFound } from '../../domain/errors';
+import { INVITATION_LIFETIME_MS } from '../../domain/limits';
+import type { WorkspaceCommand } from '../../domain/workspace/commands';
+import { INVITATION_NOT_FOUND } from '../../domain/workspace/decider';
+import type { Role, WorkspaceState } from '../../domain/workspace/events';
+import { type Action, requireMay } from '../access';
+import type { CommandHandler } from '../commands/command-handler';
+import { holderOfWorkspace, workspaceAggregate } from './workspace-aggregate';
+import type { WorkspacesRepository } from './workspaces-repository';
+
+/** The path of the web app's page that accepts an invitation: `/invitations/<token>`. */
+export const INVITATION_PAGE_PATH = '/invitations';
+
+/** The SHA-256 of an invitation's token, in hex: all that is ever stored of it. */
+export const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface NewInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  /** The web app's page that accepts it; its last part is the one-time token. */
+  acceptUrl: string;
+  expiresAt: string;
+}
+
+/**
+ * Every change of a workspace, its members and invitations, as a command on its stream (`workspace-<id>`)
+ * through the one command handler, after access.ts said the actor may give it.
+ */
+export class WorkspaceCommands {
+  /** What "now" is for the commands: the clock, unless a test moves it. */
+  now: () => Date = () => new Date();
+
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly workspaces: WorkspacesRepository,
+  ) {}
+
+  /** A new workspace, its maker its owner. */
+  async create(userId: string, name: string, commandId?: string) {
+    const workspaceId = randomUUID();
+    const workspacesOfOwner = await this.workspaces.countOf(userId);
+    const { state } = await this.commands.handle(
+      workspaceAggregate,
+      workspaceId,
+      userId,
+      { type: 'CreateWorkspace', data: { workspaceId, name, workspacesOfOwner } },
+      { context: this.contextFor(userId), startsStream: true, commandId },
+    );
+    return { id: state.workspaceId!, name: state.name, role: 'owner' as const };
+  }
+
+  /**
+   * An invitation to `email` in `role`, valid INVITATION_LIFETIME_MS, by an owner. Its link, on the web app at
+   * `origin`, ends in a new random token; only the token's hash is recorded.
+   */
+  async invite(
+    workspaceId: string,
+    userId: string,
+    input: { email: string; role: Role },
+    origin: string,
+    commandId?: string,
+  ): Promise<NewInvitation> {
+    const token = randomBytes(32).toString('base64url');
+    const tokenHash = tokenHashOf(token);
+    const invitationId = randomUUID();
+    const email = input.email.trim().toLowerCase();
+    const expiresAt = new Date(this.now().getTime() + INVITATION_LIFETIME_MS).toISOString();
+    const inviteeId = await this.workspaces.accountWithEmail(email);
+    const { events } = await this.handle(workspaceId, userId, 'manage', {
+      type: 'InviteMember',
+      data: { invitationId, email, role: input.role, tokenHash, expiresAt, inviteeId },
+      commandId,
+    });
+    const recorded = events[0];
+    if (recorded?.type !== 'MemberInvited' || recorded.data.tokenHash !== tokenHash) {
+      // The same Idempotency-Key made an invitation before whose answer was not kept: its token is gone.
+      throw conflict('This invitation was made already and its link cannot be shown again; invite again.');
+    }
+    const { data } = recorded;
+    return {
+      id: data.invitationId,
+      email: data.email,
+      role: data.role,
+      acceptUrl: `${origin}${INVITATION_PAGE_PATH}/${token}`,
+      expiresAt: data.expiresAt,
+    };
+  }
+
+  /**
+   * The signed-in user accepts the invitation the token is of, if it was sent to their e-mail address and is
+   * neither used nor expired: otherwise it is missing (404), whatever the reason.
+   */
+  async accept(token: string, userId: string, commandId?: string) {
+    const tokenHash = tokenHashOf(token);
+    const workspaceId = await this.workspaces.workspaceOfInvitation(tokenHash);
+    const email = await this.workspaces.emailOf(userId);
+    if (workspaceId === null || email === null) throw notFound(INVITATION_NOT_FOUND);
+    const workspacesOfUser = await this.workspaces.countOf(userId);
+    const { events, state } = await this.commands.handle(
+      workspaceAggregate,
+      workspaceId,
+      userId,
+      { type: 'AcceptInvitation', data: { tokenHash, email, workspacesOfUser } },
+      { context: this.contextFor(userId), commandId },
+    );
+    const joined = events.find((event) => event.type === 'MemberJoined');
+    const role = joined?.type === 'MemberJoined' ? joined.data.role : state.members.get(userId);
+    if (role === undefined) throw notFound(INVITATION_NOT_FOUND);
+    return { workspaceId, role };
+  }
+
+  /** An owner gives a member another role; the last owner keeps theirs. */
+  async changeRole(workspaceId: string, userId: string, memberId: string, role: Role, commandId?: string) {
+    await this.handle(workspaceId, userId, 'manage', {
+      type: 'ChangeMemberRole',
+      data: { userId: memberId, role },
+      commandId,
+    });
+  }
+
+  /**
+   * An owner removes a member, or a member leaves (removes themselves, whatever their role); the last owner
+   * can do neither.
+   */
+  async remove(workspaceId: string, userId: string, memberId: string, commandId?: string) {
+    const action: Action = memberId === userId ? 'read' : 'manage';
+    await this.handle(workspaceId, userId, action, {
+      type: 'RemoveMember',
+      data: { userId: memberId },
+      commandId,
+    });
+  }
+
+  /** A command on the workspace, decided only on a state where the user may do `action` to it. */
+  private handle(
+    workspaceId: string,
+    userId: string,
+    action: Action,
+    command: WorkspaceCommand & { commandId?: string | undefined },
+  ) {
+    const { commandId, ...decided } = command;
+    return this.commands.handle(workspaceAggregate, workspaceId, userId, decided as WorkspaceCommand, {
+      context: this.contextFor(userId),
+      commandId,
+      guard: (state: WorkspaceState) =>
+        requireMay(userId, action, 'workspace', holderOfWorkspace(state, userId), 'Workspace'),
+    });
+  }
+
+  private contextFor(userId: string) {
+    return (_state: WorkspaceState, version: number) => ({
+      now: this.now().toISOString(),
+      userId,
+      version,
+    });
+  }
+}
