@@ -14,6 +14,7 @@ export const app = {
 
 export const nav = {
   flows: 'Flows',
+  workspaces: 'Workspaces',
   masterMode: 'Master Mode',
   guide: 'Guide',
   keys: 'Keys',

@@ -8,7 +8,7 @@ export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
 export const createFlow = async (input: CreateFlowInput) =>
   answerOf(await client.POST('/api/flows', { body: input }));
 
-/** The created flow is appended to the cached list rather than refetching it. */
+/** The created flow is appended to the cached list it belongs to (the user's own, or its workspace's). */
 export function useCreateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -25,7 +25,13 @@ export function useCreateFlow() {
         createdAt: flow.createdAt,
         updatedAt: flow.updatedAt,
       };
-      queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);
+      if (flow.workspaceId) {
+        void queryClient.invalidateQueries({
+          queryKey: [...flowsQueryOptions.queryKey, { workspaceId: flow.workspaceId }],
+        });
+      } else {
+        queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);
+      }
     },
   });
 }
