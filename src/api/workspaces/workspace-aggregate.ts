@@ -32,6 +32,10 @@ export const workspaceAggregate: Aggregate<
   name: 'Workspace',
   decider,
   recordsOutcome: () => false,
-  visibleTo: (state) => state.workspaceId !== null,
+  kind: 'workspace',
+  holderOf: (state) =>
+    state.workspaceId === null ? undefined : { ownerId: null, workspaceId: state.workspaceId },
+  actionOf: () => 'read',
+  checksAccessItself: true,
   project: (tx, recorded) => workspaceStatements(tx, recorded),
 };
