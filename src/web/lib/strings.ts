@@ -26,6 +26,14 @@ export const nav = {
   main: 'Điều hướng chính',
 };
 
+/** The workspace roles' names, wherever a role is shown. */
+export const workspaceRoles = {
+  owner: 'Owner',
+  editor: 'Editor',
+  reviewer: 'Reviewer',
+  auditor: 'Auditor',
+} as const;
+
 export const notFound = {
   title: 'Page Not Found',
   text: 'Trang bạn tìm không tồn tại.',

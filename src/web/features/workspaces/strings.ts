@@ -2,14 +2,10 @@
  * The visible strings of the workspaces screens: the list, a workspace's flows, members and executions,
  * and accepting an invitation. Templated ones are functions.
  */
+import { workspaceRoles } from '@/lib/strings';
 import type { WorkspaceRole } from '@/lib/workspace-roles';
 
-export const roles: Record<WorkspaceRole, string> = {
-  owner: 'Owner',
-  editor: 'Editor',
-  reviewer: 'Reviewer',
-  auditor: 'Auditor',
-};
+export const roles: Record<WorkspaceRole, string> = workspaceRoles;
 
 /** What each role may do, in a line: shown beside the role picker. */
 export const roleHints: Record<WorkspaceRole, string> = {
@@ -121,13 +117,6 @@ export const invitation = {
   failed: 'Không thể nhận lời mời',
   accepted: (role: string) => `Bạn đã tham gia workspace với vai trò ${role}`,
   toWorkspaces: 'Xem workspaces',
-};
-
-export const moveFlow = {
-  menu: 'Move to…',
-  mine: 'Mine',
-  moved: (name: string, to: string) => `Flow "${name}" đã chuyển đến ${to}`,
-  failed: 'Không thể chuyển flow',
 };
 
 export const toasts = {

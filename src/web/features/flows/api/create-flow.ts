@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, type BodyOf, client } from '@/lib/api-client';
-import { type FlowListItem, flowsQueryOptions } from '@/lib/flows-query';
+import { type FlowListItem, flowsQueryOptions, workspaceFlowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
 
 export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
@@ -27,7 +27,7 @@ export function useCreateFlow() {
       };
       if (flow.workspaceId) {
         void queryClient.invalidateQueries({
-          queryKey: [...flowsQueryOptions.queryKey, { workspaceId: flow.workspaceId }],
+          queryKey: workspaceFlowsQueryOptions(flow.workspaceId).queryKey,
         });
       } else {
         queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);

@@ -1,6 +1,6 @@
 import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
-import { flowsQueryOptions } from '@/lib/flows-query';
+import { type AnswerOf, answerOf, type BodyOf, client } from '@/lib/api-client';
+import { workspaceFlowsQueryOptions } from '@/lib/flows-query';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
 import { toasts } from '../strings';
 
@@ -93,17 +93,8 @@ export function useAcceptInvitation() {
 }
 
 /** A workspace's flows, as the flows list gives them. */
-export const workspaceFlowsQueryOptions = (workspaceId: string) =>
-  queryOptions({
-    queryKey: [...flowsQueryOptions.queryKey, { workspaceId }],
-    queryFn: async ({ signal }) =>
-      unpaged(answerOf(await client.GET('/api/flows', { params: { query: { workspaceId } }, signal }))),
-  });
-
-export type WorkspaceFlow = Unpaged<AnswerOf<'/api/flows'>>[number];
-
-export function useWorkspaceFlows(workspaceId: string | null) {
-  return useQuery({ ...workspaceFlowsQueryOptions(workspaceId ?? ''), enabled: workspaceId !== null });
+export function useWorkspaceFlows(workspaceId: string) {
+  return useQuery(workspaceFlowsQueryOptions(workspaceId));
 }
 
 const EXECUTIONS_PAGE = 25;
