@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext } from 'react';
 import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from './api-client';
 
 /**
@@ -61,4 +62,26 @@ export function useWorkspaceRole(workspaceId: string | null | undefined): Worksp
 /** `recordAccess` for a flow's or execution's `workspaceId`, with the user's role read from their workspaces. */
 export function useRecordAccess(workspaceId: string | null | undefined) {
   return recordAccess(workspaceId, useWorkspaceRole(workspaceId));
+}
+
+/**
+ * What the screen's record allows, for the controls deep inside it: everything unless a flow screen of a
+ * workspace's flow says otherwise.
+ */
+const RecordAccessContext = createContext<(action: RecordAction) => boolean>(() => true);
+
+export function RecordAccessProvider({
+  workspaceId,
+  children,
+}: {
+  workspaceId: string | null | undefined;
+  children: ReactNode;
+}) {
+  const may = useRecordAccess(workspaceId);
+  return <RecordAccessContext.Provider value={may}>{children}</RecordAccessContext.Provider>;
+}
+
+/** May the user do `action` to the record the screen shows? */
+export function useMay(action: RecordAction): boolean {
+  return useContext(RecordAccessContext)(action);
 }
