@@ -48,7 +48,12 @@ function InvitationLink({ invitation }: { invitation: Invitation }) {
           onFocus={(event) => event.currentTarget.select()}
           data-testid="invitation-accept-url"
         />
-        <Button variant="outline" onClick={() => copy(invitation.acceptUrl)} data-testid="invitation-copy">
+        <Button
+          variant="outline"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => copy(invitation.acceptUrl)}
+          data-testid="invitation-copy"
+        >
           {copied ? <Check className="h-4 w-4" /> : <Copy className="h-4 w-4" />}
           {copied ? t.copied : t.copy}
         </Button>
@@ -120,7 +125,9 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
           {invite.isPending ? t.inviting : t.invite}
         </Button>
       </form>
-      <p className="mt-2 text-xs text-slate-500">{roleHints[role]}</p>
+      <p className="mt-2 text-xs text-slate-500" data-testid="invite-role-hint">
+        {roles[role]}: {roleHints[role]}
+      </p>
       {emailError && form.formState.dirtyFields.email ? (
         <p className="mt-1 text-sm text-red-600">{emailError}</p>
       ) : null}
