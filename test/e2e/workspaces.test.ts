@@ -123,7 +123,7 @@ describe.skipIf(skipReason !== null)(
         await auditor.getByTestId('filter-status').selectOption('failed');
         await auditor.getByTestId('executions-empty').waitFor();
         await auditor.getByTestId('filter-status').selectOption('');
-        await auditor.getByTestId('filter-person').selectOption({ label: 'An' });
+        await auditor.getByTestId('filter-person').selectOption({ label: 'An Nguyễn' });
         await row.waitFor();
         await screenshot(auditor, 'workspaces-06-executions');
         await row.getByTestId('execution-open').click();
