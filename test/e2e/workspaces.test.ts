@@ -155,6 +155,7 @@ describe.skipIf(skipReason !== null)(
           expect(await auditor.getByTestId(control).count(), control).toBe(0);
         }
         expect(await auditor.locator('[data-testid^="approve-"]').count()).toBe(0);
+        expect(await auditor.getByTestId('flow-read-only').textContent()).toBe('Chỉ xem');
         await screenshot(auditor, 'workspaces-08-run-read-only');
         await auditor.getByTestId('mode-edit').click();
         await auditor.getByTestId('edit-mode').waitFor();

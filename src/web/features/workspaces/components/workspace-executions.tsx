@@ -201,7 +201,7 @@ export function WorkspaceExecutions({
                         {execution.flowName ? (
                           <Link
                             href={`/flows/${execution.flowId}?mode=run`}
-                            className="hover:text-indigo-700 hover:underline"
+                            className="text-indigo-700 hover:underline"
                             data-testid="execution-flow-link"
                           >
                             {flowName}

@@ -1,6 +1,7 @@
 import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
@@ -42,9 +43,16 @@ export function WorkspaceHeader({
           <ArrowLeft className="h-4 w-4" />
         </Link>
         <div className="min-w-0">
-          <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
-            {flow.name}
-          </h1>
+          <div className="flex items-center gap-2">
+            <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
+              {flow.name}
+            </h1>
+            {mayRun || mayChange ? null : (
+              <Badge tone="amber" title={t.readOnlyText} data-testid="flow-read-only">
+                {t.readOnly}
+              </Badge>
+            )}
+          </div>
           <p className="truncate text-sm text-slate-500">{flow.description}</p>
         </div>
       </div>
