@@ -63,6 +63,28 @@ describe.skipIf(skipReason !== null)(
       await owner.locator(`[data-testid="flow-card"][data-flow-id="${flowId}"]`).waitFor();
       await screenshot(owner, 'workspaces-03-flows-list');
 
+      // A flow of the owner's own moves into the workspace from its card's menu, and back to Mine.
+      await owner.getByTestId('flow-place').filter({ hasText: 'Mine' }).click();
+      await owner.getByTestId('create-flow-button').click();
+      await owner.getByTestId('flow-name-input').fill('Ghi chú riêng');
+      await owner.getByTestId('flow-description-input').fill('Của riêng An');
+      await owner.getByTestId('create-flow-submit').click();
+      const ownCard = owner.getByTestId('flow-card').filter({ hasText: 'Ghi chú riêng' });
+      await ownCard.waitFor();
+      const own = { id: (await ownCard.getAttribute('data-flow-id'))! };
+      expect((await callApi(owner, server.url, 'GET', `/api/flows/${own.id}`)).workspaceId).toBeNull();
+      await ownCard.getByTestId('flow-menu').click();
+      await owner.getByTestId('flow-move').filter({ hasText: 'Nhóm Marketing' }).click();
+      await ownCard.waitFor({ state: 'detached' });
+      expect((await callApi(owner, server.url, 'GET', `/api/flows/${own.id}`)).workspaceId).toBe(workspaceId);
+      await owner.getByTestId('flow-place').filter({ hasText: 'Nhóm Marketing' }).click();
+      await ownCard.getByTestId('flow-menu').click();
+      expect(await owner.getByTestId('flow-move').allTextContents()).toEqual(['Mine']);
+      await screenshot(owner, 'workspaces-03b-move-menu');
+      await owner.getByTestId('flow-move').click();
+      await ownCard.waitFor({ state: 'detached' });
+      expect((await callApi(owner, server.url, 'GET', `/api/flows/${own.id}`)).workspaceId).toBeNull();
+
       // The owner runs the workspace's flow: one step, an execution started.
       const step = await callApi(owner, server.url, 'POST', '/api/steps', {
         flowId,
