@@ -95,6 +95,13 @@ describe.skipIf(skipReason !== null)(
       expect(step.flowId).toBe(flowId);
       const execution = await callApi(owner, server.url, 'POST', `/api/flows/${flowId}/execute`, {});
       expect(execution.workspaceId).toBe(workspaceId);
+      await callApi(
+        owner,
+        server.url,
+        'POST',
+        `/api/executions/${execution.id}/steps/${step.id}/execute`,
+        {},
+      );
 
       // The auditor-to-be has an account; its address is the one invited.
       const second: Browser = await openBrowser();
@@ -163,6 +170,9 @@ describe.skipIf(skipReason !== null)(
         await auditor.getByTestId('run-mode').waitFor();
         await auditor.getByTestId('execution-queue').waitFor();
         await auditor.getByTestId('step-card-1').waitFor();
+        // The owner's result is there to read, not to review.
+        await auditor.getByTestId('step-results-1').waitFor();
+        await auditor.getByTestId('result-label').first().waitFor();
         for (const control of [
           'execute-all',
           'execute-step-1',
@@ -184,6 +194,27 @@ describe.skipIf(skipReason !== null)(
         expect(await auditor.getByTestId('edit-add-step').count()).toBe(0);
         expect(await auditor.getByTestId('delete-step').count()).toBe(0);
         expect(await auditor.getByTestId('flow-details-name').isDisabled()).toBe(true);
+
+        // Made a reviewer by the owner, the same person approves, edits and rejects results, and still runs nothing.
+        const auditorId = (await callApi(auditor, server.url, 'GET', '/api/auth/user')).id;
+        await owner.goto(`${server.url}/workspaces/${workspaceId}?tab=members`);
+        const member = owner.locator(`[data-testid="member-row"][data-user-id="${auditorId}"]`);
+        await member.getByTestId('member-role-select').selectOption('reviewer');
+        await expect
+          .poll(
+            async () =>
+              (await callApi(owner, server.url, 'GET', `/api/workspaces/${workspaceId}/members`)).find(
+                (m: { userId: string }) => m.userId === auditorId,
+              )?.role,
+          )
+          .toBe('reviewer');
+        await auditor.goto(`${server.url}/flows/${flowId}?mode=run`);
+        await auditor.getByTestId('step-results-1').waitFor();
+        await auditor.locator('[data-testid^="approve-"]').first().waitFor();
+        expect(await auditor.getByTestId('execute-step-1').count()).toBe(0);
+        expect(await auditor.getByTestId('stop-execution').count()).toBe(0);
+        expect(await auditor.getByTestId('flow-read-only').count()).toBe(0);
+        await screenshot(auditor, 'workspaces-08b-run-reviewer');
 
         // The link works once: opened again, it is no longer valid.
         await auditor.goto(acceptUrl);

@@ -30,6 +30,7 @@ export function WorkspaceHeader({
   const [suggestionsOpen, setSuggestionsOpen] = useState(false);
   const mayRun = useMay('run');
   const mayChange = useMay('change');
+  const mayReview = useMay('review');
   // Chat and master mode run the flow: only the modes the user may use are offered.
   const modes = WORKSPACE_MODES.filter((value) => mayRun || value === 'edit' || value === 'run');
 
@@ -47,7 +48,7 @@ export function WorkspaceHeader({
             <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
               {flow.name}
             </h1>
-            {mayRun || mayChange ? null : (
+            {mayRun || mayChange || mayReview ? null : (
               <Badge tone="amber" title={t.readOnlyText} data-testid="flow-read-only">
                 {t.readOnly}
               </Badge>
