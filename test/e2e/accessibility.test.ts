@@ -54,8 +54,28 @@ describe.skipIf(skipReason !== null)(
         {},
       );
 
+      const workspace = await callApi(page, env.server.url, 'POST', '/api/workspaces', { name: 'Nhóm blog' });
+      const invitation = await callApi(
+        page,
+        env.server.url,
+        'POST',
+        `/api/workspaces/${workspace.id}/invitations`,
+        { email: 'khach@example.com', role: 'auditor' },
+      );
+      const shared = await callApi(page, env.server.url, 'POST', '/api/flows', {
+        name: 'Bài blog chung',
+        description: 'Của cả nhóm',
+        workspaceId: workspace.id,
+      });
+      await callApi(page, env.server.url, 'POST', `/api/flows/${shared.id}/execute`, {});
+
       for (const [url, ready] of [
         ['/flows', 'flows-heading'],
+        ['/workspaces', 'workspace-card'],
+        [`/workspaces/${workspace.id}`, 'workspace-flow'],
+        [`/workspaces/${workspace.id}?tab=members`, 'member-row'],
+        [`/workspaces/${workspace.id}?tab=executions`, 'execution-row'],
+        [new URL(invitation.acceptUrl).pathname, 'invitation-page'],
         [`/flows/${flow.id}?mode=edit`, 'edit-mode'],
         [`/flows/${flow.id}?mode=run`, 'run-mode'],
         [`/flows/${flow.id}?mode=chat`, 'chat-mode'],

@@ -48,7 +48,13 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('logout-button').count()).toBe(0);
       expect(await page.getByTestId('navigation-bar').locator('a[href="/flows"]').count()).toBe(0);
       // A page that needs sign-in, opened signed out: the sign-in page, which will come back to it.
-      for (const route of ['/flows', '/sessions?tab=1', '/no-such-page']) {
+      for (const route of [
+        '/flows',
+        '/sessions?tab=1',
+        '/workspaces',
+        '/invitations/some-token',
+        '/no-such-page',
+      ]) {
         await page.goto(`${server.url}${route}`);
         await page.getByTestId('login-form').waitFor();
         const signIn = new URL(page.url());
@@ -66,6 +72,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('nav-logo').getAttribute('href')).toBe('/');
       for (const [href, text] of [
         ['/flows', 'Flows'],
+        ['/workspaces', 'Workspaces'],
         ['/master-mode', 'Master Mode'],
         ['/guide', 'Guide'],
         ['/api-keys', 'Keys'],
@@ -87,6 +94,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('nav-menu-user').textContent()).toBe('Lan');
       expect(await page.getByTestId('nav-menu-link').allTextContents()).toEqual([
         'Flows',
+        'Workspaces',
         'Master Mode',
         'Guide',
         'Sessions',
@@ -148,6 +156,7 @@ describe.skipIf(skipReason !== null)(
         expect(header, route).toBe(screen === 'edit-mode' || screen === 'run-mode' ? 1 : 0);
       }
 
+      const workspace = await callApi(page, server.url, 'POST', '/api/workspaces', { name: 'Nhóm Trà' });
       // Every other signed-in route has its screen, and anything else is 'Page Not Found'.
       const screens: Array<[string, string, string | null]> = [
         ['/flows-fast', 'flows-fast-page', null],
@@ -160,6 +169,12 @@ describe.skipIf(skipReason !== null)(
         ['/guide', 'guide-page', null],
         ['/master-mode', 'master-mode-start', null],
         ['/about', 'about-page', null],
+        ['/workspaces', 'workspaces-page', 'Workspaces'],
+        [`/workspaces/${workspace.id}`, 'workspace-page', null],
+        [`/workspaces/${workspace.id}?tab=members`, 'workspace-members', null],
+        [`/workspaces/${workspace.id}?tab=executions`, 'workspace-executions', null],
+        ['/workspaces/00000000-0000-4000-8000-000000000000', 'workspace-not-found', null],
+        ['/invitations/some-token', 'invitation-page', null],
       ];
       for (const [route, screen, title] of screens) {
         await open(page, `${server.url}${route}`);

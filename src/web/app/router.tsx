@@ -46,6 +46,15 @@ const MasterModePage = page(
   () => import('../features/master-mode/components/master-mode-page'),
   'MasterModePage',
 );
+const WorkspacesPage = page(
+  () => import('../features/workspaces/components/workspaces-page'),
+  'WorkspacesPage',
+);
+const WorkspacePage = page(() => import('./routes/workspace-route'), 'WorkspaceRoute');
+const InvitationPage = page(
+  () => import('../features/workspaces/components/invitation-page'),
+  'InvitationPage',
+);
 const AboutPage = page(() => import('../features/about/components/about-page'), 'AboutPage');
 
 export function FullScreenLoading() {
@@ -92,6 +101,9 @@ function SignedInRoutes() {
       <Route path="/guide" component={GuidePage} />
       <Route path="/master-mode" component={MasterModePage} />
       <Route path="/about" component={AboutPage} />
+      <Route path="/workspaces" component={WorkspacesPage} />
+      <Route path="/workspaces/:id" component={WorkspacePage} />
+      <Route path="/invitations/:token" component={InvitationPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -17,6 +17,24 @@ export function useFlows() {
   return useQuery(flowsQueryOptions);
 }
 
+/** A workspace's flows: under the flows list's key, so whatever invalidates that list reads these again. */
+export const workspaceFlowsQueryOptions = (workspaceId: string) =>
+  queryOptions({
+    queryKey: [...flowsQueryOptions.queryKey, { workspaceId }],
+    queryFn: async ({ signal }) =>
+      unpaged(answerOf(await client.GET('/api/flows', { params: { query: { workspaceId } }, signal }))),
+  });
+
+/** The user's own flows (null) or a workspace's. */
+export function useFlowsOf(workspaceId: string | null) {
+  const own = useQuery({ ...flowsQueryOptions, enabled: workspaceId === null });
+  const shared = useQuery({
+    ...workspaceFlowsQueryOptions(workspaceId ?? ''),
+    enabled: workspaceId !== null,
+  });
+  return workspaceId === null ? own : shared;
+}
+
 /**
  * Creates a flow and its steps from Workflow JSON (the AI Creator's import and generation, the AI Flow
  * Creator's proposal); the flows list is read again to show it.

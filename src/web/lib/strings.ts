@@ -14,6 +14,7 @@ export const app = {
 
 export const nav = {
   flows: 'Flows',
+  workspaces: 'Workspaces',
   masterMode: 'Master Mode',
   guide: 'Guide',
   keys: 'Keys',
@@ -24,6 +25,14 @@ export const nav = {
   menu: 'Menu',
   main: 'Điều hướng chính',
 };
+
+/** The workspace roles' names, wherever a role is shown. */
+export const workspaceRoles = {
+  owner: 'Owner',
+  editor: 'Editor',
+  reviewer: 'Reviewer',
+  auditor: 'Auditor',
+} as const;
 
 export const notFound = {
   title: 'Page Not Found',

@@ -4,6 +4,7 @@ import { nav } from '@/lib/strings';
 /** The app's pages, in the bar on a wide screen and in the menu on a narrow one. */
 export const PAGES = [
   { href: '/flows', label: nav.flows },
+  { href: '/workspaces', label: nav.workspaces },
   { href: '/master-mode', label: nav.masterMode },
   { href: '/guide', label: nav.guide },
   { href: '/sessions', label: sessions.navLink },

@@ -37,3 +37,12 @@ export function DropdownMenuItem({
     />
   );
 }
+
+/** A heading over a group of the menu's entries. */
+export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof Menu.Label>) {
+  return <Menu.Label className={cn('px-2 py-1 text-xs font-medium text-slate-500', className)} {...props} />;
+}
+
+export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof Menu.Separator>) {
+  return <Menu.Separator className={cn('my-1 h-px bg-slate-200', className)} {...props} />;
+}

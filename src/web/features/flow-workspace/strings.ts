@@ -5,6 +5,8 @@
  */
 
 export const workspace = {
+  readOnly: 'Chỉ xem',
+  readOnlyText: 'Vai trò của bạn trong workspace này không cho chạy hay sửa flow.',
   notFoundTitle: 'Flow not found',
   notFoundText: 'The requested flow does not exist.',
   backToFlows: 'Back to Flows',

@@ -89,3 +89,17 @@ export const aiCreator = {
   /** The name is the imported flow's, as saved: 'Untitled' when the file named none. */
   importedText: (name: string) => `Workflow "${name}" đã được import.`,
 };
+
+/** Which flows the list shows: the user's own ("Mine") or a workspace's; and moving a flow between them. */
+export const flowPlaces = {
+  label: 'Flows của',
+  mine: 'Mine',
+  moveTo: 'Move to…',
+  moved: (name: string, to: string) => `Flow "${name}" đã chuyển đến ${to}`,
+  readOnly: (role: string) =>
+    `Vai trò của bạn ở workspace này là ${role}: bạn xem được các flow nhưng không sửa được.`,
+};
+
+export const moveFlow = {
+  failed: 'Không thể chuyển flow',
+};

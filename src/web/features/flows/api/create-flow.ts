@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, type BodyOf, client } from '@/lib/api-client';
-import { type FlowListItem, flowsQueryOptions } from '@/lib/flows-query';
+import { type FlowListItem, flowsQueryOptions, workspaceFlowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
 
 export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
@@ -8,7 +8,7 @@ export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
 export const createFlow = async (input: CreateFlowInput) =>
   answerOf(await client.POST('/api/flows', { body: input }));
 
-/** The created flow is appended to the cached list rather than refetching it. */
+/** The created flow is appended to the cached list it belongs to (the user's own, or its workspace's). */
 export function useCreateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -25,7 +25,13 @@ export function useCreateFlow() {
         createdAt: flow.createdAt,
         updatedAt: flow.updatedAt,
       };
-      queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);
+      if (flow.workspaceId) {
+        void queryClient.invalidateQueries({
+          queryKey: workspaceFlowsQueryOptions(flow.workspaceId).queryKey,
+        });
+      } else {
+        queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);
+      }
     },
   });
 }

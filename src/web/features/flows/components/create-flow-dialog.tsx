@@ -14,12 +14,15 @@ import { createFlow as t } from '../strings';
 /** The fields the dialog asks for, under the rules the server applies to a new flow. */
 const newFlowSchema = createFlowSchema.pick({ name: true, description: true });
 
+/** Makes a flow among the user's own, or in `workspaceId` when given. */
 export function CreateFlowDialog({
   open,
   onOpenChange,
+  workspaceId,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  workspaceId?: string | null;
 }) {
   const form = useForm({
     resolver: zodResolver(newFlowSchema),
@@ -35,7 +38,7 @@ export function CreateFlowDialog({
   const submit = form.handleSubmit(({ name, description }) =>
     create(
       // The status is sent with the new flow; a new flow is a draft.
-      { name, description, status: 'draft' },
+      { name, description, status: 'draft', ...(workspaceId ? { workspaceId } : {}) },
       {
         onSuccess: (flow) => {
           toast({ title: toasts.success, description: toasts.flowCreated(flow.name), variant: 'success' });

@@ -1,4 +1,13 @@
-import { Download, Loader2, MessageSquare, MoreVertical, Pencil, Play, Trash2 } from 'lucide-react';
+import {
+  Download,
+  FolderInput,
+  Loader2,
+  MessageSquare,
+  MoreVertical,
+  Pencil,
+  Play,
+  Trash2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
@@ -8,6 +17,8 @@ import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import type { FlowExport } from '@/features/flows/api/export-flow';
@@ -17,9 +28,30 @@ import { formatDateTime } from '@/lib/format-date';
 import { flowsList as t } from '@/lib/strings';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { useExportFlow } from '../api/export-flow';
+import { flowPlaces } from '../strings';
 import { ExportFlowDialog } from './export-flow-dialog';
 
-export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (flow: FlowListItem) => void }) {
+/** Where a flow may be moved: a workspace (its id) or back to the user's own flows (null). */
+export interface MoveTarget {
+  workspaceId: string | null;
+  name: string;
+}
+
+export function FlowCard({
+  flow,
+  onDelete,
+  mayDelete = true,
+  moveTargets = [],
+  onMove,
+}: {
+  flow: FlowListItem;
+  onDelete: (flow: FlowListItem) => void;
+  /** Whether the user may delete it (a workspace's flow: owners and editors). */
+  mayDelete?: boolean;
+  /** Where the "Move to…" entries may take it; none: no such entries. */
+  moveTargets?: MoveTarget[];
+  onMove?: (flow: FlowListItem, target: MoveTarget) => void;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [exported, setExported] = useState<FlowExport['workflow'] | null>(null);
   const exportFlow = useExportFlow();
@@ -108,10 +140,30 @@ export function FlowCard({ flow, onDelete }: { flow: FlowListItem; onDelete: (fl
                 )}
                 {exportFlow.isPending ? t.exporting : t.exportJson}
               </DropdownMenuItem>
-              <DropdownMenuItem destructive onSelect={() => onDelete(flow)} data-testid="flow-delete">
-                <Trash2 className="h-4 w-4" />
-                {t.delete}
-              </DropdownMenuItem>
+              {moveTargets.length > 0 && onMove ? (
+                <>
+                  <DropdownMenuSeparator />
+                  <DropdownMenuLabel>{flowPlaces.moveTo}</DropdownMenuLabel>
+                  {moveTargets.map((target) => (
+                    <DropdownMenuItem
+                      key={target.workspaceId ?? 'mine'}
+                      onSelect={() => onMove(flow, target)}
+                      data-testid="flow-move"
+                      data-workspace-id={target.workspaceId ?? ''}
+                    >
+                      <FolderInput className="h-4 w-4" />
+                      {target.name}
+                    </DropdownMenuItem>
+                  ))}
+                  <DropdownMenuSeparator />
+                </>
+              ) : null}
+              {mayDelete ? (
+                <DropdownMenuItem destructive onSelect={() => onDelete(flow)} data-testid="flow-delete">
+                  <Trash2 className="h-4 w-4" />
+                  {t.delete}
+                </DropdownMenuItem>
+              ) : null}
             </DropdownMenuContent>
           </DropdownMenu>
         </div>

@@ -7,13 +7,17 @@ import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
-import { type FlowListItem, useFlows } from '@/lib/flows-query';
-import { flowsList as t, toasts } from '@/lib/strings';
+import { cn } from '@/lib/cn';
+import { type FlowListItem, useFlowsOf } from '@/lib/flows-query';
+import { flowsList as t, toasts, workspaceRoles } from '@/lib/strings';
+import { mayDo, mayMakeFlows, type UserWorkspace, useWorkspaces } from '@/lib/workspace-roles';
 import { useDeleteFlow } from '../api/delete-flow';
+import { useMoveFlow } from '../api/move-flow';
+import { flowPlaces } from '../strings';
 import { AiCreatorDialog } from './ai-creator-dialog';
 import { CreateFlowDialog } from './create-flow-dialog';
 import { FirstRunBanner } from './first-run-banner';
-import { FlowCard } from './flow-card';
+import { FlowCard, type MoveTarget } from './flow-card';
 import { matchesSearch } from './flow-search';
 import { WelcomeBanner } from './welcome-banner';
 
@@ -31,10 +35,78 @@ function FlowsSkeleton() {
   );
 }
 
+/**
+ * Whose flows the list shows: "Mine" (the default) or one of the user's workspaces. Shown only to a user
+ * in a workspace, so the list of one who is in none is as it always was.
+ */
+function FlowPlaces({
+  workspaces,
+  selected,
+  onSelect,
+}: {
+  workspaces: UserWorkspace[];
+  selected: string | null;
+  onSelect: (workspaceId: string | null) => void;
+}) {
+  const places = [{ id: null, name: flowPlaces.mine }, ...workspaces];
+  return (
+    <fieldset
+      className="mt-6 inline-flex max-w-full flex-wrap gap-1 rounded-lg bg-slate-100 p-1"
+      aria-label={flowPlaces.label}
+      data-testid="flow-places"
+    >
+      {places.map((place) => (
+        <button
+          key={place.id ?? 'mine'}
+          type="button"
+          aria-pressed={place.id === selected}
+          onClick={() => onSelect(place.id)}
+          className={cn(
+            'cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium transition-colors',
+            place.id === selected
+              ? 'bg-white text-slate-900 shadow-sm'
+              : 'text-slate-600 hover:text-slate-900',
+          )}
+          data-testid="flow-place"
+          data-workspace-id={place.id ?? ''}
+        >
+          {place.name}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
 export function FlowsPage() {
-  const { data: flows, isLoading } = useFlows();
-  const deleteFlow = useDeleteFlow();
+  const workspaces = useWorkspaces().data ?? [];
+  const [placeId, setPlaceId] = useState<string | null>(null);
+  const place = workspaces.find((workspace) => workspace.id === placeId) ?? null;
+  const workspaceId = place?.id ?? null;
+  const { data: flows, isLoading } = useFlowsOf(workspaceId);
+  const moveFlow = useMoveFlow();
   const toast = useToast();
+  const mayCreate = place === null || mayMakeFlows(place.role);
+  // Moves go to a workspace where the user makes flows, or back to their own: only a flow's owner may take
+  // a workspace's flow back (the server says so when another tries).
+  const moveTargets: MoveTarget[] = [
+    ...(place === null ? [] : [{ workspaceId: null, name: flowPlaces.mine }]),
+    ...workspaces
+      .filter((workspace) => workspace.id !== workspaceId && mayMakeFlows(workspace.role))
+      .map((workspace) => ({ workspaceId: workspace.id, name: workspace.name })),
+  ];
+  const move = (flow: FlowListItem, target: MoveTarget) =>
+    moveFlow.mutate(
+      { flowId: flow.id, workspaceId: target.workspaceId },
+      {
+        onSuccess: () =>
+          toast({
+            title: toasts.success,
+            description: flowPlaces.moved(flow.name, target.name),
+            variant: 'success',
+          }),
+      },
+    );
+  const deleteFlow = useDeleteFlow();
   const confirm = useConfirm();
   const [search, setSearch] = useState('');
   const [createOpen, setCreateOpen] = useState(false);
@@ -55,7 +127,7 @@ export function FlowsPage() {
     <div className="mx-auto max-w-5xl px-4 py-8" data-testid="flows-page">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <h1 className="text-2xl font-bold text-slate-900" data-testid="flows-heading">
-          {isLoading || hasFlows ? t.heading : t.headingFirst}
+          {isLoading || hasFlows || place !== null ? t.heading : t.headingFirst}
         </h1>
         <div className="flex flex-wrap gap-2">
           <Link
@@ -70,14 +142,25 @@ export function FlowsPage() {
             <Sparkles className="h-4 w-4" />
             {t.aiCreator}
           </Button>
-          <Button onClick={() => setCreateOpen(true)} data-testid="create-flow-button">
-            <Plus className="h-4 w-4" />
-            {t.createManual}
-          </Button>
+          {mayCreate ? (
+            <Button onClick={() => setCreateOpen(true)} data-testid="create-flow-button">
+              <Plus className="h-4 w-4" />
+              {t.createManual}
+            </Button>
+          ) : null}
         </div>
       </div>
 
-      {!isLoading && !hasFlows ? (
+      {workspaces.length > 0 ? (
+        <FlowPlaces workspaces={workspaces} selected={workspaceId} onSelect={setPlaceId} />
+      ) : null}
+      {place && !mayCreate ? (
+        <p className="mt-2 text-sm text-slate-500" data-testid="flows-read-only">
+          {flowPlaces.readOnly(workspaceRoles[place.role])}
+        </p>
+      ) : null}
+
+      {!isLoading && !hasFlows && place === null ? (
         <div className="mt-6 flex flex-col gap-4">
           <WelcomeBanner />
           <FirstRunBanner />
@@ -112,7 +195,14 @@ export function FlowsPage() {
         ) : visible.length > 0 ? (
           <div className="flex flex-col gap-4" data-testid="flow-list">
             {visible.map((flow) => (
-              <FlowCard key={flow.id} flow={flow} onDelete={remove} />
+              <FlowCard
+                key={flow.id}
+                flow={flow}
+                onDelete={remove}
+                mayDelete={place === null || mayDo(place.role, 'change')}
+                moveTargets={mayCreate ? moveTargets : []}
+                onMove={move}
+              />
             ))}
           </div>
         ) : hasFlows ? (
@@ -122,19 +212,21 @@ export function FlowsPage() {
         ) : (
           <div className="flex flex-col items-center py-12 text-center" data-testid="flows-empty">
             <p className="text-slate-500">{t.noFlows}</p>
-            <Button
-              className="mt-4"
-              onClick={() => setCreateOpen(true)}
-              data-testid="create-first-flow-button"
-            >
-              <Plus className="h-4 w-4" />
-              {t.createFirst}
-            </Button>
+            {mayCreate ? (
+              <Button
+                className="mt-4"
+                onClick={() => setCreateOpen(true)}
+                data-testid="create-first-flow-button"
+              >
+                <Plus className="h-4 w-4" />
+                {t.createFirst}
+              </Button>
+            ) : null}
           </div>
         )}
       </div>
 
-      <CreateFlowDialog open={createOpen} onOpenChange={setCreateOpen} />
+      <CreateFlowDialog open={createOpen} onOpenChange={setCreateOpen} workspaceId={workspaceId} />
       <AiCreatorDialog open={aiCreatorOpen} onOpenChange={setAiCreatorOpen} />
     </div>
   );

@@ -10,6 +10,7 @@ import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
 import { editMode as t } from '@/features/flow-workspace/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { useDirtyFlag } from './edit-session';
 import { ExecutionStatusCard } from './execution-status-card';
 import { FlowDetailsCard } from './flow-details-card';
@@ -30,6 +31,7 @@ export function EditMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   const { markDirty } = useDirtyFlag(flowId);
   const selected = steps.find((s) => s.id === selectedId) ?? steps[0] ?? null;
   const detailRef = useRef<HTMLDivElement>(null);
+  const mayChange = useMay('change');
 
   // Below lg the detail sits under the tree, often off screen: choosing a step brings it into view.
   const selectStep = (stepId: string) => {
@@ -49,14 +51,19 @@ export function EditMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-3" data-testid="edit-mode">
       <div className="flex flex-col gap-4 self-start">
-        <FlowDetailsCard flow={flow} />
+        {/* One who may not change the flow sees its details, but cannot edit them. */}
+        <fieldset disabled={!mayChange} className="contents">
+          <FlowDetailsCard flow={flow} />
+        </fieldset>
         <Card className="flex flex-col gap-4 p-4">
           <div className="flex items-center justify-between">
             <h2 className="font-semibold text-slate-900">{t.structure}</h2>
-            <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="edit-add-step">
-              <Plus className="h-4 w-4" />
-              {t.addStep}
-            </Button>
+            {mayChange ? (
+              <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="edit-add-step">
+                <Plus className="h-4 w-4" />
+                {t.addStep}
+              </Button>
+            ) : null}
           </div>
           <ExecutionStatusCard execution={execution} loading={latest.isLoading} />
           {steps.length === 0 ? <p className="text-sm text-slate-500">{t.noSteps}</p> : null}

@@ -10,6 +10,7 @@ import { editMode as t } from '@/features/flow-workspace/strings';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode, toasts } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { resultsOfStep } from '../../../../../domain/execution';
 import { useDeleteStep } from '../api/delete-step';
 import { useStepDraft } from './edit-session';
@@ -38,6 +39,8 @@ export function StepDetail({
   onChanged: () => void;
 }) {
   const { draft, startEditing, stopEditing, change } = useStepDraft(step);
+  const mayChange = useMay('change');
+  const mayRun = useMay('run');
   const updateStep = useUpdateStep(step.flowId, {
     title: toasts.updateStepFailed,
     messageOr: toasts.updateStepFailed,
@@ -81,7 +84,7 @@ export function StepDetail({
         <Badge tone="indigo" data-testid="step-detail-mode">
           {modeBadge[step.outputMode]}
         </Badge>
-        {draft.editing ? (
+        {!mayChange ? null : draft.editing ? (
           <Button
             variant="outline"
             size="sm"
@@ -98,16 +101,18 @@ export function StepDetail({
             {t.edit}
           </Button>
         )}
-        <Button
-          variant="destructive"
-          size="sm"
-          onClick={remove}
-          disabled={deleteStep.isPending}
-          data-testid="delete-step"
-        >
-          <Trash2 className="h-4 w-4" />
-          {t.deleteStep}
-        </Button>
+        {mayChange ? (
+          <Button
+            variant="destructive"
+            size="sm"
+            onClick={remove}
+            disabled={deleteStep.isPending}
+            data-testid="delete-step"
+          >
+            <Trash2 className="h-4 w-4" />
+            {t.deleteStep}
+          </Button>
+        ) : null}
       </Card>
       <StepConfigurationCard
         step={step}
@@ -117,7 +122,7 @@ export function StepDetail({
         onSave={save}
         saving={updateStep.isPending}
       />
-      <TestExecutionCard key={step.id} step={step} execution={execution} />
+      {mayRun ? <TestExecutionCard key={step.id} step={step} execution={execution} /> : null}
       <Card className="p-5" data-testid="step-results-card">
         {execution && hasResults ? (
           // It brings its own heading and the version pager.

@@ -8,6 +8,7 @@ import { queueCard as t } from '@/features/flow-workspace/strings';
 import { ExecutionStatusBadge } from '@/features/flow-workspace/workspace/components/execution-status-badge';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts, whyDisabled } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { progress, runningRun, shownStatus } from '../../../../../domain/execution';
 import { useResetExecution, useStopExecution } from '../api/execution-controls';
 
@@ -28,6 +29,7 @@ export function ExecutionQueueCard({
   const stop = useStopExecution();
   const reset = useResetExecution();
   const toast = useToast();
+  const mayRun = useMay('run');
 
   if (!execution) {
     return (
@@ -63,32 +65,34 @@ export function ExecutionQueueCard({
         <Badge tone={live ? 'green' : 'outline'} data-testid="live-indicator" data-live={live}>
           {live ? t.live : t.offline}
         </Badge>
-        <div className="ml-auto flex gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={onStop}
-            disabled={stop.isPending}
-            disabledReason={execution.status !== 'running' && whyDisabled.notRunning}
-            // With nothing running (a step waiting for input, say) Stop still ends the execution: it says so.
-            description={shownStatus(execution) === 'waiting' ? t.stopWhileWaiting : null}
-            data-testid="stop-execution"
-          >
-            <Square className="h-4 w-4" />
-            {t.stop}
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={onReset}
-            disabled={reset.isPending}
-            disabledReason={running && whyDisabled.resetWhileRunning}
-            data-testid="reset-execution"
-          >
-            <RotateCcw className="h-4 w-4" />
-            {t.reset}
-          </Button>
-        </div>
+        {mayRun ? (
+          <div className="ml-auto flex gap-2">
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={onStop}
+              disabled={stop.isPending}
+              disabledReason={execution.status !== 'running' && whyDisabled.notRunning}
+              // With nothing running (a step waiting for input, say) Stop still ends the execution: it says so.
+              description={shownStatus(execution) === 'waiting' ? t.stopWhileWaiting : null}
+              data-testid="stop-execution"
+            >
+              <Square className="h-4 w-4" />
+              {t.stop}
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={onReset}
+              disabled={reset.isPending}
+              disabledReason={running && whyDisabled.resetWhileRunning}
+              data-testid="reset-execution"
+            >
+              <RotateCcw className="h-4 w-4" />
+              {t.reset}
+            </Button>
+          </div>
+        ) : null}
       </div>
       <div className="mt-4">
         <div className="flex justify-end text-xs text-slate-500">

@@ -5,11 +5,13 @@ import { Textarea } from '@/components/ui/field';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { runMode as t, toasts } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 
 /** The step's system prompt, editable in place so a prompt can be tuned between runs. */
 export function PromptPanel({ step }: { step: Step }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(step.systemPrompt);
+  const mayChange = useMay('change');
   const updateStep = useUpdateStep(step.flowId, { description: toasts.promptUpdateFailed });
 
   const save = () => {
@@ -19,7 +21,7 @@ export function PromptPanel({ step }: { step: Step }) {
     );
   };
 
-  if (editing) {
+  if (editing && mayChange) {
     return (
       <div className="flex flex-col gap-2">
         <Textarea
@@ -58,20 +60,22 @@ export function PromptPanel({ step }: { step: Step }) {
       >
         {step.systemPrompt || t.promptEmpty}
       </pre>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="absolute right-2 top-2"
-        aria-label={t.editPrompt}
-        title={t.editPrompt}
-        onClick={() => {
-          setDraft(step.systemPrompt);
-          setEditing(true);
-        }}
-        data-testid={`prompt-edit-${step.order}`}
-      >
-        <Pencil className="h-4 w-4" />
-      </Button>
+      {mayChange ? (
+        <Button
+          variant="ghost"
+          size="icon"
+          className="absolute right-2 top-2"
+          aria-label={t.editPrompt}
+          title={t.editPrompt}
+          onClick={() => {
+            setDraft(step.systemPrompt);
+            setEditing(true);
+          }}
+          data-testid={`prompt-edit-${step.order}`}
+        >
+          <Pencil className="h-4 w-4" />
+        </Button>
+      ) : null}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
 import { runMode as t } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { useQuickRun } from '../api/use-quick-run';
 import { ExecutionQueueCard } from './execution-queue-card';
 import { ExportResultsButton } from './export-results-button';
@@ -29,6 +30,8 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
   const { quickRun, executeAll } = useQuickRun(flow.id, execution);
   // Typed input lives in QuickRun, not in each card: it runs a step with what its Input box holds.
   const inputs = useSelector(quickRun, (snapshot) => snapshot.context.inputs);
+  const mayRun = useMay('run');
+  const mayChange = useMay('change');
   const typeInput = (stepId: string, input: string) =>
     quickRun.send({ type: 'INPUT_CHANGED', stepId, input });
 
@@ -40,7 +43,7 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
           <p className="text-sm text-slate-500">{t.subtitle}</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {steps.length > 0 ? (
+          {steps.length > 0 && mayRun ? (
             <QuickRunControls
               quickRun={quickRun}
               executeAll={executeAll}
@@ -50,10 +53,12 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
             />
           ) : null}
           <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
-          <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
-            <Plus className="h-4 w-4" />
-            {t.addStep}
-          </Button>
+          {mayChange ? (
+            <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
+              <Plus className="h-4 w-4" />
+              {t.addStep}
+            </Button>
+          ) : null}
         </div>
       </Card>
 
@@ -61,15 +66,17 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
         <Card className="flex flex-col items-center p-10 text-center" data-testid="run-mode-empty">
           <ListPlus className="h-10 w-10 text-slate-300" />
           <p className="mt-3 text-slate-600">{t.empty}</p>
-          <Button
-            className="mt-4"
-            onClick={addStep}
-            disabled={createStep.isPending}
-            data-testid="create-first-step"
-          >
-            <Plus className="h-4 w-4" />
-            {t.createFirstStep}
-          </Button>
+          {mayChange ? (
+            <Button
+              className="mt-4"
+              onClick={addStep}
+              disabled={createStep.isPending}
+              data-testid="create-first-step"
+            >
+              <Plus className="h-4 w-4" />
+              {t.createFirstStep}
+            </Button>
+          ) : null}
         </Card>
       ) : (
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">

@@ -17,6 +17,7 @@ import { StepResults } from '@/features/flow-workspace/workspace/components/step
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';
 import type { QuickRunActor } from '../api/use-quick-run';
@@ -90,6 +91,7 @@ export function StepCard({
   const quickRunPausedHere = useQuickRunPausedOn(quickRun, step.id);
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
   const headerRef = useRef<HTMLButtonElement>(null);
+  const mayRun = useMay('run');
 
   // Asked for from the step list: open, come into view, and take the focus so the keyboard lands here.
   useOpenStepCardRequest(
@@ -170,33 +172,37 @@ export function StepCard({
               label={t.prompt}
               testId={`prompt-toggle-${step.order}`}
             />
-            <Toggle
-              open={inputOpen}
-              onClick={() => setInputOpen((open) => !open)}
-              icon={<Keyboard className="h-4 w-4" />}
-              label={t.input}
-              testId={`input-toggle-${step.order}`}
-            />
-            <div className="ml-auto flex flex-wrap gap-2">
-              {execution && !isFirst ? (
-                <RerunFromStepButton
+            {mayRun ? (
+              <Toggle
+                open={inputOpen}
+                onClick={() => setInputOpen((open) => !open)}
+                icon={<Keyboard className="h-4 w-4" />}
+                label={t.input}
+                testId={`input-toggle-${step.order}`}
+              />
+            ) : null}
+            {mayRun ? (
+              <div className="ml-auto flex flex-wrap gap-2">
+                {execution && !isFirst ? (
+                  <RerunFromStepButton
+                    step={step}
+                    execution={execution}
+                    disabled={busy || executionLoading}
+                    onExecute={() => execute(false)}
+                  />
+                ) : null}
+                <ResumeButton quickRun={quickRun} step={step} disabled={busy} whyNot={whyNot} />
+                <ExecuteButtons
                   step={step}
                   execution={execution}
-                  disabled={busy || executionLoading}
-                  onExecute={() => execute(false)}
+                  busy={busy}
+                  disabled={executionLoading}
+                  needsInput={needsInput}
+                  whyNot={whyNot}
+                  onExecute={execute}
                 />
-              ) : null}
-              <ResumeButton quickRun={quickRun} step={step} disabled={busy} whyNot={whyNot} />
-              <ExecuteButtons
-                step={step}
-                execution={execution}
-                busy={busy}
-                disabled={executionLoading}
-                needsInput={needsInput}
-                whyNot={whyNot}
-                onExecute={execute}
-              />
-            </div>
+              </div>
+            ) : null}
           </div>
           {stopped ? (
             <p
@@ -222,7 +228,7 @@ export function StepCard({
           ) : null}
 
           {promptOpen ? <PromptPanel step={step} /> : null}
-          {inputOpen ? (
+          {inputOpen && mayRun ? (
             <Textarea
               aria-describedby={status === 'input' ? waitingId : undefined}
               value={input}

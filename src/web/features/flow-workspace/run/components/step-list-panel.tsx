@@ -6,6 +6,7 @@ import { stepList as s } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { useOpenStepCard } from './open-step-card';
 import type { StepListResult, StepListRow } from './step-list-rows';
@@ -63,6 +64,7 @@ function StepListItem({
   const { step, run } = row;
   const { execute, busy, whyNot } = useExecuteStep({ step, execution, input, quickRun });
   const openStepCard = useOpenStepCard();
+  const mayRun = useMay('run');
 
   return (
     <li
@@ -103,24 +105,26 @@ function StepListItem({
             ))}
           </div>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={s.run(run.label, step.order)}
-          description={run.label}
-          disabled={busy || executionLoading}
-          disabledReason={whyNot}
-          onClick={() => execute(run.rerun, run.loopIteration)}
-          data-testid={`step-list-run-${step.order}`}
-        >
-          {busy ? (
-            <Loader2 className="h-4 w-4 animate-spin" />
-          ) : run.rerun ? (
-            <RotateCw className="h-4 w-4" />
-          ) : (
-            <Play className="h-4 w-4 text-indigo-600" />
-          )}
-        </Button>
+        {mayRun ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={s.run(run.label, step.order)}
+            description={run.label}
+            disabled={busy || executionLoading}
+            disabledReason={whyNot}
+            onClick={() => execute(run.rerun, run.loopIteration)}
+            data-testid={`step-list-run-${step.order}`}
+          >
+            {busy ? (
+              <Loader2 className="h-4 w-4 animate-spin" />
+            ) : run.rerun ? (
+              <RotateCw className="h-4 w-4" />
+            ) : (
+              <Play className="h-4 w-4 text-indigo-600" />
+            )}
+          </Button>
+        ) : null}
       </div>
       {row.results.length > 0 ? (
         <ul className="ml-8 flex flex-col gap-1 border-l border-slate-100 pl-2">

@@ -12,6 +12,7 @@ import { RunMode } from '@/features/flow-workspace/run/components/run-mode';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { ApiError } from '@/lib/api-client';
 import { app } from '@/lib/strings';
+import { RecordAccessProvider, useMay } from '@/lib/workspace-roles';
 import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
 
 /** `?mode=` is the mode shown (edit, run, chat or master); anything else means edit. */
@@ -68,9 +69,28 @@ function useWorkspaceMode(): [WorkspaceMode, (mode: WorkspaceMode) => void] {
   return [modeOf(search), setMode];
 }
 
-function Workspace({ flowId, masterMode: MasterMode }: { flowId: string; masterMode: MasterModeOfFlow }) {
-  const [mode, setMode] = useWorkspaceMode();
+function Workspace({ flowId, masterMode }: { flowId: string; masterMode: MasterModeOfFlow }) {
   const flow = useFlow(flowId);
+  // A workspace's flow allows what the user's role there does; the screens below ask with useMay.
+  return (
+    <RecordAccessProvider workspaceId={flow.data?.workspaceId}>
+      <WorkspaceModes flowId={flowId} masterMode={masterMode} />
+    </RecordAccessProvider>
+  );
+}
+
+function WorkspaceModes({
+  flowId,
+  masterMode: MasterMode,
+}: {
+  flowId: string;
+  masterMode: MasterModeOfFlow;
+}) {
+  const [asked, setMode] = useWorkspaceMode();
+  const flow = useFlow(flowId);
+  const mayRun = useMay('run');
+  // Chat and master mode run the flow: one who may not run it sees the run screen, read-only.
+  const mode = !mayRun && (asked === 'chat' || asked === 'master') ? 'run' : asked;
   const steps = useSteps(flowId);
   useLiveFlow(flowId);
 

@@ -10,6 +10,7 @@ import { useDeleteResult } from '@/features/flow-workspace/api/delete-result';
 import { useUpdateResult } from '@/features/flow-workspace/api/update-result';
 import { formatDateTime } from '@/lib/format-date';
 import { runMode as t, toasts } from '@/lib/strings';
+import { useMay } from '@/lib/workspace-roles';
 import { isBlankResult, MESSAGES } from '../../../../../domain/execution/decide';
 import type { StepResult } from '../../../../../domain/execution/types';
 import type { OutputMode } from '../../../../../domain/flow';
@@ -87,6 +88,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
   const [editing, setEditing] = useState(false);
   const toast = useToast();
   const confirm = useConfirm();
+  const mayReview = useMay('review');
   // A choice step's pick is the path taken; it is approved by the run itself and shown read-only.
   const isChoice = outputMode === 'multiple_choice';
 
@@ -114,7 +116,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
         <span className="text-xs text-slate-500">{formatDateTime(result.createdAt)}</span>
         <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
-          {isChoice ? null : (
+          {isChoice || !mayReview ? null : (
             <span className="mr-2 flex items-center gap-2">
               <Checkbox
                 id={`approve-${result.id}`}
@@ -128,30 +130,34 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
               </label>
             </span>
           )}
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t.editResult}
-            title={t.editResult}
-            onClick={() => setEditing((open) => !open)}
-            data-testid={`edit-result-${result.id}`}
-          >
-            <Pencil className="h-4 w-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t.deleteResult}
-            title={t.deleteResult}
-            disabled={deleteResult.isPending}
-            onClick={remove}
-            data-testid={`delete-result-${result.id}`}
-          >
-            <Trash2 className="h-4 w-4 text-red-600" />
-          </Button>
+          {mayReview ? (
+            <>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={t.editResult}
+                title={t.editResult}
+                onClick={() => setEditing((open) => !open)}
+                data-testid={`edit-result-${result.id}`}
+              >
+                <Pencil className="h-4 w-4" />
+              </Button>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={t.deleteResult}
+                title={t.deleteResult}
+                disabled={deleteResult.isPending}
+                onClick={remove}
+                data-testid={`delete-result-${result.id}`}
+              >
+                <Trash2 className="h-4 w-4 text-red-600" />
+              </Button>
+            </>
+          ) : null}
         </div>
       </div>
-      {editing ? (
+      {editing && mayReview ? (
         <ResultEditor
           result={result}
           saving={updateResult.isPending}

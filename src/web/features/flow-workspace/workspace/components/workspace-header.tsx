@@ -1,12 +1,14 @@
 import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { cn } from '@/lib/cn';
+import { useMay } from '@/lib/workspace-roles';
 import { LogsDialog } from './logs-dialog';
 import { SaveWorkspaceButton } from './save-workspace-button';
 import { SuggestionsDialog } from './suggestions-dialog';
@@ -26,6 +28,11 @@ export function WorkspaceHeader({
   const [logsOpen, setLogsOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [suggestionsOpen, setSuggestionsOpen] = useState(false);
+  const mayRun = useMay('run');
+  const mayChange = useMay('change');
+  const mayReview = useMay('review');
+  // Chat and master mode run the flow: only the modes the user may use are offered.
+  const modes = WORKSPACE_MODES.filter((value) => mayRun || value === 'edit' || value === 'run');
 
   return (
     <header
@@ -37,15 +44,22 @@ export function WorkspaceHeader({
           <ArrowLeft className="h-4 w-4" />
         </Link>
         <div className="min-w-0">
-          <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
-            {flow.name}
-          </h1>
+          <div className="flex items-center gap-2">
+            <h1 className="truncate text-xl font-bold text-slate-900" data-testid="flow-title">
+              {flow.name}
+            </h1>
+            {mayRun || mayChange || mayReview ? null : (
+              <Badge tone="amber" title={t.readOnlyText} data-testid="flow-read-only">
+                {t.readOnly}
+              </Badge>
+            )}
+          </div>
           <p className="truncate text-sm text-slate-500">{flow.description}</p>
         </div>
       </div>
       {/* The modes are views of one page, not tabs with panels: a group of pressed/unpressed buttons. */}
       <fieldset className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.modeSwitch}>
-        {WORKSPACE_MODES.map((value) => (
+        {modes.map((value) => (
           <button
             key={value}
             type="button"
@@ -64,7 +78,7 @@ export function WorkspaceHeader({
         ))}
       </fieldset>
       <div className="flex flex-wrap gap-2">
-        <SaveWorkspaceButton flow={flow} />
+        {mayChange ? <SaveWorkspaceButton flow={flow} /> : null}
         <Button variant="outline" size="sm" onClick={() => setLogsOpen(true)} data-testid="open-logs">
           <ListTree className="h-4 w-4" />
           {t.logs}
@@ -81,15 +95,17 @@ export function WorkspaceHeader({
           <GitCommitVertical className="h-4 w-4" />
           {t.versions}
         </Link>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => setSuggestionsOpen(true)}
-          data-testid="open-suggestions"
-        >
-          <Lightbulb className="h-4 w-4" />
-          {t.aiSuggestions}
-        </Button>
+        {mayChange && mayRun ? (
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => setSuggestionsOpen(true)}
+            data-testid="open-suggestions"
+          >
+            <Lightbulb className="h-4 w-4" />
+            {t.aiSuggestions}
+          </Button>
+        ) : null}
       </div>
       <LogsDialog flowId={flow.id} open={logsOpen} onOpenChange={setLogsOpen} />
       <HistoryDialog flowId={flow.id} open={historyOpen} onOpenChange={setHistoryOpen} />

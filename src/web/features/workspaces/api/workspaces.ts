@@ -1,0 +1,120 @@
+import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, type BodyOf, client } from '@/lib/api-client';
+import { workspaceFlowsQueryOptions } from '@/lib/flows-query';
+import { workspacesQueryOptions } from '@/lib/workspace-roles';
+import { toasts } from '../strings';
+
+export type WorkspaceMember = AnswerOf<'/api/workspaces/{id}/members'>[number];
+export type Invitation = AnswerOf<'/api/workspaces/{id}/invitations', 'post'>;
+export type InvitationInput = BodyOf<'/api/workspaces/{id}/invitations', 'post'>;
+export type WorkspaceExecution = AnswerOf<'/api/workspaces/{id}/executions'>['items'][number];
+export type ExecutionFilters = {
+  flowId?: string;
+  userId?: string;
+  status?: WorkspaceExecution['status'];
+  from?: string;
+  to?: string;
+};
+
+export function useCreateWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => answerOf(await client.POST('/api/workspaces', { body: { name } })),
+    meta: { errorToast: { messageOr: toasts.createFailed } },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey }),
+  });
+}
+
+export const membersQueryOptions = (workspaceId: string) =>
+  queryOptions({
+    queryKey: ['/api/workspaces', workspaceId, 'members'],
+    queryFn: async ({ signal }) =>
+      answerOf(
+        await client.GET('/api/workspaces/{id}/members', { params: { path: { id: workspaceId } }, signal }),
+      ),
+    staleTime: 0,
+  });
+
+export function useMembers(workspaceId: string) {
+  return useQuery(membersQueryOptions(workspaceId));
+}
+
+export function useInvite(workspaceId: string) {
+  return useMutation({
+    mutationFn: async (body: InvitationInput) =>
+      answerOf(
+        await client.POST('/api/workspaces/{id}/invitations', {
+          params: { path: { id: workspaceId } },
+          body,
+        }),
+      ),
+    meta: { errorToast: { messageOr: toasts.inviteFailed } },
+  });
+}
+
+export function useChangeRole(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ userId, role }: Pick<WorkspaceMember, 'userId' | 'role'>) =>
+      answerOf(
+        await client.PUT('/api/workspaces/{id}/members/{userId}', {
+          params: { path: { id: workspaceId, userId } },
+          body: { role },
+        }),
+      ),
+    meta: { errorToast: { messageOr: toasts.roleFailed } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+  });
+}
+
+export function useRemoveMember(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (userId: string) =>
+      answerOf(
+        await client.DELETE('/api/workspaces/{id}/members/{userId}', {
+          params: { path: { id: workspaceId, userId } },
+        }),
+      ),
+    meta: { errorToast: { messageOr: toasts.removeFailed } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+  });
+}
+
+/** Accepting an invitation; the screen says itself when the invitation is no longer valid. */
+export function useAcceptInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (token: string) =>
+      answerOf(await client.POST('/api/invitations/{token}/accept', { params: { path: { token } } })),
+    meta: { errorToast: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey }),
+  });
+}
+
+/** A workspace's flows, as the flows list gives them. */
+export function useWorkspaceFlows(workspaceId: string) {
+  return useQuery(workspaceFlowsQueryOptions(workspaceId));
+}
+
+const EXECUTIONS_PAGE = 25;
+
+/** A workspace's executions, newest first, filtered, page by page ("Load more"). */
+export function useWorkspaceExecutions(workspaceId: string, filters: ExecutionFilters) {
+  return useInfiniteQuery({
+    queryKey: ['/api/workspaces', workspaceId, 'executions', filters],
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam, signal }) =>
+      answerOf(
+        await client.GET('/api/workspaces/{id}/executions', {
+          params: {
+            path: { id: workspaceId },
+            query: { ...filters, limit: EXECUTIONS_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+          signal,
+        }),
+      ),
+    getNextPageParam: (page) => page.nextCursor,
+    staleTime: 0,
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The visible strings of the workspaces screens: the list, a workspace's flows, members and executions,
+ * and accepting an invitation. Templated ones are functions.
+ */
+import { workspaceRoles } from '@/lib/strings';
+import type { WorkspaceRole } from '@/lib/workspace-roles';
+
+export const roles: Record<WorkspaceRole, string> = workspaceRoles;
+
+/** What each role may do, in a line: shown beside the role picker. */
+export const roleHints: Record<WorkspaceRole, string> = {
+  owner: 'Toàn quyền, kể cả quản lý thành viên',
+  editor: 'Tạo, sửa, chạy và duyệt flow',
+  reviewer: 'Xem; duyệt, sửa hoặc loại kết quả',
+  auditor: 'Chỉ xem',
+};
+
+export const workspacesList = {
+  title: 'Workspaces',
+  subtitle: 'Làm việc chung trên flow với nhóm của bạn, mỗi người một vai trò.',
+  createTitle: 'Tạo workspace',
+  name: 'Tên workspace',
+  namePlaceholder: 'Ví dụ: Nhóm Marketing',
+  nameRequired: 'Vui lòng nhập tên workspace',
+  nameTooLong: (max: number) => `Tên workspace tối đa ${max} ký tự`,
+  create: 'Tạo workspace',
+  creating: 'Đang tạo...',
+  created: (name: string) => `Workspace "${name}" đã được tạo`,
+  empty: 'Bạn chưa ở workspace nào. Tạo một workspace hoặc mở link mời từ đồng nghiệp.',
+  loadFailed: 'Không thể tải danh sách workspace',
+  yourRole: 'Vai trò của bạn',
+  open: 'Mở',
+};
+
+export const workspacePage = {
+  back: 'Về danh sách workspace',
+  notFoundTitle: 'Workspace not found',
+  notFoundText: 'Workspace không tồn tại hoặc bạn không còn là thành viên.',
+  yourRole: (role: string) => `Vai trò của bạn: ${role}`,
+  sections: 'Các phần của workspace',
+  tabs: { flows: 'Flows', members: 'Members', executions: 'Executions' },
+};
+
+export const workspaceFlows = {
+  create: 'Tạo flow',
+  empty: 'Workspace chưa có flow nào.',
+  open: 'Mở',
+  stepCount: (n: number) => `${n} steps`,
+  readOnly: 'Vai trò của bạn chỉ cho xem các flow này.',
+};
+
+export const members = {
+  title: 'Thành viên',
+  name: 'Tên',
+  email: 'Email',
+  role: 'Vai trò',
+  actions: 'Thao tác',
+  you: '(bạn)',
+  roleOf: (name: string) => `Vai trò của ${name}`,
+  remove: 'Xoá',
+  removeOf: (name: string) => `Xoá ${name} khỏi workspace`,
+  removeConfirm: (name: string) =>
+    `Xoá ${name} khỏi workspace? Người này sẽ không xem được các flow ở đây nữa.`,
+  removed: (name: string) => `${name} đã bị xoá khỏi workspace`,
+  roleChanged: (name: string, role: string) => `${name} giờ là ${role}`,
+  inviteTitle: 'Mời thành viên',
+  inviteText: 'Gửi link mời cho người được mời; họ đăng nhập bằng đúng email này rồi bấm Accept.',
+  inviteEmail: 'Email người được mời',
+  emailInvalid: 'Email không hợp lệ',
+  inviteRole: 'Vai trò khi tham gia',
+  invite: 'Tạo link mời',
+  inviting: 'Đang tạo...',
+  inviteLink: (email: string) => `Link mời cho ${email}`,
+  copy: 'Copy link',
+  copied: 'Đã copy!',
+  copyFailed: 'Lỗi copy',
+  expires: (at: string) => `Hết hạn lúc ${at}`,
+  empty: 'Chưa có thành viên.',
+};
+
+export const executions = {
+  title: 'Executions',
+  filters: 'Lọc executions',
+  flow: 'Flow',
+  person: 'Người chạy',
+  status: 'Trạng thái',
+  from: 'Từ ngày',
+  to: 'Đến ngày',
+  any: 'Tất cả',
+  statuses: {
+    running: 'Running',
+    waiting: 'Đang chờ',
+    stopped: 'Stopped',
+    completed: 'Completed',
+    failed: 'Failed',
+  },
+  startedAt: 'Bắt đầu',
+  completedAt: 'Kết thúc',
+  deletedFlow: '(flow đã xoá)',
+  open: 'Xem lịch sử',
+  openOf: (flow: string, at: string) => `Xem lịch sử execution của ${flow} lúc ${at}`,
+  openFlow: 'Mở flow',
+  empty: 'Không có execution nào khớp bộ lọc.',
+  loadMore: 'Load more',
+  loadingMore: 'Đang tải...',
+  loadFailed: 'Không thể tải executions',
+};
+
+export const invitation = {
+  title: 'Lời mời vào workspace',
+  text: 'Bạn được mời tham gia một workspace. Bấm Accept để xem các flow của nhóm với vai trò được mời.',
+  accept: 'Accept',
+  accepting: 'Đang nhận lời mời...',
+  invalidTitle: 'Lời mời không còn hiệu lực',
+  invalidText:
+    'This invitation is no longer valid: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
+  failed: 'Không thể nhận lời mời',
+  accepted: (role: string) => `Bạn đã tham gia workspace với vai trò ${role}`,
+  toWorkspaces: 'Xem workspaces',
+};
+
+export const toasts = {
+  createFailed: 'Không thể tạo workspace',
+  inviteFailed: 'Không thể tạo link mời',
+  roleFailed: 'Không thể đổi vai trò',
+  removeFailed: 'Không thể xoá thành viên',
+};
