@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
@@ -231,12 +232,32 @@ describe.skipIf(skipReason !== null)(
 );
 
 /**
- * Replaying the execution's record and downloading its audit file, for the auditor: the record check and
- * the audit download join the history screen with the verified record; until then the history it opens is
- * what is checked here.
+ * The auditor replays the run and downloads its record: the history says it is verified by its hashes, an
+ * earlier point shows the run as it stood then, and the CSV audit file downloads with every event and its
+ * hash, ending with the head the screen shows.
  */
 async function checkReplayAndAuditFile(page: Page, executionId: string) {
-  const pane = page.getByTestId('history-state-pane');
-  expect(await pane.isVisible()).toBe(true);
-  expect(executionId).toMatch(/^[0-9a-f-]{36}$/);
+  const dialog = page.getByTestId('history-dialog');
+  const verified = dialog.getByTestId('history-record-verified');
+  await verified.waitFor();
+  expect(await verified.textContent()).toMatch(/^Verified · \d+ sự kiện · hash cuối [0-9a-f]{12}$/);
+  const head = await verified.locator('code').getAttribute('title');
+  expect(head).toMatch(/^[0-9a-f]{64}$/);
+
+  // Replay: the first point is the run as it started, before any step ran.
+  const state = dialog.getByTestId('history-state');
+  await dialog.locator('[data-testid="history-entry"][data-position="1"]').click();
+  await expect.poll(() => state.getAttribute('data-position')).toBe('1');
+  expect(await state.getByTestId('history-result').count()).toBe(0);
+  await screenshot(page, 'workspaces-07b-replayed');
+
+  // The audit file, as the browser downloads it.
+  const link = dialog.getByTestId('history-audit-csv');
+  expect(await link.getAttribute('href')).toBe(`/api/executions/${executionId}/audit?format=csv`);
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const file = await readFile((await download.path())!, 'utf8');
+  const lines = file.trimEnd().split('\r\n');
+  expect(lines[0]).toBe('position,time,actor_id,actor,type,summary,hash');
+  expect(lines[1]).toMatch(/^1,.*,ExecutionStarted,/);
+  expect(lines.at(-1)!.endsWith(`,${head}`)).toBe(true);
 }
