@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATIONS_PER_HOUR, MAX_WORKSPACES_PER_USER } from '../src/domain/limits';
 import { LAST_OWNER, TOO_MANY_WORKSPACES } from '../src/domain/workspace/decider';
-import { as, type Client, createTestApp, type TestApp } from './support/test-app';
+import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Person {
   client: Client;
@@ -12,24 +12,10 @@ interface Person {
 let t: TestApp;
 let ada: Person;
 
-let people = 0;
-
 /** A new account, signed up from an address of its own (sign-up is limited per address). */
 const person = async (firstName: string): Promise<Person> => {
-  people++;
-  const email = `member${people}-${Date.now()}@example.com`;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: { email, password: 'correct horse battery', firstName, lastName: 'Nguyen' },
-    remoteAddress: `198.51.100.${people}`,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  const cookie = [response.headers['set-cookie'] ?? []]
-    .flat()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  return { client: as(t.app, cookie), id: response.json().id, email };
+  const { cookie, user, email } = await signUp(t.app, firstName, { remoteAddress: anotherAddress() });
+  return { client: as(t.app, cookie), id: user.id, email };
 };
 
 const tokenOf = (acceptUrl: string) => acceptUrl.split('/').at(-1)!;
