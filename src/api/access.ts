@@ -1,8 +1,10 @@
 import type { Fragment, Sql, TransactionSql } from 'postgres';
 import { forbidden, notFound } from '../domain/errors';
 import { type Role, WORKSPACE_ROLES } from '../domain/workspace/events';
+import { ACTIONS, type Action, ROLE_ACTIONS, roleMay } from '../domain/workspace/roles';
 
-export type { Role };
+export type { Action, Role };
+export { ACTIONS };
 
 /**
  * Who may do what to which record: decided here and nowhere else. Routes, the websocket subscription, the
@@ -18,20 +20,12 @@ export type { Role };
 export type Actor = string | null;
 
 /**
- * What the actor wants to do: read it, change it (edit a flow, delete a record), run it (start and run
- * steps, stop, reset), review it (approve, edit or reject a step's result), watch it live, or manage a
- * workspace's members and invitations.
- */
-export type Action = 'read' | 'change' | 'run' | 'review' | 'watch' | 'manage';
-
-/**
  * What the actor acts on. Flows and executions can be in a workspace; a workspace is its members'; master
  * mode sessions and a user's personal records (saved sessions, API keys and usage, recommendations and
  * patterns) are theirs alone.
  */
 export type RecordKind = 'flow' | 'execution' | 'master-session' | 'workspace' | 'personal';
 
-export const ACTIONS: readonly Action[] = ['read', 'change', 'run', 'review', 'watch', 'manage'];
 export const RECORD_KINDS: readonly RecordKind[] = [
   'flow',
   'execution',
@@ -40,14 +34,6 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'personal',
 ];
 export const ROLES: readonly Role[] = WORKSPACE_ROLES;
-
-/** What each role may do to its workspace's records (and to the workspace itself). */
-const ROLE_ACTIONS: Record<Role, readonly Action[]> = {
-  owner: ['read', 'change', 'run', 'review', 'watch', 'manage'],
-  editor: ['read', 'change', 'run', 'review', 'watch'],
-  reviewer: ['read', 'review', 'watch'],
-  auditor: ['read', 'watch'],
-};
 
 /** The roles that may do `action` (in a query's terms). */
 export const rolesThatMay = (action: Action): Role[] =>
@@ -81,7 +67,7 @@ export function may(actor: Actor, action: Action, kind: RecordKind, holder: Hold
   if (actor === null) return true;
   if (holder === null || typeof holder === 'string') return kind !== 'workspace' && holder === actor;
   if (kind === 'master-session' || kind === 'personal') return false;
-  return holder.role !== null && ROLE_ACTIONS[holder.role].includes(action);
+  return roleMay(holder.role, action);
 }
 
 /**

@@ -1,29 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
+import { type Role, WORKSPACE_ROLES } from '../../domain/workspace/events';
+import { type Action, roleMay } from '../../domain/workspace/roles';
 import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from './api-client';
 
 /**
- * What each workspace role may do, as the server decides it (src/api/access.ts): the web's one copy of
- * that table. Screens ask `mayDo` (or `useRecordAccess` for a flow or execution) before showing a control;
- * the server still refuses what a role may not do, with a 403 whose text the failure toast shows.
+ * What each workspace role may do is the table the server decides by (src/domain/workspace/roles.ts).
+ * Screens ask `mayDo` (or `useRecordAccess` for a flow or execution) before showing a control; the server
+ * still refuses what a role may not do, with a 403 whose text the failure toast shows.
  */
-export type WorkspaceRole = 'owner' | 'editor' | 'reviewer' | 'auditor';
-
-/** Read it, change it (edit a flow, delete), run it (run steps, stop, reset), review results, watch, manage members. */
-export type RecordAction = 'read' | 'change' | 'run' | 'review' | 'watch' | 'manage';
-
-export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['owner', 'editor', 'reviewer', 'auditor'];
-
-export const ROLE_ACTIONS: Record<WorkspaceRole, readonly RecordAction[]> = {
-  owner: ['read', 'change', 'run', 'review', 'watch', 'manage'],
-  editor: ['read', 'change', 'run', 'review', 'watch'],
-  reviewer: ['read', 'review', 'watch'],
-  auditor: ['read', 'watch'],
-};
+export type WorkspaceRole = Role;
+export type RecordAction = Action;
+export { WORKSPACE_ROLES };
 
 /** May a member with `role` do `action` to the workspace's records? No role (not a member): nothing. */
-export const mayDo = (role: WorkspaceRole | null | undefined, action: RecordAction): boolean =>
-  role != null && ROLE_ACTIONS[role].includes(action);
+export const mayDo = roleMay;
 
 /** Workspaces a user with `role` may make flows in or move flows to. */
 export const mayMakeFlows = (role: WorkspaceRole | null | undefined) => mayDo(role, 'change');
