@@ -15,7 +15,7 @@ import {
   type WorkspaceExecution,
 } from '../api/workspaces';
 import { executions as t } from '../strings';
-import type { ExecutionHistoryDialog } from './workspace-page';
+import type { ExecutionHistoryDialog } from './handed-in';
 
 const STATUSES = ['running', 'waiting', 'stopped', 'completed', 'failed'] as const;
 

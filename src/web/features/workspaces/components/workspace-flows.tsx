@@ -9,7 +9,7 @@ import { formatDateTime } from '@/lib/format-date';
 import { mayMakeFlows, type UserWorkspace } from '@/lib/workspace-roles';
 import { useWorkspaceFlows } from '../api/workspaces';
 import { workspaceFlows as t } from '../strings';
-import type { CreateFlowInWorkspaceDialog } from './workspace-page';
+import type { CreateFlowInWorkspaceDialog } from './handed-in';
 
 /** The workspace's flows, each opening the flow's screen; owners and editors make new ones here. */
 export function WorkspaceFlows({

@@ -1,6 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft } from 'lucide-react';
-import type { ComponentType } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
@@ -8,24 +7,10 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useWorkspaces } from '@/lib/workspace-roles';
 import { roles, workspacePage as t } from '../strings';
+import type { CreateFlowInWorkspaceDialog, ExecutionHistoryDialog } from './handed-in';
 import { WorkspaceExecutions } from './workspace-executions';
 import { WorkspaceFlows } from './workspace-flows';
 import { WorkspaceMembers } from './workspace-members';
-
-/** An execution's history, read-only; the flow workspace's screen, handed in by the app. */
-export type ExecutionHistoryDialog = ComponentType<{
-  flowId: string;
-  executionId?: string;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}>;
-
-/** The flows list's dialog that makes a flow, here in the workspace; handed in by the app. */
-export type CreateFlowInWorkspaceDialog = ComponentType<{
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  workspaceId: string;
-}>;
 
 const SECTIONS = ['flows', 'members', 'executions'] as const;
 type Section = (typeof SECTIONS)[number];
