@@ -76,6 +76,8 @@ function flowSummary(event: FlowEvent, before: FlowState): string | null {
     case 'FlowRestored':
     case 'FlowDeleted':
       return versionSummary(event, before);
+    case 'FlowMoved':
+      return `${versionSummary(event, before)} (from ${event.data.from ?? 'its owner'} to ${event.data.to ?? 'its owner'})`;
     default:
       return null;
   }
