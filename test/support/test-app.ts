@@ -34,6 +34,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     connectionsPerClient: 256,
     trustProxy: false,
     masterModeApiHosts: [],
+    webhookHosts: [],
+    smtpUrl: undefined,
+    mailFrom: 'Workbench <no-reply@example.com>',
+    queuePollSeconds: 0.5,
+    webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,
     ...overrides,
   };
