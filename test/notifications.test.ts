@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createOfflineProvider } from '../src/ai';
 import { MAIL_QUEUE } from '../src/api/notifications/notifications';
 import { Browser } from './support/access-table';
-import { anotherAddress, createTestApp, signUp, type TestApp } from './support/test-app';
+import { anotherAddress, anotherInstance, createTestApp, signUp, type TestApp } from './support/test-app';
 
 const offline = {
   resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
@@ -93,11 +93,11 @@ describe('invitation mails', () => {
     const before = (await mailJobs(t)).length;
     // A reaction that breaks the transaction of this one invitation: the job goes with the events.
     let breakNext = true;
-    t.app.commands.react((tx, recorded) =>
-      breakNext && recorded.some((event) => event.type === 'MemberInvited')
-        ? ((breakNext = false), [tx`SELECT 1 / 0`])
-        : [],
-    );
+    t.app.commands.react((tx, recorded) => {
+      if (!breakNext || !recorded.some((event) => event.type === 'MemberInvited')) return [];
+      breakNext = false;
+      return [tx`SELECT 1 / 0`];
+    });
     const failed = await owner.call('POST', `/api/workspaces/${workspace}/invitations`, {
       email: 'chi@example.com',
       role: 'reviewer',
@@ -165,5 +165,213 @@ describe('without SMTP_URL', () => {
       role: 'auditor',
     });
     expect(await mailJobs(t)).toHaveLength(0);
+  });
+});
+
+/** A webhook receiver that checks each delivery's signature, answers 500 to the first and 200 after. */
+async function receiver(secret: () => string) {
+  const deliveries: { body: string; signature: string; valid: boolean }[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const signature = String(request.headers['x-workbench-signature'] ?? '');
+      const { t, v1 } = Object.fromEntries(
+        signature.split(',').map((part) => part.split('=') as [string, string]),
+      );
+      const expected = createHmac('sha256', secret()).update(`${t}.${body}`).digest();
+      const given = Buffer.from(v1 ?? '', 'hex');
+      const valid =
+        given.length === expected.length &&
+        timingSafeEqual(given, expected) &&
+        Math.abs(Date.now() / 1000 - Number(t)) < 300;
+      deliveries.push({ body, signature, valid });
+      response.statusCode = deliveries.length === 1 ? 500 : 200;
+      response.end(deliveries.length === 1 ? 'not now' : 'ok');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    deliveries,
+    host: `127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let secret = '';
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    hooks = await receiver(() => secret);
+    t = await createTestApp({ webhookHosts: [hooks.host], webhookRetryDelaySeconds: 1 }, offline);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await hooks?.close();
+  });
+
+  it('posts a signed execution.completed, retries it after a 500 with the same id, and shows the delivery', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const made = await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook`,
+      events: ['execution.completed'],
+    });
+    expect(made.secret).toMatch(/^[0-9a-f]{64}$/);
+    secret = made.secret;
+    expect(await owner.made(200, 'GET', `/api/workspaces/${workspace}/webhooks`)).toEqual([
+      {
+        id: made.id,
+        url: `http://${hooks.host}/hook`,
+        events: ['execution.completed'],
+        createdAt: made.createdAt,
+      },
+    ]);
+    const [sealed] = await t.db.sql`SELECT secret_sealed FROM webhooks WHERE id = ${made.id}`;
+    expect(sealed!.secretSealed).not.toContain(secret);
+
+    const flow = await owner.made(201, 'POST', '/api/flows', {
+      name: 'Tea',
+      description: 'Tea flow',
+      workspaceId: workspace,
+    });
+    const step = await owner.made(201, 'POST', '/api/steps', {
+      flowId: flow.id,
+      name: 'Step 1',
+      order: 1,
+      systemPrompt: 'Say hello.',
+    });
+    const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
+    await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
+      userInput: 'tea',
+    });
+
+    await vi.waitFor(() => expect(hooks.deliveries).toHaveLength(2), { timeout: 30_000, interval: 50 });
+    expect(hooks.deliveries.map((d) => d.valid)).toEqual([true, true]);
+    const [first, second] = hooks.deliveries.map((d) => JSON.parse(d.body));
+    expect(first).toEqual(second);
+    expect(first).toMatchObject({
+      type: 'execution.completed',
+      workspaceId: workspace,
+      data: { executionId: execution },
+    });
+    await vi.waitFor(
+      async () => {
+        const deliveries = await owner.made(
+          200,
+          'GET',
+          `/api/workspaces/${workspace}/webhooks/${made.id}/deliveries`,
+        );
+        expect(deliveries).toEqual([
+          expect.objectContaining({
+            id: first.id,
+            type: 'execution.completed',
+            status: 'delivered',
+            attempts: 2,
+            lastStatusCode: 200,
+          }),
+        ]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it('refuses a host WEBHOOK_HOSTS does not allow, a wrong event type, and an eleventh webhook', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const refused = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: 'https://elsewhere.example.com/hook',
+      events: ['*'],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/WEBHOOK_HOSTS/);
+    const wrongType = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook`,
+      events: ['flow.deleted'],
+    });
+    expect(wrongType.statusCode).toBe(400);
+    for (let i = 0; i < 10; i++) {
+      await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+        url: `http://${hooks.host}/hook/${i}`,
+        events: ['*'],
+      });
+    }
+    const eleventh = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook/10`,
+      events: ['*'],
+    });
+    expect(eleventh.statusCode).toBe(409);
+    const [hook] = await owner.made(200, 'GET', `/api/workspaces/${workspace}/webhooks`);
+    expect((await owner.call('DELETE', `/api/workspaces/${workspace}/webhooks/${hook.id}`)).statusCode).toBe(
+      204,
+    );
+    await owner.made(404, 'GET', `/api/workspaces/${workspace}/webhooks/${hook.id}/deliveries`);
+  });
+});
+
+describe('timers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('fires once after a restart, when the server was stopped at its time', async () => {
+    const at = new Date(Date.now() + 2_000);
+    const first = await anotherInstance(t.db.url);
+    const id = await first.app.queue.scheduleAt('restart-timer', at, {
+      name: 'timer-restart',
+      data: { n: 1 },
+    });
+    expect(id).not.toBeNull();
+    // Scheduled again with the same key: still one timer.
+    expect(
+      await first.app.queue.scheduleAt('restart-timer', at, { name: 'timer-restart', data: { n: 2 } }),
+    ).toBeNull();
+    await first.close();
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(at.getTime() + 100), { timeout: 10_000 });
+
+    const second = await anotherInstance(t.db.url);
+    try {
+      const runs: { n: number }[] = [];
+      await second.app.queue.work<{ n: number }>('timer-restart', async (job) => {
+        runs.push(job.data);
+      });
+      await vi.waitFor(
+        async () => expect((await second.app.queue.jobOf('timer-restart', id!))?.state).toBe('completed'),
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(runs).toEqual([{ n: 1 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('fires once when two instances work one database', async () => {
+    const instances = [await anotherInstance(t.db.url), await anotherInstance(t.db.url)];
+    try {
+      const runs: string[] = [];
+      for (const [i, instance] of instances.entries()) {
+        await instance.app.queue.work('timer-two', async () => {
+          runs.push(`instance ${i}`);
+        });
+      }
+      const at = new Date(Date.now() + 2_000);
+      const id = await instances[0]!.app.queue.scheduleAt('two-timer', at, { name: 'timer-two', data: {} });
+      expect(
+        await instances[1]!.app.queue.scheduleAt('two-timer', at, { name: 'timer-two', data: {} }),
+      ).toBeNull();
+      await vi.waitFor(
+        async () => expect((await instances[1]!.app.queue.jobOf('timer-two', id!))?.state).toBe('completed'),
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(runs).toHaveLength(1);
+      const [job] = await t.db.sql`SELECT completed_on, start_after FROM pgboss.job WHERE id = ${id!}`;
+      expect(job!.completedOn.getTime()).toBeGreaterThanOrEqual(at.getTime());
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
   });
 });

@@ -93,12 +93,11 @@ export class WebhooksRepository {
    * type, its body fixed now. Nothing when no webhook wants it.
    */
   deliveriesOf(tx: TransactionSql, event: WebhookEvent): Statement {
-    const data = JSON.stringify(event.data ?? null);
     return tx`
       INSERT INTO webhook_deliveries (id, webhook_id, event_id, type, body)
       SELECT d.id, d.webhook_id, ${event.eventId}, ${event.type},
         jsonb_build_object('id', d.id, 'type', ${event.type}::text, 'at', ${event.at}::text,
-          'workspaceId', ${event.workspaceId}::text, 'data', ${data}::jsonb)
+          'workspaceId', ${event.workspaceId}::text, 'data', ${tx.json((event.data ?? null) as never)}::jsonb)
       FROM (
         SELECT gen_random_uuid() AS id, h.id AS webhook_id FROM webhooks h
         WHERE h.workspace_id = ${event.workspaceId} AND h.events && ARRAY[${event.type}, '*']::text[]
