@@ -6,9 +6,20 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
-import { MAIL_QUEUE } from '../src/api/notifications/notifications';
+import { JobQueue } from '../src/api/notifications/job-queue';
+import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
+import { createOwnKeyCipher } from '../src/api/own-key-cipher';
 import { Browser } from './support/access-table';
-import { anotherAddress, anotherInstance, createTestApp, signUp, type TestApp } from './support/test-app';
+import { createTestDatabase, type TestDatabase } from './support/database';
+import { startServerProcess } from './support/server-process';
+import {
+  anotherAddress,
+  anotherInstance,
+  createTestApp,
+  signUp,
+  TEST_APP_SECRET,
+  type TestApp,
+} from './support/test-app';
 
 const offline = {
   resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
@@ -374,4 +385,63 @@ describe('timers', () => {
       for (const instance of instances) await instance.close();
     }
   });
+});
+
+describe('a timer across server processes (the built server: `npm run build` first)', () => {
+  let db: TestDatabase;
+  let box: Awaited<ReturnType<typeof mailbox>>;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    box = await mailbox();
+  }, 60_000);
+  afterAll(async () => {
+    await box?.close();
+    await db?.drop();
+  });
+
+  it('sends a mail timed while its server was killed with SIGKILL, once, when a server starts again', async () => {
+    const env = { SMTP_URL: box.url, QUEUE_POLL_SECONDS: '0.5' };
+    const first = await startServerProcess(db.url, env);
+    // Scheduled from outside the servers: the queue is the database's, not a process's.
+    const queue = new JobQueue({ databaseUrl: db.url, pollingIntervalSeconds: 0.5, stopTimeoutMs: 1_000 });
+    await queue.start();
+    const at = new Date(Date.now() + 3_000);
+    const mail = sealedMail(createOwnKeyCipher(TEST_APP_SECRET), {
+      to: 'timer@example.com',
+      template: 'invitation',
+      values: {
+        workspaceName: 'Hẹn giờ',
+        role: 'editor',
+        acceptUrl: 'https://app.example.com/x',
+        expiresAt: '-',
+      },
+    });
+    let id: string | null;
+    try {
+      id = await queue.scheduleAt('timer-across-processes', at, { name: MAIL_QUEUE, data: mail });
+      expect(id).not.toBeNull();
+    } finally {
+      await queue.stop();
+    }
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(at.getTime() + 500), { timeout: 10_000 });
+    expect(box.mails).toHaveLength(0);
+
+    const second = await startServerProcess(db.url, env);
+    try {
+      await vi.waitFor(() => expect(box.mails).toHaveLength(1), { timeout: 30_000, interval: 50 });
+      expect(box.mails[0]!.subject).toContain('Hẹn giờ');
+      await vi.waitFor(
+        async () => {
+          const [job] = await db.sql`SELECT state FROM pgboss.job WHERE id = ${id!}`;
+          expect(job?.state).toBe('completed');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(box.mails).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
 });

@@ -26,9 +26,14 @@ export const WEBHOOK_QUEUE = 'webhook-event';
 const MAIL_RETRY: Retry = { retryLimit: 10, retryDelay: 60, retryBackoff: true };
 
 /** A mail job's data: the mail sealed, since an invitation's link holds its one-time token. */
-interface SealedMail {
+export interface SealedMail {
   sealed: string;
 }
+
+/** A mail as its job carries it. */
+export const sealedMail = (cipher: OwnKeyCipher, mail: MailJob): SealedMail => ({
+  sealed: cipher.encrypt(JSON.stringify(mail)),
+});
 
 /** A webhook job's data: the event whose deliveries it tries. */
 interface WebhookJob {
@@ -91,7 +96,7 @@ export class Notifications {
   /** In the command's transaction: a job that sends the mail. Null when mail is not configured. */
   mailStatement(tx: TransactionSql, mail: MailJob): Statement | null {
     if (!this.mailer) return null;
-    const data: SealedMail = { sealed: this.cipher.encrypt(JSON.stringify(mail)) };
+    const data = sealedMail(this.cipher, mail);
     return JobQueue.statementOf(tx, this.queue.insertOf({ name: MAIL_QUEUE, data }, MAIL_RETRY));
   }
 
