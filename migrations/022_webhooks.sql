@@ -1,8 +1,9 @@
 -- Webhooks of a workspace: where its owners want its events POSTed, and each delivery's outcome. The secret
 -- each delivery is signed with is stored sealed under a key derived from APP_SECRET (like own API keys).
+-- Not a read model: no foreign key to `workspaces`, which a rebuild of the read models empties and refills.
 CREATE TABLE webhooks (
   id            uuid PRIMARY KEY,
-  workspace_id  uuid NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+  workspace_id  uuid NOT NULL,
   url           text NOT NULL,
   -- The event types sent, or '*' for all of them.
   events        text[] NOT NULL,
