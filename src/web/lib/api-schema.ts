@@ -958,7 +958,7 @@ export interface components {
       id: string;
       email: string;
       role: components["schemas"]["WorkspaceRole"];
-      /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee */
+      /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee (when the server sends mail, it is mailed too) */
       acceptUrl: string;
       /** Format: date-time */
       expiresAt: string;
