@@ -41,6 +41,8 @@ describe('migrations', () => {
       'streams',
       'events',
       'user_credentials',
+      'webhooks',
+      'webhook_deliveries',
       'schema_migrations',
     ]) {
       expect(names).toContain(table);
@@ -105,6 +107,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '022_webhooks.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -158,6 +161,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '022_webhooks.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -197,6 +201,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '022_webhooks.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
@@ -226,6 +231,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '022_webhooks.sql',
       ]);
 
       const opened = {

@@ -23,6 +23,7 @@ import idempotencyPlugin from './plugins/idempotency';
 import liveUpdatesPlugin from './plugins/live-updates';
 import masterModePlugin from './plugins/master-mode';
 import modelsPlugin from './plugins/models';
+import notificationsPlugin from './plugins/notifications';
 import routeSchemas from './plugins/route-schemas';
 import securityHeaders from './plugins/security-headers';
 import serverInstancePlugin from './plugins/server-instance';
@@ -51,6 +52,7 @@ import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
 import { userSessionRoutes } from './routes/user-sessions';
+import { webhookRoutes } from './routes/webhooks';
 import { workspaceRoutes } from './routes/workspaces';
 
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
@@ -63,6 +65,8 @@ export interface AppServices {
   resolveModel?: typeof resolveProvider;
   /** How a new own API key is checked with its provider; the default asks the Gemini API. */
   checkApiKey?: (key: NewApiKey) => Promise<KeyCheck>;
+  /** The database's URL for the job queue's own connections (the embedded one's); default: DATABASE_URL. */
+  databaseUrl?: string;
 }
 
 declare module 'fastify' {
@@ -115,6 +119,7 @@ export async function buildApp(
   await app.register(routeSchemas);
   await app.register(eventFeedPlugin);
   await app.register(commandsPlugin);
+  await app.register(notificationsPlugin, { databaseUrl: services.databaseUrl });
   await app.register(flowsPlugin);
   await app.register(workspacesPlugin);
   await app.register(userRecordsPlugin);
@@ -148,6 +153,7 @@ export async function buildApp(
   await app.register(aiWorkflowRoutes);
   await app.register(recommendationRoutes);
   await app.register(workspaceRoutes);
+  await app.register(webhookRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;

@@ -24,6 +24,32 @@ describe('MASTER_MODE_API_HOSTS', () => {
   });
 });
 
+describe('notifications', () => {
+  it('sends no mail and calls no webhook by default', () => {
+    const config = parseEnvironment({});
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.webhookHosts).toEqual([]);
+    expect(config.queuePollSeconds).toBe(2);
+    expect(config.webhookRetryDelaySeconds).toBe(30);
+  });
+
+  it('reads SMTP_URL, MAIL_FROM and WEBHOOK_HOSTS by the rule of MASTER_MODE_API_HOSTS', () => {
+    const config = parseEnvironment({
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'Workbench <no-reply@example.com>',
+      WEBHOOK_HOSTS: 'Hooks.example.com, 127.0.0.1:4000',
+    });
+    expect(config.smtpUrl).toBe('smtps://user:pass@mail.example.com:465');
+    expect(config.mailFrom).toBe('Workbench <no-reply@example.com>');
+    expect(config.webhookHosts).toEqual(['hooks.example.com', '127.0.0.1:4000']);
+  });
+
+  it('stops start-up on an SMTP_URL that is not smtp:// or smtps://, and on a webhook entry that is not a host', () => {
+    expect(() => parseEnvironment({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+    expect(() => parseEnvironment({ WEBHOOK_HOSTS: 'https://hooks.example.com/x' })).toThrow(/WEBHOOK_HOSTS/);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('is off by default: X-Forwarded-* are not believed', () => {
     expect(parseEnvironment({}).trustProxy).toBe(false);

@@ -29,6 +29,27 @@ const proxyList = (value: string) =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
 
+/** A comma-separated list of `host` or `host:port` entries, lower case: hosts the server may call. */
+const hostList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== ''),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/,
+          'must be a comma-separated list of host or host:port entries',
+        ),
+    ),
+  );
+
 const environmentSchema = z.object({
   DATABASE_URL: optionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -88,25 +109,19 @@ const environmentSchema = z.object({
     .default(256),
   SHUTDOWN_GRACE_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(600_000).default(20_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  MASTER_MODE_API_HOSTS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host !== ''),
-    )
-    .pipe(
-      z.array(
-        z
-          .string()
-          .regex(
-            /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/,
-            'must be a comma-separated list of host or host:port entries',
-          ),
-      ),
-    ),
+  MASTER_MODE_API_HOSTS: hostList,
+  WEBHOOK_HOSTS: hostList,
+  SMTP_URL: optionalText.pipe(
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ),
+  MAIL_FROM: optionalText.pipe(z.string().min(3).max(320).optional()),
+  QUEUE_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).min(0.5).max(60).default(2),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .max(3600)
+    .default(30),
 });
 
 export interface Config {
@@ -145,6 +160,16 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Hosts (`host` or `host:port`) master mode api rows may call; empty: api rows are refused. */
   masterModeApiHosts: string[];
+  /** Hosts (`host` or `host:port`) webhooks may be sent to, by the same rule; empty: no webhook can be made. */
+  webhookHosts: string[];
+  /** The SMTP server mails are sent through (smtp:// or smtps://, with its user and password); none: no mail. */
+  smtpUrl: string | undefined;
+  /** The From address of mails. */
+  mailFrom: string;
+  /** How often an idle job worker asks the queue for work, in seconds. */
+  queuePollSeconds: number;
+  /** Seconds before a failed webhook delivery is tried again, doubled at each try after. */
+  webhookRetryDelaySeconds: number;
   /** How large a prompt (MAX_PROMPT_CHARS) and one text (MAX_TEXT_CHARS) may be. */
   limits: Limits;
 }
@@ -180,6 +205,11 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
+    webhookHosts: e.WEBHOOK_HOSTS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Prompt-flow workbench <no-reply@localhost>',
+    queuePollSeconds: e.QUEUE_POLL_SECONDS,
+    webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
   };
 }

@@ -270,4 +270,20 @@ export const OPERATIONS: Record<string, Operation> = {
     'workspaces',
     'Remove a member (owners), or leave',
   ),
+  'POST /api/workspaces/:id/webhooks': op(
+    'createWebhook',
+    'workspaces',
+    "Add a webhook (owners): the workspace's events are POSTed to its URL, signed; its secret is shown once",
+  ),
+  'GET /api/workspaces/:id/webhooks': op('listWebhooks', 'workspaces', "A workspace's webhooks (owners)"),
+  'DELETE /api/workspaces/:id/webhooks/:hookId': op(
+    'deleteWebhook',
+    'workspaces',
+    'Remove a webhook (owners)',
+  ),
+  'GET /api/workspaces/:id/webhooks/:hookId/deliveries': op(
+    'listWebhookDeliveries',
+    'workspaces',
+    "A webhook's last deliveries, newest first (owners)",
+  ),
 };

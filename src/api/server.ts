@@ -8,7 +8,10 @@ async function main() {
   const config = await loadConfig();
   const database = await openDatabase(config);
   const store = new EventStore(database.sql);
-  const app = await buildApp({ config, sql: database.sql, store }, { logger: { level: config.logLevel } });
+  const app = await buildApp(
+    { config, sql: database.sql, store, databaseUrl: database.url },
+    { logger: { level: config.logLevel } },
+  );
   const interrupted = await app.crashSweep.run();
   if (interrupted > 0)
     app.log.warn(

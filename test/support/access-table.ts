@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Action } from '../../src/api/access';
 import { SESSION_COOKIE } from '../../src/api/plugins/auth';
 import { type Call, executeAllToTheEnd } from './execute-all';
-import { anotherAddress, signUp } from './test-app';
+import { anotherAddress, signUp, TEST_WEBHOOK_HOST } from './test-app';
 
 /**
  * Every operation of the API with what calling it takes, and the records the owner makes to call them on:
@@ -49,6 +49,9 @@ export interface Fixtures {
   workspace: string;
   member: string;
   memberToRemove: string;
+  /** Webhooks of the workspace: one to list deliveries of, one to delete. */
+  webhook: string;
+  webhookToDelete: string;
   /** The token of an invitation to the owner's e-mail address, into a third user's workspace. */
   invitationToken: string;
   /** The workspace the flows are in; null: the owner's own flows. */
@@ -299,6 +302,19 @@ export const ACCESS: Record<string, Entry> = {
   },
   // Sent to the owner's address: another user's acceptance of it is a 404.
   'POST /api/invitations/{token}/accept': { access: 'owner' },
+  // A workspace's webhooks are its owners' alone, to list as much as to change.
+  'POST /api/workspaces/{id}/webhooks': {
+    access: 'owner',
+    needs: 'manage',
+    body: () => ({ url: `https://${TEST_WEBHOOK_HOST}/access`, events: ['*'] }),
+  },
+  'GET /api/workspaces/{id}/webhooks': { access: 'owner', needs: 'manage' },
+  'DELETE /api/workspaces/{id}/webhooks/{hookId}': {
+    access: 'owner',
+    needs: 'manage',
+    ids: (f) => ({ hookId: f.webhookToDelete }),
+  },
+  'GET /api/workspaces/{id}/webhooks/{hookId}/deliveries': { access: 'owner', needs: 'manage' },
 };
 
 /** What a path parameter names, by the path it is in (`{id}` is a flow under /api/flows, and so on). */
@@ -312,7 +328,10 @@ const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
   [/^\/api\/user-sessions\/\{id\}/, { id: (f) => f.userSession }],
   [/^\/api\/recommendations\/\{id\}/, { id: (f) => f.recommendation }],
   [/^\/api\/master-mode\//, { sessionId: (f) => f.masterSession, stepId: (f) => f.masterRow }],
-  [/^\/api\/workspaces\/\{id\}/, { id: (f) => f.workspace, userId: (f) => f.member }],
+  [
+    /^\/api\/workspaces\/\{id\}/,
+    { id: (f) => f.workspace, userId: (f) => f.member, hookId: (f) => f.webhook },
+  ],
   [/^\/api\/invitations\/\{token\}/, { token: (f) => f.invitationToken }],
 ];
 
@@ -484,6 +503,15 @@ export async function makeFixtures(
   });
   const invitationToken = new URL(acceptUrl).pathname.split('/').at(-1)!;
   ownerIds.add(invitationToken);
+  const hook = async (name: string) =>
+    (
+      await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+        url: `https://${TEST_WEBHOOK_HOST}/${name}`,
+        events: ['execution.completed'],
+      })
+    ).id as string;
+  const webhook = await hook('kept');
+  const webhookToDelete = await hook('deleted');
 
   return {
     home,
@@ -491,6 +519,8 @@ export async function makeFixtures(
     member,
     memberToRemove,
     invitationToken,
+    webhook,
+    webhookToDelete,
     flow: main.flow,
     step1: main.steps[0]!,
     step2: main.steps[1]!,

@@ -14,6 +14,9 @@ export { TEST_APP_SECRET };
  */
 export const UNREACHABLE_GEMINI = 'http://127.0.0.1:9';
 
+/** The host tests' webhooks may name: `.invalid` never resolves, so a delivery to it fails at once. */
+export const TEST_WEBHOOK_HOST = 'hooks.invalid';
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     databaseUrl: undefined,
@@ -34,6 +37,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     connectionsPerClient: 256,
     trustProxy: false,
     masterModeApiHosts: [],
+    webhookHosts: [TEST_WEBHOOK_HOST],
+    smtpUrl: undefined,
+    mailFrom: 'Workbench <no-reply@example.com>',
+    queuePollSeconds: 0.5,
+    webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,
     ...overrides,
   };

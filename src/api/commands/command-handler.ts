@@ -76,9 +76,29 @@ export interface HandleOptions<State, Context> {
    * are stored (a client's If-Match, say).
    */
   guard?: (state: State, version: number) => void;
-  /** The caller's own writes that must commit with the events, or not at all (not a read model: never replayed). */
-  withEvents?: (tx: TransactionSql) => Statement;
+  /**
+   * The caller's own writes that must commit with the events, or not at all (not a read model: never
+   * replayed), given the state the events lead to.
+   */
+  withEvents?: (tx: TransactionSql, after: State) => Statement;
 }
+
+/** Where the events of a command come from, for a reaction: the stream's type and the record's workspace. */
+export interface EventSource {
+  streamType: string;
+  /** The workspace the record is in after the events; null: none. */
+  workspaceId: string | null;
+}
+
+/**
+ * Writes another part of the server adds to the transaction of every command whose events call for them
+ * (a notification's job): they commit with the events, or not at all. Built at once, like a projection.
+ */
+export type EventReaction = (
+  tx: TransactionSql,
+  recorded: RecordedEvent[],
+  source: EventSource,
+) => Statement[];
 
 export interface Handled<State, Event> extends Loaded<State> {
   events: Event[];
@@ -91,6 +111,7 @@ export interface Handled<State, Event> extends Loaded<State> {
  */
 export class CommandHandler {
   private readonly appendedListeners: ((streamId: string) => void)[] = [];
+  private readonly reactions: EventReaction[] = [];
   private readonly kept = new KeptStates();
 
   constructor(
@@ -104,6 +125,11 @@ export class CommandHandler {
   /** Told of every stream a command of this process appended to, right after the commit. */
   onAppended(listener: (streamId: string) => void) {
     this.appendedListeners.push(listener);
+  }
+
+  /** Adds writes to the transaction of every command from now on (see EventReaction). */
+  react(reaction: EventReaction) {
+    this.reactions.push(reaction);
   }
 
   /** The aggregate as its stream has it now, when the user may read it (null: the system). */
@@ -240,6 +266,11 @@ export class CommandHandler {
         continue;
       }
       if (events === undefined || events.length === 0) return { ...loaded, events: [] };
+      const decided = events.reduce(aggregate.decider.evolve, loaded.state);
+      const source: EventSource = {
+        streamType: aggregate.streamType,
+        workspaceId: aggregate.holderOf(decided)?.workspaceId ?? null,
+      };
       try {
         const appended = await this.store.append(
           streamId,
@@ -250,7 +281,8 @@ export class CommandHandler {
           {
             withStatements: (tx, recorded) => [
               ...aggregate.project(tx, recorded, loaded),
-              ...(options.withEvents ? [options.withEvents(tx)] : []),
+              ...(options.withEvents ? [options.withEvents(tx, decided)] : []),
+              ...this.reactions.flatMap((reaction) => reaction(tx, recorded, source)),
             ],
             idempotency,
           },
@@ -262,7 +294,7 @@ export class CommandHandler {
           return this.repeated(aggregate, userId, command, first);
         }
         const after = {
-          state: events.reduce(aggregate.decider.evolve, loaded.state),
+          state: decided,
           version: appended.nextExpectedVersion,
         };
         this.kept.keep(streamId, after);

@@ -16,7 +16,12 @@ export default fp(
   async (app: FastifyInstance) => {
     const workspaces = new WorkspacesRepository(app.sql);
     app.decorate('workspaces', workspaces);
-    app.decorate('workspaceCommands', new WorkspaceCommands(app.commands, workspaces));
+    app.decorate('workspaceCommands', new WorkspaceCommands(app.commands, workspaces, app.notifications));
   },
-  { name: 'workspaces', fastify: '5.x', dependencies: ['commands'], decorators: { fastify: ['sql'] } },
+  {
+    name: 'workspaces',
+    fastify: '5.x',
+    dependencies: ['commands', 'notifications'],
+    decorators: { fastify: ['sql'] },
+  },
 );

@@ -34,7 +34,7 @@ const invitationAnswer = z
     acceptUrl: z
       .string()
       .describe(
-        "The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee",
+        "The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee (when the server sends mail, it is mailed too)",
       ),
     expiresAt: storedAt,
   })

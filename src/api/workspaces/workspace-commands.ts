@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { TransactionSql } from 'postgres';
 import { conflict, notFound } from '../../domain/errors';
 import { INVITATION_LIFETIME_MS } from '../../domain/limits';
 import type { WorkspaceCommand } from '../../domain/workspace/commands';
 import { INVITATION_NOT_FOUND } from '../../domain/workspace/decider';
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
 import type { CommandHandler } from '../commands/command-handler';
+import type { Notifications } from '../notifications/notifications';
 import { workspaceAggregate } from './workspace-aggregate';
 import type { WorkspacesRepository } from './workspaces-repository';
 
@@ -34,6 +36,8 @@ export class WorkspaceCommands {
   constructor(
     private readonly commands: CommandHandler,
     private readonly workspaces: WorkspacesRepository,
+    /** Where an invitation's mail is queued, in the invitation's transaction; none: no mail. */
+    private readonly mail?: Pick<Notifications, 'mails' | 'mailStatement'>,
   ) {}
 
   /** A new workspace, its maker its owner. */
@@ -67,11 +71,32 @@ export class WorkspaceCommands {
     const email = input.email.trim().toLowerCase();
     const expiresAt = new Date(this.now().getTime() + INVITATION_LIFETIME_MS).toISOString();
     const inviteeId = await this.workspaces.accountWithEmail(email);
-    const { events } = await this.handle(workspaceId, userId, {
-      type: 'InviteMember',
-      data: { invitationId, email, role: input.role, tokenHash, expiresAt, inviteeId },
-      commandId,
-    });
+    const acceptUrl = `${origin}${INVITATION_PAGE_PATH}/${token}`;
+    const { mail } = this;
+    const { events } = await this.commands.handle(
+      workspaceAggregate,
+      workspaceId,
+      userId,
+      {
+        type: 'InviteMember',
+        data: { invitationId, email, role: input.role, tokenHash, expiresAt, inviteeId },
+      },
+      {
+        context: this.contextFor(userId),
+        commandId,
+        // When mail is configured, a job mails the link: it commits with the invitation, and is sent after.
+        ...(mail?.mails
+          ? {
+              withEvents: (tx: TransactionSql, after: WorkspaceState) =>
+                mail.mailStatement(tx, {
+                  to: email,
+                  template: 'invitation',
+                  values: { workspaceName: after.name, role: input.role, acceptUrl, expiresAt },
+                })!,
+            }
+          : {}),
+      },
+    );
     const recorded = events[0];
     if (recorded?.type !== 'MemberInvited' || recorded.data.tokenHash !== tokenHash) {
       // The same Idempotency-Key made an invitation before whose answer was not kept: its token is gone.
@@ -82,7 +107,7 @@ export class WorkspaceCommands {
       id: data.invitationId,
       email: data.email,
       role: data.role,
-      acceptUrl: `${origin}${INVITATION_PAGE_PATH}/${token}`,
+      acceptUrl,
       expiresAt: data.expiresAt,
     };
   }

@@ -1,5 +1,6 @@
 import { ruleViolated } from '../errors';
 import { checkSize, type Limits } from '../limits';
+import { allowedOutsideUrl } from '../outside-hosts';
 import { CalculationError, evaluateCalculation, formatCalculation } from './calculation';
 import type { MasterStep } from './master-session';
 import { type ResolvedText, resolvedSize, resolveRowReferences, rowNumber } from './row-references';
@@ -35,30 +36,11 @@ export const requiredInputMessage = (position: number, row: Pick<MasterStep, 'st
  * allows that port; an entry without a port allows the scheme's default port only.
  */
 export function allowedApiUrl(input: string, allowedHosts: readonly string[]): URL {
-  if (allowedHosts.length === 0) {
-    throw ruleViolated(
-      'Server này đã tắt API row: không có host nào được phép (MASTER_MODE_API_HOSTS trống)',
-    );
-  }
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw ruleViolated('Input của API row phải là một URL, ví dụ https://api.example.com/data');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw ruleViolated('API row chỉ được gọi URL http:// hoặc https://');
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw ruleViolated('URL của API row không được chứa user name hay password');
-  }
-  const host = url.host.toLowerCase();
-  if (!allowedHosts.some((entry) => entry.toLowerCase() === host)) {
-    throw ruleViolated(
-      `Host ${host} không được phép cho API row; các host được phép: ${allowedHosts.join(', ')} (MASTER_MODE_API_HOSTS)`,
-    );
-  }
-  return url;
+  return allowedOutsideUrl(input, allowedHosts, {
+    what: 'API row',
+    setting: 'MASTER_MODE_API_HOSTS',
+    example: 'https://api.example.com/data',
+  });
 }
 
 /**

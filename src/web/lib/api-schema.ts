@@ -305,12 +305,28 @@ export interface paths {
     /** Remove a member (owners), or leave */
     delete: operations["removeWorkspaceMember"];
   };
+  "/api/workspaces/{id}/webhooks": {
+    /** A workspace's webhooks (owners) */
+    get: operations["listWebhooks"];
+    /** Add a webhook (owners): the workspace's events are POSTed to its URL, signed; its secret is shown once */
+    post: operations["createWebhook"];
+  };
+  "/api/workspaces/{id}/webhooks/{hookId}": {
+    /** Remove a webhook (owners) */
+    delete: operations["deleteWebhook"];
+  };
+  "/api/workspaces/{id}/webhooks/{hookId}/deliveries": {
+    /** A webhook's last deliveries, newest first (owners) */
+    get: operations["listWebhookDeliveries"];
+  };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** @enum {string} */
+    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";
     /**
      * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
      * @enum {string}
@@ -882,6 +898,42 @@ export interface components {
       } | null;
       version: number;
     };
+    /** @enum {string} */
+    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";
+    Webhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: components["schemas"]["WebhookEventType"][];
+      /** Format: date-time */
+      createdAt: string;
+    };
+    NewWebhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: components["schemas"]["WebhookEventType"][];
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The secret deliveries are signed with (X-Workbench-Signature): shown only now, keep it with the receiver */
+      secret: string;
+    };
+    WebhookDelivery: {
+      /**
+       * Format: uuid
+       * @description The delivery's id: the body's `id`, the same on every try
+       */
+      id: string;
+      type: string;
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      deliveredAt: string | null;
+    };
     /**
      * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
      * @enum {string}
@@ -906,7 +958,7 @@ export interface components {
       id: string;
       email: string;
       role: components["schemas"]["WorkspaceRole"];
-      /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee */
+      /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee (when the server sends mail, it is mailed too) */
       acceptUrl: string;
       /** Format: date-time */
       expiresAt: string;
@@ -5054,6 +5106,142 @@ export interface operations {
     responses: {
       /** @description No content */
       204: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A workspace's webhooks (owners) */
+  listWebhooks: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Webhook"][];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Add a webhook (owners): the workspace's events are POSTed to its URL, signed; its secret is shown once */
+  createWebhook: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          url: string;
+          events: components["schemas"]["WebhookEventTypeInput"][];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["NewWebhook"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove a webhook (owners) */
+  deleteWebhook: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        hookId: string;
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A webhook's last deliveries, newest first (owners) */
+  listWebhookDeliveries: {
+    parameters: {
+      path: {
+        id: string;
+        hookId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WebhookDelivery"][];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
         content: never;
       };
       /** @description A problem (RFC 9457) */

@@ -1,0 +1,34 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { type MailJob, renderMail } from './mails';
+
+/** Sends a rendered mail through SMTP_URL; each send opens its own connection (a queue worker sends few). */
+export class Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    // Timeouts in the URL's terms (nodemailer reads them from its query): a server that does not answer
+    // fails the try, and the job is retried.
+    const url = new URL(smtpUrl);
+    for (const [name, ms] of [
+      ['connectionTimeout', '10000'],
+      ['greetingTimeout', '10000'],
+      ['socketTimeout', '30000'],
+    ] as const) {
+      if (!url.searchParams.has(name)) url.searchParams.set(name, ms);
+    }
+    this.transport = nodemailer.createTransport(url.toString());
+  }
+
+  /** Throws when the SMTP server does not take the mail: the job fails and is retried. */
+  async send(job: MailJob) {
+    const mail = renderMail(job);
+    await this.transport.sendMail({ from: this.from, to: job.to, ...mail });
+  }
+
+  close() {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,447 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createOfflineProvider } from '../src/ai';
+import { JobQueue } from '../src/api/notifications/job-queue';
+import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
+import { createOwnKeyCipher } from '../src/api/own-key-cipher';
+import { Browser } from './support/access-table';
+import { createTestDatabase, type TestDatabase } from './support/database';
+import { startServerProcess } from './support/server-process';
+import {
+  anotherAddress,
+  anotherInstance,
+  createTestApp,
+  signUp,
+  TEST_APP_SECRET,
+  type TestApp,
+} from './support/test-app';
+
+const offline = {
+  resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
+};
+
+/** An SMTP server on a free port that parses each mail it takes. */
+async function mailbox() {
+  const mails: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          mails.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    mails,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A port nothing listens on. */
+async function closedPort() {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function ownerWithWorkspace(t: TestApp) {
+  const account = await signUp(t.app, 'Owner', { remoteAddress: anotherAddress() });
+  const owner = new Browser(t.app, account.cookie);
+  const workspace = (await owner.made(201, 'POST', '/api/workspaces', { name: 'Trà' })).id as string;
+  return { owner, workspace };
+}
+
+const mailJobs = async (t: TestApp) =>
+  t.db.sql<{ id: string; state: string }[]>`SELECT id, state FROM pgboss.job WHERE name = ${MAIL_QUEUE}`;
+
+describe('invitation mails', () => {
+  let box: Awaited<ReturnType<typeof mailbox>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    box = await mailbox();
+    t = await createTestApp({ smtpUrl: box.url, mailFrom: 'Workbench <no-reply@example.com>' });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await box?.close();
+  });
+
+  it('mails the link of an invitation to the invited address, after the answer', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const invitation = await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'Binh@Example.com',
+      role: 'editor',
+    });
+    expect(await mailJobs(t)).toHaveLength(1);
+    await vi.waitFor(() => expect(box.mails).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    const [mail] = box.mails;
+    expect(mail!.to && 'text' in mail!.to ? mail!.to.text : '').toBe('binh@example.com');
+    expect(mail!.from?.text).toContain('no-reply@example.com');
+    expect(mail!.subject).toBe('Lời mời vào workspace "Trà" / Invitation to "Trà"');
+    expect(mail!.text).toContain(invitation.acceptUrl);
+    expect(mail!.html).toContain(invitation.acceptUrl);
+  });
+
+  it('writes no job when the command fails, and exactly one when it commits', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const before = (await mailJobs(t)).length;
+    // A reaction that breaks the transaction of this one invitation: the job goes with the events.
+    let breakNext = true;
+    t.app.commands.react((tx, recorded) => {
+      if (!breakNext || !recorded.some((event) => event.type === 'MemberInvited')) return [];
+      breakNext = false;
+      return [tx`SELECT 1 / 0`];
+    });
+    const failed = await owner.call('POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'chi@example.com',
+      role: 'reviewer',
+    });
+    expect(failed.statusCode).toBe(500);
+    expect(await mailJobs(t)).toHaveLength(before);
+    const [invited] = await t.db.sql`SELECT count(*)::int AS count FROM workspace_invitations
+      WHERE workspace_id = ${workspace}`;
+    expect(invited!.count).toBe(0);
+    // A refused command (not the owner) writes none either.
+    const stranger = new Browser(
+      t.app,
+      (await signUp(t.app, 'Stranger', { remoteAddress: anotherAddress() })).cookie,
+    );
+    await stranger.made(404, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'dung@example.com',
+      role: 'reviewer',
+    });
+    expect(await mailJobs(t)).toHaveLength(before);
+    await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'chi@example.com',
+      role: 'reviewer',
+    });
+    expect(await mailJobs(t)).toHaveLength(before + 1);
+  });
+});
+
+describe('invitation mails with the SMTP server down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${await closedPort()}` });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('answers the invitation all the same, and the queue retries the mail', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'an@example.com',
+      role: 'auditor',
+    });
+    const [job] = await mailJobs(t);
+    await vi.waitFor(
+      async () => {
+        const now = await t.app.queue.jobOf(MAIL_QUEUE, job!.id);
+        // Failed once, to be tried again later by the queue's retry policy.
+        expect(now?.state).toBe('retry');
+        expect(JSON.stringify(now?.output)).toMatch(/ECONNREFUSED/);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+  });
+});
+
+describe('without SMTP_URL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('queues no mail', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'an@example.com',
+      role: 'auditor',
+    });
+    expect(await mailJobs(t)).toHaveLength(0);
+  });
+});
+
+/** A webhook receiver that checks each delivery's signature, answers 500 to the first and 200 after. */
+async function receiver(secret: () => string) {
+  const deliveries: { body: string; signature: string; valid: boolean }[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const signature = String(request.headers['x-workbench-signature'] ?? '');
+      const { t, v1 } = Object.fromEntries(
+        signature.split(',').map((part) => part.split('=') as [string, string]),
+      );
+      const expected = createHmac('sha256', secret()).update(`${t}.${body}`).digest();
+      const given = Buffer.from(v1 ?? '', 'hex');
+      const valid =
+        given.length === expected.length &&
+        timingSafeEqual(given, expected) &&
+        Math.abs(Date.now() / 1000 - Number(t)) < 300;
+      deliveries.push({ body, signature, valid });
+      response.statusCode = deliveries.length === 1 ? 500 : 200;
+      response.end(deliveries.length === 1 ? 'not now' : 'ok');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    deliveries,
+    host: `127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let secret = '';
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    hooks = await receiver(() => secret);
+    t = await createTestApp({ webhookHosts: [hooks.host], webhookRetryDelaySeconds: 1 }, offline);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await hooks?.close();
+  });
+
+  it('posts a signed execution.completed, retries it after a 500 with the same id, and shows the delivery', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const made = await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook`,
+      events: ['execution.completed'],
+    });
+    expect(made.secret).toMatch(/^[0-9a-f]{64}$/);
+    secret = made.secret;
+    expect(await owner.made(200, 'GET', `/api/workspaces/${workspace}/webhooks`)).toEqual([
+      {
+        id: made.id,
+        url: `http://${hooks.host}/hook`,
+        events: ['execution.completed'],
+        createdAt: made.createdAt,
+      },
+    ]);
+    const [sealed] = await t.db.sql`SELECT secret_sealed FROM webhooks WHERE id = ${made.id}`;
+    expect(sealed!.secretSealed).not.toContain(secret);
+
+    const flow = await owner.made(201, 'POST', '/api/flows', {
+      name: 'Tea',
+      description: 'Tea flow',
+      workspaceId: workspace,
+    });
+    const step = await owner.made(201, 'POST', '/api/steps', {
+      flowId: flow.id,
+      name: 'Step 1',
+      order: 1,
+      systemPrompt: 'Say hello.',
+    });
+    const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
+    await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
+      userInput: 'tea',
+    });
+
+    await vi.waitFor(() => expect(hooks.deliveries).toHaveLength(2), { timeout: 30_000, interval: 50 });
+    expect(hooks.deliveries.map((d) => d.valid)).toEqual([true, true]);
+    const [first, second] = hooks.deliveries.map((d) => JSON.parse(d.body));
+    expect(first).toEqual(second);
+    expect(first).toMatchObject({
+      type: 'execution.completed',
+      workspaceId: workspace,
+      data: { executionId: execution },
+    });
+    await vi.waitFor(
+      async () => {
+        const deliveries = await owner.made(
+          200,
+          'GET',
+          `/api/workspaces/${workspace}/webhooks/${made.id}/deliveries`,
+        );
+        expect(deliveries).toEqual([
+          expect.objectContaining({
+            id: first.id,
+            type: 'execution.completed',
+            status: 'delivered',
+            attempts: 2,
+            lastStatusCode: 200,
+          }),
+        ]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it('refuses a host WEBHOOK_HOSTS does not allow, a wrong event type, and an eleventh webhook', async () => {
+    const { owner, workspace } = await ownerWithWorkspace(t);
+    const refused = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: 'https://elsewhere.example.com/hook',
+      events: ['*'],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/WEBHOOK_HOSTS/);
+    const wrongType = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook`,
+      events: ['flow.deleted'],
+    });
+    expect(wrongType.statusCode).toBe(400);
+    for (let i = 0; i < 10; i++) {
+      await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+        url: `http://${hooks.host}/hook/${i}`,
+        events: ['*'],
+      });
+    }
+    const eleventh = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {
+      url: `http://${hooks.host}/hook/10`,
+      events: ['*'],
+    });
+    expect(eleventh.statusCode).toBe(409);
+    const [hook] = await owner.made(200, 'GET', `/api/workspaces/${workspace}/webhooks`);
+    expect((await owner.call('DELETE', `/api/workspaces/${workspace}/webhooks/${hook.id}`)).statusCode).toBe(
+      204,
+    );
+    await owner.made(404, 'GET', `/api/workspaces/${workspace}/webhooks/${hook.id}/deliveries`);
+  });
+});
+
+describe('timers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('fires once after a restart, when the server was stopped at its time', async () => {
+    const at = new Date(Date.now() + 2_000);
+    const first = await anotherInstance(t.db.url);
+    const id = await first.app.queue.scheduleAt('restart-timer', at, {
+      name: 'timer-restart',
+      data: { n: 1 },
+    });
+    expect(id).not.toBeNull();
+    // Scheduled again with the same key: still one timer.
+    expect(
+      await first.app.queue.scheduleAt('restart-timer', at, { name: 'timer-restart', data: { n: 2 } }),
+    ).toBeNull();
+    await first.close();
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(at.getTime() + 100), { timeout: 10_000 });
+
+    const second = await anotherInstance(t.db.url);
+    try {
+      const runs: { n: number }[] = [];
+      await second.app.queue.work<{ n: number }>('timer-restart', async (job) => {
+        runs.push(job.data);
+      });
+      await vi.waitFor(
+        async () => expect((await second.app.queue.jobOf('timer-restart', id!))?.state).toBe('completed'),
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(runs).toEqual([{ n: 1 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('fires once when two instances work one database', async () => {
+    const instances = [await anotherInstance(t.db.url), await anotherInstance(t.db.url)];
+    try {
+      const runs: string[] = [];
+      for (const [i, instance] of instances.entries()) {
+        await instance.app.queue.work('timer-two', async () => {
+          runs.push(`instance ${i}`);
+        });
+      }
+      const at = new Date(Date.now() + 2_000);
+      const id = await instances[0]!.app.queue.scheduleAt('two-timer', at, { name: 'timer-two', data: {} });
+      expect(
+        await instances[1]!.app.queue.scheduleAt('two-timer', at, { name: 'timer-two', data: {} }),
+      ).toBeNull();
+      await vi.waitFor(
+        async () => expect((await instances[1]!.app.queue.jobOf('timer-two', id!))?.state).toBe('completed'),
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(runs).toHaveLength(1);
+      const [job] = await t.db.sql`SELECT completed_on, start_after FROM pgboss.job WHERE id = ${id!}`;
+      expect(job!.completedOn.getTime()).toBeGreaterThanOrEqual(at.getTime());
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
+  });
+});
+
+describe('a timer across server processes (the built server: `npm run build` first)', () => {
+  let db: TestDatabase;
+  let box: Awaited<ReturnType<typeof mailbox>>;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    box = await mailbox();
+  }, 60_000);
+  afterAll(async () => {
+    await box?.close();
+    await db?.drop();
+  });
+
+  it('sends a mail timed while its server was killed with SIGKILL, once, when a server starts again', async () => {
+    const env = { SMTP_URL: box.url, QUEUE_POLL_SECONDS: '0.5' };
+    const first = await startServerProcess(db.url, env);
+    // Scheduled from outside the servers: the queue is the database's, not a process's.
+    const queue = new JobQueue({ databaseUrl: db.url, pollingIntervalSeconds: 0.5, stopTimeoutMs: 1_000 });
+    await queue.start();
+    const at = new Date(Date.now() + 3_000);
+    const mail = sealedMail(createOwnKeyCipher(TEST_APP_SECRET), {
+      to: 'timer@example.com',
+      template: 'invitation',
+      values: {
+        workspaceName: 'Hẹn giờ',
+        role: 'editor',
+        acceptUrl: 'https://app.example.com/x',
+        expiresAt: '-',
+      },
+    });
+    let id: string | null;
+    try {
+      id = await queue.scheduleAt('timer-across-processes', at, { name: MAIL_QUEUE, data: mail });
+      expect(id).not.toBeNull();
+    } finally {
+      await queue.stop();
+    }
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(at.getTime() + 500), { timeout: 10_000 });
+    expect(box.mails).toHaveLength(0);
+
+    const second = await startServerProcess(db.url, env);
+    try {
+      await vi.waitFor(() => expect(box.mails).toHaveLength(1), { timeout: 30_000, interval: 50 });
+      expect(box.mails[0]!.subject).toContain('Hẹn giờ');
+      await vi.waitFor(
+        async () => {
+          const [job] = await db.sql`SELECT state FROM pgboss.job WHERE id = ${id!}`;
+          expect(job?.state).toBe('completed');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(box.mails).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
+});
