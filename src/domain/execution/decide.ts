@@ -297,7 +297,7 @@ export function decide(
       // A step another person approves asks them for review of what it just produced.
       const review = reviewByRule({
         rule: step?.review,
-        reviewId: context.newId(),
+        newId: context.newId,
         stepId: run.stepId,
         runId: run.runId,
         resultIds: results.filter((r) => r.choiceIndex === null).map((r) => r.resultId),

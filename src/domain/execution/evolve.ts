@@ -240,7 +240,7 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
     case 'ReviewRejected': {
       const { reviewId, userId, role, reason, at } = event.data;
       const review = state.reviews.find((r) => r.id === reviewId);
-      if (!review || review.status !== 'pending') return state;
+      if (review?.status !== 'pending') return state;
       // The step goes back to the runner: the work its run completed is to be done again.
       const run = state.runs.find((r) => r.runId === review.runId);
       const cache = state.executionCache.map((item) =>

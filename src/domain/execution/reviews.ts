@@ -95,7 +95,8 @@ export function requireNoReviewBefore(state: ExecutionState, stepId: string): vo
 /** The review a step's rule asks for once a run of it produced `resultIds`; none when the runner reviews. */
 export function reviewByRule(input: {
   rule: StepReview | null | undefined;
-  reviewId: string;
+  /** The review's id, taken only when a review is asked for. */
+  newId: () => string;
   stepId: string;
   runId: string;
   resultIds: string[];
@@ -112,7 +113,7 @@ export function reviewByRule(input: {
     {
       type: 'ReviewRequested',
       data: {
-        reviewId: input.reviewId,
+        reviewId: input.newId(),
         stepId: input.stepId,
         runId: input.runId,
         resultIds: input.resultIds,
