@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
 import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -39,12 +40,10 @@ async function join(owner: Person, workspaceId: string, member: Person, role: st
   expect(accepted.statusCode, accepted.body).toBe(200);
 }
 
-const ok = <T = any>(
-  response: { statusCode: number; body: string; json: () => unknown },
-  status = 200,
-): T => {
+/** The answer's body, once its status is the one expected. */
+const ok = (response: LightMyRequestResponse, status = 200) => {
   expect(response.statusCode, response.body).toBe(status);
-  return response.json() as T;
+  return response.json();
 };
 
 beforeAll(async () => {
