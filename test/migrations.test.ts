@@ -105,6 +105,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -158,6 +159,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -197,6 +199,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
@@ -226,6 +229,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
       ]);
 
       const opened = {
