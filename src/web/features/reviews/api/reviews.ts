@@ -28,7 +28,10 @@ export function usePendingReviewCount(): number {
   return data?.length ?? 0;
 }
 
-type Decision = { reviewId: string } & ({ approve: true; comment?: string } | { approve: false; reason: string });
+type Decision = { reviewId: string } & (
+  | { approve: true; comment?: string }
+  | { approve: false; reason: string }
+);
 
 /** Approves or rejects a review; the execution and the inbox are read again. */
 export function useDecideReview(executionId: string) {
