@@ -280,15 +280,13 @@ describe('a step reviewed by another person', () => {
     });
     expect(past.statusCode, past.body).toBe(400);
     const dueAt = new Date(Date.now() + 3_600_000).toISOString();
-    const review = ok(
-      await owner.client.post(`/api/executions/${execution.id}/steps/${step.id}/review-requests`, {
-        userIds: [ana.id],
-        dueAt,
-        onDue: 'escalate',
-        note: 'Please check the dates',
-      }),
-      201,
-    );
+    const body = { userIds: [ana.id], dueAt, onDue: 'escalate', note: 'Please check the dates' };
+    const once = { 'idempotency-key': `review-request-${Date.now()}` };
+    const url = `/api/executions/${execution.id}/steps/${step.id}/review-requests`;
+    const review = ok(await owner.client.post(url, body, once), 201);
+    // Sent again with its key, the request answers the review it made; a request without one is a 409.
+    expect(ok(await owner.client.post(url, body, once), 201)).toEqual(review);
+    expect((await owner.client.post(url, body)).statusCode).toBe(409);
     expect(review).toMatchObject({
       status: 'pending',
       by: 'members',

@@ -131,16 +131,16 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id, stepId } = request.params;
       const reviewId = randomUUID();
-      const { state } = await app.executions.handle(
+      const { state, events } = await app.executions.handle(
         id,
         userIdOf(request),
         { type: 'RequestReview', data: { reviewId, stepId, ...request.body } },
         { commandId: commandIdOf(request) },
       );
       // A repeated request (the same Idempotency-Key) answers the review it made the first time.
-      const review = state.reviews.find((r) => r.id === reviewId) ?? state.reviews.at(-1);
-      if (!review) throw notFound(REVIEW_MESSAGES.reviewNotFound);
-      return reply.status(201).send(review);
+      const requested = events.find((event) => event.type === 'ReviewRequested');
+      const madeId = requested?.type === 'ReviewRequested' ? requested.data.reviewId : reviewId;
+      return reply.status(201).send(reviewIn(state, madeId));
     },
   );
 };
