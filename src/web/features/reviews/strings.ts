@@ -40,3 +40,18 @@ export const reviewPanel = {
   approveFailed: 'Không thể approve review',
   rejectFailed: 'Không thể reject review',
 };
+
+export const reviewRule = {
+  title: 'Người duyệt (review)',
+  description: 'Ai approve kết quả của step này. Khi là người khác, execution chờ họ duyệt.',
+  who: 'Ai duyệt',
+  options: {
+    runner: 'Người chạy step (mặc định)',
+    reviewer: 'Thành viên có role reviewer',
+    editor: 'Thành viên có role editor',
+    owner: 'Thành viên có role owner',
+  },
+  named: (count: number) => `${count} người được chỉ định (đặt qua API hoặc JSON)`,
+  approvals: 'Số người cần approve',
+  saveFailed: 'Không thể lưu người duyệt',
+};
