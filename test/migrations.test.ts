@@ -107,6 +107,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
         '022_webhooks.sql',
       ]);
 
@@ -161,6 +162,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
         '022_webhooks.sql',
       ]);
       const counts = async () =>
@@ -201,6 +203,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
         '022_webhooks.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
@@ -231,6 +234,7 @@ describe('migrations', () => {
         '018_idempotent_requests.sql',
         '019_event_chain.sql',
         '020_workspaces.sql',
+        '021_step_reviews.sql',
         '022_webhooks.sql',
       ]);
 

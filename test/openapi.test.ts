@@ -280,8 +280,17 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
     // Each history event's data is that of its type.
     const history = schemas.HistoryEvent as { oneOf?: { properties: { type: { const: string } } }[] };
     const types = (history.oneOf ?? []).map((event) => event.properties.type.const);
-    expect(types).toEqual(expect.arrayContaining(['ExecutionStarted', 'StepRunSucceeded', 'ResultEdited']));
-    expect(types).toHaveLength(13);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'ExecutionStarted',
+        'StepRunSucceeded',
+        'ResultEdited',
+        'ReviewRequested',
+        'ReviewApproved',
+        'ReviewRejected',
+      ]),
+    );
+    expect(types).toHaveLength(16);
   });
 
   it("documents a rate limit's headers, and its 429 with Retry-After", () => {

@@ -22,7 +22,8 @@ describe('projections', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    client = as(t.app, (await signUp(t.app)).cookie);
+    const account = await signUp(t.app);
+    client = as(t.app, account.cookie);
     for (const name of ['One', 'Two']) {
       const flow = (await client.post('/api/flows', { name, description: 'rebuild me' })).json();
       const steps = [];
@@ -71,12 +72,38 @@ describe('projections', () => {
       email: 'open@example.com',
       role: 'reviewer',
     });
+    // A step its workspace's members review: one review approved, one rejected.
+    const reviewed = (
+      await client.post('/api/flows', {
+        name: 'Reviewed',
+        description: 'rebuild me',
+        workspaceId: workspace.id,
+      })
+    ).json();
+    const step = (
+      await client.post('/api/steps', {
+        flowId: reviewed.id,
+        name: 'R1',
+        order: 1,
+        systemPrompt: 'Start',
+        review: { by: 'members', userIds: [account.user.id], selfApproval: true },
+      })
+    ).json();
+    for (const decision of ['approve', 'reject'] as const) {
+      const execution = (await client.post(`/api/flows/${reviewed.id}/execute`)).json();
+      executionIds.push(execution.id);
+      const run = (await client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`)).json();
+      const body = decision === 'approve' ? { comment: 'Fine' } : { reason: 'Not yet' };
+      const decided = await client.post(`/api/reviews/${run.execution.reviews[0].id}/${decision}`, body);
+      expect(decided.statusCode, decided.body).toBe(200);
+    }
   });
   afterAll(() => t.close());
 
   it('rebuild reproduces the inline read models row for row', async () => {
     const inline = await snapshot(t);
-    expect(inline.executions).toHaveLength(2);
+    expect(inline.executions).toHaveLength(4);
+    expect(inline.step_reviews).toHaveLength(2);
     expect(inline.step_results!.length).toBeGreaterThan(4);
     expect(inline.workspaces).toHaveLength(1);
     expect(inline.workspace_members).toHaveLength(2);
@@ -194,6 +221,7 @@ describe('projections', () => {
         executionCache: state.executionCache,
         executionQueue: state.executionQueue,
         runs: state.runs,
+        reviews: state.reviews,
         position: version,
       });
       const results = await t.db

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { type ExecutionState, SHOWN_EXECUTION_STATUSES } from '../domain/execution/types';
+import { type ExecutionState, REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../domain/execution/types';
 import { OUTPUT_MODES, type StepSnapshot } from '../domain/flow';
+import { ON_DUE, REVIEW_BY, REVIEW_ROLES } from '../domain/step-review';
+import { WORKSPACE_ROLES } from '../domain/workspace/events';
 import type { ExecutionView } from './executions/execution-view';
 
 /**
@@ -47,6 +49,19 @@ export const flowAnswer = z
   })
   .meta({ id: 'Flow' });
 
+/** Who approves a step's results. */
+export const stepReviewAnswer = z
+  .object({
+    by: z.enum(REVIEW_BY),
+    userIds: z.array(recordId).optional(),
+    role: z.enum(REVIEW_ROLES).optional(),
+    approvals: z.int(),
+    selfApproval: z.boolean(),
+    dueInHours: z.int().optional(),
+    onDue: z.enum(ON_DUE).optional(),
+  })
+  .meta({ id: 'StepReview' });
+
 const stepFields = {
   id: recordId,
   order: z.int(),
@@ -58,6 +73,8 @@ const stepFields = {
   loopTargetStepId: recordId.nullable(),
   maxLoopIterations: z.int(),
   requiresUserInput: z.boolean(),
+  /** Who approves its results; none or null: the person who ran it. */
+  review: stepReviewAnswer.nullable().optional(),
 };
 
 /** A step as an execution runs it: what the flow's step was when the execution started or synced. */
@@ -133,6 +150,44 @@ const stepRun = z
   })
   .meta({ id: 'StepRun' });
 
+/** A step's results waiting for (or decided by) another person than the runner. */
+export const reviewAnswer = z
+  .object({
+    id: recordId,
+    stepId: recordId,
+    runId: recordId.nullable(),
+    resultIds: z.array(recordId),
+    status: z.enum(REVIEW_STATUSES),
+    by: z.enum(['members', 'role']),
+    userIds: z.array(recordId),
+    role: z.enum(REVIEW_ROLES).nullable(),
+    approvalsNeeded: z.int(),
+    selfApproval: z.boolean(),
+    approvalsGiven: z.array(
+      z.object({
+        userId: recordId,
+        role: z.enum(WORKSPACE_ROLES).nullable(),
+        comment: z.string().nullable(),
+        at: z.string(),
+      }),
+    ),
+    rejection: z
+      .object({
+        userId: recordId,
+        role: z.enum(WORKSPACE_ROLES).nullable(),
+        reason: z.string(),
+        at: z.string(),
+      })
+      .nullable(),
+    requestedBy: recordId,
+    requestedAt: z.string(),
+    dueAt: z.string().nullable(),
+    onDue: z.enum(ON_DUE).nullable(),
+    note: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Review' });
+
 /** An execution as the lists name it, with the status its own view shows. */
 export const listedExecution = z
   .object({
@@ -158,6 +213,8 @@ export const executionStateAnswer = z.object({
   executionCache: z.array(cacheItem),
   results: z.array(stepResultAnswer),
   runs: z.array(stepRun),
+  /** The reviews by another person its steps asked for, oldest first. */
+  reviews: z.array(reviewAnswer),
   startedAt: z.string(),
   completedAt: z.string().nullable(),
 }) satisfies z.ZodType<ExecutionState>;

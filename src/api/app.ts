@@ -48,6 +48,7 @@ import { logRoutes } from './routes/logs';
 import { masterModeRoutes } from './routes/master-mode';
 import { recommendationRoutes } from './routes/recommendations';
 import { rerunFromStepRoutes } from './routes/rerun-from-step';
+import { reviewRoutes } from './routes/reviews';
 import { stepResultRoutes } from './routes/step-results';
 import { stepRoutes } from './routes/steps';
 import { suggestionRoutes } from './routes/suggestions';
@@ -142,6 +143,7 @@ export async function buildApp(
   await app.register(eventChainRoutes);
   await app.register(rerunFromStepRoutes);
   await app.register(stepResultRoutes);
+  await app.register(reviewRoutes);
   await app.register(logRoutes);
   await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ExecutionEvent } from '../domain/execution/types';
 import { OUTPUT_MODES } from '../domain/flow';
+import { ON_DUE, REVIEW_ROLES } from '../domain/step-review';
+import { WORKSPACE_ROLES } from '../domain/workspace/events';
 import { recordId, stepSnapshotAnswer, unreviewedResultUse } from './answer-schemas';
 
 /**
@@ -99,6 +101,36 @@ const EVENT_DATA = {
     at,
   }),
   ResultDeleted: z.object({ resultId: recordId, content: z.string(), at }),
+  ReviewRequested: z.object({
+    reviewId: recordId,
+    stepId: recordId,
+    runId: recordId.nullable(),
+    resultIds: z.array(recordId),
+    by: z.enum(['members', 'role']),
+    userIds: z.array(recordId),
+    role: z.enum(REVIEW_ROLES).nullable(),
+    approvals: z.int(),
+    selfApproval: z.boolean(),
+    requestedBy: recordId,
+    dueAt: z.string().nullable(),
+    onDue: z.enum(ON_DUE).nullable(),
+    note: z.string().nullable(),
+    at,
+  }),
+  ReviewApproved: z.object({
+    reviewId: recordId,
+    userId: recordId,
+    role: z.enum(WORKSPACE_ROLES).nullable(),
+    comment: z.string().nullable(),
+    at,
+  }),
+  ReviewRejected: z.object({
+    reviewId: recordId,
+    userId: recordId,
+    role: z.enum(WORKSPACE_ROLES).nullable(),
+    reason: z.string(),
+    at,
+  }),
   ExecutionStopped: z.object({ at }),
   ExecutionReset: z.object({ cacheItemIds: z.array(recordId), at }),
   ExecutionCompleted: z.object({ at }),
@@ -119,6 +151,9 @@ const eventSchemas = [
   eventOf('ResultUnapproved'),
   eventOf('ResultEdited'),
   eventOf('ResultDeleted'),
+  eventOf('ReviewRequested'),
+  eventOf('ReviewApproved'),
+  eventOf('ReviewRejected'),
   eventOf('ExecutionStopped'),
   eventOf('ExecutionReset'),
   eventOf('ExecutionCompleted'),

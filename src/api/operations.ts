@@ -33,6 +33,7 @@ export const TAGS = {
   sessions: 'Saved places to come back to',
   recommendations: 'Workflow recommendations, templates and patterns',
   workspaces: 'Workspaces, their members and invitations',
+  reviews: "Reviews of a step's results by another person than the runner",
 } as const;
 
 export type Tag = keyof typeof TAGS;
@@ -140,6 +141,23 @@ export const OPERATIONS: Record<string, Operation> = {
     'deleteStepResult',
     'results',
     'Delete a result (kept as a rejected idea)',
+  ),
+
+  'GET /api/reviews': op(
+    'listReviews',
+    'reviews',
+    'The reviews the signed-in user may decide, pending or done, newest first',
+  ),
+  'POST /api/reviews/:id/approve': op('approveReview', 'reviews', "Approve a step's results as its reviewer"),
+  'POST /api/reviews/:id/reject': op(
+    'rejectReview',
+    'reviews',
+    "Reject a step's results with a reason: the step goes back to the runner",
+  ),
+  'POST /api/executions/:id/steps/:stepId/review-requests': op(
+    'requestReview',
+    'reviews',
+    "Ask other people to approve a step's latest results",
   ),
 
   'GET /api/flows/:flowId/logs': op('listRequestLogs', 'logs', "A flow's model requests, newest first"),

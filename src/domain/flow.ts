@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
+import { type StepReview, stepReviewSchema } from './step-review';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
@@ -52,6 +53,8 @@ export interface Step {
   maxLoopIterations: number;
   currentLoopIteration: number;
   requiresUserInput: boolean;
+  /** Who approves its results; none or null: the person who ran it. */
+  review?: StepReview | null;
   createdAt: string;
 }
 
@@ -68,6 +71,7 @@ export type StepSnapshot = Pick<
   | 'loopTargetStepId'
   | 'maxLoopIterations'
   | 'requiresUserInput'
+  | 'review'
 >;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -96,6 +100,8 @@ const stepFields = {
   maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS),
   currentLoopIteration: z.number().int().min(0).max(MAX_LOOP_ITERATIONS),
   requiresUserInput: z.boolean(),
+  /** Who approves the step's results; null: the person who ran it. */
+  review: stepReviewSchema.nullable(),
 };
 
 export const createStepSchema = z.strictObject({
@@ -109,6 +115,7 @@ export const createStepSchema = z.strictObject({
   maxLoopIterations: stepFields.maxLoopIterations.default(1),
   currentLoopIteration: stepFields.currentLoopIteration.default(0),
   requiresUserInput: stepFields.requiresUserInput.default(false),
+  review: stepFields.review.optional(),
 });
 export const updateStepSchema = z.strictObject(stepFields).partial();
 

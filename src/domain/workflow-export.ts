@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_MODES, type StepSnapshot } from './flow';
+import { ON_DUE, REVIEW_BY, REVIEW_ROLES } from './step-review';
 import { stepReference } from './workflow-json';
 
 export type ExportedStep = Pick<
@@ -13,7 +14,19 @@ export type ExportedStep = Pick<
   | 'choices'
   | 'maxLoopIterations'
   | 'requiresUserInput'
+  | 'review'
 >;
+
+/** A step's review rule as export writes it (what import takes back). */
+const stepReviewAnswerShape = z.object({
+  by: z.enum(REVIEW_BY),
+  userIds: z.array(z.string()).optional(),
+  role: z.enum(REVIEW_ROLES).optional(),
+  approvals: z.int(),
+  selfApproval: z.boolean(),
+  dueInHours: z.int().optional(),
+  onDue: z.enum(ON_DUE).optional(),
+});
 
 /** Workflow JSON as export writes it: valid input for creating a flow from JSON. */
 export const exportedWorkflowSchema = z.object({
@@ -29,6 +42,7 @@ export const exportedWorkflowSchema = z.object({
       inputSources: z.array(z.string().describe('step-N of an earlier step')),
       choices: z.array(z.string()).optional(),
       maxLoopIterations: z.int().optional(),
+      review: stepReviewAnswerShape.optional(),
     }),
   ),
 });
@@ -64,6 +78,7 @@ export function workflowOf(
         inputSources: [...new Set(sources)],
         ...(step.outputMode === 'multiple_choice' ? { choices: [...step.choices] } : {}),
         ...(step.outputMode === 'loop' ? { maxLoopIterations: step.maxLoopIterations } : {}),
+        ...(step.review ? { review: step.review } : {}),
       };
     }),
   };

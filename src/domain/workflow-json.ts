@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
 import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
+import { stepReviewSchema } from './step-review';
 
 /**
  * Workflow JSON: a flow and its steps as text, for creating a flow from an AI answer, a
@@ -36,6 +37,8 @@ export const workflowStepSchema = z.object({
     .default([]),
   choices: z.array(z.string().trim().min(1).max(1_000)).max(100).default([]),
   maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS).default(1),
+  /** Who approves the step's results; none: the person who ran it. */
+  review: stepReviewSchema.optional(),
 });
 
 type WorkflowStepShape = z.output<typeof workflowStepSchema>;

@@ -13,6 +13,8 @@ export interface ExecutionRow {
   steps: ExecutionState['steps'];
   flowVersion: number | null;
   runs: ExecutionState['runs'];
+  /** Absent from rows read before the column existed (a migration's test): none. */
+  reviews?: ExecutionState['reviews'];
   startedAt: Date;
   completedAt: Date | null;
   position: number;
@@ -34,6 +36,7 @@ export function stateOfRow(row: ExecutionRow): ExecutionState {
     executionCache: row.executionCache,
     runs: row.runs,
     results: [],
+    reviews: row.reviews ?? [],
     startedAt: row.startedAt.toISOString(),
     completedAt: row.completedAt ? row.completedAt.toISOString() : null,
   };

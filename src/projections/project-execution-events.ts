@@ -118,6 +118,7 @@ function changesOf(
       steps: new JsonColumn(state.steps),
       flowVersion: state.flowVersion,
       runs: new JsonColumn(state.runs),
+      reviews: new JsonColumn(state.reviews),
       startedAt: state.startedAt,
       completedAt: state.completedAt,
       position,
@@ -269,6 +270,56 @@ function resultAndLogChanges(
       ];
     case 'ResultDeleted':
       return [rejectedIdeaChange(executionId, event, after, position)];
+    case 'ReviewRequested': {
+      const d = event.data;
+      const review = after.reviews.find((r) => r.id === d.reviewId);
+      if (!review) return [];
+      return [
+        {
+          type: 'insert',
+          table: 'step_reviews',
+          row: {
+            id: d.reviewId,
+            executionId,
+            flowId: after.flowId,
+            workspaceId: after.workspaceId,
+            stepId: d.stepId,
+            stepName: after.steps.find((s) => s.id === d.stepId)?.name ?? '',
+            runId: d.runId,
+            requestedBy: d.requestedBy,
+            requestedAt: d.at,
+            dueAt: d.dueAt,
+            by: d.by,
+            userIds: new JsonColumn(d.userIds),
+            role: d.role,
+            approvalsNeeded: d.approvals,
+            selfApproval: d.selfApproval,
+            approvalsGiven: new JsonColumn([]),
+            status: 'pending',
+            decidedAt: null,
+            position,
+          },
+        },
+      ];
+    }
+    case 'ReviewApproved':
+    case 'ReviewRejected': {
+      const review = after.reviews.find((r) => r.id === event.data.reviewId);
+      if (!review) return [];
+      return [
+        {
+          type: 'update',
+          table: 'step_reviews',
+          id: review.id,
+          set: {
+            approvalsGiven: new JsonColumn(review.approvalsGiven),
+            status: review.status,
+            decidedAt: review.decidedAt,
+          },
+          position,
+        },
+      ];
+    }
     case 'ExecutionStarted':
     case 'StepsSynced':
     case 'ExecutionStopped':

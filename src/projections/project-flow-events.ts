@@ -105,6 +105,7 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
         max_loop_iterations: step.maxLoopIterations,
         current_loop_iteration: step.currentLoopIteration,
         requires_user_input: step.requiresUserInput,
+        review: step.review ?? null,
         created_at: step.createdAt,
       })),
   );
@@ -130,10 +131,10 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
     statements.push(sql`
       INSERT INTO steps (id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
                          loop_target_step_id, max_loop_iterations, current_loop_iteration,
-                         requires_user_input, created_at)
+                         requires_user_input, review, created_at)
       SELECT id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
              loop_target_step_id, max_loop_iterations, current_loop_iteration, requires_user_input,
-             created_at
+             review, created_at
       FROM json_populate_recordset(NULL::steps, ${JSON.stringify(steps)}::text::json)
       ON CONFLICT (id) DO UPDATE SET
         flow_id = excluded.flow_id, "order" = excluded."order", name = excluded.name,
@@ -141,7 +142,8 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
         input_sources = excluded.input_sources, choices = excluded.choices,
         loop_target_step_id = excluded.loop_target_step_id, max_loop_iterations = excluded.max_loop_iterations,
         current_loop_iteration = excluded.current_loop_iteration,
-        requires_user_input = excluded.requires_user_input, created_at = excluded.created_at`);
+        requires_user_input = excluded.requires_user_input, review = excluded.review,
+        created_at = excluded.created_at`);
   }
   return statements;
 }

@@ -25,6 +25,15 @@ const forStatement = (sql: TransactionSql, row: ReadModelRow) =>
     ]),
   );
 
+/** Columns to set, jsonb ones marked as JSON. */
+const jsonMarked = (sql: TransactionSql, set: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(set).map(([key, value]) => [
+      key,
+      value instanceof JsonColumn ? sql.json(value.value as JSONValue) : value,
+    ]),
+  );
+
 /** Tables whose rows are added once by id and then changed by later events of their stream. */
 export type KeyedTable =
   | 'ai_request_logs'
@@ -32,7 +41,8 @@ export type KeyedTable =
   | 'master_mode_runs'
   | 'master_mode_execute_alls'
   | 'user_usage'
-  | 'rejected_ideas';
+  | 'rejected_ideas'
+  | 'step_reviews';
 
 /**
  * One write to the read models, as data: the projectors decide WHAT each row contains, once, and two writers
@@ -69,7 +79,8 @@ export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) => s
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, current_step = excluded.current_step,
     execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
-    steps = excluded.steps, runs = excluded.runs, completed_at = excluded.completed_at,
+    steps = excluded.steps, runs = excluded.runs, reviews = excluded.reviews,
+    completed_at = excluded.completed_at,
     position = excluded.position
   WHERE executions.position < excluded.position`;
 
@@ -98,7 +109,7 @@ export function changeStatement(sql: TransactionSql, change: ReadModelChange): S
       return insertRows(sql, change.table, [change.row]);
     case 'update':
       return sql`
-        UPDATE ${sql(change.table)} SET ${sql({ ...change.set, position: change.position })}
+        UPDATE ${sql(change.table)} SET ${sql({ ...jsonMarked(sql, change.set), position: change.position })}
         WHERE id = ${change.id} AND position < ${change.position}`;
     case 'execution':
       return upsertExecutions(sql, [change.row]);

@@ -21,6 +21,7 @@ export const READ_MODEL_TABLES = [
   // Counted from user_usage as its rows are inserted (migration 013): emptied with it.
   'user_usage_counts',
   'rejected_ideas',
+  'step_reviews',
   'master_mode_runs',
   'master_mode_execute_alls',
   // Replayed from the `workspace-<id>` streams: the workspaces, their members and their invitations.

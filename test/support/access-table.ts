@@ -56,6 +56,15 @@ export interface Fixtures {
   invitationToken: string;
   /** The workspace the flows are in; null: the owner's own flows. */
   home: string | null;
+  /**
+   * Reviews of a step its workspace's members review (in `home`, or the owner's workspace when the flows
+   * are the owner's own: only a workspace's step asks other people): one to approve, one to reject; and an
+   * execution with an unreviewed result of a step without a rule, for the runner to ask for review of.
+   */
+  reviewToApprove: string;
+  reviewToReject: string;
+  reviewRequestExecution: string;
+  reviewRequestStep: string;
 }
 
 export interface Caller {
@@ -178,6 +187,25 @@ export const ACCESS: Record<string, Entry> = {
     access: 'owner',
     needs: 'review',
     ids: (f) => ({ id: f.resultToDelete }),
+  },
+  'GET /api/reviews': { access: 'caller', query: () => '?status=pending' },
+  'POST /api/reviews/{id}/approve': {
+    access: 'owner',
+    needs: 'review',
+    body: () => ({ comment: 'Looks right' }),
+    ids: (f) => ({ id: f.reviewToApprove }),
+  },
+  'POST /api/reviews/{id}/reject': {
+    access: 'owner',
+    needs: 'review',
+    body: () => ({ reason: 'Say it more kindly' }),
+    ids: (f) => ({ id: f.reviewToReject }),
+  },
+  'POST /api/executions/{id}/steps/{stepId}/review-requests': {
+    access: 'owner',
+    needs: 'run',
+    body: () => ({ role: 'reviewer', note: 'A second pair of eyes' }),
+    ids: (f) => ({ id: f.reviewRequestExecution, stepId: f.reviewRequestStep }),
   },
 
   'GET /api/flows/{flowId}/logs': { access: 'owner', needs: 'read' },
@@ -513,7 +541,46 @@ export async function makeFixtures(
   const webhook = await hook('kept');
   const webhookToDelete = await hook('deleted');
 
+  // A step the workspace's members review (whoever of them decides, the rule names them all), and a step
+  // without a rule, in a workspace: the flows' own, or the owner's when the flows are theirs alone.
+  const reviewHome = home ?? workspace;
+  const members = (await owner.made(200, 'GET', `/api/workspaces/${reviewHome}/members`)) as {
+    userId: string;
+  }[];
+  const reviewFlow = await owner.made(201, 'POST', '/api/flows', {
+    name: 'Reviewed',
+    description: 'A flow its members review',
+    workspaceId: reviewHome,
+  });
+  const reviewedStep = await owner.made(201, 'POST', '/api/steps', {
+    flowId: reviewFlow.id,
+    name: 'Reviewed',
+    order: 1,
+    systemPrompt: 'Say hello.',
+    review: { by: 'members', userIds: members.map((m) => m.userId), selfApproval: true },
+  });
+  const plainStep = await owner.made(201, 'POST', '/api/steps', {
+    flowId: reviewFlow.id,
+    name: 'Plain',
+    order: 2,
+    systemPrompt: 'Say goodbye.',
+  });
+  const reviewRun = async (stepId: string) => {
+    const executionId = await start(reviewFlow.id);
+    const run = await owner.made(200, 'POST', `/api/executions/${executionId}/steps/${stepId}/execute`, {
+      userInput: '',
+    });
+    return { executionId, reviewId: run.execution.reviews[0]?.id as string };
+  };
+  const reviewToApprove = (await reviewRun(reviewedStep.id)).reviewId;
+  const reviewToReject = (await reviewRun(reviewedStep.id)).reviewId;
+  const reviewRequestExecution = (await reviewRun(plainStep.id)).executionId;
+
   return {
+    reviewToApprove,
+    reviewToReject,
+    reviewRequestExecution,
+    reviewRequestStep: plainStep.id as string,
     home,
     workspace,
     member,

@@ -39,6 +39,11 @@ const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action> = {
   UnapproveResult: 'review',
   EditResult: 'review',
   DeleteResult: 'review',
+  // Asking someone else to review is part of running; deciding a review is reviewing (who the review names
+  // is its own rule, checked by the decider).
+  RequestReview: 'run',
+  ApproveReview: 'review',
+  RejectReview: 'review',
   StopExecution: 'run',
   ResetExecution: 'run',
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import type { Limits } from '../../domain/limits';
+import type { Role } from '../access';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowsRepository, StepsToRun } from '../flows/flows-repository';
 import { executionAggregate } from './execution-aggregate';
@@ -17,6 +18,8 @@ export interface ExecutionCommandOptions {
   loaded?: LoadedExecution;
   /** Checked against the execution before deciding; a thrown error ends the command. */
   guard?: (state: ExecutionState) => void;
+  /** The actor's role in the execution's workspace, for the commands whose rule names people (a review's). */
+  role?: Role | null;
 }
 
 /** Commands of executions, through the one command handler; time, ids and steps are handed to the decider. */
@@ -56,6 +59,7 @@ export class ExecutionCommands {
         flowVersion: options.flow?.version,
         workspaceId: options.flow?.workspaceId,
         limits: this.limits,
+        role: options.role,
       }),
     });
   }

@@ -90,7 +90,9 @@ export class FlowCommands {
     workflow: WorkflowJson,
     origin: FlowOrigin,
     withEvents?: (tx: TransactionSql) => Statement,
+    workspaceId: string | null = null,
   ): Promise<Flow & { steps: Step[] }> {
+    if (workspaceId !== null) await this.commands.requireIn(workspaceId, userId, 'change', 'flow');
     const idOfOrder = new Map(workflow.steps.map((step) => [step.order, randomUUID()]));
     const createdAt = new Date().toISOString();
     const steps: VersionedStep[] = workflow.steps.map((step) => ({
@@ -105,6 +107,7 @@ export class FlowCommands {
       maxLoopIterations: step.maxLoopIterations,
       currentLoopIteration: 0,
       requiresUserInput: step.requiresUserInput,
+      ...(step.review ? { review: step.review } : {}),
       createdAt,
     }));
     const details = {
@@ -113,7 +116,7 @@ export class FlowCommands {
       status: 'draft',
       isTemplate: false,
     };
-    const { state } = await this.createFlow(userId, origin, details, steps, { withEvents });
+    const { state } = await this.createFlow(userId, origin, details, steps, { withEvents, workspaceId });
     return { ...flowOf(state), steps: state.steps.map((step) => stepOf(state.flowId!, step)) };
   }
 

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { ExecutionCommands } from '../executions/execution-commands';
 import { ExecutionViews } from '../executions/execution-views';
+import { ReviewsRepository } from '../executions/reviews-repository';
 import { RunRegistry } from '../executions/run-registry';
 import { StepRunner } from '../executions/step-runner';
 
@@ -12,6 +13,8 @@ declare module 'fastify' {
     runs: RunRegistry;
     executions: ExecutionCommands;
     executionViews: ExecutionViews;
+    /** The reviews' read model: the inbox, and the execution of a review. */
+    reviews: ReviewsRepository;
     stepRunner: StepRunner;
   }
 }
@@ -42,6 +45,7 @@ export default fp(
     app.decorate('runs', runs);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
+    app.decorate('reviews', new ReviewsRepository(app.sql));
     app.decorate(
       'stepRunner',
       new StepRunner({

@@ -30,6 +30,8 @@ const createBody = z.object({
   workflowJSON: workflowJsonSchema,
   /** Which path made the Workflow JSON, for the flow's history; a plain API call is an import. */
   origin: z.enum(WORKFLOW_JSON_ORIGINS).default('json-import'),
+  /** The workspace to make it in (where the caller may edit flows); none: the caller's own flows. */
+  workspaceId: z.uuid().optional(),
 });
 
 /** Generating a workflow from a description, and creating a flow from Workflow JSON. */
@@ -52,8 +54,14 @@ export const aiWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ai/create-from-json',
     { schema: { body: createBody, response: { 201: flowAnswer } } },
     async (request, reply) => {
-      const { workflowJSON, origin } = request.body;
-      const flow = await app.flowCommands.createWithSteps(userIdOf(request), workflowJSON, origin);
+      const { workflowJSON, origin, workspaceId } = request.body;
+      const flow = await app.flowCommands.createWithSteps(
+        userIdOf(request),
+        workflowJSON,
+        origin,
+        undefined,
+        workspaceId ?? null,
+      );
       return reply.status(201).send(flow);
     },
   );

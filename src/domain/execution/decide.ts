@@ -6,6 +6,18 @@ import { evolve } from './evolve';
 import { parseStepOutput } from './output';
 import { buildPrompt } from './prompt';
 import { runningRun } from './queries';
+import {
+  approveReview,
+  pendingReviewOfResult,
+  REVIEW_MESSAGES,
+  rejectReview,
+  requestReview,
+  requireNoReviewBefore,
+  reviewByRule,
+  reviewOf,
+  waitingFor,
+  waitsForReview,
+} from './reviews';
 import { inExecutionOrder, sameSteps, snapshotOf } from './step-snapshots';
 import {
   DEFAULT_USER_INPUT,
@@ -80,7 +92,9 @@ function completionAfter(state: ExecutionState, events: ExecutionEvent[], at: st
   const done =
     after.status === 'running' &&
     after.executionCache.length > 0 &&
-    after.executionCache.every((item) => item.status === 'completed');
+    after.executionCache.every((item) => item.status === 'completed') &&
+    // A step waiting for review holds the execution open until it is decided.
+    !waitsForReview(after);
   return done ? [...events, { type: 'ExecutionCompleted', data: { at } }] : events;
 }
 
@@ -193,6 +207,7 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
     throw refuse('rule_violated', MESSAGES.inputRequired);
   // One run per step at a time: two runs of the same work would race to complete the same cache item.
   if (runningRun(state, step.id)) throw refuse('conflict', MESSAGES.runInProgress);
+  requireNoReviewBefore(state, step.id);
   const work = workOf(state, step.id, data.loopIteration);
   checkSize('Input của người dùng', data.userInput.length, 'maxTextChars', context.limits);
   const userInput = data.userInput.trim() === '' ? DEFAULT_USER_INPUT : data.userInput;
@@ -279,7 +294,17 @@ export function decide(
         type: 'StepRunSucceeded',
         data: { runId: run.runId, results, usage: data.usage, durationMs: data.durationMs, at },
       };
-      return completionAfter(state, [succeeded], at);
+      // A step another person approves asks them for review of what it just produced.
+      const review = reviewByRule({
+        rule: step?.review,
+        newId: context.newId,
+        stepId: run.stepId,
+        runId: run.runId,
+        resultIds: results.filter((r) => r.choiceIndex === null).map((r) => r.resultId),
+        requestedBy: context.userId,
+        at,
+      });
+      return completionAfter(state, [succeeded, ...review], at);
     }
 
     case 'FailStepRun': {
@@ -296,7 +321,24 @@ export function decide(
     case 'ApproveResult': {
       const result = resultOf(state, command.data.resultId);
       if (result.approved) return [];
+      // Nobody approves a result waiting for review but through the review.
+      const waiting = pendingReviewOfResult(state, result.id);
+      if (waiting) throw refuse('forbidden', REVIEW_MESSAGES.waiting(waitingFor(waiting)));
       return [{ type: 'ResultApproved', data: { resultId: result.id, at } }];
+    }
+
+    case 'RequestReview':
+      return requestReview(command.data, state, context);
+
+    case 'ApproveReview': {
+      const review = reviewOf(state, command.data.reviewId);
+      const events = approveReview(review, context.userId, context.role, command.data.comment, state, at);
+      return events.length === 0 ? [] : completionAfter(state, events, at);
+    }
+
+    case 'RejectReview': {
+      const review = reviewOf(state, command.data.reviewId);
+      return rejectReview(review, context.userId, context.role, command.data.reason, at);
     }
 
     case 'UnapproveResult': {

@@ -6,6 +6,7 @@ import {
   DEFAULT_USER_INPUT,
   type ExecutionEvent,
   type ExecutionState,
+  type Review,
   type StepResult,
 } from './types';
 
@@ -26,6 +27,7 @@ export function initialState(): ExecutionState {
     executionCache: [],
     results: [],
     runs: [],
+    reviews: [],
     startedAt: '',
     completedAt: null,
   };
@@ -191,6 +193,71 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
 
     case 'ResultDeleted':
       return { ...state, results: state.results.filter((r) => r.id !== event.data.resultId) };
+
+    case 'ReviewRequested': {
+      const { data } = event;
+      const review: Review = {
+        id: data.reviewId,
+        stepId: data.stepId,
+        runId: data.runId,
+        resultIds: [...data.resultIds],
+        by: data.by,
+        userIds: [...data.userIds],
+        role: data.role,
+        approvalsNeeded: data.approvals,
+        selfApproval: data.selfApproval,
+        requestedBy: data.requestedBy,
+        requestedAt: data.at,
+        dueAt: data.dueAt,
+        onDue: data.onDue,
+        note: data.note,
+        status: 'pending',
+        approvalsGiven: [],
+        rejection: null,
+        decidedAt: null,
+      };
+      return { ...state, reviews: [...state.reviews, review] };
+    }
+
+    case 'ReviewApproved': {
+      const { reviewId, userId, role, comment, at } = event.data;
+      return {
+        ...state,
+        reviews: state.reviews.map((review) => {
+          if (review.id !== reviewId || review.status !== 'pending') return review;
+          if (review.approvalsGiven.some((a) => a.userId === userId)) return review;
+          const approvalsGiven = [...review.approvalsGiven, { userId, role, comment, at }];
+          const approved = approvalsGiven.length >= review.approvalsNeeded;
+          return {
+            ...review,
+            approvalsGiven,
+            ...(approved ? { status: 'approved' as const, decidedAt: at } : {}),
+          };
+        }),
+      };
+    }
+
+    case 'ReviewRejected': {
+      const { reviewId, userId, role, reason, at } = event.data;
+      const review = state.reviews.find((r) => r.id === reviewId);
+      if (review?.status !== 'pending') return state;
+      // The step goes back to the runner: the work its run completed is to be done again.
+      const run = state.runs.find((r) => r.runId === review.runId);
+      const cache = state.executionCache.map((item) =>
+        run?.cacheItemId != null && item.id === run.cacheItemId
+          ? { ...item, status: 'pending' as const }
+          : item,
+      );
+      return {
+        ...state,
+        ...planned(state.steps, cache),
+        reviews: state.reviews.map((r) =>
+          r.id === reviewId
+            ? { ...r, status: 'rejected' as const, rejection: { userId, role, reason, at }, decidedAt: at }
+            : r,
+        ),
+      };
+    }
 
     case 'ExecutionStopped':
       return { ...state, status: 'stopped' };

@@ -213,6 +213,70 @@ describe('describeEvent: every event in plain words', () => {
   });
 });
 
+describe('describeEvent: reviews by another person, as the auditor reads them', () => {
+  const requested: ExecutionEvent = {
+    type: 'ReviewRequested',
+    data: {
+      reviewId: 'rv',
+      stepId: ideas.id,
+      runId: 'run-1',
+      resultIds: ['r1', 'r2'],
+      by: 'role',
+      userIds: [],
+      role: 'reviewer',
+      approvals: 2,
+      selfApproval: false,
+      requestedBy: 'user-1',
+      dueAt: null,
+      onDue: null,
+      note: 'Check the tone',
+      at: '2025-01-02T03:00:00.000Z',
+    },
+  };
+  const history = [started, ...ideasRun, requested];
+
+  it('says who was asked, how many approvals are needed, and who asked', () => {
+    expect(describedAfter([started, ...ideasRun], requested)).toEqual({
+      title: 'Step 1 (Ý tưởng) chờ duyệt (review) bởi một thành viên có role reviewer · yêu cầu bởi An',
+      detail: "Cần 2 người approve · ghi chú: 'Check the tone'",
+      diff: null,
+    });
+  });
+
+  it('says who decided, in which role, what they wrote and how long the review waited', () => {
+    const approved: ExecutionEvent = {
+      type: 'ReviewApproved',
+      data: {
+        reviewId: 'rv',
+        userId: 'ana',
+        role: 'reviewer',
+        comment: 'Good',
+        at: '2025-01-02T05:00:00.000Z',
+      },
+    };
+    expect(describedAfter(history, approved, 'Ana')).toEqual({
+      title: 'Step 1 (Ý tưởng) được approve bởi Ana (reviewer) · 1/2',
+      detail: "Đã chờ 2 giờ · 'Good'",
+      diff: null,
+    });
+    const rejected: ExecutionEvent = {
+      type: 'ReviewRejected',
+      data: {
+        reviewId: 'rv',
+        userId: 'bao',
+        role: 'reviewer',
+        reason: 'Too long',
+        at: '2025-01-02T03:30:00.000Z',
+      },
+    };
+    expect(describedAfter([...history, approved], rejected, 'Bao')).toEqual({
+      title: 'Step 1 (Ý tưởng) bị từ chối (reject) bởi Bao (reviewer): trả lại cho người chạy',
+      detail: "Đã chờ 30 phút · 'Too long'",
+      diff: null,
+    });
+  });
+});
+
 describe('statesAlong', () => {
   it('gives the state after each number of events, the same as folding that many', () => {
     const events = [

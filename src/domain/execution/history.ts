@@ -27,6 +27,21 @@ export interface HistoryWords {
   labelChanged: (before: string, after: string) => string;
   resultDeleted: (label: string, actor: string | null) => string;
   deletedBecomesRejectedIdea: string;
+  /** `who`: the people or role asked, as reviewAskedOf says it. */
+  reviewRequested: (step: string, who: string, actor: string | null) => string;
+  reviewAskedMembers: (count: number) => string;
+  reviewAskedRole: (role: string) => string;
+  reviewApprovals: (needed: number, dueAt: string | null, note: string | null) => string;
+  reviewApproved: (
+    step: string,
+    actor: string | null,
+    role: string | null,
+    given: number,
+    needed: number,
+  ) => string;
+  reviewRejected: (step: string, actor: string | null, role: string | null) => string;
+  /** How long the review had waited when this decision came, and what the person wrote. */
+  reviewDecisionDetail: (waitedMs: number, text: string | null) => string;
   executionStopped: (actor: string | null) => string;
   executionReset: (actor: string | null) => string;
   resetDetail: string;
@@ -159,6 +174,38 @@ export function describeEvent(
         words.resultDeleted(resultLabel(event.data.resultId), actor),
         words.deletedBecomesRejectedIdea,
       );
+
+    case 'ReviewRequested': {
+      const { data } = event;
+      const step = stepName(data.stepId, before.steps.find((s) => s.id === data.stepId)?.order ?? 0);
+      const who =
+        data.by === 'role'
+          ? words.reviewAskedRole(data.role ?? 'reviewer')
+          : words.reviewAskedMembers(data.userIds.length);
+      return text(
+        words.reviewRequested(step, who, actor),
+        words.reviewApprovals(data.approvals, data.dueAt, data.note),
+      );
+    }
+
+    case 'ReviewApproved':
+    case 'ReviewRejected': {
+      const { data } = event;
+      const review = before.reviews.find((r) => r.id === data.reviewId);
+      const order = before.steps.find((s) => s.id === review?.stepId)?.order ?? 0;
+      const step = review ? stepName(review.stepId, order) : words.step(0, null);
+      const waited = review ? Date.parse(data.at) - Date.parse(review.requestedAt) : 0;
+      if (event.type === 'ReviewRejected')
+        return text(
+          words.reviewRejected(step, actor, event.data.role),
+          words.reviewDecisionDetail(waited, event.data.reason),
+        );
+      const given = (review?.approvalsGiven.length ?? 0) + 1;
+      return text(
+        words.reviewApproved(step, actor, event.data.role, given, review?.approvalsNeeded ?? given),
+        words.reviewDecisionDetail(waited, event.data.comment),
+      );
+    }
 
     case 'ExecutionStopped':
       return text(words.executionStopped(actor));

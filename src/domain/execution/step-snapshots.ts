@@ -1,4 +1,5 @@
 import type { StepSnapshot } from '../flow';
+import { sameReview } from '../step-review';
 
 /**
  * Only the snapshot fields travel in events: callers may hand over full step rows, and an event must not
@@ -16,6 +17,8 @@ export function snapshotOf(step: StepSnapshot): StepSnapshot {
     loopTargetStepId: step.loopTargetStepId,
     maxLoopIterations: step.maxLoopIterations,
     requiresUserInput: step.requiresUserInput,
+    // Only a step with a review rule carries one: the snapshots of other steps read as they always have.
+    ...(step.review ? { review: step.review } : {}),
   };
 }
 
@@ -46,7 +49,8 @@ export function sameSteps(a: readonly StepSnapshot[], b: readonly StepSnapshot[]
         sameList(step.choices, other.choices) &&
         step.loopTargetStepId === other.loopTargetStepId &&
         step.maxLoopIterations === other.maxLoopIterations &&
-        step.requiresUserInput === other.requiresUserInput
+        step.requiresUserInput === other.requiresUserInput &&
+        sameReview(step.review, other.review)
       );
     })
   );

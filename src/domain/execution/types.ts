@@ -1,5 +1,7 @@
 import type { OutputMode, StepSnapshot } from '../flow';
 import type { Limits } from '../limits';
+import type { OnDue, ReviewRole } from '../step-review';
+import type { Role } from '../workspace/events';
 
 export type ExecutionStatus = 'running' | 'stopped' | 'completed' | 'failed';
 /**
@@ -82,6 +84,45 @@ export interface StepRun {
   message?: string;
 }
 
+export const REVIEW_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** One person's approval of a review. */
+export interface ReviewApproval {
+  userId: string;
+  /** Their role in the execution's workspace when they approved. */
+  role: Role | null;
+  comment: string | null;
+  at: string;
+}
+
+/**
+ * A step's results waiting for (or decided by) another person than the runner: asked for by the step's
+ * review rule when it produced them, or by the runner afterwards.
+ */
+export interface Review {
+  id: string;
+  stepId: string;
+  /** The run whose results are reviewed; null when the runner asked for review of results of several runs. */
+  runId: string | null;
+  resultIds: string[];
+  by: 'members' | 'role';
+  userIds: string[];
+  role: ReviewRole | null;
+  approvalsNeeded: number;
+  selfApproval: boolean;
+  requestedBy: string;
+  requestedAt: string;
+  dueAt: string | null;
+  onDue: OnDue | null;
+  note: string | null;
+  status: ReviewStatus;
+  approvalsGiven: ReviewApproval[];
+  /** Who rejected it, why and when; null unless rejected. */
+  rejection: { userId: string; role: Role | null; reason: string; at: string } | null;
+  decidedAt: string | null;
+}
+
 export interface ExecutionState {
   /** False until ExecutionStarted has been applied. */
   exists: boolean;
@@ -99,6 +140,8 @@ export interface ExecutionState {
   executionCache: CacheItem[];
   results: StepResult[];
   runs: StepRun[];
+  /** The reviews by another person its steps asked for, oldest first. */
+  reviews: Review[];
   startedAt: string;
   completedAt: string | null;
 }
@@ -209,6 +252,36 @@ export type ExecutionEvent =
       data: { resultId: string; before: string; after: string; label: string; at: string };
     }
   | { type: 'ResultDeleted'; data: { resultId: string; content: string; at: string } }
+  | {
+      /** A step's results are to be approved by another person than the runner. */
+      type: 'ReviewRequested';
+      data: {
+        reviewId: string;
+        stepId: string;
+        runId: string | null;
+        resultIds: string[];
+        by: 'members' | 'role';
+        userIds: string[];
+        role: ReviewRole | null;
+        approvals: number;
+        selfApproval: boolean;
+        requestedBy: string;
+        dueAt: string | null;
+        onDue: OnDue | null;
+        note: string | null;
+        at: string;
+      };
+    }
+  | {
+      /** One person's approval; the review is approved once as many distinct people as it needs approved. */
+      type: 'ReviewApproved';
+      data: { reviewId: string; userId: string; role: Role | null; comment: string | null; at: string };
+    }
+  | {
+      /** The step goes back to the runner with the reason: its results are not approved, it can run again. */
+      type: 'ReviewRejected';
+      data: { reviewId: string; userId: string; role: Role | null; reason: string; at: string };
+    }
   | { type: 'ExecutionStopped'; data: { at: string } }
   | { type: 'ExecutionReset'; data: { cacheItemIds: string[]; at: string } }
   | { type: 'ExecutionCompleted'; data: { at: string } };
@@ -259,6 +332,22 @@ export type ExecutionCommand =
   | { type: 'UnapproveResult'; data: { resultId: string } }
   | { type: 'EditResult'; data: { resultId: string; result?: string; label?: string } }
   | { type: 'DeleteResult'; data: { resultId: string } }
+  | {
+      /** The runner asks another person to approve the step's latest results. */
+      type: 'RequestReview';
+      data: {
+        reviewId: string;
+        stepId: string;
+        userIds?: string[] | undefined;
+        role?: ReviewRole | undefined;
+        approvals?: number | undefined;
+        dueAt?: string | undefined;
+        onDue?: OnDue | undefined;
+        note?: string | undefined;
+      };
+    }
+  | { type: 'ApproveReview'; data: { reviewId: string; comment?: string | undefined } }
+  | { type: 'RejectReview'; data: { reviewId: string; reason: string } }
   | { type: 'StopExecution'; data: Record<string, never> }
   | { type: 'ResetExecution'; data: Record<string, never> };
 
@@ -276,6 +365,8 @@ export interface DecideContext {
   workspaceId?: string | null | undefined;
   /** How large a prompt or a text may be. */
   limits: Limits;
+  /** The actor's role in the execution's workspace, when the caller looked it up (a review's decision needs it). */
+  role?: Role | null | undefined;
 }
 
 export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';

@@ -7,6 +7,7 @@ import {
   MULTIPLE_CHOICE_NEEDS_CHOICE,
   normaliseStepConfig,
 } from '../flow';
+import { asksAnotherPerson, REVIEW_MESSAGES } from '../step-review';
 import type { FlowCommand, FlowContext } from './commands';
 import { type FlowEvent, type FlowState, inStepOrder, type StepFields, type VersionedStep } from './events';
 
@@ -26,6 +27,7 @@ const STEP_FIELD_NAMES: (keyof StepFields)[] = [
   'maxLoopIterations',
   'currentLoopIteration',
   'requiresUserInput',
+  'review',
 ];
 
 /** A flow's rules: the flow its versions fold to, and the version each change adds. */
@@ -111,6 +113,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     const { flowId, origin, details } = command.data;
     const steps = inStepOrder(command.data.steps.map((step) => normaliseStepConfig(step)));
     for (const step of steps) checkInputSources(steps, step);
+    checkReviews(steps, command.data.workspaceId ?? null);
     checkFlowSize(steps);
     // A flow of its maker's own records no workspace: its first event reads as it always has.
     const workspace = command.data.workspaceId ? { workspaceId: command.data.workspaceId } : {};
@@ -135,6 +138,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       if (state.steps.length >= MAX_FLOW_STEPS) throw ruleViolated(TOO_MANY_STEPS);
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
+      checkReviews([added], state.workspaceId);
       if (!hasTheChoicesItsModeNeeds(added)) throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
       checkFlowSize([...state.steps, added]);
       return [{ type: 'StepAdded', data: { step: added, at } }];
@@ -145,6 +149,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       checkInputSources(state.steps, next);
       const { before, after } = changed(current, next, STEP_FIELD_NAMES);
       if (Object.keys(after).length === 0) return [];
+      if ('review' in after) checkReviews([next], state.workspaceId);
       // Checked when the edit touches them: a step saved before the rule keeps its other edits.
       if (('outputMode' in after || 'choices' in after) && !hasTheChoicesItsModeNeeds(next))
         throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
@@ -176,6 +181,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     case 'MoveFlow': {
       const to = command.data.workspaceId;
       if (to === state.workspaceId) return [];
+      checkReviews(state.steps, to);
       return [{ type: 'FlowMoved', data: { from: state.workspaceId, to, at } }];
     }
   }
@@ -185,6 +191,12 @@ function stepOf(state: FlowState, stepId: string): VersionedStep {
   const step = state.steps.find((each) => each.id === stepId);
   if (!step) throw notFound(STEP_NOT_FOUND);
   return step;
+}
+
+/** Another person than the runner approves a step only in a workspace: its members are who may be asked. */
+function checkReviews(steps: Pick<VersionedStep, 'review'>[], workspaceId: string | null) {
+  if (workspaceId === null && steps.some((step) => asksAnotherPerson(step.review)))
+    throw ruleViolated(REVIEW_MESSAGES.notInWorkspace);
 }
 
 /** Input sources may only name earlier steps of the same flow. */

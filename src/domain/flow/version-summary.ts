@@ -23,6 +23,7 @@ const FIELDS: Record<keyof StepFields, string> = {
   maxLoopIterations: 'số vòng lặp',
   currentLoopIteration: 'vòng lặp hiện tại',
   requiresUserInput: 'user input',
+  review: 'người duyệt',
 };
 
 // Vietnamese nouns take no plural: '1 step', '3 step'.

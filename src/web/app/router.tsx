@@ -55,6 +55,7 @@ const InvitationPage = page(
   () => import('../features/workspaces/components/invitation-page'),
   'InvitationPage',
 );
+const ReviewsPage = page(() => import('../features/reviews/components/reviews-page'), 'ReviewsPage');
 const AboutPage = page(() => import('../features/about/components/about-page'), 'AboutPage');
 
 export function FullScreenLoading() {
@@ -102,6 +103,7 @@ function SignedInRoutes() {
       <Route path="/master-mode" component={MasterModePage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/workspaces" component={WorkspacesPage} />
+      <Route path="/reviews" component={ReviewsPage} />
       <Route path="/workspaces/:id" component={WorkspacePage} />
       <Route path="/invitations/:token" component={InvitationPage} />
       <Route component={NotFoundPage} />

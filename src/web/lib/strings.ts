@@ -116,6 +116,15 @@ export const confirmations = {
 
 const by = (actor: string | null) => (actor ? ` bởi ${actor}` : '');
 
+/** How long something waited, in the largest whole unit: '3 phút', '2 giờ', '1 ngày'. */
+const waitedFor = (ms: number) => {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return 'dưới 1 phút';
+  if (minutes < 60) return `${minutes} phút`;
+  const hours = Math.round(minutes / 60);
+  return hours < 24 ? `${hours} giờ` : `${Math.round(hours / 24)} ngày`;
+};
+
 /** The History dialog: an execution's events in plain words, and the execution at any point. */
 export const history = {
   title: 'Execution History',
@@ -179,6 +188,29 @@ export const history = {
     labelChanged: (before: string, after: string) => `Đổi label '${before}' → '${after}'`,
     resultDeleted: (label: string, actor: string | null) => `Kết quả '${label}' bị xóa${by(actor)}`,
     deletedBecomesRejectedIdea: 'Nội dung được lưu làm rejected idea',
+    reviewRequested: (step: string, who: string, actor: string | null) =>
+      `${step} chờ duyệt (review) bởi ${who}${actor ? ` · yêu cầu bởi ${actor}` : ''}`,
+    reviewAskedMembers: (count: number) => `${count} người được chỉ định`,
+    reviewAskedRole: (role: string) => `một thành viên có role ${role}`,
+    reviewApprovals: (needed: number, dueAt: string | null, note: string | null) =>
+      [
+        `Cần ${needed} người approve`,
+        dueAt ? `hạn ${formatDateTime(dueAt)}` : null,
+        note ? `ghi chú: '${note}'` : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    reviewApproved: (
+      step: string,
+      actor: string | null,
+      role: string | null,
+      given: number,
+      needed: number,
+    ) => `${step} được approve${by(actor)}${role ? ` (${role})` : ''} · ${Math.min(given, needed)}/${needed}`,
+    reviewRejected: (step: string, actor: string | null, role: string | null) =>
+      `${step} bị từ chối (reject)${by(actor)}${role ? ` (${role})` : ''}: trả lại cho người chạy`,
+    reviewDecisionDetail: (waitedMs: number, text: string | null) =>
+      [`Đã chờ ${waitedFor(waitedMs)}`, text ? `'${text}'` : null].filter(Boolean).join(' · '),
     executionStopped: (actor: string | null) => `Execution đã dừng${by(actor)}`,
     executionReset: (actor: string | null) => `Execution được reset${by(actor)}`,
     resetDetail: 'Mọi step trở về Pending; các kết quả trước vẫn được giữ trong lịch sử',

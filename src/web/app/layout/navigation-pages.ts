@@ -1,3 +1,4 @@
+import { reviewNav } from '@/features/reviews/strings';
 import { sessions } from '@/features/sessions/strings';
 import { nav } from '@/lib/strings';
 
@@ -5,6 +6,7 @@ import { nav } from '@/lib/strings';
 export const PAGES = [
   { href: '/flows', label: nav.flows },
   { href: '/workspaces', label: nav.workspaces },
+  { href: '/reviews', label: reviewNav.label },
   { href: '/master-mode', label: nav.masterMode },
   { href: '/guide', label: nav.guide },
   { href: '/sessions', label: sessions.navLink },

@@ -8,6 +8,7 @@ import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { editMode as t } from '@/features/flow-workspace/strings';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
+import { StepReviewRule } from '@/features/reviews/components/step-review-rule';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode, toasts } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
@@ -122,6 +123,7 @@ export function StepDetail({
         onSave={save}
         saving={updateStep.isPending}
       />
+      {mayChange ? <StepReviewRule step={step} onChanged={onChanged} /> : null}
       {mayRun ? <TestExecutionCard key={step.id} step={step} execution={execution} /> : null}
       <Card className="p-5" data-testid="step-results-card">
         {execution && hasResults ? (

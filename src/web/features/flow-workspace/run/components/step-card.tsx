@@ -14,6 +14,7 @@ import { Card } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/field';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
+import { StepReviewPanel } from '@/features/reviews/components/step-review-panel';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
@@ -268,6 +269,7 @@ export function StepCard({
             </div>
           ) : null}
 
+          {execution ? <StepReviewPanel stepId={step.id} execution={execution} /> : null}
           {execution ? <StepResults step={step} execution={execution} /> : null}
         </div>
       ) : null}

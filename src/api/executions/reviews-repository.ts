@@ -1,0 +1,74 @@
+import type { Sql } from 'postgres';
+import { notFound } from '../../domain/errors';
+import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
+import type { ReviewApproval, ReviewStatus } from '../../domain/execution/types';
+import { heldIn, mayInSql } from '../access';
+import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+
+/** A review in the inbox of the people who may decide it. */
+export interface InboxReview {
+  id: string;
+  executionId: string;
+  flowId: string;
+  stepId: string;
+  flowName: string;
+  stepName: string;
+  requestedBy: { userId: string; name: string };
+  requestedAt: Date;
+  dueAt: Date | null;
+  approvalsNeeded: number;
+  approvalsGiven: ReviewApproval[];
+  status: ReviewStatus;
+}
+
+/** The inbox's order: newest request first (the id orders requests of the same microsecond). */
+export const REVIEWS_ORDER: ListOrder = {
+  list: 'reviews',
+  keys: [
+    { sql: 'r.requested_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'r.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
+/** The reviews' read model (step_reviews): the inbox, and which execution a review is of. */
+export class ReviewsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The execution the review is of, when the user may read it; otherwise 404. */
+  async executionOf(reviewId: string, userId: string): Promise<string> {
+    const { sql } = this;
+    const [row] = await sql<{ executionId: string }[]>`
+      SELECT r.execution_id FROM step_reviews r JOIN executions e ON e.id = r.execution_id
+      WHERE r.id = ${reviewId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}`;
+    if (!row) throw notFound(REVIEW_MESSAGES.reviewNotFound);
+    return row.executionId;
+  }
+
+  /**
+   * The reviews the user may decide, pending or done: those naming them, or asking for their role in the
+   * execution's workspace (where their role may review), never their own request when it forbids
+   * self-approval. The same rule as the decider's (requireNamedByReview), as a query.
+   */
+  inbox(userId: string, status: 'pending' | 'done', page: Page | null = null): Promise<Keyed<InboxReview>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, REVIEWS_ORDER, page);
+    const inStatus = status === 'pending' ? sql`r.status = 'pending'` : sql`r.status <> 'pending'`;
+    return sql<Keyed<InboxReview>[]>`
+      SELECT r.id, r.execution_id, r.flow_id, r.step_id, coalesce(f.name, '') AS flow_name, r.step_name,
+             json_build_object('userId', r.requested_by,
+               'name', coalesce(trim(concat_ws(' ', u.first_name, u.last_name)), '')) AS requested_by,
+             r.requested_at, r.due_at, r.approvals_needed, r.approvals_given, r.status, ${rows.pageKey}
+      FROM step_reviews r
+      JOIN executions e ON e.id = r.execution_id
+      LEFT JOIN flows f ON f.id = r.flow_id
+      LEFT JOIN users u ON u.id = r.requested_by
+      WHERE ${inStatus}
+        AND ${mayInSql(sql, userId, 'review', 'execution', heldIn('e'))}
+        AND (r.self_approval OR r.requested_by <> ${userId})
+        AND ((r.by = 'members' AND r.user_ids ? ${userId}::text)
+          OR (r.by = 'role' AND r.role = (SELECT m.role FROM workspace_members m
+                                          WHERE m.workspace_id = e.workspace_id AND m.user_id = ${userId})))
+        AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
+  }
+}

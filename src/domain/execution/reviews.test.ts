@@ -1,0 +1,386 @@
+import { describe, expect, it } from 'vitest';
+import { stepReviewSchema } from '../step-review';
+import { given } from '../testing';
+import { decider } from './decider';
+import { REVIEW_MESSAGES } from './reviews';
+import {
+  aStep,
+  contextWith,
+  draft,
+  executionStarted,
+  fold,
+  NOW,
+  stepRunStarted,
+  stepRunSucceeded,
+} from './testing';
+import type { DecideContext, ExecutionEvent, ExecutionState } from './types';
+
+/** Given/when/then: a step's review by another person than the runner. */
+
+const RUNNER = 'user-1';
+const ANA = 'ana';
+const BAO = 'bao';
+const LATER = '2025-01-02T05:04:05.000Z';
+
+const reviewed = aStep(1, {
+  name: 'Draft',
+  review: {
+    by: 'role',
+    role: 'reviewer',
+    approvals: 2,
+    selfApproval: false,
+    dueInHours: 24,
+    onDue: 'remind',
+  },
+});
+const next = aStep(2, { name: 'Publish' });
+const inWorkspace = (steps = [reviewed, next]): ExecutionEvent => {
+  const started = executionStarted(steps, ['c1', 'c2']);
+  return started.type === 'ExecutionStarted'
+    ? { ...started, data: { ...started.data, workspaceId: 'workspace-1' } }
+    : started;
+};
+
+const asUser =
+  (userId: string, role: DecideContext['role'], now = LATER) =>
+  (state: ExecutionState) =>
+    contextWith({ steps: state.steps, userId, role, now });
+
+/** The run of the reviewed step, and its review as the decider asks for it. */
+const ran: ExecutionEvent[] = [
+  stepRunStarted(reviewed, 'run-1', { cacheItemId: 'c1' }),
+  stepRunSucceeded('run-1', [draft('r1', 'First draft')]),
+];
+const requested: ExecutionEvent = {
+  type: 'ReviewRequested',
+  data: {
+    reviewId: 'review-1',
+    stepId: reviewed.id,
+    runId: 'run-1',
+    resultIds: ['r1'],
+    by: 'role',
+    userIds: [],
+    role: 'reviewer',
+    approvals: 2,
+    selfApproval: false,
+    requestedBy: RUNNER,
+    dueAt: '2025-01-03T03:04:05.000Z',
+    onDue: 'remind',
+    note: null,
+    at: NOW,
+  },
+};
+const waiting = [inWorkspace(), ...ran.slice(0, 1)];
+const history = [inWorkspace(), ...ran, requested];
+const approvedBy = (userId: string): ExecutionEvent => ({
+  type: 'ReviewApproved',
+  data: { reviewId: 'review-1', userId, role: 'reviewer', comment: null, at: LATER },
+});
+
+describe('a step reviewed by another person', () => {
+  it('asks for review when the step produces its results; the execution waits and is not completed', () => {
+    const single = aStep(1, { name: 'Draft', review: reviewed.review! });
+    const started = inWorkspace([single]);
+    const { events, state } = given(
+      decider,
+      [started, stepRunStarted(single, 'run-1', { cacheItemId: 'c1' })],
+      (s: ExecutionState) => contextWith({ steps: s.steps, userId: RUNNER, newId: () => 'x' }),
+    )
+      .when({
+        type: 'CompleteStepRun',
+        data: { runId: 'run-1', output: 'A draft', usage: null, durationMs: 3 },
+      })
+      .thenEmits([
+        {
+          type: 'StepRunSucceeded',
+          data: {
+            runId: 'run-1',
+            results: [draft('x', 'A draft')],
+            usage: null,
+            durationMs: 3,
+            at: NOW,
+          },
+        },
+        { ...requested, data: { ...requested.data, reviewId: 'x', resultIds: ['x'] } },
+      ]);
+    expect(events.map((e) => e.type)).not.toContain('ExecutionCompleted');
+    expect(state.status).toBe('running');
+    expect(state.reviews).toMatchObject([
+      { id: 'x', status: 'pending', approvalsNeeded: 2, approvalsGiven: [] },
+    ]);
+    void waiting;
+  });
+
+  it("four eyes: the runner's own approval of a result waiting for review is refused", () => {
+    given(decider, history, asUser(RUNNER, 'editor'))
+      .when({ type: 'ApproveResult', data: { resultId: 'r1' } })
+      .thenThrows('forbidden', /waiting for review by a member with the reviewer role/);
+  });
+
+  it('four eyes: the runner cannot approve through the review when self-approval is off', () => {
+    given(decider, history, asUser(RUNNER, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownStep);
+  });
+
+  it('M of N: one approval of two leaves the review pending and the results unapproved', () => {
+    const { state } = given(decider, history, asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1', comment: 'Good' } })
+      .thenEmits([
+        {
+          type: 'ReviewApproved',
+          data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', comment: 'Good', at: LATER },
+        },
+      ]);
+    expect(state.reviews[0]).toMatchObject({ status: 'pending', approvalsGiven: [{ userId: ANA }] });
+    expect(state.results[0]!.approved).toBe(false);
+  });
+
+  it('M of N: the same person approving twice counts once', () => {
+    given(decider, [...history, approvedBy(ANA)], asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([]);
+    expect(fold([...history, approvedBy(ANA), approvedBy(ANA)]).reviews[0]!.approvalsGiven).toHaveLength(1);
+  });
+
+  it('M of N: the second distinct approval approves the review and its results', () => {
+    const { state } = given(decider, [...history, approvedBy(ANA)], asUser(BAO, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([
+        {
+          type: 'ReviewApproved',
+          data: { reviewId: 'review-1', userId: BAO, role: 'reviewer', comment: null, at: LATER },
+        },
+        { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } },
+      ]);
+    expect(state.reviews[0]).toMatchObject({ status: 'approved', decidedAt: LATER });
+    expect(state.results[0]!.approved).toBe(true);
+  });
+
+  it('the last approval of the last step completes the execution', () => {
+    const single = aStep(1, { review: reviewed.review! });
+    const only = [
+      inWorkspace([single]),
+      stepRunStarted(single, 'run-1', { cacheItemId: 'c1' }),
+      ...ran.slice(1),
+      requested,
+    ];
+    const events = given(decider, [...only, approvedBy(ANA)], asUser(BAO, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .events();
+    expect(events.map((e) => e.type)).toEqual(['ReviewApproved', 'ResultApproved', 'ExecutionCompleted']);
+  });
+
+  it('reject with a reason: the step goes back to the runner, its results unapproved, and it can run again', () => {
+    const { state } = given(decider, history, asUser(ANA, 'reviewer'))
+      .when({ type: 'RejectReview', data: { reviewId: 'review-1', reason: 'Too long' } })
+      .thenEmits([
+        {
+          type: 'ReviewRejected',
+          data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', reason: 'Too long', at: LATER },
+        },
+      ]);
+    expect(state.reviews[0]).toMatchObject({
+      status: 'rejected',
+      rejection: { reason: 'Too long', userId: ANA },
+    });
+    expect(state.results[0]!.approved).toBe(false);
+    expect(state.executionCache.find((item) => item.id === 'c1')!.status).toBe('pending');
+    expect(state.currentStep).toBe(1);
+    const again = given(
+      decider,
+      [
+        ...history,
+        ...[
+          {
+            type: 'ReviewRejected',
+            data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', reason: 'Too long', at: LATER },
+          } as ExecutionEvent,
+        ],
+      ],
+      asUser(RUNNER, 'editor'),
+    )
+      .when({
+        type: 'StartStepRun',
+        data: {
+          runId: 'run-2',
+          stepId: reviewed.id,
+          loopIteration: null,
+          userInput: '',
+          model: 'offline',
+          keySource: 'offline',
+          instanceId: 1,
+          conversation: { userNotes: '', rejectedIdeas: '' },
+        },
+      })
+      .events();
+    expect(again).toMatchObject([{ type: 'StepRunStarted', data: { runId: 'run-2', cacheItemId: 'c1' } }]);
+  });
+
+  it('a rejection needs a reason', () => {
+    given(decider, history, asUser(ANA, 'reviewer'))
+      .when({ type: 'RejectReview', data: { reviewId: 'review-1', reason: '  ' } })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.reasonRequired);
+  });
+
+  it('a decision by someone the rule does not name is refused', () => {
+    given(decider, history, asUser(BAO, 'editor'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('forbidden', /reviewer role/);
+    const named = [
+      inWorkspace(),
+      ...ran,
+      {
+        ...requested,
+        data: { ...requested.data, by: 'members', userIds: [ANA], role: null, approvals: 1 },
+      } as ExecutionEvent,
+    ];
+    given(decider, named, asUser(BAO, 'reviewer'))
+      .when({ type: 'RejectReview', data: { reviewId: 'review-1', reason: 'No' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.notNamed);
+    given(decider, named, asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([
+        {
+          type: 'ReviewApproved',
+          data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', comment: null, at: LATER },
+        },
+        { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } },
+      ]);
+  });
+
+  it('a decided review is a conflict', () => {
+    const rejected: ExecutionEvent = {
+      type: 'ReviewRejected',
+      data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', reason: 'No', at: LATER },
+    };
+    given(decider, [...history, rejected], asUser(BAO, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('conflict', REVIEW_MESSAGES.decided);
+  });
+
+  it('the steps after a step waiting for review cannot run until it is decided', () => {
+    given(decider, history, asUser(RUNNER, 'editor'))
+      .when({
+        type: 'StartStepRun',
+        data: {
+          runId: 'run-2',
+          stepId: next.id,
+          loopIteration: null,
+          userInput: '',
+          model: 'offline',
+          keySource: 'offline',
+          instanceId: 1,
+          conversation: { userNotes: '', rejectedIdeas: '' },
+        },
+      })
+      .thenThrows('conflict', /waiting for review/);
+  });
+
+  it('runner default unchanged: a step without a rule, or reviewed by its runner, asks nobody', () => {
+    for (const step of [aStep(1), aStep(1, { review: { by: 'runner', approvals: 1, selfApproval: true } })]) {
+      const events = given(
+        decider,
+        [inWorkspace([step]), stepRunStarted(step, 'run-1', { cacheItemId: 'c1' })],
+        (s: ExecutionState) => contextWith({ steps: s.steps }),
+      )
+        .when({
+          type: 'CompleteStepRun',
+          data: { runId: 'run-1', output: 'Text', usage: null, durationMs: 1 },
+        })
+        .events();
+      expect(events.map((e) => e.type)).toEqual(['StepRunSucceeded', 'ExecutionCompleted']);
+      const after = fold(
+        events,
+        fold([inWorkspace([step]), stepRunStarted(step, 'run-1', { cacheItemId: 'c1' })]),
+      );
+      given(
+        decider,
+        [inWorkspace([step]), stepRunStarted(step, 'run-1', { cacheItemId: 'c1' }), ...events],
+        contextWith(),
+      )
+        .when({ type: 'ApproveResult', data: { resultId: after.results[0]!.id } })
+        .thenEmits([{ type: 'ResultApproved', data: { resultId: after.results[0]!.id, at: NOW } }]);
+    }
+  });
+
+  it('the runner asks for review of their latest results; not on an execution outside a workspace', () => {
+    const plain = aStep(1);
+    const base = [
+      inWorkspace([plain]),
+      stepRunStarted(plain, 'run-1', { cacheItemId: 'c1' }),
+      stepRunSucceeded('run-1', [draft('r1', 'Text')]),
+    ];
+    const { state } = given(decider, base, asUser(RUNNER, 'editor', NOW))
+      .when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv', stepId: plain.id, userIds: [ANA, BAO], approvals: 2, note: 'Check it' },
+      })
+      .thenEmits([
+        {
+          type: 'ReviewRequested',
+          data: {
+            reviewId: 'rv',
+            stepId: plain.id,
+            runId: 'run-1',
+            resultIds: ['r1'],
+            by: 'members',
+            userIds: [ANA, BAO],
+            role: null,
+            approvals: 2,
+            selfApproval: false,
+            requestedBy: RUNNER,
+            dueAt: null,
+            onDue: null,
+            note: 'Check it',
+            at: NOW,
+          },
+        },
+      ]);
+    expect(state.reviews[0]!.status).toBe('pending');
+    given(decider, base, asUser(RUNNER, 'editor', NOW))
+      .when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv', stepId: plain.id, userIds: [ANA], approvals: 2 },
+      })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.tooManyApprovals);
+    given(decider, base, asUser(RUNNER, 'editor', NOW))
+      .when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv', stepId: plain.id, dueAt: '2020-01-01T00:00:00Z' },
+      })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.dueInPast);
+    given(decider, base, asUser(RUNNER, 'editor', NOW))
+      .when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv', stepId: plain.id, dueAt: '2030-01-01T00:00:00Z' },
+      })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.dueTooFar);
+    const personal = [executionStarted([plain], ['c1']), ...base.slice(1)];
+    given(decider, personal, asUser(RUNNER, null, NOW))
+      .when({ type: 'RequestReview', data: { reviewId: 'rv', stepId: plain.id, role: 'reviewer' } })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.notInWorkspace);
+  });
+});
+
+describe("a step's review rule", () => {
+  it('fills in its defaults: one approval; self-approval only when the runner reviews', () => {
+    expect(stepReviewSchema.parse({ by: 'role', role: 'reviewer' })).toEqual({
+      by: 'role',
+      role: 'reviewer',
+      approvals: 1,
+      selfApproval: false,
+    });
+    expect(stepReviewSchema.parse({})).toEqual({ by: 'runner', approvals: 1, selfApproval: true });
+  });
+
+  it('refuses members without people, more approvals than people, a role rule without a role', () => {
+    expect(stepReviewSchema.safeParse({ by: 'members' }).success).toBe(false);
+    expect(
+      stepReviewSchema.safeParse({ by: 'members', userIds: [crypto.randomUUID()], approvals: 2 }).success,
+    ).toBe(false);
+    expect(stepReviewSchema.safeParse({ by: 'role' }).success).toBe(false);
+    expect(stepReviewSchema.safeParse({ by: 'role', role: 'auditor' }).success).toBe(false);
+    expect(stepReviewSchema.safeParse({ by: 'runner', dueInHours: 8761 }).success).toBe(false);
+  });
+});

@@ -1,0 +1,242 @@
+import { DomainError } from '../errors';
+import { asksAnotherPerson, MAX_REVIEWERS, type StepReview } from '../step-review';
+import type { Role } from '../workspace/events';
+import type { ExecutionEvent, ExecutionState, Review } from './types';
+
+/** How far ahead a review may be due. */
+export const MAX_DUE_MS = 366 * 24 * 60 * 60 * 1000;
+
+export const REVIEW_MESSAGES = {
+  reviewNotFound: 'Review not found',
+  decided: 'This review has been decided already',
+  ownStep: 'You ran this step: another person must approve it (the review does not allow self-approval)',
+  notNamed: 'This review asks other people: you are not one of them',
+  notOfRole: (role: string) => `This review asks a member with the ${role} role`,
+  waiting: (who: string) => `This result is waiting for review by ${who}: only they can approve it`,
+  stepWaiting: (order: number, name: string) =>
+    `Step ${order} (${name}) is waiting for review: it can run again, and the steps after it can run, once it is decided`,
+  reasonRequired: 'A rejection needs a reason: the runner reads it',
+  noOneAsked: 'Name who should review (userIds) or a role',
+  notInWorkspace:
+    'Only an execution in a workspace can ask another person to review: its members are who may be asked',
+  nothingToReview: 'This step has no results to review yet',
+  tooManyApprovals: 'approvals cannot be more than the people named in userIds',
+  dueInPast: 'dueAt must be in the future',
+  dueTooFar: 'dueAt can be at most a year ahead',
+  tooManyReviewers: `At most ${MAX_REVIEWERS} people can be asked`,
+} as const;
+
+const refuse = (kind: 'forbidden' | 'conflict' | 'not_found' | 'rule_violated', message: string) =>
+  new DomainError(kind, message);
+
+/** Who a review waits for, in words: the named people, or a role. */
+export const waitingFor = (review: Pick<Review, 'by' | 'userIds' | 'role'>): string =>
+  review.by === 'role'
+    ? `a member with the ${review.role} role`
+    : `${review.userIds.length} named ${review.userIds.length === 1 ? 'person' : 'people'}`;
+
+/**
+ * Whether `actor` (with `role` in the execution's workspace) is someone the review asks: one of the named
+ * people, or a member with the role it names, and never the person who asked for it when it forbids
+ * self-approval. Throws the refusal a decision by anyone else gets; a decided review is a conflict.
+ */
+export function requireNamedByReview(review: Review, actor: string, role: Role | null | undefined): void {
+  if (review.status !== 'pending') throw refuse('conflict', REVIEW_MESSAGES.decided);
+  if (actor === review.requestedBy && !review.selfApproval)
+    throw refuse('forbidden', REVIEW_MESSAGES.ownStep);
+  if (review.by === 'members' && !review.userIds.includes(actor))
+    throw refuse('forbidden', REVIEW_MESSAGES.notNamed);
+  if (review.by === 'role' && role !== review.role)
+    throw refuse('forbidden', REVIEW_MESSAGES.notOfRole(review.role ?? 'reviewer'));
+}
+
+/** May `actor` with `role` decide the review? (the same rule, as a yes or no) */
+export function isNamedByReview(review: Review, actor: string, role: Role | null | undefined): boolean {
+  try {
+    requireNamedByReview(review, actor, role);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function reviewOf(state: ExecutionState, reviewId: string): Review {
+  const review = state.reviews.find((r) => r.id === reviewId);
+  if (!review) throw refuse('not_found', REVIEW_MESSAGES.reviewNotFound);
+  return review;
+}
+
+/** The pending review a result waits in, if any. */
+export const pendingReviewOfResult = (state: ExecutionState, resultId: string): Review | undefined =>
+  state.reviews.find((r) => r.status === 'pending' && r.resultIds.includes(resultId));
+
+/** The pending review of a step, if any. */
+export const pendingReviewOfStep = (state: ExecutionState, stepId: string): Review | undefined =>
+  state.reviews.find((r) => r.status === 'pending' && r.stepId === stepId);
+
+/** Whether any step waits for review: an execution waiting so is not completed. */
+export const waitsForReview = (state: ExecutionState): boolean =>
+  state.reviews.some((r) => r.status === 'pending');
+
+/**
+ * A step's run cannot start while the step, or an earlier one, waits for review: the execution goes on once
+ * the review is decided.
+ */
+export function requireNoReviewBefore(state: ExecutionState, stepId: string): void {
+  const order = state.steps.find((s) => s.id === stepId)?.order ?? Number.POSITIVE_INFINITY;
+  for (const review of state.reviews) {
+    if (review.status !== 'pending') continue;
+    const step = state.steps.find((s) => s.id === review.stepId);
+    if (step && step.order <= order)
+      throw refuse('conflict', REVIEW_MESSAGES.stepWaiting(step.order, step.name));
+  }
+}
+
+/** The review a step's rule asks for once a run of it produced `resultIds`; none when the runner reviews. */
+export function reviewByRule(input: {
+  rule: StepReview | null | undefined;
+  /** The review's id, taken only when a review is asked for. */
+  newId: () => string;
+  stepId: string;
+  runId: string;
+  resultIds: string[];
+  requestedBy: string;
+  at: string;
+}): ExecutionEvent[] {
+  const { rule } = input;
+  if (!asksAnotherPerson(rule) || input.resultIds.length === 0) return [];
+  const dueAt =
+    rule.dueInHours === undefined
+      ? null
+      : new Date(Date.parse(input.at) + rule.dueInHours * 60 * 60 * 1000).toISOString();
+  return [
+    {
+      type: 'ReviewRequested',
+      data: {
+        reviewId: input.newId(),
+        stepId: input.stepId,
+        runId: input.runId,
+        resultIds: input.resultIds,
+        by: rule.by === 'members' ? 'members' : 'role',
+        userIds: rule.by === 'members' ? [...(rule.userIds ?? [])] : [],
+        role: rule.by === 'role' ? (rule.role ?? 'reviewer') : null,
+        approvals: rule.approvals,
+        selfApproval: rule.selfApproval,
+        requestedBy: input.requestedBy,
+        dueAt,
+        onDue: rule.onDue ?? null,
+        note: null,
+        at: input.at,
+      },
+    },
+  ];
+}
+
+type RequestReview = {
+  reviewId: string;
+  stepId: string;
+  userIds?: string[] | undefined;
+  role?: 'reviewer' | 'editor' | 'owner' | undefined;
+  approvals?: number | undefined;
+  dueAt?: string | undefined;
+  onDue?: 'remind' | 'escalate' | 'fail' | undefined;
+  note?: string | undefined;
+};
+
+/**
+ * The runner asks for review of a step's results: those of its latest run that gave results, not yet
+ * approved. Named people (userIds) or a role (by default the reviewer role); the runner never approves it.
+ */
+export function requestReview(
+  data: RequestReview,
+  state: ExecutionState,
+  context: { userId: string; now: string },
+): ExecutionEvent[] {
+  if (state.workspaceId === null) throw refuse('rule_violated', REVIEW_MESSAGES.notInWorkspace);
+  const step = state.steps.find((s) => s.id === data.stepId);
+  if (!step) throw refuse('not_found', 'Step not found in this execution');
+  if (pendingReviewOfStep(state, step.id))
+    throw refuse('conflict', REVIEW_MESSAGES.stepWaiting(step.order, step.name));
+  const userIds = data.userIds ? [...new Set(data.userIds)] : [];
+  if (userIds.length > MAX_REVIEWERS) throw refuse('rule_violated', REVIEW_MESSAGES.tooManyReviewers);
+  const by = userIds.length > 0 ? 'members' : 'role';
+  const approvals = data.approvals ?? 1;
+  if (by === 'members' && approvals > userIds.length)
+    throw refuse('rule_violated', REVIEW_MESSAGES.tooManyApprovals);
+  if (data.dueAt !== undefined) {
+    const due = Date.parse(data.dueAt);
+    const now = Date.parse(context.now);
+    if (!(due > now)) throw refuse('rule_violated', REVIEW_MESSAGES.dueInPast);
+    if (due - now > MAX_DUE_MS) throw refuse('rule_violated', REVIEW_MESSAGES.dueTooFar);
+  }
+  const latestRun = state.runs
+    .filter((run) => run.stepId === step.id && run.status === 'succeeded')
+    .filter((run) => state.results.some((r) => r.runId === run.runId && !r.approved))
+    .at(-1);
+  const resultIds = state.results
+    .filter((r) => r.stepId === step.id && !r.approved && r.runId === latestRun?.runId)
+    .map((r) => r.id);
+  if (resultIds.length === 0) throw refuse('rule_violated', REVIEW_MESSAGES.nothingToReview);
+  return [
+    {
+      type: 'ReviewRequested',
+      data: {
+        reviewId: data.reviewId,
+        stepId: step.id,
+        runId: latestRun?.runId ?? null,
+        resultIds,
+        by,
+        userIds: by === 'members' ? userIds : [],
+        role: by === 'role' ? (data.role ?? 'reviewer') : null,
+        approvals,
+        selfApproval: false,
+        requestedBy: context.userId,
+        dueAt: data.dueAt === undefined ? null : new Date(data.dueAt).toISOString(),
+        onDue: data.onDue ?? null,
+        note: data.note ?? null,
+        at: context.now,
+      },
+    },
+  ];
+}
+
+/**
+ * One person's approval: refused to whoever the review does not ask; the same person approving again
+ * counts once (nothing new is recorded). The last approval needed approves the reviewed results.
+ */
+export function approveReview(
+  review: Review,
+  actor: string,
+  role: Role | null | undefined,
+  comment: string | undefined,
+  state: ExecutionState,
+  at: string,
+): ExecutionEvent[] {
+  if (review.status === 'pending' && review.approvalsGiven.some((a) => a.userId === actor)) return [];
+  requireNamedByReview(review, actor, role);
+  const approved: ExecutionEvent = {
+    type: 'ReviewApproved',
+    data: { reviewId: review.id, userId: actor, role: role ?? null, comment: comment ?? null, at },
+  };
+  if (review.approvalsGiven.length + 1 < review.approvalsNeeded) return [approved];
+  const results = review.resultIds.filter((id) => state.results.some((r) => r.id === id && !r.approved));
+  return [
+    approved,
+    ...results.map((resultId): ExecutionEvent => ({ type: 'ResultApproved', data: { resultId, at } })),
+  ];
+}
+
+/** A rejection, with its reason: refused to whoever the review does not ask. */
+export function rejectReview(
+  review: Review,
+  actor: string,
+  role: Role | null | undefined,
+  reason: string,
+  at: string,
+): ExecutionEvent[] {
+  requireNamedByReview(review, actor, role);
+  if (reason.trim() === '') throw refuse('rule_violated', REVIEW_MESSAGES.reasonRequired);
+  return [
+    { type: 'ReviewRejected', data: { reviewId: review.id, userId: actor, role: role ?? null, reason, at } },
+  ];
+}

@@ -1,0 +1,57 @@
+/**
+ * The visible strings of reviews by another person: the inbox page, the navigation's count and the run
+ * screen's review panel. Templated ones are functions.
+ */
+
+export const reviewsPage = {
+  title: 'Reviews',
+  description: 'Các step đang chờ bạn duyệt (review), và những step bạn đã duyệt.',
+  pending: 'Đang chờ',
+  done: 'Đã xong',
+  loading: 'Đang tải...',
+  loadFailed: 'Không thể tải danh sách review',
+  empty: 'Không có review nào đang chờ bạn.',
+  emptyDone: 'Chưa có review nào đã xong.',
+  requestedBy: (name: string, at: string) => `Yêu cầu bởi ${name} · ${at}`,
+  due: (at: string) => `Hạn: ${at}`,
+  approvals: (given: number, needed: number) => `${given}/${needed} approve`,
+  open: 'Mở run',
+  status: { pending: 'Đang chờ', approved: 'Approved', rejected: 'Rejected', expired: 'Quá hạn' },
+};
+
+export const reviewNav = {
+  label: 'Reviews',
+  count: (n: number) => `${n} review đang chờ`,
+};
+
+export const reviewPanel = {
+  waitingFor: (who: string) => `Waiting for review by ${who}`,
+  members: (count: number) => `${count} người được chỉ định`,
+  role: (role: string) => `một thành viên có role ${role}`,
+  approvals: (given: number, needed: number) => `${given}/${needed} approve`,
+  rejected: (reason: string) => `Bị từ chối: ${reason}. Hãy chạy lại step này.`,
+  approve: 'Approve',
+  reject: 'Reject',
+  reason: 'Lý do từ chối',
+  reasonPlaceholder: 'Vì sao kết quả này chưa được? Người chạy sẽ đọc lý do này.',
+  reasonRequired: 'Nhập lý do trước khi reject.',
+  sendReject: 'Gửi reject',
+  cancel: 'Hủy',
+  approveFailed: 'Không thể approve review',
+  rejectFailed: 'Không thể reject review',
+};
+
+export const reviewRule = {
+  title: 'Người duyệt (review)',
+  description: 'Ai approve kết quả của step này. Khi là người khác, execution chờ họ duyệt.',
+  who: 'Ai duyệt',
+  options: {
+    runner: 'Người chạy step (mặc định)',
+    reviewer: 'Thành viên có role reviewer',
+    editor: 'Thành viên có role editor',
+    owner: 'Thành viên có role owner',
+  },
+  named: (count: number) => `${count} người được chỉ định (đặt qua API hoặc JSON)`,
+  approvals: 'Số người cần approve',
+  saveFailed: 'Không thể lưu người duyệt',
+};
