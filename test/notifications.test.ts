@@ -290,6 +290,78 @@ describe('webhooks', () => {
     );
   });
 
+  it('posts review.requested when a run asks for review, and review.decided when a reviewer decides', async () => {
+    const reviews = await receiver(() => reviewSecret);
+    let reviewSecret = '';
+    try {
+      const local = await createTestApp(
+        { webhookHosts: [reviews.host], webhookRetryDelaySeconds: 1 },
+        offline,
+      );
+      try {
+        const { owner, workspace } = await ownerWithWorkspace(local);
+        const made = await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+          url: `http://${reviews.host}/hook`,
+          events: ['review.requested', 'review.decided'],
+        });
+        reviewSecret = made.secret;
+        const account = await signUp(local.app, 'Reviewer', { remoteAddress: anotherAddress() });
+        const reviewer = new Browser(local.app, account.cookie);
+        const { acceptUrl } = await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+          email: account.email,
+          role: 'reviewer',
+        });
+        await reviewer.made(
+          200,
+          'POST',
+          `/api/invitations/${new URL(acceptUrl).pathname.split('/').at(-1)}/accept`,
+        );
+        const flow = await owner.made(201, 'POST', '/api/flows', {
+          name: 'Reviewed',
+          description: 'A reviewed flow',
+          workspaceId: workspace,
+        });
+        const step = await owner.made(201, 'POST', '/api/steps', {
+          flowId: flow.id,
+          name: 'Step 1',
+          order: 1,
+          systemPrompt: 'Say hello.',
+        });
+        const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
+        await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
+          userInput: 'tea',
+        });
+        const review = await owner.made(
+          201,
+          'POST',
+          `/api/executions/${execution}/steps/${step.id}/review-requests`,
+          {
+            role: 'reviewer',
+          },
+        );
+        await reviewer.made(200, 'POST', `/api/reviews/${review.id}/reject`, { reason: 'Too short' });
+
+        // The first try of the first event is answered 500 and tried again: three deliveries for two events.
+        await vi.waitFor(() => expect(reviews.deliveries).toHaveLength(3), { timeout: 30_000, interval: 50 });
+        expect(reviews.deliveries.every((d) => d.valid)).toBe(true);
+        const bodies = reviews.deliveries.map((d) => JSON.parse(d.body));
+        const requested = bodies.find((body) => body.type === 'review.requested');
+        const decided = bodies.find((body) => body.type === 'review.decided');
+        expect(requested).toMatchObject({
+          workspaceId: workspace,
+          data: { executionId: execution, reviewId: review.id, stepId: step.id, role: 'reviewer' },
+        });
+        expect(decided).toMatchObject({
+          data: { executionId: execution, reviewId: review.id, decision: 'rejected', reason: 'Too short' },
+        });
+      } finally {
+        await local.close();
+      }
+    } finally {
+      await reviews.close();
+    }
+  });
+
   it('refuses a host WEBHOOK_HOSTS does not allow, a wrong event type, and an eleventh webhook', async () => {
     const { owner, workspace } = await ownerWithWorkspace(t);
     const refused = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {

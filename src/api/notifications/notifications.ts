@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionSql } from 'postgres';
+import type { ExecutionEvent } from '../../domain/execution/types';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import type { EventReaction, EventSource } from '../commands/command-handler';
 import type { OwnKeyCipher } from '../own-key-cipher';
@@ -46,17 +47,51 @@ interface WebhookJob {
  */
 function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEvent | null {
   if (source.workspaceId === null) return null;
-  if (source.streamType === 'execution' && recorded.type === 'ExecutionCompleted') {
-    const executionId = recorded.streamId.slice(recorded.streamId.indexOf('-') + 1);
-    return {
-      eventId: recorded.eventId,
-      type: 'execution.completed',
-      at: recorded.createdAt,
-      workspaceId: source.workspaceId,
-      data: { executionId },
-    };
+  if (source.streamType !== 'execution') return null;
+  const executionId = recorded.streamId.slice(recorded.streamId.indexOf('-') + 1);
+  const hookEvent = (type: WebhookEvent['type'], data: Record<string, unknown>): WebhookEvent => ({
+    eventId: recorded.eventId,
+    type,
+    at: recorded.createdAt,
+    workspaceId: source.workspaceId!,
+    data: { executionId, ...data },
+  });
+  const event = { type: recorded.type, data: recorded.data } as ExecutionEvent;
+  switch (event.type) {
+    case 'ExecutionCompleted':
+      return hookEvent('execution.completed', {});
+    case 'ReviewRequested': {
+      const { reviewId, stepId, by, userIds, role, approvals, requestedBy, dueAt } = event.data;
+      return hookEvent('review.requested', {
+        reviewId,
+        stepId,
+        by,
+        userIds,
+        role,
+        approvals,
+        requestedBy,
+        dueAt,
+      });
+    }
+    case 'ReviewApproved':
+      return hookEvent('review.decided', {
+        reviewId: event.data.reviewId,
+        decision: 'approved',
+        userId: event.data.userId,
+        role: event.data.role,
+        comment: event.data.comment,
+      });
+    case 'ReviewRejected':
+      return hookEvent('review.decided', {
+        reviewId: event.data.reviewId,
+        decision: 'rejected',
+        userId: event.data.userId,
+        role: event.data.role,
+        reason: event.data.reason,
+      });
+    default:
+      return null;
   }
-  return null;
 }
 
 /**

@@ -135,6 +135,22 @@ export interface paths {
     /** Delete a result (kept as a rejected idea) */
     delete: operations["deleteStepResult"];
   };
+  "/api/reviews": {
+    /** The reviews the signed-in user may decide, pending or done, newest first */
+    get: operations["listReviews"];
+  };
+  "/api/reviews/{id}/approve": {
+    /** Approve a step's results as its reviewer */
+    post: operations["approveReview"];
+  };
+  "/api/reviews/{id}/reject": {
+    /** Reject a step's results with a reason: the step goes back to the runner */
+    post: operations["rejectReview"];
+  };
+  "/api/executions/{id}/steps/{stepId}/review-requests": {
+    /** Ask other people to approve a step's latest results */
+    post: operations["requestReview"];
+  };
   "/api/flows/{flowId}/logs": {
     /** A flow's model requests, newest first */
     get: operations["listRequestLogs"];
@@ -349,6 +365,18 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    StepReview: {
+      /** @enum {string} */
+      by: "runner" | "members" | "role";
+      userIds?: string[];
+      /** @enum {string} */
+      role?: "reviewer" | "editor" | "owner";
+      approvals: number;
+      selfApproval: boolean;
+      dueInHours?: number;
+      /** @enum {string} */
+      onDue?: "remind" | "escalate" | "fail";
+    };
     StepSnapshot: {
       /** Format: uuid */
       id: string;
@@ -362,6 +390,7 @@ export interface components {
       loopTargetStepId: string | null;
       maxLoopIterations: number;
       requiresUserInput: boolean;
+      review?: components["schemas"]["StepReview"] | null;
     };
     Step: {
       /** Format: uuid */
@@ -376,6 +405,7 @@ export interface components {
       loopTargetStepId: string | null;
       maxLoopIterations: number;
       requiresUserInput: boolean;
+      review?: components["schemas"]["StepReview"] | null;
       /** Format: uuid */
       flowId: string;
       currentLoopIteration: number;
@@ -432,6 +462,43 @@ export interface components {
       userInput?: string;
       message?: string;
     };
+    Review: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      stepId: string;
+      runId: string | null;
+      resultIds: string[];
+      /** @enum {string} */
+      status: "pending" | "approved" | "rejected" | "expired";
+      /** @enum {string} */
+      by: "members" | "role";
+      userIds: string[];
+      role: ("reviewer" | "editor" | "owner") | null;
+      approvalsNeeded: number;
+      selfApproval: boolean;
+      approvalsGiven: ({
+          /** Format: uuid */
+          userId: string;
+          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+          comment: string | null;
+          at: string;
+        })[];
+      rejection: ({
+        /** Format: uuid */
+        userId: string;
+        role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+        reason: string;
+        at: string;
+      }) | null;
+      /** Format: uuid */
+      requestedBy: string;
+      requestedAt: string;
+      dueAt: string | null;
+      onDue: ("remind" | "escalate" | "fail") | null;
+      note: string | null;
+      decidedAt: string | null;
+    };
     ListedExecution: {
       /** Format: uuid */
       id: string;
@@ -470,6 +537,7 @@ export interface components {
         })[];
       results: components["schemas"]["StepResult"][];
       runs: components["schemas"]["StepRun"][];
+      reviews: components["schemas"]["Review"][];
       startedAt: string;
       completedAt: string | null;
       version: number;
@@ -760,6 +828,83 @@ export interface components {
       commandId: string | null;
     }) | ({
       /** @constant */
+      type: "ReviewRequested";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** Format: uuid */
+        stepId: string;
+        runId: string | null;
+        resultIds: string[];
+        /** @enum {string} */
+        by: "members" | "role";
+        userIds: string[];
+        role: ("reviewer" | "editor" | "owner") | null;
+        approvals: number;
+        selfApproval: boolean;
+        /** Format: uuid */
+        requestedBy: string;
+        dueAt: string | null;
+        onDue: ("remind" | "escalate" | "fail") | null;
+        note: string | null;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ReviewApproved";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** Format: uuid */
+        userId: string;
+        role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+        comment: string | null;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ReviewRejected";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** Format: uuid */
+        userId: string;
+        role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+        reason: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
       type: "ExecutionStopped";
       data: {
         /** @description When it happened (ISO 8601) */
@@ -897,6 +1042,36 @@ export interface components {
         stopRequested: boolean;
       } | null;
       version: number;
+    };
+    InboxReview: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      executionId: string;
+      /** Format: uuid */
+      flowId: string;
+      /** Format: uuid */
+      stepId: string;
+      flowName: string;
+      stepName: string;
+      requestedBy: {
+        /** Format: uuid */
+        userId: string;
+        name: string;
+      };
+      /** Format: date-time */
+      requestedAt: string;
+      dueAt: string | null;
+      approvalsNeeded: number;
+      approvalsGiven: ({
+          /** Format: uuid */
+          userId: string;
+          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+          comment: string | null;
+          at: string;
+        })[];
+      /** @enum {string} */
+      status: "pending" | "approved" | "rejected" | "expired";
     };
     /** @enum {string} */
     WebhookEventType: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";
@@ -1652,6 +1827,18 @@ export interface operations {
                   inputSources: string[];
                   choices?: string[];
                   maxLoopIterations?: number;
+                  review?: {
+                    /** @enum {string} */
+                    by: "runner" | "members" | "role";
+                    userIds?: string[];
+                    /** @enum {string} */
+                    role?: "reviewer" | "editor" | "owner";
+                    approvals: number;
+                    selfApproval: boolean;
+                    dueInHours?: number;
+                    /** @enum {string} */
+                    onDue?: "remind" | "escalate" | "fail";
+                  };
                 })[];
             };
           };
@@ -1847,6 +2034,21 @@ export interface operations {
           currentLoopIteration?: number;
           /** @default false */
           requiresUserInput?: boolean;
+          review?: ({
+            /**
+             * @default runner
+             * @enum {string}
+             */
+            by?: "runner" | "members" | "role";
+            userIds?: string[];
+            /** @enum {string} */
+            role?: "reviewer" | "editor" | "owner";
+            approvals?: number;
+            selfApproval?: boolean;
+            dueInHours?: number;
+            /** @enum {string} */
+            onDue?: "remind" | "escalate" | "fail";
+          }) | null;
         };
       };
     };
@@ -1898,6 +2100,21 @@ export interface operations {
           maxLoopIterations?: number;
           currentLoopIteration?: number;
           requiresUserInput?: boolean;
+          review?: ({
+            /**
+             * @default runner
+             * @enum {string}
+             */
+            by?: "runner" | "members" | "role";
+            userIds?: string[];
+            /** @enum {string} */
+            role?: "reviewer" | "editor" | "owner";
+            approvals?: number;
+            selfApproval?: boolean;
+            dueInHours?: number;
+            /** @enum {string} */
+            onDue?: "remind" | "escalate" | "fail";
+          }) | null;
         };
       };
     };
@@ -2546,6 +2763,172 @@ export interface operations {
       /** @description No content */
       204: {
         content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The reviews the signed-in user may decide, pending or done, newest first */
+  listReviews: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+        /** @description pending: still to decide; done: decided */
+        status?: "pending" | "done";
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["InboxReview"][] | ({
+            items: components["schemas"]["InboxReview"][];
+            nextCursor: string | null;
+          });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Approve a step's results as its reviewer */
+  approveReview: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Review"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Reject a step's results with a reason: the step goes back to the runner */
+  rejectReview: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Review"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Ask other people to approve a step's latest results */
+  requestReview: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        stepId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          userIds?: string[];
+          /** @enum {string} */
+          role?: "reviewer" | "editor" | "owner";
+          approvals?: number;
+          /** Format: date-time */
+          dueAt?: string;
+          /** @enum {string} */
+          onDue?: "remind" | "escalate" | "fail";
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Review"];
+        };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {
@@ -3635,6 +4018,21 @@ export interface operations {
               choices?: string[];
               /** @default 1 */
               maxLoopIterations?: number;
+              review?: {
+                /**
+                 * @default runner
+                 * @enum {string}
+                 */
+                by?: "runner" | "members" | "role";
+                userIds?: string[];
+                /** @enum {string} */
+                role?: "reviewer" | "editor" | "owner";
+                approvals?: number;
+                selfApproval?: boolean;
+                dueInHours?: number;
+                /** @enum {string} */
+                onDue?: "remind" | "escalate" | "fail";
+              };
             })[];
         };
       };
@@ -4346,6 +4744,21 @@ export interface operations {
                 choices?: string[];
                 /** @default 1 */
                 maxLoopIterations?: number;
+                review?: {
+                  /**
+                   * @default runner
+                   * @enum {string}
+                   */
+                  by?: "runner" | "members" | "role";
+                  userIds?: string[];
+                  /** @enum {string} */
+                  role?: "reviewer" | "editor" | "owner";
+                  approvals?: number;
+                  selfApproval?: boolean;
+                  dueInHours?: number;
+                  /** @enum {string} */
+                  onDue?: "remind" | "escalate" | "fail";
+                };
               })[];
           };
           /**
@@ -4353,6 +4766,8 @@ export interface operations {
            * @enum {string}
            */
           origin?: "json-import" | "ai-creator" | "flow-creator" | "template";
+          /** Format: uuid */
+          workspaceId?: string;
         };
       };
     };
@@ -4420,6 +4835,7 @@ export interface operations {
                   choices: string[];
                   /** @default 1 */
                   maxLoopIterations: number;
+                  review?: unknown;
                   /** @default */
                   reasoning: string;
                 })[];
@@ -4466,6 +4882,7 @@ export interface operations {
                     choices: string[];
                     /** @default 1 */
                     maxLoopIterations: number;
+                    review?: unknown;
                     /** @default */
                     reasoning: string;
                   })[];
@@ -4561,6 +4978,7 @@ export interface operations {
                     choices: string[];
                     /** @default 1 */
                     maxLoopIterations: number;
+                    review?: unknown;
                     /** @default */
                     reasoning: string;
                   })[];
@@ -4810,6 +5228,7 @@ export interface operations {
                 choices: string[];
                 /** @default 1 */
                 maxLoopIterations: number;
+                review?: unknown;
                 /** @default */
                 reasoning: string;
               })[];
