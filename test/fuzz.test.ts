@@ -933,6 +933,8 @@ function contractOf(document: object) {
           ? null
           : `answered ${mediaType || 'no content type'}, documented: ${Object.keys(content).join(', ')}`;
       }
+      // A text answer (an audit file as CSV): its documented media type is what can be checked.
+      if (!/^application\/(.+\+)?json$/.test(mediaType)) return null;
       const validate = validatorAt(
         'paths',
         operation.path,

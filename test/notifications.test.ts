@@ -517,3 +517,36 @@ describe('a timer across server processes (the built server: `npm run build` fir
     }
   }, 90_000);
 });
+
+describe('the queue on instances that start together', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  }, 60_000);
+  afterAll(() => db?.drop());
+
+  it('makes its queues once, whichever instance gets there first, and every instance starts', async () => {
+    // PostgreSQL ends one of two makings of a queue at once as a deadlock: each instance looks again.
+    const queues = Array.from(
+      { length: 4 },
+      () => new JobQueue({ databaseUrl: db.url, pollingIntervalSeconds: 1, stopTimeoutMs: 1_000 }),
+    );
+    const errors: Error[] = [];
+    for (const queue of queues) queue.onError((error) => errors.push(error));
+    try {
+      const started = await Promise.allSettled(
+        queues.map(async (queue) => {
+          await queue.start();
+          for (const name of ['mail', 'webhook', 'timer', 'other']) await queue.ensure(name);
+        }),
+      );
+      expect(started.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      const made = await db.sql<{ name: string }[]>`
+        SELECT name FROM pgboss.queue WHERE name NOT LIKE '\_\_pgboss%' ORDER BY name`;
+      expect(made.map((queue) => queue.name)).toEqual(['mail', 'other', 'timer', 'webhook']);
+      expect(errors).toEqual([]);
+    } finally {
+      await Promise.all(queues.map((queue) => queue.stop()));
+    }
+  });
+});

@@ -73,6 +73,7 @@ describe.skipIf(skipReason !== null)(
       for (const [href, text] of [
         ['/flows', 'Flows'],
         ['/workspaces', 'Workspaces'],
+        ['/reviews', 'Reviews'],
         ['/master-mode', 'Master Mode'],
         ['/guide', 'Guide'],
         ['/api-keys', 'Keys'],
@@ -95,6 +96,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('nav-menu-link').allTextContents()).toEqual([
         'Flows',
         'Workspaces',
+        'Reviews',
         'Master Mode',
         'Guide',
         'Sessions',
@@ -170,6 +172,7 @@ describe.skipIf(skipReason !== null)(
         ['/master-mode', 'master-mode-start', null],
         ['/about', 'about-page', null],
         ['/workspaces', 'workspaces-page', 'Workspaces'],
+        ['/reviews', 'reviews-page', null],
         [`/workspaces/${workspace.id}`, 'workspace-page', null],
         [`/workspaces/${workspace.id}?tab=members`, 'workspace-members', null],
         [`/workspaces/${workspace.id}?tab=executions`, 'workspace-executions', null],

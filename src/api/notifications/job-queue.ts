@@ -43,6 +43,9 @@ export interface JobQueueOptions {
  * own insert (its SQL and values, through a `db` executor that only records them), and `statementOf` sends
  * it on the command's connection, so the job commits with the events or not at all.
  */
+/** How many times a queue is looked for and made before its making's failure counts (see `ensure`). */
+const ENSURE_ATTEMPTS = 6;
+
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly queues = new Set<string>();
@@ -75,14 +78,21 @@ export class JobQueue {
     await this.boss.stop({ graceful: true, wait: true, close: true, timeout: this.options.stopTimeoutMs });
   }
 
-  /** Makes the queue `name` with its retry policy, unless it exists (another instance may make it at once). */
+  /**
+   * Makes the queue `name` with its retry policy, unless it exists. Instances starting together make their
+   * queues at once, and PostgreSQL may end one of two such makings as a deadlock (or the other may not have
+   * committed yet when this one fails): the queue is looked for again, a few times, before that counts.
+   */
   async ensure(name: string, retry?: Retry) {
     if (this.queues.has(name)) return;
-    if ((await this.boss.getQueue(name)) === null) {
+    for (let attempt = 1; ; attempt++) {
+      if ((await this.boss.getQueue(name)) !== null) break;
       try {
         await this.boss.createQueue(name, { name, ...retry });
+        break;
       } catch (error) {
-        if ((await this.boss.getQueue(name)) === null) throw error;
+        if (attempt >= ENSURE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** attempt));
       }
     }
     this.queues.add(name);
