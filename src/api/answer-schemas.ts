@@ -150,6 +150,16 @@ const stepRun = z
   })
   .meta({ id: 'StepRun' });
 
+/** One person's approval of a review: who, in which role, with what comment, when. */
+export const approvalAnswer = z
+  .object({
+    userId: recordId,
+    role: z.enum(WORKSPACE_ROLES).nullable(),
+    comment: z.string().nullable(),
+    at: z.string(),
+  })
+  .meta({ id: 'ReviewApproval' });
+
 /** A step's results waiting for (or decided by) another person than the runner. */
 export const reviewAnswer = z
   .object({
@@ -163,14 +173,7 @@ export const reviewAnswer = z
     role: z.enum(REVIEW_ROLES).nullable(),
     approvalsNeeded: z.int(),
     selfApproval: z.boolean(),
-    approvalsGiven: z.array(
-      z.object({
-        userId: recordId,
-        role: z.enum(WORKSPACE_ROLES).nullable(),
-        comment: z.string().nullable(),
-        at: z.string(),
-      }),
-    ),
+    approvalsGiven: z.array(approvalAnswer),
     rejection: z
       .object({
         userId: recordId,

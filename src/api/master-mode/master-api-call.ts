@@ -1,5 +1,6 @@
 import { DomainError } from '../../domain/errors';
 import { allowedApiUrl } from '../../domain/master-mode/row-run';
+import { readAtMost } from '../bounded-body';
 
 /** The outside API failed or answered nothing usable: for the user, like a failed model call. */
 const apiFailed = (message: string) => new DomainError('model_failed', message);
@@ -59,19 +60,7 @@ async function boundedText(response: Response): Promise<string> {
     await response.body?.cancel();
     throw apiFailed(`Câu trả lời của API lớn hơn ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > API_ROW_MAX_BYTES) {
-      await reader.cancel();
-      throw apiFailed(`Câu trả lời của API lớn hơn ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const { bytes, longer } = await readAtMost(response, API_ROW_MAX_BYTES);
+  if (longer) throw apiFailed(`Câu trả lời của API lớn hơn ${API_ROW_MAX_BYTES / 1024 / 1024} MB`);
+  return bytes.toString('utf8');
 }

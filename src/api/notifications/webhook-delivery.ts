@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { allowedOutsideUrl } from '../../domain/outside-hosts';
+import { readAtMost } from '../bounded-body';
 
 /** How long a receiver may take to answer a delivery. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -78,19 +79,6 @@ export async function tryDelivery(
 
 /** At most WEBHOOK_MAX_ANSWER_BYTES of the answer, as text; the rest is never read. */
 async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= WEBHOOK_MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, WEBHOOK_MAX_ANSWER_BYTES);
+  const { bytes } = await readAtMost(response, WEBHOOK_MAX_ANSWER_BYTES);
+  return bytes.toString('utf8');
 }

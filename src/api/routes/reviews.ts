@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
-import type { ExecutionState } from '../../domain/execution/types';
+import { type ExecutionState, REVIEW_STATUSES } from '../../domain/execution/types';
 import { MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
-import { recordId, reviewAnswer, storedAt } from '../answer-schemas';
+import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../answer-schemas';
 import { REVIEWS_ORDER } from '../executions/reviews-repository';
 import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
@@ -28,15 +28,8 @@ const inboxReview = z
     requestedAt: storedAt,
     dueAt: storedAt.nullable(),
     approvalsNeeded: z.int(),
-    approvalsGiven: z.array(
-      z.object({
-        userId: recordId,
-        role: z.enum(WORKSPACE_ROLES).nullable(),
-        comment: z.string().nullable(),
-        at: z.string(),
-      }),
-    ),
-    status: z.enum(['pending', 'approved', 'rejected', 'expired']),
+    approvalsGiven: z.array(approvalAnswer),
+    status: z.enum(REVIEW_STATUSES),
   })
   .meta({ id: 'InboxReview' });
 

@@ -462,6 +462,13 @@ export interface components {
       userInput?: string;
       message?: string;
     };
+    ReviewApproval: {
+      /** Format: uuid */
+      userId: string;
+      role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+      comment: string | null;
+      at: string;
+    };
     Review: {
       /** Format: uuid */
       id: string;
@@ -477,13 +484,7 @@ export interface components {
       role: ("reviewer" | "editor" | "owner") | null;
       approvalsNeeded: number;
       selfApproval: boolean;
-      approvalsGiven: ({
-          /** Format: uuid */
-          userId: string;
-          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
-          comment: string | null;
-          at: string;
-        })[];
+      approvalsGiven: components["schemas"]["ReviewApproval"][];
       rejection: ({
         /** Format: uuid */
         userId: string;
@@ -1063,13 +1064,7 @@ export interface components {
       requestedAt: string;
       dueAt: string | null;
       approvalsNeeded: number;
-      approvalsGiven: ({
-          /** Format: uuid */
-          userId: string;
-          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
-          comment: string | null;
-          at: string;
-        })[];
+      approvalsGiven: components["schemas"]["ReviewApproval"][];
       /** @enum {string} */
       status: "pending" | "approved" | "rejected" | "expired";
     };
