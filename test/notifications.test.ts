@@ -68,6 +68,26 @@ async function ownerWithWorkspace(t: TestApp) {
   return { owner, workspace };
 }
 
+/** A one-step flow in the workspace, run once by its owner: the execution and its step. */
+async function runInWorkspace(owner: Browser, workspace: string) {
+  const flow = await owner.made(201, 'POST', '/api/flows', {
+    name: 'Tea',
+    description: 'Tea flow',
+    workspaceId: workspace,
+  });
+  const step = await owner.made(201, 'POST', '/api/steps', {
+    flowId: flow.id,
+    name: 'Step 1',
+    order: 1,
+    systemPrompt: 'Say hello.',
+  });
+  const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
+  await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
+    userInput: 'tea',
+  });
+  return { execution, step: step.id as string };
+}
+
 const mailJobs = async (t: TestApp) =>
   t.db.sql<{ id: string; state: string }[]>`SELECT id, state FROM pgboss.job WHERE name = ${MAIL_QUEUE}`;
 
@@ -244,21 +264,7 @@ describe('webhooks', () => {
     const [sealed] = await t.db.sql`SELECT secret_sealed FROM webhooks WHERE id = ${made.id}`;
     expect(sealed!.secretSealed).not.toContain(secret);
 
-    const flow = await owner.made(201, 'POST', '/api/flows', {
-      name: 'Tea',
-      description: 'Tea flow',
-      workspaceId: workspace,
-    });
-    const step = await owner.made(201, 'POST', '/api/steps', {
-      flowId: flow.id,
-      name: 'Step 1',
-      order: 1,
-      systemPrompt: 'Say hello.',
-    });
-    const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
-    await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
-      userInput: 'tea',
-    });
+    const { execution } = await runInWorkspace(owner, workspace);
 
     await vi.waitFor(() => expect(hooks.deliveries).toHaveLength(2), { timeout: 30_000, interval: 50 });
     expect(hooks.deliveries.map((d) => d.valid)).toEqual([true, true]);
@@ -316,25 +322,11 @@ describe('webhooks', () => {
           'POST',
           `/api/invitations/${new URL(acceptUrl).pathname.split('/').at(-1)}/accept`,
         );
-        const flow = await owner.made(201, 'POST', '/api/flows', {
-          name: 'Reviewed',
-          description: 'A reviewed flow',
-          workspaceId: workspace,
-        });
-        const step = await owner.made(201, 'POST', '/api/steps', {
-          flowId: flow.id,
-          name: 'Step 1',
-          order: 1,
-          systemPrompt: 'Say hello.',
-        });
-        const execution = (await owner.made(201, 'POST', `/api/flows/${flow.id}/execute`)).id as string;
-        await owner.made(200, 'POST', `/api/executions/${execution}/steps/${step.id}/execute`, {
-          userInput: 'tea',
-        });
+        const { execution, step } = await runInWorkspace(owner, workspace);
         const review = await owner.made(
           201,
           'POST',
-          `/api/executions/${execution}/steps/${step.id}/review-requests`,
+          `/api/executions/${execution}/steps/${step}/review-requests`,
           {
             role: 'reviewer',
           },
@@ -349,7 +341,7 @@ describe('webhooks', () => {
         const decided = bodies.find((body) => body.type === 'review.decided');
         expect(requested).toMatchObject({
           workspaceId: workspace,
-          data: { executionId: execution, reviewId: review.id, stepId: step.id, role: 'reviewer' },
+          data: { executionId: execution, reviewId: review.id, stepId: step, role: 'reviewer' },
         });
         expect(decided).toMatchObject({
           data: { executionId: execution, reviewId: review.id, decision: 'rejected', reason: 'Too short' },
