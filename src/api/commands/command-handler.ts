@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import type { Decider } from '../../domain/decider';
-import { conflict, notFound } from '../../domain/errors';
+import { conflict } from '../../domain/errors';
 import {
   ConcurrencyConflict,
   type EventStore,
@@ -193,7 +193,7 @@ export class CommandHandler {
    */
   async requireIn(workspaceId: string, actor: string, action: Action, kind: RecordKind): Promise<void> {
     const role = await this.roles.roleOf(workspaceId, actor);
-    if (role === null) throw notFound('Workspace not found');
+    // No role: the access rule's 404 names the workspace.
     requireMay(actor, action, kind, { workspaceId, role }, 'Workspace');
   }
 
