@@ -188,6 +188,13 @@ export const reviewAnswer = z
     onDue: z.enum(ON_DUE).nullable(),
     note: z.string().nullable(),
     decidedAt: z.string().nullable(),
+    due: z
+      .object({ onDue: z.enum(ON_DUE), at: z.string() })
+      .nullable()
+      .describe('When its due time fired and what it did (remind, escalate, fail); null until then'),
+    ownersToo: z
+      .boolean()
+      .describe("Whether the workspace's owners may decide it too (escalated, or a named person left)"),
   })
   .meta({ id: 'Review' });
 

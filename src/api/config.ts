@@ -115,6 +115,9 @@ const environmentSchema = z.object({
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   ),
   MAIL_FROM: optionalText.pipe(z.string().min(3).max(320).optional()),
+  PUBLIC_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
+  ),
   QUEUE_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).min(0.5).max(60).default(2),
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce
     .number({ error: 'must be a number' })
@@ -166,6 +169,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of mails. */
   mailFrom: string;
+  /**
+   * Where users reach the web app (no trailing slash): the links of mails sent by the server on its own
+   * (a review's reminder), where no request tells it. PUBLIC_URL, or http://localhost:PORT.
+   */
+  publicUrl: string;
   /** How often an idle job worker asks the queue for work, in seconds. */
   queuePollSeconds: number;
   /** Seconds before a failed webhook delivery is tried again, doubled at each try after. */
@@ -208,6 +216,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     webhookHosts: e.WEBHOOK_HOSTS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'Prompt-flow workbench <no-reply@localhost>',
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },

@@ -297,13 +297,17 @@ function resultAndLogChanges(
             approvalsGiven: new JsonColumn([]),
             status: 'pending',
             decidedAt: null,
+            ownersToo: false,
             position,
           },
         },
       ];
     }
     case 'ReviewApproved':
-    case 'ReviewRejected': {
+    case 'ReviewRejected':
+    case 'ReviewDue':
+    case 'ReviewHandedBack':
+    case 'ReviewWithdrawn': {
       const review = after.reviews.find((r) => r.id === event.data.reviewId);
       if (!review) return [];
       return [
@@ -312,9 +316,11 @@ function resultAndLogChanges(
           table: 'step_reviews',
           id: review.id,
           set: {
+            userIds: new JsonColumn(review.userIds),
             approvalsGiven: new JsonColumn(review.approvalsGiven),
             status: review.status,
             decidedAt: review.decidedAt,
+            ownersToo: review.ownersToo,
           },
           position,
         },

@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webhookHosts: [TEST_WEBHOOK_HOST],
     smtpUrl: undefined,
     mailFrom: 'Workbench <no-reply@example.com>',
+    publicUrl: 'http://workbench.test',
     queuePollSeconds: 0.5,
     webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,

@@ -29,7 +29,7 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
  * stopping, resetting), reviewing its results (approve, edit, delete), or only recording the outcome of a
  * model call already allowed to run (read: stored whoever asks, so a finished call is never lost).
  */
-const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action> = {
+const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action | null> = {
   StartExecution: 'run',
   StartExecutionFrom: 'run',
   StartStepRun: 'run',
@@ -44,6 +44,10 @@ const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action> = {
   RequestReview: 'run',
   ApproveReview: 'review',
   RejectReview: 'review',
+  // Sent by the server, never by a route: a review's timer, a member's removal. Nobody's role decides them;
+  // the decider does (a review fires at its due time, a hand-back names only who left).
+  DueReview: null,
+  HandBackReviews: null,
   StopExecution: 'run',
   ResetExecution: 'run',
 };

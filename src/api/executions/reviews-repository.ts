@@ -71,4 +71,44 @@ export class ReviewsRepository {
         AND ${rows.after}
       ${rows.orderBy} ${rows.limit}`;
   }
+
+  /** What a review's mails show of it: its flow, step and who asked; undefined when there is no such review. */
+  async noticeOf(reviewId: string): Promise<ReviewNotice | undefined> {
+    const [row] = await this.sql<ReviewNotice[]>`
+      SELECT r.flow_id, coalesce(f.name, '') AS flow_name, r.step_name, r.workspace_id,
+             coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email, '') AS requested_by_name
+      FROM step_reviews r LEFT JOIN flows f ON f.id = r.flow_id LEFT JOIN users u ON u.id = r.requested_by
+      WHERE r.id = ${reviewId}`;
+    return row;
+  }
+
+  /** The workspace's members among `userIds` or holding `role`, with their mail addresses. */
+  async membersToTell(
+    workspaceId: string,
+    who: { userIds: string[]; role: string | null },
+  ): Promise<{ userId: string; email: string }[]> {
+    return this.sql<{ userId: string; email: string }[]>`
+      SELECT m.user_id, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+      WHERE m.workspace_id = ${workspaceId}
+        AND (m.user_id = ANY(${who.userIds}::uuid[]) OR m.role = ${who.role})
+      ORDER BY m.user_id`;
+  }
+
+  /** The executions with a pending review in the workspace naming `userId` among its people. */
+  async executionsNaming(workspaceId: string, userId: string): Promise<string[]> {
+    const rows = await this.sql<{ executionId: string }[]>`
+      SELECT DISTINCT execution_id FROM step_reviews
+      WHERE workspace_id = ${workspaceId} AND status = 'pending' AND by = 'members'
+        AND user_ids ? ${userId}::text`;
+    return rows.map((row) => row.executionId);
+  }
+}
+
+/** A review as its mails name it. */
+export interface ReviewNotice {
+  flowId: string;
+  flowName: string;
+  stepName: string;
+  workspaceId: string | null;
+  requestedByName: string;
 }

@@ -155,12 +155,12 @@ export class JobQueue {
    */
   async scheduleAt<Data extends object>(key: string, at: Date, job: Job<Data>, retry?: Retry) {
     await this.ensure(job.name);
-    return this.boss.send(job.name, job.data, {
-      id: timerIdOf(key),
-      singletonKey: key,
-      startAfter: at,
-      ...retry,
-    });
+    return this.boss.send(job.name, job.data, timerOptions(key, at, retry));
+  }
+
+  /** The insert of the timer `scheduleAt` makes, for a command's transaction (see `insertOf`). */
+  timerInsertOf<Data extends object>(key: string, at: Date, job: Job<Data>, retry?: Retry): JobInsert {
+    return this.insertOf(job, timerOptions(key, at, retry));
   }
 
   /** A job as the queue has it now (its state, tries, ...), or null once it is gone. */
@@ -168,14 +168,25 @@ export class JobQueue {
     return this.boss.getJobById<Data>(name, id, { includeArchive: true });
   }
 
-  /** The id a timer's job has: the same for the same key on every instance. */
-  static timerId(key: string) {
-    return timerIdOf(key);
+  /**
+   * The job id a key names: the same for the same key on every instance, so a key can only ever make one job
+   * row (a timer's, a mail sent once whatever retries the work that sends it).
+   */
+  static idFor(key: string) {
+    return jobIdOf(key);
   }
 }
 
-/** A UUID made of the key's SHA-256: the timer's job id, so a key can only ever make one job row. */
-function timerIdOf(key: string) {
+/** How a timer is sent: its id and singleton key from its key, started at its time. */
+const timerOptions = (key: string, at: Date, retry?: Retry): Omit<PgBoss.SendOptions, 'db'> => ({
+  id: jobIdOf(key),
+  singletonKey: key,
+  startAfter: at,
+  ...retry,
+});
+
+/** A UUID made of the key's SHA-256. */
+function jobIdOf(key: string) {
   const hex = createHash('sha256').update(`timer:${key}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

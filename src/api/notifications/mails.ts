@@ -13,6 +13,27 @@ export interface Mail {
 export interface MailTemplates {
   /** An invitation to a workspace: the link accepts it. */
   invitation: { workspaceName: string; role: string; acceptUrl: string; expiresAt: string };
+  /** A step's results wait for the reader's review: the link opens the run at the step. */
+  reviewRequested: ReviewMailValues & { note: string | null };
+  /** The review is still waiting at its due time. */
+  reviewReminder: ReviewMailValues;
+  /** The review went to the workspace's owners: it was due (`due`), or a person it named left (`member-left`). */
+  reviewEscalated: ReviewMailValues & { reason: 'due' | 'member-left' };
+  /** Back to the runner: the review was approved, rejected (with the reason) or expired. */
+  reviewDecided: ReviewMailValues & {
+    outcome: 'approved' | 'rejected' | 'expired';
+    decidedBy: string | null;
+    reason: string | null;
+  };
+}
+
+/** What every review mail shows: the flow, the step, who asked, when it is due, and the link to the step. */
+export interface ReviewMailValues {
+  flowName: string;
+  stepName: string;
+  requestedBy: string;
+  dueAt: string | null;
+  link: string;
 }
 
 export type MailTemplate = keyof MailTemplates;
@@ -52,7 +73,62 @@ const templates: { [T in MailTemplate]: (values: MailTemplates[T]) => Mail } = {
       ],
       { label: 'Nhận lời mời / Accept the invitation', url: acceptUrl },
     ),
+  reviewRequested: ({ flowName, stepName, requestedBy, dueAt, note, link }) =>
+    mailOf(
+      `Cần bạn duyệt: ${stepName} · ${flowName} / Review requested`,
+      [
+        `${requestedBy} cần bạn duyệt (review) kết quả của step "${stepName}" trong flow "${flowName}".`,
+        `${requestedBy} asks you to review the results of the step "${stepName}" of "${flowName}".`,
+        ...(note ? [`"${note}"`] : []),
+        ...dueLine(dueAt),
+      ],
+      { label: 'Mở step để duyệt / Open the step', url: link },
+    ),
+  reviewReminder: ({ flowName, stepName, requestedBy, dueAt, link }) =>
+    mailOf(
+      `Nhắc: ${stepName} · ${flowName} vẫn chờ duyệt / Reminder: review waiting`,
+      [
+        `Step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) vẫn đang chờ bạn duyệt.`,
+        `The step "${stepName}" of "${flowName}" (asked by ${requestedBy}) is still waiting for your review.`,
+        ...dueLine(dueAt),
+      ],
+      { label: 'Mở step để duyệt / Open the step', url: link },
+    ),
+  reviewEscalated: ({ flowName, stepName, requestedBy, reason, link }) =>
+    mailOf(
+      `Chuyển lên owner: ${stepName} · ${flowName} / Review escalated to you`,
+      [
+        reason === 'due'
+          ? `Review của step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) đã quá hạn và được chuyển lên owner của workspace.`
+          : `Một người duyệt step "${stepName}" trong flow "${flowName}" đã rời workspace; review được chuyển cho owner.`,
+        reason === 'due'
+          ? `The review of "${stepName}" of "${flowName}" (asked by ${requestedBy}) is past its due time: as an owner of the workspace you may decide it.`
+          : `A reviewer of "${stepName}" of "${flowName}" left the workspace: as an owner you may decide it in their place.`,
+      ],
+      { label: 'Mở step để duyệt / Open the step', url: link },
+    ),
+  reviewDecided: ({ flowName, stepName, outcome, decidedBy, reason, link }) => {
+    const who = decidedBy ?? 'hạn duyệt / the due time';
+    const vi = {
+      approved: `Step "${stepName}" trong flow "${flowName}" đã được approve bởi ${who}.`,
+      rejected: `Step "${stepName}" trong flow "${flowName}" bị từ chối bởi ${who}: hãy sửa hoặc chạy lại.`,
+      expired: `Review của step "${stepName}" trong flow "${flowName}" đã hết hạn: step trở lại với bạn.`,
+    }[outcome];
+    const en = {
+      approved: `The step "${stepName}" of "${flowName}" was approved by ${who}; the run can go on.`,
+      rejected: `The step "${stepName}" of "${flowName}" was rejected by ${who}: edit it or run it again.`,
+      expired: `The review of "${stepName}" of "${flowName}" expired at its due time: the step is back with you.`,
+    }[outcome];
+    return mailOf(
+      `${{ approved: 'Đã approve', rejected: 'Bị từ chối', expired: 'Hết hạn duyệt' }[outcome]}: ${stepName} · ${flowName}`,
+      [vi, en, ...(reason ? [`Lý do / Reason: ${reason}`] : [])],
+      { label: 'Mở step / Open the step', url: link },
+    );
+  },
 };
+
+/** The due time, when there is one. */
+const dueLine = (dueAt: string | null) => (dueAt ? [`Hạn / Due: ${dueAt}`] : []);
 
 /** The mail a job asks for. */
 export function renderMail(job: MailJob): Mail {

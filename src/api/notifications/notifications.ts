@@ -89,6 +89,8 @@ function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEv
         role: event.data.role,
         reason: event.data.reason,
       });
+    case 'ReviewDue':
+      return hookEvent('review.due', { reviewId: event.data.reviewId, onDue: event.data.onDue });
     default:
       return null;
   }
@@ -152,6 +154,15 @@ export class Notifications {
         ),
       ];
     });
+
+  /**
+   * Queues a mail now, outside any command (a review's notice, worked out after its event): `id` names it, so
+   * queueing the same mail again, when the work that queues it is retried, sends it once.
+   */
+  async queueMail(mail: MailJob, id: string) {
+    if (!this.mailer) return;
+    await this.queue.send({ name: MAIL_QUEUE, data: sealedMail(this.cipher, mail) }, { id, ...MAIL_RETRY });
+  }
 
   private async sendMail(data: SealedMail) {
     if (!this.mailer) {

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { ExecutionCommands } from '../executions/execution-commands';
 import { ExecutionViews } from '../executions/execution-views';
+import { ReviewNotices } from '../executions/review-notices';
 import { ReviewsRepository } from '../executions/reviews-repository';
 import { RunRegistry } from '../executions/run-registry';
 import { StepRunner } from '../executions/step-runner';
@@ -45,7 +46,20 @@ export default fp(
     app.decorate('runs', runs);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
-    app.decorate('reviews', new ReviewsRepository(app.sql));
+    const reviews = new ReviewsRepository(app.sql);
+    app.decorate('reviews', reviews);
+    // Reviews' due times, mails and hand-backs: jobs written with the events that call for them.
+    const notices = new ReviewNotices(
+      app.queue,
+      executions,
+      reviews,
+      app.users,
+      app.notifications,
+      app.config.publicUrl,
+      app.log,
+    );
+    await notices.start();
+    commands.react(notices.reaction);
     app.decorate(
       'stepRunner',
       new StepRunner({
@@ -64,7 +78,15 @@ export default fp(
   },
   {
     name: 'executions',
-    dependencies: ['server-instance', 'models', 'event-feed', 'live-updates', 'commands', 'flows'],
-    decorators: { fastify: ['config', 'sql', 'store'] },
+    dependencies: [
+      'server-instance',
+      'models',
+      'event-feed',
+      'live-updates',
+      'commands',
+      'flows',
+      'notifications',
+    ],
+    decorators: { fastify: ['config', 'sql', 'store', 'users'] },
   },
 );

@@ -8,6 +8,8 @@ import { buildPrompt } from './prompt';
 import { runningRun } from './queries';
 import {
   approveReview,
+  dueReview,
+  handBackReviews,
   pendingReviewOfResult,
   REVIEW_MESSAGES,
   rejectReview,
@@ -17,6 +19,7 @@ import {
   reviewOf,
   waitingFor,
   waitsForReview,
+  withdrawPendingReviews,
 } from './reviews';
 import { inExecutionOrder, sameSteps, snapshotOf } from './step-snapshots';
 import {
@@ -341,6 +344,12 @@ export function decide(
       return rejectReview(review, context.userId, context.role, command.data.reason, at);
     }
 
+    case 'DueReview':
+      return dueReview(reviewOf(state, command.data.reviewId), at);
+
+    case 'HandBackReviews':
+      return handBackReviews(state, command.data.userId, at);
+
     case 'UnapproveResult': {
       const result = resultOf(state, command.data.resultId);
       if (result.choiceIndex !== null) throw refuse('rule_violated', MESSAGES.choiceStaysApproved);
@@ -379,6 +388,7 @@ export function decide(
 
     case 'ResetExecution':
       return [
+        ...withdrawPendingReviews(state, at),
         {
           type: 'ExecutionReset',
           data: { cacheItemIds: cacheSlotsOf(state.steps).map(() => context.newId()), at },

@@ -215,6 +215,8 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
         approvalsGiven: [],
         rejection: null,
         decidedAt: null,
+        due: null,
+        ownersToo: false,
       };
       return { ...state, reviews: [...state.reviews, review] };
     }
@@ -239,24 +241,40 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
 
     case 'ReviewRejected': {
       const { reviewId, userId, role, reason, at } = event.data;
-      const review = state.reviews.find((r) => r.id === reviewId);
-      if (review?.status !== 'pending') return state;
-      // The step goes back to the runner: the work its run completed is to be done again.
-      const run = state.runs.find((r) => r.runId === review.runId);
-      const cache = state.executionCache.map((item) =>
-        run?.cacheItemId != null && item.id === run.cacheItemId
-          ? { ...item, status: 'pending' as const }
-          : item,
-      );
-      return {
-        ...state,
-        ...planned(state.steps, cache),
-        reviews: state.reviews.map((r) =>
-          r.id === reviewId
-            ? { ...r, status: 'rejected' as const, rejection: { userId, role, reason, at }, decidedAt: at }
-            : r,
-        ),
-      };
+      return backToRunner(state, reviewId, {
+        status: 'rejected',
+        rejection: { userId, role, reason, at },
+        decidedAt: at,
+      });
+    }
+
+    case 'ReviewDue': {
+      const { reviewId, onDue, at } = event.data;
+      if (onDue === 'fail')
+        return backToRunner(state, reviewId, { status: 'expired', due: { onDue, at }, decidedAt: at });
+      return withPendingReview(state, reviewId, (review) => ({
+        ...review,
+        due: { onDue, at },
+        ownersToo: review.ownersToo || onDue === 'escalate',
+      }));
+    }
+
+    case 'ReviewHandedBack': {
+      const { reviewId, userId } = event.data;
+      return withPendingReview(state, reviewId, (review) => ({
+        ...review,
+        userIds: review.userIds.filter((id) => id !== userId),
+        ownersToo: true,
+      }));
+    }
+
+    case 'ReviewWithdrawn': {
+      const { reviewId, at } = event.data;
+      return withPendingReview(state, reviewId, (review) => ({
+        ...review,
+        status: 'withdrawn',
+        decidedAt: at,
+      }));
     }
 
     case 'ExecutionStopped':
@@ -280,4 +298,33 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
       return state;
     }
   }
+}
+
+/** The state with the pending review `reviewId` changed by `change`; a review no longer pending stays as it is. */
+function withPendingReview(
+  state: ExecutionState,
+  reviewId: string,
+  change: (review: Review) => Review,
+): ExecutionState {
+  return {
+    ...state,
+    reviews: state.reviews.map((r) => (r.id === reviewId && r.status === 'pending' ? change(r) : r)),
+  };
+}
+
+/**
+ * A pending review ends without approval (rejected, or expired at its due time): the step goes back to the
+ * runner, and the work its reviewed run completed is to be done again.
+ */
+function backToRunner(state: ExecutionState, reviewId: string, outcome: Partial<Review>): ExecutionState {
+  const review = state.reviews.find((r) => r.id === reviewId);
+  if (review?.status !== 'pending') return state;
+  const run = state.runs.find((r) => r.runId === review.runId);
+  const cache = state.executionCache.map((item) =>
+    run?.cacheItemId != null && item.id === run.cacheItemId ? { ...item, status: 'pending' as const } : item,
+  );
+  return {
+    ...withPendingReview(state, reviewId, (r) => ({ ...r, ...outcome })),
+    ...planned(state.steps, cache),
+  };
 }

@@ -42,6 +42,10 @@ export interface HistoryWords {
   reviewRejected: (step: string, actor: string | null, role: string | null) => string;
   /** How long the review had waited when this decision came, and what the person wrote. */
   reviewDecisionDetail: (waitedMs: number, text: string | null) => string;
+  /** The review was still waiting at its due time, and what that did. */
+  reviewDue: (step: string, onDue: 'remind' | 'escalate' | 'fail') => string;
+  reviewHandedBack: (step: string, userId: string) => string;
+  reviewWithdrawn: (step: string) => string;
   executionStopped: (actor: string | null) => string;
   executionReset: (actor: string | null) => string;
   resetDetail: string;
@@ -92,6 +96,15 @@ export function describeEvent(
   const resultStep = (resultId: string) => {
     const result = before.results.find((r) => r.id === resultId);
     return result ? stepName(result.stepId, result.stepOrder) : null;
+  };
+  /** The step a review is of, and how long it had waited at `at`. */
+  const reviewed = (reviewId: string, at: string) => {
+    const review = before.reviews.find((r) => r.id === reviewId);
+    const order = before.steps.find((s) => s.id === review?.stepId)?.order ?? 0;
+    return {
+      step: review ? stepName(review.stepId, order) : words.step(0, null),
+      waited: review ? Date.parse(at) - Date.parse(review.requestedAt) : 0,
+    };
   };
 
   switch (event.type) {
@@ -188,13 +201,24 @@ export function describeEvent(
       );
     }
 
+    case 'ReviewDue': {
+      const { step, waited } = reviewed(event.data.reviewId, event.data.at);
+      return text(words.reviewDue(step, event.data.onDue), words.reviewDecisionDetail(waited, null));
+    }
+
+    case 'ReviewHandedBack':
+      return text(
+        words.reviewHandedBack(reviewed(event.data.reviewId, event.data.at).step, event.data.userId),
+      );
+
+    case 'ReviewWithdrawn':
+      return text(words.reviewWithdrawn(reviewed(event.data.reviewId, event.data.at).step));
+
     case 'ReviewApproved':
     case 'ReviewRejected': {
       const { data } = event;
       const review = before.reviews.find((r) => r.id === data.reviewId);
-      const order = before.steps.find((s) => s.id === review?.stepId)?.order ?? 0;
-      const step = review ? stepName(review.stepId, order) : words.step(0, null);
-      const waited = review ? Date.parse(data.at) - Date.parse(review.requestedAt) : 0;
+      const { step, waited } = reviewed(data.reviewId, data.at);
       if (event.type === 'ReviewRejected')
         return text(
           words.reviewRejected(step, actor, event.data.role),

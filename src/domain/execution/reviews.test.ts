@@ -363,6 +363,139 @@ describe('a step reviewed by another person', () => {
   });
 });
 
+const AFTER_DUE = '2025-01-03T03:05:00.000Z';
+const dueWith = (onDue: 'remind' | 'escalate' | 'fail'): ExecutionEvent[] => [
+  inWorkspace(),
+  ...ran,
+  { ...requested, data: { ...requested.data, onDue } } as ExecutionEvent,
+];
+const fired = (onDue: 'remind' | 'escalate' | 'fail'): ExecutionEvent => ({
+  type: 'ReviewDue',
+  data: { reviewId: 'review-1', onDue, at: AFTER_DUE },
+});
+const dueReview = { type: 'DueReview', data: { reviewId: 'review-1' } } as const;
+const system = (now: string) => asUser('system', null, now);
+
+describe("a review's due time", () => {
+  it('remind: fires once at its time, the review still waits for the same people', () => {
+    const { state } = given(decider, dueWith('remind'), system(AFTER_DUE))
+      .when(dueReview)
+      .thenEmits([fired('remind')]);
+    expect(state.reviews[0]).toMatchObject({ status: 'pending', due: { onDue: 'remind' }, ownersToo: false });
+    given(decider, [...dueWith('remind'), fired('remind')], system(AFTER_DUE))
+      .when(dueReview)
+      .thenEmits([]);
+  });
+
+  it('a review due without onDue reminds', () => {
+    const noOnDue = { ...requested, data: { ...requested.data, onDue: null } } as ExecutionEvent;
+    given(decider, [inWorkspace(), ...ran, noOnDue], system(AFTER_DUE))
+      .when(dueReview)
+      .thenEmits([fired('remind')]);
+  });
+
+  it('a timer early by this clock is refused, to be tried again; a decided review does not fire', () => {
+    given(decider, dueWith('fail'), system(LATER))
+      .when(dueReview)
+      .thenThrows('conflict', REVIEW_MESSAGES.notDueYet);
+    const rejected: ExecutionEvent = {
+      type: 'ReviewRejected',
+      data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', reason: 'No', at: LATER },
+    };
+    given(decider, [...dueWith('fail'), rejected], system(AFTER_DUE))
+      .when(dueReview)
+      .thenEmits([]);
+  });
+
+  it("escalate: the workspace's owners may decide it too; other members still may not", () => {
+    const escalated = [...dueWith('escalate'), fired('escalate')];
+    expect(fold(escalated).reviews[0]).toMatchObject({ status: 'pending', ownersToo: true });
+    given(decider, escalated, asUser('olga', 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([
+        {
+          type: 'ReviewApproved',
+          data: { reviewId: 'review-1', userId: 'olga', role: 'owner', comment: null, at: LATER },
+        },
+      ]);
+    given(decider, dueWith('escalate'), asUser('olga', 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.notOfRole('reviewer'));
+    given(decider, escalated, asUser('eve', 'editor'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.notOfRole('reviewer'));
+  });
+
+  it('fail: the review expires and the step goes back to the runner, who can run it again', () => {
+    const { state } = given(decider, dueWith('fail'), system(AFTER_DUE))
+      .when(dueReview)
+      .thenEmits([fired('fail')]);
+    expect(state.reviews[0]).toMatchObject({ status: 'expired', decidedAt: AFTER_DUE });
+    expect(state.results[0]!.approved).toBe(false);
+    expect(state.executionCache.find((item) => item.id === 'c1')!.status).toBe('pending');
+    given(decider, [...dueWith('fail'), fired('fail')], asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('conflict', REVIEW_MESSAGES.decided);
+  });
+});
+
+describe('a review when its people or its execution change', () => {
+  const named: ExecutionEvent = {
+    ...requested,
+    data: { ...requested.data, by: 'members', role: null, userIds: [ANA, BAO], approvals: 1 },
+  } as ExecutionEvent;
+
+  it('a named person removed from the workspace: the review goes to the owners, without them', () => {
+    const { state } = given(decider, [inWorkspace(), ...ran, named], system(LATER))
+      .when({ type: 'HandBackReviews', data: { userId: ANA } })
+      .thenEmits([{ type: 'ReviewHandedBack', data: { reviewId: 'review-1', userId: ANA, at: LATER } }]);
+    expect(state.reviews[0]).toMatchObject({ userIds: [BAO], ownersToo: true, status: 'pending' });
+    const handedBack: ExecutionEvent = {
+      type: 'ReviewHandedBack',
+      data: { reviewId: 'review-1', userId: ANA, at: LATER },
+    };
+    given(decider, [inWorkspace(), ...ran, named, handedBack], asUser(ANA, null))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.notNamed);
+    given(decider, [inWorkspace(), ...ran, named, handedBack], asUser('olga', 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .events();
+  });
+
+  it('someone the review does not name leaving changes nothing; nor does a role rule', () => {
+    given(decider, [inWorkspace(), ...ran, named], system(LATER))
+      .when({ type: 'HandBackReviews', data: { userId: 'carl' } })
+      .thenEmits([]);
+    given(decider, history, system(LATER))
+      .when({ type: 'HandBackReviews', data: { userId: ANA } })
+      .thenEmits([]);
+  });
+
+  it('a reset withdraws the review still waiting, and the step can run again', () => {
+    const events = given(decider, history, asUser(RUNNER, 'editor'))
+      .when({ type: 'ResetExecution', data: {} })
+      .events();
+    expect(events.map((e) => e.type)).toEqual(['ReviewWithdrawn', 'ExecutionReset']);
+    const after = fold([...history, ...events]);
+    expect(after.reviews[0]).toMatchObject({ status: 'withdrawn', decidedAt: LATER });
+    given(decider, [...history, ...events], asUser(RUNNER, 'editor'))
+      .when({
+        type: 'StartStepRun',
+        data: {
+          runId: 'run-2',
+          stepId: reviewed.id,
+          loopIteration: null,
+          userInput: '',
+          model: 'offline',
+          keySource: 'offline',
+          instanceId: 1,
+          conversation: { userNotes: '', rejectedIdeas: '' },
+        },
+      })
+      .events();
+  });
+});
+
 describe("a step's review rule", () => {
   it('fills in its defaults: one approval; self-approval only when the runner reviews', () => {
     expect(stepReviewSchema.parse({ by: 'role', role: 'reviewer' })).toEqual({

@@ -24,16 +24,20 @@ export const REVIEW_MESSAGES = {
   dueInPast: 'dueAt must be in the future',
   dueTooFar: 'dueAt can be at most a year ahead',
   tooManyReviewers: `At most ${MAX_REVIEWERS} people can be asked`,
+  notDueYet: 'This review is not due yet',
 } as const;
 
 const refuse = (kind: 'forbidden' | 'conflict' | 'not_found' | 'rule_violated', message: string) =>
   new DomainError(kind, message);
 
-/** Who a review waits for, in words: the named people, or a role. */
-export const waitingFor = (review: Pick<Review, 'by' | 'userIds' | 'role'>): string =>
-  review.by === 'role'
-    ? `a member with the ${review.role} role`
-    : `${review.userIds.length} named ${review.userIds.length === 1 ? 'person' : 'people'}`;
+/** Who a review waits for, in words: the named people, or a role (and the owners once it went to them). */
+export function waitingFor(review: Pick<Review, 'by' | 'userIds' | 'role' | 'ownersToo'>): string {
+  const asked =
+    review.by === 'role'
+      ? `a member with the ${review.role} role`
+      : `${review.userIds.length} named ${review.userIds.length === 1 ? 'person' : 'people'}`;
+  return review.ownersToo ? `${asked} or the workspace's owners` : asked;
+}
 
 /**
  * Whether `actor` (with `role` in the execution's workspace) is someone the review asks: one of the named
@@ -44,6 +48,8 @@ export function requireNamedByReview(review: Review, actor: string, role: Role |
   if (review.status !== 'pending') throw refuse('conflict', REVIEW_MESSAGES.decided);
   if (actor === review.requestedBy && !review.selfApproval)
     throw refuse('forbidden', REVIEW_MESSAGES.ownStep);
+  // Escalated, or handed back when a named person left: the owners may decide it as well.
+  if (review.ownersToo && role === 'owner') return;
   if (review.by === 'members' && !review.userIds.includes(actor))
     throw refuse('forbidden', REVIEW_MESSAGES.notNamed);
   if (review.by === 'role' && role !== review.role)
@@ -240,3 +246,34 @@ export function rejectReview(
     { type: 'ReviewRejected', data: { reviewId: review.id, userId: actor, role: role ?? null, reason, at } },
   ];
 }
+
+/** What a review due without an `onDue` of its own does: it reminds. */
+export const DEFAULT_ON_DUE = 'remind' as const;
+
+/**
+ * The review's due time has come: it fires once, doing what its `onDue` says (see ReviewDue). A review
+ * decided or withdrawn before, or fired already, is left as it is, so a timer fired twice does nothing more;
+ * a timer early by this clock is refused, to be tried again.
+ */
+export function dueReview(review: Review, now: string): ExecutionEvent[] {
+  if (review.status !== 'pending' || review.due !== null || review.dueAt === null) return [];
+  if (Date.parse(now) < Date.parse(review.dueAt)) throw refuse('conflict', REVIEW_MESSAGES.notDueYet);
+  return [
+    { type: 'ReviewDue', data: { reviewId: review.id, onDue: review.onDue ?? DEFAULT_ON_DUE, at: now } },
+  ];
+}
+
+/**
+ * `userId` left the execution's workspace: each pending review naming them goes to the owners (a review
+ * asking for a role needs nothing: whoever holds the role now decides it).
+ */
+export const handBackReviews = (state: ExecutionState, userId: string, at: string): ExecutionEvent[] =>
+  state.reviews
+    .filter((r) => r.status === 'pending' && r.by === 'members' && r.userIds.includes(userId))
+    .map((r) => ({ type: 'ReviewHandedBack', data: { reviewId: r.id, userId, at } }));
+
+/** A reset withdraws the reviews still waiting: the results they asked about are no longer the step's work. */
+export const withdrawPendingReviews = (state: ExecutionState, at: string): ExecutionEvent[] =>
+  state.reviews
+    .filter((r) => r.status === 'pending')
+    .map((r) => ({ type: 'ReviewWithdrawn', data: { reviewId: r.id, at } }));

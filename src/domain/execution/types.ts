@@ -84,7 +84,8 @@ export interface StepRun {
   message?: string;
 }
 
-export const REVIEW_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+/** `withdrawn`: the execution was reset while the review waited, so its results are no longer the step's work. */
+export const REVIEW_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'withdrawn'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** One person's approval of a review. */
@@ -121,6 +122,13 @@ export interface Review {
   /** Who rejected it, why and when; null unless rejected. */
   rejection: { userId: string; role: Role | null; reason: string; at: string } | null;
   decidedAt: string | null;
+  /** When its due time fired, and what it did; null until then (it fires once). */
+  due: { onDue: OnDue; at: string } | null;
+  /**
+   * Whether the workspace's owners may decide it too: it was escalated at its due time, or a person it named
+   * was removed from the workspace.
+   */
+  ownersToo: boolean;
 }
 
 export interface ExecutionState {
@@ -282,6 +290,24 @@ export type ExecutionEvent =
       type: 'ReviewRejected';
       data: { reviewId: string; userId: string; role: Role | null; reason: string; at: string };
     }
+  | {
+      /**
+       * The review was still pending at its due time: `remind` reminds who it asks, `escalate` lets the
+       * workspace's owners decide it too, `fail` ends it as expired and the step goes back to the runner.
+       */
+      type: 'ReviewDue';
+      data: { reviewId: string; onDue: OnDue; at: string };
+    }
+  | {
+      /** A person the review named left the workspace: the owners may decide it in their place. */
+      type: 'ReviewHandedBack';
+      data: { reviewId: string; userId: string; at: string };
+    }
+  | {
+      /** The execution was reset while the review waited: nobody decides it any more. */
+      type: 'ReviewWithdrawn';
+      data: { reviewId: string; at: string };
+    }
   | { type: 'ExecutionStopped'; data: { at: string } }
   | { type: 'ExecutionReset'; data: { cacheItemIds: string[]; at: string } }
   | { type: 'ExecutionCompleted'; data: { at: string } };
@@ -348,6 +374,10 @@ export type ExecutionCommand =
     }
   | { type: 'ApproveReview'; data: { reviewId: string; comment?: string | undefined } }
   | { type: 'RejectReview'; data: { reviewId: string; reason: string } }
+  /** The review's due time has come (sent by its timer, not by a person). */
+  | { type: 'DueReview'; data: { reviewId: string } }
+  /** `userId` was removed from the execution's workspace: the pending reviews naming them go to the owners. */
+  | { type: 'HandBackReviews'; data: { userId: string } }
   | { type: 'StopExecution'; data: Record<string, never> }
   | { type: 'ResetExecution'; data: Record<string, never> };
 

@@ -477,7 +477,7 @@ export interface components {
       runId: string | null;
       resultIds: string[];
       /** @enum {string} */
-      status: "pending" | "approved" | "rejected" | "expired";
+      status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
       /** @enum {string} */
       by: "members" | "role";
       userIds: string[];
@@ -499,6 +499,14 @@ export interface components {
       onDue: ("remind" | "escalate" | "fail") | null;
       note: string | null;
       decidedAt: string | null;
+      /** @description When its due time fired and what it did (remind, escalate, fail); null until then */
+      due: ({
+        /** @enum {string} */
+        onDue: "remind" | "escalate" | "fail";
+        at: string;
+      }) | null;
+      /** @description Whether the workspace's owners may decide it too (escalated, or a named person left) */
+      ownersToo: boolean;
     };
     ListedExecution: {
       /** Format: uuid */
@@ -906,6 +914,64 @@ export interface components {
       commandId: string | null;
     }) | ({
       /** @constant */
+      type: "ReviewDue";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** @enum {string} */
+        onDue: "remind" | "escalate" | "fail";
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ReviewHandedBack";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** Format: uuid */
+        userId: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ReviewWithdrawn";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
       type: "ExecutionStopped";
       data: {
         /** @description When it happened (ISO 8601) */
@@ -1066,7 +1132,7 @@ export interface components {
       approvalsNeeded: number;
       approvalsGiven: components["schemas"]["ReviewApproval"][];
       /** @enum {string} */
-      status: "pending" | "approved" | "rejected" | "expired";
+      status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
     };
     /** @enum {string} */
     WebhookEventType: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";

@@ -211,6 +211,15 @@ export const history = {
       `${step} bị từ chối (reject)${by(actor)}${role ? ` (${role})` : ''}: trả lại cho người chạy`,
     reviewDecisionDetail: (waitedMs: number, text: string | null) =>
       [`Đã chờ ${waitedFor(waitedMs)}`, text ? `'${text}'` : null].filter(Boolean).join(' · '),
+    reviewDue: (step: string, onDue: 'remind' | 'escalate' | 'fail') =>
+      ({
+        remind: `${step}: review đến hạn · đã nhắc người duyệt (reminder)`,
+        escalate: `${step}: review đến hạn · chuyển lên owner của workspace (escalate)`,
+        fail: `${step}: review hết hạn (expired): trả lại cho người chạy`,
+      })[onDue],
+    reviewHandedBack: (step: string, userId: string) =>
+      `${step}: người duyệt ${userId.slice(0, 8)} đã rời workspace · review chuyển cho owner`,
+    reviewWithdrawn: (step: string) => `${step}: review được rút lại vì execution được reset`,
     executionStopped: (actor: string | null) => `Execution đã dừng${by(actor)}`,
     executionReset: (actor: string | null) => `Execution được reset${by(actor)}`,
     resetDetail: 'Mọi step trở về Pending; các kết quả trước vẫn được giữ trong lịch sử',

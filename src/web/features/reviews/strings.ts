@@ -16,7 +16,13 @@ export const reviewsPage = {
   due: (at: string) => `Hạn: ${at}`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
   open: 'Mở run',
-  status: { pending: 'Đang chờ', approved: 'Approved', rejected: 'Rejected', expired: 'Quá hạn' },
+  status: {
+    pending: 'Đang chờ',
+    approved: 'Approved',
+    rejected: 'Rejected',
+    expired: 'Quá hạn',
+    withdrawn: 'Đã rút lại (reset)',
+  },
 };
 
 export const reviewNav = {

@@ -1,0 +1,245 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { DomainError } from '../../domain/errors';
+import type { ExecutionEvent, Review } from '../../domain/execution/types';
+import type { RecordedEvent } from '../../eventstore';
+import type { EventReaction } from '../commands/command-handler';
+import { JobQueue, type Retry } from '../notifications/job-queue';
+import type { MailJob, ReviewMailValues } from '../notifications/mails';
+import type { Notifications } from '../notifications/notifications';
+import type { UsersRepository } from '../users/users-repository';
+import type { ExecutionCommands } from './execution-commands';
+import type { ReviewNotice, ReviewsRepository } from './reviews-repository';
+
+/** The queues of reviews' work: due times, mails, hand-backs when a member leaves. */
+export const REVIEW_DUE_QUEUE = 'review-due';
+export const REVIEW_MAIL_QUEUE = 'review-mail';
+export const REVIEW_HAND_BACK_QUEUE = 'review-hand-back';
+
+/** A due time, a hand-back, a review's mails are tried again for a few hours: 30 s, 1 min, 2 min, ... */
+const REVIEW_RETRY: Retry = { retryLimit: 10, retryDelay: 30, retryBackoff: true };
+
+/** Who a review's mail is for: the people it asks, the workspace's owners, or the runner. */
+type Notice = 'requested' | 'reminder' | 'escalated-due' | 'escalated-member-left' | 'decided';
+
+interface ReviewDueJob {
+  executionId: string;
+  reviewId: string;
+}
+interface ReviewMailJob {
+  executionId: string;
+  reviewId: string;
+  notice: Notice;
+  /** The event that called for it: with each recipient, it names the mail, so a retry sends it once. */
+  eventId: string;
+}
+interface HandBackJob {
+  workspaceId: string;
+  userId: string;
+  /** Who removed them: the hand-back is theirs. */
+  removedBy: string;
+}
+
+/** The execution an `execution-<id>` stream is of. */
+const executionIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
+
+/** The path that opens the run of an execution at a step (the inbox's link). */
+export const reviewPath = (flowId: string, executionId: string, stepId: string) =>
+  `/flows/${flowId}?mode=run&execution=${executionId}&step=${stepId}`;
+
+/**
+ * What a review's events set going, none of which holds up a command: its due time as a durable timer, mails
+ * to the people it concerns, and, when a member leaves a workspace, the reviews naming them handed to the
+ * owners. Each is a job written in the command's transaction and worked by any instance.
+ */
+export class ReviewNotices {
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly executions: ExecutionCommands,
+    private readonly reviews: ReviewsRepository,
+    private readonly users: UsersRepository,
+    private readonly notifications: Pick<Notifications, 'mails' | 'queueMail'>,
+    private readonly publicUrl: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start() {
+    for (const name of [REVIEW_DUE_QUEUE, REVIEW_MAIL_QUEUE, REVIEW_HAND_BACK_QUEUE])
+      await this.queue.ensure(name, REVIEW_RETRY);
+    await this.queue.work<ReviewDueJob>(REVIEW_DUE_QUEUE, (job) => this.due(job.data));
+    await this.queue.work<ReviewMailJob>(REVIEW_MAIL_QUEUE, (job) => this.mail(job.data));
+    await this.queue.work<HandBackJob>(REVIEW_HAND_BACK_QUEUE, (job) => this.handBack(job.data));
+  }
+
+  /** The jobs a command's events call for, in its transaction. */
+  readonly reaction: EventReaction = (tx, recorded, source) =>
+    recorded.flatMap((event) =>
+      this.jobsOf(event, source.streamType).map((insert) => JobQueue.statementOf(tx, insert)),
+    );
+
+  private jobsOf(recorded: RecordedEvent, streamType: string) {
+    if (streamType === 'workspace') {
+      if (recorded.type !== 'MemberRemoved') return [];
+      const { userId } = recorded.data as { userId: string };
+      const job: HandBackJob = {
+        workspaceId: executionIdOf(recorded.streamId),
+        userId,
+        removedBy: (recorded.metadata.userId as string | undefined) ?? userId,
+      };
+      return [this.queue.insertOf({ name: REVIEW_HAND_BACK_QUEUE, data: job }, REVIEW_RETRY)];
+    }
+    if (streamType !== 'execution') return [];
+    const executionId = executionIdOf(recorded.streamId);
+    const event = { type: recorded.type, data: recorded.data } as ExecutionEvent;
+    const inserts = [];
+    if (event.type === 'ReviewRequested' && event.data.dueAt !== null) {
+      const { reviewId } = event.data;
+      const job = { name: REVIEW_DUE_QUEUE, data: { executionId, reviewId } satisfies ReviewDueJob };
+      inserts.push(
+        this.queue.timerInsertOf(`review-due:${reviewId}`, new Date(event.data.dueAt), job, REVIEW_RETRY),
+      );
+    }
+    const notice = this.notifications.mails ? noticeOf(event) : null;
+    if (notice) {
+      const data: ReviewMailJob = { executionId, ...notice, eventId: recorded.eventId };
+      inserts.push(this.queue.insertOf({ name: REVIEW_MAIL_QUEUE, data }, REVIEW_RETRY));
+    }
+    return inserts;
+  }
+
+  /** The review's due time has come: the execution decides what that does (nothing, once it is decided). */
+  private async due({ executionId, reviewId }: ReviewDueJob) {
+    const state = await loadedOrNull(this.executions, executionId);
+    const review = state?.reviews.find((r) => r.id === reviewId);
+    if (!review) return;
+    await this.executions.handle(executionId, review.requestedBy, {
+      type: 'DueReview',
+      data: { reviewId },
+    });
+  }
+
+  /** A member left the workspace: every pending review naming them goes to the owners. */
+  private async handBack({ workspaceId, userId, removedBy }: HandBackJob) {
+    for (const executionId of await this.reviews.executionsNaming(workspaceId, userId))
+      await this.executions.handle(executionId, removedBy, { type: 'HandBackReviews', data: { userId } });
+  }
+
+  /** The mails of a review's event, one to each person it concerns, each queued once. */
+  private async mail({ executionId, reviewId, notice, eventId }: ReviewMailJob) {
+    const [state, about] = await Promise.all([
+      loadedOrNull(this.executions, executionId),
+      this.reviews.noticeOf(reviewId),
+    ]);
+    const review = state?.reviews.find((r) => r.id === reviewId);
+    if (!review || !about?.workspaceId) return;
+    // An approval short of the number needed decides nothing yet: the runner hears of the decision.
+    if (notice === 'decided' && review.status === 'pending') return;
+    const values: ReviewMailValues = {
+      flowName: about.flowName,
+      stepName: about.stepName,
+      requestedBy: about.requestedByName,
+      dueAt: review.dueAt,
+      link: `${this.publicUrl}${reviewPath(about.flowId, executionId, review.stepId)}`,
+    };
+    const decidedBy = notice === 'decided' ? await decidersOf(review, this.users) : null;
+    for (const { userId, email } of await this.recipients(notice, review, about)) {
+      const mail = mailFor(notice, email, values, review, decidedBy);
+      if (mail) await this.notifications.queueMail(mail, JobQueue.idFor(`${eventId}:${userId}`));
+    }
+    this.log.debug({ reviewId, notice }, 'review mails queued');
+  }
+
+  private async recipients(notice: Notice, review: Review, about: ReviewNotice) {
+    const workspaceId = about.workspaceId!;
+    if (notice === 'decided') {
+      const runner = await this.users.byId(review.requestedBy);
+      return runner ? [{ userId: runner.id, email: runner.email }] : [];
+    }
+    if (notice === 'escalated-due' || notice === 'escalated-member-left')
+      return this.reviews.membersToTell(workspaceId, { userIds: [], role: 'owner' });
+    const asked = await this.reviews.membersToTell(workspaceId, {
+      userIds: review.userIds,
+      role: review.role,
+    });
+    return asked.filter(
+      (member) =>
+        (review.selfApproval || member.userId !== review.requestedBy) &&
+        !review.approvalsGiven.some((a) => a.userId === member.userId),
+    );
+  }
+}
+
+/** Which mail an execution's event calls for, and about which review; null: none. */
+function noticeOf(event: ExecutionEvent): { reviewId: string; notice: Notice } | null {
+  switch (event.type) {
+    case 'ReviewRequested':
+      return { reviewId: event.data.reviewId, notice: 'requested' };
+    case 'ReviewDue': {
+      const notice = ({ remind: 'reminder', escalate: 'escalated-due', fail: 'decided' } as const)[
+        event.data.onDue
+      ];
+      return { reviewId: event.data.reviewId, notice };
+    }
+    case 'ReviewHandedBack':
+      return { reviewId: event.data.reviewId, notice: 'escalated-member-left' };
+    case 'ReviewApproved':
+    case 'ReviewRejected':
+      return { reviewId: event.data.reviewId, notice: 'decided' };
+    default:
+      return null;
+  }
+}
+
+function mailFor(
+  notice: Notice,
+  to: string,
+  values: ReviewMailValues,
+  review: Review,
+  decidedBy: string | null,
+): MailJob | null {
+  switch (notice) {
+    case 'requested':
+      return { to, template: 'reviewRequested', values: { ...values, note: review.note } };
+    case 'reminder':
+      return { to, template: 'reviewReminder', values };
+    case 'escalated-due':
+    case 'escalated-member-left':
+      return {
+        to,
+        template: 'reviewEscalated',
+        values: { ...values, reason: notice === 'escalated-due' ? 'due' : 'member-left' },
+      };
+    case 'decided': {
+      // Withdrawn by a reset before this mail went out: nothing to tell.
+      if (review.status !== 'approved' && review.status !== 'rejected' && review.status !== 'expired')
+        return null;
+      return {
+        to,
+        template: 'reviewDecided',
+        values: { ...values, outcome: review.status, decidedBy, reason: review.rejection?.reason ?? null },
+      };
+    }
+  }
+}
+
+/** Who decided the review, in words: the people who approved it, or who rejected it; null: its due time. */
+async function decidersOf(review: Review, users: UsersRepository): Promise<string | null> {
+  const ids =
+    review.status === 'approved'
+      ? review.approvalsGiven.map((a) => a.userId)
+      : review.rejection
+        ? [review.rejection.userId]
+        : [];
+  if (ids.length === 0) return null;
+  const actor = await users.actors(ids);
+  return ids.map((id) => actor(id).name ?? id).join(', ');
+}
+
+/** The execution, or null when there is none any more (the job then has nothing to do). */
+async function loadedOrNull(executions: ExecutionCommands, executionId: string) {
+  try {
+    return (await executions.load(executionId, null)).state;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return null;
+    throw error;
+  }
+}
