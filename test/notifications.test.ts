@@ -2,8 +2,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
 import { JobQueue } from '../src/api/notifications/job-queue';
@@ -11,6 +9,7 @@ import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
 import { createOwnKeyCipher } from '../src/api/own-key-cipher';
 import { Browser } from './support/access-table';
 import { createTestDatabase, type TestDatabase } from './support/database';
+import { mailbox } from './support/mailbox';
 import { startServerProcess } from './support/server-process';
 import {
   anotherAddress,
@@ -20,36 +19,11 @@ import {
   TEST_APP_SECRET,
   type TestApp,
 } from './support/test-app';
+import { receiver } from './support/webhook-receiver';
 
 const offline = {
   resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
 };
-
-/** An SMTP server on a free port that parses each mail it takes. */
-async function mailbox() {
-  const mails: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          mails.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    mails,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A port nothing listens on. */
 async function closedPort() {
@@ -198,39 +172,6 @@ describe('without SMTP_URL', () => {
     expect(await mailJobs(t)).toHaveLength(0);
   });
 });
-
-/** A webhook receiver that checks each delivery's signature, answers 500 to the first and 200 after. */
-async function receiver(secret: () => string) {
-  const deliveries: { body: string; signature: string; valid: boolean }[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const signature = String(request.headers['x-workbench-signature'] ?? '');
-      const { t, v1 } = Object.fromEntries(
-        signature.split(',').map((part) => part.split('=') as [string, string]),
-      );
-      const expected = createHmac('sha256', secret()).update(`${t}.${body}`).digest();
-      const given = Buffer.from(v1 ?? '', 'hex');
-      const valid =
-        given.length === expected.length &&
-        timingSafeEqual(given, expected) &&
-        Math.abs(Date.now() / 1000 - Number(t)) < 300;
-      deliveries.push({ body, signature, valid });
-      response.statusCode = deliveries.length === 1 ? 500 : 200;
-      response.end(deliveries.length === 1 ? 'not now' : 'ok');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    deliveries,
-    host: `127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 describe('webhooks', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
-import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
+import { createTestApp, type TestApp } from './support/test-app';
+import { join, newWorkspace, ok, type Person, person as personOf } from './support/workspace-people';
 
 /**
  * A step's review by another person, through the API: a step assigned to the workspace's reviewers makes
@@ -9,42 +9,9 @@ import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } 
  * reason, the runner runs it again, and two reviewers approve it before the run goes on.
  */
 
-interface Person {
-  client: Client;
-  id: string;
-  email: string;
-}
-
 let t: TestApp;
 
-const person = async (firstName: string): Promise<Person> => {
-  const { cookie, user, email } = await signUp(t.app, firstName, { remoteAddress: anotherAddress() });
-  return { client: as(t.app, cookie), id: user.id, email };
-};
-
-async function newWorkspace(owner: Person, name = 'Team') {
-  const response = await owner.client.post('/api/workspaces', { name });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { id: string };
-}
-
-/** `member` joins the workspace in `role`, invited by `owner`. */
-async function join(owner: Person, workspaceId: string, member: Person, role: string) {
-  const invited = await owner.client.post(`/api/workspaces/${workspaceId}/invitations`, {
-    email: member.email,
-    role,
-  });
-  expect(invited.statusCode, invited.body).toBe(201);
-  const token = invited.json().acceptUrl.split('/').at(-1);
-  const accepted = await member.client.post(`/api/invitations/${token}/accept`);
-  expect(accepted.statusCode, accepted.body).toBe(200);
-}
-
-/** The answer's body, once its status is the one expected. */
-const ok = (response: LightMyRequestResponse, status = 200) => {
-  expect(response.statusCode, response.body).toBe(status);
-  return response.json();
-};
+const person = (firstName: string) => personOf(t.app, firstName);
 
 beforeAll(async () => {
   t = await createTestApp(

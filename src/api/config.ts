@@ -116,7 +116,10 @@ const environmentSchema = z.object({
   ),
   MAIL_FROM: optionalText.pipe(z.string().min(3).max(320).optional()),
   PUBLIC_URL: optionalText.pipe(
-    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000).optional(),
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .max(2000)
+      .optional(),
   ),
   QUEUE_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).min(0.5).max(60).default(2),
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce

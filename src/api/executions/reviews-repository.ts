@@ -46,8 +46,8 @@ export class ReviewsRepository {
 
   /**
    * The reviews the user may decide, pending or done: those naming them, or asking for their role in the
-   * execution's workspace (where their role may review), never their own request when it forbids
-   * self-approval. The same rule as the decider's (requireNamedByReview), as a query.
+   * execution's workspace (where their role may review), or gone to the owners when they are one, never their
+   * own request when it forbids self-approval. The same rule as the decider's (requireNamedByReview), as a query.
    */
   inbox(userId: string, status: 'pending' | 'done', page: Page | null = null): Promise<Keyed<InboxReview>[]> {
     const { sql } = this;
@@ -62,12 +62,13 @@ export class ReviewsRepository {
       JOIN executions e ON e.id = r.execution_id
       LEFT JOIN flows f ON f.id = r.flow_id
       LEFT JOIN users u ON u.id = r.requested_by
+      LEFT JOIN workspace_members m ON m.workspace_id = e.workspace_id AND m.user_id = ${userId}
       WHERE ${inStatus}
         AND ${mayInSql(sql, userId, 'review', 'execution', heldIn('e'))}
         AND (r.self_approval OR r.requested_by <> ${userId})
         AND ((r.by = 'members' AND r.user_ids ? ${userId}::text)
-          OR (r.by = 'role' AND r.role = (SELECT m.role FROM workspace_members m
-                                          WHERE m.workspace_id = e.workspace_id AND m.user_id = ${userId})))
+          OR (r.by = 'role' AND r.role = m.role)
+          OR (r.owners_too AND m.role = 'owner'))
         AND ${rows.after}
       ${rows.orderBy} ${rows.limit}`;
   }
