@@ -180,6 +180,7 @@ export const ACCESS: Record<string, Entry> = {
   'GET /api/executions/{id}/events': { access: 'owner', needs: 'read', query: () => '?limit=10' },
   'GET /api/executions/{id}/state': { access: 'owner', needs: 'read', query: () => '?at=1' },
   'GET /api/executions/{id}/verify': { access: 'owner', needs: 'read' },
+  'GET /api/executions/{id}/reviews/audit': { access: 'owner', needs: 'read' },
   'GET /api/executions/{id}/audit': { access: 'owner', needs: 'read', query: () => '?format=csv' },
   'POST /api/executions/{id}/rerun-from/{stepId}': { access: 'owner', needs: 'run' },
   'PUT /api/step-results/{id}': { access: 'owner', needs: 'review', body: () => ({ label: 'ideas' }) },

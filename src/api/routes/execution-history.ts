@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { decider } from '../../domain/execution/decider';
-import { SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
+import { reviewAudit } from '../../domain/execution/review-audit';
+import { REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
+import { REVIEW_ROLES } from '../../domain/step-review';
+import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
 import { executionAggregate } from '../executions/execution-aggregate';
@@ -59,6 +62,51 @@ const workspaceExecutionsPage = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** A person as the history names them: their id and display name (null once the user is gone). */
+const namedPerson = z.object({ userId: recordId, name: z.string().nullable() });
+
+const decisionFields = {
+  userId: recordId,
+  name: z.string().nullable(),
+  role: z.enum(WORKSPACE_ROLES).nullable().describe('Their role in the workspace when they decided'),
+  at: z.string(),
+  seen: z
+    .array(
+      z.object({
+        resultId: recordId,
+        label: z.string().nullable(),
+        result: z.string().nullable().describe('Its text when they decided; null: deleted before'),
+      }),
+    )
+    .describe('The reviewed results as they read at the decision'),
+};
+
+const reviewAuditAnswer = z
+  .object({
+    reviewId: recordId,
+    stepId: recordId,
+    requestedBy: namedPerson,
+    requestedAt: z.string(),
+    asked: z.object({
+      by: z.enum(['members', 'role']),
+      members: z.array(namedPerson).describe('The people named; empty when a role was asked'),
+      role: z.enum(REVIEW_ROLES).nullable(),
+      approvalsNeeded: z.int(),
+    }),
+    dueAt: z.string().nullable(),
+    note: z.string().nullable(),
+    decisions: z.array(
+      z.discriminatedUnion('decision', [
+        z.object({ decision: z.literal('approved'), comment: z.string().nullable(), ...decisionFields }),
+        z.object({ decision: z.literal('rejected'), reason: z.string(), ...decisionFields }),
+      ]),
+    ),
+    status: z.enum(REVIEW_STATUSES),
+    decidedAt: z.string().nullable(),
+    waitedMs: z.int().nullable().describe('Request to final decision, or to now while pending'),
+  })
+  .meta({ id: 'ReviewAudit' });
+
 const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
 
 /**
@@ -114,6 +162,31 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
       await app.commands.require(executionAggregate, state, userId, 'read');
       return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
+    },
+  );
+
+  // Each review told for an auditor, with the people named: the domain folds the log, this names who is who.
+  app.get(
+    '/api/executions/:id/reviews/audit',
+    { schema: { params: idParams, response: { 200: z.array(reviewAuditAnswer) } } },
+    async (request) => {
+      const { id } = request.params;
+      await readableStream(id, userIdOf(request));
+      const { events } = await store.readStream(executionStreamId(id));
+      const audits = reviewAudit(events.map(toExecutionEvent), new Date().toISOString());
+      const people = audits.flatMap((a) => [
+        a.requestedBy,
+        ...a.asked.userIds,
+        ...a.decisions.map((d) => d.userId),
+      ]);
+      const actor = await app.users.actors(people);
+      const named = (userId: string) => ({ userId, name: actor(userId).name });
+      return audits.map(({ requestedBy, asked: { userIds, ...asked }, decisions, ...audit }) => ({
+        ...audit,
+        requestedBy: named(requestedBy),
+        asked: { ...asked, members: userIds.map(named) },
+        decisions: decisions.map((decision) => ({ ...decision, name: actor(decision.userId).name })),
+      }));
     },
   );
 

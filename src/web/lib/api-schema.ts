@@ -4,6 +4,11 @@
  */
 
 
+/** OneOf type helpers */
+type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
+type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
+type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
+
 export interface paths {
   "/healthz": {
     /** Whether this process answers */
@@ -104,6 +109,39 @@ export interface paths {
   "/api/executions/{id}/state": {
     /** An execution as it stood after any event */
     get: operations["getExecutionState"];
+  };
+  "/api/executions/{id}/reviews/audit": {
+    get: {
+      parameters: {
+        path: {
+          id: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": components["schemas"]["ReviewAudit"][];
+          };
+        };
+        /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+        303: {
+          content: never;
+        };
+        /** @description A problem (RFC 9457) */
+        "4XX": {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description A problem (RFC 9457) */
+        "5XX": {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
   };
   "/api/workspaces/{id}/executions": {
     /** A workspace's executions, newest first, filtered by flow, person, status and time */
@@ -1033,6 +1071,74 @@ export interface components {
       userId: string;
       userName: string;
       completedAt: string | null;
+    };
+    ReviewAudit: {
+      /** Format: uuid */
+      reviewId: string;
+      /** Format: uuid */
+      stepId: string;
+      requestedBy: {
+        /** Format: uuid */
+        userId: string;
+        name: string | null;
+      };
+      requestedAt: string;
+      asked: {
+        /** @enum {string} */
+        by: "members" | "role";
+        /** @description The people named; empty when a role was asked */
+        members: ({
+            /** Format: uuid */
+            userId: string;
+            name: string | null;
+          })[];
+        role: ("reviewer" | "editor" | "owner") | null;
+        approvalsNeeded: number;
+      };
+      dueAt: string | null;
+      note: string | null;
+      decisions: (OneOf<[{
+          /** @constant */
+          decision: "approved";
+          comment: string | null;
+          /** Format: uuid */
+          userId: string;
+          name: string | null;
+          /** @description Their role in the workspace when they decided */
+          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+          at: string;
+          /** @description The reviewed results as they read at the decision */
+          seen: ({
+              /** Format: uuid */
+              resultId: string;
+              label: string | null;
+              /** @description Its text when they decided; null: deleted before */
+              result: string | null;
+            })[];
+        }, {
+          /** @constant */
+          decision: "rejected";
+          reason: string;
+          /** Format: uuid */
+          userId: string;
+          name: string | null;
+          /** @description Their role in the workspace when they decided */
+          role: ("owner" | "editor" | "reviewer" | "auditor") | null;
+          at: string;
+          /** @description The reviewed results as they read at the decision */
+          seen: ({
+              /** Format: uuid */
+              resultId: string;
+              label: string | null;
+              /** @description Its text when they decided; null: deleted before */
+              result: string | null;
+            })[];
+        }]>)[];
+      /** @enum {string} */
+      status: "pending" | "approved" | "rejected" | "expired";
+      decidedAt: string | null;
+      /** @description Request to final decision, or to now while pending */
+      waitedMs: number | null;
     };
     /** @description Whether a record's stored events are the ones the server appended, by their hashes */
     RecordCheck: ({

@@ -166,6 +166,30 @@ export const history = {
   diffBefore: 'Trước',
   diffAfter: 'Sau',
   unknownActor: 'User',
+  /** The Reviews section: each review of the execution as an auditor reads it. */
+  reviews: {
+    title: 'Reviews',
+    count: (n: number) => `${n} review`,
+    loadFailed: 'Không thể tải các review',
+    askedMembers: (names: string[]) => `Người được chỉ định: ${names.join(', ')}`,
+    askedRole: (role: string) => `Mọi thành viên có role ${role}`,
+    approvalsNeeded: (n: number) => `cần ${n} người approve`,
+    requested: (actor: string, at: string) => `Yêu cầu bởi ${actor} · ${at}`,
+    due: (at: string) => `hạn ${at}`,
+    note: (note: string) => `Ghi chú: '${note}'`,
+    status: { pending: 'Đang chờ', approved: 'Approved', rejected: 'Rejected', expired: 'Expired' },
+    waited: (ms: number, pending: boolean) =>
+      pending ? `Đã chờ ${waitedFor(ms)}, vẫn đang chờ` : `Chờ ${waitedFor(ms)} đến quyết định cuối`,
+    noDecision: 'Chưa ai quyết định',
+    approved: 'Approve',
+    rejected: 'Reject',
+    decidedBy: (actor: string, role: string | null, at: string) =>
+      `${actor}${role ? ` (${role})` : ''} · ${at}`,
+    comment: 'Nhận xét',
+    reason: 'Lý do',
+    seen: (n: number) => `Nội dung họ đã thấy khi quyết định (${n} kết quả)`,
+    deleted: '(kết quả đã bị xóa trước khi quyết định)',
+  },
   words: {
     executionStarted: (actor: string | null) => `Execution bắt đầu${by(actor)}`,
     stepList: (steps: string[]) => steps.join(', '),

@@ -10,6 +10,7 @@ import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';
 import { HistoryStateView } from './history-state-view';
 import { HistoryTimeline } from './history-timeline';
 import { RecordCheck } from './record-check';
+import { ReviewAuditSection } from './review-audit';
 
 const selectClasses =
   'h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
@@ -37,30 +38,33 @@ function ExecutionHistory({
   if (!point) return <p className="text-sm text-slate-500">{t.empty}</p>;
 
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
-      <HistoryTimeline
-        points={points}
-        flowId={flowId}
-        position={position}
-        onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
-      />
-      <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
-        <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">
-          <span className="font-medium">{point.text.title}</span>
-          <span className="text-slate-500">
-            {' · '}
-            {formatDateTime(point.at)}
-          </span>
-        </p>
-        <HistoryStateView
-          state={point.state}
+    <>
+      <ReviewAuditSection executionId={executionId} steps={points.at(-1)?.state.steps ?? []} />
+      <div className="grid min-h-0 flex-1 grid-cols-1 gap-4 overflow-y-auto lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden">
+        <HistoryTimeline
+          points={points}
+          flowId={flowId}
           position={position}
-          syncedVersion={flowVersionAt(points, position)}
-          trail={trail}
-          onOpenExecution={onOpenExecution}
+          onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
         />
+        <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
+          <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">
+            <span className="font-medium">{point.text.title}</span>
+            <span className="text-slate-500">
+              {' · '}
+              {formatDateTime(point.at)}
+            </span>
+          </p>
+          <HistoryStateView
+            state={point.state}
+            position={position}
+            syncedVersion={flowVersionAt(points, position)}
+            trail={trail}
+            onOpenExecution={onOpenExecution}
+          />
+        </div>
       </div>
-    </div>
+    </>
   );
 }
 

@@ -1,0 +1,138 @@
+import type { ReviewRole } from '../step-review';
+import type { Role } from '../workspace/events';
+import { decider } from './decider';
+import type { ExecutionEvent, ExecutionState, Review, ReviewStatus } from './types';
+
+/** A reviewed result as it read when a decision was made. */
+export interface SeenResult {
+  resultId: string;
+  label: string | null;
+  /** Its text at the moment of the decision; null when it had been deleted before it. */
+  result: string | null;
+}
+
+interface DecisionBase {
+  userId: string;
+  /** Their role in the execution's workspace when they decided. */
+  role: Role | null;
+  at: string;
+  /** What the decider had in front of them: the reviewed results, edits before the decision included. */
+  seen: SeenResult[];
+}
+
+export type ReviewDecisionAudit =
+  | (DecisionBase & { decision: 'approved'; comment: string | null })
+  | (DecisionBase & { decision: 'rejected'; reason: string });
+
+/** One review as an auditor reads it: who asked whom, who decided what, having seen which text, how long it took. */
+export interface ReviewAudit {
+  reviewId: string;
+  stepId: string;
+  requestedBy: string;
+  requestedAt: string;
+  asked: { by: 'members' | 'role'; userIds: string[]; role: ReviewRole | null; approvalsNeeded: number };
+  dueAt: string | null;
+  note: string | null;
+  decisions: ReviewDecisionAudit[];
+  status: ReviewStatus;
+  decidedAt: string | null;
+  /** From the request to its final decision, or to now while it is pending; null when it ended undecided. */
+  waitedMs: number | null;
+}
+
+/** What the fold carries: the execution as it stands, and each review's trail so far, oldest first. */
+interface Trail {
+  state: ExecutionState;
+  audits: ReviewAudit[];
+}
+
+const seenIn = (state: ExecutionState, review: Review): SeenResult[] =>
+  review.resultIds.map((resultId) => {
+    const result = state.results.find((r) => r.id === resultId);
+    return { resultId, label: result?.label ?? null, result: result?.result ?? null };
+  });
+
+const withDecision = (audits: ReviewAudit[], reviewId: string, decision: ReviewDecisionAudit) =>
+  audits.map((audit) =>
+    audit.reviewId === reviewId ? { ...audit, decisions: [...audit.decisions, decision] } : audit,
+  );
+
+/**
+ * The trail's part of one event, given the execution just before and just after it. Whether a decision counts
+ * (a second approval by the same person, a decision on a decided review) is evolve's to say: a decision is
+ * recorded only when it changed the review. A review event this code does not know yet changes nothing here;
+ * a new one (due, expired, withdrawn, handed back) is one case.
+ */
+function auditStep(
+  audits: ReviewAudit[],
+  event: ExecutionEvent,
+  before: ExecutionState,
+  after: ExecutionState,
+) {
+  switch (event.type) {
+    case 'ReviewRequested': {
+      const { data } = event;
+      if (audits.some((audit) => audit.reviewId === data.reviewId)) return audits;
+      const audit: ReviewAudit = {
+        reviewId: data.reviewId,
+        stepId: data.stepId,
+        requestedBy: data.requestedBy,
+        requestedAt: data.at,
+        asked: { by: data.by, userIds: [...data.userIds], role: data.role, approvalsNeeded: data.approvals },
+        dueAt: data.dueAt,
+        note: data.note,
+        decisions: [],
+        status: 'pending',
+        decidedAt: null,
+        waitedMs: null,
+      };
+      return [...audits, audit];
+    }
+
+    case 'ReviewApproved': {
+      const { reviewId, userId, role, comment, at } = event.data;
+      const was = before.reviews.find((r) => r.id === reviewId);
+      const now = after.reviews.find((r) => r.id === reviewId);
+      if (!was || !now || now.approvalsGiven.length === was.approvalsGiven.length) return audits;
+      const seen = seenIn(before, was);
+      return withDecision(audits, reviewId, { decision: 'approved', userId, role, comment, at, seen });
+    }
+
+    case 'ReviewRejected': {
+      const { reviewId, userId, role, reason, at } = event.data;
+      const was = before.reviews.find((r) => r.id === reviewId);
+      if (was?.status !== 'pending') return audits;
+      const seen = seenIn(before, was);
+      return withDecision(audits, reviewId, { decision: 'rejected', userId, role, reason, at, seen });
+    }
+
+    default:
+      return audits;
+  }
+}
+
+/** Status and decision time as the folded execution holds them, and the wait they make. */
+function settled(audit: ReviewAudit, state: ExecutionState, now: string): ReviewAudit {
+  const review = state.reviews.find((r) => r.id === audit.reviewId);
+  const status = review?.status ?? audit.status;
+  const decidedAt = review?.decidedAt ?? null;
+  const end = decidedAt ?? (status === 'pending' ? now : null);
+  const waitedMs = end === null ? null : Math.max(0, Date.parse(end) - Date.parse(audit.requestedAt));
+  return { ...audit, status, decidedAt, waitedMs: Number.isNaN(waitedMs) ? null : waitedMs };
+}
+
+/**
+ * Every review of an execution from its events, oldest first: what each decider saw is the reviewed results
+ * folded up to their decision, so a text edited before it reads as edited. `now` ends the wait of a review
+ * still pending.
+ */
+export function reviewAudit(events: readonly ExecutionEvent[], now: string): ReviewAudit[] {
+  const trail = events.reduce<Trail>(
+    ({ state, audits }, event) => {
+      const after = decider.evolve(state, event);
+      return { state: after, audits: auditStep(audits, event, state, after) };
+    },
+    { state: decider.initialState(), audits: [] },
+  );
+  return trail.audits.map((audit) => settled(audit, trail.state, now));
+}

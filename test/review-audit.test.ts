@@ -1,0 +1,160 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineProvider } from '../src/ai';
+import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
+
+/**
+ * The reviews of an execution as an auditor reads them through the API: who was asked, who decided what,
+ * with which comment or reason, having seen which text (an edit made before a decision is what was seen).
+ */
+
+interface Person {
+  client: Client;
+  id: string;
+  email: string;
+}
+
+let t: TestApp;
+
+const person = async (firstName: string): Promise<Person> => {
+  const { cookie, user, email } = await signUp(t.app, firstName, { remoteAddress: anotherAddress() });
+  return { client: as(t.app, cookie), id: user.id, email };
+};
+
+/** `member` joins the workspace in `role`, invited by `owner`. */
+async function join(owner: Person, workspaceId: string, member: Person, role: string) {
+  const invited = await owner.client.post(`/api/workspaces/${workspaceId}/invitations`, {
+    email: member.email,
+    role,
+  });
+  expect(invited.statusCode, invited.body).toBe(201);
+  const token = invited.json().acceptUrl.split('/').at(-1);
+  const accepted = await member.client.post(`/api/invitations/${token}/accept`);
+  expect(accepted.statusCode, accepted.body).toBe(200);
+}
+
+/** The answer's body, once its status is the one expected. */
+const ok = (response: LightMyRequestResponse, status = 200) => {
+  expect(response.statusCode, response.body).toBe(status);
+  return response.json();
+};
+
+beforeAll(async () => {
+  t = await createTestApp(
+    { freeStepAllowance: 1_000 },
+    { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
+  );
+});
+afterAll(() => t.close());
+
+describe("an execution's reviews for the auditor", () => {
+  it('names who was asked and who decided, with what they saw; a stranger finds nothing', async () => {
+    const owner = await person('Owner');
+    const ana = await person('Ana');
+    const bao = await person('Bao');
+    const auditor = await person('Audit');
+    const stranger = await person('Stranger');
+    const { id: workspaceId } = ok(await owner.client.post('/api/workspaces', { name: 'Team' }), 201);
+    await join(owner, workspaceId, ana, 'reviewer');
+    await join(owner, workspaceId, bao, 'reviewer');
+    await join(owner, workspaceId, auditor, 'auditor');
+
+    const flow = ok(
+      await owner.client.post('/api/flows', { name: 'Blog', description: 'Posts', workspaceId }),
+      201,
+    );
+    const draft = ok(
+      await owner.client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Draft',
+        order: 1,
+        systemPrompt: 'Write a short post about tea.',
+        review: { by: 'members', userIds: [ana.id, bao.id], approvals: 2 },
+      }),
+      201,
+    );
+    const execution = ok(await owner.client.post(`/api/flows/${flow.id}/execute`), 201);
+    const runStep = async () =>
+      ok(await owner.client.post(`/api/executions/${execution.id}/steps/${draft.id}/execute`, {}));
+
+    // The first run is rejected by Bao, with a reason.
+    const first = await runStep();
+    const firstReview = first.execution.reviews[0].id as string;
+    const firstText = first.results[0].result as string;
+    ok(await bao.client.post(`/api/reviews/${firstReview}/reject`, { reason: 'Too long' }));
+
+    // The second run: Ana approves it as it came; Bao shortens the text, then approves his edit.
+    const second = await runStep();
+    const secondReview = second.execution.reviews.find((r: { status: string }) => r.status === 'pending');
+    const resultId = second.results[0].id as string;
+    const originalText = second.results[0].result as string;
+    ok(await ana.client.post(`/api/reviews/${secondReview.id}/approve`, { comment: 'Fine by me' }));
+    ok(await bao.client.put(`/api/step-results/${resultId}`, { result: 'Tea, in short.' }));
+    ok(await bao.client.post(`/api/reviews/${secondReview.id}/approve`, {}));
+
+    const audit = ok(await auditor.client.get(`/api/executions/${execution.id}/reviews/audit`));
+    const asked = {
+      by: 'members',
+      members: [
+        { userId: ana.id, name: 'Ana' },
+        { userId: bao.id, name: 'Bao' },
+      ],
+      role: null,
+      approvalsNeeded: 2,
+    };
+    expect(audit).toEqual([
+      {
+        reviewId: firstReview,
+        stepId: draft.id,
+        requestedBy: { userId: owner.id, name: 'Owner' },
+        requestedAt: expect.any(String),
+        asked,
+        dueAt: null,
+        note: null,
+        decisions: [
+          {
+            decision: 'rejected',
+            userId: bao.id,
+            name: 'Bao',
+            role: 'reviewer',
+            reason: 'Too long',
+            at: expect.any(String),
+            seen: [{ resultId: first.results[0].id, label: expect.any(String), result: firstText }],
+          },
+        ],
+        status: 'rejected',
+        decidedAt: expect.any(String),
+        waitedMs: expect.any(Number),
+      },
+      expect.objectContaining({
+        reviewId: secondReview.id,
+        asked,
+        status: 'approved',
+        decisions: [
+          expect.objectContaining({
+            decision: 'approved',
+            name: 'Ana',
+            comment: 'Fine by me',
+            seen: [expect.objectContaining({ resultId, result: originalText })],
+          }),
+          expect.objectContaining({
+            decision: 'approved',
+            name: 'Bao',
+            comment: null,
+            // Bao edited before approving: what he approved is his edit.
+            seen: [expect.objectContaining({ resultId, result: 'Tea, in short.' })],
+          }),
+        ],
+      }),
+    ]);
+    expect(originalText).not.toBe('Tea, in short.');
+    const [rejection, approval] = audit;
+    expect(rejection.waitedMs).toBe(Date.parse(rejection.decidedAt) - Date.parse(rejection.requestedAt));
+    expect(approval.decidedAt).toBe(approval.decisions[1].at);
+
+    // The owner reads it too; someone outside the workspace finds no such execution.
+    expect(ok(await owner.client.get(`/api/executions/${execution.id}/reviews/audit`))).toEqual(audit);
+    const outside = await stranger.client.get(`/api/executions/${execution.id}/reviews/audit`);
+    expect(outside.statusCode, outside.body).toBe(404);
+  });
+});
