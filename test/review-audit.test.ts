@@ -111,6 +111,9 @@ describe("an execution's reviews for the auditor", () => {
         asked,
         dueAt: null,
         note: null,
+        due: null,
+        handedBack: [],
+        ownersToo: false,
         decisions: [
           {
             decision: 'rejected',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { decider } from '../../domain/execution/decider';
 import { reviewAudit } from '../../domain/execution/review-audit';
 import { REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
-import { REVIEW_ROLES } from '../../domain/step-review';
+import { ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
 import { executionAnswer, listedExecution, recordId } from '../answer-schemas';
@@ -101,6 +101,14 @@ const reviewAuditAnswer = z
         z.object({ decision: z.literal('rejected'), reason: z.string(), ...decisionFields }),
       ]),
     ),
+    due: z
+      .object({ onDue: z.enum(ON_DUE), at: z.string() })
+      .nullable()
+      .describe('When its due time fired and what it did; null: it did not'),
+    handedBack: z
+      .array(z.object({ userId: recordId, name: z.string().nullable(), at: z.string() }))
+      .describe('People it named who left the workspace while it waited: it went to the owners'),
+    ownersToo: z.boolean().describe("Whether the workspace's owners could decide it too"),
     status: z.enum(REVIEW_STATUSES),
     decidedAt: z.string().nullable(),
     waitedMs: z.int().nullable().describe('Request to final decision, or to now while pending'),
@@ -178,11 +186,13 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         a.requestedBy,
         ...a.asked.userIds,
         ...a.decisions.map((d) => d.userId),
+        ...a.handedBack.map((h) => h.userId),
       ]);
       const actor = await app.users.actors(people);
       const named = (userId: string) => ({ userId, name: actor(userId).name });
-      return audits.map(({ requestedBy, asked: { userIds, ...asked }, decisions, ...audit }) => ({
+      return audits.map(({ requestedBy, asked: { userIds, ...asked }, decisions, handedBack, ...audit }) => ({
         ...audit,
+        handedBack: handedBack.map((h) => ({ ...h, name: actor(h.userId).name })),
         requestedBy: named(requestedBy),
         asked: { ...asked, members: userIds.map(named) },
         decisions: decisions.map((decision) => ({ ...decision, name: actor(decision.userId).name })),

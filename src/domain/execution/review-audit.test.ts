@@ -61,6 +61,9 @@ describe('the reviews an auditor reads', () => {
       dueAt: null,
       note: 'Check the tone',
       decisions: [],
+      due: null,
+      handedBack: [],
+      ownersToo: false,
       status: 'pending',
       decidedAt: null,
       // Still pending: it has waited until now.
@@ -148,16 +151,31 @@ describe('the reviews an auditor reads', () => {
     expect(audits[0]?.decisions[0]?.seen).toEqual([{ resultId: 'r1', label: null, result: null }]);
   });
 
-  it('passes over review events it does not know yet (due, withdrawn, ...) and decisions on unknown reviews', () => {
-    const later = { type: 'ReviewWithdrawn', data: { reviewId: 'review-1', at: hoursLater(1) } };
-    const events = [
+  it('a review withdrawn by a reset waited until then; a decision on an unknown review is passed over', () => {
+    const events: ExecutionEvent[] = [
       ...ran,
       requested(1),
-      later as unknown as ExecutionEvent,
+      { type: 'ReviewWithdrawn', data: { reviewId: 'review-1', at: hoursLater(1) } },
       { ...approved(ANA, hoursLater(2)), data: { ...approved(ANA, '').data, reviewId: 'nobody' } },
     ] as ExecutionEvent[];
     const [audit] = reviewAudit(events, hoursLater(2));
-    expect(audit).toMatchObject({ status: 'pending', decisions: [], waitedMs: 2 * HOUR });
+    expect(audit).toMatchObject({ status: 'withdrawn', decisions: [], waitedMs: 1 * HOUR });
+  });
+
+  it('a due time that escalated, and a named person who left: both told, the owners could decide', () => {
+    const events: ExecutionEvent[] = [
+      ...ran,
+      requested(1),
+      { type: 'ReviewHandedBack', data: { reviewId: 'review-1', userId: BAO, at: hoursLater(1) } },
+      { type: 'ReviewDue', data: { reviewId: 'review-1', onDue: 'escalate', at: hoursLater(2) } },
+    ];
+    const [audit] = reviewAudit(events, hoursLater(3));
+    expect(audit).toMatchObject({
+      status: 'pending',
+      due: { onDue: 'escalate', at: hoursLater(2) },
+      handedBack: [{ userId: BAO, at: hoursLater(1) }],
+      ownersToo: true,
+    });
   });
 
   it('an execution with no review has none', () => {

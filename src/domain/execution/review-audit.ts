@@ -1,4 +1,4 @@
-import type { ReviewRole } from '../step-review';
+import type { OnDue, ReviewRole } from '../step-review';
 import type { Role } from '../workspace/events';
 import { decider } from './decider';
 import type { ExecutionEvent, ExecutionState, Review, ReviewStatus } from './types';
@@ -34,6 +34,12 @@ export interface ReviewAudit {
   dueAt: string | null;
   note: string | null;
   decisions: ReviewDecisionAudit[];
+  /** When its due time fired, and what it did; null: it did not (yet). */
+  due: { onDue: OnDue; at: string } | null;
+  /** The people it named who left the workspace while it waited: it went to the owners. */
+  handedBack: { userId: string; at: string }[];
+  /** Whether the workspace's owners could decide it too (escalated, or handed back). */
+  ownersToo: boolean;
   status: ReviewStatus;
   decidedAt: string | null;
   /** From the request to its final decision, or to now while it is pending; null when it ended undecided. */
@@ -82,6 +88,9 @@ function auditStep(
         dueAt: data.dueAt,
         note: data.note,
         decisions: [],
+        due: null,
+        handedBack: [],
+        ownersToo: false,
         status: 'pending',
         decidedAt: null,
         waitedMs: null,
@@ -106,6 +115,14 @@ function auditStep(
       return withDecision(audits, reviewId, { decision: 'rejected', userId, role, reason, at, seen });
     }
 
+    case 'ReviewHandedBack': {
+      const { reviewId, userId, at } = event.data;
+      return audits.map((audit) =>
+        audit.reviewId === reviewId ? { ...audit, handedBack: [...audit.handedBack, { userId, at }] } : audit,
+      );
+    }
+
+    // Due and withdrawn are the review's own state at the end (see settled).
     default:
       return audits;
   }
@@ -118,7 +135,14 @@ function settled(audit: ReviewAudit, state: ExecutionState, now: string): Review
   const decidedAt = review?.decidedAt ?? null;
   const end = decidedAt ?? (status === 'pending' ? now : null);
   const waitedMs = end === null ? null : Math.max(0, Date.parse(end) - Date.parse(audit.requestedAt));
-  return { ...audit, status, decidedAt, waitedMs: Number.isNaN(waitedMs) ? null : waitedMs };
+  return {
+    ...audit,
+    status,
+    decidedAt,
+    due: review?.due ?? null,
+    ownersToo: review?.ownersToo ?? false,
+    waitedMs: Number.isNaN(waitedMs) ? null : waitedMs,
+  };
 }
 
 /**

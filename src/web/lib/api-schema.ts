@@ -1134,8 +1134,23 @@ export interface components {
               result: string | null;
             })[];
         }]>)[];
+      /** @description When its due time fired and what it did; null: it did not */
+      due: ({
+        /** @enum {string} */
+        onDue: "remind" | "escalate" | "fail";
+        at: string;
+      }) | null;
+      /** @description People it named who left the workspace while it waited: it went to the owners */
+      handedBack: ({
+          /** Format: uuid */
+          userId: string;
+          name: string | null;
+          at: string;
+        })[];
+      /** @description Whether the workspace's owners could decide it too */
+      ownersToo: boolean;
       /** @enum {string} */
-      status: "pending" | "approved" | "rejected" | "expired";
+      status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
       decidedAt: string | null;
       /** @description Request to final decision, or to now while pending */
       waitedMs: number | null;

@@ -126,6 +126,15 @@ const waitedFor = (ms: number) => {
 };
 
 /** The History dialog: an execution's events in plain words, and the execution at any point. */
+/** A review's status as every screen names it (the inbox, the run screen, the history). */
+export const reviewStatus = {
+  pending: 'Đang chờ',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  expired: 'Quá hạn (expired)',
+  withdrawn: 'Đã rút lại (reset)',
+} as const;
+
 export const history = {
   title: 'Execution History',
   description: 'Mọi sự kiện của execution, theo thứ tự. Chọn một thời điểm để xem execution lúc đó.',
@@ -177,7 +186,14 @@ export const history = {
     requested: (actor: string, at: string) => `Yêu cầu bởi ${actor} · ${at}`,
     due: (at: string) => `hạn ${at}`,
     note: (note: string) => `Ghi chú: '${note}'`,
-    status: { pending: 'Đang chờ', approved: 'Approved', rejected: 'Rejected', expired: 'Expired' },
+    status: reviewStatus,
+    dueFired: (onDue: 'remind' | 'escalate' | 'fail', at: string) =>
+      ({
+        remind: `Đến hạn ${at}: đã nhắc người duyệt`,
+        escalate: `Đến hạn ${at}: chuyển lên owner của workspace`,
+        fail: `Hết hạn ${at}: trả lại cho người chạy`,
+      })[onDue],
+    handedBack: (name: string, at: string) => `${name} rời workspace · review chuyển cho owner · ${at}`,
     waited: (ms: number, pending: boolean) =>
       pending ? `Đã chờ ${waitedFor(ms)}, vẫn đang chờ` : `Chờ ${waitedFor(ms)} đến quyết định cuối`,
     noDecision: 'Chưa ai quyết định',

@@ -1,3 +1,5 @@
+import { reviewStatus } from '@/lib/strings';
+
 /**
  * The visible strings of reviews by another person: the inbox page, the navigation's count and the run
  * screen's review panel. Templated ones are functions.
@@ -16,13 +18,7 @@ export const reviewsPage = {
   due: (at: string) => `Hạn: ${at}`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
   open: 'Mở run',
-  status: {
-    pending: 'Đang chờ',
-    approved: 'Approved',
-    rejected: 'Rejected',
-    expired: 'Quá hạn',
-    withdrawn: 'Đã rút lại (reset)',
-  },
+  status: reviewStatus,
 };
 
 export const reviewNav = {

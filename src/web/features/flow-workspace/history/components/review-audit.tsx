@@ -7,7 +7,13 @@ import { type ReviewAudit, type ReviewDecision, useReviewAudit } from '../api/ge
 
 const t = history.reviews;
 
-const STATUS_TONE = { pending: 'amber', approved: 'green', rejected: 'red', expired: 'neutral' } as const;
+const STATUS_TONE = {
+  pending: 'amber',
+  approved: 'green',
+  rejected: 'red',
+  expired: 'neutral',
+  withdrawn: 'neutral',
+} as const;
 
 const nameOf = (person: { name: string | null }) => person.name ?? history.unknownActor;
 
@@ -88,6 +94,16 @@ function ReviewItem({ review, steps }: { review: ReviewAudit; steps: StepSnapsho
         {askedOf(review)}
       </p>
       {review.note ? <p className="text-xs italic text-slate-600">{t.note(review.note)}</p> : null}
+      {review.handedBack.map((left) => (
+        <p key={left.userId} className="text-xs text-slate-600" data-testid="review-audit-handed-back">
+          {t.handedBack(nameOf(left), formatDateTime(left.at))}
+        </p>
+      ))}
+      {review.due ? (
+        <p className="text-xs text-slate-600" data-testid="review-audit-due">
+          {t.dueFired(review.due.onDue, formatDateTime(review.due.at))}
+        </p>
+      ) : null}
       {review.decisions.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">{t.noDecision}</p>
       ) : (
