@@ -83,7 +83,7 @@ describe.skipIf(skipReason !== null)(
           order: 2,
           name: 'Bản cuối',
           systemPrompt: 'Trau chuốt [[step-1]].',
-          inputSources: ['step-1'],
+          inputSources: [draft.id],
         });
 
         // Bình has the inbox open, with nothing waiting yet.
@@ -116,7 +116,7 @@ describe.skipIf(skipReason !== null)(
         expect(await openLink.getAttribute('href')).toBe(reviewLink(flow.id, review.executionId, draft.id));
         await openLink.click();
         await binh.page.getByTestId('run-mode').waitFor();
-        const linked = binh.page.locator(`[data-step-id="${draft.id}"]`);
+        const linked = binh.page.locator(`[data-testid^="step-card-"][data-step-id="${draft.id}"]`);
         await expect.poll(() => linked.getAttribute('data-linked')).toBe('true');
         await binh.page.getByTestId('named-execution').waitFor();
         const binhWaiting = binh.page.getByTestId(`step-waiting-review-${draft.id}`);
@@ -146,7 +146,10 @@ describe.skipIf(skipReason !== null)(
         await approveBinh.waitFor();
         await approveBinh.click();
         await expect.poll(async () => (await waiting.textContent()) ?? '').toContain('1/2 approve');
+        // Bình's part is done: the screen says so, and the review leaves Bình's count.
+        await binhWaiting.locator('[data-testid^="review-approved-by-me-"]').waitFor();
         await expect.poll(() => pendingCount(binh.page)).toBe(0);
+        await screenshot(binh.page, 'reviews-05b-approved-by-first');
 
         // Chi approves from the inbox too; the second approval lets the run go on.
         await chi.page.goto(`${url}/reviews`);
@@ -172,10 +175,11 @@ describe.skipIf(skipReason !== null)(
           .waitFor({ timeout: 20_000 });
         await screenshot(runner.page, 'reviews-07-run-goes-on');
 
-        // Both decisions are in the reviewers' done lists.
+        // Both requests are in Chi's done list.
         await chi.page.goto(`${url}/reviews`);
         await chi.page.getByTestId('reviews-done').click();
-        await chi.page.locator('[data-testid^="open-review-"]').waitFor();
+        // The rejected request and the approved one.
+        await expect.poll(() => chi.page.locator('[data-testid^="open-review-"]').count()).toBe(2);
         await screenshot(chi.page, 'reviews-08-done');
       } finally {
         await second.close();

@@ -31,6 +31,7 @@ export const reviewPanel = {
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
   rejected: (reason: string) => `Bị từ chối: ${reason}. Hãy chạy lại step này.`,
   approve: 'Approve',
+  approvedByYou: 'Bạn đã approve; đang chờ những người duyệt còn lại.',
   reject: 'Reject',
   reason: 'Lý do từ chối',
   reasonPlaceholder: 'Vì sao kết quả này chưa được? Người chạy sẽ đọc lý do này.',
