@@ -159,6 +159,13 @@ describe('a step reviewed by another person', () => {
       status: 'pending',
       approvalsGiven: [{ userId: ana.id, comment: 'Better' }],
     });
+    // Approved by Ana, it waits for Bao only: out of Ana's pending inbox, in her done one.
+    expect(ok(await ana.client.get('/api/reviews?status=pending'))).toEqual([]);
+    expect(ok(await ana.client.get('/api/reviews?status=done'))).toMatchObject([
+      { id: second.id, status: 'pending' },
+      { status: 'rejected' },
+    ]);
+    expect(ok(await bao.client.get('/api/reviews?status=pending'))).toMatchObject([{ id: second.id }]);
     const twice = ok(await ana.client.post(`/api/reviews/${second.id}/approve`, {}));
     expect(twice.approvalsGiven).toHaveLength(1);
     const approved = ok(await bao.client.post(`/api/reviews/${second.id}/approve`, {}));

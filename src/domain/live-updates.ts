@@ -10,7 +10,9 @@ import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
  * subscribes from a stream position; the server replays the events after it, says 'up-to-date', then pushes
  * events live, and 'delta' messages carry a model's tokens while a run is under way (not stored). A flow is
  * watched from now when no position is given, and its watchers are also told of each execution of it that
- * starts ('execution-started'), in any tab or on any server: an open tab moves to it.
+ * starts ('execution-started'), in any tab or on any server: an open tab moves to it. A socket is also told
+ * when a review that may be in its user's inbox is requested or decided ('reviews-changed', naming nothing):
+ * the inbox and its count are read again, without watching any stream.
  */
 export type LiveTopic = { executionId: string } | { masterSessionId: string } | { flowId: string };
 
@@ -41,7 +43,8 @@ export type ServerMessage =
   | ({ type: 'error'; message: string } & Partial<
       Record<'executionId' | 'masterSessionId' | 'flowId', string>
     >)
-  | { type: 'execution-started'; flowId: string; executionId: string };
+  | { type: 'execution-started'; flowId: string; executionId: string }
+  | { type: 'reviews-changed' };
 
 /**
  * The close code of a socket whose sign-in session ended (sign-out, here or in another tab or server, or

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../../domain/errors';
 import type { ExecutionEvent, Review } from '../../domain/execution/types';
+import { reviewLink } from '../../domain/review-link';
 import type { RecordedEvent } from '../../eventstore';
 import type { EventReaction } from '../commands/command-handler';
 import { JobQueue, type Retry } from '../notifications/job-queue';
@@ -41,10 +42,6 @@ interface HandBackJob {
 
 /** The execution an `execution-<id>` stream is of. */
 const executionIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
-
-/** The path that opens the run of an execution at a step (the inbox's link). */
-export const reviewPath = (flowId: string, executionId: string, stepId: string) =>
-  `/flows/${flowId}?mode=run&execution=${executionId}&step=${stepId}`;
 
 /**
  * What a review's events set going, none of which holds up a command: its due time as a durable timer, mails
@@ -138,7 +135,7 @@ export class ReviewNotices {
       stepName: about.stepName,
       requestedBy: about.requestedByName,
       dueAt: review.dueAt,
-      link: `${this.publicUrl}${reviewPath(about.flowId, executionId, review.stepId)}`,
+      link: `${this.publicUrl}${reviewLink(about.flowId, executionId, review.stepId)}`,
     };
     const decidedBy = notice === 'decided' ? await decidersOf(review, this.users) : null;
     for (const { userId, email } of await this.recipients(notice, review, about)) {

@@ -45,14 +45,20 @@ export class ReviewsRepository {
   }
 
   /**
-   * The reviews the user may decide, pending or done: those naming them, or asking for their role in the
-   * execution's workspace (where their role may review), or gone to the owners when they are one, never their
-   * own request when it forbids self-approval. The same rule as the decider's (requireNamedByReview), as a query.
+   * The reviews the user may decide, pending or done (decided, or approved by them and waiting for others):
+   * those naming them, or asking for their role in the execution's workspace (where their role may review), or
+   * gone to the owners when they are one, never their own request when it forbids self-approval. The same
+   * rule as the decider's (requireNamedByReview), as a query.
    */
   inbox(userId: string, status: 'pending' | 'done', page: Page | null = null): Promise<Keyed<InboxReview>[]> {
     const { sql } = this;
     const rows = keyset(sql, REVIEWS_ORDER, page);
-    const inStatus = status === 'pending' ? sql`r.status = 'pending'` : sql`r.status <> 'pending'`;
+    // A review still pending that this user has approved waits for the others now, not for them: done.
+    const approvedByUser = sql`r.approvals_given @> ${sql.json([{ userId }])}`;
+    const inStatus =
+      status === 'pending'
+        ? sql`(r.status = 'pending' AND NOT ${approvedByUser})`
+        : sql`(r.status <> 'pending' OR ${approvedByUser})`;
     return sql<Keyed<InboxReview>[]>`
       SELECT r.id, r.execution_id, r.flow_id, r.step_id, coalesce(f.name, '') AS flow_name, r.step_name,
              json_build_object('userId', r.requested_by,

@@ -5,7 +5,6 @@ import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import { type ExecutionState, REVIEW_STATUSES } from '../../domain/execution/types';
 import { MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
-import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../answer-schemas';
 import { REVIEWS_ORDER } from '../executions/reviews-repository';
 import { listAnswer, pagedOr, pageQuery } from '../pages';

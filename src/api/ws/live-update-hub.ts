@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
+import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import {
   clientMessageSchema,
   type LiveEvent,
@@ -32,6 +33,9 @@ const RUN_ENDED_EVENTS = new Set([
   'MasterRowRunSucceeded',
   'MasterRowRunFailed',
 ]);
+
+/** The events that add a review to inboxes or take one out of them. */
+const REVIEW_EVENTS = new Set(['ReviewRequested', 'ReviewApproved', 'ReviewRejected']);
 
 interface Subscription {
   topic: LiveTopic;
@@ -359,6 +363,8 @@ export class LiveUpdateHub {
         if (subscription) this.deliver(connection, event.streamId, subscription, event);
       }
       if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
+      if (REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+        void this.tellOfReviews(event.streamId.slice(EXECUTION_STREAM_PREFIX.length)).catch(() => {});
       if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
         this.removedFromWorkspace(event);
     }
@@ -375,6 +381,25 @@ export class LiveUpdateHub {
       executionId,
     } satisfies ServerMessage);
     for (const connection of watchers) this.sendText(connection, message);
+  }
+
+  /**
+   * A review of the execution was requested or decided: each open socket of the people who may have it in
+   * their inbox (the execution's owner and its workspace's members) is told to read the inbox again. The
+   * message names nothing; the inbox answers each of them only what their own access allows.
+   */
+  private async tellOfReviews(executionId: string) {
+    if (this.connections.size === 0) return;
+    const { sql } = this;
+    const rows = await sql<{ userId: string }[]>`
+      SELECT e.user_id FROM executions e WHERE e.id = ${executionId}
+      UNION
+      SELECT m.user_id FROM workspace_members m JOIN executions e ON e.workspace_id = m.workspace_id
+      WHERE e.id = ${executionId}`;
+    const concerned = new Set(rows.map((row) => row.userId));
+    const message = JSON.stringify({ type: 'reviews-changed' } satisfies ServerMessage);
+    for (const connection of this.connections)
+      if (concerned.has(connection.userId)) this.sendText(connection, message);
   }
 
   private deliver(

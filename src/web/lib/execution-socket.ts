@@ -43,6 +43,8 @@ export function liveUpdatesUrl(location: Pick<Location, 'protocol' | 'host'>): s
  */
 export class ExecutionSocket {
   private readonly watchers = new Map<string, Set<ExecutionWatcher>>();
+  /** Screens that watch no stream but want the messages naming none ('reviews-changed'). */
+  private readonly listeners = new Set<(message: ServerMessage) => void>();
   private subject: WebSocketSubject<ServerMessage | ClientMessage> | null = null;
   private connection: Subscription | null = null;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -74,8 +76,25 @@ export class ExecutionSocket {
       if (set.size > 0) return;
       this.watchers.delete(key);
       this.send({ type: 'unsubscribe', ...topic });
-      if (this.watchers.size === 0) this.scheduleClose();
+      if (!this.inUse()) this.scheduleClose();
     };
+  }
+
+  /**
+   * Keeps the socket open for the messages that name no stream (a review requested or decided); the
+   * returned function stops.
+   */
+  listen(listener: (message: ServerMessage) => void): () => void {
+    this.listeners.add(listener);
+    this.connect();
+    return () => {
+      this.listeners.delete(listener);
+      if (!this.inUse()) this.scheduleClose();
+    };
+  }
+
+  private inUse() {
+    return this.watchers.size > 0 || this.listeners.size > 0;
   }
 
   /** Reads the stream again from a position: after a gap in the pushed positions. */
@@ -138,16 +157,17 @@ export class ExecutionSocket {
   }
 
   private route(message: ServerMessage) {
-    const topic = topicOf(message);
+    const topic = message.type === 'reviews-changed' ? null : topicOf(message);
     const targets = topic === null ? [...this.watchers.values()] : [this.watchers.get(topicKey(topic))];
     for (const set of targets) for (const watcher of set ?? []) watcher.onMessage(message);
+    if (topic === null) for (const listener of this.listeners) listener(message);
   }
 
   /** Screens unmount and mount while navigating; keep the socket briefly so that costs no reconnect. */
   private scheduleClose() {
     clearTimeout(this.closeTimer);
     this.closeTimer = setTimeout(() => {
-      if (this.watchers.size > 0) return;
+      if (this.inUse()) return;
       this.connection?.unsubscribe();
       this.connection = null;
       this.subject = null;

@@ -293,6 +293,9 @@ export const whyDisabled = {
 export const runMode = {
   title: 'Run Mode',
   subtitle: 'Chạy từng step, xem và duyệt kết quả trước khi đi tiếp.',
+  namedExecution: 'Đang xem execution được mở từ link (ví dụ một review), không phải execution mới nhất.',
+  namedExecutionMissing: 'Không tìm thấy execution trong link, hoặc bạn không có quyền xem nó.',
+  showLatestExecution: 'Xem execution mới nhất',
   exportResults: 'Export Results',
   /** The lines of the Export Results text file. */
   exportFile: {

@@ -31,8 +31,10 @@ export const reviewPanel = {
   members: (count: number) => `${count} người được chỉ định`,
   role: (role: string) => `một thành viên có role ${role}`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
-  rejected: (reason: string) => `Bị từ chối: ${reason}. Hãy chạy lại step này.`,
+  // A reason that ends its own sentence gets no second full stop.
+  rejected: (reason: string) => `Bị từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này.`,
   approve: 'Approve',
+  approvedByYou: 'Bạn đã approve; đang chờ những người duyệt còn lại.',
   reject: 'Reject',
   reason: 'Lý do từ chối',
   reasonPlaceholder: 'Vì sao kết quả này chưa được? Người chạy sẽ đọc lý do này.',

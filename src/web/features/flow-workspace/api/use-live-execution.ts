@@ -11,6 +11,10 @@ export interface LiveExecution {
   streaming: Record<string, string>;
   /** Pushed events arrive: the socket is open and has caught up with this execution. */
   live: boolean;
+  /** Its first read is under way. */
+  loading: boolean;
+  /** The server has no such execution for this user (or it could not be read). */
+  missing: boolean;
 }
 
 /**
@@ -96,5 +100,11 @@ export function useLiveExecution(executionId: string | null | undefined): LiveEx
     return Object.fromEntries(Object.entries(streams).filter(([runId]) => !ended.has(runId)));
   }, [execution, streams]);
 
-  return { execution, streaming, live };
+  return {
+    execution,
+    streaming,
+    live,
+    loading: query.isLoading,
+    missing: execution === null && query.isError,
+  };
 }

@@ -1,13 +1,19 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { filter, skip } from 'rxjs';
 import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
 import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { executionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
 import { reviewPanel } from '../strings';
 
 export type InboxReview = Unpaged<AnswerOf<'/api/reviews'>>[number];
 export type ReviewStatusFilter = 'pending' | 'done';
 
-/** How often the navigation's count asks again: new requests show up without a reload. */
+/**
+ * How often the navigation's count asks again, in case a push was missed; requests and decisions are pushed
+ * over the websocket and read at once (useLiveReviews).
+ */
 const COUNT_REFRESH_MS = 30_000;
 
 export const reviewsQueryOptions = (status: ReviewStatusFilter) =>
@@ -22,8 +28,30 @@ export function useReviews(status: ReviewStatusFilter) {
   return useQuery(reviewsQueryOptions(status));
 }
 
-/** The reviews waiting for the signed-in user, asked again every little while. */
+/**
+ * The inbox (its lists and the navigation's count) is read again when the server says a review that may be
+ * in it was requested or decided, and on each (re)connection, since what was pushed while away is lost.
+ */
+export function useLiveReviews() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const socket = executionSocket();
+    const readAgain = () => void queryClient.invalidateQueries({ queryKey: ['/api/reviews'] });
+    const stop = socket.listen((message) => {
+      if (message.type === 'reviews-changed') readAgain();
+    });
+    // The first connection's read is the page's own; later ones catch up.
+    const reconnected = socket.connected$.pipe(skip(1), filter(Boolean)).subscribe(readAgain);
+    return () => {
+      reconnected.unsubscribe();
+      stop();
+    };
+  }, [queryClient]);
+}
+
+/** The reviews waiting for the signed-in user, kept current by push (and asked again every little while). */
 export function usePendingReviewCount(): number {
+  useLiveReviews();
   const { data } = useQuery({ ...reviewsQueryOptions('pending'), refetchInterval: COUNT_REFRESH_MS });
   return data?.length ?? 0;
 }

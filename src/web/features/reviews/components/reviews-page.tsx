@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format-date';
+import { reviewLink } from '../../../../domain/review-link';
 import { type InboxReview, type ReviewStatusFilter, useReviews } from '../api/reviews';
 import { reviewsPage as t } from '../strings';
 
@@ -24,8 +25,11 @@ function ReviewItem({ review }: { review: InboxReview }) {
       </div>
       <Badge>{t.approvals(Math.min(given, review.approvalsNeeded), review.approvalsNeeded)}</Badge>
       <Badge>{t.status[review.status]}</Badge>
-      {/* The run screen shows the flow's latest execution, opened at the step waiting for review. */}
-      <Link href={`/flows/${review.flowId}?mode=run`} data-testid={`open-review-${review.id}`}>
+      {/* The execution under review, which may not be the flow's latest, opened at its step. */}
+      <Link
+        href={reviewLink(review.flowId, review.executionId, review.stepId)}
+        data-testid={`open-review-${review.id}`}
+      >
         <Button variant="outline" size="sm">
           {t.open}
         </Button>

@@ -104,6 +104,8 @@ function PendingReview({
   const { user } = useUser();
   const role = useWorkspaceRole(execution.workspaceId);
   const named = user ? isNamedByReview(review, user.id, role ?? null) : false;
+  // One approval a person: theirs given, the review waits for the others.
+  const approvedByMe = user ? review.approvalsGiven.some((a) => a.userId === user.id) : false;
   return (
     <div
       className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
@@ -114,7 +116,14 @@ function PendingReview({
         <Hourglass className="h-4 w-4 shrink-0" />
         {t.waitingFor(whoOf(review))} · {t.approvals(review.approvalsGiven.length, review.approvalsNeeded)}
       </p>
-      {named ? <Decision review={review} executionId={execution.id} /> : null}
+      {approvedByMe ? (
+        <p className="flex items-center gap-2" data-testid={`review-approved-by-me-${review.id}`}>
+          <Check className="h-4 w-4 shrink-0" />
+          {t.approvedByYou}
+        </p>
+      ) : named ? (
+        <Decision review={review} executionId={execution.id} />
+      ) : null}
     </div>
   );
 }

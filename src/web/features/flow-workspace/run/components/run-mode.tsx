@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { ListPlus, Plus } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useCreateStep } from '@/features/flow-workspace/api/create-step';
@@ -8,6 +10,7 @@ import { useLatestExecution } from '@/features/flow-workspace/api/get-execution'
 import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
+import { cn } from '@/lib/cn';
 import { runMode as t } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 import { useQuickRun } from '../api/use-quick-run';
@@ -18,11 +21,45 @@ import { QuickRunControls } from './quick-run-controls';
 import { StepCard } from './step-card';
 import { StepListPanel } from './step-list-panel';
 
-/** Run the flow's latest execution step by step, with each result arriving live. */
-export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
+/** What the run screen was opened at: an execution other than the latest, and a step to bring into view. */
+export interface RunTarget {
+  executionId: string | null;
+  stepId: string | null;
+}
+
+/**
+ * The step the page was opened at comes into view and opens, once: after the execution has loaded, so
+ * results rendering above it do not push it away again.
+ */
+function useBringStepIntoView(stepId: string | null, loaded: boolean) {
+  const openStepCard = useOpenStepCard();
+  const done = useRef(false);
+  useEffect(() => {
+    if (!stepId || !loaded || done.current) return;
+    done.current = true;
+    openStepCard(stepId);
+  }, [stepId, loaded, openStepCard]);
+}
+
+/**
+ * Run the flow's latest execution step by step, with each result arriving live; or the execution the link
+ * named (a review's, which another member started), at its step.
+ */
+export function RunMode({
+  flow,
+  steps,
+  target = { executionId: null, stepId: null },
+}: {
+  flow: Flow;
+  steps: Step[];
+  target?: RunTarget;
+}) {
   const queryClient = useQueryClient();
   const latest = useLatestExecution(flow.id, queryClient);
-  const { execution, streaming, live } = useLiveExecution(latest.data?.id);
+  const shown = useLiveExecution(target.executionId ?? latest.data?.id);
+  const { execution, streaming, live } = shown;
+  const executionLoading = target.executionId ? shown.loading : latest.isLoading;
+  useBringStepIntoView(target.stepId, execution !== null || shown.missing);
   const createStep = useCreateStep(flow.id);
   const openStepCard = useOpenStepCard();
   // The new step's card is at the end of the list, often below the screen: it opens and comes into view.
@@ -49,7 +86,7 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
               executeAll={executeAll}
               execution={execution}
               steps={steps}
-              executionLoading={latest.isLoading}
+              executionLoading={executionLoading}
             />
           ) : null}
           <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
@@ -61,6 +98,8 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
           ) : null}
         </div>
       </Card>
+
+      {target.executionId ? <NamedExecutionNote flowId={flow.id} missing={shown.missing} /> : null}
 
       {steps.length === 0 ? (
         <Card className="flex flex-col items-center p-10 text-center" data-testid="run-mode-empty">
@@ -88,11 +127,12 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
                 steps={steps}
                 isFirst={i === 0}
                 execution={execution}
-                executionLoading={latest.isLoading}
+                executionLoading={executionLoading}
                 streaming={streaming}
                 input={inputs[step.id] ?? ''}
                 onInputChange={(input) => typeInput(step.id, input)}
                 quickRun={quickRun}
+                linked={step.id === target.stepId}
               />
             ))}
           </div>
@@ -105,7 +145,7 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
               <StepListPanel
                 steps={steps}
                 execution={execution}
-                executionLoading={latest.isLoading}
+                executionLoading={executionLoading}
                 inputs={inputs}
                 quickRun={quickRun}
               />
@@ -114,5 +154,28 @@ export function RunMode({ flow, steps }: { flow: Flow; steps: Step[] }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The screen shows the execution a link named, not the flow's latest: say so, and lead to the latest. */
+function NamedExecutionNote({ flowId, missing }: { flowId: string; missing: boolean }) {
+  return (
+    <p
+      className={cn(
+        'flex flex-wrap items-center gap-2 rounded-lg border p-3 text-sm',
+        missing ? 'border-red-200 bg-red-50 text-red-800' : 'border-indigo-100 bg-indigo-50 text-indigo-900',
+      )}
+      role="status"
+      data-testid="named-execution"
+    >
+      {missing ? t.namedExecutionMissing : t.namedExecution}
+      <Link
+        href={`/flows/${flowId}?mode=run`}
+        className="font-medium underline"
+        data-testid="show-latest-execution"
+      >
+        {t.showLatestExecution}
+      </Link>
+    </p>
   );
 }

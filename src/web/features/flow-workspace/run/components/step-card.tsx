@@ -43,6 +43,8 @@ interface StepCardProps {
   input: string;
   onInputChange: (input: string) => void;
   quickRun: QuickRunActor;
+  /** The step a link opened the page at (a review's): it stands out. */
+  linked?: boolean;
 }
 
 function Toggle({
@@ -83,6 +85,7 @@ export function StepCard({
   input,
   onInputChange,
   quickRun,
+  linked = false,
 }: StepCardProps) {
   const [expanded, setExpanded] = useState(isFirst);
   const [promptOpen, setPromptOpen] = useState(false);
@@ -138,8 +141,10 @@ export function StepCard({
       className={cn(
         status === 'running' && 'ring-1 ring-indigo-200',
         status === 'input' && 'ring-1 ring-amber-300',
+        linked && 'ring-2 ring-amber-400',
       )}
       data-status={status}
+      data-linked={linked || undefined}
     >
       <button
         type="button"

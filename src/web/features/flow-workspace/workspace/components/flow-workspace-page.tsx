@@ -8,7 +8,7 @@ import { useSteps } from '@/features/flow-workspace/api/get-steps';
 import { useLiveFlow } from '@/features/flow-workspace/api/use-live-flow';
 import { ChatMode } from '@/features/flow-workspace/chat/components/chat-mode';
 import { EditMode } from '@/features/flow-workspace/edit/components/edit-mode';
-import { RunMode } from '@/features/flow-workspace/run/components/run-mode';
+import { RunMode, type RunTarget } from '@/features/flow-workspace/run/components/run-mode';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { ApiError } from '@/lib/api-client';
 import { app } from '@/lib/strings';
@@ -21,6 +21,15 @@ export function modeOf(search: string): WorkspaceMode {
   return mode && mode !== 'edit' && (WORKSPACE_MODES as readonly string[]).includes(mode)
     ? (mode as WorkspaceMode)
     : 'edit';
+}
+
+/**
+ * `?execution=` and `?step=`: the run screen shows that execution (not the flow's latest) with that step in
+ * view; the link a review gives (reviewLink) says so.
+ */
+export function runTargetOf(search: string): RunTarget {
+  const params = new URLSearchParams(search);
+  return { executionId: params.get('execution') || null, stepId: params.get('step') || null };
 }
 
 /** A flow page while its flow loads. */
@@ -87,6 +96,7 @@ function WorkspaceModes({
   masterMode: MasterModeOfFlow;
 }) {
   const [asked, setMode] = useWorkspaceMode();
+  const search = useSearch();
   const flow = useFlow(flowId);
   const mayRun = useMay('run');
   // Chat and master mode run the flow: one who may not run it sees the run screen, read-only.
@@ -109,7 +119,7 @@ function WorkspaceModes({
       {steps.isLoading ? (
         <Skeleton className="h-40 w-full" />
       ) : mode === 'run' ? (
-        <RunMode flow={flow.data} steps={stepList} />
+        <RunMode flow={flow.data} steps={stepList} target={runTargetOf(search)} />
       ) : mode === 'edit' ? (
         <EditMode flow={flow.data} steps={stepList} />
       ) : mode === 'chat' ? (

@@ -1,0 +1,190 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { reviewLink } from '../../src/domain/review-link';
+import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
+
+const skipReason = missingBrowser();
+
+/** A signed-in person in a browser of their own (their own session). */
+interface Person {
+  page: Page;
+  id: string;
+  email: string;
+}
+
+async function signedUp(browser: Browser, baseUrl: string, firstName: string): Promise<Person> {
+  const page = await browser.newPage();
+  await signUpInBrowser(page, baseUrl, firstName);
+  const { id, email } = await callApi(page, baseUrl, 'GET', '/api/auth/user');
+  return { page, id, email };
+}
+
+/** `member` joins the workspace as a reviewer, invited by `owner`: through the API, the invitation is not the point. */
+async function joinAsReviewer(baseUrl: string, owner: Person, workspaceId: string, member: Person) {
+  const { acceptUrl } = await callApi(
+    owner.page,
+    baseUrl,
+    'POST',
+    `/api/workspaces/${workspaceId}/invitations`,
+    {
+      email: member.email,
+      role: 'reviewer',
+    },
+  );
+  const token = new URL(acceptUrl).pathname.split('/').at(-1);
+  await callApi(member.page, baseUrl, 'POST', `/api/invitations/${token}/accept`);
+}
+
+/** The number beside the Reviews link; none shown is 0. */
+async function pendingCount(page: Page): Promise<number> {
+  const count = page.getByTestId('navigation-bar').getByTestId('pending-review-count');
+  return (await count.count()) === 0 ? 0 : Number(await count.first().textContent());
+}
+
+describe.skipIf(skipReason !== null)(
+  `a step reviewed by two other people${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    const env = useServerAndBrowser();
+
+    it('the inbox shows the request live and opens its execution at the step; a rejection and two approvals reach the runner live', async () => {
+      const { server, browser } = env;
+      const url = server.url;
+      screenshotTabsOnFailure(browser, 'reviews-failed-runner');
+      const second = await openBrowser();
+      const third = await openBrowser();
+      try {
+        screenshotTabsOnFailure(second, 'reviews-failed-reviewer-1');
+        screenshotTabsOnFailure(third, 'reviews-failed-reviewer-2');
+        const runner = await signedUp(browser, url, 'An');
+        const binh = await signedUp(second, url, 'Bình');
+        const chi = await signedUp(third, url, 'Chi');
+
+        // The runner's workspace and its flow: step 1 needs both reviewers' approval, step 2 follows it.
+        const workspace = await callApi(runner.page, url, 'POST', '/api/workspaces', {
+          name: 'Nhóm Nội dung',
+        });
+        await joinAsReviewer(url, runner, workspace.id, binh);
+        await joinAsReviewer(url, runner, workspace.id, chi);
+        const flow = await callApi(runner.page, url, 'POST', '/api/flows', {
+          name: 'Bài blog',
+          description: 'Bản nháp rồi bản cuối',
+          workspaceId: workspace.id,
+        });
+        const draft = await callApi(runner.page, url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order: 1,
+          name: 'Bản nháp',
+          systemPrompt: 'Viết bản nháp một bài về trà xanh.',
+          review: { by: 'members', userIds: [binh.id, chi.id], approvals: 2 },
+        });
+        await callApi(runner.page, url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order: 2,
+          name: 'Bản cuối',
+          systemPrompt: 'Trau chuốt [[step-1]].',
+          inputSources: [draft.id],
+        });
+
+        // Bình has the inbox open, with nothing waiting yet.
+        await binh.page.goto(`${url}/reviews`);
+        await binh.page.getByTestId('reviews-empty').waitFor();
+        expect(await pendingCount(binh.page)).toBe(0);
+
+        // The runner runs step 1 on the run screen: it waits for the reviewers.
+        await runner.page.goto(`${url}/flows/${flow.id}?mode=run`);
+        await runner.page.getByTestId('execute-step-1').click();
+        const waiting = runner.page.getByTestId(`step-waiting-review-${draft.id}`);
+        await waiting.waitFor({ timeout: 20_000 });
+        expect(await waiting.textContent()).toContain('Waiting for review by 2 người được chỉ định');
+        expect(await waiting.textContent()).toContain('0/2 approve');
+        // The runner is not one of the reviewers: no decision for them.
+        expect(await waiting.locator('[data-testid^="review-approve-"]').count()).toBe(0);
+        await screenshot(runner.page, 'reviews-01-runner-waiting');
+
+        // The request arrives in Bình's open inbox without a reload, and the count beside Reviews says 1.
+        const openLink = binh.page.locator('[data-testid^="open-review-"]');
+        await openLink.waitFor();
+        await expect.poll(() => pendingCount(binh.page)).toBe(1);
+        const [review] = await callApi(binh.page, url, 'GET', '/api/reviews?status=pending');
+        const item = binh.page.getByTestId(`review-${review.id}`);
+        expect(await item.textContent()).toContain('Bài blog · Bản nháp');
+        expect(await item.textContent()).toContain('Yêu cầu bởi An Nguyễn');
+        await screenshot(binh.page, 'reviews-02-inbox-live');
+
+        // It opens the execution under review at its step (Bình has no execution of this flow).
+        expect(await openLink.getAttribute('href')).toBe(reviewLink(flow.id, review.executionId, draft.id));
+        await openLink.click();
+        await binh.page.getByTestId('run-mode').waitFor();
+        const linked = binh.page.locator(`[data-testid^="step-card-"][data-step-id="${draft.id}"]`);
+        await expect.poll(() => linked.getAttribute('data-linked')).toBe('true');
+        await binh.page.getByTestId('named-execution').waitFor();
+        const binhWaiting = binh.page.getByTestId(`step-waiting-review-${draft.id}`);
+        await binhWaiting.waitFor();
+        expect(await linked.isVisible()).toBe(true);
+        await expect
+          .poll(() => linked.evaluate((card) => card.getBoundingClientRect().top < window.innerHeight))
+          .toBe(true);
+        await screenshot(binh.page, 'reviews-03-opened-at-step');
+
+        // Bình rejects with a reason; the runner reads it on the run screen as it happens.
+        await binhWaiting.getByTestId(`review-reject-${review.id}`).click();
+        await binhWaiting.getByTestId(`review-reason-${review.id}`).fill('Thiếu phần nguồn gốc của trà.');
+        await screenshot(binh.page, 'reviews-04-reject-reason');
+        await binhWaiting.getByTestId(`review-send-reject-${review.id}`).click();
+        const rejected = runner.page.getByTestId(`step-review-rejected-${draft.id}`);
+        await rejected.waitFor();
+        expect(await rejected.textContent()).toContain('Thiếu phần nguồn gốc của trà.');
+        await screenshot(runner.page, 'reviews-05-runner-sees-rejection');
+        await expect.poll(() => pendingCount(binh.page)).toBe(0);
+
+        // The runner runs the step again: a new request, live in Bình's count and on the open run screen.
+        await runner.page.getByTestId('execute-step-1').click();
+        await waiting.waitFor({ timeout: 20_000 });
+        await expect.poll(() => pendingCount(binh.page)).toBe(1);
+        const approveBinh = binhWaiting.locator('[data-testid^="review-approve-"]');
+        await approveBinh.waitFor();
+        await approveBinh.click();
+        await expect.poll(async () => (await waiting.textContent()) ?? '').toContain('1/2 approve');
+        // Bình's part is done: the screen says so, and the review leaves Bình's count.
+        await binhWaiting.locator('[data-testid^="review-approved-by-me-"]').waitFor();
+        await expect.poll(() => pendingCount(binh.page)).toBe(0);
+        await screenshot(binh.page, 'reviews-05b-approved-by-first');
+
+        // Chi approves from the inbox too; the second approval lets the run go on.
+        await chi.page.goto(`${url}/reviews`);
+        const chiOpen = chi.page.locator('[data-testid^="open-review-"]');
+        await chiOpen.waitFor();
+        expect(await pendingCount(chi.page)).toBe(1);
+        await screenshot(chi.page, 'reviews-06-second-inbox');
+        await chiOpen.click();
+        const chiWaiting = chi.page.getByTestId(`step-waiting-review-${draft.id}`);
+        await chiWaiting.waitFor();
+        await chiWaiting.locator('[data-testid^="review-approve-"]').click();
+        await chiWaiting.waitFor({ state: 'detached' });
+
+        // The runner's screen no longer waits, and step 2 runs.
+        await waiting.waitFor({ state: 'detached' });
+        const header = runner.page.getByTestId('step-header-2');
+        if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+        await runner.page.getByTestId('execute-step-2').click();
+        await runner.page
+          .getByTestId('step-results-2')
+          .getByTestId('result-status')
+          .first()
+          .waitFor({ timeout: 20_000 });
+        await screenshot(runner.page, 'reviews-07-run-goes-on');
+
+        // Both requests are in Chi's done list.
+        await chi.page.goto(`${url}/reviews`);
+        await chi.page.getByTestId('reviews-done').click();
+        // The rejected request and the approved one.
+        await expect.poll(() => chi.page.locator('[data-testid^="open-review-"]').count()).toBe(2);
+        await screenshot(chi.page, 'reviews-08-done');
+      } finally {
+        await second.close();
+        await third.close();
+      }
+    });
+  },
+);
