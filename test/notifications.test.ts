@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
 import { JobQueue } from '../src/api/notifications/job-queue';
 import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';

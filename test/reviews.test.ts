@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
 import { createTestApp, type TestApp } from './support/test-app';
-import { join, newWorkspace, ok, type Person, person as personOf } from './support/workspace-people';
+import { join, newWorkspace, ok, person as personOf } from './support/workspace-people';
 
 /**
  * A step's review by another person, through the API: a step assigned to the workspace's reviewers makes
