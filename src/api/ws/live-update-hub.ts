@@ -35,7 +35,14 @@ const RUN_ENDED_EVENTS = new Set([
 ]);
 
 /** The events that add a review to inboxes or take one out of them. */
-const REVIEW_EVENTS = new Set(['ReviewRequested', 'ReviewApproved', 'ReviewRejected']);
+const REVIEW_EVENTS = new Set([
+  'ReviewRequested',
+  'ReviewApproved',
+  'ReviewRejected',
+  'ReviewDue',
+  'ReviewHandedBack',
+  'ReviewWithdrawn',
+]);
 
 interface Subscription {
   topic: LiveTopic;

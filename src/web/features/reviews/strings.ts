@@ -30,6 +30,12 @@ export const reviewPanel = {
   waitingFor: (who: string) => `Waiting for review by ${who}`,
   members: (count: number) => `${count} người được chỉ định`,
   role: (role: string) => `một thành viên có role ${role}`,
+  ownersToo: (who: string) => `${who} hoặc owner của workspace`,
+  since: (at: string) => `từ ${at}`,
+  due: (at: string) => `hạn ${at}`,
+  reminded: (at: string) => `Đã nhắc người duyệt lúc ${at}`,
+  expired: (at: string) =>
+    `Review hết hạn lúc ${at}: chưa ai duyệt. Hãy chạy lại step này hoặc yêu cầu review lại.`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
   // A reason that ends its own sentence gets no second full stop.
   rejected: (reason: string) => `Bị từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này.`,

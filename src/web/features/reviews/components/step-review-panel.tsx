@@ -4,14 +4,17 @@ import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/field';
 import { useUser } from '@/features/auth/api/get-user';
 import type { Execution } from '@/lib/execution-stream';
+import { formatDateTime } from '@/lib/format-date';
 import { useWorkspaceRole } from '@/lib/workspace-roles';
 import { isNamedByReview } from '../../../../domain/execution/reviews';
 import type { Review } from '../../../../domain/execution/types';
 import { useDecideReview } from '../api/reviews';
 import { reviewPanel as t } from '../strings';
 
-const whoOf = (review: Pick<Review, 'by' | 'userIds' | 'role'>) =>
-  review.by === 'role' ? t.role(review.role ?? 'reviewer') : t.members(review.userIds.length);
+function whoOf(review: Pick<Review, 'by' | 'userIds' | 'role' | 'ownersToo'>) {
+  const asked = review.by === 'role' ? t.role(review.role ?? 'reviewer') : t.members(review.userIds.length);
+  return review.ownersToo ? t.ownersToo(asked) : asked;
+}
 
 /** Approve, or reject with a reason: for the people the review names. */
 function Decision({ review, executionId }: { review: Review; executionId: string }) {
@@ -71,8 +74,9 @@ function Decision({ review, executionId }: { review: Review; executionId: string
 }
 
 /**
- * A step's latest review on the run screen: waiting (for whom, how many approvals so far, and the
- * decision buttons for the people it names), or rejected with its reason for the runner.
+ * A step's latest review on the run screen: waiting (for whom, since when, until when, how many approvals so
+ * far, and the decision buttons for the people it names), or rejected with its reason, or expired, for the
+ * runner.
  */
 export function StepReviewPanel({ stepId, execution }: { stepId: string; execution: Execution }) {
   const review = execution.reviews.filter((r) => r.stepId === stepId).at(-1);
@@ -85,6 +89,16 @@ export function StepReviewPanel({ stepId, execution }: { stepId: string; executi
         data-testid={`step-review-rejected-${stepId}`}
       >
         {t.rejected(review.rejection?.reason ?? '')}
+      </p>
+    );
+  if (review.status === 'expired')
+    return (
+      <p
+        className="rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800"
+        role="status"
+        data-testid={`step-review-expired-${stepId}`}
+      >
+        {t.expired(formatDateTime(review.decidedAt ?? review.dueAt ?? review.requestedAt))}
       </p>
     );
   if (review.status !== 'pending') return null;
@@ -115,6 +129,11 @@ function PendingReview({
       <p className="flex items-center gap-2">
         <Hourglass className="h-4 w-4 shrink-0" />
         {t.waitingFor(whoOf(review))} · {t.approvals(review.approvalsGiven.length, review.approvalsNeeded)}
+      </p>
+      <p className="text-xs text-amber-800" data-testid={`review-since-${review.id}`}>
+        {t.since(formatDateTime(review.requestedAt))}
+        {review.dueAt ? ` · ${t.due(formatDateTime(review.dueAt))}` : ''}
+        {review.due?.onDue === 'remind' ? ` · ${t.reminded(formatDateTime(review.due.at))}` : ''}
       </p>
       {approvedByMe ? (
         <p className="flex items-center gap-2" data-testid={`review-approved-by-me-${review.id}`}>
