@@ -81,8 +81,19 @@ export function ResultEditor({
   );
 }
 
-/** One result: its label, whether it is approved (the checkbox carries it on), and the model's text. */
-export function ResultCard({ result, outputMode }: { result: StepResult; outputMode: OutputMode }) {
+/**
+ * One result: its label, whether it is approved (the checkbox carries it on), and the model's text. A result
+ * waiting for review is approved through its review (the panel above the results), so it has no checkbox.
+ */
+export function ResultCard({
+  result,
+  outputMode,
+  inReview = false,
+}: {
+  result: StepResult;
+  outputMode: OutputMode;
+  inReview?: boolean;
+}) {
   const updateResult = useUpdateResult(result.executionId);
   const deleteResult = useDeleteResult(result.executionId);
   const [editing, setEditing] = useState(false);
@@ -116,7 +127,7 @@ export function ResultCard({ result, outputMode }: { result: StepResult; outputM
         <span className="text-xs text-slate-500">{formatDateTime(result.createdAt)}</span>
         <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
-          {isChoice || !mayReview ? null : (
+          {isChoice || !mayReview || inReview ? null : (
             <span className="mr-2 flex items-center gap-2">
               <Checkbox
                 id={`approve-${result.id}`}

@@ -5,6 +5,7 @@ import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
+import { pendingReviewOfResult } from '../../../../../domain/execution/reviews';
 import type { StepResult } from '../../../../../domain/execution/types';
 import { ResultCard } from './result-card';
 import { UnreviewedResultsNote } from './unreviewed-results-note';
@@ -73,7 +74,12 @@ export function StepResults({ step, execution }: { step: Step; execution: Execut
       </div>
       <UnreviewedResultsNote uses={unreviewed} testId={`step-unreviewed-${step.order}`} />
       {shown.map((result) => (
-        <ResultCard key={result.id} result={result} outputMode={step.outputMode} />
+        <ResultCard
+          key={result.id}
+          result={result}
+          outputMode={step.outputMode}
+          inReview={pendingReviewOfResult(execution, result.id) !== undefined}
+        />
       ))}
     </div>
   );
