@@ -1,43 +1,16 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
-import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
+import { createTestApp, type TestApp } from './support/test-app';
+import { join, ok, person as personOf } from './support/workspace-people';
 
 /**
  * The reviews of an execution as an auditor reads them through the API: who was asked, who decided what,
  * with which comment or reason, having seen which text (an edit made before a decision is what was seen).
  */
 
-interface Person {
-  client: Client;
-  id: string;
-  email: string;
-}
-
 let t: TestApp;
 
-const person = async (firstName: string): Promise<Person> => {
-  const { cookie, user, email } = await signUp(t.app, firstName, { remoteAddress: anotherAddress() });
-  return { client: as(t.app, cookie), id: user.id, email };
-};
-
-/** `member` joins the workspace in `role`, invited by `owner`. */
-async function join(owner: Person, workspaceId: string, member: Person, role: string) {
-  const invited = await owner.client.post(`/api/workspaces/${workspaceId}/invitations`, {
-    email: member.email,
-    role,
-  });
-  expect(invited.statusCode, invited.body).toBe(201);
-  const token = invited.json().acceptUrl.split('/').at(-1);
-  const accepted = await member.client.post(`/api/invitations/${token}/accept`);
-  expect(accepted.statusCode, accepted.body).toBe(200);
-}
-
-/** The answer's body, once its status is the one expected. */
-const ok = (response: LightMyRequestResponse, status = 200) => {
-  expect(response.statusCode, response.body).toBe(status);
-  return response.json();
-};
+const person = (firstName: string) => personOf(t.app, firstName);
 
 beforeAll(async () => {
   t = await createTestApp(

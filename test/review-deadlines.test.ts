@@ -107,6 +107,14 @@ async function askReview(runner: Person, executionId: string, stepId: string, bo
   );
 }
 
+/** The runner runs the step again: it is theirs once more. */
+const runAgain = async (runner: Person, executionId: string, stepId: string) =>
+  ok(
+    await runner.client.post(`/api/executions/${executionId}/steps/${stepId}/execute`, {
+      userInput: 'again',
+    }),
+  );
+
 /** The mails to `address` about reviews (its workspace's invitation left out). */
 const reviewMails = (address: string) =>
   box.to(address).filter((mail) => !mail.subject?.startsWith('Lời mời'));
@@ -220,11 +228,7 @@ describe("a review's due time", () => {
         ).toBe(true),
       WAIT,
     );
-    ok(
-      await people.runner.client.post(`/api/executions/${executionId}/steps/${draft}/execute`, {
-        userInput: 'again',
-      }),
-    );
+    await runAgain(people.runner, executionId, draft);
   });
 });
 
@@ -297,11 +301,7 @@ describe('a review when its people or its execution change', () => {
     });
     expect((await people.ana.client.post(`/api/reviews/${review.id}/approve`, {})).statusCode).toBe(409);
     expect(ok(await people.ana.client.get('/api/reviews?status=pending'))).toEqual([]);
-    ok(
-      await people.runner.client.post(`/api/executions/${executionId}/steps/${draft}/execute`, {
-        userInput: 'again',
-      }),
-    );
+    await runAgain(people.runner, executionId, draft);
   });
 });
 

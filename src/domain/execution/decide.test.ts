@@ -15,6 +15,7 @@ import {
   fold,
   NOW,
   ranStep,
+  startStepRun,
   stepRunStarted,
   stepRunSucceeded,
 } from './testing';
@@ -34,21 +35,7 @@ const started = executionStarted([one, two], ['c1', 'c2']);
 const runStep = (
   stepId: string,
   fields: Partial<Extract<ExecutionCommand, { type: 'StartStepRun' }>['data']> = {},
-) =>
-  ({
-    type: 'StartStepRun',
-    data: {
-      runId: 'run-new',
-      stepId,
-      loopIteration: null,
-      userInput: '',
-      model: 'offline',
-      keySource: 'offline',
-      instanceId: 1,
-      conversation: noConversation,
-      ...fields,
-    },
-  }) satisfies ExecutionCommand;
+) => startStepRun('run-new', stepId, { conversation: noConversation, ...fields });
 
 const complete = (runId: string, output: string) =>
   ({

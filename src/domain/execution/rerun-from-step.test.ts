@@ -13,6 +13,7 @@ import {
   fold,
   NOW,
   ranStep,
+  startStepRun,
   stepRunStarted,
   stepRunSucceeded,
 } from './testing';
@@ -168,23 +169,7 @@ describe('decide StartExecutionFrom', () => {
 
   it('the chosen step then runs on the reused text', () => {
     const rerun = fold(decider.decide(rerunFrom(three.id), fold([]), contextWith({ steps })));
-    const [event] = decider.decide(
-      {
-        type: 'StartStepRun',
-        data: {
-          runId: 'r3',
-          stepId: three.id,
-          loopIteration: null,
-          userInput: '',
-          model: 'offline',
-          keySource: 'offline',
-          instanceId: 1,
-          conversation: { userNotes: '', rejectedIdeas: '' },
-        },
-      },
-      rerun,
-      contextWith({ steps }),
-    );
+    const [event] = decider.decide(startStepRun('r3', three.id), rerun, contextWith({ steps }));
     expect(event).toMatchObject({ type: 'StepRunStarted', data: { cacheItemId: 'id-3', stepOrder: 3 } });
     expect(event?.type === 'StepRunStarted' && event.data.finalPrompt).toContain('outline B, edited');
     expect(event?.type === 'StepRunStarted' && event.data.finalPrompt).not.toContain('outline A');

@@ -10,6 +10,7 @@ import {
   executionStarted,
   fold,
   NOW,
+  startStepRun,
   stepRunStarted,
   stepRunSucceeded,
 } from './testing';
@@ -200,19 +201,7 @@ describe('a step reviewed by another person', () => {
       ],
       asUser(RUNNER, 'editor'),
     )
-      .when({
-        type: 'StartStepRun',
-        data: {
-          runId: 'run-2',
-          stepId: reviewed.id,
-          loopIteration: null,
-          userInput: '',
-          model: 'offline',
-          keySource: 'offline',
-          instanceId: 1,
-          conversation: { userNotes: '', rejectedIdeas: '' },
-        },
-      })
+      .when(startStepRun('run-2', reviewed.id))
       .events();
     expect(again).toMatchObject([{ type: 'StepRunStarted', data: { runId: 'run-2', cacheItemId: 'c1' } }]);
   });
@@ -261,19 +250,7 @@ describe('a step reviewed by another person', () => {
 
   it('the steps after a step waiting for review cannot run until it is decided', () => {
     given(decider, history, asUser(RUNNER, 'editor'))
-      .when({
-        type: 'StartStepRun',
-        data: {
-          runId: 'run-2',
-          stepId: next.id,
-          loopIteration: null,
-          userInput: '',
-          model: 'offline',
-          keySource: 'offline',
-          instanceId: 1,
-          conversation: { userNotes: '', rejectedIdeas: '' },
-        },
-      })
+      .when(startStepRun('run-2', next.id))
       .thenThrows('conflict', /waiting for review/);
   });
 
@@ -479,19 +456,7 @@ describe('a review when its people or its execution change', () => {
     const after = fold([...history, ...events]);
     expect(after.reviews[0]).toMatchObject({ status: 'withdrawn', decidedAt: LATER });
     given(decider, [...history, ...events], asUser(RUNNER, 'editor'))
-      .when({
-        type: 'StartStepRun',
-        data: {
-          runId: 'run-2',
-          stepId: reviewed.id,
-          loopIteration: null,
-          userInput: '',
-          model: 'offline',
-          keySource: 'offline',
-          instanceId: 1,
-          conversation: { userNotes: '', rejectedIdeas: '' },
-        },
-      })
+      .when(startStepRun('run-2', reviewed.id))
       .events();
   });
 });

@@ -1,7 +1,7 @@
 import type { Step, StepSnapshot } from '../flow';
 import { DEFAULT_LIMITS } from '../limits';
 import { decider } from './decider';
-import type { DecideContext, ExecutionEvent, ExecutionState, ResultDraft } from './types';
+import type { DecideContext, ExecutionCommand, ExecutionEvent, ExecutionState, ResultDraft } from './types';
 
 export const NOW = '2025-01-02T03:04:05.000Z';
 
@@ -127,3 +127,24 @@ export function ranStep(
     stepRunSucceeded(runId, [draft(resultId, content)], at),
   ];
 }
+
+/** The command that runs a step (its first pending work, or a new version), as a user sends it offline. */
+export const startStepRun = (
+  runId: string,
+  stepId: string,
+  fields: Partial<Extract<ExecutionCommand, { type: 'StartStepRun' }>['data']> = {},
+) =>
+  ({
+    type: 'StartStepRun',
+    data: {
+      runId,
+      stepId,
+      loopIteration: null,
+      userInput: '',
+      model: 'offline',
+      keySource: 'offline',
+      instanceId: 1,
+      conversation: { userNotes: '', rejectedIdeas: '' },
+      ...fields,
+    },
+  }) satisfies ExecutionCommand;
