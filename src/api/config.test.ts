@@ -48,6 +48,15 @@ describe('notifications', () => {
     expect(() => parseEnvironment({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
     expect(() => parseEnvironment({ WEBHOOK_HOSTS: 'https://hooks.example.com/x' })).toThrow(/WEBHOOK_HOSTS/);
   });
+
+  it("reads PUBLIC_URL without its trailing slash, else the server's own address; refuses what is not http(s)", () => {
+    expect(parseEnvironment({ PUBLIC_URL: 'https://flows.example.com/' }).publicUrl).toBe(
+      'https://flows.example.com',
+    );
+    expect(parseEnvironment({ PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
+    expect(() => parseEnvironment({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
+    expect(() => parseEnvironment({ PUBLIC_URL: 'flows.example.com' })).toThrow(/PUBLIC_URL/);
+  });
 });
 
 describe('TRUST_PROXY', () => {
