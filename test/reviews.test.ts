@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineProvider } from '../src/ai';
+import { REVIEW_MESSAGES } from '../src/domain/execution/reviews';
 import { createTestApp, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, person as personOf } from './support/workspace-people';
 
@@ -253,6 +254,24 @@ describe('a step reviewed by another person', () => {
       dueAt: '2001-01-01T00:00:00Z',
     });
     expect(past.statusCode, past.body).toBe(400);
+    // Someone who is not a member of the workspace cannot be asked, nor more people of a role than it has.
+    const stranger = await person('Khách');
+    const notMember = await owner.client.post(
+      `/api/executions/${execution.id}/steps/${step.id}/review-requests`,
+      {
+        userIds: [stranger.id],
+      },
+    );
+    expect(notMember.statusCode, notMember.body).toBe(400);
+    expect(notMember.json().detail).toBe(REVIEW_MESSAGES.notAReviewer);
+    const tooMany = await owner.client.post(
+      `/api/executions/${execution.id}/steps/${step.id}/review-requests`,
+      {
+        role: 'reviewer',
+        approvals: 2,
+      },
+    );
+    expect(tooMany.statusCode, tooMany.body).toBe(400);
     const dueAt = new Date(Date.now() + 3_600_000).toISOString();
     const body = { userIds: [ana.id], dueAt, onDue: 'escalate', note: 'Please check the dates' };
     const once = { 'idempotency-key': `review-request-${Date.now()}` };

@@ -20,6 +20,8 @@ export interface ExecutionCommandOptions {
   guard?: (state: ExecutionState) => void;
   /** The actor's role in the execution's workspace, for the commands whose rule names people (a review's). */
   role?: Role | null;
+  /** The members of the execution's workspace, for a review's request (whom it may ask). */
+  members?: readonly { userId: string; role: Role }[];
 }
 
 /** Commands of executions, through the one command handler; time, ids and steps are handed to the decider. */
@@ -60,6 +62,7 @@ export class ExecutionCommands {
         workspaceId: options.flow?.workspaceId,
         limits: this.limits,
         role: options.role,
+        members: options.members,
       }),
     });
   }

@@ -122,12 +122,17 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: requestParams, body: requestBody, response: { 201: reviewAnswer } } },
     async (request, reply) => {
       const { id, stepId } = request.params;
+      const userId = userIdOf(request);
       const reviewId = randomUUID();
+      // Whom the request may name is the workspace's members now: the decider checks them.
+      const loaded = await app.executions.recent(id, userId);
+      const { workspaceId } = loaded.state;
+      const members = workspaceId === null ? undefined : await app.workspaces.members(workspaceId, userId);
       const { state, events } = await app.executions.handle(
         id,
-        userIdOf(request),
+        userId,
         { type: 'RequestReview', data: { reviewId, stepId, ...request.body } },
-        { commandId: commandIdOf(request) },
+        { commandId: commandIdOf(request), loaded, members },
       );
       // A repeated request (the same Idempotency-Key) answers the review it made the first time.
       const requested = events.find((event) => event.type === 'ReviewRequested');

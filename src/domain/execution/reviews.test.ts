@@ -338,6 +338,36 @@ describe('a step reviewed by another person', () => {
       .when({ type: 'RequestReview', data: { reviewId: 'rv', stepId: plain.id, role: 'reviewer' } })
       .thenThrows('rule_violated', REVIEW_MESSAGES.notInWorkspace);
   });
+
+  it('the runner may ask only members who may review, and a role with enough other holders', () => {
+    const plain = aStep(1);
+    const base = [
+      inWorkspace([plain]),
+      stepRunStarted(plain, 'run-1', { cacheItemId: 'c1' }),
+      stepRunSucceeded('run-1', [draft('r1', 'Text')]),
+    ];
+    const members = [
+      { userId: RUNNER, role: 'reviewer' as const },
+      { userId: ANA, role: 'reviewer' as const },
+      { userId: 'audrey', role: 'auditor' as const },
+    ];
+    const asking = (data: Record<string, unknown>) =>
+      given(decider, base, (state) => ({ ...asUser(RUNNER, 'reviewer', NOW)(state), members })).when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv', stepId: plain.id, ...data },
+      });
+    asking({ userIds: ['audrey'] }).thenThrows('rule_violated', REVIEW_MESSAGES.notAReviewer);
+    asking({ userIds: ['stranger'] }).thenThrows('rule_violated', REVIEW_MESSAGES.notAReviewer);
+    asking({ userIds: [RUNNER] }).thenThrows('rule_violated', REVIEW_MESSAGES.ownStep);
+    // Two reviewers, but one of them is the runner: one approval at most.
+    asking({ role: 'reviewer', approvals: 2 }).thenThrows(
+      'rule_violated',
+      REVIEW_MESSAGES.tooFewOfRole('reviewer', 1),
+    );
+    asking({ role: 'editor' }).thenThrows('rule_violated', REVIEW_MESSAGES.tooFewOfRole('editor', 0));
+    expect(asking({ role: 'reviewer' }).events()).toHaveLength(1);
+    expect(asking({ userIds: [ANA] }).events()).toHaveLength(1);
+  });
 });
 
 const AFTER_DUE = '2025-01-03T03:05:00.000Z';

@@ -1,6 +1,7 @@
 import { DomainError } from '../errors';
-import { asksAnotherPerson, MAX_REVIEWERS, type StepReview } from '../step-review';
+import { asksAnotherPerson, MAX_REVIEWERS, type ReviewRole, type StepReview } from '../step-review';
 import type { Role } from '../workspace/events';
+import { roleMay } from '../workspace/roles';
 import type { ExecutionEvent, ExecutionState, Review } from './types';
 
 /** How far ahead a review may be due. */
@@ -25,6 +26,9 @@ export const REVIEW_MESSAGES = {
   dueTooFar: 'dueAt can be at most a year ahead',
   tooManyReviewers: `At most ${MAX_REVIEWERS} people can be asked`,
   notDueYet: 'This review is not due yet',
+  notAReviewer: 'userIds names someone who is not a member of this workspace who may review',
+  tooFewOfRole: (role: string, count: number) =>
+    `approvals cannot be more than the ${count} other member${count === 1 ? '' : 's'} with the ${role} role`,
 } as const;
 
 const refuse = (kind: 'forbidden' | 'conflict' | 'not_found' | 'rule_violated', message: string) =>
@@ -156,7 +160,7 @@ type RequestReview = {
 export function requestReview(
   data: RequestReview,
   state: ExecutionState,
-  context: { userId: string; now: string },
+  context: { userId: string; now: string; members?: readonly { userId: string; role: Role }[] | undefined },
 ): ExecutionEvent[] {
   if (state.workspaceId === null) throw refuse('rule_violated', REVIEW_MESSAGES.notInWorkspace);
   const step = state.steps.find((s) => s.id === data.stepId);
@@ -169,6 +173,14 @@ export function requestReview(
   const approvals = data.approvals ?? 1;
   if (by === 'members' && approvals > userIds.length)
     throw refuse('rule_violated', REVIEW_MESSAGES.tooManyApprovals);
+  if (context.members)
+    requireApprovers(
+      context.members,
+      { userIds, role: data.role ?? 'reviewer' },
+      by,
+      approvals,
+      context.userId,
+    );
   if (data.dueAt !== undefined) {
     const due = Date.parse(data.dueAt);
     const now = Date.parse(context.now);
@@ -204,6 +216,28 @@ export function requestReview(
       },
     },
   ];
+}
+
+/**
+ * Whom the runner asks must be able to decide: each named person a member whose role may review, and, for a
+ * role, at least as many members holding it (the runner aside) as approvals are needed.
+ */
+function requireApprovers(
+  members: readonly { userId: string; role: Role }[],
+  asked: { userIds: string[]; role: ReviewRole },
+  by: 'members' | 'role',
+  approvals: number,
+  requester: string,
+) {
+  if (by === 'members') {
+    const reviewers = new Set(members.filter((m) => roleMay(m.role, 'review')).map((m) => m.userId));
+    if (asked.userIds.includes(requester)) throw refuse('rule_violated', REVIEW_MESSAGES.ownStep);
+    if (asked.userIds.some((id) => !reviewers.has(id)))
+      throw refuse('rule_violated', REVIEW_MESSAGES.notAReviewer);
+    return;
+  }
+  const holders = members.filter((m) => m.role === asked.role && m.userId !== requester).length;
+  if (approvals > holders) throw refuse('rule_violated', REVIEW_MESSAGES.tooFewOfRole(asked.role, holders));
 }
 
 /**

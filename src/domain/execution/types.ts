@@ -397,6 +397,8 @@ export interface DecideContext {
   limits: Limits;
   /** The actor's role in the execution's workspace, when the caller looked it up (a review's decision needs it). */
   role?: Role | null | undefined;
+  /** The execution's workspace's members, when the caller looked them up (whom a review may ask). */
+  members?: readonly { userId: string; role: Role }[] | undefined;
 }
 
 export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';
