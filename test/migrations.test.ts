@@ -109,6 +109,7 @@ describe('migrations', () => {
         '020_workspaces.sql',
         '021_step_reviews.sql',
         '022_webhooks.sql',
+        '023_review_deadlines.sql',
       ]);
 
       const flows = await sql`SELECT * FROM flows ORDER BY id`;
@@ -164,6 +165,7 @@ describe('migrations', () => {
         '020_workspaces.sql',
         '021_step_reviews.sql',
         '022_webhooks.sql',
+        '023_review_deadlines.sql',
       ]);
       const counts = async () =>
         Object.fromEntries(
@@ -205,6 +207,7 @@ describe('migrations', () => {
         '020_workspaces.sql',
         '021_step_reviews.sql',
         '022_webhooks.sql',
+        '023_review_deadlines.sql',
       ]);
       const [log] = await sql<{ unreviewedResults: unknown }[]>`
         SELECT unreviewed_results FROM ai_request_logs WHERE id = ${id}`;
@@ -236,6 +239,7 @@ describe('migrations', () => {
         '020_workspaces.sql',
         '021_step_reviews.sql',
         '022_webhooks.sql',
+        '023_review_deadlines.sql',
       ]);
 
       const opened = {

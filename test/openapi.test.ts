@@ -288,9 +288,12 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
         'ReviewRequested',
         'ReviewApproved',
         'ReviewRejected',
+        'ReviewDue',
+        'ReviewHandedBack',
+        'ReviewWithdrawn',
       ]),
     );
-    expect(types).toHaveLength(16);
+    expect(types).toHaveLength(19);
   });
 
   it("documents a rate limit's headers, and its 429 with Retry-After", () => {

@@ -159,6 +159,11 @@ export const OPERATIONS: Record<string, Operation> = {
     'reviews',
     "Ask other people to approve a step's latest results",
   ),
+  'GET /api/executions/:id/reviews/audit': op(
+    'auditReviews',
+    'reviews',
+    'Each review of an execution for an auditor: who was asked, who decided, what they saw, how long it took',
+  ),
 
   'GET /api/flows/:flowId/logs': op('listRequestLogs', 'logs', "A flow's model requests, newest first"),
   'DELETE /api/flows/:flowId/logs': op('clearRequestLogs', 'logs', "Hide a flow's model requests so far"),

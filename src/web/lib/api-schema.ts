@@ -111,37 +111,8 @@ export interface paths {
     get: operations["getExecutionState"];
   };
   "/api/executions/{id}/reviews/audit": {
-    get: {
-      parameters: {
-        path: {
-          id: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": components["schemas"]["ReviewAudit"][];
-          };
-        };
-        /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
-        303: {
-          content: never;
-        };
-        /** @description A problem (RFC 9457) */
-        "4XX": {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description A problem (RFC 9457) */
-        "5XX": {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    /** Each review of an execution for an auditor: who was asked, who decided, what they saw, how long it took */
+    get: operations["auditReviews"];
   };
   "/api/workspaces/{id}/executions": {
     /** A workspace's executions, newest first, filtered by flow, person, status and time */
@@ -2620,6 +2591,38 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["Execution"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Each review of an execution for an auditor: who was asked, who decided, what they saw, how long it took */
+  auditReviews: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReviewAudit"][];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
