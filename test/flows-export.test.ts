@@ -117,8 +117,12 @@ describe('GET /api/flows/:id/export', () => {
       systemPrompt: 'Variants of [[step-3]]',
       outputMode: 'multiple',
       inputSources: [loop.id],
+      model: 'openai:gpt-4.1-mini',
     });
     const { workflow } = (await alice.get(`/api/flows/${flow.id}/export`)).json();
+    // The step's model travels with it.
+    expect(workflow.steps[3].model).toBe('openai:gpt-4.1-mini');
+    expect(workflow.steps[0].model).toBeUndefined();
 
     const created = await alice.post('/api/ai/create-from-json', { workflowJSON: workflow });
     expect(created.statusCode).toBe(201);

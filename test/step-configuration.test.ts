@@ -67,4 +67,20 @@ describe('step configuration rule on the server', () => {
       expect(answer.statusCode).toBe(400);
     }
   });
+
+  it('keeps the model a step names, as provider:name, and clears it with null; refuses anything else', async () => {
+    const { steps } = await createFlow(lan, 'Model', [{ name: 'Nháp', systemPrompt: 'Draft.' }]);
+    const [step] = steps;
+    expect(step.model ?? null).toBeNull();
+    const named = await lan.put(`/api/steps/${step.id}`, { model: 'ollama:qwen3:8b' });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json().model).toBe('ollama:qwen3:8b');
+    expect((await lan.get(`/api/flows/${step.flowId}/steps`)).json()[0].model).toBe('ollama:qwen3:8b');
+    for (const model of ['gpt-4', 'OpenAI:gpt', 'openai:', 'openai:a b', `openai:${'x'.repeat(300)}`, 42]) {
+      const refused = await lan.put(`/api/steps/${step.id}`, { model });
+      expect(refused.statusCode, JSON.stringify(model)).toBe(400);
+    }
+    const cleared = await lan.put(`/api/steps/${step.id}`, { model: null });
+    expect(cleared.json().model ?? null).toBeNull();
+  });
 });

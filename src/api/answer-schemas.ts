@@ -75,6 +75,8 @@ const stepFields = {
   requiresUserInput: z.boolean(),
   /** Who approves its results; none or null: the person who ran it. */
   review: stepReviewAnswer.nullable().optional(),
+  /** The model that answers it (`provider:name`); none or null: the server's default. */
+  model: z.string().nullable().optional(),
 };
 
 /** A step as an execution runs it: what the flow's step was when the execution started or synced. */

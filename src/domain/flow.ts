@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
+import { modelIdSchema } from './model-choice';
 import { type StepReview, stepReviewSchema } from './step-review';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
@@ -55,6 +56,8 @@ export interface Step {
   requiresUserInput: boolean;
   /** Who approves its results; none or null: the person who ran it. */
   review?: StepReview | null;
+  /** The model that answers it (`provider:name`); none or null: the server's default. */
+  model?: string | null;
   createdAt: string;
 }
 
@@ -72,6 +75,7 @@ export type StepSnapshot = Pick<
   | 'maxLoopIterations'
   | 'requiresUserInput'
   | 'review'
+  | 'model'
 >;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -102,6 +106,8 @@ const stepFields = {
   requiresUserInput: z.boolean(),
   /** Who approves the step's results; null: the person who ran it. */
   review: stepReviewSchema.nullable(),
+  /** The model that answers the step (`provider:name`); null: the server's default. */
+  model: modelIdSchema.nullable(),
 };
 
 export const createStepSchema = z.strictObject({
@@ -116,6 +122,7 @@ export const createStepSchema = z.strictObject({
   currentLoopIteration: stepFields.currentLoopIteration.default(0),
   requiresUserInput: stepFields.requiresUserInput.default(false),
   review: stepFields.review.optional(),
+  model: stepFields.model.optional(),
 });
 export const updateStepSchema = z.strictObject(stepFields).partial();
 

@@ -15,6 +15,7 @@ export type ExportedStep = Pick<
   | 'maxLoopIterations'
   | 'requiresUserInput'
   | 'review'
+  | 'model'
 >;
 
 /** A step's review rule as export writes it (what import takes back). */
@@ -43,6 +44,7 @@ export const exportedWorkflowSchema = z.object({
       choices: z.array(z.string()).optional(),
       maxLoopIterations: z.int().optional(),
       review: stepReviewAnswerShape.optional(),
+      model: z.string().optional(),
     }),
   ),
 });
@@ -79,6 +81,7 @@ export function workflowOf(
         ...(step.outputMode === 'multiple_choice' ? { choices: [...step.choices] } : {}),
         ...(step.outputMode === 'loop' ? { maxLoopIterations: step.maxLoopIterations } : {}),
         ...(step.review ? { review: step.review } : {}),
+        ...(step.model ? { model: step.model } : {}),
       };
     }),
   };

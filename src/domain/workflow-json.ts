@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
 import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
+import { modelIdSchema } from './model-choice';
 import { stepReviewSchema } from './step-review';
 
 /**
@@ -39,6 +40,8 @@ export const workflowStepSchema = z.object({
   maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS).default(1),
   /** Who approves the step's results; none: the person who ran it. */
   review: stepReviewSchema.optional(),
+  /** The model that answers the step (`provider:name`); none: the server's default. */
+  model: modelIdSchema.optional(),
 });
 
 type WorkflowStepShape = z.output<typeof workflowStepSchema>;

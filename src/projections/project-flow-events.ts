@@ -106,6 +106,7 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
         current_loop_iteration: step.currentLoopIteration,
         requires_user_input: step.requiresUserInput,
         review: step.review ?? null,
+        model: step.model ?? null,
         created_at: step.createdAt,
       })),
   );
@@ -131,10 +132,10 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
     statements.push(sql`
       INSERT INTO steps (id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
                          loop_target_step_id, max_loop_iterations, current_loop_iteration,
-                         requires_user_input, review, created_at)
+                         requires_user_input, review, model, created_at)
       SELECT id, flow_id, "order", name, system_prompt, output_mode, input_sources, choices,
              loop_target_step_id, max_loop_iterations, current_loop_iteration, requires_user_input,
-             review, created_at
+             review, model, created_at
       FROM json_populate_recordset(NULL::steps, ${JSON.stringify(steps)}::text::json)
       ON CONFLICT (id) DO UPDATE SET
         flow_id = excluded.flow_id, "order" = excluded."order", name = excluded.name,
@@ -142,7 +143,7 @@ function writeFlows(sql: TransactionSql, flows: FlowBefore[], before?: FlowState
         input_sources = excluded.input_sources, choices = excluded.choices,
         loop_target_step_id = excluded.loop_target_step_id, max_loop_iterations = excluded.max_loop_iterations,
         current_loop_iteration = excluded.current_loop_iteration,
-        requires_user_input = excluded.requires_user_input, review = excluded.review,
+        requires_user_input = excluded.requires_user_input, review = excluded.review, model = excluded.model,
         created_at = excluded.created_at`);
   }
   return statements;

@@ -108,6 +108,7 @@ export class FlowCommands {
       currentLoopIteration: 0,
       requiresUserInput: step.requiresUserInput,
       ...(step.review ? { review: step.review } : {}),
+      ...(step.model ? { model: step.model } : {}),
       createdAt,
     }));
     const details = {

@@ -68,6 +68,7 @@ const SNAPSHOT_FIELDS = [
   'max_loop_iterations',
   'requires_user_input',
   'review',
+  'model',
 ];
 const STEP_FIELDS = [...SNAPSHOT_FIELDS, 'flow_id', 'current_loop_iteration', 'created_at'];
 const columnsOf = (fields: string[], table?: string) =>
@@ -202,7 +203,7 @@ export class FlowsRepository {
                  'outputMode', output_mode, 'inputSources', input_sources, 'choices', choices,
                  'loopTargetStepId', loop_target_step_id, 'maxLoopIterations', max_loop_iterations,
                  'currentLoopIteration', current_loop_iteration, 'requiresUserInput', requires_user_input,
-                 'review', review,
+                 'review', review, 'model', model,
                  'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                ORDER BY "order", created_at, id) AS steps
         FROM steps WHERE flow_id = f.id

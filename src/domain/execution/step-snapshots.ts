@@ -19,6 +19,8 @@ export function snapshotOf(step: StepSnapshot): StepSnapshot {
     requiresUserInput: step.requiresUserInput,
     // Only a step with a review rule carries one: the snapshots of other steps read as they always have.
     ...(step.review ? { review: step.review } : {}),
+    // Likewise a step that names its model.
+    ...(step.model ? { model: step.model } : {}),
   };
 }
 
@@ -50,7 +52,8 @@ export function sameSteps(a: readonly StepSnapshot[], b: readonly StepSnapshot[]
         step.loopTargetStepId === other.loopTargetStepId &&
         step.maxLoopIterations === other.maxLoopIterations &&
         step.requiresUserInput === other.requiresUserInput &&
-        sameReview(step.review, other.review)
+        sameReview(step.review, other.review) &&
+        (step.model ?? null) === (other.model ?? null)
       );
     })
   );

@@ -28,6 +28,7 @@ const STEP_FIELD_NAMES: (keyof StepFields)[] = [
   'currentLoopIteration',
   'requiresUserInput',
   'review',
+  'model',
 ];
 
 /** A flow's rules: the flow its versions fold to, and the version each change adds. */

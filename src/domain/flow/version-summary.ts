@@ -24,6 +24,7 @@ const FIELDS: Record<keyof StepFields, string> = {
   currentLoopIteration: 'vòng lặp hiện tại',
   requiresUserInput: 'user input',
   review: 'người duyệt',
+  model: 'model',
 };
 
 // Vietnamese nouns take no plural: '1 step', '3 step'.

@@ -400,6 +400,7 @@ export interface components {
       maxLoopIterations: number;
       requiresUserInput: boolean;
       review?: components["schemas"]["StepReview"] | null;
+      model?: string | null;
     };
     Step: {
       /** Format: uuid */
@@ -415,6 +416,7 @@ export interface components {
       maxLoopIterations: number;
       requiresUserInput: boolean;
       review?: components["schemas"]["StepReview"] | null;
+      model?: string | null;
       /** Format: uuid */
       flowId: string;
       currentLoopIteration: number;
@@ -1992,6 +1994,7 @@ export interface operations {
                     /** @enum {string} */
                     onDue?: "remind" | "escalate" | "fail";
                   };
+                  model?: string;
                 })[];
             };
           };
@@ -2202,6 +2205,7 @@ export interface operations {
             /** @enum {string} */
             onDue?: "remind" | "escalate" | "fail";
           }) | null;
+          model?: string | null;
         };
       };
     };
@@ -2268,6 +2272,7 @@ export interface operations {
             /** @enum {string} */
             onDue?: "remind" | "escalate" | "fail";
           }) | null;
+          model?: string | null;
         };
       };
     };
@@ -4218,6 +4223,7 @@ export interface operations {
                 /** @enum {string} */
                 onDue?: "remind" | "escalate" | "fail";
               };
+              model?: string;
             })[];
         };
       };
@@ -4944,6 +4950,7 @@ export interface operations {
                   /** @enum {string} */
                   onDue?: "remind" | "escalate" | "fail";
                 };
+                model?: string;
               })[];
           };
           /**
@@ -5021,6 +5028,7 @@ export interface operations {
                   /** @default 1 */
                   maxLoopIterations: number;
                   review?: unknown;
+                  model?: string;
                   /** @default */
                   reasoning: string;
                 })[];
@@ -5068,6 +5076,7 @@ export interface operations {
                     /** @default 1 */
                     maxLoopIterations: number;
                     review?: unknown;
+                    model?: string;
                     /** @default */
                     reasoning: string;
                   })[];
@@ -5164,6 +5173,7 @@ export interface operations {
                     /** @default 1 */
                     maxLoopIterations: number;
                     review?: unknown;
+                    model?: string;
                     /** @default */
                     reasoning: string;
                   })[];
@@ -5414,6 +5424,7 @@ export interface operations {
                 /** @default 1 */
                 maxLoopIterations: number;
                 review?: unknown;
+                model?: string;
                 /** @default */
                 reasoning: string;
               })[];

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/**
+ * A step's model: `provider:name`, e.g. `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`,
+ * `ollama:qwen3`, `gemini:gemini-2.5-flash`. The provider is a short lower-case word; the name is the
+ * provider's own (it may hold `/`, `:` or `.`, as OpenRouter's and Ollama's do). Which models a server
+ * offers is its configuration's: a step may name one it does not offer (imported from elsewhere), and then
+ * runs on the default.
+ */
+export const MODEL_ID_MAX_LENGTH = 200;
+
+const MODEL_ID = /^[a-z][a-z0-9-]{0,31}:[^\s\p{Cc}]{1,160}$/u;
+
+export const MODEL_ID_MESSAGE = 'model must be provider:name, e.g. openai:gpt-4.1-mini';
+
+export const modelIdSchema = z.string().trim().max(MODEL_ID_MAX_LENGTH).regex(MODEL_ID, MODEL_ID_MESSAGE);
+
+/** The provider and the provider's name of a model id. */
+export function parseModelId(id: string): { provider: string; name: string } {
+  const colon = id.indexOf(':');
+  return { provider: id.slice(0, colon), name: id.slice(colon + 1) };
+}
