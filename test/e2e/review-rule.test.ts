@@ -138,6 +138,8 @@ describe.skipIf(skipReason !== null)(
 
         // Bình by name (the runner and the auditor are not offered), a due time, what happens then, a note.
         await dialog.getByTestId('request-review-by-members').check();
+        // The refusal was about the role: it goes once the request changes.
+        await error.waitFor({ state: 'detached' });
         const members = dialog.getByTestId('request-review-members');
         await members.getByTestId(`request-review-member-${binh}`).waitFor();
         expect(await members.textContent()).not.toContain('An Nguyễn');

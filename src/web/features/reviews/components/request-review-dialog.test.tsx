@@ -171,7 +171,9 @@ describe("the runner's request for review on the run screen", { timeout: 20_000 
     expect(error.textContent).toContain(refusal);
     const [input, init] = posts()[0]!;
     expect(await toRequest(input, init).json()).toEqual({ role: 'editor', approvals: 1 });
-    // Still open, to change and send again.
+    // Still open, to change and send again; the refusal goes once the request changes.
     expect(screen.getByTestId('request-review-dialog')).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Role'), 'reviewer');
+    expect(screen.queryByTestId('request-review-error')).toBeNull();
   });
 });

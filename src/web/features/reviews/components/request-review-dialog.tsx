@@ -144,10 +144,16 @@ function RequestReviewForm({
     request.mutate(body, { onSuccess: onDone });
   };
 
+  // A refusal is about what was sent: once the form changes, it no longer stands.
+  const forgetRefusal = () => {
+    if (request.isError) request.reset();
+  };
+
   return (
     <form
       className="flex flex-col gap-4"
       onSubmit={submit}
+      onChange={forgetRefusal}
       aria-describedby={request.isError ? ids.error : undefined}
     >
       <fieldset className="flex flex-col gap-2">
@@ -185,13 +191,14 @@ function RequestReviewForm({
                       <Checkbox
                         id={id}
                         checked={chosen.includes(member.userId)}
-                        onCheckedChange={(checked) =>
+                        onCheckedChange={(checked) => {
+                          forgetRefusal();
                           setUserIds((before) =>
                             checked === true
                               ? [...before, member.userId]
                               : before.filter((userId) => userId !== member.userId),
-                          )
-                        }
+                          );
+                        }}
                         data-testid={`request-review-member-${member.userId}`}
                       />
                       <label htmlFor={id} className="min-w-0 truncate text-sm text-slate-800">
