@@ -5,6 +5,13 @@ import { reviewStatus } from '@/lib/strings';
  * screen's review panel. Templated ones are functions.
  */
 
+/** What happens to a review still open at its due time, as the choices say it. */
+const onDueOptions = {
+  remind: 'Nhắc lại người duyệt',
+  escalate: 'Chuyển lên owner',
+  fail: 'Hết hạn, trả lại người chạy',
+} as const;
+
 export const reviewsPage = {
   title: 'Reviews',
   description: 'Các step đang chờ bạn duyệt (review), và những step bạn đã duyệt.',
@@ -61,7 +68,56 @@ export const reviewRule = {
     editor: 'Thành viên có role editor',
     owner: 'Thành viên có role owner',
   },
-  named: (count: number) => `${count} người được chỉ định (đặt qua API hoặc JSON)`,
+  members: 'Người được chỉ định',
+  membersLegend: 'Chọn người duyệt',
+  membersLoading: 'Đang tải thành viên...',
+  membersLoadFailed: 'Không thể tải thành viên của workspace',
+  noMembers: 'Workspace chưa có thành viên nào được duyệt (reviewer, editor hoặc owner).',
+  pickOne: 'Chọn ít nhất một người: kết quả chỉ chờ duyệt khi có người được chỉ định.',
+  lastOne: 'Cần ít nhất một người; muốn bỏ hết thì chọn cách duyệt khác.',
+  formerMember: 'Người không còn được duyệt trong workspace',
   approvals: 'Số người cần approve',
+  approvalsHint: (max: number) => `Từ 1 đến ${max}.`,
+  dueInHours: 'Hạn duyệt (giờ)',
+  dueInHoursHint: 'Để trống nếu không có hạn; từ 1 đến 8760 giờ (một năm).',
+  dueInHoursInvalid: 'Nhập số giờ nguyên từ 1 đến 8760, hoặc để trống.',
+  onDue: 'Khi quá hạn',
+  onDueOptions,
+  roleName: {
+    owner: 'owner',
+    editor: 'editor',
+    reviewer: 'reviewer',
+    auditor: 'auditor',
+  },
   saveFailed: 'Không thể lưu người duyệt',
+};
+
+export const requestReview = {
+  open: 'Yêu cầu review',
+  title: 'Yêu cầu review',
+  description: (step: string) => `Nhờ người khác duyệt kết quả mới nhất của step “${step}”.`,
+  who: 'Ai duyệt',
+  members: 'Người được chỉ định',
+  role: 'Thành viên có role',
+  roleLabel: 'Role',
+  roles: {
+    reviewer: 'reviewer',
+    editor: 'editor',
+    owner: 'owner',
+  },
+  noMembers: 'Không có thành viên nào khác được duyệt.',
+  membersLoading: 'Đang tải thành viên...',
+  membersLoadFailed: 'Không thể tải thành viên của workspace',
+  approvals: 'Số người cần approve',
+  dueAt: 'Hạn duyệt',
+  dueAtHint: 'Không bắt buộc; trong vòng một năm.',
+  onDue: 'Khi quá hạn',
+  onDueOptions,
+  note: 'Ghi chú cho người duyệt',
+  notePlaceholder: 'Cần xem kỹ điều gì? (không bắt buộc)',
+  pickOne: 'Chọn ít nhất một người.',
+  send: 'Gửi yêu cầu',
+  cancel: 'Hủy',
+  close: 'Đóng',
+  failed: 'Không thể yêu cầu review',
 };

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { useEffect } from 'react';
 import { filter, skip } from 'rxjs';
 import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
-import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 import { executionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
 import { reviewPanel } from '../strings';
@@ -86,6 +86,32 @@ export function useDecideReview(executionId: string) {
           ? { ...execution, reviews: execution.reviews.map((r) => (r.id === review.id ? review : r)) }
           : execution,
       );
+      void queryClient.invalidateQueries({ queryKey: executionQueryKey(executionId) });
+      void queryClient.invalidateQueries({ queryKey: ['/api/reviews'] });
+    },
+  });
+}
+
+export type ReviewRequest = BodyOf<'/api/executions/{id}/steps/{stepId}/review-requests', 'post'>;
+
+/**
+ * The runner asks other people to review a step's latest results. The dialog tells a refusal itself (no
+ * toast); the execution and the inbox are read again, besides the push that announces the request.
+ */
+export function useRequestReview(executionId: string, stepId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: ReviewRequest) =>
+      answerOf(
+        await client.POST('/api/executions/{id}/steps/{stepId}/review-requests', {
+          params: { path: { id: executionId, stepId } },
+          body,
+        }),
+      ),
+    meta: { errorToast: false },
+    // Not written into the cached execution: the pushed ReviewRequested event adds the review there, and
+    // folding it onto a copy that has it already would show it twice. A read again catches a missed push.
+    onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: executionQueryKey(executionId) });
       void queryClient.invalidateQueries({ queryKey: ['/api/reviews'] });
     },

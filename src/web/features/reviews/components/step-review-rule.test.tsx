@@ -4,12 +4,25 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
+import type { Step } from '@/features/flow-workspace/api/get-steps';
+import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
 import { aFlowStep } from '../../../../domain/execution/testing';
 import { StepReviewRule } from './step-review-rule';
 
 const step = aFlowStep(1, { id: '11111111-1111-4111-8111-111111111111', flowId: 'flow-1', name: 'Draft' });
 
-function renderIn(workspaceId: string | null) {
+const ANA = '22222222-2222-4222-8222-222222222222';
+const BINH = '33333333-3333-4333-8333-333333333333';
+const CHI = '44444444-4444-4444-8444-444444444444';
+const DUNG = '55555555-5555-4555-8555-555555555555';
+const members = [
+  { userId: ANA, name: 'Ana Lê', email: 'ana@example.com', role: 'owner' },
+  { userId: BINH, name: 'Bình Trần', email: 'binh@example.com', role: 'reviewer' },
+  { userId: CHI, name: 'Chi Phạm', email: 'chi@example.com', role: 'editor' },
+  { userId: DUNG, name: 'Dũng Võ', email: 'dung@example.com', role: 'auditor' },
+] as const;
+
+function renderIn(workspaceId: string | null, shown: Step = step) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   client.setQueryData(flowQueryOptions('flow-1').queryKey, {
     id: 'flow-1',
@@ -23,9 +36,10 @@ function renderIn(workspaceId: string | null) {
     updatedAt: '2025-01-01T00:00:00.000Z',
     version: 3,
   });
+  if (workspaceId) client.setQueryData(membersQueryOptions(workspaceId).queryKey, [...members]);
   return render(
     <QueryClientProvider client={client}>
-      <StepReviewRule step={step} onChanged={() => {}} />
+      <StepReviewRule step={shown} onChanged={() => {}} />
     </QueryClientProvider>,
   );
 }
@@ -33,8 +47,31 @@ function renderIn(workspaceId: string | null) {
 const fetchMock = vi.fn<typeof fetch>();
 beforeEach(() => {
   fetchMock.mockReset();
+  // The members list is read again on mount; each save answers the step as saved.
+  fetchMock.mockImplementation(async (input, init) => {
+    const request = toRequest(input, init);
+    const body = request.url.endsWith('/members') ? [...members] : step;
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { 'content-type': 'application/json', etag: '"4"' },
+    });
+  });
   vi.stubGlobal('fetch', fetchMock);
 });
+
+const toRequest = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+  input instanceof Request ? input : new Request(new URL(String(input), 'http://app'), init);
+
+/** The saves sent so far. */
+const saves = () => fetchMock.mock.calls.filter(([input, init]) => toRequest(input, init).method === 'PUT');
+
+/** The review rules saved so far, in order. */
+async function sentRules() {
+  const rules: unknown[] = [];
+  for (const [input, init] of saves())
+    rules.push(((await toRequest(input, init).json()) as { review: unknown }).review);
+  return rules;
+}
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -65,5 +102,103 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     expect(request.url).toMatch(new RegExp(`/api/steps/${step.id}$`));
     expect(request.headers.get('if-match')).toBe('"3"');
     expect(await request.json()).toEqual({ review: { by: 'role', role: 'reviewer', approvals: 1 } });
+  });
+
+  it('picks named members among those who may review, saving once someone is picked', async () => {
+    const user = userEvent.setup();
+    renderIn('workspace-1');
+    await user.selectOptions(screen.getByTestId('step-review-by'), 'members');
+    // Choosing named members saves nothing yet: nobody is picked.
+    expect(saves()).toHaveLength(0);
+    const list = screen.getByTestId('step-review-members');
+    expect(list.textContent).toContain('Ana Lê');
+    expect(list.textContent).toContain('Bình Trần');
+    expect(list.textContent).toContain('Chi Phạm');
+    // An auditor cannot review: not offered.
+    expect(list.textContent).not.toContain('Dũng Võ');
+    expect(screen.queryByTestId(`step-review-member-${DUNG}`)).toBeNull();
+    // Each checkbox is named by its label.
+    expect(screen.getByRole('checkbox', { name: /Bình Trần/ })).toBe(
+      screen.getByTestId(`step-review-member-${BINH}`),
+    );
+    await user.click(screen.getByLabelText(/Bình Trần/));
+    await vi.waitFor(() => expect(saves()).toHaveLength(1));
+    expect(await sentRules()).toEqual([{ by: 'members', userIds: [BINH], approvals: 1 }]);
+  });
+
+  it('bounds approvals by the people picked and keeps the due time when one is taken off', async () => {
+    const user = userEvent.setup();
+    const review = {
+      by: 'members' as const,
+      userIds: [BINH, CHI],
+      approvals: 2,
+      selfApproval: false,
+      dueInHours: 24,
+      onDue: 'escalate' as const,
+    };
+    renderIn('workspace-1', { ...step, review });
+    expect(screen.getByTestId('step-review-approvals').getAttribute('max')).toBe('2');
+    expect((screen.getByTestId('step-review-due-hours') as HTMLInputElement).value).toBe('24');
+    expect((screen.getByTestId('step-review-on-due') as HTMLSelectElement).value).toBe('escalate');
+    await user.click(screen.getByTestId(`step-review-member-${CHI}`));
+    await vi.waitFor(() => expect(saves()).toHaveLength(1));
+    expect(await sentRules()).toEqual([
+      {
+        by: 'members',
+        userIds: [BINH],
+        approvals: 1,
+        selfApproval: false,
+        dueInHours: 24,
+        onDue: 'escalate',
+      },
+    ]);
+  });
+
+  it('saves the due hours on blur, refuses hours out of range, and saves what happens when due', async () => {
+    const user = userEvent.setup();
+    const review = { by: 'role' as const, role: 'reviewer' as const, approvals: 1, selfApproval: false };
+    renderIn('workspace-1', { ...step, review });
+    const hours = screen.getByLabelText('Hạn duyệt (giờ)');
+    expect(hours).toBe(screen.getByTestId('step-review-due-hours'));
+    // Without a due time, what happens once due has no meaning yet.
+    expect(screen.getByTestId('step-review-on-due')).toHaveProperty('disabled', true);
+
+    await user.type(hours, '9000');
+    await user.tab();
+    expect(hours.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toContain('1 đến 8760');
+    expect(saves()).toHaveLength(0);
+
+    await user.clear(hours);
+    await user.type(hours, '48');
+    await user.tab();
+    await vi.waitFor(() => expect(saves()).toHaveLength(1));
+    expect(hours.getAttribute('aria-invalid')).toBeNull();
+    expect(await sentRules()).toEqual([
+      { by: 'role', role: 'reviewer', approvals: 1, selfApproval: false, dueInHours: 48 },
+    ]);
+  });
+
+  it('saves what happens when due, keeping the rest of the rule', async () => {
+    const user = userEvent.setup();
+    const review = {
+      by: 'role' as const,
+      role: 'editor' as const,
+      approvals: 2,
+      selfApproval: false,
+      dueInHours: 8,
+    };
+    renderIn('workspace-1', { ...step, review });
+    const onDue = screen.getByLabelText('Khi quá hạn') as HTMLSelectElement;
+    expect([...onDue.options].map((o) => o.textContent)).toEqual([
+      'Nhắc lại người duyệt',
+      'Chuyển lên owner',
+      'Hết hạn, trả lại người chạy',
+    ]);
+    await user.selectOptions(onDue, 'fail');
+    await vi.waitFor(() => expect(saves()).toHaveLength(1));
+    expect(await sentRules()).toEqual([
+      { by: 'role', role: 'editor', approvals: 2, selfApproval: false, dueInHours: 8, onDue: 'fail' },
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { Card } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/field';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
+import { RequestReviewButton } from '@/features/reviews/components/request-review-dialog';
 import { StepReviewPanel } from '@/features/reviews/components/step-review-panel';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
@@ -275,6 +276,9 @@ export function StepCard({
           ) : null}
 
           {execution ? <StepReviewPanel stepId={step.id} execution={execution} /> : null}
+          {execution && mayRun ? (
+            <RequestReviewButton step={step} execution={execution} disabled={busy || executionLoading} />
+          ) : null}
           {execution ? <StepResults step={step} execution={execution} /> : null}
         </div>
       ) : null}

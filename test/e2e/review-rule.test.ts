@@ -1,0 +1,172 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, missingBrowser, openBrowser, screenshot, signOut, signUpInBrowser } from './browser';
+import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
+
+const skipReason = missingBrowser();
+
+interface StepRow {
+  id: string;
+  review?: { by: string; userIds?: string[]; approvals: number; dueInHours?: number; onDue?: string } | null;
+}
+
+/** A datetime-local value `hours` ahead, in the page's own time zone. */
+const localInputIn = (page: Page, hours: number) =>
+  page.evaluate((h) => {
+    const at = new Date(Date.now() + h * 3_600_000);
+    return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  }, hours);
+
+describe.skipIf(skipReason !== null)(
+  `named reviewers and a due time, set in edit mode and asked for on the run screen${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    const env = useServerAndBrowser();
+
+    it('an owner names a reviewer and a due time for a step, then asks for review again after a rejection', async () => {
+      const { server, browser } = env;
+      const url = server.url;
+      screenshotTabsOnFailure(browser, 'review-rule-failed-owner');
+      const others = await openBrowser();
+      try {
+        screenshotTabsOnFailure(others, 'review-rule-failed-member');
+        const page = await browser.newPage();
+        await signUpInBrowser(page, url, 'An');
+        const workspace = await callApi(page, url, 'POST', '/api/workspaces', { name: 'Nhóm Nội dung' });
+
+        // Bình joins as a reviewer, Dũng as an auditor (who may not review), one after the other in one browser.
+        const member = await others.newPage();
+        const join = async (firstName: string, role: 'reviewer' | 'auditor') => {
+          await signUpInBrowser(member, url, firstName);
+          const me = await callApi(member, url, 'GET', '/api/auth/user');
+          const { acceptUrl } = await callApi(
+            page,
+            url,
+            'POST',
+            `/api/workspaces/${workspace.id}/invitations`,
+            {
+              email: me.email,
+              role,
+            },
+          );
+          const token = new URL(acceptUrl).pathname.split('/').at(-1);
+          await callApi(member, url, 'POST', `/api/invitations/${token}/accept`);
+          return me.id as string;
+        };
+        const dung = await join('Dũng', 'auditor');
+        await signOut(member, url);
+        const binh = await join('Bình', 'reviewer');
+
+        const flow = await callApi(page, url, 'POST', '/api/flows', {
+          name: 'Bài blog',
+          description: 'Một bản nháp',
+          workspaceId: workspace.id,
+        });
+        const draft = await callApi(page, url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order: 1,
+          name: 'Bản nháp',
+          systemPrompt: 'Viết bản nháp một bài về trà xanh.',
+        });
+        const savedRule = async () =>
+          ((await callApi(page, url, 'GET', `/api/flows/${flow.id}/steps`)) as StepRow[])[0]?.review ?? null;
+
+        // Edit mode: named members, from those who may review.
+        await page.goto(`${url}/flows/${flow.id}`);
+        await page.getByTestId('edit-mode').waitFor();
+        await page.getByTestId('step-tree-item-1').click();
+        const rule = page.getByTestId('step-review-rule');
+        await rule.waitFor();
+        await rule.getByTestId('step-review-by').selectOption('members');
+        const list = rule.getByTestId('step-review-members');
+        await list.getByTestId(`step-review-member-${binh}`).waitFor();
+        expect(await list.textContent()).toContain('Bình Nguyễn');
+        expect(await list.getByTestId(`step-review-member-${dung}`).count()).toBe(0);
+        expect(await list.textContent()).not.toContain('Dũng');
+        await list.getByLabel('Bình Nguyễn').click();
+        await expect.poll(savedRule).toMatchObject({ by: 'members', userIds: [binh], approvals: 1 });
+        expect(await rule.getByTestId('step-review-approvals').getAttribute('max')).toBe('1');
+
+        // A due time: out of range is refused where it was typed, 48 hours is saved, then what happens once due.
+        const hours = rule.getByLabel('Hạn duyệt (giờ)');
+        await hours.fill('9999');
+        await hours.press('Tab');
+        await expect.poll(() => hours.getAttribute('aria-invalid')).toBe('true');
+        await hours.fill('48');
+        await hours.press('Tab');
+        await expect.poll(savedRule).toMatchObject({ userIds: [binh], dueInHours: 48 });
+        const onDue = rule.getByLabel('Khi quá hạn');
+        await expect.poll(() => onDue.isEnabled()).toBe(true);
+        await onDue.selectOption('escalate');
+        await expect.poll(savedRule).toMatchObject({
+          by: 'members',
+          userIds: [binh],
+          approvals: 1,
+          dueInHours: 48,
+          onDue: 'escalate',
+        });
+        await rule.scrollIntoViewIfNeeded();
+        await screenshot(page, 'review-rule-01-edit-mode');
+
+        // The run screen: the step waits for Bình, with the due time the rule gives.
+        await page.goto(`${url}/flows/${flow.id}?mode=run`);
+        await page.getByTestId('execute-step-1').click();
+        const waiting = page.getByTestId(`step-waiting-review-${draft.id}`);
+        await waiting.waitFor({ timeout: 20_000 });
+        expect(await waiting.textContent()).toContain('Waiting for review by 1 người được chỉ định');
+        expect(await waiting.textContent()).toContain('hạn ');
+        // Waiting already: nothing to ask for.
+        expect(await page.getByTestId('request-review-1').count()).toBe(0);
+
+        // Bình rejects it; the runner may ask for review of the same results again.
+        const [review] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
+        await callApi(member, url, 'POST', `/api/reviews/${review.id}/reject`, { reason: 'Thiếu nguồn.' });
+        await page.getByTestId(`step-review-rejected-${draft.id}`).waitFor();
+        const ask = page.getByTestId('request-review-1');
+        await ask.waitFor();
+        await ask.click();
+        const dialog = page.getByTestId('request-review-dialog');
+        await dialog.waitFor();
+
+        // Asking a role nobody else holds: the server's refusal shows in the dialog.
+        await dialog.getByTestId('request-review-by-role').check();
+        await dialog.getByLabel('Role', { exact: true }).selectOption('editor');
+        await dialog.getByTestId('request-review-send').click();
+        const error = dialog.getByTestId('request-review-error');
+        await error.waitFor();
+        expect(await error.textContent()).toContain('editor role');
+        await screenshot(page, 'review-rule-02-request-refused');
+
+        // Bình by name (the runner and the auditor are not offered), a due time, what happens then, a note.
+        await dialog.getByTestId('request-review-by-members').check();
+        // The refusal was about the role: it goes once the request changes.
+        await error.waitFor({ state: 'detached' });
+        const members = dialog.getByTestId('request-review-members');
+        await members.getByTestId(`request-review-member-${binh}`).waitFor();
+        expect(await members.textContent()).not.toContain('An Nguyễn');
+        expect(await members.textContent()).not.toContain('Dũng');
+        if (
+          (await members.getByTestId(`request-review-member-${binh}`).getAttribute('data-state')) !==
+          'checked'
+        )
+          await members.getByLabel('Bình Nguyễn').click();
+        await dialog.getByLabel('Hạn duyệt').fill(await localInputIn(page, 24));
+        await dialog.getByLabel('Khi quá hạn').selectOption('fail');
+        await dialog.getByLabel('Ghi chú cho người duyệt').fill('Đã thêm nguồn, nhờ xem lại.');
+        await screenshot(page, 'review-rule-03-request-dialog');
+        await dialog.getByTestId('request-review-send').click();
+        await dialog.waitFor({ state: 'detached' });
+
+        // The panel says whom it waits for, as pushed; the request is in Bình's inbox.
+        await waiting.waitFor();
+        expect(await waiting.textContent()).toContain('Waiting for review by 1 người được chỉ định');
+        expect(await ask.count()).toBe(0);
+        const [asked] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
+        expect(asked.stepId).toBe(draft.id);
+        expect(asked.dueAt).not.toBeNull();
+        await screenshot(page, 'review-rule-04-waiting-again');
+      } finally {
+        await others.close();
+      }
+    });
+  },
+);
