@@ -30,7 +30,7 @@ export interface ModelStream extends AsyncIterable<string> {
 }
 
 export interface ModelProvider {
-  kind: 'gemini' | 'offline';
+  kind: 'gemini' | 'offline' | 'openai' | 'anthropic';
   model: string;
   stream(request: ModelRequest): ModelStream;
 }
