@@ -46,6 +46,7 @@ import { flowRoutes } from './routes/flows';
 import { liveUpdateRoutes } from './routes/live-updates';
 import { logRoutes } from './routes/logs';
 import { masterModeRoutes } from './routes/master-mode';
+import { modelRoutes } from './routes/models';
 import { recommendationRoutes } from './routes/recommendations';
 import { rerunFromStepRoutes } from './routes/rerun-from-step';
 import { reviewRoutes } from './routes/reviews';
@@ -148,6 +149,7 @@ export async function buildApp(
   await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(modelRoutes);
   await app.register(aiFlowCreatorRoutes);
   await app.register(suggestionRoutes);
   await app.register(masterModeRoutes);

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits, MAX_TEXT_CEILING } from '../domain/limits';
+import { modelIdSchema } from '../domain/model-choice';
 
 const optionalText = z
   .string()
@@ -61,6 +62,28 @@ const environmentSchema = z.object({
   GEMINI_API_KEY: optionalText,
   GEMINI_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
   GOOGLE_GEMINI_BASE_URL: optionalText.pipe(z.url({ error: 'must be a URL' }).optional()),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
+  OLLAMA_BASE_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
+  MODELS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    )
+    .pipe(z.array(modelIdSchema).max(200)),
+  DEFAULT_MODEL: optionalText.pipe(modelIdSchema.optional()),
   FREE_STEP_ALLOWANCE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(15),
   MODEL_CALLS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(120),
   MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
@@ -139,6 +162,18 @@ export interface Config {
   geminiApiKey: string | undefined;
   geminiModel: string;
   geminiBaseUrl: string | undefined;
+  /** An OpenAI-compatible endpoint (OpenAI's own by default): its key and address. */
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string | undefined;
+  /** Anthropic's Messages API: its key and address (Anthropic's own by default). */
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  /** A local Ollama's OpenAI-compatible address, for `ollama:` models. */
+  ollamaBaseUrl: string | undefined;
+  /** The models users may pick (`provider:name`), besides what an OpenAI-compatible endpoint lists. */
+  models: string[];
+  /** The model of a step that names none; unset: the first of `models`, the endpoint's, Gemini's or offline. */
+  defaultModel: string | undefined;
   freeStepAllowance: number;
   modelTimeoutMs: number;
   /** Model-calling requests one user may make per minute (step runs, generation, suggestions, ...); 0: no limit. */
@@ -206,6 +241,13 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     geminiApiKey: e.GEMINI_API_KEY,
     geminiModel: e.GEMINI_MODEL,
     geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,
+    openaiApiKey: e.OPENAI_API_KEY,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    anthropicApiKey: e.ANTHROPIC_API_KEY,
+    anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+    ollamaBaseUrl: e.OLLAMA_BASE_URL,
+    models: e.MODELS,
+    defaultModel: e.DEFAULT_MODEL,
     freeStepAllowance: e.FREE_STEP_ALLOWANCE,
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,

@@ -27,6 +27,7 @@ export const TAGS = {
   logs: 'The model requests of a flow',
   context: 'The AI conversation context of a flow',
   keys: 'Own API keys and the free allowance',
+  models: 'The models a step may be answered by',
   ai: 'Flows made or improved by the model',
   suggestions: 'Suggestions for a flow from its history',
   'master-mode': 'Master mode: rows run as a sheet',
@@ -185,6 +186,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/user/api-keys': op('createApiKey', 'keys', 'Add an own API key'),
   'DELETE /api/user/api-keys/:id': op('deleteApiKey', 'keys', 'Remove an own API key'),
   'GET /api/user/usage': op('getUsage', 'keys', 'The free allowance used and left'),
+  'GET /api/models': op('listModels', 'models', 'The models a step may name, the default first'),
 
   'POST /api/ai/flow-creator/improve': op('improveFlowDescription', 'ai', 'Improve a flow description'),
   'POST /api/ai/flow-creator/proposal': op('proposeFlow', 'ai', 'Propose a flow from a description'),

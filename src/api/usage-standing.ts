@@ -36,14 +36,19 @@ const reservationHoldMs = (config: Pick<Config, 'modelTimeoutMs'>) => config.mod
  * here (`runId` reserves it, migration 014) until its usage is recorded, which releases it; a run that ends any
  * other way must call releaseFreeRun. With none left the run is refused (429) before anything is appended or
  * any model is called: however many arrive at once, at most the allowance runs. One round trip either way.
+ * `ownKeyApplies` false: the run's model is not one the user's own key answers, so it spends the allowance.
  */
 export async function ownKeyForRun(
   { sql, config }: { sql: Sql; config: Pick<Config, 'appSecret' | 'freeStepAllowance' | 'modelTimeoutMs'> },
   userId: string,
   runId: string,
+  ownKeyApplies = true,
 ): Promise<string | null> {
+  const own = ownKeyApplies
+    ? newestOwnKey(sql, userId)
+    : sql`SELECT NULL::text AS encrypted_api_key WHERE false`;
   const [row] = await sql<{ encryptedApiKey: string | null; reserved: boolean | null }[]>`
-    WITH own AS (${newestOwnKey(sql, userId)})
+    WITH own AS (${own})
     SELECT (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
            CASE WHEN NOT EXISTS (SELECT 1 FROM own)
                 THEN reserve_free_run(${userId}, ${runId}, ${config.freeStepAllowance},

@@ -205,7 +205,7 @@ export const ACCESS: Record<string, Entry> = {
   'POST /api/executions/{id}/steps/{stepId}/review-requests': {
     access: 'owner',
     needs: 'run',
-    body: () => ({ role: 'reviewer', note: 'A second pair of eyes' }),
+    body: () => ({ role: 'editor', note: 'A second pair of eyes' }),
     ids: (f) => ({ id: f.reviewRequestExecution, stepId: f.reviewRequestStep }),
   },
 
@@ -237,6 +237,7 @@ export const ACCESS: Record<string, Entry> = {
   },
   'DELETE /api/user/api-keys/{id}': { access: 'owner', ids: (f) => ({ id: f.apiKeyToDelete }) },
   'GET /api/user/usage': { access: 'caller' },
+  'GET /api/models': { access: 'caller' },
 
   'POST /api/ai/flow-creator/improve': {
     access: 'caller',

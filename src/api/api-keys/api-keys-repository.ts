@@ -55,6 +55,13 @@ export class ApiKeysRepository {
     if (deleted.length === 0) throw notFound('API key not found');
   }
 
+  /** Whether the user has an active own key (it answers Gemini's models). */
+  async hasActiveKey(userId: string): Promise<boolean> {
+    const [row] = await this.sql<{ active: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM user_api_keys WHERE user_id = ${userId} AND is_active) AS active`;
+    return row?.active ?? false;
+  }
+
   /** The user's free allowance left (-1: unlimited with an own active key) and the steps it has paid for. */
   usage(userId: string): Promise<Usage> {
     return readUsage(this.sql, userId, this.config.freeStepAllowance);

@@ -69,12 +69,14 @@ export class StepRunner {
     const { executionId, userId } = request;
     // Its flow and owner never change, and the run is decided again on the stream if it moved on.
     const loaded = await executions.recent(executionId, userId);
-    // The model holds a free run, or is refused past the allowance (429), before anything is appended.
-    const [flow, conversation, model] = await onOneConnection(sql, (connection) => [
+    const [flow, conversation] = await onOneConnection(sql, (connection) => [
       flows.stepsToRun(loaded.state.flowId, userId, connection),
       readPromptConversation(connection, loaded.state.flowId),
-      models.forRun(userId, runId, connection),
     ]);
+    // The step's model as the flow has it now; it holds a free run, or is refused past the allowance (429),
+    // before anything is appended.
+    const stepModel = flow.steps.find((step) => step.id === request.stepId)?.model ?? null;
+    const model = await models.forRun(userId, runId, sql, stepModel);
     const { provider, keySource } = model;
     const started = await executions.handle(
       executionId,

@@ -1,9 +1,11 @@
 import type { Sql } from 'postgres';
-import { checkGeminiKey, type KeyCheck, type ResolvedProvider, resolveProvider } from '../../ai';
+import { checkGeminiKey, type KeyCheck, type ResolvedProvider, type resolveProvider } from '../../ai';
 import type { NewApiKey } from '../../domain/api-key';
+import { parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
 import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, newestOwnKeyMarkedUsed, unsealOwnKey } from '../user-model';
+import { ModelCatalog } from './model-catalog';
 
 /** The model of a run, and with which key: the run holds one of the free allowance until its usage is recorded. */
 export interface RunModel extends ResolvedProvider {
@@ -12,11 +14,15 @@ export interface RunModel extends ResolvedProvider {
 }
 
 /**
- * The one way a user's model is reached: their newest active own key, else the server's GEMINI_API_KEY, else
- * the offline model. A run (a flow step or a master mode ai row) spends the free allowance; any other call
- * (generating a workflow, suggestions, recommendations, improving a description) does not.
+ * The one way a user's model is reached. A run answers on its step's model when the server offers it, else on
+ * the default (see ModelCatalog); a Gemini model (and the offline default) on the user's newest active own key
+ * when they have one. A run (a flow step or a master mode ai row) spends the free allowance unless the user's
+ * own key answers it; any other call (generating a workflow, suggestions, recommendations, improving a
+ * description) does not, and goes to the default model.
  */
 export class UserModels {
+  readonly catalog: ModelCatalog;
+
   constructor(
     private readonly deps: {
       sql: Sql;
@@ -26,7 +32,9 @@ export class UserModels {
       /** How a new own key is checked with its provider; unset: a call to the Gemini API. */
       checkKey?: ((key: NewApiKey) => Promise<KeyCheck>) | undefined;
     },
-  ) {}
+  ) {
+    this.catalog = new ModelCatalog(deps.config);
+  }
 
   /** Asks the key's provider whether it takes the key, before it is saved. */
   checkKey(key: NewApiKey): Promise<KeyCheck> {
@@ -41,17 +49,27 @@ export class UserModels {
    */
   async forUser(userId: string): Promise<ResolvedProvider> {
     const [row] = await newestOwnKeyMarkedUsed(this.deps.sql, userId);
-    return this.withKey(row ? unsealOwnKey(this.deps.config, row.encryptedApiKey) : null);
+    const ownKey = row ? unsealOwnKey(this.deps.config, row.encryptedApiKey) : null;
+    return this.withKey(ownKey, await this.catalog.defaultId());
   }
 
   /**
    * The model for the run `runId`: past the free allowance it is refused (429) before anything is recorded or
    * called. A run that ends without its usage recorded must `release` it. `sql`: the connection to ask on.
    */
-  async forRun(userId: string, runId: string, sql: Sql = this.deps.sql): Promise<RunModel> {
-    const ownKey = await ownKeyForRun({ sql, config: this.deps.config }, userId, runId);
+  async forRun(
+    userId: string,
+    runId: string,
+    sql: Sql = this.deps.sql,
+    stepModel: string | null = null,
+  ): Promise<RunModel> {
+    // A Gemini model a step names may be answered by the user's own key: offered as if they had one.
+    const modelId = await this.catalog.choose(stepModel, stepModel?.startsWith('gemini:') ?? false);
+    const { provider } = parseModelId(modelId);
+    const ownKeyApplies = provider === 'gemini' || provider === 'offline';
+    const ownKey = await ownKeyForRun({ sql, config: this.deps.config }, userId, runId, ownKeyApplies);
     return {
-      ...this.withKey(ownKey),
+      ...this.withKey(ownKey, modelId),
       markUsed: async () => {
         if (ownKey !== null) await markOwnKeyUsed(this.deps.sql, userId);
       },
@@ -63,15 +81,18 @@ export class UserModels {
     return releaseFreeRun(this.deps.sql, runId);
   }
 
-  /** The model for a call made with the user's own key (null: the server's key, else the offline model). */
-  private withKey(ownKey: string | null): ResolvedProvider {
-    const { config } = this.deps;
-    return (this.deps.resolve ?? resolveProvider)({
-      ownKey,
-      defaultKey: config.geminiApiKey,
-      model: config.geminiModel,
-      baseUrl: config.geminiBaseUrl,
-      timeoutMs: config.modelTimeoutMs,
-    });
+  /** The provider of `modelId`, with the user's own key where it answers it. */
+  private withKey(ownKey: string | null, modelId: string): ResolvedProvider {
+    const { config, resolve } = this.deps;
+    // A test's (or an embedder's) own choice of model, as it was given before models were per step.
+    if (resolve)
+      return resolve({
+        ownKey,
+        defaultKey: config.geminiApiKey,
+        model: config.geminiModel,
+        baseUrl: config.geminiBaseUrl,
+        timeoutMs: config.modelTimeoutMs,
+      });
+    return this.catalog.providerFor(modelId, ownKey);
   }
 }

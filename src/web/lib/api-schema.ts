@@ -192,6 +192,10 @@ export interface paths {
     /** The free allowance used and left */
     get: operations["getUsage"];
   };
+  "/api/models": {
+    /** The models a step may name, the default first */
+    get: operations["listModels"];
+  };
   "/api/ai/flow-creator/improve": {
     /** Improve a flow description */
     post: operations["improveFlowDescription"];
@@ -1203,6 +1207,23 @@ export interface components {
         stopRequested: boolean;
       } | null;
       version: number;
+    };
+    Model: {
+      /** @description provider:name, what a step names as its model */
+      id: string;
+      /** @enum {string} */
+      provider: "gemini" | "openai" | "anthropic" | "ollama" | "offline";
+      name: string;
+      capabilities: {
+        streaming: boolean;
+        /** @description Whether the provider is sent the JSON schema of a structured answer (else it is asked in the prompt) */
+        structuredOutput: boolean;
+      };
+      /**
+       * @description own key: answered with the user's own key
+       * @enum {string}
+       */
+      source: "server" | "own key";
     };
     InboxReview: {
       /** Format: uuid */
@@ -3585,6 +3606,33 @@ export interface operations {
             remainingSteps: number;
             usedSteps: number;
           };
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The models a step may name, the default first */
+  listModels: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Model"][];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */

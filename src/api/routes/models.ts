@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PROVIDERS } from '../model-calls/model-catalog';
+import { userIdOf } from '../plugins/auth';
+
+const modelAnswer = z
+  .object({
+    id: z.string().describe('provider:name, what a step names as its model'),
+    provider: z.enum(PROVIDERS),
+    name: z.string(),
+    capabilities: z.object({
+      streaming: z.boolean(),
+      structuredOutput: z
+        .boolean()
+        .describe(
+          'Whether the provider is sent the JSON schema of a structured answer (else it is asked in the prompt)',
+        ),
+    }),
+    source: z.enum(['server', 'own key']).describe("own key: answered with the user's own key"),
+  })
+  .meta({ id: 'Model' });
+
+/** The models a step may name: the default first. */
+export const modelRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/api/models', { schema: { response: { 200: z.array(modelAnswer) } } }, async (request) =>
+    app.models.catalog.list(await app.apiKeys.hasActiveKey(userIdOf(request))),
+  );
+};
