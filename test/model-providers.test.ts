@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeAnthropic, startFakeAnthropic } from './support/fake-anthropic';
+import { type FakeOpenAI, promptOf, startFakeOpenAI } from './support/fake-openai';
+import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+
+/**
+ * Models of several providers through their real SDKs, against local fakes of their APIs: a server with only
+ * an OpenAI-compatible address offers that endpoint's models and runs a two-step flow with structured output
+ * on it; a step that names another provider's model is answered there; one the server does not offer runs on
+ * the default.
+ */
+
+let openai: FakeOpenAI;
+let anthropic: FakeAnthropic;
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI({ models: ['qwen3:8b', 'llama3.2'] });
+  anthropic = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await openai?.close();
+  await anthropic?.close();
+});
+
+const chatCalls = () => openai.requests.filter((r) => r.path.endsWith('/chat/completions'));
+
+describe('a server with only OPENAI_BASE_URL', () => {
+  let t: TestApp;
+  let lan: Client;
+  beforeAll(async () => {
+    t = await createTestApp({ openaiBaseUrl: openai.url, freeStepAllowance: 100 });
+    lan = as(t.app, (await signUp(t.app, 'Lan')).cookie);
+  });
+  afterAll(() => t?.close());
+
+  it("offers the endpoint's own models, its first the default, and the offline model", async () => {
+    const models = (await lan.get('/api/models')).json();
+    expect(models.map((m: { id: string }) => m.id)).toEqual([
+      'openai:qwen3:8b',
+      'openai:llama3.2',
+      'offline:offline',
+    ]);
+    expect(models[0]).toEqual({
+      id: 'openai:qwen3:8b',
+      provider: 'openai',
+      name: 'qwen3:8b',
+      capabilities: { streaming: true, structuredOutput: true },
+      source: 'server',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/models' })).statusCode).toBe(401);
+  });
+
+  it('runs a two-step flow with structured output on it: the schema is sent, the answer read', async () => {
+    openai.respondWith((body) =>
+      body.response_format
+        ? {
+            text: JSON.stringify([
+              { branchName: 'Ngắn', content: 'A short post about tea' },
+              { branchName: 'Dài', content: 'A long post about tea' },
+            ]),
+          }
+        : { text: `Polished: ${promptOf(body).slice(0, 60)}` },
+    );
+    const { flow, steps } = await createFlow(lan, 'Trà', [
+      { name: 'Ý tưởng', systemPrompt: 'Two ideas about tea.', outputMode: 'multiple' },
+      { name: 'Bản cuối', systemPrompt: 'Polish [[step-1]].' },
+    ]);
+    const before = chatCalls().length;
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const first = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {
+      userInput: 'tea',
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().results.map((r: { label: string }) => r.label)).toEqual(['Ngắn', 'Dài']);
+    const [ideas] = chatCalls().slice(before);
+    expect(ideas!.body.model).toBe('qwen3:8b');
+    expect(ideas!.body.stream).toBe(true);
+    expect(ideas!.body.response_format).toMatchObject({ type: 'json_schema' });
+    for (const result of first.json().results)
+      expect((await lan.put(`/api/step-results/${result.id}`, { approved: true })).statusCode).toBe(200);
+
+    const second = await lan.post(`/api/executions/${execution.id}/steps/${steps[1].id}/execute`, {});
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().results[0].result).toContain('Polished:');
+    const polish = chatCalls().at(-1)!;
+    expect(polish.body.response_format).toBeUndefined();
+    expect(promptOf(polish.body)).toContain('A short post about tea');
+  });
+
+  it('runs a step that names a model the server does not offer on the default', async () => {
+    openai.respondWith(() => ({ text: 'From the default' }));
+    const { flow, steps } = await createFlow(lan, 'Khác', [{ name: 'Một', systemPrompt: 'Say hi.' }]);
+    expect(
+      (await lan.put(`/api/steps/${steps[0].id}`, { model: 'anthropic:claude-sonnet-5' })).statusCode,
+    ).toBe(200);
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(run.statusCode, run.body).toBe(200);
+    expect(chatCalls().at(-1)!.body.model).toBe('qwen3:8b');
+    expect(anthropic.requests).toHaveLength(0);
+  });
+});
+
+describe('a server with several providers', () => {
+  let t: TestApp;
+  let lan: Client;
+  beforeAll(async () => {
+    t = await createTestApp({
+      openaiBaseUrl: openai.url,
+      openaiApiKey: 'sk-test',
+      anthropicApiKey: 'anthropic-test',
+      anthropicBaseUrl: anthropic.url,
+      models: ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-5'],
+      defaultModel: 'openai:gpt-4.1-mini',
+      freeStepAllowance: 100,
+    });
+    lan = as(t.app, (await signUp(t.app, 'Lan')).cookie);
+  });
+  afterAll(() => t?.close());
+
+  it('answers each step on the model it names', async () => {
+    const ids = (await lan.get('/api/models')).json().map((m: { id: string }) => m.id);
+    expect(ids.slice(0, 2)).toEqual(['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-5']);
+    openai.respondWith(() => ({ text: 'OpenAI wrote this' }));
+    const { flow, steps } = await createFlow(lan, 'Hai model', [
+      { name: 'Một', systemPrompt: 'First.' },
+      { name: 'Hai', systemPrompt: 'Second after [[step-1]].' },
+    ]);
+    await lan.put(`/api/steps/${steps[1].id}`, { model: 'anthropic:claude-sonnet-5' });
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const one = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(one.json().results[0].result).toBe('OpenAI wrote this');
+    expect(chatCalls().at(-1)!.body.model).toBe('gpt-4.1-mini');
+    expect(chatCalls().at(-1)!.apiKey).toBe('sk-test');
+    await lan.put(`/api/step-results/${one.json().results[0].id}`, { approved: true });
+    const two = await lan.post(`/api/executions/${execution.id}/steps/${steps[1].id}/execute`, {});
+    expect(two.statusCode, two.body).toBe(200);
+    const [call] = anthropic.requests.slice(-1);
+    expect(call!.body.model).toBe('claude-sonnet-5');
+  });
+});
