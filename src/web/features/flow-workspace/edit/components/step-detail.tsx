@@ -17,6 +17,7 @@ import { useDeleteStep } from '../api/delete-step';
 import { useStepDraft } from './edit-session';
 import { StepConfigurationCard } from './step-configuration-card';
 import { draftChanges } from './step-draft';
+import { StepModelPicker } from './step-model-picker';
 import { TestExecutionCard } from './test-execution-card';
 
 const modeBadge = {
@@ -123,6 +124,7 @@ export function StepDetail({
         onSave={save}
         saving={updateStep.isPending}
       />
+      {mayChange ? <StepModelPicker step={step} onChanged={onChanged} /> : null}
       {mayChange ? <StepReviewRule step={step} onChanged={onChanged} /> : null}
       {mayRun ? <TestExecutionCard key={step.id} step={step} execution={execution} /> : null}
       <Card className="p-5" data-testid="step-results-card">

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+
+export type Model = AnswerOf<'/api/models'>[number];
+
+/** The models a step may name, the server's default first; they change only with its configuration. */
+export const modelsQueryOptions = () =>
+  queryOptions<Model[]>({
+    queryKey: ['/api/models'],
+    queryFn: async ({ signal }) => answerOf(await client.GET('/api/models', { signal })),
+    staleTime: 5 * 60_000,
+  });
+
+export function useModels() {
+  return useQuery(modelsQueryOptions());
+}
