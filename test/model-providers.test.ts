@@ -138,4 +138,64 @@ describe('a server with several providers', () => {
     const [call] = anthropic.requests.slice(-1);
     expect(call!.body.model).toBe('claude-sonnet-5');
   });
+
+  it('a Stop mid-answer ends the call to either provider, and the step can run again', async () => {
+    for (const [model, fake] of [
+      ['openai:gpt-4.1-mini', openai],
+      ['anthropic:claude-sonnet-5', anthropic],
+    ] as const) {
+      fake.respondWith(() => ({ text: 'One two three four five six seven eight nine ten', stallAfter: 2 }));
+      const { flow, steps } = await createFlow(lan, `Dừng ${model}`, [
+        { name: 'Một', systemPrompt: 'Talk.' },
+      ]);
+      await lan.put(`/api/steps/${steps[0].id}`, { model });
+      const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+      const cancelledBefore = fake.cancelled.length;
+      const running = lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+      // The run is under way (its start recorded, the provider holding the call open): then Stop.
+      await expect
+        .poll(async () => (await lan.get(`/api/executions/${execution.id}`)).json().runs.at(-1)?.status)
+        .toBe('running');
+      expect((await lan.post(`/api/executions/${execution.id}/stop`)).statusCode).toBe(200);
+      await fake.untilCancelled(cancelledBefore + 1);
+      const answer = await running;
+      expect(answer.statusCode, model).toBeGreaterThanOrEqual(400);
+      const run = (await lan.get(`/api/executions/${execution.id}`)).json().runs.at(-1);
+      expect(run).toMatchObject({ status: 'failed', message: 'Stopped' });
+      fake.respondWith(() => ({ text: 'Again' }));
+      await lan.post(`/api/executions/${execution.id}/reset`);
+      const again = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+      expect(again.statusCode, again.body).toBe(200);
+    }
+  });
+
+  it("a provider's refusal of the key, its rate limit and an unknown model each fail the step in words", async () => {
+    const { flow, steps } = await createFlow(lan, 'Lỗi', [{ name: 'Một', systemPrompt: 'Talk.' }]);
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const cases = [
+      { reply: { status: 401, message: 'Incorrect API key provided' }, retryable: false, words: /key/i },
+      {
+        reply: { status: 429, message: 'Rate limit reached' },
+        retryable: true,
+        words: /rate limit|too many/i,
+      },
+      {
+        reply: { status: 404, message: 'The model does not exist', code: 'model_not_found' },
+        retryable: false,
+        words: /model/i,
+      },
+    ];
+    for (const { reply, retryable, words } of cases) {
+      openai.respondWith(() => reply);
+      const run = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+      expect(run.statusCode).toBeGreaterThanOrEqual(400);
+      expect(run.body).not.toMatch(/at .*\.ts:\d+/);
+      const failed = (await lan.get(`/api/executions/${execution.id}`)).json().runs.at(-1);
+      expect(failed.status).toBe('failed');
+      expect(failed.message).toMatch(words);
+      // The answer says whether sending it again may pass.
+      expect(run.json().retryable ?? false).toBe(retryable);
+      expect(run.json().detail).toBe(failed.message);
+    }
+  });
 });
