@@ -121,11 +121,16 @@ describe('AI workflows with the offline model', () => {
   it('creates the flow and its steps from Workflow JSON, mapping step-N to the created ids', async () => {
     const response = await alice.post('/api/ai/create-from-json', { workflowJSON: threeSteps });
     expect(response.statusCode).toBe(201);
-    const flow = response.json();
+    const { unavailableModels, defaultModel, ...flow } = response.json();
     expect(flow).toMatchObject({
       name: 'Kế hoạch du lịch',
       description: 'Lên kế hoạch một chuyến đi Huế',
       status: 'draft',
+    });
+    // Its steps name no model: all run on the default, the offline model here.
+    expect({ unavailableModels, defaultModel }).toEqual({
+      unavailableModels: [],
+      defaultModel: 'offline:offline',
     });
     expect((await alice.get(`/api/flows/${flow.id}`)).json()).toEqual(flow);
 

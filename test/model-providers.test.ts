@@ -87,6 +87,34 @@ describe('a server with only OPENAI_BASE_URL', () => {
     expect(promptOf(polish.body)).toContain('A short post about tea');
   });
 
+  it('imports a flow whose step names a model not offered here: it says so, and the step keeps it', async () => {
+    const workflowJSON = {
+      name: 'Nhập',
+      description: 'From another server',
+      steps: [
+        {
+          order: 1,
+          name: 'Một',
+          systemPrompt: 'First.',
+          outputMode: 'single',
+          model: 'anthropic:claude-sonnet-5',
+        },
+        { order: 2, name: 'Hai', systemPrompt: 'Second.', outputMode: 'single', model: 'openai:llama3.2' },
+      ],
+    };
+    const created = await lan.post('/api/ai/create-from-json', { workflowJSON });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      unavailableModels: [{ order: 1, name: 'Một', model: 'anthropic:claude-sonnet-5' }],
+      defaultModel: 'openai:qwen3:8b',
+    });
+    const steps = (await lan.get(`/api/flows/${created.json().id}/steps`)).json();
+    expect(steps.map((step: { model: string }) => step.model)).toEqual([
+      'anthropic:claude-sonnet-5',
+      'openai:llama3.2',
+    ]);
+  });
+
   it('runs a step that names a model the server does not offer on the default', async () => {
     openai.respondWith(() => ({ text: 'From the default' }));
     const { flow, steps } = await createFlow(lan, 'Khác', [{ name: 'Một', systemPrompt: 'Say hi.' }]);

@@ -34,6 +34,14 @@ const createBody = z.object({
   workspaceId: z.uuid().optional(),
 });
 
+/** A flow made from Workflow JSON, and the models its steps name that this server does not offer. */
+const createdAnswer = flowAnswer.extend({
+  unavailableModels: z
+    .array(z.object({ order: z.int(), name: z.string(), model: z.string() }))
+    .describe('Steps naming a model this server does not offer: they run on defaultModel until changed'),
+  defaultModel: z.string().describe('The model of a step that names none, or one not offered here'),
+});
+
 /** Generating a workflow from a description, and creating a flow from Workflow JSON. */
 export const aiWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -52,17 +60,26 @@ export const aiWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/ai/create-from-json',
-    { schema: { body: createBody, response: { 201: flowAnswer } } },
+    { schema: { body: createBody, response: { 201: createdAnswer } } },
     async (request, reply) => {
       const { workflowJSON, origin, workspaceId } = request.body;
+      const userId = userIdOf(request);
       const flow = await app.flowCommands.createWithSteps(
-        userIdOf(request),
+        userId,
         workflowJSON,
         origin,
         undefined,
         workspaceId ?? null,
       );
-      return reply.status(201).send(flow);
+      // The steps keep the model they name (another server may offer it); the answer says which run on the default.
+      const { catalog } = app.models;
+      const offered = new Set(await catalog.ids(await app.apiKeys.hasActiveKey(userId)));
+      const unavailableModels = workflowJSON.steps.flatMap((step) =>
+        step.model && !offered.has(step.model)
+          ? [{ order: step.order, name: step.name, model: step.model }]
+          : [],
+      );
+      return reply.status(201).send({ ...flow, unavailableModels, defaultModel: await catalog.defaultId() });
     },
   );
 };

@@ -5015,7 +5015,31 @@ export interface operations {
       /** @description Default Response */
       201: {
         content: {
-          "application/json": components["schemas"]["Flow"];
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            /** @description The workspace the flow is in; null: its owner's own */
+            workspaceId: string | null;
+            name: string;
+            description: string;
+            /** @description active, draft or inactive (flows saved before the rule may hold another) */
+            status: string;
+            isTemplate: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Steps naming a model this server does not offer: they run on defaultModel until changed */
+            unavailableModels: {
+                order: number;
+                name: string;
+                model: string;
+              }[];
+            /** @description The model of a step that names none, or one not offered here */
+            defaultModel: string;
+          };
         };
       };
       /** @description A problem (RFC 9457) */
