@@ -115,6 +115,25 @@ describe('a server with only OPENAI_BASE_URL', () => {
     ]);
   });
 
+  it('asks again when the endpoint takes the schema and answers prose, and the log says so', async () => {
+    let calls = 0;
+    openai.respondWith(() =>
+      calls++ === 0
+        ? { text: 'Here are some ideas: green tea, black tea.' }
+        : { text: JSON.stringify([{ branchName: 'Xanh', content: 'Green tea' }]) },
+    );
+    const { flow, steps } = await createFlow(lan, 'Hỏi lại', [
+      { name: 'Ý tưởng', systemPrompt: 'Ideas.', outputMode: 'multiple' },
+    ]);
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().results.map((r: { label: string }) => r.label)).toEqual(['Xanh']);
+    expect(calls).toBe(2);
+    const [log] = (await lan.get(`/api/flows/${flow.id}/logs`)).json();
+    expect(log).toMatchObject({ success: true, reasks: 1 });
+  });
+
   it('runs a step that names a model the server does not offer on the default', async () => {
     openai.respondWith(() => ({ text: 'From the default' }));
     const { flow, steps } = await createFlow(lan, 'Khác', [{ name: 'Một', systemPrompt: 'Say hi.' }]);

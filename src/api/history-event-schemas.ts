@@ -88,6 +88,7 @@ const EVENT_DATA = {
     results: z.array(resultDraft),
     usage: z.object({ inputTokens: z.int(), outputTokens: z.int() }).nullable(),
     durationMs: z.int(),
+    reasks: z.int().optional().describe('Times the model was asked again for an answer that fit the format'),
     at,
   }),
   StepRunFailed: z.object({ runId: recordId, message: z.string(), retryable: z.boolean(), at }),

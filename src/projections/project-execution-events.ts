@@ -199,7 +199,7 @@ function resultAndLogChanges(
           type: 'update',
           table: 'ai_request_logs',
           id: d.runId,
-          set: { aiResponse: answer.join('\n\n'), success: true },
+          set: { aiResponse: answer.join('\n\n'), success: true, reasks: d.reasks ?? 0 },
           position,
         },
         {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { STOPPED_MESSAGE } from '../../ai';
+import { askingAgain } from '../../ai/asking-again';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
 import { MESSAGES } from '../../domain/execution/decide';
+import { outputProblem } from '../../domain/execution/output';
 import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
 import { ConcurrencyConflict } from '../../eventstore';
@@ -103,10 +105,15 @@ export class StepRunner {
     if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
     const run = startEvent.data;
     const shape = structuredOutputFor(run.outputMode, run.choices);
+    // A structured answer that does not fit its format is asked for again (a schema taken and not enforced).
+    let reasks = 0;
+    const { outputMode, choices, loopIteration } = run;
+    const fits = (output: string) => outputProblem({ outputMode, choices, loopIteration, output });
+    const checked = { ...model, provider: askingAgain(model.provider, fits, (n) => (reasks = n)) };
     return callModel({
       run: { runs, ownerId: executionId, runId, startedAt: started.version },
       source: {
-        model,
+        model: checked,
         request: {
           system: shape.instruction,
           prompt: run.finalPrompt,
@@ -122,7 +129,7 @@ export class StepRunner {
           userId,
           {
             type: 'CompleteStepRun',
-            data: { runId, output: answer.text, usage: answer.usage, durationMs },
+            data: { runId, output: answer.text, usage: answer.usage, durationMs, reasks },
           },
           {
             loaded: started,

@@ -21,6 +21,7 @@ export interface RequestLogRow {
   unreviewedResults: UnreviewedResultUse[];
   model: string | null;
   keySource: string | null;
+  reasks: number;
   aiResponse: string | null;
   success: boolean | null;
   errorMessage: string | null;
@@ -52,7 +53,7 @@ export class RequestLogsRepository {
       SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
              l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels,
              l.unreviewed_results, l.model,
-             l.key_source, l.ai_response, l.success, l.error_message, l.requested_at,
+             l.key_source, l.reasks, l.ai_response, l.success, l.error_message, l.requested_at,
              e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id,
              ${rows.pageKey}
       FROM ai_request_logs l

@@ -26,6 +26,8 @@ const requestLog = z.object({
   unreviewedResults: z.array(unreviewedResultUse),
   model: z.string().nullable(),
   keySource: z.string().nullable(),
+  /** Times the model was asked again for an answer that fit the step's format. */
+  reasks: z.int(),
   aiResponse: z.string().nullable(),
   /** null while the model is answering. */
   success: z.boolean().nullable(),

@@ -295,7 +295,14 @@ export function decide(
       }));
       const succeeded: ExecutionEvent = {
         type: 'StepRunSucceeded',
-        data: { runId: run.runId, results, usage: data.usage, durationMs: data.durationMs, at },
+        data: {
+          runId: run.runId,
+          results,
+          usage: data.usage,
+          durationMs: data.durationMs,
+          ...(data.reasks ? { reasks: data.reasks } : {}),
+          at,
+        },
       };
       // A step another person approves asks them for review of what it just produced.
       const review = reviewByRule({

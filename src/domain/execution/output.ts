@@ -87,6 +87,17 @@ function choiceResult(output: string, choices: readonly string[]): OutputResult 
 /** A model answer that breaks its step's JSON contract is a failed model call: asking again may mend it. */
 const brokenContract = (message: string) => new DomainError('model_failed', message, { retryable: true });
 
+/** Why an answer breaks its step's format, in words the model can be told; null when it fits. */
+export function outputProblem(answer: StepOutput): string | null {
+  try {
+    parseStepOutput(answer);
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
+}
+
 /**
  * The results a model answer gives for a step's output mode. An answer that breaks the mode's JSON
  * contract is a failed model call, so the run is recorded as failed (and retryable) instead of

@@ -249,6 +249,8 @@ export type ExecutionEvent =
         results: ResultDraft[];
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
+        /** How many times the model was asked again for an answer that fit the step's format (absent: none). */
+        reasks?: number;
         at: string;
       };
     }
@@ -351,6 +353,7 @@ export type ExecutionCommand =
         output: string;
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
+        reasks?: number | undefined;
       };
     }
   | { type: 'FailStepRun'; data: { runId: string; message: string; retryable: boolean } }

@@ -742,6 +742,8 @@ export interface components {
           outputTokens: number;
         } | null;
         durationMs: number;
+        /** @description Times the model was asked again for an answer that fit the format */
+        reasks?: number;
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -3197,6 +3199,7 @@ export interface operations {
               unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
               model: string | null;
               keySource: string | null;
+              reasks: number;
               aiResponse: string | null;
               success: boolean | null;
               errorMessage: string | null;
@@ -3236,6 +3239,7 @@ export interface operations {
                 unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
                 model: string | null;
                 keySource: string | null;
+                reasks: number;
                 aiResponse: string | null;
                 success: boolean | null;
                 errorMessage: string | null;

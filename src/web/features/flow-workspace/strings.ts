@@ -40,6 +40,7 @@ export const logs = {
   unresolvedLabels: 'Unresolved labels',
   error: 'Error',
   keySource: { own: 'API key của bạn', default: 'API key mặc định', offline: 'Offline model' },
+  reasks: (n: number) => `Hỏi lại ${n}× (sai định dạng JSON)`,
   clear: 'Xóa logs',
   clearConfirm: 'Xóa mọi log của flow này?',
   clearFailed: 'Failed to clear logs',

@@ -45,6 +45,11 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {keySourceName(entry.keySource)}
           </Badge>
         ) : null}
+        {entry.reasks > 0 ? (
+          <Badge tone="amber" data-testid="log-reasks">
+            {t.reasks(entry.reasks)}
+          </Badge>
+        ) : null}
         <span className="text-xs text-slate-500">{formatDateTime(entry.requestedAt)}</span>
       </div>
       {entry.startedEvent ? <StartedEventReference event={entry.startedEvent} /> : null}
