@@ -49,6 +49,25 @@ describe('notifications', () => {
     expect(() => parseEnvironment({ WEBHOOK_HOSTS: 'https://hooks.example.com/x' })).toThrow(/WEBHOOK_HOSTS/);
   });
 
+  it('reads the model settings: MODELS as provider:name ids, DEFAULT_MODEL, each provider key and address', () => {
+    const config = parseEnvironment({
+      MODELS: ' openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5,ollama:qwen3:8b ,',
+      DEFAULT_MODEL: 'ollama:qwen3:8b',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      ANTHROPIC_API_KEY: 'sk-ant',
+    });
+    expect(config.models).toEqual(['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'ollama:qwen3:8b']);
+    expect(config).toMatchObject({
+      defaultModel: 'ollama:qwen3:8b',
+      openaiBaseUrl: 'http://127.0.0.1:11434/v1',
+      anthropicApiKey: 'sk-ant',
+    });
+    expect(parseEnvironment({}).models).toEqual([]);
+    expect(() => parseEnvironment({ MODELS: 'gpt-4' })).toThrow(/MODELS/);
+    expect(() => parseEnvironment({ DEFAULT_MODEL: 'openai' })).toThrow(/DEFAULT_MODEL/);
+    expect(() => parseEnvironment({ OPENAI_BASE_URL: 'file:///etc/passwd' })).toThrow(/OPENAI_BASE_URL/);
+  });
+
   it("reads PUBLIC_URL without its trailing slash, else the server's own address; refuses what is not http(s)", () => {
     expect(parseEnvironment({ PUBLIC_URL: 'https://flows.example.com/' }).publicUrl).toBe(
       'https://flows.example.com',
