@@ -8,6 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { displayNameOf, type User } from '@/features/auth/api/get-user';
+import { signOutStarted } from '@/lib/session-ended';
 import { nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
 
@@ -37,7 +38,7 @@ export function NarrowMenu({ user }: { user: User }) {
           </DropdownMenuItem>
         ))}
         <DropdownMenuItem asChild>
-          <a href="/api/logout" data-testid="nav-menu-logout">
+          <a href="/api/logout" onClick={signOutStarted} data-testid="nav-menu-logout">
             <LogOut className="h-4 w-4" />
             {nav.logout}
           </a>

@@ -6,6 +6,7 @@ import { displayNameOf, type User } from '@/features/auth/api/get-user';
 import { usePendingReviewCount } from '@/features/reviews/api/reviews';
 import { reviewNav } from '@/features/reviews/strings';
 import { cn } from '@/lib/cn';
+import { signOutStarted } from '@/lib/session-ended';
 import { SIGN_IN_PATH } from '@/lib/sign-in';
 import { app, nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
@@ -90,7 +91,12 @@ export function NavigationBar({ user }: { user: User | null }) {
               <span className="max-w-20 truncate text-sm text-slate-700 sm:max-w-40" data-testid="user-name">
                 {displayNameOf(user, nav.userFallback)}
               </span>
-              <a href="/api/logout" className={buttonClasses('outline', 'sm')} data-testid="logout-button">
+              <a
+                href="/api/logout"
+                onClick={signOutStarted}
+                className={buttonClasses('outline', 'sm')}
+                data-testid="logout-button"
+              >
                 <LogOut className="h-4 w-4" />
                 <span className="sr-only sm:not-sr-only">{nav.logout}</span>
               </a>
