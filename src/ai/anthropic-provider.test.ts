@@ -5,8 +5,9 @@ import {
   startFakeAnthropic,
   systemOf,
 } from '../../test/support/fake-anthropic';
+import { failureOf as failureOfProvider } from '../../test/support/model-failure';
 import { createAnthropicProvider, jsonInstruction } from './anthropic-provider';
-import { ModelCallError, type ModelProvider, STOPPED_MESSAGE } from './model-provider';
+import { type ModelProvider, STOPPED_MESSAGE } from './model-provider';
 import { structuredOutputFor } from './structured-output';
 
 let fake: FakeAnthropic;
@@ -23,14 +24,7 @@ afterEach(() => {
   fake.respondWith(echoPrompt);
 });
 
-async function failureOf(provider: ModelProvider = claude): Promise<ModelCallError> {
-  const error = await provider.stream({ system: 's', prompt: 'p' }).final.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
-}
+const failureOf = (provider: ModelProvider = claude) => failureOfProvider(provider);
 
 describe('anthropic provider (real SDK against the fake Anthropic API)', () => {
   it('streams the text deltas in order, joining to the final text, with the usage', async () => {

@@ -1,8 +1,9 @@
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { echoPrompt, type FakeGemini, startFakeGemini } from '../../test/support/fake-gemini';
+import { failureOf as failureOfProvider } from '../../test/support/model-failure';
 import { createGeminiProvider } from './gemini-provider';
-import { ModelCallError, type ModelProvider, STOPPED_MESSAGE } from './model-provider';
+import { type ModelProvider, STOPPED_MESSAGE } from './model-provider';
 import { resolveProvider } from './resolve-provider';
 import { structuredOutputFor } from './structured-output';
 
@@ -19,14 +20,7 @@ afterEach(() => {
   fake.respondWith(echoPrompt);
 });
 
-async function failureOf(provider: ModelProvider): Promise<ModelCallError> {
-  const error = await provider.stream({ system: 's', prompt: 'p' }).final.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
-}
+const failureOf = failureOfProvider;
 
 describe('gemini provider (real SDK against the fake Gemini API)', () => {
   it('streams the answer in order, joining to the final text, with the usage', async () => {

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { echoPrompt, type FakeOpenAI, startFakeOpenAI } from '../../test/support/fake-openai';
-import { ModelCallError, type ModelProvider, STOPPED_MESSAGE } from './model-provider';
+import { failureOf as failureOfProvider } from '../../test/support/model-failure';
+import { type ModelProvider, STOPPED_MESSAGE } from './model-provider';
 import { createOpenAIProvider } from './openai-provider';
 import { structuredOutputFor } from './structured-output';
 
@@ -19,14 +20,7 @@ afterEach(() => {
   fake.respondWith(echoPrompt);
 });
 
-async function failureOf(provider: ModelProvider = openai): Promise<ModelCallError> {
-  const error = await provider.stream({ system: 's', prompt: 'p' }).final.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
-}
+const failureOf = (provider: ModelProvider = openai) => failureOfProvider(provider);
 
 describe('openai provider (real SDK against the fake OpenAI API)', () => {
   it('streams the answer in order, joining to the final text, with the usage', async () => {

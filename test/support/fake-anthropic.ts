@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cancellations } from './cancellations';
 import { splitIntoChunks, tokens } from './fake-openai';
 
 /** The parts of a Messages request body the tests look at. */
@@ -119,8 +120,7 @@ function keyOf(headers: IncomingHttpHeaders): string | null {
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   let respond = options.respond ?? echoPrompt;
   const requests: FakeAnthropicRequest[] = [];
-  const cancelled: FakeAnthropicRequest[] = [];
-  let cancelWaiters: Array<() => void> = [];
+  const calls = cancellations<FakeAnthropicRequest>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake-anthropic');
@@ -144,13 +144,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     requests.push(request);
     if (!apiKey || options.rejectedKeys?.includes(apiKey)) return sendError(res, 401, 'invalid x-api-key');
 
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      cancelled.push(request);
-      const waiters = cancelWaiters;
-      cancelWaiters = [];
-      for (const wake of waiters) wake();
-    });
+    calls.watch(res, request);
 
     let reply: FakeAnthropicReply;
     try {
@@ -211,10 +205,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    cancelled,
-    async untilCancelled(count = 1) {
-      while (cancelled.length < count) await new Promise<void>((resolve) => cancelWaiters.push(resolve));
-    },
+    cancelled: calls.cancelled,
+    untilCancelled: calls.untilCancelled,
     respondWith(next) {
       respond = next;
     },

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cancellations } from './cancellations';
 
 /** The parts of a Chat Completions request body the tests look at. */
 export interface OpenAIRequestBody {
@@ -121,8 +122,7 @@ async function readBody(req: IncomingMessage): Promise<OpenAIRequestBody> {
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   let respond = options.respond ?? echoPrompt;
   const requests: FakeOpenAIRequest[] = [];
-  const cancelled: FakeOpenAIRequest[] = [];
-  let cancelWaiters: Array<() => void> = [];
+  const calls = cancellations<FakeOpenAIRequest>();
   const models = options.models ?? ['gpt-4.1-mini', 'gpt-4.1'];
 
   const server = createServer(async (req, res) => {
@@ -166,13 +166,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
 
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      cancelled.push(request);
-      const waiters = cancelWaiters;
-      cancelWaiters = [];
-      for (const wake of waiters) wake();
-    });
+    calls.watch(res, request);
 
     let reply: FakeOpenAIReply;
     try {
@@ -231,10 +225,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    cancelled,
-    async untilCancelled(count = 1) {
-      while (cancelled.length < count) await new Promise<void>((resolve) => cancelWaiters.push(resolve));
-    },
+    cancelled: calls.cancelled,
+    untilCancelled: calls.untilCancelled,
     respondWith(next) {
       respond = next;
     },
