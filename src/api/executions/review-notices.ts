@@ -40,8 +40,8 @@ interface HandBackJob {
   removedBy: string;
 }
 
-/** The execution an `execution-<id>` stream is of. */
-const executionIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
+/** The record a `<type>-<id>` stream is of (an execution, a workspace). */
+const recordIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
 
 /**
  * What a review's events set going, none of which holds up a command: its due time as a durable timer, mails
@@ -78,14 +78,14 @@ export class ReviewNotices {
       if (recorded.type !== 'MemberRemoved') return [];
       const { userId } = recorded.data as { userId: string };
       const job: HandBackJob = {
-        workspaceId: executionIdOf(recorded.streamId),
+        workspaceId: recordIdOf(recorded.streamId),
         userId,
         removedBy: (recorded.metadata.userId as string | undefined) ?? userId,
       };
       return [this.queue.insertOf({ name: REVIEW_HAND_BACK_QUEUE, data: job }, REVIEW_RETRY)];
     }
     if (streamType !== 'execution') return [];
-    const executionId = executionIdOf(recorded.streamId);
+    const executionId = recordIdOf(recorded.streamId);
     const event = { type: recorded.type, data: recorded.data } as ExecutionEvent;
     const inserts = [];
     if (event.type === 'ReviewRequested' && event.data.dueAt !== null) {
