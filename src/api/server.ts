@@ -3,6 +3,7 @@ import { EventStore } from '../eventstore';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './database/open-database';
+import { OFFLINE_MODEL } from './model-calls/model-catalog';
 
 async function main() {
   const config = await loadConfig();
@@ -45,9 +46,12 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const model = config.geminiApiKey
-    ? `Gemini (${config.geminiModel})`
-    : 'the offline model (no GEMINI_API_KEY)';
+  // The default model, as the catalog finds it (an OpenAI-compatible endpoint is asked for its models).
+  const defaultModel = await app.models.catalog.defaultId();
+  const model =
+    defaultModel === OFFLINE_MODEL
+      ? 'the offline model (no model configured: see MODELS, OPENAI_BASE_URL, GEMINI_API_KEY)'
+      : `${defaultModel} by default`;
   const db = database.embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : 'DATABASE_URL';
   console.log(
     `\nPrompt-flow workbench is running at http://${config.host}:${port}\n  database: ${db}\n  model: ${model}\n`,
