@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { Input, Select, Textarea } from '@/components/ui/field';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { useUser } from '@/features/auth/api/get-user';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useMembers } from '@/features/workspaces/api/workspaces';
@@ -212,10 +212,7 @@ function RequestReviewForm({
             )}
           </div>
         ) : (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={ids.role} className="text-sm font-medium text-slate-700">
-              {t.roleLabel}
-            </label>
+          <Field id={ids.role} label={t.roleLabel}>
             <Select
               id={ids.role}
               value={role}
@@ -228,15 +225,12 @@ function RequestReviewForm({
                 </option>
               ))}
             </Select>
-          </div>
+          </Field>
         )}
       </fieldset>
 
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={ids.approvals} className="text-sm font-medium text-slate-700">
-            {t.approvals}
-          </label>
+        <Field id={ids.approvals} label={t.approvals}>
           <Input
             id={ids.approvals}
             type="number"
@@ -247,11 +241,8 @@ function RequestReviewForm({
             onChange={(event) => setApprovals(event.target.value)}
             data-testid="request-review-approvals"
           />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={ids.dueAt} className="text-sm font-medium text-slate-700">
-            {t.dueAt}
-          </label>
+        </Field>
+        <Field id={ids.dueAt} label={t.dueAt}>
           <Input
             id={ids.dueAt}
             type="datetime-local"
@@ -264,12 +255,9 @@ function RequestReviewForm({
           <p id={ids.dueHint} className="text-xs text-slate-500">
             {t.dueAtHint}
           </p>
-        </div>
+        </Field>
       </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={ids.onDue} className="text-sm font-medium text-slate-700">
-          {t.onDue}
-        </label>
+      <Field id={ids.onDue} label={t.onDue}>
         <Select
           id={ids.onDue}
           value={onDue}
@@ -284,11 +272,8 @@ function RequestReviewForm({
             </option>
           ))}
         </Select>
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={ids.note} className="text-sm font-medium text-slate-700">
-          {t.note}
-        </label>
+      </Field>
+      <Field id={ids.note} label={t.note}>
         <Textarea
           id={ids.note}
           value={note}
@@ -298,7 +283,7 @@ function RequestReviewForm({
           className="min-h-20"
           data-testid="request-review-note"
         />
-      </div>
+      </Field>
 
       {request.isError ? (
         <p
