@@ -6,7 +6,7 @@ import Anthropic, {
 } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProvider, ModelUsage } from './model-provider';
-import { createModelStream } from './model-stream';
+import { callSignal, createModelStream } from './model-stream';
 import {
   connectionReason,
   emptyAnswer,
@@ -87,8 +87,7 @@ export function createAnthropicProvider({
     model,
     stream(request) {
       return createModelStream(request.signal, async (emit) => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+        const { signal, timeout } = callSignal(request.signal, timeoutMs);
         const system = [request.system, request.json ? jsonInstruction(request.json.schema) : '']
           .filter((part) => part.trim() !== '')
           .join('\n\n');

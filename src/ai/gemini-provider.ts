@@ -1,7 +1,7 @@
 import { type GenerateContentConfig, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { explainGeminiFailure } from './gemini-failure';
 import { ModelCallError, type ModelProvider, type ModelUsage } from './model-provider';
-import { createModelStream } from './model-stream';
+import { callSignal, createModelStream } from './model-stream';
 
 export interface GeminiProviderOptions {
   apiKey: string;
@@ -62,8 +62,7 @@ export function createGeminiProvider({
     model,
     stream(request) {
       return createModelStream(request.signal, async (emit) => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+        const { signal: abortSignal, timeout } = callSignal(request.signal, timeoutMs);
         const config: GenerateContentConfig = { abortSignal };
         if (request.system.trim() !== '') config.systemInstruction = request.system;
         if (request.json) {

@@ -75,3 +75,12 @@ export function createModelStream(
     },
   };
 }
+
+/**
+ * The signal a model call is made with: the caller's (a Stop) or the call's own time limit, whichever comes
+ * first; `timeout` tells afterwards whether it was the time limit.
+ */
+export function callSignal(stop: AbortSignal | undefined, timeoutMs: number) {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return { signal: stop ? AbortSignal.any([stop, timeout]) : timeout, timeout };
+}

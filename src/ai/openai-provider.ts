@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ModelProvider, ModelUsage } from './model-provider';
-import { createModelStream } from './model-stream';
+import { callSignal, createModelStream } from './model-stream';
 import {
   connectionReason,
   emptyAnswer,
@@ -63,8 +63,7 @@ export function createOpenAIProvider({
     model,
     stream(request) {
       return createModelStream(request.signal, async (emit) => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+        const { signal, timeout } = callSignal(request.signal, timeoutMs);
         const messages: ChatCompletionMessageParam[] = [];
         if (request.system.trim() !== '') messages.push({ role: 'system', content: request.system });
         messages.push({ role: 'user', content: request.prompt });

@@ -105,13 +105,16 @@ export class ReviewNotices {
 
   /** The review's due time has come: the execution decides what that does (nothing, once it is decided). */
   private async due({ executionId, reviewId }: ReviewDueJob) {
-    const state = await loadedOrNull(this.executions, executionId);
-    const review = state?.reviews.find((r) => r.id === reviewId);
-    if (!review) return;
-    await this.executions.handle(executionId, review.requestedBy, {
-      type: 'DueReview',
-      data: { reviewId },
-    });
+    const loaded = await loadedOrNull(this.executions, executionId);
+    const review = loaded?.state.reviews.find((r) => r.id === reviewId);
+    if (!loaded || !review) return;
+    // Decided on the execution just read: read again only if it moved on meanwhile.
+    await this.executions.handle(
+      executionId,
+      review.requestedBy,
+      { type: 'DueReview', data: { reviewId } },
+      { loaded },
+    );
   }
 
   /** A member left the workspace: every pending review naming them goes to the owners. */
@@ -122,11 +125,11 @@ export class ReviewNotices {
 
   /** The mails of a review's event, one to each person it concerns, each queued once. */
   private async mail({ executionId, reviewId, notice, eventId }: ReviewMailJob) {
-    const [state, about] = await Promise.all([
+    const [loaded, about] = await Promise.all([
       loadedOrNull(this.executions, executionId),
       this.reviews.noticeOf(reviewId),
     ]);
-    const review = state?.reviews.find((r) => r.id === reviewId);
+    const review = loaded?.state.reviews.find((r) => r.id === reviewId);
     if (!review || !about?.workspaceId) return;
     // An approval short of the number needed decides nothing yet: the runner hears of the decision.
     if (notice === 'decided' && review.status === 'pending') return;
@@ -234,7 +237,7 @@ async function decidersOf(review: Review, users: UsersRepository): Promise<strin
 /** The execution, or null when there is none any more (the job then has nothing to do). */
 async function loadedOrNull(executions: ExecutionCommands, executionId: string) {
   try {
-    return (await executions.load(executionId, null)).state;
+    return await executions.load(executionId, null);
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'not_found') return null;
     throw error;
