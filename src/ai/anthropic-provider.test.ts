@@ -6,7 +6,8 @@ import {
   systemOf,
 } from '../../test/support/fake-anthropic';
 import { failureOf as failureOfProvider } from '../../test/support/model-failure';
-import { createAnthropicProvider, jsonInstruction } from './anthropic-provider';
+import { createAnthropicProvider } from './anthropic-provider';
+import { jsonInstruction } from './json-instruction';
 import { type ModelProvider, STOPPED_MESSAGE } from './model-provider';
 import { structuredOutputFor } from './structured-output';
 

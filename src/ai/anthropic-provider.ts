@@ -5,6 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { withJsonInstruction } from './json-instruction';
 import type { ModelProvider, ModelUsage } from './model-provider';
 import { callSignal, createModelStream } from './model-stream';
 import {
@@ -58,19 +59,6 @@ function anthropicFailure(error: unknown): SdkFailure | null {
   return null;
 }
 
-/**
- * The Messages API has no response_format, so JSON mode is an instruction: the schema goes into the system
- * prompt, and the answer is checked against it where it is used, as for every provider.
- */
-export function jsonInstruction(schema: object): string {
-  return [
-    'Answer with JSON only: a single JSON value that conforms to the JSON schema below.',
-    'Write no other text before or after it, and do not wrap it in a Markdown code fence.',
-    '',
-    JSON.stringify(schema, null, 2),
-  ].join('\n');
-}
-
 export function createAnthropicProvider({
   apiKey,
   model,
@@ -88,9 +76,11 @@ export function createAnthropicProvider({
     stream(request) {
       return createModelStream(request.signal, async (emit) => {
         const { signal, timeout } = callSignal(request.signal, timeoutMs);
-        const system = [request.system, request.json ? jsonInstruction(request.json.schema) : '']
-          .filter((part) => part.trim() !== '')
-          .join('\n\n');
+        // The Messages API has no response_format: JSON mode is always an instruction.
+        const system = withJsonInstruction(
+          request.system,
+          request.json && { ...request.json, via: 'prompt' },
+        );
         const params: MessageCreateParamsStreaming = {
           model,
           max_tokens: maxTokens,

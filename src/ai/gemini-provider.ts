@@ -1,5 +1,6 @@
 import { type GenerateContentConfig, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { explainGeminiFailure } from './gemini-failure';
+import { schemaParameterSent, withJsonInstruction } from './json-instruction';
 import { ModelCallError, type ModelProvider, type ModelUsage } from './model-provider';
 import { callSignal, createModelStream } from './model-stream';
 
@@ -64,8 +65,9 @@ export function createGeminiProvider({
       return createModelStream(request.signal, async (emit) => {
         const { signal: abortSignal, timeout } = callSignal(request.signal, timeoutMs);
         const config: GenerateContentConfig = { abortSignal };
-        if (request.system.trim() !== '') config.systemInstruction = request.system;
-        if (request.json) {
+        const system = withJsonInstruction(request.system, request.json);
+        if (system !== '') config.systemInstruction = system;
+        if (schemaParameterSent(request.json)) {
           // Our schemas are plain JSON Schema, which responseJsonSchema takes as is (responseSchema wants
           // Google's OpenAPI subset).
           config.responseMimeType = 'application/json';

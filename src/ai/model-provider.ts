@@ -5,10 +5,17 @@ export interface ModelRequest {
   system: string;
   prompt: string;
   /** Asks for a JSON answer that conforms to this JSON schema. */
-  json?: { schema: object };
+  json?: { schema: object; via?: SchemaVia };
   /** Aborting it stops the call; the stream then fails with the 'Stopped' error. */
   signal?: AbortSignal;
 }
+
+/**
+ * How a request's JSON schema reaches the model: `api`, the endpoint's schema parameter (the default);
+ * `prompt`, an instruction in the system prompt only (the endpoint refuses the parameter); `both`, the
+ * parameter and the instruction (the endpoint takes the parameter without enforcing it).
+ */
+export type SchemaVia = 'api' | 'prompt' | 'both';
 
 export interface ModelUsage {
   inputTokens: number;
@@ -32,6 +39,13 @@ export interface ModelStream extends AsyncIterable<string> {
 export interface ModelProvider {
   kind: 'gemini' | 'offline' | 'openai' | 'anthropic';
   model: string;
+  /**
+   * Whether the endpoint's schema parameter is enforced is found by a probe, once per model (`probe`: an
+   * OpenAI-compatible endpoint, where some take the parameter and ignore it); unset: the provider always
+   * answers to the schema the same way (Gemini's constrained decoding, Anthropic's instruction, the offline
+   * model), and is never probed.
+   */
+  schemaProbe?: { endpoint: string };
   stream(request: ModelRequest): ModelStream;
 }
 

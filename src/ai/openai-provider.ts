@@ -4,6 +4,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { schemaParameterSent, withJsonInstruction } from './json-instruction';
 import type { ModelProvider, ModelUsage } from './model-provider';
 import { callSignal, createModelStream } from './model-stream';
 import {
@@ -61,11 +62,14 @@ export function createOpenAIProvider({
   return {
     kind: 'openai',
     model,
+    // Some OpenAI-compatible servers take response_format and ignore it, or refuse it: a probe tells.
+    schemaProbe: { endpoint: client.baseURL },
     stream(request) {
       return createModelStream(request.signal, async (emit) => {
         const { signal, timeout } = callSignal(request.signal, timeoutMs);
         const messages: ChatCompletionMessageParam[] = [];
-        if (request.system.trim() !== '') messages.push({ role: 'system', content: request.system });
+        const system = withJsonInstruction(request.system, request.json);
+        if (system !== '') messages.push({ role: 'system', content: system });
         messages.push({ role: 'user', content: request.prompt });
         const params: ChatCompletionCreateParamsStreaming = {
           model,
@@ -73,7 +77,7 @@ export function createOpenAIProvider({
           stream: true,
           stream_options: { include_usage: true },
         };
-        if (request.json) {
+        if (schemaParameterSent(request.json)) {
           // strict: false, since strict mode accepts only a subset of JSON Schema (every property required,
           // no additionalProperties); the answer is checked against the schema where it is used.
           params.response_format = {

@@ -91,7 +91,13 @@ const EVENT_DATA = {
     reasks: z.int().optional().describe('Times the model was asked again for an answer that fit the format'),
     at,
   }),
-  StepRunFailed: z.object({ runId: recordId, message: z.string(), retryable: z.boolean(), at }),
+  StepRunFailed: z.object({
+    runId: recordId,
+    message: z.string(),
+    retryable: z.boolean(),
+    reasks: z.int().optional().describe('Times the model was asked again before its answer was given up'),
+    at,
+  }),
   ResultApproved: z.object({ resultId: recordId, at }),
   ResultUnapproved: z.object({ resultId: recordId, at }),
   ResultEdited: z.object({

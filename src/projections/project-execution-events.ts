@@ -243,7 +243,7 @@ function resultAndLogChanges(
           type: 'update',
           table: 'ai_request_logs',
           id: event.data.runId,
-          set: { success: false, errorMessage: event.data.message },
+          set: { success: false, errorMessage: event.data.message, reasks: event.data.reasks ?? 0 },
           position,
         },
       ];

@@ -50,7 +50,15 @@ export interface FakeOpenAIOptions {
   rejectedKeys?: string[];
   /** The models GET /v1/models lists. */
   models?: string[];
+  /**
+   * What the endpoint does with response_format's JSON schema (`enforced` unless told): `enforced` holds a
+   * schema whose properties are each one enum value (the probe's) to it, before the responder is asked;
+   * `ignored` takes the parameter and leaves the answer to the responder; `refused` answers it with a 400.
+   */
+  schema?: SchemaHandling;
 }
+
+export type SchemaHandling = 'enforced' | 'ignored' | 'refused';
 
 export interface FakeOpenAI {
   /** With the version path: give it to the SDK as `baseURL`. */
@@ -62,6 +70,8 @@ export interface FakeOpenAI {
   /** Settles once `count` chat calls (all told, the earlier ones too) have been cancelled. */
   untilCancelled(count?: number): Promise<void>;
   respondWith(respond: FakeOpenAIResponder): void;
+  /** Changes what the endpoint does with a JSON schema from now on. */
+  handleSchema(handling: SchemaHandling): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +121,28 @@ export function splitIntoChunks(text: string): string[] {
 
 export const tokens = (text: string) => Math.ceil(text.length / 4);
 
+/** Whether the request is the schema probe the app sends once per model (its schema's one property). */
+export const isProbe = (body: OpenAIRequestBody) => {
+  const schema = body.response_format?.json_schema?.schema as { properties?: object } | undefined;
+  const instructed = (body.messages ?? []).some((m) => m.role === 'system' && m.content.includes('"probe"'));
+  return (schema?.properties !== undefined && 'probe' in schema.properties) || instructed;
+};
+
+/**
+ * The one answer a schema allows when each of its properties is held to one enum value (as the probe's is),
+ * as an endpoint that enforces schemas would give it; null for any other schema.
+ */
+function onlyAnswerOf(schema: unknown): string | null {
+  const { type, properties } = (schema ?? {}) as {
+    type?: string;
+    properties?: Record<string, { enum?: unknown[] }>;
+  };
+  if (type !== 'object' || !properties) return null;
+  const entries = Object.entries(properties);
+  if (entries.length === 0 || entries.some(([, property]) => property.enum?.length !== 1)) return null;
+  return JSON.stringify(Object.fromEntries(entries.map(([name, property]) => [name, property.enum![0]])));
+}
+
 async function readBody(req: IncomingMessage): Promise<OpenAIRequestBody> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
@@ -124,6 +156,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const requests: FakeOpenAIRequest[] = [];
   const calls = cancellations<FakeOpenAIRequest>();
   const models = options.models ?? ['gpt-4.1-mini', 'gpt-4.1'];
+  let schemaHandling = options.schema ?? 'enforced';
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake-openai');
@@ -169,8 +202,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     calls.watch(res, request);
 
     let reply: FakeOpenAIReply;
+    const schema = body.response_format?.json_schema?.schema;
+    const only = schemaHandling === 'enforced' ? onlyAnswerOf(schema) : null;
     try {
-      reply = await respond(body, request);
+      if (schemaHandling === 'refused' && body.response_format)
+        reply = {
+          status: 400,
+          message: "Invalid parameter: 'response_format' is not supported by this model.",
+        };
+      else reply = only !== null ? { text: only } : await respond(body, request);
     } catch (error) {
       return sendError(res, 500, error instanceof Error ? error.message : String(error));
     }
@@ -229,6 +269,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     untilCancelled: calls.untilCancelled,
     respondWith(next) {
       respond = next;
+    },
+    handleSchema(handling) {
+      schemaHandling = handling;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

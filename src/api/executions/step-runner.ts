@@ -143,7 +143,7 @@ export class StepRunner {
       failed: async ({ message, retryable }) => {
         await executions.handle(executionId, userId, {
           type: 'FailStepRun',
-          data: { runId, message, retryable },
+          data: { runId, message, retryable, reasks },
         });
       },
       error: ({ reason, message, retryable, error }) => {

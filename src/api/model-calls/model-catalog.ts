@@ -9,6 +9,7 @@ import {
 } from '../../ai';
 import { modelIdSchema, parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
+import type { SchemaProbes } from './schema-probes';
 
 /** The providers a model id may name. `ollama` is an OpenAI-compatible endpoint of its own (OLLAMA_BASE_URL). */
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'ollama', 'offline'] as const;
@@ -25,7 +26,12 @@ export interface CatalogModel {
   capabilities: {
     streaming: boolean;
     /** Whether the provider is sent the answer's JSON schema (otherwise it is asked for it in the prompt). */
-    structuredOutput: boolean;
+    /**
+     * Whether the model is held to a structured answer's JSON schema by its API: found by a probe for an
+     * OpenAI-compatible endpoint (null until it has been probed), false where the schema is an instruction
+     * (Anthropic). Either way the answer is checked, and asked for again when it does not fit.
+     */
+    structuredOutput: boolean | null;
   };
   /** `own key`: answered with the user's own key; `server`: with the server's configuration. */
   source: 'server' | 'own key';
@@ -46,6 +52,8 @@ export class ModelCatalog {
   private listed: { until: number; ids: Promise<string[]> } | null = null;
 
   constructor(
+    /** What probes found of each model's schema parameter. */
+    private readonly probes: Pick<SchemaProbes, 'knownFinding'>,
     private readonly config: Pick<
       Config,
       | 'geminiApiKey'
@@ -98,16 +106,28 @@ export class ModelCatalog {
 
   /** The models users may pick, with what each can do and whose key answers it. */
   async list(ownGeminiKey = false): Promise<CatalogModel[]> {
-    return (await this.ids(ownGeminiKey)).map((id) => {
-      const { provider, name } = parseModelId(id) as { provider: ProviderName; name: string };
-      return {
-        id,
-        provider,
-        name,
-        capabilities: { streaming: true, structuredOutput: provider !== 'anthropic' },
-        source: provider === 'gemini' && ownGeminiKey ? 'own key' : 'server',
-      };
-    });
+    const ids = await this.ids(ownGeminiKey);
+    return Promise.all(
+      ids.map(async (id) => {
+        const { provider, name } = parseModelId(id) as { provider: ProviderName; name: string };
+        return {
+          id,
+          provider,
+          name,
+          capabilities: { streaming: true, structuredOutput: await this.schemaEnforced(id) },
+          source: provider === 'gemini' && ownGeminiKey ? 'own key' : 'server',
+        };
+      }),
+    );
+  }
+
+  /** Whether the model's API holds an answer to its schema (null: not probed yet). */
+  private async schemaEnforced(id: string): Promise<boolean | null> {
+    const { provider } = this.providerFor(id, null);
+    if (provider.kind === 'anthropic') return false;
+    if (!provider.schemaProbe) return true;
+    const finding = await this.probes.knownFinding(provider);
+    return finding === null ? null : finding === 'enforced';
   }
 
   /**

@@ -1,11 +1,13 @@
 import type { Sql } from 'postgres';
 import { checkGeminiKey, type KeyCheck, type ResolvedProvider, type resolveProvider } from '../../ai';
+import { probedForSchema } from '../../ai/schema-probe';
 import type { NewApiKey } from '../../domain/api-key';
 import { parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
 import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, newestOwnKeyMarkedUsed, unsealOwnKey } from '../user-model';
 import { ModelCatalog } from './model-catalog';
+import { SchemaProbes } from './schema-probes';
 
 /** The model of a run, and with which key: the run holds one of the free allowance until its usage is recorded. */
 export interface RunModel extends ResolvedProvider {
@@ -22,6 +24,8 @@ export interface RunModel extends ResolvedProvider {
  */
 export class UserModels {
   readonly catalog: ModelCatalog;
+  /** What each model does with a JSON schema, probed once per model. */
+  readonly probes: SchemaProbes;
 
   constructor(
     private readonly deps: {
@@ -33,7 +37,8 @@ export class UserModels {
       checkKey?: ((key: NewApiKey) => Promise<KeyCheck>) | undefined;
     },
   ) {
-    this.catalog = new ModelCatalog(deps.config);
+    this.probes = new SchemaProbes(deps.sql);
+    this.catalog = new ModelCatalog(this.probes, deps.config);
   }
 
   /** Asks the key's provider whether it takes the key, before it is saved. */
@@ -81,8 +86,16 @@ export class UserModels {
     return releaseFreeRun(this.deps.sql, runId);
   }
 
-  /** The provider of `modelId`, with the user's own key where it answers it. */
+  /**
+   * The provider of `modelId`, with the user's own key where it answers it; a structured request's schema
+   * goes to it the way its probe found it takes one.
+   */
   private withKey(ownKey: string | null, modelId: string): ResolvedProvider {
+    const resolved = this.resolved(ownKey, modelId);
+    return { ...resolved, provider: probedForSchema(resolved.provider, this.probes) };
+  }
+
+  private resolved(ownKey: string | null, modelId: string): ResolvedProvider {
     const { config, resolve } = this.deps;
     // A test's (or an embedder's) own choice of model, as it was given before models were per step.
     if (resolve)

@@ -12,8 +12,11 @@ const modelAnswer = z
       streaming: z.boolean(),
       structuredOutput: z
         .boolean()
+        .nullable()
         .describe(
-          'Whether the provider is sent the JSON schema of a structured answer (else it is asked in the prompt)',
+          "Whether the model's API holds a structured answer to its JSON schema: probed once per model on an " +
+            'OpenAI-compatible endpoint (null until then), false where the schema is only an instruction. ' +
+            'Either way the answer is checked and asked for again when it does not fit.',
         ),
     }),
     source: z.enum(['server', 'own key']).describe("own key: answered with the user's own key"),

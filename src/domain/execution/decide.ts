@@ -323,7 +323,13 @@ export function decide(
       return [
         {
           type: 'StepRunFailed',
-          data: { runId: run.runId, message: storableText(data.message), retryable: data.retryable, at },
+          data: {
+            runId: run.runId,
+            message: storableText(data.message),
+            retryable: data.retryable,
+            ...(data.reasks ? { reasks: data.reasks } : {}),
+            at,
+          },
         },
       ];
     }

@@ -254,7 +254,17 @@ export type ExecutionEvent =
         at: string;
       };
     }
-  | { type: 'StepRunFailed'; data: { runId: string; message: string; retryable: boolean; at: string } }
+  | {
+      type: 'StepRunFailed';
+      data: {
+        runId: string;
+        message: string;
+        retryable: boolean;
+        /** How many times the model was asked again before the answer was given up (absent: none). */
+        reasks?: number;
+        at: string;
+      };
+    }
   | { type: 'ResultApproved'; data: { resultId: string; at: string } }
   | { type: 'ResultUnapproved'; data: { resultId: string; at: string } }
   | {
@@ -356,7 +366,10 @@ export type ExecutionCommand =
         reasks?: number | undefined;
       };
     }
-  | { type: 'FailStepRun'; data: { runId: string; message: string; retryable: boolean } }
+  | {
+      type: 'FailStepRun';
+      data: { runId: string; message: string; retryable: boolean; reasks?: number | undefined };
+    }
   | { type: 'ApproveResult'; data: { resultId: string } }
   | { type: 'UnapproveResult'; data: { resultId: string } }
   | { type: 'EditResult'; data: { resultId: string; result?: string; label?: string } }

@@ -1218,8 +1218,8 @@ export interface components {
       name: string;
       capabilities: {
         streaming: boolean;
-        /** @description Whether the provider is sent the JSON schema of a structured answer (else it is asked in the prompt) */
-        structuredOutput: boolean;
+        /** @description Whether the model's API holds a structured answer to its JSON schema: probed once per model on an OpenAI-compatible endpoint (null until then), false where the schema is only an instruction. Either way the answer is checked and asked for again when it does not fit. */
+        structuredOutput: boolean | null;
       };
       /**
        * @description own key: answered with the user's own key

@@ -1,0 +1,29 @@
+import type { Sql } from 'postgres';
+import type { SchemaFinding } from '../../ai/schema-probe';
+
+/** One probed model: its provider, the address it is answered at, and its name there. */
+export interface ProbedModel {
+  provider: string;
+  endpoint: string;
+  model: string;
+}
+
+/** The probe findings (`schema_probes`), shared by every instance. */
+export class SchemaProbesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async finding({ provider, endpoint, model }: ProbedModel): Promise<SchemaFinding | null> {
+    const [row] = await this.sql<{ finding: SchemaFinding }[]>`
+      SELECT finding FROM schema_probes
+      WHERE provider = ${provider} AND endpoint = ${endpoint} AND model = ${model}`;
+    return row?.finding ?? null;
+  }
+
+  /** Keeps the newest finding for the model. */
+  async record({ provider, endpoint, model }: ProbedModel, finding: SchemaFinding): Promise<void> {
+    await this.sql`
+      INSERT INTO schema_probes (provider, endpoint, model, finding)
+      VALUES (${provider}, ${endpoint}, ${model}, ${finding})
+      ON CONFLICT (provider, endpoint, model) DO UPDATE SET finding = EXCLUDED.finding, probed_at = now()`;
+  }
+}
