@@ -158,7 +158,9 @@ describe('a server with several providers', () => {
       openaiApiKey: 'sk-test',
       anthropicApiKey: 'anthropic-test',
       anthropicBaseUrl: anthropic.url,
-      models: ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-5'],
+      // Nothing listens at port 9 (discard): an address that cannot be reached.
+      ollamaBaseUrl: 'http://127.0.0.1:9/v1',
+      models: ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-5', 'ollama:qwen3'],
       defaultModel: 'openai:gpt-4.1-mini',
       freeStepAllowance: 100,
     });
@@ -232,6 +234,17 @@ describe('a server with several providers', () => {
         retryable: false,
         words: /model/i,
       },
+      {
+        reply: {
+          status: 400,
+          message: "This model's maximum context length is 8192 tokens.",
+          code: 'context_length_exceeded',
+        },
+        retryable: false,
+        words: /context|too long/i,
+      },
+      { reply: { text: '', refusal: 'I cannot help with that.' }, retryable: false, words: /refus|declin/i },
+      { reply: { status: 503, message: 'The server is overloaded' }, retryable: true, words: /OpenAI/ },
     ];
     for (const { reply, retryable, words } of cases) {
       openai.respondWith(() => reply);
@@ -244,6 +257,59 @@ describe('a server with several providers', () => {
       // The answer says whether sending it again may pass.
       expect(run.json().retryable ?? false).toBe(retryable);
       expect(run.json().detail).toBe(failed.message);
+    }
+  });
+
+  it('says so in words when the endpoint cannot be reached, and the step runs again once it can', async () => {
+    const { flow, steps } = await createFlow(lan, 'Xa', [{ name: 'Một', systemPrompt: 'Talk.' }]);
+    expect((await lan.put(`/api/steps/${steps[0].id}`, { model: 'ollama:qwen3' })).statusCode).toBe(200);
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(run.statusCode).toBeGreaterThanOrEqual(400);
+    expect(run.json().detail).toMatch(/127\.0\.0\.1:9/);
+    expect(run.json().retryable).toBe(true);
+    expect(run.body).not.toMatch(/at .*\.ts:\d+/);
+    openai.respondWith(() => ({ text: 'Back' }));
+    expect((await lan.put(`/api/steps/${steps[0].id}`, { model: null })).statusCode).toBe(200);
+    const again = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('answers a multiple-choice step and a step of several candidates on each provider', async () => {
+    const answers = (body: { messages?: unknown; system?: unknown }) => {
+      const asked = JSON.stringify(body);
+      return asked.includes('Choose exactly one')
+        ? { text: JSON.stringify({ choice: 'Trà', reason: 'Ấm' }) }
+        : {
+            text: JSON.stringify([
+              { branchName: 'Một', content: 'A' },
+              { branchName: 'Hai', content: 'B' },
+            ]),
+          };
+    };
+    openai.respondWith(answers);
+    anthropic.respondWith(answers);
+    for (const model of ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-5']) {
+      const { flow, steps } = await createFlow(lan, `Chọn ${model}`, [
+        { name: 'Ý tưởng', systemPrompt: 'Ideas.', outputMode: 'multiple' },
+        {
+          name: 'Chọn',
+          systemPrompt: 'Pick a drink.',
+          outputMode: 'multiple_choice',
+          choices: ['Trà', 'Cà phê'],
+        },
+      ]);
+      for (const step of steps)
+        expect((await lan.put(`/api/steps/${step.id}`, { model })).statusCode).toBe(200);
+      const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+      const ideas = await lan.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+      expect(ideas.statusCode, ideas.body).toBe(200);
+      expect(ideas.json().results.map((r: { label: string }) => r.label)).toEqual(['Một', 'Hai']);
+      for (const result of ideas.json().results)
+        await lan.put(`/api/step-results/${result.id}`, { approved: true });
+      const pick = await lan.post(`/api/executions/${execution.id}/steps/${steps[1].id}/execute`, {});
+      expect(pick.statusCode, pick.body).toBe(200);
+      expect(pick.json().results[0].result).toContain('Trà');
     }
   });
 });
