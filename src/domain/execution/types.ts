@@ -236,6 +236,8 @@ export type ExecutionEvent =
         outputMode: OutputMode;
         choices: string[];
         model: string;
+        /** The model's provider (of its `provider:name` id); absent from events recorded before it was kept. */
+        provider?: string;
         keySource: KeySource;
         /** The server instance making the model call; absent from events recorded before it was kept. */
         instanceId?: number;
@@ -251,10 +253,25 @@ export type ExecutionEvent =
         durationMs: number;
         /** How many times the model was asked again for an answer that fit the step's format (absent: none). */
         reasks?: number;
+        /**
+         * Milliseconds from sending the request to the answer's first text; null: no text came. Absent from
+         * events recorded before it was measured.
+         */
+        firstTokenMs?: number | null;
         at: string;
       };
     }
-  | { type: 'StepRunFailed'; data: { runId: string; message: string; retryable: boolean; at: string } }
+  | {
+      type: 'StepRunFailed';
+      data: {
+        runId: string;
+        message: string;
+        retryable: boolean;
+        /** As on StepRunSucceeded, when the call was made: absent when the run ended without one (a crash). */
+        firstTokenMs?: number | null;
+        at: string;
+      };
+    }
   | { type: 'ResultApproved'; data: { resultId: string; at: string } }
   | { type: 'ResultUnapproved'; data: { resultId: string; at: string } }
   | {
@@ -340,6 +357,8 @@ export type ExecutionCommand =
         loopIteration: number | null;
         userInput: string;
         model: string;
+        /** The model's provider: recorded only when given. */
+        provider?: string | undefined;
         keySource: KeySource;
         /** The server instance that will make the model call: a crash sweep knows its runs by it. */
         instanceId: number;
@@ -354,9 +373,13 @@ export type ExecutionCommand =
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
         reasks?: number | undefined;
+        firstTokenMs?: number | null | undefined;
       };
     }
-  | { type: 'FailStepRun'; data: { runId: string; message: string; retryable: boolean } }
+  | {
+      type: 'FailStepRun';
+      data: { runId: string; message: string; retryable: boolean; firstTokenMs?: number | null | undefined };
+    }
   | { type: 'ApproveResult'; data: { resultId: string } }
   | { type: 'UnapproveResult'; data: { resultId: string } }
   | { type: 'EditResult'; data: { resultId: string; result?: string; label?: string } }
