@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildProjections } from '../src/projections/rebuild';
 import { type FakeAnthropic, startFakeAnthropic } from './support/fake-anthropic';
 import { type FakeOpenAI, promptOf, startFakeOpenAI } from './support/fake-openai';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -311,5 +312,63 @@ describe('a server with several providers', () => {
       expect(pick.statusCode, pick.body).toBe(200);
       expect(pick.json().results[0].result).toContain('Trà');
     }
+  });
+
+  it("the request log tells each request's provider, tokens and time to the first text; a rebuild the same", async () => {
+    openai.respondWith(() => ({ text: 'OpenAI counted this', usage: { input: 11, output: 3 } }));
+    anthropic.respondWith(() => ({ text: 'Anthropic counted this', usage: { input: 13, output: 5 } }));
+    const { flow, steps } = await createFlow(lan, 'Đếm token', [
+      { name: 'Một', systemPrompt: 'First.' },
+      { name: 'Hai', systemPrompt: 'Second.' },
+      { name: 'Ba', systemPrompt: 'Third.' },
+    ]);
+    await lan.put(`/api/steps/${steps[1].id}`, { model: 'anthropic:claude-sonnet-5' });
+    const execution = (await lan.post(`/api/flows/${flow.id}/execute`)).json();
+    const run = (step: { id: string }) =>
+      lan.post(`/api/executions/${execution.id}/steps/${step.id}/execute`, {});
+    const one = await run(steps[0]);
+    expect(one.statusCode, one.body).toBe(200);
+    await lan.put(`/api/step-results/${one.json().results[0].id}`, { approved: true });
+    const two = await run(steps[1]);
+    expect(two.statusCode, two.body).toBe(200);
+    await lan.put(`/api/step-results/${two.json().results[0].id}`, { approved: true });
+    // A failure after the first words still tells when they came.
+    openai.respondWith(() => ({
+      text: 'Half of an answer',
+      streamError: { message: 'The server had an error', type: 'server_error' },
+    }));
+    expect((await run(steps[2])).statusCode).toBeGreaterThanOrEqual(400);
+
+    const listed = async () => (await lan.get(`/api/flows/${flow.id}/logs`)).json();
+    const logs = await listed();
+    expect(logs).toHaveLength(3);
+    const byStep = (order: number) => logs.find((log: { stepOrder: number }) => log.stepOrder === order);
+    expect(byStep(1)).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      inputTokens: 11,
+      outputTokens: 3,
+      success: true,
+    });
+    expect(byStep(2)).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-sonnet-5',
+      inputTokens: 13,
+      outputTokens: 5,
+      success: true,
+    });
+    expect(byStep(3)).toMatchObject({
+      provider: 'openai',
+      inputTokens: null,
+      outputTokens: null,
+      success: false,
+    });
+    for (const log of logs) expect(log.firstTokenMs).toBeGreaterThanOrEqual(0);
+
+    const rows = () => t.db.sql`SELECT * FROM ai_request_logs WHERE flow_id = ${flow.id} ORDER BY id`;
+    const inline = await rows();
+    await rebuildProjections(t.db.sql, t.store);
+    expect(await rows()).toEqual(inline);
+    expect(await listed()).toEqual(logs);
   });
 });

@@ -13,6 +13,14 @@ import { recordId, stepSnapshotAnswer, unreviewedResultUse } from './answer-sche
 
 const at = z.string().describe('When it happened (ISO 8601)');
 
+const firstTokenMs = z
+  .int()
+  .nullable()
+  .optional()
+  .describe(
+    'Milliseconds from sending the request to the first text (null: none came); absent on older runs',
+  );
+
 const resultDraft = z.object({
   resultId: recordId,
   label: z.string(),
@@ -79,6 +87,10 @@ const EVENT_DATA = {
     outputMode: z.enum(OUTPUT_MODES),
     choices: z.array(z.string()),
     model: z.string(),
+    provider: z
+      .string()
+      .optional()
+      .describe("The model's provider; absent on runs recorded before it was kept"),
     keySource: z.enum(['own', 'default', 'offline']),
     instanceId: z.int().optional(),
     at,
@@ -89,6 +101,7 @@ const EVENT_DATA = {
     usage: z.object({ inputTokens: z.int(), outputTokens: z.int() }).nullable(),
     durationMs: z.int(),
     reasks: z.int().optional().describe('Times the model was asked again for an answer that fit the format'),
+    firstTokenMs,
     at,
   }),
   StepRunFailed: z.object({
@@ -96,6 +109,7 @@ const EVENT_DATA = {
     message: z.string(),
     retryable: z.boolean(),
     reasks: z.int().optional().describe('Times the model was asked again before its answer was given up'),
+    firstTokenMs,
     at,
   }),
   ResultApproved: z.object({ resultId: recordId, at }),

@@ -20,3 +20,12 @@ export function parseModelId(id: string): { provider: string; name: string } {
   const colon = id.indexOf(':');
   return { provider: id.slice(0, colon), name: id.slice(colon + 1) };
 }
+
+/**
+ * The id of the model that answers a run on `chosen`: `chosen` itself when its provider answers on that name
+ * (whatever the provider's code is: Ollama's is OpenAI's), else what answered in its place (a Gemini model on
+ * the user's own key, the offline model, a test's model), named by the provider's kind and its model.
+ */
+export function answeringModelId(chosen: string, answering: { kind: string; model: string }): string {
+  return parseModelId(chosen).name === answering.model ? chosen : `${answering.kind}:${answering.model}`;
+}

@@ -158,6 +158,7 @@ function resultAndLogChanges(
             unresolvedLabels: new JsonColumn(d.unresolvedLabels),
             unreviewedResults: new JsonColumn(d.unreviewedResults ?? []),
             model: d.model,
+            provider: d.provider ?? null,
             keySource: d.keySource,
             requestedAt: d.at,
             position,
@@ -199,7 +200,14 @@ function resultAndLogChanges(
           type: 'update',
           table: 'ai_request_logs',
           id: d.runId,
-          set: { aiResponse: answer.join('\n\n'), success: true, reasks: d.reasks ?? 0 },
+          set: {
+            aiResponse: answer.join('\n\n'),
+            success: true,
+            reasks: d.reasks ?? 0,
+            inputTokens: d.usage?.inputTokens ?? null,
+            outputTokens: d.usage?.outputTokens ?? null,
+            firstTokenMs: d.firstTokenMs ?? null,
+          },
           position,
         },
         {
@@ -243,7 +251,12 @@ function resultAndLogChanges(
           type: 'update',
           table: 'ai_request_logs',
           id: event.data.runId,
-          set: { success: false, errorMessage: event.data.message, reasks: event.data.reasks ?? 0 },
+          set: {
+            success: false,
+            errorMessage: event.data.message,
+            reasks: event.data.reasks ?? 0,
+            firstTokenMs: event.data.firstTokenMs ?? null,
+          },
           position,
         },
       ];

@@ -28,6 +28,7 @@ export interface FakeAnthropicRequest {
  * - `stopReason`: of the message_delta ('end_turn' unless told; 'refusal' when the model declines).
  * - `stallAfter`: send that many deltas, then nothing more until the client goes away (to stop or time out).
  * - `streamError`: after the deltas, an `error` event inside the stream (e.g. overloaded_error).
+ * - `usage`: the token counts it reports (else about four characters a token).
  */
 export type FakeAnthropicReply =
   | {
@@ -35,6 +36,7 @@ export type FakeAnthropicReply =
       stopReason?: 'end_turn' | 'max_tokens' | 'refusal';
       stallAfter?: number;
       streamError?: { type: string; message: string };
+      usage?: { input: number; output: number };
     }
   | { status: number; message: string; type?: string };
 
@@ -158,7 +160,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (event: { type: string; [field: string]: unknown }) =>
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    const inputTokens = tokens(`${systemOf(body)}\n${promptOf(body)}`);
+    const inputTokens = reply.usage?.input ?? tokens(`${systemOf(body)}\n${promptOf(body)}`);
 
     send({
       type: 'message_start',
@@ -193,7 +195,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     send({
       type: 'message_delta',
       delta: { stop_reason: reply.stopReason ?? 'end_turn', stop_sequence: null },
-      usage: { output_tokens: tokens(reply.text) },
+      usage: { output_tokens: reply.usage?.output ?? tokens(reply.text) },
     });
     send({ type: 'message_stop' });
     res.end();

@@ -28,6 +28,7 @@ export interface FakeOpenAIRequest {
  * - `finishReason`: of the last chunk ('stop' unless told).
  * - `stallAfter`: send that many chunks, then nothing more until the client goes away (to stop or time out).
  * - `streamError`: after the chunks, an error event inside the stream, as the API sends one mid-answer.
+ * - `usage`: the token counts of the final usage chunk (else about four characters a token).
  */
 export type FakeOpenAIReply =
   | {
@@ -36,6 +37,7 @@ export type FakeOpenAIReply =
       finishReason?: 'stop' | 'length' | 'content_filter';
       stallAfter?: number;
       streamError?: { message: string; type: string; code?: string };
+      usage?: { input: number; output: number };
     }
   | { status: number; message: string; type?: string; code?: string };
 
@@ -248,7 +250,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     delta({}, reply.finishReason ?? 'stop');
     if (body.stream_options?.include_usage) {
       const prompt = (body.messages ?? []).map((message) => message.content).join('\n');
-      const usage = { prompt_tokens: tokens(prompt), completion_tokens: tokens(answer) };
+      const usage = {
+        prompt_tokens: reply.usage?.input ?? tokens(prompt),
+        completion_tokens: reply.usage?.output ?? tokens(answer),
+      };
       send({
         ...base,
         choices: [],

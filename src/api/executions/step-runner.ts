@@ -8,6 +8,7 @@ import { MESSAGES } from '../../domain/execution/decide';
 import { outputProblem } from '../../domain/execution/output';
 import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
+import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { Config } from '../config';
 import { readPromptConversation } from '../conversation-context';
@@ -91,6 +92,7 @@ export class StepRunner {
           loopIteration: request.loopIteration ?? null,
           userInput: request.userInput,
           model: provider.model,
+          provider: parseModelId(model.modelId).provider,
           keySource,
           instanceId: this.deps.instance.id,
           conversation,
@@ -122,14 +124,14 @@ export class StepRunner {
       },
       limits: config.limits,
       tokens: { sink: tokens, streamId: executionStreamId(executionId) },
-      succeeded: async (answer, durationMs) => {
+      succeeded: async (answer, durationMs, firstTokenMs) => {
         // Usually nothing happened during the call; a Stop meanwhile shows as a conflict and a reload.
         const completed = await executions.handle(
           executionId,
           userId,
           {
             type: 'CompleteStepRun',
-            data: { runId, output: answer.text, usage: answer.usage, durationMs, reasks },
+            data: { runId, output: answer.text, usage: answer.usage, durationMs, reasks, firstTokenMs },
           },
           {
             loaded: started,
@@ -140,10 +142,10 @@ export class StepRunner {
         );
         return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
       },
-      failed: async ({ message, retryable }) => {
+      failed: async ({ message, retryable, firstTokenMs }) => {
         await executions.handle(executionId, userId, {
           type: 'FailStepRun',
-          data: { runId, message, retryable, reasks },
+          data: { runId, message, retryable, reasks, firstTokenMs },
         });
       },
       error: ({ reason, message, retryable, error }) => {

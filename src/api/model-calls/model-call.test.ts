@@ -48,6 +48,7 @@ function harness(
 ) {
   const runs = new RunRegistry();
   const recorded: Array<{ answer: string } | CallFailure> = [];
+  const firstTokens: Array<number | null> = [];
   const deltas: string[] = [];
   const forgotten: string[] = [];
   const call: ModelCall<string> = {
@@ -64,7 +65,8 @@ function harness(
         forgetRun: (_streamId, runId) => forgotten.push(runId),
       },
     },
-    succeeded: async (answer) => {
+    succeeded: async (answer, _durationMs, firstTokenMs) => {
+      firstTokens.push(firstTokenMs);
       await options.succeeded?.();
       recorded.push({ answer: answer.text });
       return answer.text;
@@ -74,12 +76,13 @@ function harness(
     },
     error: (failure) => new DomainError('model_failed', `failed: ${failure.message}`),
   };
-  return { runs, call, recorded, deltas, forgotten, outcome: callModel(call) };
+  return { runs, call, recorded, firstTokens, deltas, forgotten, outcome: callModel(call) };
 }
 
 const modelSource = (provider: ModelProvider, marked: string[] = []): CallSource => ({
   model: {
     provider,
+    modelId: 'gemini:held',
     keySource: 'own',
     markUsed: async () => {
       marked.push('used');
@@ -101,6 +104,32 @@ describe('callModel: one model call from start to recorded outcome', () => {
     expect(run.recorded).toEqual([{ answer: 'Hello, world' }]);
     expect(run.forgotten).toEqual(['run-1']);
     expect(run.runs.isRunning('execution-1', 'run-1')).toBe(false);
+  });
+
+  it('gives the time to the first text with the answer, and with a failure once text came', async () => {
+    const model = heldModel(['Hello']);
+    const run = harness(modelSource(model.provider));
+    model.finish();
+    await run.outcome;
+    expect(run.firstTokens).toEqual([expect.any(Number)]);
+    expect(run.firstTokens[0]).toBeGreaterThanOrEqual(0);
+
+    const cut = harness(modelSource(heldModel(['12345', '67890']).provider), { maxTextChars: 8 });
+    await expect(cut.outcome).rejects.toThrow(/giới hạn/);
+    const [failure] = cut.recorded as CallFailure[];
+    expect(failure!.firstTokenMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has no time to the first text when none came, nor for a source that is no model', async () => {
+    const silent = heldModel([]);
+    const run = harness(modelSource(silent.provider));
+    silent.finish();
+    await expect(run.outcome).resolves.toBe('');
+    expect(run.firstTokens).toEqual([null]);
+
+    const api = harness({ answer: async () => 'From the API', name: 'Câu trả lời của API' });
+    await expect(api.outcome).resolves.toBe('From the API');
+    expect(api.firstTokens).toEqual([null]);
   });
 
   it('a Stop aborts the provider call, and the run records it stopped, once', async () => {

@@ -35,6 +35,8 @@ export interface CallFailure {
   /** The answer came in full and recording it failed (`error` is what `succeeded` threw). */
   recording: boolean;
   error: unknown;
+  /** As `succeeded` is given it: null when the model wrote nothing, or the source is no model. */
+  firstTokenMs: number | null;
 }
 
 /** What answers a run: the user's model, or (a master mode api or text row) a source that is no model. */
@@ -61,8 +63,12 @@ export interface ModelCall<T> {
   limits: Limits;
   /** Where the model's text goes live as it arrives (the source's stream id). */
   tokens: { sink: TokenSink; streamId: string };
-  /** Records the answer (`durationMs`: from the call's start to its whole answer), and answers the run. */
-  succeeded(answer: ModelAnswer, durationMs: number): Promise<T>;
+  /**
+   * Records the answer, and answers the run. `durationMs`: from the call's start to its whole answer;
+   * `firstTokenMs`: from sending the model its request to the first text of the answer as the call reads it
+   * (null when the source is no model).
+   */
+  succeeded(answer: ModelAnswer, durationMs: number, firstTokenMs: number | null): Promise<T>;
   /** Records the run's failure. */
   failed(failure: CallFailure): Promise<void>;
   /** What a failed call throws once its failure is recorded; an interrupted one always throws SERVER_STOPPED. */
@@ -82,14 +88,18 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   const { runs, ownerId, runId } = call.run;
   const tracked = runs.track(ownerId, runId, call.run.startedAt);
   const started = performance.now();
+  const timing: FirstToken = { ms: null };
   let recording = false;
   try {
-    const answer = await answerOf(call, tracked.signal);
+    const answer = await answerOf(call, tracked.signal, timing);
     recording = true;
-    return await call.succeeded(answer, Math.round(performance.now() - started));
+    return await call.succeeded(answer, Math.round(performance.now() - started), timing.ms);
   } catch (error) {
     if (error instanceof RunStoppedMeanwhile) tracked.abort();
-    const failure = failureOf(error, tracked.signal, recording, call.conflictMessage);
+    const failure = {
+      ...failureOf(error, tracked.signal, recording, call.conflictMessage),
+      firstTokenMs: timing.ms,
+    };
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
     await call.failed(failure);
@@ -103,17 +113,34 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   }
 }
 
-/** The source's whole answer, checked against the size limit as it comes; the model's text pushed live. */
-async function answerOf<T>(call: ModelCall<T>, signal: AbortSignal): Promise<ModelAnswer> {
+/** When the model's first text came: milliseconds after its request was sent; null until then. */
+interface FirstToken {
+  ms: number | null;
+}
+
+/**
+ * The source's whole answer, checked against the size limit as it comes; the model's text pushed live, and
+ * when its first text came written to `firstToken` (the one place a run's time to the first token is measured).
+ */
+async function answerOf<T>(
+  call: ModelCall<T>,
+  signal: AbortSignal,
+  firstToken: FirstToken,
+): Promise<ModelAnswer> {
   const { source, limits, tokens, run } = call;
   let stream: ModelStream;
   let name: string;
   let live: ((text: string) => void) | null = null;
+  let came: (() => void) | null = null;
   if ('model' in source) {
     await source.model.markUsed();
+    const sent = performance.now();
     stream = source.model.provider.stream({ ...source.request, signal });
     name = MODEL_ANSWER;
     live = (text) => tokens.sink.publishDelta(tokens.streamId, run.runId, text, run.startedAt);
+    came = () => {
+      firstToken.ms ??= Math.round(performance.now() - sent);
+    };
   } else {
     stream = createModelStream(signal, async (emit) => {
       emit(await source.answer(signal));
@@ -123,6 +150,7 @@ async function answerOf<T>(call: ModelCall<T>, signal: AbortSignal): Promise<Mod
   }
   let written = 0;
   for await (const text of stream) {
+    came?.();
     written += text.length;
     checkAnswerSize(name, written, limits);
     live?.(text);
@@ -138,7 +166,7 @@ function failureOf(
   signal: AbortSignal,
   recording: boolean,
   conflictMessage: string | undefined,
-): CallFailure {
+): Omit<CallFailure, 'firstTokenMs'> {
   const aborted = signal.aborted;
   // This process stopping cut the call off: recorded as a crash would be, and the run may be made again.
   const interrupted = aborted && signal.reason === 'interrupted';

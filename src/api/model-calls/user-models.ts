@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { checkGeminiKey, type KeyCheck, type ResolvedProvider, type resolveProvider } from '../../ai';
 import { probedForSchema } from '../../ai/schema-probe';
 import type { NewApiKey } from '../../domain/api-key';
-import { parseModelId } from '../../domain/model-choice';
+import { answeringModelId, parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
 import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import { markOwnKeyUsed, newestOwnKeyMarkedUsed, unsealOwnKey } from '../user-model';
@@ -11,6 +11,8 @@ import { SchemaProbes } from './schema-probes';
 
 /** The model of a run, and with which key: the run holds one of the free allowance until its usage is recorded. */
 export interface RunModel extends ResolvedProvider {
+  /** The `provider:name` id of the model that answers the run (see answeringModelId). */
+  modelId: string;
   /** Marks the run's own key used now, once the run has started (nothing when it has none). */
   markUsed(): Promise<void>;
 }
@@ -73,8 +75,10 @@ export class UserModels {
     const { provider } = parseModelId(modelId);
     const ownKeyApplies = provider === 'gemini' || provider === 'offline';
     const ownKey = await ownKeyForRun({ sql, config: this.deps.config }, userId, runId, ownKeyApplies);
+    const resolved = this.withKey(ownKey, modelId);
     return {
-      ...this.withKey(ownKey, modelId),
+      ...resolved,
+      modelId: answeringModelId(modelId, resolved.provider),
       markUsed: async () => {
         if (ownKey !== null) await markOwnKeyUsed(this.deps.sql, userId);
       },

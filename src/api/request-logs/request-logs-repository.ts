@@ -20,8 +20,15 @@ export interface RequestLogRow {
   unresolvedLabels: string[];
   unreviewedResults: UnreviewedResultUse[];
   model: string | null;
+  /** The model's provider; null on requests recorded before it was kept. */
+  provider: string | null;
   keySource: string | null;
   reasks: number;
+  /** The model's token counts; null while it answers, when it failed, or when it reported none. */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** Milliseconds from sending the request to the first text; null when none came or it was not measured. */
+  firstTokenMs: number | null;
   aiResponse: string | null;
   success: boolean | null;
   errorMessage: string | null;
@@ -52,8 +59,8 @@ export class RequestLogsRepository {
     return this.sql<Keyed<RequestLogRow>[]>`
       SELECT l.id, l.flow_id, l.execution_id, l.step_id, l.step_order, l.started_event_id, l.original_system_prompt,
              l.final_prompt, l.user_input, l.output_mode, l.choices, l.step_labels, l.unresolved_labels,
-             l.unreviewed_results, l.model,
-             l.key_source, l.reasks, l.ai_response, l.success, l.error_message, l.requested_at,
+             l.unreviewed_results, l.model, l.provider,
+             l.key_source, l.reasks, l.input_tokens, l.output_tokens, l.first_token_ms, l.ai_response, l.success, l.error_message, l.requested_at,
              e.stream_position AS started_event_position, e.metadata ->> 'commandId' AS started_event_command_id,
              ${rows.pageKey}
       FROM ai_request_logs l

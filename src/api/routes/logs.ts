@@ -25,9 +25,16 @@ const requestLog = z.object({
   /** Results the prompt used while nobody had approved them: none approved, the run went on with these. */
   unreviewedResults: z.array(unreviewedResultUse),
   model: z.string().nullable(),
+  /** The model's provider (of its `provider:name` id); null on requests recorded before it was kept. */
+  provider: z.string().nullable(),
   keySource: z.string().nullable(),
   /** Times the model was asked again for an answer that fit the step's format. */
   reasks: z.int(),
+  /** Tokens the model read and wrote, every ask of a run told; null unless it answered and reported them. */
+  inputTokens: z.int().nullable(),
+  outputTokens: z.int().nullable(),
+  /** Milliseconds from sending the request to the first text of the answer; null when none came, or on older requests. */
+  firstTokenMs: z.int().nullable(),
   aiResponse: z.string().nullable(),
   /** null while the model is answering. */
   success: z.boolean().nullable(),

@@ -325,6 +325,24 @@ describe('decide', () => {
         ]);
     });
 
+    it('keeps the time to the first token the runner measured, and the provider its run was started with', () => {
+      const [succeeded] = given(decider, running, executionContext())
+        .when({ type: 'CompleteStepRun', data: { ...complete('r1', 'Hi').data, firstTokenMs: 7 } })
+        .events();
+      expect(succeeded).toMatchObject({ type: 'StepRunSucceeded', data: { firstTokenMs: 7 } });
+      const [failed] = given(decider, running, executionContext())
+        .when({
+          type: 'FailStepRun',
+          data: { runId: 'r1', message: 'Cut', retryable: false, firstTokenMs: null },
+        })
+        .events();
+      expect(failed).toMatchObject({ type: 'StepRunFailed', data: { firstTokenMs: null } });
+      const [start] = given(decider, [started], executionContext())
+        .when(runStep(one.id, { model: 'gpt-4.1-mini', provider: 'openai' }))
+        .events();
+      expect(start).toMatchObject({ data: { model: 'gpt-4.1-mini', provider: 'openai' } });
+    });
+
     it('keeps an answer holding text PostgreSQL cannot store, made storable', () => {
       const [succeeded] = given(decider, running, executionContext())
         .when(complete('r1', 'a\u0000b \ud800 c'))

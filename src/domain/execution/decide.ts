@@ -241,6 +241,7 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
         outputMode: step.outputMode,
         choices: [...step.choices],
         model: data.model,
+        ...(data.provider !== undefined ? { provider: data.provider } : {}),
         keySource: data.keySource,
         instanceId: data.instanceId,
         at,
@@ -301,6 +302,7 @@ export function decide(
           usage: data.usage,
           durationMs: data.durationMs,
           ...(data.reasks ? { reasks: data.reasks } : {}),
+          ...(data.firstTokenMs !== undefined ? { firstTokenMs: data.firstTokenMs } : {}),
           at,
         },
       };
@@ -328,6 +330,7 @@ export function decide(
             message: storableText(data.message),
             retryable: data.retryable,
             ...(data.reasks ? { reasks: data.reasks } : {}),
+            ...(data.firstTokenMs !== undefined ? { firstTokenMs: data.firstTokenMs } : {}),
             at,
           },
         },

@@ -236,6 +236,8 @@ export type ExecutionEvent =
         outputMode: OutputMode;
         choices: string[];
         model: string;
+        /** The model's provider (of its `provider:name` id); absent from events recorded before it was kept. */
+        provider?: string;
         keySource: KeySource;
         /** The server instance making the model call; absent from events recorded before it was kept. */
         instanceId?: number;
@@ -251,6 +253,11 @@ export type ExecutionEvent =
         durationMs: number;
         /** How many times the model was asked again for an answer that fit the step's format (absent: none). */
         reasks?: number;
+        /**
+         * Milliseconds from sending the request to the answer's first text; null: no text came. Absent from
+         * events recorded before it was measured.
+         */
+        firstTokenMs?: number | null;
         at: string;
       };
     }
@@ -260,6 +267,8 @@ export type ExecutionEvent =
         runId: string;
         message: string;
         retryable: boolean;
+        /** As on StepRunSucceeded, when the call was made: absent when the run ended without one (a crash). */
+        firstTokenMs?: number | null;
         /** How many times the model was asked again before the answer was given up (absent: none). */
         reasks?: number;
         at: string;
@@ -350,6 +359,8 @@ export type ExecutionCommand =
         loopIteration: number | null;
         userInput: string;
         model: string;
+        /** The model's provider: recorded only when given. */
+        provider?: string | undefined;
         keySource: KeySource;
         /** The server instance that will make the model call: a crash sweep knows its runs by it. */
         instanceId: number;
@@ -364,11 +375,18 @@ export type ExecutionCommand =
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
         reasks?: number | undefined;
+        firstTokenMs?: number | null | undefined;
       };
     }
   | {
       type: 'FailStepRun';
-      data: { runId: string; message: string; retryable: boolean; reasks?: number | undefined };
+      data: {
+        runId: string;
+        message: string;
+        retryable: boolean;
+        reasks?: number | undefined;
+        firstTokenMs?: number | null | undefined;
+      };
     }
   | { type: 'ApproveResult'; data: { resultId: string } }
   | { type: 'UnapproveResult'; data: { resultId: string } }

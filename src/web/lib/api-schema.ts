@@ -706,6 +706,8 @@ export interface components {
         outputMode: "single" | "multiple" | "multiple_choice" | "loop";
         choices: string[];
         model: string;
+        /** @description The model's provider; absent on runs recorded before it was kept */
+        provider?: string;
         /** @enum {string} */
         keySource: "own" | "default" | "offline";
         instanceId?: number;
@@ -744,6 +746,8 @@ export interface components {
         durationMs: number;
         /** @description Times the model was asked again for an answer that fit the format */
         reasks?: number;
+        /** @description Milliseconds from sending the request to the first text (null: none came); absent on older runs */
+        firstTokenMs?: number | null;
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -764,6 +768,10 @@ export interface components {
         runId: string;
         message: string;
         retryable: boolean;
+        /** @description Times the model was asked again before its answer was given up */
+        reasks?: number;
+        /** @description Milliseconds from sending the request to the first text (null: none came); absent on older runs */
+        firstTokenMs?: number | null;
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -3198,8 +3206,12 @@ export interface operations {
               unresolvedLabels: string[];
               unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
               model: string | null;
+              provider: string | null;
               keySource: string | null;
               reasks: number;
+              inputTokens: number | null;
+              outputTokens: number | null;
+              firstTokenMs: number | null;
               aiResponse: string | null;
               success: boolean | null;
               errorMessage: string | null;
@@ -3238,8 +3250,12 @@ export interface operations {
                 unresolvedLabels: string[];
                 unreviewedResults: components["schemas"]["UnreviewedResultUse"][];
                 model: string | null;
+                provider: string | null;
                 keySource: string | null;
                 reasks: number;
+                inputTokens: number | null;
+                outputTokens: number | null;
+                firstTokenMs: number | null;
                 aiResponse: string | null;
                 success: boolean | null;
                 errorMessage: string | null;

@@ -41,6 +41,13 @@ export const logs = {
   error: 'Error',
   keySource: { own: 'API key của bạn', default: 'API key mặc định', offline: 'Offline model' },
   reasks: (n: number) => `Hỏi lại ${n}× (sai định dạng JSON)`,
+  /** Who answered: the model's provider, and the provider's name of the model. */
+  provider: (provider: string) => `Provider: ${provider}`,
+  model: (model: string) => `Model: ${model}`,
+  tokens: (input: string, output: string) => `Tokens: ${input} vào · ${output} ra`,
+  tokensTitle: 'Số token model đọc (vào) và viết (ra), như provider báo',
+  firstToken: (wait: string) => `Token đầu tiên sau ${wait}`,
+  firstTokenTitle: 'Từ lúc gửi request đến khi model viết chữ đầu tiên',
   clear: 'Xóa logs',
   clearConfirm: 'Xóa mọi log của flow này?',
   clearFailed: 'Failed to clear logs',

@@ -4,6 +4,7 @@ import { MarkdownBlock } from '@/components/ui/markdown';
 import { logs as t } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
+import { formatCount, formatDuration } from '@/lib/format-number';
 import { DEFAULT_USER_INPUT } from '../../../../../domain/execution/types';
 import type { AiRequestLog } from '../api/get-logs';
 import { StartedEventReference } from './started-event-reference';
@@ -39,7 +40,16 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
             {entry.success ? t.success : t.failure}
           </Badge>
         )}
-        {entry.model ? <Badge tone="outline">{entry.model}</Badge> : null}
+        {entry.provider ? (
+          <Badge tone="indigo" data-testid="log-provider">
+            {t.provider(entry.provider)}
+          </Badge>
+        ) : null}
+        {entry.model ? (
+          <Badge tone="outline" data-testid="log-model">
+            {t.model(entry.model)}
+          </Badge>
+        ) : null}
         {entry.keySource ? (
           <Badge tone={entry.keySource === 'offline' ? 'amber' : 'neutral'} data-testid="log-key-source">
             {keySourceName(entry.keySource)}
@@ -52,6 +62,20 @@ export function LogEntry({ entry }: { entry: AiRequestLog }) {
         ) : null}
         <span className="text-xs text-slate-500">{formatDateTime(entry.requestedAt)}</span>
       </div>
+      {entry.inputTokens !== null || entry.firstTokenMs !== null ? (
+        <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-slate-600">
+          {entry.inputTokens !== null && entry.outputTokens !== null ? (
+            <span title={t.tokensTitle} data-testid="log-tokens">
+              {t.tokens(formatCount(entry.inputTokens), formatCount(entry.outputTokens))}
+            </span>
+          ) : null}
+          {entry.firstTokenMs !== null ? (
+            <span title={t.firstTokenTitle} data-testid="log-first-token">
+              {t.firstToken(formatDuration(entry.firstTokenMs))}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       {entry.startedEvent ? <StartedEventReference event={entry.startedEvent} /> : null}
       <UnreviewedResultsNote uses={entry.unreviewedResults ?? []} testId="log-unreviewed" className="mt-2" />
       {entry.success === false && entry.errorMessage ? (
