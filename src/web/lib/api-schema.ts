@@ -1182,6 +1182,8 @@ export interface components {
       /** @enum {string} */
       stepType: "text" | "ai" | "api" | "calculation";
       isRequired: boolean;
+      /** @description The model that answers an ai row (provider:name); null: the server's default */
+      model: string | null;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -4329,6 +4331,8 @@ export interface operations {
           stepType?: "text" | "ai" | "api" | "calculation";
           /** @default false */
           isRequired?: boolean;
+          /** @default null */
+          model?: string | null;
         };
       };
     };
@@ -4373,6 +4377,7 @@ export interface operations {
           stepType?: "text" | "ai" | "api" | "calculation";
           isRequired?: boolean;
           stepName?: string;
+          model?: string | null;
         };
       };
     };

@@ -37,6 +37,7 @@ function aRow(order: number, fields: Partial<MasterStep>): MasterStep {
     systemPrompt: '',
     stepType: 'ai',
     isRequired: false,
+    model: null,
     createdAt: AT,
     updatedAt: AT,
     ...fields,
