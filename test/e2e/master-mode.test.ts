@@ -162,6 +162,27 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('master-mode-title').textContent()).toBe('Master Mode - Ghi chú Session');
       expect(await page.getByTestId('master-row-name').allTextContents()).toEqual(['Tóm tắt']);
 
+      // An ai row's model is picked on the row, saved at once, and its run is answered by it, not the default.
+      const ghiChuId = (
+        await callApi(page, server.url, 'GET', `/api/master-mode/sessions?flowId=${other.id}`)
+      )[0].id;
+      const modelSelect = page.getByTestId('master-row-1').getByTestId('master-row-model-select');
+      expect(await modelSelect.inputValue()).toBe('');
+      await modelSelect.selectOption('offline:offline');
+      await expect
+        .poll(
+          async () =>
+            (await callApi(page, server.url, 'GET', `/api/master-mode/session/${ghiChuId}`)).steps[0].model,
+        )
+        .toBe('offline:offline');
+      const geminiCalls = gemini!.requests.length;
+      await page.getByTestId('master-row-1').getByTestId('master-row-select').click();
+      await page.getByTestId('master-execute').click();
+      await expect
+        .poll(async () => (await rowResults(page))[0], { timeout: 15_000 })
+        .toMatch(/^\[Offline model\]/);
+      expect(gemini!.requests).toHaveLength(geminiCalls);
+
       // A session without a workflow is found again on the start page, opened and deleted from there.
       await page.goto(`${server.url}/master-mode`);
       await page.getByTestId('master-session-name').fill('Ghi chép riêng');

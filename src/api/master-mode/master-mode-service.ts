@@ -275,7 +275,7 @@ export class MasterModeService {
     const source: CallSource =
       plan.kind === 'model'
         ? {
-            model: await this.deps.models.forRun(userId, runId),
+            model: await this.deps.models.forRun(userId, runId, undefined, plan.model),
             request: { system: plan.system, prompt: plan.prompt },
           }
         : plan.kind === 'http'

@@ -17,7 +17,7 @@ import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 const STEP_NOT_FOUND = 'Master mode step not found';
 const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
 const STEP_COLUMNS =
-  'id, session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, created_at, updated_at';
+  'id, session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, model, created_at, updated_at';
 /** The columns with a table alias before each (`s.id, s.session_id, …`). */
 const aliased = (columns: string, alias: string) => columns.replace(/(^|, )/g, `$1${alias}.`);
 
@@ -44,6 +44,8 @@ export interface NewRow {
   stepName: string;
   systemPrompt: string;
   isRequired: boolean;
+  /** The flow step's model, carried over; null: the server's default. */
+  model: string | null;
 }
 
 /** A master mode run as its audit lists it. */
@@ -184,16 +186,17 @@ export class MasterSessionsRepository {
       step_name: row.stepName,
       system_prompt: row.systemPrompt,
       is_required: row.isRequired,
+      model: row.model,
     }));
     return tx`
       WITH session AS (
         INSERT INTO master_mode_sessions (id, user_id, flow_id, session_name, created_at, updated_at)
         VALUES (${session.id}, ${session.userId}, ${session.flowId}, ${session.name}, ${session.at}, ${session.at})
         RETURNING id)
-      INSERT INTO master_mode_steps (session_id, "order", step_name, system_prompt, step_type, is_required, created_at, updated_at)
-      SELECT session.id, r.position, r.step_name, r.system_prompt, 'ai', r.is_required, ${session.at}, ${session.at}
+      INSERT INTO master_mode_steps (session_id, "order", step_name, system_prompt, step_type, is_required, model, created_at, updated_at)
+      SELECT session.id, r.position, r.step_name, r.system_prompt, 'ai', r.is_required, r.model, ${session.at}, ${session.at}
       FROM session, jsonb_to_recordset(${tx.json(firstRows)}::jsonb)
-        AS r(position int, step_name text, system_prompt text, is_required boolean)`;
+        AS r(position int, step_name text, system_prompt text, is_required boolean, model text)`;
   }
 
   /** Deletes the session and its rows: sent with its deletion event. */
@@ -211,12 +214,12 @@ export class MasterSessionsRepository {
     const { sql } = this;
     const [step] = await sql<MasterStep[]>`
       INSERT INTO master_mode_steps
-        (session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required)
+        (session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, model)
       VALUES (${sessionId},
         COALESCE(${input.order ?? null}::int,
                  (SELECT COALESCE(max("order"), 0) + 1 FROM master_mode_steps WHERE session_id = ${sessionId})),
         ${input.stepName}, ${input.userInput}, ${input.result}, ${input.systemPrompt}, ${input.stepType},
-        ${input.isRequired})
+        ${input.isRequired}, ${input.model})
       RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
     return step!;
   }
@@ -224,13 +227,14 @@ export class MasterSessionsRepository {
   /** Writes a row's fields as `next` has them; 404 when the row went meanwhile. */
   async changeRow(
     stepId: string,
-    next: Pick<MasterStep, 'userInput' | 'systemPrompt' | 'stepType' | 'isRequired' | 'stepName'>,
+    next: Pick<MasterStep, 'userInput' | 'systemPrompt' | 'stepType' | 'isRequired' | 'stepName' | 'model'>,
   ): Promise<MasterStep> {
     const { sql } = this;
     const [updated] = await sql<MasterStep[]>`
       UPDATE master_mode_steps SET
         user_input = ${next.userInput}, system_prompt = ${next.systemPrompt}, step_type = ${next.stepType},
-        is_required = ${next.isRequired}, step_name = ${next.stepName}, updated_at = now()
+        is_required = ${next.isRequired}, step_name = ${next.stepName}, model = ${next.model},
+        updated_at = now()
       WHERE id = ${stepId}
       RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
     if (!updated) throw notFound(STEP_NOT_FOUND);

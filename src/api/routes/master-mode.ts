@@ -45,6 +45,10 @@ const masterStep = z
     systemPrompt: z.string(),
     stepType: z.enum(MASTER_STEP_TYPES),
     isRequired: z.boolean(),
+    model: z
+      .string()
+      .nullable()
+      .describe("The model that answers an ai row (provider:name); null: the server's default"),
     createdAt: storedAt,
     updatedAt: storedAt,
   })
@@ -254,14 +258,24 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** A flow's steps (in order) as rows: step references in their prompts become row references. */
+/**
+ * A flow's steps (in order) as rows: step references in their prompts become row references, and each row
+ * keeps its step's model.
+ */
 function rowsOf(
-  steps: { order: number; name: string; systemPrompt: string; requiresUserInput: boolean }[],
+  steps: {
+    order: number;
+    name: string;
+    systemPrompt: string;
+    requiresUserInput: boolean;
+    model?: string | null | undefined;
+  }[],
 ): NewRow[] {
   const asRows = steps.map((step, i) => ({ order: step.order, name: step.name, row: i + 1 }));
   return steps.map((step) => ({
     stepName: step.name,
     systemPrompt: stepReferencesAsRows(step.systemPrompt, asRows),
     isRequired: step.requiresUserInput,
+    model: step.model ?? null,
   }));
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requiredText } from '../filled-text';
 import { MAX_TEXT_CEILING } from '../limits';
+import { modelIdSchema } from '../model-choice';
 
 /** What a master mode row does when it runs (default ai). */
 export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;
@@ -19,6 +20,8 @@ export interface MasterStep {
   systemPrompt: string;
   stepType: MasterStepType;
   isRequired: boolean;
+  /** The model that answers an ai row (`provider:name`), as a flow step names one; null: the server's default. */
+  model: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,6 +70,8 @@ export interface ExecuteAllRecord {
 // A cell is as long as MAX_TEXT_CHARS lets it be (413 past it, before this schema).
 const text = z.string().max(MAX_TEXT_CEILING, `must be at most ${MAX_TEXT_CEILING} characters`);
 const stepName = requiredText('stepName is required', 200);
+/** A row's model, by the rule a flow step's follows; null: the server's default. */
+const model = modelIdSchema.nullable();
 
 export const createSessionSchema = z.strictObject({
   name: z
@@ -86,6 +91,7 @@ export const createMasterStepSchema = z.strictObject({
   systemPrompt: text.default(''),
   stepType: z.enum(MASTER_STEP_TYPES).default('ai'),
   isRequired: z.boolean().default(false),
+  model: model.default(null),
 });
 
 /** A new row as validated. */
@@ -98,6 +104,7 @@ export const updateMasterStepSchema = z
     stepType: z.enum(MASTER_STEP_TYPES),
     isRequired: z.boolean(),
     stepName,
+    model,
   })
   .partial();
 

@@ -17,6 +17,7 @@ function row(fields: Partial<MasterStep>): MasterStep {
     systemPrompt: '',
     stepType: 'ai',
     isRequired: false,
+    model: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...fields,
@@ -70,6 +71,15 @@ describe('running a master mode row', () => {
     expect(blank.kind === 'model' && blank.prompt).toBe(
       `Say hello\n\n## User input\n${DEFAULT_MASTER_INPUT}`,
     );
+  });
+
+  it("ai asks the model the row names, or the server's default when it names none", () => {
+    const named = [row({ stepType: 'ai', systemPrompt: 'Hi', model: 'anthropic:claude-sonnet-5' })];
+    expect(planRowRun(named, 1, [], DEFAULT_LIMITS)).toMatchObject({
+      kind: 'model',
+      model: 'anthropic:claude-sonnet-5',
+    });
+    expect(planRowRun(rows, 6, [], DEFAULT_LIMITS)).toMatchObject({ kind: 'model', model: null });
   });
 
   it('api calls only allowed hosts', () => {

@@ -11,7 +11,15 @@ import { type ResolvedText, resolvedSize, resolveRowReferences, rowNumber } from
  */
 export type RowRunPlan =
   | { kind: 'answered'; result: string; input: ResolvedText }
-  | { kind: 'model'; system: string; prompt: string; input: ResolvedText; systemPrompt: ResolvedText }
+  | {
+      kind: 'model';
+      /** The model the row names (`provider:name`); null: the server's default. */
+      model: string | null;
+      system: string;
+      prompt: string;
+      input: ResolvedText;
+      systemPrompt: ResolvedText;
+    }
   | { kind: 'http'; url: URL; input: ResolvedText };
 
 export const DEFAULT_MASTER_INPUT = 'Master mode execution - no additional input';
@@ -94,6 +102,7 @@ export function planRowRun(
       sections.push(`## User input\n${input.text.trim() || DEFAULT_MASTER_INPUT}`);
       return {
         kind: 'model',
+        model: row.model,
         system: SYSTEM_FOR_AI_ROW,
         prompt: sections.join('\n\n'),
         input,

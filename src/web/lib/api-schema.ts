@@ -1190,6 +1190,8 @@ export interface components {
       /** @enum {string} */
       stepType: "text" | "ai" | "api" | "calculation";
       isRequired: boolean;
+      /** @description The model that answers an ai row (provider:name); null: the server's default */
+      model: string | null;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -4345,6 +4347,8 @@ export interface operations {
           stepType?: "text" | "ai" | "api" | "calculation";
           /** @default false */
           isRequired?: boolean;
+          /** @default null */
+          model?: string | null;
         };
       };
     };
@@ -4389,6 +4393,7 @@ export interface operations {
           stepType?: "text" | "ai" | "api" | "calculation";
           isRequired?: boolean;
           stepName?: string;
+          model?: string | null;
         };
       };
     };

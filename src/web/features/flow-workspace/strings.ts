@@ -179,16 +179,9 @@ export const conversationContext = {
 };
 
 /** The model that answers a step, picked in edit mode. */
+/** The step's model picker; the picker's own strings are the models feature's (shared with master mode). */
 export const stepModel = {
-  title: 'Model',
   description: 'Model trả lời step này. Mặc định là model mặc định của server.',
-  serverDefault: (model: string | undefined) => `Mặc định của server${model ? ` (${model})` : ''}`,
-  option: (provider: string, name: string, ownKey: boolean) =>
-    `${provider} · ${name}${ownKey ? ' (key của bạn)' : ''}`,
-  unavailableOption: (id: string) => `${id} (không có trên server này)`,
-  unavailable: (id: string, fallback: string | undefined) =>
-    `Server này không có model ${id}: step chạy bằng model mặc định${fallback ? ` (${fallback})` : ''}.`,
-  loadFailed: 'Không thể tải danh sách model',
   saveFailed: 'Không thể lưu model của step',
 };
 

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Toaster } from '@/components/ui/toaster';
+import { type Model, modelsQueryOptions } from '@/features/models/api/get-models';
 import { createQueryClient } from '@/lib/api-client';
 import { confirmations } from '@/lib/strings';
 import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
@@ -37,6 +38,7 @@ function aRow(order: number, fields: Partial<MasterStep>): MasterStep {
     systemPrompt: '',
     stepType: 'ai',
     isRequired: false,
+    model: null,
     createdAt: AT,
     updatedAt: AT,
     ...fields,
@@ -100,9 +102,29 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const models: Model[] = [
+  {
+    id: 'openai:gpt-4.1-mini',
+    provider: 'openai',
+    name: 'gpt-4.1-mini',
+    capabilities: { streaming: true, structuredOutput: true },
+    source: 'server',
+  },
+  {
+    id: 'anthropic:claude-sonnet-5',
+    provider: 'anthropic',
+    name: 'claude-sonnet-5',
+    capabilities: { streaming: true, structuredOutput: false },
+    source: 'server',
+  },
+];
+
 function renderScreen() {
+  const client = createQueryClient();
+  // The models the server offers, as read once (they change only with its configuration).
+  client.setQueryData(modelsQueryOptions().queryKey, models);
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <MasterModeScreen sessionId="session-1" />
       <ConfirmDialog />
       <Toaster closeLabel="Close" />
@@ -177,6 +199,48 @@ describe('the master mode grid', { timeout: 20_000 }, () => {
         { method: 'PUT', url: '/api/master-mode/steps/row-2', body: { systemPrompt: 'Tóm tắt [[row-1]]' } },
       ]),
     );
+  });
+
+  it("gives each ai row the model picker: the one picked is saved at once, the server's default as null", async () => {
+    const user = userEvent.setup();
+    renderScreen();
+    await screen.findByTestId('master-row-2');
+    // A text row has no model.
+    expect(within(row(1)).queryByTestId('master-row-model-select')).toBeNull();
+    const select = within(row(2)).getByLabelText('Model') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      'Mặc định của server (openai:gpt-4.1-mini)',
+      'openai · gpt-4.1-mini',
+      'anthropic · claude-sonnet-5',
+    ]);
+
+    await user.selectOptions(select, 'anthropic:claude-sonnet-5');
+    await vi.waitFor(() =>
+      expect(writes()).toEqual([
+        { method: 'PUT', url: '/api/master-mode/steps/row-2', body: { model: 'anthropic:claude-sonnet-5' } },
+      ]),
+    );
+    await vi.waitFor(() => expect(select.disabled).toBe(false));
+    await user.selectOptions(select, '');
+    await vi.waitFor(() =>
+      expect(writes().at(-1)).toEqual({
+        method: 'PUT',
+        url: '/api/master-mode/steps/row-2',
+        body: { model: null },
+      }),
+    );
+  });
+
+  it('says so when an ai row names a model this server does not offer', async () => {
+    fetchMock.mockImplementation(async () =>
+      json({ ...session, steps: [session.steps[0], { ...session.steps[1], model: 'ollama:qwen3' }] }),
+    );
+    renderScreen();
+    expect((await screen.findByTestId('master-row-model-unavailable')).textContent).toBe(
+      'Server này không có model ollama:qwen3: step chạy bằng model mặc định (openai:gpt-4.1-mini).',
+    );
+    expect((within(row(2)).getByLabelText('Model') as HTMLSelectElement).value).toBe('ollama:qwen3');
   });
 
   it('leaving a cell unchanged saves nothing', async () => {

@@ -81,12 +81,10 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
   const rows = serverRows.map((row) => shownRow(row, edits));
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0];
 
-  const save = (rowId: string, field: EditableField, value: string) => {
-    const key = `${rowId}:${field}`;
-    const saving = updateStep
-      .mutateAsync({ stepId: rowId, changes: { [field]: value } })
-      .then(() => setEdits((current) => withoutSavedEdit(current, rowId, field, value)))
-      // The mutation cache's toast tells the failure; the edit stays to be saved again.
+  /** Keeps a save under way until it ends, so a run awaits it (flushEdits). */
+  const tracked = (key: string, change: Promise<unknown>) => {
+    const saving = change
+      // The mutation cache's toast tells the failure.
       .catch(() => undefined)
       .finally(() => {
         if (saves.current.get(key) === saving) saves.current.delete(key);
@@ -94,6 +92,19 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
     saves.current.set(key, saving);
     return saving;
   };
+
+  const save = (rowId: string, field: EditableField, value: string) =>
+    tracked(
+      `${rowId}:${field}`,
+      updateStep
+        .mutateAsync({ stepId: rowId, changes: { [field]: value } })
+        // A failed save leaves the edit to be saved again.
+        .then(() => setEdits((current) => withoutSavedEdit(current, rowId, field, value))),
+    );
+
+  /** A row's model is saved as soon as it is picked; a run started meanwhile waits for it. */
+  const pickModel = (rowId: string, model: string | null) =>
+    void tracked(`${rowId}:model`, updateStep.mutateAsync({ stepId: rowId, changes: { model } }));
 
   const saveOnBlur = (row: MasterStep, field: EditableField) => {
     const value = edits[row.id]?.[field];
@@ -240,6 +251,12 @@ export function MasterModeScreen({ sessionId, onBack }: { sessionId: string; onB
                 onSelect={() => setSelectedId(row.id)}
                 onEdit={(field, value) => setEdits((current) => withEdit(current, row.id, field, value))}
                 onSave={(field) => saveOnBlur(row, field)}
+                onPickModel={(model) => pickModel(row.id, model)}
+                savingModel={
+                  updateStep.isPending &&
+                  updateStep.variables?.stepId === row.id &&
+                  updateStep.variables.changes.model !== undefined
+                }
               />
             ))
           )}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Textarea } from '@/components/ui/field';
 import type { MasterStep } from '@/features/master-mode/api/get-master-session';
+import { ModelPicker } from '@/features/models/components/model-picker';
 import { cn } from '@/lib/cn';
 import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
 import { masterMode as t } from '../strings';
@@ -29,7 +30,10 @@ function StackedField({ name, children }: { name: string; children: ReactNode })
   );
 }
 
-/** One row of the sheet: its section (number, name, type), input, result (read-only) and prompt. */
+/**
+ * One row of the sheet: its section (number, name, type, and an ai row's model, saved as soon as it is
+ * picked), input, result (read-only) and prompt.
+ */
 export function MasterRow({
   row,
   position,
@@ -40,6 +44,8 @@ export function MasterRow({
   onSelect,
   onEdit,
   onSave,
+  onPickModel,
+  savingModel,
 }: {
   row: MasterStep;
   position: number;
@@ -52,6 +58,9 @@ export function MasterRow({
   onSelect: () => void;
   onEdit: (field: EditableField, value: string) => void;
   onSave: (field: EditableField) => void;
+  onPickModel: (model: string | null) => void;
+  /** The row's model is being saved. */
+  savingModel: boolean;
 }) {
   const unresolved = unresolvedReferences(`${row.userInput}\n${row.systemPrompt}`, rowCount);
   return (
@@ -90,6 +99,15 @@ export function MasterRow({
             </Badge>
           ) : null}
         </div>
+        {row.stepType === 'ai' ? (
+          <ModelPicker
+            model={row.model}
+            onPick={onPickModel}
+            saving={savingModel}
+            compact
+            testId="master-row-model"
+          />
+        ) : null}
       </div>
       <StackedField name={t.columns.input}>
         <Textarea

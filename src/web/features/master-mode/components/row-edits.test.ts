@@ -12,6 +12,7 @@ const row = (id: string, fields: Partial<MasterStep> = {}): MasterStep => ({
   systemPrompt: 'server prompt',
   stepType: 'ai',
   isRequired: false,
+  model: null,
   createdAt: '',
   updatedAt: '',
   ...fields,

@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Model, modelsQueryOptions } from '@/features/models/api/get-models';
 import { aFlowStep } from '../../../../../domain/execution/testing';
-import { type Model, modelsQueryOptions } from '../../api/get-models';
 import type { Step } from '../../api/get-steps';
 import { StepModelPicker } from './step-model-picker';
 

@@ -3,7 +3,7 @@ import { type AnswerOf, answerOf, client } from '@/lib/api-client';
 
 export type Model = AnswerOf<'/api/models'>[number];
 
-/** The models a step may name, the server's default first; they change only with its configuration. */
+/** The models a step or a master mode row may name, the server's default first; they change only with its configuration. */
 export const modelsQueryOptions = () =>
   queryOptions<Model[]>({
     queryKey: ['/api/models'],
