@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { MODEL_ID_MESSAGE } from '../src/domain/model-choice';
+import { rebuildProjections } from '../src/projections/rebuild';
 import { callOf, executeAllToTheEnd } from './support/execute-all';
 import {
   promptOf as anthropicPrompt,
@@ -89,6 +90,29 @@ describe("a master mode ai row's model", () => {
         .map((c) => c.body.model),
     ).toEqual(['gpt-4.1-mini']);
     expect(anthropicCalls().length).toBe(anthropicBefore + 1);
+  });
+
+  it("logs each row run's provider, tokens and time to the first text; a rebuild gives the same", async () => {
+    openai.respondWith(() => ({ text: 'OpenAI counted this', usage: { input: 11, output: 3 } }));
+    anthropic.respondWith(() => ({ text: 'Anthropic counted this', usage: { input: 13, output: 5 } }));
+    try {
+      const session = await newSession();
+      const claude = await addRow(session.id, { systemPrompt: 'Hi.', model: 'anthropic:claude-sonnet-5' });
+      const plain = await addRow(session.id, { systemPrompt: 'Hello.' });
+      await run(claude);
+      await run(plain);
+      const listed = async () => (await lan.get(`/api/master-mode/session/${session.id}/runs`)).json();
+      const runs = await listed();
+      const of = (row: MasterStep) => runs.find((r: { stepId: string }) => r.stepId === row.id);
+      expect(of(claude)).toMatchObject({ provider: 'anthropic', inputTokens: 13, outputTokens: 5 });
+      expect(of(plain)).toMatchObject({ provider: 'openai', inputTokens: 11, outputTokens: 3 });
+      for (const r of runs) expect(r.firstTokenMs).toBeGreaterThanOrEqual(0);
+      await rebuildProjections(t.db.sql, t.store);
+      expect(await listed()).toEqual(runs);
+    } finally {
+      openai.respondWith(() => ({ text: 'OpenAI wrote this' }));
+      anthropic.respondWith(() => ({ text: 'Anthropic wrote this' }));
+    }
   });
 
   it('runs a row naming a model the server does not offer on the default', async () => {

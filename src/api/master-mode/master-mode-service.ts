@@ -17,6 +17,7 @@ import {
   requiredInputMessage,
   rowLabel,
 } from '../../domain/master-mode/row-run';
+import { parseModelId } from '../../domain/model-choice';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
@@ -313,6 +314,7 @@ export class MasterModeService {
             ]),
           ],
           model: model?.provider.model ?? null,
+          provider: model ? parseModelId(model.modelId).provider : null,
           keySource: model?.keySource ?? null,
           instanceId: this.deps.instance.id,
         },
@@ -324,15 +326,18 @@ export class MasterModeService {
       source,
       limits: config.limits,
       tokens: { sink: tokens, streamId: masterStreamId(sessionId) },
-      succeeded: (answer, durationMs) =>
+      succeeded: (answer, durationMs, firstTokenMs) =>
         this.handle(
           sessionId,
           userId,
-          { type: 'CompleteRowRun', data: { runId, result: answer.text, usage: answer.usage, durationMs } },
+          {
+            type: 'CompleteRowRun',
+            data: { runId, result: answer.text, usage: answer.usage, durationMs, firstTokenMs },
+          },
           started,
         ),
-      failed: async ({ message }) => {
-        await this.handle(sessionId, userId, { type: 'FailRowRun', data: { runId, message } });
+      failed: async ({ message, firstTokenMs }) => {
+        await this.handle(sessionId, userId, { type: 'FailRowRun', data: { runId, message, firstTokenMs } });
       },
       // The answer came but could not be recorded: that error as it is; else the row's failure, named.
       error: ({ recording, error, message, retryable }) =>

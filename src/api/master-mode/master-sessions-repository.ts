@@ -61,11 +61,15 @@ export interface MasterRunRecord {
   rowReferences: Record<string, string>;
   unresolvedReferences: number[];
   model: string | null;
+  provider: string | null;
   keySource: string | null;
   result: string | null;
   success: boolean | null;
   errorMessage: string | null;
   durationMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  firstTokenMs: number | null;
   requestedAt: Date;
 }
 
@@ -161,8 +165,9 @@ export class MasterSessionsRepository {
     const rows = keyset(this.sql, MASTER_RUNS_ORDER, page);
     return this.sql<Keyed<MasterRunRecord>[]>`
       SELECT id, step_id, row_number, step_name, step_type, system_prompt, user_input, final_prompt,
-             row_references, unresolved_references, model, key_source, result, success, error_message,
-             duration_ms, requested_at, ${rows.pageKey}
+             row_references, unresolved_references, model, provider, key_source, result, success,
+             error_message, duration_ms, input_tokens, output_tokens, first_token_ms, requested_at,
+             ${rows.pageKey}
       FROM master_mode_runs WHERE session_id = ${sessionId} AND ${rows.after} ${rows.orderBy} ${rows.limit}`;
   }
 

@@ -86,12 +86,16 @@ const masterRun = z.object({
   rowReferences: z.record(z.string(), z.string()),
   unresolvedReferences: z.array(z.int()),
   model: z.string().nullable(),
+  provider: z.string().nullable().describe('The provider of the model that answered (null: not an ai row)'),
   keySource: z.string().nullable(),
   result: z.string().nullable(),
   /** null while the row is running. */
   success: z.boolean().nullable(),
   errorMessage: z.string().nullable(),
   durationMs: z.int().nullable(),
+  inputTokens: z.int().nullable(),
+  outputTokens: z.int().nullable(),
+  firstTokenMs: z.int().nullable().describe("From the request to the model's first text (null: not known)"),
   requestedAt: storedAt,
 });
 

@@ -20,9 +20,10 @@ export type MasterCommand =
         result: string;
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
+        firstTokenMs: number | null;
       };
     }
-  | { type: 'FailRowRun'; data: { runId: string; message: string } }
+  | { type: 'FailRowRun'; data: { runId: string; message: string; firstTokenMs?: number | null } }
   | { type: 'StartExecuteAll'; data: { runAllId: string; instanceId: number } }
   | { type: 'StopExecuteAll'; data: Record<string, never> }
   | { type: 'EndExecuteAll'; data: { runAllId: string; outcome: ExecuteAllOutcome; message: string | null } }

@@ -125,7 +125,13 @@ describe('master mode decider', () => {
     it('records the answer of a running run, and refuses one for a run that has ended', () => {
       const complete: MasterCommand = {
         type: 'CompleteRowRun',
-        data: { runId: 'r1', result: 'Hi', usage: { inputTokens: 1, outputTokens: 2 }, durationMs: 9 },
+        data: {
+          runId: 'r1',
+          result: 'Hi',
+          usage: { inputTokens: 1, outputTokens: 2 },
+          durationMs: 9,
+          firstTokenMs: 4,
+        },
       };
       given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when(complete)
@@ -139,12 +145,19 @@ describe('master mode decider', () => {
       given(decider, [rowStarted('r1', 'row-a')], AT_NOW)
         .when({
           type: 'CompleteRowRun',
-          data: { runId: 'r1', result: 'x\u0000y\udc00', usage: null, durationMs: 1 },
+          data: { runId: 'r1', result: 'x\u0000y\udc00', usage: null, durationMs: 1, firstTokenMs: null },
         })
         .thenEmits([
           {
             type: 'MasterRowRunSucceeded',
-            data: { runId: 'r1', result: 'xy\ufffd', usage: null, durationMs: 1, at: NOW },
+            data: {
+              runId: 'r1',
+              result: 'xy\ufffd',
+              usage: null,
+              durationMs: 1,
+              firstTokenMs: null,
+              at: NOW,
+            },
           },
         ]);
     });

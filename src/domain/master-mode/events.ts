@@ -42,6 +42,8 @@ export type MasterEvent =
         references: Record<string, string>;
         unresolvedReferences: number[];
         model: string | null;
+        /** The provider of the model that answers (an ai row); absent from events recorded before it was kept. */
+        provider?: string | null;
         keySource: KeySource | null;
         /** The server instance making the run; absent from events recorded before it was kept. */
         instanceId?: number;
@@ -55,10 +57,15 @@ export type MasterEvent =
         result: string;
         usage: { inputTokens: number; outputTokens: number } | null;
         durationMs: number;
+        /** From sending the model its request to the first text of the answer (null: no model, or no text). */
+        firstTokenMs?: number | null;
         at: string;
       };
     }
-  | { type: 'MasterRowRunFailed'; data: { runId: string; message: string; at: string } }
+  | {
+      type: 'MasterRowRunFailed';
+      data: { runId: string; message: string; firstTokenMs?: number | null; at: string };
+    }
   | {
       type: 'MasterExecuteAllStarted';
       data: {

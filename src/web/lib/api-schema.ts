@@ -4158,11 +4158,17 @@ export interface operations {
               };
               unresolvedReferences: number[];
               model: string | null;
+              /** @description The provider of the model that answered (null: not an ai row) */
+              provider: string | null;
               keySource: string | null;
               result: string | null;
               success: boolean | null;
               errorMessage: string | null;
               durationMs: number | null;
+              inputTokens: number | null;
+              outputTokens: number | null;
+              /** @description From the request to the model's first text (null: not known) */
+              firstTokenMs: number | null;
               /** Format: date-time */
               requestedAt: string;
             })[]) | ({
@@ -4183,11 +4189,17 @@ export interface operations {
                 };
                 unresolvedReferences: number[];
                 model: string | null;
+                /** @description The provider of the model that answered (null: not an ai row) */
+                provider: string | null;
                 keySource: string | null;
                 result: string | null;
                 success: boolean | null;
                 errorMessage: string | null;
                 durationMs: number | null;
+                inputTokens: number | null;
+                outputTokens: number | null;
+                /** @description From the request to the model's first text (null: not known) */
+                firstTokenMs: number | null;
                 /** Format: date-time */
                 requestedAt: string;
               })[];
