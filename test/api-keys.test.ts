@@ -95,6 +95,7 @@ describe('own API keys', () => {
     expect(added.statusCode).toBe(201);
     const key = added.json();
     expect(Object.keys(key).sort()).toEqual([
+      'baseUrl',
       'check',
       'createdAt',
       'id',
@@ -103,7 +104,13 @@ describe('own API keys', () => {
       'keyType',
       'lastUsed',
     ]);
-    expect(key).toMatchObject({ keyName: 'Personal', keyType: 'gemini', isActive: true, lastUsed: null });
+    expect(key).toMatchObject({
+      keyName: 'Personal',
+      keyType: 'gemini',
+      baseUrl: null,
+      isActive: true,
+      lastUsed: null,
+    });
     // Gemini was asked about the key (trimmed) before it was saved, and took it.
     expect(key.check).toEqual({ outcome: 'accepted', message: null });
     expect(fake.keyChecks.at(-1)).toBe('AIza-personal-0001');
@@ -142,7 +149,9 @@ describe('own API keys', () => {
       expect(response.json().issues).toBeInstanceOf(Array);
     }
     const others = [
-      { keyName: 'Name', apiKey: 'AIza-x', keyType: 'openai' },
+      { keyName: 'Name', apiKey: 'AIza-x', keyType: 'mistral' },
+      { keyName: 'Name', apiKey: 'AIza-x', keyType: 'gemini', baseUrl: 'https://llm.example.com/v1' },
+      { keyName: 'Name', apiKey: 'AIza-x', keyType: 'openai-compatible' },
       { keyName: 'x'.repeat(201), apiKey: 'AIza-x', keyType: 'gemini' },
       { keyName: 'Name', apiKey: 'A'.repeat(1001), keyType: 'gemini' },
       { keyName: 42, apiKey: 'AIza-x', keyType: 'gemini' },

@@ -43,7 +43,7 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
 };
 
 /** The Anthropic SDK's error classes, sorted into what both SDKs share. Subclasses come before APIError. */
-function anthropicFailure(error: unknown): SdkFailure | null {
+export function anthropicFailure(error: unknown): SdkFailure | null {
   if (error instanceof APIUserAbortError) return { kind: 'aborted' };
   if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof APIConnectionError)

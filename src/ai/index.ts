@@ -12,6 +12,7 @@ export {
 } from './model-provider';
 export { createOfflineProvider, type OfflineProviderOptions } from './offline-provider';
 export { createOpenAIProvider, type OpenAIProviderOptions } from './openai-provider';
+export { checkAnthropicKey, checkOpenAIKey, type ProviderKeyCheckOptions } from './provider-key-check';
 export { type ProviderChoice, type ResolvedProvider, resolveProvider } from './resolve-provider';
 export { type StructuredOutput, structuredOutputFor } from './structured-output';
 export { type GenerateWorkflowOptions, generateWorkflow } from './workflow-generation';

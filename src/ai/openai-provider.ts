@@ -25,10 +25,12 @@ export interface OpenAIProviderOptions {
   baseUrl?: string;
   /** Bounds the whole call, first byte to last chunk. */
   timeoutMs?: number;
+  /** A redirect fails the call instead of being followed: for an address a user gave (its target was never allowed). */
+  noRedirects?: boolean;
 }
 
 /** The OpenAI SDK's error classes, sorted into what both SDKs share. Subclasses come before APIError. */
-function openAIFailure(error: unknown): SdkFailure | null {
+export function openAIFailure(error: unknown): SdkFailure | null {
   if (error instanceof APIUserAbortError) return { kind: 'aborted' };
   if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof APIConnectionError)
@@ -55,9 +57,15 @@ export function createOpenAIProvider({
   model,
   baseUrl,
   timeoutMs = 120_000,
+  noRedirects = false,
 }: OpenAIProviderOptions): ModelProvider {
   // maxRetries 0: whether and when to try again is our retry policy's call, not the SDK's.
-  const client = new OpenAI({ apiKey, maxRetries: 0, ...(baseUrl ? { baseURL: baseUrl } : {}) });
+  const client = new OpenAI({
+    apiKey,
+    maxRetries: 0,
+    ...(baseUrl ? { baseURL: baseUrl } : {}),
+    ...(noRedirects ? { fetchOptions: { redirect: 'error' as const } } : {}),
+  });
 
   return {
     kind: 'openai',

@@ -44,6 +44,16 @@ describe('notifications', () => {
     expect(config.webhookHosts).toEqual(['hooks.example.com', '127.0.0.1:4000']);
   });
 
+  it('reads MODEL_ENDPOINT_HOSTS by the rule of MASTER_MODE_API_HOSTS: none by default', () => {
+    expect(parseEnvironment({}).modelEndpointHosts).toEqual([]);
+    expect(
+      parseEnvironment({ MODEL_ENDPOINT_HOSTS: 'LLM.example.com, 127.0.0.1:11434' }).modelEndpointHosts,
+    ).toEqual(['llm.example.com', '127.0.0.1:11434']);
+    expect(() => parseEnvironment({ MODEL_ENDPOINT_HOSTS: 'http://llm.example.com/v1' })).toThrow(
+      /MODEL_ENDPOINT_HOSTS/,
+    );
+  });
+
   it('stops start-up on an SMTP_URL that is not smtp:// or smtps://, and on a webhook entry that is not a host', () => {
     expect(() => parseEnvironment({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
     expect(() => parseEnvironment({ WEBHOOK_HOSTS: 'https://hooks.example.com/x' })).toThrow(/WEBHOOK_HOSTS/);

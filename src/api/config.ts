@@ -134,6 +134,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: hostList,
   WEBHOOK_HOSTS: hostList,
+  MODEL_ENDPOINT_HOSTS: hostList,
   SMTP_URL: optionalText.pipe(
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   ),
@@ -203,6 +204,8 @@ export interface Config {
   masterModeApiHosts: string[];
   /** Hosts (`host` or `host:port`) webhooks may be sent to, by the same rule; empty: no webhook can be made. */
   webhookHosts: string[];
+  /** Hosts (`host` or `host:port`) a user's own OpenAI-compatible key may name, by the same rule; empty: none. */
+  modelEndpointHosts: string[];
   /** The SMTP server mails are sent through (smtp:// or smtps://, with its user and password); none: no mail. */
   smtpUrl: string | undefined;
   /** The From address of mails. */
@@ -259,6 +262,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
     masterModeApiHosts: e.MASTER_MODE_API_HOSTS,
     webhookHosts: e.WEBHOOK_HOSTS,
+    modelEndpointHosts: e.MODEL_ENDPOINT_HOSTS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'Prompt-flow workbench <no-reply@localhost>',
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeGemini, startFakeGemini } from '../support/fake-gemini';
-import { answerConfirmation, missingBrowser, screenshot, signUpInBrowser } from './browser';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai';
+import { answerConfirmation, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -9,12 +10,18 @@ describe.skipIf(skipReason !== null)(
   `the API keys page in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
     let gemini: FakeGemini | undefined;
-    // Gemini as the server checks keys with: it refuses one key and takes the others.
+    let endpoint: FakeOpenAI | undefined;
+    // Gemini as the server checks keys with: it refuses one key and takes the others; and an
+    // OpenAI-compatible endpoint the server allows users to name.
     const env = useServerAndBrowser(async () => {
       gemini = await startFakeGemini({ rejectedKeys: ['AIza-revoked-key'] });
-      return { GOOGLE_GEMINI_BASE_URL: gemini.url };
+      endpoint = await startFakeOpenAI({ models: ['own-llama'] });
+      return { GOOGLE_GEMINI_BASE_URL: gemini.url, MODEL_ENDPOINT_HOSTS: new URL(endpoint.url).host };
     });
-    afterAll(() => gemini?.close());
+    afterAll(async () => {
+      await gemini?.close();
+      await endpoint?.close();
+    });
 
     it('refuses a blank field with the one message, adds a key (usage becomes unlimited) and deletes it', async () => {
       const { server, browser } = env;
@@ -62,6 +69,40 @@ describe.skipIf(skipReason !== null)(
       expect(await answerConfirmation(page, true)).toBe('Bạn có chắc muốn xóa API key này?');
       await expect.poll(() => page.getByTestId('toast').textContent()).toContain('API key đã được xóa');
       await page.getByTestId('api-keys-empty').waitFor();
+      await signOut(page, server.url);
+      await page.close();
+    });
+
+    it('adds an OpenAI-compatible key with its base URL, which the list shows beside its provider', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'api-keys-endpoint-failed-tab');
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Minh');
+      await page.goto(`${server.url}/api-keys`);
+      await page.getByTestId('api-keys-empty').waitFor();
+
+      await page.getByTestId('add-api-key-button').click();
+      const dialog = page.getByTestId('add-api-key-dialog');
+      await dialog.waitFor();
+      // The base URL field is there for an OpenAI-compatible key only.
+      expect(await dialog.getByTestId('api-key-base-url-input').count()).toBe(0);
+      await dialog.getByTestId('api-key-type-select').selectOption('openai-compatible');
+      await dialog.getByTestId('api-key-base-url-input').waitFor();
+      await dialog.getByTestId('api-key-name-input').fill('Máy chủ riêng');
+      await dialog.getByTestId('api-key-value-input').fill('sk-minh-endpoint');
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect.poll(() => page.getByTestId('toast').textContent()).toContain('cần có base URL');
+
+      await dialog.getByTestId('api-key-base-url-input').fill(endpoint!.url);
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('API key đã được thêm thành công!');
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByTestId('api-key-type').textContent()).toBe('OpenAI-compatible');
+      expect(await page.getByTestId('api-key-base-url').textContent()).toBe(endpoint!.url);
+      await screenshot(page, 'api-keys-02-endpoint');
+      expect(endpoint!.requests.map((request) => request.apiKey)).toEqual(['sk-minh-endpoint']);
       await page.close();
     });
   },

@@ -49,12 +49,14 @@ export interface FakeAnthropicOptions {
   respond?: FakeAnthropicResponder;
   /** Keys the API refuses with 401; any other is taken. */
   rejectedKeys?: string[];
+  /** The models GET /v1/models lists. */
+  models?: string[];
 }
 
 export interface FakeAnthropic {
   /** Without the version path: give it to the SDK as `baseURL`. */
   url: string;
-  /** Every request received, in order. */
+  /** Every request received (the models list too), in order. */
   requests: FakeAnthropicRequest[];
   /** The calls whose client went away before the answer had been sent whole. */
   cancelled: FakeAnthropicRequest[];
@@ -123,9 +125,31 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let respond = options.respond ?? echoPrompt;
   const requests: FakeAnthropicRequest[] = [];
   const calls = cancellations<FakeAnthropicRequest>();
+  const models = options.models ?? ['claude-sonnet-5'];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake-anthropic');
+    if (req.method === 'GET' && url.pathname === '/v1/models') {
+      const apiKey = keyOf(req.headers);
+      requests.push({ method: req.method, path: url.pathname, headers: req.headers, apiKey, body: {} });
+      if (!apiKey || options.rejectedKeys?.includes(apiKey)) return sendError(res, 401, 'invalid x-api-key');
+      const data = models.map((id) => ({
+        type: 'model',
+        id,
+        display_name: id,
+        created_at: '2026-01-01T00:00:00Z',
+      }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          data,
+          has_more: false,
+          first_id: models[0] ?? null,
+          last_id: models.at(-1) ?? null,
+        }),
+      );
+      return;
+    }
     if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
       return sendError(res, 404, `Not found: ${req.method} ${url.pathname}`);
     }

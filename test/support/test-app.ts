@@ -45,6 +45,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     masterModeApiHosts: [],
     webhookHosts: [TEST_WEBHOOK_HOST],
+    modelEndpointHosts: [],
     smtpUrl: undefined,
     mailFrom: 'Workbench <no-reply@example.com>',
     publicUrl: 'http://workbench.test',

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { NewApiKey } from '../../domain/api-key';
+import type { ApiKeyType, NewApiKey } from '../../domain/api-key';
 import { notFound } from '../../domain/errors';
 import { mayInSql } from '../access';
 import type { Config } from '../config';
@@ -10,13 +10,15 @@ import { readUsage, type Usage } from '../usage-standing';
 export interface ListedKey {
   id: string;
   keyName: string;
-  keyType: string;
+  keyType: ApiKeyType;
+  /** An openai-compatible key's endpoint; null for the other types. */
+  baseUrl: string | null;
   isActive: boolean;
   createdAt: Date;
   lastUsed: Date | null;
 }
 
-const LISTED_COLUMNS = 'id, key_name, key_type, is_active, created_at, last_used';
+const LISTED_COLUMNS = 'id, key_name, key_type, base_url, is_active, created_at, last_used';
 
 /** The users' own API keys (sealed with APP_SECRET), each visible to its owner only, and their usage. */
 export class ApiKeysRepository {
@@ -37,12 +39,13 @@ export class ApiKeysRepository {
       WHERE ${mayInSql(this.sql, userId, 'read', 'personal', 'user_id')} ORDER BY created_at DESC, id DESC`;
   }
 
-  /** Seals and stores a key; answers it as listed. */
+  /** Seals and stores a key (its base URL as the caller allowed it); answers it as listed. */
   async add(userId: string, input: NewApiKey): Promise<ListedKey> {
     const { sql } = this;
     const [key] = await sql<ListedKey[]>`
-      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type)
-      VALUES (${userId}, ${input.keyName}, ${this.cipher.encrypt(input.apiKey)}, ${input.keyType})
+      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type, base_url)
+      VALUES (${userId}, ${input.keyName}, ${this.cipher.encrypt(input.apiKey)}, ${input.keyType},
+              ${input.baseUrl})
       RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
     return key!;
   }
@@ -55,15 +58,11 @@ export class ApiKeysRepository {
     if (deleted.length === 0) throw notFound('API key not found');
   }
 
-  /** Whether the user has an active own key (it answers Gemini's models). */
-  async hasActiveKey(userId: string): Promise<boolean> {
-    const [row] = await this.sql<{ active: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM user_api_keys WHERE user_id = ${userId} AND is_active) AS active`;
-    return row?.active ?? false;
-  }
-
-  /** The user's free allowance left (-1: unlimited with an own active key) and the steps it has paid for. */
-  usage(userId: string): Promise<Usage> {
-    return readUsage(this.sql, userId, this.config.freeStepAllowance);
+  /**
+   * The user's free allowance left (-1: unlimited, with an own active key of `keyTypes`, those that answer the
+   * default model) and the steps it has paid for.
+   */
+  usage(userId: string, keyTypes: readonly ApiKeyType[]): Promise<Usage> {
+    return readUsage(this.sql, userId, this.config.freeStepAllowance, keyTypes);
   }
 }

@@ -7,8 +7,10 @@ import {
   type ModelProvider,
   type ResolvedProvider,
 } from '../../ai';
+import { allowedEndpointUrl } from '../../domain/api-key';
 import { modelIdSchema, parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
+import type { OwnKey } from '../user-model';
 import type { SchemaProbes } from './schema-probes';
 
 /** The providers a model id may name. `ollama` is an OpenAI-compatible endpoint of its own (OLLAMA_BASE_URL). */
@@ -25,7 +27,6 @@ export interface CatalogModel {
   name: string;
   capabilities: {
     streaming: boolean;
-    /** Whether the provider is sent the answer's JSON schema (otherwise it is asked for it in the prompt). */
     /**
      * Whether the model is held to a structured answer's JSON schema by its API: found by a probe for an
      * OpenAI-compatible endpoint (null until it has been probed), false where the schema is an instruction
@@ -44,12 +45,32 @@ const LIST_TIMEOUT_MS = 3_000;
 const isProvider = (name: string): name is ProviderName => (PROVIDERS as readonly string[]).includes(name);
 
 /**
+ * The user's own keys by the provider whose models each answers (the newest active key of the types that
+ * answer it, keyTypesAnswering): `gemini`, `openai`, `anthropic`. An openai-compatible key's `apiKey` is there
+ * to list its endpoint's models; the others' may be left out (null), since listing needs none.
+ */
+export type OwnKeys = Partial<
+  Record<'gemini' | 'openai' | 'anthropic', Omit<OwnKey, 'apiKey'> & { apiKey: string | null }>
+>;
+
+/** An OpenAI-compatible endpoint's models, as `openai:` ids, and until when they are kept. */
+interface Listed {
+  until: number;
+  ids: Promise<string[]>;
+}
+
+/** How many own endpoints' lists are kept at once (past it the oldest are asked again). */
+const OWN_LISTS_KEPT = 1_000;
+
+/**
  * Which models the server offers and which provider answers each: the configured `MODELS`, what an
  * OpenAI-compatible endpoint lists at `/models`, Gemini's model when a key is there, and the offline model.
  * A step names its model; one the server does not offer runs on the default.
  */
 export class ModelCatalog {
-  private listed: { until: number; ids: Promise<string[]> } | null = null;
+  private listed: Listed | null = null;
+  /** Own openai-compatible endpoints' lists, by key id. */
+  private readonly ownListed = new Map<string, Listed>();
 
   constructor(
     /** What probes found of each model's schema parameter. */
@@ -67,19 +88,20 @@ export class ModelCatalog {
       | 'models'
       | 'defaultModel'
       | 'modelTimeoutMs'
+      | 'modelEndpointHosts'
     >,
   ) {}
 
-  /** Whether the server can reach the provider at all: a key, or an address that needs none. */
-  configured(provider: ProviderName, ownGeminiKey = false): boolean {
+  /** Whether the provider can be reached at all: a key (the server's or the user's own), or an address that needs none. */
+  configured(provider: ProviderName, own: OwnKeys = {}): boolean {
     const { config } = this;
     switch (provider) {
       case 'gemini':
-        return ownGeminiKey || Boolean(config.geminiApiKey);
+        return Boolean(own.gemini || config.geminiApiKey);
       case 'openai':
-        return Boolean(config.openaiApiKey || config.openaiBaseUrl);
+        return Boolean(own.openai || config.openaiApiKey || config.openaiBaseUrl);
       case 'anthropic':
-        return Boolean(config.anthropicApiKey);
+        return Boolean(own.anthropic || config.anthropicApiKey);
       case 'ollama':
         return Boolean(config.ollamaBaseUrl);
       case 'offline':
@@ -87,43 +109,56 @@ export class ModelCatalog {
     }
   }
 
-  /** The ids users may pick, in the order they are offered: the default first. */
-  async ids(ownGeminiKey = false): Promise<string[]> {
+  /**
+   * The ids a user with the own keys `own` may pick, in the order they are offered: the default first. An
+   * openai-compatible own key takes the place of the server's OpenAI-compatible endpoint: its own `/models`
+   * are offered instead of the server endpoint's.
+   */
+  async ids(own: OwnKeys = {}): Promise<string[]> {
     const fromConfig = this.config.models.filter((id) => {
       const { provider } = parseModelId(id);
-      return isProvider(provider) && this.configured(provider, ownGeminiKey);
+      return isProvider(provider) && this.configured(provider, own);
     });
-    const gemini = this.configured('gemini', ownGeminiKey) ? [`gemini:${this.config.geminiModel}`] : [];
+    const gemini = this.configured('gemini', own) ? [`gemini:${this.config.geminiModel}`] : [];
+    const ownEndpoint = own.openai?.keyType === 'openai-compatible' ? own.openai : null;
     const all = [
       await this.defaultId(),
       ...fromConfig,
-      ...(await this.endpointIds()),
+      ...(ownEndpoint ? await this.ownEndpointIds(ownEndpoint) : await this.endpointIds()),
       ...gemini,
       OFFLINE_MODEL,
     ];
     return [...new Set(all)];
   }
 
-  /** The models users may pick, with what each can do and whose key answers it. */
-  async list(ownGeminiKey = false): Promise<CatalogModel[]> {
-    const ids = await this.ids(ownGeminiKey);
+  /** The models a user with the own keys `own` may pick, with what each can do and whose key answers it. */
+  async list(own: OwnKeys = {}): Promise<CatalogModel[]> {
+    const ids = await this.ids(own);
     return Promise.all(
       ids.map(async (id) => {
         const { provider, name } = parseModelId(id) as { provider: ProviderName; name: string };
+        const ownKey = provider !== 'offline' && provider !== 'ollama' ? own[provider] : undefined;
         return {
           id,
           provider,
           name,
-          capabilities: { streaming: true, structuredOutput: await this.schemaEnforced(id) },
-          source: provider === 'gemini' && ownGeminiKey ? 'own key' : 'server',
+          capabilities: { streaming: true, structuredOutput: await this.schemaEnforced(id, ownKey ?? null) },
+          source: ownKey ? 'own key' : 'server',
         };
       }),
     );
   }
 
-  /** Whether the model's API holds an answer to its schema (null: not probed yet). */
-  private async schemaEnforced(id: string): Promise<boolean | null> {
-    const { provider } = this.providerFor(id, null);
+  /**
+   * Whether the model's API holds an answer to its schema (null: not probed yet), where it answers the user
+   * (an own openai-compatible key's endpoint is probed apart from the server's).
+   */
+  private async schemaEnforced(id: string, ownKey: OwnKeys[keyof OwnKeys] | null): Promise<boolean | null> {
+    // Only where the model is answered counts here, not with which key (a listed key is not opened).
+    const { provider } = this.providerFor(
+      id,
+      ownKey ? { ...ownKey, apiKey: ownKey.apiKey ?? 'listed' } : null,
+    );
     if (provider.kind === 'anthropic') return false;
     if (!provider.schemaProbe) return true;
     const finding = await this.probes.knownFinding(provider);
@@ -145,23 +180,28 @@ export class ModelCatalog {
     return OFFLINE_MODEL;
   }
 
-  /** The model a step runs on: the one it names when the server offers it, else the default. */
-  async choose(stepModel: string | null | undefined, ownGeminiKey = false): Promise<string> {
+  /** The model a step runs on: the one it names when it is offered to the user, else the default. */
+  async choose(stepModel: string | null | undefined, own: OwnKeys = {}): Promise<string> {
     if (stepModel && modelIdSchema.safeParse(stepModel).success) {
-      if ((await this.ids(ownGeminiKey)).includes(stepModel)) return stepModel;
+      if ((await this.ids(own)).includes(stepModel)) return stepModel;
     }
     return this.defaultId();
   }
 
   /**
-   * The provider that answers `id`, and whose key it uses. The user's own key is a Gemini key: it answers
-   * Gemini's models, and the offline default too (as it always has: a user with a key gets Gemini).
+   * The provider that answers `id`, and whose key it uses: `ownKey`, the user's own key of the types that
+   * answer it (keyTypesAnswering), else the server's. A Gemini own key answers Gemini's models, and the
+   * offline default too (as it always has: a user with a key gets Gemini); an `openai` own key goes where the
+   * server sends `openai:` models (OPENAI_BASE_URL, else OpenAI's), an `openai-compatible` one to its own
+   * endpoint (while MODEL_ENDPOINT_HOSTS still allows it), an `anthropic` one where the server sends
+   * Anthropic's.
    */
-  providerFor(id: string, ownGeminiKey: string | null): ResolvedProvider {
+  providerFor(id: string, ownKey: OwnKey | null): ResolvedProvider {
     const { config } = this;
     const { provider, name } = parseModelId(id);
     const timeoutMs = config.modelTimeoutMs;
-    const own = ownGeminiKey?.trim() || null;
+    const ownApiKey = ownKey?.apiKey.trim() || null;
+    const own = ownKey?.keyType === 'gemini' ? ownApiKey : null;
     const gemini = (apiKey: string, model: string): ModelProvider =>
       createGeminiProvider({
         apiKey,
@@ -175,6 +215,16 @@ export class ModelCatalog {
         if (config.geminiApiKey) return { provider: gemini(config.geminiApiKey, name), keySource: 'default' };
         break;
       case 'openai':
+        if (ownApiKey && (ownKey?.keyType === 'openai' || ownKey?.keyType === 'openai-compatible'))
+          return {
+            provider: createOpenAIProvider({
+              apiKey: ownApiKey,
+              model: name,
+              timeoutMs,
+              ...this.ownOpenAIAddress(ownKey),
+            }),
+            keySource: 'own',
+          };
         if (this.configured('openai'))
           return {
             provider: createOpenAIProvider({
@@ -187,18 +237,21 @@ export class ModelCatalog {
             keySource: 'default',
           };
         break;
-      case 'anthropic':
-        if (config.anthropicApiKey)
+      case 'anthropic': {
+        const ownAnthropic = ownKey?.keyType === 'anthropic' ? ownApiKey : null;
+        const apiKey = ownAnthropic ?? config.anthropicApiKey;
+        if (apiKey)
           return {
             provider: createAnthropicProvider({
-              apiKey: config.anthropicApiKey,
+              apiKey,
               model: name,
               timeoutMs,
               ...(config.anthropicBaseUrl ? { baseUrl: config.anthropicBaseUrl } : {}),
             }),
-            keySource: 'default',
+            keySource: ownAnthropic ? 'own' : 'default',
           };
         break;
+      }
       case 'ollama':
         if (config.ollamaBaseUrl)
           return {
@@ -217,6 +270,17 @@ export class ModelCatalog {
   }
 
   /**
+   * Where an own `openai` or `openai-compatible` key's calls go: the server's address for `openai:` models, or
+   * the key's own endpoint, checked against MODEL_ENDPOINT_HOSTS again (400 once the operator took it off).
+   */
+  private ownOpenAIAddress(ownKey: Pick<OwnKey, 'keyType' | 'baseUrl'>) {
+    const { config } = this;
+    if (ownKey.keyType === 'openai-compatible' && ownKey.baseUrl !== null)
+      return { baseUrl: allowedEndpointUrl(ownKey.baseUrl, config.modelEndpointHosts), noRedirects: true };
+    return config.openaiBaseUrl ? { baseUrl: config.openaiBaseUrl } : {};
+  }
+
+  /**
    * What the OpenAI-compatible endpoint lists at `/models` (OPENAI_BASE_URL, or OpenAI's with a key), asked
    * once a minute at most, through the SDK; an endpoint that does not answer lists nothing.
    */
@@ -225,13 +289,58 @@ export class ModelCatalog {
     if (!config.openaiBaseUrl && !config.openaiApiKey) return Promise.resolve([]);
     const now = Date.now();
     if (this.listed && this.listed.until > now) return this.listed.ids;
-    const client = new OpenAI({
-      apiKey: config.openaiApiKey ?? 'none',
-      maxRetries: 0,
-      timeout: LIST_TIMEOUT_MS,
-      ...(config.openaiBaseUrl ? { baseURL: config.openaiBaseUrl } : {}),
-    });
-    const ids = (async () => {
+    const listed: Listed = {
+      until: now + LISTED_FOR_MS,
+      ids: this.listModels(
+        new OpenAI({
+          apiKey: config.openaiApiKey ?? 'none',
+          maxRetries: 0,
+          timeout: LIST_TIMEOUT_MS,
+          ...(config.openaiBaseUrl ? { baseURL: config.openaiBaseUrl } : {}),
+        }),
+        () => listed,
+      ),
+    };
+    this.listed = listed;
+    return listed.ids;
+  }
+
+  /**
+   * What a user's own openai-compatible endpoint lists at `/models`, with their key, by the same rules and
+   * kept as long; nothing when MODEL_ENDPOINT_HOSTS no longer allows its host.
+   */
+  private ownEndpointIds(own: NonNullable<OwnKeys['openai']>): Promise<string[]> {
+    const now = Date.now();
+    const kept = this.ownListed.get(own.id);
+    if (kept && kept.until > now) return kept.ids;
+    let baseURL: string;
+    try {
+      baseURL = allowedEndpointUrl(own.baseUrl ?? '', this.config.modelEndpointHosts);
+    } catch {
+      return Promise.resolve([]);
+    }
+    if (own.apiKey === null) return Promise.resolve([]);
+    if (this.ownListed.size >= OWN_LISTS_KEPT) this.ownListed.clear();
+    const listed: Listed = {
+      until: now + LISTED_FOR_MS,
+      ids: this.listModels(
+        new OpenAI({
+          apiKey: own.apiKey,
+          maxRetries: 0,
+          timeout: LIST_TIMEOUT_MS,
+          baseURL,
+          fetchOptions: { redirect: 'error' },
+        }),
+        () => listed,
+      ),
+    };
+    this.ownListed.set(own.id, listed);
+    return listed.ids;
+  }
+
+  /** An endpoint's models as `openai:` ids, at most 200; none when it does not answer (asked again in 5 s). */
+  private listModels(client: OpenAI, kept: () => Listed): Promise<string[]> {
+    return (async () => {
       const names: string[] = [];
       for await (const model of client.models.list()) {
         if (names.length >= 200) break;
@@ -241,10 +350,8 @@ export class ModelCatalog {
       return names;
     })().catch(() => {
       // Asked again soon rather than in a minute.
-      if (this.listed) this.listed.until = Date.now() + 5_000;
+      kept().until = Date.now() + 5_000;
       return [];
     });
-    this.listed = { until: now + LISTED_FOR_MS, ids };
-    return ids;
   }
 }

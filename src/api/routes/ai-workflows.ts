@@ -73,7 +73,7 @@ export const aiWorkflowRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       // The steps keep the model they name (another server may offer it); the answer says which run on the default.
       const { catalog } = app.models;
-      const offered = new Set(await catalog.ids(await app.apiKeys.hasActiveKey(userId)));
+      const offered = new Set(await catalog.ids(await app.models.ownKeys(userId)));
       const unavailableModels = workflowJSON.steps.flatMap((step) =>
         step.model && !offered.has(step.model)
           ? [{ order: step.order, name: step.name, model: step.model }]

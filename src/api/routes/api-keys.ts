@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { KeyCheck } from '../../ai';
-import { keyRejected, keyUnchecked, newApiKeySchema } from '../../domain/api-key';
+import {
+  API_KEY_TYPE_LABELS,
+  API_KEY_TYPES,
+  type ApiKeyType,
+  allowedEndpointUrl,
+  keyRejected,
+  keyUnchecked,
+  newApiKeySchema,
+} from '../../domain/api-key';
 import { ruleViolated } from '../../domain/errors';
 import { noContent, recordId, storedAt } from '../answer-schemas';
 import { userIdOf } from '../plugins/auth';
@@ -11,7 +19,8 @@ import { idParams } from '../request-schemas';
 const listedKey = z.object({
   id: recordId,
   keyName: z.string(),
-  keyType: z.string(),
+  keyType: z.enum(API_KEY_TYPES),
+  baseUrl: z.string().nullable().describe("openai-compatible: the key's endpoint; null for the other types"),
   isActive: z.boolean(),
   createdAt: storedAt,
   lastUsed: storedAt.nullable(),
@@ -27,13 +36,13 @@ const addedKey = listedKey.extend({
     .describe('What the provider said of the key when it was saved (a key it refuses is not saved: 400)'),
 });
 
-const keyCheckAnswer = (check: KeyCheck) =>
+const keyCheckAnswer = (check: KeyCheck, keyType: ApiKeyType) =>
   check.outcome === 'accepted'
     ? { outcome: 'accepted' as const, message: null }
-    : { outcome: 'unchecked' as const, message: keyUnchecked(check.reason) };
+    : { outcome: 'unchecked' as const, message: keyUnchecked(API_KEY_TYPE_LABELS[keyType], check.reason) };
 
 const usageAnswer = z.object({
-  /** -1: unlimited (an own active key). */
+  /** -1: unlimited (an own active key answers the server's default model). */
   remainingSteps: z.int(),
   usedSteps: z.int(),
 });
@@ -49,11 +58,18 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user/api-keys',
     { schema: { body: newApiKeySchema, response: { 201: addedKey } } },
     async (request, reply) => {
+      // An endpoint the server may not call is refused before anything is asked of it (400).
+      const { baseUrl } = request.body;
+      const body = {
+        ...request.body,
+        baseUrl: baseUrl === null ? null : allowedEndpointUrl(baseUrl, app.config.modelEndpointHosts),
+      };
       // Asked of the provider first: a key it refuses is not saved; one it cannot be asked about is.
-      const check = await app.models.checkKey(request.body);
-      if (check.outcome === 'rejected') throw ruleViolated(keyRejected(check.reason));
-      const key = await keys.add(userIdOf(request), request.body);
-      return reply.status(201).send({ ...key, check: keyCheckAnswer(check) });
+      const check = await app.models.checkKey(body);
+      const provider = API_KEY_TYPE_LABELS[body.keyType];
+      if (check.outcome === 'rejected') throw ruleViolated(keyRejected(provider, check.reason));
+      const key = await keys.add(userIdOf(request), body);
+      return reply.status(201).send({ ...key, check: keyCheckAnswer(check, body.keyType) });
     },
   );
 
@@ -67,6 +83,6 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/api/user/usage', { schema: { response: { 200: usageAnswer } } }, async (request) =>
-    keys.usage(userIdOf(request)),
+    keys.usage(userIdOf(request), await app.models.defaultKeyTypes()),
   );
 };

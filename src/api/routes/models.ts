@@ -19,13 +19,15 @@ const modelAnswer = z
             'Either way the answer is checked and asked for again when it does not fit.',
         ),
     }),
-    source: z.enum(['server', 'own key']).describe("own key: answered with the user's own key"),
+    source: z
+      .enum(['server', 'own key'])
+      .describe("own key: answered with the user's own key of that provider (the newest active one)"),
   })
   .meta({ id: 'Model' });
 
 /** The models a step may name: the default first. */
 export const modelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/models', { schema: { response: { 200: z.array(modelAnswer) } } }, async (request) =>
-    app.models.catalog.list(await app.apiKeys.hasActiveKey(userIdOf(request))),
+    app.models.catalog.list(await app.models.ownKeys(userIdOf(request))),
   );
 };

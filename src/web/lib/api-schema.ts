@@ -1232,7 +1232,7 @@ export interface components {
         structuredOutput: boolean | null;
       };
       /**
-       * @description own key: answered with the user's own key
+       * @description own key: answered with the user's own key of that provider (the newest active one)
        * @enum {string}
        */
       source: "server" | "own key";
@@ -3504,7 +3504,10 @@ export interface operations {
               /** Format: uuid */
               id: string;
               keyName: string;
-              keyType: string;
+              /** @enum {string} */
+              keyType: "gemini" | "openai" | "anthropic" | "openai-compatible";
+              /** @description openai-compatible: the key's endpoint; null for the other types */
+              baseUrl: string | null;
               isActive: boolean;
               /** Format: date-time */
               createdAt: string;
@@ -3547,7 +3550,9 @@ export interface operations {
            * @default gemini
            * @enum {string}
            */
-          keyType?: "gemini";
+          keyType?: "gemini" | "openai" | "anthropic" | "openai-compatible";
+          /** @description openai-compatible only, and required there: the endpoint with its version path */
+          baseUrl?: string;
         };
       };
     };
@@ -3559,7 +3564,10 @@ export interface operations {
             /** Format: uuid */
             id: string;
             keyName: string;
-            keyType: string;
+            /** @enum {string} */
+            keyType: "gemini" | "openai" | "anthropic" | "openai-compatible";
+            /** @description openai-compatible: the key's endpoint; null for the other types */
+            baseUrl: string | null;
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;

@@ -1,3 +1,5 @@
+import { API_KEY_TYPE_LABELS, type ApiKeyType } from '../../../domain/api-key';
+
 /**
  * The visible strings of the API keys screen. Their texts are a contract, checked with the shared
  * ones in lib/strings.test.ts; templated ones are functions.
@@ -5,7 +7,8 @@
 
 export const apiKeys = {
   title: 'Quản lý API Keys',
-  subtitle: 'Dùng Gemini API key của riêng bạn để chạy workflow không giới hạn.',
+  subtitle:
+    'Dùng API key của riêng bạn (Gemini, OpenAI, Anthropic hoặc endpoint OpenAI-compatible) để chạy các model của nhà cung cấp đó không giới hạn.',
   addKey: 'Thêm API Key',
   usageTitle: 'Mức sử dụng',
   unlimitedText: 'Bạn đang dùng API key của riêng mình: không giới hạn số steps.',
@@ -15,11 +18,11 @@ export const apiKeys = {
   remainingUnlimited: 'Còn lại: Không giới hạn',
   noActiveKeyTitle: 'Chưa có API key nào đang hoạt động',
   noActiveKeyText:
-    'Bạn đang dùng API key mặc định với số steps miễn phí có hạn. Thêm Gemini API key của riêng bạn để sử dụng không giới hạn.',
+    'Bạn đang dùng API key mặc định với số steps miễn phí có hạn. Thêm API key của riêng bạn để chạy các model của nhà cung cấp đó không giới hạn.',
   loadFailed: 'Không thể tải API keys',
   listTitle: 'API Keys của bạn',
   empty: 'Chưa có API key nào.',
-  keyType: (type: string) => (type === 'gemini' ? 'Gemini' : type),
+  keyType: (type: ApiKeyType) => API_KEY_TYPE_LABELS[type],
   active: 'Đang hoạt động',
   inactive: 'Không hoạt động',
   createdAt: (when: string) => `Tạo lúc: ${when}`,
@@ -31,8 +34,15 @@ export const apiKeys = {
   dialogDescription: 'Key được mã hóa khi lưu và không bao giờ được hiển thị lại.',
   keyName: 'Tên key',
   keyNamePlaceholder: 'VD: Gemini cá nhân',
+  provider: 'Nhà cung cấp',
   apiKey: 'API Key',
   apiKeyPlaceholder: 'Dán API key (bắt đầu bằng "AI...")',
+  otherApiKeyPlaceholder: 'Dán API key',
+  baseUrl: 'Base URL',
+  baseUrlPlaceholder: 'VD: https://llm.example.com/v1',
+  baseUrlHint: 'Địa chỉ endpoint kèm version path; chỉ các host server cho phép (MODEL_ENDPOINT_HOSTS).',
+  providerHint:
+    'Key chỉ dùng cho các model của nhà cung cấp đó; endpoint OpenAI-compatible thay cho endpoint OpenAI của server.',
   cancel: 'Hủy',
   submit: 'Thêm Key',
   submitting: 'Đang thêm...',

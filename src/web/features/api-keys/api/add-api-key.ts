@@ -5,13 +5,13 @@ import { apiKeysQueryOptions } from './get-api-keys';
 import { usageQueryOptions } from './get-usage';
 import { isUnauthorized } from './unauthorized';
 
-export type AddApiKeyInput = Omit<BodyOf<'/api/user/api-keys', 'post'>, 'keyType'>;
+export type AddApiKeyInput = BodyOf<'/api/user/api-keys', 'post'>;
 
-/** A key just saved, and what Gemini said of it (a key it refuses is not saved: the call fails). */
+/** A key just saved, and what its provider said of it (a key it refuses is not saved: the call fails). */
 export type AddedApiKey = AnswerOf<'/api/user/api-keys', 'post'>;
 
 export const addApiKey = async (input: AddApiKeyInput) =>
-  answerOf(await client.POST('/api/user/api-keys', { body: { ...input, keyType: 'gemini' } }));
+  answerOf(await client.POST('/api/user/api-keys', { body: input }));
 
 /** A new active key makes usage unlimited, so both the list and the usage are read again. */
 export function useAddApiKey() {

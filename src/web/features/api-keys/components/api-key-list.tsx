@@ -48,11 +48,18 @@ export function ApiKeyList({
                   <div className="min-w-0">
                     <div className="flex flex-wrap items-center gap-2">
                       <span className="truncate font-medium text-slate-900">{key.keyName}</span>
-                      <Badge tone="outline">{t.keyType(key.keyType)}</Badge>
+                      <Badge tone="outline" data-testid="api-key-type">
+                        {t.keyType(key.keyType)}
+                      </Badge>
                       <Badge tone={key.isActive ? 'green' : 'neutral'}>
                         {key.isActive ? t.active : t.inactive}
                       </Badge>
                     </div>
+                    {key.baseUrl ? (
+                      <p className="mt-1 truncate text-xs text-slate-600" data-testid="api-key-base-url">
+                        {key.baseUrl}
+                      </p>
+                    ) : null}
                     <p className="mt-1 text-xs text-slate-500">
                       {t.createdAt(shown(key.createdAt))}
                       {' · '}

@@ -45,7 +45,7 @@ export function ApiKeysPage() {
           <h1 className="text-2xl font-bold text-slate-900">{t.title}</h1>
           <p className="mt-1 text-sm text-slate-600">{t.subtitle}</p>
         </div>
-        <Button onClick={() => setAddOpen(true)} data-testid="add-api-key-button">
+        <Button onClick={() => setAddOpen(true)} className="shrink-0" data-testid="add-api-key-button">
           <Plus className="h-4 w-4" />
           {t.addKey}
         </Button>
