@@ -40,6 +40,19 @@ async function endpoint(schema: SchemaHandling): Promise<Endpoint> {
   return { fake, t, lan };
 }
 
+/** The endpoint of a describe block, started before its tests and closed after them. */
+function endpointFor(schema: SchemaHandling): Endpoint {
+  const e = {} as Endpoint;
+  beforeAll(async () => {
+    Object.assign(e, await endpoint(schema));
+  });
+  afterAll(async () => {
+    await e.t?.close();
+    await e.fake?.close();
+  });
+  return e;
+}
+
 const chats = (fake: FakeOpenAI) => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const systemOf = (body: { messages?: Array<{ role: string; content: string }> }) =>
   body.messages?.find((m) => m.role === 'system')?.content ?? '';
@@ -61,14 +74,7 @@ const structuredOutputOf = async ({ lan }: Endpoint) =>
     .structuredOutput;
 
 describe('an endpoint that enforces the schema', () => {
-  let e: Endpoint;
-  beforeAll(async () => {
-    e = await endpoint('enforced');
-  });
-  afterAll(async () => {
-    await e?.t.close();
-    await e?.fake.close();
-  });
+  const e = endpointFor('enforced');
 
   it('is probed once, then sent the schema alone; a restart and another instance keep the finding', async () => {
     expect(await structuredOutputOf(e)).toBeNull();
@@ -101,14 +107,7 @@ describe('an endpoint that enforces the schema', () => {
 });
 
 describe('an endpoint that takes the schema and does not enforce it', () => {
-  let e: Endpoint;
-  beforeAll(async () => {
-    e = await endpoint('ignored');
-  });
-  afterAll(async () => {
-    await e?.t.close();
-    await e?.fake.close();
-  });
+  const e = endpointFor('ignored');
 
   it('is sent the schema and the instruction, and what it answers is checked', async () => {
     const { labels, log } = await runIdeas(e, 'Một');
@@ -141,14 +140,7 @@ describe('an endpoint that takes the schema and does not enforce it', () => {
 });
 
 describe('an endpoint that refuses the schema parameter', () => {
-  let e: Endpoint;
-  beforeAll(async () => {
-    e = await endpoint('refused');
-  });
-  afterAll(async () => {
-    await e?.t.close();
-    await e?.fake.close();
-  });
+  const e = endpointFor('refused');
 
   it('is asked by the instruction alone, and the step answers', async () => {
     const { labels, log } = await runIdeas(e, 'Một');

@@ -35,57 +35,45 @@ function keyCheckOf(
   return { outcome: 'unchecked', reason: explained.message };
 }
 
-const fetchOptions = (noRedirects: boolean | undefined) =>
-  noRedirects ? { fetchOptions: { redirect: 'error' as const } } : {};
-
-/** Asks an OpenAI-compatible API for its models with the key: a call that needs the key and costs nothing. */
-export async function checkOpenAIKey({
+/** The SDK client's options for a key check: no retries, the check's time limit, no redirects when asked. */
+const clientOptions = ({ apiKey, baseUrl, timeoutMs = 10_000, noRedirects }: ProviderKeyCheckOptions) => ({
   apiKey,
-  baseUrl,
-  timeoutMs = 10_000,
-  noRedirects,
-}: ProviderKeyCheckOptions): Promise<KeyCheck> {
-  const client = new OpenAI({
-    apiKey,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    ...(baseUrl ? { baseURL: baseUrl } : {}),
-    ...fetchOptions(noRedirects),
-  });
+  maxRetries: 0,
+  timeout: timeoutMs,
+  ...(baseUrl ? { baseURL: baseUrl } : {}),
+  ...(noRedirects ? { fetchOptions: { redirect: 'error' as const } } : {}),
+});
+
+/** Asks the API something that needs the key and costs nothing; what its failure says of the key. */
+async function checkBy(
+  ask: () => Promise<unknown>,
+  failureOf: (error: unknown) => SdkFailure | null,
+  context: { provider: ProviderName; baseUrl: string; timeoutMs: number },
+): Promise<KeyCheck> {
   try {
-    await client.models.list();
+    await ask();
     return { outcome: 'accepted' };
   } catch (error) {
-    return keyCheckOf(error, openAIFailure(error), {
-      provider: 'OpenAI',
-      baseUrl: client.baseURL,
-      timeoutMs,
-    });
+    return keyCheckOf(error, failureOf(error), context);
   }
 }
 
-/** Asks Anthropic's API for one model with the key: a call that needs the key and costs nothing. */
-export async function checkAnthropicKey({
-  apiKey,
-  baseUrl,
-  timeoutMs = 10_000,
-  noRedirects,
-}: ProviderKeyCheckOptions): Promise<KeyCheck> {
-  const client = new Anthropic({
-    apiKey,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    ...(baseUrl ? { baseURL: baseUrl } : {}),
-    ...fetchOptions(noRedirects),
+/** Asks an OpenAI-compatible API for its models with the key. */
+export function checkOpenAIKey(options: ProviderKeyCheckOptions): Promise<KeyCheck> {
+  const client = new OpenAI(clientOptions(options));
+  return checkBy(() => client.models.list(), openAIFailure, {
+    provider: 'OpenAI',
+    baseUrl: client.baseURL,
+    timeoutMs: client.timeout,
   });
-  try {
-    await client.models.list({ limit: 1 });
-    return { outcome: 'accepted' };
-  } catch (error) {
-    return keyCheckOf(error, anthropicFailure(error), {
-      provider: 'Anthropic',
-      baseUrl: client.baseURL,
-      timeoutMs,
-    });
-  }
+}
+
+/** Asks Anthropic's API for one model with the key. */
+export function checkAnthropicKey(options: ProviderKeyCheckOptions): Promise<KeyCheck> {
+  const client = new Anthropic(clientOptions(options));
+  return checkBy(() => client.models.list({ limit: 1 }), anthropicFailure, {
+    provider: 'Anthropic',
+    baseUrl: client.baseURL,
+    timeoutMs: client.timeout,
+  });
 }

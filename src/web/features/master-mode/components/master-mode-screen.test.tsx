@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Toaster } from '@/components/ui/toaster';
-import { type Model, modelsQueryOptions } from '@/features/models/api/get-models';
+import { modelsQueryOptions } from '@/features/models/api/get-models';
+import { twoModels } from '@/features/models/testing';
 import { createQueryClient } from '@/lib/api-client';
 import { confirmations } from '@/lib/strings';
 import type { MasterSessionWithSteps, MasterStep } from '../../../../domain/master-mode/master-session';
@@ -102,22 +103,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const models: Model[] = [
-  {
-    id: 'openai:gpt-4.1-mini',
-    provider: 'openai',
-    name: 'gpt-4.1-mini',
-    capabilities: { streaming: true, structuredOutput: true },
-    source: 'server',
-  },
-  {
-    id: 'anthropic:claude-sonnet-5',
-    provider: 'anthropic',
-    name: 'claude-sonnet-5',
-    capabilities: { streaming: true, structuredOutput: false },
-    source: 'server',
-  },
-];
+const models = twoModels;
 
 function renderScreen() {
   const client = createQueryClient();

@@ -3,29 +3,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Model, modelsQueryOptions } from '@/features/models/api/get-models';
+import { modelsQueryOptions } from '@/features/models/api/get-models';
+import { twoModels } from '@/features/models/testing';
 import { aFlowStep } from '../../../../../domain/execution/testing';
 import type { Step } from '../../api/get-steps';
 import { StepModelPicker } from './step-model-picker';
 
 const step = aFlowStep(1, { id: '11111111-1111-4111-8111-111111111111', flowId: 'flow-1', name: 'Draft' });
 
-const models: Model[] = [
-  {
-    id: 'openai:gpt-4.1-mini',
-    provider: 'openai',
-    name: 'gpt-4.1-mini',
-    capabilities: { streaming: true, structuredOutput: true },
-    source: 'server',
-  },
-  {
-    id: 'anthropic:claude-sonnet-5',
-    provider: 'anthropic',
-    name: 'claude-sonnet-5',
-    capabilities: { streaming: true, structuredOutput: false },
-    source: 'server',
-  },
-];
+const models = twoModels;
 
 const fetchMock = vi.fn<typeof fetch>();
 const toRequest = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
