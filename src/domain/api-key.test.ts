@@ -6,8 +6,10 @@ import {
   BASE_URL_NOT_TAKEN,
   BASE_URL_REQUIRED,
   FILL_IN_EVERYTHING,
+  keyEndpoint,
   keyRejected,
   keyTypesAnswering,
+  newApiKeyForm,
   newApiKeySchema,
 } from './api-key';
 import { DomainError } from './errors';
@@ -48,12 +50,27 @@ describe('a new own API key', () => {
         baseUrl: ' https://llm.example.com/v1 ',
       }).baseUrl,
     ).toBe('https://llm.example.com/v1');
-    expect(messagesOf({ keyName: 'Mine', apiKey: 'k', keyType: 'openai-compatible' })).toEqual([
-      [['baseUrl'], BASE_URL_REQUIRED],
-    ]);
+    const hosts = ['llm.example.com'];
+    const endpointOf = (body: object) => keyEndpoint(newApiKeySchema.parse(body), hosts);
     expect(
-      messagesOf({ keyName: 'Mine', apiKey: 'k', keyType: 'anthropic', baseUrl: 'https://a.example.com' }),
-    ).toEqual([[['baseUrl'], BASE_URL_NOT_TAKEN]]);
+      endpointOf({
+        keyName: 'M',
+        apiKey: 'k',
+        keyType: 'openai-compatible',
+        baseUrl: 'https://llm.example.com/v1/',
+      }),
+    ).toBe('https://llm.example.com/v1');
+    expect(endpointOf({ keyName: 'M', apiKey: 'k', keyType: 'gemini', baseUrl: '  ' })).toBeNull();
+    expect(() => endpointOf({ keyName: 'Mine', apiKey: 'k', keyType: 'openai-compatible' })).toThrow(
+      BASE_URL_REQUIRED,
+    );
+    expect(() =>
+      endpointOf({ keyName: 'Mine', apiKey: 'k', keyType: 'anthropic', baseUrl: 'https://a.example.com' }),
+    ).toThrow(BASE_URL_NOT_TAKEN);
+    // The form says so beside the field before anything is sent.
+    expect(
+      newApiKeyForm.safeParse({ keyName: 'M', apiKey: 'k', keyType: 'openai-compatible' }).error?.issues,
+    ).toMatchObject([{ path: ['baseUrl'], message: BASE_URL_REQUIRED }]);
   });
 
   it('refuses an unknown type and a base URL over its limit', () => {

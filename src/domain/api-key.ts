@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleViolated } from './errors';
 import { FILLED, isFilled } from './filled-text';
 import { allowedOutsideUrl } from './outside-hosts';
 
@@ -49,7 +50,7 @@ export const BASE_URL_NOT_TAKEN =
 /**
  * A new own key (POST /api/user/api-keys). Blank fields answer one message, without a field name before it;
  * the 'AI' prefix of the key is not checked. `baseUrl` (blank: none) belongs to an `openai-compatible` key,
- * which needs one; where it may point is the server's to say (allowedEndpointUrl).
+ * which needs one: a rule of the product (keyEndpoint), not of the body's shape.
  */
 export const newApiKeySchema = z
   .strictObject({
@@ -63,14 +64,6 @@ export const newApiKeySchema = z
       .describe('openai-compatible only, and required there: the endpoint with its version path'),
   })
   .refine((body) => isFilled(body.keyName) && isFilled(body.apiKey), { message: FILL_IN_EVERYTHING })
-  .refine((body) => body.keyType !== 'openai-compatible' || isFilled(body.baseUrl), {
-    message: BASE_URL_REQUIRED,
-    path: ['baseUrl'],
-  })
-  .refine((body) => body.keyType === 'openai-compatible' || !isFilled(body.baseUrl), {
-    message: BASE_URL_NOT_TAKEN,
-    path: ['baseUrl'],
-  })
   // The document names the fields required too (the check sits on the body for its one message).
   .meta({ required: ['keyName', 'apiKey'] })
   .transform((body) => ({
@@ -82,6 +75,30 @@ export const newApiKeySchema = z
 
 /** A new own key as validated. */
 export type NewApiKey = z.output<typeof newApiKeySchema>;
+
+/**
+ * The endpoint of a new own key (null: none): an `openai-compatible` key needs one, no other type takes one
+ * (400 otherwise), and it may reach only the hosts MODEL_ENDPOINT_HOSTS lists.
+ */
+export function keyEndpoint(key: NewApiKey, allowedHosts: readonly string[]): string | null {
+  const problem = baseUrlProblem(key);
+  if (problem !== null) throw ruleViolated(problem);
+  return key.baseUrl === null ? null : allowedEndpointUrl(key.baseUrl, allowedHosts);
+}
+
+/** What is wrong with a new key's base URL for its type, if anything. */
+function baseUrlProblem(key: NewApiKey): string | null {
+  const compatible = key.keyType === 'openai-compatible';
+  if (compatible && key.baseUrl === null) return BASE_URL_REQUIRED;
+  if (!compatible && key.baseUrl !== null) return BASE_URL_NOT_TAKEN;
+  return null;
+}
+
+/** The keys page's form: the body, and the base URL's rule said at once beside its field. */
+export const newApiKeyForm = newApiKeySchema.superRefine((key, context) => {
+  const problem = baseUrlProblem(key);
+  if (problem !== null) context.addIssue({ code: 'custom', message: problem, path: ['baseUrl'] });
+});
 
 /**
  * An own key's endpoint, allowed only to the hosts MODEL_ENDPOINT_HOSTS lists, by the rule of every URL the

@@ -5,7 +5,7 @@ import {
   API_KEY_TYPE_LABELS,
   API_KEY_TYPES,
   type ApiKeyType,
-  allowedEndpointUrl,
+  keyEndpoint,
   keyRejected,
   keyUnchecked,
   newApiKeySchema,
@@ -59,11 +59,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: newApiKeySchema, response: { 201: addedKey } } },
     async (request, reply) => {
       // An endpoint the server may not call is refused before anything is asked of it (400).
-      const { baseUrl } = request.body;
-      const body = {
-        ...request.body,
-        baseUrl: baseUrl === null ? null : allowedEndpointUrl(baseUrl, app.config.modelEndpointHosts),
-      };
+      const body = { ...request.body, baseUrl: keyEndpoint(request.body, app.config.modelEndpointHosts) };
       // Asked of the provider first: a key it refuses is not saved; one it cannot be asked about is.
       const check = await app.models.checkKey(body);
       const provider = API_KEY_TYPE_LABELS[body.keyType];

@@ -12,7 +12,7 @@ import {
   API_KEY_MAX_LENGTH,
   API_KEY_NAME_MAX_LENGTH,
   API_KEY_TYPES,
-  newApiKeySchema,
+  newApiKeyForm,
 } from '../../../../domain/api-key';
 import { useAddApiKey } from '../api/add-api-key';
 import { apiKeys as t } from '../strings';
@@ -26,7 +26,7 @@ export function AddApiKeyDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const form = useForm({
-    resolver: zodResolver(newApiKeySchema),
+    resolver: zodResolver(newApiKeyForm),
     defaultValues: { keyName: '', apiKey: '', keyType: 'gemini', baseUrl: '' },
     // The base URL field leaves the form with its value when another provider is picked.
     shouldUnregister: true,
