@@ -55,8 +55,8 @@ const FIRST_BATCH_SIZE = 250;
 
 /**
  * Empties the read models (and drops the snapshots) and replays the whole log into them, one transaction
- * per batch (never one giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
- * COPY (see ReadModelBatch). Returns the number of events replayed.
+ * per batch (never one giant transaction). A batch's changes are the inline projectors' own, folded in
+ * memory and written with COPY (see ReadModelBatch). Returns the number of events replayed.
  *
  * `flows` and `steps` are not emptied: other tables hold the user's own records of a flow (its suggestions,
  * its chat context) and would go with its row. Each flow's row is written over, and its steps replaced, from
