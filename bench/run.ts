@@ -10,6 +10,7 @@ import { migrate } from '../src/api/database/migrate';
 import { benchAppend } from './append';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, measureCommands, measureRoundTrips } from './commands';
+import { benchGrowth } from './growth';
 import {
   type CommandTarget,
   call,
@@ -29,6 +30,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
 const REBUILDS = 3;
+/** `BENCH_ONLY=growth`: only the growth rows (a long execution against a new one), without the rest. */
+const ONLY = process.env.BENCH_ONLY;
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {
@@ -138,9 +141,21 @@ async function roundTrips(databaseUrl: string) {
   }
 }
 
+/** The growth rows: a step run on an execution of 10,000 events against one on a new execution. */
+async function growthRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const growth = await benchGrowth(await databases.fresh());
+  results.growth = growth.results;
+  rows.push(...growth.rows);
+}
+
 async function main() {
   const databases = await withDatabase();
   try {
+    if (ONLY === 'growth') {
+      await growthRows(databases);
+      return printRows(false);
+    }
+    if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'growth' can be run alone`);
     // 1. Append throughput against raw inserts, same run, same connection count.
     const append = await benchAppend(await databases.fresh());
     results.append = append;
@@ -255,6 +270,8 @@ async function main() {
       met: r.eventsPerSecond! >= 25_000,
     });
 
+    await growthRows(databases);
+
     // The built server as several instances behind nginx, each on a database of its own.
     const skipped = clusterSkipped();
     if (skipped) console.log(`cluster figures left out: ${skipped}`);
@@ -266,10 +283,14 @@ async function main() {
   } finally {
     await databases.close();
   }
+  printRows(true);
+}
 
+/** Prints the rows; with `all`, the web figure too, and writes them all to bench/results.json. */
+function printRows(all: boolean) {
   // Initial JS of the signed-out landing page (index.html's entry and its preloaded chunks), gzip.
   const index = path.join(ROOT, 'dist/web/index.html');
-  if (existsSync(index)) {
+  if (all && existsSync(index)) {
     const html = readFileSync(index, 'utf8');
     const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
     const bytes = scripts.reduce(
@@ -292,6 +313,8 @@ async function main() {
       `${row.figure.padEnd(width)} | ${row.value} | ${row.target} ${row.met === null ? '' : row.met ? '(met)' : '(NOT met)'}`,
     );
   }
+  // A run of some rows only leaves the last whole run's figures as they are.
+  if (!all) return;
   writeFileSync(
     path.join(ROOT, 'bench/results.json'),
     `${JSON.stringify({ measuredAt: new Date().toISOString(), ...results, rows }, null, 2)}\n`,

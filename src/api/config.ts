@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits, MAX_TEXT_CEILING } from '../domain/limits';
 import { modelIdSchema } from '../domain/model-choice';
+import { SNAPSHOT_EVERY } from '../domain/snapshot';
 
 const optionalText = z
   .string()
@@ -86,6 +87,7 @@ const environmentSchema = z.object({
   DEFAULT_MODEL: optionalText.pipe(modelIdSchema.optional()),
   FREE_STEP_ALLOWANCE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(15),
   MODEL_CALLS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(0).default(120),
+  SNAPSHOT_EVERY: z.coerce.number({ error: 'must be a number' }).int().min(0).default(SNAPSHOT_EVERY),
   MODEL_TIMEOUT_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(120_000),
   MAX_PROMPT_CHARS: z.coerce
     .number({ error: 'must be a number' })
@@ -176,6 +178,8 @@ export interface Config {
   /** The model of a step that names none; unset: the first of `models`, the endpoint's, Gemini's or offline. */
   defaultModel: string | undefined;
   freeStepAllowance: number;
+  /** A snapshot of an aggregate's state every this many events of its stream; 0: none. */
+  snapshotEvery: number;
   modelTimeoutMs: number;
   /** Model-calling requests one user may make per minute (step runs, generation, suggestions, ...); 0: no limit. */
   modelCallsPerMinute: number;
@@ -252,6 +256,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     models: e.MODELS,
     defaultModel: e.DEFAULT_MODEL,
     freeStepAllowance: e.FREE_STEP_ALLOWANCE,
+    snapshotEvery: e.SNAPSHOT_EVERY,
     modelTimeoutMs: e.MODEL_TIMEOUT_MS,
     modelCallsPerMinute: e.MODEL_CALLS_PER_MINUTE,
     logLevel: e.LOG_LEVEL,

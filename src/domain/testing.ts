@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Decider } from './decider';
 import { DomainError, type ProblemKind } from './errors';
+import { canonicalJson, type StateSnapshot } from './snapshot';
 
 /**
  * What a command is decided with in a test: a value, or one made from the state the history folds to and its
@@ -58,4 +60,28 @@ export function given<State, Command, Event, Context>(
       };
     },
   };
+}
+
+/**
+ * Checks that every state of the histories' folds (the initial one too) comes back equal, fields and all,
+ * once encoded, stored as JSON text and decoded; returns a hash of those states' canonical JSON. A decider's
+ * snapshot test holds the hash, with the shape, to stored values: a change to the state or to evolve
+ * changes the hash, and whoever makes it bumps the shape (so old snapshots go unread) with the new hash.
+ */
+export function snapshotFingerprint<State, Event>(
+  decider: Pick<Decider<State, unknown, Event, unknown>, 'initialState' | 'evolve'>,
+  snapshot: StateSnapshot<State>,
+  histories: readonly (readonly Event[])[],
+): string {
+  const hash = createHash('sha256');
+  for (const history of histories) {
+    let state = decider.initialState();
+    for (const event of [undefined, ...history]) {
+      if (event !== undefined) state = decider.evolve(state, event);
+      const stored = JSON.stringify(snapshot.encode(state));
+      expect(snapshot.decode(JSON.parse(stored))).toStrictEqual(state);
+      hash.update(canonicalJson(snapshot.encode(state)));
+    }
+  }
+  return hash.digest('hex');
 }

@@ -9,6 +9,7 @@ import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey 
 import { LogTailer, type TailOptions } from './log-tailer';
 import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
+import { readStreamFromSnapshot, type Snapshot, writeSnapshot } from './snapshots';
 import { streamVersion } from './stream-version';
 import type { AppendResult, Checkpoint, ExpectedVersion, NewEvent, RecordedEvent } from './types';
 import { type StreamCheck, streamHashes, verifyStreams } from './verify-stream';
@@ -82,6 +83,23 @@ export class EventStore {
 
   readStream(streamId: string, options: { after?: number; limit?: number } = {}) {
     return readStream(this.sql, streamId, options);
+  }
+
+  /**
+   * The stream from its newest snapshot of `shape` on: the snapshot and the events after it (all of them when
+   * there is none). For a command's load only: a snapshot is a cache, and what must show the log itself (a
+   * replay, the state at a position) reads it with readStream.
+   */
+  readStreamFromSnapshot(streamId: string, shape: string) {
+    return readStreamFromSnapshot(this.sql, streamId, shape);
+  }
+
+  /**
+   * The statement that stores a snapshot (kept only if newer than the stream's stored one of its shape): sent
+   * in an append's transaction through `withStatements`, or alone when `tx` is left out.
+   */
+  writeSnapshot(snapshot: Snapshot, tx?: TransactionSql): Statement {
+    return writeSnapshot(tx ?? this.sql, snapshot);
   }
 
   /** A page of the gap-safe feed of every stream, strictly after `after` (null: from the start). */

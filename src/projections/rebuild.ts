@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import type { FeedPage, FeedRead, ReplayedEvent } from '../eventstore';
+import { type FeedPage, type FeedRead, type ReplayedEvent, SNAPSHOTS_TABLE } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
 import {
   begunExecutionStreamsChanges,
@@ -54,9 +54,9 @@ export const REBUILD_BATCH_SIZE = 4000;
 const FIRST_BATCH_SIZE = 250;
 
 /**
- * Empties the read models and replays the whole log into them, one transaction per batch (never one
- * giant transaction). A batch's changes are the inline projectors' own, folded in memory and written with
- * COPY (see ReadModelBatch). Returns the number of events replayed.
+ * Empties the read models (and drops the snapshots) and replays the whole log into them, one transaction
+ * per batch (never one giant transaction). A batch's changes are the inline projectors' own, folded in
+ * memory and written with COPY (see ReadModelBatch). Returns the number of events replayed.
  *
  * `flows` and `steps` are not emptied: other tables hold the user's own records of a flow (its suggestions,
  * its chat context) and would go with its row. Each flow's row is written over, and its steps replaced, from
@@ -69,7 +69,9 @@ export async function rebuildProjections(
 ): Promise<number> {
   let size = Math.min(FIRST_BATCH_SIZE, batchSize);
   let [, page] = await Promise.all([
-    sql.unsafe(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`),
+    // The aggregates' snapshots go too: a cache of folds, written again by the loads and appends that follow
+    // (a rebuild is what an operator runs after evolve or the log changed).
+    sql.unsafe(`TRUNCATE ${[...READ_MODEL_TABLES, SNAPSHOTS_TABLE].join(', ')}`),
     log.replayFeed({ after: null, limit: size }),
   ]);
   let replayed = 0;

@@ -35,6 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     models: [],
     defaultModel: undefined,
     freeStepAllowance: 15,
+    snapshotEvery: 100,
     modelTimeoutMs: 120_000,
     modelCallsPerMinute: 120,
     logLevel: 'silent',

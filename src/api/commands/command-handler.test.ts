@@ -19,6 +19,11 @@ const counter: Aggregate<number, Command, Event, null> = {
     evolve: (state) => state + 1,
     decide: (command) => [{ type: command.type === 'Count' ? 'Counted' : 'AnswerRecorded', data: null }],
   },
+  snapshot: {
+    shape: 'counter.1',
+    encode: (state) => state,
+    decode: (json) => (typeof json === 'number' ? json : null),
+  },
   recordsOutcome: (command) => command.type === 'RecordAnswer',
   kind: 'personal',
   holderOf: () => ({ ownerId: 'u', workspaceId: null }),
@@ -35,6 +40,7 @@ function contendedStore(losses: number, retry: RetryPolicy = DEFAULT_RETRY_POLIC
   const store = {
     findKeyedCommand: async () => null,
     readStream: async () => ({ version, events: [] }),
+    readStreamFromSnapshot: async () => ({ version, snapshot: null, events: [] }),
     append: async (streamId: string, _type: string, expected: number | 'no_stream', events: NewEvent[]) => {
       appends++;
       if (lost < losses) {
@@ -125,6 +131,7 @@ const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
       return state.on ? [{ type: 'SwitchedOff', data: null }] : [];
     },
   },
+  snapshot: { shape: 'lamp.1', encode: (state) => state, decode: (json) => json as Lamp },
   recordsOutcome: () => false,
   kind: 'personal',
   holderOf: (state) => (state.owner === null ? undefined : { ownerId: state.owner, workspaceId: null }),
@@ -156,10 +163,10 @@ function logInMemory() {
   };
   const store = {
     findKeyedCommand: async () => null,
-    readStream: async (streamId: string) => {
+    readStreamFromSnapshot: async (streamId: string) => {
       reads++;
       const events = streams.get(streamId) ?? [];
-      return { version: events.length, events };
+      return { version: events.length, snapshot: null, events };
     },
     append: async (streamId: string, _type: string, expected: number | 'no_stream', events: NewEvent[]) => {
       const recorded = write(streamId, expected, events);

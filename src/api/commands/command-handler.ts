@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
 import type { Decider } from '../../domain/decider';
 import { conflict } from '../../domain/errors';
+import { SNAPSHOT_EVERY, type StateSnapshot, snapshotDue } from '../../domain/snapshot';
 import {
   ConcurrencyConflict,
   type EventStore,
@@ -37,6 +38,10 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   /** In messages: '{name} not found', '{name} already exists'. */
   name: string;
   decider: Decider<State, Command, Event, Context>;
+  /** How its state is stored as a snapshot and read back (see StateSnapshot), next to its decider. */
+  snapshot: StateSnapshot<State>;
+  /** A snapshot every this many events of a stream; the handler's default (SNAPSHOT_EVERY) when absent; 0: none. */
+  snapshotEvery?: number;
   /**
    * Whether the command records the outcome of work already done (a model's answer): such a command
    * commutes with the others of its stream, so it is retried on conflicts until it is stored, never dropped.
@@ -113,6 +118,7 @@ export class CommandHandler {
   private readonly appendedListeners: ((streamId: string) => void)[] = [];
   private readonly reactions: EventReaction[] = [];
   private readonly kept = new KeptStates();
+  private readonly snapshotEvery: number;
 
   constructor(
     private readonly store: EventStore,
@@ -120,7 +126,11 @@ export class CommandHandler {
     readonly retry: Readonly<RetryPolicy>,
     /** A user's role in a workspace (null: not a member), asked only of records in a workspace. */
     private readonly roles: WorkspaceRoles,
-  ) {}
+    /** `snapshotEvery`: the aggregates' default interval of snapshots (SNAPSHOT_EVERY); 0: none. */
+    options: { snapshotEvery?: number } = {},
+  ) {
+    this.snapshotEvery = options.snapshotEvery ?? SNAPSHOT_EVERY;
+  }
 
   /** Told of every stream a command of this process appended to, right after the commit. */
   onAppended(listener: (streamId: string) => void) {
@@ -145,16 +155,69 @@ export class CommandHandler {
     return loaded;
   }
 
-  /** The aggregate folded from its stream, whoever may see it: the caller asks the access rule. */
+  /**
+   * The aggregate folded from its stream, whoever may see it: the caller asks the access rule. Folded from
+   * the stream's newest snapshot of the aggregate's shape on, or from its start when there is none or it
+   * cannot be decoded; a load that had to fold a snapshot's interval or more stores one at its version.
+   */
   private async read<S, C extends { type: string }, E extends DecidedEvent, X>(
     aggregate: Aggregate<S, C, E, X>,
     id: string,
   ): Promise<Loaded<S>> {
-    const { version, events } = await this.store.readStream(aggregate.streamPrefix + id);
-    const state = events
-      .map((e) => eventOf<E>(e))
-      .reduce(aggregate.decider.evolve, aggregate.decider.initialState());
+    const streamId = aggregate.streamPrefix + id;
+    const { evolve, initialState } = aggregate.decider;
+    const read = await this.store.readStreamFromSnapshot(streamId, aggregate.snapshot.shape);
+    let { version, events } = read;
+    const from =
+      read.snapshot && read.snapshot.version <= version ? decoded(aggregate, read.snapshot.state) : null;
+    if (read.snapshot !== null && from === null) {
+      // Of another make than this decider's, or written wrong: a cache that cannot be read is not read.
+      ({ version, events } = await this.store.readStream(streamId));
+    }
+    const state = events.map((e) => eventOf<E>(e)).reduce(evolve, from ?? initialState());
+    const every = this.everyOf(aggregate);
+    if (every > 0 && events.length >= every) {
+      const snapshot = {
+        streamId,
+        shape: aggregate.snapshot.shape,
+        version,
+        state: aggregate.snapshot.encode(state),
+      };
+      // A cache: when it cannot be written, the next load folds these events again, and nothing else is lost.
+      await this.store.writeSnapshot(snapshot).catch(() => {});
+    }
     return { state, version };
+  }
+
+  private everyOf<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+  ) {
+    return aggregate.snapshotEvery ?? this.snapshotEvery;
+  }
+
+  /**
+   * The statement storing the aggregate's snapshot when the append from `before` to the recorded events
+   * crosses a multiple of its interval: the state folded from the events as recorded (through JSON, as a load
+   * reads them), written in the append's transaction so that it is stored exactly when the events are.
+   */
+  private snapshotOf<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    tx: TransactionSql,
+    before: Loaded<S>,
+    recorded: RecordedEvent[],
+  ): Statement[] {
+    const last = recorded.at(-1);
+    if (last === undefined || !snapshotDue(before.version, last.streamPosition, this.everyOf(aggregate)))
+      return [];
+    const state = recorded.map((e) => eventOf<E>(e)).reduce(aggregate.decider.evolve, before.state);
+    const { streamId, streamPosition: version } = last;
+    const snapshot = {
+      streamId,
+      shape: aggregate.snapshot.shape,
+      version,
+      state: aggregate.snapshot.encode(state),
+    };
+    return [this.store.writeSnapshot(snapshot, tx)];
   }
 
   /**
@@ -283,6 +346,7 @@ export class CommandHandler {
               ...aggregate.project(tx, recorded, loaded),
               ...(options.withEvents ? [options.withEvents(tx, decided)] : []),
               ...this.reactions.flatMap((reaction) => reaction(tx, recorded, source)),
+              ...this.snapshotOf(aggregate, tx, loaded, recorded),
             ],
             idempotency,
           },
@@ -340,6 +404,18 @@ const backOff = (attempt: number, maxMs: number) =>
 /** Where the command handler learns a user's role in a workspace. */
 export interface WorkspaceRoles {
   roleOf(workspaceId: string, userId: string): Promise<Role | null>;
+}
+
+/** The state a stored snapshot holds; null when the aggregate's decode refuses it. */
+function decoded<S, C extends { type: string }, E extends DecidedEvent, X>(
+  aggregate: Aggregate<S, C, E, X>,
+  json: unknown,
+): S | null {
+  try {
+    return json === undefined ? null : aggregate.snapshot.decode(json);
+  } catch {
+    return null;
+  }
 }
 
 const eventOf = <E extends DecidedEvent>(recorded: Pick<RecordedEvent, 'type' | 'data'>) =>

@@ -1,4 +1,5 @@
 import { decider } from '../../domain/execution/decider';
+import { executionSnapshot } from '../../domain/execution/snapshot';
 import type {
   DecideContext,
   ExecutionCommand,
@@ -16,6 +17,7 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     streamPrefix: EXECUTION_STREAM_PREFIX,
     name: 'Execution',
     decider,
+    snapshot: executionSnapshot,
     recordsOutcome: (command) => command.type === 'CompleteStepRun' || command.type === 'FailStepRun',
     kind: 'execution',
     holderOf: (state) =>

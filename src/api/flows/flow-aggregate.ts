@@ -1,6 +1,7 @@
 import type { FlowCommand, FlowContext } from '../../domain/flow/commands';
 import { decider } from '../../domain/flow/decider';
 import { FLOW_STREAM_PREFIX, type FlowEvent, type FlowState } from '../../domain/flow/events';
+import { flowSnapshot } from '../../domain/flow/snapshot';
 import { flowStatements } from '../../projections/project-flow-events';
 import type { Aggregate } from '../commands/command-handler';
 
@@ -10,6 +11,7 @@ export const flowAggregate: Aggregate<FlowState, FlowCommand, FlowEvent, FlowCon
   streamPrefix: FLOW_STREAM_PREFIX,
   name: 'Flow',
   decider,
+  snapshot: flowSnapshot,
   recordsOutcome: () => false,
   kind: 'flow',
   holderOf: (state) =>

@@ -2,6 +2,7 @@ import type { TransactionSql } from 'postgres';
 import type { MasterCommand, MasterContext } from '../../domain/master-mode/commands';
 import { decider } from '../../domain/master-mode/decider';
 import { MASTER_STREAM_PREFIX, type MasterEvent, type MasterState } from '../../domain/master-mode/events';
+import { masterSnapshot } from '../../domain/master-mode/snapshot';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import { masterStatements } from '../../projections/project-master-events';
 import type { Aggregate, Loaded } from '../commands/command-handler';
@@ -15,6 +16,7 @@ export const masterAggregate: Aggregate<MasterState, MasterCommand, MasterEvent,
   streamPrefix: MASTER_STREAM_PREFIX,
   name: 'Master mode session',
   decider,
+  snapshot: masterSnapshot,
   recordsOutcome: (command) => command.type === 'CompleteRowRun' || command.type === 'FailRowRun',
   kind: 'master-session',
   // A session is its opener's alone, whatever workspace its flow is in.

@@ -13,7 +13,9 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const commands = new CommandHandler(app.store, DEFAULT_RETRY_POLICY, new WorkspacesRepository(app.sql));
+    const commands = new CommandHandler(app.store, DEFAULT_RETRY_POLICY, new WorkspacesRepository(app.sql), {
+      snapshotEvery: app.config.snapshotEvery,
+    });
     app.decorate('commands', commands);
     // A state kept for commands is dropped once another process's event of its stream is seen.
     app.eventFeed.onEvents((events) => {
@@ -24,6 +26,6 @@ export default fp(
     name: 'commands',
     fastify: '5.x',
     dependencies: ['event-feed'],
-    decorators: { fastify: ['sql', 'store'] },
+    decorators: { fastify: ['sql', 'store', 'config'] },
   },
 );

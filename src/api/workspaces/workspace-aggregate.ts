@@ -5,6 +5,7 @@ import {
   type WorkspaceEvent,
   type WorkspaceState,
 } from '../../domain/workspace/events';
+import { workspaceSnapshot } from '../../domain/workspace/snapshot';
 import { workspaceStatements } from '../../projections/project-workspace-events';
 import type { Aggregate } from '../commands/command-handler';
 
@@ -24,6 +25,7 @@ export const workspaceAggregate: Aggregate<
   streamPrefix: WORKSPACE_STREAM_PREFIX,
   name: 'Workspace',
   decider,
+  snapshot: workspaceSnapshot,
   recordsOutcome: () => false,
   kind: 'workspace',
   holderOf: (state) =>
