@@ -10,6 +10,7 @@ import { migrate } from '../src/api/database/migrate';
 import { benchAppend } from './append';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, measureCommands, measureRoundTrips } from './commands';
+import { benchGrowth } from './growth';
 import {
   type CommandTarget,
   call,
@@ -255,6 +256,9 @@ async function main() {
       met: r.eventsPerSecond! >= 25_000,
     });
 
+    // Growth: a row of an Execute All, a first page of a list, as the work grows (bench/growth.ts).
+    await growthRows(await databases.fresh());
+
     // The built server as several instances behind nginx, each on a database of its own.
     const skipped = clusterSkipped();
     if (skipped) console.log(`cluster figures left out: ${skipped}`);
@@ -285,13 +289,7 @@ async function main() {
     });
   }
 
-  const width = Math.max(...rows.map((row) => row.figure.length));
-  console.log(`\n${'figure'.padEnd(width)} | value | target`);
-  for (const row of rows) {
-    console.log(
-      `${row.figure.padEnd(width)} | ${row.value} | ${row.target} ${row.met === null ? '' : row.met ? '(met)' : '(NOT met)'}`,
-    );
-  }
+  printRows();
   writeFileSync(
     path.join(ROOT, 'bench/results.json'),
     `${JSON.stringify({ measuredAt: new Date().toISOString(), ...results, rows }, null, 2)}\n`,
@@ -299,7 +297,34 @@ async function main() {
   console.log('\nwritten to bench/results.json');
 }
 
-main().then(
+async function growthRows(databaseUrl: string) {
+  const growth = await benchGrowth(databaseUrl);
+  results.growth = growth.results;
+  rows.push(...growth.rows);
+}
+
+function printRows() {
+  const width = Math.max(...rows.map((row) => row.figure.length));
+  console.log(`\n${'figure'.padEnd(width)} | value | target`);
+  for (const row of rows) {
+    console.log(
+      `${row.figure.padEnd(width)} | ${row.value} | ${row.target} ${row.met === null ? '' : row.met ? '(met)' : '(NOT met)'}`,
+    );
+  }
+}
+
+/** `BENCH_ONLY=lists`: the growth rows alone, printed (bench/results.json keeps the last full run). */
+async function listsOnly() {
+  const databases = await withDatabase();
+  try {
+    await growthRows(await databases.fresh());
+  } finally {
+    await databases.close();
+  }
+  printRows();
+}
+
+(process.env.BENCH_ONLY === 'lists' ? listsOnly() : main()).then(
   () => process.exit(0),
   (error) => {
     console.error(error);
