@@ -11,6 +11,7 @@ import { benchAppend } from './append';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, measureCommands, measureRoundTrips } from './commands';
 import { benchGrowth } from './growth';
+import { benchListGrowth } from './list-growth';
 import {
   type CommandTarget,
   call,
@@ -30,7 +31,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
 const REBUILDS = 3;
-/** `BENCH_ONLY=growth`: only the growth rows (a long execution against a new one), without the rest. */
+/**
+ * `BENCH_ONLY=growth`: only the growth rows of step runs (a long execution against a new one); `lists`: only
+ * those of Execute All and of lists' first pages; without the rest.
+ */
 const ONLY = process.env.BENCH_ONLY;
 
 const rows: Row[] = [];
@@ -148,6 +152,13 @@ async function growthRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   rows.push(...growth.rows);
 }
 
+/** The growth rows of Execute All (its last rows against its first) and of lists' first pages (long against short). */
+async function listGrowthRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const growth = await benchListGrowth(await databases.fresh());
+  results.listGrowth = growth.results;
+  rows.push(...growth.rows);
+}
+
 async function main() {
   const databases = await withDatabase();
   try {
@@ -155,7 +166,11 @@ async function main() {
       await growthRows(databases);
       return printRows(false);
     }
-    if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'growth' can be run alone`);
+    if (ONLY === 'lists') {
+      await listGrowthRows(databases);
+      return printRows(false);
+    }
+    if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'growth' or 'lists' can be run alone`);
     // 1. Append throughput against raw inserts, same run, same connection count.
     const append = await benchAppend(await databases.fresh());
     results.append = append;
@@ -271,6 +286,7 @@ async function main() {
     });
 
     await growthRows(databases);
+    await listGrowthRows(databases);
 
     // The built server as several instances behind nginx, each on a database of its own.
     const skipped = clusterSkipped();

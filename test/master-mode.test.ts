@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineProvider, type ModelProvider, type ModelRequest } from '../src/ai';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { rebuildProjections } from '../src/projections/rebuild';
@@ -528,6 +528,87 @@ describe('master mode', () => {
       expect(reset.json().steps.map((s: MasterStep) => s.result)).toEqual(['']);
       expect((await alice.get(`/api/master-mode/session/${session.id}/runs`)).json()).toHaveLength(1);
     });
+  });
+
+  describe('Execute All reads what each row needs', () => {
+    it('sees an edit, an added row and a single run made while a row was running', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'Slow', systemPrompt: 'WAIT for it' });
+      const second = await addRow(alice, session.id, { stepName: 'B', stepType: 'text', userInput: 'old' });
+      await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: '[[row-2]] [[row-4]]' });
+      const fourth = await addRow(alice, session.id, { stepName: 'D', stepType: 'text', userInput: 'four' });
+      const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      expect(all.statusCode).toBe(202);
+      await expect.poll(() => model.waiting()).toBe(true);
+      // While row 1 waits: row 2 edited, row 4 run on its own, a row 5 added.
+      expect((await alice.put(`/api/master-mode/steps/${second.id}`, { userInput: 'new' })).statusCode).toBe(
+        200,
+      );
+      expect((await alice.post(`/api/master-mode/execute/${fourth.id}`)).json().result).toBe('four');
+      await addRow(alice, session.id, { stepName: 'E', stepType: 'text', userInput: '[[row-3]]!' });
+      model.release();
+      expect((await executeAllEnded(callOf(alice), session.id, all.json().runAllId)).outcome).toBe(
+        'completed',
+      );
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual([
+        'answered after the wait',
+        'new',
+        'new four',
+        'four',
+        'new four!',
+      ]);
+    });
+
+    it('sees a single run recorded between its rows, without any edit of the rows', async () => {
+      const session = await newSession(alice);
+      await addRow(alice, session.id, { stepName: 'Slow', systemPrompt: 'WAIT for it' });
+      await addRow(alice, session.id, { stepName: 'B', stepType: 'text', userInput: '[[row-3]]' });
+      const third = await addRow(alice, session.id, { stepName: 'C', stepType: 'text', userInput: 'three' });
+      const all = await alice.post(`/api/master-mode/execute-all/${session.id}`);
+      await expect.poll(() => model.waiting()).toBe(true);
+      expect((await alice.post(`/api/master-mode/execute/${third.id}`)).statusCode).toBe(200);
+      model.release();
+      await executeAllEnded(callOf(alice), session.id, all.json().runAllId);
+      expect((await sessionOf(alice, session.id)).steps.map((s) => s.result)).toEqual([
+        'answered after the wait',
+        'three',
+        'three',
+      ]);
+    });
+
+    it('reads as much per row over 200 rows as over 10: what it read is carried from row to row', async () => {
+      const readStream = vi.spyOn(t.store, 'readStream');
+      const rows = vi.spyOn(t.app.masterSessions, 'rows');
+      /** The events of the session's stream and the rows of the session read by an Execute All, per row. */
+      async function readPerRow(count: number) {
+        const session = await newSession(alice);
+        for (let i = 0; i < count; i++)
+          await addRow(alice, session.id, { stepName: `R${i}`, stepType: 'text', userInput: `${i}` });
+        readStream.mockClear();
+        rows.mockClear();
+        expect((await executeAllToTheEnd(callOf(alice), session.id)).outcome).toBe('completed');
+        const streams = readStream.mock.calls.map(([streamId]) => streamId);
+        const events = (await Promise.all(readStream.mock.results.map((result) => result.value)))
+          .filter((_, i) => streams[i] === `master-${session.id}`)
+          .reduce((sum, read) => sum + read.events.length, 0);
+        const rowsRead = (await Promise.all(rows.mock.results.map((result) => result.value)))
+          .filter((_, i) => rows.mock.calls[i]![0] === session.id)
+          .reduce((sum, read) => sum + read.length, 0);
+        return { events: events / count, rows: rowsRead / count };
+      }
+      try {
+        const short = await readPerRow(10);
+        const long = await readPerRow(200);
+        // Read again each row, the stream's events and the rows would grow with the rows run: 20 times as
+        // many per row over 200 rows as over 10. Carried, they are read once or twice in all.
+        expect(long.events).toBeLessThanOrEqual(short.events);
+        expect(long.rows).toBeLessThanOrEqual(short.rows);
+        expect(long.rows).toBeGreaterThan(0);
+      } finally {
+        readStream.mockRestore();
+        rows.mockRestore();
+      }
+    }, 120_000);
   });
 
   describe('the free allowance', () => {

@@ -91,7 +91,8 @@ describe.skipIf(skipReason !== null)(
       const listHeld = new Promise<void>((resolve) => {
         releaseList = resolve;
       });
-      await page.route('**/api/flows', async (route) => {
+      // The list is read a page at a time: its first page, `?limit=50`.
+      await page.route('**/api/flows?*', async (route) => {
         await listHeld;
         await route.continue();
       });
@@ -102,7 +103,7 @@ describe.skipIf(skipReason !== null)(
       releaseList();
       const market = page.getByTestId('flow-card').filter({ hasText: 'Phân tích thị trường' });
       await market.waitFor();
-      await page.unroute('**/api/flows');
+      await page.unroute('**/api/flows?*');
       expect(await tea.getByTestId('flow-card-last-run').textContent()).toMatch(/^Last run: \S/);
       expect(await market.getByTestId('flow-card-last-run').count()).toBe(0);
       expect(await tea.getByTestId('flow-card-step-count').textContent()).toBe('2 Steps');
@@ -216,6 +217,22 @@ describe.skipIf(skipReason !== null)(
       const remaining = await callApi(page, server.url, 'GET', '/api/flows');
       expect(remaining.map((flow: { name: string }) => flow.name)).toEqual(['Blog về Trà']);
       await screenshot(page, 'flows-list-06-deleted');
+
+      // A long list is read a page at a time: 50 flows first, the next as its end scrolls into view.
+      for (let i = 1; i <= 60; i++)
+        await callApi(page, server.url, 'POST', '/api/flows', {
+          name: `Flow số ${i}`,
+          description: 'Một flow',
+        });
+      await page.reload();
+      const cards = page.getByTestId('flow-card');
+      await expect.poll(() => cards.count()).toBe(50);
+      expect(await cards.first().getByTestId('flow-card-name').textContent()).toBe('Flow số 60');
+      await page.getByTestId('flows-load-more').scrollIntoViewIfNeeded();
+      await expect.poll(() => cards.count()).toBe(61);
+      expect(await cards.last().getByTestId('flow-card-name').textContent()).toBe('Blog về Trà');
+      expect(await page.getByTestId('flows-load-more').count()).toBe(0);
+      await screenshot(page, 'flows-list-07-second-page');
     });
   },
 );

@@ -95,7 +95,8 @@ export class FlowsRepository {
     const rows = keyset(sql, FLOWS_ORDER, page);
     const where =
       workspaceId === null
-        ? sql`f.workspace_id IS NULL AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`
+        ? // The user's own flows are theirs by definition: named so, a page is a range of flows_own_list_idx.
+          sql`f.workspace_id IS NULL AND f.user_id = ${userId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`
         : sql`f.workspace_id = ${workspaceId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
     return sql<Keyed<FlowListRow>[]>`
       SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,

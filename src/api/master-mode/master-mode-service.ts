@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DomainError, notFound, ruleViolated } from '../../domain/errors';
 import { type CrashSweepFacts, INTERRUPTED } from '../../domain/interrupted-runs';
 import type { MasterCommand } from '../../domain/master-mode/commands';
-import { type ExecuteAllOutcome, type MasterState, masterStreamId } from '../../domain/master-mode/events';
+import {
+  type ExecuteAllOutcome,
+  type MasterEvent,
+  type MasterState,
+  masterStreamId,
+} from '../../domain/master-mode/events';
 import type {
   CreateMasterStep,
   ExecuteAllRecord,
@@ -18,7 +23,7 @@ import {
   rowLabel,
 } from '../../domain/master-mode/row-run';
 import { parseModelId } from '../../domain/model-choice';
-import type { CommandHandler, Loaded } from '../commands/command-handler';
+import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { Config } from '../config';
 import type { RunRegistry } from '../executions/run-registry';
 import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
@@ -27,6 +32,18 @@ import type { ServerInstance } from '../server-instance';
 import { masterAggregate } from './master-aggregate';
 import { callApiRow } from './master-api-call';
 import type { MasterSessionsRepository, NewRow } from './master-sessions-repository';
+
+/** A row run's outcome: the row with its result, and the session's state after its run. */
+interface RowRan {
+  row: MasterStep;
+  loaded: Loaded<MasterState>;
+  /** Whether only the run's own events were appended since the state it started from. */
+  ownEventsOnly: boolean;
+}
+
+/** Whether `after` is `before` with only the command's own events: no other command's came between. */
+const onlyItsOwnEvents = (before: Loaded<MasterState>, after: Handled<MasterState, MasterEvent>) =>
+  after.version === before.version + after.events.length;
 
 /** What Execute All answers at once: the rows run after it, followed by the session's pushed events. */
 export interface ExecuteAllStarted {
@@ -42,8 +59,8 @@ export interface ExecuteAllStarted {
  * or a second run of a row, in any server process); a run's answer is written to its row in the same
  * transaction. ai rows go through the same provider choice and free allowance as flow step runs, and their
  * tokens reach the session's sockets as they come. Execute All answers once it has started and runs the
- * rows in order after its answer, each after the previous ends, reading the stream between rows, so a Stop
- * sent to any server process ends it; how it goes is told by the session's events.
+ * rows in order after its answer, each after the previous ends, looking at the stream's version between rows,
+ * so a Stop sent to any server process ends it; how it goes is told by the session's events.
  */
 export class MasterModeService {
   /** The Execute Alls this process is running, by id, until their end is recorded. */
@@ -120,7 +137,7 @@ export class MasterModeService {
   /** Runs one row (POST /api/master-mode/execute/:stepId) and answers the row with its new result. */
   async executeRow(stepId: string, userId: string): Promise<MasterStep> {
     const row = await this.sessions.rowFor(stepId, userId, 'run');
-    return this.runRow(row.sessionId, stepId, userId);
+    return (await this.runRow(row.sessionId, stepId, userId)).row;
   }
 
   /**
@@ -147,23 +164,44 @@ export class MasterModeService {
     return { runAllId, version: started.version };
   }
 
-  /** The rows of an Execute All, in order; its end is recorded whatever happens to them. */
+  /**
+   * The rows of an Execute All, in order; its end is recorded whatever happens to them. What was read is
+   * carried from row to row, so a row costs the same whatever its position: the session's state as the last
+   * row run's command left it, and the rows with each result written in as it lands. Before each row one
+   * look at the session's marks (its stream's version, the count of its rows' edits) tells whether anything
+   * else changed it (a Stop, a reset, a run or an edit from any process): only then is the stream folded or
+   * the rows read again, so earlier results and edits made meanwhile count.
+   */
   private async runAll(sessionId: string, userId: string, runAllId: string, started: Loaded<MasterState>) {
     const end = (outcome: ExecuteAllOutcome, message: string | null = null) =>
       this.handle(sessionId, userId, { type: 'EndExecuteAll', data: { runAllId, outcome, message } });
-    // Rows are read again before each run: earlier results and edits made meanwhile count.
-    for (let position = 1, loaded = started; ; position++) {
-      if (position > 1) loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
+    let loaded = started;
+    let rows: MasterStep[] | null = null;
+    let rowsVersion: number | null = null;
+    for (let position = 1; ; position++) {
+      const marks = await this.sessions.marks(sessionId);
+      if (marks.version !== loaded.version) {
+        loaded = await this.deps.commands.load(masterAggregate, sessionId, userId);
+        // Another command's events may have written results (a run of a row, a reset).
+        rows = null;
+      }
       const { executeAll } = loaded.state;
       if (executeAll?.runAllId !== runAllId || executeAll.stopRequested) return end('stopped');
       // This process is stopping: the rows left are for an Execute All sent again.
       if (this.closing) return end('failed', INTERRUPTED);
-      const rows = await this.sessions.rows(sessionId);
+      if (rows === null || marks.rowsVersion === null || marks.rowsVersion !== rowsVersion) {
+        rows = await this.sessions.rows(sessionId);
+        rowsVersion = marks.rowsVersion;
+      }
       const row = rows[position - 1];
       if (!row) return end('completed');
       try {
-        // The stream and the rows as just read are the row run's starting point: no second read of either.
-        await this.runRow(sessionId, row.id, userId, { loaded, rows });
+        // The stream and the rows as known are the row run's starting point: no second read of either.
+        const ran = await this.runRow(sessionId, row.id, userId, { loaded, rows });
+        loaded = ran.loaded;
+        rows[position - 1] = ran.row;
+        // Its commands were decided on events another command had appended meanwhile: read the rows again.
+        if (!ran.ownEventsOnly) rows = null;
       } catch (error) {
         return end('failed', error instanceof Error ? error.message : String(error));
       }
@@ -247,7 +285,7 @@ export class MasterModeService {
     stepId: string,
     userId: string,
     read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] } = {},
-  ): Promise<MasterStep> {
+  ): Promise<RowRan> {
     const runId = randomUUID();
     try {
       return await this.runRowReserved(sessionId, stepId, userId, runId, read);
@@ -264,7 +302,7 @@ export class MasterModeService {
     userId: string,
     runId: string,
     read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] },
-  ): Promise<MasterStep> {
+  ): Promise<RowRan> {
     const { config, runs, tokens } = this.deps;
     const { loaded } = read;
     const rows = read.rows ?? (await this.sessions.rows(sessionId));
@@ -321,7 +359,7 @@ export class MasterModeService {
       },
       loaded,
     );
-    await callModel({
+    const completed = await callModel({
       run: { runs, ownerId: sessionId, runId, startedAt: started.version },
       source,
       limits: config.limits,
@@ -346,6 +384,11 @@ export class MasterModeService {
           : new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable }),
     });
     // The row deleted while it ran is 404: the run stays recorded, there is no row to show it.
-    return this.sessions.row(stepId);
+    return {
+      row: await this.sessions.row(stepId),
+      loaded: completed,
+      ownEventsOnly:
+        loaded !== undefined && onlyItsOwnEvents(loaded, started) && onlyItsOwnEvents(started, completed),
+    };
   }
 }

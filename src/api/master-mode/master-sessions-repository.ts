@@ -209,9 +209,27 @@ export class MasterSessionsRepository {
     return tx`DELETE FROM master_mode_sessions WHERE id = ${sessionId}`;
   }
 
-  /** Marks the session changed now (the sessions list is ordered by it). */
+  /**
+   * Marks the session's rows edited now (the sessions list is ordered by it) and counts the edit, after the
+   * edit is written: an Execute All that sees the count move reads the rows again.
+   */
   async touch(sessionId: string): Promise<void> {
-    await this.sql`UPDATE master_mode_sessions SET updated_at = now() WHERE id = ${sessionId}`;
+    await this.sql`
+      UPDATE master_mode_sessions SET updated_at = now(), rows_version = rows_version + 1
+      WHERE id = ${sessionId}`;
+  }
+
+  /**
+   * What tells an Execute All whether its session changed since it last read it, at the cost of one row
+   * each: its stream's version, and how many times its rows were edited (null: the session is gone).
+   */
+  async marks(sessionId: string): Promise<{ version: number; rowsVersion: number | null }> {
+    const [version, [session]] = await Promise.all([
+      streamVersion(this.sql, masterStreamId(sessionId)),
+      this.sql<{ rowsVersion: string }[]>`
+        SELECT rows_version FROM master_mode_sessions WHERE id = ${sessionId}`,
+    ]);
+    return { version, rowsVersion: session ? Number(session.rowsVersion) : null };
   }
 
   /** Adds a row to the session; without an order it goes last. */

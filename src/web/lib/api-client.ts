@@ -136,6 +136,16 @@ export function unpaged<Answer>(answer: Answer): Unpaged<Answer> {
   return answer as Unpaged<Answer>;
 }
 
+/** A list asked for with `limit` or `cursor`: one page of it, and the cursor of the next (null: the last). */
+export type PageOf<Answer> = Extract<Answer, { items: readonly unknown[]; nextCursor: string | null }>;
+
+/** The page of a list asked for one; a bare array is the server breaking its contract. */
+export function pageOf<Answer>(answer: Answer): PageOf<Answer> {
+  if (Array.isArray(answer) || answer === null || typeof answer !== 'object' || !('items' in answer))
+    throw new ApiError(500, '500: expected a page of the list, got the whole list');
+  return answer as PageOf<Answer>;
+}
+
 type JsonOf<Content> = Content extends { content: { 'application/json': infer Json } } ? Json : null;
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<Path extends keyof paths, M extends Method> =

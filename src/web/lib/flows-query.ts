@@ -1,5 +1,12 @@
-import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from './api-client';
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
+import { type AnswerOf, answerOf, type BodyOf, client, pageOf, type Unpaged, unpaged } from './api-client';
+import { pagedListParams, pageQuery } from './paged-list';
 
 /**
  * A flow as GET /api/flows lists it. Every screen that lists or offers flows (the flows list, the fast
@@ -25,14 +32,29 @@ export const workspaceFlowsQueryOptions = (workspaceId: string) =>
       unpaged(answerOf(await client.GET('/api/flows', { params: { query: { workspaceId } }, signal }))),
   });
 
-/** The user's own flows (null) or a workspace's. */
-export function useFlowsOf(workspaceId: string | null) {
-  const own = useQuery({ ...flowsQueryOptions, enabled: workspaceId === null });
-  const shared = useQuery({
-    ...workspaceFlowsQueryOptions(workspaceId ?? ''),
-    enabled: workspaceId !== null,
+/**
+ * The flows list's own read, page by page as the list scrolls (the user's own flows, or a workspace's): under
+ * the flows list's key, so whatever invalidates the flows reads these again; read anew each time the list
+ * opens, since the changes made elsewhere (steps, runs) invalidate the whole list's entry only.
+ */
+export const flowPagesQueryOptions = (workspaceId: string | null) =>
+  infiniteQueryOptions({
+    queryKey: [...flowsQueryOptions.queryKey, 'pages', { workspaceId }],
+    queryFn: async ({ pageParam, signal }) =>
+      pageOf(
+        answerOf(
+          await client.GET('/api/flows', {
+            params: { query: { ...pageQuery(pageParam), ...(workspaceId ? { workspaceId } : {}) } },
+            signal,
+          }),
+        ),
+      ),
+    ...pagedListParams,
+    staleTime: 0,
   });
-  return workspaceId === null ? own : shared;
+
+export function useFlowPages(workspaceId: string | null) {
+  return useInfiniteQuery(flowPagesQueryOptions(workspaceId));
 }
 
 /**
@@ -47,6 +69,9 @@ export async function createFlowFromJson(
   // The server is the judge of a workflow: an imported file goes as it was read, and is refused with reasons.
   const body = { workflowJSON, origin } as BodyOf<'/api/ai/create-from-json', 'post'>;
   const flow = answerOf(await client.POST('/api/ai/create-from-json', { body }));
-  await queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true });
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: flowsQueryOptions.queryKey, exact: true }),
+    queryClient.invalidateQueries({ queryKey: [...flowsQueryOptions.queryKey, 'pages'] }),
+  ]);
   return flow;
 }

@@ -14,7 +14,7 @@ import { aiCreator, createFlow, exportFlow } from '../features/flows/strings';
 import { masterMode } from '../features/master-mode/strings';
 import { recommendations } from '../features/recommendations/strings';
 import { sessions } from '../features/sessions/strings';
-import { app, flowsList, lightFlows, markdown, nav, notFound, runMode, toasts } from './strings';
+import { app, flowsList, lightFlows, markdown, nav, notFound, pagedList, runMode, toasts } from './strings';
 
 /**
  * The interface texts are a contract: each entry is the catalogue's text and the expected one,
@@ -28,6 +28,8 @@ describe('the strings catalogue against the expected texts', () => {
   it('has the screens and routes texts', () => {
     check([
       [app.loading, 'Đang tải...'],
+      [pagedList.loadMore, 'Tải thêm'],
+      [pagedList.loadingMore, 'Đang tải thêm...'],
       [notFound.title, 'Page Not Found'],
       [nav.flows, 'Flows'],
       [nav.masterMode, 'Master Mode'],

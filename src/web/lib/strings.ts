@@ -12,6 +12,12 @@ export const app = {
   signInToContinue: 'Vui lòng đăng nhập để tiếp tục...',
 };
 
+/** The end of a list read page by page: the next page loads as it scrolls into view, or on the button. */
+export const pagedList = {
+  loadMore: 'Tải thêm',
+  loadingMore: 'Đang tải thêm...',
+};
+
 export const nav = {
   flows: 'Flows',
   workspaces: 'Workspaces',

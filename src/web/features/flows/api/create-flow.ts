@@ -8,7 +8,10 @@ export type CreateFlowInput = BodyOf<'/api/flows', 'post'>;
 export const createFlow = async (input: CreateFlowInput) =>
   answerOf(await client.POST('/api/flows', { body: input }));
 
-/** The created flow is appended to the cached list it belongs to (the user's own, or its workspace's). */
+/**
+ * The created flow is appended to the cached list it belongs to (the user's own, or its workspace's); the
+ * flows list's pages are read again.
+ */
 export function useCreateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -32,6 +35,8 @@ export function useCreateFlow() {
       } else {
         queryClient.setQueryData(flowsQueryOptions.queryKey, (flows) => [...(flows ?? []), item]);
       }
+      // The flows list's pages are read again from the first: the new flow sorts first.
+      void queryClient.invalidateQueries({ queryKey: [...flowsQueryOptions.queryKey, 'pages'] });
     },
   });
 }

@@ -5,10 +5,12 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/field';
+import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
-import { type FlowListItem, useFlowsOf } from '@/lib/flows-query';
+import { type FlowListItem, useFlowPages } from '@/lib/flows-query';
+import { itemsOf } from '@/lib/paged-list';
 import { flowsList as t, toasts, workspaceRoles } from '@/lib/strings';
 import { mayDo, mayMakeFlows, type UserWorkspace, useWorkspaces } from '@/lib/workspace-roles';
 import { useDeleteFlow } from '../api/delete-flow';
@@ -82,7 +84,10 @@ export function FlowsPage() {
   const [placeId, setPlaceId] = useState<string | null>(null);
   const place = workspaces.find((workspace) => workspace.id === placeId) ?? null;
   const workspaceId = place?.id ?? null;
-  const { data: flows, isLoading } = useFlowsOf(workspaceId);
+  // Read page by page as the list scrolls: a page costs the same however many flows there are.
+  const pages = useFlowPages(workspaceId);
+  const { isLoading } = pages;
+  const flows = pages.data ? itemsOf(pages.data) : undefined;
   const moveFlow = useMoveFlow();
   const toast = useToast();
   const mayCreate = place === null || mayMakeFlows(place.role);
@@ -206,9 +211,12 @@ export function FlowsPage() {
             ))}
           </div>
         ) : hasFlows ? (
-          <p className="py-12 text-center text-slate-500" data-testid="flows-no-match">
-            {t.noMatch}
-          </p>
+          // No match among the flows read so far: the pages after are still being read.
+          pages.hasNextPage ? null : (
+            <p className="py-12 text-center text-slate-500" data-testid="flows-no-match">
+              {t.noMatch}
+            </p>
+          )
         ) : (
           <div className="flex flex-col items-center py-12 text-center" data-testid="flows-empty">
             <p className="text-slate-500">{t.noFlows}</p>
@@ -224,6 +232,13 @@ export function FlowsPage() {
             ) : null}
           </div>
         )}
+        {/* A search matches the flows read so far: the pages after are read while the end is in view. */}
+        <LoadMore
+          hasNextPage={pages.hasNextPage}
+          isFetchingNextPage={pages.isFetchingNextPage}
+          fetchNextPage={pages.fetchNextPage}
+          testId="flows-load-more"
+        />
       </div>
 
       <CreateFlowDialog open={createOpen} onOpenChange={setCreateOpen} workspaceId={workspaceId} />

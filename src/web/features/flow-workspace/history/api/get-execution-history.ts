@@ -1,5 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+import { pagedListParams, pageQuery } from '@/lib/paged-list';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 
 /**
@@ -9,36 +10,33 @@ import type { ExecutionEvent } from '../../../../../domain/execution/types';
 export type HistoryEvent = ExecutionEvent &
   Omit<AnswerOf<'/api/executions/{id}/events'>['items'][number], 'type' | 'data'>;
 
-/** The largest page the API gives. */
+/** A page of the log: the largest the API gives, since the screen folds the events it has read. */
 const PAGE_SIZE = 200;
 
-/** The whole log of an execution, read page by page: the screen folds it to any point. */
-async function fetchExecutionHistory(executionId: string): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: AnswerOf<'/api/executions/{id}/events'> = answerOf(
-      await client.GET('/api/executions/{id}/events', {
-        params: {
-          path: { id: executionId },
-          query: { limit: PAGE_SIZE, ...(cursor === null ? {} : { cursor }) },
-        },
-      }),
-    );
-    events.push(...(page.items as HistoryEvent[]));
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return events;
-}
-
+/**
+ * The log of an execution, oldest first, page by page as its timeline scrolls: the screen folds the events
+ * read so far to any point among them.
+ */
 export const executionHistoryQueryOptions = (executionId: string) =>
-  queryOptions<HistoryEvent[]>({
+  infiniteQueryOptions({
     queryKey: ['/api/executions', executionId, 'events'],
-    queryFn: () => fetchExecutionHistory(executionId),
+    queryFn: async ({ pageParam, signal }) => {
+      const page = answerOf(
+        await client.GET('/api/executions/{id}/events', {
+          params: { path: { id: executionId }, query: pageQuery(pageParam, PAGE_SIZE) },
+          signal,
+        }),
+      );
+      return { items: page.items as HistoryEvent[], nextCursor: page.nextCursor };
+    },
+    ...pagedListParams,
     // The log grows while the execution is used: each opening reads it again.
     staleTime: 0,
   });
 
 export function useExecutionHistory(executionId: string | null) {
-  return useQuery({ ...executionHistoryQueryOptions(executionId ?? ''), enabled: executionId !== null });
+  return useInfiniteQuery({
+    ...executionHistoryQueryOptions(executionId ?? ''),
+    enabled: executionId !== null,
+  });
 }

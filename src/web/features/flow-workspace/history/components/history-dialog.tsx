@@ -1,8 +1,10 @@
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { LoadMore } from '@/components/ui/load-more';
 import { queueCard } from '@/features/flow-workspace/strings';
 import { messageOf } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format-date';
+import { itemsOf } from '@/lib/paged-list';
 import { history as t, toasts } from '@/lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
@@ -25,11 +27,21 @@ function ExecutionHistory({
   executionId: string;
   onOpenExecution: (executionId: string) => void;
 }) {
-  const { data: events, isLoading, error } = useExecutionHistory(executionId);
+  // Read page by page, oldest first, as the timeline scrolls: the points are those of the events read so far.
+  const log = useExecutionHistory(executionId);
+  const { isLoading, error } = log;
+  const events = useMemo(() => (log.data ? itemsOf(log.data) : undefined), [log.data]);
   const points = useMemo(() => historyPointsOf(events ?? []), [events]);
   // null follows the end of the history.
   const [chosen, setChosen] = useState<number | null>(null);
   const position = chosen === null ? points.length : Math.min(Math.max(chosen, 1), points.length);
+  const { fetchNextPage } = log;
+  // The point shown stays where it is while the next page is read: following the end would scroll the
+  // timeline down to its end again, and read page after page unasked.
+  const readMore = useCallback(() => {
+    setChosen((current) => current ?? points.length);
+    return fetchNextPage();
+  }, [fetchNextPage, points.length]);
   const trail = useMemo(() => auditTrailOf(events ?? [], position), [events, position]);
 
   if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
@@ -46,6 +58,16 @@ function ExecutionHistory({
           flowId={flowId}
           position={position}
           onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
+          more={
+            log.hasNextPage ? (
+              <LoadMore
+                hasNextPage={log.hasNextPage}
+                isFetchingNextPage={log.isFetchingNextPage}
+                fetchNextPage={readMore}
+                testId="history-load-more"
+              />
+            ) : null
+          }
         />
         <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
           <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">

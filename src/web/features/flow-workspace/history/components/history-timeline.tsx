@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { FlowVersionLink } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { cn } from '@/lib/cn';
@@ -85,8 +85,11 @@ export function HistoryTimeline({
   flowId,
   position,
   onPositionChange,
+  more,
 }: {
   points: HistoryPoint[];
+  /** The end of the entries while later pages of the log are to be read. */
+  more?: ReactNode;
   /** The flow the execution ran, whose versions the entries link to. */
   flowId: string;
   position: number;
@@ -145,6 +148,7 @@ export function HistoryTimeline({
             onSelect={() => onPositionChange(point.position)}
           />
         ))}
+        {more ? <li className="list-none">{more}</li> : null}
       </ol>
     </div>
   );

@@ -14,7 +14,10 @@ export function useClearLogs(flowId: string) {
     mutationFn: () => clearLogs(flowId),
     meta: { errorToast: { title: t.clearFailed, messageOr: '' } },
     onSuccess: () => {
-      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, []);
+      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, {
+        pages: [{ items: [], nextCursor: null }],
+        pageParams: [null],
+      });
       void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });
     },
   });

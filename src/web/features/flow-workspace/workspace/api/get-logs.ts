@@ -1,5 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client, pageOf, type Unpaged } from '@/lib/api-client';
+import { pagedListParams, pageQuery } from '@/lib/paged-list';
 
 /**
  * One model request as the AI request log shows it: the prompt sent, the [[label]]s it referenced and the
@@ -9,16 +10,23 @@ import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/ap
  */
 export type AiRequestLog = Unpaged<AnswerOf<'/api/flows/{flowId}/logs'>>[number];
 
+/** The flow's requests, newest first, page by page as the dialog scrolls; read anew each time it opens. */
 export const logsQueryOptions = (flowId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: ['/api/flows', flowId, 'logs'],
-    queryFn: async ({ signal }) =>
-      unpaged(
-        answerOf(await client.GET('/api/flows/{flowId}/logs', { params: { path: { flowId } }, signal })),
+    queryFn: async ({ pageParam, signal }) =>
+      pageOf(
+        answerOf(
+          await client.GET('/api/flows/{flowId}/logs', {
+            params: { path: { flowId }, query: pageQuery(pageParam) },
+            signal,
+          }),
+        ),
       ),
+    ...pagedListParams,
     staleTime: 0,
   });
 
 export function useLogs(flowId: string, enabled: boolean) {
-  return useQuery({ ...logsQueryOptions(flowId), enabled });
+  return useInfiniteQuery({ ...logsQueryOptions(flowId), enabled });
 }

@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { LoadMore } from '@/components/ui/load-more';
 import { logs as t } from '@/features/flow-workspace/strings';
+import { itemsOf } from '@/lib/paged-list';
 import { toasts, whyDisabled } from '@/lib/strings';
 import { useClearLogs } from '../api/clear-logs';
 import { useLogs } from '../api/get-logs';
@@ -20,7 +22,9 @@ export function LogsDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { data: entries, isLoading } = useLogs(flowId, open);
+  const logs = useLogs(flowId, open);
+  const { isLoading } = logs;
+  const entries = logs.data ? itemsOf(logs.data) : undefined;
   const [contextOpen, setContextOpen] = useState(false);
   const clearLogs = useClearLogs(flowId);
   const clear = () => clearLogs.mutate();
@@ -54,6 +58,12 @@ export function LogsDialog({
               <LogEntry key={entry.id} entry={entry} />
             ))}
           </ul>
+          <LoadMore
+            hasNextPage={logs.hasNextPage}
+            isFetchingNextPage={logs.isFetchingNextPage}
+            fetchNextPage={logs.fetchNextPage}
+            testId="logs-load-more"
+          />
         </div>
         <ConversationContextDialog flowId={flowId} open={contextOpen} onOpenChange={setContextOpen} />
       </DialogContent>

@@ -1,0 +1,143 @@
+// @vitest-environment jsdom
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/lib/api-client';
+import type { FlowListItem } from '@/lib/flows-query';
+import { LIST_PAGE_SIZE } from '@/lib/paged-list';
+import { flowsList, pagedList } from '@/lib/strings';
+import { workspacesQueryOptions } from '@/lib/workspace-roles';
+import { FlowsPage } from './flows-page';
+
+const AT = '2025-01-02T03:04:05.000Z';
+const aFlow = (n: number): FlowListItem => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  name: `Flow ${n}`,
+  description: '',
+  status: 'active',
+  stepCount: 1,
+  lastRun: null,
+  createdAt: AT,
+  updatedAt: AT,
+});
+/** 120 flows, served 50 at a time: pages `c1` and `c2` follow the first. */
+const flows = Array.from({ length: 120 }, (_, i) => aFlow(i + 1));
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const fetchMock = vi.fn<typeof fetch>();
+const flowReads = () =>
+  fetchMock.mock.calls
+    .map(([url]) => new URL(String(url), 'http://x'))
+    .filter((u) => u.pathname === '/api/flows');
+
+/** The observers the list's end made: the test says when that end comes into view. */
+const observers = vi.hoisted(() => new Set<{ callback: IntersectionObserverCallback; watched: Element[] }>());
+class FakeIntersectionObserver {
+  private readonly entry: { callback: IntersectionObserverCallback; watched: Element[] };
+  constructor(callback: IntersectionObserverCallback) {
+    this.entry = { callback, watched: [] };
+    observers.add(this.entry);
+  }
+  observe(element: Element) {
+    this.entry.watched.push(element);
+  }
+  disconnect() {
+    observers.delete(this.entry);
+  }
+}
+/** Scrolls the list's end into view: every observer still watching is told so. */
+const scrollToTheEnd = () =>
+  act(() => {
+    for (const { callback, watched } of [...observers]) {
+      callback(
+        watched.map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry),
+        {} as IntersectionObserver,
+      );
+    }
+  });
+
+beforeEach(() => {
+  observers.clear();
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://x');
+    if (url.pathname !== '/api/flows') return json({ message: 'not here' }, 404);
+    const limit = Number(url.searchParams.get('limit'));
+    // Asked without a page, the list would answer every flow: the screen must never ask so.
+    if (!limit) return json(flows);
+    const start = { '': 0, c1: 50, c2: 100 }[url.searchParams.get('cursor') ?? ''] ?? 0;
+    const items = flows.slice(start, start + limit);
+    const next = start + limit < flows.length ? `c${(start + limit) / 50}` : null;
+    return json({ items, nextCursor: next });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage() {
+  const client = createQueryClient();
+  client.setQueryData(workspacesQueryOptions.queryKey, []);
+  render(
+    <QueryClientProvider client={client}>
+      <FlowsPage />
+    </QueryClientProvider>,
+  );
+}
+
+const shownFlows = () => screen.queryAllByTestId('flow-card').length;
+
+describe('the flows list, page by page', () => {
+  it('reads one page first, and the next ones as its end scrolls into view, until the last', async () => {
+    renderPage();
+    expect(await screen.findByText('Flow 1')).toBeTruthy();
+    expect(shownFlows()).toBe(LIST_PAGE_SIZE);
+    expect(flowReads().map((u) => u.search)).toEqual([`?limit=${LIST_PAGE_SIZE}`]);
+
+    scrollToTheEnd();
+    expect(await screen.findByText('Flow 100')).toBeTruthy();
+    expect(shownFlows()).toBe(100);
+    expect(flowReads().at(-1)?.searchParams.get('cursor')).toBe('c1');
+
+    scrollToTheEnd();
+    expect(await screen.findByText('Flow 120')).toBeTruthy();
+    expect(shownFlows()).toBe(120);
+    // The last page read: the list's end is gone, nothing more is asked.
+    expect(screen.queryByTestId('flows-load-more')).toBeNull();
+    scrollToTheEnd();
+    expect(flowReads()).toHaveLength(3);
+    expect(flowReads().every((u) => Number(u.searchParams.get('limit')) === LIST_PAGE_SIZE)).toBe(true);
+  });
+
+  it('reads the next page on its button too', async () => {
+    renderPage();
+    await screen.findByText('Flow 50');
+    await userEvent.click(screen.getByRole('button', { name: pagedList.loadMore }));
+    expect(await screen.findByText('Flow 51')).toBeTruthy();
+    expect(flowReads()).toHaveLength(2);
+  });
+
+  it('says no flow matches a search only once every page is read', async () => {
+    renderPage();
+    await screen.findByText('Flow 1');
+    await userEvent.type(screen.getByTestId('flow-search'), 'Flow 119');
+    // Nothing read so far matches: the end stays in view and the pages after are read.
+    expect(screen.queryByTestId('flows-no-match')).toBeNull();
+    scrollToTheEnd();
+    // The second page read (the button reads "Tải thêm" again), the end is still in view.
+    await vi.waitFor(() => expect(flowReads()).toHaveLength(2));
+    await screen.findByRole('button', { name: pagedList.loadMore });
+    scrollToTheEnd();
+    expect(await screen.findByText('Flow 119')).toBeTruthy();
+    await userEvent.clear(screen.getByTestId('flow-search'));
+    await userEvent.type(screen.getByTestId('flow-search'), 'no such flow');
+    expect(screen.getByTestId('flows-no-match').textContent).toBe(flowsList.noMatch);
+  });
+});
