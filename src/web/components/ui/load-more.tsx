@@ -4,23 +4,33 @@ import { Button } from './button';
 
 /**
  * The end of a list read page by page: while a page follows, the next one is read as this comes into view
- * (and again while it stays in view, so a short or filtered list fills the screen), or on its button.
+ * (and again while it stays in view, so a short or filtered list fills the screen), or on its button. Where it
+ * is always in view (beside a picker), `onSight={false}` leaves only the button: each page is asked for.
  */
 export function LoadMore({
   hasNextPage,
   isFetchingNextPage,
   fetchNextPage,
   testId = 'load-more',
+  onSight = true,
 }: {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => unknown;
   testId?: string;
+  onSight?: boolean;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = sentinel.current;
-    if (!element || !hasNextPage || isFetchingNextPage || typeof IntersectionObserver === 'undefined') return;
+    if (
+      !onSight ||
+      !element ||
+      !hasNextPage ||
+      isFetchingNextPage ||
+      typeof IntersectionObserver === 'undefined'
+    )
+      return;
     // Observed anew after each page: told at once whether it is still in view.
     const observer = new IntersectionObserver(
       (entries) => {
@@ -30,7 +40,7 @@ export function LoadMore({
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [onSight, hasNextPage, isFetchingNextPage, fetchNextPage]);
   if (!hasNextPage) return null;
   return (
     <div ref={sentinel} className="flex justify-center py-4" data-testid={testId}>

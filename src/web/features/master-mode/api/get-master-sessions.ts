@@ -1,33 +1,49 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client, pageOf, type Unpaged } from '@/lib/api-client';
+import { pagedListParams, pageQuery } from '@/lib/paged-list';
 import { masterMode as t } from '../strings';
 
 export type MasterSessionListItem = Unpaged<AnswerOf<'/api/master-mode/sessions'>>[number];
 
 const SESSIONS_KEY = '/api/master-mode/sessions';
 
-/** The user's master mode sessions made from a flow, the one used last first. */
+/**
+ * The user's master mode sessions made from a flow, the one used last first: the flow's master mode opens
+ * that one, so its first page is that one alone.
+ */
 export const flowMasterSessionsQueryOptions = (flowId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: [SESSIONS_KEY, { flowId }],
-    queryFn: async ({ signal }) =>
-      unpaged(
-        answerOf(await client.GET('/api/master-mode/sessions', { params: { query: { flowId } }, signal })),
+    queryFn: async ({ pageParam, signal }) =>
+      pageOf(
+        answerOf(
+          await client.GET('/api/master-mode/sessions', {
+            params: { query: { ...pageQuery(pageParam, 1), flowId } },
+            signal,
+          }),
+        ),
       ),
+    ...pagedListParams,
   });
 
-/** Every master mode session of the user, with a flow or without, the one used last first. */
-export const masterSessionsQueryOptions = queryOptions({
+/** Every master mode session of the user, with a flow or without, the one used last first, page by page. */
+export const masterSessionsQueryOptions = infiniteQueryOptions({
   queryKey: [SESSIONS_KEY, {}],
-  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/master-mode/sessions', { signal }))),
+  queryFn: async ({ pageParam, signal }) =>
+    pageOf(
+      answerOf(
+        await client.GET('/api/master-mode/sessions', { params: { query: pageQuery(pageParam) }, signal }),
+      ),
+    ),
+  ...pagedListParams,
 });
 
 export function useFlowMasterSessions(flowId: string) {
-  return useQuery(flowMasterSessionsQueryOptions(flowId));
+  return useInfiniteQuery(flowMasterSessionsQueryOptions(flowId));
 }
 
 export function useMasterSessions() {
-  return useQuery(masterSessionsQueryOptions);
+  return useInfiniteQuery(masterSessionsQueryOptions);
 }
 
 export function useDeleteMasterSession() {

@@ -2,6 +2,7 @@ import { ArrowLeft, Layers, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { itemsOf } from '@/lib/paged-list';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useFlowMasterSessions } from '../api/get-master-sessions';
 import { masterMode as t } from '../strings';
@@ -24,7 +25,7 @@ export function MasterModeOfFlow({
   const create = useCreateMasterSession();
   const [created, setCreated] = useState<string | null>(null);
 
-  const sessionId = created ?? sessions.data?.[0]?.id ?? null;
+  const sessionId = created ?? itemsOf(sessions.data)[0]?.id ?? null;
   if (sessionId) return <MasterModeScreen key={sessionId} sessionId={sessionId} onBack={onBack} />;
   if (sessions.isLoading) {
     return (

@@ -5,10 +5,12 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { Field, Input, Select } from '@/components/ui/field';
+import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { useFlows } from '@/lib/flows-query';
 import { formatDateTime } from '@/lib/format-date';
+import { itemsOf } from '@/lib/paged-list';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { useCreateMasterSession } from '../api/create-master-session';
 import { useDeleteMasterSession, useMasterSessions } from '../api/get-master-sessions';
@@ -22,6 +24,7 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
   const toast = useToast();
   const confirm = useConfirm();
   const flowName = (flowId: string | null) => flows.data?.find((f) => f.id === flowId)?.name;
+  const list = itemsOf(sessions.data);
 
   return (
     <section className="flex flex-col gap-3" aria-labelledby="master-your-sessions">
@@ -30,10 +33,10 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
       </h2>
       {sessions.isLoading ? (
         <Skeleton className="h-20 w-full" />
-      ) : (sessions.data ?? []).length === 0 ? (
+      ) : list.length === 0 ? (
         <p className="text-sm text-slate-500">{t.noSessions}</p>
       ) : (
-        (sessions.data ?? []).map((session) => {
+        list.map((session) => {
           const name = flowName(session.flowId);
           return (
             <Card
@@ -78,6 +81,12 @@ function YourSessions({ onOpen }: { onOpen: (sessionId: string) => void }) {
           );
         })
       )}
+      <LoadMore
+        hasNextPage={sessions.hasNextPage}
+        isFetchingNextPage={sessions.isFetchingNextPage}
+        fetchNextPage={sessions.fetchNextPage}
+        testId="master-sessions-load-more"
+      />
     </section>
   );
 }

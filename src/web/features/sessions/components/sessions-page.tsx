@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
+import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
+import { itemsOf } from '@/lib/paged-list';
 import { toasts } from '@/lib/strings';
 import { useDeleteUserSession } from '../api/delete-user-session';
 import { type UserSession, useUserSessions } from '../api/get-user-sessions';
@@ -58,7 +60,7 @@ export function SessionsPage() {
     });
   };
 
-  const list = sessions.data ?? [];
+  const list = itemsOf(sessions.data);
   const now = Date.now();
   return (
     <div className="mx-auto max-w-4xl px-4 py-8" data-testid="sessions-page">
@@ -107,6 +109,12 @@ export function SessionsPage() {
             ))}
           </div>
         )}
+        <LoadMore
+          hasNextPage={sessions.hasNextPage}
+          isFetchingNextPage={sessions.isFetchingNextPage}
+          fetchNextPage={sessions.fetchNextPage}
+          testId="sessions-load-more"
+        />
       </div>
 
       <CreateSessionDialog open={createOpen} onOpenChange={setCreateOpen} />

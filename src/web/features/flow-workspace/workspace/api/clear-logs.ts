@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { logs as t } from '@/features/flow-workspace/strings';
 import { answerOf, client } from '@/lib/api-client';
+import { emptyPages } from '@/lib/paged-list';
 import { contextQueryOptions } from './get-context';
 import { logsQueryOptions } from './get-logs';
 
@@ -14,10 +15,7 @@ export function useClearLogs(flowId: string) {
     mutationFn: () => clearLogs(flowId),
     meta: { errorToast: { title: t.clearFailed, messageOr: '' } },
     onSuccess: () => {
-      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, {
-        pages: [{ items: [], nextCursor: null }],
-        pageParams: [null],
-      });
+      queryClient.setQueryData(logsQueryOptions(flowId).queryKey, emptyPages());
       void queryClient.invalidateQueries({ queryKey: contextQueryOptions(flowId).queryKey });
     },
   });
