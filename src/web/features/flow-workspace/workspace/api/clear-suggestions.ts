@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { suggestions as t } from '@/features/flow-workspace/strings';
 import { answerOf, client } from '@/lib/api-client';
+import { emptyPages } from '@/lib/paged-list';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const clearSuggestions = async (flowId: string) =>
@@ -11,6 +12,6 @@ export function useClearSuggestions(flowId: string) {
   return useMutation({
     mutationFn: () => clearSuggestions(flowId),
     meta: { errorToast: { description: t.clearFailed } },
-    onSuccess: () => queryClient.setQueryData(suggestionsQueryOptions(flowId).queryKey, []),
+    onSuccess: () => queryClient.setQueryData(suggestionsQueryOptions(flowId).queryKey, emptyPages()),
   });
 }

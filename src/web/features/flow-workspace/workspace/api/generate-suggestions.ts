@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { suggestions as t } from '@/features/flow-workspace/strings';
 import { answerOf, client } from '@/lib/api-client';
+import { withFirst } from '@/lib/paged-list';
 import { suggestionsQueryOptions } from './get-suggestions';
 
 export const generateSuggestions = async (flowId: string) =>
@@ -13,9 +14,6 @@ export function useGenerateSuggestions(flowId: string) {
     mutationFn: () => generateSuggestions(flowId),
     meta: { errorToast: { messageOr: t.generateFailed } },
     onSuccess: (record) =>
-      queryClient.setQueryData(suggestionsQueryOptions(flowId).queryKey, (records = []) => [
-        record,
-        ...records.filter((r) => r.id !== record.id),
-      ]),
+      queryClient.setQueryData(suggestionsQueryOptions(flowId).queryKey, (pages) => withFirst(pages, record)),
   });
 }

@@ -1,21 +1,26 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, client, pageOf, type Unpaged } from '@/lib/api-client';
+import { pagedListParams, pageQuery } from '@/lib/paged-list';
 
 export type SuggestionRecord = Unpaged<AnswerOf<'/api/flows/{flowId}/suggestions'>>[number];
 
-/** The flow's suggestion records, newest first; read afresh each time the dialog opens. */
+/** The flow's suggestion records, newest first, page by page as the dialog scrolls; read afresh each time it opens. */
 export const suggestionsQueryOptions = (flowId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: ['/api/flows', flowId, 'suggestions'],
-    queryFn: async ({ signal }) =>
-      unpaged(
+    queryFn: async ({ pageParam, signal }) =>
+      pageOf(
         answerOf(
-          await client.GET('/api/flows/{flowId}/suggestions', { params: { path: { flowId } }, signal }),
+          await client.GET('/api/flows/{flowId}/suggestions', {
+            params: { path: { flowId }, query: pageQuery(pageParam) },
+            signal,
+          }),
         ),
       ),
+    ...pagedListParams,
     staleTime: 0,
   });
 
 export function useSuggestions(flowId: string, enabled: boolean) {
-  return useQuery({ ...suggestionsQueryOptions(flowId), enabled });
+  return useInfiniteQuery({ ...suggestionsQueryOptions(flowId), enabled });
 }

@@ -1,14 +1,16 @@
 import { Sparkles, Trash2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { LoadMore } from '@/components/ui/load-more';
 import { suggestions as t } from '@/features/flow-workspace/strings';
+import { itemsOf } from '@/lib/paged-list';
 import { toasts, whyDisabled } from '@/lib/strings';
 import { useClearSuggestions } from '../api/clear-suggestions';
 import { useGenerateSuggestions } from '../api/generate-suggestions';
 import { useSuggestions } from '../api/get-suggestions';
 import { SuggestionRecordCard } from './suggestion-record-card';
 
-/** AI suggestions for improving the flow: every round made so far, newest first; make one, or clear them. */
+/** AI suggestions for improving the flow: every round made so far, newest first (page by page as it scrolls); make one, or clear them. */
 export function SuggestionsDialog({
   flowId,
   open,
@@ -18,7 +20,9 @@ export function SuggestionsDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { data: records, isLoading, isError } = useSuggestions(flowId, open);
+  const suggestions = useSuggestions(flowId, open);
+  const { isLoading, isError } = suggestions;
+  const records = suggestions.data ? itemsOf(suggestions.data) : undefined;
   const generate = useGenerateSuggestions(flowId);
   const clear = useClearSuggestions(flowId);
 
@@ -69,6 +73,12 @@ export function SuggestionsDialog({
               <SuggestionRecordCard key={record.id} record={record} />
             ))}
           </ul>
+          <LoadMore
+            hasNextPage={suggestions.hasNextPage}
+            isFetchingNextPage={suggestions.isFetchingNextPage}
+            fetchNextPage={suggestions.fetchNextPage}
+            testId="suggestions-load-more"
+          />
         </div>
       </DialogContent>
     </Dialog>
