@@ -16,6 +16,8 @@ export const app = {
 export const pagedList = {
   loadMore: 'Tải thêm',
   loadingMore: 'Đang tải thêm...',
+  /** A count of the items read so far: '50+' while pages follow. */
+  soFar: (count: number, more: boolean) => (more ? `${count}+` : `${count}`),
 };
 
 export const nav = {

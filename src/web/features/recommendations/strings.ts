@@ -14,10 +14,13 @@ export const recommendations = {
     templates: 'Available Templates',
     patterns: 'Detected Patterns',
     confidence: 'Avg. Confidence',
+    /** While pages follow: the average of the recommendations read so far. */
+    confidenceSoFar: 'Avg. Confidence (đã tải)',
   },
   percent: (n: number) => `${n}%`,
   tabs: {
-    all: (pending: number) => `All (${pending})`,
+    /** The pending ones read so far ('50+' while pages follow). */
+    all: (pending: string) => `All (${pending})`,
     template: 'Templates',
     optimization: 'Optimizations',
     automation: 'Automations',

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, type BodyOf, client } from '@/lib/api-client';
+import { mapItems } from '@/lib/paged-list';
 import { recommendations as t } from '../strings';
 import { recommendationsQueryOptions } from './get-recommendations';
 
@@ -17,8 +18,8 @@ export function useGiveFeedback() {
     mutationFn: giveFeedback,
     meta: { errorToast: { title: t.toasts.feedbackFailedTitle, description: t.toasts.feedbackFailed } },
     onSuccess: (updated) =>
-      queryClient.setQueryData(recommendationsQueryOptions.queryKey, (list = []) =>
-        list.map((r) => (r.id === updated.id ? updated : r)),
+      queryClient.setQueryData(recommendationsQueryOptions.queryKey, (pages) =>
+        mapItems(pages, (r) => (r.id === updated.id ? updated : r)),
       ),
   });
 }

@@ -3,9 +3,12 @@ import { Gauge, LayoutTemplate, Lightbulb, type LucideIcon, Sparkles, TrendingUp
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import type { RecommendationRecord } from '@/features/recommendations/api/get-recommendations';
+import { itemsOf } from '@/lib/paged-list';
+import { pagedList } from '@/lib/strings';
 import { useGenerateRecommendations } from '../api/generate-recommendations';
 import { usePatterns } from '../api/get-patterns';
 import { useRecommendations } from '../api/get-recommendations';
@@ -84,7 +87,9 @@ export function RecommendationsPage() {
   const [openId, setOpenId] = useState<string | null>(null);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
 
-  const shown = (recommendations.data ?? []).filter(isShown);
+  // Read page by page as the screen scrolls: the counts are of the recommendations read so far ('50+').
+  const shown = itemsOf(recommendations.data).filter(isShown);
+  const more = recommendations.hasNextPage;
   // Looked up in the list, so the dialog shows the recommendation as feedback changes it.
   const open = shown.find((r) => r.id === openId) ?? null;
 
@@ -119,7 +124,7 @@ export function RecommendationsPage() {
     );
 
   const tabLabel = (name: RecommendationTab) =>
-    name === 'all' ? t.tabs.all(shown.filter(isPending).length) : t.tabs[name];
+    name === 'all' ? t.tabs.all(pagedList.soFar(shown.filter(isPending).length, more)) : t.tabs[name];
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-8" data-testid="recommendations-page">
@@ -138,7 +143,7 @@ export function RecommendationsPage() {
         <StatCard
           icon={Lightbulb}
           label={t.stats.active}
-          value={shown.filter(isActive).length}
+          value={pagedList.soFar(shown.filter(isActive).length, more)}
           testId="stat-active-recommendations"
         />
         <StatCard
@@ -155,7 +160,7 @@ export function RecommendationsPage() {
         />
         <StatCard
           icon={Gauge}
-          label={t.stats.confidence}
+          label={more ? t.stats.confidenceSoFar : t.stats.confidence}
           value={t.percent(averageConfidence(shown))}
           testId="stat-average-confidence"
         />
@@ -171,7 +176,10 @@ export function RecommendationsPage() {
         ) : recommendations.isError ? (
           <p className="text-sm text-red-600">{t.loadFailed}</p>
         ) : shown.length === 0 ? (
-          <EmptyState onGenerate={runGenerate} generating={generate.isPending} />
+          // None shown among those read so far: the pages after are read while the end is in view.
+          more ? null : (
+            <EmptyState onGenerate={runGenerate} generating={generate.isPending} />
+          )
         ) : (
           <Tabs.Root value={tab} onValueChange={(value) => setTab(value as RecommendationTab)}>
             <Tabs.List className="inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
@@ -186,12 +194,14 @@ export function RecommendationsPage() {
               return (
                 <Tabs.Content key={name} value={name} className="mt-4 flex flex-col gap-4">
                   {listed.length === 0 ? (
-                    <p
-                      className="py-10 text-center text-sm text-slate-500"
-                      data-testid="recommendations-tab-empty"
-                    >
-                      {t.emptyTab}
-                    </p>
+                    more ? null : (
+                      <p
+                        className="py-10 text-center text-sm text-slate-500"
+                        data-testid="recommendations-tab-empty"
+                      >
+                        {t.emptyTab}
+                      </p>
+                    )
                   ) : (
                     listed.map((recommendation) => (
                       <RecommendationCard
@@ -208,6 +218,12 @@ export function RecommendationsPage() {
             })}
           </Tabs.Root>
         )}
+        <LoadMore
+          hasNextPage={more}
+          isFetchingNextPage={recommendations.isFetchingNextPage}
+          fetchNextPage={recommendations.fetchNextPage}
+          testId="recommendations-load-more"
+        />
       </div>
 
       <RecommendationDetailDialog
