@@ -4,7 +4,7 @@ import { LoadMore } from '@/components/ui/load-more';
 import { queueCard } from '@/features/flow-workspace/strings';
 import { messageOf } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format-date';
-import { itemsOf } from '@/lib/paged-list';
+import { itemsOf, useReadUntil } from '@/lib/paged-list';
 import { history as t, toasts } from '@/lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
@@ -91,19 +91,26 @@ function ExecutionHistory({
 }
 
 function HistoryBody({ flowId, executionId: initial }: { flowId: string; executionId?: string }) {
-  const { data: executions, isLoading, error } = useFlowExecutions(flowId, true);
+  // Newest first, page by page: the picker offers the executions read so far, and the next page on its button.
+  const list = useFlowExecutions(flowId, true);
+  const { isLoading, error } = list;
+  const executions = useMemo(() => itemsOf(list.data), [list.data]);
   const [picked, setPicked] = useState<string | null>(initial ?? null);
   const pickerId = useId();
-  if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
+  const pickedRead = picked !== null && executions.some((execution) => execution.id === picked);
+  // An execution opened from elsewhere (a version's, a link in the history) may be on a later page.
+  useReadUntil(list, picked === null || pickedRead);
+  if (isLoading || (picked !== null && !pickedRead && list.hasNextPage)) {
+    return <p className="text-sm text-slate-500">{t.loading}</p>;
+  }
   if (error) return <p className="text-sm text-red-600">{messageOf(error, t.loadFailed)}</p>;
-  const executionId =
-    executions?.find((execution) => execution.id === picked)?.id ?? executions?.[0]?.id ?? null;
-  if (!executions || !executionId) return <p className="text-sm text-slate-500">{t.empty}</p>;
+  const executionId = pickedRead ? picked : (executions[0]?.id ?? null);
+  if (!executionId) return <p className="text-sm text-slate-500">{t.empty}</p>;
 
   return (
     <div className="flex h-[78vh] flex-col gap-3">
-      {executions.length > 1 ? (
-        <div className="flex items-center gap-2">
+      {executions.length > 1 || list.hasNextPage ? (
+        <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={pickerId} className="text-sm font-medium text-slate-700">
             {t.execution}
           </label>
@@ -120,6 +127,14 @@ function HistoryBody({ flowId, executionId: initial }: { flowId: string; executi
               </option>
             ))}
           </select>
+          {/* Beside the picker it is always in view: older executions are read on its button only. */}
+          <LoadMore
+            hasNextPage={list.hasNextPage}
+            isFetchingNextPage={list.isFetchingNextPage}
+            fetchNextPage={list.fetchNextPage}
+            testId="history-executions-load-more"
+            onSight={false}
+          />
         </div>
       ) : null}
       <RecordCheck key={`check-${executionId}`} executionId={executionId} />
