@@ -4,6 +4,7 @@ import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { LoadMore } from '@/components/ui/load-more';
 import { useFlow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
@@ -15,11 +16,17 @@ import {
 import { messageOf } from '@/lib/api-client';
 import { excerptOf } from '@/lib/excerpt';
 import { formatDateTime } from '@/lib/format-date';
+import { itemsOf, useReadUntil } from '@/lib/paged-list';
 import { useFlowVersion } from '../api/get-flow-version';
 import { type FlowVersion, useFlowVersions } from '../api/get-flow-versions';
 import { RestoreVersionDialog } from './restore-version-dialog';
 import { VersionComparisonView } from './version-comparison-view';
-import { searchWithSelection, type VersionSelection, versionSelectionOf } from './version-selection';
+import {
+  searchWithSelection,
+  selectionRead,
+  type VersionSelection,
+  versionSelectionOf,
+} from './version-selection';
 import { VersionTimeline } from './version-timeline';
 
 const selectClasses =
@@ -81,17 +88,19 @@ function Comparison({ flowId, selection }: { flowId: string; selection: VersionS
 function VersionPane({
   flowId,
   versions,
+  currentVersion,
   selection,
   onSelect,
 }: {
   flowId: string;
   versions: FlowVersion[];
+  currentVersion: number | null;
   selection: VersionSelection;
   onSelect: (selection: { version: number; base?: number }) => void;
 }) {
   const [restoreOpen, setRestoreOpen] = useState(false);
   const entry = versions.find((v) => v.version === selection.version)!;
-  const current = versions.at(-1)!.version === entry.version;
+  const current = currentVersion === entry.version;
   return (
     <div className="flex min-w-0 flex-col gap-4" data-testid="version-pane" data-version={entry.version}>
       <Card className="flex flex-wrap items-start gap-3 p-4">
@@ -158,18 +167,23 @@ function FlowVersions({ flowId }: { flowId: string }) {
   const [location, navigate] = useLocation();
   const [executionId, setExecutionId] = useState<string | null>(null);
   const paneRef = useRef<HTMLDivElement>(null);
+  const list = itemsOf(versions.data);
+  const numbers = list.map((entry) => entry.version);
+  // Oldest first, page by page: the pages up to the versions the URL names (the newest when it names none).
+  const read = selectionRead(search, numbers, !versions.hasNextPage);
+  useReadUntil(versions, read);
 
-  if (flow.isLoading || versions.isLoading) return <FlowLoading testId="flow-history-loading" />;
+  if (flow.isLoading || versions.isLoading || (!read && !versions.error)) {
+    return <FlowLoading testId="flow-history-loading" />;
+  }
   if (isMissingFlow(flow.error)) return <FlowNotFound />;
   const error = flow.error ?? versions.error;
   if (error || !flow.data) {
     return <p className="py-10 text-center text-red-700">{messageOf(error, t.loadFailed)}</p>;
   }
-  const list = versions.data ?? [];
-  const selection = versionSelectionOf(
-    search,
-    list.map((entry) => entry.version),
-  );
+  const selection = versionSelectionOf(search, numbers);
+  // The current version is the newest: known once the last page is read.
+  const currentVersion = versions.hasNextPage ? null : (numbers.at(-1) ?? null);
   const select = (next: { version: number; base?: number }) =>
     navigate(`${location}${searchWithSelection(search, next)}`);
 
@@ -205,6 +219,7 @@ function FlowVersions({ flowId }: { flowId: string }) {
           >
             <VersionTimeline
               versions={list}
+              currentVersion={currentVersion}
               selection={selection}
               onSelect={(version) => {
                 select({ version });
@@ -216,9 +231,21 @@ function FlowVersions({ flowId }: { flowId: string }) {
               }}
               onOpenExecution={setExecutionId}
             />
+            <LoadMore
+              hasNextPage={versions.hasNextPage}
+              isFetchingNextPage={versions.isFetchingNextPage}
+              fetchNextPage={versions.fetchNextPage}
+              testId="versions-load-more"
+            />
           </div>
           <div ref={paneRef} className="min-w-0 scroll-mt-20">
-            <VersionPane flowId={flowId} versions={list} selection={selection} onSelect={select} />
+            <VersionPane
+              flowId={flowId}
+              versions={list}
+              currentVersion={currentVersion}
+              selection={selection}
+              onSelect={select}
+            />
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchWithSelection, versionSelectionOf } from './version-selection';
+import { searchWithSelection, selectionRead, versionSelectionOf } from './version-selection';
 
 const VERSIONS = [1, 2, 3, 4];
 
@@ -27,5 +27,20 @@ describe('searchWithSelection', () => {
   it('keeps other parameters, and drops the base when only a version is chosen', () => {
     expect(searchWithSelection('?version=3&base=1&x=y', { version: 2 })).toBe('?version=2&x=y');
     expect(searchWithSelection('', { version: 2, base: 4 })).toBe('?version=2&base=4');
+  });
+});
+
+describe('selectionRead', () => {
+  it('wants every page without a chosen version: the current one is the newest, on the last', () => {
+    expect(selectionRead('', VERSIONS, false)).toBe(false);
+    expect(selectionRead('?version=x', VERSIONS, false)).toBe(false);
+    expect(selectionRead('', VERSIONS, true)).toBe(true);
+  });
+
+  it('wants the pages up to the chosen version and its base, or the last when the flow has none such', () => {
+    expect(selectionRead('?version=2', VERSIONS, false)).toBe(true);
+    expect(selectionRead('?version=2&base=7', VERSIONS, false)).toBe(false);
+    expect(selectionRead('?version=9', VERSIONS, false)).toBe(false);
+    expect(selectionRead('?version=9', VERSIONS, true)).toBe(true);
   });
 });

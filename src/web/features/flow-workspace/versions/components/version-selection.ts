@@ -30,3 +30,22 @@ export function searchWithSelection(search: string, selection: { version: number
   else params.set('base', String(selection.base));
   return `?${params}`;
 }
+
+/**
+ * Whether the versions read so far hold those the search names (`?version=`, `?base=`); without a chosen
+ * version the current one, the newest, is wanted: that is the last, so every page is.
+ */
+export function selectionRead(search: string, versions: readonly number[], lastRead: boolean): boolean {
+  const params = new URLSearchParams(search);
+  const named = (name: string) => {
+    const value = params.get(name);
+    return value === null || value.trim() === '' ? null : Number(value);
+  };
+  const version = named('version');
+  if (version === null || !Number.isInteger(version)) return lastRead;
+  const base = named('base');
+  return (
+    lastRead ||
+    (versions.includes(version) && (base === null || !Number.isInteger(base) || versions.includes(base)))
+  );
+}

@@ -104,19 +104,24 @@ function VersionEntry({
   );
 }
 
-/** Every version of the flow, oldest first as the execution history reads, the current one marked. */
+/**
+ * The versions of the flow read so far, oldest first as the execution history reads, the current one marked
+ * (once it is read: it is the newest).
+ */
 export function VersionTimeline({
   versions,
+  currentVersion,
   selection,
   onSelect,
   onOpenExecution,
 }: {
   versions: FlowVersion[];
+  currentVersion: number | null;
   selection: VersionSelection;
   onSelect: (version: number) => void;
   onOpenExecution: (executionId: string) => void;
 }) {
-  const current = versions.at(-1)?.version;
+  const current = currentVersion;
   return (
     <ol className="flex flex-col gap-2" aria-label={t.timeline} data-testid="version-timeline">
       {versions.map((entry) => (
