@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { listEnd } from '@/components/ui/load-more.testing';
 import { createQueryClient } from '@/lib/api-client';
 import type { FlowListItem } from '@/lib/flows-query';
 import { LIST_PAGE_SIZE } from '@/lib/paged-list';
@@ -33,34 +34,10 @@ const flowReads = () =>
     .map(([url]) => new URL(String(url), 'http://x'))
     .filter((u) => u.pathname === '/api/flows');
 
-/** The observers the list's end made: the test says when that end comes into view. */
-const observers = vi.hoisted(() => new Set<{ callback: IntersectionObserverCallback; watched: Element[] }>());
-class FakeIntersectionObserver {
-  private readonly entry: { callback: IntersectionObserverCallback; watched: Element[] };
-  constructor(callback: IntersectionObserverCallback) {
-    this.entry = { callback, watched: [] };
-    observers.add(this.entry);
-  }
-  observe(element: Element) {
-    this.entry.watched.push(element);
-  }
-  disconnect() {
-    observers.delete(this.entry);
-  }
-}
-/** Scrolls the list's end into view: every observer still watching is told so. */
-const scrollToTheEnd = () =>
-  act(() => {
-    for (const { callback, watched } of [...observers]) {
-      callback(
-        watched.map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry),
-        {} as IntersectionObserver,
-      );
-    }
-  });
+const { install: installListEnd, scrollToTheEnd } = listEnd();
 
 beforeEach(() => {
-  observers.clear();
+  installListEnd();
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
     const url = new URL(String(input), 'http://x');
@@ -74,7 +51,6 @@ beforeEach(() => {
     return json({ items, nextCursor: next });
   });
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
 });
 
 afterEach(() => {

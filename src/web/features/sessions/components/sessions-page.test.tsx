@@ -2,6 +2,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { listEnd } from '@/components/ui/load-more.testing';
 import { createQueryClient } from '@/lib/api-client';
 import { LIST_PAGE_SIZE } from '@/lib/paged-list';
 import type { UserSession } from '../api/get-user-sessions';
@@ -31,33 +32,10 @@ const sessionReads = () =>
     .map(([url]) => new URL(String(url), 'http://x'))
     .filter((u) => u.pathname === '/api/user-sessions');
 
-/** The observers the list's end made: the test says when that end comes into view. */
-const observers = new Set<{ callback: IntersectionObserverCallback; watched: Element[] }>();
-class FakeIntersectionObserver {
-  private readonly entry: { callback: IntersectionObserverCallback; watched: Element[] };
-  constructor(callback: IntersectionObserverCallback) {
-    this.entry = { callback, watched: [] };
-    observers.add(this.entry);
-  }
-  observe(element: Element) {
-    this.entry.watched.push(element);
-  }
-  disconnect() {
-    observers.delete(this.entry);
-  }
-}
-const scrollToTheEnd = () =>
-  act(() => {
-    for (const { callback, watched } of [...observers]) {
-      callback(
-        watched.map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry),
-        {} as IntersectionObserver,
-      );
-    }
-  });
+const { install: installListEnd, scrollToTheEnd } = listEnd();
 
 beforeEach(() => {
-  observers.clear();
+  installListEnd();
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
     const url = new URL(String(input), 'http://x');
@@ -70,7 +48,6 @@ beforeEach(() => {
     return json({ items: sessions.slice(start, start + limit), nextCursor: next });
   });
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
 });
 
 afterEach(() => {
