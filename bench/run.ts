@@ -25,7 +25,9 @@ import {
 } from './load';
 import { measurePolling } from './polling';
 import { startPostgresProxy } from './postgres-proxy';
+import { benchRebuildAtScale, buildTools } from './rebuild-scale';
 import { BENCH_APP_SECRET, runScript, serverEnv, startProcess } from './server-process';
+import { benchTokenPush } from './token-push';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -33,7 +35,8 @@ const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
 const REBUILDS = 3;
 /**
  * `BENCH_ONLY=growth`: only the growth rows of step runs (a long execution against a new one); `lists`: only
- * those of Execute All and of lists' first pages; without the rest.
+ * those of Execute All and of lists' first pages; `scale`: only the rebuild of a million events and the
+ * tokens of 200 runs streaming at once; without the rest.
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -159,9 +162,24 @@ async function listGrowthRows(databases: Awaited<ReturnType<typeof withDatabase>
   rows.push(...growth.rows);
 }
 
+/** The scale rows: the rebuild of a million events against 10,000, and tokens pushed while 200 runs stream. */
+async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const tokens = await benchTokenPush(await databases.fresh());
+  results.tokenPush = tokens.results;
+  rows.push(...tokens.rows);
+  await buildTools();
+  const rebuild = await benchRebuildAtScale(await databases.fresh());
+  results.rebuildAtScale = rebuild.results;
+  rows.push(...rebuild.rows);
+}
+
 async function main() {
   const databases = await withDatabase();
   try {
+    if (ONLY === 'scale') {
+      await scaleRows(databases);
+      return printRows(false);
+    }
     if (ONLY === 'growth') {
       await growthRows(databases);
       return printRows(false);
@@ -170,7 +188,8 @@ async function main() {
       await listGrowthRows(databases);
       return printRows(false);
     }
-    if (ONLY !== undefined) throw new Error(`BENCH_ONLY=${ONLY}: only 'growth' or 'lists' can be run alone`);
+    if (ONLY !== undefined)
+      throw new Error(`BENCH_ONLY=${ONLY}: only 'growth', 'lists' or 'scale' can be run alone`);
     // 1. Append throughput against raw inserts, same run, same connection count.
     const append = await benchAppend(await databases.fresh());
     results.append = append;
@@ -287,6 +306,7 @@ async function main() {
 
     await growthRows(databases);
     await listGrowthRows(databases);
+    await scaleRows(databases);
 
     // The built server as several instances behind nginx, each on a database of its own.
     const skipped = clusterSkipped();
