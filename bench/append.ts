@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '../src/api/database/connection';
 import { EventStore, type NewEvent } from '../src/eventstore';
+import { inTurn } from './commands';
+import { median } from './load';
 import { BENCH_APP_SECRET } from './server-process';
 
 export interface AppendFigures {
@@ -10,8 +12,10 @@ export interface AppendFigures {
   rawInsertsPerSecond: number;
   /** store.append with one event per call, each writer on its own stream. */
   storeEventsPerSecond: number;
-  /** storeEventsPerSecond / rawInsertsPerSecond (target >= 0.6). */
+  /** Store events/s over raw INSERT tx/s, the median of the rounds' (target >= 0.6). */
   ratio: number;
+  /** Each round's ratio. */
+  roundRatios: number[];
   batchSize: number;
   batchAppendsPerSecond: number;
   /** Events per second with `batchSize` events per append (target >= 25,000). */
@@ -69,26 +73,29 @@ export async function benchAppend(
       };
     };
 
-    // The phases take turns in short rounds, so a change in the machine's load during the run (other
-    // processes, checkpoints, autovacuum) weighs on each of them alike instead of skewing the ratio.
+    // The phases take turns in short rounds (which goes first alternating), so a change in the machine's load
+    // during the run (other processes, checkpoints, autovacuum) weighs on each of them alike instead of
+    // skewing the ratio; the ratio is the median of the rounds', so one noisy round cannot move it.
     const phases = { raw: rawInsert, single: storeAppend(1), batched: storeAppend(batchSize) };
     for (const loop of Object.values(phases)) await measure(writers, WARM_UP_SECONDS, loop);
     const totals = { raw: new Tally(), single: new Tally(), batched: new Tally() };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const name of ['raw', 'single', 'batched'] as const) {
+    for (let n = 0; n < ROUNDS; n++) {
+      for (const [, name] of inTurn(['raw', 'single', 'batched'] as const, n)) {
         totals[name].add(await measure(writers, seconds / ROUNDS, phases[name]));
       }
     }
     const raw = totals.raw.perSecond;
     const single = totals.single.perSecond;
     const batched = totals.batched.perSecond;
+    const roundRatios = totals.single.rounds.map((perSecond, n) => perSecond / totals.raw.rounds[n]!);
 
     return {
       writers,
       seconds,
       rawInsertsPerSecond: raw,
       storeEventsPerSecond: single,
-      ratio: single / raw,
+      ratio: median(roundRatios),
+      roundRatios: roundRatios.map((ratio) => Number(ratio.toFixed(2))),
       batchSize,
       batchAppendsPerSecond: batched / batchSize,
       batchEventsPerSecond: batched,
@@ -103,10 +110,13 @@ const payload = (writer: number, n: number) => JSON.stringify({ writer, n });
 class Tally {
   private units = 0;
   private seconds = 0;
+  /** Each round's units a second. */
+  readonly rounds: number[] = [];
 
   add(run: { units: number; seconds: number }) {
     this.units += run.units;
     this.seconds += run.seconds;
+    this.rounds.push(run.units / run.seconds);
   }
 
   get perSecond() {

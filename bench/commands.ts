@@ -19,6 +19,12 @@ const WARM_UP_SECONDS = 0.5;
  */
 export const ROUNDS = 3;
 
+/** One round's commands/s and server CPU ms a command (null: not readable). */
+export interface RoundFigures {
+  perSecond: number;
+  cpuMs: number | null;
+}
+
 export interface CommandFigures {
   perSecond: number;
   count: number;
@@ -26,6 +32,8 @@ export interface CommandFigures {
   p99: number;
   /** Server CPU ms per command, when the server's CPU time can be read. */
   cpuMs: number | null;
+  /** Each round's own figures, in the order the rounds ran: ratios are taken round by round. */
+  rounds: RoundFigures[];
 }
 
 /** CPU time of the server process (user + system), in ms; null: not readable for this target. */
@@ -43,11 +51,17 @@ class Tally {
   private readonly latencies: number[] = [];
   private seconds = 0;
   private cpuMs: number | null = null;
+  private readonly rounds: RoundFigures[] = [];
 
   add(load: { latencies: number[]; seconds: number }, cpuMs: number | null) {
     this.latencies.push(...load.latencies);
     this.seconds += load.seconds;
     if (cpuMs !== null) this.cpuMs = (this.cpuMs ?? 0) + cpuMs;
+    const count = load.latencies.length;
+    this.rounds.push({
+      perSecond: round(count / load.seconds),
+      cpuMs: cpuMs === null ? null : round(cpuMs / count, 3),
+    });
   }
 
   figures(): CommandFigures {
@@ -58,14 +72,15 @@ class Tally {
       p50: round(percentile(sorted, 50)),
       p99: round(percentile(sorted, 99)),
       cpuMs: this.cpuMs === null ? null : round(this.cpuMs / sorted.length, 2),
+      rounds: this.rounds,
     };
   }
 }
 
 /**
  * Loads of only starts, then loads of only step runs on the executions those started, each contender's in
- * turn for `seconds` in all, one client per flow; after a short warm-up of both, so every connection has
- * its statements prepared.
+ * turn for `seconds` in all (over three rounds, which goes first alternating; each round's figures kept), one
+ * client per flow; after a short warm-up of both, so every connection has its statements prepared.
  */
 export async function measureCommands(contenders: Contender[], seconds: number) {
   const runnable: Runnable[][] = [];
@@ -75,8 +90,8 @@ export async function measureCommands(contenders: Contender[], seconds: number) 
     runnable.push([]);
   }
   const starts = contenders.map(() => new Tally());
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { target, flows, cpu }] of contenders.entries()) {
+  for (let n = 0; n < ROUNDS; n++) {
+    for (const [i, { target, flows, cpu }] of inTurn(contenders, n)) {
       const [load, cpuMs] = await measuringCpu(cpu, () => startLoad(target, flows, seconds / ROUNDS));
       starts[i]!.add(load, cpuMs);
       runnable[i]!.push(...load.started);
@@ -88,8 +103,8 @@ export async function measureCommands(contenders: Contender[], seconds: number) 
   }
   const stepRuns = contenders.map(() => new Tally());
   const ranOut = contenders.map(() => false);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { target, flows, cpu }] of contenders.entries()) {
+  for (let n = 0; n < ROUNDS; n++) {
+    for (const [i, { target, flows, cpu }] of inTurn(contenders, n)) {
       const [load, cpuMs] = await measuringCpu(cpu, () =>
         stepRunLoad(target, runnable[i]!, flows.length, seconds / ROUNDS),
       );
@@ -103,6 +118,12 @@ export async function measureCommands(contenders: Contender[], seconds: number) 
     /** The step runs used up every execution the starts made before their time was over. */
     ranOut: ranOut[i]!,
   }));
+}
+
+/** The contenders with their indexes, in the order they go in round `n`: the first goes first every other round. */
+export function inTurn<T>(contenders: T[], n: number): [number, T][] {
+  const entries = [...contenders.entries()];
+  return n % 2 === 0 ? entries : entries.reverse();
 }
 
 /** What `work` returns, and the server CPU ms it took (null when not readable). */

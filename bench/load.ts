@@ -9,6 +9,8 @@ export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+/** The middle value (of three rounds' figures: one noisy round cannot move it). */
+export const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function call(base: string, cookie: string, method: string, url: string, body?: unknown) {
   const response = await fetch(`${base}${url}`, {

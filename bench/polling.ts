@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
-import { type CpuClock, ROUNDS } from './commands';
-import { round } from './load';
+import { type CpuClock, inTurn, ROUNDS } from './commands';
+import { median, round } from './load';
 
 const CONNECTIONS = 64;
 /**
@@ -18,27 +18,30 @@ interface Polled {
   cpu: CpuClock;
 }
 
-/** Requests, time, errors, the worst round's p99 and CPU of one URL over the rounds. */
+/** Requests, time, errors, each round's requests/s and p99, and CPU of one URL over the rounds. */
 class PollTally {
   requests = 0;
   seconds = 0;
   errors = 0;
-  p99 = 0;
   cpuMs: number | null = null;
+  readonly rounds: { requestsPerSecond: number; p99: number }[] = [];
 
   figures() {
     return {
       requestsPerSecond: round(this.requests / this.seconds),
-      p99: this.p99,
+      /** The median of the rounds' p99s. */
+      p99: median(this.rounds.map((r) => r.p99)),
       errors: this.errors,
       cpuMicrosecondsPerRequest: this.cpuMs === null ? null : round((this.cpuMs * 1000) / this.requests),
+      rounds: this.rounds,
     };
   }
 }
 
 /**
  * Polling `GET /api/executions/:id` against an empty Fastify route: each loaded in turn, for `seconds` in all
- * over the rounds, so a change in the machine's speed during the run weighs on both alike; after a warm-up.
+ * over three rounds (which goes first alternating), so a change in the machine's speed during the run weighs
+ * on both alike; after a warm-up. The ratio and the p99 are the medians of the rounds'.
  */
 export async function measurePolling(poll: Polled, empty: Polled, seconds: number) {
   for (const target of [poll, empty]) {
@@ -52,7 +55,7 @@ export async function measurePolling(poll: Polled, empty: Polled, seconds: numbe
   }
   const tallies = [new PollTally(), new PollTally()] as const;
   for (let n = 0; n < ROUNDS; n++) {
-    for (const [i, target] of [poll, empty].entries()) {
+    for (const [i, target] of inTurn([poll, empty], n)) {
       const before = target.cpu ? await target.cpu() : null;
       const load = await autocannon({
         url: target.url,
@@ -65,7 +68,10 @@ export async function measurePolling(poll: Polled, empty: Polled, seconds: numbe
       tally.requests += load.requests.total;
       tally.seconds += load.duration;
       tally.errors += load.non2xx + load.errors;
-      tally.p99 = Math.max(tally.p99, load.latency.p99);
+      tally.rounds.push({
+        requestsPerSecond: round(load.requests.total / load.duration),
+        p99: load.latency.p99,
+      });
     }
   }
   const [polled, emptied] = tallies.map((tally) => tally.figures());
@@ -73,6 +79,11 @@ export async function measurePolling(poll: Polled, empty: Polled, seconds: numbe
     ...polled!,
     emptyRouteRequestsPerSecond: emptied!.requestsPerSecond,
     emptyRouteCpuMicrosecondsPerRequest: emptied!.cpuMicrosecondsPerRequest,
-    ratio: round(polled!.requestsPerSecond / emptied!.requestsPerSecond, 2),
+    /** The median of the rounds' ratios of requests/s (a round: the poll and the empty route in turn). */
+    ratio: round(
+      median(polled!.rounds.map((r, n) => r.requestsPerSecond / emptied!.rounds[n]!.requestsPerSecond)),
+      2,
+    ),
+    emptyRouteRounds: emptied!.rounds,
   };
 }
