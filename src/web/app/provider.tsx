@@ -1,12 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
-import { ConfirmDialog } from '../components/ui/confirm-dialog';
 import { useToast } from '../components/ui/toast';
 import { userQueryOptions } from '../features/auth/api/get-user';
 import { createQueryClient } from '../lib/api-client';
 import { failureToastOf } from '../lib/failure-toast';
 import { onSessionEnded } from '../lib/session-ended';
 import { toasts } from '../lib/strings';
+
+/** The question of `useConfirm`: only screens past the landing page ask one, so it loads after the first paint. */
+const ConfirmDialog = lazy(async () => ({
+  default: (await import('../components/ui/confirm-dialog')).ConfirmDialog,
+}));
 
 /** The toast region loads after the first paint: a toast raised before it arrives waits in its atom. */
 const Toaster = lazy(async () => ({ default: (await import('../components/ui/toaster')).Toaster }));
@@ -33,8 +37,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <ConfirmDialog />
       <Suspense fallback={null}>
+        <ConfirmDialog />
         <Toaster closeLabel={toasts.close} />
       </Suspense>
     </QueryClientProvider>

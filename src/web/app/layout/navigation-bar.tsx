@@ -3,28 +3,11 @@ import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { displayNameOf, type User } from '@/features/auth/api/get-user';
-import { usePendingReviewCount } from '@/features/reviews/api/reviews';
-import { reviewNav } from '@/features/reviews/strings';
 import { cn } from '@/lib/cn';
 import { signOutStarted } from '@/lib/session-ended';
 import { SIGN_IN_PATH } from '@/lib/sign-in';
 import { app, nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
-
-/** The number of reviews waiting for the signed-in user, beside the Reviews link; nothing when none. */
-function PendingReviews() {
-  const count = usePendingReviewCount();
-  if (count === 0) return null;
-  return (
-    <span
-      className="ml-1 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white"
-      title={reviewNav.count(count)}
-      data-testid="pending-review-count"
-    >
-      {count}
-    </span>
-  );
-}
 
 function NavLink({ href, children, className }: { href: string; children: string; className?: string }) {
   const [location] = useLocation();
@@ -39,10 +22,17 @@ function NavLink({ href, children, className }: { href: string; children: string
       )}
     >
       {children}
-      {href === '/reviews' ? <PendingReviews /> : null}
+      {href === '/reviews' ? (
+        <Suspense fallback={null}>
+          <PendingReviews />
+        </Suspense>
+      ) : null}
     </Link>
   );
 }
+
+/** Signed in only, with the live count's parts: it loads beside the first signed-in page. */
+const PendingReviews = lazy(async () => ({ default: (await import('./pending-reviews')).PendingReviews }));
 
 /** Signed in only, with the menu's parts: it loads beside the first signed-in page, not on the landing page. */
 const NarrowMenu = lazy(async () => ({ default: (await import('./narrow-menu')).NarrowMenu }));
