@@ -80,7 +80,12 @@ try {
     await inTurns(long, 2);
     const msLong = await inTurns(long, 40);
     const msNew = await inTurns(await newExecution(), 40);
-    console.log(JSON.stringify({ server: serverFile, events, msLong, msNew }));
+    const sql = connect(url.toString(), { max: 1 });
+    const [snapshot] = await sql`
+      SELECT octet_length(state::text) AS "jsonBytes", pg_column_size(state) AS "storedBytes"
+      FROM snapshots WHERE stream_id = ${`execution-${long}`}`;
+    await sql.end();
+    console.log(JSON.stringify({ server: serverFile, events, msLong, msNew, snapshot }));
     await other.stop();
   } else if (process.env.PROFILE_LOAD === 'polling') {
     await runCommands(base, cookie, flows, 8);
