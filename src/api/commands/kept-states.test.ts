@@ -49,4 +49,14 @@ describe('KeptStates', () => {
       ),
     ).toBe(8 * (1e6 + 1));
   });
+
+  it('counts a state that shares objects with one counted before as it counts a copy of it', () => {
+    const results = Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, text: 'x'.repeat(i), tags: [i] }));
+    const first = { results, status: 'running' };
+    approximateSize(first, Number.POSITIVE_INFINITY);
+    const next = { results: [...results, { id: 'new', text: 'y', tags: [] }], status: 'done' };
+    expect(approximateSize(next, Number.POSITIVE_INFINITY)).toBe(
+      approximateSize(structuredClone(next), Number.POSITIVE_INFINITY),
+    );
+  });
 });

@@ -77,8 +77,16 @@ export class KeptStates {
 }
 
 /**
+ * The sizes of objects counted before, by object: a state's results and runs are shared by the states that
+ * follow it (evolve makes a new object only for a changed one), so keeping the next state of a long
+ * execution counts only its new objects, and walks its arrays without walking their elements again.
+ */
+const objectSizes = new WeakMap<object, number>();
+
+/**
  * About how many bytes a JSON-like value holds (two a character of its strings, eight a number or
- * reference), counted until past `limit`: enough to bound memory, cheap for the small states most are.
+ * reference), counted until past `limit`: enough to bound memory, cheap for the small states most are. An
+ * object inside the value is counted whole once and its size remembered (objectSizes).
  */
 export function approximateSize(value: unknown, limit: number): number {
   let bytes = 0;
@@ -90,6 +98,13 @@ export function approximateSize(value: unknown, limit: number): number {
     else if (Array.isArray(item)) {
       bytes += 8 * (item.length + 1);
       if (bytes <= limit) for (const element of item) pending.push(element);
+    } else if (item !== value) {
+      let size = objectSizes.get(item);
+      if (size === undefined) {
+        size = approximateSize(item, Number.POSITIVE_INFINITY);
+        objectSizes.set(item, size);
+      }
+      bytes += size;
     } else {
       for (const key in item) {
         bytes += 2 * key.length + 16;
