@@ -20,7 +20,8 @@ import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
  * With `PROFILE_LOAD=growth`: one execution made 10,000 events long as the growth rows make it
  * (`bench/growth.ts`), then 40 step runs on it, in turns between the profiled server and a second one (so
  * each of the profiled server's runs finds its kept state out of date), then 40 on a new execution the same
- * way; prints each one's milliseconds a run.
+ * way; prints each one's milliseconds a run. With `PROFILE_COLD=1` as well: the long execution is made by the
+ * second server, and the profiled one runs one step on it (nothing of it kept), then one on a new execution.
  *
  * With `PROFILE_LOAD=polling`: after 10 s of those commands, polling one execution against the empty route,
  * in turns (`bench/polling.ts`, three rounds of 5 s in all), printing the server CPU per request of each.
@@ -75,11 +76,13 @@ try {
       return Number(((performance.now() - started) / turns).toFixed(1));
     };
     const long = await newExecution();
-    for (let i = 0; i < 10; i++) await run(base, long);
+    const cold = process.env.PROFILE_COLD === '1';
+    for (let i = 0; i < 10; i++) await run(cold ? otherBase : base, long);
     const events = await lengthen(url.toString(), `execution-${long}`, 10_000);
-    await inTurns(long, 2);
-    const msLong = await inTurns(long, 40);
-    const msNew = await inTurns(await newExecution(), 40);
+    await run(otherBase, long);
+    // PROFILE_COLD=1: the profiled server's only step run on the long execution is its first (nothing kept).
+    const msLong = cold ? await inTurns(long, 1) : (await inTurns(long, 2), await inTurns(long, 40));
+    const msNew = await inTurns(await newExecution(), cold ? 1 : 40);
     const sql = connect(url.toString(), { max: 1 });
     const [snapshot] = await sql`
       SELECT octet_length(state::text) AS "jsonBytes", pg_column_size(state) AS "storedBytes"

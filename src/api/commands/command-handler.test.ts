@@ -175,10 +175,11 @@ function logInMemory() {
       eventsRead += events.length;
       return { version: events.length, snapshot: null, events };
     },
-    readStream: async (streamId: string, { after = 0 }: { after?: number } = {}) => {
+    writeSnapshot: async () => {},
+    readStream: async (streamId: string, { after = 0, limit }: { after?: number; limit?: number } = {}) => {
       reads++;
       const stream = streams.get(streamId) ?? [];
-      const events = stream.filter((event) => event.streamPosition > after);
+      const events = stream.filter((event) => event.streamPosition > after).slice(0, limit);
       eventsRead += events.length;
       return { version: stream.length, events };
     },
@@ -269,6 +270,19 @@ describe('CommandHandler keeps the state it decided on', () => {
     // One event read (the one appended elsewhere), not the thirteen of the stream.
     expect(eventsRead()).toBe(1);
     expect(wholeReads()).toBe(0);
+  });
+
+  it('reads the stream from its snapshot when the kept state is a snapshot interval or more behind', async () => {
+    const { handler, wholeReads, elsewhere } = await openLamp();
+    const everyFour = { ...lamp, snapshotEvery: 4 };
+    for (let i = 0; i < 3; i++) {
+      elsewhere('lamp-l', 'SwitchedOn');
+      elsewhere('lamp-l', 'SwitchedOff');
+    }
+    handler.seen('lamp-l', 7);
+    const on = await handler.handle(everyFour, 'l', 'ann', { type: 'SwitchOn' }, context);
+    expect(on).toMatchObject({ state: { on: true }, version: 8 });
+    expect(wholeReads()).toBe(1);
   });
 
   it('never shows a kept state to another user: their id is not found', async () => {

@@ -171,9 +171,21 @@ export class CommandHandler {
     let version: number;
     let events: RecordedEvent[];
     let from: S | null = null;
-    // This process's own state of the stream as of its version, when it has one: only the events after it.
-    const after = kept && (await this.store.readStream(streamId, { after: kept.version }));
-    if (kept && after && after.version >= kept.version) {
+    // This process's own state of the stream as of its version, when it has one and it is less than a
+    // snapshot's interval behind: only the events after it. Further behind, a snapshot is nearer.
+    const every = this.everyOf(aggregate);
+    const after =
+      kept &&
+      (await this.store.readStream(
+        streamId,
+        every > 0 ? { after: kept.version, limit: every } : { after: kept.version },
+      ));
+    if (
+      kept &&
+      after &&
+      after.version >= kept.version &&
+      after.version - kept.version === after.events.length
+    ) {
       ({ version, events } = after);
       from = kept.state;
     } else {
@@ -187,7 +199,6 @@ export class CommandHandler {
       }
     }
     const state = events.map((e) => eventOf<E>(e)).reduce(evolve, from ?? initialState());
-    const every = this.everyOf(aggregate);
     if (every > 0 && events.length >= every) {
       const snapshot = {
         streamId,
