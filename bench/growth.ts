@@ -120,7 +120,7 @@ export async function benchGrowth(databaseUrl: string) {
  * thousands of step runs through the server would take minutes. The read models are not written for the
  * copies: the step run path reads the execution from its stream, not from them.
  */
-async function lengthen(databaseUrl: string, streamId: string, length: number) {
+export async function lengthen(databaseUrl: string, streamId: string, length: number) {
   const sql = connect(databaseUrl, { max: 1, appSecret: BENCH_APP_SECRET });
   try {
     const store = new EventStore(sql);

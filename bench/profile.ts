@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
+import { lengthen } from './growth';
 import { call, createFlows, runCommands, signUp } from './load';
 import { measurePolling } from './polling';
 import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
@@ -15,6 +16,12 @@ import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
  *     npx tsx bench/profile.ts dist/server/server.js /tmp/profiles
+ *
+ * With `PROFILE_LOAD=growth`: one execution made 10,000 events long as the growth rows make it
+ * (`bench/growth.ts`), then 40 step runs on it, in turns between the profiled server and a second one (so
+ * each of the profiled server's runs finds its kept state out of date), then 40 on a new execution the same
+ * way; prints each one's milliseconds a run. With `PROFILE_COLD=1` as well: the long execution is made by the
+ * second server, and the profiled one runs one step on it (nothing of it kept), then one on a new execution.
  *
  * With `PROFILE_LOAD=polling`: after 10 s of those commands, polling one execution against the empty route,
  * in turns (`bench/polling.ts`, three rounds of 5 s in all), printing the server CPU per request of each.
@@ -34,6 +41,13 @@ if (!serverFile || !profileDir || !adminUrl) {
 const admin = connect(adminUrl, { max: 1 });
 const name = `profile_${randomBytes(5).toString('hex')}`;
 await admin.unsafe(`CREATE DATABASE ${name}`);
+// PROFILE_SLOW_MS: PostgreSQL logs each statement of the run's database that takes this long or longer (to its
+// server log), without its parameters.
+const slowMs = process.env.PROFILE_SLOW_MS;
+if (slowMs !== undefined) {
+  await admin.unsafe(`ALTER DATABASE ${name} SET log_min_duration_statement = ${Number(slowMs)}`);
+  await admin.unsafe(`ALTER DATABASE ${name} SET log_parameter_max_length = 0`);
+}
 try {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -48,7 +62,36 @@ try {
   const cookie = await signUp(base);
   const flows = await createFlows(base, cookie, 16);
   await runCommands(base, cookie, flows, 2);
-  if (process.env.PROFILE_LOAD === 'polling') {
+  if (process.env.PROFILE_LOAD === 'growth') {
+    const other = startProcess([serverFile], serverEnv(url.toString()));
+    const otherBase = await other.url;
+    const [flow] = flows;
+    const newExecution = async () =>
+      (await call(base, cookie, 'POST', `/api/flows/${flow!.flow.id}/execute`)).id as string;
+    const run = (on: string, id: string) =>
+      call(on, cookie, 'POST', `/api/executions/${id}/steps/${flow!.step.id}/execute`, {});
+    const inTurns = async (id: string, turns: number) => {
+      const started = performance.now();
+      for (let i = 0; i < turns; i++) await run(i % 2 === 0 ? base : otherBase, id);
+      return Number(((performance.now() - started) / turns).toFixed(1));
+    };
+    const long = await newExecution();
+    const cold = process.env.PROFILE_COLD === '1';
+    for (let i = 0; i < 10; i++) await run(cold ? otherBase : base, long);
+    const events = await lengthen(url.toString(), `execution-${long}`, 10_000);
+    await run(otherBase, long);
+    // PROFILE_COLD=1: the profiled server's only step run on the long execution is its first (nothing kept).
+    if (!cold) await inTurns(long, 2);
+    const msLong = await inTurns(long, cold ? 1 : 40);
+    const msNew = await inTurns(await newExecution(), cold ? 1 : 40);
+    const sql = connect(url.toString(), { max: 1 });
+    const [snapshot] = await sql`
+      SELECT octet_length(state::text) AS "jsonBytes", pg_column_size(state) AS "storedBytes"
+      FROM snapshots WHERE stream_id = ${`execution-${long}`}`;
+    await sql.end();
+    console.log(JSON.stringify({ server: serverFile, events, msLong, msNew, snapshot }));
+    await other.stop();
+  } else if (process.env.PROFILE_LOAD === 'polling') {
     await runCommands(base, cookie, flows, 8);
     const empty = startProcess(['bench/empty-server.ts'], {}, { cpuUsage: true });
     const polled = await call(base, cookie, 'POST', `/api/flows/${flows[0]!.flow.id}/execute`);

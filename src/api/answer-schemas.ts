@@ -133,7 +133,7 @@ export const unreviewedResultUse = z
   })
   .meta({ id: 'UnreviewedResultUse' });
 
-const stepRun = z
+export const stepRunAnswer = z
   .object({
     runId: recordId,
     stepId: recordId,
@@ -224,7 +224,7 @@ export const executionStateAnswer = z.object({
   executionQueue: z.array(queueItem),
   executionCache: z.array(cacheItem),
   results: z.array(stepResultAnswer),
-  runs: z.array(stepRun),
+  runs: z.array(stepRunAnswer),
   /** The reviews by another person its steps asked for, oldest first. */
   reviews: z.array(reviewAnswer),
   startedAt: z.string(),

@@ -1,11 +1,11 @@
 import type { TransactionSql } from 'postgres';
 import { decider } from '../domain/execution/decider';
 import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
-import type { ExecutionEvent, ExecutionState } from '../domain/execution/types';
+import type { ExecutionEvent, ExecutionState, StepRun } from '../domain/execution/types';
 import type { Statement } from '../eventstore';
 import { type ExecutionRow, stateOfRow } from './execution-row';
 import { rejectedIdeaChange } from './project-rejected-idea';
-import { changeStatement, JsonColumn, type ReadModelChange } from './read-model-change';
+import { changeStatement, JsonColumn, type ReadModelChange, type RunsChange } from './read-model-change';
 
 /** The part of a recorded event the projectors read. */
 export interface ProjectableEvent {
@@ -89,7 +89,11 @@ const executionIdOf = (events: ProjectableEvent[]) =>
 
 const fromTheStart = (): ExecutionBefore => ({ state: decider.initialState(), version: 0 });
 
-function changesOf(
+/**
+ * The read-model changes of an execution's events after `before` (events at or before its position are
+ * skipped): the rows their results, runs and reviews add or change, then its executions row.
+ */
+export function changesOf(
   executionId: string,
   before: ExecutionBefore,
   events: ProjectableEvent[],
@@ -104,6 +108,28 @@ function changesOf(
     changes.push(...resultAndLogChanges(executionId, event, recorded, state));
   }
   if (!state.exists || position === before.version) return changes;
+  const columns = {
+    status: state.status,
+    currentStep: state.currentStep,
+    executionQueue: new JsonColumn(state.executionQueue),
+    executionCache: new JsonColumn(state.executionCache),
+    steps: new JsonColumn(state.steps),
+    reviews: new JsonColumn(state.reviews),
+    completedAt: state.completedAt,
+  };
+  if (before.version > 0 && before.state.exists && state.runs.length >= before.state.runs.length) {
+    // The row holds the state as of `before`: its runs change by the runs these events add or change, not
+    // written whole (an execution's runs grow with every step run, the rest of the row does not).
+    changes.push({
+      type: 'executionChanged',
+      id: executionId,
+      from: before.version,
+      set: columns,
+      runs: runsChange(before.state.runs, state.runs),
+      position,
+    });
+    return changes;
+  }
   changes.push({
     type: 'execution',
     row: {
@@ -111,20 +137,27 @@ function changesOf(
       userId: state.userId,
       flowId: state.flowId,
       workspaceId: state.workspaceId,
-      status: state.status,
-      currentStep: state.currentStep,
-      executionQueue: new JsonColumn(state.executionQueue),
-      executionCache: new JsonColumn(state.executionCache),
-      steps: new JsonColumn(state.steps),
       flowVersion: state.flowVersion,
       runs: new JsonColumn(state.runs),
-      reviews: new JsonColumn(state.reviews),
       startedAt: state.startedAt,
-      completedAt: state.completedAt,
+      ...columns,
       position,
     },
   });
   return changes;
+}
+
+/**
+ * How the runs went from `before` to `after`: evolve only adds runs at the end or replaces one (its status),
+ * so the runs after the old ones are added, and an old one that is not the same object was replaced.
+ */
+export function runsChange(before: StepRun[], after: StepRun[]): RunsChange {
+  const replaced: RunsChange['replaced'] = [];
+  const kept = Math.min(before.length, after.length);
+  for (let index = 0; index < kept; index++) {
+    if (after[index] !== before[index]) replaced.push({ index, run: after[index]! });
+  }
+  return { replaced, appended: after.slice(before.length) };
 }
 
 function resultAndLogChanges(

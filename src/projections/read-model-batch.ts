@@ -3,6 +3,7 @@ import { copyRows, type EncodedRows, encodeRows, type TableRows } from './copy-r
 import {
   changeStatement,
   insertRows,
+  JsonColumn,
   type KeyedTable,
   type ReadModelChange,
   type ReadModelRow,
@@ -89,6 +90,22 @@ export class ReadModelBatch {
       case 'execution': {
         const kept = this.executions.get(change.row.id);
         if (!kept || kept.position < change.row.position) this.executions.set(change.row.id, change.row);
+        return;
+      }
+      case 'executionChanged': {
+        const kept = this.executions.get(change.id);
+        // A row of an earlier batch: its statement, after the rows this batch adds.
+        if (!kept) return this.later.push(change);
+        if (kept.position !== change.from) return;
+        const runs = [...((kept.runs as JsonColumn).value as unknown[])];
+        for (const { index, run } of change.runs.replaced) runs[index] = run;
+        runs.push(...change.runs.appended);
+        this.executions.set(change.id, {
+          ...kept,
+          ...change.set,
+          runs: new JsonColumn(runs),
+          position: change.position,
+        });
         return;
       }
       case 'flowUsage': {

@@ -44,6 +44,12 @@ export type KeyedTable =
   | 'rejected_ideas'
   | 'step_reviews';
 
+/** An execution's runs as changed by some events: runs replaced at their index, then runs added at the end. */
+export interface RunsChange {
+  replaced: { index: number; run: unknown }[];
+  appended: unknown[];
+}
+
 /**
  * One write to the read models, as data: the projectors decide WHAT each row contains, once, and two writers
  * carry it out. Inline (a command's append) each change is its own statement; a rebuild folds a batch's
@@ -56,6 +62,19 @@ export type ReadModelChange =
   | { type: 'update'; table: KeyedTable; id: string; set: Record<string, unknown>; position: number }
   /** Writes an execution's row unless it already reflects this stream position or a later one. */
   | { type: 'execution'; row: ReadModelRow & { position: number } }
+  /**
+   * Changes the execution's row that reflects exactly the stream position `from` to reflect `position`:
+   * sets the columns and changes its runs by `runs`, element by element, so the statement's size does not
+   * grow with the execution's runs. A row at another position is left as it is (a repeat finds it moved on).
+   */
+  | {
+      type: 'executionChanged';
+      id: string;
+      from: number;
+      set: Record<string, unknown>;
+      runs: RunsChange;
+      position: number;
+    }
   /**
    * A flow step run's usage row, without `usedDefaultKey`: whether the run used the default key is on its
    * request log (the key source of StepRunStarted), and a run without a log counts as the default key.
@@ -102,6 +121,19 @@ function rowsOf(sql: TransactionSql, table: KeyedTable | 'executions', rows: Rea
   return sql`(${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${sql(table)}, ${records}::text::json)`;
 }
 
+/**
+ * The row's runs changed by `change`, in SQL: each replaced run set at its index (jsonb_set; usually none or
+ * one), then the added runs appended (jsonb's ||).
+ */
+function runsAfter(sql: TransactionSql, change: RunsChange) {
+  let runs = sql`executions.runs`;
+  for (const { index, run } of change.replaced) {
+    runs = sql`jsonb_set(${runs}, ${`{${index}}`}::text[], ${sql.json(run as JSONValue)}::jsonb)`;
+  }
+  if (change.appended.length === 0) return runs;
+  return sql`${runs} || ${sql.json(change.appended as JSONValue)}::jsonb`;
+}
+
 /** A change as one statement, sent without waiting: a transaction's statements travel pipelined, in order. */
 export function changeStatement(sql: TransactionSql, change: ReadModelChange): Statement {
   switch (change.type) {
@@ -113,6 +145,11 @@ export function changeStatement(sql: TransactionSql, change: ReadModelChange): S
         WHERE id = ${change.id} AND position < ${change.position}`;
     case 'execution':
       return upsertExecutions(sql, [change.row]);
+    case 'executionChanged':
+      return sql`
+        UPDATE executions
+        SET ${sql(jsonMarked(sql, change.set))}, runs = ${runsAfter(sql, change.runs)}, position = ${change.position}
+        WHERE id = ${change.id} AND position = ${change.from}`;
     case 'flowUsage': {
       const { id, userId, executionId, stepId, executionDate } = change.row;
       return sql`

@@ -139,10 +139,15 @@ const lamp: Aggregate<Lamp, LampCommand, LampEvent, null> = {
   project: () => [],
 };
 
-/** An event log in memory that counts stream reads; `elsewhere` appends as another server process would. */
+/**
+ * An event log in memory that counts stream reads (whole, or after a version) and the events they gave;
+ * `elsewhere` appends as another server process would.
+ */
 function logInMemory() {
   const streams = new Map<string, RecordedEvent[]>();
   let reads = 0;
+  let wholeReads = 0;
+  let eventsRead = 0;
   const write = (streamId: string, expected: number | 'no_stream', events: NewEvent[]) => {
     const stream = streams.get(streamId) ?? [];
     const at = expected === 'no_stream' ? 0 : expected;
@@ -165,8 +170,18 @@ function logInMemory() {
     findKeyedCommand: async () => null,
     readStreamFromSnapshot: async (streamId: string) => {
       reads++;
+      wholeReads++;
       const events = streams.get(streamId) ?? [];
+      eventsRead += events.length;
       return { version: events.length, snapshot: null, events };
+    },
+    writeSnapshot: async () => {},
+    readStream: async (streamId: string, { after = 0, limit }: { after?: number; limit?: number } = {}) => {
+      reads++;
+      const stream = streams.get(streamId) ?? [];
+      const events = stream.filter((event) => event.streamPosition > after).slice(0, limit);
+      eventsRead += events.length;
+      return { version: stream.length, events };
     },
     append: async (streamId: string, _type: string, expected: number | 'no_stream', events: NewEvent[]) => {
       const recorded = write(streamId, expected, events);
@@ -176,6 +191,8 @@ function logInMemory() {
   return {
     handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY, NO_WORKSPACES),
     reads: () => reads,
+    wholeReads: () => wholeReads,
+    eventsRead: () => eventsRead,
     elsewhere: (streamId: string, type: LampEvent['type']) => {
       const version = streams.get(streamId)?.length ?? 0;
       return write(streamId, version, [{ type, data: null }])[0]!;
@@ -238,6 +255,34 @@ describe('CommandHandler keeps the state it decided on', () => {
     handler.seen(lit.streamId, lit.streamPosition);
     expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: true }, version: 2 });
     expect(reads()).toBe(1);
+  });
+
+  it('folds only the events after a kept state that is behind, never the whole stream again', async () => {
+    const { handler, wholeReads, eventsRead, elsewhere } = await openLamp();
+    for (let i = 0; i < 5; i++) {
+      await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOn' }, context);
+      await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOff' }, context);
+    }
+    const lit = elsewhere('lamp-l', 'SwitchedOn');
+    handler.seen(lit.streamId, lit.streamPosition);
+    const off = await handler.handle(lamp, 'l', 'ann', { type: 'SwitchOff' }, context);
+    expect(off).toMatchObject({ state: { on: false }, version: 13, events: [{ type: 'SwitchedOff' }] });
+    // One event read (the one appended elsewhere), not the thirteen of the stream.
+    expect(eventsRead()).toBe(1);
+    expect(wholeReads()).toBe(0);
+  });
+
+  it('reads the stream from its snapshot when the kept state is a snapshot interval or more behind', async () => {
+    const { handler, wholeReads, elsewhere } = await openLamp();
+    const everyFour = { ...lamp, snapshotEvery: 4 };
+    for (let i = 0; i < 3; i++) {
+      elsewhere('lamp-l', 'SwitchedOn');
+      elsewhere('lamp-l', 'SwitchedOff');
+    }
+    handler.seen('lamp-l', 7);
+    const on = await handler.handle(everyFour, 'l', 'ann', { type: 'SwitchOn' }, context);
+    expect(on).toMatchObject({ state: { on: true }, version: 8 });
+    expect(wholeReads()).toBe(1);
   });
 
   it('never shows a kept state to another user: their id is not found', async () => {

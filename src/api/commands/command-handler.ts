@@ -157,7 +157,8 @@ export class CommandHandler {
 
   /**
    * The aggregate folded from its stream, whoever may see it: the caller asks the access rule. Folded from
-   * the stream's newest snapshot of the aggregate's shape on, or from its start when there is none or it
+   * the state this process kept of it (even one behind) with the events after it; else from the stream's
+   * newest snapshot of the aggregate's shape on, or from its start when there is none or it
    * cannot be decoded; a load that had to fold a snapshot's interval or more stores one at its version.
    */
   private async read<S, C extends { type: string }, E extends DecidedEvent, X>(
@@ -166,16 +167,38 @@ export class CommandHandler {
   ): Promise<Loaded<S>> {
     const streamId = aggregate.streamPrefix + id;
     const { evolve, initialState } = aggregate.decider;
-    const read = await this.store.readStreamFromSnapshot(streamId, aggregate.snapshot.shape);
-    let { version, events } = read;
-    const from =
-      read.snapshot && read.snapshot.version <= version ? decoded(aggregate, read.snapshot.state) : null;
-    if (read.snapshot !== null && from === null) {
-      // Of another make than this decider's, or written wrong: a cache that cannot be read is not read.
-      ({ version, events } = await this.store.readStream(streamId));
+    const kept = this.kept.behindOrNot<S>(streamId);
+    let version: number;
+    let events: RecordedEvent[];
+    let from: S | null = null;
+    // This process's own state of the stream as of its version, when it has one and it is less than a
+    // snapshot's interval behind: only the events after it. Further behind, a snapshot is nearer.
+    const every = this.everyOf(aggregate);
+    const after =
+      kept &&
+      (await this.store.readStream(
+        streamId,
+        every > 0 ? { after: kept.version, limit: every } : { after: kept.version },
+      ));
+    if (
+      kept &&
+      after &&
+      after.version >= kept.version &&
+      after.version - kept.version === after.events.length
+    ) {
+      ({ version, events } = after);
+      from = kept.state;
+    } else {
+      const read = await this.store.readStreamFromSnapshot(streamId, aggregate.snapshot.shape);
+      ({ version, events } = read);
+      from =
+        read.snapshot && read.snapshot.version <= version ? decoded(aggregate, read.snapshot.state) : null;
+      if (read.snapshot !== null && from === null) {
+        // Of another make than this decider's, or written wrong: a cache that cannot be read is not read.
+        ({ version, events } = await this.store.readStream(streamId));
+      }
     }
     const state = events.map((e) => eventOf<E>(e)).reduce(evolve, from ?? initialState());
-    const every = this.everyOf(aggregate);
     if (every > 0 && events.length >= every) {
       const snapshot = {
         streamId,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_TEXT_CEILING } from '../../domain/limits';
 import { executionAnswer, stepResultAnswer } from '../answer-schemas';
 import { tagAnswer } from '../entity-tags';
-import { answerOf } from '../executions/execution-answer';
+import { stepRunAnswerText } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams, noFieldsBody } from '../request-schemas';
@@ -42,7 +42,7 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ execution: executionAnswer, results: z.array(stepResultAnswer) }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id, stepId } = request.params;
       const { userInput, loopIteration } = request.body;
       const userId = userIdOf(request);
@@ -54,7 +54,10 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
         commandId: commandIdOf(request),
         loopIteration: loopIteration ?? null,
       });
-      return { execution: answerOf(execution), results };
+      // Serialised as the schema would, each result and run once per object (see stepRunAnswerText).
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(stepRunAnswerText(execution, results) as never);
     },
   );
 
