@@ -39,3 +39,36 @@ export function listEnd() {
       }),
   };
 }
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * A fake API answering the list at `path` with `items` page by page, as the server's pages do (`limit`, and
+ * `cursor` `c1`, `c2`... for the pages after the first); asked without a limit it answers every item, which a
+ * screen reading page by page must never ask. `install` in a beforeEach makes it the global fetch.
+ */
+export function fakePagedApi<T>(path: string, items: T[]) {
+  const fetchMock = vi.fn<typeof fetch>();
+  return {
+    /** The list's reads so far, as URLs. */
+    reads: () =>
+      fetchMock.mock.calls
+        .map(([url]) => new URL(String(url), 'http://x'))
+        .filter((url) => url.pathname === path),
+    install() {
+      fetchMock.mockReset();
+      fetchMock.mockImplementation(async (input) => {
+        const url = new URL(String(input), 'http://x');
+        if (url.pathname !== path) return json({ message: 'not here' }, 404);
+        const limit = Number(url.searchParams.get('limit'));
+        if (!limit) return json(items);
+        const page = Number(url.searchParams.get('cursor')?.slice(1) ?? 0);
+        const start = page * limit;
+        const next = start + limit < items.length ? `c${page + 1}` : null;
+        return json({ items: items.slice(start, start + limit), nextCursor: next });
+      });
+      vi.stubGlobal('fetch', fetchMock);
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { listEnd } from '@/components/ui/load-more.testing';
+import { fakePagedApi, listEnd } from '@/components/ui/load-more.testing';
 import { createQueryClient } from '@/lib/api-client';
 import type { FlowListItem } from '@/lib/flows-query';
 import { LIST_PAGE_SIZE } from '@/lib/paged-list';
@@ -25,32 +25,13 @@ const aFlow = (n: number): FlowListItem => ({
 /** 120 flows, served 50 at a time: pages `c1` and `c2` follow the first. */
 const flows = Array.from({ length: 120 }, (_, i) => aFlow(i + 1));
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const fetchMock = vi.fn<typeof fetch>();
-const flowReads = () =>
-  fetchMock.mock.calls
-    .map(([url]) => new URL(String(url), 'http://x'))
-    .filter((u) => u.pathname === '/api/flows');
-
+const list = fakePagedApi('/api/flows', flows);
+const flowReads = list.reads;
 const { install: installListEnd, scrollToTheEnd } = listEnd();
 
 beforeEach(() => {
   installListEnd();
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
-    const url = new URL(String(input), 'http://x');
-    if (url.pathname !== '/api/flows') return json({ message: 'not here' }, 404);
-    const limit = Number(url.searchParams.get('limit'));
-    // Asked without a page, the list would answer every flow: the screen must never ask so.
-    if (!limit) return json(flows);
-    const start = { '': 0, c1: 50, c2: 100 }[url.searchParams.get('cursor') ?? ''] ?? 0;
-    const items = flows.slice(start, start + limit);
-    const next = start + limit < flows.length ? `c${(start + limit) / 50}` : null;
-    return json({ items, nextCursor: next });
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  list.install();
 });
 
 afterEach(() => {

@@ -2,7 +2,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { listEnd } from '@/components/ui/load-more.testing';
+import { fakePagedApi, listEnd } from '@/components/ui/load-more.testing';
 import { createQueryClient } from '@/lib/api-client';
 import { LIST_PAGE_SIZE } from '@/lib/paged-list';
 import type { UserSession } from '../api/get-user-sessions';
@@ -23,31 +23,13 @@ const aSession = (n: number): UserSession => ({
 /** 70 sessions, served 50 at a time: page `c1` follows the first. */
 const sessions = Array.from({ length: 70 }, (_, i) => aSession(i + 1));
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const fetchMock = vi.fn<typeof fetch>();
-const sessionReads = () =>
-  fetchMock.mock.calls
-    .map(([url]) => new URL(String(url), 'http://x'))
-    .filter((u) => u.pathname === '/api/user-sessions');
-
+const list = fakePagedApi('/api/user-sessions', sessions);
+const sessionReads = list.reads;
 const { install: installListEnd, scrollToTheEnd } = listEnd();
 
 beforeEach(() => {
   installListEnd();
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
-    const url = new URL(String(input), 'http://x');
-    if (url.pathname !== '/api/user-sessions') return json({ message: 'not here' }, 404);
-    const limit = Number(url.searchParams.get('limit'));
-    // Asked without a page, the list would answer every session: the screen must never ask so.
-    if (!limit) return json(sessions);
-    const start = url.searchParams.get('cursor') === 'c1' ? 50 : 0;
-    const next = start + limit < sessions.length ? 'c1' : null;
-    return json({ items: sessions.slice(start, start + limit), nextCursor: next });
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  list.install();
 });
 
 afterEach(() => {
