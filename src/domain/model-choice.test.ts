@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answeringModelId, parseModelId } from './model-choice';
+import { answeringModelId, modelIdSchema, parseModelId } from './model-choice';
 
 describe('parseModelId', () => {
   it('splits at the first colon: the name keeps its own', () => {
@@ -25,5 +25,14 @@ describe('answeringModelId', () => {
     expect(answeringModelId('gemini:gemini-2.5-pro', { kind: 'offline', model: 'offline' })).toBe(
       'offline:offline',
     );
+  });
+});
+
+describe('modelIdSchema', () => {
+  it('takes provider:name, and refuses text PostgreSQL cannot store or a log cannot show', () => {
+    expect(modelIdSchema.parse(' ollama:qwen3:8b ')).toBe('ollama:qwen3:8b');
+    expect(modelIdSchema.parse('openai:meta-llama/Llama-3.1-8B')).toBe('openai:meta-llama/Llama-3.1-8B');
+    for (const refused of ['openai:a\u0000b', 'openai:a\ud800', 'openai:a b', 'OpenAI:x', 'openai:', ':x'])
+      expect(modelIdSchema.safeParse(refused).success, JSON.stringify(refused)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 export const MODEL_ID_MAX_LENGTH = 200;
 
-const MODEL_ID = /^[a-z][a-z0-9-]{0,31}:[^\s\p{Cc}]{1,160}$/u;
+const MODEL_ID = /^[a-z][a-z0-9-]{0,31}:[^\s\p{Cc}\p{Cs}]{1,160}$/u;
 
 export const MODEL_ID_MESSAGE = 'model must be provider:name, e.g. openai:gpt-4.1-mini';
 

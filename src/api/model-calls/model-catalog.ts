@@ -7,11 +7,22 @@ import {
   type ModelProvider,
   type ResolvedProvider,
 } from '../../ai';
+import type { SchemaFinding } from '../../ai/schema-probe';
 import { allowedEndpointUrl } from '../../domain/api-key';
 import { modelIdSchema, parseModelId } from '../../domain/model-choice';
 import type { Config } from '../config';
 import type { OwnKey } from '../user-model';
 import type { SchemaProbes } from './schema-probes';
+
+/**
+ * Whether the model's API holds an answer to its schema, by what its probe found (null: not probed yet);
+ * Anthropic is asked by an instruction, and a provider that is never probed holds to it.
+ */
+function schemaEnforced(provider: ModelProvider, finding: SchemaFinding | null): boolean | null {
+  if (provider.kind === 'anthropic') return false;
+  if (!provider.schemaProbe) return true;
+  return finding === null ? null : finding === 'enforced';
+}
 
 /** The providers a model id may name. `ollama` is an OpenAI-compatible endpoint of its own (OLLAMA_BASE_URL). */
 export const PROVIDERS = ['gemini', 'openai', 'anthropic', 'ollama', 'offline'] as const;
@@ -74,7 +85,7 @@ export class ModelCatalog {
 
   constructor(
     /** What probes found of each model's schema parameter. */
-    private readonly probes: Pick<SchemaProbes, 'knownFinding'>,
+    private readonly probes: Pick<SchemaProbes, 'knownFindings'>,
     private readonly config: Pick<
       Config,
       | 'geminiApiKey'
@@ -133,36 +144,21 @@ export class ModelCatalog {
 
   /** The models a user with the own keys `own` may pick, with what each can do and whose key answers it. */
   async list(own: OwnKeys = {}): Promise<CatalogModel[]> {
-    const ids = await this.ids(own);
-    return Promise.all(
-      ids.map(async (id) => {
-        const { provider, name } = parseModelId(id) as { provider: ProviderName; name: string };
-        const ownKey = provider !== 'offline' && provider !== 'ollama' ? own[provider] : undefined;
-        return {
-          id,
-          provider,
-          name,
-          capabilities: { streaming: true, structuredOutput: await this.schemaEnforced(id, ownKey ?? null) },
-          source: ownKey ? 'own key' : 'server',
-        };
-      }),
-    );
-  }
-
-  /**
-   * Whether the model's API holds an answer to its schema (null: not probed yet), where it answers the user
-   * (an own openai-compatible key's endpoint is probed apart from the server's).
-   */
-  private async schemaEnforced(id: string, ownKey: OwnKeys[keyof OwnKeys] | null): Promise<boolean | null> {
-    // Only where the model is answered counts here, not with which key (a listed key is not opened).
-    const { provider } = this.providerFor(
+    const models = (await this.ids(own)).map((id) => {
+      const { provider, name } = parseModelId(id) as { provider: ProviderName; name: string };
+      const ownKey = provider !== 'offline' && provider !== 'ollama' ? (own[provider] ?? null) : null;
+      // Only where the model is answered counts here, not with which key (a listed key is not opened).
+      const answering = this.providerFor(id, ownKey && { ...ownKey, apiKey: ownKey.apiKey ?? 'listed' });
+      return { id, provider, name, ownKey, answering: answering.provider };
+    });
+    const findings = await this.probes.knownFindings(models.map((model) => model.answering));
+    return models.map(({ id, provider, name, ownKey, answering }, i) => ({
       id,
-      ownKey ? { ...ownKey, apiKey: ownKey.apiKey ?? 'listed' } : null,
-    );
-    if (provider.kind === 'anthropic') return false;
-    if (!provider.schemaProbe) return true;
-    const finding = await this.probes.knownFinding(provider);
-    return finding === null ? null : finding === 'enforced';
+      provider,
+      name,
+      capabilities: { streaming: true, structuredOutput: schemaEnforced(answering, findings[i] ?? null) },
+      source: ownKey ? 'own key' : 'server',
+    }));
   }
 
   /**

@@ -8,6 +8,10 @@ export interface ProbedModel {
   model: string;
 }
 
+/** What names a probed model among others. */
+export const probedModelKey = ({ provider, endpoint, model }: ProbedModel) =>
+  JSON.stringify([provider, endpoint, model]);
+
 /** The probe findings (`schema_probes`), shared by every instance. */
 export class SchemaProbesRepository {
   constructor(private readonly sql: Sql) {}
@@ -17,6 +21,17 @@ export class SchemaProbesRepository {
       SELECT finding FROM schema_probes
       WHERE provider = ${provider} AND endpoint = ${endpoint} AND model = ${model}`;
     return row?.finding ?? null;
+  }
+
+  /** The findings of the models that have one, in one read: by keyOf. */
+  async findings(models: ProbedModel[]): Promise<Map<string, SchemaFinding>> {
+    if (models.length === 0) return new Map();
+    const rows = await this.sql<(ProbedModel & { finding: SchemaFinding })[]>`
+      SELECT p.provider, p.endpoint, p.model, p.finding
+      FROM unnest(${models.map((m) => m.provider)}::text[], ${models.map((m) => m.endpoint)}::text[],
+                  ${models.map((m) => m.model)}::text[]) AS asked (provider, endpoint, model)
+      JOIN schema_probes p USING (provider, endpoint, model)`;
+    return new Map(rows.map((row) => [probedModelKey(row), row.finding]));
   }
 
   /** Keeps the newest finding for the model. */

@@ -1,14 +1,16 @@
 import type { Sql } from 'postgres';
 import type { ModelProvider } from '../../ai';
 import { probeSchema, type SchemaFinding, type SchemaFindings } from '../../ai/schema-probe';
-import { type ProbedModel, SchemaProbesRepository } from './schema-probes-repository';
+import {
+  probedModelKey as keyOf,
+  type ProbedModel,
+  SchemaProbesRepository,
+} from './schema-probes-repository';
 
 const probedModelOf = (provider: ModelProvider): ProbedModel | null =>
   provider.schemaProbe
     ? { provider: provider.kind, endpoint: provider.schemaProbe.endpoint, model: provider.model }
     : null;
-
-const keyOf = ({ provider, endpoint, model }: ProbedModel) => JSON.stringify([provider, endpoint, model]);
 
 /**
  * What each model does with a JSON schema, found by a probe once per model and endpoint (see probeSchema) and
@@ -50,12 +52,22 @@ export class SchemaProbes implements SchemaFindings {
     return finding;
   }
 
-  /** The model's finding when one is known (in memory or stored), without probing. */
-  async knownFinding(provider: ModelProvider): Promise<SchemaFinding | null> {
-    const probed = probedModelOf(provider);
-    if (!probed) return null;
-    const kept = this.known.get(keyOf(probed));
-    if (kept) return kept.catch(() => null);
-    return this.repository.finding(probed);
+  /**
+   * The findings known of the providers' models (in memory or stored), without probing, in one read for those
+   * not kept here: null for a model not probed yet, or not probed at all.
+   */
+  async knownFindings(providers: ModelProvider[]): Promise<(SchemaFinding | null)[]> {
+    const probed = providers.map(probedModelOf);
+    const unkept = probed.filter(
+      (model): model is ProbedModel => model !== null && !this.known.has(keyOf(model)),
+    );
+    const stored = await this.repository.findings(unkept);
+    return Promise.all(
+      probed.map(async (model) => {
+        if (model === null) return null;
+        const kept = this.known.get(keyOf(model));
+        return kept ? kept.catch(() => null) : (stored.get(keyOf(model)) ?? null);
+      }),
+    );
   }
 }
