@@ -5,6 +5,7 @@ import {
   percentile,
   type Runnable,
   round,
+  STEP_RUN_HEADERS,
   startLoad,
   stepRunLoad,
 } from './load';
@@ -197,9 +198,8 @@ async function runOneByOne(target: CommandTarget, runnables: Runnable[]) {
       target.cookie,
       'POST',
       `${target.prefix}/executions/${executionId}/steps/${stepId}/execute`,
-      {
-        userInput: '',
-      },
+      { userInput: '' },
+      STEP_RUN_HEADERS,
     );
   }
 }

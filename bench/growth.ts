@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '../src/api/database/connection';
 import { EventStore } from '../src/eventstore';
-import { call, createFlows, type Row, round, signUp } from './load';
+import { call, createFlows, type Row, round, STEP_RUN_HEADERS, signUp } from './load';
 import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
 
 // Growth: does a step run on a long execution cost what one on a new execution costs, on an instance that
@@ -42,7 +42,14 @@ export async function benchGrowth(databaseUrl: string) {
     const cookie = await signUp(base);
     const [flow] = await createFlows(base, cookie, 1);
     const run = (on: string, executionId: string) =>
-      call(on, cookie, 'POST', `/api/executions/${executionId}/steps/${flow!.step.id}/execute`, {});
+      call(
+        on,
+        cookie,
+        'POST',
+        `/api/executions/${executionId}/steps/${flow!.step.id}/execute`,
+        {},
+        STEP_RUN_HEADERS,
+      );
     const newExecution = async () =>
       (await call(base, cookie, 'POST', `/api/flows/${flow!.flow.id}/execute`)).id;
 

@@ -77,4 +77,56 @@ describe('command answers', () => {
     const reused = await run(rerun.json().id, steps[3].id);
     expect(reused.execution.results.some((r: { origin?: unknown }) => r.origin)).toBe(true);
   });
+  it('with Prefer: return=minimal a step run answers its results and where the execution then stands', async () => {
+    const { flow, steps } = await createFlow(alice, 'Short answers', [
+      { name: 'Angles', systemPrompt: 'Give angles about tea.', outputMode: 'multiple' },
+    ]);
+    const execution = (await alice.post(`/api/flows/${flow.id}/execute`)).json();
+    const sizes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      model.answers.push(
+        JSON.stringify([
+          { branchName: 'A', content: `Angle ${i} ${'a'.repeat(2000)}` },
+          { branchName: 'B', content: `Other ${i}` },
+        ]),
+      );
+      const response = await alice.post(
+        `/api/executions/${execution.id}/steps/${steps[0].id}/execute`,
+        {},
+        {
+          prefer: 'respond-async, return=minimal',
+        },
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['preference-applied']).toBe('return=minimal');
+      const answer = response.json();
+      const read = await readBack(execution.id);
+      expect(Object.keys(answer).sort()).toEqual([
+        'currentStep',
+        'executionId',
+        'results',
+        'status',
+        'version',
+      ]);
+      expect(answer).toEqual({
+        executionId: execution.id,
+        version: read.version,
+        status: read.status,
+        currentStep: read.currentStep,
+        results: read.results.filter((r: { runId: string }) => r.runId === answer.results[0].runId),
+      });
+      expect(answer.results.map((r: { result: string }) => r.result)).toEqual([
+        `Angle ${i} ${'a'.repeat(2000)}`,
+        `Other ${i}`,
+      ]);
+      sizes.push(response.body.length);
+    }
+    // The answer does not grow with the execution: the third run's is the first's size.
+    expect(sizes[2]).toBe(sizes[0]);
+    // Without the preference the answer is the whole execution, as before.
+    model.answers.push(JSON.stringify([{ branchName: 'A', content: 'Whole.' }]));
+    const whole = await alice.post(`/api/executions/${execution.id}/steps/${steps[0].id}/execute`, {});
+    expect(whole.headers['preference-applied']).toBeUndefined();
+    expect(whole.json().execution).toEqual(await readBack(execution.id));
+  });
 });

@@ -238,5 +238,24 @@ export const executionAnswer = executionStateAnswer
   })
   .meta({ id: 'Execution' }) satisfies z.ZodType<ExecutionView>;
 
+/** A step run's answer: the execution as the run left it, and the run's results. */
+export const stepRunOutcomeAnswer = z
+  .object({ execution: executionAnswer, results: z.array(stepResultAnswer) })
+  .meta({ id: 'StepRunOutcome' });
+
+/**
+ * A step run's answer with `Prefer: return=minimal`: the run's results and where the execution stands, with
+ * none of its earlier results and runs (a client that follows its events has them already).
+ */
+export const stepRunSummaryAnswer = z
+  .object({
+    executionId: recordId,
+    version: z.int().describe('The stream position the execution is at after the run'),
+    status: executionStateAnswer.shape.status,
+    currentStep: z.int(),
+    results: z.array(stepResultAnswer),
+  })
+  .meta({ id: 'StepRunSummary' });
+
 /** A record as its row is read: the named times are Dates until they are serialised. */
 export type Stored<T, Times extends keyof T> = Omit<T, Times> & { [Time in Times]: Date };

@@ -10,8 +10,8 @@ import {
   stepRunSucceeded,
 } from '../../domain/execution/testing';
 import type { ExecutionEvent } from '../../domain/execution/types';
-import { executionAnswer, stepResultAnswer } from '../answer-schemas';
-import { answerOf, stepRunAnswerText } from './execution-answer';
+import { executionAnswer, stepResultAnswer, stepRunSummaryAnswer } from '../answer-schemas';
+import { answerOf, stepRunAnswerText, stepRunSummaryText } from './execution-answer';
 
 /** The route's answer schema, serialised the way Fastify's serialiser does with it. */
 const routeAnswer = z.object({ execution: executionAnswer, results: z.array(stepResultAnswer) });
@@ -62,5 +62,40 @@ describe('stepRunAnswerText', () => {
     expect(stepRunAnswerText({ state: later, version: 6 }, [])).toBe(
       JSON.stringify(routeAnswer.parse({ execution: answerOf({ state: later, version: 6 }), results: [] })),
     );
+  });
+});
+
+describe('stepRunSummaryText', () => {
+  it("is the JSON the short answer's schema makes of the run's results and where the execution stands", () => {
+    const loaded = execution();
+    const results = loaded.state.results.filter((r) => r.runId === uuid(10));
+    const text = stepRunSummaryText(loaded, results);
+    expect(text).toBe(
+      JSON.stringify(
+        stepRunSummaryAnswer.parse({
+          executionId: loaded.state.id,
+          version: loaded.version,
+          status: loaded.state.status,
+          currentStep: loaded.state.currentStep,
+          results,
+        }),
+      ),
+    );
+    expect(JSON.parse(text)).toMatchObject({ version: 5, results: [{ result: 'one' }, { result: 'two' }] });
+  });
+
+  it('carries none of the earlier results and runs, however many there are', () => {
+    const loaded = execution();
+    const results = loaded.state.results.filter((r) => r.runId === uuid(10));
+    const longer = fold(
+      Array.from({ length: 50 }, (_, i) =>
+        ranStep(second, uuid(100 + 2 * i), uuid(2), uuid(101 + 2 * i), 'x'.repeat(500)),
+      ).flat(),
+      loaded.state,
+    );
+    const short = stepRunSummaryText(loaded, results);
+    const long = stepRunSummaryText({ state: longer, version: loaded.version + 100 }, results);
+    expect(long.length).toBe(short.length + 2);
+    expect(long).not.toContain('second "quoted"');
   });
 });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { StepResult, StepRun } from '../../domain/execution/types';
-import { executionAnswer, stepResultAnswer, stepRunAnswer } from '../answer-schemas';
+import { executionAnswer, stepResultAnswer, stepRunAnswer, stepRunSummaryAnswer } from '../answer-schemas';
 import type { LoadedExecution } from './execution-commands';
 import type { ExecutionView } from './execution-view';
 
@@ -62,11 +62,32 @@ export function stepRunAnswerText(execution: LoadedExecution, results: StepResul
   const view = answerOf(execution);
   // The execution without its two long lists, which come next to each other in the schema's order.
   const head = JSON.stringify(executionAnswer.parse({ ...view, results: [], runs: [] }));
-  const at = head.indexOf(LISTS);
-  if (at < 0) throw new Error('The execution answer has no results and runs to fill in');
   const lists = `"results":[${joined(resultTexts, stepResultAnswer, view.results)}],"runs":[${joined(runTexts, stepRunAnswer, view.runs)}]`;
-  const body = `${head.slice(0, at)}${lists}${head.slice(at + LISTS.length)}`;
-  return `{"execution":${body},"results":[${joined(resultTexts, stepResultAnswer, results)}]}`;
+  return `{"execution":${filledIn(head, LISTS, lists)},"results":[${joined(resultTexts, stepResultAnswer, results)}]}`;
+}
+
+/**
+ * The JSON of the short answer (`Prefer: return=minimal`, stepRunSummaryAnswer): the run's results and the
+ * execution's id, version, status and current step. Its size does not grow with the execution.
+ */
+export function stepRunSummaryText({ state, version }: LoadedExecution, results: StepResult[]): string {
+  const head = JSON.stringify(
+    stepRunSummaryAnswer.parse({
+      executionId: state.id,
+      version,
+      status: state.status,
+      currentStep: state.currentStep,
+      results: [],
+    }),
+  );
+  return filledIn(head, '"results":[]', `"results":[${joined(resultTexts, stepResultAnswer, results)}]`);
+}
+
+/** The JSON text with its one empty `list` (as serialised) replaced by the filled one. */
+function filledIn(json: string, list: string, filled: string): string {
+  const at = json.indexOf(list);
+  if (at < 0) throw new Error(`The answer has no ${list} to fill in`);
+  return `${json.slice(0, at)}${filled}${json.slice(at + list.length)}`;
 }
 
 const joined = <T extends object>(texts: WeakMap<T, string>, schema: z.ZodType, items: T[]) =>

@@ -15,7 +15,7 @@ import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../dom
 import { PROBLEM_CODES } from '../errors';
 import { takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { type EntityTagUse, OPERATIONS, TAGS } from '../operations';
-import { idempotencyKeyHeader } from '../request-schemas';
+import { writeHeaders } from '../request-schemas';
 import { PUBLIC_API_PATHS, SESSION_COOKIE } from './auth';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -179,9 +179,6 @@ function withoutUnusedSchemas<T>(document: T): T {
   return document;
 }
 
-/** The headers of a write: its Idempotency-Key; every other header passes as it came. */
-const idempotencyKeyHeaders = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
-
 /**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
  * nothing a query returns beyond the answer's shape reaches the client) and make the OpenAPI document,
@@ -221,7 +218,7 @@ async function routeSchemas(app: FastifyInstance) {
       route.schema.tags = [named.tag];
     }
     // Every write of a signed-in user may name itself (see the idempotency plugin).
-    if (takesIdempotencyKey(route.method, route.url)) route.schema.headers ??= idempotencyKeyHeaders;
+    if (takesIdempotencyKey(route.method, route.url)) route.schema.headers ??= writeHeaders;
     route.schema.response = {
       ...(route.schema.response as object | undefined),
       ...(reads && !open ? { 303: toSignIn } : {}),

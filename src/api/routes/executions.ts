@@ -1,12 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_TEXT_CEILING } from '../../domain/limits';
-import { executionAnswer, stepResultAnswer } from '../answer-schemas';
+import { executionAnswer, stepRunOutcomeAnswer, stepRunSummaryAnswer } from '../answer-schemas';
 import { tagAnswer } from '../entity-tags';
-import { stepRunAnswerText } from '../executions/execution-answer';
+import { stepRunAnswerText, stepRunSummaryText } from '../executions/execution-answer';
 import { modelCallRateLimit } from '../model-call-rate-limit';
 import { userIdOf } from '../plugins/auth';
-import { commandIdOf, idParams, noFieldsBody } from '../request-schemas';
+import {
+  commandIdOf,
+  idParams,
+  noFieldsBody,
+  preferHeader,
+  prefersMinimal,
+  writeHeaders,
+} from '../request-schemas';
 
 const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 /** No body at all (it reaches validation as null) runs with empty input. */
@@ -39,7 +46,14 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         params: runParams,
         body: runBody,
-        response: { 200: z.object({ execution: executionAnswer, results: z.array(stepResultAnswer) }) },
+        headers: writeHeaders.extend({ prefer: preferHeader }),
+        response: {
+          200: z
+            .union([stepRunOutcomeAnswer, stepRunSummaryAnswer])
+            .describe(
+              "The execution as the run left it and the run's results; with Prefer: return=minimal, only the results and where the execution stands",
+            ),
+        },
       },
     },
     async (request, reply) => {
@@ -55,9 +69,11 @@ export const executionRoutes: FastifyPluginAsyncZod = async (app) => {
         loopIteration: loopIteration ?? null,
       });
       // Serialised as the schema would, each result and run once per object (see stepRunAnswerText).
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(stepRunAnswerText(execution, results) as never);
+      reply.type('application/json; charset=utf-8');
+      if (!prefersMinimal(request.headers.prefer))
+        return reply.send(stepRunAnswerText(execution, results) as never);
+      reply.header('preference-applied', 'return=minimal');
+      return reply.send(stepRunSummaryText(execution, results) as never);
     },
   );
 

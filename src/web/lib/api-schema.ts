@@ -566,6 +566,20 @@ export interface components {
       completedAt: string | null;
       version: number;
     };
+    StepRunOutcome: {
+      execution: components["schemas"]["Execution"];
+      results: components["schemas"]["StepResult"][];
+    };
+    StepRunSummary: {
+      /** Format: uuid */
+      executionId: string;
+      /** @description The stream position the execution is at after the run */
+      version: number;
+      /** @enum {string} */
+      status: "running" | "stopped" | "completed" | "failed";
+      currentStep: number;
+      results: components["schemas"]["StepResult"][];
+    };
     /** @description A problem (RFC 9457) */
     Problem: {
       /** @description A URN naming the code: urn:workbench:problem:<code> */
@@ -2436,6 +2450,8 @@ export interface operations {
       header?: {
         /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
         "idempotency-key"?: string;
+        /** @description return=minimal: answer only what the request itself changed, not the whole record (the answer says which it is; Preference-Applied names what was heeded) */
+        prefer?: string;
       };
       path: {
         id: string;
@@ -2452,7 +2468,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The execution as the run left it and the run's results; with Prefer: return=minimal, only the results and where the execution stands */
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
@@ -2463,10 +2479,7 @@ export interface operations {
           "x-ratelimit-reset"?: unknown;
         };
         content: {
-          "application/json": {
-            execution: components["schemas"]["Execution"];
-            results: components["schemas"]["StepResult"][];
-          };
+          "application/json": components["schemas"]["StepRunOutcome"] | components["schemas"]["StepRunSummary"];
         };
       };
       /** @description Over the rate limit (code model_call_rate_limited, sign_in_rate_limited, or over_limit for invitations) */

@@ -97,6 +97,11 @@ export class ExecutionSocket {
     return this.watchers.size > 0 || this.listeners.size > 0;
   }
 
+  /** Whether the stream's events are on their way to a watcher now: it is watched and the socket is open. */
+  delivering(topic: LiveTopic): boolean {
+    return this.connected$.value && this.watchers.has(topicKey(topic));
+  }
+
   /** Reads the stream again from a position: after a gap in the pushed positions. */
   resubscribe(topic: LiveTopic, after: number) {
     if (this.watchers.has(topicKey(topic))) this.subscribe(topic, after);

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { answerOf, client } from '@/lib/api-client';
+import { executionSocket } from '@/lib/execution-socket';
 import { type Execution, newerExecution } from '@/lib/execution-stream';
 
 /** An execution is polled every second while shown; pushed events land in the same cache entry. */
@@ -21,6 +22,47 @@ export function storeExecution(queryClient: QueryClient, execution: Execution) {
 export function storeLatestExecution(queryClient: QueryClient, flowId: string, execution: Execution) {
   storeExecution(queryClient, execution);
   queryClient.setQueryData(latestExecutionQueryKey(flowId), execution);
+}
+
+/**
+ * The cached execution once it reflects `version` (a command's answer named it). Its pushed events usually
+ * bring it there first; with no socket delivering them it is read at once. Polling, while it is shown, is the
+ * net under both.
+ */
+export function executionAtLeast(
+  queryClient: QueryClient,
+  executionId: string,
+  version: number,
+): Promise<Execution> {
+  const key = executionQueryKey(executionId);
+  const reached = () => {
+    const cached = queryClient.getQueryData<Execution>(key);
+    return cached !== undefined && cached.version >= version ? cached : null;
+  };
+  const now = reached();
+  if (now) return Promise.resolve(now);
+  return new Promise<Execution>((resolve, reject) => {
+    const stop = queryClient.getQueryCache().subscribe(() => {
+      const execution = reached();
+      if (!execution) return;
+      stop();
+      resolve(execution);
+    });
+    if (executionSocket().delivering({ executionId })) return;
+    queryClient.fetchQuery({ ...executionQueryOptions(executionId, queryClient), staleTime: 0 }).then(
+      (read) => {
+        // The read may have been answered before the command's commit reached it: the poll goes on.
+        if (read.version >= version) {
+          stop();
+          resolve(reached() ?? read);
+        }
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
 }
 
 export const executionQueryOptions = (executionId: string, queryClient: QueryClient) =>

@@ -4,11 +4,14 @@ import type { Execution } from '@/lib/execution-stream';
 import type { FailureToast } from '@/lib/failure-toast';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { toasts } from '@/lib/strings';
-import { storeExecution, storeLatestExecution } from './get-execution';
+import { executionAtLeast, storeExecution, storeLatestExecution } from './get-execution';
 import type { Step } from './get-steps';
 
 /** The execution as the run left it, and the results it made. */
-export type RunStepAnswer = AnswerOf<'/api/executions/{id}/steps/{stepId}/execute', 'post'>;
+export interface RunStepAnswer {
+  execution: Execution;
+  results: AnswerOf<'/api/executions/{id}/steps/{stepId}/execute', 'post'>['results'];
+}
 
 /** Starting the execution failed, as opposed to running the step: the two have different toasts. */
 export class ExecutionStartError extends Error {
@@ -33,7 +36,11 @@ export async function startLatestExecution(queryClient: QueryClient, flowId: str
   return started;
 }
 
-/** Runs a step's pending work (that loop iteration when given) and keeps the execution it answers with. */
+/**
+ * Runs a step's pending work (that loop iteration when given). The server answers only the run's results and
+ * the version the execution is at (`Prefer: return=minimal`): the rest comes as the execution's pushed events,
+ * as every other change does, so a long execution is not sent again on every run.
+ */
 export async function runStepOfExecution(
   queryClient: QueryClient,
   executionId: string,
@@ -43,12 +50,19 @@ export async function runStepOfExecution(
 ): Promise<RunStepAnswer> {
   const answer = answerOf(
     await client.POST('/api/executions/{id}/steps/{stepId}/execute', {
-      params: { path: { id: executionId, stepId } },
+      params: { path: { id: executionId, stepId }, header: { prefer: 'return=minimal' } },
       body: loopIteration === undefined ? { userInput } : { userInput, loopIteration },
     }),
   );
-  storeExecution(queryClient, answer.execution);
-  return answer;
+  if ('execution' in answer) {
+    // A server that does not heed the preference answers the whole execution.
+    storeExecution(queryClient, answer.execution);
+    return answer;
+  }
+  return {
+    execution: await executionAtLeast(queryClient, executionId, answer.version),
+    results: answer.results,
+  };
 }
 
 /** An execution that would not start says so the same way wherever the run was asked for. */
