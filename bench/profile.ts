@@ -3,7 +3,7 @@ import path from 'node:path';
 import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
 import { lengthen } from './growth';
-import { call, createFlows, runCommands, signUp } from './load';
+import { call, createFlows, runCommands, STEP_RUN_HEADERS, signUp } from './load';
 import { measurePolling } from './polling';
 import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
 
@@ -69,7 +69,7 @@ try {
     const newExecution = async () =>
       (await call(base, cookie, 'POST', `/api/flows/${flow!.flow.id}/execute`)).id as string;
     const run = (on: string, id: string) =>
-      call(on, cookie, 'POST', `/api/executions/${id}/steps/${flow!.step.id}/execute`, {});
+      call(on, cookie, 'POST', `/api/executions/${id}/steps/${flow!.step.id}/execute`, {}, STEP_RUN_HEADERS);
     const inTurns = async (id: string, turns: number) => {
       const started = performance.now();
       for (let i = 0; i < turns; i++) await run(i % 2 === 0 ? base : otherBase, id);
