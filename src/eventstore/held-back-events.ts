@@ -10,12 +10,15 @@ import type { Queryable } from './queryable';
  * which found nothing (so read every row) whenever nothing was held back: each read of the feed then cost a
  * scan that grew with the log.
  */
-export const heldBack = (sql: Queryable) => sql`
+export const HELD_BACK = `
   COALESCE(
     (SELECT transaction_id FROM events ORDER BY transaction_id DESC LIMIT 1)
       >= pg_snapshot_xmin(pg_current_snapshot()),
     false
   )`;
+
+/** HELD_BACK as a fragment. */
+export const heldBack = (sql: Queryable) => sql.unsafe(HELD_BACK);
 
 export async function hasHeldBackEvents(sql: Queryable): Promise<boolean> {
   const [row] = await sql<{ heldBack: boolean }[]>`SELECT ${heldBack(sql)} AS "heldBack"`;

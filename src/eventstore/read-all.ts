@@ -1,12 +1,11 @@
-import type { PendingQuery, Row } from 'postgres';
-import { heldBack } from './held-back-events';
+import { HELD_BACK } from './held-back-events';
 import type { Queryable } from './queryable';
 import {
+  RECORDED_EVENT_COLUMNS,
+  REPLAYED_EVENT_COLUMNS,
   type RecordedEventRow,
   type ReplayedEvent,
   type ReplayedEventRow,
-  recordedEventColumns,
-  replayedEventColumns,
   toRecordedEvent,
   toReplayedEvent,
 } from './recorded-event';
@@ -38,32 +37,45 @@ export interface FeedRead {
  * tailer uses this to look again soon instead of at its next poll.
  */
 export function readFeed(sql: Queryable, read: FeedRead): Promise<FeedPage> {
-  return readPage<RecordedEventRow, RecordedEvent>(sql, read, recordedEventColumns(sql), toRecordedEvent);
+  return readPage<RecordedEventRow, RecordedEvent>(sql, read, RECORDED_PAGE, toRecordedEvent);
 }
 
 /** readFeed for a replay of the log: the same page, each event without its metadata and time. */
 export function replayFeed(sql: Queryable, read: FeedRead): Promise<FeedPage<ReplayedEvent>> {
-  return readPage<ReplayedEventRow, ReplayedEvent>(sql, read, replayedEventColumns(sql), toReplayedEvent);
+  return readPage<ReplayedEventRow, ReplayedEvent>(sql, read, REPLAYED_PAGE, toReplayedEvent);
 }
+
+/**
+ * The page's statement over `columns`, whole: it is read after every commit, and postgres.js would build a
+ * statement of fragments again on each read. $1 and $2 are the checkpoint, $3 the limit.
+ */
+const pageStatement = (columns: string) => `
+    SELECT horizon."heldBack", page.*
+    FROM (SELECT ${HELD_BACK} AS "heldBack") horizon
+    LEFT JOIN LATERAL (
+      SELECT ${columns} FROM events
+      WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+      ORDER BY transaction_id, global_position
+      LIMIT $3
+    ) page ON true
+    ORDER BY page."transactionId"::xid8, page."globalPosition"`;
+
+const RECORDED_PAGE = pageStatement(RECORDED_EVENT_COLUMNS);
+const REPLAYED_PAGE = pageStatement(REPLAYED_EVENT_COLUMNS);
 
 async function readPage<EventRow extends ReplayedEventRow, Event extends ReplayedEvent>(
   sql: Queryable,
   { after, limit }: FeedRead,
-  columns: PendingQuery<Row[]>,
+  statement: string,
   toEvent: (row: EventRow) => Event,
 ): Promise<FeedPage<Event>> {
   const from = after ?? START;
-  const rows = await sql<(EventRow & { heldBack: boolean })[]>`
-    SELECT horizon."heldBack", page.*
-    FROM (SELECT ${heldBack(sql)} AS "heldBack") horizon
-    LEFT JOIN LATERAL (
-      SELECT ${columns} FROM events
-      WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        AND (transaction_id, global_position) > (${from.transactionId}::xid8, ${from.globalPosition}::bigint)
-      ORDER BY transaction_id, global_position
-      LIMIT ${limit}
-    ) page ON true
-    ORDER BY page."transactionId"::xid8, page."globalPosition"`;
+  const rows = await sql.unsafe<(EventRow & { heldBack: boolean })[]>(
+    statement,
+    [from.transactionId, from.globalPosition, limit],
+    { prepare: true },
+  );
   const events = rows.filter((row) => row.eventId !== null).map(toEvent);
   const last = events.at(-1);
   return { events, checkpoint: last ? checkpointOf(last) : after, heldBack: rows[0]?.heldBack === true };

@@ -16,7 +16,7 @@ export type ReplayedEvent = Pick<
  * whatever a connection's transforms. The aliases are quoted camelCase so rows look the same whether or not
  * the connection transforms column names.
  */
-export const replayedEventColumns = (sql: Queryable) => sql`
+export const REPLAYED_EVENT_COLUMNS = `
   global_position AS "globalPosition",
   transaction_id::text AS "transactionId",
   stream_id AS "streamId",
@@ -26,10 +26,15 @@ export const replayedEventColumns = (sql: Queryable) => sql`
   data::text AS "data"`;
 
 /** The columns every read and append returns: a ReplayedEvent's, its metadata and its time. */
-export const recordedEventColumns = (sql: Queryable) => sql`
-  ${replayedEventColumns(sql)},
+export const RECORDED_EVENT_COLUMNS = `${REPLAYED_EVENT_COLUMNS},
   metadata::text AS "metadata",
   created_at AS "createdAt"`;
+
+/** REPLAYED_EVENT_COLUMNS as a fragment. */
+export const replayedEventColumns = (sql: Queryable) => sql.unsafe(REPLAYED_EVENT_COLUMNS);
+
+/** RECORDED_EVENT_COLUMNS as a fragment. */
+export const recordedEventColumns = (sql: Queryable) => sql.unsafe(RECORDED_EVENT_COLUMNS);
 
 export interface ReplayedEventRow {
   globalPosition: number | string;

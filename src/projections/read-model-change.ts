@@ -1,4 +1,4 @@
-import postgres, { type JSONValue, type TransactionSql } from 'postgres';
+import postgres, { type JSONValue, type Row, type TransactionSql } from 'postgres';
 import type { Statement } from '../eventstore';
 
 /** A read-model row as written: camelCase keys become snake_case columns. */
@@ -16,23 +16,41 @@ export class JsonColumn {
   }
 }
 
-/** A row as postgres.js sends it: jsonb columns marked as JSON. */
-const forStatement = (sql: TransactionSql, row: ReadModelRow) =>
-  Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      key,
-      value instanceof JsonColumn ? sql.json(value.value as JSONValue) : value,
-    ]),
-  );
+/** A column's value as postgres.js sends it: a jsonb column's marked as JSON. */
+const parameterOf = (sql: TransactionSql, value: unknown) =>
+  value instanceof JsonColumn ? sql.json(value.value as JSONValue) : value;
 
-/** Columns to set, jsonb ones marked as JSON. */
-const jsonMarked = (sql: TransactionSql, set: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(set).map(([key, value]) => [
-      key,
-      value instanceof JsonColumn ? sql.json(value.value as JSONValue) : value,
-    ]),
-  );
+/**
+ * The texts of the statements below by their shape (table, columns, runs changed), each made once. A change
+ * is sent as its text and its values, prepared: what postgres.js makes of `sql(row)` helpers, without its
+ * making it again for every statement (it searches the text before each helper for its keyword, and renames
+ * and quotes every column), which cost more than the rest of a projection's statement.
+ */
+const texts = new Map<string, string>();
+
+function textOf(shape: string, make: () => string): string {
+  let text = texts.get(shape);
+  if (text === undefined) {
+    text = make();
+    texts.set(shape, text);
+  }
+  return text;
+}
+
+/** A column as postgres.js quotes a camelCase key of a helper: snake_case, in double quotes. */
+const columnOf = (key: string) => `"${postgres.fromCamel(key).replace(/"/g, '""')}"`;
+
+/** `$first, $first+1, ...`, one a value. */
+const placeholders = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${first + i}`).join(',');
+
+/** Columns set to `$first, ...` in order, as an UPDATE's SET list. */
+const setList = (keys: string[], first: number) =>
+  keys.map((key, i) => `${columnOf(key)}=$${first + i}`).join(',');
+
+/** A prepared statement of our text (never input) and its values. */
+const prepared = (sql: TransactionSql, text: string, values: unknown[]) =>
+  sql.unsafe<Row[]>(text, values as never[], { prepare: true });
 
 /** Tables whose rows are added once by id and then changed by later events of their stream. */
 export type KeyedTable =
@@ -88,13 +106,17 @@ export type ReadModelChange =
    */
   | { type: 'resultDeleted'; rejected: ReadModelRow };
 
+/** What an INSERT of keyed rows does with a row already there. */
+const INSERTED = 'ON CONFLICT (id) DO NOTHING';
+
 /** Adds rows unless their id is there; every row has the same keys. */
 export const insertRows = (sql: TransactionSql, table: KeyedTable, rows: ReadModelRow[]) =>
-  sql`INSERT INTO ${sql(table)} ${rowsOf(sql, table, rows)} ON CONFLICT (id) DO NOTHING`;
+  rows.length === 1
+    ? insertRow(sql, table, rows[0]!, INSERTED)
+    : sql`INSERT INTO ${sql(table)} ${rowsOf(sql, table, rows)} ${sql.unsafe(INSERTED)}`;
 
-/** Writes execution rows, each only over an older one; every row has the same keys. */
-export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) => sql`
-  INSERT INTO executions ${rowsOf(sql, 'executions', rows)}
+/** What an INSERT of execution rows does with a row already there. */
+const UPSERTED = `
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, current_step = excluded.current_step,
     execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
@@ -103,17 +125,39 @@ export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) => s
     position = excluded.position
   WHERE executions.position < excluded.position`;
 
+/** Writes execution rows, each only over an older one; every row has the same keys. */
+export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) =>
+  rows.length === 1
+    ? insertRow(sql, 'executions', rows[0]!, UPSERTED)
+    : sql`INSERT INTO executions ${rowsOf(sql, 'executions', rows)} ${sql.unsafe(UPSERTED)}`;
+
+/** One row's INSERT, then `rest` (what a conflict does). */
+function insertRow(sql: TransactionSql, table: KeyedTable | 'executions', row: ReadModelRow, rest: string) {
+  const keys = Object.keys(row);
+  const text = textOf(`insert ${table} ${keys.join()} ${rest}`, () =>
+    [
+      `INSERT INTO "${table}"`,
+      `(${keys.map(columnOf).join(',')})values(${placeholders(1, keys.length)})`,
+      rest,
+    ].join(' '),
+  );
+  return prepared(
+    sql,
+    text,
+    keys.map((key) => parameterOf(sql, row[key])),
+  );
+}
+
 /**
- * The rows of an INSERT. One row goes as postgres.js's helper. Many go as one JSON parameter that PostgreSQL
- * turns back into rows of the table's types: the statement's text then depends on the columns only, not on the
- * number of rows, so it is prepared once and later ones travel pipelined (postgres.js waits for the server to
- * describe every statement text it has not seen before sending anything behind it).
+ * The rows of a multi-row INSERT, as one JSON parameter that PostgreSQL turns back into rows of the table's
+ * types: the statement's text then depends on the columns only, not on the number of rows, so it is prepared
+ * once and later ones travel pipelined (postgres.js waits for the server to describe every statement text it
+ * has not seen before sending anything behind it).
  */
 function rowsOf(sql: TransactionSql, table: KeyedTable | 'executions', rows: ReadModelRow[]) {
-  if (rows.length === 1) return sql(forStatement(sql, rows[0]!));
   const keys = Object.keys(rows[0]!);
   // Our own keys, never input: quoted, they are the table's snake_case columns.
-  const columns = sql.unsafe(keys.map((key) => `"${postgres.fromCamel(key)}"`).join(', '));
+  const columns = sql.unsafe(keys.map(columnOf).join(', '));
   // JsonColumn values become plain JSON here (toJSON), as json_populate_recordset wants for a jsonb column.
   const records = JSON.stringify(
     rows.map((row) => Object.fromEntries(keys.map((key) => [postgres.fromCamel(key), row[key]]))),
@@ -122,16 +166,21 @@ function rowsOf(sql: TransactionSql, table: KeyedTable | 'executions', rows: Rea
 }
 
 /**
- * The row's runs changed by `change`, in SQL: each replaced run set at its index (jsonb_set; usually none or
- * one), then the added runs appended (jsonb's ||).
+ * The row's runs changed by `change`, in SQL with its values from `$first`: each replaced run set at its
+ * index (jsonb_set; usually none or one), then the added runs appended (jsonb's ||).
  */
-function runsAfter(sql: TransactionSql, change: RunsChange) {
-  let runs = sql`executions.runs`;
+function runsAfter(sql: TransactionSql, change: RunsChange, first: number) {
+  const values: unknown[] = [];
+  let runs = 'executions.runs';
   for (const { index, run } of change.replaced) {
-    runs = sql`jsonb_set(${runs}, ${`{${index}}`}::text[], ${sql.json(run as JSONValue)}::jsonb)`;
+    runs = `jsonb_set(${runs}, $${first + values.length}::text[], $${first + values.length + 1}::jsonb)`;
+    values.push(`{${index}}`, sql.json(run as JSONValue));
   }
-  if (change.appended.length === 0) return runs;
-  return sql`${runs} || ${sql.json(change.appended as JSONValue)}::jsonb`;
+  if (change.appended.length > 0) {
+    runs = `${runs} || $${first + values.length}::jsonb`;
+    values.push(sql.json(change.appended as JSONValue));
+  }
+  return { runs, values };
 }
 
 /** A change as one statement, sent without waiting: a transaction's statements travel pipelined, in order. */
@@ -139,17 +188,33 @@ export function changeStatement(sql: TransactionSql, change: ReadModelChange): S
   switch (change.type) {
     case 'insert':
       return insertRows(sql, change.table, [change.row]);
-    case 'update':
-      return sql`
-        UPDATE ${sql(change.table)} SET ${sql({ ...jsonMarked(sql, change.set), position: change.position })}
-        WHERE id = ${change.id} AND position < ${change.position}`;
+    case 'update': {
+      const keys = [...Object.keys(change.set), 'position'];
+      const text = textOf(
+        `update ${change.table} ${keys.join()}`,
+        () => `
+        UPDATE "${change.table}" SET ${setList(keys, 1)}
+        WHERE id = $${keys.length + 1} AND position < $${keys.length + 2}`,
+      );
+      const set = Object.values(change.set).map((value) => parameterOf(sql, value));
+      return prepared(sql, text, [...set, change.position, change.id, change.position]);
+    }
     case 'execution':
       return upsertExecutions(sql, [change.row]);
-    case 'executionChanged':
-      return sql`
+    case 'executionChanged': {
+      const keys = Object.keys(change.set);
+      const { runs, values } = runsAfter(sql, change.runs, keys.length + 1);
+      const next = keys.length + values.length + 1;
+      const text = textOf(
+        `executionChanged ${keys.join()} ${runs}`,
+        () => `
         UPDATE executions
-        SET ${sql(jsonMarked(sql, change.set))}, runs = ${runsAfter(sql, change.runs)}, position = ${change.position}
-        WHERE id = ${change.id} AND position = ${change.from}`;
+        SET ${setList(keys, 1)}, runs = ${runs}, position = $${next}
+        WHERE id = $${next + 1} AND position = $${next + 2}`,
+      );
+      const set = Object.values(change.set).map((value) => parameterOf(sql, value));
+      return prepared(sql, text, [...set, ...values, change.position, change.id, change.from]);
+    }
     case 'flowUsage': {
       const { id, userId, executionId, stepId, executionDate } = change.row;
       return sql`
