@@ -124,11 +124,12 @@ describe('live updates in one process', () => {
     };
   }
 
-  /** The positions of `streamId` the process's log tailer has handed out since this was called. */
-  function tailed(streamId: string) {
+  /** The positions of `streamId` after `after` that the process's log tailer hands out from now on. */
+  function tailed(streamId: string, after: number) {
     const positions: number[] = [];
     const stop = t.app.eventFeed.onEvents((events) => {
-      for (const event of events) if (event.streamId === streamId) positions.push(event.streamPosition);
+      for (const event of events)
+        if (event.streamId === streamId && event.streamPosition > after) positions.push(event.streamPosition);
     });
     return { positions, stop };
   }
@@ -149,13 +150,13 @@ describe('live updates in one process', () => {
     const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
     const streamId = `execution-${execution.id}`;
     const { socket, messages } = await subscribe(execution.id, execution.version);
-    const log = tailed(streamId);
+    const log = tailed(streamId, execution.version);
     const letGo = await holdTheLog();
     let running: ReturnType<typeof client.post> | undefined;
     try {
       running = client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
       // The run's start event and its first tokens, none of which the tailer has read.
-      await expect.poll(() => messages.filter((m) => m.type === 'delta').length).toBe(2);
+      await expect.poll(() => messages.filter((m) => m.type === 'delta').length, { timeout: 10_000 }).toBe(2);
       expect(messages.some((m) => m.event?.type === 'StepRunStarted')).toBe(true);
       expect(log.positions).toEqual([]);
     } finally {
@@ -165,7 +166,7 @@ describe('live updates in one process', () => {
     const { results } = (await running).json();
     const version = (await client.get(`/api/executions/${execution.id}`)).json().version;
     // The tailer reads the same positions later: each still reaches the socket once, in order.
-    await expect.poll(() => log.positions.at(-1)).toBe(version);
+    await expect.poll(() => log.positions.at(-1), { timeout: 10_000 }).toBe(version);
     await drained(socket, messages);
     log.stop();
     const positions = messages.filter((m) => m.type === 'event').map((m) => m.position);
