@@ -37,7 +37,7 @@ const REBUILDS = 3;
 /**
  * `BENCH_ONLY=growth`: only the growth rows of step runs (a long execution against a new one); `lists`: only
  * those of Execute All and of lists' first pages; `scale`: only the rebuild of a million events and the
- * tokens of 200 runs streaming at once; without the rest.
+ * tokens of 200 runs streaming at once; `tokens`: only those tokens; without the rest.
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -175,11 +175,16 @@ async function listGrowthRows(databases: Awaited<ReturnType<typeof withDatabase>
   rows.push(...growth.rows);
 }
 
-/** The scale rows: the rebuild of a million events against 10,000, and tokens pushed while 200 runs stream. */
-async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+/** Tokens pushed while 200 runs stream. */
+async function tokenRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   const tokens = await benchTokenPush(await databases.fresh());
   results.tokenPush = tokens.results;
   rows.push(...tokens.rows);
+}
+
+/** The scale rows: the rebuild of a million events against 10,000, and tokens pushed while 200 runs stream. */
+async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  await tokenRows(databases);
   await buildTools();
   const rebuild = await benchRebuildAtScale(await databases.fresh());
   results.rebuildAtScale = rebuild.results;
@@ -193,6 +198,10 @@ async function main() {
       await scaleRows(databases);
       return printRows(false);
     }
+    if (ONLY === 'tokens') {
+      await tokenRows(databases);
+      return printRows(false);
+    }
     if (ONLY === 'growth') {
       await growthRows(databases);
       return printRows(false);
@@ -202,7 +211,7 @@ async function main() {
       return printRows(false);
     }
     if (ONLY !== undefined)
-      throw new Error(`BENCH_ONLY=${ONLY}: only 'growth', 'lists' or 'scale' can be run alone`);
+      throw new Error(`BENCH_ONLY=${ONLY}: only 'growth', 'lists', 'scale' or 'tokens' can be run alone`);
     // 1. Append throughput against raw inserts, same run, same connection count.
     const append = await benchAppend(await databases.fresh());
     results.append = append;

@@ -51,8 +51,8 @@ describe('live updates in one process', () => {
   });
   afterAll(() => t.close());
 
-  async function subscribe(executionId: string, after: number) {
-    const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie } });
+  async function subscribe(executionId: string, after: number, who = cookie) {
+    const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie: who } });
     const messages: Pushed[] = [];
     socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
     await new Promise((resolve) => socket.once('open', resolve));
@@ -108,6 +108,110 @@ describe('live updates in one process', () => {
     expect(texts.map((d) => d.text).join('')).toBe(results[0].result);
     early.socket.close();
     late.socket.close();
+  });
+
+  /**
+   * Keeps the log tailer from reading anything committed from now on: a transaction that has an id and stays
+   * open holds the feed's horizon, as any slow write on the server does. Returns the way to let it go.
+   */
+  async function holdTheLog() {
+    const held = await t.db.sql.reserve();
+    await held`BEGIN`;
+    await held`SELECT pg_current_xact_id()`;
+    return async () => {
+      await held`ROLLBACK`;
+      held.release();
+    };
+  }
+
+  /** The positions of `streamId` after `after` that the process's log tailer hands out from now on. */
+  function tailed(streamId: string, after: number) {
+    const positions: number[] = [];
+    const stop = t.app.eventFeed.onEvents((events) => {
+      for (const event of events)
+        if (event.streamId === streamId && event.streamPosition > after) positions.push(event.streamPosition);
+    });
+    return { positions, stop };
+  }
+
+  /** Resolves once everything pushed to the socket before this call has arrived (its answer comes behind it). */
+  async function drained(socket: WebSocket, messages: Pushed[]) {
+    const before = messages.length;
+    socket.send('not json');
+    await expect.poll(() => messages.slice(before).some((m) => m.type === 'error')).toBe(true);
+  }
+
+  it("pushes this process's commits and the run's tokens at once, while the log tailer is held back", async () => {
+    const client = as(t.app, cookie);
+    const {
+      flow,
+      steps: [step],
+    } = await createFlow(client, 'Held', [{ name: 'Write', systemPrompt: 'GATED: write about snow' }]);
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    const streamId = `execution-${execution.id}`;
+    const { socket, messages } = await subscribe(execution.id, execution.version);
+    const log = tailed(streamId, execution.version);
+    const letGo = await holdTheLog();
+    let running: ReturnType<typeof client.post> | undefined;
+    try {
+      running = client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
+      // The run's start event and its first tokens, none of which the tailer has read.
+      await expect.poll(() => messages.filter((m) => m.type === 'delta').length, { timeout: 10_000 }).toBe(2);
+      expect(messages.some((m) => m.event?.type === 'StepRunStarted')).toBe(true);
+      expect(log.positions).toEqual([]);
+    } finally {
+      await letGo();
+      openGate();
+    }
+    const { results } = (await running).json();
+    const version = (await client.get(`/api/executions/${execution.id}`)).json().version;
+    // The tailer reads the same positions later: each still reaches the socket once, in order.
+    await expect.poll(() => log.positions.at(-1), { timeout: 10_000 }).toBe(version);
+    await drained(socket, messages);
+    log.stop();
+    const positions = messages.filter((m) => m.type === 'event').map((m) => m.position);
+    expect(positions).toEqual(
+      Array.from({ length: version - execution.version }, (_, i) => execution.version + 1 + i),
+    );
+    expect(log.positions).toEqual(positions);
+    const deltas = messages.filter((m) => m.type === 'delta');
+    expect(deltas.map((d) => d.text).join('')).toBe(results[0].result);
+    const order = messages.map((m) => m.event?.type ?? m.type);
+    expect(order.indexOf('StepRunStarted')).toBeLessThan(order.indexOf('delta'));
+    expect(order.lastIndexOf('delta')).toBeLessThan(order.indexOf('StepRunSucceeded'));
+    socket.close();
+  });
+
+  it('closes the socket of a member this process removes from a workspace at once, before pushing anything later', async () => {
+    const client = as(t.app, cookie);
+    const workspace = (await client.post('/api/workspaces', { name: 'Held team' })).json();
+    const member = await signUp(t.app, 'Member');
+    const { acceptUrl } = (
+      await client.post(`/api/workspaces/${workspace.id}/invitations`, {
+        email: member.email,
+        role: 'reviewer',
+      })
+    ).json();
+    await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
+    const flow = (
+      await client.post('/api/flows', { name: 'Team', description: 'shared', workspaceId: workspace.id })
+    ).json();
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    const watching = await subscribe(execution.id, execution.version, member.cookie);
+    let closedWith: number | undefined;
+    watching.socket.once('close', (code) => {
+      closedWith = code;
+    });
+    const letGo = await holdTheLog();
+    try {
+      await client.delete(`/api/workspaces/${workspace.id}/members/${member.user.id}`);
+      // Committed after the removal: the removed member must not see it, tailer or not.
+      await client.post(`/api/executions/${execution.id}/stop`);
+      await expect.poll(() => closedWith, { timeout: 5000 }).toBe(4403);
+    } finally {
+      await letGo();
+    }
+    expect(watching.messages.filter((m) => m.type === 'event')).toEqual([]);
   });
 
   it('replays only the events after the given position, then goes live', async () => {

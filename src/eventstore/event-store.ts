@@ -11,7 +11,14 @@ import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
 import { readStreamFromSnapshot, type Snapshot, writeSnapshot } from './snapshots';
 import { streamVersion } from './stream-version';
-import type { AppendResult, Checkpoint, ExpectedVersion, NewEvent, RecordedEvent } from './types';
+import type {
+  AppendResult,
+  Checkpoint,
+  EventsListener,
+  ExpectedVersion,
+  NewEvent,
+  RecordedEvent,
+} from './types';
 import { type StreamCheck, streamHashes, verifyStreams } from './verify-stream';
 
 /**
@@ -39,6 +46,7 @@ export interface AppendOptions {
 /** The event log on PostgreSQL: streams guarded by their version, and one gap-safe feed of everything. */
 export class EventStore {
   private readonly signal: AppendedSignal;
+  private readonly committedListeners = new Set<EventsListener>();
 
   constructor(private readonly sql: Sql) {
     this.signal = new AppendedSignal(sql);
@@ -67,8 +75,20 @@ export class EventStore {
     }
     if (recorded.length === 0)
       return this.whyNothingWasWritten(streamId, expectedVersion, options.idempotency);
+    this.tellCommitted(recorded);
     this.signal.committed();
     return { nextExpectedVersion: recorded.at(-1)!.streamPosition, events: recorded, duplicate: false };
+  }
+
+  /**
+   * `listener` gets the events of each append of this store as soon as they are committed, before any tailer
+   * can read them (one stream's events, in position order; appends that race may be told out of their commit
+   * order). Other stores' commits never come here: a tailer is the one way to see every commit. Returns the
+   * way to stop.
+   */
+  onCommitted(listener: EventsListener): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
   }
 
   /** The command a client's key was first used for, with the events it appended; null: the key is new. */
@@ -237,6 +257,17 @@ export class EventStore {
       return recorded;
     } finally {
       connection.release();
+    }
+  }
+
+  /** Every listener is told, however many throw: the append itself has succeeded. */
+  private tellCommitted(recorded: RecordedEvent[]) {
+    for (const listener of this.committedListeners) {
+      try {
+        listener(recorded);
+      } catch {
+        // A listener's failure is its own; the tailers still learn of the commit.
+      }
     }
   }
 

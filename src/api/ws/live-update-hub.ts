@@ -44,6 +44,12 @@ const REVIEW_EVENTS = new Set([
   'ReviewWithdrawn',
 ]);
 
+/**
+ * Where an event came from: the log (the process's tailer: every commit of every process, in log order), or
+ * this process's own commit, handed over at once by the event store.
+ */
+type Source = 'log' | 'commit';
+
 interface Subscription {
   topic: LiveTopic;
   /** The workspace the watched record is in (null: its owner's own): a member removed from it stops at once. */
@@ -51,7 +57,7 @@ interface Subscription {
   lastSent: number;
   /** While the stream is being read, live events wait here so none overtakes the replay. */
   replaying: boolean;
-  buffer: RecordedEvent[];
+  buffer: { event: RecordedEvent; from: Source }[];
   /** Tokens of a run whose start event has not reached this socket yet: they wait for it. */
   heldDeltas: { after: number; message: ServerMessage & { type: 'delta' } }[];
 }
@@ -69,14 +75,17 @@ interface Connection {
 
 /**
  * Pushes the events of executions and master mode sessions to subscribed sockets: a replay from the
- * client's position, 'up-to-date', then live events from the process's event feed (which also sees
- * other processes' commits). Positions are stream positions; each socket gets every position once, in order.
+ * client's position, 'up-to-date', then live events. This process's commits reach its sockets at once, as the
+ * event store hands them over; the process's event feed (the log tailer) brings every commit, other
+ * processes' too, and fills whatever the first way left out. Positions are stream positions; each socket gets
+ * every position once, in order: an event goes out only as the position after the socket's last one.
  * A socket lives only as long as its sign-in session: when the session ends (sign-out in any process) or
  * expires, the socket is closed with SIGNED_OUT_CLOSE_CODE and gets nothing more. The tokens of a run reach
  * the sockets of every process: this one's at once, the others' through the run text relay.
  */
 export class LiveUpdateHub {
   private stopFollowing: (() => void) | undefined;
+  private stopHearingCommits: (() => void) | undefined;
   private relay: RunTextRelay | undefined;
   private stopWatchingSessions: (() => Promise<void>) | undefined;
   private sessionCheck: NodeJS.Timeout | undefined;
@@ -100,7 +109,8 @@ export class LiveUpdateHub {
   ) {}
 
   async start() {
-    this.stopFollowing = this.feed.onEvents((events) => this.dispatch(events));
+    this.stopFollowing = this.feed.onEvents((events) => this.dispatch(events, 'log'));
+    this.stopHearingCommits = this.store.onCommitted((events) => this.dispatch(events, 'commit'));
     this.relay = new RunTextRelay(
       this.sql,
       () => !this.instance.alone,
@@ -114,6 +124,7 @@ export class LiveUpdateHub {
       );
     } catch (error) {
       this.stopFollowing();
+      this.stopHearingCommits();
       await this.relay.stop();
       throw error;
     }
@@ -126,6 +137,7 @@ export class LiveUpdateHub {
     clearInterval(this.sessionCheck);
     // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
     this.stopFollowing?.();
+    this.stopHearingCommits?.();
     await Promise.allSettled([this.relay?.stop(), this.stopWatchingSessions?.()]);
     for (const connection of this.connections) connection.socket.close(1001, 'Server shutting down');
     this.connections.clear();
@@ -357,23 +369,30 @@ export class LiveUpdateHub {
     const waiting = subscription.buffer;
     subscription.buffer = [];
     subscription.replaying = false;
-    for (const event of waiting) this.deliver(connection, streamId, subscription, event);
+    for (const { event, from } of waiting) this.deliver(connection, streamId, subscription, event, from);
   }
 
-  private dispatch(events: RecordedEvent[]) {
+  /**
+   * Events from the log, or this process's own just committed (which the log brings again later). Each
+   * socket's position rule is `deliver`'s; what else an event sets off (a flow's watchers told of a start,
+   * inboxes of a review) happens once, when the log brings it. A removal from a workspace is acted on as soon
+   * as it is known, so that nothing committed after it reaches the removed member first.
+   */
+  private dispatch(events: RecordedEvent[], from: Source) {
     for (const event of events) {
       // Also ends the text of a run whose process died before it could say so.
       if (RUN_ENDED_EVENTS.has(event.type))
         this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
+      if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
+        this.removedFromWorkspace(event);
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);
-        if (subscription) this.deliver(connection, event.streamId, subscription, event);
+        if (subscription) this.deliver(connection, event.streamId, subscription, event, from);
       }
+      if (from === 'commit') continue;
       if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
       if (REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
         void this.tellOfReviews(event.streamId.slice(EXECUTION_STREAM_PREFIX.length)).catch(() => {});
-      if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
-        this.removedFromWorkspace(event);
     }
   }
 
@@ -409,19 +428,25 @@ export class LiveUpdateHub {
       if (concerned.has(connection.userId)) this.sendText(connection, message);
   }
 
+  /**
+   * The one rule for a live event: sent when it is the position after the socket's last, dropped when the
+   * socket has it already. Past a gap, an event from the log has the stream read first; one of this process's
+   * commits is left for the log to bring again (the gap is usually a commit of a moment before, told later).
+   */
   private deliver(
     connection: Connection,
     streamId: string,
     subscription: Subscription,
     event: RecordedEvent,
+    from: Source,
   ) {
     if (subscription.replaying) {
-      subscription.buffer.push(event);
+      subscription.buffer.push({ event, from });
     } else if (event.streamPosition === subscription.lastSent + 1) {
       this.sendEvent(connection, subscription, event);
-    } else if (event.streamPosition > subscription.lastSent + 1) {
+    } else if (event.streamPosition > subscription.lastSent + 1 && from === 'log') {
       // Something in between has not reached this socket: read it from the stream first.
-      subscription.buffer.push(event);
+      subscription.buffer.push({ event, from });
       void this.catchUp(connection, streamId, subscription).catch(() => {});
     }
   }
