@@ -51,7 +51,8 @@ function renderPage() {
 
 const shownFlows = () => screen.queryAllByTestId('flow-card').length;
 
-describe('the flows list, page by page', () => {
+// Rendering and scrolling in jsdom takes seconds when the machine is busy.
+describe('the flows list, page by page', { timeout: 20_000 }, () => {
   it('reads one page first, and the next ones as its end scrolls into view, until the last', async () => {
     renderPage();
     expect(await screen.findByText('Flow 1')).toBeTruthy();
