@@ -160,6 +160,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
       ['path', 'id'],
       ['path', 'stepId'],
       ['header', 'idempotency-key'],
+      ['header', 'prefer'],
     ]);
     expect(Object.keys(run.requestBody.content['application/json']!.schema.properties)).toEqual([
       'userInput',
