@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from '../src/api/database/connection';
-import { migrate } from '../src/api/database/migrate';
 import { call, createFlows, signUp } from './load';
-import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
+import { migratedDatabase, serverEnv, startProcess } from './server-process';
 
 /**
  * Two built servers' CPU per start and step run pair, taken at the same time: both run on one fresh database,
@@ -28,16 +27,9 @@ if (!first || !second || !adminUrl) {
 const seconds = Number(secondsArg ?? 10);
 const admin = connect(adminUrl, { max: 1 });
 const name = `cpu_ab_${randomBytes(5).toString('hex')}`;
-await admin.unsafe(`CREATE DATABASE ${name}`);
 try {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const migrating = connect(url.toString(), { appSecret: BENCH_APP_SECRET });
-  await migrate(migrating);
-  await migrating.end();
-  const servers = [first, second].map((file) =>
-    startProcess([file], serverEnv(url.toString()), { cpuUsage: true }),
-  );
+  const url = await migratedDatabase(admin, adminUrl, name);
+  const servers = [first, second].map((file) => startProcess([file], serverEnv(url), { cpuUsage: true }));
   const bases = await Promise.all(servers.map((server) => server.url));
   const cookie = await signUp(bases[0]!);
   const flows = await createFlows(bases[0]!, cookie, 16);

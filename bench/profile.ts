@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { connect } from '../src/api/database/connection';
-import { migrate } from '../src/api/database/migrate';
 import { lengthen } from './growth';
 import { call, createFlows, runCommands, STEP_RUN_HEADERS, signUp } from './load';
 import { measurePolling } from './polling';
-import { BENCH_APP_SECRET, serverEnv, startProcess } from './server-process';
+import { migratedDatabase, serverEnv, startProcess } from './server-process';
 
 /**
  * A CPU profile of a built server under commands: `node --cpu-prof` on it, 16 clients each starting an
@@ -40,20 +39,15 @@ if (!serverFile || !profileDir || !adminUrl) {
 }
 const admin = connect(adminUrl, { max: 1 });
 const name = `profile_${randomBytes(5).toString('hex')}`;
-await admin.unsafe(`CREATE DATABASE ${name}`);
-// PROFILE_SLOW_MS: PostgreSQL logs each statement of the run's database that takes this long or longer (to its
-// server log), without its parameters.
-const slowMs = process.env.PROFILE_SLOW_MS;
-if (slowMs !== undefined) {
-  await admin.unsafe(`ALTER DATABASE ${name} SET log_min_duration_statement = ${Number(slowMs)}`);
-  await admin.unsafe(`ALTER DATABASE ${name} SET log_parameter_max_length = 0`);
-}
 try {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const migrating = connect(url.toString(), { appSecret: BENCH_APP_SECRET });
-  await migrate(migrating);
-  await migrating.end();
+  const url = new URL(await migratedDatabase(admin, adminUrl, name));
+  // PROFILE_SLOW_MS: PostgreSQL logs each statement of the run's database that takes this long or longer (to its
+  // server log), without its parameters.
+  const slowMs = process.env.PROFILE_SLOW_MS;
+  if (slowMs !== undefined) {
+    await admin.unsafe(`ALTER DATABASE ${name} SET log_min_duration_statement = ${Number(slowMs)}`);
+    await admin.unsafe(`ALTER DATABASE ${name} SET log_parameter_max_length = 0`);
+  }
   const server = startProcess([serverFile], serverEnv(url.toString()), {
     cpuUsage: true,
     node: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`],

@@ -1,6 +1,9 @@
 import { type StdioOptions, spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Sql } from 'postgres';
+import { connect } from '../src/api/database/connection';
+import { migrate } from '../src/api/database/migrate';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CPU_USAGE_PRELOAD = pathToFileURL(path.join(ROOT, 'bench/server-cpu-usage.ts')).href;
@@ -91,4 +94,18 @@ export function runScript(args: string[], env: Record<string, string>): Promise<
         : reject(new Error(`${args.join(' ')} exited with ${code}: ${stdout}${stderr}`)),
     );
   });
+}
+
+/**
+ * A new database made on the administrator's connection `admin` (whose URL is `adminUrl`) and migrated, for
+ * one run of a script; its URL. The caller drops it when done (`DROP DATABASE ... WITH (FORCE)`).
+ */
+export async function migratedDatabase(admin: Sql, adminUrl: string, name: string): Promise<string> {
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const migrating = connect(url.toString(), { appSecret: BENCH_APP_SECRET });
+  await migrate(migrating);
+  await migrating.end();
+  return url.toString();
 }
