@@ -27,12 +27,17 @@ const parameterOf = (sql: TransactionSql, value: unknown) =>
  * and quotes every column), which cost more than the rest of a projection's statement.
  */
 const texts = new Map<string, string>();
+/**
+ * Shapes are few (tables by their columns), but an executions row's text also names how many runs a command
+ * replaced: past this many texts a new shape is made each time and not kept, so memory stays bounded.
+ */
+const MAX_KEPT_TEXTS = 500;
 
 function textOf(shape: string, make: () => string): string {
   let text = texts.get(shape);
   if (text === undefined) {
     text = make();
-    texts.set(shape, text);
+    if (texts.size < MAX_KEPT_TEXTS) texts.set(shape, text);
   }
   return text;
 }

@@ -55,7 +55,7 @@ export async function runStepOfExecution(
     }),
   );
   if ('execution' in answer) {
-    // A server that does not heed the preference answers the whole execution.
+    // The document allows the whole execution too (a server may pass over a preference): it is kept as it is.
     storeExecution(queryClient, answer.execution);
     return answer;
   }
