@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -13,6 +14,10 @@ export default defineConfig({
   server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', ws: true } } },
   test: {
     root: '.',
+    // Vitest's default in a run is one worker less than the cores: a single worker on a 2-core machine, and the
+    // suite then runs file after file. The integration files spend most of their time waiting on PostgreSQL and
+    // on sockets, so one worker more than the cores keeps both busy. The browser tests stay one file at a time.
+    maxWorkers: availableParallelism() + 1,
     // Under CI a JSON report too, read by .ci/summary.mjs (TEST_REPORT_FILE names it for a second run).
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: process.env.TEST_REPORT_FILE ?? 'test-results/report.json' }]]

@@ -155,7 +155,8 @@ describe.skipIf(skipReason !== null)(
         await chi.page.goto(`${url}/reviews`);
         const chiOpen = chi.page.locator('[data-testid^="open-review-"]');
         await chiOpen.waitFor();
-        expect(await pendingCount(chi.page)).toBe(1);
+        // The count beside Reviews is its own read: it may come a moment after the list.
+        await expect.poll(() => pendingCount(chi.page)).toBe(1);
         await screenshot(chi.page, 'reviews-06-second-inbox');
         await chiOpen.click();
         const chiWaiting = chi.page.getByTestId(`step-waiting-review-${draft.id}`);
