@@ -182,17 +182,21 @@ describe('live updates in one process', () => {
     socket.close();
   });
 
-  it('closes the socket of a member this process removes from a workspace at once, before pushing anything later', async () => {
+  it('closes the socket of a member this process removes from a workspace at once, before anything later, and once only', async () => {
     const client = as(t.app, cookie);
     const workspace = (await client.post('/api/workspaces', { name: 'Held team' })).json();
     const member = await signUp(t.app, 'Member');
-    const { acceptUrl } = (
-      await client.post(`/api/workspaces/${workspace.id}/invitations`, {
-        email: member.email,
-        role: 'reviewer',
-      })
-    ).json();
-    await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
+    /** The member is invited as a reviewer and accepts. */
+    const join = async () => {
+      const { acceptUrl } = (
+        await client.post(`/api/workspaces/${workspace.id}/invitations`, {
+          email: member.email,
+          role: 'reviewer',
+        })
+      ).json();
+      await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
+    };
+    await join();
     const flow = (
       await client.post('/api/flows', { name: 'Team', description: 'shared', workspaceId: workspace.id })
     ).json();
@@ -202,16 +206,34 @@ describe('live updates in one process', () => {
     watching.socket.once('close', (code) => {
       closedWith = code;
     });
+    const workspaceStream = `workspace-${workspace.id}`;
+    const log = tailed(workspaceStream, 0);
     const letGo = await holdTheLog();
+    let again: Awaited<ReturnType<typeof subscribe>>;
     try {
       await client.delete(`/api/workspaces/${workspace.id}/members/${member.user.id}`);
       // Committed after the removal: the removed member must not see it, tailer or not.
       await client.post(`/api/executions/${execution.id}/stop`);
       await expect.poll(() => closedWith, { timeout: 5000 }).toBe(4403);
+      // Added back and watching again before the log has brought the removal.
+      await join();
+      again = await subscribe(execution.id, execution.version, member.cookie);
+      expect(log.positions).toEqual([]);
     } finally {
       await letGo();
     }
     expect(watching.messages.filter((m) => m.type === 'event')).toEqual([]);
+    // The log brings the removal and the joining again: the removal was acted on already, the new socket stays.
+    const [{ version: workspaceVersion }] = await t.db.sql<[{ version: string }]>`
+      SELECT version FROM streams WHERE stream_id = ${workspaceStream}`;
+    await expect.poll(() => log.positions.at(-1), { timeout: 10_000 }).toBe(Number(workspaceVersion));
+    log.stop();
+    await drained(again.socket, again.messages);
+    expect(again.socket.readyState).toBe(WebSocket.OPEN);
+    // And it goes on hearing the execution: a reset after all that reaches it.
+    await client.post(`/api/executions/${execution.id}/reset`);
+    await expect.poll(() => again.messages.some((m) => m.event?.type === 'ExecutionReset')).toBe(true);
+    again.socket.close();
   });
 
   it('replays only the events after the given position, then goes live', async () => {

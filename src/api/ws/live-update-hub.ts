@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
@@ -98,6 +99,12 @@ export class LiveUpdateHub {
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
   /** Each event's message as sent, while the event is still held somewhere (a dispatch, a replay). */
   private readonly eventMessages = new WeakMap<RecordedEvent, Buffer>();
+  /**
+   * The removals acted on lately, as `stream@position`. A removal this process commits comes twice (at commit,
+   * then from the log) and is acted on once: a member added back and watching again in between keeps their
+   * new socket. The log brings the second copy within moments, so the latest 10,000 are plenty.
+   */
+  private readonly removalsActedOn = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(
     private readonly store: EventStore,
@@ -342,6 +349,9 @@ export class LiveUpdateHub {
    * them missing.
    */
   private removedFromWorkspace(event: RecordedEvent) {
+    const removal = `${event.streamId}@${event.streamPosition}`;
+    if (this.removalsActedOn.has(removal)) return;
+    this.removalsActedOn.set(removal, true);
     const workspaceId = event.streamId.slice(WORKSPACE_STREAM_PREFIX.length);
     const { userId } = event.data as { userId: string };
     for (const connection of [...this.connections]) {
