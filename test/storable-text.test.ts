@@ -67,6 +67,18 @@ describe('text PostgreSQL cannot store', () => {
     }
     expect(await counts()).toEqual(before);
   });
+
+  it('is told before a text over the length limit in the same part, wherever each is', async () => {
+    const long = 'x'.repeat(t.app.config.limits.maxTextChars + 1);
+    const both = await alice.post('/api/flows', { name: long, description: NUL });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toBe(
+      'description: contains a character that cannot be stored (NUL or a lone surrogate)',
+    );
+    const longOnly = await alice.post('/api/flows', { name: 'ok', description: long });
+    expect(longOnly.statusCode).toBe(413);
+    expect(longOnly.json().message).toContain('description');
+  });
 });
 
 describe("a model's answer holding text PostgreSQL cannot store", () => {

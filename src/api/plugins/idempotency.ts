@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { conflict } from '../../domain/errors';
 import { IdempotencyKeyReused } from '../errors';
@@ -73,15 +73,23 @@ async function idempotency(app: FastifyInstance) {
   requests.startSweeping((error) => app.log.warn({ err: error }, 'idempotent request sweep failed'));
   app.addHook('onClose', async () => requests.stopSweeping());
 
-  // The body as it was sent, before its schema trims it or fills in defaults.
-  app.addHook('preValidation', async (request) => {
-    if (!request.userId || request.headers['idempotency-key'] === undefined) return;
-    if (!takesIdempotencyKey(request.method, request.routeOptions.url)) return;
-    request.keyFingerprint = requestFingerprint(request.method, request.url, request.body);
+  // Only the writes that take a key carry these hooks: a read, a poll above all, pays for none of them.
+  app.addHook('onRoute', (route) => {
+    if (!takesIdempotencyKey(route.method, route.url)) return;
+    route.preValidation = [...hooksOf(route.preValidation), fingerprint];
+    route.preHandler = [...hooksOf(route.preHandler), claim];
+    route.onSend = [...hooksOf(route.onSend), recordAnswer];
+    route.onResponse = [...hooksOf(route.onResponse), giveUpUnanswered];
   });
 
+  // The body as it was sent, before its schema trims it or fills in defaults.
+  async function fingerprint(request: FastifyRequest) {
+    if (!request.userId || request.headers['idempotency-key'] === undefined) return;
+    request.keyFingerprint = requestFingerprint(request.method, request.url, request.body);
+  }
+
   // After validation: a malformed request is refused the same way each time, and never holds a key.
-  app.addHook('preHandler', async (request, reply) => {
+  async function claim(request: FastifyRequest, reply: FastifyReply) {
     if (!request.userId || !request.keyFingerprint) return;
     const key = commandIdOf(request);
     if (!key) return;
@@ -110,7 +118,7 @@ async function idempotency(app: FastifyInstance) {
         }
       }
     }
-  });
+  }
 
   /**
    * Whether the process holding a claim is gone: its lock free now, and still free when looked at again after
@@ -125,7 +133,7 @@ async function idempotency(app: FastifyInstance) {
   }
 
   // Every answer passes here as it is sent, the error handler's too, even to a client gone meanwhile.
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function recordAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const held = request.heldKey;
     if (!held || held.settled) return payload;
     held.settled = true;
@@ -146,18 +154,23 @@ async function idempotency(app: FastifyInstance) {
       request.log.warn({ err: error }, 'recording the answer of a keyed request failed');
     }
     return payload;
-  });
+  }
 
   // A request that ended without its answer passing onSend (a reply taken over by its route) gives its
   // claim up.
-  app.addHook('onResponse', async (request) => {
+  async function giveUpUnanswered(request: FastifyRequest) {
     const held = request.heldKey;
     if (!held || held.settled) return;
     held.settled = true;
     await requests.release(held.userId, held.key, held.claimId).catch((error) => {
       request.log.warn({ err: error }, 'giving up the claim of a keyed request failed');
     });
-  });
+  }
+}
+
+/** A route's hooks of one kind as a list: none, one, or several. */
+function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 function replay(reply: FastifyReply, answer: StoredAnswer) {

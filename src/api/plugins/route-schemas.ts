@@ -11,7 +11,12 @@ import {
 import { z } from 'zod';
 import { ruleViolated } from '../../domain/errors';
 import { tooLarge } from '../../domain/limits';
-import { findText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPath } from '../../domain/storable-text';
+import {
+  findText,
+  isStorableText,
+  UNSTORABLE_TEXT_MESSAGE,
+  unstorableTextPath,
+} from '../../domain/storable-text';
 import { PROBLEM_CODES } from '../errors';
 import { takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { type EntityTagUse, OPERATIONS, TAGS } from '../operations';
@@ -196,10 +201,12 @@ async function routeSchemas(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     for (const part of ['params', 'query', 'body'] as const) {
       const where = (path: (string | number)[]) => (path.length > 0 ? path.join('.') : part);
-      const unstorable = unstorableTextPath(request[part]);
+      // One walk finds either; an unstorable text anywhere in the part is told before an over-long one.
+      const bad = findText(request[part], (text) => overLong(text) || !isStorableText(text));
+      if (!bad) continue;
+      const unstorable = isStorableText(bad.text) ? unstorableTextPath(request[part]) : bad.path;
       if (unstorable) throw ruleViolated(`${where(unstorable)}: ${UNSTORABLE_TEXT_MESSAGE}`);
-      const long = findText(request[part], overLong);
-      if (long) throw tooLarge(where(long.path), long.text.length, 'maxTextChars', limits);
+      throw tooLarge(where(bad.path), bad.text.length, 'maxTextChars', limits);
     }
   });
 
