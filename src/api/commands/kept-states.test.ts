@@ -59,4 +59,24 @@ describe('KeptStates', () => {
       approximateSize(structuredClone(next), Number.POSITIVE_INFINITY),
     );
   });
+
+  it('counts a state from the one it followed as it counts a copy of it: added, changed and dropped elements', () => {
+    const result = (i: number, text = 'x'.repeat(i % 7)) => ({ id: `r${i}`, text, tags: [i] });
+    const results = Array.from({ length: 50 }, (_, i) => result(i));
+    const first = { results, runs: [{ id: 'run-1' }], status: 'running' };
+    const whole = (state: unknown) => approximateSize(structuredClone(state), Number.POSITIVE_INFINITY);
+    expect(approximateSize(first, Number.POSITIVE_INFINITY)).toBe(whole(first));
+    const changed = [...results];
+    changed[10] = result(10, 'a much longer text than before');
+    const nexts = [
+      { ...first, results: [...results, result(50)] },
+      { ...first, results: changed },
+      { ...first, results: results.slice(0, 20), runs: [] },
+      { ...first, results: [result(99, 'other'), ...results.slice(1)], status: 'completed', extra: ['e'] },
+    ];
+    for (const next of nexts)
+      expect(approximateSize(next, Number.POSITIVE_INFINITY, first)).toBe(whole(next));
+    // Past the limit all the same.
+    expect(approximateSize(nexts[0], 100, first)).toBeGreaterThan(100);
+  });
 });

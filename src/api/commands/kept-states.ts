@@ -58,7 +58,7 @@ export class KeptStates {
   keep(streamId: string, loaded: { state: unknown; version: number }) {
     const kept = this.states.peek(streamId);
     if (kept !== undefined && kept.version >= loaded.version) return;
-    const bytes = approximateSize(loaded.state, this.states.maxEntrySize);
+    const bytes = approximateSize(loaded.state, this.states.maxEntrySize, kept?.state);
     // One too large is not kept (and an older one of the stream goes): its next command reads its stream.
     if (bytes > this.states.maxEntrySize) this.states.delete(streamId);
     else this.states.set(streamId, { state: loaded.state, version: loaded.version, bytes, behind: false });
@@ -77,40 +77,68 @@ export class KeptStates {
 }
 
 /**
- * The sizes of objects counted before, by object: a state's results and runs are shared by the states that
- * follow it (evolve makes a new object only for a changed one), so keeping the next state of a long
- * execution counts only its new objects, and walks its arrays without walking their elements again.
+ * The sizes of objects and arrays counted before, by object: a state's results and runs are shared by the
+ * states that follow it (evolve makes a new object only for a changed one), so keeping the next state of a
+ * long execution counts only its new objects.
  */
 const objectSizes = new WeakMap<object, number>();
 
 /**
  * About how many bytes a JSON-like value holds (two a character of its strings, eight a number or
  * reference), counted until past `limit`: enough to bound memory, cheap for the small states most are. An
- * object inside the value is counted whole once and its size remembered (objectSizes).
+ * object or array inside the value is counted whole once and its size remembered (objectSizes). `before`,
+ * the state this one followed: an array of the value is counted from the same field's array there, by the
+ * elements that differ (a long execution's next state adds a result to 5,000, and compares references
+ * instead of looking each one up).
  */
-export function approximateSize(value: unknown, limit: number): number {
+export function approximateSize(value: unknown, limit: number, before?: unknown): number {
+  if (Array.isArray(value)) return arraySize(value, limit, Array.isArray(before) ? before : undefined);
+  if (value === null || typeof value !== 'object') return sizeOf(value);
+  const earlier = before !== null && typeof before === 'object' ? (before as Record<string, unknown>) : {};
   let bytes = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0 && bytes <= limit) {
-    const item = pending.pop();
-    if (typeof item === 'string') bytes += 2 * item.length + 8;
-    else if (item === null || typeof item !== 'object') bytes += 8;
-    else if (Array.isArray(item)) {
-      bytes += 8 * (item.length + 1);
-      if (bytes <= limit) for (const element of item) pending.push(element);
-    } else if (item !== value) {
-      let size = objectSizes.get(item);
-      if (size === undefined) {
-        size = approximateSize(item, Number.POSITIVE_INFINITY);
-        objectSizes.set(item, size);
-      }
-      bytes += size;
-    } else {
-      for (const key in item) {
-        bytes += 2 * key.length + 16;
-        pending.push((item as Record<string, unknown>)[key]);
-      }
-    }
+  for (const key in value) {
+    bytes += 2 * key.length + 16;
+    const child = (value as Record<string, unknown>)[key];
+    const previous = earlier[key];
+    bytes += Array.isArray(child)
+      ? arraySize(child, limit - bytes, Array.isArray(previous) ? previous : undefined)
+      : sizeOf(child);
+    if (bytes > limit) break;
   }
+  return bytes;
+}
+
+/** A value inside a state: an object or array counted once, whole. */
+function sizeOf(item: unknown): number {
+  if (typeof item === 'string') return 2 * item.length + 8;
+  if (item === null || typeof item !== 'object') return 8;
+  if (Array.isArray(item)) return arraySize(item, Number.POSITIVE_INFINITY);
+  let size = objectSizes.get(item);
+  if (size === undefined) {
+    size = approximateSize(item, Number.POSITIVE_INFINITY);
+    objectSizes.set(item, size);
+  }
+  return size;
+}
+
+/** An array's references and its elements; remembered only when counted whole (not stopped at `limit`). */
+function arraySize(array: readonly unknown[], limit: number, previous?: readonly unknown[]): number {
+  const known = objectSizes.get(array);
+  if (known !== undefined) return known;
+  const previousBytes = previous && objectSizes.get(previous);
+  let bytes: number;
+  if (previous && previousBytes !== undefined) {
+    bytes = previousBytes + 8 * (array.length - previous.length);
+    const common = Math.min(array.length, previous.length);
+    for (let i = 0; i < common; i++)
+      if (array[i] !== previous[i]) bytes += sizeOf(array[i]) - sizeOf(previous[i]);
+    for (let i = common; i < array.length; i++) bytes += sizeOf(array[i]);
+    for (let i = common; i < previous.length; i++) bytes -= sizeOf(previous[i]);
+  } else {
+    bytes = 8 * (array.length + 1);
+    for (let i = 0; i < array.length && bytes <= limit; i++) bytes += sizeOf(array[i]);
+    if (bytes > limit) return bytes;
+  }
+  objectSizes.set(array, bytes);
   return bytes;
 }
