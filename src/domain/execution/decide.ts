@@ -2,7 +2,7 @@ import { DomainError, type ProblemKind } from '../errors';
 import { checkSize } from '../limits';
 import { storableText } from '../storable-text';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
-import { evolve } from './evolve';
+import { evolve, runIndexOf } from './evolve';
 import { parseStepOutput } from './output';
 import { buildPrompt } from './prompt';
 import { runningRun } from './queries';
@@ -70,7 +70,7 @@ function resultOf(state: ExecutionState, resultId: string): StepResult {
 }
 
 function runningRunOf(state: ExecutionState, runId: string): StepRun {
-  const run = state.runs.find((r) => r.runId === runId);
+  const run = state.runs[runIndexOf(state.runs, runId)];
   if (!run) throw refuse('not_found', MESSAGES.runNotFound);
   if (run.status !== 'running') throw refuse('conflict', MESSAGES.runNotRunning);
   return run;

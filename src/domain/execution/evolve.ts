@@ -8,6 +8,7 @@ import {
   type ExecutionState,
   type Review,
   type StepResult,
+  type StepRun,
 } from './types';
 
 export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
@@ -137,7 +138,8 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
 
     case 'StepRunSucceeded': {
       const { data } = event;
-      const run = state.runs.find((r) => r.runId === data.runId);
+      const at = runIndexOf(state.runs, data.runId);
+      const run = state.runs[at];
       if (!run) return state;
       const results: StepResult[] = data.results.map((draft) => ({
         id: draft.resultId,
@@ -161,17 +163,16 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
       return {
         ...state,
         ...planned(state.steps, cache),
-        runs: state.runs.map((r) => (r.runId === run.runId ? { ...r, status: 'succeeded' as const } : r)),
+        runs: state.runs.with(at, { ...run, status: 'succeeded' }),
         results: [...state.results, ...results],
       };
     }
 
     case 'StepRunFailed': {
       const { runId, message } = event.data;
-      return {
-        ...state,
-        runs: state.runs.map((r) => (r.runId === runId ? { ...r, status: 'failed' as const, message } : r)),
-      };
+      const at = runIndexOf(state.runs, runId);
+      const run = state.runs[at];
+      return run ? { ...state, runs: state.runs.with(at, { ...run, status: 'failed', message }) } : state;
     }
 
     case 'ResultApproved':
@@ -328,3 +329,10 @@ function backToRunner(state: ExecutionState, reviewId: string, outcome: Partial<
     ...planned(state.steps, cache),
   };
 }
+
+/**
+ * Where a run is in the execution's runs: they are added as they start and an event is almost always about
+ * one of the latest, so they are looked through from the end (a long execution has thousands). -1: none.
+ */
+export const runIndexOf = (runs: readonly StepRun[], runId: string) =>
+  runs.findLastIndex((run) => run.runId === runId);
