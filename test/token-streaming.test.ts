@@ -207,7 +207,13 @@ describe('live updates in one process', () => {
       closedWith = code;
     });
     const workspaceStream = `workspace-${workspace.id}`;
-    const log = tailed(workspaceStream, 0);
+    const versionOf = async (streamId: string) => {
+      const [{ version }] = await t.db.sql<[{ version: string }]>`
+        SELECT version FROM streams WHERE stream_id = ${streamId}`;
+      return Number(version);
+    };
+    // What the tailer brings from now on after the workspace's events so far (it may still be behind them).
+    const log = tailed(workspaceStream, await versionOf(workspaceStream));
     const letGo = await holdTheLog();
     let again: Awaited<ReturnType<typeof subscribe>>;
     try {
@@ -224,9 +230,8 @@ describe('live updates in one process', () => {
     }
     expect(watching.messages.filter((m) => m.type === 'event')).toEqual([]);
     // The log brings the removal and the joining again: the removal was acted on already, the new socket stays.
-    const [{ version: workspaceVersion }] = await t.db.sql<[{ version: string }]>`
-      SELECT version FROM streams WHERE stream_id = ${workspaceStream}`;
-    await expect.poll(() => log.positions.at(-1), { timeout: 10_000 }).toBe(Number(workspaceVersion));
+    const workspaceVersion = await versionOf(workspaceStream);
+    await expect.poll(() => log.positions.at(-1), { timeout: 10_000 }).toBe(workspaceVersion);
     log.stop();
     await drained(again.socket, again.messages);
     expect(again.socket.readyState).toBe(WebSocket.OPEN);

@@ -1,5 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { decider } from '../domain/execution/decider';
+import { runIndexOf } from '../domain/execution/evolve';
 import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
 import type { ExecutionEvent, ExecutionState, StepRun } from '../domain/execution/types';
 import type { Statement } from '../eventstore';
@@ -201,7 +202,7 @@ function resultAndLogChanges(
     }
     case 'StepRunSucceeded': {
       const d = event.data;
-      const run = after.runs.find((r) => r.runId === d.runId);
+      const run = after.runs[runIndexOf(after.runs, d.runId)];
       if (!run) return [];
       const results = d.results.map(
         (result, runIndex): ReadModelChange => ({
@@ -220,7 +221,7 @@ function resultAndLogChanges(
             choiceIndex: result.choiceIndex,
             loopIteration: result.loopIteration,
             result: result.content,
-            approved: after.results.find((r) => r.id === result.resultId)?.approved ?? false,
+            approved: after.results.findLast((r) => r.id === result.resultId)?.approved ?? false,
             createdAt: d.at,
             position,
           },
@@ -268,7 +269,7 @@ function resultAndLogChanges(
             choiceIndex: result.choiceIndex,
             loopIteration: result.loopIteration,
             result: result.content,
-            approved: after.results.find((r) => r.id === result.resultId)?.approved ?? true,
+            approved: after.results.findLast((r) => r.id === result.resultId)?.approved ?? true,
             createdAt: d.at,
             sourceExecutionId: d.sourceExecutionId,
             sourceExecutionStartedAt: d.sourceStartedAt,

@@ -5,6 +5,7 @@ import { askingAgain } from '../../ai/asking-again';
 import { structuredOutputFor } from '../../ai/structured-output';
 import { conflict, DomainError } from '../../domain/errors';
 import { MESSAGES } from '../../domain/execution/decide';
+import { runIndexOf } from '../../domain/execution/evolve';
 import { outputProblem } from '../../domain/execution/output';
 import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
@@ -161,7 +162,7 @@ export class StepRunner {
 
 /** A repeated request (its Idempotency-Key seen before) answers with its first run's outcome. */
 function repeatedRun(execution: LoadedExecution, runId: string) {
-  const run = execution.state.runs.find((r) => r.runId === runId);
+  const run = execution.state.runs[runIndexOf(execution.state.runs, runId)];
   if (run?.status === 'running') {
     throw conflict(STILL_BEING_ANSWERED, true);
   }

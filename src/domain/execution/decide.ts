@@ -64,7 +64,8 @@ function stepOf(state: ExecutionState, stepId: string) {
 }
 
 function resultOf(state: ExecutionState, resultId: string): StepResult {
-  const result = state.results.find((r) => r.id === resultId);
+  // Looked for from the end: the results a command is about are most often the latest.
+  const result = state.results.findLast((r) => r.id === resultId);
   if (!result) throw refuse('not_found', MESSAGES.resultNotFound);
   return result;
 }
