@@ -182,20 +182,87 @@ describe('live updates in one process', () => {
     socket.close();
   });
 
+  /** `member` is invited to the workspace as a reviewer by its owner (this test's user) and accepts. */
+  async function joinAsReviewer(workspaceId: string, member: { email: string; cookie: string }) {
+    const { acceptUrl } = (
+      await as(t.app, cookie).post(`/api/workspaces/${workspaceId}/invitations`, {
+        email: member.email,
+        role: 'reviewer',
+      })
+    ).json();
+    await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
+  }
+
+  /** A socket of the user's, subscribed to nothing, once the server has it. */
+  async function openSocket(who: string) {
+    const socket = new WebSocket(`${base}/api/ws`, { headers: { cookie: who } });
+    const messages: Pushed[] = [];
+    socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    await drained(socket, messages);
+    return { socket, messages };
+  }
+
+  it("tells a flow's watchers of a start and the inboxes of a review at once, and once only, while the log tailer is held back", async () => {
+    const client = as(t.app, cookie);
+    const workspace = (await client.post('/api/workspaces', { name: 'Review team' })).json();
+    const member = await signUp(t.app, 'Reviewer');
+    await joinAsReviewer(workspace.id, member);
+    const flow = (
+      await client.post('/api/flows', {
+        name: 'Reviewed',
+        description: 'reviewed',
+        workspaceId: workspace.id,
+      })
+    ).json();
+    const step = (
+      await client.post('/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'Draft',
+        systemPrompt: 'Write a draft about tea.',
+        review: { by: 'members', userIds: [member.user.id], approvals: 1 },
+      })
+    ).json();
+    const watcher = await openSocket(cookie);
+    watcher.socket.send(JSON.stringify({ type: 'subscribe', flowId: flow.id }));
+    await expect.poll(() => watcher.messages.some((m) => m.type === 'up-to-date')).toBe(true);
+    const inbox = await openSocket(member.cookie);
+    const brought: string[] = [];
+    const stopTailing = t.app.eventFeed.onEvents((events) => {
+      for (const event of events) brought.push(`${event.streamId}#${event.type}`);
+    });
+    const letGo = await holdTheLog();
+    let execution: { id: string };
+    try {
+      execution = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+      await expect
+        .poll(() => watcher.messages.filter((m) => m.type === 'execution-started'))
+        .toEqual([{ type: 'execution-started', flowId: flow.id, executionId: execution.id }]);
+      await client.post(`/api/executions/${execution.id}/steps/${step.id}/execute`);
+      await expect.poll(() => inbox.messages.filter((m) => m.type === 'reviews-changed').length).toBe(1);
+      expect(brought.filter((b) => b.startsWith(`execution-${execution.id}#`))).toEqual([]);
+    } finally {
+      await letGo();
+    }
+    // The log brings the same events later: nobody is told again.
+    await expect
+      .poll(() => brought.includes(`execution-${execution.id}#ReviewRequested`), { timeout: 10_000 })
+      .toBe(true);
+    stopTailing();
+    await drained(watcher.socket, watcher.messages);
+    await drained(inbox.socket, inbox.messages);
+    expect(watcher.messages.filter((m) => m.type === 'execution-started')).toHaveLength(1);
+    expect(inbox.messages.filter((m) => m.type === 'reviews-changed')).toHaveLength(1);
+    watcher.socket.close();
+    inbox.socket.close();
+  });
+
   it('closes the socket of a member this process removes from a workspace at once, before anything later, and once only', async () => {
     const client = as(t.app, cookie);
     const workspace = (await client.post('/api/workspaces', { name: 'Held team' })).json();
     const member = await signUp(t.app, 'Member');
-    /** The member is invited as a reviewer and accepts. */
-    const join = async () => {
-      const { acceptUrl } = (
-        await client.post(`/api/workspaces/${workspace.id}/invitations`, {
-          email: member.email,
-          role: 'reviewer',
-        })
-      ).json();
-      await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
-    };
+    const join = () => joinAsReviewer(workspace.id, member);
     await join();
     const flow = (
       await client.post('/api/flows', { name: 'Team', description: 'shared', workspaceId: workspace.id })
@@ -239,6 +306,48 @@ describe('live updates in one process', () => {
     await client.post(`/api/executions/${execution.id}/reset`);
     await expect.poll(() => again.messages.some((m) => m.event?.type === 'ExecutionReset')).toBe(true);
     again.socket.close();
+  });
+
+  it('lets watch what the access rule lets read: not a workspace one is no member of, whatever others one is in', async () => {
+    const client = as(t.app, cookie);
+    const outsider = await signUp(t.app, 'Outsider');
+    const outsiderClient = as(t.app, outsider.cookie);
+    const workspace = (await client.post('/api/workspaces', { name: 'Closed team' })).json();
+    const flow = (
+      await client.post('/api/flows', { name: 'Closed', description: 'closed', workspaceId: workspace.id })
+    ).json();
+    const theirs = (await client.post(`/api/flows/${flow.id}/execute`)).json();
+    /** What the subscription ends with: up-to-date after any replay, or an error. */
+    const firstAnswer = async (who: string, topic: Record<string, string>) => {
+      const { socket, messages } = await openSocket(who);
+      const before = messages.length;
+      socket.send(JSON.stringify({ type: 'subscribe', ...topic }));
+      const ending = () => messages.slice(before).find((m) => m.type === 'up-to-date' || m.type === 'error');
+      await expect.poll(ending).toBeDefined();
+      socket.close();
+      return ending();
+    };
+    // The outsider owns one workspace of their own, then two; never this test's user's.
+    for (const name of ['Outsider one', 'Outsider two']) {
+      await outsiderClient.post('/api/workspaces', { name });
+      expect(await firstAnswer(outsider.cookie, { executionId: theirs.id })).toEqual({
+        type: 'error',
+        executionId: theirs.id,
+        message: 'Execution not found',
+      });
+      expect(await firstAnswer(outsider.cookie, { flowId: flow.id })).toEqual({
+        type: 'error',
+        flowId: flow.id,
+        message: 'Flow not found',
+      });
+    }
+    // Their own, outside any workspace, they watch.
+    const { flow: own } = await createFlow(outsiderClient, 'Own', [{ name: 'S', systemPrompt: 'Go' }]);
+    const mine = (await outsiderClient.post(`/api/flows/${own.id}/execute`)).json();
+    expect(await firstAnswer(outsider.cookie, { executionId: mine.id })).toMatchObject({
+      type: 'up-to-date',
+    });
+    expect(await firstAnswer(outsider.cookie, { flowId: own.id })).toMatchObject({ type: 'up-to-date' });
   });
 
   it('replays only the events after the given position, then goes live', async () => {

@@ -141,8 +141,14 @@ export function mayInSql(
 /**
  * The actor's role in the workspace of the record a query reads (`workspaceColumn`), as a column `role`
  * (null: not a member, or the record is in no workspace): what `requireMay` needs to tell a 403 from a 404.
+ * The column is named with its table's alias (`e.workspace_id`): a bare `workspace_id` would be the
+ * subquery's own column, and give the actor's role in any workspace they are in.
  */
-export const roleInSql = (sql: Sql | TransactionSql, actor: string, workspaceColumn: string): Fragment =>
+export const roleInSql = (
+  sql: Sql | TransactionSql,
+  actor: string,
+  workspaceColumn: `${string}.${string}`,
+): Fragment =>
   sql`(SELECT m.role FROM workspace_members m
        WHERE m.workspace_id = ${sql(workspaceColumn)} AND m.user_id = ${actor}) AS role`;
 

@@ -100,11 +100,12 @@ export class LiveUpdateHub {
   /** Each event's message as sent, while the event is still held somewhere (a dispatch, a replay). */
   private readonly eventMessages = new WeakMap<RecordedEvent, Buffer>();
   /**
-   * The removals acted on lately, as `stream@position`. A removal this process commits comes twice (at commit,
-   * then from the log) and is acted on once: a member added back and watching again in between keeps their
-   * new socket. The log brings the second copy within moments, so the latest 10,000 are plenty.
+   * The events acted on lately (a removal, a start, a review), as `stream@position`. One this process commits
+   * comes twice (at commit, then from the log) and is acted on once, at the first: a member added back and
+   * watching again in between keeps their new socket, and an inbox is told once. The log brings the second
+   * copy within moments, so the latest 10,000 are plenty.
    */
-  private readonly removalsActedOn = new LRUCache<string, true>({ max: 10_000 });
+  private readonly actedOn = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(
     private readonly store: EventStore,
@@ -328,15 +329,15 @@ export class LiveUpdateHub {
     const [held] =
       'executionId' in topic
         ? await sql<Held[]>`
-            SELECT user_id, workspace_id, ${roleInSql(sql, userId, 'workspace_id')}
-            FROM executions WHERE id = ${topic.executionId}`
+            SELECT e.user_id, e.workspace_id, ${roleInSql(sql, userId, 'e.workspace_id')}
+            FROM executions e WHERE e.id = ${topic.executionId}`
         : 'masterSessionId' in topic
           ? await sql<Held[]>`
               SELECT user_id, NULL::uuid AS workspace_id, NULL AS role
               FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
           : await sql<Held[]>`
-              SELECT user_id, workspace_id, ${roleInSql(sql, userId, 'workspace_id')}
-              FROM flows WHERE id = ${topic.flowId}`;
+              SELECT f.user_id, f.workspace_id, ${roleInSql(sql, userId, 'f.workspace_id')}
+              FROM flows f WHERE f.id = ${topic.flowId}`;
     const kind =
       'executionId' in topic ? 'execution' : 'masterSessionId' in topic ? 'master-session' : 'flow';
     const holder = held && holderOf(held.userId, held);
@@ -349,9 +350,6 @@ export class LiveUpdateHub {
    * them missing.
    */
   private removedFromWorkspace(event: RecordedEvent) {
-    const removal = `${event.streamId}@${event.streamPosition}`;
-    if (this.removalsActedOn.has(removal)) return;
-    this.removalsActedOn.set(removal, true);
     const workspaceId = event.streamId.slice(WORKSPACE_STREAM_PREFIX.length);
     const { userId } = event.data as { userId: string };
     for (const connection of [...this.connections]) {
@@ -384,26 +382,36 @@ export class LiveUpdateHub {
 
   /**
    * Events from the log, or this process's own just committed (which the log brings again later). Each
-   * socket's position rule is `deliver`'s; what else an event sets off (a flow's watchers told of a start,
-   * inboxes of a review) happens once, when the log brings it. A removal from a workspace is acted on as soon
-   * as it is known, so that nothing committed after it reaches the removed member first.
+   * socket's position rule is `deliver`'s; what else an event sets off (a removed member's sockets closed, a
+   * flow's watchers told of a start, inboxes of a review) happens once, at its first sight. A removal is acted
+   * on before the event goes anywhere, so that nothing committed after it reaches the removed member first.
    */
   private dispatch(events: RecordedEvent[], from: Source) {
     for (const event of events) {
       // Also ends the text of a run whose process died before it could say so.
       if (RUN_ENDED_EVENTS.has(event.type))
         this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
-      if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
-        this.removedFromWorkspace(event);
+      const removal = event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX);
+      const start = event.type === 'ExecutionStarted';
+      const review = REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX);
+      const acting = (removal || start || review) && this.firstSight(event);
+      if (acting && removal) this.removedFromWorkspace(event);
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);
         if (subscription) this.deliver(connection, event.streamId, subscription, event, from);
       }
-      if (from === 'commit') continue;
-      if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
-      if (REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+      if (acting && start) this.tellFlowOfStart(event);
+      if (acting && review)
         void this.tellOfReviews(event.streamId.slice(EXECUTION_STREAM_PREFIX.length)).catch(() => {});
     }
+  }
+
+  /** Whether the event is seen here for the first time (see actedOn). */
+  private firstSight(event: RecordedEvent): boolean {
+    const key = `${event.streamId}@${event.streamPosition}`;
+    if (this.actedOn.has(key)) return false;
+    this.actedOn.set(key, true);
+    return true;
   }
 
   /** The watchers of a flow learn that an execution of it started (by a run, "Chạy lại từ đây", ...). */
