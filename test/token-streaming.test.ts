@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createOfflineProvider, type ModelProvider } from '../src/ai';
 import { as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
+import { join, type Person } from './support/workspace-people';
 
 interface Pushed {
   type: string;
@@ -37,6 +38,7 @@ const gatedOrOffline: ModelProvider = {
 describe('live updates in one process', () => {
   let t: TestApp;
   let cookie: string;
+  let owner: Person;
   let base: string;
 
   beforeAll(async () => {
@@ -46,7 +48,9 @@ describe('live updates in one process', () => {
         resolveModel: () => ({ provider: gatedOrOffline, keySource: 'offline' }),
       },
     );
-    cookie = (await signUp(t.app)).cookie;
+    const signedUp = await signUp(t.app);
+    cookie = signedUp.cookie;
+    owner = { client: as(t.app, cookie), id: signedUp.user.id, email: signedUp.email };
     base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
   });
   afterAll(() => t.close());
@@ -182,16 +186,14 @@ describe('live updates in one process', () => {
     socket.close();
   });
 
-  /** `member` is invited to the workspace as a reviewer by its owner (this test's user) and accepts. */
-  async function joinAsReviewer(workspaceId: string, member: { email: string; cookie: string }) {
-    const { acceptUrl } = (
-      await as(t.app, cookie).post(`/api/workspaces/${workspaceId}/invitations`, {
-        email: member.email,
-        role: 'reviewer',
-      })
-    ).json();
-    await as(t.app, member.cookie).post(`/api/invitations/${acceptUrl.split('/').at(-1)}/accept`);
-  }
+  /** `member` joins the workspace as a reviewer, invited by its owner (this test's user). */
+  const joinAsReviewer = (workspaceId: string, member: Awaited<ReturnType<typeof signUp>>) =>
+    join(
+      owner,
+      workspaceId,
+      { client: as(t.app, member.cookie), id: member.user.id, email: member.email },
+      'reviewer',
+    );
 
   /** A socket of the user's, subscribed to nothing, once the server has it. */
   async function openSocket(who: string) {

@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { decider } from '../domain/execution/decider';
-import { runIndexOf } from '../domain/execution/evolve';
+import { runIndexOf } from '../domain/execution/queries';
 import { EXECUTION_STREAM_PREFIX } from '../domain/execution/stream';
 import type { ExecutionEvent, ExecutionState, StepRun } from '../domain/execution/types';
 import type { Statement } from '../eventstore';

@@ -2,10 +2,10 @@ import { DomainError, type ProblemKind } from '../errors';
 import { checkSize } from '../limits';
 import { storableText } from '../storable-text';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
-import { evolve, runIndexOf } from './evolve';
+import { evolve } from './evolve';
 import { parseStepOutput } from './output';
 import { buildPrompt } from './prompt';
-import { runningRun } from './queries';
+import { runIndexOf, runningRun } from './queries';
 import {
   approveReview,
   dueReview,

@@ -1,5 +1,6 @@
 import type { StepSnapshot } from '../flow';
 import { cacheSlotsOf, currentStepOf, isSameSlot, pendingItemsFor, queueOf } from './cache-layout';
+import { runIndexOf } from './queries';
 import { inExecutionOrder } from './step-snapshots';
 import {
   type CacheItem,
@@ -8,7 +9,6 @@ import {
   type ExecutionState,
   type Review,
   type StepResult,
-  type StepRun,
 } from './types';
 
 export { firstPendingCacheItem, nextQueueItem, progress, resultsOfStep, runningRun } from './queries';
@@ -329,10 +329,3 @@ function backToRunner(state: ExecutionState, reviewId: string, outcome: Partial<
     ...planned(state.steps, cache),
   };
 }
-
-/**
- * Where a run is in the execution's runs: they are added as they start and an event is almost always about
- * one of the latest, so they are looked through from the end (a long execution has thousands). -1: none.
- */
-export const runIndexOf = (runs: readonly StepRun[], runId: string) =>
-  runs.findLastIndex((run) => run.runId === runId);

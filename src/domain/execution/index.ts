@@ -1,7 +1,7 @@
 export { NOT_A_LOOP } from './cache-layout';
 export { MESSAGES as EXECUTION_MESSAGES } from './decide';
 export { decider } from './decider';
-export { evolve, initialState, runIndexOf } from './evolve';
+export { evolve, initialState } from './evolve';
 export { type OutputResult, parseStepOutput, type StepOutput } from './output';
 export { type BuiltPrompt, buildPrompt, detectLabels, type PromptInput, referencedResults } from './prompt';
 export {

@@ -32,6 +32,13 @@ export function resultsOfStep(state: ExecutionState, stepId: string): StepResult
   return state.results.filter((result) => result.stepId === stepId);
 }
 
+/**
+ * Where a run is in the execution's runs: they are added as they start and an event is almost always about
+ * one of the latest, so they are looked through from the end (a long execution has thousands). -1: none.
+ */
+export const runIndexOf = (runs: readonly StepRun[], runId: string) =>
+  runs.findLastIndex((run) => run.runId === runId);
+
 /** A model call in progress, of the whole execution or of one step. */
 export function runningRun(state: ExecutionState, stepId?: string): StepRun | null {
   return (
