@@ -291,10 +291,11 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
         'ReviewRejected',
         'ReviewDue',
         'ReviewHandedBack',
+        'ReviewSentToOwners',
         'ReviewWithdrawn',
       ]),
     );
-    expect(types).toHaveLength(19);
+    expect(types).toHaveLength(20);
   });
 
   it("documents a rate limit's headers, and its 429 with Retry-After", () => {

@@ -56,14 +56,18 @@ describe("an execution's reviews for the auditor", () => {
     const firstText = first.results[0].result as string;
     ok(await bao.client.post(`/api/reviews/${firstReview}/reject`, { reason: 'Too long' }));
 
-    // The second run: Ana approves it as it came; Bao shortens the text, then approves his edit.
+    // The second run: Ana approves it as it came; Bao shortens the text, which voids her approval and asks
+    // the review again; both approve the edit.
     const second = await runStep();
     const secondReview = second.execution.reviews.find((r: { status: string }) => r.status === 'pending');
     const resultId = second.results[0].id as string;
     const originalText = second.results[0].result as string;
     ok(await ana.client.post(`/api/reviews/${secondReview.id}/approve`, { comment: 'Fine by me' }));
     ok(await bao.client.put(`/api/step-results/${resultId}`, { result: 'Tea, in short.' }));
-    ok(await bao.client.post(`/api/reviews/${secondReview.id}/approve`, {}));
+    const shown = ok(await owner.client.get(`/api/executions/${execution.id}`));
+    const thirdReview = shown.reviews.at(-1).id as string;
+    ok(await bao.client.post(`/api/reviews/${thirdReview}/approve`, {}));
+    ok(await ana.client.post(`/api/reviews/${thirdReview}/approve`, { comment: 'Shorter is better' }));
 
     const audit = ok(await auditor.client.get(`/api/executions/${execution.id}/reviews/audit`));
     const asked = {
@@ -105,7 +109,8 @@ describe("an execution's reviews for the auditor", () => {
       expect.objectContaining({
         reviewId: secondReview.id,
         asked,
-        status: 'approved',
+        // Bao's edit voided Ana's approval of the model's text: the review was asked again.
+        status: 'withdrawn',
         decisions: [
           expect.objectContaining({
             decision: 'approved',
@@ -113,18 +118,31 @@ describe("an execution's reviews for the auditor", () => {
             comment: 'Fine by me',
             seen: [expect.objectContaining({ resultId, result: originalText })],
           }),
+        ],
+      }),
+      expect.objectContaining({
+        reviewId: thirdReview,
+        asked,
+        status: 'approved',
+        decisions: [
           expect.objectContaining({
             decision: 'approved',
             name: 'Bao',
             comment: null,
-            // Bao edited before approving: what he approved is his edit.
+            seen: [expect.objectContaining({ resultId, result: 'Tea, in short.' })],
+          }),
+          expect.objectContaining({
+            decision: 'approved',
+            name: 'Ana',
+            comment: 'Shorter is better',
+            // What both approved is the edited text.
             seen: [expect.objectContaining({ resultId, result: 'Tea, in short.' })],
           }),
         ],
       }),
     ]);
     expect(originalText).not.toBe('Tea, in short.');
-    const [rejection, approval] = audit;
+    const [rejection, , approval] = audit;
     expect(rejection.waitedMs).toBe(Date.parse(rejection.decidedAt) - Date.parse(rejection.requestedAt));
     expect(approval.decidedAt).toBe(approval.decisions[1].at);
 

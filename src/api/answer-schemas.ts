@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type ExecutionState, REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../domain/execution/types';
+import {
+  type ExecutionState,
+  OWNERS_REASONS,
+  REVIEW_STATUSES,
+  SHOWN_EXECUTION_STATUSES,
+} from '../domain/execution/types';
 import { OUTPUT_MODES, type StepSnapshot } from '../domain/flow';
 import { ON_DUE, REVIEW_BY, REVIEW_ROLES } from '../domain/step-review';
 import { WORKSPACE_ROLES } from '../domain/workspace/events';
@@ -120,6 +125,16 @@ export const stepResultAnswer = z
     origin: z
       .object({ executionId: recordId, executionStartedAt: z.string(), resultId: recordId })
       .optional(),
+    edited: z
+      .object({
+        modelText: z.string().describe("The model's own text"),
+        by: recordId
+          .nullable()
+          .describe('Who edited it last; null on edits recorded before edits named their author'),
+        at: z.string(),
+      })
+      .optional()
+      .describe('Only on a result whose text someone changed after the model wrote it'),
   })
   .meta({ id: 'StepResult' });
 
@@ -159,6 +174,10 @@ export const approvalAnswer = z
     role: z.enum(WORKSPACE_ROLES).nullable(),
     comment: z.string().nullable(),
     at: z.string(),
+    texts: z
+      .array(z.object({ resultId: recordId, sha256: z.string() }))
+      .optional()
+      .describe('The texts this person approved, each with its SHA-256 (hex)'),
   })
   .meta({ id: 'ReviewApproval' });
 
@@ -194,6 +213,26 @@ export const reviewAnswer = z
       .object({ onDue: z.enum(ON_DUE), at: z.string() })
       .nullable()
       .describe('When its due time fired and what it did (remind, escalate, fail); null until then'),
+    ownersReason: z
+      .enum(OWNERS_REASONS)
+      .optional()
+      .describe('Why it went to the owners before its due time: fewer people may decide it than it needs'),
+    asksAgain: z
+      .object({ reviewId: recordId, because: z.enum(['edited', 'deleted']) })
+      .optional()
+      .describe('The review this one asks again because its results were edited or one deleted'),
+    results: z
+      .array(
+        z.object({
+          resultId: recordId,
+          text: z.string(),
+          modelText: z.string().describe("The model's own text; the same as text unless someone edited it"),
+          editedBy: z.object({ userId: recordId, name: z.string() }).nullable(),
+          editedAt: z.string().nullable(),
+        }),
+      )
+      .optional()
+      .describe('Its results as they stand now, each with what changed since the model wrote it'),
     ownersToo: z
       .boolean()
       .describe("Whether the workspace's owners may decide it too (escalated, or a named person left)"),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ExecutionEvent } from '../domain/execution/types';
+import { type ExecutionEvent, OWNERS_REASONS } from '../domain/execution/types';
 import { OUTPUT_MODES } from '../domain/flow';
 import { ON_DUE, REVIEW_ROLES } from '../domain/step-review';
 import { WORKSPACE_ROLES } from '../domain/workspace/events';
@@ -119,6 +119,13 @@ const EVENT_DATA = {
     before: z.string(),
     after: z.string(),
     label: z.string(),
+    by: recordId
+      .optional()
+      .describe('Who edited it; absent on edits recorded before edits named their author'),
+    modelText: z
+      .string()
+      .optional()
+      .describe("The model's own text, when it is not `before` (an edit after an edit)"),
     at,
   }),
   ResultDeleted: z.object({ resultId: recordId, content: z.string(), at }),
@@ -136,6 +143,10 @@ const EVENT_DATA = {
     dueAt: z.string().nullable(),
     onDue: z.enum(ON_DUE).nullable(),
     note: z.string().nullable(),
+    asksAgain: z
+      .object({ reviewId: recordId, because: z.enum(['edited', 'deleted']) })
+      .optional()
+      .describe('The review this one asks again because its results changed; its approvals are void'),
     at,
   }),
   ReviewApproved: z.object({
@@ -143,6 +154,10 @@ const EVENT_DATA = {
     userId: recordId,
     role: z.enum(WORKSPACE_ROLES).nullable(),
     comment: z.string().nullable(),
+    texts: z
+      .array(z.object({ resultId: recordId, sha256: z.string() }))
+      .optional()
+      .describe('The texts approved, each with its SHA-256 (hex)'),
     at,
   }),
   ReviewRejected: z.object({
@@ -154,6 +169,7 @@ const EVENT_DATA = {
   }),
   ReviewDue: z.object({ reviewId: recordId, onDue: z.enum(ON_DUE), at }),
   ReviewHandedBack: z.object({ reviewId: recordId, userId: recordId, at }),
+  ReviewSentToOwners: z.object({ reviewId: recordId, reason: z.enum(OWNERS_REASONS), at }),
   ReviewWithdrawn: z.object({ reviewId: recordId, at }),
   ExecutionStopped: z.object({ at }),
   ExecutionReset: z.object({ cacheItemIds: z.array(recordId), at }),
@@ -180,6 +196,7 @@ const eventSchemas = [
   eventOf('ReviewRejected'),
   eventOf('ReviewDue'),
   eventOf('ReviewHandedBack'),
+  eventOf('ReviewSentToOwners'),
   eventOf('ReviewWithdrawn'),
   eventOf('ExecutionStopped'),
   eventOf('ExecutionReset'),

@@ -305,16 +305,27 @@ function resultAndLogChanges(
           position,
         },
       ];
-    case 'ResultEdited':
+    case 'ResultEdited': {
+      const { data } = event;
+      // From the event alone, as evolve takes it: this projector's state may hold no results.
+      const edited =
+        data.after === data.before
+          ? null
+          : { modelText: data.modelText ?? data.before, by: data.by ?? null, at: data.at };
       return [
         {
           type: 'update',
           table: 'step_results',
           id: event.data.resultId,
-          set: { result: event.data.after, label: event.data.label },
+          set: {
+            result: event.data.after,
+            label: event.data.label,
+            ...(edited ? { modelText: edited.modelText, editedBy: edited.by, editedAt: edited.at } : {}),
+          },
           position,
         },
       ];
+    }
     case 'ResultDeleted':
       return [rejectedIdeaChange(executionId, event, after, position)];
     case 'ReviewRequested': {
@@ -354,6 +365,7 @@ function resultAndLogChanges(
     case 'ReviewRejected':
     case 'ReviewDue':
     case 'ReviewHandedBack':
+    case 'ReviewSentToOwners':
     case 'ReviewWithdrawn': {
       const review = after.reviews.find((r) => r.id === event.data.reviewId);
       if (!review) return [];

@@ -50,6 +50,7 @@ const COMMAND_ACTIONS: Record<ExecutionCommand['type'], Action | null> = {
   // the decider does (a review fires at its due time, a hand-back names only who left).
   DueReview: null,
   HandBackReviews: null,
+  CheckReviewDeciders: null,
   StopExecution: 'run',
   ResetExecution: 'run',
 };

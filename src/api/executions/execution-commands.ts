@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import type { Limits } from '../../domain/limits';
 import type { Role } from '../access';
@@ -24,6 +24,23 @@ export interface ExecutionCommandOptions {
   members?: readonly { userId: string; role: Role }[];
 }
 
+/** A workspace's members, as the decider weighs who may decide a review. */
+export type Members = readonly { userId: string; role: Role }[];
+
+/**
+ * The commands that may ask for a review or change who may decide one: the decider is given the workspace's
+ * members with them, so a review that too few people may decide goes to the owners in the same command.
+ */
+const WEIGHS_DECIDERS = new Set<ExecutionCommand['type']>([
+  'CompleteStepRun',
+  'EditResult',
+  'DeleteResult',
+  'HandBackReviews',
+  'CheckReviewDeciders',
+]);
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /** Commands of executions, through the one command handler; time, ids and steps are handed to the decider. */
 export class ExecutionCommands {
   constructor(
@@ -31,6 +48,8 @@ export class ExecutionCommands {
     private readonly commands: CommandHandler,
     private readonly runs: RunRegistry,
     private readonly limits: Limits,
+    /** The members of the execution's workspace now (none outside a workspace). */
+    private readonly membersOf: (executionId: string) => Promise<Members>,
   ) {}
 
   load(executionId: string, userId: string | null): Promise<LoadedExecution> {
@@ -42,12 +61,14 @@ export class ExecutionCommands {
     return this.commands.recent(executionAggregate, executionId, userId);
   }
 
-  handle(
+  async handle(
     executionId: string,
     userId: string,
     command: ExecutionCommand,
     options: ExecutionCommandOptions = {},
   ): Promise<Handled<ExecutionState, ExecutionEvent>> {
+    const members =
+      options.members ?? (WEIGHS_DECIDERS.has(command.type) ? await this.membersOf(executionId) : undefined);
     return this.commands.handle(executionAggregate, executionId, userId, command, {
       commandId: options.commandId,
       loaded: options.loaded,
@@ -62,7 +83,8 @@ export class ExecutionCommands {
         workspaceId: options.flow?.workspaceId,
         limits: this.limits,
         role: options.role,
-        members: options.members,
+        members,
+        textHash: sha256,
       }),
     });
   }

@@ -1,17 +1,34 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
-import type { ExecutionState, StepResult } from '../../domain/execution/types';
+import type { ExecutionState, Review, StepResult } from '../../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from '../../projections/execution-row';
 import { heldIn, mayInSql } from '../access';
 
-/** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
-export type ExecutionView = ExecutionState & { version: number };
+/** A reviewed result as its reviewers see it: the text now, the model's own, and who changed it. */
+export interface ReviewedText {
+  resultId: string;
+  text: string;
+  modelText: string;
+  editedBy: { userId: string; name: string } | null;
+  editedAt: string | null;
+}
 
-/** A result as the query builds it: the origin's parts are null on results a run produced. */
-type ResultRow = Omit<StepResult, 'origin'> & {
+/** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
+export type ExecutionView = Omit<ExecutionState, 'reviews'> & {
+  /** Each review; read from the read model, with its results as they stand now. */
+  reviews: (Review & { results?: ReviewedText[] })[];
+  version: number;
+};
+
+/** A result as the query builds it: the origin's and the edit's parts are null where there is none. */
+type ResultRow = Omit<StepResult, 'origin' | 'edited'> & {
   sourceExecutionId: string | null;
   sourceExecutionStartedAt: string | null;
   sourceResultId: string | null;
+  modelText: string | null;
+  editedBy: string | null;
+  editedByName: string | null;
+  editedAt: string | null;
 };
 
 type ViewRow = ExecutionRow & { results: ResultRow[] };
@@ -28,9 +45,11 @@ const viewQuery = (sql: Sql, where: ReturnType<Sql>) => sql<ViewRow[]>`
              'approved', s.approved, 'createdAt', s.created_at,
              'sourceExecutionId', s.source_execution_id,
              'sourceExecutionStartedAt', s.source_execution_started_at,
-             'sourceResultId', s.source_result_id)
+             'sourceResultId', s.source_result_id,
+             'modelText', s.model_text, 'editedBy', s.edited_by, 'editedAt', s.edited_at,
+             'editedByName', coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email))
            ORDER BY s.step_order, s.created_at, s.run_index) AS results
-    FROM step_results s WHERE s.execution_id = e.id
+    FROM step_results s LEFT JOIN users u ON u.id = s.edited_by WHERE s.execution_id = e.id
   ) r ON true
   ${where}`;
 
@@ -64,18 +83,52 @@ function resultOf({
   sourceExecutionId,
   sourceExecutionStartedAt,
   sourceResultId,
+  modelText,
+  editedBy,
+  editedByName: _name,
+  editedAt,
   ...result
 }: ResultRow): StepResult {
   const createdAt = new Date(result.createdAt).toISOString();
-  if (sourceExecutionId === null || sourceResultId === null) return { ...result, createdAt };
+  const edited =
+    modelText !== null && editedAt !== null
+      ? { edited: { modelText, by: editedBy, at: new Date(editedAt).toISOString() } }
+      : {};
+  if (sourceExecutionId === null || sourceResultId === null) return { ...result, createdAt, ...edited };
   const executionStartedAt = new Date(sourceExecutionStartedAt ?? result.createdAt).toISOString();
   return {
     ...result,
     createdAt,
     origin: { executionId: sourceExecutionId, executionStartedAt, resultId: sourceResultId },
+    ...edited,
   };
 }
 
+/** A review's results as its reviewers see them: what changed since the model wrote each, and who changed it. */
+function reviewedTexts(review: Review, rows: readonly ResultRow[]): ReviewedText[] {
+  return review.resultIds.flatMap((resultId) => {
+    const row = rows.find((r) => r.id === resultId);
+    if (!row) return [];
+    const edited = row.modelText !== null && row.editedAt !== null;
+    return [
+      {
+        resultId,
+        text: row.result,
+        modelText: row.modelText ?? row.result,
+        editedBy:
+          edited && row.editedBy !== null ? { userId: row.editedBy, name: row.editedByName ?? '' } : null,
+        editedAt: edited ? new Date(row.editedAt!).toISOString() : null,
+      },
+    ];
+  });
+}
+
 function viewOf(row: ViewRow): ExecutionView {
-  return { ...stateOfRow(row), results: row.results.map(resultOf), version: row.position };
+  const state = stateOfRow(row);
+  return {
+    ...state,
+    results: row.results.map(resultOf),
+    reviews: state.reviews.map((review) => ({ ...review, results: reviewedTexts(review, row.results) })),
+    version: row.position,
+  };
 }

@@ -20,7 +20,13 @@ export const REVIEW_HAND_BACK_QUEUE = 'review-hand-back';
 const REVIEW_RETRY: Retry = { retryLimit: 10, retryDelay: 30, retryBackoff: true };
 
 /** Who a review's mail is for: the people it asks, the workspace's owners, or the runner. */
-type Notice = 'requested' | 'reminder' | 'escalated-due' | 'escalated-member-left' | 'decided';
+type Notice =
+  | 'requested'
+  | 'reminder'
+  | 'escalated-due'
+  | 'escalated-member-left'
+  | 'escalated-too-few'
+  | 'decided';
 
 interface ReviewDueJob {
   executionId: string;
@@ -36,8 +42,10 @@ interface ReviewMailJob {
 interface HandBackJob {
   workspaceId: string;
   userId: string;
-  /** Who removed them: the hand-back is theirs. */
+  /** Who removed them (or changed their role): the hand-back is theirs. */
   removedBy: string;
+  /** The member stays, in another role: nothing names them less, but fewer may decide some reviews. */
+  roleChanged?: boolean;
 }
 
 /** The record a `<type>-<id>` stream is of (an execution, a workspace). */
@@ -75,12 +83,13 @@ export class ReviewNotices {
 
   private jobsOf(recorded: RecordedEvent, streamType: string) {
     if (streamType === 'workspace') {
-      if (recorded.type !== 'MemberRemoved') return [];
+      if (recorded.type !== 'MemberRemoved' && recorded.type !== 'MemberRoleChanged') return [];
       const { userId } = recorded.data as { userId: string };
       const job: HandBackJob = {
         workspaceId: recordIdOf(recorded.streamId),
         userId,
         removedBy: (recorded.metadata.userId as string | undefined) ?? userId,
+        ...(recorded.type === 'MemberRoleChanged' ? { roleChanged: true } : {}),
       };
       return [this.queue.insertOf({ name: REVIEW_HAND_BACK_QUEUE, data: job }, REVIEW_RETRY)];
     }
@@ -117,10 +126,18 @@ export class ReviewNotices {
     );
   }
 
-  /** A member left the workspace: every pending review naming them goes to the owners. */
-  private async handBack({ workspaceId, userId, removedBy }: HandBackJob) {
-    for (const executionId of await this.reviews.executionsNaming(workspaceId, userId))
+  /**
+   * A member left the workspace or took another role: every pending review naming a member who left goes to
+   * the owners, and so does every pending review that fewer people may now decide than it needs.
+   */
+  private async handBack({ workspaceId, userId, removedBy, roleChanged }: HandBackJob) {
+    const naming = roleChanged ? [] : await this.reviews.executionsNaming(workspaceId, userId);
+    for (const executionId of naming)
       await this.executions.handle(executionId, removedBy, { type: 'HandBackReviews', data: { userId } });
+    for (const executionId of await this.reviews.executionsWithPendingReviews(workspaceId)) {
+      if (naming.includes(executionId)) continue;
+      await this.executions.handle(executionId, removedBy, { type: 'CheckReviewDeciders', data: {} });
+    }
   }
 
   /** The mails of a review's event, one to each person it concerns, each queued once. */
@@ -154,7 +171,7 @@ export class ReviewNotices {
       const runner = await this.users.byId(review.requestedBy);
       return runner ? [{ userId: runner.id, email: runner.email }] : [];
     }
-    if (notice === 'escalated-due' || notice === 'escalated-member-left')
+    if (notice === 'escalated-due' || notice === 'escalated-member-left' || notice === 'escalated-too-few')
       return this.reviews.membersToTell(workspaceId, { userIds: [], role: 'owner' });
     const asked = await this.reviews.membersToTell(workspaceId, {
       userIds: review.userIds,
@@ -181,6 +198,8 @@ function noticeOf(event: ExecutionEvent): { reviewId: string; notice: Notice } |
     }
     case 'ReviewHandedBack':
       return { reviewId: event.data.reviewId, notice: 'escalated-member-left' };
+    case 'ReviewSentToOwners':
+      return { reviewId: event.data.reviewId, notice: 'escalated-too-few' };
     case 'ReviewApproved':
     case 'ReviewRejected':
       return { reviewId: event.data.reviewId, notice: 'decided' };
@@ -203,11 +222,16 @@ function mailFor(
       return { to, template: 'reviewReminder', values };
     case 'escalated-due':
     case 'escalated-member-left':
-      return {
-        to,
-        template: 'reviewEscalated',
-        values: { ...values, reason: notice === 'escalated-due' ? 'due' : 'member-left' },
-      };
+    case 'escalated-too-few': {
+      const reason = (
+        {
+          'escalated-due': 'due',
+          'escalated-member-left': 'member-left',
+          'escalated-too-few': 'too-few-deciders',
+        } as const
+      )[notice];
+      return { to, template: 'reviewEscalated', values: { ...values, reason } };
+    }
     case 'decided': {
       // Withdrawn by a reset before this mail went out: nothing to tell.
       if (review.status !== 'approved' && review.status !== 'rejected' && review.status !== 'expired')

@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import type { ReviewApproval, ReviewStatus } from '../../domain/execution/types';
-import { heldIn, mayInSql } from '../access';
+import { heldIn, mayInSql, type Role } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A review in the inbox of the people who may decide it. */
@@ -99,6 +99,20 @@ export class ReviewsRepository {
       WHERE m.workspace_id = ${workspaceId}
         AND (m.user_id = ANY(${who.userIds}::uuid[]) OR m.role = ${who.role})
       ORDER BY m.user_id`;
+  }
+
+  /** The members of the execution's workspace, with their roles; none when it is in no workspace. */
+  membersOfExecution(executionId: string): Promise<{ userId: string; role: Role }[]> {
+    return this.sql<{ userId: string; role: Role }[]>`
+      SELECT m.user_id, m.role FROM executions e JOIN workspace_members m ON m.workspace_id = e.workspace_id
+      WHERE e.id = ${executionId} ORDER BY m.user_id`;
+  }
+
+  /** The executions of the workspace with a review pending. */
+  async executionsWithPendingReviews(workspaceId: string): Promise<string[]> {
+    const rows = await this.sql<{ executionId: string }[]>`
+      SELECT DISTINCT execution_id FROM step_reviews WHERE workspace_id = ${workspaceId} AND status = 'pending'`;
+    return rows.map((row) => row.executionId);
   }
 
   /** The executions with a pending review in the workspace naming `userId` among its people. */

@@ -17,8 +17,11 @@ export interface MailTemplates {
   reviewRequested: ReviewMailValues & { note: string | null };
   /** The review is still waiting at its due time. */
   reviewReminder: ReviewMailValues;
-  /** The review went to the workspace's owners: it was due (`due`), or a person it named left (`member-left`). */
-  reviewEscalated: ReviewMailValues & { reason: 'due' | 'member-left' };
+  /**
+   * The review went to the workspace's owners: it was due (`due`), a person it named left (`member-left`), or
+   * fewer people may decide it than it needs (`too-few-deciders`).
+   */
+  reviewEscalated: ReviewMailValues & { reason: 'due' | 'member-left' | 'too-few-deciders' };
   /** Back to the runner: the review was approved, rejected (with the reason) or expired. */
   reviewDecided: ReviewMailValues & {
     outcome: 'approved' | 'rejected' | 'expired';
@@ -98,12 +101,16 @@ const templates: { [T in MailTemplate]: (values: MailTemplates[T]) => Mail } = {
     mailOf(
       `Chuyển lên owner: ${stepName} · ${flowName} / Review escalated to you`,
       [
-        reason === 'due'
-          ? `Review của step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) đã quá hạn và được chuyển lên owner của workspace.`
-          : `Một người duyệt step "${stepName}" trong flow "${flowName}" đã rời workspace; review được chuyển cho owner.`,
-        reason === 'due'
-          ? `The review of "${stepName}" of "${flowName}" (asked by ${requestedBy}) is past its due time: as an owner of the workspace you may decide it.`
-          : `A reviewer of "${stepName}" of "${flowName}" left the workspace: as an owner you may decide it in their place.`,
+        {
+          due: `Review của step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) đã quá hạn và được chuyển lên owner của workspace.`,
+          'member-left': `Một người duyệt step "${stepName}" trong flow "${flowName}" đã rời workspace; review được chuyển cho owner.`,
+          'too-few-deciders': `Review của step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) không còn đủ người có thể duyệt; review được chuyển cho owner.`,
+        }[reason],
+        {
+          due: `The review of "${stepName}" of "${flowName}" (asked by ${requestedBy}) is past its due time: as an owner of the workspace you may decide it.`,
+          'member-left': `A reviewer of "${stepName}" of "${flowName}" left the workspace: as an owner you may decide it in their place.`,
+          'too-few-deciders': `Fewer people may decide the review of "${stepName}" of "${flowName}" (asked by ${requestedBy}) than it needs: as an owner you may decide it.`,
+        }[reason],
       ],
       { label: 'Mở step để duyệt / Open the step', url: link },
     ),

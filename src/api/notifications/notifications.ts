@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'review.requested',
   'review.decided',
   'review.due',
+  'review.escalated',
   'execution.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -61,7 +62,7 @@ function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEv
     case 'ExecutionCompleted':
       return hookEvent('execution.completed', {});
     case 'ReviewRequested': {
-      const { reviewId, stepId, by, userIds, role, approvals, requestedBy, dueAt } = event.data;
+      const { reviewId, stepId, by, userIds, role, approvals, requestedBy, dueAt, asksAgain } = event.data;
       return hookEvent('review.requested', {
         reviewId,
         stepId,
@@ -71,6 +72,7 @@ function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEv
         approvals,
         requestedBy,
         dueAt,
+        asksAgain: asksAgain ?? null,
       });
     }
     case 'ReviewApproved':
@@ -91,6 +93,10 @@ function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEv
       });
     case 'ReviewDue':
       return hookEvent('review.due', { reviewId: event.data.reviewId, onDue: event.data.onDue });
+    case 'ReviewHandedBack':
+      return hookEvent('review.escalated', { reviewId: event.data.reviewId, reason: 'member-left' });
+    case 'ReviewSentToOwners':
+      return hookEvent('review.escalated', { reviewId: event.data.reviewId, reason: event.data.reason });
     default:
       return null;
   }

@@ -26,7 +26,10 @@ export default fp(
     const { commands } = app;
     const runs = new RunRegistry();
     const instance = app.serverInstance;
-    const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits);
+    const reviews = new ReviewsRepository(app.sql);
+    const executions = new ExecutionCommands(app.flows, commands, runs, app.config.limits, (executionId) =>
+      reviews.membersOfExecution(executionId),
+    );
     const views = new ExecutionViews(app.sql, instance);
     // A kept view is dropped when its execution changes: at once for this process's commands, through
     // the log tailer for other processes'.
@@ -46,7 +49,6 @@ export default fp(
     app.decorate('runs', runs);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
-    const reviews = new ReviewsRepository(app.sql);
     app.decorate('reviews', reviews);
     // Reviews' due times, mails and hand-backs: jobs written with the events that call for them.
     const notices = new ReviewNotices(

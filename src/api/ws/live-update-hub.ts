@@ -42,6 +42,7 @@ const REVIEW_EVENTS = new Set([
   'ReviewRejected',
   'ReviewDue',
   'ReviewHandedBack',
+  'ReviewSentToOwners',
   'ReviewWithdrawn',
 ]);
 

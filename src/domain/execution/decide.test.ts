@@ -534,7 +534,14 @@ describe('decide', () => {
         .thenEmits([
           {
             type: 'ResultEdited',
-            data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Mine', at: NOW },
+            data: {
+              resultId: 'res1',
+              before: 'Answer',
+              after: 'Better',
+              label: 'Mine',
+              by: 'user-1',
+              at: NOW,
+            },
           },
         ]);
     });
@@ -545,7 +552,14 @@ describe('decide', () => {
         .thenEmits([
           {
             type: 'ResultEdited',
-            data: { resultId: 'res1', before: 'Answer', after: 'Better', label: 'Branch 1', at: NOW },
+            data: {
+              resultId: 'res1',
+              before: 'Answer',
+              after: 'Better',
+              label: 'Branch 1',
+              by: 'user-1',
+              at: NOW,
+            },
           },
         ]);
       given(decider, withResult, executionContext())
@@ -553,7 +567,14 @@ describe('decide', () => {
         .thenEmits([
           {
             type: 'ResultEdited',
-            data: { resultId: 'res1', before: 'Answer', after: 'Answer', label: 'step_1', at: NOW },
+            data: {
+              resultId: 'res1',
+              before: 'Answer',
+              after: 'Answer',
+              label: 'step_1',
+              by: 'user-1',
+              at: NOW,
+            },
           },
         ]);
     });

@@ -1,6 +1,7 @@
 import { DomainError, type ProblemKind } from '../errors';
 import { checkSize } from '../limits';
 import { storableText } from '../storable-text';
+import { approvalOwnerOf, ruleOfStep } from './approval-rule';
 import { cacheSlotsOf, isSameSlot, NOT_A_LOOP } from './cache-layout';
 import { evolve } from './evolve';
 import { parseStepOutput } from './output';
@@ -8,15 +9,16 @@ import { buildPrompt } from './prompt';
 import { runIndexOf, runningRun } from './queries';
 import {
   approveReview,
+  askAgain,
   dueReview,
   handBackReviews,
-  pendingReviewOfResult,
   REVIEW_MESSAGES,
   rejectReview,
   requestReview,
   requireNoReviewBefore,
   reviewByRule,
   reviewOf,
+  sendToOwnersWhereTooFew,
   waitingFor,
   waitsForReview,
   withdrawPendingReviews,
@@ -48,9 +50,33 @@ export const MESSAGES = {
   emptyResult: 'A result cannot be empty: write its text, or delete the result.',
   stepNotInFlow: 'Step not found in this flow',
   sourceOfAnotherFlow: 'The execution to reuse belongs to another flow',
+  rejectedByReview:
+    'This result was rejected by review: only a new review can approve it. Edit it to ask again, or run the step again.',
+  approvedByReview:
+    'This result was approved by review: only a review changes that. Edit it to ask the review again, or run the step again.',
+  needsReview:
+    "This step's results are approved by review: ask for a review instead of approving them yourself",
+  notApprovedByReview: (order: number, name: string) =>
+    `Step ${order} (${name}) chưa được review approve: a later step may only use the text its reviewers approved`,
+  changedSinceApproval: (order: number, name: string) =>
+    `Step ${order} (${name}): the text differs from what its reviewers approved; ask the review again`,
   nothingApprovedToReuse: (order: number, name: string) =>
     `Step ${order} (${name}) chưa có kết quả nào được approve để dùng lại. Hãy approve một kết quả của step này, hoặc chạy lại từ step đó.`,
 } as const;
+
+/**
+ * Only a review decides a result its step's rule or a review asked for (see approval-rule.ts): the runner's
+ * tick, untick or re-tick of it is refused with the reason.
+ */
+function requireDirectApproval(state: ExecutionState, result: StepResult) {
+  const owner = approvalOwnerOf(state, result);
+  if (owner.by === 'runner' || (owner.by === 'rule' && owner.selfApproval)) return;
+  if (owner.by === 'rule') throw refuse('forbidden', MESSAGES.needsReview);
+  const { review } = owner;
+  if (review.status === 'pending') throw refuse('forbidden', REVIEW_MESSAGES.waiting(waitingFor(review)));
+  if (review.status === 'approved') throw refuse('forbidden', MESSAGES.approvedByReview);
+  throw refuse('forbidden', MESSAGES.rejectedByReview);
+}
 
 /** A result is text someone can read and build on: whitespace alone is no result. */
 export const isBlankResult = (text: string) => text.trim() === '';
@@ -224,6 +250,7 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
     conversation: data.conversation,
     loopIteration: work.loopIteration,
   });
+  requireApprovedTexts(state, prompt.usedResultIds, context.textHash);
   return [
     {
       type: 'StepRunStarted',
@@ -249,6 +276,101 @@ function startStepRun(data: StartStepRun, state: ExecutionState, context: Decide
       },
     },
   ];
+}
+
+/**
+ * What was approved is what is used: a result under review (its step's rule, or a review asked for it) may go
+ * into a later step's prompt only once a review approved it, and only as the text its reviewers approved (the
+ * hash each of them approved). Results no rule asks anyone to review may be used unapproved, as before.
+ */
+function requireApprovedTexts(
+  state: ExecutionState,
+  usedResultIds: readonly string[],
+  textHash: (t: string) => string,
+) {
+  for (const resultId of usedResultIds) {
+    const result = state.results.find((r) => r.id === resultId);
+    if (!result) continue;
+    const owner = approvalOwnerOf(state, result);
+    if (owner.by === 'runner') continue;
+    const step = state.steps.find((s) => s.id === result.stepId);
+    const [order, name] = [result.stepOrder, step?.name ?? ''];
+    if (!result.approved) {
+      // A rule that lets the runner approve their own step lets its unapproved text be used as before.
+      if (owner.by === 'rule' && owner.selfApproval) continue;
+      throw refuse('conflict', MESSAGES.notApprovedByReview(order, name));
+    }
+    if (owner.by !== 'review') continue;
+    const hash = textHash(result.result);
+    const approvedOther = owner.review.approvalsGiven.some((approval) =>
+      approval.texts?.some((t) => t.resultId === resultId && t.sha256 !== hash),
+    );
+    if (owner.review.status !== 'approved' || approvedOther)
+      throw refuse('conflict', MESSAGES.changedSinceApproval(order, name));
+  }
+}
+
+/** The events of a change to reviewed results, with any review they ask for sent on to the owners if need be. */
+function withDeciders(
+  state: ExecutionState,
+  events: ExecutionEvent[],
+  context: DecideContext,
+): ExecutionEvent[] {
+  if (!events.some((e) => e.type === 'ReviewRequested')) return events;
+  return [...events, ...sendToOwnersWhereTooFew(events.reduce(evolve, state), context.members, context.now)];
+}
+
+/**
+ * A reviewed result's text changed or it was deleted: its approval (and the approval of the review's other
+ * results, which were approved together) is void, and the review is asked again. A result under a rule that
+ * no review was asked for yet is asked for by the rule.
+ */
+function voidApproval(
+  state: ExecutionState,
+  result: StepResult,
+  because: 'edited' | 'deleted',
+  context: DecideContext,
+): ExecutionEvent[] {
+  const at = context.now;
+  const owner = approvalOwnerOf(state, result);
+  if (owner.by === 'runner') return [];
+  const reviewed = owner.by === 'review' ? owner.review.resultIds : [result.id];
+  const remaining = reviewed.filter(
+    (id) => (because === 'edited' || id !== result.id) && state.results.some((r) => r.id === id),
+  );
+  const unapproved: ExecutionEvent[] = state.results
+    .filter((r) => remaining.includes(r.id) && r.approved)
+    .map((r) => ({ type: 'ResultUnapproved', data: { resultId: r.id, at } }));
+  if (owner.by === 'review')
+    return [
+      ...unapproved,
+      ...askAgain(owner.review, state, { because, resultIds: remaining, newId: context.newId, at }),
+    ];
+  if (because === 'deleted' || !result.approved) return unapproved;
+  return [
+    ...unapproved,
+    ...reviewByRule({
+      rule: owner.rule,
+      newId: context.newId,
+      stepId: result.stepId,
+      runId: result.runId,
+      resultIds: [result.id],
+      requestedBy: context.userId,
+      at,
+    }),
+  ];
+}
+
+/** The step's earlier approved results of the same loop iteration: a new run under review voids them. */
+function earlierApprovedOf(state: ExecutionState, stepId: string, loopIteration: number) {
+  return state.results.filter(
+    (r) =>
+      r.stepId === stepId &&
+      r.approved &&
+      r.choiceIndex === null &&
+      r.origin === undefined &&
+      (r.loopIteration ?? NOT_A_LOOP) === loopIteration,
+  );
 }
 
 export function decide(
@@ -307,9 +429,10 @@ export function decide(
           at,
         },
       };
-      // A step another person approves asks them for review of what it just produced.
+      // A step another person approves asks them for review of what it just produced (in a workspace: an
+      // execution outside one has nobody else to ask, and keeps its runner's rule).
       const review = reviewByRule({
-        rule: step?.review,
+        rule: ruleOfStep(state, run.stepId),
         newId: context.newId,
         stepId: run.stepId,
         runId: run.runId,
@@ -317,7 +440,16 @@ export function decide(
         requestedBy: context.userId,
         at,
       });
-      return completionAfter(state, [succeeded, ...review], at);
+      // The step's earlier approved versions are void once a new one waits for review: the next step uses
+      // the text the reviewers approve now.
+      const voided: ExecutionEvent[] =
+        review.length === 0
+          ? []
+          : earlierApprovedOf(state, run.stepId, run.loopIteration).map((r) => ({
+              type: 'ResultUnapproved',
+              data: { resultId: r.id, at },
+            }));
+      return withDeciders(state, completionAfter(state, [succeeded, ...voided, ...review], at), context);
     }
 
     case 'FailStepRun': {
@@ -341,18 +473,24 @@ export function decide(
     case 'ApproveResult': {
       const result = resultOf(state, command.data.resultId);
       if (result.approved) return [];
-      // Nobody approves a result waiting for review but through the review.
-      const waiting = pendingReviewOfResult(state, result.id);
-      if (waiting) throw refuse('forbidden', REVIEW_MESSAGES.waiting(waitingFor(waiting)));
+      requireDirectApproval(state, result);
       return [{ type: 'ResultApproved', data: { resultId: result.id, at } }];
     }
 
     case 'RequestReview':
-      return requestReview(command.data, state, context);
+      return withDeciders(state, requestReview(command.data, state, context), context);
 
     case 'ApproveReview': {
       const review = reviewOf(state, command.data.reviewId);
-      const events = approveReview(review, context.userId, context.role, command.data.comment, state, at);
+      const events = approveReview(
+        review,
+        context.userId,
+        context.role,
+        command.data.comment,
+        state,
+        at,
+        context.textHash,
+      );
       return events.length === 0 ? [] : completionAfter(state, events, at);
     }
 
@@ -364,13 +502,20 @@ export function decide(
     case 'DueReview':
       return dueReview(reviewOf(state, command.data.reviewId), at);
 
-    case 'HandBackReviews':
-      return handBackReviews(state, command.data.userId, at);
+    case 'HandBackReviews': {
+      const handedBack = handBackReviews(state, command.data.userId, at);
+      const after = handedBack.reduce(evolve, state);
+      return [...handedBack, ...sendToOwnersWhereTooFew(after, context.members, at)];
+    }
+
+    case 'CheckReviewDeciders':
+      return sendToOwnersWhereTooFew(state, context.members, at);
 
     case 'UnapproveResult': {
       const result = resultOf(state, command.data.resultId);
       if (result.choiceIndex !== null) throw refuse('rule_violated', MESSAGES.choiceStaysApproved);
       if (!result.approved) return [];
+      requireDirectApproval(state, result);
       return [{ type: 'ResultUnapproved', data: { resultId: result.id, at } }];
     }
 
@@ -389,14 +534,33 @@ export function decide(
         data.label === undefined ? (result.label ?? fallbackLabel) : data.label.trim() || fallbackLabel;
       // A form sending back what is already there changes nothing, so it records nothing.
       if (after === result.result && label === result.label) return [];
-      return [
-        { type: 'ResultEdited', data: { resultId: result.id, before: result.result, after, label, at } },
-      ];
+      const edited: ExecutionEvent = {
+        type: 'ResultEdited',
+        data: {
+          resultId: result.id,
+          before: result.result,
+          after,
+          label,
+          by: context.userId,
+          // An edit after an edit carries the model's own text, which `before` no longer is.
+          ...(result.edited && result.edited.modelText !== result.result
+            ? { modelText: result.edited.modelText }
+            : {}),
+          at,
+        },
+      };
+      // A label alone leaves what was approved as it was; a new text voids it and asks the review again.
+      if (after === result.result) return [edited];
+      return withDeciders(state, [edited, ...voidApproval(state, result, 'edited', context)], context);
     }
 
     case 'DeleteResult': {
       const result = resultOf(state, command.data.resultId);
-      return [{ type: 'ResultDeleted', data: { resultId: result.id, content: result.result, at } }];
+      const deleted: ExecutionEvent = {
+        type: 'ResultDeleted',
+        data: { resultId: result.id, content: result.result, at },
+      };
+      return withDeciders(state, [deleted, ...voidApproval(state, result, 'deleted', context)], context);
     }
 
     case 'StopExecution':

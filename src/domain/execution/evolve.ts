@@ -185,10 +185,17 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
     }
 
     case 'ResultEdited': {
-      const { resultId, after, label } = event.data;
+      const { resultId, before, after, label, by, modelText, at } = event.data;
       return {
         ...state,
-        results: state.results.map((r) => (r.id === resultId ? { ...r, result: after, label } : r)),
+        results: state.results.map((r) => {
+          if (r.id !== resultId) return r;
+          // A label alone leaves the text as it was. The model's own text comes with the event itself (as
+          // the read model takes it), so an edit's state needs nothing of the edits before it.
+          if (after === before) return { ...r, label };
+          const edited = { modelText: modelText ?? before, by: by ?? null, at };
+          return { ...r, result: after, label, edited };
+        }),
       };
     }
 
@@ -218,26 +225,36 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
         decidedAt: null,
         due: null,
         ownersToo: false,
+        ...(data.asksAgain ? { asksAgain: { ...data.asksAgain } } : {}),
       };
-      return { ...state, reviews: [...state.reviews, review] };
+      // A review asked for a step of a completed execution opens it again: completed means reviewed.
+      const reopened = state.status === 'completed' ? { status: 'running' as const, completedAt: null } : {};
+      return { ...state, ...reopened, reviews: [...state.reviews, review] };
     }
 
     case 'ReviewApproved': {
-      const { reviewId, userId, role, comment, at } = event.data;
-      return {
-        ...state,
-        reviews: state.reviews.map((review) => {
-          if (review.id !== reviewId || review.status !== 'pending') return review;
-          if (review.approvalsGiven.some((a) => a.userId === userId)) return review;
-          const approvalsGiven = [...review.approvalsGiven, { userId, role, comment, at }];
-          const approved = approvalsGiven.length >= review.approvalsNeeded;
-          return {
-            ...review,
-            approvalsGiven,
-            ...(approved ? { status: 'approved' as const, decidedAt: at } : {}),
-          };
-        }),
-      };
+      const { reviewId, userId, role, comment, texts, at } = event.data;
+      const review = state.reviews.find((r) => r.id === reviewId);
+      if (review?.status !== 'pending' || review.approvalsGiven.some((a) => a.userId === userId))
+        return state;
+      const approval = { userId, role, comment, at, ...(texts ? { texts } : {}) };
+      const approvalsGiven = [...review.approvalsGiven, approval];
+      const approved = approvalsGiven.length >= review.approvalsNeeded;
+      const next = withPendingReview(state, reviewId, (r) => ({
+        ...r,
+        approvalsGiven,
+        ...(approved ? { status: 'approved' as const, decidedAt: at } : {}),
+      }));
+      if (!approved) return next;
+      // Results approved after a rejection sent the step back (edited, asked again): its work is done again.
+      const run = state.runs.find((r) => r.runId === review.runId);
+      if (run?.cacheItemId == null) return next;
+      const cache = state.executionCache.map((item) =>
+        item.id === run.cacheItemId && item.status === 'pending'
+          ? { ...item, status: 'completed' as const }
+          : item,
+      );
+      return { ...next, ...planned(state.steps, cache) };
     }
 
     case 'ReviewRejected': {
@@ -266,6 +283,15 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
         ...review,
         userIds: review.userIds.filter((id) => id !== userId),
         ownersToo: true,
+      }));
+    }
+
+    case 'ReviewSentToOwners': {
+      const { reviewId, reason } = event.data;
+      return withPendingReview(state, reviewId, (review) => ({
+        ...review,
+        ownersToo: true,
+        ownersReason: reason,
       }));
     }
 

@@ -45,6 +45,10 @@ export interface HistoryWords {
   /** The review was still waiting at its due time, and what that did. */
   reviewDue: (step: string, onDue: 'remind' | 'escalate' | 'fail') => string;
   reviewHandedBack: (step: string, userId: string) => string;
+  /** Fewer people may decide the review than it needs: the owners may decide it. */
+  reviewSentToOwners: (step: string) => string;
+  /** A review asked again because its results were edited or one deleted. */
+  reviewAskedAgain: (because: 'edited' | 'deleted') => string;
   reviewWithdrawn: (step: string) => string;
   executionStopped: (actor: string | null) => string;
   executionReset: (actor: string | null) => string;
@@ -195,9 +199,10 @@ export function describeEvent(
         data.by === 'role'
           ? words.reviewAskedRole(data.role ?? 'reviewer')
           : words.reviewAskedMembers(data.userIds.length);
+      const approvals = words.reviewApprovals(data.approvals, data.dueAt, data.note);
       return text(
         words.reviewRequested(step, who, actor),
-        words.reviewApprovals(data.approvals, data.dueAt, data.note),
+        data.asksAgain ? `${words.reviewAskedAgain(data.asksAgain.because)} · ${approvals}` : approvals,
       );
     }
 
@@ -210,6 +215,9 @@ export function describeEvent(
       return text(
         words.reviewHandedBack(reviewed(event.data.reviewId, event.data.at).step, event.data.userId),
       );
+
+    case 'ReviewSentToOwners':
+      return text(words.reviewSentToOwners(reviewed(event.data.reviewId, event.data.at).step));
 
     case 'ReviewWithdrawn':
       return text(words.reviewWithdrawn(reviewed(event.data.reviewId, event.data.at).step));

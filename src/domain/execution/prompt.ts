@@ -29,6 +29,8 @@ export interface BuiltPrompt {
   unresolvedLabels: string[];
   /** Results the prompt used that nobody had approved, in the order the prompt first used them. */
   unreviewedResults: UnreviewedResultUse[];
+  /** Every result the prompt used, approved or not, each once. */
+  usedResultIds: string[];
 }
 
 const LABEL = /\[\[([^[\]]+)\]\]/g;
@@ -96,10 +98,12 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const earlierResults = resultsOf(earlierSteps.map((s) => s.id));
   // By result id: a result used through several labels or sources is listed once.
   const unreviewed = new Map<string, UnreviewedResultUse>();
+  const usedIds = new Set<string>();
   /** The text of the results a reference names, noting those not approved. */
   const use = (results: readonly StepResult[]): Pieces => {
     const used = referencedResults(results);
     for (const r of used) {
+      usedIds.add(r.id);
       if (!r.approved && !unreviewed.has(r.id))
         unreviewed.set(r.id, { resultId: r.id, stepId: r.stepId, stepOrder: r.stepOrder, label: r.label });
     }
@@ -173,5 +177,6 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     stepLabels,
     unresolvedLabels,
     unreviewedResults: [...unreviewed.values()],
+    usedResultIds: [...usedIds],
   };
 }

@@ -10,6 +10,7 @@ import {
   executionStarted,
   fold,
   NOW,
+  sha256,
   startStepRun,
   stepRunStarted,
   stepRunSucceeded,
@@ -73,9 +74,11 @@ const requested: ExecutionEvent = {
 };
 const waiting = [inWorkspace(), ...ran.slice(0, 1)];
 const history = [inWorkspace(), ...ran, requested];
+/** What a reviewer of review-1 approves: r1's text, with its hash. */
+const approvedTexts = [{ resultId: 'r1', sha256: sha256('First draft') }];
 const approvedBy = (userId: string): ExecutionEvent => ({
   type: 'ReviewApproved',
-  data: { reviewId: 'review-1', userId, role: 'reviewer', comment: null, at: LATER },
+  data: { reviewId: 'review-1', userId, role: 'reviewer', comment: null, texts: approvedTexts, at: LATER },
 });
 
 describe('a step reviewed by another person', () => {
@@ -130,7 +133,14 @@ describe('a step reviewed by another person', () => {
       .thenEmits([
         {
           type: 'ReviewApproved',
-          data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', comment: 'Good', at: LATER },
+          data: {
+            reviewId: 'review-1',
+            userId: ANA,
+            role: 'reviewer',
+            comment: 'Good',
+            texts: approvedTexts,
+            at: LATER,
+          },
         },
       ]);
     expect(state.reviews[0]).toMatchObject({ status: 'pending', approvalsGiven: [{ userId: ANA }] });
@@ -150,7 +160,14 @@ describe('a step reviewed by another person', () => {
       .thenEmits([
         {
           type: 'ReviewApproved',
-          data: { reviewId: 'review-1', userId: BAO, role: 'reviewer', comment: null, at: LATER },
+          data: {
+            reviewId: 'review-1',
+            userId: BAO,
+            role: 'reviewer',
+            comment: null,
+            texts: approvedTexts,
+            at: LATER,
+          },
         },
         { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } },
       ]);
@@ -232,7 +249,14 @@ describe('a step reviewed by another person', () => {
       .thenEmits([
         {
           type: 'ReviewApproved',
-          data: { reviewId: 'review-1', userId: ANA, role: 'reviewer', comment: null, at: LATER },
+          data: {
+            reviewId: 'review-1',
+            userId: ANA,
+            role: 'reviewer',
+            comment: null,
+            texts: approvedTexts,
+            at: LATER,
+          },
         },
         { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } },
       ]);
@@ -422,7 +446,14 @@ describe("a review's due time", () => {
       .thenEmits([
         {
           type: 'ReviewApproved',
-          data: { reviewId: 'review-1', userId: 'olga', role: 'owner', comment: null, at: LATER },
+          data: {
+            reviewId: 'review-1',
+            userId: 'olga',
+            role: 'owner',
+            comment: null,
+            texts: approvedTexts,
+            at: LATER,
+          },
         },
       ]);
     given(decider, dueWith('escalate'), asUser('olga', 'owner'))

@@ -54,7 +54,7 @@ export function requireNamedByReview(review: Review, actor: string, role: Role |
     throw refuse('forbidden', REVIEW_MESSAGES.ownStep);
   // Escalated, or handed back when a named person left: the owners may decide it as well.
   if (review.ownersToo && role === 'owner') return;
-  if (review.by === 'members' && !review.userIds.includes(actor))
+  if (review.by === 'members' && !(review.userIds.includes(actor) && roleMay(role, 'review')))
     throw refuse('forbidden', REVIEW_MESSAGES.notNamed);
   if (review.by === 'role' && role !== review.role)
     throw refuse('forbidden', REVIEW_MESSAGES.notOfRole(review.role ?? 'reviewer'));
@@ -68,6 +68,40 @@ export function isNamedByReview(review: Review, actor: string, role: Role | null
   } catch {
     return false;
   }
+}
+
+/**
+ * The members who may still decide the review: those it asks (named, of its role, the owners once it went to
+ * them), minus the runner unless it allows self-approval, minus those who approved it already.
+ */
+export function possibleDeciders(
+  review: Review,
+  members: readonly { userId: string; role: Role }[],
+): { userId: string; role: Role }[] {
+  return members.filter(
+    (m) =>
+      isNamedByReview(review, m.userId, m.role) && !review.approvalsGiven.some((a) => a.userId === m.userId),
+  );
+}
+
+/** Whether fewer people may decide the review than the approvals it still needs. */
+export const tooFewDeciders = (review: Review, members: readonly { userId: string; role: Role }[]) =>
+  review.status === 'pending' &&
+  possibleDeciders(review, members).length < review.approvalsNeeded - review.approvalsGiven.length;
+
+/**
+ * The pending reviews that fewer people may decide than they need, sent to the owners (once: a review gone
+ * to them already stays with them). No review waits on nobody.
+ */
+export function sendToOwnersWhereTooFew(
+  state: ExecutionState,
+  members: readonly { userId: string; role: Role }[] | undefined,
+  at: string,
+): ExecutionEvent[] {
+  if (!members) return [];
+  return state.reviews
+    .filter((r) => r.status === 'pending' && !r.ownersToo && tooFewDeciders(r, members))
+    .map((r) => ({ type: 'ReviewSentToOwners', data: { reviewId: r.id, reason: 'too-few-deciders', at } }));
 }
 
 export function reviewOf(state: ExecutionState, reviewId: string): Review {
@@ -251,12 +285,18 @@ export function approveReview(
   comment: string | undefined,
   state: ExecutionState,
   at: string,
+  textHash: (text: string) => string,
 ): ExecutionEvent[] {
   if (review.status === 'pending' && review.approvalsGiven.some((a) => a.userId === actor)) return [];
   requireNamedByReview(review, actor, role);
+  // What this person approves is the texts as they stand now: each kept with its hash.
+  const texts = review.resultIds.flatMap((resultId) => {
+    const result = state.results.find((r) => r.id === resultId);
+    return result ? [{ resultId, sha256: textHash(result.result) }] : [];
+  });
   const approved: ExecutionEvent = {
     type: 'ReviewApproved',
-    data: { reviewId: review.id, userId: actor, role: role ?? null, comment: comment ?? null, at },
+    data: { reviewId: review.id, userId: actor, role: role ?? null, comment: comment ?? null, texts, at },
   };
   if (review.approvalsGiven.length + 1 < review.approvalsNeeded) return [approved];
   const results = review.resultIds.filter((id) => state.results.some((r) => r.id === id && !r.approved));
@@ -311,3 +351,49 @@ export const withdrawPendingReviews = (state: ExecutionState, at: string): Execu
   state.reviews
     .filter((r) => r.status === 'pending')
     .map((r) => ({ type: 'ReviewWithdrawn', data: { reviewId: r.id, at } }));
+
+/**
+ * A result a review was asked for changed (edited, or one of its results deleted): whatever was approved of
+ * it is void, and the same review is asked again of the results that remain, its approvals dropped, so the
+ * reviewers decide on the text as it is now. A review rejected or expired is asked again after an edit (the
+ * runner's answer to the rejection), not after a delete (nothing new to decide). Nothing is asked again while
+ * another review of the step waits.
+ */
+export function askAgain(
+  review: Review,
+  state: ExecutionState,
+  change: { because: 'edited' | 'deleted'; resultIds: string[]; newId: () => string; at: string },
+): ExecutionEvent[] {
+  const { at } = change;
+  const events: ExecutionEvent[] = [];
+  if (review.status === 'pending')
+    events.push({ type: 'ReviewWithdrawn', data: { reviewId: review.id, at } });
+  else if (change.because === 'deleted' && review.status !== 'approved') return [];
+  const otherPending = state.reviews.some(
+    (r) => r.id !== review.id && r.status === 'pending' && r.stepId === review.stepId,
+  );
+  if (otherPending || change.resultIds.length === 0) return events;
+  const dueAt = review.dueAt !== null && Date.parse(review.dueAt) > Date.parse(at) ? review.dueAt : null;
+  events.push({
+    type: 'ReviewRequested',
+    data: {
+      reviewId: change.newId(),
+      stepId: review.stepId,
+      runId: review.runId,
+      resultIds: change.resultIds,
+      by: review.by,
+      // A person handed back when they left is not asked again.
+      userIds: [...review.userIds],
+      role: review.role,
+      approvals: review.approvalsNeeded,
+      selfApproval: review.selfApproval,
+      requestedBy: review.requestedBy,
+      dueAt,
+      onDue: dueAt === null ? null : review.onDue,
+      note: review.note,
+      asksAgain: { reviewId: review.id, because: change.because },
+      at,
+    },
+  });
+  return events;
+}

@@ -18,8 +18,8 @@ describe("an execution's snapshot", () => {
       shape: executionSnapshot.shape,
       fingerprint: snapshotFingerprint(decider, executionSnapshot, histories),
     }).toEqual({
-      shape: 'execution.1',
-      fingerprint: 'c391446c48e839ca0c237db3456aed602d04ad2bd4b5182f5311f35fc74dbdca',
+      shape: 'execution.2',
+      fingerprint: 'd59e5448add80761ae12e87fda0e0132116b34818c0203e987f902e881702e06',
     });
   });
 

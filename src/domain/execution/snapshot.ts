@@ -8,7 +8,7 @@ import type { ExecutionState } from './types';
  */
 export const executionSnapshot: StateSnapshot<ExecutionState> = {
   // Bump with any change to ExecutionState or to evolve (see StateSnapshot.shape and snapshot.test.ts).
-  shape: 'execution.1',
+  shape: 'execution.2',
   encode: (state) => state,
   decode: (json) =>
     hasFields(json, {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Step, StepSnapshot } from '../flow';
 import { DEFAULT_LIMITS } from '../limits';
 import { decider } from './decider';
@@ -18,9 +19,13 @@ export function contextWith(overrides: Partial<DecideContext> = {}): DecideConte
     userId: 'user-1',
     steps: [],
     limits: DEFAULT_LIMITS,
+    textHash: sha256,
     ...overrides,
   };
 }
+
+/** SHA-256 of a text, hex: the context's `textHash` as the server gives it. */
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function aStep(order: number, fields: Partial<StepSnapshot> = {}): StepSnapshot {
   return {

@@ -42,6 +42,16 @@ export interface StepResult {
   createdAt: string;
   /** Only on a result reused from an earlier execution by a re-run from a later step. */
   origin?: ResultOrigin;
+  /** Only on a result whose text someone changed after the model wrote it. */
+  edited?: ResultEdit;
+}
+
+/** A result's text changed by a person: the model's own text, and who changed it last and when. */
+export interface ResultEdit {
+  modelText: string;
+  /** Who edited it last; null on edits recorded before edits named their author. */
+  by: string | null;
+  at: string;
 }
 
 /** Where a reused result came from: the execution, its start, and the result copied. */
@@ -88,6 +98,12 @@ export interface StepRun {
 export const REVIEW_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'withdrawn'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
+/** One text as a reviewer approved it: its SHA-256 (hex), so what a later step uses can be checked against it. */
+export interface ApprovedText {
+  resultId: string;
+  sha256: string;
+}
+
 /** One person's approval of a review. */
 export interface ReviewApproval {
   userId: string;
@@ -95,7 +111,13 @@ export interface ReviewApproval {
   role: Role | null;
   comment: string | null;
   at: string;
+  /** The texts they approved; absent on approvals recorded before texts were kept. */
+  texts?: ApprovedText[];
 }
+
+/** Why a review went to the workspace's owners although it was not due: too few others could decide it. */
+export const OWNERS_REASONS = ['too-few-deciders'] as const;
+export type OwnersReason = (typeof OWNERS_REASONS)[number];
 
 /**
  * A step's results waiting for (or decided by) another person than the runner: asked for by the step's
@@ -129,6 +151,10 @@ export interface Review {
    * was removed from the workspace.
    */
   ownersToo: boolean;
+  /** Why it went to the owners before its due time; absent when it did not. */
+  ownersReason?: OwnersReason;
+  /** The review this one asks again, after its results changed; absent on a first request. */
+  asksAgain?: { reviewId: string; because: 'edited' | 'deleted' };
 }
 
 export interface ExecutionState {
@@ -278,7 +304,19 @@ export type ExecutionEvent =
   | { type: 'ResultUnapproved'; data: { resultId: string; at: string } }
   | {
       type: 'ResultEdited';
-      data: { resultId: string; before: string; after: string; label: string; at: string };
+      /**
+       * `by`: who edited it; absent on edits recorded before edits named their author. `modelText`: the
+       * model's own text, when it is not `before` (an edit after an edit); absent: `before` is the model's.
+       */
+      data: {
+        resultId: string;
+        before: string;
+        after: string;
+        label: string;
+        by?: string;
+        modelText?: string;
+        at: string;
+      };
     }
   | { type: 'ResultDeleted'; data: { resultId: string; content: string; at: string } }
   | {
@@ -298,13 +336,23 @@ export type ExecutionEvent =
         dueAt: string | null;
         onDue: OnDue | null;
         note: string | null;
+        /** The review this one asks again because its results were edited or one deleted: its approvals are void. */
+        asksAgain?: { reviewId: string; because: 'edited' | 'deleted' };
         at: string;
       };
     }
   | {
       /** One person's approval; the review is approved once as many distinct people as it needs approved. */
       type: 'ReviewApproved';
-      data: { reviewId: string; userId: string; role: Role | null; comment: string | null; at: string };
+      data: {
+        reviewId: string;
+        userId: string;
+        role: Role | null;
+        comment: string | null;
+        /** The texts approved, each with its SHA-256; absent on approvals recorded before they were kept. */
+        texts?: ApprovedText[];
+        at: string;
+      };
     }
   | {
       /** The step goes back to the runner with the reason: its results are not approved, it can run again. */
@@ -323,6 +371,14 @@ export type ExecutionEvent =
       /** A person the review named left the workspace: the owners may decide it in their place. */
       type: 'ReviewHandedBack';
       data: { reviewId: string; userId: string; at: string };
+    }
+  | {
+      /**
+       * Fewer people may decide the review than the approvals it still needs (a rule naming only the runner,
+       * a member removed or given another role): the workspace's owners may decide it too.
+       */
+      type: 'ReviewSentToOwners';
+      data: { reviewId: string; reason: OwnersReason; at: string };
     }
   | {
       /** The execution was reset while the review waited: nobody decides it any more. */
@@ -412,6 +468,11 @@ export type ExecutionCommand =
   | { type: 'DueReview'; data: { reviewId: string } }
   /** `userId` was removed from the execution's workspace: the pending reviews naming them go to the owners. */
   | { type: 'HandBackReviews'; data: { userId: string } }
+  /**
+   * The workspace's members changed (a removal, a role): each pending review that fewer people may now decide
+   * than it needs goes to the owners. Needs `members` in the context.
+   */
+  | { type: 'CheckReviewDeciders'; data: Record<string, never> }
   | { type: 'StopExecution'; data: Record<string, never> }
   | { type: 'ResetExecution'; data: Record<string, never> };
 
@@ -431,8 +492,13 @@ export interface DecideContext {
   limits: Limits;
   /** The actor's role in the execution's workspace, when the caller looked it up (a review's decision needs it). */
   role?: Role | null | undefined;
-  /** The execution's workspace's members, when the caller looked them up (whom a review may ask). */
+  /**
+   * The execution's workspace's members, when the caller looked them up: whom a review may ask, and whether a
+   * review asked for has enough people who may decide it.
+   */
   members?: readonly { userId: string; role: Role }[] | undefined;
+  /** SHA-256 of a text, hex: what a reviewer approved is recorded by it, and checked by it before use. */
+  textHash: (text: string) => string;
 }
 
 export const DEFAULT_USER_INPUT = 'Run mode execution - no additional input';

@@ -355,7 +355,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /** @enum {string} */
-    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";
+    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "*";
     /**
      * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
      * @enum {string}
@@ -452,6 +452,14 @@ export interface components {
         /** Format: uuid */
         resultId: string;
       };
+      /** @description Only on a result whose text someone changed after the model wrote it */
+      edited?: {
+        /** @description The model's own text */
+        modelText: string;
+        /** @description Who edited it last; null on edits recorded before edits named their author */
+        by: string | null;
+        at: string;
+      };
     };
     UnreviewedResultUse: {
       /** Format: uuid */
@@ -483,6 +491,12 @@ export interface components {
       role: ("owner" | "editor" | "reviewer" | "auditor") | null;
       comment: string | null;
       at: string;
+      /** @description The texts this person approved, each with its SHA-256 (hex) */
+      texts?: {
+          /** Format: uuid */
+          resultId: string;
+          sha256: string;
+        }[];
     };
     Review: {
       /** Format: uuid */
@@ -520,6 +534,32 @@ export interface components {
         onDue: "remind" | "escalate" | "fail";
         at: string;
       }) | null;
+      /**
+       * @description Why it went to the owners before its due time: fewer people may decide it than it needs
+       * @enum {string}
+       */
+      ownersReason?: "too-few-deciders";
+      /** @description The review this one asks again because its results were edited or one deleted */
+      asksAgain?: {
+        /** Format: uuid */
+        reviewId: string;
+        /** @enum {string} */
+        because: "edited" | "deleted";
+      };
+      /** @description Its results as they stand now, each with what changed since the model wrote it */
+      results?: ({
+          /** Format: uuid */
+          resultId: string;
+          text: string;
+          /** @description The model's own text; the same as text unless someone edited it */
+          modelText: string;
+          editedBy: {
+            /** Format: uuid */
+            userId: string;
+            name: string;
+          } | null;
+          editedAt: string | null;
+        })[];
       /** @description Whether the workspace's owners may decide it too (escalated, or a named person left) */
       ownersToo: boolean;
     };
@@ -843,6 +883,13 @@ export interface components {
         before: string;
         after: string;
         label: string;
+        /**
+         * Format: uuid
+         * @description Who edited it; absent on edits recorded before edits named their author
+         */
+        by?: string;
+        /** @description The model's own text, when it is not `before` (an edit after an edit) */
+        modelText?: string;
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -895,6 +942,13 @@ export interface components {
         dueAt: string | null;
         onDue: ("remind" | "escalate" | "fail") | null;
         note: string | null;
+        /** @description The review this one asks again because its results changed; its approvals are void */
+        asksAgain?: {
+          /** Format: uuid */
+          reviewId: string;
+          /** @enum {string} */
+          because: "edited" | "deleted";
+        };
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -917,6 +971,12 @@ export interface components {
         userId: string;
         role: ("owner" | "editor" | "reviewer" | "auditor") | null;
         comment: string | null;
+        /** @description The texts approved, each with its SHA-256 (hex) */
+        texts?: {
+            /** Format: uuid */
+            resultId: string;
+            sha256: string;
+          }[];
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -979,6 +1039,26 @@ export interface components {
         reviewId: string;
         /** Format: uuid */
         userId: string;
+        /** @description When it happened (ISO 8601) */
+        at: string;
+      };
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    }) | ({
+      /** @constant */
+      type: "ReviewSentToOwners";
+      data: {
+        /** Format: uuid */
+        reviewId: string;
+        /** @enum {string} */
+        reason: "too-few-deciders";
         /** @description When it happened (ISO 8601) */
         at: string;
       };
@@ -1276,7 +1356,7 @@ export interface components {
       status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
     };
     /** @enum {string} */
-    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "execution.completed" | "*";
+    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "*";
     Webhook: {
       /** Format: uuid */
       id: string;
@@ -2967,6 +3047,14 @@ export interface operations {
             approved: boolean;
             /** Format: date-time */
             createdAt: string;
+            /** @description Only on a result whose text someone changed after the model wrote it */
+            edited?: {
+              /** @description The model's own text */
+              modelText: string;
+              /** @description Who edited it last; null on edits recorded before edits named their author */
+              by: string | null;
+              at: string;
+            };
           };
         };
       };

@@ -267,7 +267,14 @@ export const history = {
       })[onDue],
     reviewHandedBack: (step: string, userId: string) =>
       `${step}: người duyệt ${userId.slice(0, 8)} đã rời workspace · review chuyển cho owner`,
-    reviewWithdrawn: (step: string) => `${step}: review được rút lại vì execution được reset`,
+    reviewSentToOwners: (step: string) =>
+      `${step}: không còn đủ người có thể duyệt · review chuyển cho owner của workspace`,
+    reviewAskedAgain: (because: 'edited' | 'deleted') =>
+      because === 'edited'
+        ? 'Yêu cầu lại vì kết quả đã được sửa: các approve trước không còn hiệu lực'
+        : 'Yêu cầu lại vì một kết quả đã bị xóa: các approve trước không còn hiệu lực',
+    reviewWithdrawn: (step: string) =>
+      `${step}: review được rút lại (execution được reset, hoặc kết quả đã thay đổi)`,
     executionStopped: (actor: string | null) => `Execution đã dừng${by(actor)}`,
     executionReset: (actor: string | null) => `Execution được reset${by(actor)}`,
     resetDetail: 'Mọi step trở về Pending; các kết quả trước vẫn được giữ trong lịch sử',
