@@ -123,7 +123,7 @@ describe('snapshots of an execution stream', () => {
     } finally {
       vi.restoreAllMocks();
     }
-  });
+  }, 180_000); // A load for each of the stream's ~320 positions: minutes on a busy machine, not 30 s.
 
   it('is not read when of another shape or refused by decode: the stream is folded from its start', async () => {
     const reads = countReads(t.store);
