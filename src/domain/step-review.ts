@@ -206,11 +206,14 @@ export function requireMeetableRule(
 
 /**
  * A step's review rule in a workspace is its owners' to set, change or remove: the people it checks cannot
- * switch it off. `role` is the actor's role in the flow's workspace.
+ * switch it off. `role` is the actor's role in the flow's workspace (the web app shows the rule by it too).
  */
+export const mayChangeReviewRule = (role: Role | null | undefined): boolean => role === 'owner';
+
+/** `mayChangeReviewRule`, as the refusal a command gets when it may not. */
 export function requireRuleOwner(
   role: Role | null | undefined,
   message: string = REVIEW_MESSAGES.ownersOnly,
 ) {
-  if (role !== 'owner') throw forbidden(message);
+  if (!mayChangeReviewRule(role)) throw forbidden(message);
 }

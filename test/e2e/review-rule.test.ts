@@ -82,21 +82,27 @@ describe.skipIf(skipReason !== null)(
         expect(await list.textContent()).toContain('Bình Nguyễn');
         expect(await list.getByTestId(`step-review-member-${dung}`).count()).toBe(0);
         expect(await list.textContent()).not.toContain('Dũng');
+        // The person editing is never offered.
+        expect(await list.textContent()).not.toContain('An Nguyễn');
         await list.getByLabel('Bình Nguyễn').click();
+        // A tick is not a save: Save is.
+        const versions = async () =>
+          ((await callApi(page, url, 'GET', `/api/flows/${flow.id}/versions`)) as unknown[]).length;
+        const before = await versions();
+        await rule.getByTestId('step-review-save').click();
         await expect.poll(savedRule).toMatchObject({ by: 'members', userIds: [binh], approvals: 1 });
         expect(await rule.getByTestId('step-review-approvals').getAttribute('max')).toBe('1');
 
-        // A due time: out of range is refused where it was typed, 48 hours is saved, then what happens once due.
+        // A due time: out of range is refused where it was typed; 48 hours and what happens once due are
+        // saved together, as one version of the flow.
         const hours = rule.getByLabel('Hạn duyệt (giờ)');
         await hours.fill('9999');
-        await hours.press('Tab');
         await expect.poll(() => hours.getAttribute('aria-invalid')).toBe('true');
         await hours.fill('48');
-        await hours.press('Tab');
-        await expect.poll(savedRule).toMatchObject({ userIds: [binh], dueInHours: 48 });
         const onDue = rule.getByLabel('Khi quá hạn');
         await expect.poll(() => onDue.isEnabled()).toBe(true);
         await onDue.selectOption('escalate');
+        await rule.getByTestId('step-review-save').click();
         await expect.poll(savedRule).toMatchObject({
           by: 'members',
           userIds: [binh],
@@ -104,6 +110,7 @@ describe.skipIf(skipReason !== null)(
           dueInHours: 48,
           onDue: 'escalate',
         });
+        expect(await versions()).toBe(before + 2);
         await rule.scrollIntoViewIfNeeded();
         await screenshot(page, 'review-rule-01-edit-mode');
 
