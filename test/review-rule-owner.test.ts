@@ -68,8 +68,14 @@ const refused = (
 
 describe("a step's review rule in a workspace", () => {
   it("is refused to an editor changing or removing it, and is an owner's change recorded as a version", async () => {
-    const { owner, editor, flowId, reviewed, plain } = await team();
+    const { owner, editor, workspaceId, flowId, reviewed, plain } = await team();
     const before = await versionsOf(owner, flowId);
+    // The flows list tells whose the flow is and that it has review rules: what the web app offers by.
+    const listed = async () =>
+      (ok(await editor.client.get(`/api/flows?workspaceId=${workspaceId}`)) as { id: string }[]).find(
+        (flow) => flow.id === flowId,
+      );
+    expect(await listed()).toMatchObject({ userId: owner.id, reviewRules: true });
 
     const changed = await editor.client.put(`/api/steps/${reviewed.id}`, {
       review: { ...byReviewers, approvals: 1, dueInHours: 4 },
@@ -91,6 +97,7 @@ describe("a step's review rule in a workspace", () => {
 
     const ownerRemoved = ok(await owner.client.put(`/api/steps/${reviewed.id}`, { review: null }));
     expect(ownerRemoved.review).toBeNull();
+    expect(await listed()).toMatchObject({ reviewRules: false });
     const after = await versionsOf(owner, flowId);
     expect(after).toHaveLength(before.length + 2);
     expect(after.at(-1)).toMatchObject({ actor: { userId: owner.id } });
