@@ -171,6 +171,30 @@ describe.skipIf(skipReason !== null)(
         expect(asked.stepId).toBe(draft.id);
         expect(asked.dueAt).not.toBeNull();
         await screenshot(page, 'review-rule-04-waiting-again');
+
+        // Made an editor, Bình reads the rule but may not change it, nor move or delete the flow that has it.
+        await callApi(page, url, 'PUT', `/api/workspaces/${workspace.id}/members/${binh}`, {
+          role: 'editor',
+        });
+        await member.goto(`${url}/flows/${flow.id}`);
+        await member.getByTestId('edit-mode').waitFor();
+        await member.getByTestId('step-tree-item-1').click();
+        const shown = member.getByTestId('step-review-rule');
+        await shown.getByTestId('step-review-owners-only').waitFor();
+        expect(await shown.getByTestId('step-review-owners-only').textContent()).toBe(
+          'Chỉ owner của workspace mới đổi được quy tắc review.',
+        );
+        expect(await shown.textContent()).toContain('Bình Nguyễn');
+        expect(await shown.locator('select, input, button').count()).toBe(0);
+        await screenshot(member, 'review-rule-05-editor-reads-rule');
+        await member.goto(`${url}/flows`);
+        await member.getByTestId('flow-place').filter({ hasText: 'Nhóm Nội dung' }).click();
+        const card = member.locator(`[data-testid="flow-card"][data-flow-id="${flow.id}"]`);
+        await card.waitFor();
+        await card.getByTestId('flow-menu').click();
+        await member.getByTestId('flow-export').waitFor();
+        expect(await member.getByTestId('flow-move').count()).toBe(0);
+        expect(await member.getByTestId('flow-delete').count()).toBe(0);
       } finally {
         await others.close();
       }
