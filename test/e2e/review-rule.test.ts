@@ -186,6 +186,9 @@ describe.skipIf(skipReason !== null)(
         );
         expect(await shown.textContent()).toContain('Bình Nguyễn');
         expect(await shown.locator('select, input, button').count()).toBe(0);
+        // The step's other settings are the editor's to change; the step itself, with its rule, is not theirs to remove.
+        expect(await member.getByTestId('edit-toggle').count()).toBe(1);
+        expect(await member.getByTestId('delete-step').count()).toBe(0);
         await screenshot(member, 'review-rule-05-editor-reads-rule');
         await member.goto(`${url}/flows`);
         await member.getByTestId('flow-place').filter({ hasText: 'Nhóm Nội dung' }).click();

@@ -89,18 +89,27 @@ function ruleOf(draft: Draft): RuleInput | null | undefined {
 }
 
 /**
+ * May the user change the review rules of the flow's steps (and remove a step that has one)? A flow of their
+ * own: yes; a workspace's: only as an owner of it, as the server decides.
+ */
+export function useMayChangeReviewRules(flowId: string): boolean {
+  const workspaceId = useFlow(flowId).data?.workspaceId;
+  const role = useWorkspaceRole(workspaceId);
+  return !workspaceId || mayChangeReviewRule(role);
+}
+
+/**
  * Who approves the step's results: its runner, the named members of the flow's workspace who may review
  * (never the person editing), or any member with a role; how many of them; and by when, with what happens
  * once that time has passed. Only a flow in a workspace can ask other people, and only an owner of the
  * workspace changes the rule: anyone else reads it. A change is saved with Save, as one version of the flow.
  */
 export function StepReviewRule({ step, onChanged }: { step: Step; onChanged: () => void }) {
-  const flow = useFlow(step.flowId);
-  const workspaceId = flow.data?.workspaceId;
-  const role = useWorkspaceRole(workspaceId);
+  const workspaceId = useFlow(step.flowId).data?.workspaceId;
+  const mayChange = useMayChangeReviewRules(step.flowId);
   if (!workspaceId) return null;
   // A step of its own: what was being picked on another step does not carry over.
-  return mayChangeReviewRule(role) ? (
+  return mayChange ? (
     <ReviewRuleCard key={step.id} step={step} workspaceId={workspaceId} onChanged={onChanged} />
   ) : (
     <ReviewRuleShown step={step} workspaceId={workspaceId} />
