@@ -86,7 +86,8 @@ describe('projections', () => {
         name: 'R1',
         order: 1,
         systemPrompt: 'Start',
-        review: { by: 'members', userIds: [account.user.id], selfApproval: true },
+        // The owners review it, and the runner (an owner) may approve their own step: another owner could too.
+        review: { by: 'role', role: 'owner', selfApproval: true },
       })
     ).json();
     for (const decision of ['approve', 'reject'] as const) {

@@ -1,7 +1,7 @@
 import type { Fragment, Sql, TransactionSql } from 'postgres';
 import { forbidden, notFound } from '../domain/errors';
 import { type Role, WORKSPACE_ROLES } from '../domain/workspace/events';
-import { ACTIONS, type Action, ROLE_ACTIONS, roleMay } from '../domain/workspace/roles';
+import { ACTIONS, type Action, mayTakeBack, ROLE_ACTIONS, roleMay } from '../domain/workspace/roles';
 
 export type { Action, Role };
 export { ACTIONS };
@@ -107,12 +107,10 @@ const KIND_WORDS: Record<RecordKind, string> = {
   personal: 'record',
 };
 
-/**
- * A workspace's flow goes back to its owner's own flows only by its owner's hand: a member who may change
- * it may not make it someone's private flow.
- */
+/** `mayTakeBack`, as the refusal a request gets when it may not. */
 export function requireOwnerTakesBack(actor: string, ownerId: string): void {
-  if (actor !== ownerId) throw forbidden("Only the flow's owner may move it back to their own flows");
+  if (!mayTakeBack(actor, ownerId))
+    throw forbidden("Only the flow's owner may move it back to their own flows");
 }
 
 /** Where a query finds a record's holder: its owner column, and its workspace column when it can be in one. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { PRODUCT_RULE } from './errors';
+import { forbidden, PRODUCT_RULE, ruleViolated } from './errors';
+import type { Role } from './workspace/events';
+import { roleMay } from './workspace/roles';
 
 /**
  * Who approves a step's results: the person who ran it (`runner`, as always), the named members
@@ -38,6 +40,18 @@ export const REVIEW_MESSAGES = {
   sameUserTwice: 'review: userIds names the same person twice',
   notInWorkspace:
     'review: only a flow in a workspace can have its steps approved by other members (by "members" or "role"); move the flow into a workspace first',
+  ownersOnly: "review: only an owner of the workspace may set, change or remove a step's review rule",
+  stepHasRule: 'review: this step has a review rule: only an owner of the workspace may remove it',
+  versionHasOtherRules:
+    'review: this version has other review rules than the flow has now: only an owner of the workspace may restore it',
+  flowHasRules: (act: 'delete it' | 'move it out of the workspace') =>
+    `review: this flow's steps have review rules: only an owner of the workspace may ${act}`,
+  notAReviewer: 'review: userIds names someone who is not a member of this workspace who may review',
+  onlyYou: 'review: userIds names only you: name another member who may review',
+  tooFewOthers: (count: number) =>
+    `review: approvals cannot be more than the ${count} people named in userIds other than you, unless selfApproval`,
+  tooFewOfRole: (role: string, count: number) =>
+    `review: approvals cannot be more than the ${count} member${count === 1 ? '' : 's'} other than you with the ${role} role`,
 } as const;
 
 const rule = { params: PRODUCT_RULE };
@@ -106,4 +120,100 @@ export function sameReview(a: StepReview | null | undefined, b: StepReview | nul
     (a.dueInHours ?? null) === (b.dueInHours ?? null) &&
     (a.onDue ?? null) === (b.onDue ?? null)
   );
+}
+
+/** A member of a workspace, as the rules of whom a review may ask see them. */
+export interface ReviewMember {
+  userId: string;
+  role: Role;
+}
+
+/** Whom a review asks, as `requireApprovers` checks it. */
+export interface AskedApprovers {
+  by: 'members' | 'role';
+  userIds: readonly string[];
+  role: ReviewRole;
+  approvals: number;
+  selfApproval: boolean;
+}
+
+/** The words of `requireApprovers`' refusals, in the terms of the request that names the approvers. */
+export interface ApproverMessages {
+  notAReviewer: string;
+  onlyAsker: string;
+  tooFewOthers: (count: number) => string;
+  tooFewOfRole: (role: ReviewRole, count: number) => string;
+}
+
+/**
+ * A review must be one that someone other than `asker` (the runner asking for review, or whoever saves a
+ * step's rule) can meet, among the workspace's `members`: each named person a member whose role may review,
+ * someone named besides the asker, and no more approvals than the named people other than the asker (the
+ * asker counts too when the review allows self-approval); for a role, no more approvals than the members
+ * holding it, the asker aside.
+ */
+export function requireApprovers(
+  members: readonly ReviewMember[],
+  asked: AskedApprovers,
+  asker: string,
+  messages: ApproverMessages,
+): void {
+  if (asked.by === 'members') {
+    const reviewers = new Set(members.filter((m) => roleMay(m.role, 'review')).map((m) => m.userId));
+    if (asked.userIds.some((id) => !reviewers.has(id))) throw ruleViolated(messages.notAReviewer);
+    const others = asked.userIds.filter((id) => id !== asker).length;
+    if (others === 0) throw ruleViolated(messages.onlyAsker);
+    if (asked.approvals > (asked.selfApproval ? asked.userIds.length : others))
+      throw ruleViolated(messages.tooFewOthers(others));
+    return;
+  }
+  const holders = members.filter((m) => m.role === asked.role && m.userId !== asker).length;
+  if (asked.approvals > holders) throw ruleViolated(messages.tooFewOfRole(asked.role, holders));
+}
+
+/** The words of a step rule's refusals, for `requireApprovers`. */
+const RULE_APPROVER_MESSAGES: ApproverMessages = {
+  notAReviewer: REVIEW_MESSAGES.notAReviewer,
+  onlyAsker: REVIEW_MESSAGES.onlyYou,
+  tooFewOthers: REVIEW_MESSAGES.tooFewOthers,
+  tooFewOfRole: REVIEW_MESSAGES.tooFewOfRole,
+};
+
+/**
+ * Who saves a step's rule in a workspace must be able to see it met by someone else: a rule asking another
+ * person (`members` or `role`) is checked against the workspace's members, when they are known.
+ */
+export function requireMeetableRule(
+  review: StepReview | null | undefined,
+  members: readonly ReviewMember[] | undefined,
+  saver: string,
+): void {
+  if (!asksAnotherPerson(review) || members === undefined) return;
+  const by = review.by === 'members' ? 'members' : 'role';
+  requireApprovers(
+    members,
+    {
+      by,
+      userIds: review.userIds ?? [],
+      role: review.role ?? 'reviewer',
+      approvals: review.approvals,
+      selfApproval: review.selfApproval,
+    },
+    saver,
+    RULE_APPROVER_MESSAGES,
+  );
+}
+
+/**
+ * A step's review rule in a workspace is its owners' to set, change or remove: the people it checks cannot
+ * switch it off. `role` is the actor's role in the flow's workspace (the web app shows the rule by it too).
+ */
+export const mayChangeReviewRule = (role: Role | null | undefined): boolean => role === 'owner';
+
+/** `mayChangeReviewRule`, as the refusal a command gets when it may not. */
+export function requireRuleOwner(
+  role: Role | null | undefined,
+  message: string = REVIEW_MESSAGES.ownersOnly,
+) {
+  if (!mayChangeReviewRule(role)) throw forbidden(message);
 }

@@ -91,7 +91,7 @@ export async function signUpInBrowser(page: Page, baseUrl: string, firstName: st
 export async function callApi(
   page: Page,
   baseUrl: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   data?: unknown,
 ) {

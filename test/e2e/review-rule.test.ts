@@ -82,21 +82,27 @@ describe.skipIf(skipReason !== null)(
         expect(await list.textContent()).toContain('Bình Nguyễn');
         expect(await list.getByTestId(`step-review-member-${dung}`).count()).toBe(0);
         expect(await list.textContent()).not.toContain('Dũng');
+        // The person editing is never offered.
+        expect(await list.textContent()).not.toContain('An Nguyễn');
         await list.getByLabel('Bình Nguyễn').click();
+        // A tick is not a save: Save is.
+        const versions = async () =>
+          ((await callApi(page, url, 'GET', `/api/flows/${flow.id}/versions`)) as unknown[]).length;
+        const before = await versions();
+        await rule.getByTestId('step-review-save').click();
         await expect.poll(savedRule).toMatchObject({ by: 'members', userIds: [binh], approvals: 1 });
         expect(await rule.getByTestId('step-review-approvals').getAttribute('max')).toBe('1');
 
-        // A due time: out of range is refused where it was typed, 48 hours is saved, then what happens once due.
+        // A due time: out of range is refused where it was typed; 48 hours and what happens once due are
+        // saved together, as one version of the flow.
         const hours = rule.getByLabel('Hạn duyệt (giờ)');
         await hours.fill('9999');
-        await hours.press('Tab');
         await expect.poll(() => hours.getAttribute('aria-invalid')).toBe('true');
         await hours.fill('48');
-        await hours.press('Tab');
-        await expect.poll(savedRule).toMatchObject({ userIds: [binh], dueInHours: 48 });
         const onDue = rule.getByLabel('Khi quá hạn');
         await expect.poll(() => onDue.isEnabled()).toBe(true);
         await onDue.selectOption('escalate');
+        await rule.getByTestId('step-review-save').click();
         await expect.poll(savedRule).toMatchObject({
           by: 'members',
           userIds: [binh],
@@ -104,6 +110,7 @@ describe.skipIf(skipReason !== null)(
           dueInHours: 48,
           onDue: 'escalate',
         });
+        expect(await versions()).toBe(before + 2);
         await rule.scrollIntoViewIfNeeded();
         await screenshot(page, 'review-rule-01-edit-mode');
 
@@ -164,6 +171,33 @@ describe.skipIf(skipReason !== null)(
         expect(asked.stepId).toBe(draft.id);
         expect(asked.dueAt).not.toBeNull();
         await screenshot(page, 'review-rule-04-waiting-again');
+
+        // Made an editor, Bình reads the rule but may not change it, nor move or delete the flow that has it.
+        await callApi(page, url, 'PUT', `/api/workspaces/${workspace.id}/members/${binh}`, {
+          role: 'editor',
+        });
+        await member.goto(`${url}/flows/${flow.id}`);
+        await member.getByTestId('edit-mode').waitFor();
+        await member.getByTestId('step-tree-item-1').click();
+        const shown = member.getByTestId('step-review-rule');
+        await shown.getByTestId('step-review-owners-only').waitFor();
+        expect(await shown.getByTestId('step-review-owners-only').textContent()).toBe(
+          'Chỉ owner của workspace mới đổi được quy tắc review.',
+        );
+        expect(await shown.textContent()).toContain('Bình Nguyễn');
+        expect(await shown.locator('select, input, button').count()).toBe(0);
+        // The step's other settings are the editor's to change; the step itself, with its rule, is not theirs to remove.
+        expect(await member.getByTestId('edit-toggle').count()).toBe(1);
+        expect(await member.getByTestId('delete-step').count()).toBe(0);
+        await screenshot(member, 'review-rule-05-editor-reads-rule');
+        await member.goto(`${url}/flows`);
+        await member.getByTestId('flow-place').filter({ hasText: 'Nhóm Nội dung' }).click();
+        const card = member.locator(`[data-testid="flow-card"][data-flow-id="${flow.id}"]`);
+        await card.waitFor();
+        await card.getByTestId('flow-menu').click();
+        await member.getByTestId('flow-export').waitFor();
+        expect(await member.getByTestId('flow-move').count()).toBe(0);
+        expect(await member.getByTestId('flow-delete').count()).toBe(0);
       } finally {
         await others.close();
       }

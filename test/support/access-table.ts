@@ -1,7 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Action } from '../../src/api/access';
+import type { Action, Role } from '../../src/api/access';
 import { SESSION_COOKIE } from '../../src/api/plugins/auth';
+import { roleMay } from '../../src/domain/workspace/roles';
 import { type Call, executeAllToTheEnd } from './execute-all';
 import { anotherAddress, signUp, TEST_WEBHOOK_HOST } from './test-app';
 
@@ -543,12 +544,15 @@ export async function makeFixtures(
   const webhook = await hook('kept');
   const webhookToDelete = await hook('deleted');
 
-  // A step the workspace's members review (whoever of them decides, the rule names them all), and a step
-  // without a rule, in a workspace: the flows' own, or the owner's when the flows are theirs alone.
+  // A step the workspace's members review (whoever of them decides, the rule names all who may review), and
+  // a step without a rule, in a workspace: the flows' own, or the owner's when the flows are theirs alone.
   const reviewHome = home ?? workspace;
-  const members = (await owner.made(200, 'GET', `/api/workspaces/${reviewHome}/members`)) as {
-    userId: string;
-  }[];
+  const members = (
+    (await owner.made(200, 'GET', `/api/workspaces/${reviewHome}/members`)) as {
+      userId: string;
+      role: Role;
+    }[]
+  ).filter((m) => roleMay(m.role, 'review'));
   const reviewFlow = await owner.made(201, 'POST', '/api/flows', {
     name: 'Reviewed',
     description: 'A flow its members review',

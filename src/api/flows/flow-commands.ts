@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
-import { notFound } from '../../domain/errors';
+import { conflict, notFound } from '../../domain/errors';
 import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
-import type { FlowCommand } from '../../domain/flow/commands';
+import type { FlowCommand, FlowContext } from '../../domain/flow/commands';
 import { FLOW_NOT_FOUND, decider as flowDecider } from '../../domain/flow/decider';
 import { type FlowOrigin, type FlowState, flowStreamId, type VersionedStep } from '../../domain/flow/events';
+import type { ReviewMember } from '../../domain/step-review';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
@@ -48,6 +49,7 @@ export class FlowCommands {
     private readonly commands: CommandHandler,
     private readonly store: EventStore,
     private readonly flows: FlowsRepository,
+    private readonly workspaces: WorkspaceMembers,
   ) {}
 
   /** A new flow without steps, made by hand: the user's own, or in a workspace where they may edit flows. */
@@ -201,7 +203,7 @@ export class FlowCommands {
     return { state, version: reached };
   }
 
-  private createFlow(
+  private async createFlow(
     userId: string,
     origin: FlowOrigin,
     details: FlowState['details'],
@@ -214,12 +216,13 @@ export class FlowCommands {
   ) {
     const flowId = randomUUID();
     const { workspaceId = null, ...handling } = options;
+    const people = await this.peopleOf(workspaceId, userId);
     return this.commands.handle(
       flowAggregate,
       flowId,
       userId,
       { type: 'CreateFlow', data: { flowId, origin, workspaceId, details, steps } },
-      { context: contextFor(userId), startsStream: true, ...handling },
+      { context: contextFor(userId, people), startsStream: true, ...handling },
     );
   }
 
@@ -238,12 +241,21 @@ export class FlowCommands {
     } = {},
   ) {
     const { commandId, current, expected } = options;
+    const loaded = current ?? (await this.flows.current({ flowId }, userId));
+    const people = await this.peopleOf(loaded.state.workspaceId, userId);
     return this.commands.handle(flowAggregate, flowId, userId, command, {
-      context: contextFor(userId),
+      context: contextFor(userId, people),
       commandId,
-      loaded: current ?? (await this.flows.current({ flowId }, userId)),
+      loaded,
       guard: expected && ((_state, version) => requireVersion(expected, version)),
     });
+  }
+
+  /** The workspace's members, for the rules of a step's review there; none for a flow of its owner's own. */
+  private async peopleOf(workspaceId: string | null, userId: string): Promise<WorkspacePeople | null> {
+    if (workspaceId === null) return null;
+    const members = await this.workspaces.members(workspaceId, userId);
+    return { workspaceId, members: members.map(({ userId, role }) => ({ userId, role })) };
   }
 
   private stepIn(state: FlowState, stepId: string): Step {
@@ -251,8 +263,31 @@ export class FlowCommands {
   }
 }
 
-const contextFor = (userId: string) => (_state: FlowState, version: number) => ({
-  now: new Date().toISOString(),
-  userId,
-  version,
-});
+/** Where the flow commands read a workspace's members (the read model's `members`). */
+export interface WorkspaceMembers {
+  members(workspaceId: string, userId: string): Promise<ReviewMember[]>;
+}
+
+/** A workspace's members, read for a command on a flow in it. */
+interface WorkspacePeople {
+  workspaceId: string;
+  members: ReviewMember[];
+}
+
+export const FLOW_MOVED_MEANWHILE = 'The flow was moved to another workspace meanwhile: try again';
+
+/**
+ * What the flow decider decides with: the time, the actor, the version, and in a workspace the actor's role
+ * and its members, read for the workspace the flow is in (or is made in). A flow moved since they were read
+ * is not decided on with another workspace's people.
+ */
+const contextFor =
+  (userId: string, people: WorkspacePeople | null) =>
+  (state: FlowState, version: number): FlowContext => {
+    const workspaceId = state.flowId === null ? (people?.workspaceId ?? null) : state.workspaceId;
+    if (workspaceId !== (people?.workspaceId ?? null)) throw conflict(FLOW_MOVED_MEANWHILE, true);
+    const context = { now: new Date().toISOString(), userId, version };
+    if (people === null) return context;
+    const role = people.members.find((member) => member.userId === userId)?.role ?? null;
+    return { ...context, role, members: people.members };
+  };

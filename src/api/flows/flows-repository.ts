@@ -39,6 +39,8 @@ export interface FlowListRow {
   updatedAt: Date;
   stepCount: number;
   lastRun: Date | null;
+  userId: string;
+  reviewRules: boolean;
 }
 
 /** The flows list's order: newest first (the id orders flows made at the same microsecond). */
@@ -99,8 +101,10 @@ export class FlowsRepository {
           sql`f.workspace_id IS NULL AND f.user_id = ${userId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`
         : sql`f.workspace_id = ${workspaceId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
     return sql<Keyed<FlowListRow>[]>`
-      SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at,
+      SELECT f.id, f.name, f.description, f.status, f.created_at, f.updated_at, f.user_id,
              (SELECT count(*)::int FROM steps s WHERE s.flow_id = f.id) AS step_count,
+             EXISTS (SELECT 1 FROM steps s WHERE s.flow_id = f.id AND jsonb_typeof(s.review) = 'object')
+               AS review_rules,
              (SELECT max(l.requested_at) FROM ai_request_logs l WHERE l.flow_id = f.id) AS last_run,
              ${rows.pageKey}
       FROM flows f WHERE ${where} AND ${rows.after}

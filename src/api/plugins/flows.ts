@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { FlowCommands } from '../flows/flow-commands';
 import { FlowsRepository } from '../flows/flows-repository';
+import { WorkspacesRepository } from '../workspaces/workspaces-repository';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +17,10 @@ export default fp(
   async (app: FastifyInstance) => {
     const flows = new FlowsRepository(app.sql);
     app.decorate('flows', flows);
-    app.decorate('flowCommands', new FlowCommands(app.commands, app.store, flows));
+    app.decorate(
+      'flowCommands',
+      new FlowCommands(app.commands, app.store, flows, new WorkspacesRepository(app.sql)),
+    );
   },
   { name: 'flows', fastify: '5.x', dependencies: ['commands'], decorators: { fastify: ['sql', 'store'] } },
 );

@@ -20,6 +20,12 @@ const flowListItem = z.object({
   stepCount: z.int(),
   /** When the flow was last run; null when never. */
   lastRun: storedAt.nullable(),
+  userId: recordId.describe(
+    "The flow's owner: who made it, or brought it in; only they move it back to their own flows",
+  ),
+  reviewRules: z
+    .boolean()
+    .describe('Whether a step has a review rule: in a workspace only its owners move such a flow out of it'),
 });
 
 const flowsQuery = pageQuery.extend({

@@ -1,7 +1,6 @@
 import { DomainError } from '../errors';
-import { asksAnotherPerson, MAX_REVIEWERS, type ReviewRole, type StepReview } from '../step-review';
+import { asksAnotherPerson, MAX_REVIEWERS, requireApprovers, type StepReview } from '../step-review';
 import type { Role } from '../workspace/events';
-import { roleMay } from '../workspace/roles';
 import type { ExecutionEvent, ExecutionState, Review } from './types';
 
 /** How far ahead a review may be due. */
@@ -30,6 +29,14 @@ export const REVIEW_MESSAGES = {
   tooFewOfRole: (role: string, count: number) =>
     `approvals cannot be more than the ${count} other member${count === 1 ? '' : 's'} with the ${role} role`,
 } as const;
+
+/** The words of `requireApprovers`' refusals of a runner's request. */
+const REQUEST_APPROVER_MESSAGES = {
+  notAReviewer: REVIEW_MESSAGES.notAReviewer,
+  onlyAsker: REVIEW_MESSAGES.ownStep,
+  tooFewOthers: () => REVIEW_MESSAGES.tooManyApprovals,
+  tooFewOfRole: REVIEW_MESSAGES.tooFewOfRole,
+};
 
 const refuse = (kind: 'forbidden' | 'conflict' | 'not_found' | 'rule_violated', message: string) =>
   new DomainError(kind, message);
@@ -210,10 +217,9 @@ export function requestReview(
   if (context.members)
     requireApprovers(
       context.members,
-      { userIds, role: data.role ?? 'reviewer' },
-      by,
-      approvals,
+      { by, userIds, role: data.role ?? 'reviewer', approvals, selfApproval: false },
       context.userId,
+      REQUEST_APPROVER_MESSAGES,
     );
   if (data.dueAt !== undefined) {
     const due = Date.parse(data.dueAt);
@@ -250,28 +256,6 @@ export function requestReview(
       },
     },
   ];
-}
-
-/**
- * Whom the runner asks must be able to decide: each named person a member whose role may review, and, for a
- * role, at least as many members holding it (the runner aside) as approvals are needed.
- */
-function requireApprovers(
-  members: readonly { userId: string; role: Role }[],
-  asked: { userIds: string[]; role: ReviewRole },
-  by: 'members' | 'role',
-  approvals: number,
-  requester: string,
-) {
-  if (by === 'members') {
-    const reviewers = new Set(members.filter((m) => roleMay(m.role, 'review')).map((m) => m.userId));
-    if (asked.userIds.includes(requester)) throw refuse('rule_violated', REVIEW_MESSAGES.ownStep);
-    if (asked.userIds.some((id) => !reviewers.has(id)))
-      throw refuse('rule_violated', REVIEW_MESSAGES.notAReviewer);
-    return;
-  }
-  const holders = members.filter((m) => m.role === asked.role && m.userId !== requester).length;
-  if (approvals > holders) throw refuse('rule_violated', REVIEW_MESSAGES.tooFewOfRole(asked.role, holders));
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { ReviewMember } from '../step-review';
+import type { Role } from '../workspace/events';
 import type { FlowDetails, FlowOrigin, FlowSnapshot, FlowState, StepFields, VersionedStep } from './events';
 
 /**
@@ -27,4 +29,11 @@ export interface FlowContext {
   userId: string;
   /** The stream's version the state reflects. */
   version: number;
+  /**
+   * The actor's role in the flow's workspace (for a new flow, the one it is made in), when the caller looked
+   * it up: a step's review rule there is its owners' to change.
+   */
+  role?: Role | null | undefined;
+  /** That workspace's members, when the caller looked them up: whom a step's review rule may ask. */
+  members?: readonly ReviewMember[] | undefined;
 }

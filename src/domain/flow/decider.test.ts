@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aFlowStep } from '../execution/testing';
 import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
+import { REVIEW_MESSAGES, type StepReview } from '../step-review';
 import { fold, given } from '../testing';
 import type { FlowContext } from './commands';
 import { decider, FLOW_NOT_FOUND, INPUT_SOURCES_EARLIER, STEP_NOT_FOUND, TOO_MANY_STEPS } from './decider';
@@ -292,5 +293,169 @@ describe('a flow as a whole is bounded', () => {
         { now: NOW, userId: 'u1', version: 1 },
       ),
     ).toHaveLength(1);
+  });
+});
+
+describe("a step's review rule in a workspace", () => {
+  const WORKSPACE = 'w1';
+  const OWNER = 'u1';
+  const EDITOR = 'u2';
+  const members = [
+    { userId: OWNER, role: 'owner' as const },
+    { userId: EDITOR, role: 'editor' as const },
+    { userId: 'u3', role: 'reviewer' as const },
+    { userId: 'u4', role: 'auditor' as const },
+  ];
+  const byRole = { by: 'role' as const, role: 'reviewer' as const, approvals: 1, selfApproval: false };
+  const byMembers = (userIds: string[], fields: Partial<StepReview> = {}): StepReview => ({
+    by: 'members',
+    userIds,
+    approvals: 1,
+    selfApproval: false,
+    ...fields,
+  });
+  const inWorkspace = (steps: VersionedStep[]): FlowEvent => ({
+    type: 'FlowCreated',
+    data: {
+      flowId: 'f1',
+      userId: OWNER,
+      origin: 'manual',
+      workspaceId: WORKSPACE,
+      details: DETAILS,
+      steps,
+      at: EARLIER,
+    },
+  });
+  const reviewed = [inWorkspace([step('s1', 1, { review: byRole }), step('s2', 2)])];
+  /** Decided by `userId`, with their role in the workspace as its members say. */
+  const as =
+    (userId: string) =>
+    (_state: FlowState, version: number): FlowContext => ({
+      now: NOW,
+      userId,
+      version,
+      role: members.find((member) => member.userId === userId)?.role ?? null,
+      members,
+    });
+  const edit = (stepId: string, review: StepReview | null) =>
+    ({ type: 'EditStep', data: { stepId, changes: { review } } }) as const;
+
+  it("is an owner's to change or remove, recorded as any edit; an editor is refused", () => {
+    given(decider, reviewed, as(EDITOR))
+      .when(edit('s1', { ...byRole, approvals: 2 }))
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownersOnly);
+    given(decider, reviewed, as(EDITOR))
+      .when(edit('s1', null))
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownersOnly);
+    given(decider, reviewed, as(EDITOR))
+      .when(edit('s2', byRole))
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownersOnly);
+    given(decider, reviewed, as(OWNER))
+      .when(edit('s1', null))
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: { stepId: 's1', before: { review: byRole }, after: { review: null }, at: NOW },
+        },
+      ]);
+  });
+
+  it('lets an editor save a step whose rule stays as it is', () => {
+    given(decider, reviewed, as(EDITOR))
+      .when({ type: 'EditStep', data: { stepId: 's1', changes: { name: 'Draft', review: { ...byRole } } } })
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: { stepId: 's1', before: { name: 'Step 1' }, after: { name: 'Draft' }, at: NOW },
+        },
+      ]);
+  });
+
+  it('is refused to an editor on every other path that would change it', () => {
+    const { createdAt: _unused, ...added } = step('s3', 3, { review: byRole });
+    given(decider, reviewed, as(EDITOR))
+      .when({ type: 'AddStep', data: { step: added } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownersOnly);
+    given(decider, reviewed, as(EDITOR))
+      .when({ type: 'RemoveStep', data: { stepId: 's1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.stepHasRule);
+    // A step without a rule is the editor's to remove.
+    expect(
+      given(decider, reviewed, as(EDITOR))
+        .when({ type: 'RemoveStep', data: { stepId: 's2' } })
+        .events(),
+    ).toHaveLength(1);
+    given(decider, reviewed, as(EDITOR))
+      .when({ type: 'DeleteFlow', data: {} })
+      .thenThrows('forbidden', REVIEW_MESSAGES.flowHasRules('delete it'));
+    given(decider, reviewed, as(EDITOR))
+      .when({ type: 'MoveFlow', data: { workspaceId: 'w2' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.flowHasRules('move it out of the workspace'));
+    given(decider, [], as(EDITOR))
+      .when({
+        type: 'CreateFlow',
+        data: {
+          flowId: 'f2',
+          origin: 'json-import',
+          workspaceId: WORKSPACE,
+          details: DETAILS,
+          steps: [step('s1', 1, { review: byRole })],
+        },
+      })
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownersOnly);
+    // A version from before the rule was set: restoring it would remove the rule.
+    const ruleSet: FlowEvent = {
+      type: 'StepEdited',
+      data: { stepId: 's1', before: { review: null }, after: { review: byRole }, at: NOW },
+    };
+    const history = [inWorkspace([step('s1', 1)]), ruleSet];
+    const past = fold(decider, history.slice(0, 1));
+    given(decider, history, as(EDITOR))
+      .when({ type: 'RestoreVersion', data: { version: 1, past } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.versionHasOtherRules);
+    expect(
+      given(decider, history, as(OWNER))
+        .when({ type: 'RestoreVersion', data: { version: 1, past } })
+        .events(),
+    ).toHaveLength(1);
+  });
+
+  it('is refused on save when no one but the person saving could meet it', () => {
+    const saving = (review: StepReview) => given(decider, reviewed, as(OWNER)).when(edit('s2', review));
+    saving(byMembers([OWNER])).thenThrows('rule_violated', REVIEW_MESSAGES.onlyYou);
+    saving(byMembers([OWNER], { selfApproval: true })).thenThrows('rule_violated', REVIEW_MESSAGES.onlyYou);
+    saving(byMembers([OWNER, 'u3'], { approvals: 2 })).thenThrows(
+      'rule_violated',
+      REVIEW_MESSAGES.tooFewOthers(1),
+    );
+    expect(saving(byMembers([OWNER, 'u3'], { approvals: 2, selfApproval: true })).events()).toHaveLength(1);
+    saving(byMembers(['u4'])).thenThrows('rule_violated', REVIEW_MESSAGES.notAReviewer);
+    saving(byMembers(['stranger'])).thenThrows('rule_violated', REVIEW_MESSAGES.notAReviewer);
+    saving({ ...byRole, approvals: 2 }).thenThrows(
+      'rule_violated',
+      REVIEW_MESSAGES.tooFewOfRole('reviewer', 1),
+    );
+    // The owner holding the role is the one saving: no other owner.
+    saving({ ...byRole, role: 'owner' }).thenThrows(
+      'rule_violated',
+      REVIEW_MESSAGES.tooFewOfRole('owner', 0),
+    );
+    expect(saving(byMembers([EDITOR, 'u3'], { approvals: 2 })).events()).toHaveLength(1);
+  });
+
+  it("keeps a flow of its owner's own as it was: its owner sets a runner's rule", () => {
+    given(decider, [created()], atVersion)
+      .when(edit('s1', { by: 'runner', approvals: 1, selfApproval: true }))
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: {
+            stepId: 's1',
+            before: {},
+            after: { review: { by: 'runner', approvals: 1, selfApproval: true } },
+            at: NOW,
+          },
+        },
+      ]);
   });
 });

@@ -7,7 +7,14 @@ import {
   MULTIPLE_CHOICE_NEEDS_CHOICE,
   normaliseStepConfig,
 } from '../flow';
-import { asksAnotherPerson, REVIEW_MESSAGES } from '../step-review';
+import {
+  asksAnotherPerson,
+  REVIEW_MESSAGES,
+  requireMeetableRule,
+  requireRuleOwner,
+  type StepReview,
+  sameReview,
+} from '../step-review';
 import type { FlowCommand, FlowContext } from './commands';
 import { type FlowEvent, type FlowState, inStepOrder, type StepFields, type VersionedStep } from './events';
 
@@ -115,6 +122,11 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     const steps = inStepOrder(command.data.steps.map((step) => normaliseStepConfig(step)));
     for (const step of steps) checkInputSources(steps, step);
     checkReviews(steps, command.data.workspaceId ?? null);
+    checkRuleChanges(
+      steps.map((step) => [null, step.review]),
+      command.data.workspaceId ?? null,
+      context,
+    );
     checkFlowSize(steps);
     // A flow of its maker's own records no workspace: its first event reads as it always has.
     const workspace = command.data.workspaceId ? { workspaceId: command.data.workspaceId } : {};
@@ -140,6 +152,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
       checkReviews([added], state.workspaceId);
+      checkRuleChanges([[null, added.review]], state.workspaceId, context);
       if (!hasTheChoicesItsModeNeeds(added)) throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
       checkFlowSize([...state.steps, added]);
       return [{ type: 'StepAdded', data: { step: added, at } }];
@@ -150,7 +163,10 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       checkInputSources(state.steps, next);
       const { before, after } = changed(current, next, STEP_FIELD_NAMES);
       if (Object.keys(after).length === 0) return [];
-      if ('review' in after) checkReviews([next], state.workspaceId);
+      if ('review' in after) {
+        checkReviews([next], state.workspaceId);
+        checkRuleChanges([[current.review, next.review]], state.workspaceId, context);
+      }
       // Checked when the edit touches them: a step saved before the rule keeps its other edits.
       if (('outputMode' in after || 'choices' in after) && !hasTheChoicesItsModeNeeds(next))
         throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
@@ -160,8 +176,11 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       );
       return [{ type: 'StepEdited', data: { stepId: current.id, before, after, at } }];
     }
-    case 'RemoveStep':
-      return [{ type: 'StepRemoved', data: { step: stepOf(state, command.data.stepId), at } }];
+    case 'RemoveStep': {
+      const step = stepOf(state, command.data.stepId);
+      checkRuleChanges([[step.review, null]], state.workspaceId, context, REVIEW_MESSAGES.stepHasRule);
+      return [{ type: 'StepRemoved', data: { step, at } }];
+    }
     case 'ReorderSteps': {
       const orders = command.data.orders.flatMap(({ stepId, order }) => {
         const before = stepOf(state, stepId).order;
@@ -175,14 +194,35 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
         throw notFound(`Version ${version} not found`);
       if (version === context.version) throw ruleViolated(`Version ${version} is the current version`);
       checkFlowSize(past.steps);
+      const ids = new Set([...state.steps, ...past.steps].map((step) => step.id));
+      const ruleOf = (steps: VersionedStep[], id: string) => steps.find((step) => step.id === id)?.review;
+      checkRuleChanges(
+        [...ids].map((id) => [ruleOf(state.steps, id), ruleOf(past.steps, id)]),
+        state.workspaceId,
+        context,
+        REVIEW_MESSAGES.versionHasOtherRules,
+      );
       return [{ type: 'FlowRestored', data: { version, details: past.details, steps: past.steps, at } }];
     }
     case 'DeleteFlow':
+      checkRuleChanges(
+        state.steps.map((step) => [step.review, null]),
+        state.workspaceId,
+        context,
+        REVIEW_MESSAGES.flowHasRules('delete it'),
+      );
       return [{ type: 'FlowDeleted', data: { at } }];
     case 'MoveFlow': {
       const to = command.data.workspaceId;
       if (to === state.workspaceId) return [];
       checkReviews(state.steps, to);
+      // The rules go with the flow, out of reach of the workspace's owners.
+      checkRuleChanges(
+        state.steps.map((step) => [step.review, null]),
+        state.workspaceId,
+        context,
+        REVIEW_MESSAGES.flowHasRules('move it out of the workspace'),
+      );
       return [{ type: 'FlowMoved', data: { from: state.workspaceId, to, at } }];
     }
   }
@@ -198,6 +238,23 @@ function stepOf(state: FlowState, stepId: string): VersionedStep {
 function checkReviews(steps: Pick<VersionedStep, 'review'>[], workspaceId: string | null) {
   if (workspaceId === null && steps.some((step) => asksAnotherPerson(step.review)))
     throw ruleViolated(REVIEW_MESSAGES.notInWorkspace);
+}
+
+/**
+ * The review rules a command changes, each as it was and as it would be (null: none): in a workspace only
+ * its owners change them, and a rule they save must be one someone other than them can meet. A flow of its
+ * owner's own has no one else, so its owner changes its rules as before.
+ */
+function checkRuleChanges(
+  changes: [StepReview | null | undefined, StepReview | null | undefined][],
+  workspaceId: string | null,
+  context: FlowContext,
+  refusal: string = REVIEW_MESSAGES.ownersOnly,
+) {
+  const changed = changes.filter(([before, after]) => !sameReview(before, after));
+  if (workspaceId === null || changed.length === 0) return;
+  requireRuleOwner(context.role, refusal);
+  for (const [, after] of changed) requireMeetableRule(after, context.members, context.userId);
 }
 
 /** Input sources may only name earlier steps of the same flow. */

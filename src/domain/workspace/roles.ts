@@ -20,6 +20,12 @@ export const ROLE_ACTIONS: Record<Role, readonly Action[]> = {
   auditor: ['read', 'watch'],
 };
 
+/**
+ * A workspace's flow goes back to its owner's own flows only by its owner's hand (the person who made it or
+ * brought it in): a member who may change it may not make it someone's private flow.
+ */
+export const mayTakeBack = (actor: string, ownerId: string): boolean => actor === ownerId;
+
 /** May a member in `role` do `action` to the workspace's records? No role (not a member): nothing. */
 export const roleMay = (role: Role | null | undefined, action: Action): boolean =>
   role != null && ROLE_ACTIONS[role].includes(action);

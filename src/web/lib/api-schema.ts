@@ -1699,6 +1699,13 @@ export interface operations {
               updatedAt: string;
               stepCount: number;
               lastRun: string | null;
+              /**
+               * Format: uuid
+               * @description The flow's owner: who made it, or brought it in; only they move it back to their own flows
+               */
+              userId: string;
+              /** @description Whether a step has a review rule: in a workspace only its owners move such a flow out of it */
+              reviewRules: boolean;
             })[]) | ({
             items: ({
                 /** Format: uuid */
@@ -1712,6 +1719,13 @@ export interface operations {
                 updatedAt: string;
                 stepCount: number;
                 lastRun: string | null;
+                /**
+                 * Format: uuid
+                 * @description The flow's owner: who made it, or brought it in; only they move it back to their own flows
+                 */
+                userId: string;
+                /** @description Whether a step has a review rule: in a workspace only its owners move such a flow out of it */
+                reviewRules: boolean;
               })[];
             nextCursor: string | null;
           });

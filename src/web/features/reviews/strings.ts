@@ -90,6 +90,21 @@ export const reviewRule = {
     auditor: 'auditor',
   },
   saveFailed: 'Không thể lưu người duyệt',
+  save: 'Lưu người duyệt',
+  saving: 'Đang lưu...',
+  discard: 'Hoàn tác',
+  unsaved: 'Có thay đổi chưa lưu: bấm Lưu để ghi thành một version của flow.',
+  approvalsInvalid: (max: number) => `Nhập số nguyên từ 1 đến ${max}.`,
+  you: '(bạn)',
+  ownersOnly: 'Chỉ owner của workspace mới đổi được quy tắc review.',
+  shown: {
+    who: 'Ai duyệt',
+    approvals: 'Số người cần approve',
+    due: 'Hạn duyệt',
+    noDue: 'Không có hạn',
+    dueIn: (hours: number) => `${hours} giờ`,
+    onDue: 'Khi quá hạn',
+  },
 };
 
 export const requestReview = {

@@ -25,6 +25,8 @@ export function useCreateFlow() {
         status: flow.status,
         stepCount: 0,
         lastRun: null,
+        userId: flow.userId,
+        reviewRules: false,
         createdAt: flow.createdAt,
         updatedAt: flow.updatedAt,
       };

@@ -8,11 +8,14 @@ import { Input } from '@/components/ui/field';
 import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
+import { useUser } from '@/features/auth/api/get-user';
 import { cn } from '@/lib/cn';
 import { type FlowListItem, useFlowPages } from '@/lib/flows-query';
 import { itemsOf } from '@/lib/paged-list';
 import { flowsList as t, toasts, workspaceRoles } from '@/lib/strings';
 import { mayDo, mayMakeFlows, type UserWorkspace, useWorkspaces } from '@/lib/workspace-roles';
+import { mayChangeReviewRule } from '../../../../domain/step-review';
+import { mayTakeBack } from '../../../../domain/workspace/roles';
 import { useDeleteFlow } from '../api/delete-flow';
 import { useMoveFlow } from '../api/move-flow';
 import { flowPlaces } from '../strings';
@@ -90,15 +93,25 @@ export function FlowsPage() {
   const flows = pages.data ? itemsOf(pages.data) : undefined;
   const moveFlow = useMoveFlow();
   const toast = useToast();
+  const { user } = useUser();
   const mayCreate = place === null || mayMakeFlows(place.role);
-  // Moves go to a workspace where the user makes flows, or back to their own: only a flow's owner may take
-  // a workspace's flow back (the server says so when another tries).
+  // Moves go to a workspace where the user makes flows, or back to their own.
   const moveTargets: MoveTarget[] = [
     ...(place === null ? [] : [{ workspaceId: null, name: flowPlaces.mine }]),
     ...workspaces
       .filter((workspace) => workspace.id !== workspaceId && mayMakeFlows(workspace.role))
       .map((workspace) => ({ workspaceId: workspace.id, name: workspace.name })),
   ];
+  // A flow whose steps have review rules leaves a workspace, or is deleted, only by an owner of it.
+  const mayLetGo = (flow: FlowListItem) =>
+    place === null || !flow.reviewRules || mayChangeReviewRule(place.role);
+  // Back to one's own flows only a flow's owner takes it, as the server decides.
+  const targetsOf = (flow: FlowListItem) =>
+    mayCreate && mayLetGo(flow)
+      ? moveTargets.filter(
+          (target) => target.workspaceId !== null || (user !== null && mayTakeBack(user.id, flow.userId)),
+        )
+      : [];
   const move = (flow: FlowListItem, target: MoveTarget) =>
     moveFlow.mutate(
       { flowId: flow.id, workspaceId: target.workspaceId },
@@ -204,8 +217,8 @@ export function FlowsPage() {
                 key={flow.id}
                 flow={flow}
                 onDelete={remove}
-                mayDelete={place === null || mayDo(place.role, 'change')}
-                moveTargets={mayCreate ? moveTargets : []}
+                mayDelete={place === null || (mayDo(place.role, 'change') && mayLetGo(flow))}
+                moveTargets={targetsOf(flow)}
                 onMove={move}
               />
             ))}

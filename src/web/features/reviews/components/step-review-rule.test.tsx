@@ -3,9 +3,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type User, userQueryOptions } from '@/features/auth/api/get-user';
 import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
+import { type WorkspaceRole, workspacesQueryOptions } from '@/lib/workspace-roles';
 import { aFlowStep } from '../../../../domain/execution/testing';
 import { StepReviewRule } from './step-review-rule';
 
@@ -22,8 +24,17 @@ const members = [
   { userId: DUNG, name: 'Dũng Võ', email: 'dung@example.com', role: 'auditor' },
 ] as const;
 
-function renderIn(workspaceId: string | null, shown: Step = step) {
+/** The step's rule as `role` in the flow's workspace sees it; the person editing is Ana. */
+function renderIn(workspaceId: string | null, shown: Step = step, role: WorkspaceRole = 'owner') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  client.setQueryData(userQueryOptions.queryKey, {
+    id: ANA,
+    email: 'ana@example.com',
+    firstName: 'Ana',
+    lastName: 'Lê',
+  } as User);
+  if (workspaceId)
+    client.setQueryData(workspacesQueryOptions.queryKey, [{ id: workspaceId, name: 'Team', role }]);
   client.setQueryData(flowQueryOptions('flow-1').queryKey, {
     id: 'flow-1',
     userId: 'user-1',
@@ -83,7 +94,7 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('step-review-rule')).toBeNull();
   });
 
-  it('saves a role as who approves, on the flow version the tab read', async () => {
+  it('saves a role as who approves with Save, once, on the flow version the tab read', async () => {
     const user = userEvent.setup();
     const review = { by: 'role', role: 'reviewer', approvals: 1, selfApproval: false };
     fetchMock.mockResolvedValue(
@@ -93,27 +104,33 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
       }),
     );
     renderIn('workspace-1');
+    expect(screen.queryByTestId('step-review-save')).toBeNull();
     await user.selectOptions(screen.getByTestId('step-review-by'), 'reviewer');
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
-    const [input, init] = fetchMock.mock.calls[0]!;
-    const request =
-      input instanceof Request ? input : new Request(new URL(String(input), 'http://app'), init);
-    expect(request.method).toBe('PUT');
+    await user.clear(screen.getByTestId('step-review-approvals'));
+    await user.type(screen.getByTestId('step-review-approvals'), '2');
+    await user.clear(screen.getByTestId('step-review-approvals'));
+    await user.type(screen.getByTestId('step-review-approvals'), '1');
+    // Choosing and typing saves nothing: Save does.
+    expect(saves()).toHaveLength(0);
+    await user.click(screen.getByTestId('step-review-save'));
+    await vi.waitFor(() => expect(saves()).toHaveLength(1));
+    const [input, init] = saves()[0]!;
+    const request = toRequest(input, init);
     expect(request.url).toMatch(new RegExp(`/api/steps/${step.id}$`));
     expect(request.headers.get('if-match')).toBe('"3"');
     expect(await request.json()).toEqual({ review: { by: 'role', role: 'reviewer', approvals: 1 } });
   });
 
-  it('picks named members among those who may review, saving once someone is picked', async () => {
+  it('picks named members among those who may review, never the person editing, and saves them in one save', async () => {
     const user = userEvent.setup();
     renderIn('workspace-1');
     await user.selectOptions(screen.getByTestId('step-review-by'), 'members');
-    // Choosing named members saves nothing yet: nobody is picked.
-    expect(saves()).toHaveLength(0);
     const list = screen.getByTestId('step-review-members');
-    expect(list.textContent).toContain('Ana Lê');
     expect(list.textContent).toContain('Bình Trần');
     expect(list.textContent).toContain('Chi Phạm');
+    // The person editing (Ana, an owner) is not offered: someone else must meet the rule.
+    expect(list.textContent).not.toContain('Ana Lê');
+    expect(screen.queryByTestId(`step-review-member-${ANA}`)).toBeNull();
     // An auditor cannot review: not offered.
     expect(list.textContent).not.toContain('Dũng Võ');
     expect(screen.queryByTestId(`step-review-member-${DUNG}`)).toBeNull();
@@ -121,9 +138,17 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     expect(screen.getByRole('checkbox', { name: /Bình Trần/ })).toBe(
       screen.getByTestId(`step-review-member-${BINH}`),
     );
+    // Nobody picked yet: nothing can be saved.
+    expect(screen.getByTestId('step-review-save')).toHaveProperty('disabled', true);
     await user.click(screen.getByLabelText(/Bình Trần/));
+    await user.click(screen.getByLabelText(/Chi Phạm/));
+    await user.clear(screen.getByTestId('step-review-approvals'));
+    await user.type(screen.getByTestId('step-review-approvals'), '2');
+    // Each tick is not a save: the rule is saved once, as one version.
+    expect(saves()).toHaveLength(0);
+    await user.click(screen.getByTestId('step-review-save'));
     await vi.waitFor(() => expect(saves()).toHaveLength(1));
-    expect(await sentRules()).toEqual([{ by: 'members', userIds: [BINH], approvals: 1 }]);
+    expect(await sentRules()).toEqual([{ by: 'members', userIds: [BINH, CHI], approvals: 2 }]);
   });
 
   it('bounds approvals by the people picked and keeps the due time when one is taken off', async () => {
@@ -141,6 +166,8 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     expect((screen.getByTestId('step-review-due-hours') as HTMLInputElement).value).toBe('24');
     expect((screen.getByTestId('step-review-on-due') as HTMLSelectElement).value).toBe('escalate');
     await user.click(screen.getByTestId(`step-review-member-${CHI}`));
+    expect((screen.getByTestId('step-review-approvals') as HTMLInputElement).value).toBe('1');
+    await user.click(screen.getByTestId('step-review-save'));
     await vi.waitFor(() => expect(saves()).toHaveLength(1));
     expect(await sentRules()).toEqual([
       {
@@ -154,7 +181,7 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('saves the due hours on blur, refuses hours out of range, and saves what happens when due', async () => {
+  it('refuses due hours out of range where they are typed, and saves the rule with its due time and what happens then', async () => {
     const user = userEvent.setup();
     const review = { by: 'role' as const, role: 'reviewer' as const, approvals: 1, selfApproval: false };
     renderIn('workspace-1', { ...step, review });
@@ -164,31 +191,13 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
     expect(screen.getByTestId('step-review-on-due')).toHaveProperty('disabled', true);
 
     await user.type(hours, '9000');
-    await user.tab();
     expect(hours.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('alert').textContent).toContain('1 đến 8760');
-    expect(saves()).toHaveLength(0);
+    expect(screen.getByTestId('step-review-save')).toHaveProperty('disabled', true);
 
     await user.clear(hours);
     await user.type(hours, '48');
-    await user.tab();
-    await vi.waitFor(() => expect(saves()).toHaveLength(1));
     expect(hours.getAttribute('aria-invalid')).toBeNull();
-    expect(await sentRules()).toEqual([
-      { by: 'role', role: 'reviewer', approvals: 1, selfApproval: false, dueInHours: 48 },
-    ]);
-  });
-
-  it('saves what happens when due, keeping the rest of the rule', async () => {
-    const user = userEvent.setup();
-    const review = {
-      by: 'role' as const,
-      role: 'editor' as const,
-      approvals: 2,
-      selfApproval: false,
-      dueInHours: 8,
-    };
-    renderIn('workspace-1', { ...step, review });
     const onDue = screen.getByLabelText('Khi quá hạn') as HTMLSelectElement;
     expect([...onDue.options].map((o) => o.textContent)).toEqual([
       'Nhắc lại người duyệt',
@@ -196,9 +205,40 @@ describe("a step's review rule in edit mode", { timeout: 20_000 }, () => {
       'Hết hạn, trả lại người chạy',
     ]);
     await user.selectOptions(onDue, 'fail');
+    expect(saves()).toHaveLength(0);
+    await user.click(screen.getByTestId('step-review-save'));
     await vi.waitFor(() => expect(saves()).toHaveLength(1));
     expect(await sentRules()).toEqual([
-      { by: 'role', role: 'editor', approvals: 2, selfApproval: false, dueInHours: 8, onDue: 'fail' },
+      { by: 'role', role: 'reviewer', approvals: 1, selfApproval: false, dueInHours: 48, onDue: 'fail' },
     ]);
+  });
+
+  it('puts a change back as it was with Hoàn tác, saving nothing', async () => {
+    const user = userEvent.setup();
+    const review = { by: 'role' as const, role: 'editor' as const, approvals: 2, selfApproval: false };
+    renderIn('workspace-1', { ...step, review });
+    await user.selectOptions(screen.getByTestId('step-review-by'), 'runner');
+    await user.click(screen.getByTestId('step-review-discard'));
+    expect((screen.getByTestId('step-review-by') as HTMLSelectElement).value).toBe('editor');
+    expect(screen.queryByTestId('step-review-save')).toBeNull();
+    expect(saves()).toHaveLength(0);
+  });
+
+  it('shows the rule without controls to one who is not an owner of the workspace, saying who may change it', () => {
+    const review = {
+      by: 'members' as const,
+      userIds: [BINH],
+      approvals: 1,
+      selfApproval: false,
+      dueInHours: 8,
+    };
+    renderIn('workspace-1', { ...step, review }, 'editor');
+    const card = screen.getByTestId('step-review-rule');
+    expect(screen.getByTestId('step-review-owners-only').textContent).toBe(
+      'Chỉ owner của workspace mới đổi được quy tắc review.',
+    );
+    expect(card.textContent).toContain('Bình Trần');
+    expect(card.textContent).toContain('8 giờ');
+    expect(card.querySelectorAll('select, input, button')).toHaveLength(0);
   });
 });

@@ -1,15 +1,18 @@
 import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/field';
+import { useUser } from '@/features/auth/api/get-user';
 import { useFlow } from '@/features/flow-workspace/api/get-flow';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { type StepChanges, useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { useMembers } from '@/features/workspaces/api/workspaces';
-import { mayDo } from '@/lib/workspace-roles';
+import { mayDo, useWorkspaceRole } from '@/lib/workspace-roles';
 import {
   MAX_DUE_IN_HOURS,
   MAX_REVIEWERS,
+  mayChangeReviewRule,
   ON_DUE,
   type OnDue,
   REVIEW_ROLES,
@@ -24,40 +27,93 @@ type Choice = 'runner' | 'members' | ReviewRole;
 type StoredReview = NonNullable<Step['review']>;
 type RuleInput = NonNullable<StepChanges['review']>;
 
-/** The stored rule as the API takes it back, so that a change to one field keeps the others. */
-function asInput(review: StoredReview): RuleInput {
+/** The rule being edited, as its controls hold it until it is saved. */
+interface Draft {
+  choice: Choice;
+  userIds: string[];
+  /** As typed. */
+  approvals: string;
+  /** As typed; empty: no due time. */
+  dueInHours: string;
+  /** Chosen, or as stored; none: the server's default (remind). */
+  onDue: OnDue | undefined;
+  /** As stored, unless the runner approved before: a new choice keeps it. */
+  selfApproval: boolean | undefined;
+}
+
+function choiceOf(review: StoredReview | null): Choice {
+  if (!review || review.by === 'runner') return 'runner';
+  return review.by === 'members' ? 'members' : (review.role ?? 'reviewer');
+}
+
+function draftOf(review: StoredReview | null): Draft {
   return {
-    by: review.by,
-    ...(review.by === 'members' && review.userIds ? { userIds: review.userIds } : {}),
-    ...(review.by === 'role' && review.role ? { role: review.role } : {}),
-    approvals: review.approvals,
-    selfApproval: review.selfApproval,
-    ...(review.dueInHours === undefined ? {} : { dueInHours: review.dueInHours }),
-    ...(review.onDue === undefined ? {} : { onDue: review.onDue }),
+    choice: choiceOf(review),
+    userIds: review?.by === 'members' ? [...(review.userIds ?? [])] : [],
+    approvals: String(review && review.by !== 'runner' ? review.approvals : 1),
+    dueInHours: review?.dueInHours === undefined ? '' : String(review.dueInHours),
+    onDue: review?.onDue,
+    selfApproval: review && review.by !== 'runner' ? review.selfApproval : undefined,
   };
 }
 
-/** What a new choice of who approves keeps of the rule before: its due time, and its self-approval unless it was the runner's. */
-function keptOf(review: StoredReview | null) {
-  if (!review) return {};
+/** The most approvals the draft may ask: the people picked, or any number up to MAX_REVIEWERS for a role. */
+const maxApprovalsOf = (draft: Draft) =>
+  draft.choice === 'members' ? Math.max(draft.userIds.length, 1) : MAX_REVIEWERS;
+
+const wholeIn = (text: string, min: number, max: number) => {
+  const value = Number(text.trim());
+  return text.trim() !== '' && Number.isInteger(value) && value >= min && value <= max ? value : null;
+};
+
+/**
+ * The rule the draft saves, as the API takes it (null: the runner approves); undefined while it cannot be
+ * saved (nobody picked, approvals or due hours out of range).
+ */
+function ruleOf(draft: Draft): RuleInput | null | undefined {
+  if (draft.choice === 'runner') return null;
+  if (draft.choice === 'members' && draft.userIds.length === 0) return undefined;
+  const approvals = wholeIn(draft.approvals, 1, maxApprovalsOf(draft));
+  if (approvals === null) return undefined;
+  const hours = draft.dueInHours.trim() === '' ? undefined : wholeIn(draft.dueInHours, 1, MAX_DUE_IN_HOURS);
+  if (hours === null) return undefined;
   return {
-    ...(review.by === 'runner' ? {} : { selfApproval: review.selfApproval }),
-    ...(review.dueInHours === undefined ? {} : { dueInHours: review.dueInHours }),
-    ...(review.onDue === undefined ? {} : { onDue: review.onDue }),
+    ...(draft.choice === 'members'
+      ? { by: 'members' as const, userIds: draft.userIds }
+      : { by: 'role' as const, role: draft.choice }),
+    approvals,
+    ...(draft.selfApproval === undefined ? {} : { selfApproval: draft.selfApproval }),
+    ...(hours === undefined ? {} : { dueInHours: hours }),
+    ...(hours === undefined || draft.onDue === undefined ? {} : { onDue: draft.onDue }),
   };
 }
 
 /**
- * Who approves the step's results, saved as soon as it is chosen: its runner, the named members of the
- * flow's workspace who may review, or any member with a role; how many of them; and by when, with what
- * happens once that time has passed. Only a flow in a workspace can ask other people.
+ * May the user change the review rules of the flow's steps (and remove a step that has one)? A flow of their
+ * own: yes; a workspace's: only as an owner of it, as the server decides.
+ */
+export function useMayChangeReviewRules(flowId: string): boolean {
+  const workspaceId = useFlow(flowId).data?.workspaceId;
+  const role = useWorkspaceRole(workspaceId);
+  return !workspaceId || mayChangeReviewRule(role);
+}
+
+/**
+ * Who approves the step's results: its runner, the named members of the flow's workspace who may review
+ * (never the person editing), or any member with a role; how many of them; and by when, with what happens
+ * once that time has passed. Only a flow in a workspace can ask other people, and only an owner of the
+ * workspace changes the rule: anyone else reads it. A change is saved with Save, as one version of the flow.
  */
 export function StepReviewRule({ step, onChanged }: { step: Step; onChanged: () => void }) {
-  const flow = useFlow(step.flowId);
-  const workspaceId = flow.data?.workspaceId;
+  const workspaceId = useFlow(step.flowId).data?.workspaceId;
+  const mayChange = useMayChangeReviewRules(step.flowId);
   if (!workspaceId) return null;
   // A step of its own: what was being picked on another step does not carry over.
-  return <ReviewRuleCard key={step.id} step={step} workspaceId={workspaceId} onChanged={onChanged} />;
+  return mayChange ? (
+    <ReviewRuleCard key={step.id} step={step} workspaceId={workspaceId} onChanged={onChanged} />
+  ) : (
+    <ReviewRuleShown step={step} workspaceId={workspaceId} />
+  );
 }
 
 function ReviewRuleCard({
@@ -76,37 +132,43 @@ function ReviewRuleCard({
   const dueId = useId();
   const dueHintId = useId();
   const onDueId = useId();
-  // "Named members" chosen, nobody picked yet: nothing can be saved until someone is.
-  const [picking, setPicking] = useState(false);
-  const [dueInvalid, setDueInvalid] = useState(false);
   const review = step.review ?? null;
-  const stored: Choice =
-    !review || review.by === 'runner'
-      ? 'runner'
-      : review.by === 'members'
-        ? 'members'
-        : (review.role ?? 'reviewer');
-  const choice: Choice = picking ? 'members' : stored;
-  const picked = stored === 'members' ? (review?.userIds ?? []) : [];
+  const [draft, setDraft] = useState(() => draftOf(review));
+  // The saved rule changed (this save, another tab): the draft starts again from it.
+  const storedKey = JSON.stringify(review);
+  const [draftOfKey, setDraftOfKey] = useState(storedKey);
+  if (draftOfKey !== storedKey) {
+    setDraftOfKey(storedKey);
+    setDraft(draftOf(review));
+  }
   const busy = update.isPending;
+  const rule = ruleOf(draft);
+  const unchanged =
+    JSON.stringify(rule) ===
+    JSON.stringify(review === null || review.by === 'runner' ? null : ruleOf(draftOf(review)));
+  const maxApprovals = maxApprovalsOf(draft);
+  const approvalsInvalid = draft.choice !== 'runner' && wholeIn(draft.approvals, 1, maxApprovals) === null;
+  const dueInvalid =
+    draft.dueInHours.trim() !== '' && wholeIn(draft.dueInHours, 1, MAX_DUE_IN_HOURS) === null;
+  const change = (changes: Partial<Draft>) => setDraft((before) => ({ ...before, ...changes }));
 
-  const save = (changes: StepChanges['review']) =>
-    update.mutate({ stepId: step.id, changes: { review: changes } }, { onSuccess: onChanged });
-  const choose = (next: Choice) => {
-    setPicking(next === 'members' && stored !== 'members');
-    if (next === 'runner') save(null);
-    else if (next !== 'members')
-      save({ by: 'role', role: next, approvals: review?.approvals ?? 1, ...keptOf(review) });
+  // The people picked stay in the draft while another choice is tried: back to named members, they are there.
+  const choose = (choice: Choice) => change({ choice });
+  const pick = (userId: string, checked: boolean) =>
+    setDraft((before) => {
+      const userIds = checked ? [...before.userIds, userId] : before.userIds.filter((id) => id !== userId);
+      // Fewer people picked: no more approvals than they are.
+      const approvals = wholeIn(before.approvals, 1, MAX_REVIEWERS);
+      const bounded =
+        approvals !== null && approvals > Math.max(userIds.length, 1)
+          ? String(Math.max(userIds.length, 1))
+          : before.approvals;
+      return { ...before, userIds, approvals: bounded };
+    });
+  const save = () => {
+    if (rule === undefined) return;
+    update.mutate({ stepId: step.id, changes: { review: rule } }, { onSuccess: onChanged });
   };
-  const pick = (userId: string, checked: boolean) => {
-    const userIds = checked ? [...picked, userId] : picked.filter((id) => id !== userId);
-    if (userIds.length === 0) return;
-    const approvals = Math.min(review?.approvals ?? 1, userIds.length);
-    save({ by: 'members', userIds, approvals, ...keptOf(review) });
-  };
-  const maxApprovals = stored === 'members' ? Math.max(picked.length, 1) : MAX_REVIEWERS;
-  // The rule's own fields show once it is saved as chosen.
-  const saved = review !== null && stored !== 'runner' && choice === stored;
 
   return (
     <Card className="flex flex-col gap-3 p-5" data-testid="step-review-rule">
@@ -122,7 +184,7 @@ function ReviewRuleCard({
           <select
             id={whoId}
             className={selectClasses}
-            value={choice}
+            value={draft.choice}
             disabled={busy}
             onChange={(event) => choose(event.target.value as Choice)}
             data-testid="step-review-by"
@@ -136,75 +198,53 @@ function ReviewRuleCard({
             ))}
           </select>
         </div>
-        {saved ? (
+        {draft.choice !== 'runner' ? (
           <div className="flex flex-col gap-1.5 sm:w-48">
             <label htmlFor={approvalsId} className="text-sm font-medium text-slate-700">
               {t.approvals}
             </label>
             <Input
-              // Read again when the saved rule changes it (fewer people picked, say).
-              key={`${review.approvals}/${maxApprovals}`}
               id={approvalsId}
               type="number"
               min={1}
               max={maxApprovals}
-              defaultValue={review.approvals}
+              value={draft.approvals}
               disabled={busy}
+              aria-invalid={approvalsInvalid || undefined}
               aria-describedby={approvalsHintId}
-              onBlur={(event) => {
-                const approvals = Number(event.target.value);
-                if (Number.isInteger(approvals) && approvals >= 1 && approvals <= maxApprovals) {
-                  if (approvals !== review.approvals) save({ ...asInput(review), approvals });
-                } else event.target.value = String(review.approvals);
-              }}
+              onChange={(event) => change({ approvals: event.target.value })}
               data-testid="step-review-approvals"
             />
-            <p id={approvalsHintId} className="text-xs text-slate-500">
-              {t.approvalsHint(maxApprovals)}
+            <p
+              id={approvalsHintId}
+              className={approvalsInvalid ? 'text-xs text-red-600' : 'text-xs text-slate-500'}
+            >
+              {approvalsInvalid ? t.approvalsInvalid(maxApprovals) : t.approvalsHint(maxApprovals)}
             </p>
           </div>
         ) : null}
       </div>
-      {choice === 'members' ? (
-        <MemberPicker workspaceId={workspaceId} picked={picked} disabled={busy} onPick={pick} />
+      {draft.choice === 'members' ? (
+        <MemberPicker workspaceId={workspaceId} picked={draft.userIds} disabled={busy} onPick={pick} />
       ) : null}
-      {saved ? (
+      {draft.choice !== 'runner' ? (
         <div className="flex flex-col gap-3 sm:flex-row">
           <div className="flex flex-1 flex-col gap-1.5">
             <label htmlFor={dueId} className="text-sm font-medium text-slate-700">
               {t.dueInHours}
             </label>
             <Input
-              key={review.dueInHours ?? 'none'}
               id={dueId}
               type="number"
               inputMode="numeric"
               min={1}
               max={MAX_DUE_IN_HOURS}
               step={1}
-              defaultValue={review.dueInHours ?? ''}
+              value={draft.dueInHours}
               disabled={busy}
               aria-invalid={dueInvalid || undefined}
               aria-describedby={dueHintId}
-              onChange={() => setDueInvalid(false)}
-              onBlur={(event) => {
-                const text = event.target.value.trim();
-                if (text === '') {
-                  setDueInvalid(false);
-                  if (review.dueInHours !== undefined) {
-                    const { dueInHours: _, ...rest } = asInput(review);
-                    save(rest);
-                  }
-                  return;
-                }
-                const hours = Number(text);
-                if (!Number.isInteger(hours) || hours < 1 || hours > MAX_DUE_IN_HOURS) {
-                  setDueInvalid(true);
-                  return;
-                }
-                setDueInvalid(false);
-                if (hours !== review.dueInHours) save({ ...asInput(review), dueInHours: hours });
-              }}
+              onChange={(event) => change({ dueInHours: event.target.value })}
               data-testid="step-review-due-hours"
             />
             <p
@@ -223,9 +263,9 @@ function ReviewRuleCard({
             <select
               id={onDueId}
               className={selectClasses}
-              value={review.onDue ?? 'remind'}
-              disabled={busy || review.dueInHours === undefined}
-              onChange={(event) => save({ ...asInput(review), onDue: event.target.value as OnDue })}
+              value={draft.onDue ?? 'remind'}
+              disabled={busy || draft.dueInHours.trim() === '' || dueInvalid}
+              onChange={(event) => change({ onDue: event.target.value as OnDue })}
               data-testid="step-review-on-due"
             >
               {ON_DUE.map((onDue) => (
@@ -237,6 +277,74 @@ function ReviewRuleCard({
           </div>
         </div>
       ) : null}
+      {unchanged ? null : (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            size="sm"
+            onClick={save}
+            disabled={busy || rule === undefined}
+            data-testid="step-review-save"
+          >
+            {busy ? t.saving : t.save}
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => setDraft(draftOf(review))}
+            disabled={busy}
+            data-testid="step-review-discard"
+          >
+            {t.discard}
+          </Button>
+          <p className="text-xs text-slate-500">{t.unsaved}</p>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** The rule as it is, for a member who may not change it: what it asks, and who may change it. */
+function ReviewRuleShown({ step, workspaceId }: { step: Step; workspaceId: string }) {
+  const review = step.review ?? null;
+  const members = useMembers(workspaceId);
+  const choice = choiceOf(review);
+  const nameOf = (userId: string) =>
+    members.data?.find((member) => member.userId === userId)?.name ?? t.formerMember;
+  const rows: [string, string][] = [
+    [
+      t.shown.who,
+      choice === 'members'
+        ? `${t.members}: ${(review?.userIds ?? []).map(nameOf).join(', ')}`
+        : choice === 'runner'
+          ? t.options.runner
+          : t.options[choice],
+    ],
+  ];
+  if (review && review.by !== 'runner') {
+    rows.push([t.shown.approvals, String(review.approvals)]);
+    rows.push([
+      t.shown.due,
+      review.dueInHours === undefined ? t.shown.noDue : t.shown.dueIn(review.dueInHours),
+    ]);
+    if (review.dueInHours !== undefined) rows.push([t.shown.onDue, t.onDueOptions[review.onDue ?? 'remind']]);
+  }
+  return (
+    <Card className="flex flex-col gap-3 p-5" data-testid="step-review-rule">
+      <div>
+        <h3 className="font-semibold text-slate-900">{t.title}</h3>
+        <p className="text-sm text-slate-600">{t.description}</p>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="step-review-shown">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-500">{term}</dt>
+            <dd className="text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-sm text-slate-600" data-testid="step-review-owners-only">
+        {t.ownersOnly}
+      </p>
     </Card>
   );
 }
@@ -254,17 +362,23 @@ function MemberPicker({
   onPick: (userId: string, checked: boolean) => void;
 }) {
   const members = useMembers(workspaceId);
+  const { user } = useUser();
   const legendId = useId();
   const idPrefix = useId();
   if (members.isPending) return <p className="text-sm text-slate-500">{t.membersLoading}</p>;
   if (members.isError) return <p className="text-sm text-red-600">{t.membersLoadFailed}</p>;
-  const reviewers = members.data.filter((member) => mayDo(member.role, 'review'));
+  // The person editing is never offered: a rule needs someone else to meet it. Named already (by another
+  // owner), they are shown, to be taken off.
+  const reviewers = members.data.filter(
+    (member) =>
+      mayDo(member.role, 'review') && (member.userId !== user?.id || picked.includes(member.userId)),
+  );
   // Someone picked before who may no longer review is still shown, to be taken off.
   const gone = picked.filter((id) => !reviewers.some((member) => member.userId === id));
   const rows = [
     ...reviewers.map((member) => ({
       userId: member.userId,
-      name: member.name,
+      name: member.userId === user?.id ? `${member.name} ${t.you}` : member.name,
       role: t.roleName[member.role],
     })),
     ...gone.map((userId) => ({ userId, name: t.formerMember, role: null })),

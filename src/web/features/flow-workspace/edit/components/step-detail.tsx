@@ -8,7 +8,7 @@ import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { editMode as t } from '@/features/flow-workspace/strings';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
-import { StepReviewRule } from '@/features/reviews/components/step-review-rule';
+import { StepReviewRule, useMayChangeReviewRules } from '@/features/reviews/components/step-review-rule';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode, toasts } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
@@ -43,6 +43,9 @@ export function StepDetail({
   const { draft, startEditing, stopEditing, change } = useStepDraft(step);
   const mayChange = useMay('change');
   const mayRun = useMay('run');
+  // A step with a review rule is removed only by whoever may change the rule.
+  const mayChangeRules = useMayChangeReviewRules(step.flowId);
+  const mayRemove = mayChange && (step.review == null || mayChangeRules);
   const updateStep = useUpdateStep(step.flowId, {
     title: toasts.updateStepFailed,
     messageOr: toasts.updateStepFailed,
@@ -103,7 +106,7 @@ export function StepDetail({
             {t.edit}
           </Button>
         )}
-        {mayChange ? (
+        {mayRemove ? (
           <Button
             variant="destructive"
             size="sm"
