@@ -1,6 +1,7 @@
 import { DomainError } from '../errors';
 import { asksAnotherPerson, MAX_REVIEWERS, requireApprovers, type StepReview } from '../step-review';
 import type { Role } from '../workspace/events';
+import { roleMay } from '../workspace/roles';
 import type { ExecutionEvent, ExecutionState, Review } from './types';
 
 /** How far ahead a review may be due. */
