@@ -19,13 +19,13 @@ export async function databaseNow(sql: Sql): Promise<number> {
 /** How far `clock` is ahead of the database's (negative: behind), in ms. */
 export async function clockSkewMs(sql: Sql, clock: Clock): Promise<number> {
   const sent = clock();
-  const [row] = await sql<{ now: Date }[]>`SELECT now() AS now`;
-  return skewOf(sent, clock(), row!.now);
+  const now = await databaseNow(sql);
+  return skewOf(sent, clock(), now);
 }
 
 /** The skew a statement read `now()` with: the database's time against the middle of the round trip. */
-export const skewOf = (sent: number, received: number, databaseNow: Date) =>
-  Math.round((sent + received) / 2 - databaseNow.getTime());
+export const skewOf = (sent: number, received: number, databaseNowMs: number) =>
+  Math.round((sent + received) / 2 - databaseNowMs);
 
 export const isClockSkewed = (skewMs: number) => Math.abs(skewMs) > CLOCK_SKEW_LIMIT_MS;
 

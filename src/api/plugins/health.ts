@@ -77,7 +77,7 @@ async function databaseState(
   const sent = clock();
   const query = sql<{ now: Date; names: string[] }[]>`
     SELECT now() AS now, ARRAY(SELECT name FROM schema_migrations) AS names`.then(
-    ([row]) => ({ applied: new Set(row!.names), clockSkewMs: skewOf(sent, clock(), row!.now) }),
+    ([row]) => ({ applied: new Set(row!.names), clockSkewMs: skewOf(sent, clock(), row!.now.getTime()) }),
     () => null,
   );
   let timer: NodeJS.Timeout | undefined;
