@@ -14,9 +14,9 @@ export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
  * The tests' pools are small, as vitest runs availableParallelism() + 1 test files at once (3 on CI's two
  * cores) against one PostgreSQL, CI's own allowing 100 connections. One server instance of a test (an app of
  * test-app.ts, or a server process given TEST_POOL_ENV) opens at most TEST_POOL_SIZE + 1 LISTEN + the job
- * queue's 2 = 7; a file holds one such instance, two at most, or the cluster test's three processes and its
- * own pool: at most 4 × 7 + 2 = 30 connections per worker, 90 for three, and far fewer at once in practice.
- * The database's admin connection is open only while the database is made and dropped.
+ * queue's 2 = 7. A test file holds at most three instances at once beside its database's pool (the cluster
+ * test's three processes, the database restart test's three apps): 3 × 7 + 4 = 25 connections per worker, 75
+ * for three workers. The admin connection is open only while a test database is made or dropped.
  */
 export const TEST_POOL_SIZE = 4;
 
