@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { connect } from '../src/api/database/connection';
 import { createOwnKeyCipher } from '../src/api/own-key-cipher';
 import { PROJECT_ROOT } from '../src/api/project-root';
@@ -138,6 +138,8 @@ describe('backup and restore', () => {
         }
       }),
     );
+    // Taken once writes of the load have committed, so the snapshot holds some and misses others.
+    await vi.waitFor(() => expect(rounds).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
     const backedUp = await tool(['backup', file], {
       DATABASE_URL: source.db.url,
       APP_SECRET: TEST_APP_SECRET,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aFlowStep } from '../src/domain/execution/testing';
 import { type FlowEvent, flowStreamId, type VersionedStep } from '../src/domain/flow/events';
 import type { RecordedEvent } from '../src/eventstore';
+import { TEST_POOL_ENV } from './support/database';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -43,7 +44,7 @@ describe('npm run events', () => {
   let executionId: string;
   let events: RecordedEvent[];
 
-  const env = () => ({ ...process.env, DATABASE_URL: t.db.url, NO_COLOR: '1' });
+  const env = () => ({ ...process.env, ...TEST_POOL_ENV, DATABASE_URL: t.db.url, NO_COLOR: '1' });
 
   function runEvents(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/api/database/connection';
 import {
   type Checkpoint,
@@ -22,12 +22,15 @@ beforeAll(async () => {
   db = await createTestDatabase();
   store = new EventStore(db.sql);
 });
+// Each test's pools are closed after it: the races open ten at a time, and the file's connections stay few.
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.end({ timeout: 5 })));
+});
 afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end({ timeout: 5 })));
   await db.drop();
 });
 
-/** A connection pool of its own, as another server process would have. */
+/** A connection pool of its own, as another server process would have; closed after the test. */
 function anotherPool(max = 1): Sql {
   const pool = connect(db.url, { max, appSecret: TEST_APP_SECRET });
   pools.push(pool);

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
@@ -12,18 +14,20 @@ describe('health checks', () => {
   let db: TestDatabase;
   let line: DatabaseLine;
   let app: FastifyInstance;
+  let sql: Sql;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     const opened = await lineTo(db.url);
     line = opened.line;
-    const sql = connect(opened.url, { appSecret: TEST_APP_SECRET });
     const config = testConfig({ databaseUrl: opened.url });
+    sql = connect(opened.url, { max: config.databasePoolSize, appSecret: TEST_APP_SECRET });
     app = await buildApp({ config, sql, store: new EventStore(sql) });
   });
   afterAll(async () => {
     await line.cut();
     await app?.close().catch(() => {});
+    await sql?.end({ timeout: 5 });
     await db?.drop();
   });
 
@@ -81,6 +85,52 @@ describe('health checks', () => {
       { timeout: 15_000, interval: 100 },
     );
     expect((await user.get('/api/flows')).statusCode).toBe(200);
+  });
+
+  it('answer 503 retryable, not 500, while PostgreSQL has no connection to give (too many clients)', async () => {
+    // A role of its own whose CONNECTION LIMIT is then 0: its open connections stay, every new one is refused
+    // with 53300, as when max_connections is reached. A superuser is never limited, so the role is not one; it
+    // acts with the privileges of the role that owns the test database.
+    const role = `limited_${randomBytes(6).toString('hex')}`;
+    await db.sql.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD 'limited'`);
+    await db.sql.unsafe(`GRANT ${(await db.sql`SELECT current_user AS name`)[0]!.name} TO ${role}`);
+    const url = new URL(db.url);
+    url.username = role;
+    url.password = 'limited';
+    const config = testConfig({ databaseUrl: url.toString() });
+    const limitedSql = connect(url.toString(), { max: config.databasePoolSize, appSecret: TEST_APP_SECRET });
+    const limited = await buildApp({ config, sql: limitedSql, store: new EventStore(limitedSql) });
+    try {
+      const user = as(limited, (await signUp(limited, 'Minh')).cookie);
+      expect((await user.get('/api/flows')).statusCode).toBe(200);
+      await db.sql.unsafe(`ALTER ROLE ${role} CONNECTION LIMIT 0`);
+      await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ${role}`;
+      await vi.waitFor(
+        async () => {
+          const [left] =
+            await db.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = ${role}`;
+          expect(left!.n).toBe(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const flows = await user.get('/api/flows');
+      expect(flows.statusCode).toBe(503);
+      expect(flows.headers['content-type']).toContain('application/problem+json');
+      expect(flows.headers['retry-after']).toBe('2');
+      expect(flows.json()).toMatchObject({ code: 'unavailable', message: DATABASE_AWAY, retryable: true });
+      await db.sql.unsafe(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+      await vi.waitFor(async () => expect((await user.get('/api/flows')).statusCode).toBe(200), {
+        timeout: 15_000,
+        interval: 100,
+      });
+    } finally {
+      await db.sql.unsafe(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+      await limited.close().catch(() => {});
+      await limitedSql.end({ timeout: 5 });
+      await db.sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ${role}`;
+      await db.sql.unsafe(`DROP OWNED BY ${role}`);
+      await db.sql.unsafe(`DROP ROLE ${role}`);
+    }
   });
 
   it('say draining from the first moment of a graceful stop, while /healthz still answers', async () => {

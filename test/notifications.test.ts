@@ -17,8 +17,12 @@ import {
   signUp,
   TEST_APP_SECRET,
   type TestApp,
+  testConfig,
 } from './support/test-app';
 import { receiver } from './support/webhook-receiver';
+
+/** A job queue made by a test itself has the pool of a test app's (see TEST_POOL_SIZE). */
+const queuePool = { poolSize: testConfig().jobQueuePoolSize };
 
 const offline = {
   resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
@@ -407,7 +411,12 @@ describe('a timer across server processes (the built server: `npm run build` fir
     const env = { SMTP_URL: box.url, QUEUE_POLL_SECONDS: '0.5' };
     const first = await startServerProcess(db.url, env);
     // Scheduled from outside the servers: the queue is the database's, not a process's.
-    const queue = new JobQueue({ databaseUrl: db.url, pollingIntervalSeconds: 0.5, stopTimeoutMs: 1_000 });
+    const queue = new JobQueue({
+      ...queuePool,
+      databaseUrl: db.url,
+      pollingIntervalSeconds: 0.5,
+      stopTimeoutMs: 1_000,
+    });
     await queue.start();
     const at = new Date(Date.now() + 3_000);
     const mail = sealedMail(createOwnKeyCipher(TEST_APP_SECRET), {
@@ -461,7 +470,8 @@ describe('the queue on instances that start together', () => {
     // PostgreSQL ends one of two makings of a queue at once as a deadlock: each instance looks again.
     const queues = Array.from(
       { length: 4 },
-      () => new JobQueue({ databaseUrl: db.url, pollingIntervalSeconds: 1, stopTimeoutMs: 1_000 }),
+      () =>
+        new JobQueue({ ...queuePool, databaseUrl: db.url, pollingIntervalSeconds: 1, stopTimeoutMs: 1_000 }),
     );
     const errors: Error[] = [];
     for (const queue of queues) queue.onError((error) => errors.push(error));

@@ -5,6 +5,7 @@ import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
 import { PostgresSessionStore } from '../src/api/session-store';
 import { EventStore } from '../src/eventstore';
+import { TEST_POOL_SIZE } from './support/database';
 import { createTestApp, signUp, TEST_APP_SECRET, type TestApp, testConfig } from './support/test-app';
 
 /** A connection that counts the statements reading the `sessions` table sent through it (not in transactions). */
@@ -33,7 +34,7 @@ describe('sessions reused within a process', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const raw = connect(t.db.url, { appSecret: TEST_APP_SECRET });
+    const raw = connect(t.db.url, { max: TEST_POOL_SIZE, appSecret: TEST_APP_SECRET });
     ({ sql: secondSql, counter } = countingSessionReads(raw));
     // Reused for far longer than any test takes, however busy the machine: only an ending can drop a copy.
     second = await buildApp(

@@ -10,6 +10,7 @@ import type { KeyCheck, resolveProvider } from '../ai';
 import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { boundConnectionsPerClient } from './client-connections';
+import type { Clock } from './clock';
 import type { Config } from './config';
 import { handleError, sendProblem } from './errors';
 import authPlugin, { isApiPath, routePathOf } from './plugins/auth';
@@ -69,6 +70,8 @@ export interface AppServices {
   checkApiKey?: (key: NewApiKey) => Promise<KeyCheck>;
   /** The database's URL for the job queue's own connections (the embedded one's); default: DATABASE_URL. */
   databaseUrl?: string;
+  /** This process's clock; the default is the machine's (tests give one that is off). */
+  clock?: Clock;
 }
 
 declare module 'fastify' {
@@ -76,6 +79,11 @@ declare module 'fastify' {
     config: Config;
     sql: Sql;
     store: EventStore;
+    /**
+     * This process's clock, checked against the database's (see src/api/clock.ts). What several processes
+     * must agree on, as when a run counts as abandoned, is read from the database's clock instead.
+     */
+    clock: Clock;
   }
 }
 
@@ -109,6 +117,7 @@ export async function buildApp(
   app.decorate('config', services.config);
   app.decorate('sql', services.sql);
   app.decorate('store', services.store);
+  app.decorate('clock', services.clock ?? Date.now);
   const methodsOf = routeMethods(app);
   app.setErrorHandler(handleError);
 

@@ -108,3 +108,20 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('DATABASE_POOL_SIZE', () => {
+  it('is 20 by default, with a job queue pool of 4; a small pool gives a small queue pool', () => {
+    expect(parseEnvironment({})).toMatchObject({ databasePoolSize: 20, jobQueuePoolSize: 4 });
+    expect(parseEnvironment({ DATABASE_POOL_SIZE: '4' })).toMatchObject({
+      databasePoolSize: 4,
+      jobQueuePoolSize: 2,
+    });
+    expect(parseEnvironment({ DATABASE_POOL_SIZE: '100' }).jobQueuePoolSize).toBe(4);
+  });
+
+  it('stops start-up on a pool too small to hold the instance lock and work beside it, or not a number', () => {
+    for (const value of ['2', '0', 'many', '2.5']) {
+      expect(() => parseEnvironment({ DATABASE_POOL_SIZE: value })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+});

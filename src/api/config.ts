@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS, type Limits, MAX_TEXT_CEILING } from '../domain/limits';
 import { modelIdSchema } from '../domain/model-choice';
 import { SNAPSHOT_EVERY } from '../domain/snapshot';
+import { DEFAULT_POOL_SIZE } from './database/connection';
 
 const optionalText = z
   .string()
@@ -56,6 +57,13 @@ const environmentSchema = z.object({
   DATABASE_URL: optionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   ),
+  // The instance lock holds one connection for the process's life: at least two more to work with.
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(3)
+    .max(1_000)
+    .default(DEFAULT_POOL_SIZE),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(5000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -158,6 +166,13 @@ const environmentSchema = z.object({
 
 export interface Config {
   databaseUrl: string | undefined;
+  /**
+   * The most connections the server's pool opens (DATABASE_POOL_SIZE), one of them held for the process's
+   * life by its instance lock. Besides it an instance opens one LISTEN connection and the job queue's pool.
+   */
+  databasePoolSize: number;
+  /** The job queue's own pool (pg-boss): a fifth of the server's, between 2 and 4. */
+  jobQueuePoolSize: number;
   port: number;
   host: string;
   dataDir: string;
@@ -241,6 +256,8 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
   const e = parsed.data;
   return {
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    jobQueuePoolSize: jobQueuePoolSize(e.DATABASE_POOL_SIZE),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -275,6 +292,14 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
   };
+}
+
+/**
+ * The job queue's pool, from the server's: its workers take one job at a time and wait on the models, not on
+ * the database, so a few connections serve them; a small server pool asks for a small queue pool too.
+ */
+export function jobQueuePoolSize(databasePoolSize: number): number {
+  return Math.min(4, Math.max(2, Math.ceil(databasePoolSize / 5)));
 }
 
 /** APP_SECRET, or one generated once into DATA_DIR (mode 0600) so sessions and stored keys survive restarts. */

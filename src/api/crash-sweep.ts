@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import type { ExecutionState } from '../domain/execution/types';
 import { type CrashSweepFacts, INTERRUPTED, isInterrupted } from '../domain/interrupted-runs';
+import { databaseNow } from './clock';
 import type { RetryPolicy } from './commands/retry-policy';
 import type { Config } from './config';
 import type { ExecutionCommands } from './executions/execution-commands';
@@ -64,7 +65,9 @@ export class CrashSweep {
     const { sql, instance } = this.deps;
     // This process's own lock first: were it lost, the others would take its runs for a dead process's.
     await instance.keepHeld();
-    const now = Date.now();
+    // The database's clock, never this process's: the runs' starts are judged by every process alike, and a
+    // process whose clock runs days ahead must not take another's live runs for abandoned.
+    const now = await databaseNow(sql);
     const startedBefore = new Date(now - olderThanMs).toISOString();
     const abandonedBefore = new Date(now - olderThanMs - recordingOutcomeMs(this.deps.retry)).toISOString();
     const [steps, master] = await Promise.all([

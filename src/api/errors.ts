@@ -60,14 +60,15 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /**
- * The database is away (restarting, unreachable, shutting down): PostgreSQL's connection exceptions (08)
- * and operator interventions (57P01-57P03: terminated, crashed, starting or stopping), or a connection
- * postgres.js could not make or lost.
+ * The database is away (restarting, unreachable, shutting down, or with no connection to spare): PostgreSQL's
+ * connection exceptions (08), operator interventions (57P01-57P03: terminated, crashed, starting up or
+ * stopping) and too many clients (53300: max_connections, or a role's or database's CONNECTION LIMIT, reached
+ * for now), or a connection postgres.js could not make or lost.
  */
 export function isDatabaseAway(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
-  return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
+  return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
 }
 
 /**

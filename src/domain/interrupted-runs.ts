@@ -7,7 +7,10 @@ export const INTERRUPTED = 'interrupted';
  * instances have died (see src/api/server-instance.ts).
  */
 export interface CrashSweepFacts {
-  /** Now less the model timeout: a run started before it can no longer be waiting for its model. */
+  /**
+   * The database's now less the model timeout: a run started before it can no longer be waiting for its model.
+   * Every process reads the same clock, so none takes another's live run for older than it is.
+   */
   startedBefore: string;
   /**
    * Further back by the longest a live process takes to record a run's outcome: a run started before it is

@@ -8,6 +8,7 @@ import {
   startNginx,
 } from '../../src/api/cli/cluster-processes';
 import { freePort } from '../../src/api/database/embedded-postgres';
+import { TEST_POOL_ENV } from './database';
 import { withoutDatabaseUrl } from './server-process';
 import { TEST_APP_SECRET } from './test-app';
 
@@ -98,6 +99,7 @@ export async function startCluster(options: {
     ...withoutDatabaseUrl(process.env),
     DATABASE_URL: options.databaseUrl,
     APP_SECRET: TEST_APP_SECRET,
+    ...TEST_POOL_ENV,
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'warn',
     GEMINI_API_KEY: '',

@@ -10,6 +10,19 @@ import { MIGRATIONS_DIR, migrate } from '../../src/api/database/migrate';
 /** The tests' APP_SECRET: the servers they start use it, and the connections that append carry its event key. */
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
+/**
+ * The tests' pools are small, as vitest runs availableParallelism() + 1 test files at once (3 on CI's two
+ * cores) against one PostgreSQL, CI's own allowing 100 connections. One server instance of a test (an app of
+ * test-app.ts, or a server process given TEST_POOL_ENV) opens at most TEST_POOL_SIZE + 1 LISTEN + the job
+ * queue's 2 = 7. A test file holds at most three instances at once beside its database's pool (the cluster
+ * test's three processes, the database restart test's three apps): 3 × 7 + 4 = 25 connections per worker, 75
+ * for three workers. The admin connection is open only while a test database is made or dropped.
+ */
+export const TEST_POOL_SIZE = 4;
+
+/** What a server process started by a test is given, for the same small pools (see TEST_POOL_SIZE). */
+export const TEST_POOL_ENV = { DATABASE_POOL_SIZE: String(TEST_POOL_SIZE) };
+
 export interface TestDatabase {
   url: string;
   sql: Sql;
@@ -23,11 +36,10 @@ export interface TestDatabase {
 export async function createTestDatabase(options: { migrationsBelow?: string } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await asAdmin((admin) => admin.unsafe(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const sql = connect(url.toString(), { appSecret: TEST_APP_SECRET });
+  const sql = connect(url.toString(), { max: TEST_POOL_SIZE, appSecret: TEST_APP_SECRET });
   const older = options.migrationsBelow ? await migrationsBelow(options.migrationsBelow) : undefined;
   await migrate(sql, older);
   if (older) await rm(older, { recursive: true, force: true });
@@ -36,10 +48,19 @@ export async function createTestDatabase(options: { migrationsBelow?: string } =
     sql,
     async drop() {
       await sql.end({ timeout: 5 });
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end({ timeout: 5 });
+      await asAdmin((admin) => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** Runs `work` on a connection of the test server's admin, closed after. */
+export async function asAdmin<T>(work: (admin: Sql) => Promise<T>): Promise<T> {
+  const admin = postgres(inject('adminDatabaseUrl'), { max: 1, onnotice: () => {} });
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
 }
 
 /** A folder with the migrations numbered below `number`, copied. */

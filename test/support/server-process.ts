@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { startInstance } from '../../src/api/cli/cluster-processes';
+import { TEST_POOL_ENV } from './database';
 import { TEST_APP_SECRET, UNREACHABLE_GEMINI } from './test-app';
 
 export interface ServerProcess {
@@ -26,6 +27,7 @@ export async function startServerProcess(
       ...withoutDatabaseUrl(process.env),
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
       APP_SECRET: TEST_APP_SECRET,
+      ...TEST_POOL_ENV,
       LOG_LEVEL: 'warn',
       GEMINI_API_KEY: '',
       GOOGLE_GEMINI_BASE_URL: UNREACHABLE_GEMINI,

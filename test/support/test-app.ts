@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppServices, buildApp } from '../../src/api/app';
-import type { Config } from '../../src/api/config';
+import { type Config, jobQueuePoolSize } from '../../src/api/config';
 import { connect } from '../../src/api/database/connection';
 import { DEFAULT_LIMITS } from '../../src/domain/limits';
 import { EventStore } from '../../src/eventstore';
-import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './database';
+import { createTestDatabase, TEST_APP_SECRET, TEST_POOL_SIZE, type TestDatabase } from './database';
 
 export { TEST_APP_SECRET };
 
@@ -20,6 +20,8 @@ export const TEST_WEBHOOK_HOST = 'hooks.invalid';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     databaseUrl: undefined,
+    databasePoolSize: TEST_POOL_SIZE,
+    jobQueuePoolSize: jobQueuePoolSize(TEST_POOL_SIZE),
     port: 0,
     host: '127.0.0.1',
     dataDir: '/tmp/workbench-test-data',
@@ -98,9 +100,9 @@ export async function anotherInstance(
   overrides: Partial<Config> = {},
   services: Pick<AppServices, 'resolveModel'> = {},
 ): Promise<AnotherInstance> {
-  const sql = connect(databaseUrl, { appSecret: TEST_APP_SECRET });
+  const config = testConfig({ databaseUrl, ...overrides });
+  const sql = connect(databaseUrl, { max: config.databasePoolSize, appSecret: TEST_APP_SECRET });
   try {
-    const config = testConfig({ databaseUrl, ...overrides });
     const app = await buildApp({ config, sql, store: new EventStore(sql), ...services });
     return {
       app,

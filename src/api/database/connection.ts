@@ -4,7 +4,8 @@ import postgres, { type Sql } from 'postgres';
 import { eventChainSettings } from '../event-chain-key';
 
 export interface ConnectOptions {
-  max?: number;
+  /** The most connections the pool opens (DATABASE_POOL_SIZE's default when not given). */
+  max?: number | undefined;
   /** The directory of a local server's Unix socket (the embedded one's): used with the URL's port, not its host. */
   socketDirectory?: string | null | undefined;
   /**
@@ -20,6 +21,9 @@ export interface ConnectOptions {
   appSecret?: string | undefined;
 }
 
+/** A pool's size unless DATABASE_POOL_SIZE says otherwise: connections are opened only as load needs them. */
+export const DEFAULT_POOL_SIZE = 20;
+
 /**
  * The one way the server opens PostgreSQL: snake_case columns arrive as camelCase properties and
  * camelCase keys of `sql(object)` helpers become snake_case columns.
@@ -28,7 +32,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   const given = socketDirectoryIn(url);
   const socketDirectory = options.socketDirectory ?? given.socketDirectory;
   const sql = postgres(given.url, {
-    max: options.max ?? 20,
+    max: options.max ?? DEFAULT_POOL_SIZE,
     ...(socketDirectory ? { host: socketDirectory } : {}),
     // Column names only: postgres.camel would also rename the keys inside every json and jsonb value
     // (a step label `my_label` read back as `myLabel`, and a key ending in `_` an error), and walk each one.

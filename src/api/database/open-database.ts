@@ -18,7 +18,8 @@ export interface OpenDatabase {
  * derived from APP_SECRET (appending needs it; so does the migration that chains events recorded before).
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { appSecret: string | undefined },
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<Config, 'databasePoolSize'>> & { appSecret: string | undefined },
   log: (line: string) => void = () => {},
 ): Promise<OpenDatabase> {
   const embedded = config.databaseUrl
@@ -27,7 +28,11 @@ export async function openDatabase(
   const url = config.databaseUrl ?? embedded!.url;
   // The embedded PostgreSQL is on this machine: its Unix socket costs less than loopback TCP. `url` (TCP)
   // stays what other processes are given.
-  const sql = connect(url, { socketDirectory: embedded?.socketDirectory, appSecret: config.appSecret });
+  const sql = connect(url, {
+    max: config.databasePoolSize,
+    socketDirectory: embedded?.socketDirectory,
+    appSecret: config.appSecret,
+  });
   try {
     await migrate(sql);
   } catch (error) {

@@ -28,6 +28,8 @@ export interface JobInsert {
 
 export interface JobQueueOptions {
   databaseUrl: string;
+  /** The most connections pg-boss's own pool opens. */
+  poolSize: number;
   /** How often an idle worker asks for new jobs, in seconds (pg-boss's least is 0.5). */
   pollingIntervalSeconds: number;
   /** How long `stop` waits for the jobs under way, in ms. */
@@ -55,7 +57,7 @@ export class JobQueue {
     this.boss = new PgBoss({
       connectionString: options.databaseUrl,
       schema: QUEUE_SCHEMA,
-      max: 4,
+      max: options.poolSize,
       application_name: 'workbench-queue',
     });
   }

@@ -27,6 +27,7 @@ export default fp(
     if (!databaseUrl) throw new Error('The job queue needs the database URL');
     const queue = new JobQueue({
       databaseUrl,
+      poolSize: app.config.jobQueuePoolSize,
       pollingIntervalSeconds: app.config.queuePollSeconds,
       stopTimeoutMs: Math.max(1_000, app.config.shutdownGraceMs),
     });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { isDatabaseAway } from './errors';
+
+const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+describe('isDatabaseAway', () => {
+  it('is the database restarting, starting up, unreachable, or with no connection to give', () => {
+    for (const code of [
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '08006',
+      '08001',
+      'ECONNREFUSED',
+      'CONNECTION_CLOSED',
+    ])
+      expect(isDatabaseAway(withCode(code)), code).toBe(true);
+  });
+
+  it('is not a statement the database refused: a broken rule, a conflict, a full disk, a cancel', () => {
+    for (const code of ['23505', '40001', '40P01', '53100', '57014', '42P01'])
+      expect(isDatabaseAway(withCode(code)), code).toBe(false);
+    expect(isDatabaseAway(new Error('no code'))).toBe(false);
+    expect(isDatabaseAway(null)).toBe(false);
+  });
+});
