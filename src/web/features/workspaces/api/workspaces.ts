@@ -35,8 +35,8 @@ export const membersQueryOptions = (workspaceId: string) =>
     staleTime: 0,
   });
 
-export function useMembers(workspaceId: string) {
-  return useQuery(membersQueryOptions(workspaceId));
+export function useMembers(workspaceId: string, enabled = true) {
+  return useQuery({ ...membersQueryOptions(workspaceId), enabled });
 }
 
 export function useInvite(workspaceId: string) {
