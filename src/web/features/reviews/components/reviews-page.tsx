@@ -1,28 +1,61 @@
-import { ClipboardCheck } from 'lucide-react';
-import { useState } from 'react';
+import { AlarmClock, ClipboardCheck } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
 import { reviewLink } from '../../../../domain/review-link';
-import { type InboxReview, type ReviewStatusFilter, useReviews } from '../api/reviews';
+import { type InboxReview, isOverdue, type ReviewStatusFilter, useReviews } from '../api/reviews';
 import { reviewsPage as t } from '../strings';
 
-function ReviewItem({ review }: { review: InboxReview }) {
+/** How often the inbox looks again at which pending reviews are past their due time. */
+const OVERDUE_CHECK_MS = 30_000;
+
+/** The time now, moved on every `everyMs`: what is overdue changes while the page stays open. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+function ReviewItem({ review, now }: { review: InboxReview; now: number }) {
   const given = review.approvalsGiven.length;
+  const overdue = isOverdue(review, now);
   return (
-    <Card className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center" data-testid={`review-${review.id}`}>
+    <Card
+      className={cn(
+        'flex flex-col gap-2 p-4 sm:flex-row sm:items-center',
+        overdue && 'border-red-300 bg-red-50/40',
+      )}
+      data-testid={`review-${review.id}`}
+      data-overdue={overdue || undefined}
+    >
       <div className="min-w-0 flex-1">
         <p className="truncate font-medium text-slate-900">
           {review.flowName} · {review.stepName}
         </p>
         <p className="text-sm text-slate-600">
           {t.requestedBy(review.requestedBy.name, formatDateTime(String(review.requestedAt)))}
-          {review.dueAt ? ` · ${t.due(formatDateTime(String(review.dueAt)))}` : ''}
+          {review.dueAt && !overdue ? ` · ${t.due(formatDateTime(String(review.dueAt)))}` : ''}
         </p>
+        {overdue && review.dueAt ? (
+          <p className="text-sm font-medium text-red-700">
+            {t.overdueSince(formatDateTime(String(review.dueAt)))}
+          </p>
+        ) : null}
       </div>
+      {overdue ? (
+        <Badge tone="red" data-testid={`review-overdue-${review.id}`}>
+          <AlarmClock className="h-3.5 w-3.5" aria-hidden />
+          {t.overdue}
+        </Badge>
+      ) : null}
       <Badge>{t.approvals(Math.min(given, review.approvalsNeeded), review.approvalsNeeded)}</Badge>
       <Badge>{t.status[review.status]}</Badge>
       {/* The execution under review, which may not be the flow's latest, opened at its step. */}
@@ -42,6 +75,7 @@ function ReviewItem({ review }: { review: InboxReview }) {
 export function ReviewsPage() {
   const [status, setStatus] = useState<ReviewStatusFilter>('pending');
   const reviews = useReviews(status);
+  const now = useNow(OVERDUE_CHECK_MS);
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4 p-4" data-testid="reviews-page">
       <div className="flex items-center gap-2">
@@ -78,7 +112,7 @@ export function ReviewsPage() {
       ) : (
         <div className="flex flex-col gap-3">
           {reviews.data.map((review) => (
-            <ReviewItem key={review.id} review={review} />
+            <ReviewItem key={review.id} review={review} now={now} />
           ))}
         </div>
       )}
