@@ -8,6 +8,7 @@ import { aFlowStep } from '../../../../../domain/execution/testing';
 import type { CacheItem, Review, StepResult } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { executeButtonsFor } from './execute-buttons';
+import { isNotLatest } from './run-mode';
 import { stepDisplayStatus } from './step-status-icon';
 
 const step = (overrides: Partial<Step> = {}): Step =>
@@ -165,5 +166,14 @@ describe('new step', () => {
 
   it('after a deleted step, goes after the last one: orders are never shared', () => {
     expect(newStepBody('f1', [{ order: 1 }, { order: 3 }])).toMatchObject({ name: 'New Step 3', order: 4 });
+  });
+});
+
+describe('the note on an execution a link named', () => {
+  it('shows only once the latest execution is known and is another one', () => {
+    expect(isNotLatest('e1', { isSuccess: false })).toBe(false);
+    expect(isNotLatest('e1', { isSuccess: true, data: { id: 'e1' } })).toBe(false);
+    expect(isNotLatest('e1', { isSuccess: true, data: { id: 'e2' } })).toBe(true);
+    expect(isNotLatest('e1', { isSuccess: true, data: null })).toBe(true);
   });
 });
