@@ -81,6 +81,18 @@ export function useRemoveMember(workspaceId: string) {
   });
 }
 
+export type InvitationPreview = AnswerOf<'/api/invitations/{token}'>;
+
+/** What an invitation is to, read before accepting it (404: used, expired, or someone else's). */
+export function useInvitation(token: string) {
+  return useQuery({
+    queryKey: ['/api/invitations', token],
+    queryFn: async ({ signal }) =>
+      answerOf(await client.GET('/api/invitations/{token}', { params: { path: { token } }, signal })),
+    retry: false,
+  });
+}
+
 /** Accepting an invitation; the screen says itself when the invitation is no longer valid. */
 export function useAcceptInvitation() {
   const queryClient = useQueryClient();
