@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type InboxReview, reviewsQueryOptions } from '../api/reviews';
 import { reviewsPage } from '../strings';
@@ -49,5 +49,27 @@ describe('the reviews inbox', () => {
     expect(screen.getByTestId('review-late').dataset.overdue).toBe('true');
     expect(screen.queryByTestId('review-overdue-soon')).toBeNull();
     expect(screen.queryByTestId('review-overdue-whenever')).toBeNull();
+  });
+
+  it('marks a review overdue as its due time passes, while the page stays open', () => {
+    vi.useFakeTimers();
+    try {
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+      client.setQueryData(reviewsQueryOptions('pending').queryKey, [
+        inboxReview('soon', new Date(Date.now() + 5_000).toISOString()),
+      ]);
+      render(
+        <QueryClientProvider client={client}>
+          <ReviewsPage />
+        </QueryClientProvider>,
+      );
+      expect(screen.queryByTestId('review-overdue-soon')).toBeNull();
+      act(() => vi.advanceTimersByTime(4_000));
+      expect(screen.queryByTestId('review-overdue-soon')).toBeNull();
+      act(() => vi.advanceTimersByTime(1_100));
+      expect(screen.getByTestId('review-overdue-soon').textContent).toBe(reviewsPage.overdue);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

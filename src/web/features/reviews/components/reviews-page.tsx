@@ -11,16 +11,19 @@ import { reviewLink } from '../../../../domain/review-link';
 import { type InboxReview, isOverdue, type ReviewStatusFilter, useReviews } from '../api/reviews';
 import { reviewsPage as t } from '../strings';
 
-/** How often the inbox looks again at which pending reviews are past their due time. */
-const OVERDUE_CHECK_MS = 30_000;
-
-/** The time now, moved on every `everyMs`: what is overdue changes while the page stays open. */
-function useNow(everyMs: number): number {
+/**
+ * The time now, moved on when the next of these due times passes: a pending review is marked overdue as it
+ * becomes so, while the page stays open.
+ */
+function useNowPast(dueTimes: (string | null)[]): number {
   const [now, setNow] = useState(() => Date.now());
+  const next = Math.min(...dueTimes.map((at) => (at ? Date.parse(at) : Number.NaN)).filter((at) => at > now));
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
+    if (!Number.isFinite(next)) return;
+    // setTimeout takes at most about 24.8 days; a later due time is looked at again then.
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [next]);
   return now;
 }
 
@@ -75,7 +78,9 @@ function ReviewItem({ review, now }: { review: InboxReview; now: number }) {
 export function ReviewsPage() {
   const [status, setStatus] = useState<ReviewStatusFilter>('pending');
   const reviews = useReviews(status);
-  const now = useNow(OVERDUE_CHECK_MS);
+  const now = useNowPast(
+    (reviews.data ?? []).filter((review) => review.status === 'pending').map((review) => review.dueAt),
+  );
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4 p-4" data-testid="reviews-page">
       <div className="flex items-center gap-2">
