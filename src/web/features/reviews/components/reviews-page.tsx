@@ -53,14 +53,17 @@ function ReviewItem({ review, now }: { review: InboxReview; now: number }) {
           </p>
         ) : null}
       </div>
-      {overdue ? (
-        <Badge tone="red" data-testid={`review-overdue-${review.id}`}>
-          <AlarmClock className="h-3.5 w-3.5" aria-hidden />
-          {t.overdue}
-        </Badge>
-      ) : null}
-      <Badge>{t.approvals(Math.min(given, review.approvalsNeeded), review.approvalsNeeded)}</Badge>
-      <Badge>{t.status[review.status]}</Badge>
+      {/* In a row of their own on a phone, beside the text on a wider screen. */}
+      <div className="flex flex-wrap items-center gap-2">
+        {overdue ? (
+          <Badge tone="red" data-testid={`review-overdue-${review.id}`}>
+            <AlarmClock className="h-3.5 w-3.5" aria-hidden />
+            {t.overdue}
+          </Badge>
+        ) : null}
+        <Badge>{t.approvals(Math.min(given, review.approvalsNeeded), review.approvalsNeeded)}</Badge>
+        <Badge>{t.status[review.status]}</Badge>
+      </div>
       {/* The execution under review, which may not be the flow's latest, opened at its step. */}
       <Link
         href={reviewLink(review.flowId, review.executionId, review.stepId)}
