@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATIONS_PER_HOUR, MAX_WORKSPACES_PER_USER } from '../src/domain/limits';
-import { LAST_OWNER, TOO_MANY_WORKSPACES } from '../src/domain/workspace/decider';
+import { INVITATION_NOT_FOUND, LAST_OWNER, TOO_MANY_WORKSPACES } from '../src/domain/workspace/decider';
 import { anotherAddress, as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Person {
@@ -131,6 +131,51 @@ describe('workspaces', () => {
     const again = await bo.client.post(url);
     expect(again.statusCode, again.body).toBe(404);
     expect(await eventsOf(workspace.id, 'MemberJoined')).toHaveLength(1);
+  });
+
+  it("shows the invitee, before accepting, the workspace's name, who invited, the role and the expiry; to no one else", async () => {
+    const workspace = await newWorkspace(ada, 'Biên tập');
+    const bo = await person('Bo');
+    const eve = await person('Eve');
+    const invitation = await invite(ada, workspace.id, bo.email.toUpperCase(), 'reviewer');
+    const url = `/api/invitations/${tokenOf(invitation.acceptUrl)}`;
+
+    const read = await bo.client.get(url);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({
+      workspaceName: 'Biên tập',
+      inviterName: 'Ada Nguyen',
+      role: 'reviewer',
+      expiresAt: invitation.expiresAt,
+    });
+    // Reading it changes nothing: it is still open.
+    expect(await eventsOf(workspace.id, 'MemberJoined')).toHaveLength(0);
+
+    expect((await eve.client.get(url)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+
+    expect((await bo.client.post(`${url}/accept`)).statusCode).toBe(200);
+    const used = await bo.client.get(url);
+    expect(used.statusCode, used.body).toBe(404);
+    expect(used.json().detail ?? used.json().message).toBe(INVITATION_NOT_FOUND);
+  });
+
+  it('reads an expired invitation, or a token nobody made, as missing', async () => {
+    const workspace = await newWorkspace(ada);
+    const bo = await person('Bo');
+    const { acceptUrl } = await invite(ada, workspace.id, bo.email, 'editor');
+    const url = `/api/invitations/${tokenOf(acceptUrl)}`;
+    const commands = t.app.workspaceCommands;
+    const clock = commands.now;
+    commands.now = () => new Date(Date.now() + 7 * 86_400_000 + 1_000);
+    try {
+      expect((await bo.client.get(url)).statusCode).toBe(404);
+    } finally {
+      commands.now = clock;
+    }
+    expect((await bo.client.get(url)).statusCode).toBe(200);
+    expect((await bo.client.get(`/api/invitations/${'A'.repeat(43)}`)).statusCode).toBe(404);
+    expect((await bo.client.get('/api/invitations/not-a-token')).statusCode).toBe(400);
   });
 
   it('refuses an expired invitation as missing', async () => {

@@ -280,6 +280,11 @@ export const OPERATIONS: Record<string, Operation> = {
     'workspaces',
     'Invite someone by e-mail address (owners)',
   ),
+  'GET /api/invitations/:token': op(
+    'readInvitation',
+    'workspaces',
+    'The workspace, inviter, role and expiry of an invitation sent to your e-mail address',
+  ),
   'POST /api/invitations/:token/accept': op(
     'acceptInvitation',
     'workspaces',

@@ -20,6 +20,8 @@ export type OnDue = (typeof ON_DUE)[number];
 
 export const MAX_REVIEWERS = 20;
 export const MAX_DUE_IN_HOURS = 8760;
+/** The longest note to the reviewers, approval comment or rejection reason. */
+export const MAX_REVIEW_TEXT = 2000;
 
 /** A step's review rule as stored: the defaults filled in. */
 export interface StepReview {

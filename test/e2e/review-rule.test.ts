@@ -119,7 +119,9 @@ describe.skipIf(skipReason !== null)(
         await page.getByTestId('execute-step-1').click();
         const waiting = page.getByTestId(`step-waiting-review-${draft.id}`);
         await waiting.waitFor({ timeout: 20_000 });
-        expect(await waiting.textContent()).toContain('Waiting for review by 1 người được chỉ định');
+        await expect
+          .poll(async () => (await waiting.textContent()) ?? '')
+          .toContain('Waiting for review by Bình Nguyễn');
         expect(await waiting.textContent()).toContain('hạn ');
         // Waiting already: nothing to ask for.
         expect(await page.getByTestId('request-review-1').count()).toBe(0);
@@ -165,7 +167,8 @@ describe.skipIf(skipReason !== null)(
 
         // The panel says whom it waits for, as pushed; the request is in Bình's inbox.
         await waiting.waitFor();
-        expect(await waiting.textContent()).toContain('Waiting for review by 1 người được chỉ định');
+        expect(await waiting.textContent()).toContain('Waiting for review by Bình Nguyễn');
+        expect(await waiting.textContent()).toContain('Ghi chú của người chạy: Đã thêm nguồn, nhờ xem lại.');
         expect(await ask.count()).toBe(0);
         const [asked] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
         expect(asked.stepId).toBe(draft.id);

@@ -96,10 +96,22 @@ describe.skipIf(skipReason !== null)(
         await runner.page.getByTestId('execute-step-1').click();
         const waiting = runner.page.getByTestId(`step-waiting-review-${draft.id}`);
         await waiting.waitFor({ timeout: 20_000 });
-        expect(await waiting.textContent()).toContain('Waiting for review by 2 người được chỉ định');
+        // The people asked, by name (once the members list is read).
+        await expect
+          .poll(async () => (await waiting.textContent()) ?? '')
+          .toContain('Waiting for review by Bình Nguyễn và Chi Nguyễn');
         expect(await waiting.textContent()).toContain('0/2 approve');
         // The runner is not one of the reviewers: no decision for them.
         expect(await waiting.locator('[data-testid^="review-approve-"]').count()).toBe(0);
+        // The step waits for people, not for a model: no spinner, an hourglass; step 2 is not running either.
+        expect(await runner.page.getByTestId('step-status-1').getAttribute('data-status')).toBe('review');
+        expect(await runner.page.getByTestId('step-status-2').getAttribute('data-status')).toBe('pending');
+        expect(await runner.page.getByTestId('step-card-1').locator('.animate-spin').count()).toBe(0);
+        // Only the review approves the result: its checkbox is not offered, where the review stands is.
+        const results1 = runner.page.getByTestId('step-results-1');
+        const draftStatus = results1.locator('[data-testid^="result-review-status-"]');
+        await expect.poll(async () => (await draftStatus.first().textContent()) ?? '').toBe('Chờ review');
+        expect(await results1.locator('button[role="checkbox"]').count()).toBe(0);
         await screenshot(runner.page, 'reviews-01-runner-waiting');
 
         // The request arrives in Bình's open inbox without a reload, and the count beside Reviews says 1.
@@ -118,9 +130,13 @@ describe.skipIf(skipReason !== null)(
         await binh.page.getByTestId('run-mode').waitFor();
         const linked = binh.page.locator(`[data-testid^="step-card-"][data-step-id="${draft.id}"]`);
         await expect.poll(() => linked.getAttribute('data-linked')).toBe('true');
-        await binh.page.getByTestId('named-execution').waitFor();
         const binhWaiting = binh.page.getByTestId(`step-waiting-review-${draft.id}`);
         await binhWaiting.waitFor();
+        // It is the flow's latest execution: no note says it is another one.
+        await expect
+          .poll(() => binh.page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name)))
+          .toContainEqual(expect.stringMatching(/\/executions\/latest$/));
+        expect(await binh.page.getByTestId('named-execution').count()).toBe(0);
         expect(await linked.isVisible()).toBe(true);
         await expect
           .poll(() => linked.evaluate((card) => card.getBoundingClientRect().top < window.innerHeight))
@@ -134,7 +150,12 @@ describe.skipIf(skipReason !== null)(
         await binhWaiting.getByTestId(`review-send-reject-${review.id}`).click();
         const rejected = runner.page.getByTestId(`step-review-rejected-${draft.id}`);
         await rejected.waitFor();
-        expect(await rejected.textContent()).toContain('Thiếu phần nguồn gốc của trà.');
+        expect(await rejected.textContent()).toContain(
+          'Bị Bình Nguyễn từ chối: Thiếu phần nguồn gốc của trà.',
+        );
+        await expect
+          .poll(async () => (await draftStatus.first().textContent()) ?? '')
+          .toBe('Bị Bình Nguyễn reject: Thiếu phần nguồn gốc của trà.');
         await screenshot(runner.page, 'reviews-05-runner-sees-rejection');
         await expect.poll(() => pendingCount(binh.page)).toBe(0);
 
@@ -144,8 +165,20 @@ describe.skipIf(skipReason !== null)(
         await expect.poll(() => pendingCount(binh.page)).toBe(1);
         const approveBinh = binhWaiting.locator('[data-testid^="review-approve-"]');
         await approveBinh.waitFor();
+        // Approving opens a dialog that takes a comment for the runner.
         await approveBinh.click();
+        const approveDialog = binh.page.locator('[data-testid^="review-approve-dialog-"]');
+        await approveDialog.waitFor();
+        await approveDialog.locator('[data-testid^="review-comment-"]').fill('Đã có nguồn gốc, ổn rồi.');
+        await screenshot(binh.page, 'reviews-05a-approve-dialog');
+        await approveDialog.locator('[data-testid^="review-send-approve-"]').click();
+        await approveDialog.waitFor({ state: 'detached' });
         await expect.poll(async () => (await waiting.textContent()) ?? '').toContain('1/2 approve');
+        // The runner sees who approved so far, with the comment.
+        await expect
+          .poll(async () => (await waiting.textContent()) ?? '')
+          .toContain('Đã approve: Bình Nguyễn');
+        expect(await waiting.textContent()).toContain('Đã có nguồn gốc, ổn rồi.');
         // Bình's part is done: the screen says so, and the review leaves Bình's count.
         await binhWaiting.locator('[data-testid^="review-approved-by-me-"]').waitFor();
         await expect.poll(() => pendingCount(binh.page)).toBe(0);
@@ -162,10 +195,21 @@ describe.skipIf(skipReason !== null)(
         const chiWaiting = chi.page.getByTestId(`step-waiting-review-${draft.id}`);
         await chiWaiting.waitFor();
         await chiWaiting.locator('[data-testid^="review-approve-"]').click();
+        // No comment this time: approved as it is.
+        await chi.page.locator('[data-testid^="review-send-approve-"]').click();
         await chiWaiting.waitFor({ state: 'detached' });
 
-        // The runner's screen no longer waits, and step 2 runs.
+        // The runner's screen no longer waits: it says who approved, with their comments, and step 2 runs.
         await waiting.waitFor({ state: 'detached' });
+        const approved = runner.page.getByTestId(`step-review-approved-${draft.id}`);
+        await approved.waitFor();
+        expect(await approved.textContent()).toContain('Đã được Bình Nguyễn và Chi Nguyễn approve.');
+        expect(await approved.textContent()).toContain('Nhận xét của Bình Nguyễn: Đã có nguồn gốc, ổn rồi.');
+        await expect
+          .poll(async () => (await draftStatus.first().textContent()) ?? '')
+          .toBe('Đã được Bình Nguyễn và Chi Nguyễn approve');
+        expect(await results1.locator('button[role="checkbox"]').count()).toBe(0);
+        await screenshot(runner.page, 'reviews-06b-runner-approved');
         const header = runner.page.getByTestId('step-header-2');
         if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
         await runner.page.getByTestId('execute-step-2').click();
@@ -182,6 +226,78 @@ describe.skipIf(skipReason !== null)(
         // The rejected request and the approved one.
         await expect.poll(() => chi.page.locator('[data-testid^="open-review-"]').count()).toBe(2);
         await screenshot(chi.page, 'reviews-08-done');
+
+        // The runner asks Bình to look at step 2 with a note, due in a few seconds.
+        const { id: executionId } = await callApi(
+          runner.page,
+          url,
+          'GET',
+          `/api/flows/${flow.id}/executions/latest`,
+        );
+        const steps: { id: string; order: number }[] = await callApi(
+          runner.page,
+          url,
+          'GET',
+          `/api/flows/${flow.id}/steps`,
+        );
+        const final = steps.find((step) => step.order === 2)!;
+        const finalReview = await callApi(
+          runner.page,
+          url,
+          'POST',
+          `/api/executions/${executionId}/steps/${final.id}/review-requests`,
+          {
+            userIds: [binh.id],
+            note: 'Nhờ xem kỹ đoạn kết.',
+            dueAt: new Date(Date.now() + 6_000).toISOString(),
+          },
+        );
+        // In Bình's inbox it is marked overdue once its due time has passed, without a reload.
+        await binh.page.goto(`${url}/reviews`);
+        const late = binh.page.getByTestId(`review-${finalReview.id}`);
+        await late.waitFor();
+        await binh.page.getByTestId(`review-overdue-${finalReview.id}`).waitFor({ timeout: 20_000 });
+        expect(await late.textContent()).toContain('Quá hạn');
+        expect(await late.getAttribute('data-overdue')).toBe('true');
+        await screenshot(binh.page, 'reviews-09-inbox-overdue');
+
+        // Opened, the run screen shows the runner's note; the result has no Approve of its own while reviewed.
+        await binh.page.getByTestId(`open-review-${finalReview.id}`).click();
+        const finalWaiting = binh.page.getByTestId(`step-waiting-review-${final.id}`);
+        await finalWaiting.waitFor();
+        expect(await binh.page.getByTestId(`review-note-${finalReview.id}`).textContent()).toContain(
+          'Nhờ xem kỹ đoạn kết.',
+        );
+        await expect
+          .poll(async () => (await finalWaiting.textContent()) ?? '')
+          .toContain('Waiting for review by Bình Nguyễn');
+        const results2 = binh.page.getByTestId('step-results-2');
+        await expect
+          .poll(
+            async () =>
+              (await results2.locator('[data-testid^="result-review-status-"]').first().textContent()) ?? '',
+          )
+          .toBe('Chờ review');
+        expect(await results2.locator('button[role="checkbox"]').count()).toBe(0);
+        await screenshot(binh.page, 'reviews-10-note-and-no-checkbox');
+
+        // Chi has the run open when the owner removes Chi from the workspace: the tab says so and turns off.
+        await chi.page.goto(`${url}${reviewLink(flow.id, executionId, draft.id)}`);
+        await chi.page.getByTestId(`step-review-approved-${draft.id}`).waitFor();
+        const removal = await runner.page.request.fetch(
+          `${url}/api/workspaces/${workspace.id}/members/${chi.id}`,
+          {
+            method: 'DELETE',
+            headers: { origin: url },
+          },
+        );
+        expect(removal.status()).toBe(204);
+        const removedNote = chi.page.getByTestId('removed-from-workspace');
+        await removedNote.waitFor();
+        expect(await removedNote.textContent()).toContain('Bạn không còn ở workspace này');
+        expect(await chi.page.getByTestId('step-header-1').isDisabled()).toBe(true);
+        expect(await chi.page.getByTestId('run-mode').isVisible()).toBe(true);
+        await screenshot(chi.page, 'reviews-11-removed-from-workspace');
       } finally {
         await second.close();
         await third.close();

@@ -131,6 +131,11 @@ describe.skipIf(skipReason !== null)(
         expect(new URL(auditor.url()).searchParams.get('next')).toBe(invitationPath);
         await registerHere(auditor, 'Bình', email);
         await auditor.getByTestId('invitation-page').waitFor();
+        // Before accepting: which workspace, who invited, in which role.
+        const details = auditor.getByTestId('invitation-details');
+        await details.waitFor();
+        expect(await details.textContent()).toContain('mời bạn vào workspace “');
+        expect(await auditor.getByTestId('invitation-role').textContent()).toContain('Vai trò: Auditor');
         await screenshot(auditor, 'workspaces-05-invitation');
         await auditor.getByTestId('invitation-accept').click();
 
@@ -217,9 +222,8 @@ describe.skipIf(skipReason !== null)(
         expect(await auditor.getByTestId('flow-read-only').count()).toBe(0);
         await screenshot(auditor, 'workspaces-08b-run-reviewer');
 
-        // The link works once: opened again, it is no longer valid.
+        // The link works once: opened again, it says at once that it is no longer valid.
         await auditor.goto(acceptUrl);
-        await auditor.getByTestId('invitation-accept').click();
         const invalid = auditor.getByTestId('invitation-invalid');
         await invalid.waitFor();
         expect(await invalid.textContent()).toContain('This invitation is no longer valid');

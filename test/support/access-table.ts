@@ -331,7 +331,8 @@ export const ACCESS: Record<string, Entry> = {
     needs: 'manage',
     ids: (f) => ({ userId: f.memberToRemove }),
   },
-  // Sent to the owner's address: another user's acceptance of it is a 404.
+  // Sent to the owner's address: another user's reading or acceptance of it is a 404 (read before accepted).
+  'GET /api/invitations/{token}': { access: 'owner' },
   'POST /api/invitations/{token}/accept': { access: 'owner' },
   // A workspace's webhooks are its owners' alone, to list as much as to change.
   'POST /api/workspaces/{id}/webhooks': {

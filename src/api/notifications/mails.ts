@@ -71,8 +71,8 @@ const templates: { [T in MailTemplate]: (values: MailTemplates[T]) => Mail } = {
     mailOf(
       `Lời mời vào workspace "${workspaceName}" / Invitation to "${workspaceName}"`,
       [
-        `Bạn được mời vào workspace "${workspaceName}" với vai trò ${role}. Lời mời có hạn đến ${expiresAt}.`,
-        `You are invited to the workspace "${workspaceName}" as ${role}. The invitation is valid until ${expiresAt}.`,
+        `Bạn được mời vào workspace "${workspaceName}" với vai trò ${role}. Lời mời có hạn đến ${mailTime(expiresAt)}.`,
+        `You are invited to the workspace "${workspaceName}" as ${role}. The invitation is valid until ${mailTime(expiresAt)}.`,
       ],
       { label: 'Nhận lời mời / Accept the invitation', url: acceptUrl },
     ),
@@ -135,7 +135,20 @@ const templates: { [T in MailTemplate]: (values: MailTemplates[T]) => Mail } = {
 };
 
 /** The due time, when there is one. */
-const dueLine = (dueAt: string | null) => (dueAt ? [`Hạn / Due: ${dueAt}`] : []);
+const dueLine = (dueAt: string | null) => (dueAt ? [`Hạn / Due: ${mailTime(dueAt)}`] : []);
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A moment as a mail says it to a reader whose time zone the server does not know: day/month/year and the
+ * hour, in UTC, saying so ('28/11/2026 14:30 (UTC)'). Text that is not a moment is left as it is.
+ */
+export function mailTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const day = `${twoDigits(at.getUTCDate())}/${twoDigits(at.getUTCMonth() + 1)}/${at.getUTCFullYear()}`;
+  return `${day} ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())} (UTC)`;
+}
 
 /** The mail a job asks for. */
 export function renderMail(job: MailJob): Mail {

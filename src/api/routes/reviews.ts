@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import { type ExecutionState, REVIEW_STATUSES } from '../../domain/execution/types';
-import { MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
+import { MAX_REVIEW_TEXT, MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../answer-schemas';
 import { REVIEWS_ORDER } from '../executions/reviews-repository';
 import { listAnswer, pagedOr, pageQuery } from '../pages';
@@ -34,10 +34,10 @@ const inboxReview = z
 
 const approveBody = z.preprocess(
   (body) => body ?? {},
-  z.strictObject({ comment: z.string().max(2000).optional() }),
+  z.strictObject({ comment: z.string().max(MAX_REVIEW_TEXT).optional() }),
 );
 const rejectBody = z.strictObject({
-  reason: z.string().trim().min(1, REVIEW_MESSAGES.reasonRequired).max(2000),
+  reason: z.string().trim().min(1, REVIEW_MESSAGES.reasonRequired).max(MAX_REVIEW_TEXT),
 });
 const requestParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 const requestBody = z.preprocess(
@@ -48,7 +48,7 @@ const requestBody = z.preprocess(
     approvals: z.int().min(1).max(MAX_REVIEWERS).optional(),
     dueAt: z.iso.datetime({ offset: true }).optional(),
     onDue: z.enum(ON_DUE).optional(),
-    note: z.string().max(2000).optional(),
+    note: z.string().max(MAX_REVIEW_TEXT).optional(),
   }),
 );
 

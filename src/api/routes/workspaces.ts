@@ -42,6 +42,15 @@ const invitationAnswer = z
 
 const acceptedAnswer = z.object({ workspaceId: recordId, role }).meta({ id: 'AcceptedInvitation' });
 
+const invitationPreview = z
+  .object({
+    workspaceName: z.string(),
+    inviterName: z.string().describe('The name of the owner who invited'),
+    role: role.describe('The role the invitation gives'),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'InvitationPreview' });
+
 const createWorkspaceBody = z.strictObject({
   name: requiredText(
     'name is required',
@@ -128,6 +137,19 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return reply.status(201).send(invitation);
     },
+  );
+
+  app.get(
+    '/api/invitations/:token',
+    {
+      schema: {
+        description:
+          "What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.",
+        params: tokenParams,
+        response: { 200: invitationPreview },
+      },
+    },
+    async (request) => workspaceCommands.readInvitation(request.params.token, userIdOf(request)),
   );
 
   app.post(

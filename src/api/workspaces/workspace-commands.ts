@@ -3,7 +3,7 @@ import type { TransactionSql } from 'postgres';
 import { conflict, notFound } from '../../domain/errors';
 import { INVITATION_LIFETIME_MS } from '../../domain/limits';
 import type { WorkspaceCommand } from '../../domain/workspace/commands';
-import { INVITATION_NOT_FOUND } from '../../domain/workspace/decider';
+import { INVITATION_NOT_FOUND, isOpenInvitationFor } from '../../domain/workspace/decider';
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
 import type { CommandHandler } from '../commands/command-handler';
 import type { Notifications } from '../notifications/notifications';
@@ -133,6 +133,19 @@ export class WorkspaceCommands {
     const role = joined?.type === 'MemberJoined' ? joined.data.role : state.members.get(userId);
     if (role === undefined) throw notFound(INVITATION_NOT_FOUND);
     return { workspaceId, role };
+  }
+
+  /**
+   * What the invitation's page shows before it is accepted: the workspace, who invited, the role and the
+   * expiry. Only to the person it may still make a member (the same rule as accepting); otherwise missing.
+   */
+  async readInvitation(token: string, userId: string) {
+    const invitation = await this.workspaces.invitation(tokenHashOf(token));
+    const email = await this.workspaces.emailOf(userId);
+    if (!invitation || email === null || !isOpenInvitationFor(invitation, email, this.now().toISOString()))
+      throw notFound(INVITATION_NOT_FOUND);
+    const { workspaceName, inviterName, role, expiresAt } = invitation;
+    return { workspaceName, inviterName, role, expiresAt };
   }
 
   /** An owner gives a member another role; the last owner keeps theirs. */

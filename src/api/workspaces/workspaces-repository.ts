@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
 import { mayInSql, type Role } from '../access';
+import type { Stored } from '../answer-schemas';
 import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A workspace in the list of the signed-in user's workspaces, with their role there. */
@@ -17,6 +18,16 @@ export interface MemberRow {
   name: string;
   email: string;
   role: Role;
+}
+
+/** An invitation as its page shows it, with what decides whether it may still be used. */
+export interface InvitationRow {
+  workspaceName: string;
+  inviterName: string;
+  role: Role;
+  expiresAt: string;
+  email: string;
+  acceptedBy: string | null;
 }
 
 /** The workspaces list's order: newest first (the id orders workspaces made at the same microsecond). */
@@ -92,6 +103,21 @@ export class WorkspacesRepository {
   async emailOf(userId: string): Promise<string | null> {
     const [row] = await this.sql<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}`;
     return row?.email ?? null;
+  }
+
+  /**
+   * An invitation (by its token's hash) as its page shows it: the workspace's name, who invited, in which
+   * role, until when; with to whom and whether it was used, for the caller to check. Null: no such token.
+   */
+  async invitation(tokenHash: string): Promise<InvitationRow | null> {
+    const [row] = await this.sql<Stored<InvitationRow, 'expiresAt'>[]>`
+      SELECT w.name AS workspace_name, trim(concat_ws(' ', u.first_name, u.last_name)) AS inviter_name,
+        i.role, i.expires_at, i.email, i.accepted_by
+      FROM workspace_invitations i
+        JOIN workspaces w ON w.id = i.workspace_id
+        LEFT JOIN users u ON u.id = i.invited_by
+      WHERE i.token_hash = ${tokenHash}`;
+    return row ? { ...row, expiresAt: row.expiresAt.toISOString() } : null;
   }
 
   /** The workspace an invitation (by its token's hash) is to, whether or not it may still be used. */

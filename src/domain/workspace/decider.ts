@@ -17,6 +17,19 @@ export const NAME_TOO_LONG = `name: must be at most ${WORKSPACE_NAME_MAX_LENGTH}
 export const TOO_MANY_WORKSPACES = `A user may be a member of at most ${MAX_WORKSPACES_PER_USER} workspaces`;
 export const TOO_MANY_MEMBERS = `A workspace has at most ${MAX_WORKSPACE_MEMBERS} members`;
 
+/**
+ * Whether an invitation may still be used by the person with `email` at `at`: nobody accepted it, it has not
+ * expired, and it was sent to that address (in any case). Otherwise it is missing to them.
+ */
+export const isOpenInvitationFor = (
+  invitation: Pick<Invitation, 'email' | 'acceptedBy' | 'expiresAt'>,
+  email: string,
+  at: string,
+): boolean =>
+  invitation.acceptedBy === null &&
+  Date.parse(invitation.expiresAt) > Date.parse(at) &&
+  invitation.email.toLowerCase() === email.toLowerCase();
+
 /** A workspace's rules: its members and invitations as its stream folds them, and what each command adds. */
 export const decider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent, WorkspaceContext> = {
   initialState,
@@ -108,11 +121,7 @@ function decide(
     case 'AcceptInvitation': {
       const { tokenHash, email, workspacesOfUser } = command.data;
       const invitation = state.invitations.find(
-        (each) =>
-          each.tokenHash === tokenHash &&
-          each.acceptedBy === null &&
-          Date.parse(each.expiresAt) > Date.parse(at) &&
-          each.email.toLowerCase() === email.toLowerCase(),
+        (each) => each.tokenHash === tokenHash && isOpenInvitationFor(each, email, at),
       );
       if (!invitation) throw notFound(INVITATION_NOT_FOUND);
       if (state.members.has(context.userId)) throw conflict(ALREADY_JOINED);

@@ -324,6 +324,13 @@ export interface paths {
     /** Invite someone by e-mail address (owners) */
     post: operations["inviteWorkspaceMember"];
   };
+  "/api/invitations/{token}": {
+    /**
+     * The workspace, inviter, role and expiry of an invitation sent to your e-mail address
+     * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.
+     */
+    get: operations["readInvitation"];
+  };
   "/api/invitations/{token}/accept": {
     /** Accept an invitation sent to your e-mail address */
     post: operations["acceptInvitation"];
@@ -1424,6 +1431,14 @@ export interface components {
       /** Format: uuid */
       workspaceId: string;
       role: components["schemas"]["WorkspaceRole"];
+    };
+    InvitationPreview: {
+      workspaceName: string;
+      /** @description The name of the owner who invited */
+      inviterName: string;
+      /** @description The role the invitation gives */
+      role: components["schemas"]["WorkspaceRole"];
+      expiresAt: string;
     };
   };
   responses: never;
@@ -5846,6 +5861,41 @@ export interface operations {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * The workspace, inviter, role and expiry of an invitation sent to your e-mail address
+   * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.
+   */
+  readInvitation: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["InvitationPreview"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
       };
       /** @description A problem (RFC 9457) */
       "4XX": {

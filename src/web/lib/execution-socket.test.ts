@@ -84,6 +84,23 @@ describe('ExecutionSocket', () => {
     expect(FakeWebSocket.instances.length).toBe(1);
   });
 
+  it('tells the screens when the server closes it for a removal from a workspace (4403), and opens again', () => {
+    const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
+    const removals: unknown[] = [];
+    socket.removedFromWorkspace$.subscribe((removal) => removals.push(removal));
+    socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });
+    latest().open();
+    latest().closeByServer(1001);
+    expect(removals).toHaveLength(0);
+    vi.advanceTimersByTime(20_000);
+    latest().open();
+    latest().closeByServer(4403);
+    expect(removals).toHaveLength(1);
+    expect(socket.signedOut$.value).toBe(false);
+    vi.advanceTimersByTime(20_000);
+    expect(FakeWebSocket.instances.length).toBe(3);
+  });
+
   it('opens again after any other close by the server', () => {
     const socket = new ExecutionSocket(() => 'ws://test/api/ws', FakeWebSocket as never);
     socket.watch({ executionId: 'e1' }, { after: () => 0, onMessage: () => {} });

@@ -1,8 +1,9 @@
-import { BehaviorSubject, EMPTY, repeat, retry, type Subscription, timer } from 'rxjs';
+import { BehaviorSubject, EMPTY, repeat, retry, Subject, type Subscription, timer } from 'rxjs';
 import { type WebSocketSubject, webSocket } from 'rxjs/webSocket';
 import {
   type ClientMessage,
   type LiveTopic,
+  REMOVED_FROM_WORKSPACE_CLOSE_CODE,
   RESTART_CLOSE_CODE,
   type ServerMessage,
   SIGNED_OUT_CLOSE_CODE,
@@ -55,6 +56,11 @@ export class ExecutionSocket {
    * expired): it is not opened again, and the app learns the user is signed out.
    */
   readonly signedOut$ = new BehaviorSubject(false);
+  /**
+   * The server closed the socket because the user was removed from a workspace whose records it watched
+   * (the close names no workspace: screens check their own against the user's workspaces). It opens again.
+   */
+  readonly removedFromWorkspace$ = new Subject<void>();
 
   constructor(
     private readonly url: () => string,
@@ -142,6 +148,7 @@ export class ExecutionSocket {
             this.signedOut$.next(true);
             sessionEnded();
           }
+          if (event.code === REMOVED_FROM_WORKSPACE_CLOSE_CODE) this.removedFromWorkspace$.next();
         },
       },
     });

@@ -333,6 +333,7 @@ export const runMode = {
   needsInput: 'Cần input',
   stepStopped: 'Stopped',
   waitingInput: 'Chờ input',
+  waitingReview: 'Chờ review',
   waitingInputText: 'Step này đang chờ input của bạn: nhập vào ô Input rồi bấm Execute để chạy tiếp.',
   running: 'Đang chạy...',
   savePrompt: 'Lưu prompt',

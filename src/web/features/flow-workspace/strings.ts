@@ -7,6 +7,10 @@
 export const workspace = {
   readOnly: 'Chỉ xem',
   readOnlyText: 'Vai trò của bạn trong workspace này không cho chạy hay sửa flow.',
+  removedTitle: 'Bạn không còn ở workspace này',
+  removedText:
+    'Một owner đã xóa bạn khỏi workspace của flow này: trang chỉ còn để xem những gì đã tải, các nút đã tắt.',
+  toWorkspaces: 'Về danh sách workspace',
   notFoundTitle: 'Flow not found',
   notFoundText: 'The requested flow does not exist.',
   backToFlows: 'Back to Flows',

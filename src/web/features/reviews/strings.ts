@@ -24,6 +24,8 @@ export const reviewsPage = {
   requestedBy: (name: string, at: string) => `Yêu cầu bởi ${name} · ${at}`,
   due: (at: string) => `Hạn: ${at}`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
+  overdue: 'Quá hạn',
+  overdueSince: (at: string) => `Quá hạn từ ${at}`,
   open: 'Mở run',
   status: reviewStatus,
 };
@@ -44,9 +46,27 @@ export const reviewPanel = {
   expired: (at: string) =>
     `Review hết hạn lúc ${at}: chưa ai duyệt. Hãy chạy lại step này hoặc yêu cầu review lại.`,
   approvals: (given: number, needed: number) => `${given}/${needed} approve`,
+  and: 'và',
+  /** A person while the members list loads. */
+  someone: '...',
+  formerMember: 'người đã rời workspace',
+  note: 'Ghi chú của người chạy',
+  approvedSoFar: (names: string) => `Đã approve: ${names}`,
+  approvedBy: (names: string) => `Đã được ${names} approve.`,
+  comment: (name: string) => `Nhận xét của ${name}`,
   // A reason that ends its own sentence gets no second full stop.
-  rejected: (reason: string) => `Bị từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này.`,
+  rejected: (name: string, reason: string) =>
+    `Bị ${name} từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này.`,
+  editedBy: (name: string, at: string) => `Đã sửa bởi ${name} lúc ${at}`,
+  editedResult: (label: string) => `Kết quả “${label}”`,
   approve: 'Approve',
+  approveTitle: 'Approve kết quả',
+  approveDescription: 'Kết quả của step này sẽ được approve. Bạn có thể để lại nhận xét cho người chạy.',
+  approveComment: 'Nhận xét (không bắt buộc)',
+  approveCommentPlaceholder: 'Điều gì tốt, điều gì nên để ý lần sau? Người chạy sẽ đọc nhận xét này.',
+  approveCommentTooLong: (max: number) => `Nhận xét tối đa ${max} ký tự.`,
+  sendApprove: 'Gửi approve',
+  close: 'Đóng',
   approvedByYou: 'Bạn đã approve; đang chờ những người duyệt còn lại.',
   reject: 'Reject',
   reason: 'Lý do từ chối',
@@ -56,6 +76,15 @@ export const reviewPanel = {
   cancel: 'Hủy',
   approveFailed: 'Không thể approve review',
   rejectFailed: 'Không thể reject review',
+};
+
+/** A result whose approval is its review's: where the review stands, in place of the Approve checkbox. */
+export const resultReview = {
+  waiting: 'Chờ review',
+  approvedBy: (names: string) => `Đã được ${names} approve`,
+  rejectedBy: (name: string, reason: string) => `Bị ${name} reject: ${reason}`,
+  expired: 'Review hết hạn',
+  byReviewOnly: 'Chỉ approve qua review',
 };
 
 export const reviewRule = {

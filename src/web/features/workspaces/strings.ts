@@ -109,6 +109,11 @@ export const executions = {
 export const invitation = {
   title: 'Lời mời vào workspace',
   text: 'Bạn được mời tham gia một workspace. Bấm Accept để xem các flow của nhóm với vai trò được mời.',
+  loading: 'Đang đọc lời mời...',
+  invitedBy: (inviter: string, workspace: string) => `${inviter} mời bạn vào workspace “${workspace}”.`,
+  role: (role: string, hint: string) => `Vai trò: ${role} (${hint})`,
+  expires: (at: string) => `Lời mời có hạn đến ${at}.`,
+  someone: 'Một owner',
   accept: 'Accept',
   accepting: 'Đang nhận lời mời...',
   invalidTitle: 'Lời mời không còn hiệu lực',

@@ -5,9 +5,30 @@ import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
 import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 import { executionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
+import type { Review } from '../../../../domain/execution/types';
 import { reviewPanel } from '../strings';
 
 export type InboxReview = Unpaged<AnswerOf<'/api/reviews'>>[number];
+
+/**
+ * A result under review as the execution's review may carry it: the text the reviewer decides on, the
+ * model's text, and who edited it last (null: nobody). A review read from an older server has none.
+ */
+export interface ReviewedResult {
+  resultId: string;
+  text: string;
+  modelText: string;
+  editedBy: { userId: string; name: string } | null;
+  editedAt: string | null;
+}
+
+/** The reviewed results a review carries, edited or not; none when the server does not send them. */
+export const reviewedResultsOf = (review: Review): ReviewedResult[] =>
+  (review as Review & { results?: ReviewedResult[] }).results ?? [];
+
+/** Whether a review is pending and its due time has passed. */
+export const isOverdue = (review: { status: string; dueAt: string | null }, now: number): boolean =>
+  review.status === 'pending' && review.dueAt !== null && Date.parse(review.dueAt) < now;
 export type ReviewStatusFilter = 'pending' | 'done';
 
 /**

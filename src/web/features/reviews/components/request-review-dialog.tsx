@@ -12,6 +12,7 @@ import type { Execution } from '@/lib/execution-stream';
 import { mayDo } from '@/lib/workspace-roles';
 import { pendingReviewOfStep } from '../../../../domain/execution/reviews';
 import {
+  MAX_REVIEW_TEXT,
   MAX_REVIEWERS,
   ON_DUE,
   type OnDue,
@@ -277,7 +278,7 @@ function RequestReviewForm({
         <Textarea
           id={ids.note}
           value={note}
-          maxLength={2000}
+          maxLength={MAX_REVIEW_TEXT}
           onChange={(event) => setNote(event.target.value)}
           placeholder={t.notePlaceholder}
           className="min-h-20"

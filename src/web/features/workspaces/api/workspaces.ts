@@ -35,8 +35,8 @@ export const membersQueryOptions = (workspaceId: string) =>
     staleTime: 0,
   });
 
-export function useMembers(workspaceId: string) {
-  return useQuery(membersQueryOptions(workspaceId));
+export function useMembers(workspaceId: string, enabled = true) {
+  return useQuery({ ...membersQueryOptions(workspaceId), enabled });
 }
 
 export function useInvite(workspaceId: string) {
@@ -78,6 +78,18 @@ export function useRemoveMember(workspaceId: string) {
       ),
     meta: { errorToast: { messageOr: toasts.removeFailed } },
     onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+  });
+}
+
+export type InvitationPreview = AnswerOf<'/api/invitations/{token}'>;
+
+/** What an invitation is to, read before accepting it (404: used, expired, or someone else's). */
+export function useInvitation(token: string) {
+  return useQuery({
+    queryKey: ['/api/invitations', token],
+    queryFn: async ({ signal }) =>
+      answerOf(await client.GET('/api/invitations/{token}', { params: { path: { token } }, signal })),
+    retry: false,
   });
 }
 

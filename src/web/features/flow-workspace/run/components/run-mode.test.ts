@@ -5,9 +5,10 @@ import { versionsOf } from '@/features/flow-workspace/workspace/components/step-
 import type { Execution } from '@/lib/execution-stream';
 import { initialState } from '../../../../../domain/execution';
 import { aFlowStep } from '../../../../../domain/execution/testing';
-import type { CacheItem, StepResult } from '../../../../../domain/execution/types';
+import type { CacheItem, Review, StepResult } from '../../../../../domain/execution/types';
 import type { Step } from '../../../../../domain/flow';
 import { executeButtonsFor } from './execute-buttons';
+import { isNotLatest } from './run-mode';
 import { stepDisplayStatus } from './step-status-icon';
 
 const step = (overrides: Partial<Step> = {}): Step =>
@@ -85,6 +86,37 @@ describe('step status', () => {
     };
     expect(stepDisplayStatus(running, needsInput)).toBe('running');
   });
+
+  it('shows a step whose results wait for review as waiting for it, and the next one as pending, not running', () => {
+    const review: Review = {
+      id: 'review-1',
+      stepId: 's1',
+      runId: 'r1',
+      resultIds: ['result-1'],
+      by: 'role',
+      userIds: [],
+      role: 'reviewer',
+      approvalsNeeded: 1,
+      selfApproval: false,
+      requestedBy: 'user-1',
+      requestedAt: '2026-01-01T00:00:00.000Z',
+      dueAt: null,
+      onDue: null,
+      note: null,
+      status: 'pending',
+      approvalsGiven: [],
+      rejection: null,
+      decidedAt: null,
+      due: null,
+      ownersToo: false,
+    };
+    const waiting = { ...execution([], 2), reviews: [review] };
+    expect(stepDisplayStatus(waiting, step({ order: 1 }))).toBe('review');
+    expect(stepDisplayStatus(waiting, step({ id: 's2', order: 2 }))).toBe('pending');
+    const approved = { ...waiting, reviews: [{ ...review, status: 'approved' as const }] };
+    expect(stepDisplayStatus(approved, step({ order: 1 }))).toBe('completed');
+    expect(stepDisplayStatus(approved, step({ id: 's2', order: 2 }))).toBe('running');
+  });
 });
 
 describe('results versions', () => {
@@ -134,5 +166,14 @@ describe('new step', () => {
 
   it('after a deleted step, goes after the last one: orders are never shared', () => {
     expect(newStepBody('f1', [{ order: 1 }, { order: 3 }])).toMatchObject({ name: 'New Step 3', order: 4 });
+  });
+});
+
+describe('the note on an execution a link named', () => {
+  it('shows only once the latest execution is known and is another one', () => {
+    expect(isNotLatest('e1', { isSuccess: false })).toBe(false);
+    expect(isNotLatest('e1', { isSuccess: true, data: { id: 'e1' } })).toBe(false);
+    expect(isNotLatest('e1', { isSuccess: true, data: { id: 'e2' } })).toBe(true);
+    expect(isNotLatest('e1', { isSuccess: true, data: null })).toBe(true);
   });
 });

@@ -99,7 +99,9 @@ export function RunMode({
         </div>
       </Card>
 
-      {target.executionId ? <NamedExecutionNote flowId={flow.id} missing={shown.missing} /> : null}
+      {target.executionId && (shown.missing || isNotLatest(target.executionId, latest)) ? (
+        <NamedExecutionNote flowId={flow.id} missing={shown.missing} />
+      ) : null}
 
       {steps.length === 0 ? (
         <Card className="flex flex-col items-center p-10 text-center" data-testid="run-mode-empty">
@@ -156,6 +158,15 @@ export function RunMode({
     </div>
   );
 }
+
+/**
+ * Whether the execution a link named is not the one the run screen shows without it (the user's latest of
+ * the flow); not known while that is read.
+ */
+export const isNotLatest = (
+  executionId: string,
+  latest: { isSuccess: boolean; data?: { id: string } | null | undefined },
+): boolean => latest.isSuccess && latest.data?.id !== executionId;
 
 /** The screen shows the execution a link named, not the flow's latest: say so, and lead to the latest. */
 function NamedExecutionNote({ flowId, missing }: { flowId: string; missing: boolean }) {

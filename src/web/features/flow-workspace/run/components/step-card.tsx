@@ -141,7 +141,7 @@ export function StepCard({
       data-step-id={step.id}
       className={cn(
         status === 'running' && 'ring-1 ring-indigo-200',
-        status === 'input' && 'ring-1 ring-amber-300',
+        (status === 'input' || status === 'review') && 'ring-1 ring-amber-300',
         linked && 'ring-2 ring-amber-400',
       )}
       data-status={status}

@@ -1,26 +1,32 @@
-import { CheckCircle2, CircleStop, Keyboard, Loader2 } from 'lucide-react';
+import { CheckCircle2, CircleStop, Hourglass, Keyboard, Loader2 } from 'lucide-react';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
+import { pendingReviewOfStep, waitsForReview } from '../../../../../domain/execution/reviews';
 
-export type StepDisplayStatus = 'completed' | 'running' | 'input' | 'stopped' | 'pending';
+export type StepDisplayStatus = 'completed' | 'running' | 'input' | 'review' | 'stopped' | 'pending';
 
 /**
  * Completed below the execution's currentStep, running at it, pending after it or with no execution; on a
  * stopped execution the step it stopped at shows as stopped. A step at it that needs the user's input and
- * is not running waits for that input ('input'): nothing runs until the user types and executes.
+ * is not running waits for that input ('input'): nothing runs until the user types and executes. A step
+ * whose results wait for another person's review waits for them ('review'), and the step after it does
+ * not run until then: it is pending, not running.
  */
 export function stepDisplayStatus(
   execution: Execution | null,
   step: Pick<Step, 'id' | 'order' | 'requiresUserInput'>,
 ): StepDisplayStatus {
   if (!execution) return 'pending';
+  const running = runningRun(execution, step.id) !== null;
+  if (!running && pendingReviewOfStep(execution, step.id)) return 'review';
   if (execution.currentStep > step.order) return 'completed';
   if (execution.currentStep !== step.order) return 'pending';
   if (execution.status === 'stopped') return 'stopped';
-  return step.requiresUserInput && !runningRun(execution, step.id) ? 'input' : 'running';
+  if (!running && waitsForReview(execution)) return 'pending';
+  return step.requiresUserInput && !running ? 'input' : 'running';
 }
 
 /** The mark of a step's status, in the step card and the step list alike. */
@@ -39,6 +45,7 @@ export function StatusGlyph({
   if (status === 'running') return <Loader2 className={cn(size, busy && 'animate-spin')} />;
   if (status === 'stopped') return <CircleStop className={size} aria-label={t.stepStopped} />;
   if (status === 'input') return <Keyboard className={size} aria-label={t.waitingInput} />;
+  if (status === 'review') return <Hourglass className={size} aria-label={t.waitingReview} />;
   return <>{order}</>;
 }
 
@@ -48,6 +55,7 @@ export const statusTone: Record<StepDisplayStatus, string> = {
   running: 'bg-indigo-100 text-indigo-700',
   stopped: 'bg-amber-100 text-amber-800',
   input: 'bg-amber-100 text-amber-800',
+  review: 'bg-amber-100 text-amber-800',
   pending: 'bg-slate-100 text-slate-600',
 };
 

@@ -1,3 +1,4 @@
+import { UserX } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { buttonClasses } from '@/components/ui/button';
@@ -11,6 +12,7 @@ import { EditMode } from '@/features/flow-workspace/edit/components/edit-mode';
 import { RunMode, type RunTarget } from '@/features/flow-workspace/run/components/run-mode';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { ApiError } from '@/lib/api-client';
+import { useRemovedFromWorkspace } from '@/lib/removed-from-workspace';
 import { app } from '@/lib/strings';
 import { RecordAccessProvider, useMay } from '@/lib/workspace-roles';
 import { WORKSPACE_MODES, WorkspaceHeader, type WorkspaceMode } from './workspace-header';
@@ -78,12 +80,43 @@ function useWorkspaceMode(): [WorkspaceMode, (mode: WorkspaceMode) => void] {
   return [modeOf(search), setMode];
 }
 
+/** The user was removed from the flow's workspace while the page was open. */
+function RemovedFromWorkspace() {
+  return (
+    <div
+      className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+      role="alert"
+      data-testid="removed-from-workspace"
+    >
+      <UserX className="h-5 w-5 shrink-0" aria-hidden />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold">{t.removedTitle}</p>
+        <p>{t.removedText}</p>
+      </div>
+      <Link href="/workspaces" className={buttonClasses('outline', 'sm')}>
+        {t.toWorkspaces}
+      </Link>
+    </div>
+  );
+}
+
 function Workspace({ flowId, masterMode }: { flowId: string; masterMode: MasterModeOfFlow }) {
   const flow = useFlow(flowId);
-  // A workspace's flow allows what the user's role there does; the screens below ask with useMay.
+  const removed = useRemovedFromWorkspace(flow.data?.workspaceId);
+  // A workspace's flow allows what the user's role there does; the screens below ask with useMay. Once the
+  // user is removed from it, no role is left, and every control still shown is turned off.
   return (
     <RecordAccessProvider workspaceId={flow.data?.workspaceId}>
-      <WorkspaceModes flowId={flowId} masterMode={masterMode} />
+      <div className="flex flex-col gap-4">
+        {removed ? <RemovedFromWorkspace /> : null}
+        <fieldset
+          disabled={removed}
+          className="m-0 min-w-0 border-0 p-0"
+          data-testid="flow-workspace-controls"
+        >
+          <WorkspaceModes flowId={flowId} masterMode={masterMode} removed={removed} />
+        </fieldset>
+      </div>
     </RecordAccessProvider>
   );
 }
@@ -91,9 +124,12 @@ function Workspace({ flowId, masterMode }: { flowId: string; masterMode: MasterM
 function WorkspaceModes({
   flowId,
   masterMode: MasterMode,
+  removed,
 }: {
   flowId: string;
   masterMode: MasterModeOfFlow;
+  /** The user left the flow's workspace: what was read stays on screen (the flow now answers 404). */
+  removed: boolean;
 }) {
   const [asked, setMode] = useWorkspaceMode();
   const search = useSearch();
@@ -105,8 +141,10 @@ function WorkspaceModes({
   useLiveFlow(flowId);
 
   if (flow.isLoading) return <FlowLoading testId="workspace-loading" />;
-  if (isMissingFlow(flow.error)) return <FlowNotFound />;
-  if (flow.error || !flow.data) {
+  // Removed from its workspace, the user keeps what was read in view, and the flow's reads now fail.
+  const failed = removed && flow.data ? null : flow.error;
+  if (isMissingFlow(failed)) return <FlowNotFound />;
+  if (failed || !flow.data) {
     return <p className="py-10 text-center text-red-700">{flow.error?.message}</p>;
   }
 

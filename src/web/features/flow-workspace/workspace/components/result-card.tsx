@@ -1,5 +1,5 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { useConfirm } from '@/components/ui/confirm-dialog';
@@ -83,16 +83,16 @@ export function ResultEditor({
 
 /**
  * One result: its label, whether it is approved (the checkbox carries it on), and the model's text. A result
- * waiting for review is approved through its review (the panel above the results), so it has no checkbox.
+ * only a review approves (approvalBelongsToReview) has no checkbox: `reviewStatus` says where its review stands.
  */
 export function ResultCard({
   result,
   outputMode,
-  inReview = false,
+  reviewStatus = null,
 }: {
   result: StepResult;
   outputMode: OutputMode;
-  inReview?: boolean;
+  reviewStatus?: ReactNode;
 }) {
   const updateResult = useUpdateResult(result.executionId);
   const deleteResult = useDeleteResult(result.executionId);
@@ -127,7 +127,8 @@ export function ResultCard({
         <span className="text-xs text-slate-500">{formatDateTime(result.createdAt)}</span>
         <ReusedResultBadge result={result} />
         <div className="ml-auto flex items-center gap-1 text-sm text-slate-700">
-          {isChoice || !mayReview || inReview ? null : (
+          {reviewStatus}
+          {isChoice || !mayReview || reviewStatus ? null : (
             <span className="mr-2 flex items-center gap-2">
               <Checkbox
                 id={`approve-${result.id}`}

@@ -2,10 +2,11 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Step } from '@/features/flow-workspace/api/get-steps';
+import { ResultReviewStatus } from '@/features/reviews/components/result-review-status';
 import type { Execution } from '@/lib/execution-stream';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
-import { pendingReviewOfResult } from '../../../../../domain/execution/reviews';
+import { approvalBelongsToReview, reviewOfResult } from '../../../../../domain/execution/approval-rule';
 import type { StepResult } from '../../../../../domain/execution/types';
 import { ResultCard } from './result-card';
 import { UnreviewedResultsNote } from './unreviewed-results-note';
@@ -78,7 +79,15 @@ export function StepResults({ step, execution }: { step: Step; execution: Execut
           key={result.id}
           result={result}
           outputMode={step.outputMode}
-          inReview={pendingReviewOfResult(execution, result.id) !== undefined}
+          reviewStatus={
+            approvalBelongsToReview(execution, result.id) ? (
+              <ResultReviewStatus
+                review={reviewOfResult(execution, result.id)}
+                workspaceId={execution.workspaceId}
+                testId={`result-review-status-${result.id}`}
+              />
+            ) : null
+          }
         />
       ))}
     </div>
