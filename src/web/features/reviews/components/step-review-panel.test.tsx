@@ -9,7 +9,6 @@ import type { Execution } from '@/lib/execution-stream';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
 import { aStep, executionStarted, fold, ranStep } from '../../../../domain/execution/testing';
 import type { ExecutionEvent, Review } from '../../../../domain/execution/types';
-import type { ReviewedResult } from '../api/reviews';
 import { reviewPanel } from '../strings';
 import { StepReviewPanel } from './step-review-panel';
 
@@ -178,19 +177,21 @@ describe("the run screen's review panel", { timeout: 20_000 }, () => {
   });
 
   it('shows who edited a result under review and when, with the model text against the edited one', () => {
-    const edited: ReviewedResult = {
-      resultId: 'result-1',
-      text: 'A better draft',
-      modelText: 'A first draft',
-      editedBy: { userId: 'user-1', name: 'An Nguyễn' },
-      editedAt: '2025-01-02T03:30:00.000Z',
-    };
     const execution = byRole;
-    const withResults: Execution = {
+    const reviewedId = execution.reviews[0]!.resultIds[0]!;
+    const withEdit: Execution = {
       ...execution,
-      reviews: execution.reviews.map((review) => ({ ...review, results: [edited] })),
+      results: execution.results.map((result) =>
+        result.id === reviewedId
+          ? {
+              ...result,
+              result: 'A better draft',
+              edited: { modelText: 'A first draft', by: 'user-1', at: '2025-01-02T03:30:00.000Z' },
+            }
+          : result,
+      ),
     };
-    renderAs('ana', 'reviewer', withResults);
+    renderAs('ana', 'reviewer', withEdit);
     const edits = screen.getByTestId('review-edits-review-1');
     expect(edits.textContent).toContain('Đã sửa bởi An Nguyễn lúc');
     expect([...edits.querySelectorAll('[data-kind="removed"]')].map((part) => part.textContent)).toEqual([
@@ -201,7 +202,7 @@ describe("the run screen's review panel", { timeout: 20_000 }, () => {
     ]);
   });
 
-  it('shows no edits when the review carries no results, or none was edited', () => {
+  it('shows no edits when none of its results was edited', () => {
     renderAs('ana', 'reviewer');
     expect(screen.queryByTestId('review-edits-review-1')).toBeNull();
   });

@@ -45,8 +45,16 @@ function Approvals({ review, nameOf }: { review: Review; nameOf: NameOf }) {
 }
 
 /** The results someone edited before the review: who, when, and the model's text against the edited one. */
-function EditedResults({ review, execution }: { review: Review; execution: Execution }) {
-  const edited = reviewedResultsOf(review).filter((result) => result.editedBy !== null);
+function EditedResults({
+  review,
+  execution,
+  nameOf,
+}: {
+  review: Review;
+  execution: Execution;
+  nameOf: NameOf;
+}) {
+  const edited = reviewedResultsOf(review, execution.results, nameOf).filter((result) => result.edited);
   if (edited.length === 0) return null;
   return (
     <div className="flex flex-col gap-2" data-testid={`review-edits-${review.id}`}>
@@ -293,7 +301,7 @@ function PendingReview({
         </p>
       ) : null}
       <Approvals review={review} nameOf={nameOf} />
-      <EditedResults review={review} execution={execution} />
+      <EditedResults review={review} execution={execution} nameOf={nameOf} />
       {approvedByMe ? (
         <p className="flex items-center gap-2" data-testid={`review-approved-by-me-${review.id}`}>
           <Check className="h-4 w-4 shrink-0" />
