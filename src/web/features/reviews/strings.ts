@@ -56,7 +56,7 @@ export const reviewPanel = {
   comment: (name: string) => `Nhận xét của ${name}`,
   // A reason that ends its own sentence gets no second full stop.
   rejected: (name: string, reason: string) =>
-    `Bị ${name} từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này.`,
+    `Bị ${name} từ chối: ${reason.replace(/[.!?…]+$/u, '')}. Hãy chạy lại step này, hoặc sửa kết quả để yêu cầu review lại.`,
   editedBy: (name: string, at: string) => `Đã sửa bởi ${name} lúc ${at}`,
   editedResult: (label: string) => `Kết quả “${label}”`,
   approve: 'Approve',
