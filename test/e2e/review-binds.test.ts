@@ -125,6 +125,9 @@ describe.skipIf(skipReason !== null)(
         await edits.waitFor();
         expect(await edits.textContent()).toContain('Đã sửa bởi Bình Nguyễn');
         expect(await edits.locator('[data-kind="added"]').count()).toBeGreaterThan(0);
+        expect(await again.locator('[data-testid^="review-asked-again-"]').textContent()).toContain(
+          'Yêu cầu lại vì kết quả đã được sửa',
+        );
         await screenshot(reviewer.page, 'review-binds-02-reviewer-sees-diff');
         await again.locator('[data-testid^="review-approve-"]').click();
         await reviewer.page.locator('[data-testid^="review-send-approve-"]').click();

@@ -40,6 +40,13 @@ export const reviewPanel = {
   members: (count: number) => `${count} người được chỉ định`,
   role: (role: string) => `một thành viên có role ${role}`,
   ownersToo: (who: string) => `${who} hoặc owner của workspace`,
+  /** Why a review went to the owners before its due time. */
+  tooFewDeciders:
+    'Không còn đủ người có thể duyệt review này, nên owner của workspace cũng có thể quyết định.',
+  askedAgain: (because: 'edited' | 'deleted') =>
+    because === 'edited'
+      ? 'Yêu cầu lại vì kết quả đã được sửa: các approve trước không còn hiệu lực.'
+      : 'Yêu cầu lại vì một kết quả đã bị xóa: các approve trước không còn hiệu lực.',
   since: (at: string) => `từ ${at}`,
   due: (at: string) => `hạn ${at}`,
   reminded: (at: string) => `Đã nhắc người duyệt lúc ${at}`,

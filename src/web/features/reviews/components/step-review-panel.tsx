@@ -300,6 +300,12 @@ function PendingReview({
           {t.approvedSoFar(namesOf(review.approvalsGiven.map((approval) => nameOf(approval.userId))))}
         </p>
       ) : null}
+      {review.ownersReason === 'too-few-deciders' ? (
+        <p data-testid={`review-owners-reason-${review.id}`}>{t.tooFewDeciders}</p>
+      ) : null}
+      {review.asksAgain ? (
+        <p data-testid={`review-asked-again-${review.id}`}>{t.askedAgain(review.asksAgain.because)}</p>
+      ) : null}
       <Approvals review={review} nameOf={nameOf} />
       <EditedResults review={review} execution={execution} nameOf={nameOf} />
       {approvedByMe ? (
