@@ -305,6 +305,32 @@ describe('a review when its people or its execution change', () => {
   });
 });
 
+describe("a step's review rule changed while its review waits", () => {
+  it('mails the people the pending review still asks, once each', async () => {
+    const people = await team('Rule');
+    const { executionId, draft } = await ranFirstStep(people);
+    const review = await askReview(people.runner, executionId, draft, { userIds: [people.ana.id] });
+    await vi.waitFor(() => expect(reviewMails(people.ana.email)).toHaveLength(1), WAIT);
+
+    ok(
+      await people.owner.client.put(`/api/steps/${draft}`, {
+        review: { by: 'role', role: 'reviewer', approvals: 1 },
+      }),
+    );
+    await vi.waitFor(() => {
+      const mails = reviewMails(people.ana.email);
+      expect(mails.map((mail) => mail.subject)).toContain(
+        'Quy tắc review đã đổi: Draft · Launch / Review rule changed',
+      );
+    }, WAIT);
+    // The review still asks Ana as it was asked; Bao, whom it does not ask, hears nothing of it.
+    expect((await reviewOf(people.owner.client, executionId, review.id)).userIds).toEqual([people.ana.id]);
+    expect(reviewMails(people.bao.email).some((mail) => mail.subject?.startsWith('Quy tắc review'))).toBe(
+      false,
+    );
+  });
+});
+
 describe('a due time while no server runs', () => {
   it('fires once after the servers start again, with two instances on the database', async () => {
     const people = await team('Restart');

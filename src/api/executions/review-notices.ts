@@ -15,6 +15,7 @@ import type { ReviewNotice, ReviewsRepository } from './reviews-repository';
 export const REVIEW_DUE_QUEUE = 'review-due';
 export const REVIEW_MAIL_QUEUE = 'review-mail';
 export const REVIEW_HAND_BACK_QUEUE = 'review-hand-back';
+export const REVIEW_RULE_CHANGED_QUEUE = 'review-rule-changed';
 
 /** A due time, a hand-back, a review's mails are tried again for a few hours: 30 s, 1 min, 2 min, ... */
 const REVIEW_RETRY: Retry = { retryLimit: 10, retryDelay: 30, retryBackoff: true };
@@ -22,6 +23,7 @@ const REVIEW_RETRY: Retry = { retryLimit: 10, retryDelay: 30, retryBackoff: true
 /** Who a review's mail is for: the people it asks, the workspace's owners, or the runner. */
 type Notice =
   | 'requested'
+  | 'rule-changed'
   | 'reminder'
   | 'escalated-due'
   | 'escalated-member-left'
@@ -48,6 +50,13 @@ interface HandBackJob {
   roleChanged?: boolean;
 }
 
+/** A step's review rule changed: the people asked by its pending reviews are told. */
+interface RuleChangedJob {
+  flowId: string;
+  stepId: string;
+  eventId: string;
+}
+
 /** The record a `<type>-<id>` stream is of (an execution, a workspace). */
 const recordIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
 
@@ -68,11 +77,17 @@ export class ReviewNotices {
   ) {}
 
   async start() {
-    for (const name of [REVIEW_DUE_QUEUE, REVIEW_MAIL_QUEUE, REVIEW_HAND_BACK_QUEUE])
+    for (const name of [
+      REVIEW_DUE_QUEUE,
+      REVIEW_MAIL_QUEUE,
+      REVIEW_HAND_BACK_QUEUE,
+      REVIEW_RULE_CHANGED_QUEUE,
+    ])
       await this.queue.ensure(name, REVIEW_RETRY);
     await this.queue.work<ReviewDueJob>(REVIEW_DUE_QUEUE, (job) => this.due(job.data));
     await this.queue.work<ReviewMailJob>(REVIEW_MAIL_QUEUE, (job) => this.mail(job.data));
     await this.queue.work<HandBackJob>(REVIEW_HAND_BACK_QUEUE, (job) => this.handBack(job.data));
+    await this.queue.work<RuleChangedJob>(REVIEW_RULE_CHANGED_QUEUE, (job) => this.ruleChanged(job.data));
   }
 
   /** The jobs a command's events call for, in its transaction. */
@@ -92,6 +107,22 @@ export class ReviewNotices {
         ...(recorded.type === 'MemberRoleChanged' ? { roleChanged: true } : {}),
       };
       return [this.queue.insertOf({ name: REVIEW_HAND_BACK_QUEUE, data: job }, REVIEW_RETRY)];
+    }
+    if (streamType === 'flow') {
+      const data = recorded.data as { stepId?: string; after?: Record<string, unknown> };
+      if (
+        recorded.type !== 'StepEdited' ||
+        !this.notifications.mails ||
+        !data.after ||
+        !('review' in data.after)
+      )
+        return [];
+      const job: RuleChangedJob = {
+        flowId: recordIdOf(recorded.streamId),
+        stepId: data.stepId!,
+        eventId: recorded.eventId,
+      };
+      return [this.queue.insertOf({ name: REVIEW_RULE_CHANGED_QUEUE, data: job }, REVIEW_RETRY)];
     }
     if (streamType !== 'execution') return [];
     const executionId = recordIdOf(recorded.streamId);
@@ -138,6 +169,12 @@ export class ReviewNotices {
       if (naming.includes(executionId)) continue;
       await this.executions.handle(executionId, removedBy, { type: 'CheckReviewDeciders', data: {} });
     }
+  }
+
+  /** A step's rule changed: the people still asked by each of its pending reviews hear of it. */
+  private async ruleChanged({ flowId, stepId, eventId }: RuleChangedJob) {
+    for (const { reviewId, executionId } of await this.reviews.pendingOfStep(flowId, stepId))
+      await this.mail({ executionId, reviewId, notice: 'rule-changed', eventId: `${eventId}:${reviewId}` });
   }
 
   /** The mails of a review's event, one to each person it concerns, each queued once. */
@@ -220,6 +257,8 @@ function mailFor(
       return { to, template: 'reviewRequested', values: { ...values, note: review.note } };
     case 'reminder':
       return { to, template: 'reviewReminder', values };
+    case 'rule-changed':
+      return { to, template: 'reviewRuleChanged', values };
     case 'escalated-due':
     case 'escalated-member-left':
     case 'escalated-too-few': {

@@ -108,6 +108,13 @@ export class ReviewsRepository {
       WHERE e.id = ${executionId} ORDER BY m.user_id`;
   }
 
+  /** The pending reviews of a flow's step, with their executions. */
+  pendingOfStep(flowId: string, stepId: string): Promise<{ reviewId: string; executionId: string }[]> {
+    return this.sql<{ reviewId: string; executionId: string }[]>`
+      SELECT id AS review_id, execution_id FROM step_reviews
+      WHERE flow_id = ${flowId} AND step_id = ${stepId} AND status = 'pending' ORDER BY id`;
+  }
+
   /** The executions of the workspace with a review pending. */
   async executionsWithPendingReviews(workspaceId: string): Promise<string[]> {
     const rows = await this.sql<{ executionId: string }[]>`

@@ -17,6 +17,8 @@ export interface MailTemplates {
   reviewRequested: ReviewMailValues & { note: string | null };
   /** The review is still waiting at its due time. */
   reviewReminder: ReviewMailValues;
+  /** The step's review rule changed while the review waited: the review still asks them, as it was asked. */
+  reviewRuleChanged: ReviewMailValues;
   /**
    * The review went to the workspace's owners: it was due (`due`), a person it named left (`member-left`), or
    * fewer people may decide it than it needs (`too-few-deciders`).
@@ -94,6 +96,15 @@ const templates: { [T in MailTemplate]: (values: MailTemplates[T]) => Mail } = {
         `Step "${stepName}" trong flow "${flowName}" (yêu cầu bởi ${requestedBy}) vẫn đang chờ bạn duyệt.`,
         `The step "${stepName}" of "${flowName}" (asked by ${requestedBy}) is still waiting for your review.`,
         ...dueLine(dueAt),
+      ],
+      { label: 'Mở step để duyệt / Open the step', url: link },
+    ),
+  reviewRuleChanged: ({ flowName, stepName, requestedBy, link }) =>
+    mailOf(
+      `Quy tắc review đã đổi: ${stepName} · ${flowName} / Review rule changed`,
+      [
+        `Owner của workspace đã đổi quy tắc review của step "${stepName}" trong flow "${flowName}". Review đang chờ bạn (yêu cầu bởi ${requestedBy}) vẫn giữ như lúc được yêu cầu; các lần chạy sau sẽ theo quy tắc mới.`,
+        `An owner changed the review rule of the step "${stepName}" of "${flowName}". The review waiting for you (asked by ${requestedBy}) stays as it was asked; later runs follow the new rule.`,
       ],
       { label: 'Mở step để duyệt / Open the step', url: link },
     ),
