@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
 import {
   ACCESS,
   Browser,
@@ -10,7 +9,7 @@ import {
   urlOf,
   uuidsIn,
 } from './support/access-table';
-import { createTestApp, signUp, type TestApp } from './support/test-app';
+import { createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
 
 /**
  * Who may call each operation of the API, one entry per operation of the OpenAPI document: signed out it is
@@ -37,7 +36,7 @@ describe('who may call each operation of the API', () => {
     t = await createTestApp(
       { freeStepAllowance: 1_000 },
       // Every model call answered offline, also for an own API key.
-      { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
+      OFFLINE_MODEL,
     );
     const a = await signUp(t.app, 'Owner');
     const b = await signUp(t.app, 'Other');

@@ -5,14 +5,13 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createOfflineProvider } from '../src/ai';
 import { executionStreamId } from '../src/domain/execution/stream';
 import { flowStreamId } from '../src/domain/flow/events';
 import { masterStreamId } from '../src/domain/master-mode/events';
 import { isStorableText } from '../src/domain/storable-text';
 import { type Call, executeAllEnded } from './support/execute-all';
 import { registered, serverErrors } from './support/route-recorder';
-import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
+import { as, type Client, createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
 
 /**
  * Property-based fuzzing of every route the app registers: generated params, queries, bodies and headers
@@ -964,7 +963,7 @@ describe('fuzzing every route', () => {
     t = await createTestApp(
       { modelCallsPerMinute: 0 },
       // The offline model for every call (also for a user with an own key): deterministic, no network.
-      { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
+      OFFLINE_MODEL,
     );
     app = t.app;
     const a = await signUp(app, 'Alice');
@@ -1216,10 +1215,7 @@ describe('a refused step run writes nothing', () => {
   let client: Client;
 
   beforeAll(async () => {
-    t = await createTestApp(
-      {},
-      { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
-    );
+    t = await createTestApp({}, OFFLINE_MODEL);
     client = as(t.app, (await signUp(t.app, 'Chi')).cookie);
   });
   afterAll(() => t.close());

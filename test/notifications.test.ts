@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
 import { JobQueue } from '../src/api/notifications/job-queue';
 import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
 import { createOwnKeyCipher } from '../src/api/own-key-cipher';
@@ -14,6 +13,7 @@ import {
   anotherAddress,
   anotherInstance,
   createTestApp,
+  OFFLINE_MODEL,
   signUp,
   TEST_APP_SECRET,
   type TestApp,
@@ -24,9 +24,7 @@ import { receiver } from './support/webhook-receiver';
 /** A job queue made by a test itself has the pool of a test app's (see TEST_POOL_SIZE). */
 const queuePool = { poolSize: testConfig().jobQueuePoolSize };
 
-const offline = {
-  resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
-};
+const offline = OFFLINE_MODEL;
 
 /** A port nothing listens on. */
 async function closedPort() {

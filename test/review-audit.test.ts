@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
-import { createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { join, ok, person as personOf } from './support/workspace-people';
 
 /**
@@ -13,10 +12,7 @@ let t: TestApp;
 const person = (firstName: string) => personOf(t.app, firstName);
 
 beforeAll(async () => {
-  t = await createTestApp(
-    { freeStepAllowance: 1_000 },
-    { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
-  );
+  t = await createTestApp({ freeStepAllowance: 1_000 }, OFFLINE_MODEL);
 });
 afterAll(() => t.close());
 

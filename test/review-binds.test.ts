@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
-import { createTestApp, type TestApp } from './support/test-app';
-import { join, newWorkspace, ok, type Person, person as personOf } from './support/workspace-people';
+import { createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
+import { join, ok, type Person, person as personOf, reviewTeam } from './support/workspace-people';
 
 /**
  * A reviewer's decision binds: after a review is decided, the runner can neither approve a rejected result
@@ -16,32 +15,11 @@ const person = (firstName: string) => personOf(t.app, firstName);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 beforeAll(async () => {
-  t = await createTestApp(
-    { freeStepAllowance: 1_000, queuePollSeconds: 0.5 },
-    { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
-  );
+  t = await createTestApp({ freeStepAllowance: 1_000, queuePollSeconds: 0.5 }, OFFLINE_MODEL);
 });
 afterAll(() => t.close());
 
-interface Team {
-  owner: Person;
-  runner: Person;
-  ana: Person;
-  bao: Person;
-  workspaceId: string;
-}
-
-async function team(): Promise<Team> {
-  const owner = await person('Owner');
-  const runner = await person('Runner');
-  const ana = await person('Ana');
-  const bao = await person('Bao');
-  const { id: workspaceId } = await newWorkspace(owner);
-  await join(owner, workspaceId, runner, 'editor');
-  await join(owner, workspaceId, ana, 'reviewer');
-  await join(owner, workspaceId, bao, 'reviewer');
-  return { owner, runner, ana, bao, workspaceId };
-}
+const team = () => reviewTeam(t.app);
 
 /** A two-step flow whose first step is approved by `review`; step 2 quotes step 1. */
 async function reviewedFlow(owner: Person, workspaceId: string, review: Record<string, unknown>) {

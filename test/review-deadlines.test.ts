@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
 import { JobQueue } from '../src/api/notifications/job-queue';
 import { type Mailbox, mailbox } from './support/mailbox';
-import { anotherInstance, createTestApp, type TestApp } from './support/test-app';
+import { anotherInstance, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { receiver } from './support/webhook-receiver';
-import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
+import { ok, type Person, type ReviewTeam, reviewTeam } from './support/workspace-people';
 
 /**
  * A review's due time, its mails and what happens when its people or its execution change, through the API
@@ -13,9 +12,7 @@ import { join, newWorkspace, ok, type Person, person } from './support/workspace
  * link to the step.
  */
 
-const offline = {
-  resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' as const }),
-};
+const offline = OFFLINE_MODEL;
 
 /** How far ahead a review in these tests is due: the least time in which its request is surely answered. */
 const DUE_IN_MS = 4_000;
@@ -40,27 +37,10 @@ afterAll(async () => {
   await hooks?.close();
 });
 
-interface Team {
-  owner: Person;
-  runner: Person;
-  ana: Person;
-  bao: Person;
-  workspaceId: string;
-}
-
-async function team(name: string): Promise<Team> {
-  const [owner, runner, ana, bao] = await Promise.all(
-    ['Owner', 'Runner', 'Ana', 'Bao'].map((first) => person(t.app, `${first} ${name}`)),
-  );
-  const { id: workspaceId } = await newWorkspace(owner!, name);
-  await join(owner!, workspaceId, runner!, 'editor');
-  await join(owner!, workspaceId, ana!, 'reviewer');
-  await join(owner!, workspaceId, bao!, 'reviewer');
-  return { owner: owner!, runner: runner!, ana: ana!, bao: bao!, workspaceId };
-}
+const team = (name: string) => reviewTeam(t.app, name);
 
 /** A two-step flow of the workspace whose first step the runner has run: the execution and the steps. */
-async function ranFirstStep({ owner, runner, workspaceId }: Team) {
+async function ranFirstStep({ owner, runner, workspaceId }: ReviewTeam) {
   const flow = ok(
     await owner.client.post('/api/flows', { name: 'Launch', description: 'Plan', workspaceId }),
     201,

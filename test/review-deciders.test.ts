@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOfflineProvider } from '../src/ai';
-import { createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, type Person, person as personOf } from './support/workspace-people';
 
 /**
@@ -14,10 +13,7 @@ import { join, newWorkspace, ok, type Person, person as personOf } from './suppo
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp(
-    { freeStepAllowance: 10_000, queuePollSeconds: 0.5 },
-    { resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }) },
-  );
+  t = await createTestApp({ freeStepAllowance: 10_000, queuePollSeconds: 0.5 }, OFFLINE_MODEL);
 });
 afterAll(() => t.close());
 

@@ -112,3 +112,44 @@ export async function signOut(page: Page, baseUrl: string) {
   await page.goto('about:blank');
   await page.goto(`${baseUrl}/api/logout`);
 }
+
+/** A signed-in person in a browser of their own (their own session). */
+export interface BrowserPerson {
+  page: Page;
+  id: string;
+  email: string;
+}
+
+/** A new account signed up in a new page of `browser`. */
+export async function signedUpPerson(
+  browser: Browser,
+  baseUrl: string,
+  firstName: string,
+): Promise<BrowserPerson> {
+  const page = await browser.newPage();
+  await signUpInBrowser(page, baseUrl, firstName);
+  const { id, email } = await callApi(page, baseUrl, 'GET', '/api/auth/user');
+  return { page, id, email };
+}
+
+/** `member` joins the workspace in `role`, invited by `owner`: through the API, the invitation is not the point. */
+export async function joinWorkspace(
+  baseUrl: string,
+  owner: BrowserPerson,
+  workspaceId: string,
+  member: BrowserPerson,
+  role: string,
+) {
+  const { acceptUrl } = await callApi(
+    owner.page,
+    baseUrl,
+    'POST',
+    `/api/workspaces/${workspaceId}/invitations`,
+    {
+      email: member.email,
+      role,
+    },
+  );
+  const token = new URL(acceptUrl).pathname.split('/').at(-1);
+  await callApi(member.page, baseUrl, 'POST', `/api/invitations/${token}/accept`);
+}

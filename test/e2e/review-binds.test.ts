@@ -1,37 +1,15 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import {
+  callApi,
+  joinWorkspace as join,
+  missingBrowser,
+  openBrowser,
+  screenshot,
+  signedUpPerson as signedUp,
+} from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
-
-interface Person {
-  page: Page;
-  id: string;
-  email: string;
-}
-
-async function signedUp(browser: Browser, baseUrl: string, firstName: string): Promise<Person> {
-  const page = await browser.newPage();
-  await signUpInBrowser(page, baseUrl, firstName);
-  const { id, email } = await callApi(page, baseUrl, 'GET', '/api/auth/user');
-  return { page, id, email };
-}
-
-async function join(baseUrl: string, owner: Person, workspaceId: string, member: Person, role: string) {
-  const { acceptUrl } = await callApi(
-    owner.page,
-    baseUrl,
-    'POST',
-    `/api/workspaces/${workspaceId}/invitations`,
-    {
-      email: member.email,
-      role,
-    },
-  );
-  const token = new URL(acceptUrl).pathname.split('/').at(-1);
-  await callApi(member.page, baseUrl, 'POST', `/api/invitations/${token}/accept`);
-}
 
 describe.skipIf(skipReason !== null)(
   `a reviewer's decision binds${skipReason ? ` (skipped: ${skipReason})` : ''}`,

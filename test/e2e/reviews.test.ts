@@ -1,40 +1,17 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { reviewLink } from '../../src/domain/review-link';
-import { type Browser, callApi, missingBrowser, openBrowser, screenshot, signUpInBrowser } from './browser';
+import {
+  callApi,
+  joinWorkspace,
+  missingBrowser,
+  openBrowser,
+  screenshot,
+  signedUpPerson as signedUp,
+} from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
-
-/** A signed-in person in a browser of their own (their own session). */
-interface Person {
-  page: Page;
-  id: string;
-  email: string;
-}
-
-async function signedUp(browser: Browser, baseUrl: string, firstName: string): Promise<Person> {
-  const page = await browser.newPage();
-  await signUpInBrowser(page, baseUrl, firstName);
-  const { id, email } = await callApi(page, baseUrl, 'GET', '/api/auth/user');
-  return { page, id, email };
-}
-
-/** `member` joins the workspace as a reviewer, invited by `owner`: through the API, the invitation is not the point. */
-async function joinAsReviewer(baseUrl: string, owner: Person, workspaceId: string, member: Person) {
-  const { acceptUrl } = await callApi(
-    owner.page,
-    baseUrl,
-    'POST',
-    `/api/workspaces/${workspaceId}/invitations`,
-    {
-      email: member.email,
-      role: 'reviewer',
-    },
-  );
-  const token = new URL(acceptUrl).pathname.split('/').at(-1);
-  await callApi(member.page, baseUrl, 'POST', `/api/invitations/${token}/accept`);
-}
 
 /** The number beside the Reviews link; none shown is 0. */
 async function pendingCount(page: Page): Promise<number> {
@@ -64,8 +41,8 @@ describe.skipIf(skipReason !== null)(
         const workspace = await callApi(runner.page, url, 'POST', '/api/workspaces', {
           name: 'Nhóm Nội dung',
         });
-        await joinAsReviewer(url, runner, workspace.id, binh);
-        await joinAsReviewer(url, runner, workspace.id, chi);
+        await joinWorkspace(url, runner, workspace.id, binh, 'reviewer');
+        await joinWorkspace(url, runner, workspace.id, chi, 'reviewer');
         const flow = await callApi(runner.page, url, 'POST', '/api/flows', {
           name: 'Bài blog',
           description: 'Bản nháp rồi bản cuối',

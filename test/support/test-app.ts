@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createOfflineProvider } from '../../src/ai';
 import { type AppServices, buildApp } from '../../src/api/app';
 import { type Config, jobQueuePoolSize } from '../../src/api/config';
 import { connect } from '../../src/api/database/connection';
@@ -16,6 +17,11 @@ export const UNREACHABLE_GEMINI = 'http://127.0.0.1:9';
 
 /** The host tests' webhooks may name: `.invalid` never resolves, so a delivery to it fails at once. */
 export const TEST_WEBHOOK_HOST = 'hooks.invalid';
+
+/** The services of a server whose every model call the offline model answers. */
+export const OFFLINE_MODEL: Pick<AppServices, 'resolveModel'> = {
+  resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }),
+};
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {

@@ -33,3 +33,24 @@ export async function join(owner: Person, workspaceId: string, member: Person, r
   const token = invited.acceptUrl.split('/').at(-1);
   ok(await member.client.post(`/api/invitations/${token}/accept`));
 }
+
+/** A workspace's people for reviews: its owner, a runner (editor) and two reviewers, Ana and Bao. */
+export interface ReviewTeam {
+  owner: Person;
+  runner: Person;
+  ana: Person;
+  bao: Person;
+  workspaceId: string;
+}
+
+/** A workspace named `name` with its owner, a runner (editor) and two reviewers; `name` ends each first name. */
+export async function reviewTeam(app: FastifyInstance, name = 'Team'): Promise<ReviewTeam> {
+  const [owner, runner, ana, bao] = await Promise.all(
+    ['Owner', 'Runner', 'Ana', 'Bao'].map((first) => person(app, `${first} ${name}`)),
+  );
+  const { id: workspaceId } = await newWorkspace(owner!, name);
+  await join(owner!, workspaceId, runner!, 'editor');
+  await join(owner!, workspaceId, ana!, 'reviewer');
+  await join(owner!, workspaceId, bao!, 'reviewer');
+  return { owner: owner!, runner: runner!, ana: ana!, bao: bao!, workspaceId };
+}
