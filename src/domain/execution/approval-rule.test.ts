@@ -1,27 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalBelongsToReview, reviewOfResult } from './approval-rule';
-import { aStep, executionStarted, fold, ranStep } from './testing';
+import { aStep, executionStarted, fold, ranStep, reviewRequested } from './testing';
 import type { ExecutionEvent } from './types';
-
-const reviewRequested = (reviewId: string, resultIds: string[], step = aStep(1)): ExecutionEvent => ({
-  type: 'ReviewRequested',
-  data: {
-    reviewId,
-    stepId: step.id,
-    runId: null,
-    resultIds,
-    by: 'role',
-    userIds: [],
-    role: 'reviewer',
-    approvals: 1,
-    selfApproval: false,
-    requestedBy: 'user-1',
-    dueAt: null,
-    onDue: null,
-    note: null,
-    at: '2025-01-02T03:04:05.000Z',
-  },
-});
 
 /** The execution of a flow in a workspace: only there can a rule ask another person. */
 const startedInWorkspace = (...args: Parameters<typeof executionStarted>): ExecutionEvent => {

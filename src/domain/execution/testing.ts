@@ -153,3 +153,31 @@ export const startStepRun = (
       ...fields,
     },
   }) satisfies ExecutionCommand;
+
+/** A review of `resultIds` asked of the reviewer role by user-1; what a test cares about it overrides. */
+export function reviewRequested(
+  reviewId: string,
+  resultIds: string[],
+  overrides: Partial<Extract<ExecutionEvent, { type: 'ReviewRequested' }>['data']> = {},
+): ExecutionEvent {
+  return {
+    type: 'ReviewRequested',
+    data: {
+      reviewId,
+      stepId: aStep(1).id,
+      runId: null,
+      resultIds,
+      by: 'role',
+      userIds: [],
+      role: 'reviewer',
+      approvals: 1,
+      selfApproval: false,
+      requestedBy: 'user-1',
+      dueAt: null,
+      onDue: null,
+      note: null,
+      at: NOW,
+      ...overrides,
+    },
+  };
+}

@@ -4,7 +4,14 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
 import type { Execution } from '@/lib/execution-stream';
-import { aFlowStep, aStep, executionStarted, fold, ranStep } from '../../../../../domain/execution/testing';
+import {
+  aFlowStep,
+  aStep,
+  executionStarted,
+  fold,
+  ranStep,
+  reviewRequested,
+} from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
 import type { StepReview } from '../../../../../domain/step-review';
 import { StepResults } from './step-results';
@@ -25,25 +32,7 @@ function executionOf(review: StepReview | undefined, ...after: ExecutionEvent[])
   return { ...fold(events), version: events.length };
 }
 
-const requested: ExecutionEvent = {
-  type: 'ReviewRequested',
-  data: {
-    reviewId: 'review-1',
-    stepId: 'step-1-id',
-    runId: 'run-1',
-    resultIds: ['result-1'],
-    by: 'role',
-    userIds: [],
-    role: 'reviewer',
-    approvals: 1,
-    selfApproval: false,
-    requestedBy: 'user-1',
-    dueAt: null,
-    onDue: null,
-    note: null,
-    at: '2025-01-02T03:04:05.000Z',
-  },
-};
+const requested = reviewRequested('review-1', ['result-1'], { runId: 'run-1' });
 
 const members = [{ userId: 'binh', name: 'Bình Trần', email: 'binh@example.com', role: 'reviewer' }];
 
