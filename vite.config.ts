@@ -18,6 +18,9 @@ export default defineConfig({
     // suite then runs file after file. The integration files spend most of their time waiting on PostgreSQL and
     // on sockets, so one worker more than the cores keeps both busy. The browser tests stay one file at a time.
     maxWorkers: availableParallelism() + 1,
+    // `expect.poll` waits for what the code emits; its 1 s default is shorter than a busy machine takes to
+    // carry an event between processes. A condition met sooner ends the wait sooner.
+    expect: { poll: { timeout: 15_000 } },
     // Under CI a JSON report too, read by .ci/summary.mjs (TEST_REPORT_FILE names it for a second run).
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: process.env.TEST_REPORT_FILE ?? 'test-results/report.json' }]]
