@@ -103,8 +103,14 @@ const invitationRateLimit = {
   },
 };
 
-/** The web app's origin as the request reached it: where an invitation's link leads. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+/**
+ * Where an invitation's link leads: PUBLIC_URL when it is set, else the web app's origin as the request
+ * reached it (its Host, or X-Forwarded-Host from a proxy TRUST_PROXY names).
+ */
+const invitationOrigin = (request: FastifyRequest) => {
+  const { publicUrl, publicUrlSet } = request.server.config;
+  return publicUrlSet ? publicUrl : `${request.protocol}://${request.host}`;
+};
 
 export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { workspaces, workspaceCommands } = app;
@@ -146,7 +152,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         userIdOf(request),
         request.body,
-        originOf(request),
+        invitationOrigin(request),
         commandIdOf(request),
       );
       return reply.status(201).send(invitation);
