@@ -87,7 +87,7 @@ export const pendingInvitations = {
   expiresAt: 'Hết hạn',
   actions: 'Thao tác',
   revoke: 'Revoke',
-  revokeOf: (email: string) => `Thu hồi lời mời gửi ${email}`,
+  revokeOf: (email: string) => `Revoke lời mời gửi ${email}`,
   revokeConfirm: (email: string) =>
     `Thu hồi lời mời gửi ${email}?\n\nLink mời sẽ không dùng được nữa; muốn mời lại thì tạo link mới.`,
   revokeLabel: 'Revoke',
