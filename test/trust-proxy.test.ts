@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '../src/api/config';
 import {
   type AnotherInstance,
+  anotherAddress,
   anotherInstance,
+  as,
   createTestApp,
   signUp,
   type TestApp,
@@ -93,5 +95,54 @@ describe('TRUST_PROXY', () => {
       );
     for (let i = 0; i < 10; i++) expect(await attempt(`203.0.113.${10 + i}`)).toBe(401);
     expect(await attempt('203.0.113.99')).toBe(429);
+  });
+});
+
+describe("an invitation's link behind a proxy", () => {
+  let t: TestApp;
+  /** Behind the proxy on PROXY, with PUBLIC_URL set. */
+  let published: AnotherInstance;
+
+  beforeAll(async () => {
+    const trustProxy = parseEnvironment({ TRUST_PROXY: PROXY }).trustProxy;
+    t = await createTestApp({ trustProxy });
+    const { publicUrl, publicUrlSet } = parseEnvironment({ PUBLIC_URL: 'https://flows.example.com/' });
+    published = await anotherInstance(t.db.url, { trustProxy, publicUrl, publicUrlSet });
+  });
+  afterAll(async () => {
+    await published?.close();
+    await t?.close();
+  });
+
+  /** An invitation made through the proxy (the requests come from PROXY) with these headers. */
+  async function inviteOn(app: FastifyInstance, headers: Record<string, string>) {
+    const { cookie } = await signUp(app, 'Ann', { remoteAddress: anotherAddress() });
+    const owner = as(app, cookie);
+    const workspace = (await owner.post('/api/workspaces', { name: 'Team' })).json();
+    const response = await owner.post(
+      `/api/workspaces/${workspace.id}/invitations`,
+      { email: 'guest@example.com', role: 'editor' },
+      headers,
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().acceptUrl as string;
+  }
+
+  it('leads to PUBLIC_URL when it is set, whatever X-Forwarded-Host a request names', async () => {
+    const acceptUrl = await inviteOn(published.app, {
+      host: 'flows.example.com',
+      'x-forwarded-host': 'attacker.example',
+      'x-forwarded-proto': 'http',
+    });
+    expect(acceptUrl).toMatch(/^https:\/\/flows\.example\.com\/invitations\/[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("leads, without PUBLIC_URL, to the address the proxy forwards: so the proxy must not pass on a client's own", async () => {
+    const acceptUrl = await inviteOn(t.app, {
+      host: 'flows.example.com',
+      'x-forwarded-host': 'other.example',
+    });
+    expect(new URL(acceptUrl).host).toBe('other.example');
+    expect(new URL(await inviteOn(t.app, { host: 'flows.example.com' })).host).toBe('flows.example.com');
   });
 });

@@ -388,6 +388,147 @@ describe('workspaces', () => {
   });
 });
 
+describe('pending invitations', () => {
+  const listOf = async (who: Person, workspaceId: string, query = '') => {
+    const response = await who.client.get(`/api/workspaces/${workspaceId}/invitations${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  /** Whether the link is missing to its invitee: read and accept both 404, and nobody joined. */
+  async function expectGone(invitee: Person, workspaceId: string, acceptUrl: string) {
+    const url = `/api/invitations/${tokenOf(acceptUrl)}`;
+    const read = await invitee.client.get(url);
+    expect(read.statusCode, read.body).toBe(404);
+    expect(read.json().message).toBe(INVITATION_NOT_FOUND);
+    const accepted = await invitee.client.post(`${url}/accept`);
+    expect(accepted.statusCode, accepted.body).toBe(404);
+    const joined = await eventsOf(workspaceId, 'MemberJoined');
+    expect(joined.map((event) => (event.data as { userId: string }).userId)).not.toContain(invitee.id);
+    expect((await invitee.client.get('/api/workspaces')).json()).toEqual([]);
+  }
+
+  it('lists the pending ones to an owner, newest first, with who invited; 403 to an editor, 404 to others', async () => {
+    const own = await person('Own');
+    const ed = await person('Ed');
+    const out = await person('Out');
+    const workspace = await newWorkspace(own);
+    await join(own, workspace.id, ed, 'editor');
+    const first = await invite(own, workspace.id, 'first@example.com', 'reviewer');
+    const second = await invite(own, workspace.id, 'second@example.com', 'auditor');
+
+    const listed = await listOf(own, workspace.id);
+    expect(listed).toEqual([
+      {
+        id: second.id,
+        email: 'second@example.com',
+        role: 'auditor',
+        invitedBy: { userId: own.id, name: 'Own Nguyen' },
+        createdAt: expect.any(String),
+        expiresAt: second.expiresAt,
+      },
+      expect.objectContaining({ id: first.id, email: 'first@example.com', role: 'reviewer' }),
+    ]);
+    // The accepted one (Ed's) is not pending.
+    expect(listed.map((each: { email: string }) => each.email)).not.toContain(ed.email);
+
+    const page = await listOf(own, workspace.id, '?limit=1');
+    expect(page.items.map((each: { id: string }) => each.id)).toEqual([second.id]);
+    const rest = await listOf(own, workspace.id, `?limit=1&cursor=${page.nextCursor}`);
+    expect(rest).toEqual({ items: [expect.objectContaining({ id: first.id })], nextCursor: null });
+
+    const byEditor = await ed.client.get(`/api/workspaces/${workspace.id}/invitations`);
+    expect(byEditor.statusCode, byEditor.body).toBe(403);
+    expect(byEditor.json().message).toBe(
+      'The editor role in this workspace may not manage the members of this workspace',
+    );
+    const byOutsider = await out.client.get(`/api/workspaces/${workspace.id}/invitations`);
+    expect(byOutsider.statusCode, byOutsider.body).toBe(404);
+    expect(byOutsider.json().message).toBe('Workspace not found');
+
+    // An expired invitation is not pending either.
+    const commands = t.app.workspaceCommands;
+    const clock = commands.now;
+    commands.now = () => new Date(Date.now() + 7 * 86_400_000 + 1_000);
+    try {
+      expect(await listOf(own, workspace.id)).toEqual([]);
+    } finally {
+      commands.now = clock;
+    }
+  });
+
+  it('revokes one by an owner: its link is then missing, read and accept both', async () => {
+    const own = await person('Own');
+    const ed = await person('Ed');
+    const bo = await person('Bo');
+    const workspace = await newWorkspace(own);
+    await join(own, workspace.id, ed, 'editor');
+    const invitation = await invite(own, workspace.id, bo.email, 'editor');
+    const url = `/api/workspaces/${workspace.id}/invitations/${invitation.id}`;
+
+    expect((await ed.client.delete(url)).statusCode).toBe(403);
+    expect((await bo.client.delete(url)).statusCode).toBe(404);
+    const revoked = await own.client.delete(url);
+    expect(revoked.statusCode, revoked.body).toBe(204);
+    expect(await eventsOf(workspace.id, 'InvitationRevoked')).toEqual([
+      { data: { invitationId: invitation.id, reason: 'revoked', at: expect.any(String) } },
+    ]);
+    expect(await listOf(own, workspace.id)).toEqual([]);
+    await expectGone(bo, workspace.id, invitation.acceptUrl);
+    // Only a pending invitation is revoked: again, or one never made, is missing.
+    expect((await own.client.delete(url)).statusCode).toBe(404);
+    const never = await own.client.delete(
+      `/api/workspaces/${workspace.id}/invitations/00000000-0000-4000-8000-000000000000`,
+    );
+    expect(never.statusCode, never.body).toBe(404);
+    expect(never.json().message).toBe(INVITATION_NOT_FOUND);
+  });
+
+  it("revokes an owner's pending invitations when they are removed: a second owner invited by them never joins", async () => {
+    const own = await person('Own');
+    const leaving = await person('Leaving');
+    const newcomer = await person('Newcomer');
+    const workspace = await newWorkspace(own);
+    await join(own, workspace.id, leaving, 'owner');
+    const invitation = await invite(leaving, workspace.id, newcomer.email, 'owner');
+    const kept = await invite(own, workspace.id, 'kept@example.com', 'editor');
+
+    const removed = await own.client.delete(`/api/workspaces/${workspace.id}/members/${leaving.id}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await eventsOf(workspace.id, 'InvitationRevoked')).toEqual([
+      { data: { invitationId: invitation.id, reason: 'inviter-removed', at: expect.any(String) } },
+    ]);
+    // The removal and the revocation are one command's events.
+    const [{ commands }] = await t.db.sql<[{ commands: number }]>`
+      SELECT count(DISTINCT metadata->>'commandId')::int AS commands FROM events
+      WHERE stream_id = ${`workspace-${workspace.id}`} AND event_type IN ('MemberRemoved', 'InvitationRevoked')`;
+    expect(commands).toBe(1);
+    await expectGone(newcomer, workspace.id, invitation.acceptUrl);
+    expect((await listOf(own, workspace.id)).map((each: { id: string }) => each.id)).toEqual([kept.id]);
+    const members = (await own.client.get(`/api/workspaces/${workspace.id}/members`)).json();
+    expect(members.map((m: { userId: string }) => m.userId)).toEqual([own.id]);
+  });
+
+  it("revokes an owner's pending invitations when they take a role that does not manage members", async () => {
+    const own = await person('Own');
+    const other = await person('Other');
+    const invitee = await person('Invitee');
+    const workspace = await newWorkspace(own);
+    await join(own, workspace.id, other, 'owner');
+    const invitation = await invite(other, workspace.id, invitee.email, 'editor');
+
+    const demoted = await own.client.put(`/api/workspaces/${workspace.id}/members/${other.id}`, {
+      role: 'editor',
+    });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(await eventsOf(workspace.id, 'InvitationRevoked')).toEqual([
+      { data: { invitationId: invitation.id, reason: 'inviter-demoted', at: expect.any(String) } },
+    ]);
+    await expectGone(invitee, workspace.id, invitation.acceptUrl);
+    expect(await listOf(own, workspace.id)).toEqual([]);
+  });
+});
+
 describe("a workspace's flows and executions", () => {
   /** A workspace with its owner, an editor, a reviewer, an auditor, and someone who is not a member. */
   async function team() {

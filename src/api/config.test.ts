@@ -83,6 +83,8 @@ describe('notifications', () => {
       'https://flows.example.com',
     );
     expect(parseEnvironment({ PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
+    expect(parseEnvironment({ PUBLIC_URL: 'https://flows.example.com' }).publicUrlSet).toBe(true);
+    expect(parseEnvironment({ PUBLIC_URL: ' ' }).publicUrlSet).toBe(false);
     expect(() => parseEnvironment({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
     expect(() => parseEnvironment({ PUBLIC_URL: 'flows.example.com' })).toThrow(/PUBLIC_URL/);
   });

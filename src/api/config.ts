@@ -234,6 +234,11 @@ export interface Config {
    * (a review's reminder), where no request tells it. PUBLIC_URL, or http://localhost:PORT.
    */
   publicUrl: string;
+  /**
+   * Whether PUBLIC_URL was set: then an invitation's link leads there too, whatever address (or forwarded
+   * host) its request came with.
+   */
+  publicUrlSet: boolean;
   /** How often an idle job worker asks the queue for work, in seconds. */
   queuePollSeconds: number;
   /** Seconds before a failed webhook delivery is tried again, doubled at each try after. */
@@ -288,6 +293,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'Prompt-flow workbench <no-reply@localhost>',
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },

@@ -18,6 +18,16 @@ describe('isDatabaseAway', () => {
       expect(isDatabaseAway(withCode(code)), code).toBe(true);
   });
 
+  it("is the job queue's driver losing its connection, which it says without a code", () => {
+    for (const message of [
+      'Connection terminated unexpectedly (Queue: mail, Worker: 1)',
+      'Connection terminated due to connection timeout',
+      'timeout exceeded when trying to connect',
+    ])
+      expect(isDatabaseAway(new Error(message)), message).toBe(true);
+    expect(isDatabaseAway({ message: 'Connection terminated unexpectedly', queue: 'mail' })).toBe(true);
+  });
+
   it('is not a statement the database refused: a broken rule, a conflict, a full disk, a cancel', () => {
     for (const code of ['23505', '40001', '40P01', '53100', '57014', '42P01'])
       expect(isDatabaseAway(withCode(code)), code).toBe(false);

@@ -60,14 +60,22 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /**
+ * A connection lost or never made by `pg`, the job queue's driver (pg-boss), which says so without a code:
+ * its messages, at their start (pg-boss adds the queue and worker after them).
+ */
+const CODELESS_CONNECTION_LOSSES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
  * The database is away (restarting, unreachable, shutting down, or with no connection to spare): PostgreSQL's
  * connection exceptions (08), operator interventions (57P01-57P03: terminated, crashed, starting up or
  * stopping) and too many clients (53300: max_connections, or a role's or database's CONNECTION LIMIT, reached
- * for now), or a connection postgres.js could not make or lost.
+ * for now), or a connection postgres.js or the job queue's driver could not make or lost.
  */
 export function isDatabaseAway(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string')
+    return typeof message === 'string' && CODELESS_CONNECTION_LOSSES.test(message);
   return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
 }
 

@@ -280,6 +280,16 @@ export const OPERATIONS: Record<string, Operation> = {
     'workspaces',
     'Invite someone by e-mail address (owners)',
   ),
+  'GET /api/workspaces/:id/invitations': op(
+    'listPendingInvitations',
+    'workspaces',
+    "A workspace's pending invitations, with who made each (owners)",
+  ),
+  'DELETE /api/workspaces/:id/invitations/:invitationId': op(
+    'revokeInvitation',
+    'workspaces',
+    'Revoke a pending invitation (owners): its link no longer works',
+  ),
   'GET /api/invitations/:token': op(
     'readInvitation',
     'workspaces',

@@ -75,6 +75,15 @@ export function workspaceStatements(sql: TransactionSql, events: ProjectableEven
             DELETE FROM workspace_members WHERE workspace_id = ${workspaceId} AND user_id = ${event.data.userId}`,
           touched(),
         ];
+      case 'InvitationRevoked': {
+        const { invitationId, reason } = event.data;
+        return [
+          sql`
+            UPDATE workspace_invitations SET revoked_at = ${at}, revoked_reason = ${reason}
+            WHERE id = ${invitationId}`,
+          touched(),
+        ];
+      }
       default:
         // An event type this version does not know writes nothing.
         return [];

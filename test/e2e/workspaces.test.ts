@@ -124,6 +124,33 @@ describe.skipIf(skipReason !== null)(
         expect(await owner.getByTestId('invitation-expires').textContent()).toContain('Hết hạn lúc');
         await screenshot(owner, 'workspaces-04-members-invite');
 
+        // The invitation waits among the pending ones, with who made it; one made by mistake is revoked there.
+        const pendingEmails = () => owner.getByTestId('pending-invitation-email').allTextContents();
+        await expect.poll(pendingEmails).toEqual([email]);
+        expect(await owner.getByTestId('pending-invitation').first().textContent()).toContain('An Nguyễn');
+        const mistaken = `mistaken-${Date.now()}@example.com`;
+        await owner.getByTestId('invite-email').fill(mistaken);
+        await owner.getByTestId('invite-submit').click();
+        await expect.poll(pendingEmails).toEqual([mistaken, email]);
+        await owner
+          .getByTestId('pending-invitation')
+          .filter({ hasText: mistaken })
+          .getByTestId('pending-invitation-revoke')
+          .click();
+        const confirmation = owner.getByTestId('confirm-dialog');
+        await confirmation.waitFor();
+        expect(await confirmation.getByTestId('confirm-dialog-question').textContent()).toContain(mistaken);
+        await screenshot(owner, 'workspaces-04b-revoke-invitation');
+        await confirmation.getByTestId('confirm-dialog-confirm').click();
+        await expect.poll(pendingEmails).toEqual([email]);
+        const pendingNow = await callApi(
+          owner,
+          server.url,
+          'GET',
+          `/api/workspaces/${workspaceId}/invitations`,
+        );
+        expect(pendingNow.map((invitation: { email: string }) => invitation.email)).toEqual([email]);
+
         // Signed out, the link asks for sign-in and comes back to it.
         const invitationPath = new URL(acceptUrl).pathname;
         await auditor.goto(`${server.url}${invitationPath}`);
@@ -204,6 +231,8 @@ describe.skipIf(skipReason !== null)(
         // Made a reviewer by the owner, the same person approves, edits and rejects results, and still runs nothing.
         const auditorId = (await callApi(auditor, server.url, 'GET', '/api/auth/user')).id;
         await owner.goto(`${server.url}/workspaces/${workspaceId}?tab=members`);
+        // Accepted, the invitation is no longer pending.
+        await owner.getByTestId('pending-invitations-empty').waitFor();
         const member = owner.locator(`[data-testid="member-row"][data-user-id="${auditorId}"]`);
         await member.getByTestId('member-role-select').selectOption('reviewer');
         await expect

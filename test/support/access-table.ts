@@ -55,6 +55,8 @@ export interface Fixtures {
   webhookToDelete: string;
   /** The token of an invitation to the owner's e-mail address, into a third user's workspace. */
   invitationToken: string;
+  /** A pending invitation of the owner's workspace, made to be revoked. */
+  invitationToRevoke: string;
   /** The workspace the flows are in; null: the owner's own flows. */
   home: string | null;
   /**
@@ -331,6 +333,12 @@ export const ACCESS: Record<string, Entry> = {
     needs: 'manage',
     ids: (f) => ({ userId: f.memberToRemove }),
   },
+  'GET /api/workspaces/{id}/invitations': { access: 'owner', needs: 'manage' },
+  'DELETE /api/workspaces/{id}/invitations/{invitationId}': {
+    access: 'owner',
+    needs: 'manage',
+    ids: (f) => ({ invitationId: f.invitationToRevoke }),
+  },
   // Sent to the owner's address: another user's reading or acceptance of it is a 404 (read before accepted).
   'GET /api/invitations/{token}': { access: 'owner' },
   'POST /api/invitations/{token}/accept': { access: 'owner' },
@@ -535,6 +543,12 @@ export async function makeFixtures(
   });
   const invitationToken = new URL(acceptUrl).pathname.split('/').at(-1)!;
   ownerIds.add(invitationToken);
+  const invitationToRevoke = (
+    await owner.made(201, 'POST', `/api/workspaces/${workspace}/invitations`, {
+      email: 'revoked@example.com',
+      role: 'reviewer',
+    })
+  ).id as string;
   const hook = async (name: string) =>
     (
       await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
@@ -593,6 +607,7 @@ export async function makeFixtures(
     member,
     memberToRemove,
     invitationToken,
+    invitationToRevoke,
     webhook,
     webhookToDelete,
     flow: main.flow,

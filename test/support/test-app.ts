@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smtpUrl: undefined,
     mailFrom: 'Workbench <no-reply@example.com>',
     publicUrl: 'http://workbench.test',
+    publicUrlSet: false,
     queuePollSeconds: 0.5,
     webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,

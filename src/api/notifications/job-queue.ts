@@ -67,6 +67,20 @@ export class JobQueue {
     this.boss.on('error', listener);
   }
 
+  /**
+   * Each query of the queue's (a worker's poll, an upkeep, a send) the database answered: after errors, the
+   * sign that the queue works again. Every query pg-boss sends goes through its one executor, wrapped here.
+   */
+  onAnswer(listener: () => void) {
+    const db = this.boss.getDb();
+    const execute = db.executeSql.bind(db);
+    db.executeSql = async (text, values) => {
+      const result = await execute(text, values);
+      listener();
+      return result;
+    };
+  }
+
   /** Makes or upgrades the queue's schema and starts its upkeep; then `ensure` the queues, then `work`. */
   async start() {
     await this.boss.start();

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { JobQueue } from '../notifications/job-queue';
 import { Mailer } from '../notifications/mailer';
 import { Notifications } from '../notifications/notifications';
+import { type QueueLogLine, QueueOutage } from '../notifications/queue-outage';
 import { WebhooksRepository } from '../notifications/webhooks-repository';
 import { createOwnKeyCipher } from '../own-key-cipher';
 
@@ -31,7 +32,14 @@ export default fp(
       pollingIntervalSeconds: app.config.queuePollSeconds,
       stopTimeoutMs: Math.max(1_000, app.config.shutdownGraceMs),
     });
-    queue.onError((error) => app.log.error(error, 'job queue'));
+    // While the database is away the queue reports error after error: one warning, then one line when it is back.
+    const outage = new QueueOutage();
+    const log = (line: QueueLogLine) => {
+      if (line?.level === 'error') app.log.error(line.error, line.message);
+      else if (line) app.log[line.level](line.message);
+    };
+    queue.onError((error) => log(outage.failed(error)));
+    queue.onAnswer(() => log(outage.answered()));
     const webhooks = new WebhooksRepository(app.sql);
     const mailer = app.config.smtpUrl ? new Mailer(app.config.smtpUrl, app.config.mailFrom) : null;
     const notifications = new Notifications(

@@ -9,7 +9,7 @@ import { noContent, recordId, storedAt } from '../answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../pages';
 import { userIdOf } from '../plugins/auth';
 import { commandIdOf, idParams, noFieldsBody } from '../request-schemas';
-import { WORKSPACES_ORDER } from '../workspaces/workspaces-repository';
+import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from '../workspaces/workspaces-repository';
 
 const role = z
   .enum(WORKSPACE_ROLES, { error: `must be one of ${WORKSPACE_ROLES.join(', ')}` })
@@ -40,6 +40,19 @@ const invitationAnswer = z
   })
   .meta({ id: 'Invitation' });
 
+const pendingInvitationAnswer = z
+  .object({
+    id: recordId,
+    email: z.string(),
+    role,
+    invitedBy: z
+      .object({ userId: recordId, name: z.string() })
+      .describe('The member who made the invitation'),
+    createdAt: storedAt,
+    expiresAt: storedAt,
+  })
+  .meta({ id: 'PendingInvitation' });
+
 const acceptedAnswer = z.object({ workspaceId: recordId, role }).meta({ id: 'AcceptedInvitation' });
 
 const invitationPreview = z
@@ -69,6 +82,7 @@ const email = z
 const inviteBody = z.strictObject({ email, role });
 const roleBody = z.strictObject({ role });
 const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
+const invitationParams = z.object({ id: z.uuid(), invitationId: z.uuid() });
 /** A token as invitations make them: 32 random bytes, base64url. */
 const tokenParams = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: not an invitation token'),
@@ -89,8 +103,14 @@ const invitationRateLimit = {
   },
 };
 
-/** The web app's origin as the request reached it: where an invitation's link leads. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+/**
+ * Where an invitation's link leads: PUBLIC_URL when it is set, else the web app's origin as the request
+ * reached it (its Host, or X-Forwarded-Host from a proxy TRUST_PROXY names).
+ */
+const invitationOrigin = (request: FastifyRequest) => {
+  const { publicUrl, publicUrlSet } = request.server.config;
+  return publicUrlSet ? publicUrl : `${request.protocol}://${request.host}`;
+};
 
 export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { workspaces, workspaceCommands } = app;
@@ -132,10 +152,44 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         userIdOf(request),
         request.body,
-        originOf(request),
+        invitationOrigin(request),
         commandIdOf(request),
       );
       return reply.status(201).send(invitation);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/invitations',
+    {
+      schema: {
+        description:
+          "The workspace's pending invitations (not accepted, revoked or expired), newest first. Owners only.",
+        params: idParams,
+        querystring: pageQuery,
+        response: { 200: pagedOr(pendingInvitationAnswer) },
+      },
+    },
+    async (request) =>
+      listAnswer(request.query, PENDING_INVITATIONS_ORDER, (page) =>
+        workspaceCommands.pendingInvitations(request.params.id, userIdOf(request), page),
+      ),
+  );
+
+  app.delete(
+    '/api/workspaces/:id/invitations/:invitationId',
+    {
+      schema: {
+        description:
+          'Revokes a pending invitation (owners): its link then answers 404 to everyone, read or accepted.',
+        params: invitationParams,
+        response: { 204: noContent },
+      },
+    },
+    async (request, reply) => {
+      const { id, invitationId } = request.params;
+      await workspaceCommands.revoke(id, userIdOf(request), invitationId, commandIdOf(request));
+      return reply.status(204).send();
     },
   );
 

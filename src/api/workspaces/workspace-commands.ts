@@ -7,6 +7,7 @@ import { INVITATION_NOT_FOUND, isOpenInvitationFor } from '../../domain/workspac
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
 import type { CommandHandler } from '../commands/command-handler';
 import type { Notifications } from '../notifications/notifications';
+import type { Page } from '../pages';
 import { workspaceAggregate } from './workspace-aggregate';
 import type { WorkspacesRepository } from './workspaces-repository';
 
@@ -148,7 +149,25 @@ export class WorkspaceCommands {
     return { workspaceName, inviterName, role, expiresAt };
   }
 
-  /** An owner gives a member another role; the last owner keeps theirs. */
+  /** The workspace's pending invitations, newest first, to one who may manage its members (owners). */
+  async pendingInvitations(workspaceId: string, userId: string, page: Page | null) {
+    await this.commands.requireIn(workspaceId, userId, 'manage', 'workspace');
+    return this.workspaces.pendingInvitations(workspaceId, this.now().toISOString(), page);
+  }
+
+  /** An owner revokes a pending invitation: its link is then missing to everyone (404). */
+  async revoke(workspaceId: string, userId: string, invitationId: string, commandId?: string) {
+    await this.handle(workspaceId, userId, {
+      type: 'RevokeInvitation',
+      data: { invitationId },
+      commandId,
+    });
+  }
+
+  /**
+   * An owner gives a member another role; the last owner keeps theirs. A role that does not manage members
+   * revokes the member's pending invitations.
+   */
   async changeRole(workspaceId: string, userId: string, memberId: string, role: Role, commandId?: string) {
     await this.handle(workspaceId, userId, {
       type: 'ChangeMemberRole',
@@ -159,7 +178,7 @@ export class WorkspaceCommands {
 
   /**
    * An owner removes a member, or a member leaves (removes themselves, whatever their role); the last owner
-   * can do neither.
+   * can do neither. The member's pending invitations are revoked with it.
    */
   async remove(workspaceId: string, userId: string, memberId: string, commandId?: string) {
     await this.handle(workspaceId, userId, {

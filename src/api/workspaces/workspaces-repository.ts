@@ -28,6 +28,17 @@ export interface InvitationRow {
   expiresAt: string;
   email: string;
   acceptedBy: string | null;
+  revoked: boolean;
+}
+
+/** A pending invitation as its workspace's owners list it. */
+export interface PendingInvitationRow {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: { userId: string; name: string };
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 /** The workspaces list's order: newest first (the id orders workspaces made at the same microsecond). */
@@ -36,6 +47,15 @@ export const WORKSPACES_ORDER: ListOrder = {
   keys: [
     { sql: 'w.created_at', order: 'desc', type: 'timestamptz' },
     { sql: 'w.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
+/** The pending invitations list's order: newest first (the id orders invitations made at one microsecond). */
+export const PENDING_INVITATIONS_ORDER: ListOrder = {
+  list: 'pending-invitations',
+  keys: [
+    { sql: 'i.created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'i.id', order: 'desc', type: 'uuid' },
   ],
 };
 
@@ -112,12 +132,34 @@ export class WorkspacesRepository {
   async invitation(tokenHash: string): Promise<InvitationRow | null> {
     const [row] = await this.sql<Stored<InvitationRow, 'expiresAt'>[]>`
       SELECT w.name AS workspace_name, trim(concat_ws(' ', u.first_name, u.last_name)) AS inviter_name,
-        i.role, i.expires_at, i.email, i.accepted_by
+        i.role, i.expires_at, i.email, i.accepted_by, i.revoked_at IS NOT NULL AS revoked
       FROM workspace_invitations i
         JOIN workspaces w ON w.id = i.workspace_id
         LEFT JOIN users u ON u.id = i.invited_by
       WHERE i.token_hash = ${tokenHash}`;
     return row ? { ...row, expiresAt: row.expiresAt.toISOString() } : null;
+  }
+
+  /**
+   * The workspace's pending invitations at `at` (isPendingInvitation's rule: not accepted, not revoked, not
+   * expired), newest first, with who made each. The caller has checked that the user may manage it.
+   */
+  pendingInvitations(
+    workspaceId: string,
+    at: string,
+    page: Page | null = null,
+  ): Promise<Keyed<PendingInvitationRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, PENDING_INVITATIONS_ORDER, page);
+    return sql<Keyed<PendingInvitationRow>[]>`
+      SELECT i.id, i.email, i.role, i.created_at, i.expires_at,
+        json_build_object('userId', i.invited_by,
+          'name', coalesce(trim(concat_ws(' ', u.first_name, u.last_name)), '')) AS invited_by,
+        ${rows.pageKey}
+      FROM workspace_invitations i LEFT JOIN users u ON u.id = i.invited_by
+      WHERE i.workspace_id = ${workspaceId} AND i.accepted_by IS NULL AND i.revoked_at IS NULL
+        AND i.expires_at > ${at} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
   }
 
   /** The workspace an invitation (by its token's hash) is to, whether or not it may still be used. */

@@ -15,7 +15,7 @@ import {
   TOO_MANY_WORKSPACES,
   WORKSPACE_NOT_FOUND,
 } from './decider';
-import type { Role, WorkspaceEvent } from './events';
+import type { RevocationReason, Role, WorkspaceEvent } from './events';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const EARLIER = '2026-11-24T09:00:00.000Z';
@@ -249,5 +249,74 @@ describe('the workspace decider', () => {
     )
       .when({ type: 'RemoveMember', data: { userId: 'bo' } })
       .thenThrows('not_found', MEMBER_NOT_FOUND);
+  });
+
+  describe('revoking invitations', () => {
+    const promoted: WorkspaceEvent = {
+      type: 'MemberRoleChanged',
+      data: { userId: 'bo', before: 'editor', after: 'owner', at: EARLIER },
+    };
+    /** An invitation made by `invitedBy`. */
+    const invitedBy = (invitedBy: string, invitationId: string, email: string, expiresAt = NEXT_WEEK) => {
+      const event = invited(invitationId, email, 'owner', expiresAt);
+      return { ...event, data: { ...event.data, invitedBy } } as WorkspaceEvent;
+    };
+    /** Bo, a second owner, invited cy (pending) and dee (expired); the first owner invited eve. */
+    const history = [
+      created,
+      invited('i1', 'bo@example.com'),
+      joined('i1', 'bo'),
+      promoted,
+      invitedBy('bo', 'i2', 'cy@example.com'),
+      invitedBy('bo', 'i3', 'dee@example.com', LAST_WEEK),
+      invitedBy('owner', 'i4', 'eve@example.com'),
+    ];
+    const revoked = (invitationId: string, reason: RevocationReason): WorkspaceEvent => ({
+      type: 'InvitationRevoked',
+      data: { invitationId, reason, at: NOW },
+    });
+
+    it('revokes a pending invitation, which then cannot be accepted or revoked again', () => {
+      const { state } = given(decider, history, by('owner'))
+        .when({ type: 'RevokeInvitation', data: { invitationId: 'i2' } })
+        .thenEmits([revoked('i2', 'revoked')]);
+      expect(state.invitations.find((each) => each.id === 'i2')?.revoked).toBe(true);
+      const after = [...history, revoked('i2', 'revoked')];
+      given(decider, after, by('cy'))
+        .when(accept('i2', 'cy@example.com'))
+        .thenThrows('not_found', INVITATION_NOT_FOUND);
+      for (const invitationId of ['i2', 'i1', 'i3', 'nope']) {
+        given(decider, after, by('owner'))
+          .when({ type: 'RevokeInvitation', data: { invitationId } })
+          .thenThrows('not_found', INVITATION_NOT_FOUND);
+      }
+    });
+
+    it("revokes a removed member's pending invitations with the removal, no one else's", () => {
+      given(decider, history, by('owner'))
+        .when({ type: 'RemoveMember', data: { userId: 'bo' } })
+        .thenEmits([
+          { type: 'MemberRemoved', data: { userId: 'bo', role: 'owner', at: NOW } },
+          revoked('i2', 'inviter-removed'),
+        ]);
+    });
+
+    it('revokes them when the member takes a role that does not manage members, not when it does', () => {
+      given(decider, history, by('owner'))
+        .when({ type: 'ChangeMemberRole', data: { userId: 'bo', role: 'reviewer' } })
+        .thenEmits([
+          { type: 'MemberRoleChanged', data: { userId: 'bo', before: 'owner', after: 'reviewer', at: NOW } },
+          revoked('i2', 'inviter-demoted'),
+        ]);
+      const demoted: WorkspaceEvent = {
+        type: 'MemberRoleChanged',
+        data: { userId: 'bo', before: 'owner', after: 'editor', at: EARLIER },
+      };
+      given(decider, [...history, demoted], by('owner'))
+        .when({ type: 'ChangeMemberRole', data: { userId: 'bo', role: 'owner' } })
+        .thenEmits([
+          { type: 'MemberRoleChanged', data: { userId: 'bo', before: 'editor', after: 'owner', at: NOW } },
+        ]);
+    });
   });
 });

@@ -2,11 +2,12 @@ import type { Decider } from '../decider';
 import { conflict, notFound, ruleViolated } from '../errors';
 import { MAX_WORKSPACE_MEMBERS, MAX_WORKSPACES_PER_USER, WORKSPACE_NAME_MAX_LENGTH } from '../limits';
 import type { WorkspaceCommand, WorkspaceContext } from './commands';
-import type { Invitation, Role, WorkspaceEvent, WorkspaceState } from './events';
+import type { Invitation, RevocationReason, Role, WorkspaceEvent, WorkspaceState } from './events';
+import { roleMay } from './roles';
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const MEMBER_NOT_FOUND = 'Member not found';
-/** A used, expired or someone else's invitation: all the same to whoever holds its link. */
+/** A used, expired, revoked or someone else's invitation: all the same to whoever holds its link. */
 export const INVITATION_NOT_FOUND = 'Invitation not found';
 export const ALREADY_MEMBER = 'This person is already a member of the workspace';
 export const ALREADY_JOINED = 'You are already a member of this workspace';
@@ -18,17 +19,24 @@ export const TOO_MANY_WORKSPACES = `A user may be a member of at most ${MAX_WORK
 export const TOO_MANY_MEMBERS = `A workspace has at most ${MAX_WORKSPACE_MEMBERS} members`;
 
 /**
- * Whether an invitation may still be used by the person with `email` at `at`: nobody accepted it, it has not
- * expired, and it was sent to that address (in any case). Otherwise it is missing to them.
+ * Whether an invitation is pending at `at`: nobody accepted it, nobody revoked it, and it has not expired.
+ * Only a pending invitation is listed, can be revoked, or used.
  */
-export const isOpenInvitationFor = (
-  invitation: Pick<Invitation, 'email' | 'acceptedBy' | 'expiresAt'>,
-  email: string,
+export const isPendingInvitation = (
+  invitation: Pick<Invitation, 'acceptedBy' | 'revoked' | 'expiresAt'>,
   at: string,
 ): boolean =>
-  invitation.acceptedBy === null &&
-  Date.parse(invitation.expiresAt) > Date.parse(at) &&
-  invitation.email.toLowerCase() === email.toLowerCase();
+  invitation.acceptedBy === null && !invitation.revoked && Date.parse(invitation.expiresAt) > Date.parse(at);
+
+/**
+ * Whether an invitation may still be used by the person with `email` at `at`: it is pending, and it was
+ * sent to that address (in any case). Otherwise it is missing to them.
+ */
+export const isOpenInvitationFor = (
+  invitation: Pick<Invitation, 'email' | 'acceptedBy' | 'revoked' | 'expiresAt'>,
+  email: string,
+  at: string,
+): boolean => isPendingInvitation(invitation, at) && invitation.email.toLowerCase() === email.toLowerCase();
 
 /** A workspace's rules: its members and invitations as its stream folds them, and what each command adds. */
 export const decider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent, WorkspaceContext> = {
@@ -58,14 +66,16 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
     case 'WorkspaceRenamed':
       return { ...next, name: event.data.after };
     case 'MemberInvited': {
-      const { invitationId, email, role, tokenHash, expiresAt } = event.data;
+      const { invitationId, email, role, tokenHash, invitedBy, expiresAt } = event.data;
       const invitation: Invitation = {
         id: invitationId,
         email,
         role,
         tokenHash,
         expiresAt,
+        invitedBy,
         acceptedBy: null,
+        revoked: false,
       };
       return { ...next, invitations: [...state.invitations, invitation] };
     }
@@ -86,6 +96,13 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       members.delete(event.data.userId);
       return { ...next, members };
     }
+    case 'InvitationRevoked':
+      return {
+        ...next,
+        invitations: state.invitations.map((invitation) =>
+          invitation.id === event.data.invitationId ? { ...invitation, revoked: true } : invitation,
+        ),
+      };
   }
 }
 
@@ -135,15 +152,44 @@ function decide(
       const before = roleOf(state, userId);
       if (before === role) return [];
       if (before === 'owner') checkAnotherOwner(state, userId);
-      return [{ type: 'MemberRoleChanged', data: { userId, before, after: role, at } }];
+      const changed: WorkspaceEvent = {
+        type: 'MemberRoleChanged',
+        data: { userId, before, after: role, at },
+      };
+      if (roleMay(role, 'manage')) return [changed];
+      return [changed, ...revokedInvitationsOf(state, userId, 'inviter-demoted', at)];
     }
     case 'RemoveMember': {
       const { userId } = command.data;
       const role = roleOf(state, userId);
       if (role === 'owner') checkAnotherOwner(state, userId);
-      return [{ type: 'MemberRemoved', data: { userId, role, at } }];
+      return [
+        { type: 'MemberRemoved', data: { userId, role, at } },
+        ...revokedInvitationsOf(state, userId, 'inviter-removed', at),
+      ];
+    }
+    case 'RevokeInvitation': {
+      const { invitationId } = command.data;
+      const invitation = state.invitations.find((each) => each.id === invitationId);
+      if (!invitation || !isPendingInvitation(invitation, at)) throw notFound(INVITATION_NOT_FOUND);
+      return [{ type: 'InvitationRevoked', data: { invitationId, reason: 'revoked', at } }];
     }
   }
+}
+
+/**
+ * An invitation does not outlive its inviter's power to make members: the events that revoke every pending
+ * invitation `userId` made, when they are removed or take a role that does not manage members.
+ */
+function revokedInvitationsOf(
+  state: WorkspaceState,
+  userId: string,
+  reason: RevocationReason,
+  at: string,
+): WorkspaceEvent[] {
+  return state.invitations
+    .filter((invitation) => invitation.invitedBy === userId && isPendingInvitation(invitation, at))
+    .map((invitation) => ({ type: 'InvitationRevoked', data: { invitationId: invitation.id, reason, at } }));
 }
 
 function withRole(members: Map<string, Role>, userId: string, role: Role): Map<string, Role> {

@@ -30,7 +30,19 @@ export type WorkspaceEvent =
   | { type: 'MemberJoined'; data: { invitationId: string; userId: string; role: Role; at: string } }
   | { type: 'MemberRoleChanged'; data: { userId: string; before: Role; after: Role; at: string } }
   /** The member was removed, or left; `role` is the one they had. */
-  | { type: 'MemberRemoved'; data: { userId: string; role: Role; at: string } };
+  | { type: 'MemberRemoved'; data: { userId: string; role: Role; at: string } }
+  /**
+   * A pending invitation can no longer be used: an owner revoked it, or its inviter was removed or given a
+   * role that does not manage members (in the same command as that removal or role change).
+   */
+  | {
+      type: 'InvitationRevoked';
+      data: { invitationId: string; reason: RevocationReason; at: string };
+    };
+
+/** Why an invitation was revoked. */
+export const REVOCATION_REASONS = ['revoked', 'inviter-removed', 'inviter-demoted'] as const;
+export type RevocationReason = (typeof REVOCATION_REASONS)[number];
 
 export interface Invitation {
   id: string;
@@ -38,8 +50,12 @@ export interface Invitation {
   role: Role;
   tokenHash: string;
   expiresAt: string;
+  /** The member who made it. */
+  invitedBy: string;
   /** Who accepted it; null while it is open. */
   acceptedBy: string | null;
+  /** Whether it was revoked (then it can no longer be used). */
+  revoked: boolean;
 }
 
 export interface WorkspaceState {

@@ -23,7 +23,20 @@ const history: WorkspaceEvent[] = [
   },
   { type: 'MemberJoined', data: { invitationId: 'i1', userId: 'bob', role: 'editor', at: at(3) } },
   { type: 'MemberRoleChanged', data: { userId: 'bob', before: 'editor', after: 'owner', at: at(4) } },
-  { type: 'MemberRemoved', data: { userId: 'ann', role: 'owner', at: at(5) } },
+  {
+    type: 'MemberInvited',
+    data: {
+      invitationId: 'i2',
+      email: 'cy@example.com',
+      role: 'owner',
+      tokenHash: 'cd',
+      invitedBy: 'ann',
+      expiresAt: at(59),
+      at: at(5),
+    },
+  },
+  { type: 'MemberRemoved', data: { userId: 'ann', role: 'owner', at: at(6) } },
+  { type: 'InvitationRevoked', data: { invitationId: 'i2', reason: 'inviter-removed', at: at(6) } },
 ];
 
 describe("a workspace's snapshot", () => {
@@ -33,8 +46,8 @@ describe("a workspace's snapshot", () => {
       shape: workspaceSnapshot.shape,
       fingerprint: snapshotFingerprint(decider, workspaceSnapshot, [history]),
     }).toEqual({
-      shape: 'workspace.1',
-      fingerprint: '6a870773b41db61e53f90d3f48c0da6065176b78690e5de234136b99e4cc0efb',
+      shape: 'workspace.2',
+      fingerprint: '04e35fac7ec9c03cbf01a3902cdb8edef9649a9720a060b106d636d9abb9c51d',
     });
   });
 

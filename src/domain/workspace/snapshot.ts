@@ -7,7 +7,7 @@ import { type Role, WORKSPACE_ROLES, type WorkspaceState } from './events';
  */
 export const workspaceSnapshot: StateSnapshot<WorkspaceState> = {
   // Bump with any change to WorkspaceState or to evolve (see StateSnapshot.shape and snapshot.test.ts).
-  shape: 'workspace.1',
+  shape: 'workspace.2',
   encode: (state) => ({ ...state, members: [...state.members] }),
   decode: (json) => {
     if (

@@ -321,8 +321,20 @@ export interface paths {
     get: operations["listWorkspaceMembers"];
   };
   "/api/workspaces/{id}/invitations": {
+    /**
+     * A workspace's pending invitations, with who made each (owners)
+     * @description The workspace's pending invitations (not accepted, revoked or expired), newest first. Owners only.
+     */
+    get: operations["listPendingInvitations"];
     /** Invite someone by e-mail address (owners) */
     post: operations["inviteWorkspaceMember"];
+  };
+  "/api/workspaces/{id}/invitations/{invitationId}": {
+    /**
+     * Revoke a pending invitation (owners): its link no longer works
+     * @description Revokes a pending invitation (owners): its link then answers 404 to everyone, read or accepted.
+     */
+    delete: operations["revokeInvitation"];
   };
   "/api/invitations/{token}": {
     /**
@@ -1424,6 +1436,22 @@ export interface components {
       role: components["schemas"]["WorkspaceRole"];
       /** @description The web app's page that accepts the invitation, with its one-time token: pass it on to the invitee (when the server sends mail, it is mailed too) */
       acceptUrl: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    PendingInvitation: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      role: components["schemas"]["WorkspaceRole"];
+      /** @description The member who made the invitation */
+      invitedBy: {
+        /** Format: uuid */
+        userId: string;
+        name: string;
+      };
+      /** Format: date-time */
+      createdAt: string;
       /** Format: date-time */
       expiresAt: string;
     };
@@ -5811,6 +5839,50 @@ export interface operations {
       };
     };
   };
+  /**
+   * A workspace's pending invitations, with who made each (owners)
+   * @description The workspace's pending invitations (not accepted, revoked or expired), newest first. Owners only.
+   */
+  listPendingInvitations: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PendingInvitation"][] | ({
+            items: components["schemas"]["PendingInvitation"][];
+            nextCursor: string | null;
+          });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** Invite someone by e-mail address (owners) */
   inviteWorkspaceMember: {
     parameters: {
@@ -5861,6 +5933,40 @@ export interface operations {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a pending invitation (owners): its link no longer works
+   * @description Revokes a pending invitation (owners): its link then answers 404 to everyone, read or accepted.
+   */
+  revokeInvitation: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        invitationId: string;
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        content: never;
       };
       /** @description A problem (RFC 9457) */
       "4XX": {

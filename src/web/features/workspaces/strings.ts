@@ -78,6 +78,25 @@ export const members = {
   empty: 'Chưa có thành viên.',
 };
 
+export const pendingInvitations = {
+  title: 'Lời mời đang chờ',
+  text: 'Link mời chưa được dùng. Revoke một lời mời thì link đó không dùng được nữa.',
+  email: 'Email',
+  role: 'Vai trò',
+  invitedBy: 'Người mời',
+  expiresAt: 'Hết hạn',
+  actions: 'Thao tác',
+  revoke: 'Revoke',
+  revokeOf: (email: string) => `Revoke lời mời gửi ${email}`,
+  revokeConfirm: (email: string) =>
+    `Thu hồi lời mời gửi ${email}?\n\nLink mời sẽ không dùng được nữa; muốn mời lại thì tạo link mới.`,
+  revokeLabel: 'Revoke',
+  revoked: (email: string) => `Đã thu hồi lời mời gửi ${email}`,
+  empty: 'Không có lời mời nào đang chờ.',
+  loadMore: 'Load more',
+  loadingMore: 'Đang tải...',
+};
+
 export const executions = {
   title: 'Executions',
   filters: 'Lọc executions',
@@ -129,4 +148,5 @@ export const toasts = {
   inviteFailed: 'Không thể tạo link mời',
   roleFailed: 'Không thể đổi vai trò',
   removeFailed: 'Không thể xoá thành viên',
+  revokeFailed: 'Không thể thu hồi lời mời',
 };

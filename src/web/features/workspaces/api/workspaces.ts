@@ -1,5 +1,5 @@
 import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, type BodyOf, client } from '@/lib/api-client';
+import { type AnswerOf, answerOf, type BodyOf, client, type PageOf, pageOf } from '@/lib/api-client';
 import { workspaceFlowsQueryOptions } from '@/lib/flows-query';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
 import { toasts } from '../strings';
@@ -7,6 +7,7 @@ import { toasts } from '../strings';
 export type WorkspaceMember = AnswerOf<'/api/workspaces/{id}/members'>[number];
 export type Invitation = AnswerOf<'/api/workspaces/{id}/invitations', 'post'>;
 export type InvitationInput = BodyOf<'/api/workspaces/{id}/invitations', 'post'>;
+export type PendingInvitation = PageOf<AnswerOf<'/api/workspaces/{id}/invitations'>>['items'][number];
 export type WorkspaceExecution = AnswerOf<'/api/workspaces/{id}/executions'>['items'][number];
 export type ExecutionFilters = {
   flowId?: string;
@@ -39,7 +40,50 @@ export function useMembers(workspaceId: string, enabled = true) {
   return useQuery({ ...membersQueryOptions(workspaceId), enabled });
 }
 
+const PENDING_INVITATIONS_PAGE = 50;
+
+/** The query key of a workspace's pending invitations: what inviting, revoking and member changes refresh. */
+const pendingInvitationsKey = (workspaceId: string) => ['/api/workspaces', workspaceId, 'invitations'];
+
+/** A workspace's pending invitations, newest first, page by page ("Load more"): owners only. */
+export function usePendingInvitations(workspaceId: string) {
+  return useInfiniteQuery({
+    queryKey: pendingInvitationsKey(workspaceId),
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam, signal }) =>
+      pageOf(
+        answerOf(
+          await client.GET('/api/workspaces/{id}/invitations', {
+            params: {
+              path: { id: workspaceId },
+              query: { limit: PENDING_INVITATIONS_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
+            },
+            signal,
+          }),
+        ),
+      ),
+    getNextPageParam: (page) => page.nextCursor,
+    staleTime: 0,
+  });
+}
+
+/** Revokes a pending invitation: its link no longer works. */
+export function useRevokeInvitation(workspaceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (invitationId: string) =>
+      answerOf(
+        await client.DELETE('/api/workspaces/{id}/invitations/{invitationId}', {
+          params: { path: { id: workspaceId, invitationId } },
+        }),
+      ),
+    meta: { errorToast: { messageOr: toasts.revokeFailed } },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: pendingInvitationsKey(workspaceId) }),
+  });
+}
+
 export function useInvite(workspaceId: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: InvitationInput) =>
       answerOf(
@@ -49,6 +93,7 @@ export function useInvite(workspaceId: string) {
         }),
       ),
     meta: { errorToast: { messageOr: toasts.inviteFailed } },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: pendingInvitationsKey(workspaceId) }),
   });
 }
 
@@ -63,7 +108,12 @@ export function useChangeRole(workspaceId: string) {
         }),
       ),
     meta: { errorToast: { messageOr: toasts.roleFailed } },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+    // A member who no longer manages members loses their pending invitations.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: pendingInvitationsKey(workspaceId) }),
+      ]),
   });
 }
 
@@ -77,7 +127,12 @@ export function useRemoveMember(workspaceId: string) {
         }),
       ),
     meta: { errorToast: { messageOr: toasts.removeFailed } },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+    // A removed member's pending invitations go with them.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: membersQueryOptions(workspaceId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: pendingInvitationsKey(workspaceId) }),
+      ]),
   });
 }
 

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, Trash2, UserPlus } from 'lucide-react';
+import { Ban, Check, Copy, Trash2, UserPlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -18,13 +18,16 @@ import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { mayDo, type UserWorkspace, WORKSPACE_ROLES, type WorkspaceRole } from '@/lib/workspace-roles';
 import {
   type Invitation,
+  type PendingInvitation,
   useChangeRole,
   useInvite,
   useMembers,
+  usePendingInvitations,
   useRemoveMember,
+  useRevokeInvitation,
   type WorkspaceMember,
 } from '../api/workspaces';
-import { roleHints, roles, members as t } from '../strings';
+import { pendingInvitations as p, roleHints, roles, members as t } from '../strings';
 
 const inviteSchema = z.object({
   email: z.string().trim().email(t.emailInvalid).max(254, t.emailInvalid),
@@ -136,6 +139,112 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+function PendingInvitationRow({
+  invitation,
+  workspaceId,
+}: {
+  invitation: PendingInvitation;
+  workspaceId: string;
+}) {
+  const revokeInvitation = useRevokeInvitation(workspaceId);
+  const confirm = useConfirm();
+  const toast = useToast();
+
+  const revoke = async () => {
+    if (!(await confirm(p.revokeConfirm(invitation.email), { confirmLabel: p.revokeLabel }))) return;
+    revokeInvitation.mutate(invitation.id, {
+      onSuccess: () =>
+        toast({ title: common.success, description: p.revoked(invitation.email), variant: 'success' }),
+    });
+  };
+
+  return (
+    <tr
+      className="border-t border-slate-100"
+      data-testid="pending-invitation"
+      data-invitation-id={invitation.id}
+    >
+      <td className="py-3 pr-3 font-medium text-slate-900" data-testid="pending-invitation-email">
+        {invitation.email}
+      </td>
+      <td className="py-3 pr-3">
+        <Badge tone="indigo">{roles[invitation.role]}</Badge>
+      </td>
+      <td className="py-3 pr-3 text-slate-600">{invitation.invitedBy.name}</td>
+      <td className="py-3 pr-3 text-slate-600">{formatDateTime(invitation.expiresAt)}</td>
+      <td className="py-3 text-right">
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={revoke}
+          disabled={revokeInvitation.isPending}
+          aria-label={p.revokeOf(invitation.email)}
+          data-testid="pending-invitation-revoke"
+        >
+          <Ban className="h-4 w-4" />
+          {p.revoke}
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
+/** The invitations not yet used, to an owner, each of which they may revoke. */
+function PendingInvitations({ workspaceId }: { workspaceId: string }) {
+  const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    usePendingInvitations(workspaceId);
+  const invitations = data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <Card className="p-5" data-testid="pending-invitations">
+      <h2 className="text-lg font-semibold text-slate-900">{p.title}</h2>
+      <p className="mt-1 text-sm text-slate-600">{p.text}</p>
+      {isLoading ? (
+        <Skeleton className="mt-3 h-12 w-full" />
+      ) : error ? (
+        <p className="mt-3 text-sm text-red-600">{error.message}</p>
+      ) : invitations.length > 0 ? (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="pending-invitation-list">
+            <thead className="text-xs uppercase text-slate-500">
+              <tr>
+                <th className="pb-2 pr-3 font-medium">{p.email}</th>
+                <th className="pb-2 pr-3 font-medium">{p.role}</th>
+                <th className="pb-2 pr-3 font-medium">{p.invitedBy}</th>
+                <th className="pb-2 pr-3 font-medium">{p.expiresAt}</th>
+                <th className="pb-2 text-right font-medium">
+                  <span className="sr-only">{p.actions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((invitation) => (
+                <PendingInvitationRow key={invitation.id} invitation={invitation} workspaceId={workspaceId} />
+              ))}
+            </tbody>
+          </table>
+          {hasNextPage ? (
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              onClick={() => fetchNextPage()}
+              disabled={isFetchingNextPage}
+              data-testid="pending-invitations-more"
+            >
+              {isFetchingNextPage ? p.loadingMore : p.loadMore}
+            </Button>
+          ) : null}
+        </div>
+      ) : (
+        <p className="mt-3 text-sm text-slate-500" data-testid="pending-invitations-empty">
+          {p.empty}
+        </p>
+      )}
+    </Card>
+  );
+}
+
 function MemberRow({
   member,
   workspaceId,
@@ -226,7 +335,7 @@ function MemberRow({
   );
 }
 
-/** The members with their roles; the owners also invite, change roles and remove. */
+/** The members with their roles; the owners also invite, see and revoke pending invitations, change roles and remove. */
 export function WorkspaceMembers({ workspace }: { workspace: UserWorkspace }) {
   const { data: list, isLoading, error } = useMembers(workspace.id);
   // Who is signed in is known before any signed-in page shows (the app's router waits for it).
@@ -236,6 +345,7 @@ export function WorkspaceMembers({ workspace }: { workspace: UserWorkspace }) {
   return (
     <div className="flex flex-col gap-4" data-testid="workspace-members">
       {manage ? <InviteForm workspaceId={workspace.id} /> : null}
+      {manage ? <PendingInvitations workspaceId={workspace.id} /> : null}
       <Card className="p-5">
         <h2 className="text-lg font-semibold text-slate-900">{t.title}</h2>
         {isLoading ? (
