@@ -64,7 +64,8 @@ describe.skipIf(skipReason !== null)(
       const execute = () =>
         callApi(page, server.url, 'POST', `/api/executions/${execution.id}/steps/${step.id}/execute`, {});
 
-      // Bảo rejects the first draft; Ánh approves the second as it came, Bảo shortens it and approves.
+      // Bảo rejects the first draft; Ánh approves the second as it came; Bảo shortens it, which voids her
+      // approval and asks them again; both approve the shorter text.
       const first = await execute();
       await call(bao.api, 'POST', `/api/reviews/${first.execution.reviews[0].id}/reject`, {
         reason: 'Dài quá, cắt một nửa',
@@ -73,16 +74,20 @@ describe.skipIf(skipReason !== null)(
       const review = second.execution.reviews.find((r: { status: string }) => r.status === 'pending');
       await call(ana.api, 'POST', `/api/reviews/${review.id}/approve`, { comment: 'Ổn' });
       await call(bao.api, 'PUT', `/api/step-results/${second.results[0].id}`, { result: 'Trà, ngắn gọn.' });
-      await call(bao.api, 'POST', `/api/reviews/${review.id}/approve`, {});
+      const shown = await callApi(page, server.url, 'GET', `/api/executions/${execution.id}`);
+      const again = shown.reviews.at(-1).id;
+      await call(bao.api, 'POST', `/api/reviews/${again}/approve`, {});
+      await call(ana.api, 'POST', `/api/reviews/${again}/approve`, { comment: 'Gọn rồi' });
 
       await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
       await page.getByTestId('open-history').click();
       const section = page.getByTestId('history-dialog').getByTestId('history-reviews');
       await section.waitFor();
       const reviews = section.getByTestId('review-audit');
-      await expect.poll(() => reviews.count()).toBe(2);
+      await expect.poll(() => reviews.count()).toBe(3);
       expect(await reviews.getByTestId('review-audit-status').allTextContents()).toEqual([
         'Rejected',
+        'Đã rút lại',
         'Approved',
       ]);
       expect(await reviews.first().getByTestId('review-audit-asked').textContent()).toBe(
@@ -95,13 +100,17 @@ describe.skipIf(skipReason !== null)(
       expect(await section.getByTestId('review-audit-text').allTextContents()).toEqual([
         'Lý do: Dài quá, cắt một nửa',
         'Nhận xét: Ổn',
+        'Nhận xét: Gọn rồi',
       ]);
       await screenshot(page, 'review-audit-01-history');
-      // What each decider saw: Ánh the draft as it came, Bảo his own edit.
-      const decisions = reviews.nth(1).getByTestId('review-audit-decision');
-      for (const summary of await decisions.locator('summary').all()) await summary.click();
-      const seen = await decisions.getByTestId('review-audit-seen').locator('pre').allTextContents();
-      expect(seen).toEqual([second.results[0].result, 'Trà, ngắn gọn.']);
+      // What each decider saw: Ánh the draft as it came (an approval the edit voided), then both the edit.
+      const seenIn = async (index: number) => {
+        const decisions = reviews.nth(index).getByTestId('review-audit-decision');
+        for (const summary of await decisions.locator('summary').all()) await summary.click();
+        return decisions.getByTestId('review-audit-seen').locator('pre').allTextContents();
+      };
+      expect(await seenIn(1)).toEqual([second.results[0].result]);
+      expect(await seenIn(2)).toEqual(['Trà, ngắn gọn.', 'Trà, ngắn gọn.']);
       await screenshot(page, 'review-audit-02-seen');
       await ana.api.dispose();
       await bao.api.dispose();

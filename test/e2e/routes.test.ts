@@ -177,7 +177,7 @@ describe.skipIf(skipReason !== null)(
         [`/workspaces/${workspace.id}?tab=members`, 'workspace-members', null],
         [`/workspaces/${workspace.id}?tab=executions`, 'workspace-executions', null],
         ['/workspaces/00000000-0000-4000-8000-000000000000', 'workspace-not-found', null],
-        ['/invitations/some-token', 'invitation-page', null],
+        ['/invitations/some-token', 'invitation-invalid', null],
       ];
       for (const [route, screen, title] of screens) {
         await open(page, `${server.url}${route}`);

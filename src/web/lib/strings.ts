@@ -140,7 +140,7 @@ export const reviewStatus = {
   approved: 'Approved',
   rejected: 'Rejected',
   expired: 'Quá hạn (expired)',
-  withdrawn: 'Đã rút lại (reset)',
+  withdrawn: 'Đã rút lại',
 } as const;
 
 export const history = {
