@@ -248,12 +248,18 @@ export class EventStore {
       // tick as one write. A refused statement leaves the transaction failed, and PostgreSQL answers its
       // COMMIT with a ROLLBACK.
       for (const statement of statements) statement.execute();
+      const still = stillTheAppends(tx).execute();
       const commit = connection`COMMIT`.execute();
-      const sent = Promise.all(statements);
+      const sent = Promise.all([...statements, still]);
       const [written, committed] = await Promise.allSettled([sent, commit]);
       if (written.status === 'rejected') throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
       if (committed.status === 'rejected') throw committed.reason;
       if (committed.value.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
+      if (written.value.at(-1)?.[0]?.transactionId !== recorded[0]!.transactionId) {
+        // The append's transaction ended before the statements behind it: they ran each on its own, and
+        // COMMIT, finding no transaction, still answered COMMIT. The events are not stored.
+        throw new AppendTransactionLost();
+      }
       return recorded;
     } finally {
       connection.release();
@@ -292,6 +298,22 @@ export class EventStore {
       throw new ConcurrencyConflict(streamId, expectedVersion, version);
     }
     return { nextExpectedVersion: version, events: [], duplicate: false };
+  }
+}
+
+/**
+ * The transaction the statements behind an append run in, sent last before COMMIT: the append's own, unless
+ * something ended it on the connection meanwhile. postgres.js hands a connection whose session died to the
+ * next user once it has connected again, while a user of the dead session may still send on it (a ROLLBACK
+ * of its own transaction landing in another's).
+ */
+const stillTheAppends = (tx: TransactionSql) =>
+  tx<{ transactionId: string | null }[]>`SELECT pg_current_xact_id_if_assigned()::text AS "transactionId"`;
+
+/** An append whose transaction was ended under it: its events are not stored, whatever COMMIT answered. */
+export class AppendTransactionLost extends Error {
+  constructor() {
+    super('The append’s transaction ended before its COMMIT: its events were not stored.');
   }
 }
 

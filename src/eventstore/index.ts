@@ -1,6 +1,6 @@
 export { ConcurrencyConflict } from './concurrency-conflict';
 export { EventTooLarge, MAX_EVENT_BYTES } from './event-size';
-export { type AppendOptions, EventStore, type Statement } from './event-store';
+export { type AppendOptions, AppendTransactionLost, EventStore, type Statement } from './event-store';
 export type { IdempotencyKey, KeyedCommand } from './idempotency-keys';
 export { LogTailer, type TailedLog, type TailOptions } from './log-tailer';
 export type { FeedPage, FeedRead } from './read-all';
