@@ -9,6 +9,7 @@ import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey 
 import { LogTailer, type TailOptions } from './log-tailer';
 import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
+import { sessionLost } from './session-lost';
 import { readStreamFromSnapshot, type Snapshot, writeSnapshot } from './snapshots';
 import { streamVersion } from './stream-version';
 import type {
@@ -219,6 +220,8 @@ export class EventStore {
     const connection = await this.sql.reserve();
     // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
     const tx = connection as unknown as TransactionSql;
+    // Its session gone: the transaction went with it, and the connection is postgres.js's again (sessionLost).
+    let lost = false;
     try {
       const begun = connection`BEGIN`.execute();
       // Handled now: a failed BEGIN answers before anything waits for it, and must not go unhandled.
@@ -235,7 +238,7 @@ export class EventStore {
           ];
         }
       } catch (error) {
-        await connection`ROLLBACK`;
+        if (!sessionLost(error)) await connection`ROLLBACK`;
         throw error;
       }
       // The claim matched nothing: nothing to keep.
@@ -250,19 +253,33 @@ export class EventStore {
       for (const statement of statements) statement.execute();
       const still = stillTheAppends(tx).execute();
       const commit = connection`COMMIT`.execute();
-      const sent = Promise.all([...statements, still]);
-      const [written, committed] = await Promise.allSettled([sent, commit]);
-      if (written.status === 'rejected') throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
-      if (committed.status === 'rejected') throw committed.reason;
-      if (committed.value.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
+      // Answered below, or never: see the lost session.
+      commit.catch(() => {});
+      const [written] = await Promise.allSettled([Promise.all([...statements, still])]);
+      if (written.status === 'rejected') {
+        // A statement postgres.js had not sent yet (one not yet described on this connection holds back
+        // those behind it) stays unsent and unanswered when the session is lost, and so would COMMIT.
+        if (sessionLost(written.reason)) throw written.reason;
+        const ended = await commit.then(
+          () => null,
+          (error: unknown) => error,
+        );
+        lost = sessionLost(ended);
+        throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
+      }
+      const committed = await commit;
+      if (committed.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
       if (written.value.at(-1)?.[0]?.transactionId !== recorded[0]!.transactionId) {
         // The append's transaction ended before the statements behind it: they ran each on its own, and
         // COMMIT, finding no transaction, still answered COMMIT. The events are not stored.
         throw new AppendTransactionLost();
       }
       return recorded;
+    } catch (error) {
+      if (sessionLost(error)) lost = true;
+      throw error;
     } finally {
-      connection.release();
+      if (!lost) connection.release();
     }
   }
 

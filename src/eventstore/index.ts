@@ -5,6 +5,7 @@ export type { IdempotencyKey, KeyedCommand } from './idempotency-keys';
 export { LogTailer, type TailedLog, type TailOptions } from './log-tailer';
 export { type FeedPage, type FeedRead, replaySnapshotFeed } from './read-all';
 export type { ReplayedEvent } from './recorded-event';
+export { sessionLost } from './session-lost';
 export { SNAPSHOTS_TABLE, type Snapshot, type StreamFromSnapshot } from './snapshots';
 export { streamVersion } from './stream-version';
 export type {
