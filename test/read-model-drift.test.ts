@@ -10,6 +10,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
 } from '../src/eventstore';
+import { checkProjections } from '../src/projections/check';
 import { executionStreamId } from '../src/projections/project-execution-events';
 import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './support/database';
 import { as, signUp, teaFlowExecution, testConfig } from './support/test-app';
@@ -128,5 +129,20 @@ describe('a command whose transaction was ended under it', () => {
       position: log.length,
       runs: JSON.parse(JSON.stringify(folded.runs)),
     });
+    // What the lost start inserted by id stays: the check names it.
+    const one = connect(db.url, { max: 1, appSecret: TEST_APP_SECRET });
+    try {
+      const { differences } = await checkProjections(one);
+      const lostRuns = await db.sql<{ id: string }[]>`
+        SELECT id FROM ai_request_logs WHERE execution_id = ${executionId}
+          AND id NOT IN (
+            SELECT (data ->> 'runId')::uuid FROM events WHERE stream_id = ${streamId} AND data ? 'runId')`;
+      expect(lostRuns).toHaveLength(1);
+      expect(differences.map(({ table, key, column }) => ({ table, key, column }))).toEqual([
+        { table: 'ai_request_logs', key: lostRuns[0]!.id, column: null },
+      ]);
+    } finally {
+      await one.end({ timeout: 1 });
+    }
   });
 });
