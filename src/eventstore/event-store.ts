@@ -271,7 +271,8 @@ export class EventStore {
       if (committed.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
       if (written.value.at(-1)?.[0]?.transactionId !== recorded[0]!.transactionId) {
         // The append's transaction ended before the statements behind it: they ran each on its own, and
-        // COMMIT, finding no transaction, still answered COMMIT. The events are not stored.
+        // COMMIT, finding no transaction, still answered COMMIT. Whatever ended it (a ROLLBACK, most likely;
+        // a COMMIT would have stored the events), the command cannot say what it stored.
         throw new AppendTransactionLost();
       }
       return recorded;
@@ -327,10 +328,13 @@ export class EventStore {
 const stillTheAppends = (tx: TransactionSql) =>
   tx<{ transactionId: string | null }[]>`SELECT pg_current_xact_id_if_assigned()::text AS "transactionId"`;
 
-/** An append whose transaction was ended under it: its events are not stored, whatever COMMIT answered. */
+/**
+ * An append whose transaction was ended under it before its COMMIT: what it stored is not known, whatever
+ * COMMIT answered, as after a connection lost at COMMIT.
+ */
 export class AppendTransactionLost extends Error {
   constructor() {
-    super('The append’s transaction ended before its COMMIT: its events were not stored.');
+    super('The append’s transaction ended before its COMMIT: what it stored is not known.');
   }
 }
 
