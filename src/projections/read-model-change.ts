@@ -76,7 +76,8 @@ export interface RunsChange {
 /**
  * One write to the read models, as data: the projectors decide WHAT each row contains, once, and two writers
  * carry it out. Inline (a command's append) each change is its own statement; a rebuild folds a batch's
- * changes in memory and writes each table with multi-row statements. Every change is harmless to repeat.
+ * changes in memory and writes each table with multi-row statements. Every change is harmless to repeat,
+ * except an execution row's change as a statement: a row that moved on fails it (see executionChanged).
  */
 export type ReadModelChange =
   /** Adds the row unless its id is there. */
