@@ -31,7 +31,8 @@ export interface ExecutionBefore {
 /**
  * The statements that write the read models of one execution stream's new events, inside the append
  * transaction: each change a statement, built at once and sent pipelined. Each row remembers the stream
- * position it reflects and ignores older events, so applying the same events twice changes nothing.
+ * position it reflects and ignores older events, so applying the same events twice changes nothing, but for
+ * the executions row (below).
  *
  * `before` spares reading the execution's row: a command appended at the version it loaded, so its row
  * (projected in every append's transaction) reflects that version and holds that state. The results the
