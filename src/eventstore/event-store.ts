@@ -9,6 +9,7 @@ import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey 
 import { LogTailer, type TailOptions } from './log-tailer';
 import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
+import { sessionLost } from './session-lost';
 import { readStreamFromSnapshot, type Snapshot, writeSnapshot } from './snapshots';
 import { streamVersion } from './stream-version';
 import type {
@@ -219,6 +220,8 @@ export class EventStore {
     const connection = await this.sql.reserve();
     // A reserved connection runs the same statements as a transaction's; only savepoints are missing.
     const tx = connection as unknown as TransactionSql;
+    // Its session gone: the transaction went with it, and the connection is postgres.js's again (sessionLost).
+    let lost = false;
     try {
       const begun = connection`BEGIN`.execute();
       // Handled now: a failed BEGIN answers before anything waits for it, and must not go unhandled.
@@ -235,7 +238,7 @@ export class EventStore {
           ];
         }
       } catch (error) {
-        await connection`ROLLBACK`;
+        if (!sessionLost(error)) await connection`ROLLBACK`;
         throw error;
       }
       // The claim matched nothing: nothing to keep.
@@ -248,15 +251,36 @@ export class EventStore {
       // tick as one write. A refused statement leaves the transaction failed, and PostgreSQL answers its
       // COMMIT with a ROLLBACK.
       for (const statement of statements) statement.execute();
+      const still = stillTheAppends(tx).execute();
       const commit = connection`COMMIT`.execute();
-      const sent = Promise.all(statements);
-      const [written, committed] = await Promise.allSettled([sent, commit]);
-      if (written.status === 'rejected') throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
-      if (committed.status === 'rejected') throw committed.reason;
-      if (committed.value.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
+      // Answered below, or never: see the lost session.
+      commit.catch(() => {});
+      const [written] = await Promise.allSettled([Promise.all([...statements, still])]);
+      if (written.status === 'rejected') {
+        // A statement postgres.js had not sent yet (one not yet described on this connection holds back
+        // those behind it) stays unsent and unanswered when the session is lost, and so would COMMIT.
+        if (sessionLost(written.reason)) throw written.reason;
+        const ended = await commit.then(
+          () => null,
+          (error: unknown) => error,
+        );
+        lost = sessionLost(ended);
+        throw isKeyTaken(written.reason) ? new KeyTaken() : written.reason;
+      }
+      const committed = await commit;
+      if (committed.command !== 'COMMIT') throw new Error('The append was rolled back at its commit.');
+      if (written.value.at(-1)?.[0]?.transactionId !== recorded[0]!.transactionId) {
+        // The append's transaction ended before the statements behind it: they ran each on its own, and
+        // COMMIT, finding no transaction, still answered COMMIT. Whatever ended it (a ROLLBACK, most likely;
+        // a COMMIT would have stored the events), the command cannot say what it stored.
+        throw new AppendTransactionLost();
+      }
       return recorded;
+    } catch (error) {
+      if (sessionLost(error)) lost = true;
+      throw error;
     } finally {
-      connection.release();
+      if (!lost) connection.release();
     }
   }
 
@@ -292,6 +316,25 @@ export class EventStore {
       throw new ConcurrencyConflict(streamId, expectedVersion, version);
     }
     return { nextExpectedVersion: version, events: [], duplicate: false };
+  }
+}
+
+/**
+ * The transaction the statements behind an append run in, sent last before COMMIT: the append's own, unless
+ * something ended it on the connection meanwhile. postgres.js hands a connection whose session died to the
+ * next user once it has connected again, while a user of the dead session may still send on it (a ROLLBACK
+ * of its own transaction landing in another's).
+ */
+const stillTheAppends = (tx: TransactionSql) =>
+  tx<{ transactionId: string | null }[]>`SELECT pg_current_xact_id_if_assigned()::text AS "transactionId"`;
+
+/**
+ * An append whose transaction was ended under it before its COMMIT: what it stored is not known, whatever
+ * COMMIT answered, as after a connection lost at COMMIT.
+ */
+export class AppendTransactionLost extends Error {
+  constructor() {
+    super('The append’s transaction ended before its COMMIT: what it stored is not known.');
   }
 }
 

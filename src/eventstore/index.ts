@@ -1,10 +1,11 @@
 export { ConcurrencyConflict } from './concurrency-conflict';
 export { EventTooLarge, MAX_EVENT_BYTES } from './event-size';
-export { type AppendOptions, EventStore, type Statement } from './event-store';
+export { type AppendOptions, AppendTransactionLost, EventStore, type Statement } from './event-store';
 export type { IdempotencyKey, KeyedCommand } from './idempotency-keys';
 export { LogTailer, type TailedLog, type TailOptions } from './log-tailer';
-export type { FeedPage, FeedRead } from './read-all';
+export { type FeedPage, type FeedRead, replaySnapshotFeed } from './read-all';
 export type { ReplayedEvent } from './recorded-event';
+export { sessionLost } from './session-lost';
 export { SNAPSHOTS_TABLE, type Snapshot, type StreamFromSnapshot } from './snapshots';
 export { streamVersion } from './stream-version';
 export type {

@@ -64,6 +64,32 @@ const pageStatement = (columns: string) => `
 const RECORDED_PAGE = pageStatement(RECORDED_EVENT_COLUMNS);
 const REPLAYED_PAGE = pageStatement(REPLAYED_EVENT_COLUMNS);
 
+const SNAPSHOT_PAGE = `
+    SELECT ${REPLAYED_EVENT_COLUMNS} FROM events
+    WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+    ORDER BY transaction_id, global_position
+    LIMIT $3`;
+
+/**
+ * replayFeed inside one repeatable-read transaction (a check of the read models against the log): every
+ * event its snapshot sees, in the feed's order. Nothing is held back: an event committed after the snapshot
+ * is not the snapshot's, however long one waits, and what was committed before it is all there.
+ */
+export async function replaySnapshotFeed(
+  sql: Queryable,
+  { after, limit }: FeedRead,
+): Promise<FeedPage<ReplayedEvent>> {
+  const from = after ?? START;
+  const rows = await sql.unsafe<ReplayedEventRow[]>(
+    SNAPSHOT_PAGE,
+    [from.transactionId, from.globalPosition, limit],
+    { prepare: true },
+  );
+  const events = rows.map(toReplayedEvent);
+  const last = events.at(-1);
+  return { events, checkpoint: last ? checkpointOf(last) : after, heldBack: false };
+}
+
 async function readPage<EventRow extends ReplayedEventRow, Event extends ReplayedEvent>(
   sql: Queryable,
   { after, limit }: FeedRead,

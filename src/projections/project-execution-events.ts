@@ -31,21 +31,25 @@ export interface ExecutionBefore {
 /**
  * The statements that write the read models of one execution stream's new events, inside the append
  * transaction: each change a statement, built at once and sent pipelined. Each row remembers the stream
- * position it reflects and ignores older events, so applying the same events twice changes nothing.
+ * position it reflects and ignores older events, so applying the same events twice changes nothing, but for
+ * the executions row (below).
  *
  * `before` spares reading the execution's row: a command appended at the version it loaded, so its row
  * (projected in every append's transaction) reflects that version and holds that state. The results the
  * state may carry change nothing: the row's state has none, and a projector only looks up results the
- * events themselves add.
+ * events themselves add. The row's change names that version, and fails the transaction when the row is
+ * elsewhere (isExecutionRowElsewhere): the command is then written again with `whole`, the row written
+ * from the state over whatever is there.
  */
 export function executionStatements(
   sql: TransactionSql,
   events: ProjectableEvent[],
   before: ExecutionBefore,
+  whole = false,
 ): Statement[] {
   const streamId = events[0]?.streamId;
   if (!streamId?.startsWith(EXECUTION_STREAM_PREFIX)) return [];
-  const changes = changesOf(streamId.slice(EXECUTION_STREAM_PREFIX.length), before, events);
+  const changes = changesOf(streamId.slice(EXECUTION_STREAM_PREFIX.length), before, events, whole);
   return changes.map((change) => changeStatement(sql, change));
 }
 
@@ -92,12 +96,14 @@ const fromTheStart = (): ExecutionBefore => ({ state: decider.initialState(), ve
 
 /**
  * The read-model changes of an execution's events after `before` (events at or before its position are
- * skipped): the rows their results, runs and reviews add or change, then its executions row.
+ * skipped): the rows their results, runs and reviews add or change, then its executions row. `whole`: the
+ * row is written whole over whatever row is there, not changed from `before`.
  */
 export function changesOf(
   executionId: string,
   before: ExecutionBefore,
   events: ProjectableEvent[],
+  whole = false,
 ): ReadModelChange[] {
   let { state, version: position } = before;
   const changes: ReadModelChange[] = [];
@@ -118,7 +124,7 @@ export function changesOf(
     reviews: new JsonColumn(state.reviews),
     completedAt: state.completedAt,
   };
-  if (before.version > 0 && before.state.exists && state.runs.length >= before.state.runs.length) {
+  if (!whole && before.version > 0 && before.state.exists && state.runs.length >= before.state.runs.length) {
     // The row holds the state as of `before`: its runs change by the runs these events add or change, not
     // written whole (an execution's runs grow with every step run, the rest of the row does not).
     changes.push({
@@ -144,6 +150,7 @@ export function changesOf(
       ...columns,
       position,
     },
+    ...(whole ? { over: true as const } : {}),
   });
   return changes;
 }

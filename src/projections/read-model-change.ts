@@ -76,19 +76,25 @@ export interface RunsChange {
 /**
  * One write to the read models, as data: the projectors decide WHAT each row contains, once, and two writers
  * carry it out. Inline (a command's append) each change is its own statement; a rebuild folds a batch's
- * changes in memory and writes each table with multi-row statements. Every change is harmless to repeat.
+ * changes in memory and writes each table with multi-row statements. Every change is harmless to repeat,
+ * except an execution row's change as a statement: a row that moved on fails it (see executionChanged).
  */
 export type ReadModelChange =
   /** Adds the row unless its id is there. */
   | { type: 'insert'; table: KeyedTable; row: ReadModelRow }
   /** Sets columns of a row that reflects an older stream position than `position`. */
   | { type: 'update'; table: KeyedTable; id: string; set: Record<string, unknown>; position: number }
-  /** Writes an execution's row unless it already reflects this stream position or a later one. */
-  | { type: 'execution'; row: ReadModelRow & { position: number } }
+  /**
+   * Writes an execution's row unless it already reflects this stream position or a later one; with `over`,
+   * whatever position it is at (a command's own write over a row found elsewhere than its loaded version).
+   */
+  | { type: 'execution'; row: ReadModelRow & { position: number }; over?: true }
   /**
    * Changes the execution's row that reflects exactly the stream position `from` to reflect `position`:
    * sets the columns and changes its runs by `runs`, element by element, so the statement's size does not
-   * grow with the execution's runs. A row at another position is left as it is (a repeat finds it moved on).
+   * grow with the execution's runs. A row at another position does not hold the state the change starts
+   * from: the statement fails with EXECUTION_ROW_ELSEWHERE, and the command is written again with the row
+   * whole (`execution` with `over`).
    */
   | {
       type: 'executionChanged';
@@ -120,15 +126,27 @@ export const insertRows = (sql: TransactionSql, table: KeyedTable, rows: ReadMod
     ? insertRow(sql, table, rows[0]!, INSERTED)
     : sql`INSERT INTO ${sql(table)} ${rowsOf(sql, table, rows)} ${sql.unsafe(INSERTED)}`;
 
-/** What an INSERT of execution rows does with a row already there. */
-const UPSERTED = `
+/** What an INSERT of an execution row does with a row already there, at whatever position: written over. */
+const WRITTEN_OVER = `
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, current_step = excluded.current_step,
     execution_queue = excluded.execution_queue, execution_cache = excluded.execution_cache,
     steps = excluded.steps, runs = excluded.runs, reviews = excluded.reviews,
     completed_at = excluded.completed_at,
-    position = excluded.position
+    position = excluded.position`;
+
+/** What an INSERT of execution rows does with a row already there: written over only when older. */
+const UPSERTED = `${WRITTEN_OVER}
   WHERE executions.position < excluded.position`;
+
+/** The SQLSTATE of an execution row found at another position than a change starts from (migration 035). */
+export const EXECUTION_ROW_ELSEWHERE = 'WBRME';
+
+/** Whether a statement failed because an execution row was not at the position its change starts from. */
+export const isExecutionRowElsewhere = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === EXECUTION_ROW_ELSEWHERE;
 
 /** Writes execution rows, each only over an older one; every row has the same keys. */
 export const upsertExecutions = (sql: TransactionSql, rows: ReadModelRow[]) =>
@@ -205,7 +223,9 @@ export function changeStatement(sql: TransactionSql, change: ReadModelChange): S
       return prepared(sql, text, [...set, change.position, change.id, change.position]);
     }
     case 'execution':
-      return upsertExecutions(sql, [change.row]);
+      return change.over
+        ? insertRow(sql, 'executions', change.row, WRITTEN_OVER)
+        : upsertExecutions(sql, [change.row]);
     case 'executionChanged': {
       const keys = Object.keys(change.set);
       const { runs, values } = runsAfter(sql, change.runs, keys.length + 1);
@@ -213,9 +233,13 @@ export function changeStatement(sql: TransactionSql, change: ReadModelChange): S
       const text = textOf(
         `executionChanged ${keys.join()} ${runs}`,
         () => `
-        UPDATE executions
-        SET ${setList(keys, 1)}, runs = ${runs}, position = $${next}
-        WHERE id = $${next + 1} AND position = $${next + 2}`,
+        WITH changed AS (
+          UPDATE executions
+          SET ${setList(keys, 1)}, runs = ${runs}, position = $${next}
+          WHERE id = $${next + 1} AND position = $${next + 2}
+          RETURNING id
+        )
+        SELECT execution_row_elsewhere($${next + 1}, $${next + 2}) WHERE NOT EXISTS (SELECT FROM changed)`,
       );
       const set = Object.values(change.set).map((value) => parameterOf(sql, value));
       return prepared(sql, text, [...set, ...values, change.position, change.id, change.from]);

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import { type FeedPage, type FeedRead, type ReplayedEvent, SNAPSHOTS_TABLE } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
 import {
@@ -29,6 +29,17 @@ export const READ_MODEL_TABLES = [
   'workspace_members',
   'workspace_invitations',
 ] as const;
+
+/**
+ * Where a rebuild writes: the server's pool, or a check's one transaction (its batches then in savepoints,
+ * into scratch tables).
+ */
+export interface RebuildTarget {
+  /** A statement of the rebuild's own text. */
+  unsafe(text: string): PromiseLike<unknown>;
+  /** `work` in a transaction of its own: a batch, written whole or not at all. */
+  begin(work: (tx: TransactionSql) => Promise<void>): Promise<unknown>;
+}
 
 /** The log a rebuild replays: an EventStore. */
 export interface ReplayedLog {
@@ -63,7 +74,7 @@ const FIRST_BATCH_SIZE = 250;
  * its stream instead.
  */
 export async function rebuildProjections(
-  sql: Sql,
+  sql: RebuildTarget,
   log: ReplayedLog,
   batchSize = REBUILD_BATCH_SIZE,
 ): Promise<number> {
@@ -145,7 +156,7 @@ function prepareBatch(events: ProjectableEvent[], flows: FlowStreamsRebuild): Ba
  * where the inline INSERT skips it (a log may repeat an id): the batch is then written again with the inline
  * statements, which also say what went wrong when anything else did.
  */
-async function writeBatch(sql: Sql, batch: Batch) {
+async function writeBatch(sql: RebuildTarget, batch: Batch) {
   try {
     await sql.begin((tx) => writeReadModels(tx, batch, true));
   } catch {

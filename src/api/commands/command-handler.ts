@@ -59,8 +59,19 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
   actionOf(command: Command, actor: string): Action | null;
   /** The actor's role in the workspace the record is, when the record itself knows it (a workspace's members). */
   roleIn?(state: State, actor: string): Role | null;
-  /** The statements that write the read models, built at once: they are sent with the append's commit. */
-  project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>): Statement[];
+  /**
+   * The statements that write the read models, built at once: they are sent with the append's commit. They
+   * may change rows from `before`, the state the command decided on; `whole`: they write them from the
+   * state after the events over whatever is there (a read model was found elsewhere: readModelElsewhere).
+   */
+  project(tx: TransactionSql, recorded: RecordedEvent[], before: Loaded<State>, whole: boolean): Statement[];
+  /**
+   * Whether an append failed because a read model did not hold `before` (a row at another stream position
+   * than the version loaded): the command is then decided again on the stream as read and its read models
+   * written whole, so a read model that left its log is brought back by the next command instead of every
+   * later change carrying the difference on.
+   */
+  readModelElsewhere?(error: unknown): boolean;
 }
 
 export interface HandleOptions<State, Context> {
@@ -324,6 +335,7 @@ export class CommandHandler {
       : (options.loaded ?? this.kept.get<S>(streamId));
     const untilStored = aggregate.recordsOutcome(command);
     const since = Date.now();
+    let whole = false;
     for (let attempt = 0; ; attempt++) {
       const fromHint = hint !== undefined;
       const loaded = options.startsStream
@@ -366,7 +378,7 @@ export class CommandHandler {
           // Appended at the loaded version, so the projector starts from the loaded state, not a read.
           {
             withStatements: (tx, recorded) => [
-              ...aggregate.project(tx, recorded, loaded),
+              ...aggregate.project(tx, recorded, loaded, whole),
               ...(options.withEvents ? [options.withEvents(tx, decided)] : []),
               ...this.reactions.flatMap((reaction) => reaction(tx, recorded, source)),
               ...this.snapshotOf(aggregate, tx, loaded, recorded),
@@ -390,6 +402,12 @@ export class CommandHandler {
       } catch (error) {
         if (error instanceof ConcurrencyConflict && options.startsStream) {
           throw conflict(`${aggregate.name} already exists`);
+        }
+        if (!whole && aggregate.readModelElsewhere?.(error)) {
+          // Nothing was stored: written again once, its read models whole, on the stream as it is.
+          whole = true;
+          attempt--;
+          continue;
         }
         if (!(error instanceof ConcurrencyConflict)) throw error;
         const { conflictRetries, maxBackoffMs, outcomeRetryMs } = this.retry;

@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { sessionLost } from '../../eventstore';
 
 /**
  * Reads that do not depend on each other, sent together on one connection of the pool: postgres.js writes
@@ -11,13 +12,25 @@ export async function onOneConnection<T extends readonly unknown[] | []>(
   reads: (connection: Sql) => T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const connection = await sql.reserve();
-  let read: PromiseSettledResult<unknown>[];
+  let sent: readonly Promise<unknown>[];
   try {
-    // Every statement answered before the connection goes back, also when one of them failed.
-    read = await Promise.allSettled(reads(connection) as readonly unknown[]);
-  } finally {
+    sent = reads(connection) as readonly Promise<unknown>[];
+  } catch (error) {
     connection.release();
+    throw error;
   }
+  // Every statement answered before the connection goes back, also when one of them failed; unless the
+  // session is lost: a statement not sent yet is then never answered, and the connection is postgres.js's
+  // again (sessionLost), not to be released.
+  const lost = new Promise<{ lost: unknown }>((resolve) => {
+    for (const statement of sent)
+      statement.catch((error: unknown) => {
+        if (sessionLost(error)) resolve({ lost: error });
+      });
+  });
+  const read = await Promise.race([Promise.allSettled(sent), lost]);
+  if ('lost' in read) throw read.lost;
+  connection.release();
   const failed = read.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
   return read.map((result) => (result as PromiseFulfilledResult<unknown>).value) as {

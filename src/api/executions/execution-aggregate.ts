@@ -7,6 +7,7 @@ import type {
   ExecutionState,
 } from '../../domain/execution/types';
 import { EXECUTION_STREAM_PREFIX, executionStatements } from '../../projections/project-execution-events';
+import { isExecutionRowElsewhere } from '../../projections/read-model-change';
 import type { Action } from '../access';
 import type { Aggregate } from '../commands/command-handler';
 
@@ -23,7 +24,8 @@ export const executionAggregate: Aggregate<ExecutionState, ExecutionCommand, Exe
     holderOf: (state) =>
       state.exists ? { ownerId: state.userId, workspaceId: state.workspaceId ?? null } : undefined,
     actionOf: (command) => COMMAND_ACTIONS[command.type],
-    project: (tx, recorded, before) => executionStatements(tx, recorded, before),
+    project: (tx, recorded, before, whole) => executionStatements(tx, recorded, before, whole),
+    readModelElsewhere: isExecutionRowElsewhere,
   };
 
 /**
