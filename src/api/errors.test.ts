@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AppendTransactionLost } from '../eventstore';
 import { isDatabaseAway } from './errors';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
@@ -16,6 +17,10 @@ describe('isDatabaseAway', () => {
       'CONNECTION_CLOSED',
     ])
       expect(isDatabaseAway(withCode(code)), code).toBe(true);
+  });
+
+  it('is an append whose transaction a lost connection ended: what it stored is unknown, so it is sent again', () => {
+    expect(isDatabaseAway(new AppendTransactionLost())).toBe(true);
   });
 
   it("is the job queue's driver losing its connection, which it says without a code", () => {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { DomainError, isProductRule, type LimitCode, type ProblemKind } from '../domain/errors';
-import { ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../eventstore';
+import { AppendTransactionLost, ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
   rule_violated: 400,
@@ -73,6 +73,9 @@ const CODELESS_CONNECTION_LOSSES =
  * for now), or a connection postgres.js or the job queue's driver could not make or lost.
  */
 export function isDatabaseAway(error: unknown): boolean {
+  // Its transaction ended under the append by a connection lost and made again: what it stored is unknown,
+  // so the request is to be sent again (with its Idempotency-Key, it is then done once).
+  if (error instanceof AppendTransactionLost) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code !== 'string')
     return typeof message === 'string' && CODELESS_CONNECTION_LOSSES.test(message);
