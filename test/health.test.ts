@@ -85,7 +85,7 @@ describe('health checks', () => {
       { timeout: 15_000, interval: 100 },
     );
     expect((await user.get('/api/flows')).statusCode).toBe(200);
-  });
+  }, 90_000); // Two waits of up to 15 s each (the tailer's failed read, the way back): more than 30 s on a busy machine.
 
   it('answer 503 retryable, not 500, while PostgreSQL has no connection to give (too many clients)', async () => {
     // A role of its own whose CONNECTION LIMIT is then 0: its open connections stay, every new one is refused

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import { type ExecutionState, REVIEW_STATUSES } from '../../domain/execution/types';
+import { requiredText } from '../../domain/filled-text';
 import { MAX_REVIEW_TEXT, MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../answer-schemas';
 import { REVIEWS_ORDER } from '../executions/reviews-repository';
@@ -37,7 +38,7 @@ const approveBody = z.preprocess(
   z.strictObject({ comment: z.string().max(MAX_REVIEW_TEXT).optional() }),
 );
 const rejectBody = z.strictObject({
-  reason: z.string().trim().min(1, REVIEW_MESSAGES.reasonRequired).max(MAX_REVIEW_TEXT),
+  reason: requiredText(REVIEW_MESSAGES.reasonRequired, MAX_REVIEW_TEXT),
 });
 const requestParams = z.object({ id: z.uuid(), stepId: z.uuid() });
 const requestBody = z.preprocess(
