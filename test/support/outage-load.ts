@@ -27,6 +27,12 @@ export interface Answer {
   client?: number;
 }
 
+/**
+ * How long a client waits for an answer before it gives up on the request: far longer than any answer of
+ * these tests takes (an outage lasts seconds), so a request left unanswered is recorded as such.
+ */
+const ANSWER_WITHIN_MS = 30_000;
+
 /** Sends one request as the signed-in `cookie`, from the page at `base` (the server checks Origin). */
 export async function send(
   base: string,
@@ -47,6 +53,7 @@ export async function send(
         ...(key === null ? {} : { 'idempotency-key': key }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
     });
     const contentType = response.headers.get('content-type') ?? '';
     const text = await response.text();
