@@ -38,6 +38,12 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     // (a step label `my_label` read back as `myLabel`, and a key ending in `_` an error), and walk each one.
     transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
     onnotice: () => {},
+    // After a connection fails, postgres.js waits before that connection's next attempt, longer after every
+    // failure in a row (by default up to 20 s), and the queries given to it wait as long: while the database
+    // is away a request would take that long to answer 503 (and nginx asks three instances), and once it is
+    // back requests would go on waiting or failing for as long. A quarter second at most here: a refused
+    // connection costs a database that is away nothing, and one starting up refuses it at once (57P03).
+    backoff: reconnectDelaySeconds,
     ...(options.appSecret ? { connection: eventChainSettings(options.appSecret) } : {}),
     // int8 (positions, counts) as numbers: they stay far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: Number } },
@@ -47,6 +53,9 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   if (options.noDelay) Object.assign(sql.options, { socket: connectedAtOnce });
   return sql;
 }
+
+/** Seconds before a connection's next attempt after `failures` in a row: 0.1, 0.2, then 0.25. */
+export const reconnectDelaySeconds = (failures: number) => Math.min(0.05 * 2 ** failures, 0.25);
 
 /**
  * A URL's `?host=/directory`, as libpq reads it: the server's Unix socket in that directory (its file named by

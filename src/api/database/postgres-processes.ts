@@ -251,10 +251,18 @@ export async function initialiseCluster(cluster: {
   }
 }
 
+/**
+ * PostgreSQL's shutdown modes: `fast` ends every session and checkpoints (SIGINT); `immediate` exits at once,
+ * as a crash would, and the next start recovers from the WAL (SIGQUIT).
+ */
+export type ShutdownMode = 'fast' | 'immediate';
+
+const SHUTDOWN_SIGNALS: Record<ShutdownMode, NodeJS.Signals> = { fast: 'SIGINT', immediate: 'SIGQUIT' };
+
 export interface ClusterProcess {
   pid: number;
-  /** Asks PostgreSQL for a fast shutdown and waits until it has exited. */
-  stop(): Promise<void>;
+  /** Asks PostgreSQL for a shutdown (fast unless told) and waits until it has exited. */
+  stop(mode?: ShutdownMode): Promise<void>;
 }
 
 /**
@@ -298,9 +306,9 @@ export async function startClusterProcess(cluster: {
   });
   return {
     pid: child.pid!,
-    async stop() {
+    async stop(mode = 'fast') {
       process.off('exit', stopAtExit);
-      stopAtExit();
+      if (child.exitCode === null && child.signalCode === null) child.kill(SHUTDOWN_SIGNALS[mode]);
       await exited;
     },
   };
