@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userQueryOptions } from '@/features/auth/api/get-user';
 import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
 import type { Execution } from '@/lib/execution-stream';
-import { aFlowStep, aStep, executionStarted, fold, ranStep } from '../../../../domain/execution/testing';
+import {
+  aFlowStep,
+  aStep,
+  executionStarted,
+  fold,
+  ranStep,
+  reviewRequested,
+} from '../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../domain/execution/types';
 import { RequestReviewButton } from './request-review-dialog';
 
@@ -19,25 +26,7 @@ const ran: ExecutionEvent[] = [
     : started,
   ...ranStep(draft, 'run-1', 'cache-1', 'result-1', 'A first draft'),
 ];
-const requested: ExecutionEvent = {
-  type: 'ReviewRequested',
-  data: {
-    reviewId: 'review-1',
-    stepId: draft.id,
-    runId: 'run-1',
-    resultIds: ['result-1'],
-    by: 'role',
-    userIds: [],
-    role: 'reviewer',
-    approvals: 1,
-    selfApproval: false,
-    requestedBy: 'user-1',
-    dueAt: null,
-    onDue: null,
-    note: null,
-    at: '2025-01-02T03:04:05.000Z',
-  },
-};
+const requested = reviewRequested('review-1', ['result-1'], { stepId: draft.id, runId: 'run-1' });
 const executionOf = (events: ExecutionEvent[]): Execution => ({ ...fold(events), version: events.length });
 
 const members = [

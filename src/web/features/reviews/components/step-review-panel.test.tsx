@@ -7,7 +7,13 @@ import { userQueryOptions } from '@/features/auth/api/get-user';
 import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
 import type { Execution } from '@/lib/execution-stream';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
-import { aStep, executionStarted, fold, ranStep } from '../../../../domain/execution/testing';
+import {
+  aStep,
+  executionStarted,
+  fold,
+  ranStep,
+  reviewRequested,
+} from '../../../../domain/execution/testing';
 import type { ExecutionEvent, Review } from '../../../../domain/execution/types';
 import { reviewPanel } from '../strings';
 import { StepReviewPanel } from './step-review-panel';
@@ -15,26 +21,7 @@ import { StepReviewPanel } from './step-review-panel';
 const draft = aStep(1, { name: 'Draft' });
 const started = executionStarted([draft], ['cache-1']);
 const requested = (fields: Partial<Extract<ExecutionEvent, { type: 'ReviewRequested' }>['data']>) =>
-  ({
-    type: 'ReviewRequested',
-    data: {
-      reviewId: 'review-1',
-      stepId: draft.id,
-      runId: 'run-1',
-      resultIds: ['result-1'],
-      by: 'role',
-      userIds: [],
-      role: 'reviewer',
-      approvals: 1,
-      selfApproval: false,
-      requestedBy: 'user-1',
-      dueAt: null,
-      onDue: null,
-      note: null,
-      at: '2025-01-02T03:04:05.000Z',
-      ...fields,
-    },
-  }) satisfies ExecutionEvent;
+  reviewRequested('review-1', ['result-1'], { stepId: draft.id, runId: 'run-1', ...fields });
 
 /** The execution with a review of step 1's result, and what happened to the review after. */
 function executionWith(request: ExecutionEvent, ...after: ExecutionEvent[]): Execution {
