@@ -143,11 +143,20 @@ describe('Idempotency-Key on writes that are not event-sourced', () => {
     const before = await count('master_mode_steps');
     const key = newKey();
     const row = { sessionId: session.id, stepName: 'Once' };
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        aliceCalls(i % 2 ? second.app : one.app)('POST', '/api/master-mode/steps', row, key),
-      ),
-    );
+    // A duplicate waits a few seconds for the first answer, then is told to come back (409 retryable): a
+    // caller sends it again then, as a client does, and gets the first answer.
+    const send = async (i: number) => {
+      for (;;) {
+        const answer = await aliceCalls(i % 2 ? second.app : one.app)(
+          'POST',
+          '/api/master-mode/steps',
+          row,
+          key,
+        );
+        if (answer.statusCode !== 409 || answer.json().retryable !== true) return answer;
+      }
+    };
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i)));
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 201));
     expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
     expect(await count('master_mode_steps')).toBe(before + 1);
