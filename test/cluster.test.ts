@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { type Exit, NGINX_TEMPLATE, renderNginxConfig } from '../src/api/cli/cluster-processes';
 import { MESSAGES } from '../src/domain/execution/decide';
-import type { LiveTopic } from '../src/domain/live-updates';
 import { EXECUTE_ALL_RUNNING } from '../src/domain/master-mode/decider';
-import { ExecutionSocket } from '../src/web/lib/execution-socket';
 import { missingNginx, startCluster, type TestCluster } from './support/cluster';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { type Call, executeAllEnded } from './support/execute-all';
 import { echoPrompt, type FakeGemini, type FakeGeminiRequest, startFakeGemini } from './support/fake-gemini';
+import { follow as following, type StreamEvent } from './support/outage-load';
 
 /** Long enough to poll through a busy machine. */
 const DEADLINE = { timeout: 60_000, interval: 200 };
@@ -20,13 +18,6 @@ const SLOW = '[slow answer]';
 const A_WHILE = '[answer in a while]';
 
 const holds = (request: FakeGeminiRequest, text: string) => JSON.stringify(request.body).includes(text);
-
-/** A stream's events as pushed and as read back: what the two are compared on. */
-interface StreamEvent {
-  position: number;
-  type: string;
-  data: unknown;
-}
 
 /** Every command the test sent and its answer: a status, or how the request failed. */
 interface Sent {
@@ -189,38 +180,11 @@ describe.skipIf(nginxMissing !== null)(
       return events;
     };
 
-    /**
-     * A websocket client through nginx following an execution as the web app does (src/web/lib/
-     * execution-socket.ts): it reconnects when closed and subscribes again after the last event it has.
-     */
+    /** A websocket client through nginx following an execution as the web app does (test/support/outage-load.ts). */
     const follow = (executionId: string, as: string) => {
-      class SignedInWebSocket extends WebSocket {
-        constructor(url: string) {
-          // The page's Origin, as a browser sends it on the upgrade.
-          super(url, { headers: { cookie: as }, origin: cluster.url });
-        }
-      }
-      const socket = new ExecutionSocket(
-        () => `${cluster.url.replace('http:', 'ws:')}/api/ws`,
-        SignedInWebSocket as unknown as { new (url: string): globalThis.WebSocket },
-      );
-      const events: StreamEvent[] = [];
-      let connections = 0;
-      let upToDate = false;
-      socket.connected$.subscribe((connected) => {
-        if (connected) connections++;
-      });
-      const topic: LiveTopic = { executionId };
-      const unwatch = socket.watch(topic, {
-        after: () => events.at(-1)?.position ?? 0,
-        onMessage: (message) => {
-          if (message.type === 'up-to-date') upToDate = true;
-          if (message.type === 'event')
-            events.push({ position: message.position, type: message.event.type, data: message.event.data });
-        },
-      });
-      followers.push(unwatch);
-      return { events, connections: () => connections, upToDate: () => upToDate, unwatch };
+      const follower = following(() => cluster.url, executionId, as);
+      followers.push(follower.unwatch);
+      return follower;
     };
 
     /** 1..n: every position once, in order. */

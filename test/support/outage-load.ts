@@ -219,6 +219,7 @@ export function keepClientsBusy(base: (index: number) => string, clients: Work[]
 export interface StreamEvent {
   position: number;
   type: string;
+  data: unknown;
 }
 
 /**
@@ -246,7 +247,8 @@ export function follow(base: () => string, executionId: string, cookie: string) 
     after: () => events.at(-1)?.position ?? 0,
     onMessage: (message) => {
       if (message.type === 'up-to-date') upToDate = true;
-      if (message.type === 'event') events.push({ position: message.position, type: message.event.type });
+      if (message.type === 'event')
+        events.push({ position: message.position, type: message.event.type, data: message.event.data });
     },
   });
   return { events, connections: () => connections, upToDate: () => upToDate, unwatch };
