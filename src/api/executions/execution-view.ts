@@ -1,17 +1,9 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
+import { type ReviewedText, reviewedTextsOf } from '../../domain/execution/reviewed-texts';
 import type { ExecutionState, Review, StepResult } from '../../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from '../../projections/execution-row';
 import { heldIn, mayInSql } from '../access';
-
-/** A reviewed result as its reviewers see it: the text now, the model's own, and who changed it. */
-export interface ReviewedText {
-  resultId: string;
-  text: string;
-  modelText: string;
-  editedBy: { userId: string; name: string } | null;
-  editedAt: string | null;
-}
 
 /** GET /api/executions/:id: the projected execution with its results and the stream version it reflects. */
 export type ExecutionView = Omit<ExecutionState, 'reviews'> & {
@@ -104,31 +96,18 @@ function resultOf({
   };
 }
 
-/** A review's results as its reviewers see them: what changed since the model wrote each, and who changed it. */
-function reviewedTexts(review: Review, rows: readonly ResultRow[]): ReviewedText[] {
-  return review.resultIds.flatMap((resultId) => {
-    const row = rows.find((r) => r.id === resultId);
-    if (!row) return [];
-    const edited = row.modelText !== null && row.editedAt !== null;
-    return [
-      {
-        resultId,
-        text: row.result,
-        modelText: row.modelText ?? row.result,
-        editedBy:
-          edited && row.editedBy !== null ? { userId: row.editedBy, name: row.editedByName ?? '' } : null,
-        editedAt: edited ? new Date(row.editedAt!).toISOString() : null,
-      },
-    ];
-  });
-}
-
 function viewOf(row: ViewRow): ExecutionView {
   const state = stateOfRow(row);
+  const results = row.results.map(resultOf);
+  const names = new Map(row.results.map((r) => [r.editedBy, r.editedByName ?? ''] as const));
+  const nameOf = (userId: string) => names.get(userId) ?? '';
   return {
     ...state,
-    results: row.results.map(resultOf),
-    reviews: state.reviews.map((review) => ({ ...review, results: reviewedTexts(review, row.results) })),
+    results,
+    reviews: state.reviews.map((review) => ({
+      ...review,
+      results: reviewedTextsOf(review, results, nameOf),
+    })),
     version: row.position,
   };
 }

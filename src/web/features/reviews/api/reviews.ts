@@ -5,48 +5,9 @@ import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
 import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 import { executionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
-import type { Review, StepResult } from '../../../../domain/execution/types';
 import { reviewPanel } from '../strings';
 
 export type InboxReview = Unpaged<AnswerOf<'/api/reviews'>>[number];
-
-/**
- * A result under review as its reviewers decide on it: the text now, the model's own, and who edited it last
- * (null: nobody, or an edit recorded before edits named their author).
- */
-export interface ReviewedResult {
-  resultId: string;
-  text: string;
-  modelText: string;
-  edited: boolean;
-  editedBy: { userId: string; name: string } | null;
-  editedAt: string | null;
-}
-
-/**
- * A review's results as the execution holds them now, edited or not: from its results' `edited`, which every
- * live event keeps up to date, so the screen shows an edit the moment it is made.
- */
-export const reviewedResultsOf = (
-  review: Pick<Review, 'resultIds'>,
-  results: readonly StepResult[],
-  nameOf: (userId: string) => string,
-): ReviewedResult[] =>
-  review.resultIds.flatMap((resultId) => {
-    const result = results.find((each) => each.id === resultId);
-    if (!result) return [];
-    const { edited } = result;
-    return [
-      {
-        resultId,
-        text: result.result,
-        modelText: edited?.modelText ?? result.result,
-        edited: edited !== undefined,
-        editedBy: edited?.by ? { userId: edited.by, name: nameOf(edited.by) } : null,
-        editedAt: edited?.at ?? null,
-      },
-    ];
-  });
 
 /** Whether a review is pending and its due time has passed. */
 export const isOverdue = (review: { status: string; dueAt: string | null }, now: number): boolean =>

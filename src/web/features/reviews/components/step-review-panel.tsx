@@ -11,12 +11,13 @@ import { HistoryDiff } from '@/features/flow-workspace/history/components/histor
 import type { Execution } from '@/lib/execution-stream';
 import { formatDateTime } from '@/lib/format-date';
 import { useWorkspaceRole } from '@/lib/workspace-roles';
+import { reviewedTextsOf } from '../../../../domain/execution/reviewed-texts';
 import { isNamedByReview } from '../../../../domain/execution/reviews';
 import { diffText } from '../../../../domain/execution/text-diff';
 import type { Review } from '../../../../domain/execution/types';
 import { MAX_REVIEW_TEXT } from '../../../../domain/step-review';
 import { namesOf, usePersonName } from '../api/people';
-import { reviewedResultsOf, useDecideReview } from '../api/reviews';
+import { useDecideReview } from '../api/reviews';
 import { reviewPanel as t } from '../strings';
 
 type NameOf = (userId: string) => string;
@@ -54,7 +55,9 @@ function EditedResults({
   execution: Execution;
   nameOf: NameOf;
 }) {
-  const edited = reviewedResultsOf(review, execution.results, nameOf).filter((result) => result.edited);
+  const edited = reviewedTextsOf(review, execution.results, nameOf).filter(
+    (result) => result.editedAt !== null,
+  );
   if (edited.length === 0) return null;
   return (
     <div className="flex flex-col gap-2" data-testid={`review-edits-${review.id}`}>
