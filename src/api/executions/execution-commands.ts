@@ -67,8 +67,12 @@ export class ExecutionCommands {
     command: ExecutionCommand,
     options: ExecutionCommandOptions = {},
   ): Promise<Handled<ExecutionState, ExecutionEvent>> {
+    // An execution the caller knows to be in no workspace has nobody to weigh: no query then (a run's
+    // completion comes with the execution its start left).
+    const inWorkspace = options.loaded?.state.workspaceId !== null;
     const members =
-      options.members ?? (WEIGHS_DECIDERS.has(command.type) ? await this.membersOf(executionId) : undefined);
+      options.members ??
+      (WEIGHS_DECIDERS.has(command.type) && inWorkspace ? await this.membersOf(executionId) : undefined);
     return this.commands.handle(executionAggregate, executionId, userId, command, {
       commandId: options.commandId,
       loaded: options.loaded,
