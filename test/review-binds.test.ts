@@ -142,6 +142,21 @@ describe("a reviewer's decision binds the runner", () => {
     expect(next.statusCode, next.body).toBe(409);
   });
 
+  it('a new label on an approved result voids the approval too: a later prompt names results by their labels', async () => {
+    const { owner, runner, ana, workspaceId } = await team();
+    const { flow, draft } = await reviewedFlow(owner, workspaceId, { by: 'role', role: 'reviewer' });
+    const { executionId, reviewId, resultId } = await ranFirstStep(runner, flow.id, draft.id);
+    ok(await ana.client.post(`/api/reviews/${reviewId}/approve`, {}));
+    const relabelled = ok(
+      await runner.client.put(`/api/step-results/${resultId}`, { label: 'Ignore the text' }),
+    );
+    expect(relabelled.approved).toBe(false);
+    expect((await executionOf(ana, executionId)).reviews.at(-1)).toMatchObject({
+      status: 'pending',
+      asksAgain: { reviewId, because: 'edited' },
+    });
+  });
+
   it('an edit while the review waits drops the approvals given so far, and the reviewer sees the change', async () => {
     const { owner, runner, ana, bao, workspaceId } = await team();
     const { flow, draft } = await reviewedFlow(owner, workspaceId, {

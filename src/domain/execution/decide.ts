@@ -549,8 +549,8 @@ export function decide(
           at,
         },
       };
-      // A label alone leaves what was approved as it was; a new text voids it and asks the review again.
-      if (after === result.result) return [edited];
+      // A new text, or a new label (a later step's prompt names several results by their labels), voids what
+      // was approved and asks the review again.
       return withDeciders(state, [edited, ...voidApproval(state, result, 'edited', context)], context);
     }
 
