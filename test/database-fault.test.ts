@@ -102,8 +102,8 @@ describe.skipIf(skipReason !== null)(
               followers.push(follow(() => servers.base, client.executionId, client.cookie));
             for (const follower of followers) await expect.poll(follower.upToDate, DEADLINE).toBe(true);
             // Step runs are left out of this load: one sent while the database goes away is now and then never
-            // answered (docs/limits-and-failures.md), the one failure still open; the cluster test runs them.
-            const load = keepClientsBusy(() => servers.base, clients, { stepRuns: false });
+            // answered (docs/limits-and-failures.md), the one failure still open.
+            const load = keepClientsBusy(() => servers.base, clients);
             // A server process that exited fails the wait it ends, naming how it exited: no answer comes then.
             const noneExited = () => {
               const exited = servers.processes().filter((child) => !alive(child));
