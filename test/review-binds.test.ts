@@ -267,10 +267,38 @@ describe('no review waits on nobody', () => {
     const { executionId, reviewId } = await ranFirstStep(runner, flow.id, draft.id);
     const review = (await executionOf(owner, executionId)).reviews.at(-1);
     expect(review).toMatchObject({ id: reviewId, ownersToo: true, ownersReason: 'too-few-deciders' });
-    // Ana and the owner decide it together.
+    // Ana's approval counts as one; the owner's, as the owners', settles it.
     ok(await ana.client.post(`/api/reviews/${reviewId}/approve`, {}));
+    expect((await executionOf(owner, executionId)).reviews.at(-1).status).toBe('pending');
     ok(await owner.client.post(`/api/reviews/${reviewId}/approve`, {}));
     expect((await executionOf(owner, executionId)).reviews.at(-1).status).toBe('approved');
+  });
+
+  it('an owner who approved a handed-back review as one of two settles it once too few are left', async () => {
+    const { owner, runner, ana, bao, workspaceId } = await team();
+    const { flow, draft } = await reviewedFlow(owner, workspaceId, {
+      by: 'members',
+      userIds: [ana.id, bao.id],
+      approvals: 2,
+    });
+    const { executionId, reviewId } = await ranFirstStep(runner, flow.id, draft.id);
+    // Ana leaves: the owners may decide it too, Bao and an owner make two.
+    expect((await owner.client.delete(`/api/workspaces/${workspaceId}/members/${ana.id}`)).statusCode).toBe(
+      204,
+    );
+    await inOwnersInbox(owner, reviewId!);
+    ok(await owner.client.post(`/api/reviews/${reviewId}/approve`, {}));
+    expect((await executionOf(owner, executionId)).reviews.at(-1)).toMatchObject({ status: 'pending' });
+    expect(
+      ok(await owner.client.get('/api/reviews?status=pending')).map((r: { id: string }) => r.id),
+    ).not.toContain(reviewId);
+    // Bao may no longer review: nobody else may give the second approval, so it is the owner's to settle.
+    ok(await owner.client.put(`/api/workspaces/${workspaceId}/members/${bao.id}`, { role: 'auditor' }));
+    await inOwnersInbox(owner, reviewId!);
+    expect((await executionOf(owner, executionId)).reviews.at(-1).ownersReason).toBe('too-few-deciders');
+    ok(await owner.client.post(`/api/reviews/${reviewId}/approve`, {}));
+    const review = (await executionOf(owner, executionId)).reviews.at(-1);
+    expect(review).toMatchObject({ status: 'approved', approvalsGiven: [{ userId: owner.id }] });
   });
 
   it('"2 of role reviewer" after one reviewer is removed goes to the owners', async () => {

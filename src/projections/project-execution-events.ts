@@ -387,6 +387,7 @@ function resultAndLogChanges(
             status: review.status,
             decidedAt: review.decidedAt,
             ownersToo: review.ownersToo,
+            ownersReason: review.ownersReason ?? null,
           },
           position,
         },

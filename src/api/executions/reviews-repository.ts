@@ -53,8 +53,10 @@ export class ReviewsRepository {
   inbox(userId: string, status: 'pending' | 'done', page: Page | null = null): Promise<Keyed<InboxReview>[]> {
     const { sql } = this;
     const rows = keyset(sql, REVIEWS_ORDER, page);
-    // A review still pending that this user has approved waits for the others now, not for them: done.
-    const approvedByUser = sql`r.approvals_given @> ${sql.json([{ userId }])}`;
+    // A review still pending that this user has approved waits for the others now, not for them: done;
+    // unless it went to the owners because too few may decide it and they are one: their approval settles it.
+    const approvedByUser = sql`(r.approvals_given @> ${sql.json([{ userId }])}
+      AND NOT coalesce(r.owners_reason = 'too-few-deciders' AND m.role = 'owner', false))`;
     const inStatus =
       status === 'pending'
         ? sql`(r.status = 'pending' AND NOT ${approvedByUser})`

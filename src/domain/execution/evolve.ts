@@ -1,6 +1,7 @@
 import type { StepSnapshot } from '../flow';
 import { cacheSlotsOf, currentStepOf, isSameSlot, pendingItemsFor, queueOf } from './cache-layout';
 import { runIndexOf } from './queries';
+import { settledByOwner } from './reviews';
 import { inExecutionOrder } from './step-snapshots';
 import {
   type CacheItem,
@@ -235,11 +236,13 @@ export function evolve(state: ExecutionState, event: ExecutionEvent): ExecutionS
     case 'ReviewApproved': {
       const { reviewId, userId, role, comment, texts, at } = event.data;
       const review = state.reviews.find((r) => r.id === reviewId);
-      if (review?.status !== 'pending' || review.approvalsGiven.some((a) => a.userId === userId))
-        return state;
+      if (review?.status !== 'pending') return state;
+      const settles = settledByOwner(review, role);
+      if (!settles && review.approvalsGiven.some((a) => a.userId === userId)) return state;
       const approval = { userId, role, comment, at, ...(texts ? { texts } : {}) };
-      const approvalsGiven = [...review.approvalsGiven, approval];
-      const approved = approvalsGiven.length >= review.approvalsNeeded;
+      // An owner settling a review they approved before: their approval now is the one kept.
+      const approvalsGiven = [...review.approvalsGiven.filter((a) => a.userId !== userId), approval];
+      const approved = settles || approvalsGiven.length >= review.approvalsNeeded;
       const next = withPendingReview(state, reviewId, (r) => ({
         ...r,
         approvalsGiven,

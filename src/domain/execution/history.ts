@@ -1,4 +1,5 @@
 import { decider } from './decider';
+import { settledByOwner } from './reviews';
 import { type DiffPart, diffText } from './text-diff';
 import type { ExecutionEvent, ExecutionState, KeySource } from './types';
 
@@ -38,6 +39,8 @@ export interface HistoryWords {
     role: string | null,
     given: number,
     needed: number,
+    /** An owner's approval that settles a review too few people could decide. */
+    byOwner: boolean,
   ) => string;
   reviewRejected: (step: string, actor: string | null, role: string | null) => string;
   /** How long the review had waited when this decision came, and what the person wrote. */
@@ -233,8 +236,9 @@ export function describeEvent(
           words.reviewDecisionDetail(waited, event.data.reason),
         );
       const given = (review?.approvalsGiven.length ?? 0) + 1;
+      const byOwner = review !== undefined && settledByOwner(review, event.data.role);
       return text(
-        words.reviewApproved(step, actor, event.data.role, given, review?.approvalsNeeded ?? given),
+        words.reviewApproved(step, actor, event.data.role, given, review?.approvalsNeeded ?? given, byOwner),
         words.reviewDecisionDetail(waited, event.data.comment),
       );
     }

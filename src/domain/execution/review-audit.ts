@@ -102,7 +102,14 @@ function auditStep(
       const { reviewId, userId, role, comment, at } = event.data;
       const was = before.reviews.find((r) => r.id === reviewId);
       const now = after.reviews.find((r) => r.id === reviewId);
-      if (!was || !now || now.approvalsGiven.length === was.approvalsGiven.length) return audits;
+      // An approval the review ignored (a second one by the same person) is no decision; an owner's that
+      // settles a review they approved before is one.
+      if (
+        !was ||
+        !now ||
+        (now.approvalsGiven.length === was.approvalsGiven.length && now.status === was.status)
+      )
+        return audits;
       const seen = seenIn(before, was);
       return withDecision(audits, reviewId, { decision: 'approved', userId, role, comment, at, seen });
     }

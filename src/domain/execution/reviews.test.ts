@@ -500,6 +500,58 @@ describe('a review when its people or its execution change', () => {
       .events();
   });
 
+  it('too few left to decide it: it goes to the owners, and one owner settles it, even one who approved before', () => {
+    const members = [
+      { userId: ANA, role: 'reviewer' as const },
+      { userId: 'olga', role: 'owner' as const },
+      { userId: RUNNER, role: 'editor' as const },
+    ];
+    const sentToOwners: ExecutionEvent = {
+      type: 'ReviewSentToOwners',
+      data: { reviewId: 'review-1', reason: 'too-few-deciders', at: LATER },
+    };
+    // Escalated at its due time, the owner's approval is one of the two it needs.
+    const escalated = [...dueWith('escalate'), fired('escalate')];
+    const ownerApproved: ExecutionEvent = {
+      type: 'ReviewApproved',
+      data: {
+        reviewId: 'review-1',
+        userId: 'olga',
+        role: 'owner',
+        comment: null,
+        texts: approvedTexts,
+        at: LATER,
+      },
+    };
+    expect(fold([...escalated, ownerApproved]).reviews[0]).toMatchObject({ status: 'pending' });
+    // Ana is the one reviewer left; she becomes an auditor: nobody may give the second approval.
+    const withoutAna = members.map((m) => (m.userId === ANA ? { ...m, role: 'auditor' as const } : m));
+    given(decider, [...escalated, ownerApproved], (s: ExecutionState) => ({
+      ...asUser('system', null)(s),
+      members: withoutAna,
+    }))
+      .when({ type: 'CheckReviewDeciders', data: {} })
+      .thenEmits([sentToOwners]);
+    const { state } = given(decider, [...escalated, ownerApproved, sentToOwners], asUser('olga', 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([ownerApproved, { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } }]);
+    expect(state.reviews[0]).toMatchObject({ status: 'approved', approvalsGiven: [{ userId: 'olga' }] });
+    // Sent to the owners first, one owner's approval settles it at once; a reviewer's still counts as one.
+    given(decider, [...history, sentToOwners], asUser('olga', 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([ownerApproved, { type: 'ResultApproved', data: { resultId: 'r1', at: LATER } }]);
+    given(decider, [...history, sentToOwners], asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
+      .thenEmits([approvedBy(ANA)]);
+    // Sent once: the check finds nothing more to do.
+    given(decider, [...history, sentToOwners], (s: ExecutionState) => ({
+      ...asUser('system', null)(s),
+      members: [],
+    }))
+      .when({ type: 'CheckReviewDeciders', data: {} })
+      .thenEmits([]);
+  });
+
   it('someone the review does not name leaving changes nothing; nor does a role rule', () => {
     given(decider, [inWorkspace(), ...ran, named], system(LATER))
       .when({ type: 'HandBackReviews', data: { userId: 'carl' } })

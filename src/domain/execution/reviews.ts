@@ -92,14 +92,23 @@ export function possibleDeciders(
   );
 }
 
+/**
+ * Whether an approval by someone with `role` settles the review alone: it went to the owners because fewer
+ * people may decide it than it needs, and an owner decides it (an owner who approved it before as well).
+ */
+export const settledByOwner = (review: Pick<Review, 'ownersReason'>, role: Role | null | undefined) =>
+  review.ownersReason === 'too-few-deciders' && role === 'owner';
+
 /** Whether fewer people may decide the review than the approvals it still needs. */
 export const tooFewDeciders = (review: Review, members: readonly { userId: string; role: Role }[]) =>
   review.status === 'pending' &&
   possibleDeciders(review, members).length < review.approvalsNeeded - review.approvalsGiven.length;
 
 /**
- * The pending reviews that fewer people may decide than they need, sent to the owners (once: a review gone
- * to them already stays with them). No review waits on nobody.
+ * The pending reviews that fewer people may decide than they need, sent to the owners, where one owner's
+ * approval settles them (once: a review gone to them so stays with them). A review the owners may decide
+ * already for another reason (escalated at its due time, handed back) is sent so as well, since an owner's
+ * approval there counts as one of many. No review waits on nobody.
  */
 export function sendToOwnersWhereTooFew(
   state: ExecutionState,
@@ -108,7 +117,9 @@ export function sendToOwnersWhereTooFew(
 ): ExecutionEvent[] {
   if (!members) return [];
   return state.reviews
-    .filter((r) => r.status === 'pending' && !r.ownersToo && tooFewDeciders(r, members))
+    .filter(
+      (r) => r.status === 'pending' && r.ownersReason !== 'too-few-deciders' && tooFewDeciders(r, members),
+    )
     .map((r) => ({ type: 'ReviewSentToOwners', data: { reviewId: r.id, reason: 'too-few-deciders', at } }));
 }
 
@@ -272,7 +283,9 @@ export function approveReview(
   at: string,
   textHash: (text: string) => string,
 ): ExecutionEvent[] {
-  if (review.status === 'pending' && review.approvalsGiven.some((a) => a.userId === actor)) return [];
+  const settles = settledByOwner(review, role);
+  if (review.status === 'pending' && !settles && review.approvalsGiven.some((a) => a.userId === actor))
+    return [];
   requireNamedByReview(review, actor, role);
   // What this person approves is the texts as they stand now: each kept with its hash.
   const texts = review.resultIds.flatMap((resultId) => {
@@ -283,7 +296,7 @@ export function approveReview(
     type: 'ReviewApproved',
     data: { reviewId: review.id, userId: actor, role: role ?? null, comment: comment ?? null, texts, at },
   };
-  if (review.approvalsGiven.length + 1 < review.approvalsNeeded) return [approved];
+  if (!settles && review.approvalsGiven.length + 1 < review.approvalsNeeded) return [approved];
   const results = review.resultIds.filter((id) => state.results.some((r) => r.id === id && !r.approved));
   return [
     approved,

@@ -254,7 +254,11 @@ export const history = {
       role: string | null,
       given: number,
       needed: number,
-    ) => `${step} được approve${by(actor)}${role ? ` (${role})` : ''} · ${Math.min(given, needed)}/${needed}`,
+      byOwner: boolean,
+    ) =>
+      `${step} được approve${by(actor)}${role ? ` (${role})` : ''} · ${
+        byOwner ? 'owner quyết định vì không còn đủ người duyệt' : `${Math.min(given, needed)}/${needed}`
+      }`,
     reviewRejected: (step: string, actor: string | null, role: string | null) =>
       `${step} bị từ chối (reject)${by(actor)}${role ? ` (${role})` : ''}: trả lại cho người chạy`,
     reviewDecisionDetail: (waitedMs: number, text: string | null) =>

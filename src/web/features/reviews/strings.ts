@@ -42,7 +42,7 @@ export const reviewPanel = {
   ownersToo: (who: string) => `${who} hoặc owner của workspace`,
   /** Why a review went to the owners before its due time. */
   tooFewDeciders:
-    'Không còn đủ người có thể duyệt review này, nên owner của workspace cũng có thể quyết định.',
+    'Không còn đủ người có thể duyệt review này, nên owner của workspace cũng có thể quyết định: một owner approve là đủ.',
   askedAgain: (because: 'edited' | 'deleted') =>
     because === 'edited'
       ? 'Yêu cầu lại vì kết quả đã được sửa: các approve trước không còn hiệu lực.'

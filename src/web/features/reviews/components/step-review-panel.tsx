@@ -12,7 +12,7 @@ import type { Execution } from '@/lib/execution-stream';
 import { formatDateTime } from '@/lib/format-date';
 import { useWorkspaceRole } from '@/lib/workspace-roles';
 import { reviewedTextsOf } from '../../../../domain/execution/reviewed-texts';
-import { isNamedByReview } from '../../../../domain/execution/reviews';
+import { isNamedByReview, settledByOwner } from '../../../../domain/execution/reviews';
 import { diffText } from '../../../../domain/execution/text-diff';
 import type { Review } from '../../../../domain/execution/types';
 import { MAX_REVIEW_TEXT } from '../../../../domain/step-review';
@@ -274,8 +274,12 @@ function PendingReview({
   const { user } = useUser();
   const role = useWorkspaceRole(execution.workspaceId);
   const named = user ? isNamedByReview(review, user.id, role ?? null) : false;
-  // One approval a person: theirs given, the review waits for the others.
-  const approvedByMe = user ? review.approvalsGiven.some((a) => a.userId === user.id) : false;
+  // One approval a person: theirs given, the review waits for the others (an owner's settles one too few
+  // people may decide, even when they approved it before).
+  const approvedByMe =
+    user && !settledByOwner(review, role ?? null)
+      ? review.approvalsGiven.some((a) => a.userId === user.id)
+      : false;
   return (
     <div
       className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
