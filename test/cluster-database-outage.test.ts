@@ -44,8 +44,6 @@ describe.skipIf(skipReason !== null)(
     it('answers every request with its answer or a retryable problem 503, never HTML, and serves again within 5 s', async () => {
       const clients: Work[] = [];
       for (const name of ['Hoa', 'Minh', 'Tuan', 'Lan']) clients.push(await prepareWork(cluster.url, name));
-      // No step runs: one sent as the database goes away is now and then never answered (the open failure,
-      // docs/limits-and-failures.md).
       const load = keepClientsBusy(() => cluster.url, clients);
       let outage = { from: 0, to: 0 };
       const backWithin: number[] = [];

@@ -21,11 +21,18 @@ afterAll(() => db.drop());
 
 describe('a connection ended under a write the driver holds', () => {
   it('fails what waits on it as CONNECTION_CLOSED, keeps the process, and the pool serves again', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [script, db.url], { timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [script, db.url], { timeout: 120_000 });
     expect(JSON.parse(stdout)).toEqual({
       transaction: 'CONNECTION_CLOSED',
       reserved: 'CONNECTION_CLOSED',
+      preparing: 'failed',
+      behind: 'CONNECTION_CLOSED',
+      lostAfterBack: 'CONNECTION_CLOSED',
+      othersSession: 'second',
+      waitingReservation: 1,
+      poolAfterWaiting: 1,
+      coldReservation: 1,
       after: 1,
     });
-  });
+  }, 150_000);
 });

@@ -163,9 +163,8 @@ const MOST_WAIT_MS = 250;
 
 /**
  * Every client reading and writing its own work in a loop, one request at a time, until stopped: reads of
- * its execution and flow, edits of its step (a flow command), each with a new Idempotency-Key. No step runs:
- * one sent as the database goes away is now and then never answered, the open failure of
- * docs/limits-and-failures.md. After an unavailable answer a client waits as
+ * its execution and flow, edits of its step (a flow command) and runs of it (an execution command, answered
+ * by the offline model), each write with a new Idempotency-Key. After an unavailable answer a client waits as
  * it is told (Retry-After), up to a quarter second, as the web app would before sending again.
  */
 export function keepClientsBusy(base: (index: number) => string, clients: Work[]) {
@@ -177,6 +176,7 @@ export function keepClientsBusy(base: (index: number) => string, clients: Work[]
     const requests: [string, string, unknown?][] = [
       ['GET', `/api/executions/${executionId}`],
       ['PUT', `/api/steps/${stepId}`, { systemPrompt: 'Draft it, take {n}' }],
+      ['POST', `/api/executions/${executionId}/steps/${stepId}/execute`, {}],
       ['GET', `/api/flows/${flowId}`],
     ];
     for (let n = 1; busy; n++) {
