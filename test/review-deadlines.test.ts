@@ -311,6 +311,36 @@ describe("a step's review rule changed while its review waits", () => {
   });
 });
 
+describe('the mails of a review go to those it waits for', () => {
+  it('a named person whose role may no longer review hears nothing more of it', async () => {
+    const people = await team('Auditor');
+    const { executionId, draft } = await ranFirstStep(people);
+    const review = await askReview(people.runner, executionId, draft, {
+      userIds: [people.ana.id, people.bao.id],
+    });
+    await vi.waitFor(() => {
+      expect(reviewMails(people.ana.email)).toHaveLength(1);
+      expect(reviewMails(people.bao.email)).toHaveLength(1);
+    }, WAIT);
+    // Ana becomes an auditor: Bao is left to decide it (one approval), so it stays with the named people.
+    ok(
+      await people.owner.client.put(`/api/workspaces/${people.workspaceId}/members/${people.ana.id}`, {
+        role: 'auditor',
+      }),
+    );
+    ok(
+      await people.owner.client.put(`/api/steps/${draft}`, {
+        review: { by: 'role', role: 'reviewer', approvals: 1 },
+      }),
+    );
+    const ruleChanged = (mail: { subject?: string }) => mail.subject?.startsWith('Quy tắc review') ?? false;
+    // Both mails of the change are queued together, in one pass over the people it concerns.
+    await vi.waitFor(() => expect(reviewMails(people.bao.email).filter(ruleChanged)).toHaveLength(1), WAIT);
+    expect(reviewMails(people.ana.email).filter(ruleChanged)).toEqual([]);
+    expect((await reviewOf(people.owner.client, executionId, review.id)).ownersToo).toBe(false);
+  });
+});
+
 describe('a due time while no server runs', () => {
   it('fires once after the servers start again, with two instances on the database', async () => {
     const people = await team('Restart');

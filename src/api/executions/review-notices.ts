@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError } from '../../domain/errors';
+import { possibleDeciders } from '../../domain/execution/reviews';
 import type { ExecutionEvent, Review } from '../../domain/execution/types';
 import { reviewLink } from '../../domain/review-link';
 import type { RecordedEvent } from '../../eventstore';
@@ -208,17 +209,12 @@ export class ReviewNotices {
       const runner = await this.users.byId(review.requestedBy);
       return runner ? [{ userId: runner.id, email: runner.email }] : [];
     }
+    // Those the review waits for (the one rule the inbox and the decider follow); an escalation, only the
+    // owners among them, whom it newly concerns.
+    const waiting = possibleDeciders(review, await this.reviews.membersWithAddresses(workspaceId));
     if (notice === 'escalated-due' || notice === 'escalated-member-left' || notice === 'escalated-too-few')
-      return this.reviews.membersToTell(workspaceId, { userIds: [], role: 'owner' });
-    const asked = await this.reviews.membersToTell(workspaceId, {
-      userIds: review.userIds,
-      role: review.role,
-    });
-    return asked.filter(
-      (member) =>
-        (review.selfApproval || member.userId !== review.requestedBy) &&
-        !review.approvalsGiven.some((a) => a.userId === member.userId),
-    );
+      return waiting.filter((member) => member.role === 'owner');
+    return waiting;
   }
 }
 

@@ -1,8 +1,8 @@
-import type { Sql } from 'postgres';
+import type { Fragment, Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import type { ReviewApproval, ReviewStatus } from '../../domain/execution/types';
-import { heldIn, mayInSql, type Role } from '../access';
+import { heldIn, mayInSql, type Role, rolesThatMay } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
 
 /** A review in the inbox of the people who may decide it. */
@@ -30,6 +30,28 @@ export const REVIEWS_ORDER: ListOrder = {
   ],
 };
 
+/**
+ * `isNamedByReview` as a condition on a review row `r` (step_reviews) and the user's membership row `m` in
+ * its execution's workspace (null columns when they are none): the review asks the user, whatever its status.
+ */
+export const askedInSql = (sql: Sql, userId: string): Fragment => sql`(
+  (r.self_approval OR r.requested_by <> ${userId})
+  AND ((r.by = 'members' AND r.user_ids ? ${userId}::text AND m.role IN ${sql(rolesThatMay('review'))})
+    OR (r.by = 'role' AND r.role = m.role)
+    OR (r.owners_too AND m.role = 'owner')))`;
+
+/**
+ * Whether the user approved the review already, and that approval counts (an owner whose approval settles
+ * a review too few may decide may give it again): as a condition on `r` and `m`, as for `askedInSql`.
+ */
+const approvedAlreadyInSql = (sql: Sql, userId: string): Fragment => sql`(
+  r.approvals_given @> ${sql.json([{ userId }])}
+  AND NOT coalesce(r.owners_reason = 'too-few-deciders' AND m.role = 'owner', false))`;
+
+/** `waitsFor` as a condition on `r` and `m`, as for `askedInSql`: the review waits for the user's decision. */
+export const waitsForInSql = (sql: Sql, userId: string): Fragment =>
+  sql`(r.status = 'pending' AND ${askedInSql(sql, userId)} AND NOT ${approvedAlreadyInSql(sql, userId)})`;
+
 /** The reviews' read model (step_reviews): the inbox, and which execution a review is of. */
 export class ReviewsRepository {
   constructor(private readonly sql: Sql) {}
@@ -45,22 +67,16 @@ export class ReviewsRepository {
   }
 
   /**
-   * The reviews the user may decide, pending or done (decided, or approved by them and waiting for others):
-   * those naming them, or asking for their role in the execution's workspace (where their role may review), or
-   * gone to the owners when they are one, never their own request when it forbids self-approval. The same
-   * rule as the decider's (requireNamedByReview), as a query.
+   * The reviews the user may decide: pending, those that wait for them (`waitsForInSql`); done, those that
+   * asked them and are decided, or that they approved and that wait for the others now.
    */
   inbox(userId: string, status: 'pending' | 'done', page: Page | null = null): Promise<Keyed<InboxReview>[]> {
     const { sql } = this;
     const rows = keyset(sql, REVIEWS_ORDER, page);
-    // A review still pending that this user has approved waits for the others now, not for them: done;
-    // unless it went to the owners because too few may decide it and they are one: their approval settles it.
-    const approvedByUser = sql`(r.approvals_given @> ${sql.json([{ userId }])}
-      AND NOT coalesce(r.owners_reason = 'too-few-deciders' AND m.role = 'owner', false))`;
     const inStatus =
       status === 'pending'
-        ? sql`(r.status = 'pending' AND NOT ${approvedByUser})`
-        : sql`(r.status <> 'pending' OR ${approvedByUser})`;
+        ? waitsForInSql(sql, userId)
+        : sql`(${askedInSql(sql, userId)} AND NOT ${waitsForInSql(sql, userId)})`;
     return sql<Keyed<InboxReview>[]>`
       SELECT r.id, r.execution_id, r.flow_id, r.step_id, coalesce(f.name, '') AS flow_name, r.step_name,
              json_build_object('userId', r.requested_by,
@@ -73,10 +89,6 @@ export class ReviewsRepository {
       LEFT JOIN workspace_members m ON m.workspace_id = e.workspace_id AND m.user_id = ${userId}
       WHERE ${inStatus}
         AND ${mayInSql(sql, userId, 'review', 'execution', heldIn('e'))}
-        AND (r.self_approval OR r.requested_by <> ${userId})
-        AND ((r.by = 'members' AND r.user_ids ? ${userId}::text)
-          OR (r.by = 'role' AND r.role = m.role)
-          OR (r.owners_too AND m.role = 'owner'))
         AND ${rows.after}
       ${rows.orderBy} ${rows.limit}`;
   }
@@ -91,16 +103,11 @@ export class ReviewsRepository {
     return row;
   }
 
-  /** The workspace's members among `userIds` or holding `role`, with their mail addresses. */
-  async membersToTell(
-    workspaceId: string,
-    who: { userIds: string[]; role: string | null },
-  ): Promise<{ userId: string; email: string }[]> {
-    return this.sql<{ userId: string; email: string }[]>`
-      SELECT m.user_id, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
-      WHERE m.workspace_id = ${workspaceId}
-        AND (m.user_id = ANY(${who.userIds}::uuid[]) OR m.role = ${who.role})
-      ORDER BY m.user_id`;
+  /** The workspace's members with their roles and mail addresses. */
+  membersWithAddresses(workspaceId: string): Promise<{ userId: string; role: Role; email: string }[]> {
+    return this.sql<{ userId: string; role: Role; email: string }[]>`
+      SELECT m.user_id, m.role, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+      WHERE m.workspace_id = ${workspaceId} ORDER BY m.user_id`;
   }
 
   /** The members of the execution's workspace, with their roles; none when it is in no workspace. */

@@ -79,17 +79,21 @@ export function isNamedByReview(review: Review, actor: string, role: Role | null
 }
 
 /**
- * The members who may still decide the review: those it asks (named, of its role, the owners once it went to
- * them), minus the runner unless it allows self-approval, minus those who approved it already.
+ * Whether the review waits for this member's decision: it asks them (named, of its role, the owners once it
+ * went to them; never the runner unless it allows self-approval) and they have not approved it yet, unless
+ * they are an owner whose approval now settles it. The one rule of who may still decide a review: the pending
+ * inbox's query (`waitsForInSql`, tested against this), the mails and the count of possible deciders use it.
  */
-export function possibleDeciders(
+export const waitsFor = (review: Review, member: { userId: string; role: Role | null }): boolean =>
+  isNamedByReview(review, member.userId, member.role) &&
+  (!review.approvalsGiven.some((a) => a.userId === member.userId) || settledByOwner(review, member.role));
+
+/** The members the review waits for (see waitsFor). */
+export function possibleDeciders<M extends { userId: string; role: Role }>(
   review: Review,
-  members: readonly { userId: string; role: Role }[],
-): { userId: string; role: Role }[] {
-  return members.filter(
-    (m) =>
-      isNamedByReview(review, m.userId, m.role) && !review.approvalsGiven.some((a) => a.userId === m.userId),
-  );
+  members: readonly M[],
+): M[] {
+  return members.filter((member) => waitsFor(review, member));
 }
 
 /**
