@@ -75,8 +75,11 @@ export interface Aggregate<State, Command extends { type: string }, Event extend
 }
 
 export interface HandleOptions<State, Context> {
-  /** The context the decider gets, built for each attempt from the state it decides on and its version. */
-  context: (state: State, version: number) => Context;
+  /**
+   * The context the decider gets, built for each attempt from the state it decides on, its version and the
+   * actor's role in the record's workspace as the access check read it (undefined: not read, or no workspace).
+   */
+  context: (state: State, version: number, role: Role | null | undefined) => Context;
   /**
    * The client's Idempotency-Key, unique per user: a command seen before answers with its first outcome,
    * and it names the command in the events' metadata.
@@ -279,8 +282,11 @@ export class CommandHandler {
     state: S,
     actor: Actor,
     action: Action,
-  ): Promise<void> {
-    requireMay(actor, action, aggregate.kind, await this.holder(aggregate, state, actor), aggregate.name);
+  ): Promise<Role | null | undefined> {
+    const holder = await this.holder(aggregate, state, actor);
+    requireMay(actor, action, aggregate.kind, holder, aggregate.name);
+    // The role it was allowed with, read once: the decider's context has it too.
+    return holder !== null && typeof holder === 'object' ? holder.role : undefined;
   }
 
   /**
@@ -346,13 +352,15 @@ export class CommandHandler {
       try {
         // Asked of every state the command is decided on: 404 when the user may not even read it, else 403.
         const action = aggregate.actionOf(command, userId);
-        if (!options.startsStream && action !== null)
-          await this.require(aggregate, loaded.state, userId, action);
+        const role =
+          !options.startsStream && action !== null
+            ? await this.require(aggregate, loaded.state, userId, action)
+            : undefined;
         options.guard?.(loaded.state, loaded.version);
         events = aggregate.decider.decide(
           command,
           loaded.state,
-          options.context(loaded.state, loaded.version),
+          options.context(loaded.state, loaded.version, role),
         );
       } catch (refusal) {
         if (!fromHint) throw refusal;

@@ -18,8 +18,6 @@ export interface ExecutionCommandOptions {
   loaded?: LoadedExecution;
   /** Checked against the execution before deciding; a thrown error ends the command. */
   guard?: (state: ExecutionState) => void;
-  /** The actor's role in the execution's workspace, for the commands whose rule names people (a review's). */
-  role?: Role | null;
   /** The members of the execution's workspace, for a review's request (whom it may ask). */
   members?: readonly { userId: string; role: Role }[];
 }
@@ -78,7 +76,8 @@ export class ExecutionCommands {
       loaded: options.loaded,
       guard: options.guard,
       startsStream: command.type === 'StartExecution' || command.type === 'StartExecutionFrom',
-      context: (state) => ({
+      // The actor's role is the one the access check read: a review's decision weighs it.
+      context: (state, _version, role) => ({
         now: new Date().toISOString(),
         newId: randomUUID,
         userId,
@@ -86,7 +85,7 @@ export class ExecutionCommands {
         flowVersion: options.flow?.version,
         workspaceId: options.flow?.workspaceId,
         limits: this.limits,
-        role: options.role,
+        role,
         members,
         textHash: sha256,
       }),

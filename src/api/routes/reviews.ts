@@ -70,7 +70,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
 
-  /** A decision on a review, with the decider's role in the execution's workspace (the review's rule needs it). */
+  /** A decision on a review (the decider weighs the role the access check reads). */
   const decide = async (
     reviewId: string,
     userId: string,
@@ -84,9 +84,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const executionId = await app.reviews.executionOf(reviewId, userId);
     const loaded = await app.executions.recent(executionId, userId);
-    const { workspaceId } = loaded.state;
-    const role = workspaceId === null ? null : await app.workspaces.roleOf(workspaceId, userId);
-    const { state } = await app.executions.handle(executionId, userId, command, { commandId, role, loaded });
+    const { state } = await app.executions.handle(executionId, userId, command, { commandId, loaded });
     return reviewIn(state, reviewId);
   };
 
