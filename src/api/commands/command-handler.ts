@@ -321,6 +321,11 @@ export class CommandHandler {
     this.kept.seen(streamId, position);
   }
 
+  /**
+   * Handles a command, in three concerns: idempotency (a key seen before answers its first outcome, here),
+   * the decision on one state (`decideOn`: access, guard, decider) and the append that stores it, tried again
+   * while the stream moves under it (`decideAndAppend`).
+   */
   async handle<S, C extends { type: string }, E extends DecidedEvent, X>(
     aggregate: Aggregate<S, C, E, X>,
     id: string,
@@ -329,10 +334,33 @@ export class CommandHandler {
     options: HandleOptions<S, X>,
   ): Promise<Handled<S, E>> {
     const key = options.commandId;
-    const idempotency = key ? { scope: userId, key, commandType: command.type } : undefined;
     // Without a client key the command is new by construction: no lookup needed.
     const earlier = key ? await this.store.findKeyedCommand(userId, key) : null;
     if (earlier) return this.repeated(aggregate, userId, command, earlier);
+    const outcome = await this.decideAndAppend(aggregate, id, userId, command, options);
+    if (!('duplicateAt' in outcome)) return outcome;
+    // A request with the same key raced this one and committed first: its outcome stands.
+    const first = key && (await this.store.findKeyedCommand(userId, key));
+    if (!first)
+      throw new ConcurrencyConflict(aggregate.streamPrefix + id, outcome.duplicateAt, outcome.duplicateAt);
+    return this.repeated(aggregate, userId, command, first);
+  }
+
+  /**
+   * Decides the command on the stream and appends what it decided with its read models and reactions, in one
+   * transaction; decided again on the stream as it is when another command won it meanwhile (a few times, or
+   * for a while when the command records a model call's outcome). `duplicateAt`: the command's key was taken
+   * by a request that raced it.
+   */
+  private async decideAndAppend<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    id: string,
+    userId: string,
+    command: C,
+    options: HandleOptions<S, X>,
+  ): Promise<Handled<S, E> | { duplicateAt: number }> {
+    const key = options.commandId;
+    const idempotency = key ? { scope: userId, key, commandType: command.type } : undefined;
     const commandId = key ?? randomUUID();
     const streamId = aggregate.streamPrefix + id;
     // A first try that may be out of date: the caller's state, or the one this process kept.
@@ -350,18 +378,7 @@ export class CommandHandler {
       hint = undefined;
       let events: E[] | undefined;
       try {
-        // Asked of every state the command is decided on: 404 when the user may not even read it, else 403.
-        const action = aggregate.actionOf(command, userId);
-        const role =
-          !options.startsStream && action !== null
-            ? await this.require(aggregate, loaded.state, userId, action)
-            : undefined;
-        options.guard?.(loaded.state, loaded.version);
-        events = aggregate.decider.decide(
-          command,
-          loaded.state,
-          options.context(loaded.state, loaded.version, role),
-        );
+        events = await this.decideOn(aggregate, loaded, userId, command, options);
       } catch (refusal) {
         if (!fromHint) throw refusal;
       }
@@ -394,16 +411,8 @@ export class CommandHandler {
             idempotency,
           },
         );
-        if (appended.duplicate) {
-          // A request with the same key raced this one and committed first: its outcome stands.
-          const first = key && (await this.store.findKeyedCommand(userId, key));
-          if (!first) throw new ConcurrencyConflict(streamId, loaded.version, loaded.version);
-          return this.repeated(aggregate, userId, command, first);
-        }
-        const after = {
-          state: decided,
-          version: appended.nextExpectedVersion,
-        };
+        if (appended.duplicate) return { duplicateAt: loaded.version };
+        const after = { state: decided, version: appended.nextExpectedVersion };
         this.kept.keep(streamId, after);
         for (const listener of this.appendedListeners) listener(streamId);
         return { ...after, events };
@@ -426,6 +435,31 @@ export class CommandHandler {
         await backOff(attempt, maxBackoffMs);
       }
     }
+  }
+
+  /**
+   * The command decided on one state: the access rule first (asked of every state it is decided on: 404 when
+   * the user may not even read the record, else 403), then the caller's guard, then the decider, whose context
+   * has the role the access check read.
+   */
+  private async decideOn<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    loaded: Loaded<S>,
+    userId: string,
+    command: C,
+    options: HandleOptions<S, X>,
+  ): Promise<E[]> {
+    const action = aggregate.actionOf(command, userId);
+    const role =
+      !options.startsStream && action !== null
+        ? await this.require(aggregate, loaded.state, userId, action)
+        : undefined;
+    options.guard?.(loaded.state, loaded.version);
+    return aggregate.decider.decide(
+      command,
+      loaded.state,
+      options.context(loaded.state, loaded.version, role),
+    );
   }
 
   /** A key seen before: the first outcome, on the stream it was applied to, if it was this command. */
