@@ -33,6 +33,7 @@ export default defineConfig({
           root: '.',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           environment: 'node',
+          setupFiles: ['src/web/test-setup.ts'],
         },
       },
       {

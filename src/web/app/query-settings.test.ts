@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { EXECUTION_POLL_MS, executionQueryOptions } from '@/lib/execution-query';
 import { apiKeysQueryOptions } from '../features/api-keys/api/get-api-keys';
 import { usageQueryOptions } from '../features/api-keys/api/get-usage';
 import { userQueryOptions } from '../features/auth/api/get-user';
-import { EXECUTION_POLL_MS, executionQueryOptions } from '../features/flow-workspace/api/get-execution';
 import { createQueryClient } from '../lib/api-client';
 
 /** The server cache settings, as the app's query client and its reads carry them. */

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, client } from '@/lib/api-client';
+import { flowQueryOptions } from '@/lib/flow-query';
 import { flowsQueryOptions } from '@/lib/flows-query';
+import { type Step, stepsQueryOptions } from '@/lib/steps-query';
 import { runMode, toasts } from '@/lib/strings';
-import { flowQueryOptions } from './get-flow';
-import { type Step, stepsQueryOptions } from './get-steps';
 
 /**
  * A new step is 'New Step {n}' at order count + 1 with every other field at its default. After a

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, client } from '@/lib/api-client';
+import { executionQueryKey } from '@/lib/execution-query';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
-import { executionQueryKey } from './get-execution';
 
 export const deleteResult = async (resultId: string) =>
   answerOf(await client.DELETE('/api/step-results/{id}', { params: { path: { id: resultId } } }));

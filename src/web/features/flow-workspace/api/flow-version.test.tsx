@@ -4,9 +4,9 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
+import { flowQueryOptions } from '@/lib/flow-query';
 import { editMode } from '../strings';
 import { useCreateStep } from './create-step';
-import { flowQueryOptions } from './get-flow';
 import { useUpdateFlow } from './update-flow';
 import { useUpdateStep } from './update-step';
 

@@ -2,8 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type Answered, ApiError, answerOf } from '@/lib/api-client';
 import { entityTagOf, versionOfEntityTag } from '@/lib/entity-tag';
 import type { ErrorToastMeta, FailureToast } from '@/lib/failure-toast';
+import { flowQueryOptions, type ReadFlow } from '@/lib/flow-query';
 import { editMode } from '../strings';
-import { flowQueryOptions, type ReadFlow } from './get-flow';
 
 /**
  * A write on the flow or one of its steps (a step's version is its flow's), made on the version of the flow

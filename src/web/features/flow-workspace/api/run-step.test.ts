@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { executionQueryKey } from '@/lib/execution-query';
 import { ExecutionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
 import { aStep, executionStarted, fold, ranStep } from '../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../domain/execution/types';
-import { executionQueryKey } from './get-execution';
 import { runStepOfExecution } from './run-step';
 
 const step = aStep(1, { name: 'Dàn ý' });

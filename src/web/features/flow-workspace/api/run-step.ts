@@ -1,11 +1,11 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+import { executionAtLeast, storeExecution, storeLatestExecution } from '@/lib/execution-query';
 import type { Execution } from '@/lib/execution-stream';
 import type { FailureToast } from '@/lib/failure-toast';
 import { flowsQueryOptions } from '@/lib/flows-query';
+import type { Step } from '@/lib/steps-query';
 import { toasts } from '@/lib/strings';
-import { executionAtLeast, storeExecution, storeLatestExecution } from './get-execution';
-import type { Step } from './get-steps';
 
 /** The execution as the run left it, and the results it made. */
 export interface RunStepAnswer {

@@ -1,9 +1,9 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { client } from '@/lib/api-client';
+import { type Flow, flowQueryOptions, type ReadFlow } from '@/lib/flow-query';
 import { settableStatus } from '@/lib/flow-status';
 import { flowsQueryOptions } from '@/lib/flows-query';
 import { readFlowAgainOnMismatch, writeOnReadVersion } from './flow-version';
-import { type Flow, flowQueryOptions, type ReadFlow } from './get-flow';
 
 /** What Save sends of the flow. */
 type FlowChanges = Pick<Flow, 'id' | 'name' | 'description' | 'status'>;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type BodyOf, client } from '@/lib/api-client';
 import type { ErrorToastMeta } from '@/lib/failure-toast';
+import { stepsQueryOptions } from '@/lib/steps-query';
 import { readFlowAgainOnMismatch, sayingVersionMismatch, writeOnReadVersion } from './flow-version';
-import { stepsQueryOptions } from './get-steps';
 
 export type StepChanges = BodyOf<'/api/steps/{id}', 'put'>;
 

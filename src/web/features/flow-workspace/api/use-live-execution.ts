@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { executionQueryKey, executionQueryOptions } from '@/lib/execution-query';
 import { executionSocket } from '@/lib/execution-socket';
 import { applyStreamEvent, type Execution, endedRunIds } from '@/lib/execution-stream';
 import type { ExecutionEvent } from '../../../../domain/execution/types';
-import { executionQueryKey, executionQueryOptions } from './get-execution';
 
 export interface LiveExecution {
   execution: Execution | null;

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { filter, skip } from 'rxjs';
-import { executionQueryKey } from '@/features/flow-workspace/api/get-execution';
 import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { executionQueryKey } from '@/lib/execution-query';
 import { executionSocket } from '@/lib/execution-socket';
 import type { Execution } from '@/lib/execution-stream';
 import { reviewPanel } from '../strings';

@@ -5,10 +5,10 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { useUser } from '@/features/auth/api/get-user';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useMembers } from '@/features/workspaces/api/workspaces';
 import { messageOf } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { mayDo } from '@/lib/workspace-roles';
 import { pendingReviewOfStep } from '../../../../domain/execution/reviews';
 import {

@@ -4,10 +4,11 @@ import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/field';
 import { useUser } from '@/features/auth/api/get-user';
-import { useFlow } from '@/features/flow-workspace/api/get-flow';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
-import { type StepChanges, useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { useMembers } from '@/features/workspaces/api/workspaces';
+import type { BodyOf } from '@/lib/api-client';
+import type { ErrorToastMeta } from '@/lib/failure-toast';
+import { useFlow } from '@/lib/flow-query';
+import type { Step } from '@/lib/steps-query';
 import { mayDo, useWorkspaceRole } from '@/lib/workspace-roles';
 import {
   MAX_DUE_IN_HOURS,
@@ -25,7 +26,22 @@ const selectClasses =
 
 type Choice = 'runner' | 'members' | ReviewRole;
 type StoredReview = NonNullable<Step['review']>;
-type RuleInput = NonNullable<StepChanges['review']>;
+type RuleInput = NonNullable<BodyOf<'/api/steps/{id}', 'put'>['review']>;
+
+/**
+ * How a rule is saved: the flow's own step update (its versions and toasts are the flow's), handed in by the
+ * screen that shows the rule, so this feature needs nothing of that screen's.
+ */
+export type UseRuleSave = (
+  flowId: string,
+  errorToast: ErrorToastMeta,
+) => {
+  isPending: boolean;
+  mutate: (
+    variables: { stepId: string; changes: { review: RuleInput | null } },
+    options?: { onSuccess?: () => void },
+  ) => void;
+};
 
 /** The rule being edited, as its controls hold it until it is saved. */
 interface Draft {
@@ -104,13 +120,27 @@ export function useMayChangeReviewRules(flowId: string): boolean {
  * once that time has passed. Only a flow in a workspace can ask other people, and only an owner of the
  * workspace changes the rule: anyone else reads it. A change is saved with Save, as one version of the flow.
  */
-export function StepReviewRule({ step, onChanged }: { step: Step; onChanged: () => void }) {
+export function StepReviewRule({
+  step,
+  onChanged,
+  useSave,
+}: {
+  step: Step;
+  onChanged: () => void;
+  useSave: UseRuleSave;
+}) {
   const workspaceId = useFlow(step.flowId).data?.workspaceId;
   const mayChange = useMayChangeReviewRules(step.flowId);
   if (!workspaceId) return null;
   // A step of its own: what was being picked on another step does not carry over.
   return mayChange ? (
-    <ReviewRuleCard key={step.id} step={step} workspaceId={workspaceId} onChanged={onChanged} />
+    <ReviewRuleCard
+      key={step.id}
+      step={step}
+      workspaceId={workspaceId}
+      onChanged={onChanged}
+      useSave={useSave}
+    />
   ) : (
     <ReviewRuleShown step={step} workspaceId={workspaceId} />
   );
@@ -120,12 +150,14 @@ function ReviewRuleCard({
   step,
   workspaceId,
   onChanged,
+  useSave,
 }: {
   step: Step;
   workspaceId: string;
   onChanged: () => void;
+  useSave: UseRuleSave;
 }) {
-  const update = useUpdateStep(step.flowId, { title: t.saveFailed, messageOr: t.saveFailed });
+  const update = useSave(step.flowId, { title: t.saveFailed, messageOr: t.saveFailed });
   const whoId = useId();
   const approvalsId = useId();
   const approvalsHintId = useId();

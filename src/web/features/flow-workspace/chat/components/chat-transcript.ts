@@ -1,5 +1,5 @@
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import type { QueueItem, StepResult, StepRun } from '../../../../../domain/execution/types';
 
 /** One line of the chat: what the user sent, a step at work, or a step's answer. */

@@ -4,9 +4,9 @@ import {
   sayingVersionMismatch,
   writeOnReadVersion,
 } from '@/features/flow-workspace/api/flow-version';
-import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
 import { client } from '@/lib/api-client';
 import { flowsQueryOptions } from '@/lib/flows-query';
+import { stepsQueryOptions } from '@/lib/steps-query';
 import { toasts } from '@/lib/strings';
 
 /** Removes a step from its flow; later steps stop taking input from it (the server sees to that). */

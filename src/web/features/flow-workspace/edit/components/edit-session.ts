@@ -1,7 +1,7 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback, useEffect } from 'react';
-import type { Flow } from '@/features/flow-workspace/api/get-flow';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
+import type { Flow } from '@/lib/flow-query';
+import type { Step } from '@/lib/steps-query';
 import { draftOf, type StepDraft, type StepFields } from './step-draft';
 
 /**

@@ -1,7 +1,7 @@
 import { type Control, Controller } from 'react-hook-form';
 import { Checkbox } from '@/components/ui/checkbox';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { editMode as t } from '@/features/flow-workspace/strings';
+import type { Step } from '@/lib/steps-query';
 import type { StepFields } from './step-draft';
 
 /** The earlier steps a step can take input from, ticked on or off. */

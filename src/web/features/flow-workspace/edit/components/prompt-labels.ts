@@ -1,4 +1,4 @@
-import type { Step } from '@/features/flow-workspace/api/get-steps';
+import type { Step } from '@/lib/steps-query';
 import { detectLabels } from '../../../../../domain/execution';
 
 export interface PromptLabel {

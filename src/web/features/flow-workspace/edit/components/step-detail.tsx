@@ -4,12 +4,12 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { editMode as t } from '@/features/flow-workspace/strings';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
 import { StepReviewRule, useMayChangeReviewRules } from '@/features/reviews/components/step-review-rule';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode, toasts } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 import { resultsOfStep } from '../../../../../domain/execution';
@@ -128,7 +128,7 @@ export function StepDetail({
         saving={updateStep.isPending}
       />
       {mayChange ? <StepModelPicker step={step} onChanged={onChanged} /> : null}
-      {mayChange ? <StepReviewRule step={step} onChanged={onChanged} /> : null}
+      {mayChange ? <StepReviewRule step={step} onChanged={onChanged} useSave={useUpdateStep} /> : null}
       {mayRun ? <TestExecutionCard key={step.id} step={step} execution={execution} /> : null}
       <Card className="p-5" data-testid="step-results-card">
         {execution && hasResults ? (

@@ -5,8 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { modelsQueryOptions } from '@/features/models/api/get-models';
 import { twoModels } from '@/features/models/testing';
+import type { Step } from '@/lib/steps-query';
 import { aFlowStep } from '../../../../../domain/execution/testing';
-import type { Step } from '../../api/get-steps';
 import { StepModelPicker } from './step-model-picker';
 
 const step = aFlowStep(1, { id: '11111111-1111-4111-8111-111111111111', flowId: 'flow-1', name: 'Draft' });

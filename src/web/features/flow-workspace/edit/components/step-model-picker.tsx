@@ -1,6 +1,6 @@
 import { Card } from '@/components/ui/card';
 import { ModelPicker } from '@/features/models/components/model-picker';
-import type { Step } from '../../api/get-steps';
+import type { Step } from '@/lib/steps-query';
 import { useUpdateStep } from '../../api/update-step';
 import { stepModel as t } from '../../strings';
 

@@ -1,6 +1,6 @@
 import { Badge } from '@/components/ui/badge';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { cn } from '@/lib/cn';
+import type { Step } from '@/lib/steps-query';
 import { runMode } from '@/lib/strings';
 
 /** The flow's steps in order; the chosen one is highlighted. */

@@ -1,11 +1,11 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { HistoryDiff } from '@/components/history-diff';
 import { Button } from '@/components/ui/button';
 import { FlowVersionLink } from '@/features/flow-workspace/versions/components/flow-version-link';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
 import { history as t } from '@/lib/strings';
-import { HistoryDiff } from './history-diff';
 import type { HistoryPoint } from './history-points';
 
 /** Events that change what was produced or what is carried on stand out from the bookkeeping ones. */

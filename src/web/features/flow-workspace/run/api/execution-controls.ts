@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { storeExecution } from '@/features/flow-workspace/api/get-execution';
 import { answerOf, client } from '@/lib/api-client';
+import { storeExecution } from '@/lib/execution-query';
 import type { Execution } from '@/lib/execution-stream';
 import { toasts } from '@/lib/strings';
 

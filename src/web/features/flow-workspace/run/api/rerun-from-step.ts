@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { storeLatestExecution } from '@/features/flow-workspace/api/get-execution';
 import { rerunFromStep as t } from '@/features/flow-workspace/strings';
 import { answerOf, client } from '@/lib/api-client';
+import { storeLatestExecution } from '@/lib/execution-query';
 import type { Execution } from '@/lib/execution-stream';
 import { flowsQueryOptions } from '@/lib/flows-query';
 

@@ -1,7 +1,7 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import type { CacheItem } from '../../../../../domain/execution/types';
 

@@ -1,9 +1,9 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useToast } from '@/components/ui/toast';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import type { Execution } from '@/lib/execution-stream';
 import { formatDateTime } from '@/lib/format-date';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t, toasts, whyDisabled } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
 

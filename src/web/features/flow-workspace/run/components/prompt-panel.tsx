@@ -2,8 +2,8 @@ import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/field';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t, toasts } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 

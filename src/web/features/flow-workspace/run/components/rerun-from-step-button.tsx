@@ -3,9 +3,9 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { rerunFromStep as t } from '@/features/flow-workspace/strings';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { useRerunFromStep } from '../api/rerun-from-step';
 
 /**

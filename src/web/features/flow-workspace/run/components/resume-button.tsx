@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { Play } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { quickRun as t } from '@/features/flow-workspace/strings';
+import type { Step } from '@/lib/steps-query';
 import type { QuickRunSnapshot } from '../../../../../machines/quick-run';
 import type { QuickRunActor } from '../api/use-quick-run';
 

@@ -12,12 +12,12 @@ import { StepConfigurationBadges } from '@/components/step-configuration-badges'
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Textarea } from '@/components/ui/field';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
 import { RequestReviewButton } from '@/features/reviews/components/request-review-dialog';
 import { StepReviewPanel } from '@/features/reviews/components/step-review-panel';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 import { runningRun } from '../../../../../domain/execution';

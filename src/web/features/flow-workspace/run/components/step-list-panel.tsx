@@ -1,10 +1,10 @@
 import { Loader2, Play, RotateCw } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { stepList as s } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 import type { QuickRunActor } from '../api/use-quick-run';

@@ -1,6 +1,6 @@
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { versionsOf } from '@/features/flow-workspace/workspace/components/step-results';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
 import { type ExecuteButton, executeButtonsFor } from './execute-buttons';

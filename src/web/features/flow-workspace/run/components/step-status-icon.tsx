@@ -1,7 +1,7 @@
 import { CheckCircle2, CircleStop, Hourglass, Keyboard, Loader2 } from 'lucide-react';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import { runningRun } from '../../../../../domain/execution';
 import { pendingReviewOfStep, waitsForReview } from '../../../../../domain/execution/reviews';

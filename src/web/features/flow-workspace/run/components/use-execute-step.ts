@@ -1,9 +1,9 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useToast } from '@/components/ui/toast';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { useRunStep } from '@/features/flow-workspace/api/run-step';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { toasts, whyDisabled } from '@/lib/strings';
 import { DEFAULT_USER_INPUT, runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { flowQueryOptions } from '@/features/flow-workspace/api/get-flow';
-import { stepsQueryOptions } from '@/features/flow-workspace/api/get-steps';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
 import { answerOf, client } from '@/lib/api-client';
+import { flowQueryOptions } from '@/lib/flow-query';
 import { flowsQueryOptions } from '@/lib/flows-query';
+import { stepsQueryOptions } from '@/lib/steps-query';
 import { flowVersionQueryOptions } from './get-flow-version';
 import { flowVersionsQueryOptions } from './get-flow-versions';
 

@@ -5,7 +5,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LoadMore } from '@/components/ui/load-more';
-import { useFlow } from '@/features/flow-workspace/api/get-flow';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
 import {
@@ -15,6 +14,7 @@ import {
 } from '@/features/flow-workspace/workspace/components/flow-workspace-page';
 import { messageOf } from '@/lib/api-client';
 import { excerptOf } from '@/lib/excerpt';
+import { useFlow } from '@/lib/flow-query';
 import { formatDateTime } from '@/lib/format-date';
 import { itemsOf, useReadUntil } from '@/lib/paged-list';
 import { useFlowVersion } from '../api/get-flow-version';

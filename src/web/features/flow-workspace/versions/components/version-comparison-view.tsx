@@ -1,5 +1,5 @@
+import { HistoryDiff } from '@/components/history-diff';
 import { Badge } from '@/components/ui/badge';
-import { HistoryDiff } from '@/features/flow-workspace/history/components/history-diff';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
 import { cn } from '@/lib/cn';
 import type { FlowVersionView } from '../api/get-flow-version';

@@ -1,5 +1,5 @@
-import type { Flow } from '@/features/flow-workspace/api/get-flow';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
+import type { Flow } from '@/lib/flow-query';
+import type { Step } from '@/lib/steps-query';
 import { type DiffPart, diffText } from '../../../../../domain/execution/text-diff';
 
 /** What a comparison reads of a version: the flow's details and its steps. */

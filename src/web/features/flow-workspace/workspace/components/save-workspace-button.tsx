@@ -1,8 +1,8 @@
 import { Save } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { workspace as t } from '@/features/flow-workspace/strings';
+import type { Flow } from '@/lib/flow-query';
 import { useSaveWorkspace } from './use-save-workspace';
 
 /**

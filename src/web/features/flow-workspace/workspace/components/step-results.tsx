@@ -1,9 +1,9 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import type { Step } from '@/features/flow-workspace/api/get-steps';
 import { ResultReviewStatus } from '@/features/reviews/components/result-review-status';
 import type { Execution } from '@/lib/execution-stream';
+import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
 import { resultsOfStep } from '../../../../../domain/execution';
 import { approvalBelongsToReview, reviewOfResult } from '../../../../../domain/execution/approval-rule';

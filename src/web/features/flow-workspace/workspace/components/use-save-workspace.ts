@@ -3,7 +3,6 @@ import { useAtom, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { useToast } from '@/components/ui/toast';
 import { sayingVersionMismatch } from '@/features/flow-workspace/api/flow-version';
-import type { Flow } from '@/features/flow-workspace/api/get-flow';
 import { useUpdateFlow } from '@/features/flow-workspace/api/update-flow';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import {
@@ -19,6 +18,7 @@ import {
   hasDraftChanges,
 } from '@/features/flow-workspace/edit/components/step-draft';
 import { editMode } from '@/features/flow-workspace/strings';
+import type { Flow } from '@/lib/flow-query';
 import { toasts } from '@/lib/strings';
 
 /**

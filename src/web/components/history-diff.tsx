@@ -1,6 +1,6 @@
 import { cn } from '@/lib/cn';
 import { history as t } from '@/lib/strings';
-import type { DiffPart } from '../../../../../domain/execution/text-diff';
+import type { DiffPart } from '../../domain/execution/text-diff';
 
 const partClasses: Record<DiffPart['kind'], string> = {
   same: 'text-slate-700',
