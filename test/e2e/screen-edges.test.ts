@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { missingBrowser, screenshot } from './browser';
+import { type Browser, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
+
+const PHONE = { width: 390, height: 844 };
+
+/** The tests share one browser (and its cookies): each signs in anew, the one before signed out. */
+async function signedOut(browser: Browser, baseUrl: string) {
+  const page = await browser.newPage();
+  await signOut(page, baseUrl);
+  await page.close();
+}
 
 describe.skipIf(skipReason !== null)(
   `screens at their edges in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
@@ -29,6 +38,25 @@ describe.skipIf(skipReason !== null)(
         expect(signIn.pathname, route).toBe('/api/login');
         expect(signIn.searchParams.get('next'), route).toBe(route);
       }
+      await page.close();
+    });
+
+    it('has no Keys link in the phone menu, only in the bar of a large screen', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'edges-menu-failed');
+      await signedOut(browser, server.url);
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Mai');
+      const bar = page.getByTestId('navigation-bar');
+      await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
+
+      await page.setViewportSize(PHONE);
+      await page.getByTestId('nav-menu-button').click();
+      await page.getByTestId('nav-menu').waitFor();
+      const links = await page.getByTestId('nav-menu-link').allTextContents();
+      expect(links).toContain('Flows');
+      expect(links).not.toContain('Keys');
+      await screenshot(page, 'edges-02-phone-menu');
       await page.close();
     });
   },
