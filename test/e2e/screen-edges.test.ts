@@ -1,5 +1,16 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type Browser, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
+import {
+  type Browser,
+  callApi,
+  joinWorkspace,
+  missingBrowser,
+  openBrowser,
+  screenshot,
+  signedUpPerson,
+  signOut,
+  signUpInBrowser,
+} from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -12,6 +23,9 @@ async function signedOut(browser: Browser, baseUrl: string) {
   await signOut(page, baseUrl);
   await page.close();
 }
+
+/** Whether the page runs past the right edge of the screen. */
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe.skipIf(skipReason !== null)(
   `screens at their edges in the browser${skipReason ? ` (skipped: ${skipReason})` : ''}`,
@@ -58,6 +72,48 @@ describe.skipIf(skipReason !== null)(
       expect(links).not.toContain('Keys');
       await screenshot(page, 'edges-02-phone-menu');
       await page.close();
+    });
+
+    it('fits the members of a workspace, their roles and the pending invitations on a phone', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'edges-members-failed');
+      const other = await openBrowser();
+      try {
+        await signedOut(browser, server.url);
+        const owner = await signedUpPerson(browser, server.url, 'Hoàng');
+        const member = await signedUpPerson(other, server.url, 'Nguyễn Thị Phương Thảo');
+        const workspace = await callApi(owner.page, server.url, 'POST', '/api/workspaces', {
+          name: 'Nhóm Nội dung Marketing',
+        });
+        await joinWorkspace(server.url, owner, workspace.id, member, 'reviewer');
+        await callApi(owner.page, server.url, 'POST', `/api/workspaces/${workspace.id}/invitations`, {
+          email: 'mot-dia-chi-email-rat-dai-cho-nguoi-duoc-moi@cong-ty-vi-du.example.com',
+          role: 'editor',
+        });
+
+        const page = owner.page;
+        await page.setViewportSize(PHONE);
+        await page.goto(`${server.url}/workspaces/${workspace.id}?tab=members`);
+        await page.getByTestId('member-list').waitFor();
+        await page.getByTestId('pending-invitation-list').waitFor();
+        expect(await page.getByTestId('member-row').count()).toBe(2);
+        await screenshot(page, 'edges-03-members-phone');
+        expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+        // Each member's role select and remove button are on the screen, not past its edge.
+        for (const control of ['member-role-select', 'member-remove']) {
+          const box = await page.getByTestId(control).last().boundingBox();
+          expect(box, control).not.toBeNull();
+          expect(box!.x + box!.width, control).toBeLessThanOrEqual(PHONE.width);
+        }
+        // The member sees the list read-only, on a phone too.
+        await member.page.setViewportSize(PHONE);
+        await member.page.goto(`${server.url}/workspaces/${workspace.id}?tab=members`);
+        await member.page.getByTestId('member-list').waitFor();
+        expect(await pageWidth(member.page)).toBeLessThanOrEqual(PHONE.width);
+        await page.close();
+      } finally {
+        await other.close();
+      }
     });
   },
 );
