@@ -115,5 +115,44 @@ describe.skipIf(skipReason !== null)(
         await other.close();
       }
     });
+
+    it('keeps the history open while its audit file downloads', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'edges-history-failed');
+      await signedOut(browser, server.url);
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Lan');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Trà sáng',
+        description: 'Một bước',
+      });
+      await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        order: 1,
+        name: 'Ý tưởng',
+        systemPrompt: 'Give one idea for a post about tea.',
+      });
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('execute-all').click();
+      await expect
+        .poll(() => page.getByTestId('execution-status').getAttribute('data-status'), { timeout: 30_000 })
+        .toBe('completed');
+
+      await page.getByTestId('open-history').click();
+      const dialog = page.getByTestId('history-dialog');
+      await dialog.getByTestId('history-record-verified').waitFor();
+      for (const format of ['json', 'csv']) {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          dialog.getByTestId(`history-audit-${format}`).click(),
+        ]);
+        expect(download.suggestedFilename(), format).toMatch(new RegExp(`\\.${format}$`));
+        // Give a closing dialog the time to go.
+        await page.waitForTimeout(300);
+        expect(await dialog.isVisible(), format).toBe(true);
+      }
+      await screenshot(page, 'edges-04-history-after-download');
+      await page.close();
+    });
   },
 );
