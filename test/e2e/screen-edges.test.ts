@@ -154,5 +154,66 @@ describe.skipIf(skipReason !== null)(
       await screenshot(page, 'edges-04-history-after-download');
       await page.close();
     });
+
+    it('says an invitation link used already was used, with no Accept, even while it loads', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'edges-invitation-failed');
+      const other = await openBrowser();
+      try {
+        const owner = await signedUpPerson(other, server.url, 'Quang');
+        await signedOut(browser, server.url);
+        const invitee = await signedUpPerson(browser, server.url, 'Vy');
+        const workspace = await callApi(owner.page, server.url, 'POST', '/api/workspaces', {
+          name: 'Nhóm Trà',
+        });
+        const { acceptUrl } = await callApi(
+          owner.page,
+          server.url,
+          'POST',
+          `/api/workspaces/${workspace.id}/invitations`,
+          { email: invitee.email, role: 'editor' },
+        );
+        const page = invitee.page;
+        // Open, it offers Accept once it is read, not before.
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await page.route('**/api/invitations/*', async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(acceptUrl);
+        await page.getByTestId('invitation-page').waitFor();
+        expect(await page.getByTestId('invitation-accept').count()).toBe(0);
+        release();
+        await page.getByTestId('invitation-accept').waitFor();
+        await page.unroute('**/api/invitations/*');
+        await page.getByTestId('invitation-accept').click();
+        await page.getByTestId('workspace-page').waitFor();
+
+        // Used: come back to in the app (Back), and opened again, it says so and offers no Accept.
+        const saysUsed = async () => {
+          const used = page.getByTestId('invitation-used');
+          await used.waitFor();
+          expect(await used.locator('h1').textContent()).toBe('Lời mời đã được dùng');
+          expect(await page.getByTestId('invitation-used-text').textContent()).toBe(
+            'Bạn đã nhận lời mời vào workspace “Nhóm Trà” rồi. Mỗi link mời chỉ dùng được một lần.',
+          );
+          expect(await page.getByTestId('invitation-accept').count()).toBe(0);
+        };
+        await page.goBack();
+        await saysUsed();
+        await page.goto(acceptUrl);
+        await saysUsed();
+        await screenshot(page, 'edges-05-invitation-used');
+        // Someone else with the link: no longer valid, as before.
+        await owner.page.goto(acceptUrl);
+        await owner.page.getByTestId('invitation-invalid').waitFor();
+        expect(await owner.page.getByTestId('invitation-accept').count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    });
   },
 );
