@@ -10,6 +10,7 @@ import { flowStreamId } from '../src/domain/flow/events';
 import { masterStreamId } from '../src/domain/master-mode/events';
 import { isStorableText } from '../src/domain/storable-text';
 import { type Call, executeAllEnded } from './support/execute-all';
+import { fuzzSeed } from './support/fuzz-seed';
 import { registered, serverErrors } from './support/route-recorder';
 import { as, type Client, createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
 
@@ -21,7 +22,9 @@ import { as, type Client, createTestApp, OFFLINE_MODEL, signUp, type TestApp } f
  * request (4xx) changes no stored data, and that nothing changes another user's objects. Each route gets its own runs from
  * fresh objects, then every route takes part in one random sequence over the same objects.
  *
- * FUZZ_SEED=<n> replays a run (the seed is printed at the start and with every failure), FUZZ_RUNS=<n> sets
+ * The seed is always printed, at the start and with every failure. Under CI (CI=true) it is fixed
+ * (CI_FUZZ_SEED in test/support/fuzz-seed.ts), so a run of the same code fuzzes the same requests; elsewhere
+ * it is drawn at random. FUZZ_SEED=<n> replays a run, FUZZ_SEED=random draws one under CI too, FUZZ_RUNS=<n> sets
  * the runs per API route, FUZZ_MIXED_RUNS=<n> the requests of the final sequence over every route,
  * FUZZ_ROUTE=<regex> keeps only the routes whose `METHOD /url` it matches (each keeps its seed), FUZZ_SHRINK=1
  * shrinks a failing request, FUZZ_VERBOSE=1 prints the answers of each route (printed anyway on a failure).
@@ -32,7 +35,7 @@ vi.mock('fastify', async (original) =>
   (await import('./support/route-recorder')).recordingFastify(await original()),
 );
 
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+const { seed: SEED, source: SEED_SOURCE } = fuzzSeed(process.env);
 const API_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const HEAD_RUNS = 4;
 const FILE_RUNS = 2;
@@ -1011,7 +1014,9 @@ describe('fuzzing every route', () => {
     const contract = contractOf(document);
     const snapshots = await snapshotter(t.db.sql);
     const bobBefore = await checksumOf(t.db.sql, bob.id, bob.streams);
-    console.log(`fuzz: FUZZ_SEED=${SEED}, ${routes.length} routes, ${API_RUNS} runs per API route`);
+    console.log(
+      `fuzz: FUZZ_SEED=${SEED} (${SEED_SOURCE}), ${routes.length} routes, ${API_RUNS} runs per API route`,
+    );
 
     const failures: string[] = [];
     const statuses = new Map<string, Map<number, number>>();

@@ -147,6 +147,7 @@ describe('workspaces', () => {
       inviterName: 'Ada Nguyen',
       role: 'reviewer',
       expiresAt: invitation.expiresAt,
+      accepted: false,
     });
     // Reading it changes nothing: it is still open.
     expect(await eventsOf(workspace.id, 'MemberJoined')).toHaveLength(0);
@@ -154,10 +155,15 @@ describe('workspaces', () => {
     expect((await eve.client.get(url)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
 
+    // Accepted, it tells the one who accepted it so (their page then offers no Accept), and no one else.
     expect((await bo.client.post(`${url}/accept`)).statusCode).toBe(200);
     const used = await bo.client.get(url);
-    expect(used.statusCode, used.body).toBe(404);
-    expect(used.json().detail ?? used.json().message).toBe(INVITATION_NOT_FOUND);
+    expect(used.statusCode, used.body).toBe(200);
+    expect(used.json()).toMatchObject({ workspaceName: 'Biên tập', role: 'reviewer', accepted: true });
+    const byOther = await eve.client.get(url);
+    expect(byOther.statusCode).toBe(404);
+    expect(byOther.json().detail ?? byOther.json().message).toBe(INVITATION_NOT_FOUND);
+    expect((await bo.client.post(`${url}/accept`)).statusCode).toBe(404);
   });
 
   it('reads an expired invitation, or a token nobody made, as missing', async () => {

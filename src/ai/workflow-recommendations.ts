@@ -4,6 +4,7 @@ import {
   type RecommendationDraft,
   recommendationAnswerSchema,
   recommendationDraftSchema,
+  withoutRepeats,
 } from '../domain/workflow-recommendations';
 import { parseJsonAnswer } from './json-answer';
 import type { ModelProvider } from './model-provider';
@@ -92,16 +93,17 @@ function expressible(drafts: RecommendationDraft[]): RecommendationDraft[] {
 }
 
 /**
- * Recommendations for a user's flows. The offline model makes them from the detected patterns directly;
- * a real model is asked in JSON mode, its answer validated, and a base flow it names kept only when it is
- * one of the user's flows.
+ * Recommendations for a user's flows, none twice. The offline model makes them from the detected patterns
+ * directly; a real model is asked in JSON mode, its answer validated, and a base flow it names kept only when
+ * it is one of the user's flows.
  */
 export async function generateWorkflowRecommendations(
   provider: ModelProvider,
   grounds: RecommendationGrounds,
   signal?: AbortSignal,
 ): Promise<RecommendationDraft[]> {
-  if (provider.kind === 'offline') return expressible(offlineWorkflowRecommendations(grounds));
+  if (provider.kind === 'offline')
+    return withoutRepeats(expressible(offlineWorkflowRecommendations(grounds)));
   const stream = provider.stream({
     system: INSTRUCTION,
     prompt: recommendationsPrompt(grounds),
@@ -110,10 +112,14 @@ export async function generateWorkflowRecommendations(
   });
   const answer = await stream.final;
   const flowIds = new Set(grounds.flows.map((flow) => flow.id));
-  return parseJsonAnswer(answer.text, recommendationAnswerSchema, 'recommendations')
-    .recommendations.slice(0, MAX_RECOMMENDATIONS)
-    .map((draft) => ({
-      ...draft,
-      baseFlowId: draft.baseFlowId !== null && flowIds.has(draft.baseFlowId) ? draft.baseFlowId : null,
-    }));
+  const drafts = parseJsonAnswer(
+    answer.text,
+    recommendationAnswerSchema,
+    'recommendations',
+  ).recommendations.map((draft) => ({
+    ...draft,
+    baseFlowId: draft.baseFlowId !== null && flowIds.has(draft.baseFlowId) ? draft.baseFlowId : null,
+  }));
+  // A model may give the same recommendation twice: once is enough.
+  return withoutRepeats(drafts).slice(0, MAX_RECOMMENDATIONS);
 }

@@ -125,6 +125,35 @@ export interface TemplateRecord {
   builtin: boolean;
 }
 
+/** What a recommendation is to the user: the flow it improves (none: a new workflow) and its title. */
+export type RecommendationIdentity = Pick<RecommendationDraft, 'title'> & { baseFlowId: string | null };
+
+/**
+ * Two recommendations with this key are the same one: for the same flow (or both for none), with the same
+ * title as a person reads it (case, spacing and Unicode form aside).
+ */
+export function recommendationKey(recommendation: RecommendationIdentity): string {
+  const title = recommendation.title.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return `${recommendation.baseFlowId ?? ''}\n${title}`;
+}
+
+/**
+ * The drafts to list, in their order, without the same recommendation twice: a draft repeating an earlier
+ * one, or one of `listed` (those already listed and kept: acted on, so a new look does not replace them).
+ */
+export function withoutRepeats<T extends RecommendationIdentity>(
+  drafts: readonly T[],
+  listed: readonly RecommendationIdentity[] = [],
+): T[] {
+  const seen = new Set(listed.map(recommendationKey));
+  return drafts.filter((draft) => {
+    const key = recommendationKey(draft);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The status a recommendation takes from feedback: a modification keeps it where it was. */
 export function statusAfterFeedback(current: string, action: FeedbackAction): string {
   return action === 'modified' ? current : action;

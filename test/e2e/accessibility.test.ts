@@ -23,12 +23,13 @@ describe.skipIf(skipReason !== null)(
       const page = await env.browser.newPage();
       const found = [];
       found.push(await check(page, '/', 'landing-page'));
+      found.push({ ...(await check(page, '/no-such-page', 'not-found')), url: '/no-such-page (signed out)' });
       await page.goto(`${env.server.url}/api/login`);
       await page.locator('form').first().waitFor();
       found.push({ url: '/api/login', violations: await violationsOn(page) });
 
       await signUpInBrowser(page, env.server.url, 'Lan');
-      // Signed out it is the sign-in page (checked above); signed in, the 404 page.
+      // The 404 page, signed out (checked above) and signed in.
       found.push(await check(page, '/no-such-page', 'not-found'));
       const flow = await callApi(page, env.server.url, 'POST', '/api/flows', {
         name: 'Bài blog',

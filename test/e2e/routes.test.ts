@@ -48,13 +48,7 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('logout-button').count()).toBe(0);
       expect(await page.getByTestId('navigation-bar').locator('a[href="/flows"]').count()).toBe(0);
       // A page that needs sign-in, opened signed out: the sign-in page, which will come back to it.
-      for (const route of [
-        '/flows',
-        '/sessions?tab=1',
-        '/workspaces',
-        '/invitations/some-token',
-        '/no-such-page',
-      ]) {
+      for (const route of ['/flows', '/sessions?tab=1', '/workspaces', '/invitations/some-token']) {
         await page.goto(`${server.url}${route}`);
         await page.getByTestId('login-form').waitFor();
         const signIn = new URL(page.url());
@@ -63,6 +57,11 @@ describe.skipIf(skipReason !== null)(
       }
       await open(page, `${server.url}/flows-static`);
       await page.getByTestId('flows-static-page').waitFor();
+      // A page that does not exist is 'Page Not Found' signed out too, not the sign-in page.
+      await open(page, `${server.url}/no-such-page`);
+      await page.getByTestId('not-found').waitFor();
+      expect(await page.locator('h1').textContent()).toBe('Page Not Found');
+      expect(pathOf(page)).toBe('/no-such-page');
 
       // Signed in: the first name in the bar, Flows, Master Mode, Guide, Keys and a logout link.
       await signUpInBrowser(page, server.url, 'Lan');
@@ -80,7 +79,8 @@ describe.skipIf(skipReason !== null)(
       ]) {
         expect(await bar.locator(`a[href="${href}"]`).textContent()).toBe(text);
       }
-      // The links in the bar only on large screens; below, one menu holds them, the name and sign-out.
+      // The links in the bar only on large screens; below, one menu holds them (but Keys, for large screens
+      // only), the name and sign-out.
       await expect.poll(() => bar.locator('a[href="/api-keys"]').isVisible()).toBe(true);
       expect(await page.getByTestId('nav-menu-button').isVisible()).toBe(false);
       for (const width of [800, 390]) {
@@ -101,7 +101,6 @@ describe.skipIf(skipReason !== null)(
         'Guide',
         'Sessions',
         'Recommendations',
-        'Keys',
       ]);
       expect(await page.getByTestId('nav-menu-logout').getAttribute('href')).toBe('/api/logout');
       await screenshot(page, 'routes-phone-menu');

@@ -251,12 +251,13 @@ describe.skipIf(skipReason !== null)(
         expect(await auditor.getByTestId('flow-read-only').count()).toBe(0);
         await screenshot(auditor, 'workspaces-08b-run-reviewer');
 
-        // The link works once: opened again, it says at once that it is no longer valid.
+        // The link works once: opened again, it says at once that it was used, with no Accept.
         await auditor.goto(acceptUrl);
-        const invalid = auditor.getByTestId('invitation-invalid');
-        await invalid.waitFor();
-        expect(await invalid.textContent()).toContain('This invitation is no longer valid');
-        await screenshot(auditor, 'workspaces-09-invitation-invalid');
+        const used = auditor.getByTestId('invitation-used');
+        await used.waitFor();
+        expect(await used.textContent()).toContain('Lời mời đã được dùng');
+        expect(await auditor.getByTestId('invitation-accept').count()).toBe(0);
+        await screenshot(auditor, 'workspaces-09-invitation-used');
       } finally {
         await second.close();
       }

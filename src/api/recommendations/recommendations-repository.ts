@@ -8,6 +8,7 @@ import {
   type RecommendationRecord,
   statusAfterFeedback,
   type TemplateRecord,
+  withoutRepeats,
 } from '../../domain/workflow-recommendations';
 import type { Statement } from '../../eventstore';
 import { mayInSql } from '../access';
@@ -87,7 +88,8 @@ export class RecommendationsRepository {
 
   /**
    * Stores a new look at the user's flows in one transaction: the patterns seen, and the recommendations
-   * made from them, which replace the ones nobody has acted on yet instead of piling up beside them.
+   * made from them, which replace the ones nobody has acted on yet instead of piling up beside them; one the
+   * user acted on stays, and the same recommendation made again is not listed beside it.
    */
   saveGenerated(
     userId: string,
@@ -99,8 +101,10 @@ export class RecommendationsRepository {
       await tx`
         DELETE FROM workflow_recommendations
         WHERE user_id = ${userId} AND status = 'pending' AND feedback_count = 0`;
+      const kept = await tx<{ baseFlowId: string | null; title: string }[]>`
+        SELECT base_flow_id, title FROM workflow_recommendations WHERE user_id = ${userId}`;
       const saved: RecommendationRow[] = [];
-      for (const draft of drafts) {
+      for (const draft of withoutRepeats(drafts, kept)) {
         const [row] = await tx<RecommendationRow[]>`
           INSERT INTO workflow_recommendations (user_id, recommendation_type, title, description, category,
             priority, confidence, base_flow_id, recommended_steps, benefits, estimated_time_reduction,

@@ -61,6 +61,9 @@ const invitationPreview = z
     inviterName: z.string().describe('The name of the owner who invited'),
     role: role.describe('The role the invitation gives'),
     expiresAt: z.string(),
+    accepted: z
+      .boolean()
+      .describe('True when you accepted it already: the link cannot be used again (the page says so)'),
   })
   .meta({ id: 'InvitationPreview' });
 
@@ -198,7 +201,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         description:
-          "What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.",
+          "What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; once they accepted it, it answers with accepted true (to them only). A token used by someone else, expired, revoked or unknown, or another person's, is 404.",
         params: tokenParams,
         response: { 200: invitationPreview },
       },

@@ -138,15 +138,18 @@ export class WorkspaceCommands {
 
   /**
    * What the invitation's page shows before it is accepted: the workspace, who invited, the role and the
-   * expiry. Only to the person it may still make a member (the same rule as accepting); otherwise missing.
+   * expiry. Only to the person it may still make a member (the same rule as accepting), or to the one who
+   * accepted it, with `accepted`, so the page says it was used instead of offering Accept; otherwise missing.
    */
   async readInvitation(token: string, userId: string) {
     const invitation = await this.workspaces.invitation(tokenHashOf(token));
     const email = await this.workspaces.emailOf(userId);
-    if (!invitation || email === null || !isOpenInvitationFor(invitation, email, this.now().toISOString()))
+    if (!invitation || email === null) throw notFound(INVITATION_NOT_FOUND);
+    const accepted = invitation.acceptedBy === userId;
+    if (!accepted && !isOpenInvitationFor(invitation, email, this.now().toISOString()))
       throw notFound(INVITATION_NOT_FOUND);
     const { workspaceName, inviterName, role, expiresAt } = invitation;
-    return { workspaceName, inviterName, role, expiresAt };
+    return { workspaceName, inviterName, role, expiresAt, accepted };
   }
 
   /** The workspace's pending invitations, newest first, to one who may manage its members (owners). */

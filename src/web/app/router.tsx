@@ -80,32 +80,43 @@ function FlowsRoute() {
   return location === '/flows' ? <FlowsPage /> : <Redirect to="/flows" replace />;
 }
 
+/**
+ * The pages for signed-in users, by path. Signed in, each shows its page; signed out, each is the sign-in
+ * page, which comes back to it. Any path not here (nor the landing page and the open pages) is 'Page Not
+ * Found' either way.
+ */
+const SIGNED_IN_PAGES: ReadonlyArray<readonly [path: string, page: ComponentType]> = [
+  ['/flows', FlowsRoute],
+  ['/flows/:flowId', FlowWorkspacePage],
+  ['/flows/:flowId/versions', FlowVersionsPage],
+  ['/flows-fast', FlowsFastPage],
+  // The workshop with a flow is that flow's workspace (run or chat mode by ?mode=).
+  ['/workshop/:flowId', FlowWorkspacePage],
+  ['/workshop', WorkshopPage],
+  ['/sessions', SessionsPage],
+  ['/recommendations', RecommendationsPage],
+  ['/api-keys', ApiKeysPage],
+  ['/ai-flow-creator', AiFlowCreatorPage],
+  ['/guide', GuidePage],
+  ['/master-mode', MasterModePage],
+  ['/about', AboutPage],
+  ['/workspaces', WorkspacesPage],
+  ['/reviews', ReviewsPage],
+  ['/workspaces/:id', WorkspacePage],
+  ['/invitations/:token', InvitationPage],
+];
+
 function SignedInRoutes() {
   return (
     <Switch>
       <Route path="/" component={FlowsPage} />
-      <Route path="/flows" component={FlowsRoute} />
-      <Route path="/flows/:flowId" component={FlowWorkspacePage} />
-      <Route path="/flows/:flowId/versions" component={FlowVersionsPage} />
-      <Route path="/flows-fast" component={FlowsFastPage} />
       <Route path="/flows-static">
         <FlowsStaticPage signedIn />
       </Route>
       <Route path="/flows-redirect" component={FlowsRedirectPage} />
-      {/* The workshop with a flow is that flow's workspace (run or chat mode by ?mode=). */}
-      <Route path="/workshop/:flowId" component={FlowWorkspacePage} />
-      <Route path="/workshop" component={WorkshopPage} />
-      <Route path="/sessions" component={SessionsPage} />
-      <Route path="/recommendations" component={RecommendationsPage} />
-      <Route path="/api-keys" component={ApiKeysPage} />
-      <Route path="/ai-flow-creator" component={AiFlowCreatorPage} />
-      <Route path="/guide" component={GuidePage} />
-      <Route path="/master-mode" component={MasterModePage} />
-      <Route path="/about" component={AboutPage} />
-      <Route path="/workspaces" component={WorkspacesPage} />
-      <Route path="/reviews" component={ReviewsPage} />
-      <Route path="/workspaces/:id" component={WorkspacePage} />
-      <Route path="/invitations/:token" component={InvitationPage} />
+      {SIGNED_IN_PAGES.map(([path, page]) => (
+        <Route key={path} path={path} component={page} />
+      ))}
       <Route component={NotFoundPage} />
     </Switch>
   );
@@ -119,8 +130,11 @@ function SignedOutRoutes() {
         <FlowsStaticPage signedIn={false} />
       </Route>
       <Route path="/flows-redirect" component={FlowsRedirectPage} />
-      {/* Any other page is for signed-in users: sign in, then come back to it. */}
-      <Route component={SignInToContinue} />
+      {/* A page for signed-in users: sign in, then come back to it. */}
+      {SIGNED_IN_PAGES.map(([path]) => (
+        <Route key={path} path={path} component={SignInToContinue} />
+      ))}
+      <Route component={NotFoundPage} />
     </Switch>
   );
 }

@@ -339,7 +339,7 @@ export interface paths {
   "/api/invitations/{token}": {
     /**
      * The workspace, inviter, role and expiry of an invitation sent to your e-mail address
-     * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.
+     * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; once they accepted it, it answers with accepted true (to them only). A token used by someone else, expired, revoked or unknown, or another person's, is 404.
      */
     get: operations["readInvitation"];
   };
@@ -1467,6 +1467,8 @@ export interface components {
       /** @description The role the invitation gives */
       role: components["schemas"]["WorkspaceRole"];
       expiresAt: string;
+      /** @description True when you accepted it already: the link cannot be used again (the page says so) */
+      accepted: boolean;
     };
   };
   responses: never;
@@ -5984,7 +5986,7 @@ export interface operations {
   };
   /**
    * The workspace, inviter, role and expiry of an invitation sent to your e-mail address
-   * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; a used, expired or unknown token, or another person's, is 404.
+   * @description What an invitation's page shows before it is accepted. Only the person it was sent to, signed in, reads it; once they accepted it, it answers with accepted true (to them only). A token used by someone else, expired, revoked or unknown, or another person's, is 404.
    */
   readInvitation: {
     parameters: {

@@ -12,7 +12,10 @@ import { signOutStarted } from '@/lib/session-ended';
 import { nav } from '@/lib/strings';
 import { isActive, PAGES } from './navigation-pages';
 
-/** Below lg every page, the user's name and sign-out sit in one menu: nothing is clipped or overlaps. */
+/**
+ * Below lg the pages (but those for large screens only), the user's name and sign-out sit in one menu: nothing
+ * is clipped or overlaps.
+ */
 export function NarrowMenu({ user }: { user: User }) {
   const [location, navigate] = useLocation();
   return (
@@ -27,7 +30,7 @@ export function NarrowMenu({ user }: { user: User }) {
         <p className="truncate px-2 py-1.5 text-xs text-slate-500" data-testid="nav-menu-user">
           {displayNameOf(user, nav.userFallback)}
         </p>
-        {PAGES.map((page) => (
+        {PAGES.filter((page) => !page.largeOnly).map((page) => (
           <DropdownMenuItem
             key={page.href}
             onSelect={() => navigate(page.href)}

@@ -138,6 +138,9 @@ export const invitation = {
   invalidTitle: 'Lời mời không còn hiệu lực',
   invalidText:
     'This invitation is no longer valid: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
+  usedTitle: 'Lời mời đã được dùng',
+  usedText: (workspace: string) =>
+    `Bạn đã nhận lời mời vào workspace “${workspace}” rồi. Mỗi link mời chỉ dùng được một lần.`,
   failed: 'Không thể nhận lời mời',
   accepted: (role: string) => `Bạn đã tham gia workspace với vai trò ${role}`,
   toWorkspaces: 'Xem workspaces',

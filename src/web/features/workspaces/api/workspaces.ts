@@ -138,7 +138,7 @@ export function useRemoveMember(workspaceId: string) {
 
 export type InvitationPreview = AnswerOf<'/api/invitations/{token}'>;
 
-/** What an invitation is to, read before accepting it (404: used, expired, or someone else's). */
+/** What an invitation is to, read before accepting it (accepted: used by this user; 404: used by another, expired, or someone else's). */
 export function useInvitation(token: string) {
   return useQuery({
     queryKey: ['/api/invitations', token],
@@ -148,14 +148,22 @@ export function useInvitation(token: string) {
   });
 }
 
-/** Accepting an invitation; the screen says itself when the invitation is no longer valid. */
+/**
+ * Accepting an invitation; the screen says itself when the invitation is no longer valid. Accepted, the
+ * invitation is stale: its page, come back to, reads it again and says it was used.
+ */
 export function useAcceptInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (token: string) =>
       answerOf(await client.POST('/api/invitations/{token}/accept', { params: { path: { token } } })),
     meta: { errorToast: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey }),
+    onSuccess: (_, token) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: workspacesQueryOptions.queryKey }),
+        // Read again when the page is next open, not now: the workspace opens at once.
+        queryClient.invalidateQueries({ queryKey: ['/api/invitations', token], refetchType: 'none' }),
+      ]),
   });
 }
 

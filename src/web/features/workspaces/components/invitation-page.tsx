@@ -28,9 +28,26 @@ function InvitationDetails({ invitation }: { invitation: InvitationPreview }) {
   );
 }
 
+/** An invitation the user accepted already: it says so, and offers no Accept. */
+function InvitationUsed({ invitation }: { invitation: InvitationPreview }) {
+  return (
+    <Card className="mx-auto mt-16 max-w-md p-8 text-center" data-testid="invitation-used">
+      <MailOpen className="mx-auto h-10 w-10 text-slate-400" aria-hidden />
+      <h1 className="mt-4 text-xl font-semibold text-slate-900">{t.usedTitle}</h1>
+      <p className="mt-2 text-slate-600" data-testid="invitation-used-text">
+        {t.usedText(invitation.workspaceName)}
+      </p>
+      <Link href="/workspaces" className={buttonClasses('outline', 'md', 'mt-6')}>
+        {t.toWorkspaces}
+      </Link>
+    </Card>
+  );
+}
+
 /**
  * /invitations/:token: the link an owner passed on. Signed out, the app's sign-in comes back here; signed
- * in, it names the workspace, who invited and the role, and Accept joins the workspace and opens it.
+ * in, it names the workspace, who invited and the role, and Accept joins the workspace and opens it. Accept
+ * shows once the invitation is read and still open: a link used already says so instead.
  */
 export function InvitationPage() {
   const { token } = useParams<{ token: string }>();
@@ -52,6 +69,10 @@ export function InvitationPage() {
     );
   }
 
+  if (invitation.data?.accepted) {
+    return <InvitationUsed invitation={invitation.data} />;
+  }
+
   return (
     <Card className="mx-auto mt-16 max-w-md p-8 text-center" data-testid="invitation-page">
       <MailOpen className="mx-auto h-10 w-10 text-indigo-600" aria-hidden />
@@ -71,21 +92,23 @@ export function InvitationPage() {
           {messageOf(accept.error, t.failed)}
         </p>
       ) : null}
-      <Button
-        className="mt-6"
-        disabled={accept.isPending || invitation.isPending}
-        onClick={() =>
-          acceptOnce(token, {
-            onSuccess: ({ workspaceId, role }) => {
-              toast({ title: common.success, description: t.accepted(roles[role]), variant: 'success' });
-              navigate(`/workspaces/${workspaceId}`);
-            },
-          })
-        }
-        data-testid="invitation-accept"
-      >
-        {accept.isPending ? t.accepting : t.accept}
-      </Button>
+      {invitation.isPending ? null : (
+        <Button
+          className="mt-6"
+          disabled={accept.isPending}
+          onClick={() =>
+            acceptOnce(token, {
+              onSuccess: ({ workspaceId, role }) => {
+                toast({ title: common.success, description: t.accepted(roles[role]), variant: 'success' });
+                navigate(`/workspaces/${workspaceId}`);
+              },
+            })
+          }
+          data-testid="invitation-accept"
+        >
+          {accept.isPending ? t.accepting : t.accept}
+        </Button>
+      )}
     </Card>
   );
 }

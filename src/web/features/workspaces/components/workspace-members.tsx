@@ -164,14 +164,25 @@ function PendingInvitationRow({
       data-testid="pending-invitation"
       data-invitation-id={invitation.id}
     >
-      <td className="py-3 pr-3 font-medium text-slate-900" data-testid="pending-invitation-email">
-        {invitation.email}
+      <td className="py-3 pr-3">
+        <span className="break-all font-medium text-slate-900" data-testid="pending-invitation-email">
+          {invitation.email}
+        </span>
+        {/* On a phone the columns of who invited and until when are lines under the address. */}
+        <span className="mt-1 block text-xs text-slate-500 sm:hidden">
+          {p.invitedBy}: {invitation.invitedBy.name}
+        </span>
+        <span className="block text-xs text-slate-500 sm:hidden">
+          {p.expiresAt}: {formatDateTime(invitation.expiresAt)}
+        </span>
       </td>
       <td className="py-3 pr-3">
         <Badge tone="indigo">{roles[invitation.role]}</Badge>
       </td>
-      <td className="py-3 pr-3 text-slate-600">{invitation.invitedBy.name}</td>
-      <td className="py-3 pr-3 text-slate-600">{formatDateTime(invitation.expiresAt)}</td>
+      <td className="hidden py-3 pr-3 text-slate-600 sm:table-cell">{invitation.invitedBy.name}</td>
+      <td className="hidden py-3 pr-3 text-slate-600 sm:table-cell">
+        {formatDateTime(invitation.expiresAt)}
+      </td>
       <td className="py-3 text-right">
         <Button
           variant="ghost"
@@ -182,7 +193,7 @@ function PendingInvitationRow({
           data-testid="pending-invitation-revoke"
         >
           <Ban className="h-4 w-4" />
-          {p.revoke}
+          <span className="sr-only sm:not-sr-only">{p.revoke}</span>
         </Button>
       </td>
     </tr>
@@ -204,14 +215,14 @@ function PendingInvitations({ workspaceId }: { workspaceId: string }) {
       ) : error ? (
         <p className="mt-3 text-sm text-red-600">{error.message}</p>
       ) : invitations.length > 0 ? (
-        <div className="mt-3 overflow-x-auto">
+        <div className="relative mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="pending-invitation-list">
             <thead className="text-xs uppercase text-slate-500">
               <tr>
                 <th className="pb-2 pr-3 font-medium">{p.email}</th>
                 <th className="pb-2 pr-3 font-medium">{p.role}</th>
-                <th className="pb-2 pr-3 font-medium">{p.invitedBy}</th>
-                <th className="pb-2 pr-3 font-medium">{p.expiresAt}</th>
+                <th className="hidden pb-2 pr-3 font-medium sm:table-cell">{p.invitedBy}</th>
+                <th className="hidden pb-2 pr-3 font-medium sm:table-cell">{p.expiresAt}</th>
                 <th className="pb-2 text-right font-medium">
                   <span className="sr-only">{p.actions}</span>
                 </th>
@@ -274,8 +285,12 @@ function MemberRow({
     <tr className="border-t border-slate-100" data-testid="member-row" data-user-id={member.userId}>
       <td className="py-3 pr-3 font-medium text-slate-900">
         {member.name} {isMe ? <span className="font-normal text-slate-500">{t.you}</span> : null}
+        {/* On a phone the address is a line under the name, not a column of its own. */}
+        <span className="mt-0.5 block break-all text-xs font-normal text-slate-500 sm:hidden">
+          {member.email}
+        </span>
       </td>
-      <td className="py-3 pr-3 text-slate-600">{member.email}</td>
+      <td className="hidden break-all py-3 pr-3 text-slate-600 sm:table-cell">{member.email}</td>
       <td className="py-3 pr-3">
         {manage ? (
           <>
@@ -284,7 +299,7 @@ function MemberRow({
             </label>
             <Select
               id={roleId}
-              className="h-9 w-36"
+              className="h-9 w-28 sm:w-36"
               value={member.role}
               disabled={changeRole.isPending}
               onChange={(event) => {
@@ -327,7 +342,7 @@ function MemberRow({
             data-testid="member-remove"
           >
             <Trash2 className="h-4 w-4" />
-            {t.remove}
+            <span className="sr-only sm:not-sr-only">{t.remove}</span>
           </Button>
         </td>
       ) : null}
@@ -335,7 +350,10 @@ function MemberRow({
   );
 }
 
-/** The members with their roles; the owners also invite, see and revoke pending invitations, change roles and remove. */
+/**
+ * The members with their roles; the owners also invite, see and revoke pending invitations, change roles and
+ * remove. On a phone the tables keep to its width: an address goes under the name, the buttons show their icons.
+ */
 export function WorkspaceMembers({ workspace }: { workspace: UserWorkspace }) {
   const { data: list, isLoading, error } = useMembers(workspace.id);
   // Who is signed in is known before any signed-in page shows (the app's router waits for it).
@@ -353,12 +371,12 @@ export function WorkspaceMembers({ workspace }: { workspace: UserWorkspace }) {
         ) : error ? (
           <p className="mt-3 text-sm text-red-600">{error.message}</p>
         ) : list && list.length > 0 ? (
-          <div className="mt-3 overflow-x-auto">
+          <div className="relative mt-3 overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="member-list">
               <thead className="text-xs uppercase text-slate-500">
                 <tr>
                   <th className="pb-2 pr-3 font-medium">{t.name}</th>
-                  <th className="pb-2 pr-3 font-medium">{t.email}</th>
+                  <th className="hidden pb-2 pr-3 font-medium sm:table-cell">{t.email}</th>
                   <th className="pb-2 pr-3 font-medium">{t.role}</th>
                   {manage ? (
                     <th className="pb-2 text-right font-medium">

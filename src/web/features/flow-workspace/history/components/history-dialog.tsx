@@ -151,7 +151,8 @@ function HistoryBody({ flowId, executionId: initial }: { flowId: string; executi
 
 /**
  * Everything that happened to the flow's executions, for auditing: nothing here changes anything. It opens
- * on `executionId` when given, else on the latest execution; following a link out of it closes it.
+ * on `executionId` when given, else on the latest execution; following a link out of it closes it, while
+ * downloading a file from it (the audit file) leaves it open.
  */
 export function HistoryDialog({
   flowId,
@@ -177,7 +178,8 @@ export function HistoryDialog({
         {/* biome-ignore lint/a11y/useKeyWithClickEvents: a link followed by the keyboard fires a click too */}
         <div
           onClick={(event) => {
-            if (event.target instanceof Element && event.target.closest('a[href]')) onOpenChange(false);
+            const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+            if (link && !link.hasAttribute('download')) onOpenChange(false);
           }}
         >
           <HistoryBody flowId={flowId} executionId={executionId} />
