@@ -4,7 +4,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakePagedApi, listEnd } from '@/components/ui/load-more.testing';
-import { type User, userQueryOptions } from '@/features/auth/api/get-user';
+import { type User, userQueryOptions } from '@/features/auth';
 import { createQueryClient } from '@/lib/api-client';
 import type { FlowListItem } from '@/lib/flows-query';
 import { LIST_PAGE_SIZE } from '@/lib/paged-list';

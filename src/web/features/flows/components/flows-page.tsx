@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/field';
 import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/features/auth';
 import { cn } from '@/lib/cn';
 import { type FlowListItem, useFlowPages } from '@/lib/flows-query';
 import { itemsOf } from '@/lib/paged-list';

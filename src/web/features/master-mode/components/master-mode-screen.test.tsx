@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Toaster } from '@/components/ui/toaster';
-import { modelsQueryOptions } from '@/features/models/api/get-models';
+import { modelsQueryOptions } from '@/features/models';
 import { twoModels } from '@/features/models/testing';
 import { createQueryClient } from '@/lib/api-client';
 import { confirmations } from '@/lib/strings';

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Textarea } from '@/components/ui/field';
 import type { MasterStep } from '@/features/master-mode/api/get-master-session';
-import { ModelPicker } from '@/features/models/components/model-picker';
+import { ModelPicker } from '@/features/models';
 import { cn } from '@/lib/cn';
 import { unresolvedReferences } from '../../../../domain/master-mode/row-references';
 import { masterMode as t } from '../strings';

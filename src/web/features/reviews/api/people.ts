@@ -1,4 +1,4 @@
-import { useMembers } from '@/features/workspaces/api/workspaces';
+import { useMembers } from '@/features/workspaces';
 import { reviewPanel as t } from '../strings';
 
 /**

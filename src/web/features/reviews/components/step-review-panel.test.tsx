@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { userQueryOptions } from '@/features/auth/api/get-user';
-import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
+import { userQueryOptions } from '@/features/auth';
+import { membersQueryOptions } from '@/features/workspaces';
 import type { Execution } from '@/lib/execution-stream';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
 import {

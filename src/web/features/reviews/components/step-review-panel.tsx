@@ -7,7 +7,7 @@ import { HistoryDiff } from '@/components/history-diff';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Field, Textarea } from '@/components/ui/field';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/features/auth';
 import type { Execution } from '@/lib/execution-stream';
 import { formatDateTime } from '@/lib/format-date';
 import { useWorkspaceRole } from '@/lib/workspace-roles';

@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type User, userQueryOptions } from '@/features/auth/api/get-user';
-import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
+import { type User, userQueryOptions } from '@/features/auth';
+import { membersQueryOptions } from '@/features/workspaces';
 import { flowQueryOptions } from '@/lib/flow-query';
 import type { Step } from '@/lib/steps-query';
 import { type WorkspaceRole, workspacesQueryOptions } from '@/lib/workspace-roles';

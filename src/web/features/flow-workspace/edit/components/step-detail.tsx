@@ -7,7 +7,7 @@ import { useToast } from '@/components/ui/toast';
 import { useUpdateStep } from '@/features/flow-workspace/api/update-step';
 import { editMode as t } from '@/features/flow-workspace/strings';
 import { StepResults } from '@/features/flow-workspace/workspace/components/step-results';
-import { StepReviewRule, useMayChangeReviewRules } from '@/features/reviews/components/step-review-rule';
+import { StepReviewRule, useMayChangeReviewRules } from '@/features/reviews';
 import type { Execution } from '@/lib/execution-stream';
 import type { Step } from '@/lib/steps-query';
 import { runMode, toasts } from '@/lib/strings';

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { modelsQueryOptions } from '@/features/models/api/get-models';
+import { modelsQueryOptions } from '@/features/models';
 import { twoModels } from '@/features/models/testing';
 import type { Step } from '@/lib/steps-query';
 import { aFlowStep } from '../../../../../domain/execution/testing';

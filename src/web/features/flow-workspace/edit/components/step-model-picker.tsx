@@ -1,5 +1,5 @@
 import { Card } from '@/components/ui/card';
-import { ModelPicker } from '@/features/models/components/model-picker';
+import { ModelPicker } from '@/features/models';
 import type { Step } from '@/lib/steps-query';
 import { useUpdateStep } from '../../api/update-step';
 import { stepModel as t } from '../../strings';

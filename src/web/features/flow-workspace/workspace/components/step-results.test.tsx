@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { membersQueryOptions } from '@/features/workspaces/api/workspaces';
+import { membersQueryOptions } from '@/features/workspaces';
 import type { Execution } from '@/lib/execution-stream';
 import {
   aFlowStep,

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { ResultReviewStatus } from '@/features/reviews/components/result-review-status';
+import { ResultReviewStatus } from '@/features/reviews';
 import type { Execution } from '@/lib/execution-stream';
 import type { Step } from '@/lib/steps-query';
 import { runMode as t } from '@/lib/strings';
