@@ -255,7 +255,7 @@ describe.skipIf(skipReason !== null)(
         await auditor.goto(acceptUrl);
         const invalid = auditor.getByTestId('invitation-invalid');
         await invalid.waitFor();
-        expect(await invalid.textContent()).toContain('This invitation is no longer valid');
+        expect(await invalid.textContent()).toContain('Lời mời này không còn hiệu lực');
         await screenshot(auditor, 'workspaces-09-invitation-invalid');
       } finally {
         await second.close();

@@ -158,7 +158,7 @@ export const history = {
   verifiedEvents: (count: number) => `${count} sự kiện`,
   head: 'hash cuối',
   recordChanged: (position: number) =>
-    `Record changed at position ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
+    `Record đã bị thay đổi ở vị trí ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
   auditFile: 'Audit file:',
   point: (position: number, total: number) => `Thời điểm ${position} / ${total}`,
   slider: 'Chọn thời điểm',
