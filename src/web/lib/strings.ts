@@ -12,6 +12,12 @@ export const app = {
   signInToContinue: 'Vui lòng đăng nhập để tiếp tục...',
 };
 
+/** Refusals the screens word themselves instead of the server's text, by the problem's code. */
+export const serverRefusals = {
+  free_allowance_used_up:
+    'Bạn đã dùng hết số steps miễn phí. Thêm API key của riêng bạn ở trang API Keys (/api-keys) để tiếp tục không giới hạn.',
+} as const;
+
 /** The end of a list read page by page: the next page loads as it scrolls into view, or on the button. */
 export const pagedList = {
   loadMore: 'Tải thêm',
