@@ -136,8 +136,7 @@ export const invitation = {
   accept: 'Accept',
   accepting: 'Đang nhận lời mời...',
   invalidTitle: 'Lời mời không còn hiệu lực',
-  invalidText:
-    'Lời mời này không còn hiệu lực: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
+  invalidText: 'Lời mời này không còn hiệu lực: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
   failed: 'Không thể nhận lời mời',
   accepted: (role: string) => `Bạn đã tham gia workspace với vai trò ${role}`,
   toWorkspaces: 'Xem workspaces',
