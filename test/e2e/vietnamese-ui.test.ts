@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, missingBrowser, signUpInBrowser } from './browser';
+import {
+  callApi,
+  joinWorkspace,
+  missingBrowser,
+  openBrowser,
+  signedUpPerson,
+  signUpInBrowser,
+} from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -165,13 +172,22 @@ describe.skipIf(skipReason !== null)(
         await visit('/flows-static', 'flows-static-page');
       }
 
-      // Signed in, before any flow: the first-run welcome.
+      // Signed in, before anything is made: the first-run welcome and the empty states.
       await page.setViewportSize({ width: 1280, height: 900 });
       await signUpInBrowser(page, server.url, 'Lan');
       for (const w of [1280, 390]) {
         width = w;
         await page.setViewportSize({ width, height: 900 });
-        await visit('/flows', 'flows-heading');
+        for (const [url, ready] of [
+          ['/flows', 'flows-heading'],
+          ['/workshop', 'workshop-page'],
+          ['/sessions', 'sessions-page'],
+          ['/master-mode', 'master-mode-start'],
+          ['/workspaces', 'workspaces-empty'],
+          ['/reviews', 'reviews-page'],
+        ] as const) {
+          await visit(url, ready);
+        }
       }
 
       // A flow of two steps with a run of the first, a workspace with an invitation and a shared flow,
@@ -215,7 +231,32 @@ describe.skipIf(skipReason !== null)(
         description: 'Của cả nhóm',
         workspaceId: workspace.id,
       });
-      await callApi(page, server.url, 'POST', `/api/flows/${shared.id}/execute`, {});
+      // Its one step waits for a reviewer's review once it has run: Bình's, in a browser of her own.
+      const second = await openBrowser();
+      try {
+        const binh = await signedUpPerson(second, server.url, 'Bình');
+        const lan = { page, ...(await callApi(page, server.url, 'GET', '/api/auth/user')) };
+        await joinWorkspace(server.url, lan, workspace.id, binh, 'reviewer');
+      } finally {
+        await second.close();
+      }
+      const reviewed = await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: shared.id,
+        order: 1,
+        name: 'Bản nháp chung',
+        systemPrompt: 'Viết bản nháp',
+        review: { by: 'role', role: 'reviewer' },
+      });
+      const sharedRun = await callApi(page, server.url, 'POST', `/api/flows/${shared.id}/execute`, {});
+      await callApi(
+        page,
+        server.url,
+        'POST',
+        `/api/executions/${sharedRun.id}/steps/${reviewed.id}/execute`,
+        {},
+      );
+      const sharedResults = await callApi(page, server.url, 'GET', `/api/executions/${sharedRun.id}`);
+      for (const result of sharedResults.results) data.push(result.result);
       const session = await callApi(page, server.url, 'POST', '/api/master-mode/standalone', {
         name: 'Bảng tính',
       });
@@ -234,6 +275,7 @@ describe.skipIf(skipReason !== null)(
           ['/flows-static', 'flows-static-page'],
           [`/flows/${flow.id}?mode=edit`, 'edit-mode'],
           [`/flows/${flow.id}?mode=run`, 'run-mode'],
+          [`/flows/${shared.id}?mode=run`, `step-waiting-review-${reviewed.id}`],
           [`/flows/${flow.id}?mode=chat`, 'chat-mode'],
           [`/flows/${flow.id}?mode=master`, 'flow-workspace'],
           [`/flows/${flow.id}/versions`, 'flow-history-title'],
