@@ -51,7 +51,7 @@ const ALLOWED = [
   'Step N has been executed successfully',
   'Add at least one choice option',
   'Export Workflow JSON',
-  // Names: the product's, its three ideas', features', and sample fields.
+  // Names: the product's, an idea's, its features' and the key provider's site.
   'Prompt Flow Workbench',
   'Chain of Thought',
   'AI Flow Creator',
