@@ -187,7 +187,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('open-history').click();
       const changed = page.getByTestId('history-dialog').getByTestId('history-record-changed');
       await changed.waitFor();
-      expect(await changed.textContent()).toMatch(/^Record changed at position 12:/);
+      expect(await changed.textContent()).toMatch(/^Record đã bị thay đổi ở vị trí 12:/);
       await screenshot(page, 'history-06-record-changed');
     });
   },

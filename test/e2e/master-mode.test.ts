@@ -131,7 +131,7 @@ describe.skipIf(skipReason !== null)(
         .toMatch(/^Answer about places/);
       await expect
         .poll(() => page.getByTestId('toast').textContent(), { timeout: 10_000 })
-        .toContain('Execute All stopped');
+        .toContain('Execute All đã dừng');
       await page.reload();
       await page.getByTestId('master-mode-screen').waitFor();
       expect(await rowResults(page)).toEqual([expect.stringMatching(/^Answer about places/), '', '']);
@@ -195,8 +195,8 @@ describe.skipIf(skipReason !== null)(
         .poll(() => listed.getByTestId('master-session-item-name').allTextContents())
         .toEqual(['Ghi chép riêng', 'Ghi chú Session', 'Du lịch Session']);
       const standalone = listed.filter({ hasText: 'Ghi chép riêng' });
-      expect(await standalone.textContent()).toContain('No workflow');
-      expect(await standalone.getByTestId('master-session-item-rows').textContent()).toBe('0 rows');
+      expect(await standalone.textContent()).toContain('Không có workflow');
+      expect(await standalone.getByTestId('master-session-item-rows').textContent()).toBe('0 dòng');
       expect(await listed.filter({ hasText: 'Du lịch Session' }).textContent()).toContain(
         'Workflow: Du lịch',
       );

@@ -121,7 +121,7 @@ describe.skipIf(skipReason !== null)(
         await waiting.waitFor({ timeout: 20_000 });
         await expect
           .poll(async () => (await waiting.textContent()) ?? '')
-          .toContain('Waiting for review by Bình Nguyễn');
+          .toContain('Đang chờ duyệt (review) bởi Bình Nguyễn');
         expect(await waiting.textContent()).toContain('hạn ');
         // Waiting already: nothing to ask for.
         expect(await page.getByTestId('request-review-1').count()).toBe(0);
@@ -167,7 +167,7 @@ describe.skipIf(skipReason !== null)(
 
         // The panel says whom it waits for, as pushed; the request is in Bình's inbox.
         await waiting.waitFor();
-        expect(await waiting.textContent()).toContain('Waiting for review by Bình Nguyễn');
+        expect(await waiting.textContent()).toContain('Đang chờ duyệt (review) bởi Bình Nguyễn');
         expect(await waiting.textContent()).toContain('Ghi chú của người chạy: Đã thêm nguồn, nhờ xem lại.');
         expect(await ask.count()).toBe(0);
         const [asked] = await callApi(member, url, 'GET', '/api/reviews?status=pending');

@@ -76,7 +76,7 @@ describe.skipIf(skipReason !== null)(
         // The people asked, by name (once the members list is read).
         await expect
           .poll(async () => (await waiting.textContent()) ?? '')
-          .toContain('Waiting for review by Bình Nguyễn và Chi Nguyễn');
+          .toContain('Đang chờ duyệt (review) bởi Bình Nguyễn và Chi Nguyễn');
         expect(await waiting.textContent()).toContain('0/2 approve');
         // The runner is not one of the reviewers: no decision for them.
         expect(await waiting.locator('[data-testid^="review-approve-"]').count()).toBe(0);
@@ -247,7 +247,7 @@ describe.skipIf(skipReason !== null)(
         );
         await expect
           .poll(async () => (await finalWaiting.textContent()) ?? '')
-          .toContain('Waiting for review by Bình Nguyễn');
+          .toContain('Đang chờ duyệt (review) bởi Bình Nguyễn');
         const results2 = binh.page.getByTestId('step-results-2');
         await expect
           .poll(

@@ -8,6 +8,7 @@ import {
   newRequestKey,
   RESEND_AFTER_MS,
 } from './api-client';
+import { serverRefusals } from './strings';
 
 describe('apiErrorOf', () => {
   it('uses the JSON message and the retryable flag', () => {
@@ -20,6 +21,19 @@ describe('apiErrorOf', () => {
     expect(error.message).toBe('429: Hết lượt miễn phí');
     expect(error.retryable).toBe(true);
     expect(error.status).toBe(429);
+  });
+
+  it('words the used-up free allowance itself, in Vietnamese only, whatever the server says', () => {
+    const error = apiErrorOf(
+      429,
+      'Too Many Requests',
+      JSON.stringify({
+        code: 'free_allowance_used_up',
+        message: 'Bạn đã dùng hết 15 steps miễn phí. (The free allowance of 15 steps is used up.)',
+      }),
+    );
+    expect(error.message).toBe(`429: ${serverRefusals.free_allowance_used_up}`);
+    expect(error.message).not.toContain('free allowance');
   });
 
   it('falls back to the status text when the JSON has no message, and retryable defaults to false', () => {

@@ -1,6 +1,7 @@
 import { MutationCache, type MutationMeta, QueryClient } from '@tanstack/react-query';
 import createClient from 'openapi-fetch';
 import type { paths } from './api-schema';
+import { serverRefusals } from './strings';
 
 /** An API failure as the app words it: `status: message`, with the server's retryable hint. */
 export class ApiError extends Error {
@@ -19,14 +20,23 @@ export function apiErrorOf(status: number, statusText: string, bodyText: string)
   try {
     const body = JSON.parse(bodyText) as unknown;
     if (body !== null && typeof body === 'object') {
-      const { message, retryable } = body as { message?: unknown; retryable?: unknown };
-      const text = typeof message === 'string' ? message : statusText;
+      const { message, retryable, code } = body as { message?: unknown; retryable?: unknown; code?: unknown };
+      // A refusal the app words itself: the server's text is bilingual, the app's screens are Vietnamese.
+      const own = typeof code === 'string' ? ownWordsFor(code) : undefined;
+      const text = own ?? (typeof message === 'string' ? message : statusText);
       return new ApiError(status, `${status}: ${text}`, retryable === true);
     }
   } catch {
     // Not JSON: the raw text is the best message there is.
   }
   return new ApiError(status, `${status}: ${bodyText || statusText}`);
+}
+
+/** The app's own text for a refusal code the screens word themselves, if it is one. */
+function ownWordsFor(code: string): string | undefined {
+  return Object.hasOwn(serverRefusals, code)
+    ? serverRefusals[code as keyof typeof serverRefusals]
+    : undefined;
 }
 
 async function throwIfNotOk(response: Response) {

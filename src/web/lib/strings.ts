@@ -12,6 +12,12 @@ export const app = {
   signInToContinue: 'Vui lòng đăng nhập để tiếp tục...',
 };
 
+/** Refusals the screens word themselves instead of the server's text, by the problem's code. */
+export const serverRefusals = {
+  free_allowance_used_up:
+    'Bạn đã dùng hết số steps miễn phí. Thêm API key của riêng bạn ở trang API Keys (/api-keys) để tiếp tục không giới hạn.',
+} as const;
+
 /** The end of a list read page by page: the next page loads as it scrolls into view, or on the button. */
 export const pagedList = {
   loadMore: 'Tải thêm',
@@ -158,7 +164,7 @@ export const history = {
   verifiedEvents: (count: number) => `${count} sự kiện`,
   head: 'hash cuối',
   recordChanged: (position: number) =>
-    `Record changed at position ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
+    `Record đã bị thay đổi ở vị trí ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
   auditFile: 'Audit file:',
   point: (position: number, total: number) => `Thời điểm ${position} / ${total}`,
   slider: 'Chọn thời điểm',

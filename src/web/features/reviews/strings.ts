@@ -36,7 +36,7 @@ export const reviewNav = {
 };
 
 export const reviewPanel = {
-  waitingFor: (who: string) => `Waiting for review by ${who}`,
+  waitingFor: (who: string) => `Đang chờ duyệt (review) bởi ${who}`,
   members: (count: number) => `${count} người được chỉ định`,
   role: (role: string) => `một thành viên có role ${role}`,
   ownersToo: (who: string) => `${who} hoặc owner của workspace`,

@@ -34,7 +34,7 @@ export const workspacesList = {
 
 export const workspacePage = {
   back: 'Về danh sách workspace',
-  notFoundTitle: 'Workspace not found',
+  notFoundTitle: 'Không tìm thấy workspace',
   notFoundText: 'Workspace không tồn tại hoặc bạn không còn là thành viên.',
   yourRole: (role: string) => `Vai trò của bạn: ${role}`,
   sections: 'Các phần của workspace',
@@ -93,8 +93,8 @@ export const pendingInvitations = {
   revokeLabel: 'Revoke',
   revoked: (email: string) => `Đã thu hồi lời mời gửi ${email}`,
   empty: 'Không có lời mời nào đang chờ.',
-  loadMore: 'Load more',
-  loadingMore: 'Đang tải...',
+  loadMore: 'Tải thêm',
+  loadingMore: 'Đang tải thêm...',
 };
 
 export const executions = {
@@ -120,8 +120,8 @@ export const executions = {
   openOf: (flow: string, at: string) => `Xem lịch sử execution của ${flow} lúc ${at}`,
   openFlow: 'Mở flow',
   empty: 'Không có execution nào khớp bộ lọc.',
-  loadMore: 'Load more',
-  loadingMore: 'Đang tải...',
+  loadMore: 'Tải thêm',
+  loadingMore: 'Đang tải thêm...',
   loadFailed: 'Không thể tải executions',
 };
 
@@ -136,8 +136,7 @@ export const invitation = {
   accept: 'Accept',
   accepting: 'Đang nhận lời mời...',
   invalidTitle: 'Lời mời không còn hiệu lực',
-  invalidText:
-    'This invitation is no longer valid: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
+  invalidText: 'Lời mời này không còn hiệu lực: link đã được dùng, đã hết hạn, hoặc được gửi cho email khác.',
   usedTitle: 'Lời mời đã được dùng',
   usedText: (workspace: string) =>
     `Bạn đã nhận lời mời vào workspace “${workspace}” rồi. Mỗi link mời chỉ dùng được một lần.`,

@@ -45,7 +45,7 @@ const PENDING_INVITATIONS_PAGE = 50;
 /** The query key of a workspace's pending invitations: what inviting, revoking and member changes refresh. */
 const pendingInvitationsKey = (workspaceId: string) => ['/api/workspaces', workspaceId, 'invitations'];
 
-/** A workspace's pending invitations, newest first, page by page ("Load more"): owners only. */
+/** A workspace's pending invitations, newest first, page by page ("Tải thêm"): owners only. */
 export function usePendingInvitations(workspaceId: string) {
   return useInfiniteQuery({
     queryKey: pendingInvitationsKey(workspaceId),
@@ -174,7 +174,7 @@ export function useWorkspaceFlows(workspaceId: string) {
 
 const EXECUTIONS_PAGE = 25;
 
-/** A workspace's executions, newest first, filtered, page by page ("Load more"). */
+/** A workspace's executions, newest first, filtered, page by page ("Tải thêm"). */
 export function useWorkspaceExecutions(workspaceId: string, filters: ExecutionFilters) {
   return useInfiniteQuery({
     queryKey: ['/api/workspaces', workspaceId, 'executions', filters],
