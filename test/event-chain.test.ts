@@ -233,7 +233,8 @@ describe('a record that proves itself', () => {
       APP_SECRET: 'another-secret-another-secret-0123',
     });
     expect(wrongKey.code).toBe(1);
-  });
+    // Six runs of the command line, each a Node process of its own: seconds each on a busy machine.
+  }, 180_000);
 });
 
 describe('the upgrade that starts the chain', () => {
