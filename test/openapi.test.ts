@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OPERATIONS } from '../src/api/operations';
+import { OPERATIONS } from '../src/api/http/operations';
 import { type RegisteredRoute, registered } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
