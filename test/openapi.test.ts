@@ -77,7 +77,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
           | undefined;
         expect(
           operation?.operationId,
-          `${method} ${route.url} has no entry in src/api/operations.ts`,
+          `${method} ${route.url} has no entry in src/api/http/operations.ts`,
         ).toMatch(/^[a-z][A-Za-z]+$/);
         expect(operation?.summary, `${method} ${route.url}`).toBeTruthy();
         expect(tagNames).toEqual(expect.arrayContaining(operation?.tags ?? ['(none)']));

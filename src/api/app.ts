@@ -80,7 +80,7 @@ declare module 'fastify' {
     sql: Sql;
     store: EventStore;
     /**
-     * This process's clock, checked against the database's (see src/api/clock.ts). What several processes
+     * This process's clock, checked against the database's (see src/api/runtime/clock.ts). What several processes
      * must agree on, as when a run counts as abandoned, is read from the database's clock instead.
      */
     clock: Clock;
