@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { WorkspacesRepository } from '../workspaces/workspaces-repository';
+import { WorkspacesRepository } from '../workspaces';
 import { CommandHandler } from './command-handler';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
 

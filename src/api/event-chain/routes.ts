@@ -5,7 +5,7 @@ import { flowStreamId } from '../../domain/flow/events';
 import type { StreamCheck } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
-import { readableExecutionStream } from '../executions/history-routes';
+import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
 import { auditCsv, auditEntries } from './audit-trail';

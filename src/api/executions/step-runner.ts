@@ -13,7 +13,7 @@ import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
 import { readPromptConversation } from '../conversation-context/conversation-contexts';
 import { onOneConnection } from '../database/one-connection';
-import type { FlowsRepository } from '../flows/flows-repository';
+import type { FlowsRepository } from '../flows';
 import { STILL_BEING_ANSWERED } from '../idempotency/keyed-writes';
 import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { WorkspacesRepository } from '../workspaces/workspaces-repository';
+import { WorkspacesRepository } from '../workspaces';
 import { FlowCommands } from './flow-commands';
 import { FlowsRepository } from './flows-repository';
 

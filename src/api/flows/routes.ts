@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
 import { userIdOf } from '../auth/plugin';
-import { answerOf } from '../executions/execution-answer';
+import { answerOf } from '../executions';
 import {
   executionAnswer,
   flowAnswer,

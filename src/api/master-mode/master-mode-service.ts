@@ -24,7 +24,7 @@ import {
 } from '../../domain/master-mode/row-run';
 import { parseModelId } from '../../domain/model-choice';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
-import type { RunRegistry } from '../executions/run-registry';
+import type { RunRegistry } from '../executions';
 import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { Config } from '../runtime/config';

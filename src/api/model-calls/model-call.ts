@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
-import type { RunRegistry } from '../executions/run-registry';
+import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
 import type { RunModel } from './user-models';
 

@@ -4,7 +4,7 @@ import type { ExecutionEvent } from '../../domain/execution/types';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import type { EventReaction, EventSource } from '../commands/command-handler';
 import type { OwnKeyCipher } from '../own-keys/own-key-cipher';
-import type { WebhookEvent, WebhooksRepository } from '../workspaces/webhooks-repository';
+import type { WebhookEvent, WebhooksRepository } from '../workspaces';
 import { JobQueue, type Retry } from './job-queue';
 import type { Mailer } from './mailer';
 import type { MailJob } from './mails';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
-import { WebhooksRepository } from '../workspaces/webhooks-repository';
+import { WebhooksRepository } from '../workspaces';
 import { JobQueue } from './job-queue';
 import { Mailer } from './mailer';
 import { Notifications } from './notifications';

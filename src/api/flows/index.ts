@@ -1,0 +1,2 @@
+export { flowAggregate } from './flow-aggregate';
+export type { FlowsRepository, StepsToRun } from './flows-repository';

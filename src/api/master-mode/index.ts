@@ -1,0 +1,2 @@
+export { masterAggregate } from './master-aggregate';
+export type { MasterModeService } from './master-mode-service';

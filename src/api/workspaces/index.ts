@@ -1,0 +1,2 @@
+export { type WebhookEvent, WebhooksRepository } from './webhooks-repository';
+export { WorkspacesRepository } from './workspaces-repository';
