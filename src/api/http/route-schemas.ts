@@ -185,6 +185,67 @@ function withoutUnusedSchemas<T>(document: T): T {
 }
 
 /**
+ * The named schemas (components.schemas) in the order the document lists them, the order the web app's types
+ * were generated in (src/web/lib/api-schema.ts). Left to itself the document lists them in the order zod's
+ * registry met their `.meta({ id })`, that is the order their modules first ran, which follows where each
+ * module sits in src/api: fixed here, moving a module leaves the document as it is. A schema not named here
+ * comes after these, in the registry's order.
+ */
+const SCHEMA_ORDER = [
+  'WebhookEventTypeInput',
+  'WorkspaceRoleInput',
+  'Flow',
+  'StepReview',
+  'StepSnapshot',
+  'Step',
+  'StepResult',
+  'UnreviewedResultUse',
+  'StepRun',
+  'ReviewApproval',
+  'Review',
+  'ListedExecution',
+  'Execution',
+  'StepRunOutcome',
+  'StepRunSummary',
+  'Problem',
+  'HistoryEvent',
+  'WorkspaceExecution',
+  'ReviewAudit',
+  'RecordCheck',
+  'AuditEntry',
+  'AuditTrail',
+  'MasterRow',
+  'MasterSession',
+  'Model',
+  'InboxReview',
+  'WebhookEventType',
+  'Webhook',
+  'NewWebhook',
+  'WebhookDelivery',
+  'WorkspaceRole',
+  'Workspace',
+  'WorkspaceMember',
+  'Invitation',
+  'PendingInvitation',
+  'AcceptedInvitation',
+  'InvitationPreview',
+];
+
+/** The document with its named schemas in SCHEMA_ORDER. */
+function inSchemaOrder<T>(document: T): T {
+  const components = (document as { components?: { schemas?: Record<string, unknown> } }).components;
+  if (!components?.schemas) return document;
+  const rank = (name: string) => {
+    const index = SCHEMA_ORDER.indexOf(name);
+    return index === -1 ? SCHEMA_ORDER.length : index;
+  };
+  components.schemas = Object.fromEntries(
+    Object.entries(components.schemas).sort(([a], [b]) => rank(a) - rank(b)),
+  );
+  return document;
+}
+
+/**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
  * nothing a query returns beyond the answer's shape reaches the client) and make the OpenAPI document,
  * served at /api/openapi.json and browsable at /api/docs. Registered before the routes, whose schemas
@@ -264,7 +325,8 @@ async function routeSchemas(app: FastifyInstance) {
     },
     // The shapes named with `.meta({ id })` (Flow, Step, Execution, HistoryEvent, …) become
     // components.schemas, referred to wherever an operation uses them.
-    transformObject: (input) => withOptionalBodies(withoutUnusedSchemas(jsonSchemaTransformObject(input))),
+    transformObject: (input) =>
+      inSchemaOrder(withOptionalBodies(withoutUnusedSchemas(jsonSchemaTransformObject(input)))),
     transform: (document) =>
       documentRateLimit(
         documentEntityTags(
