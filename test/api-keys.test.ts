@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOwnKeyCipher } from '../src/api/own-key-cipher';
+import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import {
   as,

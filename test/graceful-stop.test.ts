@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SERVER_STOPPED } from '../src/api/model-calls/model-call';
-import { RESTARTING } from '../src/api/plugins/graceful-stop';
+import { RESTARTING } from '../src/api/runtime/graceful-stop';
 import { RESTART_CLOSE_CODE } from '../src/domain/live-updates';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';

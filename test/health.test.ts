@@ -4,7 +4,7 @@ import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
-import { DATABASE_AWAY } from '../src/api/errors';
+import { DATABASE_AWAY } from '../src/api/http/errors';
 import { EventStore } from '../src/eventstore';
 import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './support/database';
 import { type DatabaseLine, lineTo } from './support/database-line';

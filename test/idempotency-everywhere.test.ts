@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REPLAYED_HEADER } from '../src/api/idempotency/plugin';
 import { requestFingerprint } from '../src/api/idempotency/request-fingerprint';
-import { REPLAYED_HEADER } from '../src/api/plugins/idempotency';
 import {
   type AnotherInstance,
   anotherInstance,

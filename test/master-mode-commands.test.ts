@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ModelProvider, ModelRequest } from '../src/ai';
 import { masterAggregate } from '../src/api/master-mode/master-aggregate';
-import { INSTANCE_LOCK_CLASS } from '../src/api/server-instance';
+import { INSTANCE_LOCK_CLASS } from '../src/api/runtime/server-instance';
 import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
 import { callOf, executeAllEnded, executeAllToTheEnd } from './support/execute-all';
 import {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JobQueue } from '../src/api/notifications/job-queue';
 import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
-import { createOwnKeyCipher } from '../src/api/own-key-cipher';
+import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
 import { Browser } from './support/access-table';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { mailbox } from './support/mailbox';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OPERATIONS } from '../src/api/operations';
+import { OPERATIONS } from '../src/api/http/operations';
 import { type RegisteredRoute, registered } from './support/route-recorder';
 import { as, type Client, createTestApp, signUp, type TestApp } from './support/test-app';
 
@@ -77,7 +77,7 @@ describe('the OpenAPI document made from the routes’ schemas', () => {
           | undefined;
         expect(
           operation?.operationId,
-          `${method} ${route.url} has no entry in src/api/operations.ts`,
+          `${method} ${route.url} has no entry in src/api/http/operations.ts`,
         ).toMatch(/^[a-z][A-Za-z]+$/);
         expect(operation?.summary, `${method} ${route.url}`).toBeTruthy();
         expect(tagNames).toEqual(expect.arrayContaining(operation?.tags ?? ['(none)']));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM_TYPE_PREFIX } from '../src/api/errors';
+import { PROBLEM_TYPE_PREFIX } from '../src/api/http/errors';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 interface Answer {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSTANCE_LOCK_CLASS, ServerInstance } from '../src/api/server-instance';
+import { INSTANCE_LOCK_CLASS, ServerInstance } from '../src/api/runtime/server-instance';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
 describe('server instances on one database', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageToGoBackTo } from '../src/api/login-page';
+import { pageToGoBackTo } from '../src/api/auth/login-page';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const form = (fields: Record<string, string>) => ({

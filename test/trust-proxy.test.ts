@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnvironment } from '../src/api/config';
+import { parseEnvironment } from '../src/api/runtime/config';
 import {
   type AnotherInstance,
   anotherAddress,

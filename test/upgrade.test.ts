@@ -3,7 +3,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../src/api/project-root';
+import { PROJECT_ROOT } from '../src/api/runtime/project-root';
 import { type ServerProcess, startServerProcess, withoutDatabaseUrl } from './support/server-process';
 import { TEST_APP_SECRET } from './support/test-app';
 

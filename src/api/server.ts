@@ -1,9 +1,9 @@
 import closeWithGrace from 'close-with-grace';
 import { EventStore } from '../eventstore';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './database/open-database';
 import { OFFLINE_MODEL } from './model-calls/model-catalog';
+import { ConfigError, loadConfig } from './runtime/config';
 
 async function main() {
   const config = await loadConfig();

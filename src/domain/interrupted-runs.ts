@@ -4,7 +4,7 @@ export const INTERRUPTED = 'interrupted';
 /**
  * What the server process sweeping for unfinished runs knows. Each server process has an instance number
  * for its whole life, and a run records the instance making its model call; the database tells which
- * instances have died (see src/api/server-instance.ts).
+ * instances have died (see src/api/runtime/server-instance.ts).
  */
 export interface CrashSweepFacts {
   /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Action, Role } from '../../src/api/access';
-import { SESSION_COOKIE } from '../../src/api/plugins/auth';
+import { SESSION_COOKIE } from '../../src/api/auth/plugin';
 import { roleMay } from '../../src/domain/workspace/roles';
 import { type Call, executeAllToTheEnd } from './execute-all';
 import { anotherAddress, signUp, TEST_WEBHOOK_HOST } from './test-app';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app';
-import type { Config } from '../../src/api/config';
-import { signInMessages } from '../../src/api/login-page';
+import { signInMessages } from '../../src/api/auth/login-page';
+import type { Config } from '../../src/api/runtime/config';
 import { EventStore } from '../../src/eventstore';
 import { createTestDatabase, type TestDatabase } from './database';
 import { anotherInstance, as, signUp, testConfig } from './test-app';

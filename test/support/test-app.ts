@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createOfflineProvider } from '../../src/ai';
 import { type AppServices, buildApp } from '../../src/api/app';
-import { type Config, jobQueuePoolSize } from '../../src/api/config';
 import { connect } from '../../src/api/database/connection';
+import { type Config, jobQueuePoolSize } from '../../src/api/runtime/config';
 import { DEFAULT_LIMITS } from '../../src/domain/limits';
 import { EventStore } from '../../src/eventstore';
 import { createTestDatabase, TEST_APP_SECRET, TEST_POOL_SIZE, type TestDatabase } from './database';

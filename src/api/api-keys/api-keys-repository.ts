@@ -2,9 +2,9 @@ import type { Sql } from 'postgres';
 import type { ApiKeyType, NewApiKey } from '../../domain/api-key';
 import { notFound } from '../../domain/errors';
 import { mayInSql } from '../access';
-import type { Config } from '../config';
-import { createOwnKeyCipher } from '../own-key-cipher';
-import { readUsage, type Usage } from '../usage-standing';
+import { readUsage, type Usage } from '../model-calls/usage-standing';
+import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
+import type { Config } from '../runtime/config';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
 export interface ListedKey {

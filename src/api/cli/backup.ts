@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
 import { BackupError, restoreBackup, writeBackup } from '../database/backup';
 import { connect } from '../database/connection';
 import {
@@ -10,6 +9,7 @@ import {
   startEmbeddedPostgres,
 } from '../database/embedded-postgres';
 import { openDatabase } from '../database/open-database';
+import { ConfigError, loadConfig } from '../runtime/config';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 
 const USAGE = `usage:

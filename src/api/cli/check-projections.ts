@@ -1,7 +1,7 @@
 import { checkProjections, type ReadModelDifference } from '../../projections/check';
-import { ConfigError, loadConfig } from '../config';
 import { connect } from '../database/connection';
 import { openDatabase } from '../database/open-database';
+import { ConfigError, loadConfig } from '../runtime/config';
 
 /** The most characters of a value a line shows. */
 const SHOWN = 80;

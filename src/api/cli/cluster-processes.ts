@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../project-root';
+import { PROJECT_ROOT } from '../runtime/project-root';
 
 /**
  * The processes of a cluster: instances of the built server behind one nginx, started the same way by

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
 import { freePort, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { ConfigError, loadConfig } from '../runtime/config';
 import { type Instance, type Nginx, startInstance, startNginx } from './cluster-processes';
 
 /**

@@ -8,13 +8,13 @@ import { executionStreamId } from '../../projections/project-execution-events';
 import type { Actor } from '../access';
 import { type Aggregate, CommandHandler } from '../commands/command-handler';
 import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
-import { ConfigError, parseEnvironment, savedAppSecret } from '../config';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
-import { executionAggregate } from '../executions/execution-aggregate';
-import { flowAggregate } from '../flows/flow-aggregate';
-import { masterAggregate } from '../master-mode/master-aggregate';
-import { WorkspacesRepository } from '../workspaces/workspaces-repository';
+import { executionAggregate } from '../executions';
+import { flowAggregate } from '../flows';
+import { masterAggregate } from '../master-mode';
+import { ConfigError, parseEnvironment, savedAppSecret } from '../runtime/config';
+import { WorkspacesRepository } from '../workspaces';
 import { embeddedDatabaseOwner } from './embedded-database-owner';
 import { eventJson, eventLines } from './event-line';
 import {

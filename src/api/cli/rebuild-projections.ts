@@ -1,8 +1,8 @@
 import { EventStore } from '../../eventstore';
 import { rebuildProjections } from '../../projections/rebuild';
-import { ConfigError, loadConfig } from '../config';
 import { connect } from '../database/connection';
 import { openDatabase } from '../database/open-database';
+import { ConfigError, loadConfig } from '../runtime/config';
 
 /** `npm run projections:rebuild`: empties the read models and replays the whole event log into them. */
 async function main() {

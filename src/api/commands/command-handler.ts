@@ -11,7 +11,7 @@ import {
   type Statement,
 } from '../../eventstore';
 import { type Action, type Actor, type Holder, type RecordKind, type Role, requireMay } from '../access';
-import { IdempotencyKeyReused } from '../errors';
+import { IdempotencyKeyReused } from '../http/errors';
 import { KeptStates } from './kept-states';
 import type { RetryPolicy } from './retry-policy';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import postgres, { type Sql } from 'postgres';
-import { eventChainSettings } from '../event-chain-key';
+import { eventChainSettings } from '../event-chain/event-chain-key';
 
 export interface ConnectOptions {
   /** The most connections the pool opens (DATABASE_POOL_SIZE's default when not given). */

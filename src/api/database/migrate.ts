@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from 'postgres';
-import { PROJECT_ROOT } from '../project-root';
+import { PROJECT_ROOT } from '../runtime/project-root';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 

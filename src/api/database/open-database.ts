@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Sql } from 'postgres';
-import type { Config } from '../config';
+import type { Config } from '../runtime/config';
 import { connect } from './connection';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';

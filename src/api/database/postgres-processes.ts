@@ -5,7 +5,7 @@ import { chmod, chown, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/p
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ConfigError } from '../config';
+import { ConfigError } from '../runtime/config';
 
 const run = promisify(execFile);
 

@@ -10,7 +10,7 @@ import {
   stepRunSucceeded,
 } from '../../domain/execution/testing';
 import type { ExecutionEvent } from '../../domain/execution/types';
-import { executionAnswer, stepResultAnswer, stepRunSummaryAnswer } from '../answer-schemas';
+import { executionAnswer, stepResultAnswer, stepRunSummaryAnswer } from '../http/answer-schemas';
 import { answerOf, stepRunAnswerText, stepRunSummaryText } from './execution-answer';
 
 /** The route's answer schema, serialised the way Fastify's serialiser does with it. */

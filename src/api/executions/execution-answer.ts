@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { StepResult, StepRun } from '../../domain/execution/types';
-import { executionAnswer, stepResultAnswer, stepRunAnswer, stepRunSummaryAnswer } from '../answer-schemas';
+import {
+  executionAnswer,
+  stepResultAnswer,
+  stepRunAnswer,
+  stepRunSummaryAnswer,
+} from '../http/answer-schemas';
 import type { LoadedExecution } from './execution-commands';
 import type { ExecutionView } from './execution-view';
 

@@ -3,7 +3,7 @@ import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../dom
 import type { Limits } from '../../domain/limits';
 import type { Role } from '../access';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
-import type { FlowsRepository, StepsToRun } from '../flows/flows-repository';
+import type { FlowsRepository, StepsToRun } from '../flows';
 import { executionAggregate } from './execution-aggregate';
 import type { RunRegistry } from './run-registry';
 

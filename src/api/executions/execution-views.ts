@@ -4,10 +4,10 @@ import { shownStatus } from '../../domain/execution/queries';
 import type { ShownExecutionStatus, StepResult } from '../../domain/execution/types';
 import type { ExecutionRow } from '../../projections/execution-row';
 import { heldIn, mayInSql } from '../access';
-import type { Stored } from '../answer-schemas';
-import { executionAnswer } from '../answer-schemas';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
-import type { ServerInstance } from '../server-instance';
+import type { Stored } from '../http/answer-schemas';
+import { executionAnswer } from '../http/answer-schemas';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
+import type { ServerInstance } from '../runtime/server-instance';
 import { type ExecutionView, readExecutionView, readLatestExecutionView } from './execution-view';
 import { ExecutionViewCache, type KeptView } from './execution-view-cache';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FlowsRepository } from '../flows/flows-repository';
+import type { FlowsRepository } from '../flows';
 import type { ExecutionCommands } from './execution-commands';
 
 /**

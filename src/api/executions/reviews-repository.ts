@@ -3,7 +3,7 @@ import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import type { ReviewApproval, ReviewStatus } from '../../domain/execution/types';
 import { heldIn, mayInSql, type Role, rolesThatMay } from '../access';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** A review in the inbox of the people who may decide it. */
 export interface InboxReview {

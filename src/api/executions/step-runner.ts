@@ -11,14 +11,14 @@ import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
 import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
-import type { Config } from '../config';
-import { readPromptConversation } from '../conversation-context';
+import { readPromptConversation } from '../conversation-context/conversation-contexts';
 import { onOneConnection } from '../database/one-connection';
-import type { FlowsRepository } from '../flows/flows-repository';
+import type { FlowsRepository } from '../flows';
 import { STILL_BEING_ANSWERED } from '../idempotency/keyed-writes';
 import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
-import type { ServerInstance } from '../server-instance';
+import type { Config } from '../runtime/config';
+import type { ServerInstance } from '../runtime/server-instance';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 

@@ -11,7 +11,7 @@ import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
 import { requireOwnerTakesBack } from '../access';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
-import { requireVersion, type VersionCondition } from '../entity-tags';
+import { requireVersion, type VersionCondition } from '../http/entity-tags';
 import { flowAggregate } from './flow-aggregate';
 import type { FlowsRepository } from './flows-repository';
 

@@ -5,7 +5,7 @@ import { FLOW_NOT_FOUND, STEP_NOT_FOUND } from '../../domain/flow/decider';
 import type { FlowState, VersionedStep } from '../../domain/flow/events';
 import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
 import type { Loaded } from '../commands/command-handler';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** A flow as its row holds it: times are Dates until they are serialised. */
 export type FlowRow = Omit<Flow, 'createdAt' | 'updatedAt'> & {

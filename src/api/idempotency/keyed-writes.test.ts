@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemOf } from '../errors';
+import { problemOf } from '../http/errors';
 import { isFinalAnswer, takesIdempotencyKey } from './keyed-writes';
 
 describe('takesIdempotencyKey', () => {

@@ -1,4 +1,4 @@
-import { PUBLIC_API_PATHS } from '../plugins/auth';
+import { PUBLIC_API_PATHS } from '../auth/plugin';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

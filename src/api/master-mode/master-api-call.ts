@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors';
 import { allowedApiUrl } from '../../domain/master-mode/row-run';
-import { readAtMost } from '../bounded-body';
+import { readAtMost } from '../http/bounded-body';
 
 /** The outside API failed or answered nothing usable: for the user, like a failed model call. */
 const apiFailed = (message: string) => new DomainError('model_failed', message);

@@ -24,11 +24,11 @@ import {
 } from '../../domain/master-mode/row-run';
 import { parseModelId } from '../../domain/model-choice';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
-import type { Config } from '../config';
-import type { RunRegistry } from '../executions/run-registry';
+import type { RunRegistry } from '../executions';
 import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
-import type { ServerInstance } from '../server-instance';
+import type { Config } from '../runtime/config';
+import type { ServerInstance } from '../runtime/server-instance';
 import { masterAggregate } from './master-aggregate';
 import { callApiRow } from './master-api-call';
 import type { MasterSessionsRepository, NewRow } from './master-sessions-repository';

@@ -12,7 +12,7 @@ import type {
 } from '../../domain/master-mode/master-session';
 import { type Statement, streamVersion } from '../../eventstore';
 import { type Action, mayInSql } from '../access';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 const STEP_NOT_FOUND = 'Master mode step not found';
 const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';

@@ -4,8 +4,8 @@ import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
-import { isDatabaseAway } from '../errors';
-import type { RunRegistry } from '../executions/run-registry';
+import type { RunRegistry } from '../executions';
+import { isDatabaseAway } from '../http/errors';
 import type { RunModel } from './user-models';
 
 /** Where a run's tokens go while the model writes them. */

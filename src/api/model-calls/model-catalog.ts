@@ -10,8 +10,8 @@ import {
 import type { SchemaFinding } from '../../ai/schema-probe';
 import { allowedEndpointUrl } from '../../domain/api-key';
 import { modelIdSchema, parseModelId } from '../../domain/model-choice';
-import type { Config } from '../config';
-import type { OwnKey } from '../user-model';
+import type { OwnKey } from '../own-keys/own-keys';
+import type { Config } from '../runtime/config';
 import type { SchemaProbes } from './schema-probes';
 
 /**

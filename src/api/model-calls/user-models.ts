@@ -11,8 +11,6 @@ import { probedForSchema } from '../../ai/schema-probe';
 import { type ApiKeyType, keyTypesAnswering, type NewApiKey } from '../../domain/api-key';
 import { DomainError } from '../../domain/errors';
 import { answeringModelId, modelIdSchema, parseModelId } from '../../domain/model-choice';
-import type { Config } from '../config';
-import { ownKeyForRun, releaseFreeRun } from '../usage-standing';
 import {
   markOwnKeyUsed,
   newestOwnKeyMarkedUsed,
@@ -20,9 +18,11 @@ import {
   type OwnKey,
   openOwnKey,
   unsealOwnKey,
-} from '../user-model';
+} from '../own-keys/own-keys';
+import type { Config } from '../runtime/config';
 import { ModelCatalog, type OwnKeys } from './model-catalog';
 import { SchemaProbes } from './schema-probes';
+import { ownKeyForRun, releaseFreeRun } from './usage-standing';
 
 /** The model of a run, and with which key: the run holds one of the free allowance until its usage is recorded. */
 export interface RunModel extends ResolvedProvider {

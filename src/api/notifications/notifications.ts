@@ -3,12 +3,12 @@ import type { TransactionSql } from 'postgres';
 import type { ExecutionEvent } from '../../domain/execution/types';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import type { EventReaction, EventSource } from '../commands/command-handler';
-import type { OwnKeyCipher } from '../own-key-cipher';
+import type { OwnKeyCipher } from '../own-keys/own-key-cipher';
+import type { WebhookEvent, WebhooksRepository } from '../workspaces';
 import { JobQueue, type Retry } from './job-queue';
 import type { Mailer } from './mailer';
 import type { MailJob } from './mails';
 import { tryDelivery } from './webhook-delivery';
-import type { WebhookEvent, WebhooksRepository } from './webhooks-repository';
 
 /** The event types a webhook can ask for; `*` asks for all of them. */
 export const WEBHOOK_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-import { isDatabaseAway } from '../errors';
+import { isDatabaseAway } from '../http/errors';
 
 /** What one report of the job queue's is logged as: a short line at a level, the error itself, or nothing. */
 export type QueueLogLine =

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { allowedOutsideUrl } from '../../domain/outside-hosts';
-import { readAtMost } from '../bounded-body';
+import { readAtMost } from '../http/bounded-body';
 
 /** How long a receiver may take to answer a delivery. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -12,8 +12,8 @@ import {
 } from '../../domain/workflow-recommendations';
 import type { Statement } from '../../eventstore';
 import { mayInSql } from '../access';
-import type { Stored } from '../answer-schemas';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import type { Stored } from '../http/answer-schemas';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 import { readFlowUsage } from './flow-usage';
 
 const RECOMMENDATION_COLUMNS = `id, user_id, recommendation_type, title, description, category, priority, confidence,

@@ -1,7 +1,7 @@
 import type { Sql } from 'postgres';
 import type { UnreviewedResultUse } from '../../domain/execution/types';
 import type { OutputMode } from '../../domain/flow';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** A model request of a flow as stored, with where its StepRunStarted event sits in the event log. */
 export interface RequestLogRow {

@@ -1,8 +1,8 @@
 import type { JSONValue, Sql } from 'postgres';
 import type { StepSnapshot } from '../../domain/flow';
 import type { FlowReview, FlowStructure, SuggestionRecord } from '../../domain/flow-suggestions';
-import { readFlowReview } from '../flow-review';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
+import { readFlowReview } from './flow-review';
 
 /** The row as read: its time is a Date until it is serialised. */
 export type SuggestionRow = Omit<SuggestionRecord, 'createdAt'> & { createdAt: Date };

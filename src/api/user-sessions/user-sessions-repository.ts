@@ -2,7 +2,7 @@ import type { Fragment, Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import type { NewUserSession, SessionMode } from '../../domain/user-session';
 import { heldIn, mayInSql } from '../access';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** A saved session as its owner sees it, with the name of its flow while that flow exists. */
 export interface SavedSessionRow {

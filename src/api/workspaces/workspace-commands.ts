@@ -6,8 +6,8 @@ import type { WorkspaceCommand } from '../../domain/workspace/commands';
 import { INVITATION_NOT_FOUND, isOpenInvitationFor } from '../../domain/workspace/decider';
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
 import type { CommandHandler } from '../commands/command-handler';
+import type { Page } from '../http/pages';
 import type { Notifications } from '../notifications/notifications';
-import type { Page } from '../pages';
 import { workspaceAggregate } from './workspace-aggregate';
 import type { WorkspacesRepository } from './workspaces-repository';
 

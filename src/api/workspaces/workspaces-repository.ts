@@ -2,8 +2,8 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
 import { mayInSql, type Role } from '../access';
-import type { Stored } from '../answer-schemas';
-import { type Keyed, keyset, type ListOrder, type Page } from '../pages';
+import type { Stored } from '../http/answer-schemas';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** A workspace in the list of the signed-in user's workspaces, with their role there. */
 export interface WorkspaceListRow {

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { KeyCheck } from '../../ai';
+import {
+  API_KEY_TYPE_LABELS,
+  API_KEY_TYPES,
+  type ApiKeyType,
+  keyEndpoint,
+  keyRejected,
+  keyUnchecked,
+  newApiKeySchema,
+} from '../../domain/api-key';
+import { ruleViolated } from '../../domain/errors';
+import { userIdOf } from '../auth/plugin';
+import { noContent, recordId, storedAt } from '../http/answer-schemas';
+import { idParams } from '../http/request-schemas';
+
+/** What a key looks like to its owner: never the key itself, not even part of it. */
+const listedKey = z.object({
+  id: recordId,
+  keyName: z.string(),
+  keyType: z.enum(API_KEY_TYPES),
+  baseUrl: z.string().nullable().describe("openai-compatible: the key's endpoint; null for the other types"),
+  isActive: z.boolean(),
+  createdAt: storedAt,
+  lastUsed: storedAt.nullable(),
+});
+
+/** A key just saved, and what its provider said of it. */
+const addedKey = listedKey.extend({
+  check: z
+    .object({
+      outcome: z.enum(['accepted', 'unchecked']),
+      message: z.string().nullable().describe('unchecked: why the provider could not be asked'),
+    })
+    .describe('What the provider said of the key when it was saved (a key it refuses is not saved: 400)'),
+});
+
+const keyCheckAnswer = (check: KeyCheck, keyType: ApiKeyType) =>
+  check.outcome === 'accepted'
+    ? { outcome: 'accepted' as const, message: null }
+    : { outcome: 'unchecked' as const, message: keyUnchecked(API_KEY_TYPE_LABELS[keyType], check.reason) };
+
+const usageAnswer = z.object({
+  /** -1: unlimited (an own active key answers the server's default model). */
+  remainingSteps: z.int(),
+  usedSteps: z.int(),
+});
+
+export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const keys = app.apiKeys;
+
+  app.get('/api/user/api-keys', { schema: { response: { 200: z.array(listedKey) } } }, async (request) =>
+    keys.list(userIdOf(request)),
+  );
+
+  app.post(
+    '/api/user/api-keys',
+    { schema: { body: newApiKeySchema, response: { 201: addedKey } } },
+    async (request, reply) => {
+      // An endpoint the server may not call is refused before anything is asked of it (400).
+      const body = { ...request.body, baseUrl: keyEndpoint(request.body, app.config.modelEndpointHosts) };
+      // Asked of the provider first: a key it refuses is not saved; one it cannot be asked about is.
+      const check = await app.models.checkKey(body);
+      const provider = API_KEY_TYPE_LABELS[body.keyType];
+      if (check.outcome === 'rejected') throw ruleViolated(keyRejected(provider, check.reason));
+      const key = await keys.add(userIdOf(request), body);
+      return reply.status(201).send({ ...key, check: keyCheckAnswer(check, body.keyType) });
+    },
+  );
+
+  app.delete(
+    '/api/user/api-keys/:id',
+    { schema: { params: idParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await keys.delete(request.params.id, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  app.get('/api/user/usage', { schema: { response: { 200: usageAnswer } } }, async (request) =>
+    keys.usage(userIdOf(request), await app.models.defaultKeyTypes()),
+  );
+};

@@ -1,0 +1,249 @@
+import cookie, { type Signer } from '@fastify/cookie';
+import session from '@fastify/session';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DomainError } from '../../domain/errors';
+import { sendProblem } from '../http/errors';
+import { loginPageUrl, pageToGoBackTo } from './login-page';
+import { RememberingSigner } from './session-signer';
+import { PostgresSessionStore } from './session-store';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sign-in sessions: the websocket hub hears from it which sessions end. */
+    sessionStore: PostgresSessionStore;
+    /** Signs and checks the session cookie. */
+    sessionSigner: RememberingSigner;
+  }
+
+  interface FastifyContextConfig {
+    /** Set on the routes that have `request.session` (`sessionChanges`). */
+    startsOrEndsSession?: boolean;
+  }
+
+  interface FastifyRequest {
+    /** The signed-in user's id, or null when signed out. Route handlers read it through `userIdOf`. */
+    userId: string | null;
+    /** The id of the session the request was signed in with, or null. */
+    sessionId: string | null;
+  }
+
+  // The fields this app keeps in a session (@fastify/session declares `Session` on fastify's module). Only
+  // the routes that start or end a session have `request.session` (`sessionChanges`).
+  interface Session {
+    userId?: string;
+    /** When the session's expiry was last pushed forward (ms since epoch). */
+    renewedAt?: number;
+  }
+}
+
+export const SESSION_COOKIE = 'workbench.sid';
+const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_COOKIE_OPTIONS = {
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: 'auto',
+  path: '/',
+  maxAge: SESSION_LIFETIME_MS,
+} as const;
+// Sessions slide forward at most once a day: a store write on every request would cost more than
+// a day of precision on a 30-day lifetime is worth.
+const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** /api paths a signed-out browser may reach: the sign-in page and the calls it makes. */
+// The API document too, so tools (client generators, linters) can read it without an account.
+export const PUBLIC_API_PATHS = new Set([
+  '/api/login',
+  '/api/logout',
+  '/api/auth/login',
+  '/api/auth/register',
+  '/api/openapi.json',
+]);
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The signed-in user's id; anything reached while signed out is a 401. */
+export function userIdOf(request: FastifyRequest): string {
+  if (!request.userId) throw new DomainError('signed_out', 'Unauthorized');
+  return request.userId;
+}
+
+/**
+ * Cookie sessions stored in PostgreSQL, `request.userId`, and the two gates every request passes:
+ * mutations (and websocket handshakes) from another origin are refused, and /api is closed to
+ * signed-out visitors.
+ */
+export interface AuthOptions {
+  /** How long a session read is reused without reading the table again (default SESSION_REUSE_MS). */
+  sessionReuseMs?: number;
+}
+
+async function auth(app: FastifyInstance, options: AuthOptions) {
+  const store = new PostgresSessionStore(
+    app.sql,
+    (error) => app.log.warn({ err: error }, 'session sweep failed'),
+    options.sessionReuseMs,
+  );
+  store.startSweeping();
+  // Reused sessions are dropped on every process's sign-outs, heard through PostgreSQL.
+  await store.startForgettingEnded();
+  app.addHook('onClose', async () => {
+    store.stopSweeping();
+    // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
+    await store.stopForgettingEnded().catch(() => {});
+  });
+  app.decorate('sessionStore', store);
+  // A signed-in browser's cookie is checked once per process, not on every request.
+  const signer = new RememberingSigner(app.config.appSecret);
+  app.decorate('sessionSigner', signer);
+
+  await app.register(cookie);
+  app.decorateRequest('userId', null);
+  app.decorateRequest('sessionId', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if ((MUTATING_METHODS.has(request.method) || isWebSocketUpgrade(request)) && isCrossOrigin(request)) {
+      return refuse(reply, 403, 'Cross-origin request refused');
+    }
+
+    const cookie = await readSession(request, reply);
+    const path = routePathOf(request);
+    const refused = !request.userId && isApiPath(path) && !PUBLIC_API_PATHS.has(path);
+    // A cookie of no session is cleared. @fastify/session does that itself where it runs (and sign-in's new
+    // cookie takes the old one's place), unless this hook answers first.
+    if (cookie === 'stale' && (refused || !request.routeOptions.config.startsOrEndsSession)) {
+      reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_OPTIONS.path });
+    }
+    if (!refused) return;
+    // A browser opening an API page signed out (the API docs) goes to sign-in and comes back.
+    if (
+      request.method === 'GET' &&
+      request.headers.accept?.includes('text/html') &&
+      !isWebSocketUpgrade(request)
+    ) {
+      return reply.redirect(loginPageUrl('login', undefined, pageToGoBackTo(request.url)), 303);
+    }
+    return refuse(reply, 401, 'Unauthorized');
+  });
+
+  /**
+   * Who is signed in, read from the stored session without building a @fastify/session object (its
+   * construction hashes the whole session twice a request: most of a poll's cost beyond an empty route).
+   * A session is pushed forward once a day, as @fastify/session does when it changes. Says whether the
+   * request had a session cookie and whether it named a session.
+   */
+  async function readSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<'none' | 'valid' | 'stale'> {
+    const signed = request.cookies[SESSION_COOKIE];
+    if (!signed) return 'none';
+    const unsigned = signer.unsign(signed);
+    const session = unsigned.valid && unsigned.value ? await store.read(unsigned.value) : null;
+    if (!session || !unsigned.value) return 'stale';
+    request.userId = session.userId ?? null;
+    request.sessionId = unsigned.value;
+    const now = Date.now();
+    if (request.userId && now - (session.renewedAt ?? 0) > RENEW_AFTER_MS) {
+      const cookie = {
+        ...session.cookie,
+        expires: new Date(now + (session.cookie.originalMaxAge ?? SESSION_LIFETIME_MS)),
+      };
+      if (!(await store.renew(unsigned.value, { ...session, renewedAt: now, cookie }))) {
+        // Signed out in the meantime.
+        request.userId = null;
+        request.sessionId = null;
+        return 'stale';
+      }
+      reply.setCookie(SESSION_COOKIE, signed, {
+        path: cookie.path,
+        domain: cookie.domain ?? undefined,
+        secure: cookie.secure ?? undefined,
+        httpOnly: cookie.httpOnly,
+        sameSite: cookie.sameSite ?? undefined,
+        expires: cookie.expires,
+      });
+    }
+    return 'valid';
+  }
+}
+
+/**
+ * @fastify/session, for the routes that start or end a session (sign-in, sign-up, sign-out, beside them the
+ * sign-in page and the current user): registered in their context, so that only they pay for its session
+ * object. Every route has `request.userId` and `request.sessionId`.
+ */
+export const sessionChanges = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, startsOrEndsSession: true };
+    });
+    await app.register(session, {
+      secret: app.sessionSigner as unknown as Signer,
+      cookieName: SESSION_COOKIE,
+      store: app.sessionStore,
+      saveUninitialized: false,
+      // Renewal is done by every route's session read, once a day, instead of re-saving on every request.
+      rolling: false,
+      cookie: SESSION_COOKIE_OPTIONS,
+    });
+  },
+  { name: 'session-changes', fastify: '5.x', dependencies: ['auth'] },
+);
+
+/**
+ * A websocket handshake is a GET, but it opens a channel that acts with the session, and browsers always
+ * send its Origin: checking it stops another page from reading the user's live updates.
+ */
+function isWebSocketUpgrade(request: FastifyRequest) {
+  return request.headers.upgrade?.toLowerCase() === 'websocket';
+}
+
+export function isApiPath(path: string) {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/**
+ * The path a request is decided on, as the router understood it: the matched route's pattern
+ * (`/api/flows/:id`), or, for a request no route matched, its path percent-decoded with its dot segments
+ * resolved. Never the raw URL: `/%61pi/docs` is routed to `/api/docs`, so it must be gated as that.
+ */
+export function routePathOf(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route !== undefined) return route;
+  const raw = request.url.split('?', 1)[0]!;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape is left as it came; such a path matches no route.
+  }
+  return new URL(decoded, 'http://localhost').pathname;
+}
+
+/**
+ * SameSite=Lax already keeps the cookie off most cross-site requests; this also stops a form or fetch
+ * from another site (or a sibling subdomain) acting with the user's session. No Origin (curl, tests,
+ * same-origin GET navigations) passes.
+ */
+function isCrossOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const source = new URL(origin);
+    // Read Host with the origin's scheme so an explicit default port ("example.com:443") still matches.
+    return new URL(`${source.protocol}//${request.host}`).host !== source.host;
+  } catch {
+    // "null" (sandboxed frames, privacy redirects) and anything unparsable cannot be shown to be us.
+    return true;
+  }
+}
+
+function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string) {
+  return sendProblem(reply, statusCode, statusCode === 401 ? 'signed_out' : 'rule_violated', message);
+}
+
+export default fp(auth, {
+  name: 'auth',
+  fastify: '5.x',
+  decorators: { fastify: ['config', 'sql'] },
+});

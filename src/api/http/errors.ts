@@ -1,0 +1,258 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { DomainError, isProductRule, type LimitCode, type ProblemKind } from '../../domain/errors';
+import { AppendTransactionLost, ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../../eventstore';
+
+const statusOf: Record<ProblemKind, number> = {
+  rule_violated: 400,
+  signed_out: 401,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  version_mismatch: 412,
+  over_limit: 429,
+  too_large: 413,
+  model_failed: 502,
+  unavailable: 503,
+};
+
+/** One problem with the input: where it is (empty: the input as a whole) and what it is. */
+export interface InputIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  /** A custom check's own: PRODUCT_RULE marks a rule of the product. */
+  params?: unknown;
+}
+
+/**
+ * The problems of input that failed its zod schema: a ZodError thrown by a handler, or a route's declared
+ * schema refusing the request (the type provider's validation error, one entry per zod issue).
+ */
+export function inputIssuesOf(error: unknown): InputIssue[] | null {
+  if (error instanceof ZodError) return error.issues;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation.map(({ keyword, instancePath, message, params }) => ({
+      ...params,
+      code: keyword,
+      path: instancePath.split('/').filter((part) => part !== ''),
+      message: message ?? 'Invalid input',
+    }));
+  }
+  return null;
+}
+
+export const DATABASE_AWAY = 'The database is not answering; send the request again in a moment.';
+
+/** The errors postgres.js and PostgreSQL give when the server cannot be reached or is going down. */
+const CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * A connection lost or never made by `pg`, the job queue's driver (pg-boss), which says so without a code:
+ * its messages, at their start (pg-boss adds the queue and worker after them).
+ */
+const CODELESS_CONNECTION_LOSSES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * The database is away (restarting, unreachable, shutting down, or with no connection to spare): PostgreSQL's
+ * connection exceptions (08), operator interventions (57P01-57P03: terminated, crashed, starting up or
+ * stopping) and too many clients (53300: max_connections, or a role's or database's CONNECTION LIMIT, reached
+ * for now), or a connection postgres.js or the job queue's driver could not make or lost.
+ */
+export function isDatabaseAway(error: unknown): boolean {
+  // Its transaction ended under the append by a connection lost and made again: what it stored is unknown,
+  // so the request is to be sent again (with its Idempotency-Key, it is then done once).
+  if (error instanceof AppendTransactionLost) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string')
+    return typeof message === 'string' && CODELESS_CONNECTION_LOSSES.test(message);
+  return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
+}
+
+/**
+ * What kind of problem an answer reports, for a program to act on (the `code` of every problem): the kinds of
+ * the domain, and the few the HTTP layer adds.
+ */
+export type ProblemCode =
+  | ProblemKind
+  | LimitCode
+  | 'invalid_input'
+  | 'method_not_allowed'
+  | 'url_too_long'
+  | 'unsupported_media_type'
+  | 'idempotency_key_reused'
+  | 'internal_error';
+
+/** Each code's short, fixed summary (the problem's `title`); `detail` says what happened this time. */
+const TITLES: Record<ProblemCode, string> = {
+  rule_violated: 'The request breaks a rule of the product',
+  invalid_input: 'The request is malformed',
+  signed_out: 'Not signed in',
+  not_found: 'Not found',
+  forbidden: 'Your role does not allow this',
+  conflict: 'Conflicts with the current state',
+  version_mismatch: 'The record is not at the version the request names',
+  over_limit: 'A limit is used up',
+  free_allowance_used_up: 'The free step allowance is used up',
+  sign_in_rate_limited: 'Too many sign-in attempts',
+  model_call_rate_limited: 'Too many model calls',
+  too_large: 'Too large',
+  model_failed: 'The model failed',
+  unavailable: 'Unavailable for a moment',
+  method_not_allowed: 'Method not allowed',
+  url_too_long: 'The URL is too long',
+  unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'The Idempotency-Key names another request',
+  internal_error: 'Internal server error',
+};
+
+export const PROBLEM_CODES = Object.keys(TITLES) as ProblemCode[];
+
+/**
+ * Every error answer, as RFC 9457 problem details (`application/problem+json`): `type` (a URN naming the
+ * code), `title`, `status`, `detail`, and the members of this API: `code`, `message` (the same text as
+ * `detail`, which the web app shows), `retryable` when sending the same request again may pass, `issues` for
+ * malformed input, `currentVersion` when the version a request named (If-Match) is not the record's.
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  message: string;
+  retryable?: true;
+  issues?: InputIssue[];
+  currentVersion?: number;
+}
+
+/** What a problem may add to the members every problem has. */
+interface ProblemExtras {
+  retryable?: boolean;
+  issues?: InputIssue[];
+  currentVersion?: number | undefined;
+}
+
+export const PROBLEM_TYPE_PREFIX = 'urn:workbench:problem:';
+
+export function problemOf(
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extras: ProblemExtras = {},
+): Problem {
+  return {
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    message: detail,
+    ...(extras.retryable ? { retryable: true as const } : {}),
+    ...(extras.issues ? { issues: extras.issues } : {}),
+    ...(extras.currentVersion !== undefined ? { currentVersion: extras.currentVersion } : {}),
+  };
+}
+
+/** Answers a problem: the one way an error becomes a response. */
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extras: ProblemExtras = {},
+) {
+  return reply
+    .status(status)
+    .type('application/problem+json; charset=utf-8')
+    .send(problemOf(status, code, detail, extras));
+}
+
+export const KEY_REUSED_MESSAGE =
+  'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.';
+
+/**
+ * A client's Idempotency-Key sent with another request than the one it first named (422): answering the
+ * first request's outcome would be a lie, and doing the new one would break the key's promise.
+ */
+export class IdempotencyKeyReused extends Error {
+  override name = 'IdempotencyKeyReused';
+  constructor() {
+    super(KEY_REUSED_MESSAGE);
+  }
+}
+
+/** The codes of Fastify's own client errors, by status. */
+const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
+  400: 'invalid_input',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'too_large',
+  414: 'url_too_long',
+  415: 'unsupported_media_type',
+  // The only limiter without a message of its own: the model-call limit per user.
+  429: 'model_call_rate_limited',
+};
+
+/** The one place errors become responses: problem details, no stack traces. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const issues = inputIssuesOf(error);
+  if (issues) {
+    // The first problem, after the field it is in: `path: message`.
+    const first = issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    // Well formed but against a rule of the product: the same refusal a decider gives the rule.
+    const code = issues.every(isProductRule) ? 'rule_violated' : 'invalid_input';
+    return sendProblem(reply, 400, code, `${where}${first?.message ?? 'Invalid input'}`, { issues });
+  }
+  if (error instanceof DomainError) {
+    return sendProblem(reply, statusOf[error.kind], error.code ?? error.kind, error.message, {
+      retryable: error.retryable,
+      currentVersion: error.currentVersion,
+    });
+  }
+  if (error instanceof IdempotencyKeyReused) {
+    return sendProblem(reply, 422, 'idempotency_key_reused', error.message);
+  }
+  if (error instanceof EventTooLarge) {
+    // The limits on prompts and texts keep events far smaller; this is the store's last line.
+    return sendProblem(
+      reply,
+      413,
+      'too_large',
+      `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
+    );
+  }
+  if (error instanceof ConcurrencyConflict) {
+    // A command gave up after its retries: the same request again is likely to pass.
+    return sendProblem(reply, 409, 'conflict', 'Changed by another request at the same time; try again.', {
+      retryable: true,
+    });
+  }
+  if (isDatabaseAway(error)) {
+    // Nothing was done, or what was is rolled back: the same request later, or on another instance, may pass.
+    reply.header('retry-after', '2');
+    return sendProblem(reply, 503, 'unavailable', DATABASE_AWAY, { retryable: true });
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.statusCode && fastifyError.statusCode < 500) {
+    const status = fastifyError.statusCode;
+    return sendProblem(reply, status, HTTP_CODES[status] ?? 'rule_violated', fastifyError.message);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, 500, 'internal_error', 'Internal server error');
+}

@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { FILLED } from '../../domain/filled-text';
+
+export const idParams = z.object({ id: z.uuid() });
+export const flowIdParams = z.object({ flowId: z.uuid() });
+/** A POST that takes no fields: an empty object, or no body at all (which reaches validation as null). */
+export const noFieldsBody = z.strictObject({}).nullish();
+
+/** The client's name for one request, at most 200 characters: see the idempotency plugin. */
+export const idempotencyKeyHeader = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .meta(FILLED)
+  .optional()
+  .describe(
+    'Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours.',
+  );
+
+/** The headers of a write: its Idempotency-Key; every other header passes as it came. */
+export const writeHeaders = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
+
+/**
+ * RFC 7240's `Prefer`, as far as the API heeds it: `return=minimal` asks a write that can for a short answer
+ * instead of the whole record (a step run's results and where the execution stands, not the execution).
+ */
+export const preferHeader = z
+  .string()
+  .max(1000)
+  .optional()
+  .describe(
+    'return=minimal: answer only what the request itself changed, not the whole record (the answer says which it is; Preference-Applied names what was heeded)',
+  );
+
+/** Whether a request's `Prefer` holds `return=minimal` (preferences by commas, parameters after `;`). */
+export function prefersMinimal(header: string | string[] | undefined): boolean {
+  const values = header === undefined ? [] : [header].flat();
+  return values
+    .flatMap((value) => value.split(','))
+    .some((preference) => {
+      const [name = '', value = ''] = (preference.split(';')[0] ?? '').split('=');
+      return (
+        name.trim().toLowerCase() === 'return' &&
+        value
+          .trim()
+          .replace(/^"(.*)"$/, '$1')
+          .toLowerCase() === 'minimal'
+      );
+    });
+}
+
+/** A client may name its command (`Idempotency-Key`) so that sending it twice has the effect of once. */
+export function commandIdOf(request: FastifyRequest): string | undefined {
+  return idempotencyKeyHeader.parse(request.headers['idempotency-key']);
+}

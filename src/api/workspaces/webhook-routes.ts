@@ -1,0 +1,135 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { conflict, notFound } from '../../domain/errors';
+import { userIdOf } from '../auth/plugin';
+import { noContent, recordId, storedAt } from '../http/answer-schemas';
+import { idParams } from '../http/request-schemas';
+import { WEBHOOK_EVENT_TYPES } from '../notifications/notifications';
+import { allowedWebhookUrl } from '../notifications/webhook-delivery';
+import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
+
+/** How many webhooks one workspace may have. */
+export const WEBHOOKS_PER_WORKSPACE = 10;
+
+const eventType = z
+  .enum([...WEBHOOK_EVENT_TYPES, '*'], {
+    error: `events: each must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+  })
+  .meta({ id: 'WebhookEventType' });
+
+const createWebhookBody = z.strictObject({
+  url: z
+    .string({ error: 'url: must be a URL' })
+    .trim()
+    .min(1, 'url is required')
+    .max(2_000, 'url: must be at most 2000 characters'),
+  events: z
+    .array(eventType, { error: 'events: must be a list of event types' })
+    .min(1, 'events: name at least one event type, or *')
+    .max(WEBHOOK_EVENT_TYPES.length + 1, 'events: too many')
+    .transform((events) => (events.includes('*') ? ['*' as const] : [...new Set(events)])),
+});
+
+const webhookAnswer = z
+  .object({
+    id: recordId,
+    url: z.string(),
+    events: z.array(eventType),
+    createdAt: storedAt,
+  })
+  .meta({ id: 'Webhook' });
+
+const newWebhookAnswer = webhookAnswer
+  .extend({
+    secret: z
+      .string()
+      .describe(
+        'The secret deliveries are signed with (X-Workbench-Signature): shown only now, keep it with the receiver',
+      ),
+  })
+  .meta({ id: 'NewWebhook' });
+
+const deliveryAnswer = z
+  .object({
+    id: recordId.describe("The delivery's id: the body's `id`, the same on every try"),
+    type: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: storedAt,
+    deliveredAt: storedAt.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+const hookParams = z.object({ id: z.uuid(), hookId: z.uuid() });
+
+/**
+ * A workspace's webhooks, all of them its owners' alone ('manage'): where the workspace's events are POSTed,
+ * signed with the webhook's secret.
+ */
+export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { webhooks, commands } = app;
+  const cipher = createOwnKeyCipher(app.config.appSecret);
+  const mayManage = (workspaceId: string, userId: string) =>
+    commands.requireIn(workspaceId, userId, 'manage', 'workspace');
+
+  app.post(
+    '/api/workspaces/:id/webhooks',
+    { schema: { params: idParams, body: createWebhookBody, response: { 201: newWebhookAnswer } } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const workspaceId = request.params.id;
+      await mayManage(workspaceId, userId);
+      const url = allowedWebhookUrl(request.body.url, app.config.webhookHosts).href;
+      const secret = randomBytes(32).toString('hex');
+      const hook = await webhooks.insert(
+        {
+          id: randomUUID(),
+          workspaceId,
+          url,
+          events: request.body.events,
+          secretSealed: cipher.encrypt(secret),
+          createdBy: userId,
+        },
+        WEBHOOKS_PER_WORKSPACE,
+      );
+      if (hook === null) throw conflict(`A workspace has at most ${WEBHOOKS_PER_WORKSPACE} webhooks`);
+      return reply.status(201).send({ ...hook, events: hook.events as z.infer<typeof eventType>[], secret });
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/webhooks',
+    { schema: { params: idParams, response: { 200: z.array(webhookAnswer) } } },
+    async (request) => {
+      await mayManage(request.params.id, userIdOf(request));
+      const hooks = await webhooks.list(request.params.id);
+      return hooks.map((hook) => ({ ...hook, events: hook.events as z.infer<typeof eventType>[] }));
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/webhooks/:hookId',
+    { schema: { params: hookParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      await mayManage(request.params.id, userIdOf(request));
+      if (!(await webhooks.delete(request.params.id, request.params.hookId))) {
+        throw notFound('Webhook not found');
+      }
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/webhooks/:hookId/deliveries',
+    { schema: { params: hookParams, response: { 200: z.array(deliveryAnswer) } } },
+    async (request) => {
+      await mayManage(request.params.id, userIdOf(request));
+      const deliveries = await webhooks.deliveries(request.params.id, request.params.hookId);
+      if (deliveries === null) throw notFound('Webhook not found');
+      return deliveries;
+    },
+  );
+};
