@@ -129,7 +129,6 @@ export interface Handled<State, Event> extends Loaded<State> {
  * with its first outcome.
  */
 export class CommandHandler {
-  private readonly appendedListeners: ((streamId: string) => void)[] = [];
   private readonly reactions: EventReaction[] = [];
   private readonly kept = new KeptStates();
   private readonly snapshotEvery: number;
@@ -146,12 +145,7 @@ export class CommandHandler {
     this.snapshotEvery = options.snapshotEvery ?? SNAPSHOT_EVERY;
   }
 
-  /** Told of every stream a command of this process appended to, right after the commit. */
-  onAppended(listener: (streamId: string) => void) {
-    this.appendedListeners.push(listener);
-  }
-
-  /** Adds writes to the transaction of every command from now on (see EventReaction). */
+  /** Adds writes to the transaction of every command from now on (see EventReaction); `followers` calls it. */
   react(reaction: EventReaction) {
     this.reactions.push(reaction);
   }
@@ -414,7 +408,6 @@ export class CommandHandler {
         if (appended.duplicate) return { duplicateAt: loaded.version };
         const after = { state: decided, version: appended.nextExpectedVersion };
         this.kept.keep(streamId, after);
-        for (const listener of this.appendedListeners) listener(streamId);
         return { ...after, events };
       } catch (error) {
         if (error instanceof ConcurrencyConflict && options.startsStream) {

@@ -31,21 +31,21 @@ export default fp(
       reviews.membersOfExecution(executionId),
     );
     const views = new ExecutionViews(app.sql, instance);
-    // A kept view is dropped when its execution changes: at once for this process's commands, through
-    // the log tailer for other processes'.
-    commands.onAppended((streamId) => {
-      if (streamId.startsWith(EXECUTION_STREAM_PREFIX))
-        views.changed(streamId.slice(EXECUTION_STREAM_PREFIX.length));
+    // What follows the executions' events, beyond their read models and the websocket pushes.
+    app.followers.follow('execution views kept between changes: dropped', 'first', (events) => {
+      for (const event of events)
+        if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+          views.changed(event.streamId.slice(EXECUTION_STREAM_PREFIX.length));
     });
-    app.eventFeed.onEvents((events) => {
-      for (const event of events) {
-        if (!event.streamId.startsWith(EXECUTION_STREAM_PREFIX)) continue;
-        const executionId = event.streamId.slice(EXECUTION_STREAM_PREFIX.length);
-        views.changed(executionId);
-        // A Stop sent to any server process ends the model calls this one is making for the execution.
-        if (event.type === 'ExecutionStopped') runs.stopped(executionId, event.streamPosition);
-      }
-    });
+    app.followers.follow(
+      'model calls of this process: a Stop sent to any process ends them',
+      'log',
+      (events) => {
+        for (const event of events)
+          if (event.type === 'ExecutionStopped' && event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+            runs.stopped(event.streamId.slice(EXECUTION_STREAM_PREFIX.length), event.streamPosition);
+      },
+    );
     app.decorate('runs', runs);
     app.decorate('executions', executions);
     app.decorate('executionViews', views);
@@ -61,7 +61,11 @@ export default fp(
       app.log,
     );
     await notices.start();
-    commands.react(notices.reaction);
+    app.followers.follow(
+      "reviews' due times, mails, webhooks and hand-backs: jobs written with the events",
+      'transaction',
+      notices.reaction,
+    );
     app.decorate(
       'stepRunner',
       new StepRunner({

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
@@ -15,9 +14,10 @@ import {
   topicOfKey,
 } from '../../domain/live-updates';
 import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/events';
-import type { EventStore, LogTailer, RecordedEvent } from '../../eventstore';
+import type { EventStore, RecordedEvent } from '../../eventstore';
 import { holderOf, may, type Role, roleInSql } from '../access';
 import type { SessionWatch } from '../auth/session-store';
+import type { Source } from '../commands/followers';
 import type { ServerInstance } from '../runtime/server-instance';
 import { type RunTextItem, RunTextRelay } from './run-text-relay';
 
@@ -50,7 +50,6 @@ const REVIEW_EVENTS = new Set([
  * Where an event came from: the log (the process's tailer: every commit of every process, in log order), or
  * this process's own commit, handed over at once by the event store.
  */
-type Source = 'log' | 'commit';
 
 interface Subscription {
   topic: LiveTopic;
@@ -86,8 +85,7 @@ interface Connection {
  * the sockets of every process: this one's at once, the others' through the run text relay.
  */
 export class LiveUpdateHub {
-  private stopFollowing: (() => void) | undefined;
-  private stopHearingCommits: (() => void) | undefined;
+  private closed = false;
   private relay: RunTextRelay | undefined;
   private stopWatchingSessions: (() => Promise<void>) | undefined;
   private sessionCheck: NodeJS.Timeout | undefined;
@@ -100,26 +98,15 @@ export class LiveUpdateHub {
   private readonly runTexts = new Map<string, Map<string, { after: number; text: string }>>();
   /** Each event's message as sent, while the event is still held somewhere (a dispatch, a replay). */
   private readonly eventMessages = new WeakMap<RecordedEvent, Buffer>();
-  /**
-   * The events acted on lately (a removal, a start, a review), as `stream@position`. One this process commits
-   * comes twice (at commit, then from the log) and is acted on once, at the first: a member added back and
-   * watching again in between keeps their new socket, and an inbox is told once. The log brings the second
-   * copy within moments, so the latest 10,000 are plenty.
-   */
-  private readonly actedOn = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(
     private readonly store: EventStore,
     private readonly sql: Sql,
     private readonly sessions: SessionWatch,
     private readonly instance: Pick<ServerInstance, 'alone'>,
-    /** The process's reader of the whole log (started and stopped by its owner). */
-    private readonly feed: Pick<LogTailer, 'onEvents'>,
   ) {}
 
   async start() {
-    this.stopFollowing = this.feed.onEvents((events) => this.dispatch(events, 'log'));
-    this.stopHearingCommits = this.store.onCommitted((events) => this.dispatch(events, 'commit'));
     this.relay = new RunTextRelay(
       this.sql,
       () => !this.instance.alone,
@@ -132,8 +119,6 @@ export class LiveUpdateHub {
         () => void this.checkSessions().catch(() => {}),
       );
     } catch (error) {
-      this.stopFollowing();
-      this.stopHearingCommits();
       await this.relay.stop();
       throw error;
     }
@@ -145,8 +130,7 @@ export class LiveUpdateHub {
   async close() {
     clearInterval(this.sessionCheck);
     // Shutting down, a connection already lost has nothing left to unlisten: that must not stop the close.
-    this.stopFollowing?.();
-    this.stopHearingCommits?.();
+    this.closed = true;
     await Promise.allSettled([this.relay?.stop(), this.stopWatchingSessions?.()]);
     for (const connection of this.connections) connection.socket.close(1001, 'Server shutting down');
     this.connections.clear();
@@ -387,32 +371,37 @@ export class LiveUpdateHub {
    * flow's watchers told of a start, inboxes of a review) happens once, at its first sight. A removal is acted
    * on before the event goes anywhere, so that nothing committed after it reaches the removed member first.
    */
-  private dispatch(events: RecordedEvent[], from: Source) {
+  /**
+   * Events of any process, as this process hears of them (its own commit, then the log: each copy), pushed to
+   * the sockets watching their streams; each socket takes an event only as its next position.
+   */
+  push(events: RecordedEvent[], from: Source) {
+    if (this.closed) return;
     for (const event of events) {
       // Also ends the text of a run whose process died before it could say so.
       if (RUN_ENDED_EVENTS.has(event.type))
         this.dropRunText(event.streamId, (event.data as { runId: string }).runId);
-      const removal = event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX);
-      const start = event.type === 'ExecutionStarted';
-      const review = REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX);
-      const acting = (removal || start || review) && this.firstSight(event);
-      if (acting && removal) this.removedFromWorkspace(event);
       for (const connection of this.subscribers.get(event.streamId) ?? []) {
         const subscription = connection.subscriptions.get(event.streamId);
         if (subscription) this.deliver(connection, event.streamId, subscription, event, from);
       }
-      if (acting && start) this.tellFlowOfStart(event);
-      if (acting && review)
-        void this.tellOfReviews(event.streamId.slice(EXECUTION_STREAM_PREFIX.length)).catch(() => {});
     }
   }
 
-  /** Whether the event is seen here for the first time (see actedOn). */
-  private firstSight(event: RecordedEvent): boolean {
-    const key = `${event.streamId}@${event.streamPosition}`;
-    if (this.actedOn.has(key)) return false;
-    this.actedOn.set(key, true);
-    return true;
+  /**
+   * What events set off beyond their push, once each (at the first copy heard): a member removed from a
+   * workspace loses its sockets there, a flow's watchers learn that an execution of it started, and the people
+   * who may have a review in their inbox are told to read it again.
+   */
+  actOn(events: RecordedEvent[]) {
+    if (this.closed) return;
+    for (const event of events) {
+      if (event.type === 'MemberRemoved' && event.streamId.startsWith(WORKSPACE_STREAM_PREFIX))
+        this.removedFromWorkspace(event);
+      if (event.type === 'ExecutionStarted') this.tellFlowOfStart(event);
+      if (REVIEW_EVENTS.has(event.type) && event.streamId.startsWith(EXECUTION_STREAM_PREFIX))
+        void this.tellOfReviews(event.streamId.slice(EXECUTION_STREAM_PREFIX.length)).catch(() => {});
+    }
   }
 
   /** The watchers of a flow learn that an execution of it started (by a run, "Chạy lại từ đây", ...). */

@@ -60,7 +60,11 @@ export default fp(
       mailer?.close();
     });
     await notifications.start();
-    app.commands.react(notifications.reaction);
+    app.followers.follow(
+      'webhooks of workspaces: deliveries written with the events',
+      'transaction',
+      notifications.reaction,
+    );
   },
   {
     name: 'notifications',
