@@ -24,7 +24,7 @@ describe('the followers of the events', () => {
       { name: 'execution views kept between changes: dropped', delivery: 'first' },
       { name: 'model calls of this process: a Stop sent to any process ends them', delivery: 'log' },
       {
-        name: "reviews' due times, mails, webhooks and hand-backs: jobs written with the events",
+        name: "reviews' due times, mails and hand-backs: jobs written with the events",
         delivery: 'transaction',
       },
     ]);

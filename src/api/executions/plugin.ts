@@ -62,7 +62,7 @@ export default fp(
     );
     await notices.start();
     app.followers.follow(
-      "reviews' due times, mails, webhooks and hand-backs: jobs written with the events",
+      "reviews' due times, mails and hand-backs: jobs written with the events",
       'transaction',
       notices.reaction,
     );
