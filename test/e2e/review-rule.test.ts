@@ -137,8 +137,7 @@ describe.skipIf(skipReason !== null)(
         await dialog.waitFor();
 
         // Asking a role nobody else holds: the server's refusal shows in the dialog.
-        await dialog.getByTestId('request-review-by-role').check();
-        await dialog.getByLabel('Role', { exact: true }).selectOption('editor');
+        await dialog.getByTestId('request-review-by').selectOption('editor');
         await dialog.getByTestId('request-review-send').click();
         const error = dialog.getByTestId('request-review-error');
         await error.waitFor();
@@ -146,7 +145,7 @@ describe.skipIf(skipReason !== null)(
         await screenshot(page, 'review-rule-02-request-refused');
 
         // Bình by name (the runner and the auditor are not offered), a due time, what happens then, a note.
-        await dialog.getByTestId('request-review-by-members').check();
+        await dialog.getByTestId('request-review-by').selectOption('members');
         // The refusal was about the role: it goes once the request changes.
         await error.waitFor({ state: 'detached' });
         const members = dialog.getByTestId('request-review-members');

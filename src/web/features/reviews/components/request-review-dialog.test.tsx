@@ -106,7 +106,7 @@ describe("the runner's request for review on the run screen", { timeout: 20_000 
     await user.click(screen.getByTestId('request-review-1'));
     const dialog = await screen.findByTestId('request-review-dialog');
     expect(screen.getByRole('dialog', { name: 'Yêu cầu review' })).toBe(dialog);
-    await user.click(screen.getByTestId('request-review-by-members'));
+    await user.selectOptions(screen.getByTestId('request-review-by'), 'members');
     const list = screen.getByTestId('request-review-members');
     expect(list.textContent).toContain('Bình Trần');
     expect(list.textContent).toContain('Chi Phạm');
@@ -152,8 +152,7 @@ describe("the runner's request for review on the run screen", { timeout: 20_000 
     renderFor(executionOf(ran));
     await user.click(screen.getByTestId('request-review-1'));
     await screen.findByTestId('request-review-dialog');
-    await user.click(screen.getByTestId('request-review-by-role'));
-    await user.selectOptions(screen.getByLabelText('Role'), 'editor');
+    await user.selectOptions(screen.getByTestId('request-review-by'), 'editor');
     await user.click(screen.getByTestId('request-review-send'));
     const error = await screen.findByTestId('request-review-error');
     expect(error.getAttribute('role')).toBe('alert');
@@ -162,7 +161,7 @@ describe("the runner's request for review on the run screen", { timeout: 20_000 
     expect(await toRequest(input, init).json()).toEqual({ role: 'editor', approvals: 1 });
     // Still open, to change and send again; the refusal goes once the request changes.
     expect(screen.getByTestId('request-review-dialog')).toBeTruthy();
-    await user.selectOptions(screen.getByLabelText('Role'), 'reviewer');
+    await user.selectOptions(screen.getByTestId('request-review-by'), 'reviewer');
     expect(screen.queryByTestId('request-review-error')).toBeNull();
   });
 });
