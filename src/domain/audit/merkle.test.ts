@@ -228,6 +228,14 @@ describe('inclusion proofs (RFC 9162 §2.1.3)', () => {
     expect(() => inclusionProof(leavesOf(3), 3)).toThrow(RangeError);
   });
 
+  it('does not fix the size by itself: it comes with the root from a checkpoint', () => {
+    // The last hash of leaf 0's proof in a tree of 3 reads, for a size of 4, as the head of leaves 2 and 3.
+    const leaves = LEAF_HASHES.slice(0, 3);
+    const proof = inclusionProof(leaves, 0);
+    expect(verifyInclusion(leaves[0]!, 0, 4, proof, rootOf(leaves))).toBe(true);
+    expect(verifyInclusion(leaves[0]!, 0, 5, proof, rootOf(leaves))).toBe(false);
+  });
+
   it('verifies every leaf of random trees and refuses a wrong index, leaf or root', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 70 }), fc.nat(), (size, pick) => {
@@ -337,6 +345,44 @@ describe('consistency proofs (RFC 9162 §2.1.4)', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('sizes past 2^32 (no 32-bit arithmetic)', () => {
+  it('verifies an inclusion proof in a perfect tree of 2^40 leaves', () => {
+    const size = 2 ** 40;
+    const index = 2 ** 39 + 2 ** 32 + 5;
+    const siblings = leavesOf(40, 9);
+    const leaf = leavesOf(1, 10)[0]!;
+    // In a perfect tree, bit i of the index says whether the i-th sibling from the leaf is on the left.
+    let root = leaf;
+    for (let level = 0; level < 40; level++) {
+      const onTheLeft = Math.floor(index / 2 ** level) % 2 === 1;
+      root = onTheLeft ? nodeHash(siblings[level]!, root) : nodeHash(root, siblings[level]!);
+    }
+    expect(verifyInclusion(leaf, index, size, siblings, root)).toBe(true);
+    expect(verifyInclusion(leaf, index - 2 ** 32, size, siblings, root)).toBe(false);
+    expect(verifyInclusion(leaf, index - 2 ** 39, size, siblings, root)).toBe(false);
+    expect(verifyInclusion(leaf, index, size * 2, siblings, root)).toBe(false);
+  });
+
+  it('verifies the consistency of 2^32 leaves with 2^32 + 1', () => {
+    const [oldRoot, leaf] = leavesOf(2, 11) as [Hash, Hash];
+    const newRoot = nodeHash(oldRoot, leaf);
+    expect(verifyConsistency(2 ** 32, 2 ** 32 + 1, oldRoot, newRoot, [leaf])).toBe(true);
+    expect(verifyConsistency(2 ** 32, 2 ** 33 + 1, oldRoot, newRoot, [leaf])).toBe(false);
+    expect(verifyConsistency(2 ** 31, 2 ** 32 + 1, oldRoot, newRoot, [leaf])).toBe(false);
+  });
+
+  it('appends to a compact tree of 2^40 leaves', () => {
+    const [edge, leaf] = leavesOf(2, 12) as [Hash, Hash];
+    const tree = new CompactTree(2 ** 40, [edge]);
+    tree.append(leaf);
+    expect(tree.size).toBe(2 ** 40 + 1);
+    expect(hex(tree.root())).toBe(hex(nodeHash(edge, leaf)));
+    tree.append(leaf);
+    expect(hex(tree.root())).toBe(hex(nodeHash(edge, nodeHash(leaf, leaf))));
+    expect(tree.edge).toHaveLength(2);
   });
 });
 

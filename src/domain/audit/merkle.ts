@@ -86,6 +86,10 @@ export function inclusionProof(leafHashes: readonly Hash[], index: number): Hash
 /**
  * RFC 9162 §2.1.3.2: whether `proof` shows the leaf of hash `leaf` at `index` in the tree of `size` leaves whose
  * head is `root`. False for any malformed input (an index outside the tree, a hash of the wrong length).
+ *
+ * The size and the root must come together from one checked checkpoint: the hashes alone do not fix the size
+ * (the proof of leaf 0 in a tree of 3 also verifies against the same root for a size of 4, its last hash then
+ * read as the head of two leaves).
  */
 export function verifyInclusion(
   leaf: Hash,
@@ -154,7 +158,8 @@ export function consistencyProof(leafHashes: readonly Hash[], m: number): Hash[]
 /**
  * RFC 9162 §2.1.4.2: whether `proof` shows that the tree of `n` leaves with head `newRoot` extends the tree of
  * its first `m` leaves with head `oldRoot`. With m = n the roots must be equal and the proof empty; with m = 0
- * the old root must be the empty tree's and the proof empty. False for any malformed input.
+ * the old root must be the empty tree's and the proof empty. False for any malformed input. As with
+ * `verifyInclusion`, each size must come with its root from a checked checkpoint.
  */
 export function verifyConsistency(
   m: number,
