@@ -1470,6 +1470,64 @@ export interface components {
       /** @description True when you accepted it already: the link cannot be used again (the page says so) */
       accepted: boolean;
     };
+    UnreadableHistoryEvent: {
+      /**
+       * @description Always false: the event could not be read
+       * @constant
+       */
+      readable: false;
+      /** @description The type as stored */
+      type: string;
+      /** @description The data as stored */
+      raw: unknown;
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    };
+    ExecutionAtPoint: {
+      exists: boolean;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      userId: string;
+      /** Format: uuid */
+      flowId: string;
+      workspaceId: string | null;
+      /** @enum {string} */
+      status: "running" | "stopped" | "completed" | "failed";
+      currentStep: number;
+      steps: components["schemas"]["StepSnapshot"][];
+      flowVersion: number | null;
+      executionQueue: {
+          /** Format: uuid */
+          stepId: string;
+          isCompleted: boolean;
+          loopIteration: number;
+        }[];
+      executionCache: ({
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          stepId: string;
+          /** @enum {string} */
+          status: "pending" | "completed";
+          loopIteration: number;
+        })[];
+      results: components["schemas"]["StepResult"][];
+      runs: components["schemas"]["StepRun"][];
+      reviews: components["schemas"]["Review"][];
+      startedAt: string;
+      completedAt: string | null;
+      version: number;
+      /** @description Positions up to `at` whose events could not be read: the state leaves them out */
+      unreadable: number[];
+    };
   };
   responses: never;
   parameters: never;
@@ -2743,7 +2801,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            items: components["schemas"]["HistoryEvent"][];
+            items: (components["schemas"]["HistoryEvent"] | components["schemas"]["UnreadableHistoryEvent"])[];
             nextCursor: string | null;
           };
         };
@@ -2780,7 +2838,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Execution"];
+          "application/json": components["schemas"]["ExecutionAtPoint"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2809,7 +2867,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Each review, folded from the readable events; the header names the positions of any unreadable ones */
       200: {
         content: {
           "application/json": components["schemas"]["ReviewAudit"][];
