@@ -201,14 +201,7 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: {
             description:
-              'Each review, folded from the readable events; the header names the positions of any unreadable ones',
-            headers: {
-              [reviewAuditsHeader]: {
-                schema: { type: 'string' },
-                description:
-                  'Comma-separated positions of events that could not be read and were left out; absent when none',
-              },
-            },
+              'Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)',
             content: { 'application/json': { schema: z.array(reviewAuditAnswer) } },
           },
         },

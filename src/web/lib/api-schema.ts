@@ -2867,7 +2867,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Each review, folded from the readable events; the header names the positions of any unreadable ones */
+      /** @description Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
       200: {
         content: {
           "application/json": components["schemas"]["ReviewAudit"][];
