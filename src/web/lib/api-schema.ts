@@ -1270,6 +1270,18 @@ export interface components {
       events: number;
       /** @description The first position whose event was changed, removed, reordered or added from outside */
       firstBadPosition: number;
+    } | {
+      /** @constant */
+      verified: false;
+      /** @description How many events the record holds */
+      events: number;
+      /**
+       * @description The server's APP_SECRET is not the one this database's records were made with (its key check failed): they cannot be checked, nor said to be changed
+       * @constant
+       */
+      keyMismatch: true;
+      /** @constant */
+      message: "the key does not match this database's records";
     };
     AuditEntry: {
       position: number;
