@@ -87,5 +87,15 @@ describe('an unreadable event in an execution', () => {
     expect(audit.statusCode).toBe(200);
     expect(audit.headers['unreadable-events']).toBe(`${position},${other}`);
     expect(audit.json()).toMatchObject([{ reviewId, status: 'pending', decisions: [] }]);
+
+    // The audit file and the record check answer too: the record was changed at the rewritten event.
+    for (const format of ['json', 'csv']) {
+      const file = await owner.client.get(`/api/executions/${execution.id}/audit?format=${format}`);
+      expect(file.statusCode).toBe(200);
+    }
+    expect((await owner.client.get(`/api/executions/${execution.id}/verify`)).json()).toMatchObject({
+      verified: false,
+      firstBadPosition: position,
+    });
   });
 });
