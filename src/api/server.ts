@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { EventStore } from '../eventstore';
+import { checkEventKey, EventStore, KEY_MISMATCH_MESSAGE } from '../eventstore';
 import { buildApp } from './app';
 import { openDatabase } from './database/open-database';
 import { OFFLINE_MODEL } from './model-calls/model-catalog';
@@ -8,6 +8,21 @@ import { ConfigError, loadConfig } from './runtime/config';
 async function main() {
   const config = await loadConfig();
   const database = await openDatabase(config);
+  // Under another APP_SECRET than the one the records were made with, every record would read as changed:
+  // the key check says so at once, and the server does not start on it unless told to.
+  if ((await checkEventKey(database.sql)) === 'mismatch') {
+    if (process.env.ALLOW_KEY_MISMATCH !== '1') {
+      console.error(
+        `${KEY_MISMATCH_MESSAGE}. Start with the APP_SECRET (or DATA_DIR's app-secret file) this database was ` +
+          'made with; ALLOW_KEY_MISMATCH=1 starts anyway, its records then unverifiable.',
+      );
+      await database.close();
+      process.exit(1);
+    }
+    console.error(
+      `${KEY_MISMATCH_MESSAGE}: starting anyway (ALLOW_KEY_MISMATCH=1); records cannot be verified.`,
+    );
+  }
   const store = new EventStore(database.sql);
   const app = await buildApp(
     { config, sql: database.sql, store, databaseUrl: database.url },

@@ -2,6 +2,7 @@ export { ConcurrencyConflict } from './concurrency-conflict';
 export { EventTooLarge, MAX_EVENT_BYTES } from './event-size';
 export { type AppendOptions, AppendTransactionLost, EventStore, type Statement } from './event-store';
 export type { IdempotencyKey, KeyedCommand } from './idempotency-keys';
+export { checkEventKey, KEY_MISMATCH_CHECK, KEY_MISMATCH_MESSAGE, type KeyCheck } from './key-check';
 export { LogTailer, type TailedLog, type TailOptions } from './log-tailer';
 export { type FeedPage, type FeedRead, replaySnapshotFeed } from './read-all';
 export type { ReplayedEvent } from './recorded-event';

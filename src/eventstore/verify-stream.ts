@@ -1,3 +1,4 @@
+import { keyMatches } from './key-check';
 import type { Queryable } from './queryable';
 
 /**
@@ -7,7 +8,8 @@ import type { Queryable } from './queryable';
  */
 export type StreamCheck =
   | { streamId: string; verified: true; events: number; head: string | null }
-  | { streamId: string; verified: false; events: number; firstBadPosition: number };
+  | { streamId: string; verified: false; events: number; firstBadPosition: number }
+  | { streamId: string; verified: false; events: number; keyMismatch: true };
 
 interface CheckRow {
   streamId: string;
@@ -21,9 +23,20 @@ interface CheckRow {
  * Recomputes every event's hash from the previous stored hash of its stream and its own content, with the
  * session's event key (an error without it), and compares: positions must run 1, 2, 3… and the stream's
  * count must be its recorded version. One stream, or every stream when `streamId` is null. A stream that does
- * not exist answers nothing.
+ * not exist answers nothing. Under a key that is not the database's (the key check, key-check.ts) a stream
+ * that does not check is named as such (`keyMismatch`), not as changed at a position.
  */
 export async function verifyStreams(sql: Queryable, streamId: string | null): Promise<StreamCheck[]> {
+  const checks = await checkStreams(sql, streamId);
+  if (checks.every((check) => check.verified) || (await keyMatches(sql))) return checks;
+  return checks.map((check) =>
+    check.verified
+      ? check
+      : { streamId: check.streamId, verified: false, events: check.events, keyMismatch: true },
+  );
+}
+
+async function checkStreams(sql: Queryable, streamId: string | null): Promise<StreamCheck[]> {
   const rows = await sql<CheckRow[]>`
     WITH key AS MATERIALIZED (SELECT event_chain_key() AS key),
     chain AS (

@@ -92,7 +92,8 @@ async function restore(file: string, otherSecret: boolean) {
     );
     if (!sameSecret)
       console.log(
-        "APP_SECRET differs from the backup's: own API keys must be added again, and everyone signs in again.",
+        "APP_SECRET differs from the backup's: own API keys must be added again, and everyone signs in again. " +
+          "The events' hashes no longer check under it: the server starts on this database only with ALLOW_KEY_MISMATCH=1.",
       );
   } finally {
     await sql.end({ timeout: 5 });

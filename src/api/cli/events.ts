@@ -3,7 +3,13 @@ import type { Sql } from 'postgres';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow/events';
 import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
-import { EventStore, type RecordedEvent, type StreamCheck } from '../../eventstore';
+import {
+  EventStore,
+  KEY_MISMATCH_CHECK,
+  KEY_MISMATCH_MESSAGE,
+  type RecordedEvent,
+  type StreamCheck,
+} from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import type { Actor } from '../access';
 import { type Aggregate, CommandHandler } from '../commands/command-handler';
@@ -168,6 +174,8 @@ async function tail(store: EventStore, print: Print): Promise<never> {
 /** One stream's check as one line (or one JSON object with --json). */
 function checkLine(check: StreamCheck, json: boolean): string {
   if (json) return JSON.stringify(check);
+  if ('keyMismatch' in check)
+    return ['KEY     ', check.streamId, `events=${check.events}`, KEY_MISMATCH_CHECK].join('  ');
   const found = check.verified ? `head=${check.head ?? '-'}` : `first-bad-position=${check.firstBadPosition}`;
   return [check.verified ? 'verified' : 'CHANGED ', check.streamId, `events=${check.events}`, found].join(
     '  ',
@@ -203,7 +211,9 @@ async function verify(
   }
   if (shown.length > 0) process.stdout.write(`${shown.map((check) => checkLine(check, json)).join('\n')}\n`);
   const broken = shown.filter((check) => !check.verified).length;
-  if (!json) {
+  const keyMismatch = shown.some((check) => 'keyMismatch' in check);
+  if (keyMismatch) console.error(`${KEY_MISMATCH_MESSAGE}: the streams cannot be checked with this key.`);
+  else if (!json) {
     console.error(
       broken === 0
         ? `${shown.length} stream(s) verified.`

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors';
 import { flowStreamId } from '../../domain/flow/events';
-import type { StreamCheck } from '../../eventstore';
+import { KEY_MISMATCH_CHECK, type StreamCheck } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
@@ -28,6 +28,16 @@ export const recordCheckAnswer = z
       firstBadPosition: z
         .int()
         .describe('The first position whose event was changed, removed, reordered or added from outside'),
+    }),
+    z.object({
+      verified: z.literal(false),
+      events: z.int().describe('How many events the record holds'),
+      keyMismatch: z
+        .literal(true)
+        .describe(
+          "The server's APP_SECRET is not the one this database's records were made with (its key check failed): they cannot be checked, nor said to be changed",
+        ),
+      message: z.literal(KEY_MISMATCH_CHECK),
     }),
   ])
   .describe("Whether a record's stored events are the ones the server appended, by their hashes")
@@ -62,9 +72,10 @@ const auditQuery = z.object({
 /** The answer of a check, without the stream's name (the caller named the record). */
 function checkAnswer(check: StreamCheck | null): z.infer<typeof recordCheckAnswer> {
   if (check === null) throw notFound('Record not found');
-  return check.verified
-    ? { verified: true, events: check.events, head: check.head }
-    : { verified: false, events: check.events, firstBadPosition: check.firstBadPosition };
+  if (check.verified) return { verified: true, events: check.events, head: check.head };
+  if ('keyMismatch' in check)
+    return { verified: false, events: check.events, keyMismatch: true, message: KEY_MISMATCH_CHECK };
+  return { verified: false, events: check.events, firstBadPosition: check.firstBadPosition };
 }
 
 /**

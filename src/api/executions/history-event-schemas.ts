@@ -229,3 +229,16 @@ export const historyEventSchema = z
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameAsTheDomain: Same<z.output<typeof executionEventSchema>, ExecutionEvent> = true;
 void sameAsTheDomain;
+
+/**
+ * An event of the history that cannot be read: its stored type is not an execution event's, or its data is not
+ * that type's shape (it was rewritten outside the app). It is shown as stored, and no state is folded from it.
+ */
+export const unreadableHistoryEventSchema = z
+  .object({
+    readable: z.literal(false).describe('Always false: the event could not be read'),
+    type: z.string().describe('The type as stored'),
+    raw: z.unknown().describe('The data as stored'),
+    ...recorded,
+  })
+  .meta({ id: 'UnreadableHistoryEvent' });

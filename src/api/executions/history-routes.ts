@@ -22,7 +22,8 @@ import { flowIdParams, idParams } from '../http/request-schemas';
 import { actorOf } from '../users/users-repository';
 import { executionAggregate } from './execution-aggregate';
 import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from './execution-views';
-import { historyEventSchema } from './history-event-schemas';
+import { historyEventSchema, unreadableHistoryEventSchema } from './history-event-schemas';
+import { isReadable, readableExecutionEvents } from './readable-events';
 
 /** An execution's log is read page by page, by stream position: a whole log may be long. */
 const EVENTS_ORDER: ListOrder = {
@@ -115,7 +116,20 @@ const reviewAuditAnswer = z
   })
   .meta({ id: 'ReviewAudit' });
 
-const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.string().nullable() });
+const eventsPage = z.object({
+  items: z.array(z.union([historyEventSchema, unreadableHistoryEventSchema])),
+  nextCursor: z.string().nullable(),
+});
+
+const stateAnswer = executionAnswer
+  .extend({
+    unreadable: z
+      .array(z.int())
+      .describe('Positions up to `at` whose events could not be read: the state leaves them out'),
+  })
+  .meta({ id: 'ExecutionAtPoint' });
+
+const reviewAuditsHeader = 'unreadable-events';
 
 /**
  * Whose the execution is, and in which workspace, is in its first event: the log answers it, so an id the
@@ -123,7 +137,7 @@ const eventsPage = z.object({ items: z.array(historyEventSchema), nextCursor: z.
  */
 export async function readableExecutionStream(app: FastifyInstance, executionId: string, userId: string) {
   const { events } = await app.store.readStream(executionStreamId(executionId), { limit: 1 });
-  const started = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
+  const started = readableExecutionEvents(events).reduce(decider.evolve, decider.initialState());
   await app.commands.require(executionAggregate, started, userId, 'read');
 }
 
@@ -147,41 +161,59 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const after = (page.after?.[0] as number | undefined) ?? 0;
       const { events } = await store.readStream(executionStreamId(id), { after, limit: page.limit + 1 });
       const actor = await app.users.actors(events.map(actorOf));
-      const logged = events.map((event) => ({
-        ...toExecutionEvent(event),
-        position: event.streamPosition,
-        at: event.metadata.at ?? event.createdAt,
-        actor: actor(actorOf(event)),
-        commandId: event.metadata.commandId ?? null,
-        pageKey: [event.streamPosition],
-      }));
+      const logged = events.map((event) => {
+        const recorded = {
+          position: event.streamPosition,
+          at: event.metadata.at ?? event.createdAt,
+          actor: actor(actorOf(event)),
+          commandId: event.metadata.commandId ?? null,
+          pageKey: [event.streamPosition],
+        };
+        return isReadable(event)
+          ? { ...toExecutionEvent(event), ...recorded }
+          : { ...recorded, type: event.type, readable: false as const, raw: event.data ?? null };
+      });
       return answerOf(logged, page, EVENTS_ORDER);
     },
   );
 
   app.get(
     '/api/executions/:id/state',
-    { schema: { params: idParams, querystring: stateQuery, response: { 200: executionAnswer } } },
+    { schema: { params: idParams, querystring: stateQuery, response: { 200: stateAnswer } } },
     async (request) => {
       const { id } = request.params;
       const { at } = request.query;
       const userId = userIdOf(request);
       const { events } = await store.readStream(executionStreamId(id), at === undefined ? {} : { limit: at });
-      const state = events.map(toExecutionEvent).reduce(decider.evolve, decider.initialState());
+      const state = readableExecutionEvents(events).reduce(decider.evolve, decider.initialState());
       await app.commands.require(executionAggregate, state, userId, 'read');
-      return { ...state, version: events.at(-1)?.streamPosition ?? 0 };
+      const unreadable = events.filter((event) => !isReadable(event)).map((event) => event.streamPosition);
+      return { ...state, version: events.at(-1)?.streamPosition ?? 0, unreadable };
     },
   );
 
   // Each review told for an auditor, with the people named: the domain folds the log, this names who is who.
   app.get(
     '/api/executions/:id/reviews/audit',
-    { schema: { params: idParams, response: { 200: z.array(reviewAuditAnswer) } } },
-    async (request) => {
+    {
+      schema: {
+        params: idParams,
+        response: {
+          200: {
+            description:
+              'Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)',
+            content: { 'application/json': { schema: z.array(reviewAuditAnswer) } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
       const { id } = request.params;
       await readableStream(id, userIdOf(request));
       const { events } = await store.readStream(executionStreamId(id));
-      const audits = reviewAudit(events.map(toExecutionEvent), new Date().toISOString());
+      const unreadable = events.filter((event) => !isReadable(event)).map((event) => event.streamPosition);
+      if (unreadable.length > 0) reply.header(reviewAuditsHeader, unreadable.join(','));
+      const audits = reviewAudit(readableExecutionEvents(events), new Date().toISOString());
       const people = audits.flatMap((a) => [
         a.requestedBy,
         ...a.asked.userIds,

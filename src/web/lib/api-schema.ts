@@ -1270,6 +1270,18 @@ export interface components {
       events: number;
       /** @description The first position whose event was changed, removed, reordered or added from outside */
       firstBadPosition: number;
+    } | {
+      /** @constant */
+      verified: false;
+      /** @description How many events the record holds */
+      events: number;
+      /**
+       * @description The server's APP_SECRET is not the one this database's records were made with (its key check failed): they cannot be checked, nor said to be changed
+       * @constant
+       */
+      keyMismatch: true;
+      /** @constant */
+      message: "the key does not match this database's records";
     };
     AuditEntry: {
       position: number;
@@ -1469,6 +1481,64 @@ export interface components {
       expiresAt: string;
       /** @description True when you accepted it already: the link cannot be used again (the page says so) */
       accepted: boolean;
+    };
+    UnreadableHistoryEvent: {
+      /**
+       * @description Always false: the event could not be read
+       * @constant
+       */
+      readable: false;
+      /** @description The type as stored */
+      type: string;
+      /** @description The data as stored */
+      raw: unknown;
+      /** @description The event's position in the execution's stream, from 1 */
+      position: number;
+      at: string;
+      actor: {
+        userId: string | null;
+        name: string | null;
+      };
+      /** @description The request that caused it (its Idempotency-Key, if sent) */
+      commandId: string | null;
+    };
+    ExecutionAtPoint: {
+      exists: boolean;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      userId: string;
+      /** Format: uuid */
+      flowId: string;
+      workspaceId: string | null;
+      /** @enum {string} */
+      status: "running" | "stopped" | "completed" | "failed";
+      currentStep: number;
+      steps: components["schemas"]["StepSnapshot"][];
+      flowVersion: number | null;
+      executionQueue: {
+          /** Format: uuid */
+          stepId: string;
+          isCompleted: boolean;
+          loopIteration: number;
+        }[];
+      executionCache: ({
+          /** Format: uuid */
+          id: string;
+          /** Format: uuid */
+          stepId: string;
+          /** @enum {string} */
+          status: "pending" | "completed";
+          loopIteration: number;
+        })[];
+      results: components["schemas"]["StepResult"][];
+      runs: components["schemas"]["StepRun"][];
+      reviews: components["schemas"]["Review"][];
+      startedAt: string;
+      completedAt: string | null;
+      version: number;
+      /** @description Positions up to `at` whose events could not be read: the state leaves them out */
+      unreadable: number[];
     };
   };
   responses: never;
@@ -2743,7 +2813,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            items: components["schemas"]["HistoryEvent"][];
+            items: (components["schemas"]["HistoryEvent"] | components["schemas"]["UnreadableHistoryEvent"])[];
             nextCursor: string | null;
           };
         };
@@ -2780,7 +2850,7 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Execution"];
+          "application/json": components["schemas"]["ExecutionAtPoint"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -2809,7 +2879,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
       200: {
         content: {
           "application/json": components["schemas"]["ReviewAudit"][];

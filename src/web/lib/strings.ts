@@ -165,7 +165,12 @@ export const history = {
   head: 'hash cuối',
   recordChanged: (position: number) =>
     `Record đã bị thay đổi ở vị trí ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
+  keyMismatch:
+    "Không xác minh được: APP_SECRET của server không khớp với các record của database này (the key does not match this database's records)",
   auditFile: 'Audit file:',
+  unreadable: 'Sự kiện không đọc được',
+  unreadableDetail: (type: string, raw: string) =>
+    `Dữ liệu đã bị sửa bên ngoài ứng dụng, không còn đúng dạng của sự kiện; execution tại đây bỏ qua nó. Loại: ${type}. Dữ liệu: ${raw}`,
   point: (position: number, total: number) => `Thời điểm ${position} / ${total}`,
   slider: 'Chọn thời điểm',
   previous: 'Trước',

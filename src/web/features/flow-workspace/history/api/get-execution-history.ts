@@ -7,8 +7,21 @@ import type { ExecutionEvent } from '../../../../../domain/execution/types';
  * One event of an execution's log as the history API gives it: what happened, when, and who did it. What
  * happened stays the domain's ExecutionEvent: the screen folds the events with the server's own `evolve`.
  */
-export type HistoryEvent = ExecutionEvent &
-  Omit<AnswerOf<'/api/executions/{id}/events'>['items'][number], 'type' | 'data'>;
+export type HistoryEvent = ExecutionEvent & Omit<Exclude<LoggedItem, UnreadableEvent>, 'type' | 'data'>;
+
+type LoggedItem = AnswerOf<'/api/executions/{id}/events'>['items'][number];
+
+/**
+ * An event of the log the server could not read (rewritten outside the app): its stored type and data, raw.
+ * The screen shows it as unreadable and folds nothing from it.
+ */
+export type UnreadableEvent = Extract<LoggedItem, { readable: false }>;
+
+/** An entry of the log: an event, or one that could not be read. */
+export type LoggedEvent = HistoryEvent | UnreadableEvent;
+
+export const isUnreadable = (event: LoggedEvent): event is UnreadableEvent =>
+  'readable' in event && event.readable === false;
 
 /** A page of the log: the largest the API gives, since the screen folds the events it has read. */
 const PAGE_SIZE = 200;
@@ -27,7 +40,7 @@ export const executionHistoryQueryOptions = (executionId: string) =>
           signal,
         }),
       );
-      return { items: page.items as HistoryEvent[], nextCursor: page.nextCursor };
+      return { items: page.items as LoggedEvent[], nextCursor: page.nextCursor };
     },
     ...pagedListParams,
     // The log grows while the execution is used: each opening reads it again.

@@ -8,7 +8,7 @@ import {
   stepRunSucceeded,
 } from '../../../../../domain/execution/testing';
 import type { ExecutionEvent } from '../../../../../domain/execution/types';
-import type { HistoryEvent } from '../api/get-execution-history';
+import type { HistoryEvent, UnreadableEvent } from '../api/get-execution-history';
 import { auditTrailOf, flowVersionAt, flowVersionOf, historyPointsOf } from './history-points';
 
 const step = aStep(1, { name: 'Ý tưởng' });
@@ -52,6 +52,32 @@ describe('historyPointsOf', () => {
     ]);
     for (const [i, point] of points.entries()) expect(point.state).toEqual(fold(events.slice(0, i + 1)));
     expect(points[4]!.text.diff).not.toBeNull();
+  });
+
+  it('shows an unreadable event raw, keeping the state before it, and folds the rest', () => {
+    const unreadable: UnreadableEvent = {
+      readable: false,
+      type: 'ResultApproved',
+      raw: { x: 1 },
+      position: 4,
+      at: recorded[3]!.at,
+      actor: recorded[3]!.actor,
+      commandId: null,
+    };
+    const log = [...recorded.slice(0, 3), unreadable, ...recorded.slice(4)];
+    const points = historyPointsOf(log);
+    expect(points[3]).toMatchObject({
+      position: 4,
+      type: 'ResultApproved',
+      readable: false,
+      flowVersion: null,
+    });
+    expect(points[3]!.text.title).toBe('Sự kiện không đọc được');
+    expect(points[3]!.text.detail).toContain('{"x":1}');
+    expect(points[3]!.state).toEqual(fold(events.slice(0, 3)));
+    expect(points[4]!.state).toEqual(fold([...events.slice(0, 3), events[4]!]));
+    expect(points.filter((p) => p.readable)).toHaveLength(5);
+    expect(auditTrailOf(log, 4).approvals.has('r1')).toBe(false);
   });
 });
 

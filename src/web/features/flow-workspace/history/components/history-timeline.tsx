@@ -9,7 +9,7 @@ import { history as t } from '@/lib/strings';
 import type { HistoryPoint } from './history-points';
 
 /** Events that change what was produced or what is carried on stand out from the bookkeeping ones. */
-const tones: Partial<Record<HistoryPoint['type'], string>> = {
+const tones: Partial<Record<string, string>> = {
   StepRunFailed: 'border-l-red-400',
   ResultApproved: 'border-l-emerald-400',
   ResultEdited: 'border-l-amber-400',
@@ -38,7 +38,7 @@ function TimelineEntry({
       ref={ref}
       className={cn(
         'rounded-lg border border-l-4 border-slate-200 transition-colors',
-        tones[point.type] ?? 'border-l-slate-200',
+        point.readable ? (tones[point.type] ?? 'border-l-slate-200') : 'border-l-red-600 border-dashed',
         selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white',
       )}
     >
@@ -50,11 +50,15 @@ function TimelineEntry({
         data-testid="history-entry"
         data-position={point.position}
         data-type={point.type}
+        data-readable={point.readable}
         data-selected={selected}
       >
         <div className="flex items-baseline gap-2">
           <span className="shrink-0 font-mono text-xs text-slate-500">#{point.position}</span>
-          <span className="text-sm font-medium text-slate-900" data-testid="history-entry-title">
+          <span
+            className={cn('text-sm font-medium', point.readable ? 'text-slate-900' : 'text-red-700')}
+            data-testid="history-entry-title"
+          >
             {point.text.title}
           </span>
         </div>

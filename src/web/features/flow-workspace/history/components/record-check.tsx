@@ -35,6 +35,10 @@ export function RecordCheck({ executionId }: { executionId: string }) {
             </span>
           ) : null}
         </span>
+      ) : 'keyMismatch' in check ? (
+        <span role="alert" className="font-medium text-red-700" data-testid="history-record-key-mismatch">
+          {t.keyMismatch}
+        </span>
       ) : (
         <span role="alert" className="font-medium text-red-700" data-testid="history-record-changed">
           {t.recordChanged(check.firstBadPosition)}
