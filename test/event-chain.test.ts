@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/api/database/connection';
@@ -8,10 +6,8 @@ import { migrate } from '../src/api/database/migrate';
 import { EventStore } from '../src/eventstore';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { createTestDatabase, TEST_APP_SECRET } from './support/database';
+import { runEvents as runCli } from './support/events-cli';
 import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = ['--import', 'tsx', 'src/api/cli/events.ts'];
 
 describe('a record that proves itself', () => {
   let t: TestApp;
@@ -28,19 +24,7 @@ describe('a record that proves itself', () => {
     return { flowId: flow.id as string, executionId: id };
   }
 
-  function runEvents(args: string[], env: Record<string, string> = {}) {
-    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [...CLI, ...args],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.db.url, APP_SECRET: TEST_APP_SECRET, ...env } },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  }
+  const runEvents = (args: string[], env: Record<string, string> = {}) => runCli(t.db.url, args, env);
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_APP_SECRET } from './support/database';
+import { runEvents as runCli } from './support/events-cli';
 import { startServerProcess } from './support/server-process';
 import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = ['--import', 'tsx', 'src/api/cli/events.ts'];
 const OTHER_SECRET = 'another-secret-another-secret-another-0123456789';
 const MISMATCH = "APP_SECRET does not match this database's records (key check failed)";
 
@@ -19,19 +15,7 @@ describe('the key check', () => {
   let alice: Client;
   let executionId: string;
 
-  function runEvents(args: string[], env: Record<string, string> = {}) {
-    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [...CLI, ...args],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.db.url, APP_SECRET: TEST_APP_SECRET, ...env } },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  }
+  const runEvents = (args: string[], env: Record<string, string> = {}) => runCli(t.db.url, args, env);
 
   beforeAll(async () => {
     t = await createTestApp();
