@@ -147,8 +147,11 @@ describe.skipIf(skipReason !== null)(
           dialog.getByTestId(`history-audit-${format}`).click(),
         ]);
         expect(download.suggestedFilename(), format).toMatch(new RegExp(`\\.${format}$`));
-        // Give a closing dialog the time to go.
-        await page.waitForTimeout(300);
+        // A close would come from the click's own handler, which runs before the download starts: it is
+        // rendered by the next frame the page draws.
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+        expect(await dialog.count(), format).toBe(1);
+        expect(await dialog.getAttribute('data-state'), format).toBe('open');
         expect(await dialog.isVisible(), format).toBe(true);
       }
       await screenshot(page, 'edges-04-history-after-download');
