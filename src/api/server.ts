@@ -11,7 +11,7 @@ async function main() {
   // Under another APP_SECRET than the one the records were made with, every record would read as changed:
   // the key check says so at once, and the server does not start on it unless told to.
   if ((await checkEventKey(database.sql)) === 'mismatch') {
-    if (process.env.ALLOW_KEY_MISMATCH !== '1') {
+    if (!config.allowKeyMismatch) {
       console.error(
         `${KEY_MISMATCH_MESSAGE}. Start with the APP_SECRET (or DATA_DIR's app-secret file) this database was ` +
           'made with; ALLOW_KEY_MISMATCH=1 starts anyway, its records then unverifiable.',

@@ -49,6 +49,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     redisUrl: undefined,
     shutdownGraceMs: 20_000,
+    allowKeyMismatch: false,
     requestTimeoutMs: 30_000,
     connectionsPerClient: 256,
     trustProxy: false,

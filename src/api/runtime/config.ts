@@ -141,6 +141,10 @@ const environmentSchema = z.object({
     .max(100_000)
     .default(256),
   SHUTDOWN_GRACE_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(600_000).default(20_000),
+  ALLOW_KEY_MISMATCH: z
+    .enum(['', '0', '1'], { error: 'must be 1 (or unset)' })
+    .default('')
+    .transform((value) => value === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MASTER_MODE_API_HOSTS: hostList,
   WEBHOOK_HOSTS: hostList,
@@ -206,6 +210,8 @@ export interface Config {
    * stops taking requests at once and exits once those calls have ended.
    */
   shutdownGraceMs: number;
+  /** Start even when APP_SECRET is not the key this database's records were made with (their check fails). */
+  allowKeyMismatch: boolean;
   /**
    * How long a client may take to send a request's headers and body: past it the request is answered 408
    * and its connection closed (the time to answer a request, a model call, is not counted).
@@ -284,6 +290,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    allowKeyMismatch: e.ALLOW_KEY_MISMATCH,
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
