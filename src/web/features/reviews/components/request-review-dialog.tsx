@@ -124,12 +124,12 @@ function RequestReviewForm({
   });
 
   // A refusal is about what was sent: once the form changes, it no longer stands.
+  const { isError: refused, reset: forgetRefusal } = request;
   useEffect(() => {
-    const { unsubscribe } = form.watch(() => {
-      if (request.isError) request.reset();
-    });
+    if (!refused) return;
+    const { unsubscribe } = form.watch(() => forgetRefusal());
     return unsubscribe;
-  }, [form, request]);
+  }, [form, refused, forgetRefusal]);
 
   return (
     <form
