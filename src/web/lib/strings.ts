@@ -165,8 +165,7 @@ export const history = {
   head: 'hash cuối',
   recordChanged: (position: number) =>
     `Record đã bị thay đổi ở vị trí ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
-  keyMismatch:
-    "Không xác minh được: APP_SECRET của server không khớp với các record của database này (the key does not match this database's records)",
+  keyMismatch: 'Không xác minh được: APP_SECRET của server không khớp với các record của database này',
   auditFile: 'Audit file:',
   unreadable: 'Sự kiện không đọc được',
   unreadableDetail: (type: string, raw: string) =>
