@@ -60,27 +60,65 @@ export function rootOf(leafHashes: readonly Hash[]): Hash {
  */
 export function inclusionProof(leafHashes: readonly Hash[], index: number): Hash[] {
   assertHashes(leafHashes, 'leaf hash');
+  return inclusionProofOf(index, leafHashes.length, subtreesOf(leafHashes));
+}
+
+/**
+ * A perfect subtree of the log: the 2^level leaves from leaf index * 2^level (level 0: one leaf). Every
+ * subtree hash a tree head or a proof needs is made of these, so a log that keeps them (or can compute them)
+ * answers proofs without reading all its leaves.
+ */
+export interface Subtree {
+  level: number;
+  index: number;
+}
+
+/** The hash of a perfect subtree, from wherever the tree is kept. */
+export type SubtreeHashes = (subtree: Subtree) => Hash;
+
+/** inclusionProof for a tree of `size` leaves kept as perfect subtrees. */
+export function inclusionProofOf(index: number, size: number, subtrees: SubtreeHashes): Hash[] {
   assertCount(index, 'index');
-  if (index >= leafHashes.length) {
-    throw new RangeError(`index ${index} is not a leaf of a tree of ${leafHashes.length}`);
-  }
+  assertCount(size, 'size');
+  if (index >= size) throw new RangeError(`index ${index} is not a leaf of a tree of ${size}`);
   const path: Hash[] = [];
   // PATH(m, D[start:end]) = PATH(m', one half) : MTH(the other half), so the siblings are met root first.
   let start = 0;
-  let end = leafHashes.length;
+  let end = size;
   let m = index;
   while (end - start > 1) {
     const k = largestPowerOfTwoBelow(end - start);
     if (m < k) {
-      path.push(subtreeRoot(leafHashes, start + k, end));
+      path.push(rangeRoot(subtrees, start + k, end));
       end = start + k;
     } else {
-      path.push(subtreeRoot(leafHashes, start, start + k));
+      path.push(rangeRoot(subtrees, start, start + k));
       start += k;
       m -= k;
     }
   }
   return path.reverse();
+}
+
+/** The tree head of the first `size` leaves of a tree kept as perfect subtrees. */
+export function rootOfSize(size: number, subtrees: SubtreeHashes): Hash {
+  assertCount(size, 'size');
+  return size === 0 ? emptyRoot() : rangeRoot(subtrees, 0, size);
+}
+
+/**
+ * The perfect subtrees a computation over `SubtreeHashes` asks for (a proof, a tree head), in the order asked:
+ * what a log reads from storage in one go before computing it. The computation runs once on placeholder
+ * hashes; what it asks for does not depend on the hashes.
+ */
+export function subtreesAskedBy(compute: (subtrees: SubtreeHashes) => unknown): Subtree[] {
+  const asked = new Map<string, Subtree>();
+  const placeholder = new Uint8Array(HASH_SIZE);
+  compute((subtree) => {
+    asked.set(`${subtree.level}/${subtree.index}`, { level: subtree.level, index: subtree.index });
+    return placeholder;
+  });
+  return [...asked.values()];
 }
 
 /**
@@ -128,8 +166,13 @@ export function verifyInclusion(
  */
 export function consistencyProof(leafHashes: readonly Hash[], m: number): Hash[] {
   assertHashes(leafHashes, 'leaf hash');
+  return consistencyProofOf(m, leafHashes.length, subtreesOf(leafHashes));
+}
+
+/** consistencyProof between sizes m and n of a tree kept as perfect subtrees. */
+export function consistencyProofOf(m: number, n: number, subtrees: SubtreeHashes): Hash[] {
   assertCount(m, 'm');
-  const n = leafHashes.length;
+  assertCount(n, 'n');
   if (m > n) throw new RangeError(`a tree of ${n} leaves has no earlier tree of ${m}`);
   if (m === 0 || m === n) return [];
   // SUBPROOF(m, D[start:end], b), unrolled: each level adds one hash, met root first.
@@ -141,17 +184,17 @@ export function consistencyProof(leafHashes: readonly Hash[], m: number): Hash[]
   while (left !== end - start) {
     const k = largestPowerOfTwoBelow(end - start);
     if (left <= k) {
-      proof.push(subtreeRoot(leafHashes, start + k, end));
+      proof.push(rangeRoot(subtrees, start + k, end));
       end = start + k;
     } else {
-      proof.push(subtreeRoot(leafHashes, start, start + k));
+      proof.push(rangeRoot(subtrees, start, start + k));
       start += k;
       left -= k;
       whole = false;
     }
   }
   // SUBPROOF(m, D[m], b): nothing when D[m] is the old tree itself, else MTH(D[m]).
-  if (!whole) proof.push(subtreeRoot(leafHashes, start, end));
+  if (!whole) proof.push(rangeRoot(subtrees, start, end));
   return proof.reverse();
 }
 
@@ -232,15 +275,25 @@ export class CompactTree {
     return this.#edge.map((hash) => hash.slice());
   }
 
-  /** Appends a leaf by its hash (`leafHash(data)`). */
-  append(leaf: Hash): void {
+  /**
+   * Appends a leaf by its hash (`leafHash(data)`). Returns the perfect subtrees above it that it completes,
+   * the lowest first (none when its index is even), each with its hash: what a log keeps to answer proofs.
+   */
+  append(leaf: Hash): (Subtree & { hash: Hash })[] {
     assertHash(leaf, 'leaf hash');
     if (this.#size >= Number.MAX_SAFE_INTEGER) throw new RangeError('the tree is full');
     // Each trailing 1 bit of the size is a perfect subtree as large as the one growing: merge them.
+    const completed: (Subtree & { hash: Hash })[] = [];
     let hash: Hash = leaf.slice();
-    for (let s = this.#size; s % 2 === 1; s = half(s)) hash = nodeHash(this.#edge.pop()!, hash);
+    let level = 0;
+    for (let s = this.#size; s % 2 === 1; s = half(s)) {
+      hash = nodeHash(this.#edge.pop()!, hash);
+      level += 1;
+      completed.push({ level, index: Math.floor(this.#size / 2 ** level), hash: hash.slice() });
+    }
     this.#edge.push(hash);
     this.#size += 1;
+    return completed;
   }
 
   /** The tree head: the same as `rootOf` over all the leaves appended. */
@@ -250,6 +303,50 @@ export class CompactTree {
     for (let i = this.#edge.length - 2; i >= 0; i--) root = nodeHash(this.#edge[i]!, root);
     return root.slice();
   }
+}
+
+/**
+ * The perfect subtrees that make up the leaves [0, size), largest (leftmost) first: the right edge of the tree
+ * of that size, one for each bit set in it.
+ */
+export function edgeOf(size: number): Subtree[] {
+  assertCount(size, 'size');
+  return coverOf(0, size);
+}
+
+/** The perfect subtrees covering [start, end) as the RFC's recursion splits it: largest first, each aligned. */
+function coverOf(start: number, end: number): Subtree[] {
+  const cover: Subtree[] = [];
+  let from = start;
+  while (from < end) {
+    let size = 1;
+    let level = 0;
+    while (size * 2 <= end - from && from % (size * 2) === 0) {
+      size *= 2;
+      level += 1;
+    }
+    cover.push({ level, index: from / size });
+    from += size;
+  }
+  return cover;
+}
+
+/** MTH(D[start:end]) for end > start, from the perfect subtrees that cover it. */
+function rangeRoot(subtrees: SubtreeHashes, start: number, end: number): Hash {
+  const cover = coverOf(start, end);
+  let root = subtrees(cover[cover.length - 1]!);
+  for (let i = cover.length - 2; i >= 0; i--) root = nodeHash(subtrees(cover[i]!), root);
+  return root;
+}
+
+/** A tree given by all its leaf hashes, as perfect subtrees (computed when asked). */
+function subtreesOf(leafHashes: readonly Hash[]): SubtreeHashes {
+  return ({ level, index }) => {
+    const size = 2 ** level;
+    const start = index * size;
+    if (start + size > leafHashes.length) throw new RangeError(`no subtree ${level}/${index} in the tree`);
+    return subtreeRoot(leafHashes, start, start + size);
+  };
 }
 
 /** MTH(D[start:end]) for end > start. */

@@ -179,15 +179,21 @@ export function verifyNote(noteText: string, verifierKey: string | VerifierKey):
   return { ok: true, value: body };
 }
 
-/** The checkpoint's note body: the origin, the size in decimal and the base64 root hash, each on its line. */
-export function formatCheckpoint(checkpoint: Checkpoint): string {
-  const { origin, size, rootHash } = checkpoint;
+/**
+ * The checkpoint's note body: the origin, the size in decimal and the base64 root hash, each on its line, then
+ * its extension lines if any (each non-empty, without control characters).
+ */
+export function formatCheckpoint(checkpoint: Checkpoint & { extensions?: readonly string[] }): string {
+  const { origin, size, rootHash, extensions = [] } = checkpoint;
   if (origin === '' || hasControlCharacter(origin, false)) {
     throw new TypeError('the origin must be one non-empty line without control characters');
   }
   if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`not a tree size: ${size}`);
   if (rootHash.length !== HASH_SIZE) throw new TypeError(`the root hash must have ${HASH_SIZE} bytes`);
-  return `${origin}\n${size}\n${encodeBase64(rootHash)}\n`;
+  if (extensions.some((line) => line === '' || hasControlCharacter(line, false))) {
+    throw new TypeError('an extension line must be non-empty, without control characters');
+  }
+  return [origin, String(size), encodeBase64(rootHash), ...extensions].map((line) => `${line}\n`).join('');
 }
 
 /** Reads a checkpoint's note body (C2SP tlog-checkpoint), with its extension lines if any. */
@@ -211,7 +217,9 @@ export function parseCheckpoint(body: string): NoteResult<Checkpoint & { extensi
 }
 
 /** A signed checkpoint: the note of `formatCheckpoint(checkpoint)` signed with `secretKey` named `name`. */
-export function signCheckpoint(checkpoint: Checkpoint, name: string, secretKey: Uint8Array): string {
+export function signCheckpoint(
+  checkpoint: Checkpoint & { extensions?: readonly string[] },
+  name: string, secretKey: Uint8Array): string {
   return signNote(formatCheckpoint(checkpoint), name, secretKey);
 }
 
