@@ -101,6 +101,7 @@ const SERVING_FOLDERS = [
   'suggestions',
   'conversation-context',
   'event-chain',
+  'audit-log',
   'model-calls',
   'auth',
   'live-updates',

@@ -10,6 +10,7 @@ import type { KeyCheck, resolveProvider } from '../ai';
 import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { apiKeyRoutes } from './api-keys/routes';
+import { auditLogPlugin, auditLogRoutes } from './audit-log';
 import authPlugin, { isApiPath, routePathOf } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import commandsPlugin from './commands/plugin';
@@ -142,6 +143,7 @@ export async function buildApp(
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);
   await app.register(healthPlugin);
+  await app.register(auditLogPlugin);
 
   await app.register(authRoutes);
   await app.register(flowRoutes);
@@ -151,6 +153,7 @@ export async function buildApp(
   await app.register(executionRoutes);
   await app.register(executionHistoryRoutes);
   await app.register(eventChainRoutes);
+  await app.register(auditLogRoutes);
   await app.register(rerunFromStepRoutes);
   await app.register(stepResultRoutes);
   await app.register(reviewRoutes);

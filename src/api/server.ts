@@ -69,7 +69,8 @@ async function main() {
       : `${defaultModel} by default`;
   const db = database.embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : 'DATABASE_URL';
   console.log(
-    `\nPrompt-flow workbench is running at http://${config.host}:${port}\n  database: ${db}\n  model: ${model}\n`,
+    `\nPrompt-flow workbench is running at http://${config.host}:${port}\n  database: ${db}\n  model: ${model}\n` +
+      `  audit log key: ${app.auditLog.verifierKey} (signing key in ${config.auditSigningKeyFile})\n`,
   );
 }
 

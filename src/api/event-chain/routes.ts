@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors';
 import { flowStreamId } from '../../domain/flow/events';
 import { KEY_MISMATCH_CHECK, type StreamCheck } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
+import { auditBundle, auditBundleAnswer, bundleSince } from '../audit-log';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
@@ -64,9 +65,12 @@ const auditAnswer = z
 
 const auditQuery = z.object({
   format: z
-    .enum(['json', 'csv'], { error: 'format is json or csv' })
+    .enum(['json', 'csv', 'bundle'], { error: 'format is json, csv or bundle' })
     .default('json')
-    .describe('json (the default) or csv'),
+    .describe(
+      'json (the default), csv, or bundle: the events with their proofs in the signed audit log, to check offline',
+    ),
+  since: bundleSince,
 });
 
 /** The answer of a check, without the stream's name (the caller named the record). */
@@ -116,7 +120,7 @@ export const eventChainRoutes: FastifyPluginAsyncZod = async (app) => {
           200: {
             description: 'Every event of the execution with its hash, as a file (Content-Disposition)',
             content: {
-              'application/json': { schema: auditAnswer },
+              'application/json': { schema: z.union([auditAnswer, auditBundleAnswer]) },
               'text/csv': {
                 schema: z
                   .string()
@@ -131,6 +135,17 @@ export const eventChainRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await readableExecutionStream(app, id, userIdOf(request));
       const streamId = executionStreamId(id);
+      if (request.query.format === 'bundle') {
+        const bundle = await auditBundle(
+          app.auditLog,
+          { kind: 'execution', id },
+          [streamId],
+          request.query.since ?? [],
+        );
+        reply.header('content-disposition', `attachment; filename="execution-${id}-audit-bundle.json"`);
+        reply.header('cache-control', 'no-store');
+        return reply.type('application/json; charset=utf-8').send(bundle);
+      }
       const [{ events }, hashes, check] = await Promise.all([
         store.readStream(streamId),
         store.streamHashes(streamId),

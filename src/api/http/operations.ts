@@ -35,6 +35,7 @@ export const TAGS = {
   recommendations: 'Workflow recommendations, templates and patterns',
   workspaces: 'Workspaces, their members and invitations',
   reviews: "Reviews of a step's results by another person than the runner",
+  audit: 'The signed audit log: its public key, checkpoints, proofs and bundles to check offline',
 } as const;
 
 export type Tag = keyof typeof TAGS;
@@ -124,7 +125,42 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/executions/:id/audit': op(
     'downloadExecutionAudit',
     'executions',
-    "An execution's events with their hashes, as a JSON or CSV file",
+    "An execution's events with their hashes, as a JSON or CSV file, or as an audit bundle to check offline",
+  ),
+  'GET /api/audit/public-key': op(
+    'getAuditPublicKey',
+    'audit',
+    "The audit log's public key, to check its signed checkpoints",
+  ),
+  'GET /api/audit/checkpoints': op(
+    'listAuditCheckpoints',
+    'audit',
+    "The audit log's signed checkpoints, newest first",
+  ),
+  'GET /api/audit/checkpoints/latest': op(
+    'getLatestAuditCheckpoint',
+    'audit',
+    "The audit log's latest signed checkpoint",
+  ),
+  'GET /api/audit/proofs/inclusion': op(
+    'getAuditInclusionProofs',
+    'audit',
+    "A record's events with the proof of each in the audit log at a checkpoint",
+  ),
+  'GET /api/audit/proofs/consistency': op(
+    'getAuditConsistencyProof',
+    'audit',
+    'The proof that a later checkpoint of the audit log extends an earlier one',
+  ),
+  'GET /api/flows/:id/audit': op(
+    'downloadFlowAuditBundle',
+    'audit',
+    "A flow's record with its proofs in the audit log, as a file to check offline",
+  ),
+  'GET /api/workspaces/:id/audit': op(
+    'downloadWorkspaceAuditBundle',
+    'audit',
+    'The runs a workspace started between two times with their proofs in the audit log, as a file to check offline',
   ),
   'GET /api/executions/:id/state': op(
     'getExecutionState',

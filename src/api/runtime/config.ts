@@ -68,6 +68,14 @@ const environmentSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   APP_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  AUDIT_SIGNING_KEY: optionalText,
+  CHECKPOINT_DIR: optionalText,
+  CHECKPOINT_EVERY_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(60),
   GEMINI_API_KEY: optionalText,
   GEMINI_MODEL: z.string().trim().min(1).default('gemini-2.5-flash'),
   GOOGLE_GEMINI_BASE_URL: optionalText.pipe(z.url({ error: 'must be a URL' }).optional()),
@@ -210,6 +218,15 @@ export interface Config {
    * stops taking requests at once and exits once those calls have ended.
    */
   shutdownGraceMs: number;
+  /**
+   * The audit log's signing key: a file holding an Ed25519 signer key (C2SP note format). AUDIT_SIGNING_KEY,
+   * else DATA_DIR/audit-key, generated there (mode 0600) at the first start.
+   */
+  auditSigningKeyFile: string;
+  /** A folder every signed checkpoint is also written to (CHECKPOINT_DIR), so a copy lives outside the database. */
+  checkpointDir: string | undefined;
+  /** How often a checkpoint is signed, in seconds, when the log grew. */
+  checkpointEverySeconds: number;
   /** Start even when APP_SECRET is not the key this database's records were made with (their check fails). */
   allowKeyMismatch: boolean;
   /**
@@ -273,6 +290,9 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     appSecret: e.APP_SECRET,
+    auditSigningKeyFile: path.resolve(e.AUDIT_SIGNING_KEY ?? path.join(e.DATA_DIR, 'audit-key')),
+    checkpointDir: e.CHECKPOINT_DIR === undefined ? undefined : path.resolve(e.CHECKPOINT_DIR),
+    checkpointEverySeconds: e.CHECKPOINT_EVERY_SECONDS,
     geminiApiKey: e.GEMINI_API_KEY,
     geminiModel: e.GEMINI_MODEL,
     geminiBaseUrl: e.GOOGLE_GEMINI_BASE_URL,

@@ -219,7 +219,9 @@ export function parseCheckpoint(body: string): NoteResult<Checkpoint & { extensi
 /** A signed checkpoint: the note of `formatCheckpoint(checkpoint)` signed with `secretKey` named `name`. */
 export function signCheckpoint(
   checkpoint: Checkpoint & { extensions?: readonly string[] },
-  name: string, secretKey: Uint8Array): string {
+  name: string,
+  secretKey: Uint8Array,
+): string {
   return signNote(formatCheckpoint(checkpoint), name, secretKey);
 }
 

@@ -131,8 +131,36 @@ export interface paths {
     get: operations["verifyFlow"];
   };
   "/api/executions/{id}/audit": {
-    /** An execution's events with their hashes, as a JSON or CSV file */
+    /** An execution's events with their hashes, as a JSON or CSV file, or as an audit bundle to check offline */
     get: operations["downloadExecutionAudit"];
+  };
+  "/api/audit/public-key": {
+    /** The audit log's public key, to check its signed checkpoints */
+    get: operations["getAuditPublicKey"];
+  };
+  "/api/audit/checkpoints": {
+    /** The audit log's signed checkpoints, newest first */
+    get: operations["listAuditCheckpoints"];
+  };
+  "/api/audit/checkpoints/latest": {
+    /** The audit log's latest signed checkpoint */
+    get: operations["getLatestAuditCheckpoint"];
+  };
+  "/api/audit/proofs/inclusion": {
+    /** A record's events with the proof of each in the audit log at a checkpoint */
+    get: operations["getAuditInclusionProofs"];
+  };
+  "/api/audit/proofs/consistency": {
+    /** The proof that a later checkpoint of the audit log extends an earlier one */
+    get: operations["getAuditConsistencyProof"];
+  };
+  "/api/flows/{id}/audit": {
+    /** A flow's record with its proofs in the audit log, as a file to check offline */
+    get: operations["downloadFlowAuditBundle"];
+  };
+  "/api/workspaces/{id}/audit": {
+    /** The runs a workspace started between two times with their proofs in the audit log, as a file to check offline */
+    get: operations["downloadWorkspaceAuditBundle"];
   };
   "/api/executions/{id}/rerun-from/{stepId}": {
     /** A new execution from a step on */
@@ -1539,6 +1567,97 @@ export interface components {
       version: number;
       /** @description Positions up to `at` whose events could not be read: the state leaves them out */
       unreadable: number[];
+    };
+    /** @description A signed checkpoint of the audit log */
+    AuditCheckpoint: {
+      /** @description How many events the log held */
+      size: number;
+      /** @description When it was signed */
+      at: string;
+      /** @description The log's tree head at that size (RFC 9162), base64 */
+      rootHash: string;
+      /** @description The signing key's ID, 8 hex digits */
+      keyId: string;
+      /** @description The checkpoint as a C2SP signed note, whole: what to keep and check */
+      note: string;
+    };
+    AuditProvedStream: {
+      streamId: string;
+      /** @description Every leaf the log holds for the stream, by index */
+      leaves: {
+          index: number;
+          position: number;
+        }[];
+      events: ({
+          position: number;
+          type: string;
+          actor: string | null;
+          at: string;
+          /** @description The event's data as stored; its leaf holds this text's SHA-256 */
+          content: string;
+          /** @description Its leaf, or null: the log holds no leaf for it */
+          leafIndex: number | null;
+          /** @description The inclusion proof at the checkpoint, base64, nearest first */
+          proof: string[];
+        })[];
+    };
+    /** @description A record with everything needed to check it offline, without the server or its secret */
+    AuditBundle: {
+      /** @constant */
+      format: "workbench-audit-bundle/v1";
+      record: {
+        /** @enum {string} */
+        kind: "execution" | "flow" | "workspace";
+        /** Format: uuid */
+        id: string;
+        from?: string;
+        to?: string;
+      };
+      origin: string;
+      /** @description The log's verifier key (C2SP note format) */
+      publicKey: string;
+      checkpoint: {
+        size: number;
+        at: string;
+        note: string;
+      };
+      consistency: {
+          from: {
+            size: number;
+            at: string;
+            note: string;
+          };
+          proof: string[];
+        }[];
+      streams: components["schemas"]["AuditProvedStream"][];
+    };
+    AuditPublicKey: {
+      origin: string;
+      keyId: string;
+      /** @description The verifier key, as C2SP signed notes write it */
+      publicKey: string;
+    };
+    AuditInclusionProofs: {
+      checkpoint: {
+        size: number;
+        at: string;
+        note: string;
+      };
+      streams: components["schemas"]["AuditProvedStream"][];
+    };
+    AuditConsistencyProof: {
+      from: {
+        size: number;
+        at: string;
+        note: string;
+      };
+      to: {
+        size: number;
+        at: string;
+        note: string;
+      };
+      /** @description The consistency proof (RFC 9162), base64, as the RFC orders it */
+      proof: string[];
     };
   };
   responses: never;
@@ -3058,12 +3177,14 @@ export interface operations {
       };
     };
   };
-  /** An execution's events with their hashes, as a JSON or CSV file */
+  /** An execution's events with their hashes, as a JSON or CSV file, or as an audit bundle to check offline */
   downloadExecutionAudit: {
     parameters: {
       query?: {
-        /** @description json (the default) or csv */
-        format?: "json" | "csv";
+        /** @description json (the default), csv, or bundle: the events with their proofs in the signed audit log, to check offline */
+        format?: "json" | "csv" | "bundle";
+        /** @description Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends */
+        since?: string;
       };
       path: {
         id: string;
@@ -3073,8 +3194,243 @@ export interface operations {
       /** @description Every event of the execution with its hash, as a file (Content-Disposition) */
       200: {
         content: {
-          "application/json": components["schemas"]["AuditTrail"];
+          "application/json": components["schemas"]["AuditTrail"] | components["schemas"]["AuditBundle"];
           "text/csv": string;
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The audit log's public key, to check its signed checkpoints */
+  getAuditPublicKey: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditPublicKey"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The audit log's signed checkpoints, newest first */
+  listAuditCheckpoints: {
+    parameters: {
+      query?: {
+        /** @description Checkpoints per page (1-200) */
+        limit?: number;
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: components["schemas"]["AuditCheckpoint"][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The audit log's latest signed checkpoint */
+  getLatestAuditCheckpoint: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditCheckpoint"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A record's events with the proof of each in the audit log at a checkpoint */
+  getAuditInclusionProofs: {
+    parameters: {
+      query?: {
+        executionId?: string;
+        flowId?: string;
+        /** @description The checkpoint (its size) to prove at; the latest by default */
+        checkpoint?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditInclusionProofs"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The proof that a later checkpoint of the audit log extends an earlier one */
+  getAuditConsistencyProof: {
+    parameters: {
+      query: {
+        from: number;
+        to: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditConsistencyProof"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A flow's record with its proofs in the audit log, as a file to check offline */
+  downloadFlowAuditBundle: {
+    parameters: {
+      query?: {
+        format?: "bundle";
+        /** @description Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends */
+        since?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditBundle"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The runs a workspace started between two times with their proofs in the audit log, as a file to check offline */
+  downloadWorkspaceAuditBundle: {
+    parameters: {
+      query: {
+        format?: "bundle";
+        from: string;
+        to: string;
+        /** @description Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends */
+        since?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditBundle"];
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */

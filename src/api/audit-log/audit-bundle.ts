@@ -1,0 +1,69 @@
+import { encodeBase64 } from '../../domain/audit/signed-note';
+import { notFound, ruleViolated } from '../../domain/errors';
+import type { AuditLog, SignedCheckpoint } from './checkpoints';
+import { base64, type ProvedStream } from './log-tree';
+import { AUDIT_LOG_ORIGIN } from './signing-key';
+
+/** The name and version of the bundle's format. */
+export const AUDIT_BUNDLE_FORMAT = 'workbench-audit-bundle/v1';
+
+/** How many earlier checkpoints a bundle may carry consistency proofs from. */
+export const MAX_SINCE = 10;
+
+export interface CheckpointText {
+  size: number;
+  at: string;
+  note: string;
+}
+
+export interface AuditBundle {
+  format: typeof AUDIT_BUNDLE_FORMAT;
+  record: { kind: 'execution' | 'flow' | 'workspace'; id: string; from?: string; to?: string };
+  origin: string;
+  publicKey: string;
+  checkpoint: CheckpointText;
+  consistency: { from: CheckpointText; proof: string[] }[];
+  streams: ProvedStream[];
+}
+
+export const checkpointText = (checkpoint: SignedCheckpoint): CheckpointText => ({
+  size: checkpoint.size,
+  at: checkpoint.at,
+  note: checkpoint.note,
+});
+
+/**
+ * The audit bundle of a record: its streams' events with their proofs at a checkpoint that covers them (one
+ * signed now if the latest does not), the signed checkpoint, the public key, and a consistency proof from
+ * each earlier checkpoint named in `since`. Everything an outsider needs to check it offline.
+ */
+export async function auditBundle(
+  auditLog: AuditLog,
+  record: AuditBundle['record'],
+  streamIds: readonly string[],
+  since: readonly number[],
+): Promise<AuditBundle> {
+  const checkpoint = await auditLog.checkpoint();
+  if (checkpoint === null) throw notFound('The audit log is empty');
+  const consistency: AuditBundle['consistency'] = [];
+  for (const size of since) {
+    if (size > checkpoint.size) {
+      throw ruleViolated(`since: checkpoint ${size} is later than this bundle's (${checkpoint.size})`);
+    }
+    const earlier = await auditLog.checkpointOfSize(size);
+    if (earlier === null) throw notFound(`since: there is no checkpoint of size ${size}`);
+    consistency.push({
+      from: checkpointText(earlier),
+      proof: base64(await auditLog.consistencyProof(size, checkpoint.size)),
+    });
+  }
+  return {
+    format: AUDIT_BUNDLE_FORMAT,
+    record,
+    origin: AUDIT_LOG_ORIGIN,
+    publicKey: auditLog.verifierKey,
+    checkpoint: checkpointText(checkpoint),
+    consistency,
+    streams: await auditLog.provedStreams(streamIds, checkpoint.size),
+  };
+}

@@ -1,0 +1,5 @@
+export { type AuditBundle, auditBundle, MAX_SINCE } from './audit-bundle';
+export { AuditLog, type SignedCheckpoint } from './checkpoints';
+export { default as auditLogPlugin } from './plugin';
+export { auditBundleAnswer, auditLogRoutes, bundleSince } from './routes';
+export { AUDIT_LOG_ORIGIN, loadAuditSigningKey } from './signing-key';

@@ -1,0 +1,307 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { encodeBase64 } from '../../domain/audit/signed-note';
+import { notFound, ruleViolated } from '../../domain/errors';
+import { flowStreamId } from '../../domain/flow/events';
+import { executionStreamId } from '../../projections/project-execution-events';
+import { userIdOf } from '../auth/plugin';
+import { readableExecutionStream } from '../executions';
+import { recordId } from '../http/answer-schemas';
+import { idParams } from '../http/request-schemas';
+import { auditBundle, checkpointText, MAX_SINCE } from './audit-bundle';
+import type { SignedCheckpoint } from './checkpoints';
+
+/** How many executions one workspace bundle may hold. */
+export const MAX_BUNDLE_EXECUTIONS = 500;
+
+const size = z.coerce.number({ error: 'must be a number' }).int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** `since`: earlier checkpoints' sizes, comma-separated, each to get a consistency proof in the bundle. */
+export const bundleSince = z
+  .string()
+  .max(200)
+  .regex(/^\d+(,\d+)*$/, { error: 'since: checkpoint sizes separated by commas' })
+  .transform((text) => [...new Set(text.split(',').map(Number))])
+  .refine((sizes) => sizes.length <= MAX_SINCE, { error: `since: at most ${MAX_SINCE} checkpoints` })
+  .refine((sizes) => sizes.every(Number.isSafeInteger), { error: 'since: a size is too large' })
+  .optional()
+  .describe(
+    'Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends',
+  );
+
+const checkpointAnswer = z
+  .object({
+    size: z.int().describe('How many events the log held'),
+    at: z.string().describe('When it was signed'),
+    rootHash: z.string().describe("The log's tree head at that size (RFC 9162), base64"),
+    keyId: z.string().describe("The signing key's ID, 8 hex digits"),
+    note: z.string().describe('The checkpoint as a C2SP signed note, whole: what to keep and check'),
+  })
+  .describe('A signed checkpoint of the audit log')
+  .meta({ id: 'AuditCheckpoint' });
+
+const checkpointOf = (checkpoint: SignedCheckpoint): z.infer<typeof checkpointAnswer> => ({
+  size: checkpoint.size,
+  at: checkpoint.at,
+  rootHash: encodeBase64(checkpoint.rootHash),
+  keyId: checkpoint.keyId,
+  note: checkpoint.note,
+});
+
+const checkpointTextAnswer = z.object({ size: z.int(), at: z.string(), note: z.string() });
+
+const provedStreamAnswer = z
+  .object({
+    streamId: z.string(),
+    leaves: z
+      .array(z.object({ index: z.int(), position: z.int() }))
+      .describe('Every leaf the log holds for the stream, by index'),
+    events: z.array(
+      z.object({
+        position: z.int(),
+        type: z.string(),
+        actor: z.string().nullable(),
+        at: z.string(),
+        content: z.string().describe("The event's data as stored; its leaf holds this text's SHA-256"),
+        leafIndex: z.int().nullable().describe('Its leaf, or null: the log holds no leaf for it'),
+        proof: z.array(z.string()).describe('The inclusion proof at the checkpoint, base64, nearest first'),
+      }),
+    ),
+  })
+  .meta({ id: 'AuditProvedStream' });
+
+export const auditBundleAnswer = z
+  .object({
+    format: z.literal('workbench-audit-bundle/v1'),
+    record: z.object({
+      kind: z.enum(['execution', 'flow', 'workspace']),
+      id: recordId,
+      from: z.string().optional(),
+      to: z.string().optional(),
+    }),
+    origin: z.string(),
+    publicKey: z.string().describe("The log's verifier key (C2SP note format)"),
+    checkpoint: checkpointTextAnswer,
+    consistency: z.array(z.object({ from: checkpointTextAnswer, proof: z.array(z.string()) })),
+    streams: z.array(provedStreamAnswer),
+  })
+  .describe('A record with everything needed to check it offline, without the server or its secret')
+  .meta({ id: 'AuditBundle' });
+
+const recordQuery = z
+  .object({
+    executionId: z.uuid().optional(),
+    flowId: z.uuid().optional(),
+    checkpoint: size.optional().describe('The checkpoint (its size) to prove at; the latest by default'),
+  })
+  .refine((query) => (query.executionId === undefined) !== (query.flowId === undefined), {
+    error: 'executionId or flowId: exactly one of them',
+  });
+
+const workspaceBundleQuery = z.object({
+  format: z.enum(['bundle'], { error: 'format is bundle' }).default('bundle'),
+  from: z.iso.datetime({ offset: true, error: 'from: an ISO 8601 time' }),
+  to: z.iso.datetime({ offset: true, error: 'to: an ISO 8601 time' }),
+  since: bundleSince,
+});
+
+const flowBundleQuery = z.object({
+  format: z.enum(['bundle'], { error: 'format is bundle' }).default('bundle'),
+  since: bundleSince,
+});
+
+/** Sends a bundle as a file to keep. */
+const bundleFile = (name: string) => ({
+  'content-disposition': `attachment; filename="${name}-audit-bundle.json"`,
+  'cache-control': 'no-store',
+});
+
+/**
+ * The audit log's public material and proofs: the public key and the checkpoints for anyone signed in; a
+ * record's inclusion proofs and bundles for whoever may read the record (anyone else's id is missing).
+ */
+export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auditLog } = app;
+
+  app.get(
+    '/api/audit/public-key',
+    {
+      schema: {
+        response: {
+          200: z
+            .object({
+              origin: z.string(),
+              keyId: z.string(),
+              publicKey: z.string().describe('The verifier key, as C2SP signed notes write it'),
+            })
+            .meta({ id: 'AuditPublicKey' }),
+        },
+      },
+    },
+    async (request) => {
+      userIdOf(request);
+      const { key } = auditLog;
+      return { origin: key.name, keyId: key.keyIdHex, publicKey: key.verifierKey };
+    },
+  );
+
+  app.get(
+    '/api/audit/checkpoints',
+    {
+      schema: {
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50).describe('Checkpoints per page (1-200)'),
+          cursor: z
+            .string()
+            .max(20)
+            .regex(/^\d+$/, { error: 'cursor: the nextCursor of the page before' })
+            .optional(),
+        }),
+        response: {
+          200: z.object({ items: z.array(checkpointAnswer), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    async (request) => {
+      userIdOf(request);
+      const { limit, cursor } = request.query;
+      const rows = await auditLog.checkpoints({
+        limit: limit + 1,
+        before: cursor === undefined ? undefined : Number(cursor),
+      });
+      const items = rows.slice(0, limit);
+      return {
+        items: items.map(checkpointOf),
+        nextCursor: rows.length > limit ? String(items.at(-1)!.size) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/audit/checkpoints/latest',
+    { schema: { response: { 200: checkpointAnswer } } },
+    async (request) => {
+      userIdOf(request);
+      const [latest] = await auditLog.checkpoints({ limit: 1 });
+      if (!latest) throw notFound('No checkpoint has been signed yet');
+      return checkpointOf(latest);
+    },
+  );
+
+  app.get(
+    '/api/audit/proofs/inclusion',
+    {
+      schema: {
+        querystring: recordQuery,
+        response: {
+          200: z
+            .object({ checkpoint: checkpointTextAnswer, streams: z.array(provedStreamAnswer) })
+            .meta({ id: 'AuditInclusionProofs' }),
+        },
+      },
+    },
+    async (request) => {
+      const userId = userIdOf(request);
+      const { executionId, flowId, checkpoint: asked } = request.query;
+      let streamId: string;
+      if (executionId !== undefined) {
+        await readableExecutionStream(app, executionId, userId);
+        streamId = executionStreamId(executionId);
+      } else {
+        await app.flows.owned(flowId!, userId);
+        streamId = flowStreamId(flowId!);
+      }
+      const checkpoint =
+        asked === undefined ? await auditLog.checkpoint() : await auditLog.checkpointOfSize(asked);
+      if (checkpoint === null)
+        throw notFound(asked === undefined ? 'The audit log is empty' : 'Checkpoint not found');
+      return {
+        checkpoint: checkpointText(checkpoint),
+        streams: await auditLog.provedStreams([streamId], checkpoint.size),
+      };
+    },
+  );
+
+  app.get(
+    '/api/audit/proofs/consistency',
+    {
+      schema: {
+        querystring: z.object({ from: size, to: size }),
+        response: {
+          200: z
+            .object({
+              from: checkpointTextAnswer,
+              to: checkpointTextAnswer,
+              proof: z
+                .array(z.string())
+                .describe('The consistency proof (RFC 9162), base64, as the RFC orders it'),
+            })
+            .meta({ id: 'AuditConsistencyProof' }),
+        },
+      },
+    },
+    async (request) => {
+      userIdOf(request);
+      const { from, to } = request.query;
+      if (from > to) throw ruleViolated('from: a checkpoint no later than to');
+      const [earlier, later] = await Promise.all([
+        auditLog.checkpointOfSize(from),
+        auditLog.checkpointOfSize(to),
+      ]);
+      if (!earlier || !later) throw notFound(`Checkpoint ${earlier ? to : from} not found`);
+      return {
+        from: checkpointText(earlier),
+        to: checkpointText(later),
+        proof: (await auditLog.consistencyProof(from, to)).map((hash) => encodeBase64(hash)),
+      };
+    },
+  );
+
+  app.get(
+    '/api/flows/:id/audit',
+    { schema: { params: idParams, querystring: flowBundleQuery, response: { 200: auditBundleAnswer } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await app.flows.owned(id, userIdOf(request));
+      const bundle = await auditBundle(
+        auditLog,
+        { kind: 'flow', id },
+        [flowStreamId(id)],
+        request.query.since ?? [],
+      );
+      return reply.headers(bundleFile(`flow-${id}`)).send(bundle);
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/audit',
+    {
+      schema: { params: idParams, querystring: workspaceBundleQuery, response: { 200: auditBundleAnswer } },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const userId = userIdOf(request);
+      await app.commands.requireIn(id, userId, 'read', 'execution');
+      const { from, to, since } = request.query;
+      if (Date.parse(from) > Date.parse(to)) throw ruleViolated('from: a time no later than to');
+      const executions = await app.executionViews.inWorkspace(
+        id,
+        userId,
+        { from, to },
+        { limit: MAX_BUNDLE_EXECUTIONS + 1, after: null },
+      );
+      if (executions.length > MAX_BUNDLE_EXECUTIONS) {
+        throw ruleViolated(
+          `More than ${MAX_BUNDLE_EXECUTIONS} executions started between from and to: ask for a shorter time`,
+        );
+      }
+      const bundle = await auditBundle(
+        auditLog,
+        { kind: 'workspace', id, from, to },
+        executions.map((execution) => executionStreamId(execution.id)),
+        since ?? [],
+      );
+      return reply.headers(bundleFile(`workspace-${id}`)).send(bundle);
+    },
+  );
+};

@@ -1,0 +1,184 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
+import { verifyConsistency, verifyInclusion } from '../src/domain/audit/merkle';
+import { decodeBase64, verifyCheckpoint } from '../src/domain/audit/signed-note';
+import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
+
+interface Bundle {
+  format: string;
+  publicKey: string;
+  checkpoint: { size: number; at: string; note: string };
+  consistency: { from: { size: number; note: string }; proof: string[] }[];
+  streams: {
+    streamId: string;
+    leaves: { index: number; position: number }[];
+    events: {
+      position: number;
+      type: string;
+      actor: string | null;
+      at: string;
+      content: string;
+      leafIndex: number | null;
+      proof: string[];
+    }[];
+  }[];
+}
+
+const hashes = (proof: string[]) => proof.map((hash) => decodeBase64(hash)!);
+
+/** Every event of the bundle proved at its checkpoint, by the library alone. */
+function provedEvents(bundle: Bundle): number {
+  const read = verifyCheckpoint(bundle.checkpoint.note, bundle.publicKey);
+  if (!read.ok) throw new Error(read.message);
+  let proved = 0;
+  for (const stream of bundle.streams) {
+    for (const event of stream.events) {
+      const leaf = eventLeafHash({
+        ...event,
+        streamId: stream.streamId,
+        contentHash: contentHash(event.content),
+      });
+      if (event.leafIndex === null) continue;
+      if (verifyInclusion(leaf, event.leafIndex, read.value.size, hashes(event.proof), read.value.rootHash))
+        proved++;
+    }
+  }
+  return proved;
+}
+
+describe('the signed audit log', () => {
+  let t: TestApp;
+  let alice: Client;
+  let bob: Client;
+  let checkpointDir: string;
+
+  beforeAll(async () => {
+    checkpointDir = await mkdtemp(path.join(tmpdir(), 'workbench-checkpoints-'));
+    t = await createTestApp({
+      checkpointDir,
+      auditSigningKeyFile: path.join(checkpointDir, 'key', 'audit-key'),
+    });
+    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+    bob = as(t.app, (await signUp(t.app, 'Bob')).cookie);
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(checkpointDir, { recursive: true, force: true });
+  });
+
+  async function ranExecution() {
+    const { steps, executionId, run } = await teaFlowExecution(alice);
+    for (const step of steps) expect((await run(step.id)).statusCode).toBe(200);
+    return executionId;
+  }
+
+  it('proves every event of an execution in a bundle signed by a key kept out of the database', async () => {
+    const executionId = await ranExecution();
+    const response = await alice.get(`/api/executions/${executionId}/audit?format=bundle`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain('audit-bundle.json');
+    const bundle = response.json() as Bundle;
+    expect(bundle.format).toBe('workbench-audit-bundle/v1');
+    expect(bundle.streams).toHaveLength(1);
+    const [stream] = bundle.streams;
+    expect(stream!.events.map((event) => event.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(stream!.leaves.map((leaf) => leaf.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(provedEvents(bundle)).toBe(6);
+    // The key is a file of its own (mode 0600); the public key is served.
+    const keyFile = path.join(checkpointDir, 'key', 'audit-key');
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    expect((await readFile(keyFile, 'utf8')).startsWith('PRIVATE+KEY+workbench/audit-log+')).toBe(true);
+    const publicKey = (await alice.get('/api/audit/public-key')).json();
+    expect(publicKey.publicKey).toBe(bundle.publicKey);
+    const [row] = await t.db.sql<{ found: number }[]>`
+      SELECT count(*)::int AS found FROM audit_checkpoints WHERE key_id = ${publicKey.keyId}`;
+    expect(row!.found).toBeGreaterThan(0);
+    // A copy of the checkpoint lives outside the database.
+    const copy = await readFile(path.join(checkpointDir, `${bundle.checkpoint.size}.checkpoint`), 'utf8');
+    expect(copy).toBe(bundle.checkpoint.note);
+  });
+
+  it('signs a new checkpoint only when the log grew, and proves each extends the one before', async () => {
+    const first = (
+      await alice.get(`/api/executions/${await ranExecution()}/audit?format=bundle`)
+    ).json() as Bundle;
+    const again = (await alice.get('/api/audit/checkpoints/latest')).json();
+    expect(again.size).toBe(first.checkpoint.size);
+    const executionId = await ranExecution();
+    const later = (
+      await alice.get(`/api/executions/${executionId}/audit?format=bundle&since=${first.checkpoint.size}`)
+    ).json() as Bundle;
+    expect(later.checkpoint.size).toBeGreaterThan(first.checkpoint.size);
+    const old = verifyCheckpoint(first.checkpoint.note, first.publicKey);
+    const now = verifyCheckpoint(later.checkpoint.note, later.publicKey);
+    if (!old.ok || !now.ok) throw new Error('a checkpoint does not verify');
+    expect(later.consistency).toHaveLength(1);
+    expect(
+      verifyConsistency(
+        old.value.size,
+        now.value.size,
+        old.value.rootHash,
+        now.value.rootHash,
+        hashes(later.consistency[0]!.proof),
+      ),
+    ).toBe(true);
+    const route = (
+      await alice.get(
+        `/api/audit/proofs/consistency?from=${first.checkpoint.size}&to=${later.checkpoint.size}`,
+      )
+    ).json();
+    expect(route.proof).toEqual(later.consistency[0]!.proof);
+    const list = (await alice.get('/api/audit/checkpoints?limit=1')).json();
+    expect(list.items[0].size).toBe(later.checkpoint.size);
+    expect(list.nextCursor).toBe(String(later.checkpoint.size));
+    const next = (await alice.get(`/api/audit/checkpoints?limit=1&cursor=${list.nextCursor}`)).json();
+    expect(next.items[0].size).toBeLessThan(later.checkpoint.size);
+  });
+
+  it('answers inclusion proofs for whoever may read the record, and 404 to anyone else', async () => {
+    const executionId = await ranExecution();
+    const proofs = await alice.get(`/api/audit/proofs/inclusion?executionId=${executionId}`);
+    expect(proofs.statusCode).toBe(200);
+    const { checkpoint, streams } = proofs.json();
+    expect(
+      provedEvents({
+        ...proofs.json(),
+        publicKey: (await alice.get('/api/audit/public-key')).json().publicKey,
+        checkpoint,
+        streams,
+        consistency: [],
+        format: '',
+      }),
+    ).toBe(6);
+    expect((await bob.get(`/api/audit/proofs/inclusion?executionId=${executionId}`)).statusCode).toBe(404);
+    expect((await bob.get(`/api/executions/${executionId}/audit?format=bundle`)).statusCode).toBe(404);
+  });
+
+  it('refuses strange asks with a 4xx', async () => {
+    const executionId = await ranExecution();
+    for (const url of [
+      `/api/executions/${executionId}/audit?format=bundle&since=abc`,
+      `/api/executions/${executionId}/audit?format=bundle&since=${Array.from({ length: 11 }, (_, i) => i + 1).join(',')}`,
+      `/api/executions/${executionId}/audit?format=bundle&since=99999999999999999999`,
+      '/api/audit/proofs/consistency?from=5&to=2',
+      '/api/audit/proofs/consistency?from=-1&to=2',
+      '/api/audit/proofs/inclusion',
+      `/api/audit/proofs/inclusion?executionId=${executionId}&flowId=${executionId}`,
+      '/api/audit/checkpoints?cursor=x',
+      '/api/audit/checkpoints?limit=100000',
+    ]) {
+      const response = await alice.get(url);
+      expect([400, 422], url).toContain(response.statusCode);
+    }
+    for (const url of [
+      `/api/executions/${executionId}/audit?format=bundle&since=3`,
+      '/api/audit/proofs/consistency?from=1&to=3',
+      `/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=1`,
+    ]) {
+      expect([404, 422], url).toContain((await alice.get(url)).statusCode);
+    }
+  });
+});
