@@ -49,6 +49,29 @@ function provedEvents(bundle: Bundle): number {
   return proved;
 }
 
+describe('checkpoints on a timer', () => {
+  it('signs one every CHECKPOINT_EVERY_SECONDS once the log grew', async () => {
+    const t = await createTestApp({ checkpointEverySeconds: 1 });
+    try {
+      const alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+      const { executionId } = await teaFlowExecution(alice);
+      // Waits for the checkpoint the timer signs (the test's own timeout bounds it).
+      for (;;) {
+        const [row] = await t.db.sql<
+          { size: number }[]
+        >`SELECT max(size)::int AS size FROM audit_checkpoints`;
+        if (row?.size) {
+          const check = (await alice.get(`/api/executions/${executionId}/verify`)).json();
+          if (check.checkpoint?.coversRecord) break;
+        }
+        await new Promise((resolve) => t.app.auditLog.sequence().then(resolve, resolve));
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the signed audit log', () => {
   let t: TestApp;
   let alice: Client;
@@ -155,6 +178,28 @@ describe('the signed audit log', () => {
     ).toBe(6);
     expect((await bob.get(`/api/audit/proofs/inclusion?executionId=${executionId}`)).statusCode).toBe(404);
     expect((await bob.get(`/api/executions/${executionId}/audit?format=bundle`)).statusCode).toBe(404);
+  });
+
+  it("shows on a record's check the latest checkpoint, whether it covers the record and whether its signature holds", async () => {
+    const executionId = await ranExecution();
+    const before = (await alice.get(`/api/executions/${executionId}/verify`)).json();
+    expect(before.checkpoint === null || before.checkpoint.coversRecord === false).toBe(true);
+    const bundle = (await alice.get(`/api/executions/${executionId}/audit?format=bundle`)).json() as Bundle;
+    const after = (await alice.get(`/api/executions/${executionId}/verify`)).json();
+    expect(after.checkpoint).toEqual({
+      size: bundle.checkpoint.size,
+      at: bundle.checkpoint.at,
+      coversRecord: true,
+      signatureVerified: true,
+    });
+    // A checkpoint rewritten in the database no longer holds under the key.
+    await t.db.sql`
+      UPDATE audit_checkpoints SET note = replace(note, ${`\n${bundle.checkpoint.size}\n`}, ${`\n${bundle.checkpoint.size + 1}\n`})
+      WHERE size = ${bundle.checkpoint.size}`;
+    const forged = (await alice.get(`/api/executions/${executionId}/verify`)).json();
+    expect(forged.checkpoint).toMatchObject({ coversRecord: true, signatureVerified: false });
+    await t.db
+      .sql`UPDATE audit_checkpoints SET note = ${bundle.checkpoint.note} WHERE size = ${bundle.checkpoint.size}`;
   });
 
   it('refuses strange asks with a 4xx', async () => {

@@ -41,7 +41,7 @@ describe('a record that proves itself', () => {
     const [last] = await t.db.sql<{ hash: string }[]>`
       SELECT encode(hash, 'hex') AS hash FROM events WHERE stream_id = ${streamId}
       ORDER BY stream_position DESC LIMIT 1`;
-    expect(response.json()).toEqual({ verified: true, events: 6, head: last!.hash });
+    expect(response.json()).toEqual({ verified: true, events: 6, head: last!.hash, checkpoint: null });
     expect(last!.hash).toMatch(/^[0-9a-f]{64}$/);
     const flow = await alice.get(`/api/flows/${flowId}/verify`);
     expect(flow.json()).toMatchObject({ verified: true, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
@@ -60,6 +60,7 @@ describe('a record that proves itself', () => {
       UPDATE events SET data = jsonb_set(data, '{userInput}', '"black tea"')
       WHERE stream_id = ${`execution-${id}`} AND stream_position = 2`;
     expect((await alice.get(`/api/executions/${id}/verify`)).json()).toEqual({
+      checkpoint: null,
       verified: false,
       events: 6,
       firstBadPosition: 2,
@@ -71,6 +72,7 @@ describe('a record that proves itself', () => {
     await t.db.sql`
       DELETE FROM events WHERE stream_id = ${`execution-${removed.executionId}`} AND stream_position = 3`;
     expect((await alice.get(`/api/executions/${removed.executionId}/verify`)).json()).toEqual({
+      checkpoint: null,
       verified: false,
       events: 5,
       firstBadPosition: 3,
@@ -84,6 +86,7 @@ describe('a record that proves itself', () => {
       await tx`UPDATE events SET stream_position = 5 WHERE stream_id = ${stream} AND stream_position = -4`;
     });
     expect((await alice.get(`/api/executions/${swapped.executionId}/verify`)).json()).toEqual({
+      checkpoint: null,
       verified: false,
       events: 6,
       firstBadPosition: 4,
@@ -93,6 +96,7 @@ describe('a record that proves itself', () => {
     await t.db.sql`
       DELETE FROM events WHERE stream_id = ${`execution-${cut.executionId}`} AND stream_position = 6`;
     expect((await alice.get(`/api/executions/${cut.executionId}/verify`)).json()).toEqual({
+      checkpoint: null,
       verified: false,
       events: 5,
       firstBadPosition: 6,

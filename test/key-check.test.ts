@@ -68,6 +68,7 @@ describe('the key check', () => {
       UPDATE events SET data = jsonb_set(data, '{userInput}', '"black tea"')
       WHERE stream_id = ${`execution-${executionId}`} AND stream_position = 2`;
     expect((await alice.get(`/api/executions/${executionId}/verify`)).json()).toEqual({
+      checkpoint: null,
       verified: false,
       events: 6,
       keyMismatch: true,

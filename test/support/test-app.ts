@@ -34,7 +34,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     appSecret: TEST_APP_SECRET,
     auditSigningKeyFile: '/tmp/workbench-test-data/audit-key',
     checkpointDir: undefined,
-    checkpointEverySeconds: 60,
+    checkpointEverySeconds: 86_400,
     geminiApiKey: undefined,
     geminiModel: 'gemini-2.5-flash',
     geminiBaseUrl: UNREACHABLE_GEMINI,

@@ -12,6 +12,7 @@ import {
   rootAt,
   type Sequenced,
   sequenceLeaves,
+  streamCovered,
 } from './log-tree';
 import { AUDIT_LOG_ORIGIN, type AuditSigningKey } from './signing-key';
 
@@ -25,6 +26,16 @@ export interface SignedCheckpoint {
   keyId: string;
   /** The C2SP signed note, whole: what an outsider checks with the public key. */
   note: string;
+}
+
+/** The latest checkpoint as a record's check shows it. */
+export interface RecordCoverage {
+  size: number;
+  at: string;
+  /** Every event of the record has its leaf in the log at that checkpoint. */
+  coversRecord: boolean;
+  /** Its signature holds under the server's public key. */
+  signatureVerified: boolean;
 }
 
 /** One checkpoint signer at a time over the database (a transaction advisory lock). */
@@ -180,6 +191,21 @@ export class AuditLog {
   /** A record's streams with the proof of each event at the checkpoint of `size`. */
   provedStreams(streamIds: readonly string[], size: number): Promise<ProvedStream[]> {
     return provedStreams(this.sql, streamIds, size);
+  }
+
+  /**
+   * The latest checkpoint as a record's check shows it: its size and time, whether it covers every event of
+   * the stream, and whether its signature holds under this server's key. Null before the first checkpoint.
+   */
+  async coverage(streamId: string): Promise<RecordCoverage | null> {
+    const latest = await latestCheckpoint(this.sql);
+    if (latest === null) return null;
+    return {
+      size: latest.size,
+      at: latest.at,
+      coversRecord: await streamCovered(this.sql, streamId, latest.size),
+      signatureVerified: this.signatureHolds(latest),
+    };
   }
 
   /** Whether a checkpoint's note is signed by this server's key and says what the row says. */

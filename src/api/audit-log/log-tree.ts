@@ -152,6 +152,16 @@ export async function leafCursor(
   return row ? { transactionId: row.transactionId, globalPosition: Number(row.globalPosition) } : null;
 }
 
+/** Whether every event of the stream has its leaf among the first `size` of the log. */
+export async function streamCovered(sql: Queryable, streamId: string, size: number): Promise<boolean> {
+  const [row] = await sql<{ uncovered: number }[]>`
+    SELECT count(*)::int AS uncovered FROM events e
+    WHERE e.stream_id = ${streamId} AND NOT EXISTS (
+      SELECT 1 FROM audit_log_leaves l
+      WHERE l.global_position = e.global_position AND l.leaf_index < ${size})`;
+  return row?.uncovered === 0;
+}
+
 /** How many leaves the log holds. */
 export async function logSize(sql: Queryable): Promise<number> {
   const [row] = await sql<

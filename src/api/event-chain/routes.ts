@@ -11,9 +11,22 @@ import { recordId } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
 import { auditCsv, auditEntries } from './audit-trail';
 
+/** The latest signed checkpoint of the audit log, as a record's check shows it. */
+const checkpointCoverage = z
+  .object({
+    size: z.int().describe('How many events of all records the log held'),
+    at: z.string().describe('When it was signed'),
+    coversRecord: z.boolean().describe('Every event of this record is in the log at that checkpoint'),
+    signatureVerified: z.boolean().describe("Its Ed25519 signature holds under the server's public key"),
+  })
+  .nullable()
+  .optional()
+  .describe('The latest signed checkpoint of the audit log; null before the first');
+
 export const recordCheckAnswer = z
   .union([
     z.object({
+      checkpoint: checkpointCoverage,
       verified: z.literal(true),
       events: z.int().describe('How many events the record holds'),
       head: z
@@ -24,6 +37,7 @@ export const recordCheckAnswer = z
         ),
     }),
     z.object({
+      checkpoint: checkpointCoverage,
       verified: z.literal(false),
       events: z.int().describe('How many events the record holds'),
       firstBadPosition: z
@@ -31,6 +45,7 @@ export const recordCheckAnswer = z
         .describe('The first position whose event was changed, removed, reordered or added from outside'),
     }),
     z.object({
+      checkpoint: checkpointCoverage,
       verified: z.literal(false),
       events: z.int().describe('How many events the record holds'),
       keyMismatch: z
@@ -90,13 +105,22 @@ function checkAnswer(check: StreamCheck | null): z.infer<typeof recordCheckAnswe
 export const eventChainRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app;
 
+  /** A record's check by its hashes, with the latest checkpoint of the audit log and whether it covers it. */
+  const checkedRecord = async (streamId: string) => {
+    const [check, checkpoint] = await Promise.all([
+      store.verifyStream(streamId),
+      app.auditLog.coverage(streamId),
+    ]);
+    return { ...checkAnswer(check), checkpoint };
+  };
+
   app.get(
     '/api/executions/:id/verify',
     { schema: { params: idParams, response: { 200: recordCheckAnswer } } },
     async (request) => {
       const { id } = request.params;
       await readableExecutionStream(app, id, userIdOf(request));
-      return checkAnswer(await store.verifyStream(executionStreamId(id)));
+      return checkedRecord(executionStreamId(id));
     },
   );
 
@@ -106,7 +130,7 @@ export const eventChainRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { id } = request.params;
       await app.flows.owned(id, userIdOf(request));
-      return checkAnswer(await store.verifyStream(flowStreamId(id)));
+      return checkedRecord(flowStreamId(id));
     },
   );
 

@@ -1285,20 +1285,53 @@ export interface components {
     };
     /** @description Whether a record's stored events are the ones the server appended, by their hashes */
     RecordCheck: ({
+      /** @description The latest signed checkpoint of the audit log; null before the first */
+      checkpoint?: {
+        /** @description How many events of all records the log held */
+        size: number;
+        /** @description When it was signed */
+        at: string;
+        /** @description Every event of this record is in the log at that checkpoint */
+        coversRecord: boolean;
+        /** @description Its Ed25519 signature holds under the server's public key */
+        signatureVerified: boolean;
+      } | null;
       /** @constant */
       verified: true;
       /** @description How many events the record holds */
       events: number;
       /** @description The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end */
       head: string | null;
-    }) | {
+    }) | ({
+      /** @description The latest signed checkpoint of the audit log; null before the first */
+      checkpoint?: {
+        /** @description How many events of all records the log held */
+        size: number;
+        /** @description When it was signed */
+        at: string;
+        /** @description Every event of this record is in the log at that checkpoint */
+        coversRecord: boolean;
+        /** @description Its Ed25519 signature holds under the server's public key */
+        signatureVerified: boolean;
+      } | null;
       /** @constant */
       verified: false;
       /** @description How many events the record holds */
       events: number;
       /** @description The first position whose event was changed, removed, reordered or added from outside */
       firstBadPosition: number;
-    } | {
+    }) | ({
+      /** @description The latest signed checkpoint of the audit log; null before the first */
+      checkpoint?: {
+        /** @description How many events of all records the log held */
+        size: number;
+        /** @description When it was signed */
+        at: string;
+        /** @description Every event of this record is in the log at that checkpoint */
+        coversRecord: boolean;
+        /** @description Its Ed25519 signature holds under the server's public key */
+        signatureVerified: boolean;
+      } | null;
       /** @constant */
       verified: false;
       /** @description How many events the record holds */
@@ -1310,7 +1343,7 @@ export interface components {
       keyMismatch: true;
       /** @constant */
       message: "the key does not match this database's records";
-    };
+    });
     AuditEntry: {
       position: number;
       at: string;
