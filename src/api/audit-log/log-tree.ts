@@ -52,8 +52,8 @@ interface EventToLeaf {
  * The events' time as a leaf records it: the time the server wrote into the event, else (an event of before
  * that) its row's, in the same ISO form.
  */
-export const EVENT_TIME = `coalesce(metadata ->> 'at',
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+export const eventTime = (table = '') => `coalesce(${table}metadata ->> 'at',
+  to_char(${table}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /**
  * Gives every event committed since the last call its leaf, in the log's order, up to `limit` events (in
@@ -83,7 +83,7 @@ async function sequenceRound(sql: Sql, batch: number): Promise<Sequenced> {
       `SELECT (${HELD_BACK}) AS "heldBack", page.* FROM (SELECT 1) one LEFT JOIN LATERAL (
          SELECT transaction_id::text AS "transactionId", global_position AS "globalPosition",
            stream_id AS "streamId", stream_position AS position, event_type AS type,
-           metadata ->> 'userId' AS actor, ${EVENT_TIME} AS at,
+           metadata ->> 'userId' AS actor, ${eventTime()} AS at,
            encode(sha256(convert_to(data::text, 'UTF8')), 'hex') AS "contentHash"
          FROM events
          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -335,7 +335,7 @@ async function recordEvents(sql: Queryable, streamIds: readonly string[]): Promi
     })[]
   >(
     `SELECT stream_id AS "streamId", stream_position AS position, event_type AS type,
-       metadata ->> 'userId' AS actor, ${EVENT_TIME} AS at, data::text AS content,
+       metadata ->> 'userId' AS actor, ${eventTime()} AS at, data::text AS content,
        transaction_id::text AS "transactionId", global_position AS "globalPosition"
      FROM events WHERE stream_id IN (SELECT jsonb_array_elements_text($1::text::jsonb))
      ORDER BY stream_id, stream_position`,

@@ -5,6 +5,7 @@ import {
   encodeVerifierKey,
   generateKey,
   parseSignerKey,
+  parseVerifierKey,
   publicKeyOf,
   type SignerKey,
 } from '../../domain/audit/signed-note';
@@ -37,6 +38,19 @@ export async function loadAuditSigningKey(file: string): Promise<AuditSigningKey
   const { name, keyId, secretKey } = parsed.value;
   const verifierKey = encodeVerifierKey(name, publicKeyOf(secretKey));
   return { name, keyId, secretKey, verifierKey, keyIdHex: keyId.toString(16).padStart(8, '0') };
+}
+
+/**
+ * The verifier key in a file: a verifier key's text, or a signer key's (its public half is taken). Reads
+ * only: a missing file is an error, nothing is generated.
+ */
+export async function readVerifierKey(file: string): Promise<string> {
+  const text = (await readFile(file, 'utf8')).trim();
+  const signer = parseSignerKey(text);
+  if (signer.ok) return encodeVerifierKey(signer.value.name, publicKeyOf(signer.value.secretKey));
+  const verifier = parseVerifierKey(text);
+  if (!verifier.ok) throw new AuditKeyError(`not an audit log key: ${verifier.message}`);
+  return text;
 }
 
 async function readKeyFile(file: string): Promise<string> {

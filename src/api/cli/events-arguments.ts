@@ -14,7 +14,9 @@ export type EventsRequest =
   | ({ command: 'show'; id: string } & Reading)
   | ({ command: 'command'; commandId: string } & Reading)
   /** `target`: an execution or flow id (both kinds looked up), a stream id, or null for every stream. */
-  | ({ command: 'verify'; target: VerifyTarget | null } & Reading);
+  | ({ command: 'verify'; target: VerifyTarget | null } & Reading)
+  /** `key`: a file with the audit log's verifier key; null: the key of the server's signing key file. */
+  | { command: 'audit-log'; key: string | null; json: boolean };
 
 export type VerifyTarget = { id: string } | { streamId: string };
 
@@ -35,17 +37,23 @@ Commands:
   verify <id>              check the hashes of one execution's or flow's events (or of a stream, by its id);
                            exits 1 when any event was changed, removed or reordered
   verify --all             the same for every stream
+  audit-log [--key <file>] check the whole signed audit log: every leaf against its event and every
+                           checkpoint against the leaves; exits 1 naming what was deleted, changed or cut
   help                     this text
 
 Options:
   --json                   one JSON object per line instead of one text line per event
   --as <userId>            only the streams that user may read, as the app would show them to them
   --all                    verify: every stream
+  --key <file>             audit-log: the log's public key (a verifier key, as GET /api/audit/public-key
+                           gives it); by default the one of the server's signing key (AUDIT_SIGNING_KEY,
+                           else DATA_DIR/audit-key)
   -h, --help               this text
 
 A text line reads: time  stream#position  type  actor=<userId>  command=<commandId>  summary.
 A verify line reads: verified|CHANGED  stream  events=<count>  head=<hash> | first-bad-position=<position>.
 verify needs the server's APP_SECRET (or DATA_DIR's app-secret file): the hashes are keyed with it.
+audit-log needs no secret: it trusts the public key only.
 The embedded PostgreSQL is owned by one process at a time: while the server runs on it, stop the server
 or point DATABASE_URL at the server's database.`;
 
@@ -76,7 +84,7 @@ function parsed<T>(schema: z.ZodType<T>, value: string | undefined, what: string
 
 /** Reads `process.argv.slice(2)`. */
 export function parseEventsArguments(argv: readonly string[]): EventsRequest {
-  let values: { json?: boolean; help?: boolean; as?: string; all?: boolean };
+  let values: { json?: boolean; help?: boolean; as?: string; all?: boolean; key?: string };
   let words: string[];
   try {
     ({ values, positionals: words } = parseArgs({
@@ -86,6 +94,7 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
         help: { type: 'boolean', short: 'h' },
         as: { type: 'string' },
         all: { type: 'boolean' },
+        key: { type: 'string' },
       },
       allowPositionals: true,
     }));
@@ -107,6 +116,9 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
   if (values.all && command !== 'verify') {
     throw new UsageError(`--all is for 'verify' only.\n\n${EVENTS_USAGE}`);
   }
+  if (values.key !== undefined && command !== 'audit-log') {
+    throw new UsageError(`--key is for 'audit-log' only.\n\n${EVENTS_USAGE}`);
+  }
   switch (command) {
     case undefined:
     case 'help':
@@ -126,6 +138,9 @@ export function parseEventsArguments(argv: readonly string[]): EventsRequest {
         : { streamId: parsed(streamId, argument, 'execution, flow or stream id') };
       return { command: 'verify', target, ...reading };
     }
+    case 'audit-log':
+      if (values.as !== undefined) throw new UsageError(`--as is not for 'audit-log'.\n\n${EVENTS_USAGE}`);
+      return { command: 'audit-log', key: values.key ?? null, json: reading.json };
     default:
       throw new UsageError(`Unknown command '${command}'.\n\n${EVENTS_USAGE}`);
   }

@@ -12,6 +12,7 @@ import {
 } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
 import type { Actor } from '../access';
+import { checkAuditLog, problemLine, readVerifierKey } from '../audit-log';
 import { type Aggregate, CommandHandler } from '../commands/command-handler';
 import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
@@ -223,7 +224,46 @@ async function verify(
   return broken === 0;
 }
 
+/**
+ * Checks the whole audit log against its checkpoints with the log's public key (no secret): prints each
+ * problem on a line, or what was verified. Answers whether it all held.
+ */
+async function auditLog(sql: Sql, keyFile: string | null, json: boolean): Promise<boolean> {
+  const config = parseEnvironment(process.env);
+  const file = keyFile ?? config.auditSigningKeyFile;
+  let key: string;
+  try {
+    key = await readVerifierKey(file);
+  } catch (error) {
+    throw new Refusal(`No audit log key in ${file}: ${(error as Error).message}`);
+  }
+  const check = await checkAuditLog(sql, key);
+  if (json) process.stdout.write(`${JSON.stringify(check)}\n`);
+  else {
+    for (const problem of check.problems) process.stdout.write(`${problemLine(problem)}\n`);
+    if (check.moreProblems > 0) process.stdout.write(`… and ${check.moreProblems} more\n`);
+    const latest = check.latest
+      ? `checkpoint ${check.latest.size} of ${check.latest.at}`
+      : 'no checkpoint yet';
+    console.error(
+      check.problems.length === 0
+        ? `audit log verified: ${check.leaves} leaves, ${check.checkpointsVerified} checkpoint(s) hold, latest ${latest}.`
+        : `audit log NOT verified: ${check.problems.length + check.moreProblems} problem(s); ${check.leaves} leaves, latest ${latest}.`,
+    );
+  }
+  return check.problems.length === 0;
+}
+
 async function run(request: Exclude<EventsRequest, { command: 'help' }>) {
+  if (request.command === 'audit-log') {
+    const database = await openLog();
+    try {
+      if (!(await auditLog(database.sql, request.key, request.json))) process.exitCode = 1;
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (request.command === 'verify' && !(await savedAppSecret(parseEnvironment(process.env)))) {
     throw new Refusal(
       "verify needs the server's APP_SECRET (or DATA_DIR's app-secret file): the events' hashes are keyed with it.",

@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from '../src/api/database/connection';
+import { TEST_APP_SECRET } from './support/database';
+import { runEvents } from './support/events-cli';
+import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
+
+/**
+ * The audit log catches what the per-stream hashes cannot: each test tampers with the database as someone
+ * with full access would (the APP_SECRET included, but not the audit log's signing key), then checks the
+ * whole log with `events -- audit-log`, which trusts the public key alone.
+ */
+describe('the audit log against tampering', () => {
+  let t: TestApp;
+  let alice: Client;
+
+  beforeEach(async () => {
+    t = await createTestApp();
+    alice = as(t.app, (await signUp(t.app, 'Alice')).cookie);
+  });
+  afterEach(() => t.close());
+
+  async function ranExecution() {
+    const { steps, executionId, run } = await teaFlowExecution(alice);
+    for (const step of steps) expect((await run(step.id)).statusCode).toBe(200);
+    return { executionId, streamId: `execution-${executionId}` };
+  }
+
+  /** Runs two executions and signs a checkpoint over them: what an auditor keeps a copy of. */
+  async function checkpointed() {
+    const first = await ranExecution();
+    const second = await ranExecution();
+    const checkpoint = await t.app.auditLog.checkpoint();
+    expect(checkpoint).not.toBeNull();
+    return { first, second, checkpoint: checkpoint! };
+  }
+
+  const keyFile = () => t.app.config.auditSigningKeyFile;
+  const auditLog = () => runEvents(t.db.url, ['audit-log'], { AUDIT_SIGNING_KEY: keyFile() });
+
+  /** The leaves of a stream, by index. */
+  async function leavesOf(streamId: string) {
+    const rows = await t.db.sql<{ index: number }[]>`
+      SELECT leaf_index::int AS index FROM audit_log_leaves WHERE stream_id = ${streamId} ORDER BY leaf_index`;
+    return rows.map((row) => row.index);
+  }
+
+  it('verifies an untouched log', async () => {
+    await checkpointed();
+    const result = await auditLog();
+    expect(result.stderr).toMatch(/audit log verified: \d+ leaves, 1 checkpoint\(s\) hold/);
+    expect(result.code).toBe(0);
+  });
+
+  it("names the leaf of an event whose data was changed, even after its stream's hashes were made again with the right APP_SECRET", async () => {
+    const { first } = await checkpointed();
+    const keyed = connect(t.db.url, { max: 1, appSecret: TEST_APP_SECRET });
+    try {
+      // The change and a stream whose hashes all check again: `verify` says verified.
+      await keyed`
+        UPDATE events SET data = jsonb_set(data, '{userInput}', '"black tea"')
+        WHERE stream_id = ${first.streamId} AND stream_position = 2`;
+      await rechain(keyed, first.streamId);
+    } finally {
+      await keyed.end();
+    }
+    expect((await alice.get(`/api/executions/${first.executionId}/verify`)).json()).toMatchObject({
+      verified: true,
+    });
+    const [leaf] = (await leavesOf(first.streamId)).slice(1);
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`leaf ${leaf}: ${first.streamId}#2 was changed after it was logged`);
+  });
+
+  it('names the leaves and the stream of an execution whose events were all deleted', async () => {
+    const { first } = await checkpointed();
+    const leaves = await leavesOf(first.streamId);
+    await t.db.sql`DELETE FROM events WHERE stream_id = ${first.streamId}`;
+    await t.db.sql`DELETE FROM streams WHERE stream_id = ${first.streamId}`;
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `leaves ${leaves[0]}-${leaves.at(-1)}: their events are missing (deleted) from ${first.streamId}`,
+    );
+  });
+
+  it('finds a cut tail even after a new event was appended in its place', async () => {
+    const { second } = await checkpointed();
+    const leaves = await leavesOf(second.streamId);
+    await t.db.sql`DELETE FROM events WHERE stream_id = ${second.streamId} AND stream_position = 6`;
+    await t.db.sql`UPDATE streams SET version = 5 WHERE stream_id = ${second.streamId}`;
+    // The server appends the next event at the freed position: the stream's own check finds nothing.
+    expect((await alice.post(`/api/executions/${second.executionId}/reset`)).statusCode).toBe(200);
+    await t.app.auditLog.checkpoint();
+    expect((await alice.get(`/api/executions/${second.executionId}/verify`)).json()).toMatchObject({
+      verified: true,
+    });
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `leaves ${leaves.at(-1)}-${leaves.at(-1)}: their events are missing (deleted) from ${second.streamId}`,
+    );
+  });
+
+  it('finds the log itself rewritten to match a changed event, by the signed checkpoint', async () => {
+    const { first, checkpoint } = await checkpointed();
+    await t.db.sql`
+      UPDATE events SET data = jsonb_set(data, '{userInput}', '"black tea"')
+      WHERE stream_id = ${first.streamId} AND stream_position = 2`;
+    // Everything after the change made again from the events: the leaves and the tree, but not the signature.
+    await t.db.sql`DELETE FROM audit_log_nodes`;
+    await t.db.sql`DELETE FROM audit_log_leaves`;
+    await t.app.auditLog.sequence();
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `checkpoint ${checkpoint.size}: the log no longer gives its signed tree head (rewritten)`,
+    );
+  });
+
+  it("finds the log's own tail cut, by a checkpoint over more leaves than it holds", async () => {
+    const { checkpoint } = await checkpointed();
+    await t.db.sql`DELETE FROM events WHERE global_position IN (
+      SELECT global_position FROM audit_log_leaves WHERE leaf_index >= ${checkpoint.size - 3})`;
+    await t.db.sql`DELETE FROM audit_log_leaves WHERE leaf_index >= ${checkpoint.size - 3}`;
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `checkpoint ${checkpoint.size} was signed over ${checkpoint.size} leaves, the log holds ${checkpoint.size - 3}: its tail was cut`,
+    );
+  });
+
+  it('finds a checkpoint whose signature was forged in the database', async () => {
+    const { checkpoint } = await checkpointed();
+    await t.db.sql`
+      UPDATE audit_checkpoints SET note = replace(note, ${`\n${checkpoint.size}\n`}, ${`\n${checkpoint.size - 1}\n`})`;
+    const result = await auditLog();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`checkpoint ${checkpoint.size}: its signature does not hold`);
+  });
+});
+
+/**
+ * Makes a stream's hashes again from its events as they now are, with the server's key: what someone holding
+ * APP_SECRET can do, so that the stream's own check passes.
+ */
+async function rechain(keyed: ReturnType<typeof connect>, streamId: string) {
+  const events = await keyed<{ position: number }[]>`
+    SELECT stream_position::int AS position FROM events WHERE stream_id = ${streamId} ORDER BY stream_position`;
+  for (const { position } of events) {
+    await keyed`
+      UPDATE events e SET hash = event_chain_hash(event_chain_key(),
+        (SELECT p.hash FROM events p WHERE p.stream_id = e.stream_id AND p.stream_position = e.stream_position - 1),
+        e.stream_id, e.stream_position, e.event_type, e.metadata, e.data)
+      WHERE e.stream_id = ${streamId} AND e.stream_position = ${position}`;
+  }
+}
