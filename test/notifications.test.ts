@@ -296,6 +296,39 @@ describe('webhooks', () => {
     }
   });
 
+  it('posts each signed checkpoint of the audit log to webhooks that ask for checkpoint.published', async () => {
+    const checkpoints = await receiver(() => checkpointSecret, { failFirst: false });
+    let checkpointSecret = '';
+    const app = await createTestApp(
+      { webhookHosts: [checkpoints.host], webhookRetryDelaySeconds: 1 },
+      offline,
+    );
+    try {
+      const { owner, workspace } = await ownerWithWorkspace(app);
+      const made = await owner.made(201, 'POST', `/api/workspaces/${workspace}/webhooks`, {
+        url: `http://${checkpoints.host}/checkpoints`,
+        events: ['checkpoint.published'],
+      });
+      checkpointSecret = made.secret;
+      await runInWorkspace(owner, workspace);
+      const checkpoint = await app.app.auditLog.checkpoint();
+      await vi.waitFor(() => expect(checkpoints.deliveries).toHaveLength(1), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      const [delivery] = checkpoints.deliveries;
+      expect(delivery!.valid).toBe(true);
+      expect(JSON.parse(delivery!.body)).toMatchObject({
+        type: 'checkpoint.published',
+        workspaceId: workspace,
+        data: { origin: 'workbench/audit-log', size: checkpoint!.size, note: checkpoint!.note },
+      });
+    } finally {
+      await app.close();
+      await checkpoints.close();
+    }
+  });
+
   it('refuses a host WEBHOOK_HOSTS does not allow, a wrong event type, and an eleventh webhook', async () => {
     const { owner, workspace } = await ownerWithWorkspace(t);
     const refused = await owner.call('POST', `/api/workspaces/${workspace}/webhooks`, {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { encodeBase64 } from '../../domain/audit/signed-note';
 import { AuditLog } from './checkpoints';
 import { loadAuditSigningKey } from './signing-key';
 
@@ -20,6 +21,15 @@ export default fp(
     const key = await loadAuditSigningKey(config.auditSigningKeyFile);
     const auditLog = new AuditLog(app.sql, key, {
       checkpointDir: config.checkpointDir,
+      onPublished: (checkpoint) =>
+        app.notifications.publishCheckpoint(app.sql, {
+          origin: key.name,
+          size: checkpoint.size,
+          rootHash: encodeBase64(checkpoint.rootHash),
+          at: checkpoint.at,
+          keyId: checkpoint.keyId,
+          note: checkpoint.note,
+        }),
       onError: (error, what) => app.log.warn({ err: error }, `audit log: ${what} failed; tried again later`),
     });
     app.decorate('auditLog', auditLog);
@@ -28,5 +38,5 @@ export default fp(
     auditLog.start(config.checkpointEverySeconds);
     app.addHook('onClose', () => auditLog.stop());
   },
-  { name: 'audit-log', decorators: { fastify: ['config', 'sql', 'followers'] } },
+  { name: 'audit-log', decorators: { fastify: ['config', 'sql', 'followers', 'notifications'] } },
 );

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TransactionSql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type { ExecutionEvent } from '../../domain/execution/types';
 import type { RecordedEvent, Statement } from '../../eventstore';
 import type { EventReaction, EventSource } from '../commands/command-handler';
@@ -17,6 +18,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'review.due',
   'review.escalated',
   'execution.completed',
+  'checkpoint.published',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -160,6 +162,35 @@ export class Notifications {
         ),
       ];
     });
+
+  /**
+   * A signed checkpoint of the audit log, to every webhook of any workspace that asks for
+   * `checkpoint.published`: a copy outside the database, at the receiver's. Its deliveries and job are
+   * written in one transaction, then tried like any event's.
+   */
+  async publishCheckpoint(
+    sql: Sql,
+    checkpoint: { origin: string; size: number; rootHash: string; at: string; keyId: string; note: string },
+  ) {
+    const hookEvent: WebhookEvent = {
+      eventId: randomUUID(),
+      type: 'checkpoint.published',
+      at: checkpoint.at,
+      workspaceId: null,
+      data: checkpoint,
+    };
+    const job: WebhookJob = { eventId: hookEvent.eventId };
+    await sql.begin((tx) => [
+      this.webhooks.deliveriesOf(tx, hookEvent),
+      JobQueue.statementOf(
+        tx,
+        this.queue.insertOf(
+          { name: WEBHOOK_QUEUE, data: job },
+          { id: hookEvent.eventId, ...this.webhookRetry },
+        ),
+      ),
+    ]);
+  }
 
   /**
    * Queues a mail now, outside any command (a review's notice, worked out after its event): `id` names it, so

@@ -27,12 +27,16 @@ export interface PendingDelivery {
   body: unknown;
 }
 
-/** An event as webhooks get it: `{id, type, at, workspaceId, data}`, the id being the delivery's. */
+/**
+ * An event as webhooks get it: `{id, type, at, workspaceId, data}`, the id being the delivery's. An event of
+ * one workspace goes to its webhooks; one of the whole service (workspaceId null: a checkpoint of the audit
+ * log) to every webhook that asks for it, each body naming the webhook's workspace.
+ */
 export interface WebhookEvent {
   eventId: string;
   type: string;
   at: string;
-  workspaceId: string;
+  workspaceId: string | null;
   data: unknown;
 }
 
@@ -89,18 +93,20 @@ export class WebhooksRepository {
   }
 
   /**
-   * In the command's transaction: a delivery of the event for each webhook of its workspace that wants its
-   * type, its body fixed now. Nothing when no webhook wants it.
+   * In the command's transaction: a delivery of the event for each webhook of its workspace (of every
+   * workspace, for an event of the whole service) that wants its type, its body fixed now. Nothing when no
+   * webhook wants it.
    */
   deliveriesOf(tx: TransactionSql, event: WebhookEvent): Statement {
+    const wanted = tx`h.events && ARRAY[${event.type}, '*']::text[]`;
     return tx`
       INSERT INTO webhook_deliveries (id, webhook_id, event_id, type, body)
       SELECT d.id, d.webhook_id, ${event.eventId}, ${event.type},
         jsonb_build_object('id', d.id, 'type', ${event.type}::text, 'at', ${event.at}::text,
-          'workspaceId', ${event.workspaceId}::text, 'data', ${tx.json((event.data ?? null) as never)}::jsonb)
+          'workspaceId', d.workspace_id::text, 'data', ${tx.json((event.data ?? null) as never)}::jsonb)
       FROM (
-        SELECT gen_random_uuid() AS id, h.id AS webhook_id FROM webhooks h
-        WHERE h.workspace_id = ${event.workspaceId} AND h.events && ARRAY[${event.type}, '*']::text[]
+        SELECT gen_random_uuid() AS id, h.id AS webhook_id, h.workspace_id FROM webhooks h
+        WHERE ${event.workspaceId === null ? wanted : tx`h.workspace_id = ${event.workspaceId} AND ${wanted}`}
       ) d
       ON CONFLICT (webhook_id, event_id) DO NOTHING`;
   }

@@ -402,7 +402,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /** @enum {string} */
-    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "*";
+    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "checkpoint.published" | "*";
     /**
      * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
      * @enum {string}
@@ -1448,7 +1448,7 @@ export interface components {
       status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
     };
     /** @enum {string} */
-    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "*";
+    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "checkpoint.published" | "*";
     Webhook: {
       /** Format: uuid */
       id: string;
