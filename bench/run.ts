@@ -8,6 +8,7 @@ import { connect } from '../src/api/database/connection';
 import { startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
 import { migrate } from '../src/api/database/migrate';
 import { benchAppend } from './append';
+import { benchAuditLog } from './audit-log';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, inTurn, measureCommands, measureRoundTrips, ROUNDS } from './commands';
 import { benchGrowth } from './growth';
@@ -37,7 +38,8 @@ const REBUILDS = 3;
 /**
  * `BENCH_ONLY=growth`: only the growth rows of step runs (a long execution against a new one); `lists`: only
  * those of Execute All and of lists' first pages; `scale`: only the rebuild of a million events and the
- * tokens of 200 runs streaming at once; `tokens`: only those tokens; without the rest.
+ * tokens of 200 runs streaming at once (and the audit log's rows); `tokens`: only those tokens; `audit`: only
+ * the audit log at a million events (its leaves, a checkpoint, proofs); without the rest.
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -189,6 +191,14 @@ async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   const rebuild = await benchRebuildAtScale(await databases.fresh());
   results.rebuildAtScale = rebuild.results;
   rows.push(...rebuild.rows);
+  await auditLogRows(databases);
+}
+
+/** The audit log at a million events: its leaves, a checkpoint, an inclusion and a consistency proof. */
+async function auditLogRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const audit = await benchAuditLog(await databases.fresh());
+  results.auditLog = audit.results;
+  rows.push(...audit.rows);
 }
 
 async function main() {
@@ -210,8 +220,14 @@ async function main() {
       await listGrowthRows(databases);
       return printRows(false);
     }
+    if (ONLY === 'audit') {
+      await auditLogRows(databases);
+      return printRows(false);
+    }
     if (ONLY !== undefined)
-      throw new Error(`BENCH_ONLY=${ONLY}: only 'growth', 'lists', 'scale' or 'tokens' can be run alone`);
+      throw new Error(
+        `BENCH_ONLY=${ONLY}: only 'growth', 'lists', 'scale', 'tokens' or 'audit' can be run alone`,
+      );
     // 1. Append throughput against raw inserts, same run, same connection count.
     const append = await benchAppend(await databases.fresh());
     results.append = append;
