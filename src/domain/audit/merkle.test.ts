@@ -5,12 +5,18 @@ import { describe, expect, it } from 'vitest';
 import {
   CompactTree,
   consistencyProof,
+  consistencyProofOf,
+  edgeOf,
   emptyRoot,
   type Hash,
   inclusionProof,
+  inclusionProofOf,
   leafHash,
   nodeHash,
   rootOf,
+  rootOfSize,
+  type SubtreeHashes,
+  subtreesAskedBy,
   verifyConsistency,
   verifyInclusion,
 } from './merkle';
@@ -424,5 +430,70 @@ describe('CompactTree', () => {
     leaf.fill(0);
     tree.edge[0]!.fill(0);
     expect(hex(tree.root())).toBe(hex(rootOf(leavesOf(1))));
+  });
+});
+
+describe('a tree kept as perfect subtrees (what a log stores)', () => {
+  /** The leaves of a tree of `size`, and every perfect subtree its appends completed, by level and index. */
+  function kept(size: number) {
+    const leaves = Array.from({ length: size }, (_, i) => leafHash(new TextEncoder().encode(`leaf ${i}`)));
+    const tree = new CompactTree();
+    const stored = new Map<string, Uint8Array>();
+    for (const [index, leaf] of leaves.entries()) {
+      stored.set(`0/${index}`, leaf);
+      for (const node of tree.append(leaf)) stored.set(`${node.level}/${node.index}`, node.hash);
+    }
+    const subtrees: SubtreeHashes = ({ level, index }) => {
+      const hash = stored.get(`${level}/${index}`);
+      if (!hash) throw new Error(`subtree ${level}/${index} was never completed`);
+      return hash;
+    };
+    return { leaves, tree, subtrees };
+  }
+
+  it('gives the same heads and proofs as the leaves themselves, at every earlier size', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 130 }), fc.nat(), fc.nat(), (size, a, b) => {
+        const { leaves, subtrees } = kept(size);
+        const n = 1 + (a % size);
+        const m = b % (n + 1);
+        const index = b % n;
+        const first = leaves.slice(0, n);
+        expect(bytesToHex(rootOfSize(n, subtrees))).toBe(bytesToHex(rootOf(first)));
+        expect(inclusionProofOf(index, n, subtrees).map(bytesToHex)).toEqual(
+          inclusionProof(first, index).map(bytesToHex),
+        );
+        expect(consistencyProofOf(m, n, subtrees).map(bytesToHex)).toEqual(
+          consistencyProof(first, m).map(bytesToHex),
+        );
+      }),
+    );
+  });
+
+  it('completes each perfect subtree once, when its last leaf arrives', () => {
+    const tree = new CompactTree();
+    const completed = Array.from({ length: 8 }, (_, i) =>
+      tree.append(leafHash(new Uint8Array([i]))).map(({ level, index }) => `${level}/${index}`),
+    );
+    expect(completed).toEqual([[], ['1/0'], [], ['1/1', '2/0'], [], ['1/2'], [], ['1/3', '2/1', '3/0']]);
+  });
+
+  it('names the subtrees a computation reads, so a log reads them in one go', () => {
+    expect(edgeOf(13)).toEqual([
+      { level: 3, index: 0 },
+      { level: 2, index: 2 },
+      { level: 0, index: 12 },
+    ]);
+    const forRoot = subtreesAskedBy((subtrees) => rootOfSize(13, subtrees));
+    expect(forRoot).toHaveLength(3);
+    expect(forRoot).toEqual(expect.arrayContaining(edgeOf(13)));
+    const asked = subtreesAskedBy((subtrees) => inclusionProofOf(5, 13, subtrees));
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        { level: 0, index: 4 },
+        { level: 1, index: 3 },
+        { level: 2, index: 0 },
+      ]),
+    );
   });
 });
