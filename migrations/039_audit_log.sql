@@ -15,6 +15,8 @@ CREATE TABLE audit_log_leaves (
 );
 
 CREATE INDEX audit_log_leaves_stream_idx ON audit_log_leaves (stream_id, stream_position);
+-- An event has one leaf at most, whatever happens to the sequencer's lock; and an event's leaf is found by it.
+CREATE UNIQUE INDEX audit_log_leaves_event_idx ON audit_log_leaves (global_position);
 
 -- The perfect subtrees above the leaves: node (level, node_index) covers leaves
 -- [node_index * 2^level, (node_index + 1) * 2^level). Written once, when its last leaf arrives.

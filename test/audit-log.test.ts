@@ -2,10 +2,19 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAuditLog } from '../src/api/audit-log';
 import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
 import { verifyConsistency, verifyInclusion } from '../src/domain/audit/merkle';
 import { decodeBase64, verifyCheckpoint } from '../src/domain/audit/signed-note';
-import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
+import {
+  anotherInstance,
+  as,
+  type Client,
+  createTestApp,
+  signUp,
+  type TestApp,
+  teaFlowExecution,
+} from './support/test-app';
 
 interface Bundle {
   format: string;
@@ -48,6 +57,51 @@ function provedEvents(bundle: Bundle): number {
   }
   return proved;
 }
+
+describe('two instances on one database', () => {
+  it('give every event one leaf in the log order, whichever sequences, and sign checkpoints that hold', async () => {
+    const t = await createTestApp();
+    const other = await anotherInstance(t.db.url);
+    try {
+      const users = [
+        as(t.app, (await signUp(t.app, 'Alice')).cookie),
+        as(other.app, (await signUp(other.app, 'Bob')).cookie),
+      ];
+      // Both instances append at once, and both sequence and sign checkpoints at once.
+      await Promise.all(
+        users.flatMap((user) =>
+          Array.from({ length: 3 }, async () => {
+            const { steps, run } = await teaFlowExecution(user);
+            for (const step of steps) expect((await run(step.id)).statusCode).toBe(200);
+            await Promise.all([t.app.auditLog.checkpoint(), other.app.auditLog.checkpoint()]);
+          }),
+        ),
+      );
+      await Promise.all([t.app.auditLog.checkpoint(), other.app.auditLog.checkpoint()]);
+      const [counts] = await t.db.sql<{ events: number; leaves: number; first: number; last: number }[]>`
+        SELECT (SELECT count(*)::int FROM events) AS events, count(*)::int AS leaves,
+          min(leaf_index)::int AS first, max(leaf_index)::int AS last
+        FROM audit_log_leaves`;
+      expect(counts).toEqual({
+        events: counts!.events,
+        leaves: counts!.events,
+        first: 0,
+        last: counts!.events - 1,
+      });
+      const check = await checkAuditLog(t.db.sql, t.app.auditLog.verifierKey);
+      expect(check.problems).toEqual([]);
+      expect(check.leaves).toBe(counts!.events);
+      const [signed] = await t.db.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM audit_checkpoints`;
+      expect(check.checkpointsVerified).toBe(signed!.count);
+      expect(signed!.count).toBeGreaterThan(0);
+      // Both instances sign with the one key file.
+      expect(other.app.auditLog.verifierKey).toBe(t.app.auditLog.verifierKey);
+    } finally {
+      await other.close();
+      await t.close();
+    }
+  });
+});
 
 describe('checkpoints on a timer', () => {
   it('signs one every CHECKPOINT_EVERY_SECONDS once the log grew', async () => {
