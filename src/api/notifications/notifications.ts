@@ -149,19 +149,23 @@ export class Notifications {
   readonly reaction: EventReaction = (tx, recorded, source) =>
     recorded.flatMap((event) => {
       const hookEvent = webhookEventOf(event, source);
-      if (hookEvent === null) return [];
-      const job: WebhookJob = { eventId: hookEvent.eventId };
-      return [
-        this.webhooks.deliveriesOf(tx, hookEvent),
-        JobQueue.statementOf(
-          tx,
-          this.queue.insertOf(
-            { name: WEBHOOK_QUEUE, data: job },
-            { id: hookEvent.eventId, ...this.webhookRetry },
-          ),
-        ),
-      ];
+      return hookEvent === null ? [] : this.webhookStatements(tx, hookEvent);
     });
+
+  /** In a transaction: the event's deliveries, and the one job that tries them. */
+  private webhookStatements(tx: TransactionSql, hookEvent: WebhookEvent): Statement[] {
+    const job: WebhookJob = { eventId: hookEvent.eventId };
+    return [
+      this.webhooks.deliveriesOf(tx, hookEvent),
+      JobQueue.statementOf(
+        tx,
+        this.queue.insertOf(
+          { name: WEBHOOK_QUEUE, data: job },
+          { id: hookEvent.eventId, ...this.webhookRetry },
+        ),
+      ),
+    ];
+  }
 
   /**
    * A signed checkpoint of the audit log, to every webhook of any workspace that asks for
