@@ -10,6 +10,26 @@ import { recordId } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
 import { auditCsv, auditEntries } from './audit-trail';
 
+/**
+ * The latest signed checkpoint of the audit log, as a record check tells it: filled by the checkpoint code
+ * (absent from a server without it).
+ */
+const recordCheckpoint = z
+  .object({
+    size: z.int().describe('How many leaves (events) the checkpointed log held'),
+    at: z.string().describe('When the checkpoint was signed (ISO 8601)'),
+    coversRecord: z.boolean().describe('Whether the checkpoint covers every event of this record'),
+    signatureVerified: z
+      .boolean()
+      .describe("Whether the checkpoint's Ed25519 signature checks with the server's public key"),
+  })
+  .meta({ id: 'RecordCheckpoint' });
+
+const checkpointField = recordCheckpoint
+  .nullable()
+  .optional()
+  .describe('The latest signed checkpoint of the audit log; null: none was made yet');
+
 export const recordCheckAnswer = z
   .union([
     z.object({
@@ -21,6 +41,7 @@ export const recordCheckAnswer = z
         .describe(
           "The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end",
         ),
+      checkpoint: checkpointField,
     }),
     z.object({
       verified: z.literal(false),
@@ -28,6 +49,7 @@ export const recordCheckAnswer = z
       firstBadPosition: z
         .int()
         .describe('The first position whose event was changed, removed, reordered or added from outside'),
+      checkpoint: checkpointField,
     }),
     z.object({
       verified: z.literal(false),
@@ -38,6 +60,7 @@ export const recordCheckAnswer = z
           "The server's APP_SECRET is not the one this database's records were made with (its key check failed): they cannot be checked, nor said to be changed",
         ),
       message: z.literal(KEY_MISMATCH_CHECK),
+      checkpoint: checkpointField,
     }),
   ])
   .describe("Whether a record's stored events are the ones the server appended, by their hashes")
