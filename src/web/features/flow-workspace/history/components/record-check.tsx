@@ -15,25 +15,31 @@ function CheckpointState({ checkpoint }: { checkpoint: RecordCheckpoint | null |
   const covers = checkpoint?.coversRecord === true;
   const signature = checkpoint?.signatureVerified ? t.signatureValid : t.signatureInvalid;
   return (
-    <span
-      className="text-slate-600"
-      data-testid="history-record-checkpoint"
-      data-covers={covers}
-      data-signature={checkpoint ? checkpoint.signatureVerified : undefined}
-    >
-      {covers && checkpoint
-        ? `${t.checkpoint(checkpoint.size, formatDateTime(checkpoint.at))} · `
-        : t.noCheckpoint}
-      {/* A latest checkpoint whose signature does not check is said, whether or not it covers the record. */}
-      {checkpoint && (covers || !checkpoint.signatureVerified) ? (
-        <span
-          className={checkpoint.signatureVerified ? 'text-emerald-700' : 'font-medium text-red-700'}
-          data-testid="history-record-signature"
-        >
-          {covers ? signature : ` · ${signature}`}
-        </span>
-      ) : null}
-    </span>
+    <>
+      {/* After the check's own words: one line reads "… · Checkpoint #n · time · signature". */}
+      <span aria-hidden className="-mx-1 text-slate-400">
+        ·
+      </span>
+      <span
+        className="text-slate-600"
+        data-testid="history-record-checkpoint"
+        data-covers={covers}
+        data-signature={checkpoint ? checkpoint.signatureVerified : undefined}
+      >
+        {covers && checkpoint
+          ? `${t.checkpoint(checkpoint.size, formatDateTime(checkpoint.at))} · `
+          : t.noCheckpoint}
+        {/* A latest checkpoint whose signature does not check is said, whether or not it covers the record. */}
+        {checkpoint && (covers || !checkpoint.signatureVerified) ? (
+          <span
+            className={checkpoint.signatureVerified ? 'text-emerald-700' : 'font-medium text-red-700'}
+            data-testid="history-record-signature"
+          >
+            {covers ? signature : ` · ${signature}`}
+          </span>
+        ) : null}
+      </span>
+    </>
   );
 }
 
