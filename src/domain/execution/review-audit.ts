@@ -180,21 +180,29 @@ function settled(audit: ReviewAudit, state: ExecutionState, now: string): Review
   };
 }
 
-/** The trail with the event at `position` as the last to change each review it changed (in the state or the trail). */
-const touched = (
+/**
+ * The trail with the event at `position` as the last to change each review it changed: in the trail (a step
+ * above made a new object of it) or in the state (evolve made a new object of it; an event that changes no
+ * review keeps the state's list as it was). Reviews are only ever appended, so both lists compare by index.
+ */
+function touched(
   audits: ReviewAudit[],
   was: ReviewAudit[],
   position: number,
   before: ExecutionState,
   after: ExecutionState,
-) =>
-  audits.map((audit) => {
-    const changed =
-      !was.includes(audit) ||
-      before.reviews.find((r) => r.id === audit.reviewId) !==
-        after.reviews.find((r) => r.id === audit.reviewId);
-    return changed && audit.lastPosition !== position ? { ...audit, lastPosition: position } : audit;
-  });
+): ReviewAudit[] {
+  const changedInState =
+    before.reviews === after.reviews
+      ? null
+      : new Set(after.reviews.filter((review, i) => before.reviews[i] !== review).map((review) => review.id));
+  if (changedInState === null && audits === was) return audits;
+  return audits.map((audit, i) =>
+    (audit !== was[i] || changedInState?.has(audit.reviewId)) && audit.lastPosition !== position
+      ? { ...audit, lastPosition: position }
+      : audit,
+  );
+}
 
 /**
  * Every review of an execution from its events, oldest first: what each decider saw is the reviewed results
