@@ -47,8 +47,9 @@ function TimelineEntry({
       ref={ref}
       className={cn(
         'rounded-lg border border-l-4 border-slate-200 transition-colors',
-        point.readable ? (tones[point.type] ?? 'border-l-slate-200') : 'border-l-red-600 border-dashed',
+        // Before the tone: an unproved entry keeps its left edge's colour (an unreadable one its red).
         verified ? '' : 'border-dashed border-red-300',
+        point.readable ? (tones[point.type] ?? 'border-l-slate-200') : 'border-l-red-600 border-dashed',
         selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : verified ? 'bg-white' : 'bg-red-50/40',
       )}
     >
