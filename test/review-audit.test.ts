@@ -81,6 +81,8 @@ describe("an execution's reviews for the auditor", () => {
         stepId: draft.id,
         requestedBy: { userId: owner.id, name: 'Owner' },
         requestedAt: expect.any(String),
+        requestedPosition: expect.any(Number),
+        verified: true,
         asked,
         dueAt: null,
         note: null,
@@ -90,6 +92,8 @@ describe("an execution's reviews for the auditor", () => {
         decisions: [
           {
             decision: 'rejected',
+            position: expect.any(Number),
+            verified: true,
             userId: bao.id,
             name: 'Bao',
             role: 'reviewer',
@@ -146,5 +150,70 @@ describe("an execution's reviews for the auditor", () => {
     expect(ok(await owner.client.get(`/api/executions/${execution.id}/reviews/audit`))).toEqual(audit);
     const outside = await stranger.client.get(`/api/executions/${execution.id}/reviews/audit`);
     expect(outside.statusCode, outside.body).toBe(404);
+  });
+});
+
+describe('reviews resting on a changed record', () => {
+  it('marks a decision recorded at or after the first changed event unverified, and the earlier ones verified', async () => {
+    const owner = await person('Owner2');
+    const ana = await person('Ana2');
+    const bao = await person('Bao2');
+    const { id: workspaceId } = ok(await owner.client.post('/api/workspaces', { name: 'Team 2' }), 201);
+    await join(owner, workspaceId, ana, 'reviewer');
+    await join(owner, workspaceId, bao, 'reviewer');
+    const flow = ok(
+      await owner.client.post('/api/flows', { name: 'Blog', description: 'Posts', workspaceId }),
+      201,
+    );
+    const draft = ok(
+      await owner.client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Draft',
+        order: 1,
+        systemPrompt: 'Write a short post about tea.',
+        review: { by: 'members', userIds: [ana.id, bao.id], approvals: 1 },
+      }),
+      201,
+    );
+    const execution = ok(await owner.client.post(`/api/flows/${flow.id}/execute`), 201);
+    const runStep = async () =>
+      ok(await owner.client.post(`/api/executions/${execution.id}/steps/${draft.id}/execute`, {}));
+    const first = await runStep();
+    ok(await bao.client.post(`/api/reviews/${first.execution.reviews[0].id}/reject`, { reason: 'Too long' }));
+    const second = await runStep();
+    const pending = second.execution.reviews.find((r: { status: string }) => r.status === 'pending');
+    ok(await ana.client.post(`/api/reviews/${pending.id}/approve`, { comment: 'Fine by me' }));
+
+    const before = ok(await owner.client.get(`/api/executions/${execution.id}/reviews/audit`));
+    expect(before.map((r: { verified: boolean }) => r.verified)).toEqual([true, true]);
+    const approval = before[1].decisions[0];
+    expect(approval).toMatchObject({ decision: 'approved', comment: 'Fine by me', verified: true });
+
+    // Ana's approval rewritten in the database, behind the server's back: still readable, no longer proved.
+    await t.db.sql`
+      UPDATE events SET data = jsonb_set(data, '{comment}', '"Forged"')
+      WHERE stream_id = ${`execution-${execution.id}`} AND stream_position = ${approval.position}`;
+    const check = ok(await owner.client.get(`/api/executions/${execution.id}/verify`));
+    expect(check).toMatchObject({ verified: false, firstBadPosition: approval.position });
+
+    const after = ok(await owner.client.get(`/api/executions/${execution.id}/reviews/audit`));
+    const [rejection, approvalReview] = after;
+    // Bao's rejection came before the change: it and its review are proved.
+    expect(rejection.verified).toBe(true);
+    expect(rejection.decisions).toEqual([
+      expect.objectContaining({ decision: 'rejected', reason: 'Too long', verified: true }),
+    ]);
+    expect(rejection.decisions[0].position).toBeLessThan(approval.position);
+    // Ana's is told as stored, and marked: nothing proves it.
+    expect(approvalReview.verified).toBe(false);
+    expect(approvalReview.requestedPosition).toBeLessThan(approval.position);
+    expect(approvalReview.decisions).toEqual([
+      expect.objectContaining({
+        decision: 'approved',
+        comment: 'Forged',
+        position: approval.position,
+        verified: false,
+      }),
+    ]);
   });
 });

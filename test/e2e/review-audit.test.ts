@@ -112,6 +112,29 @@ describe.skipIf(skipReason !== null)(
       expect(await seenIn(1)).toEqual([second.results[0].result]);
       expect(await seenIn(2)).toEqual(['Trà, ngắn gọn.', 'Trà, ngắn gọn.']);
       await screenshot(page, 'review-audit-02-seen');
+
+      // Ánh's last approval rewritten in the database: the section no longer tells it, nor the review, as fact.
+      const audit = await callApi(page, server.url, 'GET', `/api/executions/${execution.id}/reviews/audit`);
+      const forged = audit[2].decisions[1];
+      await env.database.sql`
+        UPDATE events SET data = jsonb_set(data, '{comment}', '"Đã sửa"')
+        WHERE stream_id = ${`execution-${execution.id}`} AND stream_position = ${forged.position}`;
+      await page.keyboard.press('Escape');
+      await page.getByTestId('history-dialog').waitFor({ state: 'detached' });
+      await page.getByTestId('open-history').click();
+      await section.waitFor();
+      const decisions = section.getByTestId('review-audit-decision');
+      await expect
+        .poll(() => decisions.evaluateAll((all) => all.map((d) => (d as HTMLElement).dataset.verified)))
+        .toEqual(['true', 'true', 'true', 'false']);
+      expect(await decisions.nth(3).getByTestId('review-audit-decision-unverified').textContent()).toBe(
+        'không xác minh được',
+      );
+      expect(await decisions.nth(2).getByTestId('review-audit-decision-unverified').count()).toBe(0);
+      expect(await reviews.nth(2).getByTestId('review-audit-unverified').count()).toBe(1);
+      expect(await reviews.nth(0).getByTestId('review-audit-unverified').count()).toBe(0);
+      await decisions.nth(3).scrollIntoViewIfNeeded();
+      await screenshot(page, 'review-audit-03-record-changed');
       await ana.api.dispose();
       await bao.api.dispose();
     });

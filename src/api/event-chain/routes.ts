@@ -11,22 +11,26 @@ import { recordId } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
 import { auditCsv, auditEntries } from './audit-trail';
 
-/** The latest signed checkpoint of the audit log, as a record's check shows it. */
-const checkpointCoverage = z
+/** The latest signed checkpoint of the audit log, as a record check tells it. */
+const recordCheckpoint = z
   .object({
-    size: z.int().describe('How many events of all records the log held'),
-    at: z.string().describe('When it was signed'),
-    coversRecord: z.boolean().describe('Every event of this record is in the log at that checkpoint'),
-    signatureVerified: z.boolean().describe("Its Ed25519 signature holds under the server's public key"),
+    size: z.int().describe('How many leaves (events) the checkpointed log held'),
+    at: z.string().describe('When the checkpoint was signed (ISO 8601)'),
+    coversRecord: z.boolean().describe('Whether the checkpoint covers every event of this record'),
+    signatureVerified: z
+      .boolean()
+      .describe("Whether the checkpoint's Ed25519 signature checks with the server's public key"),
   })
+  .meta({ id: 'RecordCheckpoint' });
+
+const checkpointField = recordCheckpoint
   .nullable()
   .optional()
-  .describe('The latest signed checkpoint of the audit log; null before the first');
+  .describe('The latest signed checkpoint of the audit log; null: none was made yet');
 
 export const recordCheckAnswer = z
   .union([
     z.object({
-      checkpoint: checkpointCoverage,
       verified: z.literal(true),
       events: z.int().describe('How many events the record holds'),
       head: z
@@ -35,17 +39,17 @@ export const recordCheckAnswer = z
         .describe(
           "The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end",
         ),
+      checkpoint: checkpointField,
     }),
     z.object({
-      checkpoint: checkpointCoverage,
       verified: z.literal(false),
       events: z.int().describe('How many events the record holds'),
       firstBadPosition: z
         .int()
         .describe('The first position whose event was changed, removed, reordered or added from outside'),
+      checkpoint: checkpointField,
     }),
     z.object({
-      checkpoint: checkpointCoverage,
       verified: z.literal(false),
       events: z.int().describe('How many events the record holds'),
       keyMismatch: z
@@ -54,6 +58,7 @@ export const recordCheckAnswer = z
           "The server's APP_SECRET is not the one this database's records were made with (its key check failed): they cannot be checked, nor said to be changed",
         ),
       message: z.literal(KEY_MISMATCH_CHECK),
+      checkpoint: checkpointField,
     }),
   ])
   .describe("Whether a record's stored events are the ones the server appended, by their hashes")

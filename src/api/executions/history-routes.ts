@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { decider } from '../../domain/execution/decider';
+import { markReviewAudits, type RecordTrust } from '../../domain/execution/record-trust';
 import { reviewAudit } from '../../domain/execution/review-audit';
 import { REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
 import { ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
@@ -67,6 +68,12 @@ const workspaceExecutionsPage = z.object({
 const namedPerson = z.object({ userId: recordId, name: z.string().nullable() });
 
 const decisionFields = {
+  position: z.int().describe('The stream position of the event that recorded the decision'),
+  verified: z
+    .boolean()
+    .describe(
+      "Whether the record check proves the decision: false when the event that recorded it, or the review request it answers, is at or after the record's first changed position, or the server's key does not match the record's",
+    ),
   userId: recordId,
   name: z.string().nullable(),
   role: z.enum(WORKSPACE_ROLES).nullable().describe('Their role in the workspace when they decided'),
@@ -88,6 +95,12 @@ const reviewAuditAnswer = z
     stepId: recordId,
     requestedBy: namedPerson,
     requestedAt: z.string(),
+    requestedPosition: z.int().describe('The stream position of the event that asked for the review'),
+    verified: z
+      .boolean()
+      .describe(
+        "Whether the record check proves the review as told: false when its request or any event that changed it (a decision, its due time, a hand-back, a withdrawal) is at or after the record's first changed position, or the server's key does not match the record's. Each decision says so for itself too",
+      ),
     asked: z.object({
       by: z.enum(['members', 'role']),
       members: z.array(namedPerson).describe('The people named; empty when a role was asked'),
@@ -201,7 +214,7 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: {
             description:
-              'Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)',
+              "Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify). Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)",
             content: { 'application/json': { schema: z.array(reviewAuditAnswer) } },
           },
         },
@@ -210,10 +223,20 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       await readableStream(id, userIdOf(request));
-      const { events } = await store.readStream(executionStreamId(id));
+      const streamId = executionStreamId(id);
+      const [{ events }, check] = await Promise.all([
+        store.readStream(streamId),
+        store.verifyStream(streamId),
+      ]);
       const unreadable = events.filter((event) => !isReadable(event)).map((event) => event.streamPosition);
       if (unreadable.length > 0) reply.header(reviewAuditsHeader, unreadable.join(','));
-      const audits = reviewAudit(readableExecutionEvents(events), new Date().toISOString());
+      const positions = events.filter(isReadable).map((event) => event.streamPosition);
+      // The stream was read above: a check that finds no stream (deleted between the two reads) proves nothing.
+      const trust: RecordTrust = check ?? { verified: false, firstBadPosition: 1 };
+      const audits = markReviewAudits(
+        reviewAudit(readableExecutionEvents(events), new Date().toISOString(), positions),
+        trust,
+      );
       const people = audits.flatMap((a) => [
         a.requestedBy,
         ...a.asked.userIds,
@@ -222,13 +245,22 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       const actor = await app.users.actors(people);
       const named = (userId: string) => ({ userId, name: actor(userId).name });
-      return audits.map(({ requestedBy, asked: { userIds, ...asked }, decisions, handedBack, ...audit }) => ({
-        ...audit,
-        handedBack: handedBack.map((h) => ({ ...h, name: actor(h.userId).name })),
-        requestedBy: named(requestedBy),
-        asked: { ...asked, members: userIds.map(named) },
-        decisions: decisions.map((decision) => ({ ...decision, name: actor(decision.userId).name })),
-      }));
+      return audits.map(
+        ({
+          requestedBy,
+          asked: { userIds, ...asked },
+          decisions,
+          handedBack,
+          lastPosition: _,
+          ...audit
+        }) => ({
+          ...audit,
+          handedBack: handedBack.map((h) => ({ ...h, name: actor(h.userId).name })),
+          requestedBy: named(requestedBy),
+          asked: { ...asked, members: userIds.map(named) },
+          decisions: decisions.map((decision) => ({ ...decision, name: actor(decision.userId).name })),
+        }),
+      );
     },
   );
 

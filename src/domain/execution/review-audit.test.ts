@@ -57,6 +57,9 @@ describe('the reviews an auditor reads', () => {
       stepId: draftStep.id,
       requestedBy: RUNNER,
       requestedAt: NOW,
+      // The request is the fourth event, and nothing changed the review since.
+      requestedPosition: 4,
+      lastPosition: 4,
       asked: { by: 'members', userIds: [ANA, BAO], role: null, approvalsNeeded: 2 },
       dueAt: null,
       note: 'Check the tone',
@@ -83,6 +86,7 @@ describe('the reviews an auditor reads', () => {
     expect(audit?.decisions).toEqual([
       {
         decision: 'approved',
+        position: 5,
         userId: ANA,
         role: 'editor',
         comment: 'Fine',
@@ -91,6 +95,7 @@ describe('the reviews an auditor reads', () => {
       },
       {
         decision: 'approved',
+        position: 7,
         userId: BAO,
         role: 'editor',
         comment: null,
@@ -100,6 +105,26 @@ describe('the reviews an auditor reads', () => {
     ]);
     // Waited from the request to the last approval needed, not to now.
     expect(audit).toMatchObject({ status: 'approved', decidedAt: hoursLater(4), waitedMs: 4 * HOUR });
+    // The edit between the approvals did not change the review; the last approval did.
+    expect(audit).toMatchObject({ requestedPosition: 4, lastPosition: 7 });
+  });
+
+  it('names events by the stream positions given: an unreadable one left out keeps its place', () => {
+    const events = [...ran, requested(), approved(ANA, hoursLater(1), 'Fine')];
+    // Position 4 was unreadable: the request is the fifth event of the stream, the approval the sixth.
+    const [audit] = reviewAudit(events, hoursLater(9), [1, 2, 3, 5, 6]);
+    expect(audit).toMatchObject({ requestedPosition: 5, lastPosition: 6 });
+    expect(audit?.decisions.map((d) => d.position)).toEqual([6]);
+  });
+
+  it('a review withdrawn later was last changed by the withdrawal', () => {
+    const events: ExecutionEvent[] = [
+      ...ran,
+      requested(),
+      { type: 'ReviewWithdrawn', data: { reviewId: 'review-1', at: hoursLater(1) } },
+    ];
+    const [audit] = reviewAudit(events, hoursLater(2));
+    expect(audit).toMatchObject({ status: 'withdrawn', requestedPosition: 4, lastPosition: 5 });
   });
 
   it('a rejection carries its reason and ends the wait', () => {

@@ -12,6 +12,8 @@ export interface SeenResult {
 }
 
 interface DecisionBase {
+  /** The stream position of the event that recorded it. */
+  position: number;
   userId: string;
   /** Their role in the execution's workspace when they decided. */
   role: Role | null;
@@ -30,6 +32,13 @@ export interface ReviewAudit {
   stepId: string;
   requestedBy: string;
   requestedAt: string;
+  /** The stream position of the event that asked for it. */
+  requestedPosition: number;
+  /**
+   * The stream position of the last event that changed it (its request, a decision, its due time, a hand-back,
+   * a withdrawal): what it is at the end rests on the events up to there.
+   */
+  lastPosition: number;
   asked: { by: 'members' | 'role'; userIds: string[]; role: ReviewRole | null; approvalsNeeded: number };
   dueAt: string | null;
   note: string | null;
@@ -72,6 +81,7 @@ const withDecision = (audits: ReviewAudit[], reviewId: string, decision: ReviewD
 function auditStep(
   audits: ReviewAudit[],
   event: ExecutionEvent,
+  position: number,
   before: ExecutionState,
   after: ExecutionState,
 ) {
@@ -84,6 +94,8 @@ function auditStep(
         stepId: data.stepId,
         requestedBy: data.requestedBy,
         requestedAt: data.at,
+        requestedPosition: position,
+        lastPosition: position,
         asked: { by: data.by, userIds: [...data.userIds], role: data.role, approvalsNeeded: data.approvals },
         dueAt: data.dueAt,
         note: data.note,
@@ -111,7 +123,15 @@ function auditStep(
       )
         return audits;
       const seen = seenIn(before, was);
-      return withDecision(audits, reviewId, { decision: 'approved', userId, role, comment, at, seen });
+      return withDecision(audits, reviewId, {
+        decision: 'approved',
+        position,
+        userId,
+        role,
+        comment,
+        at,
+        seen,
+      });
     }
 
     case 'ReviewRejected': {
@@ -119,7 +139,15 @@ function auditStep(
       const was = before.reviews.find((r) => r.id === reviewId);
       if (was?.status !== 'pending') return audits;
       const seen = seenIn(before, was);
-      return withDecision(audits, reviewId, { decision: 'rejected', userId, role, reason, at, seen });
+      return withDecision(audits, reviewId, {
+        decision: 'rejected',
+        position,
+        userId,
+        role,
+        reason,
+        at,
+        seen,
+      });
     }
 
     case 'ReviewHandedBack': {
@@ -153,15 +181,46 @@ function settled(audit: ReviewAudit, state: ExecutionState, now: string): Review
 }
 
 /**
+ * The trail with the event at `position` as the last to change each review it changed: in the trail (a step
+ * above made a new object of it) or in the state (evolve made a new object of it; an event that changes no
+ * review keeps the state's list as it was). Reviews are only ever appended, so both lists compare by index.
+ */
+function touched(
+  audits: ReviewAudit[],
+  was: ReviewAudit[],
+  position: number,
+  before: ExecutionState,
+  after: ExecutionState,
+): ReviewAudit[] {
+  const changedInState =
+    before.reviews === after.reviews
+      ? null
+      : new Set(after.reviews.filter((review, i) => before.reviews[i] !== review).map((review) => review.id));
+  if (changedInState === null && audits === was) return audits;
+  return audits.map((audit, i) =>
+    (audit !== was[i] || changedInState?.has(audit.reviewId)) && audit.lastPosition !== position
+      ? { ...audit, lastPosition: position }
+      : audit,
+  );
+}
+
+/**
  * Every review of an execution from its events, oldest first: what each decider saw is the reviewed results
  * folded up to their decision, so a text edited before it reads as edited. `now` ends the wait of a review
- * still pending.
+ * still pending. `positions` are the events' stream positions (1, 2, 3… when not given: an unreadable event
+ * left out of `events` keeps its place in them), by which each decision and review names its events.
  */
-export function reviewAudit(events: readonly ExecutionEvent[], now: string): ReviewAudit[] {
+export function reviewAudit(
+  events: readonly ExecutionEvent[],
+  now: string,
+  positions: readonly number[] = events.map((_, i) => i + 1),
+): ReviewAudit[] {
   const trail = events.reduce<Trail>(
-    ({ state, audits }, event) => {
+    ({ state, audits }, event, i) => {
+      const position = positions[i] ?? i + 1;
       const after = decider.evolve(state, event);
-      return { state: after, audits: auditStep(audits, event, state, after) };
+      const stepped = auditStep(audits, event, position, state, after);
+      return { state: after, audits: touched(stepped, audits, position, state, after) };
     },
     { state: decider.initialState(), audits: [] },
   );

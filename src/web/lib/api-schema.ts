@@ -1211,6 +1211,10 @@ export interface components {
         name: string | null;
       };
       requestedAt: string;
+      /** @description The stream position of the event that asked for the review */
+      requestedPosition: number;
+      /** @description Whether the record check proves the review as told: false when its request or any event that changed it (a decision, its due time, a hand-back, a withdrawal) is at or after the record's first changed position, or the server's key does not match the record's. Each decision says so for itself too */
+      verified: boolean;
       asked: {
         /** @enum {string} */
         by: "members" | "role";
@@ -1229,6 +1233,10 @@ export interface components {
           /** @constant */
           decision: "approved";
           comment: string | null;
+          /** @description The stream position of the event that recorded the decision */
+          position: number;
+          /** @description Whether the record check proves the decision: false when the event that recorded it, or the review request it answers, is at or after the record's first changed position, or the server's key does not match the record's */
+          verified: boolean;
           /** Format: uuid */
           userId: string;
           name: string | null;
@@ -1247,6 +1255,10 @@ export interface components {
           /** @constant */
           decision: "rejected";
           reason: string;
+          /** @description The stream position of the event that recorded the decision */
+          position: number;
+          /** @description Whether the record check proves the decision: false when the event that recorded it, or the review request it answers, is at or after the record's first changed position, or the server's key does not match the record's */
+          verified: boolean;
           /** Format: uuid */
           userId: string;
           name: string | null;
@@ -1285,53 +1297,24 @@ export interface components {
     };
     /** @description Whether a record's stored events are the ones the server appended, by their hashes */
     RecordCheck: ({
-      /** @description The latest signed checkpoint of the audit log; null before the first */
-      checkpoint?: {
-        /** @description How many events of all records the log held */
-        size: number;
-        /** @description When it was signed */
-        at: string;
-        /** @description Every event of this record is in the log at that checkpoint */
-        coversRecord: boolean;
-        /** @description Its Ed25519 signature holds under the server's public key */
-        signatureVerified: boolean;
-      } | null;
       /** @constant */
       verified: true;
       /** @description How many events the record holds */
       events: number;
       /** @description The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end */
       head: string | null;
+      /** @description The latest signed checkpoint of the audit log; null: none was made yet */
+      checkpoint?: components["schemas"]["RecordCheckpoint"] | null;
     }) | ({
-      /** @description The latest signed checkpoint of the audit log; null before the first */
-      checkpoint?: {
-        /** @description How many events of all records the log held */
-        size: number;
-        /** @description When it was signed */
-        at: string;
-        /** @description Every event of this record is in the log at that checkpoint */
-        coversRecord: boolean;
-        /** @description Its Ed25519 signature holds under the server's public key */
-        signatureVerified: boolean;
-      } | null;
       /** @constant */
       verified: false;
       /** @description How many events the record holds */
       events: number;
       /** @description The first position whose event was changed, removed, reordered or added from outside */
       firstBadPosition: number;
+      /** @description The latest signed checkpoint of the audit log; null: none was made yet */
+      checkpoint?: components["schemas"]["RecordCheckpoint"] | null;
     }) | ({
-      /** @description The latest signed checkpoint of the audit log; null before the first */
-      checkpoint?: {
-        /** @description How many events of all records the log held */
-        size: number;
-        /** @description When it was signed */
-        at: string;
-        /** @description Every event of this record is in the log at that checkpoint */
-        coversRecord: boolean;
-        /** @description Its Ed25519 signature holds under the server's public key */
-        signatureVerified: boolean;
-      } | null;
       /** @constant */
       verified: false;
       /** @description How many events the record holds */
@@ -1343,6 +1326,8 @@ export interface components {
       keyMismatch: true;
       /** @constant */
       message: "the key does not match this database's records";
+      /** @description The latest signed checkpoint of the audit log; null: none was made yet */
+      checkpoint?: components["schemas"]["RecordCheckpoint"] | null;
     });
     AuditEntry: {
       position: number;
@@ -1663,6 +1648,16 @@ export interface components {
           proof: string[];
         }[];
       streams: components["schemas"]["AuditProvedStream"][];
+    };
+    RecordCheckpoint: {
+      /** @description How many leaves (events) the checkpointed log held */
+      size: number;
+      /** @description When the checkpoint was signed (ISO 8601) */
+      at: string;
+      /** @description Whether the checkpoint covers every event of this record */
+      coversRecord: boolean;
+      /** @description Whether the checkpoint's Ed25519 signature checks with the server's public key */
+      signatureVerified: boolean;
     };
     AuditPublicKey: {
       origin: string;
@@ -3031,7 +3026,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Each review, folded from the readable events. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
+      /** @description Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify). Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
       200: {
         content: {
           "application/json": components["schemas"]["ReviewAudit"][];

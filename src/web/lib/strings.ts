@@ -166,6 +166,17 @@ export const history = {
   recordChanged: (position: number) =>
     `Record đã bị thay đổi ở vị trí ${position}: dữ liệu đã bị sửa, xóa hoặc đổi thứ tự bên ngoài ứng dụng`,
   keyMismatch: 'Không xác minh được: APP_SECRET của server không khớp với các record của database này',
+  /** The mark of an event, a decision or a state that the record check does not prove. */
+  unverified: 'không xác minh được',
+  unverifiedEntry: (firstBadPosition: number | null) =>
+    firstBadPosition === null
+      ? 'APP_SECRET của server không khớp với record, nên không sự kiện nào kiểm tra được; nội dung dưới đây có thể không đúng sự thật'
+      : `record đã bị thay đổi ở vị trí ${firstBadPosition}, nên sự kiện này trở đi không còn được hash chứng minh; nội dung có thể không đúng sự thật`,
+  unverifiedState: 'execution tại thời điểm này được tính từ các sự kiện không xác minh được',
+  checkpoint: (size: number, at: string) => `Checkpoint #${size} · ${at}`,
+  signatureValid: 'chữ ký hợp lệ',
+  signatureInvalid: 'chữ ký không hợp lệ',
+  noCheckpoint: 'chưa có checkpoint nào bao gồm bản ghi này',
   auditFile: 'Audit file:',
   unreadable: 'Sự kiện không đọc được',
   unreadableDetail: (type: string, raw: string) =>
@@ -215,6 +226,9 @@ export const history = {
     waited: (ms: number, pending: boolean) =>
       pending ? `Đã chờ ${waitedFor(ms)}, vẫn đang chờ` : `Chờ ${waitedFor(ms)} đến quyết định cuối`,
     noDecision: 'Chưa ai quyết định',
+    unverifiedDecision:
+      'quyết định này nằm trong phần record đã bị thay đổi (hoặc không kiểm tra được), nên không được coi là sự thật',
+    unverifiedReview: 'review này dựa trên sự kiện không xác minh được: status có thể không đúng',
     approved: 'Approve',
     rejected: 'Reject',
     decidedBy: (actor: string, role: string | null, at: string) =>

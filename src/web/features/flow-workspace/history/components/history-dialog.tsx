@@ -8,11 +8,13 @@ import { itemsOf, useReadUntil } from '@/lib/paged-list';
 import { history as t, toasts } from '@/lib/strings';
 import { useExecutionHistory } from '../api/get-execution-history';
 import { useFlowExecutions } from '../api/get-flow-executions';
+import { isVerified, unverifiedOf, useExecutionCheck } from '../api/verify-execution';
 import { auditTrailOf, flowVersionAt, historyPointsOf } from './history-points';
 import { HistoryStateView } from './history-state-view';
 import { HistoryTimeline } from './history-timeline';
 import { RecordCheck } from './record-check';
 import { ReviewAuditSection } from './review-audit';
+import { UnverifiedMark } from './unverified-mark';
 
 const selectClasses =
   'h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200';
@@ -43,6 +45,8 @@ function ExecutionHistory({
     return fetchNextPage();
   }, [fetchNextPage, points.length]);
   const trail = useMemo(() => auditTrailOf(events ?? [], position), [events, position]);
+  // The same check as the banner's (one request): from its first changed position on, nothing reads as fact.
+  const unverified = unverifiedOf(useExecutionCheck(executionId).data);
 
   if (isLoading) return <p className="text-sm text-slate-500">{t.loading}</p>;
   if (error) return <p className="text-sm text-red-600">{messageOf(error, t.loadFailed)}</p>;
@@ -57,6 +61,7 @@ function ExecutionHistory({
           points={points}
           flowId={flowId}
           position={position}
+          unverified={unverified}
           onPositionChange={(next) => setChosen(next >= points.length ? null : next)}
           more={
             log.hasNextPage ? (
@@ -69,13 +74,24 @@ function ExecutionHistory({
             ) : null
           }
         />
-        <div className="min-h-0 overflow-y-auto rounded-lg bg-slate-50 p-3" data-testid="history-state-pane">
+        <div
+          className={`min-h-0 overflow-y-auto rounded-lg p-3 ${
+            isVerified(unverified, position)
+              ? 'bg-slate-50'
+              : 'border border-dashed border-red-300 bg-red-50/40'
+          }`}
+          data-testid="history-state-pane"
+          data-verified={isVerified(unverified, position)}
+        >
           <p className="mb-3 text-sm text-slate-700" data-testid="history-selected-title">
             <span className="font-medium">{point.text.title}</span>
             <span className="text-slate-500">
               {' · '}
               {formatDateTime(point.at)}
             </span>
+            {isVerified(unverified, position) ? null : (
+              <UnverifiedMark why={t.unverifiedState} className="ml-2" testId="history-state-unverified" />
+            )}
           </p>
           <HistoryStateView
             state={point.state}

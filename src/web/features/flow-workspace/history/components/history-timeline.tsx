@@ -6,7 +6,9 @@ import { FlowVersionLink } from '@/features/flow-workspace/versions/components/f
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format-date';
 import { history as t } from '@/lib/strings';
+import { isVerified, type Unverified } from '../api/verify-execution';
 import type { HistoryPoint } from './history-points';
+import { UnverifiedMark } from './unverified-mark';
 
 /** Events that change what was produced or what is carried on stand out from the bookkeeping ones. */
 const tones: Partial<Record<string, string>> = {
@@ -18,17 +20,24 @@ const tones: Partial<Record<string, string>> = {
   ExecutionStopped: 'border-l-slate-500',
 };
 
+/** What an event not proved by the record check looks like: struck through, so it does not read as fact. */
+const unprovedText = 'text-slate-500 line-through decoration-red-400';
+
 function TimelineEntry({
   point,
   flowId,
   selected,
   onSelect,
+  unverifiedWhy,
 }: {
   point: HistoryPoint;
   flowId: string;
   selected: boolean;
   onSelect: () => void;
+  /** Why the record check does not prove this event; null when it does. */
+  unverifiedWhy: string | null;
 }) {
+  const verified = unverifiedWhy === null;
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
@@ -38,8 +47,10 @@ function TimelineEntry({
       ref={ref}
       className={cn(
         'rounded-lg border border-l-4 border-slate-200 transition-colors',
+        // Before the tone: an unproved entry keeps its left edge's colour (an unreadable one its red).
+        verified ? '' : 'border-dashed border-red-300',
         point.readable ? (tones[point.type] ?? 'border-l-slate-200') : 'border-l-red-600 border-dashed',
-        selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : 'bg-white',
+        selected ? 'bg-indigo-50 ring-2 ring-indigo-300' : verified ? 'bg-white' : 'bg-red-50/40',
       )}
     >
       <button
@@ -51,23 +62,42 @@ function TimelineEntry({
         data-position={point.position}
         data-type={point.type}
         data-readable={point.readable}
+        data-verified={verified}
         data-selected={selected}
       >
         <div className="flex items-baseline gap-2">
           <span className="shrink-0 font-mono text-xs text-slate-500">#{point.position}</span>
           <span
-            className={cn('text-sm font-medium', point.readable ? 'text-slate-900' : 'text-red-700')}
+            className={cn(
+              'text-sm font-medium',
+              point.readable ? 'text-slate-900' : 'text-red-700',
+              verified ? '' : unprovedText,
+            )}
             data-testid="history-entry-title"
           >
             {point.text.title}
           </span>
+          {verified ? null : (
+            <UnverifiedMark
+              why={unverifiedWhy}
+              className="ml-auto self-center"
+              testId="history-entry-unverified"
+            />
+          )}
         </div>
         {point.text.detail ? (
-          <p className="mt-1 text-xs text-slate-600" data-testid="history-entry-detail">
+          <p
+            className={cn('mt-1 text-xs text-slate-600', verified ? '' : unprovedText)}
+            data-testid="history-entry-detail"
+          >
             {point.text.detail}
           </p>
         ) : null}
-        {point.text.diff ? <HistoryDiff parts={point.text.diff} /> : null}
+        {point.text.diff ? (
+          <div className={verified ? undefined : 'line-through decoration-red-400'}>
+            <HistoryDiff parts={point.text.diff} />
+          </div>
+        ) : null}
         <p className="mt-1 text-xs text-slate-500">
           {formatDateTime(point.at)}
           {point.actor ? ` · ${point.actor}` : ''}
@@ -90,8 +120,11 @@ export function HistoryTimeline({
   position,
   onPositionChange,
   more,
+  unverified = null,
 }: {
   points: HistoryPoint[];
+  /** From where on the record check does not prove the events; null: it proves them all (or is not known). */
+  unverified?: Unverified | null;
   /** The end of the entries while later pages of the log are to be read. */
   more?: ReactNode;
   /** The flow the execution ran, whose versions the entries link to. */
@@ -150,6 +183,7 @@ export function HistoryTimeline({
             flowId={flowId}
             selected={point.position === position}
             onSelect={() => onPositionChange(point.position)}
+            unverifiedWhy={isVerified(unverified, point.position) ? null : (unverified?.why ?? null)}
           />
         ))}
         {more ? <li className="list-none">{more}</li> : null}

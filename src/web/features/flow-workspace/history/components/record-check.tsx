@@ -1,9 +1,47 @@
 import { messageOf } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format-date';
 import { history as t } from '@/lib/strings';
-import { auditFileUrl, useExecutionCheck } from '../api/verify-execution';
+import { auditFileUrl, type RecordCheckpoint, useExecutionCheck } from '../api/verify-execution';
 
 /** The hash's first characters: enough to compare by eye with a copy kept elsewhere. */
 const SHORT_HASH = 12;
+
+/**
+ * The latest signed checkpoint as far as this record goes: which one covers it and whether its signature checks,
+ * or that none covers it yet. Nothing from a server that makes no checkpoints (the field is absent).
+ */
+function CheckpointState({ checkpoint }: { checkpoint: RecordCheckpoint | null | undefined }) {
+  if (checkpoint === undefined) return null;
+  const covers = checkpoint?.coversRecord === true;
+  const signature = checkpoint?.signatureVerified ? t.signatureValid : t.signatureInvalid;
+  return (
+    <>
+      {/* After the check's own words: one line reads "… · Checkpoint #n · time · signature". */}
+      <span aria-hidden className="-mx-1 text-slate-400">
+        ·
+      </span>
+      <span
+        className="text-slate-600"
+        data-testid="history-record-checkpoint"
+        data-covers={covers}
+        data-signature={checkpoint ? checkpoint.signatureVerified : undefined}
+      >
+        {covers && checkpoint
+          ? `${t.checkpoint(checkpoint.size, formatDateTime(checkpoint.at))} · `
+          : t.noCheckpoint}
+        {/* A latest checkpoint whose signature does not check is said, whether or not it covers the record. */}
+        {checkpoint && (covers || !checkpoint.signatureVerified) ? (
+          <span
+            className={checkpoint.signatureVerified ? 'text-emerald-700' : 'font-medium text-red-700'}
+            data-testid="history-record-signature"
+          >
+            {covers ? signature : ` · ${signature}`}
+          </span>
+        ) : null}
+      </span>
+    </>
+  );
+}
 
 /**
  * Whether the execution's record is the one the server appended (its events' hashes check), with the hash of
@@ -44,6 +82,7 @@ export function RecordCheck({ executionId }: { executionId: string }) {
           {t.recordChanged(check.firstBadPosition)}
         </span>
       )}
+      {check ? <CheckpointState checkpoint={check.checkpoint} /> : null}
       <span className="ml-auto flex items-center gap-2 text-slate-600">
         {t.auditFile}
         <a

@@ -4,6 +4,7 @@ import { formatDateTime } from '@/lib/format-date';
 import { history } from '@/lib/strings';
 import type { StepSnapshot } from '../../../../../domain/flow';
 import { type ReviewAudit, type ReviewDecision, useReviewAudit } from '../api/get-review-audit';
+import { UnverifiedMark } from './unverified-mark';
 
 const t = history.reviews;
 
@@ -46,19 +47,40 @@ function SeenResults({ seen }: { seen: ReviewDecision['seen'] }) {
   );
 }
 
+/** Struck through: what the record check does not prove is not told as fact. */
+const unproved = 'line-through decoration-red-400';
+
 function Decision({ decision }: { decision: ReviewDecision }) {
   const approved = decision.decision === 'approved';
   const text = decision.decision === 'approved' ? decision.comment : decision.reason;
+  // Only a false says it is not proved: an answer without the field (an older server) is told as before.
+  const verified = decision.verified !== false;
   return (
-    <li className="border-l-2 border-slate-200 pl-3" data-testid="review-audit-decision">
+    <li
+      className={`border-l-2 pl-3 ${verified ? 'border-slate-200' : 'border-dashed border-red-300'}`}
+      data-testid="review-audit-decision"
+      data-verified={verified}
+    >
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <Badge tone={approved ? 'green' : 'red'}>{approved ? t.approved : t.rejected}</Badge>
-        <span className="text-slate-700">
+        <Badge
+          tone={verified ? (approved ? 'green' : 'red') : 'outline'}
+          className={verified ? undefined : unproved}
+          data-testid="review-audit-decision-badge"
+        >
+          {approved ? t.approved : t.rejected}
+        </Badge>
+        {verified ? null : (
+          <UnverifiedMark why={t.unverifiedDecision} testId="review-audit-decision-unverified" />
+        )}
+        <span className={verified ? 'text-slate-700' : `text-slate-500 ${unproved}`}>
           {t.decidedBy(nameOf(decision), decision.role, formatDateTime(decision.at))}
         </span>
       </p>
       {text ? (
-        <p className="mt-1 text-sm text-slate-800" data-testid="review-audit-text">
+        <p
+          className={`mt-1 text-sm ${verified ? 'text-slate-800' : `text-slate-500 ${unproved}`}`}
+          data-testid="review-audit-text"
+        >
           <span className="text-slate-500">{approved ? t.comment : t.reason}: </span>
           {text}
         </p>
@@ -71,15 +93,25 @@ function Decision({ decision }: { decision: ReviewDecision }) {
 function ReviewItem({ review, steps }: { review: ReviewAudit; steps: StepSnapshot[] }) {
   const step = steps.find((s) => s.id === review.stepId);
   const pending = review.status === 'pending';
+  const verified = review.verified !== false;
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-3" data-testid="review-audit">
+    <li
+      className={`rounded-lg border p-3 ${verified ? 'border-slate-200 bg-white' : 'border-dashed border-red-300 bg-red-50/40'}`}
+      data-testid="review-audit"
+      data-verified={verified}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium text-slate-900">
           {history.words.step(step?.order ?? 0, step?.name ?? null)}
         </span>
-        <Badge tone={STATUS_TONE[review.status]} data-testid="review-audit-status">
+        <Badge
+          tone={verified ? STATUS_TONE[review.status] : 'outline'}
+          className={verified ? undefined : unproved}
+          data-testid="review-audit-status"
+        >
           {t.status[review.status]}
         </Badge>
+        {verified ? null : <UnverifiedMark why={t.unverifiedReview} testId="review-audit-unverified" />}
         {review.waitedMs !== null ? (
           <span className="text-xs text-slate-500" data-testid="review-audit-waited">
             {t.waited(review.waitedMs, pending)}
