@@ -178,6 +178,10 @@ export const history = {
   signatureInvalid: 'chữ ký không hợp lệ',
   noCheckpoint: 'chưa có checkpoint nào bao gồm bản ghi này',
   auditFile: 'Audit file:',
+  auditBundle: 'Bundle',
+  auditBundleTitle:
+    'Audit bundle: các sự kiện cùng proof trong audit log đã ký, để kiểm tra offline không cần server',
+  auditVerifier: 'Kiểm tra bundle',
   unreadable: 'Sự kiện không đọc được',
   unreadableDetail: (type: string, raw: string) =>
     `Dữ liệu đã bị sửa bên ngoài ứng dụng, không còn đúng dạng của sự kiện; execution tại đây bỏ qua nó. Loại: ${type}. Dữ liệu: ${raw}`,

@@ -22,7 +22,7 @@ export function useExecutionCheck(executionId: string) {
 }
 
 /** Where an execution's audit file downloads from, in one of its formats. */
-export const auditFileUrl = (executionId: string, format: 'json' | 'csv') =>
+export const auditFileUrl = (executionId: string, format: 'json' | 'csv' | 'bundle') =>
   `/api/executions/${encodeURIComponent(executionId)}/audit?format=${format}`;
 
 /** The latest signed checkpoint as the check tells it; absent from a server that makes none. */
@@ -48,3 +48,6 @@ export function unverifiedOf(check: RecordCheck | undefined): Unverified | null 
 /** Whether the event at `position` is proved by the check. */
 export const isVerified = (unverified: Unverified | null, position: number) =>
   unverified === null || position < unverified.from;
+
+/** The offline verifier of audit bundles: one page that checks a bundle in the browser, with no server. */
+export const AUDIT_VERIFIER_URL = '/audit-verify.html';

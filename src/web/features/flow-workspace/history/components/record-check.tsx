@@ -1,7 +1,12 @@
 import { messageOf } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format-date';
 import { history as t } from '@/lib/strings';
-import { auditFileUrl, type RecordCheckpoint, useExecutionCheck } from '../api/verify-execution';
+import {
+  AUDIT_VERIFIER_URL,
+  auditFileUrl,
+  type RecordCheckpoint,
+  useExecutionCheck,
+} from '../api/verify-execution';
 
 /** The hash's first characters: enough to compare by eye with a copy kept elsewhere. */
 const SHORT_HASH = 12;
@@ -100,6 +105,24 @@ export function RecordCheck({ executionId }: { executionId: string }) {
           data-testid="history-audit-csv"
         >
           CSV
+        </a>
+        <a
+          href={auditFileUrl(executionId, 'bundle')}
+          download
+          className="text-indigo-700 underline hover:text-indigo-900"
+          title={t.auditBundleTitle}
+          data-testid="history-audit-bundle"
+        >
+          {t.auditBundle}
+        </a>
+        <a
+          href={AUDIT_VERIFIER_URL}
+          target="_blank"
+          rel="noopener"
+          className="text-indigo-700 underline hover:text-indigo-900"
+          data-testid="history-audit-verifier"
+        >
+          {t.auditVerifier}
         </a>
       </span>
     </div>
