@@ -12,7 +12,7 @@ import {
   subtreesAskedBy,
 } from '../../domain/audit/merkle';
 import { encodeBase64 } from '../../domain/audit/signed-note';
-import { DomainError } from '../../domain/errors';
+import { DomainError, ruleViolated } from '../../domain/errors';
 import { HELD_BACK, type Queryable } from '../../eventstore';
 
 /**
@@ -22,6 +22,9 @@ import { HELD_BACK, type Queryable } from '../../eventstore';
 
 /** One sequencer at a time over the whole database, whichever process runs it (a transaction advisory lock). */
 const SEQUENCER_LOCK = 0x6175_6469; // "audi"
+
+/** The most events one bundle or one answer of proofs holds (each with its proof, about 1 kB at a million events). */
+export const MAX_PROVED_EVENTS = 100_000;
 
 /** Events read and hashed per round of the sequencer. */
 const SEQUENCE_BATCH = 2_000;
@@ -289,6 +292,14 @@ export async function provedStreams(
   size: number,
 ): Promise<ProvedStream[]> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
+    const [counted] = await tx<{ events: number }[]>`
+      SELECT count(*)::int AS events FROM events
+      WHERE stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::text::jsonb))`;
+    if ((counted?.events ?? 0) > MAX_PROVED_EVENTS) {
+      throw ruleViolated(
+        `The record holds ${counted!.events} events, more than the ${MAX_PROVED_EVENTS} one answer proves: ask for fewer runs (a shorter time)`,
+      );
+    }
     const cursor = await leafCursor(tx, size);
     const events = await recordEvents(tx, streamIds);
     const leaves = await streamLeaves(tx, streamIds, size);
