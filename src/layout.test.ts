@@ -77,6 +77,7 @@ describe('the layout of src/ (which layer may import which)', () => {
     ['ai', ['ai', 'domain']],
     ['machines', ['machines', 'domain']],
     ['web', ['web', 'domain', 'machines']],
+    ['audit-verify', ['audit-verify', 'domain']],
   ])('%s imports only %j', (folder, allowed) => {
     const outside = importsOf(folder).filter(([, target]) => !allowed.includes(target!.split('/')[0]!));
     expect(outside).toEqual([]);
