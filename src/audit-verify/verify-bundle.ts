@@ -8,7 +8,8 @@
  * verifier page in a browser. It never throws: any input it cannot read is a failure with a sentence saying
  * why, in English, naming the stream, the position and the leaf index where one applies.
  */
-import { z } from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 import { contentHash, eventLeafHash } from '../domain/audit/event-leaf';
 import {
   equalHashes,
@@ -48,17 +49,22 @@ export const OWN_KEY_WARNING =
 /** A proof of a tree of up to 2^53 leaves has at most 53 hashes. */
 const MAX_PROOF = 64;
 
-const count = z.int().min(0);
-const proofSchema = z.array(z.string()).max(MAX_PROOF);
-const noteSchema = z.string().min(1);
+// zod/mini, not zod: the page carries only the parts used (zod's whole namespace, with all its locales, is
+// half a megabyte), and English messages.
+z.config(en());
+
+const count = z.int().check(z.minimum(0));
+const position = z.int().check(z.minimum(1));
+const proofSchema = z.array(z.string()).check(z.maxLength(MAX_PROOF));
+const noteSchema = z.string().check(z.minLength(1));
 
 const bundleSchema = z.object({
   format: z.string(),
   record: z.object({
     kind: z.enum(['execution', 'flow', 'workspace']),
     id: z.string(),
-    from: z.string().optional(),
-    to: z.string().optional(),
+    from: z.optional(z.string()),
+    to: z.optional(z.string()),
   }),
   origin: z.string(),
   publicKey: z.string(),
@@ -66,16 +72,16 @@ const bundleSchema = z.object({
   consistency: z.array(z.object({ from: z.object({ size: count, note: noteSchema }), proof: proofSchema })),
   streams: z.array(
     z.object({
-      streamId: z.string().min(1),
-      leaves: z.array(z.object({ index: count, position: z.int().min(1) })),
+      streamId: z.string().check(z.minLength(1)),
+      leaves: z.array(z.object({ index: count, position })),
       events: z.array(
         z.object({
-          position: z.int().min(1),
+          position,
           type: z.string(),
-          actor: z.string().nullable(),
+          actor: z.nullable(z.string()),
           at: z.string(),
           content: z.string(),
-          leafIndex: count.nullable(),
+          leafIndex: z.nullable(count),
           proof: proofSchema,
         }),
       ),
@@ -86,7 +92,7 @@ const bundleSchema = z.object({
 type Bundle = z.infer<typeof bundleSchema>;
 type Stream = Bundle['streams'][number];
 
-const signedCheckpointSchema = z.object({ size: count, at: z.string().optional(), note: noteSchema });
+const signedCheckpointSchema = z.object({ size: count, at: z.optional(z.string()), note: noteSchema });
 const consistencyAnswerSchema = z.object({
   from: signedCheckpointSchema,
   to: signedCheckpointSchema,
@@ -208,7 +214,7 @@ function readBundle(bundleText: string): Bundle {
 }
 
 /** The first issue zod found, after where it is (`streams.0.events.2.leafIndex`). */
-function describeIssue(error: z.ZodError): string {
+function describeIssue(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (!issue) return 'unreadable';
   const where = issue.path.map(String).join('.');
