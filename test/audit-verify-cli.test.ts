@@ -1,37 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointOf, logKey, makeBundle, makeLog } from '../src/audit-verify/testing';
+import { built, ROOT } from './support/audit-verify-build';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const BUILT = path.join(ROOT, 'dist', 'audit-verify.js');
-const PAGE = path.join(ROOT, 'dist', 'audit-verify.html');
-
-/** The files the verifier and its page are built from. */
-const SOURCES = ['src/audit-verify', 'src/domain/audit', 'scripts'].flatMap((dir) =>
-  readdirSync(path.join(ROOT, dir)).map((name) => path.join(ROOT, dir, name)),
-);
-
-/** Builds the verifier and its page (npm run build:audit-verify) unless both are built from the sources as they are. */
-function built() {
-  const newest = Math.max(...SOURCES.map((file) => statSync(file).mtimeMs));
-  if (![BUILT, PAGE].every((file) => existsSync(file) && statSync(file).mtimeMs >= newest)) {
-    execFileSync('npm', ['run', '-s', 'build:audit-verify'], { cwd: ROOT, stdio: 'inherit' });
-  }
-}
 
 /**
  * The built verifier (dist/audit-verify.js) run as an auditor runs it: with plain node, from a folder of its
@@ -120,62 +95,5 @@ describe('node audit-verify.js, away from the project', () => {
       expect(stderr).toMatch(/^audit-verify: .*\n\nUsage: node audit-verify\.js <bundle\.json>/);
     }
     expect((await run(['missing.json'])).stderr).toMatch(/cannot read the bundle file missing\.json: ENOENT/);
-  });
-});
-
-/** The built page (dist/audit-verify.html), its inline script run as a browser runs it, without a network. */
-describe('dist/audit-verify.html', () => {
-  const log = makeLog();
-  let html: string;
-
-  beforeAll(() => {
-    built();
-    html = readFileSync(PAGE, 'utf8');
-  }, 120_000);
-
-  it('is one file: its script and style inline, allowed by its policy by their hashes, nothing else', () => {
-    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
-    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
-    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
-    const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-    expect(policy?.split('; ')).toEqual([
-      "default-src 'none'",
-      `script-src ${sha256(script!)}`,
-      `style-src ${sha256(style!)}`,
-      'img-src data:',
-      "base-uri 'none'",
-      "form-action 'none'",
-    ]);
-    expect(html).not.toMatch(/<script [^>]*src=|<link /);
-    expect(html).toContain('<title>Kiểm tra bản ghi kiểm toán (audit bundle)</title>');
-  });
-
-  it('verifies a bundle, and refuses a changed one', async () => {
-    const dom = new JSDOM(html, { runScripts: 'dangerously' });
-    const { document } = dom.window;
-    const choose = (id: string, text: string) => {
-      const input = document.getElementById(id) as HTMLInputElement;
-      Object.defineProperty(input, 'files', { configurable: true, value: [new dom.window.File([text], id)] });
-      input.dispatchEvent(new dom.window.Event('change'));
-    };
-    const verify = async () => {
-      const result = document.getElementById('result')!;
-      result.hidden = true;
-      (document.getElementById('verify') as HTMLButtonElement).click();
-      await expect.poll(() => result.hidden).toBe(false);
-      return [...result.querySelectorAll('p')].map((p) => p.textContent);
-    };
-    const bundle = makeBundle(log);
-    choose('bundle', JSON.stringify(bundle));
-    choose('key', log.verifierKey);
-    expect(await verify()).toEqual([`Đã xác minh: verified 8 events up to checkpoint ${log.leaves.length}`]);
-    bundle.streams[0]!.events.pop();
-    choose('bundle', JSON.stringify(bundle));
-    expect(await verify()).toEqual([
-      expect.stringMatching(
-        /^Không xác minh được: stream execution-a position 4 \(leaf \d+\): the event the log holds is missing or was replaced$/,
-      ),
-    ]);
-    dom.window.close();
   });
 });
