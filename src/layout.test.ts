@@ -105,6 +105,7 @@ const SERVING_FOLDERS = [
   'model-calls',
   'auth',
   'live-updates',
+  'audit-verifier',
 ];
 
 /** The only modules at the root of src/api: the app, the server process, and the one access rule. */

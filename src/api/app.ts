@@ -10,6 +10,7 @@ import type { KeyCheck, resolveProvider } from '../ai';
 import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { apiKeyRoutes } from './api-keys/routes';
+import { auditVerifierRoutes } from './audit-verifier';
 import authPlugin, { isApiPath, routePathOf } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import commandsPlugin from './commands/plugin';
@@ -167,6 +168,7 @@ export async function buildApp(
   await app.register(recommendationRoutes);
   await app.register(workspaceRoutes);
   await app.register(webhookRoutes);
+  await app.register(auditVerifierRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;
