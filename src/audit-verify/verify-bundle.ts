@@ -151,7 +151,7 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
     );
   }
   const at = timeOf(checkpoint.extensions);
-  if (at !== bundle.checkpoint.at) {
+  if (!sameTime(at, bundle.checkpoint.at)) {
     refuse(
       `the bundle's checkpoint.at ${JSON.stringify(bundle.checkpoint.at)} is not the time its signed note gives, ${JSON.stringify(at ?? null)}`,
     );
@@ -245,6 +245,14 @@ function readSignedCheckpoint(
 /** The checkpoint's time: its `at <ISO time>` extension line. */
 function timeOf(extensions: readonly string[]): string | undefined {
   return extensions.find((line) => line.startsWith('at '))?.slice(3);
+}
+
+/** Whether two ISO times are the same instant (written alike or not: `…:00Z`, `…:00.000Z`). */
+function sameTime(a: string | undefined, b: string): boolean {
+  if (a === b) return true;
+  if (a === undefined) return false;
+  const [x, y] = [Date.parse(a), Date.parse(b)];
+  return !Number.isNaN(x) && x === y;
 }
 
 /**
