@@ -45,8 +45,9 @@ describe('verifyBundle: a bundle as the server makes it', () => {
     expect(result.ok && result.warnings).toEqual([OWN_KEY_WARNING]);
   });
 
-  it('verifies a key file with a trailing newline, and a bundle of no stream', () => {
+  it('verifies files as editors save them (a trailing newline, a byte order mark), and a bundle of no stream', () => {
     expect(verifyBundle(text(fresh()), { key: `${key}\n` }).ok).toBe(true);
+    expect(verifyBundle(`\uFEFF${text(fresh())}`, { key: `\uFEFF${key}\r\n` }).ok).toBe(true);
     const empty = { ...fresh(), streams: [] };
     expect(verifyBundle(text(empty), { key }).message).toBe(`verified 0 events up to checkpoint ${SIZE}`);
   });

@@ -198,7 +198,8 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
 function readBundle(bundleText: string): Bundle {
   let json: unknown;
   try {
-    json = JSON.parse(bundleText);
+    // A byte order mark, as some editors save a file, is not part of the JSON.
+    json = JSON.parse(bundleText.replace(/^\uFEFF/, ''));
   } catch {
     refuse('the bundle is not JSON');
   }
