@@ -399,3 +399,14 @@ describe('verifyBundle: malformed input is a failure with a reason, never a thro
     );
   });
 });
+
+describe('verifyBundle: a large bundle', () => {
+  it('checks 5,000 events of one stream (10,001 leaves) within seconds', () => {
+    const big = makeLog(['execution-big'], 5_000);
+    const bundle = JSON.stringify(makeBundle(big, ['execution-big']));
+    const started = performance.now();
+    const result = verifyBundle(bundle, { key: big.verifierKey });
+    expect(result).toMatchObject({ ok: true, events: 5_000, size: 10_001 });
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 60_000);
+});

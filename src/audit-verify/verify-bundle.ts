@@ -300,10 +300,12 @@ function checkStream(stream: Stream): void {
     const event = events[leaf.position - 1];
     if (event === undefined || event.leafIndex !== leaf.index) refuse(missing(leaf.position, leaf.index));
   }
+  // Each leaf index is listed once (checkListing): its position, for every event to be looked up at once.
+  const positionOf = new Map(leaves.map((leaf) => [leaf.index, leaf.position]));
   for (const event of events) {
     if (event.leafIndex === null) refuse(`stream ${streamId} position ${event.position}: not in the log`);
     const index = event.leafIndex;
-    if (!leaves.some((leaf) => leaf.index === index && leaf.position === event.position)) {
+    if (positionOf.get(index) !== event.position) {
       refuse(
         `stream ${streamId} position ${event.position}: not in the log (leaf ${index} is not one of the stream's leaves at this position)`,
       );
