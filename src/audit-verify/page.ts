@@ -108,9 +108,20 @@ function setUp(): void {
   // A file dropped outside a zone would otherwise replace the page with the file.
   window.addEventListener('dragover', (event) => event.preventDefault());
   window.addEventListener('drop', (event) => event.preventDefault());
+  const button = element<HTMLButtonElement>('verify');
+  const label = button.textContent;
   element<HTMLFormElement>('form').addEventListener('submit', (event) => {
     event.preventDefault();
-    void verify();
+    if (button.disabled) return;
+    // A large bundle takes a few seconds: the button says so, and the page draws that before the check runs.
+    button.disabled = true;
+    button.textContent = 'Đang kiểm tra… (checking)';
+    setTimeout(() => {
+      void verify().finally(() => {
+        button.disabled = false;
+        button.textContent = label;
+      });
+    }, 20);
   });
 }
 
