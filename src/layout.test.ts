@@ -77,6 +77,7 @@ describe('the layout of src/ (which layer may import which)', () => {
     ['ai', ['ai', 'domain']],
     ['machines', ['machines', 'domain']],
     ['web', ['web', 'domain', 'machines']],
+    ['audit-verify', ['audit-verify', 'domain']],
   ])('%s imports only %j', (folder, allowed) => {
     const outside = importsOf(folder).filter(([, target]) => !allowed.includes(target!.split('/')[0]!));
     expect(outside).toEqual([]);
@@ -105,6 +106,7 @@ const SERVING_FOLDERS = [
   'model-calls',
   'auth',
   'live-updates',
+  'audit-verifier',
 ];
 
 /** The only modules at the root of src/api: the app, the server process, and the one access rule. */

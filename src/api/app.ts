@@ -11,6 +11,7 @@ import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { apiKeyRoutes } from './api-keys/routes';
 import { auditLogPlugin, auditLogRoutes } from './audit-log';
+import { auditVerifierRoutes } from './audit-verifier';
 import authPlugin, { isApiPath, routePathOf } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import commandsPlugin from './commands/plugin';
@@ -170,6 +171,7 @@ export async function buildApp(
   await app.register(recommendationRoutes);
   await app.register(workspaceRoutes);
   await app.register(webhookRoutes);
+  await app.register(auditVerifierRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;
