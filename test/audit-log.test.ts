@@ -247,8 +247,10 @@ describe('the signed audit log', () => {
       const response = await alice.get(url);
       expect([400, 422], url).toContain(response.statusCode);
     }
+    // A consistency proof from any earlier size: the auditor holds that checkpoint, the log may not.
+    const fromThree = (await alice.get(`/api/executions/${executionId}/audit?format=bundle&since=3`)).json();
+    expect(fromThree.consistency[0].from).toEqual({ size: 3, at: null, note: null });
     for (const url of [
-      `/api/executions/${executionId}/audit?format=bundle&since=3`,
       '/api/audit/proofs/consistency?from=1&to=3',
       `/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=1`,
     ]) {

@@ -69,7 +69,9 @@ const bundleSchema = z.object({
   origin: z.string(),
   publicKey: z.string(),
   checkpoint: z.object({ size: count, at: z.string(), note: noteSchema }),
-  consistency: z.array(z.object({ from: z.object({ size: count, note: noteSchema }), proof: proofSchema })),
+  consistency: z.array(
+    z.object({ from: z.object({ size: count, note: z.nullable(noteSchema) }), proof: proofSchema }),
+  ),
   streams: z.array(
     z.object({
       streamId: z.string().check(z.minLength(1)),

@@ -22,7 +22,8 @@ export interface AuditBundle {
   origin: string;
   publicKey: string;
   checkpoint: CheckpointText;
-  consistency: { from: CheckpointText; proof: string[] }[];
+  /** From each earlier size asked for: that checkpoint's text when the log still holds it, and the proof. */
+  consistency: { from: CheckpointText | { size: number; at: null; note: null }; proof: string[] }[];
   streams: ProvedStream[];
 }
 
@@ -50,10 +51,11 @@ export async function auditBundle(
     if (size > checkpoint.size) {
       throw ruleViolated(`since: checkpoint ${size} is later than this bundle's (${checkpoint.size})`);
     }
+    // The proof is the tree's alone: it is given for a size whose checkpoint the log no longer holds (the
+    // auditor holds it), which is when it matters most.
     const earlier = await auditLog.checkpointOfSize(size);
-    if (earlier === null) throw notFound(`since: there is no checkpoint of size ${size}`);
     consistency.push({
-      from: checkpointText(earlier),
+      from: earlier === null ? { size, at: null, note: null } : checkpointText(earlier),
       proof: base64(await auditLog.consistencyProof(size, checkpoint.size)),
     });
   }

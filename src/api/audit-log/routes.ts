@@ -82,7 +82,17 @@ export const auditBundleAnswer = z
     origin: z.string(),
     publicKey: z.string().describe("The log's verifier key (C2SP note format)"),
     checkpoint: checkpointTextAnswer,
-    consistency: z.array(z.object({ from: checkpointTextAnswer, proof: z.array(z.string()) })),
+    consistency: z.array(
+      z.object({
+        from: z.union([
+          checkpointTextAnswer,
+          z
+            .object({ size: z.int(), at: z.null(), note: z.null() })
+            .describe('A size whose checkpoint the log no longer holds: the auditor checks with their copy'),
+        ]),
+        proof: z.array(z.string()),
+      }),
+    ),
     streams: z.array(provedStreamAnswer),
   })
   .describe('A record with everything needed to check it offline, without the server or its secret')

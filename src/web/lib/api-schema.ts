@@ -1639,14 +1639,18 @@ export interface components {
         at: string;
         note: string;
       };
-      consistency: {
+      consistency: ({
           from: {
             size: number;
             at: string;
             note: string;
+          } | {
+            size: number;
+            at: null;
+            note: null;
           };
           proof: string[];
-        }[];
+        })[];
       streams: components["schemas"]["AuditProvedStream"][];
     };
     RecordCheckpoint: {
