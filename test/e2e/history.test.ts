@@ -91,6 +91,15 @@ describe.skipIf(skipReason !== null)(
       const secondIdea = secondRun.find((r) => r.stepOrder === 1)!;
       expect(secondIdea.result).not.toBe(ideaResult!.result);
 
+      // The record's audit bundle signs a checkpoint that covers it.
+      const bundle = await callApi(
+        page,
+        server.url,
+        'GET',
+        `/api/executions/${executionId}/audit?format=bundle`,
+      );
+      expect(bundle.streams[0].events).toHaveLength(18);
+
       // History opens at the end of the latest execution.
       await page.getByTestId('open-history').click();
       const dialog = page.getByTestId('history-dialog');
@@ -114,6 +123,13 @@ describe.skipIf(skipReason !== null)(
       expect(await verified.locator('code').getAttribute('title')).toMatch(/^[0-9a-f]{64}$/);
       expect(await dialog.getByTestId('history-audit-csv').getAttribute('href')).toBe(
         `/api/executions/${executionId}/audit?format=csv`,
+      );
+      // The checkpoint that covers it, its signature checked with the server's public key.
+      await expect
+        .poll(() => dialog.getByTestId('history-record-checkpoint').textContent())
+        .toMatch(new RegExp(`^Checkpoint #${bundle.checkpoint.size} · .+ · chữ ký hợp lệ$`));
+      expect(await dialog.getByTestId('history-audit-bundle').getAttribute('href')).toBe(
+        `/api/executions/${executionId}/audit?format=bundle`,
       );
       await screenshot(page, 'history-01-end');
 
