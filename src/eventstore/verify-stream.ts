@@ -23,8 +23,8 @@ interface CheckRow {
 /**
  * Checks every event's stored hash with the session's event key (an error without it): the hash of its own
  * content, or for an event recorded while the hashes were chained, of the previous stored hash of its stream
- * and its content (event_hash_checks, migrations/040_event_hash_in_statement.sql). Positions must run 1, 2, 3… and the stream's
- * count must be its recorded version. One stream, or every stream when `streamId` is null. A stream that does
+ * and its content (event_hash_checks, migrations/040_event_hash_in_statement.sql). Positions must run 1, 2,
+ * 3… and the stream's count must be its recorded version. One stream, or every stream when `streamId` is null. A stream that does
  * not exist answers nothing. Under a key that is not the database's (the key check, key-check.ts) a stream
  * that does not check is named as such (`keyMismatch`), not as changed at a position.
  */
@@ -44,9 +44,9 @@ async function checkStreams(sql: Queryable, streamId: string | null): Promise<St
     chain AS (
       SELECT e.stream_id, e.stream_position, e.hash,
         row_number() OVER w AS expected,
-        event_hash_checks((SELECT key FROM key), e.hash, lag(e.hash) OVER w, e.stream_id, e.stream_position,
+        event_hash_checks(key.key, e.hash, lag(e.hash) OVER w, e.stream_id, e.stream_position,
                           e.event_type, e.metadata, e.data) AS checks
-      FROM events e
+      FROM events e, key
       ${streamId === null ? sql`` : sql`WHERE e.stream_id = ${streamId}`}
       WINDOW w AS (PARTITION BY e.stream_id ORDER BY e.stream_position)
     ),
