@@ -50,11 +50,16 @@ export async function benchAuditLog(url: string): Promise<{ results: AuditLogFig
           SELECT 'bench-' || s, 'bench', 0 FROM generate_series(0, ${STREAMS - 1}::int) s
           ON CONFLICT DO NOTHING`;
         await tx`
-          INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-          SELECT 'bench-' || (n % ${STREAMS}::int), n / ${STREAMS}::int + 1, gen_random_uuid(), 'BenchCounted',
-            jsonb_build_object('n', n, 'text', repeat('x', 200)),
-            jsonb_build_object('userId', 'bench', 'at', to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-          FROM generate_series(${from}::int, ${to - 1}::int) n`;
+          WITH key AS MATERIALIZED (SELECT event_chain_key() AS key)
+          INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
+          SELECT e.stream_id, e.position, gen_random_uuid(), 'BenchCounted', e.data, e.metadata,
+            event_hash(key.key, e.stream_id, e.position, 'BenchCounted', e.metadata, e.data)
+          FROM key, (
+            SELECT 'bench-' || (n % ${STREAMS}::int) AS stream_id, (n / ${STREAMS}::int + 1)::bigint AS position,
+              jsonb_build_object('n', n, 'text', repeat('x', 200)) AS data,
+              jsonb_build_object('userId', 'bench', 'at', to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS metadata
+            FROM generate_series(${from}::int, ${to - 1}::int) n
+          ) e`;
       });
     }
     await sql`UPDATE streams SET version = (SELECT count(*) FROM events e WHERE e.stream_id = streams.stream_id)`;

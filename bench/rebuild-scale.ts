@@ -87,8 +87,9 @@ async function prepareCopies(sql: Sql) {
 /**
  * Copies of the real executions appended until the log holds `length` events, straight into `streams` and
  * `events` as the store's append writes them: a stream row with its version, positions from 1, new event
- * ids, and the chain's hashes computed by its trigger (the connection carries the event key). A hundred
- * copies' starts come first in the log, then their step runs, and so on. Returns the log's length.
+ * ids, and each event's keyed hash computed by the statement as the append computes it (the connection
+ * carries the event key). A hundred copies' starts come first in the log, then their step runs, and so on.
+ * Returns the log's length.
  */
 async function lengthen(sql: Sql, templateEvents: number, length: number) {
   const [there] = await sql<{ count: number; copies: number }[]>`
@@ -107,12 +108,21 @@ async function lengthen(sql: Sql, templateEvents: number, length: number) {
         INSERT INTO streams (stream_id, stream_type, version)
         SELECT DISTINCT pg_temp.remap(t.stream_id, t.olds, c.n), 'execution', t.version
         FROM bench_template_events t, copies c
-      )
-      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-      SELECT pg_temp.remap(t.stream_id, t.olds, c.n), t.stream_position, gen_random_uuid(), t.event_type,
-        pg_temp.remap(t.data, t.olds, c.n)::jsonb, pg_temp.remap(t.metadata, t.olds, c.n)::jsonb
-      FROM bench_template_events t, copies c
-      ORDER BY c.n / ${INTERLEAVED}, t.stream_position, c.n, t.stream_id`;
+      ),
+      key AS MATERIALIZED (SELECT event_chain_key() AS key)
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
+      SELECT e.stream_id, e.stream_position, gen_random_uuid(), e.event_type, e.data, e.metadata,
+        event_hash(key.key, e.stream_id, e.stream_position, e.event_type, e.metadata, e.data)
+      FROM key, (
+        -- OFFSET 0: each copy's texts remapped once, not again for the hash.
+        SELECT pg_temp.remap(t.stream_id, t.olds, c.n) AS stream_id, t.stream_position, t.event_type,
+          pg_temp.remap(t.data, t.olds, c.n)::jsonb AS data,
+          pg_temp.remap(t.metadata, t.olds, c.n)::jsonb AS metadata,
+          c.n / ${INTERLEAVED} AS turn, c.n, t.stream_id AS template
+        FROM bench_template_events t, copies c
+        OFFSET 0
+      ) e
+      ORDER BY e.turn, e.stream_position, e.n, e.template`;
     n += many;
     events += many * templateEvents;
   }

@@ -5,7 +5,7 @@ import { connect } from '../src/api/database/connection';
 import { migrate } from '../src/api/database/migrate';
 import { EventStore } from '../src/eventstore';
 import { rebuildProjections } from '../src/projections/rebuild';
-import { createTestDatabase, TEST_APP_SECRET } from './support/database';
+import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from './support/database';
 import { runEvents as runCli } from './support/events-cli';
 import { as, type Client, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
 
@@ -103,7 +103,7 @@ describe('a record that proves itself', () => {
     });
   });
 
-  it('chains appends that race on one stream from several connections', async () => {
+  it('hashes appends that race on one stream from several connections', async () => {
     const pools = Array.from({ length: 4 }, () => connect(t.db.url, { max: 3, appSecret: TEST_APP_SECRET }));
     try {
       const stores = pools.map((pool) => new EventStore(pool));
@@ -250,10 +250,10 @@ describe('the upgrade that starts the chain', () => {
       ]);
 
       // Migrating again chains nothing; an event slipped in later without its hash stays without one.
-      await sql`ALTER TABLE events DISABLE TRIGGER events_chain`;
       await sql`UPDATE streams SET version = 2 WHERE stream_id = 'old-two'`;
-      await append('old-two', 2, 'Slipped in');
-      await sql`ALTER TABLE events ENABLE TRIGGER events_chain`;
+      await sql`
+        INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
+        VALUES ('old-two', 2, gen_random_uuid(), 'Slipped in', '{}', '{}', NULL)`;
       expect(await migrate(sql)).toEqual([]);
       expect(await store.verifyStream('old-two')).toEqual({
         streamId: 'old-two',
@@ -261,9 +261,178 @@ describe('the upgrade that starts the chain', () => {
         events: 2,
         firstBadPosition: 2,
       });
-      // Appended as the server appends, the next event is chained to whatever stands before it.
+      // Appended as the server appends, the next event checks after the chained ones.
       await store.append('old-one', 'old', 2, [{ type: 'Went on again', data: {} }]);
       expect(await store.verifyStream('old-one')).toMatchObject({ verified: true, events: 3 });
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('each event hashed by the statement that appends it', () => {
+  let db: TestDatabase;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new EventStore(db.sql);
+  });
+  afterAll(() => db.drop());
+
+  /** A stream of `count` events appended one by one as commands append them. */
+  async function stream(count: number) {
+    const id = `hashed-${randomUUID()}`;
+    for (let n = 1; n <= count; n++) {
+      await store.append(id, 'hashed', n === 1 ? 'no_stream' : n - 1, [
+        { type: 'Counted', data: { n }, metadata: { userId: 'u-1', commandId: randomUUID() } },
+      ]);
+    }
+    return id;
+  }
+
+  it('has no trigger on events, and every hash is of its own event alone', async () => {
+    const triggers = await db.sql`
+      SELECT tgname FROM pg_trigger WHERE tgrelid = 'events'::regclass AND NOT tgisinternal`;
+    expect(triggers).toHaveLength(0);
+    const id = await stream(3);
+    await store.append(id, 'hashed', 3, [
+      { type: 'Batched', data: { n: 4 } },
+      { type: 'Batched', data: null },
+    ]);
+    const rows = await db.sql<{ position: number; own: boolean; hash: string }[]>`
+      SELECT stream_position AS position, encode(hash, 'hex') AS hash,
+        hash = event_hash(event_chain_key(), stream_id, stream_position, event_type, metadata, data) AS own
+      FROM events WHERE stream_id = ${id} ORDER BY stream_position`;
+    expect(rows.map((row) => [row.position, row.own])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, true],
+    ]);
+    expect(await store.verifyStream(id)).toEqual({
+      streamId: id,
+      verified: true,
+      events: 5,
+      head: rows.at(-1)!.hash,
+    });
+  });
+
+  it('names a changed event by its position, the events after it still checking', async () => {
+    const id = await stream(5);
+    await db.sql`
+      UPDATE events SET data = '{"n": 30}' WHERE stream_id = ${id} AND stream_position = 3`;
+    expect(await store.verifyStream(id)).toEqual({
+      streamId: id,
+      verified: false,
+      events: 5,
+      firstBadPosition: 3,
+    });
+    const checks = await db.sql<{ position: number }[]>`
+      SELECT stream_position AS position FROM events
+      WHERE stream_id = ${id}
+        AND NOT event_hash_checks(event_chain_key(), hash, NULL, stream_id, stream_position, event_type, metadata, data)`;
+    expect(checks.map((row) => row.position)).toEqual([3]);
+  });
+
+  it('names two events swapped with their hashes by the first of them', async () => {
+    const id = await stream(5);
+    await db.sql.begin(async (tx) => {
+      await tx`UPDATE events SET stream_position = -2 WHERE stream_id = ${id} AND stream_position = 2`;
+      await tx`UPDATE events SET stream_position = 2 WHERE stream_id = ${id} AND stream_position = 4`;
+      await tx`UPDATE events SET stream_position = 4 WHERE stream_id = ${id} AND stream_position = -2`;
+    });
+    expect(await store.verifyStream(id)).toEqual({
+      streamId: id,
+      verified: false,
+      events: 5,
+      firstBadPosition: 2,
+    });
+  });
+
+  it('names an event moved into another stream by its position there', async () => {
+    const from = await stream(2);
+    const to = await stream(2);
+    await db.sql`UPDATE events SET stream_id = ${to}, stream_position = 3 WHERE stream_id = ${from} AND stream_position = 2`;
+    await db.sql`UPDATE streams SET version = 3 WHERE stream_id = ${to}`;
+    expect(await store.verifyStream(to)).toEqual({
+      streamId: to,
+      verified: false,
+      events: 3,
+      firstBadPosition: 3,
+    });
+  });
+
+  it('refuses an event inserted without its hash by a connection with the key', async () => {
+    await expect(db.sql`
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data)
+      VALUES (${`hashed-${randomUUID()}`}, 1, gen_random_uuid(), 'Counted', '{}')`).rejects.toThrow(
+      /computed by the statement that appends it/,
+    );
+  });
+});
+
+describe('the upgrade that hashes each event alone', () => {
+  it('keeps the chained hashes checking, an old stream going on with events hashed alone', async () => {
+    const db = await createTestDatabase({ migrationsBelow: '040' });
+    try {
+      const sql = db.sql;
+      // Recorded as the chain recorded them: the trigger of 019 hashes each over the one before it.
+      const append = (stream: string, position: number, type: string) => sql`
+        INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+        VALUES (${stream}, ${position}, gen_random_uuid(), ${type}, ${sql.json({ n: position })},
+                ${sql.json({ userId: 'u-1', at: '2026-01-01T00:00:00.000Z' })})`;
+      await sql`INSERT INTO streams (stream_id, stream_type, version) VALUES ('chained', 'old', 3), ('other', 'old', 3)`;
+      for (const stream of ['chained', 'other']) {
+        for (const position of [1, 2, 3]) await append(stream, position, 'Went on');
+      }
+      const hashes = () =>
+        sql<{ stream: string; position: number; hash: string }[]>`
+          SELECT stream_id AS stream, stream_position AS position, encode(hash, 'hex') AS hash FROM events
+          WHERE stream_position <= 3 ORDER BY stream_id, stream_position`.then((rows) => [...rows]);
+      const chained = await hashes();
+      expect(await migrate(sql)).toEqual(['040_event_hash_in_statement.sql']);
+      expect(await hashes()).toEqual(chained);
+
+      const store = new EventStore(sql);
+      for (const stream of ['chained', 'other']) {
+        await store.append(stream, 'old', 3, [{ type: 'Went on again', data: { n: 4 } }]);
+        await store.append(stream, 'old', 4, [
+          { type: 'Went on again', data: { n: 5 } },
+          { type: 'Went on again', data: { n: 6 } },
+        ]);
+      }
+      const [own] = await sql<{ own: boolean }[]>`
+        SELECT bool_and(hash = event_hash(event_chain_key(), stream_id, stream_position, event_type, metadata, data))
+          AS own
+        FROM events WHERE stream_position > 3`;
+      expect(own!.own).toBe(true);
+      expect(await store.verifyAllStreams()).toEqual([
+        { streamId: 'chained', verified: true, events: 6, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        { streamId: 'other', verified: true, events: 6, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      ]);
+
+      // A chained event changed, and in the other stream a new one, are each named at their position.
+      await sql`UPDATE events SET data = '{"n": 20}' WHERE stream_id = 'chained' AND stream_position = 2`;
+      await sql`UPDATE events SET data = '{"n": 50}' WHERE stream_id = 'other' AND stream_position = 5`;
+      expect(await store.verifyAllStreams()).toEqual([
+        { streamId: 'chained', verified: false, events: 6, firstBadPosition: 2 },
+        { streamId: 'other', verified: false, events: 6, firstBadPosition: 5 },
+      ]);
+      // The last chained event and the first hashed alone, swapped: named at the first of them.
+      await sql`UPDATE events SET data = '{"n": 2}' WHERE stream_id = 'chained' AND stream_position = 2`;
+      await sql.begin(async (tx) => {
+        await tx`UPDATE events SET stream_position = -3 WHERE stream_id = 'chained' AND stream_position = 3`;
+        await tx`UPDATE events SET stream_position = 3 WHERE stream_id = 'chained' AND stream_position = 4`;
+        await tx`UPDATE events SET stream_position = 4 WHERE stream_id = 'chained' AND stream_position = -3`;
+      });
+      expect(await store.verifyStream('chained')).toEqual({
+        streamId: 'chained',
+        verified: false,
+        events: 6,
+        firstBadPosition: 3,
+      });
     } finally {
       await db.drop();
     }

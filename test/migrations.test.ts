@@ -196,11 +196,14 @@ describe('migrations', () => {
         INSERT INTO master_mode_sessions (user_id, session_name)
         VALUES (${user!.id}, 'Ran'), (${user!.id}, 'Never ran') RETURNING id`;
       const [ran, neverRan] = sessions.map((s) => s.id) as [string, string];
-      const store = new EventStore(sql);
-      await store.append(`master-${ran}`, 'master', 'no_stream', [
-        { type: 'MasterResultsReset', data: { at: '2026-01-01T00:00:00.000Z' } },
-      ]);
+      // Appended as that version's store appended it: today's computes each event's hash (migration 040).
+      await sql`INSERT INTO streams (stream_id, stream_type, version) VALUES (${`master-${ran}`}, 'master', 1)`;
+      await sql`
+        INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+        VALUES (${`master-${ran}`}, 1, gen_random_uuid(), 'MasterResultsReset',
+                ${sql.json({ at: '2026-01-01T00:00:00.000Z' })}, ${sql.json({ at: '2026-01-01T00:00:00.000Z' })})`;
       expect(await migrate(sql)).toEqual(await migrationsFrom('017_master_session_owners.sql'));
+      const store = new EventStore(sql);
 
       const opened = {
         type: 'MasterSessionOpened',

@@ -28,7 +28,9 @@ interface InsertedRow {
  * Claims the stream's next versions and inserts the events, as ONE statement: the claim is a conditional
  * UPDATE (an INSERT for a new stream) in a CTE and the events are inserted from its row, so when the claim
  * matches nothing, nothing is inserted. One statement is one transaction and one round trip, which is what
- * lets an append cost about as much as a plain INSERT.
+ * lets an append cost about as much as a plain INSERT. Each event's keyed hash is computed by the statement
+ * too (event_hash, migrations/040_event_hash_in_statement.sql), the session's key read once: a connection
+ * without the key cannot append.
  *
  * Returns the recorded events, or [] when the claim matched nothing (a conflict). Stream positions are
  * contiguous from the claimed version.
@@ -76,16 +78,19 @@ function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
   const count = append.events.length;
   if (expectedVersion === 'any') {
     return sql<InsertedRow[]>`
-      WITH stream AS (
+      WITH key AS MATERIALIZED (SELECT event_chain_key() AS key),
+      stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
         VALUES (${streamId}::text, ${streamType}::text, ${count}::bigint)
         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + excluded.version, updated_at = now()
         RETURNING version
       )
-      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
       SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
-        e.event -> 'data', e.event -> 'metadata'
-      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+        e.event -> 'data', e.event -> 'metadata',
+        event_hash(key.key, ${streamId}, stream.version - ${count} + e.n, e.event ->> 'type', e.event -> 'metadata',
+                   e.event -> 'data')
+      FROM stream, key, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
       ORDER BY e.n
       RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
         stream_position AS "streamPosition", created_at AS "createdAt"`;
@@ -93,31 +98,37 @@ function insertClaimed(sql: Queryable, append: AppendToStream, batch: string) {
   if (expectedVersion === 'no_stream' || expectedVersion === 0) {
     // DO NOTHING waits for a concurrent creator to finish, then claims nothing: that race is a conflict.
     return sql<InsertedRow[]>`
-      WITH stream AS (
+      WITH key AS MATERIALIZED (SELECT event_chain_key() AS key),
+      stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
         VALUES (${streamId}::text, ${streamType}::text, ${count}::bigint)
         ON CONFLICT (stream_id) DO NOTHING
         RETURNING version
       )
-      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
       SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
-        e.event -> 'data', e.event -> 'metadata'
-      FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+        e.event -> 'data', e.event -> 'metadata',
+        event_hash(key.key, ${streamId}, stream.version - ${count} + e.n, e.event ->> 'type', e.event -> 'metadata',
+                   e.event -> 'data')
+      FROM stream, key, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
       ORDER BY e.n
       RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
         stream_position AS "streamPosition", created_at AS "createdAt"`;
   }
   // A concurrent append holds the row until it commits; the WHERE is then re-checked against its version.
   return sql<InsertedRow[]>`
-    WITH stream AS (
+    WITH key AS MATERIALIZED (SELECT event_chain_key() AS key),
+    stream AS (
       UPDATE streams SET version = version + ${count}, updated_at = now()
       WHERE stream_id = ${streamId} AND version = ${expectedVersion}
       RETURNING version
     )
-    INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+    INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
     SELECT ${streamId}, stream.version - ${count} + e.n, (e.event ->> 'eventId')::uuid, e.event ->> 'type',
-      e.event -> 'data', e.event -> 'metadata'
-    FROM stream, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
+      e.event -> 'data', e.event -> 'metadata',
+      event_hash(key.key, ${streamId}, stream.version - ${count} + e.n, e.event ->> 'type', e.event -> 'metadata',
+                 e.event -> 'data')
+    FROM stream, key, jsonb_array_elements(${batch}::text::jsonb) WITH ORDINALITY AS e(event, n)
     ORDER BY e.n
     RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
       stream_position AS "streamPosition", created_at AS "createdAt"`;

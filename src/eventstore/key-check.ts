@@ -30,8 +30,8 @@ async function compareKey(sql: Queryable, store: boolean): Promise<KeyCheck> {
   if (stored) return stored.matches ? 'matches' : 'mismatch';
   const [first] = await sql<{ events: number | string; matching: number | string }[]>`
     SELECT count(*) AS events,
-      count(*) FILTER (WHERE hash = event_chain_hash(event_chain_key(), NULL, stream_id, stream_position,
-                                                     event_type, metadata, data)) AS matching
+      count(*) FILTER (WHERE event_hash_checks(event_chain_key(), hash, NULL, stream_id, stream_position,
+                                               event_type, metadata, data)) AS matching
     FROM (SELECT * FROM events WHERE stream_position = 1 AND hash IS NOT NULL
           ORDER BY global_position LIMIT ${FIRST_EVENTS_CHECKED}) first_events`;
   if (Number(first?.events ?? 0) > 0 && Number(first?.matching ?? 0) === 0) return 'mismatch';

@@ -2,9 +2,10 @@ import { keyMatches } from './key-check';
 import type { Queryable } from './queryable';
 
 /**
- * What checking a stream's hashes found. `head`: the hash of its last event, in hex; a copy of it kept
- * elsewhere shows later whether the stream's tail was cut off. `firstBadPosition`: the first position whose
- * event was changed, removed, reordered or added without the key.
+ * What checking a stream's hashes found. `head`: the hash of its last event, in hex (since the hashes are no
+ * longer chained it covers that event alone; the Merkle log proves what came before it and whether a tail
+ * was cut). `firstBadPosition`: the first position whose event was changed, removed, reordered or added
+ * without the key.
  */
 export type StreamCheck =
   | { streamId: string; verified: true; events: number; head: string | null }
@@ -20,9 +21,10 @@ interface CheckRow {
 }
 
 /**
- * Recomputes every event's hash from the previous stored hash of its stream and its own content, with the
- * session's event key (an error without it), and compares: positions must run 1, 2, 3… and the stream's
- * count must be its recorded version. One stream, or every stream when `streamId` is null. A stream that does
+ * Checks every event's stored hash with the session's event key (an error without it): the hash of its own
+ * content, or for an event recorded while the hashes were chained, of the previous stored hash of its stream
+ * and its content (event_hash_checks, migrations/040_event_hash_in_statement.sql). Positions must run 1, 2,
+ * 3… and the stream's count must be its recorded version. One stream, or every stream when `streamId` is null. A stream that does
  * not exist answers nothing. Under a key that is not the database's (the key check, key-check.ts) a stream
  * that does not check is named as such (`keyMismatch`), not as changed at a position.
  */
@@ -42,15 +44,15 @@ async function checkStreams(sql: Queryable, streamId: string | null): Promise<St
     chain AS (
       SELECT e.stream_id, e.stream_position, e.hash,
         row_number() OVER w AS expected,
-        event_chain_hash((SELECT key FROM key), lag(e.hash) OVER w, e.stream_id, e.stream_position,
-                         e.event_type, e.metadata, e.data) AS recomputed
-      FROM events e
+        event_hash_checks(key.key, e.hash, lag(e.hash) OVER w, e.stream_id, e.stream_position,
+                          e.event_type, e.metadata, e.data) AS checks
+      FROM events e, key
       ${streamId === null ? sql`` : sql`WHERE e.stream_id = ${streamId}`}
       WINDOW w AS (PARTITION BY e.stream_id ORDER BY e.stream_position)
     ),
     checked AS (
       SELECT stream_id, count(*) AS events,
-        min(expected) FILTER (WHERE stream_position <> expected OR hash IS DISTINCT FROM recomputed) AS first_bad,
+        min(expected) FILTER (WHERE stream_position <> expected OR checks IS NOT TRUE) AS first_bad,
         encode((array_agg(hash ORDER BY stream_position DESC))[1], 'hex') AS head
       FROM chain GROUP BY stream_id
     )

@@ -37,7 +37,7 @@ export const recordCheckAnswer = z
         .string()
         .nullable()
         .describe(
-          "The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end",
+          "The last event's hash, in hex. It covers that event alone: whether events were cut off the end shows in the signed audit log",
         ),
       checkpoint: checkpointField,
     }),

@@ -1301,7 +1301,7 @@ export interface components {
       verified: true;
       /** @description How many events the record holds */
       events: number;
-      /** @description The last event's hash, in hex: kept elsewhere, it shows later whether events were cut off the end */
+      /** @description The last event's hash, in hex. It covers that event alone: whether events were cut off the end shows in the signed audit log */
       head: string | null;
       /** @description The latest signed checkpoint of the audit log; null: none was made yet */
       checkpoint?: components["schemas"]["RecordCheckpoint"] | null;
