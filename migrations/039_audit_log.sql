@@ -6,8 +6,9 @@
 -- earlier checkpoint and the public key.
 CREATE TABLE audit_log_leaves (
   leaf_index      bigint PRIMARY KEY,
-  -- Where the sequencer resumes: the event's place in the log's order.
-  transaction_id  xid8 NOT NULL,
+  -- Where the sequencer resumes: the event's place in the log's order. A restore leaves it to its default, the
+  -- restoring transaction's id, as it does the events' own (transaction ids of another cluster mean nothing).
+  transaction_id  xid8 NOT NULL DEFAULT pg_current_xact_id(),
   global_position bigint NOT NULL,
   stream_id       text NOT NULL,
   stream_position bigint NOT NULL,

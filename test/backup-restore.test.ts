@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { checkAuditLog } from '../src/api/audit-log';
 import { connect } from '../src/api/database/connection';
 import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
 import { PROJECT_ROOT } from '../src/api/runtime/project-root';
@@ -205,6 +206,13 @@ describe('backup and restore', () => {
     try {
       const checks = await new EventStore(checking).verifyAllStreams();
       expect(checks.filter((check) => !check.verified)).toEqual([]);
+      // The audit log goes on from the restored leaves and checkpoints: every event once, every checkpoint holds.
+      await server.app.auditLog.checkpoint();
+      const log = await checkAuditLog(checking, server.app.auditLog.verifierKey);
+      expect(log.problems).toEqual([]);
+      const [counts] = await checking<{ events: number; leaves: number }[]>`
+        SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM audit_log_leaves) AS leaves`;
+      expect(counts!.leaves).toBe(counts!.events);
     } finally {
       await checking.end({ timeout: 5 });
     }

@@ -44,8 +44,7 @@ export async function auditBundle(
   streamIds: readonly string[],
   since: readonly number[],
 ): Promise<AuditBundle> {
-  const checkpoint = await auditLog.checkpoint();
-  if (checkpoint === null) throw notFound('The audit log is empty');
+  const checkpoint = await auditLog.checkpointCovering(streamIds);
   const consistency: AuditBundle['consistency'] = [];
   for (const size of since) {
     if (size > checkpoint.size) {

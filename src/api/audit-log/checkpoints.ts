@@ -1,8 +1,10 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
 import type { Hash } from '../../domain/audit/merkle';
 import { signCheckpoint, verifyCheckpoint } from '../../domain/audit/signed-note';
+import { DomainError } from '../../domain/errors';
 import type { Queryable } from '../../eventstore';
 import {
   consistencyProof,
@@ -12,7 +14,7 @@ import {
   rootAt,
   type Sequenced,
   sequenceLeaves,
-  streamCovered,
+  streamsCovered,
 } from './log-tree';
 import { AUDIT_LOG_ORIGIN, type AuditSigningKey } from './signing-key';
 
@@ -37,6 +39,9 @@ export interface RecordCoverage {
   /** Its signature holds under the server's public key. */
   signatureVerified: boolean;
 }
+
+/** How long a bundle waits for its record's events to get their leaves. */
+const COVERING_WAIT_MS = 5_000;
 
 /** One checkpoint signer at a time over the database (a transaction advisory lock). */
 const CHECKPOINT_LOCK = 0x6368_6b70; // "chkp"
@@ -143,6 +148,30 @@ export class AuditLog {
     return made.checkpoint;
   }
 
+  /**
+   * A signed checkpoint that covers every event of the streams: the latest, or one signed now. Their events
+   * get their leaves in the log's order, so one committed behind a transaction still running (in any database
+   * of the server) waits for it: this waits up to `timeoutMs`, then answers 503, to be asked again.
+   */
+  async checkpointCovering(
+    streamIds: readonly string[],
+    timeoutMs = COVERING_WAIT_MS,
+  ): Promise<SignedCheckpoint> {
+    const until = Date.now() + timeoutMs;
+    for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
+      const checkpoint = await this.checkpoint();
+      if (checkpoint && (await streamsCovered(this.sql, streamIds, checkpoint.size))) return checkpoint;
+      if (Date.now() >= until) {
+        throw new DomainError(
+          'unavailable',
+          'The audit log has not caught up with this record yet (a transaction still running holds it back): ask again in a moment',
+          { retryable: true },
+        );
+      }
+      await sleep(delay);
+    }
+  }
+
   /** A copy outside the database: the checkpoint folder, and whoever listens (webhooks). */
   private async publish(checkpoint: SignedCheckpoint): Promise<void> {
     const { checkpointDir, onPublished, onError } = this.options;
@@ -203,7 +232,7 @@ export class AuditLog {
     return {
       size: latest.size,
       at: latest.at,
-      coversRecord: await streamCovered(this.sql, streamId, latest.size),
+      coversRecord: await streamsCovered(this.sql, [streamId], latest.size),
       signatureVerified: this.signatureHolds(latest),
     };
   }

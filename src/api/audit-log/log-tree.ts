@@ -88,9 +88,12 @@ async function sequenceRound(sql: Sql, batch: number): Promise<Sequenced> {
            stream_id AS "streamId", stream_position AS position, event_type AS type,
            metadata ->> 'userId' AS actor, ${eventTime()} AS at,
            encode(sha256(convert_to(data::text, 'UTF8')), 'hex') AS "contentHash"
-         FROM events
+         FROM events e
          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
            AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+           -- After a restore the log's order among the restored events is their positions', which may not be
+           -- the order their leaves were given in: none is given a second leaf.
+           AND NOT EXISTS (SELECT 1 FROM audit_log_leaves l WHERE l.global_position = e.global_position)
          ORDER BY transaction_id, global_position
          LIMIT $3
        ) page ON true
@@ -155,11 +158,16 @@ export async function leafCursor(
   return row ? { transactionId: row.transactionId, globalPosition: Number(row.globalPosition) } : null;
 }
 
-/** Whether every event of the stream has its leaf among the first `size` of the log. */
-export async function streamCovered(sql: Queryable, streamId: string, size: number): Promise<boolean> {
+/** Whether every event of the streams has its leaf among the first `size` of the log. */
+export async function streamsCovered(
+  sql: Queryable,
+  streamIds: readonly string[],
+  size: number,
+): Promise<boolean> {
   const [row] = await sql<{ uncovered: number }[]>`
     SELECT count(*)::int AS uncovered FROM events e
-    WHERE e.stream_id = ${streamId} AND NOT EXISTS (
+    WHERE e.stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::text::jsonb))
+      AND NOT EXISTS (
       SELECT 1 FROM audit_log_leaves l
       WHERE l.global_position = e.global_position AND l.leaf_index < ${size})`;
   return row?.uncovered === 0;

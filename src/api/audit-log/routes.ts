@@ -222,9 +222,10 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         streamId = flowStreamId(flowId!);
       }
       const checkpoint =
-        asked === undefined ? await auditLog.checkpoint() : await auditLog.checkpointOfSize(asked);
-      if (checkpoint === null)
-        throw notFound(asked === undefined ? 'The audit log is empty' : 'Checkpoint not found');
+        asked === undefined
+          ? await auditLog.checkpointCovering([streamId])
+          : await auditLog.checkpointOfSize(asked);
+      if (checkpoint === null) throw notFound('Checkpoint not found');
       return {
         checkpoint: checkpointText(checkpoint),
         streams: await auditLog.provedStreams([streamId], checkpoint.size),
