@@ -1,5 +1,4 @@
-import { encodeBase64 } from '../../domain/audit/signed-note';
-import { notFound, ruleViolated } from '../../domain/errors';
+import { ruleViolated } from '../../domain/errors';
 import type { AuditLog, SignedCheckpoint } from './checkpoints';
 import { base64, type ProvedStream } from './log-tree';
 import { AUDIT_LOG_ORIGIN } from './signing-key';
