@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../src/api/database/connection';
+import { allLogged, loggedCheckpoint } from './support/audit-log';
 import { built, ROOT } from './support/audit-verify-build';
 import { TEST_APP_SECRET } from './support/database';
 import { runEvents } from './support/events-cli';
@@ -77,9 +78,8 @@ describe('the audit log against tampering', () => {
   async function checkpointed() {
     const first = await ranExecution();
     const second = await ranExecution();
-    const checkpoint = await t.app.auditLog.checkpoint();
-    expect(checkpoint).not.toBeNull();
-    return { first, second, checkpoint: checkpoint! };
+    const checkpoint = await loggedCheckpoint(t.app.auditLog, t.db.sql);
+    return { first, second, checkpoint };
   }
 
   const keyFile = () => t.app.config.auditSigningKeyFile;
@@ -146,7 +146,7 @@ describe('the audit log against tampering', () => {
       200,
     );
     const streamId = `execution-${executionId}`;
-    await t.app.auditLog.checkpoint();
+    await loggedCheckpoint(t.app.auditLog, t.db.sql);
     const key = await publicKey();
     const leaves = await leavesOf(streamId);
     await t.db.sql`DELETE FROM events WHERE stream_id = ${streamId}`;
@@ -178,7 +178,7 @@ describe('the audit log against tampering', () => {
     await t.db.sql`UPDATE streams SET version = 5 WHERE stream_id = ${second.streamId}`;
     // The server appends the next event at the freed position: the stream's own check finds nothing.
     expect((await alice.post(`/api/executions/${second.executionId}/reset`)).statusCode).toBe(200);
-    await t.app.auditLog.checkpoint();
+    await loggedCheckpoint(t.app.auditLog, t.db.sql);
     expect((await alice.get(`/api/executions/${second.executionId}/verify`)).json()).toMatchObject({
       verified: true,
     });
@@ -236,7 +236,7 @@ describe('the audit log against tampering', () => {
     // Everything after the change made again from the events: the leaves and the tree, but not the signature.
     await t.db.sql`DELETE FROM audit_log_nodes`;
     await t.db.sql`DELETE FROM audit_log_leaves`;
-    await t.app.auditLog.sequence();
+    await allLogged(t.app.auditLog, t.db.sql);
     const result = await auditLog();
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(

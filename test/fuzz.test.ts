@@ -642,8 +642,11 @@ async function snapshotter(sql: Sql) {
       SELECT table_name AS name FROM information_schema.tables
       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
         -- The rate limits' counts: every request to a limited route counts, refused or not. The answers kept
-        -- for Idempotency-Keys: a refusal is kept too, to be answered again to the same request.
-        AND table_name NOT IN ('rate_limits', 'idempotent_requests')
+        -- for Idempotency-Keys: a refusal is kept too, to be answered again to the same request. The audit log:
+        -- written in the background after the commits of earlier requests (the events, compared, say whether
+        -- a request appended any).
+        AND table_name NOT IN ('rate_limits', 'idempotent_requests', 'audit_log_leaves', 'audit_log_nodes',
+          'audit_checkpoints')
       ORDER BY table_name`
   ).map(({ name }) => name);
   const statement = tables

@@ -6,6 +6,7 @@ import { JobQueue } from '../src/api/notifications/job-queue';
 import { MAIL_QUEUE, sealedMail } from '../src/api/notifications/notifications';
 import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
 import { Browser } from './support/access-table';
+import { loggedCheckpoint } from './support/audit-log';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { mailbox } from './support/mailbox';
 import { startServerProcess } from './support/server-process';
@@ -311,7 +312,7 @@ describe('webhooks', () => {
       });
       checkpointSecret = made.secret;
       await runInWorkspace(owner, workspace);
-      const checkpoint = await app.app.auditLog.checkpoint();
+      const checkpoint = await loggedCheckpoint(app.app.auditLog, app.db.sql);
       await vi.waitFor(() => expect(checkpoints.deliveries).toHaveLength(1), {
         timeout: 30_000,
         interval: 50,
@@ -321,7 +322,7 @@ describe('webhooks', () => {
       expect(JSON.parse(delivery!.body)).toMatchObject({
         type: 'checkpoint.published',
         workspaceId: workspace,
-        data: { origin: 'workbench/audit-log', size: checkpoint!.size, note: checkpoint!.note },
+        data: { origin: 'workbench/audit-log', size: checkpoint.size, note: checkpoint.note },
       });
     } finally {
       await app.close();

@@ -185,6 +185,16 @@ export const ACCESS: Record<string, Entry> = {
   'GET /api/executions/{id}/verify': { access: 'owner', needs: 'read' },
   'GET /api/executions/{id}/reviews/audit': { access: 'owner', needs: 'read' },
   'GET /api/executions/{id}/audit': { access: 'owner', needs: 'read', query: () => '?format=csv' },
+  'GET /api/audit/public-key': { access: 'caller' },
+  'GET /api/audit/checkpoints': { access: 'caller' },
+  'GET /api/audit/checkpoints/latest': { access: 'caller' },
+  'GET /api/audit/proofs/consistency': { access: 'caller', query: () => '?from=0&to=1' },
+  'GET /api/audit/proofs/inclusion': {
+    access: 'owner',
+    needs: 'read',
+    query: (f) => `?executionId=${f.execution}`,
+  },
+  'GET /api/flows/{id}/audit': { access: 'owner', needs: 'read', query: () => '?format=bundle' },
   'POST /api/executions/{id}/rerun-from/{stepId}': { access: 'owner', needs: 'run' },
   'PUT /api/step-results/{id}': { access: 'owner', needs: 'review', body: () => ({ label: 'ideas' }) },
   'DELETE /api/step-results/{id}': {
@@ -318,6 +328,11 @@ export const ACCESS: Record<string, Entry> = {
   'POST /api/workspaces': { access: 'caller', body: () => ({ name: 'Access' }) },
   'GET /api/workspaces/{id}/members': { access: 'owner', needs: 'read' },
   'GET /api/workspaces/{id}/executions': { access: 'owner', needs: 'read' },
+  'GET /api/workspaces/{id}/audit': {
+    access: 'owner',
+    needs: 'read',
+    query: () => '?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z',
+  },
   'POST /api/workspaces/{id}/invitations': {
     access: 'owner',
     needs: 'manage',

@@ -32,6 +32,10 @@ export const checkpointText = (checkpoint: SignedCheckpoint): CheckpointText => 
   note: checkpoint.note,
 });
 
+/** The checkpoint of a size as a proof names it: its text, or the size alone when the log holds none of it. */
+export const checkpointRef = (size: number, checkpoint: SignedCheckpoint | null) =>
+  checkpoint === null ? { size, at: null, note: null } : checkpointText(checkpoint);
+
 /**
  * The audit bundle of a record: its streams' events with their proofs at a checkpoint that covers them (one
  * signed now if the latest does not), the signed checkpoint, the public key, and a consistency proof from
@@ -53,7 +57,7 @@ export async function auditBundle(
     // auditor holds it), which is when it matters most.
     const earlier = await auditLog.checkpointOfSize(size);
     consistency.push({
-      from: earlier === null ? { size, at: null, note: null } : checkpointText(earlier),
+      from: checkpointRef(size, earlier),
       proof: base64(await auditLog.consistencyProof(size, checkpoint.size)),
     });
   }

@@ -40,8 +40,11 @@ export interface RecordCoverage {
   signatureVerified: boolean;
 }
 
-/** How long a bundle waits for its record's events to get their leaves. */
-const COVERING_WAIT_MS = 5_000;
+/**
+ * How long a bundle waits for its record's events to get their leaves: a write transaction running anywhere on
+ * the database server holds the log's order back until it ends (usually milliseconds).
+ */
+const COVERING_WAIT_MS = 15_000;
 
 /** One checkpoint signer at a time over the database (a transaction advisory lock). */
 const CHECKPOINT_LOCK = 0x6368_6b70; // "chkp"
@@ -151,7 +154,7 @@ export class AuditLog {
   /**
    * A signed checkpoint that covers every event of the streams: the latest, or one signed now. Their events
    * get their leaves in the log's order, so one committed behind a transaction still running (in any database
-   * of the server) waits for it: this waits up to `timeoutMs`, then answers 503, to be asked again.
+   * of the server) waits for it: this waits up to `timeoutMs` (15 s), then answers 503, to be asked again.
    */
   async checkpointCovering(
     streamIds: readonly string[],

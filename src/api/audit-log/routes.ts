@@ -8,7 +8,7 @@ import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
-import { auditBundle, checkpointText, MAX_SINCE } from './audit-bundle';
+import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
 
 /** How many executions one workspace bundle may hold. */
@@ -50,6 +50,16 @@ const checkpointOf = (checkpoint: SignedCheckpoint): z.infer<typeof checkpointAn
 
 const checkpointTextAnswer = z.object({ size: z.int(), at: z.string(), note: z.string() });
 
+/** The checkpoint of a size, or the size alone when the log holds no checkpoint of it (never signed, or deleted). */
+const checkpointAtSize = z.union([
+  checkpointTextAnswer,
+  z
+    .object({ size: z.int(), at: z.null(), note: z.null() })
+    .describe(
+      "A size the log holds no checkpoint of: the proof is the tree's alone; check it with a copy kept",
+    ),
+]);
+
 const provedStreamAnswer = z
   .object({
     streamId: z.string(),
@@ -82,17 +92,7 @@ export const auditBundleAnswer = z
     origin: z.string(),
     publicKey: z.string().describe("The log's verifier key (C2SP note format)"),
     checkpoint: checkpointTextAnswer,
-    consistency: z.array(
-      z.object({
-        from: z.union([
-          checkpointTextAnswer,
-          z
-            .object({ size: z.int(), at: z.null(), note: z.null() })
-            .describe('A size whose checkpoint the log no longer holds: the auditor checks with their copy'),
-        ]),
-        proof: z.array(z.string()),
-      }),
-    ),
+    consistency: z.array(z.object({ from: checkpointAtSize, proof: z.array(z.string()) })),
     streams: z.array(provedStreamAnswer),
   })
   .describe('A record with everything needed to check it offline, without the server or its secret')
@@ -192,8 +192,9 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { response: { 200: checkpointAnswer } } },
     async (request) => {
       userIdOf(request);
-      const [latest] = await auditLog.checkpoints({ limit: 1 });
-      if (!latest) throw notFound('No checkpoint has been signed yet');
+      // Signed now when the log grew since the latest: the answer covers every event committed before it.
+      const latest = await auditLog.checkpoint();
+      if (!latest) throw notFound('The audit log is empty: no checkpoint yet');
       return checkpointOf(latest);
     },
   );
@@ -241,8 +242,8 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: z
             .object({
-              from: checkpointTextAnswer,
-              to: checkpointTextAnswer,
+              from: checkpointAtSize,
+              to: checkpointAtSize,
               proof: z
                 .array(z.string())
                 .describe('The consistency proof (RFC 9162), base64, as the RFC orders it'),
@@ -254,15 +255,16 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       userIdOf(request);
       const { from, to } = request.query;
-      if (from > to) throw ruleViolated('from: a checkpoint no later than to');
+      if (from > to) throw ruleViolated('from: a size no larger than to');
+      const { size } = await auditLog.sequence();
+      if (to > size) throw notFound(`The audit log holds ${size} events, not ${to}`);
       const [earlier, later] = await Promise.all([
         auditLog.checkpointOfSize(from),
         auditLog.checkpointOfSize(to),
       ]);
-      if (!earlier || !later) throw notFound(`Checkpoint ${earlier ? to : from} not found`);
       return {
-        from: checkpointText(earlier),
-        to: checkpointText(later),
+        from: checkpointRef(from, earlier),
+        to: checkpointRef(to, later),
         proof: (await auditLog.consistencyProof(from, to)).map((hash) => encodeBase64(hash)),
       };
     },

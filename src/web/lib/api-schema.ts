@@ -1682,11 +1682,19 @@ export interface components {
         size: number;
         at: string;
         note: string;
+      } | {
+        size: number;
+        at: null;
+        note: null;
       };
       to: {
         size: number;
         at: string;
         note: string;
+      } | {
+        size: number;
+        at: null;
+        note: null;
       };
       /** @description The consistency proof (RFC 9162), base64, as the RFC orders it */
       proof: string[];
