@@ -98,15 +98,11 @@ export const auditBundleAnswer = z
   .describe('A record with everything needed to check it offline, without the server or its secret')
   .meta({ id: 'AuditBundle' });
 
-const recordQuery = z
-  .object({
-    executionId: z.uuid().optional(),
-    flowId: z.uuid().optional(),
-    checkpoint: size.optional().describe('The checkpoint (its size) to prove at; the latest by default'),
-  })
-  .refine((query) => (query.executionId === undefined) !== (query.flowId === undefined), {
-    error: 'executionId or flowId: exactly one of them',
-  });
+const recordQuery = z.object({
+  executionId: z.uuid().optional().describe('The execution whose events to prove (or flowId)'),
+  flowId: z.uuid().optional().describe('The flow whose versions to prove (or executionId)'),
+  checkpoint: size.optional().describe('The checkpoint (its size) to prove at; the latest by default'),
+});
 
 const workspaceBundleQuery = z.object({
   format: z.enum(['bundle'], { error: 'format is bundle' }).default('bundle'),
@@ -214,6 +210,9 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = userIdOf(request);
       const { executionId, flowId, checkpoint: asked } = request.query;
+      if ((executionId === undefined) === (flowId === undefined)) {
+        throw ruleViolated('executionId or flowId: exactly one of them');
+      }
       let streamId: string;
       if (executionId !== undefined) {
         await readableExecutionStream(app, executionId, userId);

@@ -3351,7 +3351,9 @@ export interface operations {
   getAuditInclusionProofs: {
     parameters: {
       query?: {
+        /** @description The execution whose events to prove (or flowId) */
         executionId?: string;
+        /** @description The flow whose versions to prove (or executionId) */
         flowId?: string;
         /** @description The checkpoint (its size) to prove at; the latest by default */
         checkpoint?: number;
