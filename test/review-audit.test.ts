@@ -16,35 +16,43 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/**
+ * A workspace of an owner and two reviewers, Ana and Bao (names ending in `suffix`), with a one-step blog
+ * flow whose step they review (`approvals` of them), and an execution of it started by the owner.
+ */
+async function blogReviewedBy(suffix: string, team: string, approvals: number) {
+  const owner = await person(`Owner${suffix}`);
+  const ana = await person(`Ana${suffix}`);
+  const bao = await person(`Bao${suffix}`);
+  const { id: workspaceId } = ok(await owner.client.post('/api/workspaces', { name: team }), 201);
+  await join(owner, workspaceId, ana, 'reviewer');
+  await join(owner, workspaceId, bao, 'reviewer');
+  const flow = ok(
+    await owner.client.post('/api/flows', { name: 'Blog', description: 'Posts', workspaceId }),
+    201,
+  );
+  const draft = ok(
+    await owner.client.post('/api/steps', {
+      flowId: flow.id,
+      name: 'Draft',
+      order: 1,
+      systemPrompt: 'Write a short post about tea.',
+      review: { by: 'members', userIds: [ana.id, bao.id], approvals },
+    }),
+    201,
+  );
+  const execution = ok(await owner.client.post(`/api/flows/${flow.id}/execute`), 201);
+  const runStep = async () =>
+    ok(await owner.client.post(`/api/executions/${execution.id}/steps/${draft.id}/execute`, {}));
+  return { owner, ana, bao, workspaceId, draft, execution, runStep };
+}
+
 describe("an execution's reviews for the auditor", () => {
   it('names who was asked and who decided, with what they saw; a stranger finds nothing', async () => {
-    const owner = await person('Owner');
-    const ana = await person('Ana');
-    const bao = await person('Bao');
+    const { owner, ana, bao, workspaceId, draft, execution, runStep } = await blogReviewedBy('', 'Team', 2);
     const auditor = await person('Audit');
     const stranger = await person('Stranger');
-    const { id: workspaceId } = ok(await owner.client.post('/api/workspaces', { name: 'Team' }), 201);
-    await join(owner, workspaceId, ana, 'reviewer');
-    await join(owner, workspaceId, bao, 'reviewer');
     await join(owner, workspaceId, auditor, 'auditor');
-
-    const flow = ok(
-      await owner.client.post('/api/flows', { name: 'Blog', description: 'Posts', workspaceId }),
-      201,
-    );
-    const draft = ok(
-      await owner.client.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Draft',
-        order: 1,
-        systemPrompt: 'Write a short post about tea.',
-        review: { by: 'members', userIds: [ana.id, bao.id], approvals: 2 },
-      }),
-      201,
-    );
-    const execution = ok(await owner.client.post(`/api/flows/${flow.id}/execute`), 201);
-    const runStep = async () =>
-      ok(await owner.client.post(`/api/executions/${execution.id}/steps/${draft.id}/execute`, {}));
 
     // The first run is rejected by Bao, with a reason.
     const first = await runStep();
@@ -155,29 +163,7 @@ describe("an execution's reviews for the auditor", () => {
 
 describe('reviews resting on a changed record', () => {
   it('marks a decision recorded at or after the first changed event unverified, and the earlier ones verified', async () => {
-    const owner = await person('Owner2');
-    const ana = await person('Ana2');
-    const bao = await person('Bao2');
-    const { id: workspaceId } = ok(await owner.client.post('/api/workspaces', { name: 'Team 2' }), 201);
-    await join(owner, workspaceId, ana, 'reviewer');
-    await join(owner, workspaceId, bao, 'reviewer');
-    const flow = ok(
-      await owner.client.post('/api/flows', { name: 'Blog', description: 'Posts', workspaceId }),
-      201,
-    );
-    const draft = ok(
-      await owner.client.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Draft',
-        order: 1,
-        systemPrompt: 'Write a short post about tea.',
-        review: { by: 'members', userIds: [ana.id, bao.id], approvals: 1 },
-      }),
-      201,
-    );
-    const execution = ok(await owner.client.post(`/api/flows/${flow.id}/execute`), 201);
-    const runStep = async () =>
-      ok(await owner.client.post(`/api/executions/${execution.id}/steps/${draft.id}/execute`, {}));
+    const { owner, ana, bao, execution, runStep } = await blogReviewedBy('2', 'Team 2', 1);
     const first = await runStep();
     ok(await bao.client.post(`/api/reviews/${first.execution.reviews[0].id}/reject`, { reason: 'Too long' }));
     const second = await runStep();
