@@ -183,17 +183,7 @@ export class Notifications {
       workspaceId: null,
       data: checkpoint,
     };
-    const job: WebhookJob = { eventId: hookEvent.eventId };
-    await sql.begin((tx) => [
-      this.webhooks.deliveriesOf(tx, hookEvent),
-      JobQueue.statementOf(
-        tx,
-        this.queue.insertOf(
-          { name: WEBHOOK_QUEUE, data: job },
-          { id: hookEvent.eventId, ...this.webhookRetry },
-        ),
-      ),
-    ]);
+    await sql.begin((tx) => this.webhookStatements(tx, hookEvent));
   }
 
   /**
