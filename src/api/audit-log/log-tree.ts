@@ -66,9 +66,11 @@ export const eventTime = (table = '') => `coalesce(${table}metadata ->> 'at',
 export async function sequenceLeaves(sql: Sql, limit = Number.POSITIVE_INFINITY): Promise<Sequenced> {
   let added = 0;
   for (;;) {
-    const round = await sequenceRound(sql, Math.min(SEQUENCE_BATCH, limit - added));
+    const batch = Math.min(SEQUENCE_BATCH, limit - added);
+    const round = await sequenceRound(sql, batch);
     added += round.added;
-    if (round.busy || round.added === 0 || round.heldBack || added >= limit) return { ...round, added };
+    // A page not filled is the end of what is readable now: no round more just to find nothing.
+    if (round.busy || round.added < batch || round.heldBack || added >= limit) return { ...round, added };
   }
 }
 
