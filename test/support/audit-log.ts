@@ -1,20 +1,24 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
 import type { AuditLog, SignedCheckpoint } from '../../src/api/audit-log';
+
+/** Waits at most this long for one run of the sequencer (the test's own timeout bounds the whole wait). */
+const RUN_WAIT_MS = 5_000;
 
 /**
  * Waits until every event of the database has its leaf in the audit log. Leaves follow the log's order, which
  * a write transaction running anywhere on the test database server (another test file's) holds back until it
- * ends: a test that counts on the leaves waits for them, bounded by its own timeout.
+ * ends; the sequencer runs again when the log hears of the held-back events, and this waits for its runs.
  */
 export async function allLogged(auditLog: AuditLog, sql: Sql): Promise<void> {
   for (;;) {
     await auditLog.sequence();
+    // The next run after this one: a wake-up of the log's (held-back events now readable), or another process's.
+    const next = auditLog.nextSequenced(RUN_WAIT_MS);
     const [row] = await sql<{ unlogged: number }[]>`
       SELECT count(*)::int AS unlogged FROM events e
       WHERE NOT EXISTS (SELECT 1 FROM audit_log_leaves l WHERE l.global_position = e.global_position)`;
     if (row?.unlogged === 0) return;
-    await sleep(10);
+    await next;
   }
 }
 

@@ -1,6 +1,5 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
 import type { Hash } from '../../domain/audit/merkle';
 import { signCheckpoint, verifyCheckpoint } from '../../domain/audit/signed-note';
@@ -90,6 +89,7 @@ export class AuditLog {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
+  private readonly sequencedListeners = new Set<() => void>();
 
   constructor(
     private readonly sql: Sql,
@@ -121,8 +121,27 @@ export class AuditLog {
     };
     this.sequencing = run().finally(() => {
       this.sequencing = undefined;
+      for (const listener of [...this.sequencedListeners]) listener();
     });
     return this.sequencing;
+  }
+
+  /**
+   * Resolves after this process's next run of the sequencer ends (it may have added leaves, or found another
+   * process at it), or after `timeoutMs`: what a caller waiting for leaves waits on instead of a clock. The
+   * runs come from the log's wake-ups: an event held back behind a running transaction wakes them once it is
+   * readable.
+   */
+  nextSequenced(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timeout);
+        this.sequencedListeners.delete(done);
+        resolve();
+      };
+      const timeout = setTimeout(done, timeoutMs);
+      this.sequencedListeners.add(done);
+    });
   }
 
   /**
@@ -134,7 +153,11 @@ export class AuditLog {
     if (this.wakeTimer) return;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
-      this.sequence().catch((error) => this.options.onError?.(error, 'sequencing the audit log'));
+      this.sequence().then(
+        // Another process was at it and may have read its page before these events committed: once more.
+        (result) => result.busy && this.wake(),
+        (error) => this.options.onError?.(error, 'sequencing the audit log'),
+      );
     }, WAKE_DELAY_MS);
     this.wakeTimer.unref();
   }
@@ -177,8 +200,10 @@ export class AuditLog {
     timeoutMs = COVERING_WAIT_MS,
   ): Promise<SignedCheckpoint> {
     const until = Date.now() + timeoutMs;
-    for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
+    for (;;) {
       const checkpoint = await this.checkpoint();
+      // Then the next run of the sequencer, which the log's next wake-up starts.
+      const next = this.nextSequenced(Math.max(0, until - Date.now()));
       if (checkpoint && (await streamsCovered(this.sql, streamIds, checkpoint.size))) return checkpoint;
       if (Date.now() >= until) {
         throw new DomainError(
@@ -187,7 +212,7 @@ export class AuditLog {
           { retryable: true },
         );
       }
-      await sleep(delay);
+      await next;
     }
   }
 
