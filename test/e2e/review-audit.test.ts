@@ -135,6 +135,13 @@ describe.skipIf(skipReason !== null)(
       expect(await reviews.nth(0).getByTestId('review-audit-unverified').count()).toBe(0);
       await decisions.nth(3).scrollIntoViewIfNeeded();
       await screenshot(page, 'review-audit-03-record-changed');
+
+      // The run screen's panel of the step's review: its outcome struck through and marked, not told as fact.
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      const panel = page.getByTestId(`step-review-approved-${step.id}`);
+      await panel.getByTestId('step-review-unverified').waitFor();
+      expect(await panel.getByTestId('step-review-unverified').textContent()).toBe('không xác minh được');
+      await screenshot(page, 'review-audit-04-run-screen');
       await ana.api.dispose();
       await bao.api.dispose();
     });

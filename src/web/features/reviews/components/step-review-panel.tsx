@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Check, CheckCircle2, Hourglass, Pencil, X } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { HistoryDiff } from '@/components/history-diff';
@@ -217,10 +217,24 @@ function Decision({ review, executionId }: { review: Review; executionId: string
  * approved so far, what was edited, and the decision buttons for the people it names); approved, by whom
  * with their comments; rejected, by whom and why; or expired.
  */
-export function StepReviewPanel({ stepId, execution }: { stepId: string; execution: Execution }) {
+export function StepReviewPanel({
+  stepId,
+  execution,
+  unverifiedMark,
+}: {
+  stepId: string;
+  execution: Execution;
+  /**
+   * Given when the record check does not prove the decided review (some event it rests on was changed outside
+   * the application): its outcome is struck through and this mark says why, so it is not read as fact.
+   */
+  unverifiedMark?: (reviewId: string) => ReactNode;
+}) {
   const review = execution.reviews.filter((r) => r.stepId === stepId).at(-1);
   const nameOf = usePersonName(execution.workspaceId);
   if (!review) return null;
+  const mark = review.status === 'pending' ? null : (unverifiedMark?.(review.id) ?? null);
+  const struck = mark ? 'line-through decoration-red-400' : '';
   if (review.status === 'approved')
     return (
       <div
@@ -228,9 +242,12 @@ export function StepReviewPanel({ stepId, execution }: { stepId: string; executi
         role="status"
         data-testid={`step-review-approved-${stepId}`}
       >
-        <p className="flex items-center gap-2">
+        <p className="flex flex-wrap items-center gap-2">
           <CheckCircle2 className="h-4 w-4 shrink-0" />
-          {t.approvedBy(namesOf(review.approvalsGiven.map((approval) => nameOf(approval.userId))))}
+          <span className={struck}>
+            {t.approvedBy(namesOf(review.approvalsGiven.map((approval) => nameOf(approval.userId))))}
+          </span>
+          {mark}
         </p>
         <Approvals review={review} nameOf={nameOf} />
       </div>
@@ -238,21 +255,27 @@ export function StepReviewPanel({ stepId, execution }: { stepId: string; executi
   if (review.status === 'rejected')
     return (
       <p
-        className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+        className="flex flex-wrap items-center gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
         role="status"
         data-testid={`step-review-rejected-${stepId}`}
       >
-        {t.rejected(nameOf(review.rejection?.userId ?? ''), review.rejection?.reason ?? '')}
+        <span className={struck}>
+          {t.rejected(nameOf(review.rejection?.userId ?? ''), review.rejection?.reason ?? '')}
+        </span>
+        {mark}
       </p>
     );
   if (review.status === 'expired')
     return (
       <p
-        className="rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800"
+        className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800"
         role="status"
         data-testid={`step-review-expired-${stepId}`}
       >
-        {t.expired(formatDateTime(review.decidedAt ?? review.dueAt ?? review.requestedAt))}
+        <span className={struck}>
+          {t.expired(formatDateTime(review.decidedAt ?? review.dueAt ?? review.requestedAt))}
+        </span>
+        {mark}
       </p>
     );
   if (review.status !== 'pending') return null;

@@ -17,10 +17,11 @@ import { RequestReviewButton, StepReviewPanel } from '@/features/reviews';
 import { cn } from '@/lib/cn';
 import type { Execution } from '@/lib/execution-stream';
 import type { Step } from '@/lib/steps-query';
-import { runMode as t } from '@/lib/strings';
+import { history, runMode as t } from '@/lib/strings';
 import { useMay } from '@/lib/workspace-roles';
 import { runningRun } from '../../../../../domain/execution';
 import { MESSAGES } from '../../../../../domain/execution/decide';
+import { UnverifiedMark } from '../../history/components/unverified-mark';
 import type { QuickRunActor } from '../api/use-quick-run';
 import { ExecuteButtons } from './execute-buttons';
 import { useOpenStepCardRequest } from './open-step-card';
@@ -30,6 +31,7 @@ import { ResumeButton, useQuickRunNextIs, useQuickRunPausedOn } from './resume-b
 import { inputSourceOrders } from './step-list-rows';
 import { StepStatusIcon, stepDisplayStatus } from './step-status-icon';
 import { useExecuteStep } from './use-execute-step';
+import { useUnverifiedReviews } from './use-unverified-reviews';
 
 interface StepCardProps {
   step: Step;
@@ -96,6 +98,7 @@ export function StepCard({
   const quickRunNextHere = useQuickRunNextIs(quickRun, step.id);
   const headerRef = useRef<HTMLButtonElement>(null);
   const mayRun = useMay('run');
+  const unverifiedReviews = useUnverifiedReviews(execution);
 
   // Asked for from the step list: open, come into view, and take the focus so the keyboard lands here.
   useOpenStepCardRequest(
@@ -274,7 +277,17 @@ export function StepCard({
             </div>
           ) : null}
 
-          {execution ? <StepReviewPanel stepId={step.id} execution={execution} /> : null}
+          {execution ? (
+            <StepReviewPanel
+              stepId={step.id}
+              execution={execution}
+              unverifiedMark={(reviewId) =>
+                unverifiedReviews.has(reviewId) ? (
+                  <UnverifiedMark why={history.reviews.unverifiedReview} testId="step-review-unverified" />
+                ) : null
+              }
+            />
+          ) : null}
           {execution && mayRun ? (
             <RequestReviewButton step={step} execution={execution} disabled={busy || executionLoading} />
           ) : null}
