@@ -54,12 +54,12 @@ describe('dist/audit-verify.html', () => {
     const bundle = makeBundle(log);
     choose('bundle', JSON.stringify(bundle));
     choose('key', log.verifierKey);
-    expect(await verify()).toEqual([`Đã xác minh: verified 8 events up to checkpoint ${log.leaves.length}`]);
+    expect(await verify()).toEqual([`Đã xác minh 8 sự kiện, tính đến checkpoint #${log.leaves.length}`]);
     bundle.streams[0]!.events.pop();
     choose('bundle', JSON.stringify(bundle));
     expect(await verify()).toEqual([
       expect.stringMatching(
-        /^Không xác minh được: stream execution-a position 4 \(leaf \d+\): the event the log holds is missing or was replaced$/,
+        /^Không xác minh được: stream execution-a, vị trí 4 \(leaf \d+\): sự kiện mà log lưu ở vị trí này bị thiếu hoặc đã bị thay thế$/,
       ),
     ]);
   });

@@ -1,9 +1,11 @@
 /**
  * The verifier page's script (bundled as one inline script into dist/audit-verify.html): the same checks as
- * the command-line verifier, on files the user picks or drops, in the browser, offline.
+ * the command-line verifier, on files the user picks or drops, in the browser, offline. It speaks Vietnamese:
+ * the checks' messages in the words of messages.ts's `vi`.
  */
 import './jitless';
-import { verifyBundle } from './verify-bundle';
+import { render, vi } from './messages';
+import { checkBundle } from './verify-bundle';
 
 const FIELDS = ['bundle', 'key', 'checkpoint'] as const;
 type Field = (typeof FIELDS)[number];
@@ -49,7 +51,7 @@ function show(ok: boolean, lines: { text: string; className?: string }[]): void 
 
 async function verify(): Promise<void> {
   if (!fileOf('bundle')) {
-    show(false, [{ text: 'Không xác minh được: chưa chọn tệp bundle (no bundle file chosen).' }]);
+    show(false, [{ text: 'Không xác minh được: chưa chọn tệp bundle.' }]);
     return;
   }
   let bundle: string;
@@ -61,22 +63,23 @@ async function verify(): Promise<void> {
     key = pasted !== '' ? pasted : await textOf('key');
     checkpoint = await textOf('checkpoint');
   } catch (error) {
-    show(false, [
-      { text: `Không xác minh được: không đọc được tệp (cannot read the file): ${String(error)}` },
-    ]);
+    show(false, [{ text: `Không xác minh được: không đọc được tệp: ${String(error)}` }]);
     return;
   }
-  const result = verifyBundle(bundle, {
+  const result = checkBundle(bundle, {
     ...(key === undefined ? {} : { key }),
     ...(checkpoint === undefined ? {} : { checkpoint }),
   });
   if (result.ok) {
     show(true, [
-      { text: `Đã xác minh: ${result.message}`, className: 'message' },
-      ...result.warnings.map((warning) => ({ text: `Cảnh báo (warning): ${warning}`, className: 'warning' })),
+      { text: render(vi, result.message), className: 'message' },
+      ...result.warnings.map((warning) => ({
+        text: `Cảnh báo: ${render(vi, warning)}`,
+        className: 'warning',
+      })),
     ]);
   } else {
-    show(false, [{ text: `Không xác minh được: ${result.message}`, className: 'message' }]);
+    show(false, [{ text: `Không xác minh được: ${render(vi, result.message)}`, className: 'message' }]);
   }
 }
 
@@ -102,7 +105,7 @@ function setUp(): void {
       if (!file) return;
       dropped.set(field, file);
       input.value = '';
-      if (hint) hint.textContent = `Đã chọn (chosen): ${file.name}`;
+      if (hint) hint.textContent = `Đã chọn: ${file.name}`;
     });
   }
   // A file dropped outside a zone would otherwise replace the page with the file.
@@ -115,7 +118,7 @@ function setUp(): void {
     if (button.disabled) return;
     // A large bundle takes a few seconds: the button says so, and the page draws that before the check runs.
     button.disabled = true;
-    button.textContent = 'Đang kiểm tra… (checking)';
+    button.textContent = 'Đang kiểm tra…';
     setTimeout(() => {
       void verify().finally(() => {
         button.disabled = false;

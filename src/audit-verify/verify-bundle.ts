@@ -5,10 +5,12 @@
  * the log, that the log at one extends the log at the other (RFC 9162 consistency proof).
  *
  * Pure: no I/O and no Node-only module, so the same checks run in the command-line verifier and in the
- * verifier page in a browser. It never throws: any input it cannot read is a failure with a sentence saying
- * why, in English, naming the stream, the position and the leaf index where one applies.
+ * verifier page in a browser. It never throws: any input it cannot read is a failure saying why, naming the
+ * stream, the position and the leaf index where one applies. Its outcome is data (`checkBundle`: a message code
+ * and its values, see messages.ts), which each front end puts in its language: `verifyBundle` in English for
+ * the command line, the page in Vietnamese.
  */
-import { en } from 'zod/locales';
+import { en as zodEnglish } from 'zod/locales';
 import * as z from 'zod/mini';
 import { contentHash, eventLeafHash } from '../domain/audit/event-leaf';
 import {
@@ -25,9 +27,16 @@ import {
   type VerifierKey,
   verifyCheckpoint,
 } from '../domain/audit/signed-note';
+import { type CheckpointOf, en, type FieldProblem, type Message, type MessageOf, render } from './messages';
 
 export const BUNDLE_FORMAT = 'workbench-audit-bundle/v1';
 
+/** The outcome as data: the message of success and the warnings, or the refusal (the first bad thing). */
+export type Outcome =
+  | { ok: true; events: number; size: number; message: MessageOf<'verified'>; warnings: Message[] }
+  | { ok: false; message: Message };
+
+/** The outcome in words. */
 export type VerifyResult =
   | { ok: true; events: number; size: number; message: string; warnings: string[] }
   | { ok: false; message: string };
@@ -42,16 +51,15 @@ export interface VerifyOptions {
   checkpoint?: string;
 }
 
-/** The warning when no key was given: the bundle then vouches for itself. */
-export const OWN_KEY_WARNING =
-  "the key is the bundle's own: this shows the bundle agrees with itself, not that it is the log's; get the log's public key from elsewhere and check with it";
+/** The warning when no key was given (the bundle then vouches for itself), in English. */
+export const OWN_KEY_WARNING = /* @__PURE__ */ en['own-key']({ code: 'own-key' });
 
 /** A proof of a tree of up to 2^53 leaves has at most 53 hashes. */
 const MAX_PROOF = 64;
 
 // zod/mini, not zod: the page carries only the parts used (zod's whole namespace, with all its locales, is
 // half a megabyte), and English messages.
-z.config(en());
+z.config(zodEnglish());
 
 const count = z.int().check(z.minimum(0));
 const position = z.int().check(z.minimum(1));
@@ -102,25 +110,38 @@ const consistencyAnswerSchema = z.object({
 });
 
 /** A failure: thrown inside the checks, caught once at the top. */
-class Refusal extends Error {}
+class Refusal extends Error {
+  constructor(readonly refusal: Message) {
+    super(refusal.code);
+  }
+}
 
-function refuse(message: string): never {
+function refuse(message: Message): never {
   throw new Refusal(message);
 }
 
 /** Checks the bundle's text as the contract's "Verifier checks" list them, in that order; the first failure wins. */
-export function verifyBundle(bundleText: string, options: VerifyOptions = {}): VerifyResult {
+export function checkBundle(bundleText: string, options: VerifyOptions = {}): Outcome {
   try {
     return check(bundleText, options);
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, message: error.message };
+    if (error instanceof Refusal) return { ok: false, message: error.refusal };
     // Nothing should reach here; if something does, it is still a failure, never a verified bundle.
-    return { ok: false, message: `the bundle could not be checked: ${String(error)}` };
+    return { ok: false, message: { code: 'unexpected', error: String(error) } };
   }
 }
 
-function check(bundleText: string, options: VerifyOptions): VerifyResult {
-  const warnings: string[] = [];
+/** `checkBundle`, its messages in English (the command line's). */
+export function verifyBundle(bundleText: string, options: VerifyOptions = {}): VerifyResult {
+  const outcome = checkBundle(bundleText, options);
+  const say = (message: Message) => render(en, message);
+  if (!outcome.ok) return { ok: false, message: say(outcome.message) };
+  const { events, size, message, warnings } = outcome;
+  return { ok: true, events, size, message: say(message), warnings: warnings.map(say) };
+}
+
+function check(bundleText: string, options: VerifyOptions): Outcome {
+  const warnings: Message[] = [];
 
   // 1. Readable, of a known format.
   const bundle = readBundle(bundleText);
@@ -128,35 +149,27 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
   // 2. The key: the one given, else the bundle's own (and say so).
   let key: VerifierKey;
   if (options.key !== undefined) {
-    key = readKey(options.key.trim(), 'the key given');
+    key = readKey(options.key.trim(), 'given');
     if (bundle.publicKey.trim() !== options.key.trim()) {
-      warnings.push(
-        `the bundle names another key (${short(bundle.publicKey)}); it was checked with the key given`,
-      );
+      warnings.push({ code: 'other-key', key: short(bundle.publicKey) });
     }
   } else {
-    key = readKey(bundle.publicKey, "the bundle's publicKey");
-    warnings.push(OWN_KEY_WARNING);
+    key = readKey(bundle.publicKey, 'bundle');
+    warnings.push({ code: 'own-key' });
   }
 
   // 3. The checkpoint: signed by that key, its origin the key's name, and as the bundle describes it.
-  const checkpoint = readSignedCheckpoint(bundle.checkpoint.note, key, "the bundle's checkpoint");
+  const checkpoint = readSignedCheckpoint(bundle.checkpoint.note, key, 'bundle');
   const size = checkpoint.size;
   if (bundle.origin !== checkpoint.origin) {
-    refuse(
-      `the bundle's origin ${JSON.stringify(bundle.origin)} is not the checkpoint's ${JSON.stringify(checkpoint.origin)}`,
-    );
+    refuse({ code: 'origin', origin: bundle.origin, signed: checkpoint.origin });
   }
   if (bundle.checkpoint.size !== size) {
-    refuse(
-      `the bundle's checkpoint.size ${bundle.checkpoint.size} is not the size its signed note gives, ${size}`,
-    );
+    refuse({ code: 'checkpoint-size', size: bundle.checkpoint.size, signed: size });
   }
   const at = timeOf(checkpoint.extensions);
   if (!sameTime(at, bundle.checkpoint.at)) {
-    refuse(
-      `the bundle's checkpoint.at ${JSON.stringify(bundle.checkpoint.at)} is not the time its signed note gives, ${JSON.stringify(at ?? null)}`,
-    );
+    refuse({ code: 'checkpoint-at', at: bundle.checkpoint.at, signed: at ?? null });
   }
 
   // 4. Each stream: its events are the ones the log holds for it, none missing, none added.
@@ -167,8 +180,13 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
   let events = 0;
   for (const stream of bundle.streams) {
     for (const event of stream.events) {
-      const where = `stream ${stream.streamId} position ${event.position} (leaf ${event.leafIndex})`;
-      const proof = readHashes(event.proof, `${where}: proof hash`);
+      const where = { stream: stream.streamId, position: event.position, leaf: event.leafIndex };
+      const proof = readHashes(event.proof, (index, bytes) => ({
+        code: 'proof-hash',
+        ...where,
+        index,
+        bytes,
+      }));
       const leaf = eventLeafHash({
         streamId: stream.streamId,
         position: event.position,
@@ -180,12 +198,10 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
       const index = event.leafIndex!;
       const expected = inclusionProofLength(index, size);
       if (proof.length !== expected) {
-        refuse(
-          `${where}: the proof has ${proof.length} hashes, where a leaf ${index} of a tree of ${size} has ${expected}`,
-        );
+        refuse({ code: 'proof-length', ...where, hashes: proof.length, expected, size });
       }
       if (!verifyInclusion(leaf, index, size, proof, checkpoint.rootHash)) {
-        refuse(`${where}: does not match the log at checkpoint ${size} (changed)`);
+        refuse({ code: 'leaf-changed', ...where, size });
       }
       events += 1;
     }
@@ -194,7 +210,7 @@ function check(bundleText: string, options: VerifyOptions): VerifyResult {
   // 6. Another checkpoint, if given: the log at the later one extends the log at the earlier one.
   if (options.checkpoint !== undefined) checkOtherCheckpoint(options.checkpoint, bundle, key, checkpoint);
 
-  return { ok: true, events, size, message: `verified ${events} events up to checkpoint ${size}`, warnings };
+  return { ok: true, events, size, message: { code: 'verified', events, size }, warnings };
 }
 
 function readBundle(bundleText: string): Bundle {
@@ -203,44 +219,104 @@ function readBundle(bundleText: string): Bundle {
     // A byte order mark, as some editors save a file, is not part of the JSON.
     json = JSON.parse(bundleText.replace(/^\uFEFF/, ''));
   } catch {
-    refuse('the bundle is not JSON');
+    refuse({ code: 'not-json' });
   }
   const format = (json as { format?: unknown } | null)?.format;
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    refuse('the bundle is not a JSON object');
-  if (format !== BUNDLE_FORMAT) {
-    refuse(`the bundle's format is ${JSON.stringify(format ?? null)}, not ${BUNDLE_FORMAT}`);
-  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) refuse({ code: 'not-object' });
+  if (format !== BUNDLE_FORMAT) refuse({ code: 'format', format, expected: BUNDLE_FORMAT });
   const parsed = bundleSchema.safeParse(json);
-  if (!parsed.success) refuse(`the bundle is malformed: ${describeIssue(parsed.error)}`);
+  if (!parsed.success) refuse(malformed('bundle', json, parsed.error));
   return parsed.data;
 }
 
-/** The first issue zod found, after where it is (`streams.0.events.2.leafIndex`). */
-function describeIssue(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'unreadable';
-  const where = issue.path.map(String).join('.');
-  return where === '' ? issue.message : `${where}: ${issue.message}`;
+/** A zod issue, as much of it as is read here. */
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  received?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  values?: unknown[];
 }
 
-function readKey(text: string, what: string): VerifierKey {
-  const key = parseVerifierKey(text);
-  if (!key.ok) refuse(`${what} is not a verifier key: ${key.message}`);
-  return key.value;
+/** The refusal of a JSON input by the first issue zod found, where it is (`streams.0.events.2.leafIndex`). */
+function malformed(
+  input: 'bundle' | 'consistency',
+  json: unknown,
+  error: { issues: readonly Issue[] },
+): Message {
+  const issue = error.issues[0];
+  if (!issue) return { code: 'malformed', input, path: '', issue: 'unreadable', problem: 'other' };
+  return {
+    code: 'malformed',
+    input,
+    path: issue.path.map(String).join('.'),
+    issue: issue.message,
+    ...fieldProblem(issue, json),
+  };
+}
+
+function fieldProblem(issue: Issue, json: unknown): FieldProblem {
+  const origin = issue.origin ?? '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return {
+        problem: 'type',
+        expected: issue.expected ?? '',
+        received: issue.received ?? typeOf(valueAt(json, issue.path)),
+      };
+    case 'too_small':
+      return { problem: 'too-small', origin, minimum: Number(issue.minimum) };
+    case 'too_big':
+      return { problem: 'too-big', origin, maximum: Number(issue.maximum) };
+    case 'invalid_value':
+      return { problem: 'value', values: (issue.values ?? []).map(String) };
+    default:
+      return { problem: 'other' };
+  }
+}
+
+function valueAt(json: unknown, path: readonly PropertyKey[]): unknown {
+  let value = json;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function readKey(text: string, key: 'given' | 'bundle'): VerifierKey {
+  const read = parseVerifierKey(text);
+  if (!read.ok) refuse({ code: 'bad-key', key, reason: read.message });
+  return read.value;
 }
 
 function readSignedCheckpoint(
   note: string,
   key: VerifierKey,
-  what: string,
+  checkpoint: CheckpointOf,
 ): Checkpoint & { extensions: string[] } {
   const checked = verifyCheckpoint(note, key);
-  if (!checked.ok) refuse(`${what} does not verify with the key ${keyText(key)}: ${checked.message}`);
+  if (!checked.ok) {
+    refuse({
+      code: 'checkpoint-signature',
+      checkpoint,
+      key: keyText(key),
+      why: checked.reason,
+      reason: checked.message,
+    });
+  }
   if (checked.value.origin !== key.name) {
-    refuse(
-      `${what}'s origin ${JSON.stringify(checked.value.origin)} is not the key's name ${JSON.stringify(key.name)}`,
-    );
+    refuse({ code: 'checkpoint-origin', checkpoint, origin: checked.value.origin, name: key.name });
   }
   return checked.value;
 }
@@ -266,15 +342,15 @@ function checkListing(streams: readonly Stream[], size: number): void {
   const streamIds = new Set<string>();
   const owner = new Map<number, string>();
   for (const stream of streams) {
-    if (streamIds.has(stream.streamId)) refuse(`stream ${stream.streamId} is listed twice`);
+    if (streamIds.has(stream.streamId)) refuse({ code: 'stream-twice', stream: stream.streamId });
     streamIds.add(stream.streamId);
     let previous = -1;
     for (const leaf of stream.leaves) {
-      const where = `stream ${stream.streamId} position ${leaf.position} (leaf ${leaf.index})`;
-      if (leaf.index >= size) refuse(`${where}: the leaf is not below the checkpoint's size ${size}`);
-      if (leaf.index <= previous) refuse(`${where}: the stream's leaves are not listed once each, by index`);
+      const where = { stream: stream.streamId, position: leaf.position, leaf: leaf.index };
+      if (leaf.index >= size) refuse({ code: 'leaf-beyond', ...where, size });
+      if (leaf.index <= previous) refuse({ code: 'leaves-order', ...where });
       const other = owner.get(leaf.index);
-      if (other !== undefined) refuse(`${where}: the leaf is listed for stream ${other} as well`);
+      if (other !== undefined) refuse({ code: 'leaf-shared', ...where, other });
       owner.set(leaf.index, stream.streamId);
       previous = leaf.index;
     }
@@ -284,19 +360,21 @@ function checkListing(streams: readonly Stream[], size: number): void {
 /** Step 4 for one stream: positions 1..n, every listed leaf has its event, every event has its leaf. */
 function checkStream(stream: Stream): void {
   const { streamId, leaves, events } = stream;
-  const missing = (position: number, leaf: number) =>
-    `stream ${streamId} position ${position} (leaf ${leaf}): the event the log holds is missing or was replaced`;
+  const missing = (position: number, leaf: number): Message => ({
+    code: 'event-missing',
+    stream: streamId,
+    position,
+    leaf,
+  });
   for (const [i, event] of events.entries()) {
     const position = i + 1;
     if (event.position === position) continue;
     if (event.position < position) {
-      refuse(
-        `stream ${streamId} position ${event.position}: listed twice or out of order (the positions must run 1..n)`,
-      );
+      refuse({ code: 'positions-order', stream: streamId, position: event.position });
     }
     const leaf = leaves.find((l) => l.position === position);
     if (leaf) refuse(missing(position, leaf.index));
-    refuse(`stream ${streamId} position ${position}: missing (the positions must run 1..n)`);
+    refuse({ code: 'position-missing', stream: streamId, position });
   }
   for (const leaf of leaves) {
     const event = events[leaf.position - 1];
@@ -305,12 +383,10 @@ function checkStream(stream: Stream): void {
   // Each leaf index is listed once (checkListing): its position, for every event to be looked up at once.
   const positionOf = new Map(leaves.map((leaf) => [leaf.index, leaf.position]));
   for (const event of events) {
-    if (event.leafIndex === null) refuse(`stream ${streamId} position ${event.position}: not in the log`);
+    if (event.leafIndex === null) refuse({ code: 'not-in-log', stream: streamId, position: event.position });
     const index = event.leafIndex;
     if (positionOf.get(index) !== event.position) {
-      refuse(
-        `stream ${streamId} position ${event.position}: not in the log (leaf ${index} is not one of the stream's leaves at this position)`,
-      );
+      refuse({ code: 'not-stream-leaf', stream: streamId, position: event.position, leaf: index });
     }
   }
 }
@@ -323,69 +399,58 @@ function checkOtherCheckpoint(text: string, bundle: Bundle, key: VerifierKey, ou
     try {
       json = JSON.parse(given);
     } catch {
-      refuse('the checkpoint given is not JSON (nor a signed note)');
+      refuse({ code: 'checkpoint-not-json' });
     }
     const parsed = consistencyAnswerSchema.safeParse(json);
-    if (!parsed.success) refuse(`the consistency proof given is malformed: ${describeIssue(parsed.error)}`);
+    if (!parsed.success) refuse(malformed('consistency', json, parsed.error));
     const answer = parsed.data;
-    const from = readSignedCheckpoint(answer.from.note, key, 'the consistency proof\'s "from" checkpoint');
-    const to = readSignedCheckpoint(answer.to.note, key, 'the consistency proof\'s "to" checkpoint');
-    if (from.size !== answer.from.size || to.size !== answer.to.size) {
-      refuse("the consistency proof's sizes are not the ones its signed checkpoints give");
-    }
+    const from = readSignedCheckpoint(answer.from.note, key, 'from');
+    const to = readSignedCheckpoint(answer.to.note, key, 'to');
+    if (from.size !== answer.from.size || to.size !== answer.to.size) refuse({ code: 'consistency-sizes' });
     const ourSide = from.size === S ? from : to.size === S ? to : undefined;
     if (ourSide === undefined) {
-      refuse(
-        `the consistency proof given is between checkpoints ${from.size} and ${to.size}; neither is the bundle's checkpoint ${S}`,
-      );
+      refuse({ code: 'consistency-elsewhere', from: from.size, to: to.size, size: S });
     }
     sameSizeSameRoot(ourSide, ours);
-    const proof = readHashes(answer.proof, 'the consistency proof given: hash');
+    const proof = readHashes(answer.proof, (index, bytes) => ({ code: 'given-proof-hash', index, bytes }));
     if (!verifyConsistency(from.size, to.size, from.rootHash, to.rootHash, proof)) {
       refuse(doesNotExtend(to.size, from.size));
     }
     return;
   }
-  const other = readSignedCheckpoint(given, key, 'the checkpoint given');
+  const other = readSignedCheckpoint(given, key, 'given');
   const M = other.size;
   if (M === S) {
     sameSizeSameRoot(other, ours);
     return;
   }
-  if (M > S) {
-    refuse(
-      `the checkpoint given (${M}) is later than the bundle's (${S}) and the bundle holds no proof to it: give the consistency proof from ${S} to ${M} (GET /api/audit/proofs/consistency?from=${S}&to=${M}) instead`,
-    );
-  }
+  if (M > S) refuse({ code: 'checkpoint-later', given: M, size: S });
   const entry = bundle.consistency.find((c) => c.from.size === M);
-  if (entry === undefined) {
-    refuse(
-      `the bundle holds no consistency proof from checkpoint ${M} (ask for the bundle with ?since=${M})`,
-    );
-  }
-  const proof = readHashes(entry.proof, `the bundle's consistency proof from ${M}: hash`);
+  if (entry === undefined) refuse({ code: 'no-consistency', from: M });
+  const proof = readHashes(entry.proof, (index, bytes) => ({
+    code: 'bundle-proof-hash',
+    from: M,
+    index,
+    bytes,
+  }));
   if (!verifyConsistency(M, S, other.rootHash, ours.rootHash, proof)) refuse(doesNotExtend(S, M));
 }
 
 function sameSizeSameRoot(other: Checkpoint, ours: Checkpoint): void {
   if (!equalHashes(other.rootHash, ours.rootHash)) {
-    refuse(
-      `the log at checkpoint ${ours.size} is not the one the checkpoint given shows at the same size: another root (rewritten)`,
-    );
+    refuse({ code: 'rewritten', size: ours.size });
   }
 }
 
-function doesNotExtend(later: number, earlier: number): string {
-  return `the log at checkpoint ${later} does not extend checkpoint ${earlier} (cut or rewritten)`;
+function doesNotExtend(later: number, earlier: number): Message {
+  return { code: 'not-extend', later, earlier };
 }
 
-/** Base64 hashes, each of HASH_SIZE bytes. */
-function readHashes(texts: readonly string[], what: string): Hash[] {
+/** Base64 hashes, each of HASH_SIZE bytes; `bad` is the refusal of the one at `index` that is not. */
+function readHashes(texts: readonly string[], bad: (index: number, bytes: number) => Message): Hash[] {
   return texts.map((text, i) => {
     const hash = decodeBase64(text);
-    if (hash === undefined || hash.length !== HASH_SIZE) {
-      refuse(`${what} ${i} is not the base64 of a ${HASH_SIZE}-byte hash`);
-    }
+    if (hash === undefined || hash.length !== HASH_SIZE) refuse(bad(i, HASH_SIZE));
     return hash;
   });
 }

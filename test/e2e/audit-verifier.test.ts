@@ -57,14 +57,14 @@ async function checkPage(page: Page, name: string) {
   await expect(page.title()).resolves.toBe('Kiểm tra bản ghi kiểm toán (audit bundle)');
   const bundle = makeBundle(log);
   expect(await verify(page, { bundle: JSON.stringify(bundle), key: log.verifierKey })).toEqual([
-    `Đã xác minh: verified 8 events up to checkpoint ${size}`,
+    `Đã xác minh 8 sự kiện, tính đến checkpoint #${size}`,
   ]);
   await screenshot(page, `${name}-verified`);
   bundle.streams[1]!.events[2]!.content = '{"changed": true}';
   const [line] = await verify(page, { bundle: JSON.stringify(bundle) });
   expect(line).toMatch(
     new RegExp(
-      `^Không xác minh được: stream execution-b position 3 \\(leaf \\d+\\): does not match the log at checkpoint ${size} \\(changed\\)$`,
+      `^Không xác minh được: stream execution-b, vị trí 3 \\(leaf \\d+\\): không khớp với log tại checkpoint #${size} \\(đã bị thay đổi\\)$`,
     ),
   );
   await screenshot(page, `${name}-refused`);
