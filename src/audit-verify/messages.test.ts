@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type Catalog, type Code, en, type MessageOf, render, vi } from './messages';
+import {
+  type Catalog,
+  type Code,
+  en,
+  type MessageOf,
+  type NoteProblem,
+  render,
+  vi,
+  viNoteProblem,
+} from './messages';
+import { makeBundle, makeLog } from './testing';
+import { checkBundle } from './verify-bundle';
 
 const at = { stream: 'execution-a', position: 4, leaf: 17 };
 
@@ -56,6 +67,34 @@ const samples: { [C in Code]: MessageOf<C> } = {
   unexpected: { code: 'unexpected', error: 'RangeError: x' },
 };
 
+/** One problem of every kind a key or a signed note can have. */
+const problems: { [P in NoteProblem['problem']]: Extract<NoteProblem, { problem: P }> } = {
+  'verifier-key-syntax': { problem: 'verifier-key-syntax' },
+  'signer-key-syntax': { problem: 'signer-key-syntax' },
+  'key-not-ed25519': { problem: 'key-not-ed25519' },
+  'key-id-mismatch': { problem: 'key-id-mismatch' },
+  'key-name': { problem: 'key-name' },
+  'key-id-syntax': { problem: 'key-id-syntax' },
+  'key-not-base64': { problem: 'key-not-base64' },
+  'key-type': { problem: 'key-type' },
+  'key-length': { problem: 'key-length' },
+  'note-text': { problem: 'note-text' },
+  'checkpoint-lines': { problem: 'checkpoint-lines' },
+  'origin-empty': { problem: 'origin-empty' },
+  'size-syntax': { problem: 'size-syntax' },
+  'size-too-large': { problem: 'size-too-large' },
+  'root-hash': { problem: 'root-hash', bytes: 32 },
+  'extension-empty': { problem: 'extension-empty' },
+  'note-control': { problem: 'note-control' },
+  'note-unicode': { problem: 'note-unicode' },
+  'no-blank-line': { problem: 'no-blank-line' },
+  'no-signature-line': { problem: 'no-signature-line' },
+  'signature-newline': { problem: 'signature-newline' },
+  'too-many-signatures': { problem: 'too-many-signatures', limit: 256 },
+  'signature-line': { problem: 'signature-line', line: '- x y' },
+  'signature-payload': { problem: 'signature-payload', name: 'workbench/audit-log' },
+};
+
 const catalogs: [string, Catalog][] = [
   ['en', en],
   ['vi', vi],
@@ -100,6 +139,30 @@ describe('the messages of the verifier', () => {
     );
     expect(render(en, { ...field, problem: 'too-big', origin: 'int', maximum: 1 })).toBe(
       'the bundle is malformed: checkpoint.size: Too big',
+    );
+  });
+
+  it('says what is wrong with a key or a signed note in Vietnamese, for every problem the audit library names', () => {
+    expect(Object.keys(viNoteProblem).sort()).toEqual(Object.keys(problems).sort());
+    for (const problem of Object.values(problems)) {
+      const refusal = { code: 'bad-key', key: 'given', reason: 'English', problem } as const;
+      expect(render(vi, refusal), problem.problem).toMatch(/^khóa được đưa vào không phải verifier key: \S/);
+      expect(render(vi, refusal), problem.problem).not.toMatch(/English|undefined/);
+      expect(render(en, refusal)).toBe('the key given is not a verifier key: English');
+    }
+    const log = makeLog();
+    const refused = (key: string, checkpoint?: string) => {
+      const outcome = checkBundle(JSON.stringify(makeBundle(log)), {
+        key,
+        ...(checkpoint ? { checkpoint } : {}),
+      });
+      return outcome.ok ? '' : render(vi, outcome.message);
+    };
+    expect(refused('workbench/audit-log+1a2b3c4d+%%%')).toBe(
+      'khóa được đưa vào không phải verifier key: khóa không phải base64',
+    );
+    expect(refused(log.verifierKey, 'hello')).toMatch(
+      /^checkpoint được đưa vào không xác minh được bằng khóa \S+: signed note không đọc được: note không có dòng trống giữa nội dung và các chữ ký$/,
     );
   });
 });

@@ -7,12 +7,15 @@
  * hash, proof, signed note, origin, size) and names a checkpoint by its size as the product does
  * (`checkpoint #25`).
  */
+import type { NoteProblem } from '../domain/audit/signed-note';
 
 /** Which signed checkpoint a message is about. */
 export type CheckpointOf = 'bundle' | 'given' | 'from' | 'to';
 
 /** Why a signed note or a key was refused (as `NoteFailureReason` of the audit library). */
 export type NoteReason = 'malformed' | 'no_signature_by_key' | 'invalid_signature';
+
+export type { NoteProblem };
 
 /** What is wrong with a field of a JSON input, from the first issue the schema found. */
 export type FieldProblem =
@@ -47,8 +50,16 @@ export type Message =
       /** The schema's own sentence, in English. */
       issue: string;
     } & FieldProblem)
-  | { code: 'bad-key'; key: 'given' | 'bundle'; reason: string }
-  | { code: 'checkpoint-signature'; checkpoint: CheckpointOf; key: string; why: NoteReason; reason: string }
+  // `reason`: the audit library's English sentence; `problem`: what it says, as data, when malformed.
+  | { code: 'bad-key'; key: 'given' | 'bundle'; reason: string; problem?: NoteProblem }
+  | {
+      code: 'checkpoint-signature';
+      checkpoint: CheckpointOf;
+      key: string;
+      why: NoteReason;
+      reason: string;
+      problem?: NoteProblem;
+    }
   | { code: 'checkpoint-origin'; checkpoint: CheckpointOf; origin: string; name: string }
   | { code: 'origin'; origin: string; signed: string }
   | { code: 'checkpoint-size'; size: number; signed: number }
@@ -81,6 +92,11 @@ export type MessageOf<C extends Code> = Extract<Message, { code: C }>;
 
 /** One language: a sentence for every code. */
 export type Catalog = { readonly [C in Code]: (message: MessageOf<C>) => string };
+
+/** What is malformed in a key or a signed note, in one language (the audit library says it in English). */
+export type NoteProblemCatalog = {
+  readonly [P in NoteProblem['problem']]: (problem: Extract<NoteProblem, { problem: P }>) => string;
+};
 
 /** The message in the words of `catalog`. */
 export function render(catalog: Catalog, message: Message): string {
@@ -188,6 +204,39 @@ const viProblem = (problem: FieldProblem): string => {
   }
 };
 
+export const viNoteProblem: NoteProblemCatalog = {
+  'verifier-key-syntax': () => 'một verifier key có dạng <tên>+<key ID>+<khóa>',
+  'signer-key-syntax': () => 'một signer key có dạng PRIVATE+KEY+<tên>+<key ID>+<khóa>',
+  'key-not-ed25519': () => 'khóa không phải public key Ed25519',
+  'key-id-mismatch': () => 'key ID không khớp với tên và khóa này',
+  'key-name': () => 'tên khóa trống hoặc chứa dấu cách hay dấu cộng',
+  'key-id-syntax': () => 'key ID không phải 8 chữ số thập lục phân viết thường',
+  'key-not-base64': () => 'khóa không phải base64',
+  'key-type': () => 'khóa không phải khóa Ed25519 (loại 0x01)',
+  'key-length': () => 'khóa Ed25519 phải có 32 byte',
+  'note-text': () =>
+    'nội dung của note phải là văn bản Unicode kết thúc bằng xuống dòng, không có ký tự điều khiển nào khác',
+  'checkpoint-lines': () => 'checkpoint phải có ít nhất ba dòng: origin, size và root hash',
+  'origin-empty': () => 'dòng origin trống',
+  'size-syntax': () => 'size không phải số thập phân không có số 0 ở đầu',
+  'size-too-large': () => 'size quá lớn',
+  'root-hash': ({ bytes }) => `root hash không phải base64 của ${bytes} byte`,
+  'extension-empty': () => 'có một dòng extension trống',
+  'note-control': () => 'note chứa ký tự điều khiển khác xuống dòng',
+  'note-unicode': () => 'note không phải văn bản Unicode hợp lệ',
+  'no-blank-line': () => 'note không có dòng trống giữa nội dung và các chữ ký',
+  'no-signature-line': () => 'note không có dòng chữ ký nào sau dòng trống',
+  'signature-newline': () => 'dòng chữ ký cuối cùng không kết thúc bằng xuống dòng',
+  'too-many-signatures': ({ limit }) => `note có hơn ${limit} chữ ký`,
+  'signature-line': ({ line }) => `không phải dòng chữ ký "— <tên khóa> <chữ ký base64>": ${json(line)}`,
+  'signature-payload': ({ name }) => `chữ ký của ${name} không phải base64 của một key ID và một chữ ký`,
+};
+
+const viNote = (problem: NoteProblem | undefined, reason: string) =>
+  problem === undefined
+    ? reason
+    : (viNoteProblem[problem.problem] as (problem: NoteProblem) => string)(problem);
+
 const viHash = (index: number, bytes: number) => `hash ${index} không phải base64 của một hash ${bytes} byte`;
 
 export const vi: Catalog = {
@@ -201,14 +250,14 @@ export const vi: Catalog = {
   format: ({ format, expected }) => `format của bundle là ${json(format)}, không phải ${expected}`,
   malformed: (m) =>
     `${m.input === 'bundle' ? 'bundle' : 'consistency proof được đưa vào'} không đúng cấu trúc: ${m.path === '' ? '' : `trường ${m.path} `}${viProblem(m)}`,
-  'bad-key': ({ key, reason }) =>
-    `${key === 'given' ? 'khóa được đưa vào' : 'publicKey của bundle'} không phải verifier key: ${reason}`,
-  'checkpoint-signature': ({ checkpoint, key, why, reason }) =>
+  'bad-key': ({ key, reason, problem }) =>
+    `${key === 'given' ? 'khóa được đưa vào' : 'publicKey của bundle'} không phải verifier key: ${viNote(problem, reason)}`,
+  'checkpoint-signature': ({ checkpoint, key, why, reason, problem }) =>
     why === 'invalid_signature'
       ? `${viCheckpoint[checkpoint]} không xác minh được bằng khóa ${key}: chữ ký không hợp lệ (nội dung hoặc chữ ký của checkpoint đã bị sửa)`
       : why === 'no_signature_by_key'
         ? `${viCheckpoint[checkpoint]} không xác minh được bằng khóa ${key}: không có chữ ký nào của khóa này`
-        : `${viCheckpoint[checkpoint]} không xác minh được bằng khóa ${key}: signed note không đọc được (${reason})`,
+        : `${viCheckpoint[checkpoint]} không xác minh được bằng khóa ${key}: signed note không đọc được: ${viNote(problem, reason)}`,
   'checkpoint-origin': ({ checkpoint, origin, name }) =>
     `origin của ${viCheckpoint[checkpoint]} là ${json(origin)}, không phải tên của khóa ${json(name)}`,
   origin: ({ origin, signed }) =>

@@ -89,6 +89,11 @@ describe('the verifier page (its markup with page.ts)', () => {
         /^Không xác minh được: checkpoint của bundle không xác minh được bằng khóa \S+: không có chữ ký nào của khóa này$/,
       ),
     ]);
+    (document.getElementById('key-text') as HTMLInputElement).value = 'workbench/audit-log+1a2b3c4d';
+    expect((await verify()).lines).toEqual([
+      'Không xác minh được: khóa được đưa vào không phải verifier key: một verifier key có dạng <tên>+<key ID>+<khóa>',
+    ]);
+    (document.getElementById('key-text') as HTMLInputElement).value = '';
   });
 });
 

@@ -27,7 +27,15 @@ import {
   type VerifierKey,
   verifyCheckpoint,
 } from '../domain/audit/signed-note';
-import { type CheckpointOf, en, type FieldProblem, type Message, type MessageOf, render } from './messages';
+import {
+  type CheckpointOf,
+  en,
+  type FieldProblem,
+  type Message,
+  type MessageOf,
+  type NoteProblem,
+  render,
+} from './messages';
 
 export const BUNDLE_FORMAT = 'workbench-audit-bundle/v1';
 
@@ -296,8 +304,12 @@ function typeOf(value: unknown): string {
 
 function readKey(text: string, key: 'given' | 'bundle'): VerifierKey {
   const read = parseVerifierKey(text);
-  if (!read.ok) refuse({ code: 'bad-key', key, reason: read.message });
+  if (!read.ok) refuse({ code: 'bad-key', key, reason: read.message, ...problemOf(read) });
   return read.value;
+}
+
+function problemOf(failure: { problem?: NoteProblem }): { problem?: NoteProblem } {
+  return failure.problem === undefined ? {} : { problem: failure.problem };
 }
 
 function readSignedCheckpoint(
@@ -313,6 +325,7 @@ function readSignedCheckpoint(
       key: keyText(key),
       why: checked.reason,
       reason: checked.message,
+      ...problemOf(checked),
     });
   }
   if (checked.value.origin !== key.name) {

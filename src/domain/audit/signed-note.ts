@@ -48,10 +48,47 @@ export type NoteFailureReason =
   /** A signature line by the key asked for does not verify: the text or the signature was changed. */
   | 'invalid_signature';
 
-/** The outcome of reading or checking: the value, or the reason it was refused with a sentence saying why. */
+/** The problems whose sentence names no value. */
+type PlainNoteProblem =
+  | 'verifier-key-syntax'
+  | 'signer-key-syntax'
+  | 'key-not-ed25519'
+  | 'key-id-mismatch'
+  | 'key-name'
+  | 'key-id-syntax'
+  | 'key-not-base64'
+  | 'key-type'
+  | 'key-length'
+  | 'note-text'
+  | 'checkpoint-lines'
+  | 'origin-empty'
+  | 'size-syntax'
+  | 'size-too-large'
+  | 'extension-empty'
+  | 'note-control'
+  | 'note-unicode'
+  | 'no-blank-line'
+  | 'no-signature-line'
+  | 'signature-newline';
+
+/**
+ * What is malformed in a key or a note, as a code with the value its sentence names, for a reader that says it
+ * in another language than the English of `message`.
+ */
+export type NoteProblem =
+  | { [P in PlainNoteProblem]: { problem: P } }[PlainNoteProblem]
+  | { problem: 'root-hash'; bytes: number }
+  | { problem: 'too-many-signatures'; limit: number }
+  | { problem: 'signature-line'; line: string }
+  | { problem: 'signature-payload'; name: string };
+
+/**
+ * The outcome of reading or checking: the value, or the reason it was refused with a sentence saying why (and,
+ * when malformed, what is).
+ */
 export type NoteResult<T> =
   | { ok: true; value: T }
-  | { ok: false; reason: NoteFailureReason; message: string };
+  | { ok: false; reason: NoteFailureReason; message: string; problem?: NoteProblem };
 
 /** The key ID: the first 4 bytes (big-endian) of SHA-256(name || 0x0A || 0x01 || public key). */
 export function ed25519KeyId(name: string, publicKey: Uint8Array): number {
@@ -98,12 +135,18 @@ export function encodeSignerKey(name: string, secretKey: Uint8Array): string {
 /** Reads a verifier key text; refused unless its key ID is the one its name and public key give. */
 export function parseVerifierKey(text: string): NoteResult<VerifierKey> {
   const parts = chop(text, 3);
-  if (parts === undefined) return malformed('a verifier key is <name>+<key ID>+<key>');
+  if (parts === undefined) {
+    return malformed({ problem: 'verifier-key-syntax' }, 'a verifier key is <name>+<key ID>+<key>');
+  }
   const decoded = decodeKeyParts(parts[0]!, parts[1]!, parts[2]!);
   if (!decoded.ok) return decoded;
   const { name, keyId, key } = decoded.value;
-  if (!ed25519.utils.isValidPublicKey(key, false)) return malformed('the key is not an Ed25519 public key');
-  if (ed25519KeyId(name, key) !== keyId) return malformed('the key ID is not the one of this name and key');
+  if (!ed25519.utils.isValidPublicKey(key, false)) {
+    return malformed({ problem: 'key-not-ed25519' }, 'the key is not an Ed25519 public key');
+  }
+  if (ed25519KeyId(name, key) !== keyId) {
+    return malformed({ problem: 'key-id-mismatch' }, 'the key ID is not the one of this name and key');
+  }
   return { ok: true, value: { name, keyId, publicKey: key } };
 }
 
@@ -111,13 +154,13 @@ export function parseVerifierKey(text: string): NoteResult<VerifierKey> {
 export function parseSignerKey(text: string): NoteResult<SignerKey> {
   const parts = chop(text, 5);
   if (parts === undefined || parts[0] !== 'PRIVATE' || parts[1] !== 'KEY') {
-    return malformed('a signer key is PRIVATE+KEY+<name>+<key ID>+<key>');
+    return malformed({ problem: 'signer-key-syntax' }, 'a signer key is PRIVATE+KEY+<name>+<key ID>+<key>');
   }
   const decoded = decodeKeyParts(parts[2]!, parts[3]!, parts[4]!);
   if (!decoded.ok) return decoded;
   const { name, keyId, key } = decoded.value;
   if (ed25519KeyId(name, publicKeyOf(key)) !== keyId) {
-    return malformed('the key ID is not the one of this name and key');
+    return malformed({ problem: 'key-id-mismatch' }, 'the key ID is not the one of this name and key');
   }
   return { ok: true, value: { name, keyId, secretKey: key } };
 }
@@ -150,8 +193,13 @@ export function verifyNote(noteText: string, verifierKey: string | VerifierKey):
     typeof verifierKey === 'string'
       ? parseVerifierKey(verifierKey)
       : { ok: true as const, value: verifierKey };
-  if (!key.ok)
-    return { ok: false, reason: 'malformed', message: `the verifier key is malformed: ${key.message}` };
+  if (!key.ok) {
+    return {
+      ...key,
+      reason: 'malformed',
+      message: `the verifier key is malformed: ${key.message}`,
+    };
+  }
   const { name, keyId, publicKey } = key.value;
   const note = splitNote(noteText);
   if (!note.ok) return note;
@@ -199,20 +247,31 @@ export function formatCheckpoint(checkpoint: Checkpoint & { extensions?: readonl
 /** Reads a checkpoint's note body (C2SP tlog-checkpoint), with its extension lines if any. */
 export function parseCheckpoint(body: string): NoteResult<Checkpoint & { extensions: string[] }> {
   const problem = bodyProblem(body);
-  if (problem !== undefined) return malformed(problem);
+  if (problem !== undefined) return malformed({ problem: 'note-text' }, problem);
   const lines = body.slice(0, -1).split('\n');
-  if (lines.length < 3) return malformed('a checkpoint has at least three lines: origin, size and root hash');
+  if (lines.length < 3) {
+    return malformed(
+      { problem: 'checkpoint-lines' },
+      'a checkpoint has at least three lines: origin, size and root hash',
+    );
+  }
   const [origin, sizeText, rootText, ...extensions] = lines as [string, string, string, ...string[]];
-  if (origin === '') return malformed('the origin line is empty');
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeText))
-    return malformed('the size is not a decimal number without leading zeros');
+  if (origin === '') return malformed({ problem: 'origin-empty' }, 'the origin line is empty');
+  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) {
+    return malformed({ problem: 'size-syntax' }, 'the size is not a decimal number without leading zeros');
+  }
   const size = Number(sizeText);
-  if (!Number.isSafeInteger(size)) return malformed('the size is too large');
+  if (!Number.isSafeInteger(size)) return malformed({ problem: 'size-too-large' }, 'the size is too large');
   const rootHash = decodeBase64(rootText);
   if (rootHash === undefined || rootHash.length !== HASH_SIZE) {
-    return malformed(`the root hash is not the base64 of ${HASH_SIZE} bytes`);
+    return malformed(
+      { problem: 'root-hash', bytes: HASH_SIZE },
+      `the root hash is not the base64 of ${HASH_SIZE} bytes`,
+    );
   }
-  if (extensions.some((line) => line === '')) return malformed('an extension line is empty');
+  if (extensions.some((line) => line === '')) {
+    return malformed({ problem: 'extension-empty' }, 'an extension line is empty');
+  }
   return { ok: true, value: { origin, size, rootHash, extensions } };
 }
 
@@ -280,26 +339,48 @@ interface SignatureLine {
 /** The body and the signature lines of a note: the body ends at the note's last blank line. */
 function splitNote(noteText: string): NoteResult<{ body: string; signatures: SignatureLine[] }> {
   if (hasControlCharacter(noteText, true)) {
-    return malformed('the note contains a control character other than newline');
+    return malformed({ problem: 'note-control' }, 'the note contains a control character other than newline');
   }
-  if (/\p{Surrogate}/u.test(noteText)) return malformed('the note is not valid Unicode text');
+  if (/\p{Surrogate}/u.test(noteText)) {
+    return malformed({ problem: 'note-unicode' }, 'the note is not valid Unicode text');
+  }
   const split = noteText.lastIndexOf('\n\n');
-  if (split < 0) return malformed('the note has no blank line between its text and its signatures');
+  if (split < 0) {
+    return malformed(
+      { problem: 'no-blank-line' },
+      'the note has no blank line between its text and its signatures',
+    );
+  }
   const body = noteText.slice(0, split + 1);
   const signatureText = noteText.slice(split + 2);
-  if (signatureText === '') return malformed('the note has no signature line after its blank line');
-  if (!signatureText.endsWith('\n')) return malformed('the last signature line does not end in a newline');
+  if (signatureText === '') {
+    return malformed({ problem: 'no-signature-line' }, 'the note has no signature line after its blank line');
+  }
+  if (!signatureText.endsWith('\n')) {
+    return malformed({ problem: 'signature-newline' }, 'the last signature line does not end in a newline');
+  }
   const lines = signatureText.slice(0, -1).split('\n');
-  if (lines.length > MAX_SIGNATURES) return malformed(`the note has more than ${MAX_SIGNATURES} signatures`);
+  if (lines.length > MAX_SIGNATURES) {
+    return malformed(
+      { problem: 'too-many-signatures', limit: MAX_SIGNATURES },
+      `the note has more than ${MAX_SIGNATURES} signatures`,
+    );
+  }
   const signatures: SignatureLine[] = [];
   for (const line of lines) {
     const match = /^\u2014 ([^ ]+) ([^ ]+)$/.exec(line);
     if (match === null || !isKeyName(match[1]!)) {
-      return malformed(`not a signature line "— <key name> <base64 signature>": ${JSON.stringify(line)}`);
+      return malformed(
+        { problem: 'signature-line', line },
+        `not a signature line "— <key name> <base64 signature>": ${JSON.stringify(line)}`,
+      );
     }
     const payload = decodeBase64(match[2]!);
     if (payload === undefined || payload.length < 5) {
-      return malformed(`the signature of ${match[1]} is not the base64 of a key ID and a signature`);
+      return malformed(
+        { problem: 'signature-payload', name: match[1]! },
+        `the signature of ${match[1]} is not the base64 of a key ID and a signature`,
+      );
     }
     signatures.push({
       name: match[1]!,
@@ -339,12 +420,18 @@ function decodeKeyParts(
   id: string,
   encoded: string,
 ): NoteResult<{ name: string; keyId: number; key: Uint8Array }> {
-  if (!isKeyName(name)) return malformed('the key name is empty or contains a space or a plus');
-  if (!/^[0-9a-f]{8}$/.test(id)) return malformed('the key ID is not 8 lowercase hexadecimal digits');
+  if (!isKeyName(name)) {
+    return malformed({ problem: 'key-name' }, 'the key name is empty or contains a space or a plus');
+  }
+  if (!/^[0-9a-f]{8}$/.test(id)) {
+    return malformed({ problem: 'key-id-syntax' }, 'the key ID is not 8 lowercase hexadecimal digits');
+  }
   const bytes = decodeBase64(encoded);
-  if (bytes === undefined) return malformed('the key is not base64');
-  if (bytes[0] !== ED25519_SIGNATURE_TYPE) return malformed('the key is not an Ed25519 key (type 0x01)');
-  if (bytes.length !== 33) return malformed('an Ed25519 key has 32 bytes');
+  if (bytes === undefined) return malformed({ problem: 'key-not-base64' }, 'the key is not base64');
+  if (bytes[0] !== ED25519_SIGNATURE_TYPE) {
+    return malformed({ problem: 'key-type' }, 'the key is not an Ed25519 key (type 0x01)');
+  }
+  if (bytes.length !== 33) return malformed({ problem: 'key-length' }, 'an Ed25519 key has 32 bytes');
   return { ok: true, value: { name, keyId: Number.parseInt(id, 16), key: bytes.slice(1) } };
 }
 
@@ -383,6 +470,9 @@ function hex8(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
 
-function malformed(message: string): { ok: false; reason: 'malformed'; message: string } {
-  return { ok: false, reason: 'malformed', message };
+function malformed(
+  problem: NoteProblem,
+  message: string,
+): { ok: false; reason: 'malformed'; message: string; problem: NoteProblem } {
+  return { ok: false, reason: 'malformed', message, problem };
 }
