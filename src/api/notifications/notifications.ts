@@ -62,6 +62,8 @@ export const sealedMail = (cipher: OwnKeyCipher, mail: MailJob): SealedMail => (
 interface WebhookJob {
   eventId: string;
   deliveryId?: string;
+  /** The delivery had failed before "retry now": failed again if this try fails (else its event's job goes on). */
+  wasFailed?: boolean;
 }
 
 /**
@@ -179,13 +181,14 @@ export class Notifications {
   }
 
   /**
-   * "Retry now" of a failed delivery: pending again, and a job that tries it once (its event's own job has
-   * ended). False when it is not failed (delivered, or still being tried).
+   * "Retry now" of a delivery not delivered: pending (again, when it had failed), and a job that tries it once,
+   * now. A failed one that fails again is failed once more; a pending one stays with its event's job and its
+   * later tries. False when there is no such delivery or it was delivered.
    */
   async retryDelivery(workspaceId: string, hookId: string, deliveryId: string): Promise<boolean> {
-    const eventId = await this.webhooks.retry(workspaceId, hookId, deliveryId);
-    if (eventId === null) return false;
-    const job: WebhookJob = { eventId, deliveryId };
+    const retried = await this.webhooks.retry(workspaceId, hookId, deliveryId);
+    if (retried === null) return false;
+    const job: WebhookJob = { eventId: retried.eventId, deliveryId, wasFailed: retried.wasFailed };
     await this.queue.send({ name: WEBHOOK_QUEUE, data: job }, { retryLimit: 0 });
     return true;
   }
@@ -213,7 +216,7 @@ export class Notifications {
    * and with the one before it while a rotation lasts.
    */
   private async deliver(job: { data: WebhookJob; retryCount?: number; retryLimit?: number }) {
-    const { eventId, deliveryId } = job.data;
+    const { eventId, deliveryId, wasFailed } = job.data;
     const pending = await this.webhooks.pendingOf(eventId, deliveryId);
     const now = this.now().getTime();
     let left = 0;
@@ -236,8 +239,12 @@ export class Notifications {
       if (!outcome.delivered) left++;
     }
     if (left === 0) return;
+    if (deliveryId !== undefined) {
+      if (wasFailed) await this.webhooks.failPending(eventId, deliveryId);
+      return;
+    }
     if ((job.retryCount ?? 0) >= (job.retryLimit ?? 0)) {
-      await this.webhooks.failPending(eventId, deliveryId);
+      await this.webhooks.failPending(eventId);
       return;
     }
     throw new Error(`${left} webhook deliver${left === 1 ? 'y' : 'ies'} not delivered yet`);

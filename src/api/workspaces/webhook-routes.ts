@@ -220,7 +220,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await app.notifications.retryDelivery(id, hookId, deliveryId))) {
         const delivery = await webhooks.delivery(id, hookId, deliveryId);
         if (delivery === null) throw notFound('Delivery not found');
-        throw conflict(`Only a failed delivery is retried now; this one is ${delivery.status}`);
+        throw conflict('This delivery was delivered already: there is nothing to retry');
       }
       return reply.status(202).send((await webhooks.delivery(id, hookId, deliveryId))!);
     },

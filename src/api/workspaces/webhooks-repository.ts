@@ -151,17 +151,21 @@ export class WebhooksRepository {
   }
 
   /**
-   * A failed delivery of the workspace's webhook made pending again, to be tried anew: its event's id, or null
-   * when there is no such failed delivery.
+   * A delivery of the workspace's webhook not delivered, to be tried now: pending (again, when it had failed).
+   * Its event's id and whether it had failed; null when there is no such delivery or it was delivered.
    */
-  async retry(workspaceId: string, hookId: string, deliveryId: string): Promise<string | null> {
-    const [row] = await this.sql<{ eventId: string }[]>`
+  async retry(
+    workspaceId: string,
+    hookId: string,
+    deliveryId: string,
+  ): Promise<{ eventId: string; wasFailed: boolean } | null> {
+    const [row] = await this.sql<{ eventId: string; wasFailed: boolean }[]>`
       UPDATE webhook_deliveries d SET status = 'pending'
-      FROM webhooks h
-      WHERE d.id = ${deliveryId} AND d.webhook_id = ${hookId} AND h.id = d.webhook_id
-        AND h.workspace_id = ${workspaceId} AND d.status = 'failed'
-      RETURNING d.event_id`;
-    return row?.eventId ?? null;
+      FROM webhook_deliveries before, webhooks h
+      WHERE d.id = ${deliveryId} AND before.id = d.id AND d.webhook_id = ${hookId} AND h.id = d.webhook_id
+        AND h.workspace_id = ${workspaceId} AND d.status <> 'delivered'
+      RETURNING d.event_id, before.status = 'failed' AS was_failed`;
+    return row ?? null;
   }
 
   /** The delivery of the workspace's webhook as the deliveries list shows it; null: none. */
