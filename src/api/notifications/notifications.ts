@@ -163,7 +163,7 @@ export class Notifications {
    * A `webhook.test` delivery to one webhook of the workspace, sent like any event's (its row and job, then the
    * queue's tries): its id, or null when the workspace has no such webhook.
    */
-  async sendTest(sql: Sql, workspaceId: string, hookId: string, by: string): Promise<string | null> {
+  async sendTest(workspaceId: string, hookId: string, by: string): Promise<string | null> {
     const hookEvent: WebhookEvent = {
       eventId: randomUUID(),
       type: WEBHOOK_TEST_TYPE,
@@ -176,7 +176,7 @@ export class Notifications {
         actor: { userId: by },
       },
     };
-    await sql.begin((tx) => this.webhookStatements(tx, hookEvent, hookId));
+    await this.webhooks.write((tx) => this.webhookStatements(tx, hookEvent, hookId));
     return this.webhooks.deliveryIdOf(hookId, hookEvent.eventId);
   }
 

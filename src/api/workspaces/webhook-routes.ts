@@ -200,12 +200,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const userId = userIdOf(request);
       await mayManage(request.params.id, userId);
-      const deliveryId = await app.notifications.sendTest(
-        app.sql,
-        request.params.id,
-        request.params.hookId,
-        userId,
-      );
+      const deliveryId = await app.notifications.sendTest(request.params.id, request.params.hookId, userId);
       if (deliveryId === null) throw notFound('Webhook not found');
       return reply.status(202).send({ deliveryId });
     },

@@ -143,6 +143,11 @@ export class WebhooksRepository {
       ON CONFLICT (webhook_id, event_id) DO NOTHING`;
   }
 
+  /** Writes the statements in one transaction (deliveries and their job: see Notifications). */
+  async write(statements: (tx: TransactionSql) => Statement[]) {
+    await this.sql.begin((tx) => statements(tx));
+  }
+
   /** The id of the webhook's delivery of an event; null: none. */
   async deliveryIdOf(hookId: string, eventId: string): Promise<string | null> {
     const [row] = await this.sql<{ id: string }[]>`
