@@ -266,10 +266,28 @@ describe('payloads', () => {
     );
     expect(removed.statusCode, removed.body).toBe(204);
 
+    // Owners too: the one person a review asks may no longer review (an auditor now).
+    const other = await flowWithStep(team, 'Other');
+    const fourth = await run(team, other.flowId, other.stepId);
+    const ownersTooReview = ok(
+      await team.runner.client.post(`/api/executions/${fourth}/steps/${other.stepId}/review-requests`, {
+        userIds: [team.ana.id],
+      }),
+      201,
+    );
+    ok(
+      await team.owner.client.put(`/api/workspaces/${team.workspaceId}/members/${team.ana.id}`, {
+        role: 'auditor',
+      }),
+    );
+
     await vi.waitFor(async () => {
-      const types = (await deliveriesOf(team, hook.id)).received.map((d) => d.json.type);
-      expect(types).toContain('review.withdrawn');
-      expect(types).toContain('review.handedBack');
+      const sent = (await deliveriesOf(team, hook.id)).received.map((d) => d.json);
+      expect(sent.map((body) => body.type)).toContain('review.withdrawn');
+      expect(sent.map((body) => body.type)).toContain('review.handedBack');
+      expect(
+        sent.some((body) => body.type === 'review.ownersToo' && body.data.reviewId === ownersTooReview.id),
+      ).toBe(true);
     }, WAIT);
     const all = (await deliveriesOf(team, hook.id)).received.map((d) => d.json);
     expect(all.find((body) => body.type === 'review.withdrawn')).toMatchObject({
@@ -281,6 +299,17 @@ describe('payloads', () => {
         reviewId: handedBackId,
         left: { userId: team.bao.id, name: 'Bao Pay Nguyen' },
         review: { status: 'pending', ownersToo: true },
+      },
+    });
+    expect(
+      all.find((body) => body.type === 'review.ownersToo' && body.data.reviewId === ownersTooReview.id),
+    ).toMatchObject({
+      data: {
+        executionId: fourth,
+        flowName: 'Other',
+        reviewId: ownersTooReview.id,
+        reason: 'too-few-deciders',
+        review: { status: 'pending', ownersToo: true, approvalsGiven: 0, approvalsNeeded: 1 },
       },
     });
   });
@@ -323,6 +352,23 @@ describe('test deliveries and retry now', () => {
     // Others in the workspace may not.
     expect((await team.ana.client.post(`${base}/test`)).statusCode).toBe(403);
     expect((await team.ana.client.post(`${base}/rotate-secret`)).statusCode).toBe(403);
+  });
+});
+
+describe('event types', () => {
+  it('takes the deprecated review.escalated as the two types it was', async () => {
+    const team = await reviewTeam(t.app, 'Types');
+    const made = await addHook(team, 'types', ['review.escalated', 'review.due']);
+    expect((made as unknown as { events: string[] }).events).toEqual([
+      'review.handedBack',
+      'review.ownersToo',
+      'review.due',
+    ]);
+    const refused = await team.owner.client.post(`/api/workspaces/${team.workspaceId}/webhooks`, {
+      url: `http://${hooks.host}/types`,
+      events: ['webhook.test'],
+    });
+    expect(refused.statusCode).toBe(400);
   });
 });
 
