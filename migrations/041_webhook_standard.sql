@@ -1,6 +1,10 @@
 -- Webhooks signed as Standard Webhooks do, a secret rotated with its predecessor kept for a while, and
 -- payloads that name people and flows.
 --
+-- The secrets stay as they are: one stored before (64 hex characters whose text was the HMAC key) is read as
+-- `whsec_` and the base64 of that text (webhook-delivery.ts, standardSecret), the same key bytes, so a
+-- receiver's old check holds and its Standard Webhooks secret is derived from the one it has (docs/api.md).
+--
 -- A rotated secret: the one before it signs deliveries too (a second signature) until `previous_secret_until`.
 ALTER TABLE webhooks
   ADD COLUMN previous_secret_sealed text,
