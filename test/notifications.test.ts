@@ -194,7 +194,7 @@ describe('webhooks', () => {
       url: `http://${hooks.host}/hook`,
       events: ['execution.completed'],
     });
-    expect(made.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(made.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     secret = made.secret;
     expect(await owner.made(200, 'GET', `/api/workspaces/${workspace}/webhooks`)).toEqual([
       {
@@ -202,10 +202,11 @@ describe('webhooks', () => {
         url: `http://${hooks.host}/hook`,
         events: ['execution.completed'],
         createdAt: made.createdAt,
+        previousSecretExpiresAt: null,
       },
     ]);
     const [sealed] = await t.db.sql`SELECT secret_sealed FROM webhooks WHERE id = ${made.id}`;
-    expect(sealed!.secretSealed).not.toContain(secret);
+    expect(sealed!.secretSealed).not.toContain(secret.slice('whsec_'.length));
 
     const { execution } = await runInWorkspace(owner, workspace);
 
@@ -213,10 +214,14 @@ describe('webhooks', () => {
     expect(hooks.deliveries.map((d) => d.valid)).toEqual([true, true]);
     const [first, second] = hooks.deliveries.map((d) => JSON.parse(d.body));
     expect(first).toEqual(second);
+    const [firstHeaders, secondHeaders] = hooks.deliveries.map((d) => d.headers);
+    // The same webhook-id on every try: a receiver dedupes by it.
+    expect(firstHeaders!['webhook-id']).toBe(secondHeaders!['webhook-id']);
+    expect(firstHeaders!['x-workbench-event']).toBe('execution.completed');
     expect(first).toMatchObject({
       type: 'execution.completed',
-      workspaceId: workspace,
-      data: { executionId: execution },
+      timestamp: expect.any(String),
+      data: { workspaceId: workspace, executionId: execution, flowName: 'Tea', sequence: expect.any(Number) },
     });
     await vi.waitFor(
       async () => {
@@ -227,7 +232,7 @@ describe('webhooks', () => {
         );
         expect(deliveries).toEqual([
           expect.objectContaining({
-            id: first.id,
+            id: firstHeaders!['webhook-id'],
             type: 'execution.completed',
             status: 'delivered',
             attempts: 2,
@@ -283,11 +288,22 @@ describe('webhooks', () => {
         const requested = bodies.find((body) => body.type === 'review.requested');
         const decided = bodies.find((body) => body.type === 'review.decided');
         expect(requested).toMatchObject({
-          workspaceId: workspace,
-          data: { executionId: execution, reviewId: review.id, stepId: step, role: 'reviewer' },
+          data: {
+            workspaceId: workspace,
+            executionId: execution,
+            reviewId: review.id,
+            stepId: step,
+            review: { askedOf: { by: 'role', role: 'reviewer' } },
+          },
         });
         expect(decided).toMatchObject({
-          data: { executionId: execution, reviewId: review.id, decision: 'rejected', reason: 'Too short' },
+          data: {
+            executionId: execution,
+            reviewId: review.id,
+            decision: 'rejected',
+            reason: 'Too short',
+            review: { status: 'rejected' },
+          },
         });
       } finally {
         await local.close();
@@ -321,8 +337,13 @@ describe('webhooks', () => {
       expect(delivery!.valid).toBe(true);
       expect(JSON.parse(delivery!.body)).toMatchObject({
         type: 'checkpoint.published',
-        workspaceId: workspace,
-        data: { origin: 'workbench/audit-log', size: checkpoint.size, note: checkpoint.note },
+        data: {
+          workspaceId: workspace,
+          origin: 'workbench/audit-log',
+          size: checkpoint.size,
+          sequence: checkpoint.size,
+          note: checkpoint.note,
+        },
       });
     } finally {
       await app.close();

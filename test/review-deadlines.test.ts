@@ -158,8 +158,13 @@ describe("a review's due time", () => {
     expect(delivery?.valid).toBe(true);
     expect(delivery?.json).toMatchObject({
       type: 'review.due',
-      workspaceId: people.workspaceId,
-      data: { executionId, reviewId: review.id, onDue: 'remind' },
+      data: {
+        workspaceId: people.workspaceId,
+        executionId,
+        reviewId: review.id,
+        onDue: 'remind',
+        review: { reviewId: review.id, status: 'pending' },
+      },
     });
     expect(await dueEvents(executionId)).toHaveLength(1);
     // Still Ana's to decide.

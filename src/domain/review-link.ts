@@ -7,3 +7,9 @@ export function reviewLink(flowId: string, executionId: string, stepId: string):
   const query = new URLSearchParams({ mode: 'run', execution: executionId, step: stepId });
   return `/flows/${encodeURIComponent(flowId)}?${query}`;
 }
+
+/** Where an execution is seen: the run screen of its flow, showing that execution. */
+export function executionLink(flowId: string, executionId: string): string {
+  const query = new URLSearchParams({ mode: 'run', execution: executionId });
+  return `/flows/${encodeURIComponent(flowId)}?${query}`;
+}

@@ -50,9 +50,10 @@ export interface Fixtures {
   workspace: string;
   member: string;
   memberToRemove: string;
-  /** Webhooks of the workspace: one to list deliveries of, one to delete. */
+  /** Webhooks of the workspace: one to list deliveries of, one to delete; a delivery of the first (a test's). */
   webhook: string;
   webhookToDelete: string;
+  webhookDelivery: string;
   /** The token of an invitation to the owner's e-mail address, into a third user's workspace. */
   invitationToken: string;
   /** A pending invitation of the owner's workspace, made to be revoked. */
@@ -370,6 +371,13 @@ export const ACCESS: Record<string, Entry> = {
     ids: (f) => ({ hookId: f.webhookToDelete }),
   },
   'GET /api/workspaces/{id}/webhooks/{hookId}/deliveries': { access: 'owner', needs: 'manage' },
+  'POST /api/workspaces/{id}/webhooks/{hookId}/rotate-secret': { access: 'owner', needs: 'manage' },
+  'POST /api/workspaces/{id}/webhooks/{hookId}/test': { access: 'owner', needs: 'manage' },
+  // Its delivery to a host that never resolves is pending or failed: retried now either way.
+  'POST /api/workspaces/{id}/webhooks/{hookId}/deliveries/{deliveryId}/retry': {
+    access: 'owner',
+    needs: 'manage',
+  },
 };
 
 /** What a path parameter names, by the path it is in (`{id}` is a flow under /api/flows, and so on). */
@@ -385,7 +393,12 @@ const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
   [/^\/api\/master-mode\//, { sessionId: (f) => f.masterSession, stepId: (f) => f.masterRow }],
   [
     /^\/api\/workspaces\/\{id\}/,
-    { id: (f) => f.workspace, userId: (f) => f.member, hookId: (f) => f.webhook },
+    {
+      id: (f) => f.workspace,
+      userId: (f) => f.member,
+      hookId: (f) => f.webhook,
+      deliveryId: (f) => f.webhookDelivery,
+    },
   ],
   [/^\/api\/invitations\/\{token\}/, { token: (f) => f.invitationToken }],
 ];
@@ -573,6 +586,9 @@ export async function makeFixtures(
     ).id as string;
   const webhook = await hook('kept');
   const webhookToDelete = await hook('deleted');
+  const webhookDelivery = (
+    await owner.made(202, 'POST', `/api/workspaces/${workspace}/webhooks/${webhook}/test`)
+  ).deliveryId as string;
 
   // A step the workspace's members review (whoever of them decides, the rule names all who may review), and
   // a step without a rule, in a workspace: the flows' own, or the owner's when the flows are theirs alone.
@@ -625,6 +641,7 @@ export async function makeFixtures(
     invitationToRevoke,
     webhook,
     webhookToDelete,
+    webhookDelivery,
     flow: main.flow,
     step1: main.steps[0]!,
     step2: main.steps[1]!,

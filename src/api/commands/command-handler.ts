@@ -107,6 +107,8 @@ export interface EventSource {
   streamType: string;
   /** The workspace the record is in after the events; null: none. */
   workspaceId: string | null;
+  /** The record's state after each event, in the events' order (a webhook's payload tells how things stand). */
+  states: readonly unknown[];
 }
 
 /**
@@ -383,10 +385,16 @@ export class CommandHandler {
         continue;
       }
       if (events === undefined || events.length === 0) return { ...loaded, events: [] };
-      const decided = events.reduce(aggregate.decider.evolve, loaded.state);
+      const states: S[] = [];
+      const decided = events.reduce((state: S, event: E) => {
+        const next = aggregate.decider.evolve(state, event);
+        states.push(next);
+        return next;
+      }, loaded.state);
       const source: EventSource = {
         streamType: aggregate.streamType,
         workspaceId: aggregate.holderOf(decided)?.workspaceId ?? null,
+        states,
       };
       try {
         const appended = await this.store.append(

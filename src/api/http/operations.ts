@@ -362,4 +362,19 @@ export const OPERATIONS: Record<string, Operation> = {
     'workspaces',
     "A webhook's last deliveries, newest first (owners)",
   ),
+  'POST /api/workspaces/:id/webhooks/:hookId/rotate-secret': op(
+    'rotateWebhookSecret',
+    'workspaces',
+    'A new secret for a webhook (owners), shown once; the one before it signs deliveries too for 24 hours',
+  ),
+  'POST /api/workspaces/:id/webhooks/:hookId/test': op(
+    'sendTestWebhookDelivery',
+    'workspaces',
+    'Send a webhook.test delivery to a webhook (owners), the way every event is sent',
+  ),
+  'POST /api/workspaces/:id/webhooks/:hookId/deliveries/:deliveryId/retry': op(
+    'retryWebhookDelivery',
+    'workspaces',
+    'Try a delivery not delivered again now (owners)',
+  ),
 };

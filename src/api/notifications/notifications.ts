@@ -1,26 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql, TransactionSql } from 'postgres';
-import type { ExecutionEvent } from '../../domain/execution/types';
-import type { RecordedEvent, Statement } from '../../eventstore';
-import type { EventReaction, EventSource } from '../commands/command-handler';
+import type { Statement } from '../../eventstore';
+import type { EventReaction } from '../commands/command-handler';
 import type { OwnKeyCipher } from '../own-keys/own-key-cipher';
 import type { WebhookEvent, WebhooksRepository } from '../workspaces';
 import { JobQueue, type Retry } from './job-queue';
 import type { Mailer } from './mailer';
 import type { MailJob } from './mails';
 import { tryDelivery } from './webhook-delivery';
+import { webhookEventOf } from './webhook-payloads';
 
 /** The event types a webhook can ask for; `*` asks for all of them. */
 export const WEBHOOK_EVENT_TYPES = [
   'review.requested',
   'review.decided',
   'review.due',
-  'review.escalated',
+  'review.handedBack',
+  'review.ownersToo',
+  'review.withdrawn',
   'execution.completed',
   'checkpoint.published',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * Deprecated names a webhook may still be made with, and what each stands for: `review.escalated` was both a
+ * review handed back and one sent to the owners too.
+ */
+export const DEPRECATED_WEBHOOK_EVENT_TYPES = {
+  'review.escalated': ['review.handedBack', 'review.ownersToo'],
+} as const satisfies Record<string, readonly WebhookEventType[]>;
+
+/** The type of a delivery an owner sends to try a webhook: never asked for, sent to the one webhook. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+/** How long the secret before a rotation still signs deliveries (a second signature). */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** The queues of notifications. */
 export const MAIL_QUEUE = 'mail';
@@ -39,69 +55,15 @@ export const sealedMail = (cipher: OwnKeyCipher, mail: MailJob): SealedMail => (
   sealed: cipher.encrypt(JSON.stringify(mail)),
 });
 
-/** A webhook job's data: the event whose deliveries it tries. */
+/**
+ * A webhook job's data: the event whose deliveries it tries; with `deliveryId`, that one delivery alone, tried
+ * once (an owner's "retry now").
+ */
 interface WebhookJob {
   eventId: string;
-}
-
-/**
- * What the server's events become for webhooks: a type and the data sent. Only events of a record in a
- * workspace are sent (a webhook belongs to a workspace).
- */
-function webhookEventOf(recorded: RecordedEvent, source: EventSource): WebhookEvent | null {
-  if (source.workspaceId === null) return null;
-  if (source.streamType !== 'execution') return null;
-  const executionId = recorded.streamId.slice(recorded.streamId.indexOf('-') + 1);
-  const hookEvent = (type: WebhookEvent['type'], data: Record<string, unknown>): WebhookEvent => ({
-    eventId: recorded.eventId,
-    type,
-    at: recorded.createdAt,
-    workspaceId: source.workspaceId!,
-    data: { executionId, ...data },
-  });
-  const event = { type: recorded.type, data: recorded.data } as ExecutionEvent;
-  switch (event.type) {
-    case 'ExecutionCompleted':
-      return hookEvent('execution.completed', {});
-    case 'ReviewRequested': {
-      const { reviewId, stepId, by, userIds, role, approvals, requestedBy, dueAt, asksAgain } = event.data;
-      return hookEvent('review.requested', {
-        reviewId,
-        stepId,
-        by,
-        userIds,
-        role,
-        approvals,
-        requestedBy,
-        dueAt,
-        asksAgain: asksAgain ?? null,
-      });
-    }
-    case 'ReviewApproved':
-      return hookEvent('review.decided', {
-        reviewId: event.data.reviewId,
-        decision: 'approved',
-        userId: event.data.userId,
-        role: event.data.role,
-        comment: event.data.comment,
-      });
-    case 'ReviewRejected':
-      return hookEvent('review.decided', {
-        reviewId: event.data.reviewId,
-        decision: 'rejected',
-        userId: event.data.userId,
-        role: event.data.role,
-        reason: event.data.reason,
-      });
-    case 'ReviewDue':
-      return hookEvent('review.due', { reviewId: event.data.reviewId, onDue: event.data.onDue });
-    case 'ReviewHandedBack':
-      return hookEvent('review.escalated', { reviewId: event.data.reviewId, reason: 'member-left' });
-    case 'ReviewSentToOwners':
-      return hookEvent('review.escalated', { reviewId: event.data.reviewId, reason: event.data.reason });
-    default:
-      return null;
-  }
+  deliveryId?: string;
+  /** The delivery had failed before "retry now": failed again if this try fails (else its event's job goes on). */
+  wasFailed?: boolean;
 }
 
 /**
@@ -117,8 +79,15 @@ export class Notifications {
     private readonly mailer: Mailer | null,
     private readonly webhookHosts: readonly string[],
     private readonly webhookRetryDelaySeconds: number,
+    private readonly publicUrl: string,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /**
+   * What "now" is for webhooks' secrets (when a rotated one stops signing): the clock, unless a test moves it.
+   * A delivery's `webhook-timestamp` is the machine's time it is sent at, which its receiver checks.
+   */
+  now: () => Date = () => new Date();
 
   /** Whether mails are sent at all (SMTP_URL is set). */
   get mails() {
@@ -147,16 +116,19 @@ export class Notifications {
 
   /** The command handler's reaction: each event a webhook may want gets its deliveries and one job. */
   readonly reaction: EventReaction = (tx, recorded, source) =>
-    recorded.flatMap((event) => {
-      const hookEvent = webhookEventOf(event, source);
+    recorded.flatMap((event, index) => {
+      const hookEvent = webhookEventOf(event, index, source, this.publicUrl);
       return hookEvent === null ? [] : this.webhookStatements(tx, hookEvent);
     });
 
-  /** In a transaction: the event's deliveries, and the one job that tries them. */
-  private webhookStatements(tx: TransactionSql, hookEvent: WebhookEvent): Statement[] {
+  /**
+   * In a transaction: the event's deliveries, and the one job that tries them; `hookId`: to that webhook alone,
+   * whatever it asks for (a test delivery).
+   */
+  private webhookStatements(tx: TransactionSql, hookEvent: WebhookEvent, hookId?: string): Statement[] {
     const job: WebhookJob = { eventId: hookEvent.eventId };
     return [
-      this.webhooks.deliveriesOf(tx, hookEvent),
+      this.webhooks.deliveriesOf(tx, hookEvent, hookId),
       JobQueue.statementOf(
         tx,
         this.queue.insertOf(
@@ -181,9 +153,44 @@ export class Notifications {
       type: 'checkpoint.published',
       at: checkpoint.at,
       workspaceId: null,
-      data: checkpoint,
+      // The log only grows: its size orders its checkpoints.
+      data: { ...checkpoint, sequence: checkpoint.size },
     };
     await sql.begin((tx) => this.webhookStatements(tx, hookEvent));
+  }
+
+  /**
+   * A `webhook.test` delivery to one webhook of the workspace, sent like any event's (its row and job, then the
+   * queue's tries): its id, or null when the workspace has no such webhook.
+   */
+  async sendTest(workspaceId: string, hookId: string, by: string): Promise<string | null> {
+    const hookEvent: WebhookEvent = {
+      eventId: randomUUID(),
+      type: WEBHOOK_TEST_TYPE,
+      at: new Date().toISOString(),
+      workspaceId,
+      data: {
+        webhookId: hookId,
+        sequence: 0,
+        message: 'A test delivery, sent by an owner from the workspace settings',
+        actor: { userId: by },
+      },
+    };
+    await this.webhooks.write((tx) => this.webhookStatements(tx, hookEvent, hookId));
+    return this.webhooks.deliveryIdOf(hookId, hookEvent.eventId);
+  }
+
+  /**
+   * "Retry now" of a delivery not delivered: pending (again, when it had failed), and a job that tries it once,
+   * now. A failed one that fails again is failed once more; a pending one stays with its event's job and its
+   * later tries. False when there is no such delivery or it was delivered.
+   */
+  async retryDelivery(workspaceId: string, hookId: string, deliveryId: string): Promise<boolean> {
+    const retried = await this.webhooks.retry(workspaceId, hookId, deliveryId);
+    if (retried === null) return false;
+    const job: WebhookJob = { eventId: retried.eventId, deliveryId, wasFailed: retried.wasFailed };
+    await this.queue.send({ name: WEBHOOK_QUEUE, data: job }, { retryLimit: 0 });
+    return true;
   }
 
   /**
@@ -205,16 +212,26 @@ export class Notifications {
 
   /**
    * Tries each delivery of the event not delivered yet; any still not delivered fails the job, which the
-   * queue retries later. After the last try they are marked failed.
+   * queue retries later. After the last try they are marked failed. Each is signed with its webhook's secret,
+   * and with the one before it while a rotation lasts.
    */
   private async deliver(job: { data: WebhookJob; retryCount?: number; retryLimit?: number }) {
-    const pending = await this.webhooks.pendingOf(job.data.eventId);
+    const { eventId, deliveryId, wasFailed } = job.data;
+    const pending = await this.webhooks.pendingOf(eventId, deliveryId);
+    const now = this.now().getTime();
     let left = 0;
     for (const delivery of pending) {
       const body = JSON.stringify(delivery.body);
+      const secrets = [this.cipher.decrypt(delivery.secretSealed)];
+      if (
+        delivery.previousSecretSealed !== null &&
+        delivery.previousSecretUntil !== null &&
+        now < new Date(delivery.previousSecretUntil).getTime()
+      )
+        secrets.push(this.cipher.decrypt(delivery.previousSecretSealed));
       const outcome = await tryDelivery(
         delivery.url,
-        this.cipher.decrypt(delivery.secretSealed),
+        { id: delivery.id, type: delivery.type, secrets },
         body,
         this.webhookHosts,
       );
@@ -222,8 +239,12 @@ export class Notifications {
       if (!outcome.delivered) left++;
     }
     if (left === 0) return;
+    if (deliveryId !== undefined) {
+      if (wasFailed) await this.webhooks.failPending(eventId, deliveryId);
+      return;
+    }
     if ((job.retryCount ?? 0) >= (job.retryLimit ?? 0)) {
-      await this.webhooks.failPending(job.data.eventId);
+      await this.webhooks.failPending(eventId);
       return;
     }
     throw new Error(`${left} webhook deliver${left === 1 ? 'y' : 'ies'} not delivered yet`);

@@ -49,6 +49,7 @@ export default fp(
       mailer,
       app.config.webhookHosts,
       app.config.webhookRetryDelaySeconds,
+      app.config.publicUrl,
       app.log,
     );
     app.decorate('queue', queue);

@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { allowedOutsideUrl } from '../../domain/outside-hosts';
 import { readAtMost } from '../http/bounded-body';
 
@@ -17,15 +18,65 @@ export const WEBHOOK_URL_WORDS = {
 export const allowedWebhookUrl = (input: string, hosts: readonly string[]) =>
   allowedOutsideUrl(input, hosts, WEBHOOK_URL_WORDS);
 
+/** How a webhook's secret is written: Standard Webhooks' `whsec_` and the base64 of its bytes. */
+export const SECRET_PREFIX = 'whsec_';
+
+/** A new webhook secret: 32 random bytes. */
+export const newWebhookSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+
 /**
- * `X-Workbench-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the webhook's secret>`.
- * A receiver computes the same from the raw body and the `t` it got, compares in constant time, and refuses
- * a `t` too old.
+ * A stored secret as Standard Webhooks write it. A webhook made before deliveries were signed that way has a
+ * secret of 64 hex characters whose text was the HMAC key: it keeps those bytes, written as `whsec_` and their
+ * base64, so its receiver's old check (X-Workbench-Signature) holds and a Standard Webhooks one can be set up
+ * with the same key.
+ */
+export const standardSecret = (stored: string) =>
+  stored.startsWith(SECRET_PREFIX)
+    ? stored
+    : `${SECRET_PREFIX}${Buffer.from(stored, 'utf8').toString('base64')}`;
+
+/** The bytes a secret keys the HMAC with: the base64 after `whsec_`. */
+export const secretBytes = (secret: string) =>
+  Buffer.from(standardSecret(secret).slice(SECRET_PREFIX.length), 'base64');
+
+/**
+ * Deprecated (kept for one release beside the Standard Webhooks headers): `X-Workbench-Signature:
+ * t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the secret's bytes (for a webhook made
+ * before, the text of its 64 hex characters, as it always was).
  */
 export function signatureOf(secret: string, body: string, at: Date = new Date()) {
   const t = Math.floor(at.getTime() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  const v1 = createHmac('sha256', secretBytes(secret)).update(`${t}.${body}`).digest('hex');
   return `t=${t},v1=${v1}`;
+}
+
+/**
+ * Standard Webhooks' `webhook-signature`: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` for each
+ * secret given (the current one, and the one before it while a rotation lasts), separated by spaces.
+ */
+export function standardSignatureOf(secrets: readonly string[], id: string, at: Date, body: string) {
+  return secrets.map((secret) => new Webhook(standardSecret(secret)).sign(id, at, body)).join(' ');
+}
+
+/** What a delivery is sent with: its id (the same on every try), its type and the secrets that sign it. */
+export interface DeliverySigning {
+  id: string;
+  type: string;
+  /** The current secret first; then the one before it, while a rotation lasts. */
+  secrets: readonly string[];
+}
+
+/** The headers of one try of a delivery sent at `at`. */
+export function deliveryHeaders(signing: DeliverySigning, body: string, at: Date = new Date()) {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'prompt-flow-workbench-webhook',
+    'webhook-id': signing.id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': standardSignatureOf(signing.secrets, signing.id, at, body),
+    'x-workbench-event': signing.type,
+    'x-workbench-signature': signatureOf(signing.secrets[0]!, body, at),
+  };
 }
 
 export interface TryOutcome {
@@ -40,7 +91,7 @@ export interface TryOutcome {
  */
 export async function tryDelivery(
   url: string,
-  secret: string,
+  signing: DeliverySigning,
   body: string,
   allowedHosts: readonly string[],
 ): Promise<TryOutcome> {
@@ -56,11 +107,7 @@ export async function tryDelivery(
       method: 'POST',
       redirect: 'manual',
       signal: timeout,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'prompt-flow-workbench-webhook',
-        'x-workbench-signature': signatureOf(secret, body),
-      },
+      headers: deliveryHeaders(signing, body),
       body,
     });
     const answer = await boundedText(response);

@@ -1,13 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { conflict, notFound } from '../../domain/errors';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { idParams } from '../http/request-schemas';
-import { WEBHOOK_EVENT_TYPES } from '../notifications/notifications';
-import { allowedWebhookUrl } from '../notifications/webhook-delivery';
+import {
+  DEPRECATED_WEBHOOK_EVENT_TYPES,
+  SECRET_ROTATION_OVERLAP_MS,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from '../notifications/notifications';
+import { allowedWebhookUrl, newWebhookSecret } from '../notifications/webhook-delivery';
 import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
+import type { WebhookRow } from './webhooks-repository';
 
 /** How many webhooks one workspace may have. */
 export const WEBHOOKS_PER_WORKSPACE = 10;
@@ -18,6 +24,21 @@ const eventType = z
   })
   .meta({ id: 'WebhookEventType' });
 
+const deprecatedNames = Object.keys(
+  DEPRECATED_WEBHOOK_EVENT_TYPES,
+) as (keyof typeof DEPRECATED_WEBHOOK_EVENT_TYPES)[];
+
+/** An event type asked for: one of WEBHOOK_EVENT_TYPES, `*`, or a deprecated name (taken as what it stands for). */
+const askedEventType = z.enum([...WEBHOOK_EVENT_TYPES, '*', ...deprecatedNames], {
+  error: `events: each must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+});
+
+type EventType = WebhookEventType | '*';
+const standingFor = (name: z.infer<typeof askedEventType>): readonly EventType[] =>
+  name in DEPRECATED_WEBHOOK_EVENT_TYPES
+    ? DEPRECATED_WEBHOOK_EVENT_TYPES[name as keyof typeof DEPRECATED_WEBHOOK_EVENT_TYPES]
+    : [name as EventType];
+
 const createWebhookBody = z.strictObject({
   url: z
     .string({ error: 'url: must be a URL' })
@@ -25,10 +46,12 @@ const createWebhookBody = z.strictObject({
     .min(1, 'url is required')
     .max(2_000, 'url: must be at most 2000 characters'),
   events: z
-    .array(eventType, { error: 'events: must be a list of event types' })
+    .array(askedEventType, { error: 'events: must be a list of event types' })
     .min(1, 'events: name at least one event type, or *')
-    .max(WEBHOOK_EVENT_TYPES.length + 1, 'events: too many')
-    .transform((events) => (events.includes('*') ? ['*' as const] : [...new Set(events)])),
+    .max(WEBHOOK_EVENT_TYPES.length + 1 + deprecatedNames.length, 'events: too many')
+    .transform((events) =>
+      events.includes('*') ? ['*' as const] : [...new Set(events.flatMap(standingFor))],
+    ),
 });
 
 const webhookAnswer = z
@@ -37,6 +60,9 @@ const webhookAnswer = z
     url: z.string(),
     events: z.array(eventType),
     createdAt: storedAt,
+    previousSecretExpiresAt: storedAt
+      .nullable()
+      .describe('Until when the secret before the last rotation still signs deliveries too; null: none does'),
   })
   .meta({ id: 'Webhook' });
 
@@ -45,14 +71,28 @@ const newWebhookAnswer = webhookAnswer
     secret: z
       .string()
       .describe(
-        'The secret deliveries are signed with (X-Workbench-Signature): shown only now, keep it with the receiver',
+        'The secret deliveries are signed with (`whsec_` and the base64 of 32 bytes, as Standard Webhooks write it): shown only now, keep it with the receiver',
       ),
   })
   .meta({ id: 'NewWebhook' });
 
+const rotatedSecretAnswer = webhookAnswer
+  .extend({
+    secret: z
+      .string()
+      .describe(
+        'The new secret (`whsec_…`): shown only now. The one before it signs deliveries too for 24 hours',
+      ),
+  })
+  .meta({ id: 'RotatedWebhookSecret' });
+
+const sentDeliveryAnswer = z
+  .object({ deliveryId: recordId.describe("The test delivery's id: its `webhook-id`") })
+  .meta({ id: 'SentWebhookDelivery' });
+
 const deliveryAnswer = z
   .object({
-    id: recordId.describe("The delivery's id: the body's `id`, the same on every try"),
+    id: recordId.describe("The delivery's id: its `webhook-id` header, the same on every try"),
     type: z.string(),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.number().int(),
@@ -64,6 +104,9 @@ const deliveryAnswer = z
   .meta({ id: 'WebhookDelivery' });
 
 const hookParams = z.object({ id: z.uuid(), hookId: z.uuid() });
+const deliveryParams = z.object({ id: z.uuid(), hookId: z.uuid(), deliveryId: z.uuid() });
+
+const shown = (hook: WebhookRow) => ({ ...hook, events: hook.events as z.infer<typeof eventType>[] });
 
 /**
  * A workspace's webhooks, all of them its owners' alone ('manage'): where the workspace's events are POSTed,
@@ -83,7 +126,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const workspaceId = request.params.id;
       await mayManage(workspaceId, userId);
       const url = allowedWebhookUrl(request.body.url, app.config.webhookHosts).href;
-      const secret = randomBytes(32).toString('hex');
+      const secret = newWebhookSecret();
       const hook = await webhooks.insert(
         {
           id: randomUUID(),
@@ -96,7 +139,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         WEBHOOKS_PER_WORKSPACE,
       );
       if (hook === null) throw conflict(`A workspace has at most ${WEBHOOKS_PER_WORKSPACE} webhooks`);
-      return reply.status(201).send({ ...hook, events: hook.events as z.infer<typeof eventType>[], secret });
+      return reply.status(201).send({ ...shown(hook), secret });
     },
   );
 
@@ -106,7 +149,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await mayManage(request.params.id, userIdOf(request));
       const hooks = await webhooks.list(request.params.id);
-      return hooks.map((hook) => ({ ...hook, events: hook.events as z.infer<typeof eventType>[] }));
+      return hooks.map(shown);
     },
   );
 
@@ -130,6 +173,51 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const deliveries = await webhooks.deliveries(request.params.id, request.params.hookId);
       if (deliveries === null) throw notFound('Webhook not found');
       return deliveries;
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/webhooks/:hookId/rotate-secret',
+    { schema: { params: hookParams, response: { 200: rotatedSecretAnswer } } },
+    async (request) => {
+      await mayManage(request.params.id, userIdOf(request));
+      const secret = newWebhookSecret();
+      const until = new Date(app.notifications.now().getTime() + SECRET_ROTATION_OVERLAP_MS);
+      const hook = await webhooks.rotate(
+        request.params.id,
+        request.params.hookId,
+        cipher.encrypt(secret),
+        until,
+      );
+      if (hook === null) throw notFound('Webhook not found');
+      return { ...shown(hook), secret };
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/webhooks/:hookId/test',
+    { schema: { params: hookParams, response: { 202: sentDeliveryAnswer } } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      await mayManage(request.params.id, userId);
+      const deliveryId = await app.notifications.sendTest(request.params.id, request.params.hookId, userId);
+      if (deliveryId === null) throw notFound('Webhook not found');
+      return reply.status(202).send({ deliveryId });
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/webhooks/:hookId/deliveries/:deliveryId/retry',
+    { schema: { params: deliveryParams, response: { 202: deliveryAnswer } } },
+    async (request, reply) => {
+      const { id, hookId, deliveryId } = request.params;
+      await mayManage(id, userIdOf(request));
+      if (!(await app.notifications.retryDelivery(id, hookId, deliveryId))) {
+        const delivery = await webhooks.delivery(id, hookId, deliveryId);
+        if (delivery === null) throw notFound('Delivery not found');
+        throw conflict('This delivery was delivered already: there is nothing to retry');
+      }
+      return reply.status(202).send((await webhooks.delivery(id, hookId, deliveryId))!);
     },
   );
 };

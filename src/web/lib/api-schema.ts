@@ -395,14 +395,24 @@ export interface paths {
     /** A webhook's last deliveries, newest first (owners) */
     get: operations["listWebhookDeliveries"];
   };
+  "/api/workspaces/{id}/webhooks/{hookId}/rotate-secret": {
+    /** A new secret for a webhook (owners), shown once; the one before it signs deliveries too for 24 hours */
+    post: operations["rotateWebhookSecret"];
+  };
+  "/api/workspaces/{id}/webhooks/{hookId}/test": {
+    /** Send a webhook.test delivery to a webhook (owners), the way every event is sent */
+    post: operations["sendTestWebhookDelivery"];
+  };
+  "/api/workspaces/{id}/webhooks/{hookId}/deliveries/{deliveryId}/retry": {
+    /** Try a delivery not delivered again now (owners) */
+    post: operations["retryWebhookDelivery"];
+  };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
-    /** @enum {string} */
-    WebhookEventTypeInput: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "checkpoint.published" | "*";
     /**
      * @description owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch
      * @enum {string}
@@ -1433,7 +1443,7 @@ export interface components {
       status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
     };
     /** @enum {string} */
-    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "review.escalated" | "execution.completed" | "checkpoint.published" | "*";
+    WebhookEventType: "review.requested" | "review.decided" | "review.due" | "review.handedBack" | "review.ownersToo" | "review.withdrawn" | "execution.completed" | "checkpoint.published" | "*";
     Webhook: {
       /** Format: uuid */
       id: string;
@@ -1441,6 +1451,8 @@ export interface components {
       events: components["schemas"]["WebhookEventType"][];
       /** Format: date-time */
       createdAt: string;
+      /** @description Until when the secret before the last rotation still signs deliveries too; null: none does */
+      previousSecretExpiresAt: string | null;
     };
     NewWebhook: {
       /** Format: uuid */
@@ -1449,13 +1461,15 @@ export interface components {
       events: components["schemas"]["WebhookEventType"][];
       /** Format: date-time */
       createdAt: string;
-      /** @description The secret deliveries are signed with (X-Workbench-Signature): shown only now, keep it with the receiver */
+      /** @description Until when the secret before the last rotation still signs deliveries too; null: none does */
+      previousSecretExpiresAt: string | null;
+      /** @description The secret deliveries are signed with (`whsec_` and the base64 of 32 bytes, as Standard Webhooks write it): shown only now, keep it with the receiver */
       secret: string;
     };
     WebhookDelivery: {
       /**
        * Format: uuid
-       * @description The delivery's id: the body's `id`, the same on every try
+       * @description The delivery's id: its `webhook-id` header, the same on every try
        */
       id: string;
       type: string;
@@ -1662,6 +1676,25 @@ export interface components {
       coversRecord: boolean;
       /** @description Whether the checkpoint's Ed25519 signature checks with the server's public key */
       signatureVerified: boolean;
+    };
+    RotatedWebhookSecret: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: components["schemas"]["WebhookEventType"][];
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Until when the secret before the last rotation still signs deliveries too; null: none does */
+      previousSecretExpiresAt: string | null;
+      /** @description The new secret (`whsec_…`): shown only now. The one before it signs deliveries too for 24 hours */
+      secret: string;
+    };
+    SentWebhookDelivery: {
+      /**
+       * Format: uuid
+       * @description The test delivery's id: its `webhook-id`
+       */
+      deliveryId: string;
     };
     AuditPublicKey: {
       origin: string;
@@ -6642,7 +6675,7 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          events: components["schemas"]["WebhookEventTypeInput"][];
+          events: ("review.requested" | "review.decided" | "review.due" | "review.handedBack" | "review.ownersToo" | "review.withdrawn" | "execution.completed" | "checkpoint.published" | "*" | "review.escalated")[];
         };
       };
     };
@@ -6716,6 +6749,106 @@ export interface operations {
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
       303: {
         content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A new secret for a webhook (owners), shown once; the one before it signs deliveries too for 24 hours */
+  rotateWebhookSecret: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        hookId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["RotatedWebhookSecret"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Send a webhook.test delivery to a webhook (owners), the way every event is sent */
+  sendTestWebhookDelivery: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        hookId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        content: {
+          "application/json": components["schemas"]["SentWebhookDelivery"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Try a delivery not delivered again now (owners) */
+  retryWebhookDelivery: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        hookId: string;
+        deliveryId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        content: {
+          "application/json": components["schemas"]["WebhookDelivery"];
+        };
       };
       /** @description A problem (RFC 9457) */
       "4XX": {

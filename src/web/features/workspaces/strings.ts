@@ -38,7 +38,7 @@ export const workspacePage = {
   notFoundText: 'Workspace không tồn tại hoặc bạn không còn là thành viên.',
   yourRole: (role: string) => `Vai trò của bạn: ${role}`,
   sections: 'Các phần của workspace',
-  tabs: { flows: 'Flows', members: 'Members', executions: 'Executions' },
+  tabs: { flows: 'Flows', members: 'Members', executions: 'Executions', webhooks: 'Webhooks' },
 };
 
 export const workspaceFlows = {
@@ -143,6 +143,85 @@ export const invitation = {
   failed: 'Không thể nhận lời mời',
   accepted: (role: string) => `Bạn đã tham gia workspace với vai trò ${role}`,
   toWorkspaces: 'Xem workspaces',
+};
+
+export const webhooks = {
+  title: 'Webhooks',
+  text: 'Gửi các sự kiện của workspace tới dịch vụ của bạn, ký theo Standard Webhooks. Chỉ owner thấy phần này.',
+  addTitle: 'Thêm webhook',
+  url: 'URL nhận',
+  urlPlaceholder: 'https://hooks.example.com/workbench',
+  urlInvalid: 'URL phải bắt đầu bằng http:// hoặc https://',
+  events: 'Sự kiện',
+  eventsHint: 'Chọn ít nhất một sự kiện.',
+  allEvents: 'Tất cả sự kiện (*)',
+  add: 'Thêm webhook',
+  adding: 'Đang thêm...',
+  added: 'Đã thêm webhook',
+  secretTitle: 'Secret của webhook',
+  secretText: 'Chỉ hiện một lần: lưu ngay ở dịch vụ nhận để kiểm tra chữ ký.',
+  rotatedText: (until: string) =>
+    `Secret mới chỉ hiện một lần. Secret cũ vẫn ký các lần gửi đến ${until}, sau đó chỉ secret mới.`,
+  copy: 'Copy secret',
+  copied: 'Đã copy!',
+  copyFailed: 'Lỗi copy',
+  hide: 'Đã lưu, ẩn đi',
+  empty: 'Chưa có webhook nào.',
+  createdAt: (at: string) => `Tạo lúc ${at}`,
+  previousSecret: (until: string) => `Secret cũ còn ký đến ${until}`,
+  test: 'Gửi thử',
+  testing: 'Đang gửi...',
+  testSent: 'Đã xếp lịch gửi thử; xem kết quả trong danh sách bên dưới',
+  rotate: 'Đổi secret',
+  rotateConfirm:
+    'Tạo secret mới cho webhook này?\n\nTrong 24 giờ, mỗi lần gửi được ký bằng cả secret mới và secret cũ; sau đó chỉ secret mới.',
+  rotateLabel: 'Đổi secret',
+  delete: 'Xoá',
+  deleteOf: (url: string) => `Xoá webhook ${url}`,
+  deleteConfirm: (url: string) =>
+    `Xoá webhook ${url}?\n\nCác sự kiện sẽ không được gửi tới đây nữa, và lịch sử gửi cũng bị xoá.`,
+  deleteLabel: 'Xoá webhook',
+  deleted: 'Đã xoá webhook',
+  deliveries: 'Các lần gửi',
+  showDeliveries: 'Xem các lần gửi',
+  hideDeliveries: 'Ẩn các lần gửi',
+  noDeliveries: 'Chưa có lần gửi nào.',
+  type: 'Sự kiện',
+  status: 'Trạng thái',
+  attempts: 'Số lần thử',
+  at: 'Lúc',
+  actions: 'Thao tác',
+  statuses: {
+    delivered: 'Đã gửi',
+    pending: 'Đang chờ',
+    failed: 'Thất bại',
+  },
+  failedWith: (status: number | null) =>
+    status === null ? 'Thất bại (không kết nối được)' : `Thất bại (HTTP ${status})`,
+  pendingWith: (status: number | null) =>
+    status === null ? 'Đang chờ' : `Đang chờ (lần trước HTTP ${status})`,
+  retry: 'Thử lại ngay',
+  retried: 'Đã xếp lịch gửi lại',
+  loadFailed: 'Không thể tải webhooks',
+  eventNames: {
+    'review.requested': 'Yêu cầu duyệt',
+    'review.decided': 'Duyệt / từ chối',
+    'review.due': 'Đến hạn duyệt',
+    'review.handedBack': 'Trả về owner (người duyệt rời workspace)',
+    'review.ownersToo': 'Owner cùng duyệt (không đủ người duyệt)',
+    'review.withdrawn': 'Rút yêu cầu duyệt (execution bị reset)',
+    'execution.completed': 'Execution hoàn tất',
+    'checkpoint.published': 'Checkpoint của audit log',
+    'webhook.test': 'Gửi thử',
+  } as Record<string, string>,
+};
+
+export const webhookToasts = {
+  addFailed: 'Không thể thêm webhook',
+  deleteFailed: 'Không thể xoá webhook',
+  rotateFailed: 'Không thể đổi secret',
+  testFailed: 'Không thể gửi thử',
+  retryFailed: 'Không thể gửi lại',
 };
 
 export const toasts = {

@@ -5,14 +5,17 @@ import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useWorkspaces } from '@/lib/workspace-roles';
+import { mayDo, useWorkspaces } from '@/lib/workspace-roles';
 import { roles, workspacePage as t } from '../strings';
 import type { CreateFlowInWorkspaceDialog, ExecutionHistoryDialog } from './handed-in';
 import { WorkspaceExecutions } from './workspace-executions';
 import { WorkspaceFlows } from './workspace-flows';
 import { WorkspaceMembers } from './workspace-members';
+import { WorkspaceWebhooks } from './workspace-webhooks';
 
-const SECTIONS = ['flows', 'members', 'executions'] as const;
+const SECTIONS = ['flows', 'members', 'executions', 'webhooks'] as const;
+/** The sections only a workspace's owners see. */
+const OWNERS_ONLY: readonly Section[] = ['webhooks'];
 type Section = (typeof SECTIONS)[number];
 
 const triggerClasses =
@@ -56,6 +59,9 @@ export function WorkspacePage({
   const { data: workspaces, isLoading } = useWorkspaces();
   const [section, setSection] = useSection();
   const workspace = workspaces?.find((candidate) => candidate.id === id);
+  const owner = workspace !== undefined && mayDo(workspace.role, 'manage');
+  const sections = SECTIONS.filter((value) => owner || !OWNERS_ONLY.includes(value));
+  const shown = sections.includes(section) ? section : 'flows';
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8" data-testid="workspace-page">
@@ -79,9 +85,9 @@ export function WorkspacePage({
               {t.yourRole(roles[workspace.role])}
             </Badge>
           </div>
-          <Tabs.Root className="mt-6" value={section} onValueChange={(value) => setSection(value as Section)}>
+          <Tabs.Root className="mt-6" value={shown} onValueChange={(value) => setSection(value as Section)}>
             <Tabs.List className="inline-flex rounded-lg bg-slate-100 p-1" aria-label={t.sections}>
-              {SECTIONS.map((value) => (
+              {sections.map((value) => (
                 <Tabs.Trigger
                   key={value}
                   value={value}
@@ -102,6 +108,11 @@ export function WorkspacePage({
               <Tabs.Content value="executions">
                 <WorkspaceExecutions workspace={workspace} historyDialog={historyDialog} />
               </Tabs.Content>
+              {owner ? (
+                <Tabs.Content value="webhooks">
+                  <WorkspaceWebhooks workspace={workspace} />
+                </Tabs.Content>
+              ) : null}
             </div>
           </Tabs.Root>
         </>
