@@ -115,14 +115,15 @@ function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: 
   return transformed;
 }
 
-/** The headers a rate-limited operation answers with (@fastify/rate-limit's). */
+/**
+ * The headers a rate-limited operation answers with (@fastify/rate-limit's), as the route's JSON schema of
+ * headers names them: the swagger plugin wraps each one's schema into the document's header object
+ * (`{schema, description}`) itself, as it does `ETag` and `retry-after`.
+ */
 const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': {
-    schema: { type: 'integer' },
-    description: 'How many calls the limit allows a window',
-  },
-  'x-ratelimit-remaining': { schema: { type: 'integer' }, description: 'How many are left in this window' },
-  'x-ratelimit-reset': { schema: { type: 'integer' }, description: 'Seconds until the window starts over' },
+  'x-ratelimit-limit': { type: 'integer', description: 'How many calls the limit allows a window' },
+  'x-ratelimit-remaining': { type: 'integer', description: 'How many are left in this window' },
+  'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window starts over' },
 };
 
 /** A rate-limited operation's limit headers, and its 429 with `Retry-After`, added to its documentation. */
