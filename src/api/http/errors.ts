@@ -91,6 +91,8 @@ export type ProblemCode =
   | LimitCode
   | 'invalid_input'
   | 'method_not_allowed'
+  | 'forbidden_origin'
+  | 'request_timeout'
   | 'url_too_long'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -113,6 +115,8 @@ const TITLES: Record<ProblemCode, string> = {
   model_failed: 'The model failed',
   unavailable: 'Unavailable for a moment',
   method_not_allowed: 'Method not allowed',
+  forbidden_origin: 'A change sent from another origin',
+  request_timeout: 'The request did not arrive in time',
   url_too_long: 'The URL is too long',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'The Idempotency-Key names another request',
@@ -201,12 +205,39 @@ const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'too_large',
   414: 'url_too_long',
   415: 'unsupported_media_type',
   // The only limiter without a message of its own: the model-call limit per user.
   429: 'model_call_rate_limited',
 };
+
+/**
+ * Fastify's own refusals in the API's language (every `detail` is the web app's, Vietnamese), by Fastify's
+ * error code; their `code` says the same to a program. A refusal not named here keeps Fastify's words.
+ */
+const FRAMEWORK_DETAILS: Record<string, (error: FastifyError, request: FastifyRequest) => string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Nội dung request quá lớn: tối đa 4 MB.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (_error, request) =>
+    `Không nhận nội dung kiểu "${request.headers['content-type'] ?? ''}": hãy gửi JSON (application/json).`,
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Nội dung request không phải JSON hợp lệ.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    'Content-Type là application/json nhưng nội dung trống: hãy gửi JSON, hoặc bỏ Content-Type.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length không khớp với nội dung request.',
+  FST_ERR_BAD_URL: () => 'URL không hợp lệ.',
+  FST_ERR_MAX_PARAM_LENGTH: () => 'URL quá dài.',
+};
+
+/** A Fastify refusal's detail: its own words in the API's language, else Fastify's. */
+function frameworkDetail(error: FastifyError, request: FastifyRequest): string {
+  const named = error.code ? FRAMEWORK_DETAILS[error.code] : undefined;
+  if (named) return named(error, request);
+  // JSON.parse's own refusal of a body, as Fastify passes it on.
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return FRAMEWORK_DETAILS.FST_ERR_CTP_INVALID_JSON_BODY!(error, request);
+  return error.message;
+}
 
 /** The one place errors become responses: problem details, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -251,7 +282,12 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const fastifyError = error as FastifyError;
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {
     const status = fastifyError.statusCode;
-    return sendProblem(reply, status, HTTP_CODES[status] ?? 'rule_violated', fastifyError.message);
+    return sendProblem(
+      reply,
+      status,
+      HTTP_CODES[status] ?? 'rule_violated',
+      frameworkDetail(fastifyError, request),
+    );
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500, 'internal_error', 'Internal server error');
