@@ -139,6 +139,47 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
     expect(empty.detail).toMatch(/nội dung trống/);
   });
 
+  it('answers a body that is the JSON null 400 where a body may be left out, and takes no body there', async () => {
+    // A user of their own: the one model call a minute here is Alice's for the limits below.
+    const nam = await signUp(t.app, 'Nam');
+    const client = as(t.app, nam.cookie);
+    const { flow, steps } = await createFlow(client, 'Null bodies', [
+      { name: 'One', systemPrompt: 'Say one' },
+    ]);
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json() as { id: string };
+    const session = (await client.post('/api/master-mode/standalone', { name: 'Sheet' })).json() as {
+      id: string;
+    };
+    const row = (
+      await client.post('/api/master-mode/steps', {
+        sessionId: session.id,
+        stepName: 'Row',
+        stepType: 'text',
+      })
+    ).json() as { id: string };
+    const withNull = (method: 'POST' | 'PUT', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { cookie: nam.cookie, 'content-type': 'application/json' },
+        payload: 'null',
+      });
+    for (const [method, url] of [
+      ['POST', `/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`],
+      ['PUT', `/api/master-mode/steps/${row.id}`],
+      ['POST', `/api/flows/${flow.id}/execute`],
+      ['POST', `/api/master-mode/standalone`],
+    ] as const) {
+      const refused = expectProblem(await withNull(method, url), 400, 'invalid_input');
+      expect(refused.detail, `${method} ${url}`).toMatch(/không phải null/);
+    }
+    // No body at all is still no fields.
+    expect((await client.put(`/api/master-mode/steps/${row.id}`)).statusCode).toBe(200);
+    expect(
+      (await client.post(`/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`)).statusCode,
+    ).toBe(200);
+  });
+
   it('answers what Node’s HTTP parser refuses, before Fastify sees it, as a problem too', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
