@@ -13,6 +13,7 @@ import {
 import { ruleViolated } from '../../domain/errors';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
+import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { idParams } from '../http/request-schemas';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
@@ -47,11 +48,26 @@ const usageAnswer = z.object({
   usedSteps: z.int(),
 });
 
+/** A user's own keys, newest first (a handful: read whole, paged in memory). */
+const OWN_KEYS_ORDER: ListOrder = {
+  list: 'own-keys',
+  keys: [
+    { sql: 'created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'desc', type: 'uuid' },
+  ],
+};
+
 export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const keys = app.apiKeys;
 
-  app.get('/api/user/api-keys', { schema: { response: { 200: z.array(listedKey) } } }, async (request) =>
-    keys.list(userIdOf(request)),
+  app.get(
+    '/api/user/api-keys',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(listedKey) } } },
+    async (request) =>
+      listAnswerInMemory(request.query, OWN_KEYS_ORDER, await keys.list(userIdOf(request)), (key) => [
+        timeKey(key.createdAt),
+        key.id,
+      ]),
   );
 
   app.post(

@@ -7,7 +7,7 @@ import { INVITATIONS_PER_HOUR, WORKSPACE_NAME_MAX_LENGTH } from '../../domain/li
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
-import { listAnswer, pagedOr, pageQuery } from '../http/pages';
+import { type ListOrder, listAnswer, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
 import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from './workspaces-repository';
 
@@ -66,6 +66,15 @@ const invitationPreview = z
       .describe('True when you accepted it already: the link cannot be used again (the page says so)'),
   })
   .meta({ id: 'InvitationPreview' });
+
+/** A workspace's members, first joined first (at most MAX_WORKSPACE_MEMBERS: read whole, paged in memory). */
+const MEMBERS_ORDER: ListOrder = {
+  list: 'workspace-members',
+  keys: [
+    { sql: 'joined_at', order: 'asc', type: 'timestamptz' },
+    { sql: 'user_id', order: 'asc', type: 'uuid' },
+  ],
+};
 
 const createWorkspaceBody = z.strictObject({
   name: requiredText(
@@ -140,8 +149,14 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/workspaces/:id/members',
-    { schema: { params: idParams, response: { 200: z.array(memberAnswer) } } },
-    async (request) => workspaces.members(request.params.id, userIdOf(request)),
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: pagedOr(memberAnswer) } } },
+    async (request) =>
+      listAnswerInMemory(
+        request.query,
+        MEMBERS_ORDER,
+        await workspaces.members(request.params.id, userIdOf(request)),
+        (member) => [timeKey(member.joinedAt), member.userId],
+      ),
   );
 
   app.post(

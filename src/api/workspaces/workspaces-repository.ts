@@ -18,6 +18,8 @@ export interface MemberRow {
   name: string;
   email: string;
   role: Role;
+  /** When they joined: the list's order (not answered). */
+  joinedAt: Date;
 }
 
 /** An invitation as its page shows it, with what decides whether it may still be used. */
@@ -88,7 +90,7 @@ export class WorkspacesRepository {
   async members(workspaceId: string, userId: string): Promise<MemberRow[]> {
     const { sql } = this;
     const members = await sql<MemberRow[]>`
-      SELECT m.user_id, trim(concat_ws(' ', u.first_name, u.last_name)) AS name, u.email, m.role
+      SELECT m.user_id, trim(concat_ws(' ', u.first_name, u.last_name)) AS name, u.email, m.role, m.joined_at
       FROM workspace_members m JOIN users u ON u.id = m.user_id
       WHERE m.workspace_id = ${workspaceId}
         AND ${mayInSql(sql, userId, 'read', 'workspace', { workspace: 'm.workspace_id' })}

@@ -677,7 +677,7 @@ export interface components {
       /** @description What went wrong this time, in words a user can act on */
       detail: string;
       /** @enum {string} */
-      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
       /** @description The same text as detail */
       message: string;
       /**
@@ -1793,11 +1793,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -1817,11 +1817,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -1862,11 +1862,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -1886,11 +1886,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -2840,11 +2840,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["StepRunOutcome"] | components["schemas"]["StepRunSummary"];
@@ -2854,11 +2854,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -3033,15 +3033,24 @@ export interface operations {
   /** Each review of an execution for an auditor: who was asked, who decided, what they saw, how long it took */
   auditReviews: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
     };
     responses: {
-      /** @description Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify). Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
+      /** @description Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify), in the order they were asked for. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
       200: {
         content: {
-          "application/json": components["schemas"]["ReviewAudit"][];
+          "application/json": components["schemas"]["ReviewAudit"][] | ({
+            items: components["schemas"]["ReviewAudit"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4124,11 +4133,19 @@ export interface operations {
   };
   /** Own API keys, masked */
   listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               keyName: string;
@@ -4140,7 +4157,22 @@ export interface operations {
               /** Format: date-time */
               createdAt: string;
               lastUsed: string | null;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                keyName: string;
+                /** @enum {string} */
+                keyType: "gemini" | "openai" | "anthropic" | "openai-compatible";
+                /** @description openai-compatible: the key's endpoint; null for the other types */
+                baseUrl: string | null;
+                isActive: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsed: string | null;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4286,11 +4318,22 @@ export interface operations {
   };
   /** The models a step may name, the default first */
   listModels: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Model"][];
+          "application/json": components["schemas"]["Model"][] | ({
+            items: components["schemas"]["Model"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4331,11 +4374,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4347,11 +4390,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -4393,11 +4436,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4423,11 +4466,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -4547,11 +4590,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4579,11 +4622,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5117,11 +5160,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["MasterRow"];
@@ -5131,11 +5174,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5178,11 +5221,11 @@ export interface operations {
       202: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5196,11 +5239,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5571,11 +5614,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5601,11 +5644,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5879,11 +5922,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5943,11 +5986,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5971,11 +6014,19 @@ export interface operations {
   };
   /** Flow templates */
   listTemplates: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               id: string;
               name: string;
               description: string;
@@ -5989,7 +6040,24 @@ export interface operations {
               isPublic: boolean;
               createdBy: string | null;
               builtin: boolean;
-            })[];
+            })[]) | ({
+            items: ({
+                id: string;
+                name: string;
+                description: string;
+                category: string;
+                difficulty: string;
+                estimatedDuration: number | null;
+                templateSteps: unknown[];
+                tags: string[];
+                usageCount: number;
+                averageRating: number;
+                isPublic: boolean;
+                createdBy: string | null;
+                builtin: boolean;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6012,6 +6080,14 @@ export interface operations {
   };
   /** Patterns seen in the flows */
   listPatterns: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
@@ -6031,7 +6107,25 @@ export interface operations {
               lastSeen: string;
               /** Format: date-time */
               createdAt: string;
-            }[];
+            }[] | ({
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                patternType: string;
+                patternData: {
+                  key: string;
+                  [key: string]: unknown;
+                };
+                frequency: number;
+                /** Format: date-time */
+                lastSeen: string;
+                /** Format: date-time */
+                createdAt: string;
+              }[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6280,6 +6374,12 @@ export interface operations {
   /** A workspace's members */
   listWorkspaceMembers: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
@@ -6288,7 +6388,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["WorkspaceMember"][];
+          "application/json": components["schemas"]["WorkspaceMember"][] | ({
+            items: components["schemas"]["WorkspaceMember"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6378,11 +6481,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["Invitation"];
@@ -6392,11 +6495,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -6598,6 +6701,12 @@ export interface operations {
   /** A workspace's webhooks (owners) */
   listWebhooks: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
@@ -6606,7 +6715,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Webhook"][];
+          "application/json": components["schemas"]["Webhook"][] | ({
+            items: components["schemas"]["Webhook"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6701,6 +6813,12 @@ export interface operations {
   /** A webhook's last deliveries, newest first (owners) */
   listWebhookDeliveries: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
         hookId: string;
@@ -6710,7 +6828,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["WebhookDelivery"][];
+          "application/json": components["schemas"]["WebhookDelivery"][] | ({
+            items: components["schemas"]["WebhookDelivery"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
