@@ -23,6 +23,11 @@ const listedKey = z.object({
   keyType: z.enum(API_KEY_TYPES),
   baseUrl: z.string().nullable().describe("openai-compatible: the key's endpoint; null for the other types"),
   isActive: z.boolean(),
+  checkStatus: z
+    .enum(['accepted', 'unchecked', 'rejected'])
+    .describe(
+      'Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)',
+    ),
   createdAt: storedAt,
   lastUsed: storedAt.nullable(),
 });
@@ -80,7 +85,12 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const check = await app.models.checkKey(body);
       const provider = API_KEY_TYPE_LABELS[body.keyType];
       if (check.outcome === 'rejected') throw ruleViolated(keyRejected(provider, check.reason));
-      const key = await keys.add(userIdOf(request), body);
+      // One the provider could not be asked about is saved unchecked, and asked about at its first use.
+      const key = await keys.add(
+        userIdOf(request),
+        body,
+        check.outcome === 'accepted' ? 'accepted' : 'unchecked',
+      );
       return reply.status(201).send({ ...key, check: keyCheckAnswer(check, body.keyType) });
     },
   );

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { DomainError, isProductRule, type LimitCode, type ProblemKind } from '../../domain/errors';
+import {
+  DomainError,
+  isProductRule,
+  type LimitCode,
+  type OwnKeyCode,
+  type ProblemKind,
+} from '../../domain/errors';
 import { AppendTransactionLost, ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
@@ -89,6 +95,7 @@ export function isDatabaseAway(error: unknown): boolean {
 export type ProblemCode =
   | ProblemKind
   | LimitCode
+  | OwnKeyCode
   | 'invalid_input'
   | 'method_not_allowed'
   | 'forbidden_origin'
@@ -111,6 +118,8 @@ const TITLES: Record<ProblemCode, string> = {
   free_allowance_used_up: 'The free step allowance is used up',
   sign_in_rate_limited: 'Too many sign-in attempts',
   model_call_rate_limited: 'Too many model calls',
+  own_key_rejected: 'The provider refuses your own API key',
+  own_key_unchecked: 'Your own API key could not be checked yet',
   too_large: 'Too large',
   model_failed: 'The model failed',
   unavailable: 'Unavailable for a moment',

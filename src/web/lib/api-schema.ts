@@ -677,7 +677,7 @@ export interface components {
       /** @description What went wrong this time, in words a user can act on */
       detail: string;
       /** @enum {string} */
-      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "own_key_rejected" | "own_key_unchecked" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
       /** @description The same text as detail */
       message: string;
       /**
@@ -4154,6 +4154,11 @@ export interface operations {
               /** @description openai-compatible: the key's endpoint; null for the other types */
               baseUrl: string | null;
               isActive: boolean;
+              /**
+               * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+               * @enum {string}
+               */
+              checkStatus: "accepted" | "unchecked" | "rejected";
               /** Format: date-time */
               createdAt: string;
               lastUsed: string | null;
@@ -4167,6 +4172,11 @@ export interface operations {
                 /** @description openai-compatible: the key's endpoint; null for the other types */
                 baseUrl: string | null;
                 isActive: boolean;
+                /**
+                 * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+                 * @enum {string}
+                 */
+                checkStatus: "accepted" | "unchecked" | "rejected";
                 /** Format: date-time */
                 createdAt: string;
                 lastUsed: string | null;
@@ -4229,6 +4239,11 @@ export interface operations {
             /** @description openai-compatible: the key's endpoint; null for the other types */
             baseUrl: string | null;
             isActive: boolean;
+            /**
+             * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+             * @enum {string}
+             */
+            checkStatus: "accepted" | "unchecked" | "rejected";
             /** Format: date-time */
             createdAt: string;
             lastUsed: string | null;
