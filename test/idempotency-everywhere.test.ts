@@ -118,7 +118,7 @@ describe('Idempotency-Key on writes that are not event-sourced', () => {
       expect(refused.json()).toMatchObject({
         status: 422,
         code: 'idempotency_key_reused',
-        message: expect.stringContaining('This Idempotency-Key was already used for another request'),
+        message: expect.stringContaining('Idempotency-Key này đã được dùng cho một request khác'),
       });
     }
     expect(await count('master_mode_steps')).toBe(before);

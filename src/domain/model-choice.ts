@@ -20,7 +20,7 @@ const MODEL_ID =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what the class refuses
   /^[a-z][a-z0-9-]{0,31}:(?:[^\s\x00-\x1f\x7f-\x9f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff]){1,160}$/u;
 
-export const MODEL_ID_MESSAGE = 'model must be provider:name, e.g. openai:gpt-4.1-mini';
+export const MODEL_ID_MESSAGE = 'model phải có dạng provider:name, ví dụ openai:gpt-4.1-mini';
 
 export const modelIdSchema = z.string().trim().max(MODEL_ID_MAX_LENGTH).regex(MODEL_ID, MODEL_ID_MESSAGE);
 

@@ -58,7 +58,7 @@ export class ApiKeysRepository {
     const deleted = await this.sql`
       DELETE FROM user_api_keys
       WHERE id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 'user_id')} RETURNING id`;
-    if (deleted.length === 0) throw notFound('API key not found');
+    if (deleted.length === 0) throw notFound('Không tìm thấy API key');
   }
 
   /**

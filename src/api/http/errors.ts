@@ -49,7 +49,7 @@ export function inputIssuesOf(error: unknown): InputIssue[] | null {
   return null;
 }
 
-export const DATABASE_AWAY = 'The database is not answering; send the request again in a moment.';
+export const DATABASE_AWAY = 'Cơ sở dữ liệu chưa trả lời; vui lòng gửi lại request sau giây lát.';
 
 /** The errors postgres.js and PostgreSQL give when the server cannot be reached or is going down. */
 const CONNECTION_CODES = new Set([
@@ -195,7 +195,7 @@ export function sendProblem(
 }
 
 export const KEY_REUSED_MESSAGE =
-  'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.';
+  'Idempotency-Key này đã được dùng cho một request khác (method, path hoặc body khác); hãy gửi key mới cho mỗi request mới.';
 
 /**
  * A client's Idempotency-Key sent with another request than the one it first named (422): answering the
@@ -274,14 +274,20 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
       reply,
       413,
       'too_large',
-      `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
+      `Dữ liệu request này cần ghi là ${error.bytes.toLocaleString('en-US')} byte; mỗi event tối đa ${MAX_EVENT_BYTES.toLocaleString('en-US')} byte.`,
     );
   }
   if (error instanceof ConcurrencyConflict) {
     // A command gave up after its retries: the same request again is likely to pass.
-    return sendProblem(reply, 409, 'conflict', 'Changed by another request at the same time; try again.', {
-      retryable: true,
-    });
+    return sendProblem(
+      reply,
+      409,
+      'conflict',
+      'Đã bị một request khác thay đổi cùng lúc; vui lòng thử lại.',
+      {
+        retryable: true,
+      },
+    );
   }
   if (isDatabaseAway(error)) {
     // Nothing was done, or what was is rolled back: the same request later, or on another instance, may pass.
@@ -299,5 +305,5 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     );
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendProblem(reply, 500, 'internal_error', 'Internal server error');
+  return sendProblem(reply, 500, 'internal_error', 'Đã có lỗi ở server; vui lòng thử lại sau.');
 }

@@ -174,7 +174,8 @@ export function pageInMemory<T>(
   return answerOf(page ? rest.slice(0, page.limit + 1) : rest, page, order);
 }
 
-const BAD_CURSOR = 'cursor: not a cursor of this list; send the nextCursor of the page before, or none.';
+const BAD_CURSOR =
+  'cursor: không phải cursor của danh sách này; hãy gửi nextCursor của trang trước, hoặc không gửi.';
 
 /** The cursor: base64url JSON of the list's name and the sort keys of the last item given. */
 export function encodeCursor(order: ListOrder, values: SortValue[]): string {

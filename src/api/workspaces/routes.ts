@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { requiredText } from '../../domain/filled-text';
 import { INVITATIONS_PER_HOUR, WORKSPACE_NAME_MAX_LENGTH } from '../../domain/limits';
+import { NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/workspace/decider';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
@@ -77,11 +78,7 @@ const MEMBERS_ORDER: ListOrder = {
 };
 
 const createWorkspaceBody = z.strictObject({
-  name: requiredText(
-    'name is required',
-    WORKSPACE_NAME_MAX_LENGTH,
-    `name: must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`,
-  ),
+  name: requiredText(NAME_REQUIRED, WORKSPACE_NAME_MAX_LENGTH, NAME_TOO_LONG),
 });
 
 const email = z

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
-import { WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
+import { MEMBER_NOT_FOUND, WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
 import { mayInSql, type Role } from '../access';
 import type { Stored } from '../http/answer-schemas';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
@@ -103,7 +103,7 @@ export class WorkspacesRepository {
   /** One member, as the members list shows them, when the user may read the workspace; otherwise 404. */
   async member(workspaceId: string, memberId: string, userId: string): Promise<MemberRow> {
     const member = (await this.members(workspaceId, userId)).find((each) => each.userId === memberId);
-    if (!member) throw notFound('Member not found');
+    if (!member) throw notFound(MEMBER_NOT_FOUND);
     return member;
   }
 
