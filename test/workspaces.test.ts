@@ -360,7 +360,7 @@ describe('workspaces', () => {
       role: 'auditor',
     });
     expect(over.statusCode, over.body).toBe(429);
-    expect(over.json().message).toMatch(`At most ${INVITATIONS_PER_HOUR} invitations an hour`);
+    expect(over.json().message).toMatch(`Mỗi giờ chỉ được gửi tối đa ${INVITATIONS_PER_HOUR} lời mời`);
     // Another owner's invitations are counted apart.
     await invite(ada, (await newWorkspace(ada)).id, 'one-more@example.com', 'auditor');
   });

@@ -10,6 +10,7 @@ import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { type ListOrder, listAnswer, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
+import { secondsOf } from '../model-calls/rate-limit';
 import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from './workspaces-repository';
 
 const role = z
@@ -94,7 +95,7 @@ const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
 const invitationParams = z.object({ id: z.uuid(), invitationId: z.uuid() });
 /** A token as invitations make them: 32 random bytes, base64url. */
 const tokenParams = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: not an invitation token'),
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: không phải token của lời mời'),
 });
 
 /** Invitations per user (not per address), counted by every instance together, of valid requests only. */
@@ -104,10 +105,10 @@ const invitationRateLimit = {
     timeWindow: '1 hour',
     keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
     hook: 'preHandler' as const,
-    errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
       new DomainError(
         'over_limit',
-        `At most ${INVITATIONS_PER_HOUR} invitations an hour; try again in ${context.after}`,
+        `Mỗi giờ chỉ được gửi tối đa ${INVITATIONS_PER_HOUR} lời mời; vui lòng thử lại sau ${secondsOf(context.ttl)} giây`,
       ),
   },
 };
