@@ -191,9 +191,12 @@ describe('AI workflows with the offline model', () => {
       steps: threeSteps.steps.map((step) => (step.order === order ? { ...step, inputSources } : step)),
     });
     const cases: Array<[ReturnType<typeof withSources>, RegExp]> = [
-      [withSources(1, ['step-2']), /Step 1 "Điểm đến": input source 'step-2' is not an earlier step/],
-      [withSources(2, ['step-2']), /Step 2 "Lịch trình": input source 'step-2' is not an earlier step/],
-      [withSources(3, ['step-1', 'step-7']), /Step 3 "Chi phí": input source 'step-7' names no step/],
+      [withSources(1, ['step-2']), /Step 1 "Điểm đến": input source 'step-2' không phải step đứng trước/],
+      [withSources(2, ['step-2']), /Step 2 "Lịch trình": input source 'step-2' không phải step đứng trước/],
+      [
+        withSources(3, ['step-1', 'step-7']),
+        /Step 3 "Chi phí": input source 'step-7' không trỏ tới step nào/,
+      ],
       [withSources(2, ['Điểm đến']), /must be 'step-N'/],
     ];
     for (const [workflowJSON, message] of cases) {
@@ -219,7 +222,7 @@ describe('AI workflows with the offline model', () => {
         { ...threeSteps, steps: [{ ...step, outputMode: 'loop', maxLoopIterations: 101 }] },
         /maxLoopIterations/,
       ],
-      [{ ...threeSteps, steps: [{ ...step, outputMode: 'multiple_choice' }] }, /needs at least one choice/],
+      [{ ...threeSteps, steps: [{ ...step, outputMode: 'multiple_choice' }] }, /cần ít nhất một lựa chọn/],
       [{ ...threeSteps, steps: [{ ...step, outputMode: 'many' }] }, /outputMode/],
       [{ ...threeSteps, steps: [{ ...step, systemPrompt: undefined }] }, /systemPrompt/],
     ];

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyCheck } from '../src/ai';
 import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import {
@@ -83,6 +84,67 @@ describe('own API keys', () => {
     }
   });
 
+  it('saves a key its provider cannot be asked about as unchecked, and asks at its first use: refused, a 400 that says so, never a 502', async () => {
+    // The provider as the check finds it: away at first, then back.
+    let provider: KeyCheck = { outcome: 'unchecked', reason: 'Could not reach the Gemini API' };
+    const checks: string[] = [];
+    const away = await createTestApp(
+      { geminiApiKey: undefined },
+      {
+        checkApiKey: async (key) => {
+          checks.push(key.apiKey);
+          return provider;
+        },
+      },
+    );
+    const eventTypesIn = async (app: TestApp, executionId: string) =>
+      (await app.store.readStream(`execution-${executionId}`)).events.map((event) => event.type);
+    try {
+      const client = as(away.app, (await signUp(away.app, 'Minh')).cookie);
+      const added = await client.post('/api/user/api-keys', { keyName: 'Away', apiKey: 'AIza-away-1' });
+      expect(added.statusCode).toBe(201);
+      expect(added.json()).toMatchObject({ checkStatus: 'unchecked', check: { outcome: 'unchecked' } });
+      expect((await client.get('/api/user/api-keys')).json()).toMatchObject([{ checkStatus: 'unchecked' }]);
+      const { executionId, run } = await runner(client);
+
+      // Still away at the first use: a 409 to try again later, nothing recorded.
+      const still = await run();
+      expect(still.statusCode, still.body).toBe(409);
+      expect(still.json()).toMatchObject({ code: 'own_key_unchecked', retryable: true });
+      expect(still.json().detail).toMatch(/^Chưa kiểm tra được API key "Away" với Gemini/);
+      expect(await eventTypesIn(away, executionId)).toEqual(['ExecutionStarted']);
+
+      // Back, and refusing it: a 400 naming the key, and the key is no longer used.
+      provider = { outcome: 'rejected', reason: 'API key not valid' };
+      const refused = await run();
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'own_key_rejected', status: 400 });
+      expect(refused.json().detail).toMatch(/^Gemini không nhận API key "Away" đã lưu: API key not valid/);
+      expect((await client.get('/api/user/api-keys')).json()).toMatchObject([
+        { checkStatus: 'rejected', isActive: false },
+      ]);
+      expect(await eventTypesIn(away, executionId)).toEqual(['ExecutionStarted']);
+      expect(checks).toEqual(['AIza-away-1', 'AIza-away-1', 'AIza-away-1']);
+
+      // Another unchecked key the provider takes at its first use: used from then on, asked once.
+      provider = { outcome: 'unchecked', reason: 'Could not reach the Gemini API' };
+      await client.post('/api/user/api-keys', { keyName: 'Later', apiKey: 'AIza-later-1' });
+      provider = { outcome: 'accepted' };
+      const ran = await run();
+      expect(ran.statusCode, ran.body).not.toBe(400);
+      expect(ran.statusCode).not.toBe(409);
+      const listed = (await client.get('/api/user/api-keys')).json() as {
+        keyName: string;
+        checkStatus: string;
+      }[];
+      expect(listed.find((key) => key.keyName === 'Later')?.checkStatus).toBe('accepted');
+      await run();
+      expect(checks.filter((key) => key === 'AIza-later-1')).toHaveLength(2);
+    } finally {
+      await away.close();
+    }
+  });
+
   it('adds, lists and deletes keys, showing name, type, active state and dates', async () => {
     const { client } = await newUser();
     expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
@@ -97,6 +159,7 @@ describe('own API keys', () => {
     expect(Object.keys(key).sort()).toEqual([
       'baseUrl',
       'check',
+      'checkStatus',
       'createdAt',
       'id',
       'isActive',

@@ -474,7 +474,10 @@ describe('the /api gate', () => {
       { host, origin: 'https://evil.example' },
     );
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toMatchObject({ message: 'Cross-origin request refused' });
+    expect(foreign.json()).toMatchObject({
+      code: 'forbidden_origin',
+      message: 'Không nhận thay đổi gửi từ trang của origin khác.',
+    });
     expect(setCookieOf(foreign)).toBeUndefined();
 
     const sibling = await post('/api/ping', {}, { host, origin: 'http://workbench.test:5001', cookie });

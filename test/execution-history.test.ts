@@ -111,7 +111,7 @@ describe('execution history: events and the state at any point', () => {
     for (const path of ['events', 'state', 'state?at=2']) {
       const response = await bob.get(`/api/executions/${executionId}/${path}`);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ message: 'Execution not found' });
+      expect(response.json()).toMatchObject({ message: 'Không tìm thấy execution' });
     }
     const missing = '00000000-0000-4000-8000-000000000000';
     expect((await alice.get(`/api/executions/${missing}/events`)).statusCode).toBe(404);

@@ -118,7 +118,7 @@ describe('Idempotency-Key on writes that are not event-sourced', () => {
       expect(refused.json()).toMatchObject({
         status: 422,
         code: 'idempotency_key_reused',
-        message: expect.stringContaining('This Idempotency-Key was already used for another request'),
+        message: expect.stringContaining('Idempotency-Key này đã được dùng cho một request khác'),
       });
     }
     expect(await count('master_mode_steps')).toBe(before);
@@ -235,6 +235,91 @@ describe('Idempotency-Key on event-sourced commands', () => {
     expect(retried.statusCode).toBe(201);
     expect(retried.json().id).toBe(first.json().id);
     expect(await count('flows')).toBe(flows);
+  });
+});
+
+describe('a replayed answer', () => {
+  // A user of their own: Alice's own API key (above) would answer her runs, from a provider not reached here.
+  let carol: { cookie: string };
+  beforeAll(async () => {
+    carol = await signUp(one.app, 'Carol');
+  });
+  const carols = (app: FastifyInstance) => (method: Method, url: string, payload?: object) =>
+    call(app, carol.cookie, method, url, payload);
+
+  /** A keyed call of Carol's with headers of its own. */
+  const keyed = (
+    app: FastifyInstance,
+    method: Method,
+    url: string,
+    key: string,
+    payload?: object,
+    headers = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: { cookie: carol.cookie, 'idempotency-key': key, ...headers },
+      ...(payload === undefined ? {} : { payload }),
+    });
+
+  it('gives again the headers of the first that say what it did: ETag, Location, Preference-Applied', async () => {
+    // A write's new version (ETag): a keyed PUT of a flow, sent again to another instance.
+    const flow = (await carols(one.app)('POST', '/api/flows', { name: 'Tags', description: 'd' })).json();
+    const key = newKey();
+    const body = { name: 'Tags 2', description: 'd', status: 'active' };
+    const first = await keyed(one.app, 'PUT', `/api/flows/${flow.id}`, key, body);
+    const again = await keyed(second.app, 'PUT', `/api/flows/${flow.id}`, key, body);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers.etag).toMatch(/^"\d+"$/);
+    expect(again.headers[REPLAYED_HEADER]).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers.etag).toBe(first.headers.etag);
+
+    // What a write made (Location): Execute All's record.
+    const session = (
+      await carols(one.app)('POST', '/api/master-mode/standalone', { name: 'Sheet' })
+    ).json() as { id: string };
+    await carols(one.app)('POST', '/api/master-mode/steps', {
+      sessionId: session.id,
+      stepName: 'Words',
+      stepType: 'text',
+      userInput: 'hello',
+    });
+    const runKey = newKey();
+    const started = await keyed(one.app, 'POST', `/api/master-mode/execute-all/${session.id}`, runKey);
+    expect(started.statusCode).toBe(202);
+    expect(started.headers.location).toMatch(/\/execute-all\//);
+    const startedAgain = await keyed(
+      second.app,
+      'POST',
+      `/api/master-mode/execute-all/${session.id}`,
+      runKey,
+    );
+    expect(startedAgain.statusCode).toBe(202);
+    expect(startedAgain.headers[REPLAYED_HEADER]).toBe('true');
+    expect(startedAgain.headers.location).toBe(started.headers.location);
+
+    // The shape the body was given in (Preference-Applied): a step run answered minimal.
+    const step = (
+      await carols(one.app)('POST', '/api/steps', {
+        flowId: flow.id,
+        name: 'One',
+        order: 1,
+        systemPrompt: 'Say one',
+      })
+    ).json();
+    const execution = (await carols(one.app)('POST', `/api/flows/${flow.id}/execute`)).json();
+    const stepKey = newKey();
+    const prefer = { prefer: 'return=minimal' };
+    const url = `/api/executions/${execution.id}/steps/${step.id}/execute`;
+    const ran = await keyed(one.app, 'POST', url, stepKey, { userInput: '' }, prefer);
+    expect(ran.statusCode).toBe(200);
+    expect(ran.headers['preference-applied']).toBe('return=minimal');
+    const ranAgain = await keyed(second.app, 'POST', url, stepKey, { userInput: '' }, prefer);
+    expect(ranAgain.headers[REPLAYED_HEADER]).toBe('true');
+    expect(ranAgain.json()).toEqual(ran.json());
+    expect(ranAgain.headers['preference-applied']).toBe('return=minimal');
   });
 });
 

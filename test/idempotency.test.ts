@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_REUSED_MESSAGE } from '../src/api/http/errors';
+import { STILL_BEING_ANSWERED } from '../src/api/idempotency/keyed-writes';
 import { createTestDatabase } from './support/database';
 import { gatedModel } from './support/gated-model';
 import { startServerProcess } from './support/server-process';
@@ -110,8 +112,7 @@ describe('Idempotency-Key', () => {
     expect(stop.statusCode).toBe(422);
     expect(stop.json()).toMatchObject({
       code: 'idempotency_key_reused',
-      message:
-        'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.',
+      message: KEY_REUSED_MESSAGE,
     });
     expect((await client.get(`/api/executions/${execution.id}`)).json().status).toBe('running');
   });
@@ -129,7 +130,7 @@ describe('Idempotency-Key', () => {
     const meanwhile = await clients[1]!.post(url, {}, headers);
     expect(meanwhile.statusCode).toBe(409);
     expect(meanwhile.json()).toMatchObject({
-      message: 'This request is still being answered; try again in a moment.',
+      message: STILL_BEING_ANSWERED,
       retryable: true,
     });
     model.open();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_TYPE_PREFIX } from '../src/api/http/errors';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -59,7 +60,7 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
     expectProblem(both, 400, 'invalid_input');
   });
 
-  it('answers 401 signed_out, 403 for another origin, 404 not_found', async () => {
+  it('answers 401 signed_out, 403 forbidden_origin for another origin, 404 not_found', async () => {
     expectProblem(await t.app.inject({ method: 'GET', url: '/api/flows' }), 401, 'signed_out');
     expectProblem(
       await t.app.inject({
@@ -69,10 +70,12 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
         payload: { name: 'x' },
       }),
       403,
-      'rule_violated',
+      'forbidden_origin',
     );
     expectProblem(await alice.get('/api/flows/4f9a1c2e-0000-4000-8000-000000000001'), 404, 'not_found');
-    expectProblem(await alice.get('/api/no-such-thing'), 404, 'not_found');
+    expect(expectProblem(await alice.get('/api/no-such-thing'), 404, 'not_found').detail).toBe(
+      'Không tìm thấy',
+    );
   });
 
   it('answers a known path with another method 405 with Allow', async () => {
@@ -109,6 +112,97 @@ describe('every error is a problem (application/problem+json), Fastify’s own i
       415,
       'unsupported_media_type',
     );
+  });
+
+  it('answers a body that is not JSON, or empty under a JSON type, 400 invalid_input in the API’s language', async () => {
+    const broken = expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/flows',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: '{"name":',
+      }),
+      400,
+      'invalid_input',
+    );
+    expect(broken.detail).toBe('Nội dung request không phải JSON hợp lệ.');
+    const empty = expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/flows',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: '',
+      }),
+      400,
+      'invalid_input',
+    );
+    expect(empty.detail).toMatch(/nội dung trống/);
+  });
+
+  it('answers a body that is the JSON null 400 where a body may be left out, and takes no body there', async () => {
+    // A user of their own: the one model call a minute here is Alice's for the limits below.
+    const nam = await signUp(t.app, 'Nam');
+    const client = as(t.app, nam.cookie);
+    const { flow, steps } = await createFlow(client, 'Null bodies', [
+      { name: 'One', systemPrompt: 'Say one' },
+    ]);
+    const execution = (await client.post(`/api/flows/${flow.id}/execute`)).json() as { id: string };
+    const session = (await client.post('/api/master-mode/standalone', { name: 'Sheet' })).json() as {
+      id: string;
+    };
+    const row = (
+      await client.post('/api/master-mode/steps', {
+        sessionId: session.id,
+        stepName: 'Row',
+        stepType: 'text',
+      })
+    ).json() as { id: string };
+    const withNull = (method: 'POST' | 'PUT', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { cookie: nam.cookie, 'content-type': 'application/json' },
+        payload: 'null',
+      });
+    for (const [method, url] of [
+      ['POST', `/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`],
+      ['PUT', `/api/master-mode/steps/${row.id}`],
+      ['POST', `/api/flows/${flow.id}/execute`],
+      ['POST', `/api/master-mode/standalone`],
+    ] as const) {
+      const refused = expectProblem(await withNull(method, url), 400, 'invalid_input');
+      expect(refused.detail, `${method} ${url}`).toMatch(/không phải null/);
+    }
+    // No body at all is still no fields.
+    expect((await client.put(`/api/master-mode/steps/${row.id}`)).statusCode).toBe(200);
+    expect(
+      (await client.post(`/api/executions/${execution.id}/steps/${steps[0]!.id}/execute`)).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers what Node’s HTTP parser refuses, before Fastify sees it, as a problem too', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const socket = connect({ port, host: '127.0.0.1' });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // A header value holding a control character (\x01).
+    socket.write(`GET /api/flows HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Note: a\x01b\r\nCookie: ${cookie}\r\n\r\n`);
+    await closed;
+    const [head, body] = received.split('\r\n\r\n') as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/i);
+    expect(JSON.parse(body)).toMatchObject({
+      type: `${PROBLEM_TYPE_PREFIX}invalid_input`,
+      status: 400,
+      code: 'invalid_input',
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 
   it('tells the limits apart: the model-call rate limit and the free allowance, each with its code', async () => {

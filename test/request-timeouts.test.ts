@@ -52,6 +52,8 @@ describe('requests that do not arrive in time, and clients holding many connecti
     );
     await halfSent.closed;
     expect(halfSent.received()).toMatch(/^HTTP\/1\.1 408 /);
+    // A problem like every other error.
+    expect(halfSent.received()).toMatch(/application\/problem\+json[\s\S]*"code":"request_timeout"/);
 
     // The check that closed the half-sent request has passed the slow one by: it was received whole.
     expect(slow.received()).toBe('');

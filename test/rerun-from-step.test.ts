@@ -138,7 +138,7 @@ describe('re-run from a step', () => {
     expect(foreign.statusCode).toBe(404);
     const foreignStep = await bob.post(`/api/executions/${bobs.source.id}/rerun-from/${steps[2].id}`);
     expect(foreignStep.statusCode).toBe(404);
-    expect(foreignStep.json().message).toBe('Step not found in this flow');
+    expect(foreignStep.json().message).toBe('Không tìm thấy step trong flow này');
     const malformed = await alice.post(`/api/executions/${source.id}/rerun-from/not-a-step`);
     expect(malformed.statusCode).toBe(400);
     expect((await t.db.sql`SELECT id FROM executions WHERE flow_id = ${bobs.flow.id}`).length).toBe(1);

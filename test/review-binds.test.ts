@@ -72,7 +72,7 @@ describe("a reviewer's decision binds the runner", () => {
 
     const approve = await runner.client.put(`/api/step-results/${resultId}`, { approved: true });
     expect(approve.statusCode, approve.body).toBe(403);
-    expect(approve.json().message).toMatch(/rejected by review/);
+    expect(approve.json().message).toMatch(/review reject/);
     const next = await runner.client.post(`/api/executions/${executionId}/steps/${publish.id}/execute`, {});
     expect(next.statusCode, next.body).toBe(409);
     expect(next.json().message).toMatch(/chưa được review approve/);
@@ -88,7 +88,7 @@ describe("a reviewer's decision binds the runner", () => {
 
     const untick = await runner.client.put(`/api/step-results/${resultId}`, { approved: false });
     expect(untick.statusCode, untick.body).toBe(403);
-    expect(untick.json().message).toMatch(/approved by review/);
+    expect(untick.json().message).toMatch(/được review approve/);
     const shown = await executionOf(runner, executionId);
     expect(shown.results.find((r: { id: string }) => r.id === resultId).approved).toBe(true);
   });

@@ -91,7 +91,7 @@ describe('a step reviewed by another person', () => {
     // The runner's own approval is refused, with a message; the next step waits too.
     const own = await runner.client.put(`/api/step-results/${resultId}`, { approved: true });
     expect(own.statusCode, own.body).toBe(403);
-    expect(own.json().message).toMatch(/waiting for review/);
+    expect(own.json().message).toMatch(/đang chờ review/);
     const ownReview = await runner.client.post(`/api/reviews/${reviewId}/approve`, {});
     expect(ownReview.statusCode, ownReview.body).toBe(403);
     const early = await runner.client.post(`/api/executions/${execution.id}/steps/${publish.id}/execute`, {});
@@ -120,7 +120,7 @@ describe('a step reviewed by another person', () => {
     // An editor is no reviewer: the rule names the reviewer role.
     const ownerDecides = await owner.client.post(`/api/reviews/${reviewId}/approve`, {});
     expect(ownerDecides.statusCode, ownerDecides.body).toBe(403);
-    expect(ownerDecides.json().message).toMatch(/reviewer role/);
+    expect(ownerDecides.json().message).toMatch(/vai trò reviewer/);
 
     // A rejection needs a reason; with one, the step goes back to the runner.
     expect((await ana.client.post(`/api/reviews/${reviewId}/reject`, {})).statusCode).toBe(400);

@@ -61,9 +61,7 @@ describe('text PostgreSQL cannot store', () => {
     ] as const;
     for (const [response, field] of refused) {
       expect(response.statusCode, `${field}: ${response.body}`).toBe(400);
-      expect(response.json().message).toBe(
-        `${field}: contains a character that cannot be stored (NUL or a lone surrogate)`,
-      );
+      expect(response.json().message).toBe(`${field}: chứa ký tự không lưu được (NUL hoặc surrogate đơn lẻ)`);
     }
     expect(await counts()).toEqual(before);
   });
@@ -72,9 +70,7 @@ describe('text PostgreSQL cannot store', () => {
     const long = 'x'.repeat(t.app.config.limits.maxTextChars + 1);
     const both = await alice.post('/api/flows', { name: long, description: NUL });
     expect(both.statusCode).toBe(400);
-    expect(both.json().message).toBe(
-      'description: contains a character that cannot be stored (NUL or a lone surrogate)',
-    );
+    expect(both.json().message).toBe('description: chứa ký tự không lưu được (NUL hoặc surrogate đơn lẻ)');
     const longOnly = await alice.post('/api/flows', { name: 'ok', description: long });
     expect(longOnly.statusCode).toBe(413);
     expect(longOnly.json().message).toContain('description');

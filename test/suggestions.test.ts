@@ -142,7 +142,7 @@ describe('AI suggestions with the offline model', () => {
     await alice.post(url);
     for (const response of [await bob.get(url), await bob.post(url), await bob.delete(url)]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ message: 'Flow not found' });
+      expect(response.json()).toMatchObject({ message: 'Không tìm thấy flow' });
     }
     expect((await alice.get(url)).json()).toHaveLength(1);
   });

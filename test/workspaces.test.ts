@@ -226,7 +226,7 @@ describe('workspaces', () => {
         role: 'editor',
       });
       expect(response.statusCode, response.body).toBe(409);
-      expect(response.json().message).toMatch(/already a member/);
+      expect(response.json().message).toMatch(/đã là thành viên/);
     }
   });
 
@@ -294,7 +294,7 @@ describe('workspaces', () => {
     ];
     for (const response of await Promise.all(calls)) {
       expect(response.statusCode, response.body).toBe(404);
-      expect(response.json().message).toBe('Workspace not found');
+      expect(response.json().message).toBe('Không tìm thấy workspace');
     }
     expect((await eve.client.get('/api/workspaces')).json()).toEqual([]);
   });
@@ -320,7 +320,7 @@ describe('workspaces', () => {
       ]) {
         expect(response.statusCode, response.body).toBe(403);
         expect(response.json().message).toBe(
-          `The ${roles[i]} role in this workspace may not manage the members of this workspace`,
+          `Vai trò ${roles[i]} trong workspace này không được quản lý thành viên của workspace này`,
         );
       }
       expect((await member.client.get(`${base}/members`)).statusCode).toBe(200);
@@ -360,7 +360,7 @@ describe('workspaces', () => {
       role: 'auditor',
     });
     expect(over.statusCode, over.body).toBe(429);
-    expect(over.json().message).toMatch(`At most ${INVITATIONS_PER_HOUR} invitations an hour`);
+    expect(over.json().message).toMatch(`Mỗi giờ chỉ được gửi tối đa ${INVITATIONS_PER_HOUR} lời mời`);
     // Another owner's invitations are counted apart.
     await invite(ada, (await newWorkspace(ada)).id, 'one-more@example.com', 'auditor');
   });
@@ -446,11 +446,11 @@ describe('pending invitations', () => {
     const byEditor = await ed.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byEditor.statusCode, byEditor.body).toBe(403);
     expect(byEditor.json().message).toBe(
-      'The editor role in this workspace may not manage the members of this workspace',
+      'Vai trò editor trong workspace này không được quản lý thành viên của workspace này',
     );
     const byOutsider = await out.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byOutsider.statusCode, byOutsider.body).toBe(404);
-    expect(byOutsider.json().message).toBe('Workspace not found');
+    expect(byOutsider.json().message).toBe('Không tìm thấy workspace');
 
     // An expired invitation is not pending either.
     const commands = t.app.workspaceCommands;

@@ -83,10 +83,10 @@ describe('requireMay: the refusal a request gets', () => {
     const refusal = refusalOf(() =>
       requireMay(OTHER, 'change', 'flow', { workspaceId: WORKSPACE, role: null }, 'Flow'),
     );
-    expect(refusal).toMatchObject({ kind: 'not_found', message: 'Flow not found' });
+    expect(refusal).toMatchObject({ kind: 'not_found', message: 'Không tìm thấy flow' });
     expect(refusalOf(() => requireMay(OTHER, 'read', 'execution', OWNER, 'Execution'))).toMatchObject({
       kind: 'not_found',
-      message: 'Execution not found',
+      message: 'Không tìm thấy execution',
     });
   });
 

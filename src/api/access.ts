@@ -83,20 +83,21 @@ export function requireMay(
   name: string,
 ): void {
   if (may(actor, action, kind, holder)) return;
-  if (!may(actor, 'read', kind, holder)) throw notFound(`${name} not found`);
+  if (!may(actor, 'read', kind, holder))
+    throw notFound(`Không tìm thấy ${name[0]!.toLowerCase()}${name.slice(1)}`);
   const role = (holder as WorkspaceHolder).role;
   throw forbidden(
-    `The ${role} role in this workspace may not ${ACTION_WORDS[action]} this ${KIND_WORDS[kind]}`,
+    `Vai trò ${role} trong workspace này không được ${ACTION_WORDS[action]} ${KIND_WORDS[kind]} này`,
   );
 }
 
 const ACTION_WORDS: Record<Action, string> = {
-  read: 'read',
-  change: 'change',
-  run: 'run',
+  read: 'xem',
+  change: 'thay đổi',
+  run: 'chạy',
   review: 'review',
-  watch: 'watch',
-  manage: 'manage the members of',
+  watch: 'theo dõi',
+  manage: 'quản lý thành viên của',
 };
 
 const KIND_WORDS: Record<RecordKind, string> = {
@@ -104,7 +105,7 @@ const KIND_WORDS: Record<RecordKind, string> = {
   execution: 'execution',
   'master-session': 'master mode session',
   workspace: 'workspace',
-  personal: 'record',
+  personal: 'bản ghi',
 };
 
 /** `mayTakeBack`, as the refusal a request gets when it may not. */

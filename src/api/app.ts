@@ -32,6 +32,7 @@ import { flowRoutes } from './flows/routes';
 import { stepRoutes } from './flows/step-routes';
 import { flowVersionRoutes } from './flows/version-routes';
 import { boundConnectionsPerClient } from './http/client-connections';
+import { answerClientError } from './http/client-errors';
 import { handleError, sendProblem } from './http/errors';
 import { sharedRateLimits } from './http/rate-limit-store';
 import { routeMethods } from './http/route-methods';
@@ -114,6 +115,8 @@ export async function buildApp(
     trustProxy: services.config.trustProxy,
     // Errors Fastify meets before a route (a path parameter too long, 414) are answered like every other.
     frameworkErrors: handleError,
+    // And those Node's HTTP parser meets before Fastify (a header with a control character, a timeout).
+    clientErrorHandler: answerClientError,
   });
   boundConnectionsPerClient(app.server, services.config.connectionsPerClient, services.config.trustProxy);
   app.decorate('config', services.config);
@@ -195,10 +198,10 @@ async function registerWebApp(app: FastifyInstance, methodsOf: (path: string) =>
           reply,
           405,
           'method_not_allowed',
-          `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+          `Không dùng được ${request.method} ở đây; hãy dùng ${allowed.join(', ')}.`,
         );
       }
-      return sendProblem(reply, 404, 'not_found', 'Not found');
+      return sendProblem(reply, 404, 'not_found', 'Không tìm thấy');
     }
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');

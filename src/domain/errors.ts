@@ -27,17 +27,28 @@ export type ProblemKind =
 /** Which limit a request ran into, when a program needs to tell them apart (all are 'over_limit'). */
 export type LimitCode = 'free_allowance_used_up' | 'sign_in_rate_limited' | 'model_call_rate_limited';
 
+/**
+ * An own key saved while its provider could not be asked about it, asked at its first use: refused then
+ * (`own_key_rejected`, 400), or still not to be asked (`own_key_unchecked`, 409, retryable).
+ */
+export type OwnKeyCode = 'own_key_rejected' | 'own_key_unchecked';
+
 export class DomainError extends Error {
   readonly retryable: boolean;
   /** A finer name of the problem than its kind, for a program to tell apart (which limit is used up). */
-  readonly code: LimitCode | undefined;
+  readonly code: LimitCode | OwnKeyCode | undefined;
   /** On a version mismatch: the record's version, so the client knows what to read again. */
   readonly currentVersion: number | undefined;
 
   constructor(
     readonly kind: ProblemKind,
     message: string,
-    options: { retryable?: boolean; cause?: unknown; code?: LimitCode; currentVersion?: number } = {},
+    options: {
+      retryable?: boolean;
+      cause?: unknown;
+      code?: LimitCode | OwnKeyCode;
+      currentVersion?: number;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';

@@ -126,7 +126,7 @@ export const createStepSchema = z.strictObject({
 });
 export const updateStepSchema = z.strictObject(stepFields).partial();
 
-export const MULTIPLE_CHOICE_NEEDS_CHOICE = 'a multiple_choice step needs at least one choice';
+export const MULTIPLE_CHOICE_NEEDS_CHOICE = 'step multiple_choice cần ít nhất một lựa chọn';
 
 /** A multiple_choice step needs a choice that is not blank (blank rows are the editor's empty ones). */
 export const hasTheChoicesItsModeNeeds = (step: Pick<StepSnapshot, 'outputMode' | 'choices'>) =>

@@ -36,3 +36,38 @@ describe('modelIdSchema', () => {
       expect(modelIdSchema.safeParse(refused).success, JSON.stringify(refused)).toBe(false);
   });
 });
+
+describe('the model id pattern', () => {
+  const pattern = (modelIdSchema.toJSONSchema() as { pattern: string }).pattern;
+
+  it('names no Unicode property (\\p{…}), which not every JSON Schema engine reads', () => {
+    expect(pattern).not.toMatch(/\\[pP]\{/);
+  });
+
+  it('reads the same with the `u` flag and without: control characters and lone surrogates refused', () => {
+    const accepted = [
+      'openai:gpt-4.1-mini',
+      'ollama:qwen3:8b',
+      'openai:mô-hình',
+      `openai:${'🙂'.repeat(160)}`,
+    ];
+    const refused = [
+      'openai:a\u0000b',
+      'openai:a\u001fb',
+      'openai:a\u007fb',
+      'openai:a\u0085b',
+      'openai:a\u009fb',
+      'openai:a\ud800',
+      'openai:\udc00a',
+      'openai:a b',
+      'openai:a\u00a0b',
+      `openai:${'🙂'.repeat(161)}`,
+      `openai:${'x'.repeat(161)}`,
+    ];
+    for (const flags of ['u', '']) {
+      const regex = new RegExp(pattern, flags);
+      for (const id of accepted) expect(regex.test(id), `${JSON.stringify(id)} /${flags}`).toBe(true);
+      for (const id of refused) expect(regex.test(id), `${JSON.stringify(id)} /${flags}`).toBe(false);
+    }
+  });
+});

@@ -9,9 +9,18 @@ import { z } from 'zod';
  */
 export const MODEL_ID_MAX_LENGTH = 200;
 
-const MODEL_ID = /^[a-z][a-z0-9-]{0,31}:[^\s\p{Cc}\p{Cs}]{1,160}$/u;
+/**
+ * The name: 1 to 160 characters, none of them white space, a control character (C0, DEL, C1) or a lone
+ * surrogate. Written without Unicode property escapes (\p{Cc}, \p{Cs}) so that the JSON Schema pattern made from
+ * it reads the same in every engine, with the `u` flag or without (ajv either way, Python, .NET): a
+ * character is one that is none of those, or a surrogate pair (without `u`, an astral character is two code
+ * units; with it, one code point matched by the first class).
+ */
+const MODEL_ID =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what the class refuses
+  /^[a-z][a-z0-9-]{0,31}:(?:[^\s\x00-\x1f\x7f-\x9f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff]){1,160}$/u;
 
-export const MODEL_ID_MESSAGE = 'model must be provider:name, e.g. openai:gpt-4.1-mini';
+export const MODEL_ID_MESSAGE = 'model phải có dạng provider:name, ví dụ openai:gpt-4.1-mini';
 
 export const modelIdSchema = z.string().trim().max(MODEL_ID_MAX_LENGTH).regex(MODEL_ID, MODEL_ID_MESSAGE);
 

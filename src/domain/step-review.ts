@@ -35,25 +35,25 @@ export interface StepReview {
 }
 
 export const REVIEW_MESSAGES = {
-  membersNeedUsers: 'review: by "members" needs userIds, the people who may approve',
-  roleNeedsRole: 'review: by "role" needs role (reviewer, editor or owner)',
-  runnerTakesNoOne: 'review: by "runner" names no userIds and no role',
-  tooManyApprovals: 'review: approvals cannot be more than the people named in userIds',
-  sameUserTwice: 'review: userIds names the same person twice',
+  membersNeedUsers: 'review: by "members" cần userIds, những người được approve',
+  roleNeedsRole: 'review: by "role" cần role (reviewer, editor hoặc owner)',
+  runnerTakesNoOne: 'review: by "runner" không nhận userIds hay role',
+  tooManyApprovals: 'review: approvals không được nhiều hơn số người trong userIds',
+  sameUserTwice: 'review: userIds có một người bị lặp lại',
   notInWorkspace:
-    'review: only a flow in a workspace can have its steps approved by other members (by "members" or "role"); move the flow into a workspace first',
-  ownersOnly: "review: only an owner of the workspace may set, change or remove a step's review rule",
-  stepHasRule: 'review: this step has a review rule: only an owner of the workspace may remove it',
+    'review: chỉ flow trong workspace mới có step được thành viên khác approve (by "members" hoặc "role"); hãy chuyển flow vào một workspace trước',
+  ownersOnly: 'review: chỉ owner của workspace mới được đặt, đổi hoặc bỏ quy tắc review của step',
+  stepHasRule: 'review: step này có quy tắc review: chỉ owner của workspace mới được xóa step',
   versionHasOtherRules:
-    'review: this version has other review rules than the flow has now: only an owner of the workspace may restore it',
+    'review: phiên bản này có quy tắc review khác với flow hiện tại: chỉ owner của workspace mới được khôi phục nó',
   flowHasRules: (act: 'delete it' | 'move it out of the workspace') =>
-    `review: this flow's steps have review rules: only an owner of the workspace may ${act}`,
-  notAReviewer: 'review: userIds names someone who is not a member of this workspace who may review',
-  onlyYou: 'review: userIds names only you: name another member who may review',
+    `review: các step của flow này có quy tắc review: chỉ owner của workspace mới được ${act === 'delete it' ? 'xóa flow' : 'chuyển flow ra khỏi workspace'}`,
+  notAReviewer: 'review: userIds có người không phải thành viên được phép review của workspace này',
+  onlyYou: 'review: userIds chỉ có bạn: hãy chọn thêm một thành viên khác được phép review',
   tooFewOthers: (count: number) =>
-    `review: approvals cannot be more than the ${count} people named in userIds other than you, unless selfApproval`,
+    `review: approvals không được nhiều hơn ${count} người khác bạn trong userIds, trừ khi selfApproval`,
   tooFewOfRole: (role: string, count: number) =>
-    `review: approvals cannot be more than the ${count} member${count === 1 ? '' : 's'} other than you with the ${role} role`,
+    `review: approvals không được nhiều hơn ${count} thành viên khác bạn có vai trò ${role}`,
 } as const;
 
 const rule = { params: PRODUCT_RULE };

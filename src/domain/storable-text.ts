@@ -16,7 +16,7 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 export const storableText = (text: string) =>
   isStorableText(text) ? text : text.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\uFFFD');
 
-export const UNSTORABLE_TEXT_MESSAGE = 'contains a character that cannot be stored (NUL or a lone surrogate)';
+export const UNSTORABLE_TEXT_MESSAGE = 'chứa ký tự không lưu được (NUL hoặc surrogate đơn lẻ)';
 
 interface Place {
   value: unknown;

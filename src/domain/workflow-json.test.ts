@@ -50,11 +50,14 @@ describe('Workflow JSON', () => {
     expect(issues([step(1), step(2, ['step-2'])])).toEqual([
       [
         'steps.1.inputSources.0',
-        'Step 2 "Step 2": input source \'step-2\' is not an earlier step (input sources may only be earlier steps)',
+        'Step 2 "Step 2": input source \'step-2\' không phải step đứng trước (input source chỉ được là các step đứng trước)',
       ],
     ]);
     expect(issues([step(1, ['step-4'])])).toEqual([
-      ['steps.0.inputSources.0', 'Step 1 "Step 1": input source \'step-4\' names no step of this workflow'],
+      [
+        'steps.0.inputSources.0',
+        'Step 1 "Step 1": input source \'step-4\' không trỏ tới step nào của workflow này',
+      ],
     ]);
     expect(issues([step(2), step(2)])).toEqual([
       ['steps.1.order', 'two steps have order 2; each step needs its own order'],

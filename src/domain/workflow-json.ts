@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
-import { MAX_LOOP_ITERATIONS, OUTPUT_MODES } from './flow';
+import { MAX_LOOP_ITERATIONS, MULTIPLE_CHOICE_NEEDS_CHOICE, OUTPUT_MODES } from './flow';
 import { modelIdSchema } from './model-choice';
 import { stepReviewSchema } from './step-review';
 
@@ -65,9 +65,9 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
     for (const [position, source] of step.inputSources.entries()) {
       const order = referencedOrder(source)!;
       const message = !orders.has(order)
-        ? `${where}: input source '${source}' names no step of this workflow`
+        ? `${where}: input source '${source}' không trỏ tới step nào của workflow này`
         : order >= step.order
-          ? `${where}: input source '${source}' is not an earlier step (input sources may only be earlier steps)`
+          ? `${where}: input source '${source}' không phải step đứng trước (input source chỉ được là các step đứng trước)`
           : null;
       if (message)
         ctx.addIssue({
@@ -82,7 +82,7 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
         code: 'custom',
         params: PRODUCT_RULE,
         path: ['steps', index, 'choices'],
-        message: `${where}: a multiple_choice step needs at least one choice`,
+        message: `${where}: ${MULTIPLE_CHOICE_NEEDS_CHOICE}`,
       });
     }
   }

@@ -91,7 +91,7 @@ describe.skipIf(skipReason !== null)(
       await title.getByTestId('result-text-input').fill('   ');
       expect(await title.getByTestId('result-save').isDisabled()).toBe(true);
       expect(await title.getByRole('alert').textContent()).toBe(
-        'A result cannot be empty: write its text, or delete the result.',
+        'Kết quả không được để trống: hãy viết nội dung, hoặc xóa kết quả.',
       );
       await title.getByTestId('result-text-input').fill('Trà xanh: một tách, ba câu chuyện');
       await title.getByTestId('result-save').click();

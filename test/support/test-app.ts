@@ -80,7 +80,7 @@ export interface TestApp {
 /** The whole server on a fresh database of its own. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  services: Pick<AppServices, 'resolveModel'> = {},
+  services: Pick<AppServices, 'resolveModel' | 'checkApiKey'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const store = new EventStore(db.sql);

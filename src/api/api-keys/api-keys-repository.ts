@@ -4,6 +4,7 @@ import { notFound } from '../../domain/errors';
 import { mayInSql } from '../access';
 import { readUsage, type Usage } from '../model-calls/usage-standing';
 import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
+import type { KeyCheckStatus } from '../own-keys/own-keys';
 import type { Config } from '../runtime/config';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
@@ -14,11 +15,13 @@ export interface ListedKey {
   /** An openai-compatible key's endpoint; null for the other types. */
   baseUrl: string | null;
   isActive: boolean;
+  /** Whether its provider took it (see migrations/043_own_key_checks.sql). */
+  checkStatus: KeyCheckStatus;
   createdAt: Date;
   lastUsed: Date | null;
 }
 
-const LISTED_COLUMNS = 'id, key_name, key_type, base_url, is_active, created_at, last_used';
+const LISTED_COLUMNS = 'id, key_name, key_type, base_url, is_active, check_status, created_at, last_used';
 
 /** The users' own API keys (sealed with APP_SECRET), each visible to its owner only, and their usage. */
 export class ApiKeysRepository {
@@ -40,12 +43,12 @@ export class ApiKeysRepository {
   }
 
   /** Seals and stores a key (its base URL as the caller allowed it); answers it as listed. */
-  async add(userId: string, input: NewApiKey): Promise<ListedKey> {
+  async add(userId: string, input: NewApiKey, checkStatus: KeyCheckStatus = 'accepted'): Promise<ListedKey> {
     const { sql } = this;
     const [key] = await sql<ListedKey[]>`
-      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type, base_url)
+      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type, base_url, check_status)
       VALUES (${userId}, ${input.keyName}, ${this.cipher.encrypt(input.apiKey)}, ${input.keyType},
-              ${input.baseUrl})
+              ${input.baseUrl}, ${checkStatus})
       RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
     return key!;
   }
@@ -55,7 +58,7 @@ export class ApiKeysRepository {
     const deleted = await this.sql`
       DELETE FROM user_api_keys
       WHERE id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 'user_id')} RETURNING id`;
-    if (deleted.length === 0) throw notFound('API key not found');
+    if (deleted.length === 0) throw notFound('Không tìm thấy API key');
   }
 
   /**

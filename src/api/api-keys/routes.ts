@@ -13,6 +13,7 @@ import {
 import { ruleViolated } from '../../domain/errors';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
+import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { idParams } from '../http/request-schemas';
 
 /** What a key looks like to its owner: never the key itself, not even part of it. */
@@ -22,6 +23,11 @@ const listedKey = z.object({
   keyType: z.enum(API_KEY_TYPES),
   baseUrl: z.string().nullable().describe("openai-compatible: the key's endpoint; null for the other types"),
   isActive: z.boolean(),
+  checkStatus: z
+    .enum(['accepted', 'unchecked', 'rejected'])
+    .describe(
+      'Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)',
+    ),
   createdAt: storedAt,
   lastUsed: storedAt.nullable(),
 });
@@ -47,11 +53,26 @@ const usageAnswer = z.object({
   usedSteps: z.int(),
 });
 
+/** A user's own keys, newest first (a handful: read whole, paged in memory). */
+const OWN_KEYS_ORDER: ListOrder = {
+  list: 'own-keys',
+  keys: [
+    { sql: 'created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'desc', type: 'uuid' },
+  ],
+};
+
 export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const keys = app.apiKeys;
 
-  app.get('/api/user/api-keys', { schema: { response: { 200: z.array(listedKey) } } }, async (request) =>
-    keys.list(userIdOf(request)),
+  app.get(
+    '/api/user/api-keys',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(listedKey) } } },
+    async (request) =>
+      listAnswerInMemory(request.query, OWN_KEYS_ORDER, await keys.list(userIdOf(request)), (key) => [
+        timeKey(key.createdAt),
+        key.id,
+      ]),
   );
 
   app.post(
@@ -64,7 +85,12 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const check = await app.models.checkKey(body);
       const provider = API_KEY_TYPE_LABELS[body.keyType];
       if (check.outcome === 'rejected') throw ruleViolated(keyRejected(provider, check.reason));
-      const key = await keys.add(userIdOf(request), body);
+      // One the provider could not be asked about is saved unchecked, and asked about at its first use.
+      const key = await keys.add(
+        userIdOf(request),
+        body,
+        check.outcome === 'accepted' ? 'accepted' : 'unchecked',
+      );
       return reply.status(201).send({ ...key, check: keyCheckAnswer(check, body.keyType) });
     },
   );

@@ -190,7 +190,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       userIdOf(request);
       // Signed now when the log grew since the latest: the answer covers every event committed before it.
       const latest = await auditLog.checkpoint();
-      if (!latest) throw notFound('The audit log is empty: no checkpoint yet');
+      if (!latest) throw notFound('Audit log còn trống: chưa có checkpoint nào');
       return checkpointOf(latest);
     },
   );
@@ -211,7 +211,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       const { executionId, flowId, checkpoint: asked } = request.query;
       if ((executionId === undefined) === (flowId === undefined)) {
-        throw ruleViolated('executionId or flowId: exactly one of them');
+        throw ruleViolated('executionId hoặc flowId: cần đúng một trong hai');
       }
       let streamId: string;
       if (executionId !== undefined) {
@@ -225,7 +225,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         asked === undefined
           ? await auditLog.checkpointCovering([streamId])
           : await auditLog.checkpointOfSize(asked);
-      if (checkpoint === null) throw notFound('Checkpoint not found');
+      if (checkpoint === null) throw notFound('Không tìm thấy checkpoint');
       return {
         checkpoint: checkpointText(checkpoint),
         streams: await auditLog.provedStreams([streamId], checkpoint.size),
@@ -254,9 +254,9 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       userIdOf(request);
       const { from, to } = request.query;
-      if (from > to) throw ruleViolated('from: a size no larger than to');
+      if (from > to) throw ruleViolated('from: không được lớn hơn to');
       const { size } = await auditLog.sequence();
-      if (to > size) throw notFound(`The audit log holds ${size} events, not ${to}`);
+      if (to > size) throw notFound(`Audit log có ${size} event, không phải ${to}`);
       const [earlier, later] = await Promise.all([
         auditLog.checkpointOfSize(from),
         auditLog.checkpointOfSize(to),
@@ -295,7 +295,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       await app.commands.requireIn(id, userId, 'read', 'execution');
       const { from, to, since } = request.query;
-      if (Date.parse(from) > Date.parse(to)) throw ruleViolated('from: a time no later than to');
+      if (Date.parse(from) > Date.parse(to)) throw ruleViolated('from: không được muộn hơn to');
       const executions = await app.executionViews.inWorkspace(
         id,
         userId,

@@ -102,7 +102,7 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
 
   app.addHook('onRequest', async (request, reply) => {
     if ((MUTATING_METHODS.has(request.method) || isWebSocketUpgrade(request)) && isCrossOrigin(request)) {
-      return refuse(reply, 403, 'Cross-origin request refused');
+      return refuse(reply, 403, 'Không nhận thay đổi gửi từ trang của origin khác.');
     }
 
     const cookie = await readSession(request, reply);
@@ -239,7 +239,7 @@ function isCrossOrigin(request: FastifyRequest): boolean {
 }
 
 function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string) {
-  return sendProblem(reply, statusCode, statusCode === 401 ? 'signed_out' : 'rule_violated', message);
+  return sendProblem(reply, statusCode, statusCode === 401 ? 'signed_out' : 'forbidden_origin', message);
 }
 
 export default fp(auth, {

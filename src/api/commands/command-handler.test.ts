@@ -287,9 +287,9 @@ describe('CommandHandler keeps the state it decided on', () => {
 
   it('never shows a kept state to another user: their id is not found', async () => {
     const { handler, reads } = await openLamp();
-    await expect(handler.recent(lamp, 'l', 'bob')).rejects.toThrow('Lamp not found');
+    await expect(handler.recent(lamp, 'l', 'bob')).rejects.toThrow('Không tìm thấy lamp');
     await expect(handler.handle(lamp, 'l', 'bob', { type: 'SwitchOn' }, context)).rejects.toThrow(
-      'Lamp not found',
+      'Không tìm thấy lamp',
     );
     expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: false } });
     expect(reads()).toBe(1);

@@ -419,7 +419,7 @@ export class CommandHandler {
         return { ...after, events };
       } catch (error) {
         if (error instanceof ConcurrencyConflict && options.startsStream) {
-          throw conflict(`${aggregate.name} already exists`);
+          throw conflict(`${aggregate.name} đã tồn tại`);
         }
         if (!whole && aggregate.readModelElsewhere?.(error)) {
           // Nothing was stored: written again once, its read models whole, on the stream as it is.

@@ -8,6 +8,7 @@ import {
 } from '../../domain/conversation-context';
 import { conflict, notFound } from '../../domain/errors';
 import type { ConversationContext } from '../../domain/execution/types';
+import { FLOW_NOT_FOUND } from '../../domain/flow/decider';
 import { type Action, heldIn, mayInSql } from '../access';
 
 /** A rejected idea as json_build_object writes it (camelCase keys: postgres.js sees only column names). */
@@ -74,7 +75,7 @@ export async function readConversationContext(
         AND (f.logs_cleared_at IS NULL OR l.requested_at > f.logs_cleared_at)
     ) turns
     WHERE f.id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
-  if (!row) throw notFound('Flow not found');
+  if (!row) throw notFound(FLOW_NOT_FOUND);
   return {
     id: row.id,
     flowId: row.flowId,
@@ -109,7 +110,7 @@ export class ConversationContexts {
       RETURNING id`;
     if (created.length === 0) {
       await this.flows.owned(flowId, userId, 'change');
-      throw conflict('Conversation context already exists');
+      throw conflict('Conversation context đã tồn tại');
     }
     return this.read(flowId, userId);
   }
@@ -124,7 +125,7 @@ export class ConversationContexts {
       RETURNING c.id`;
     if (updated.length === 0) {
       await this.flows.owned(flowId, userId, 'change');
-      throw notFound('Conversation context not found');
+      throw notFound('Không tìm thấy conversation context');
     }
     return this.read(flowId, userId);
   }

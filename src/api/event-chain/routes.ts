@@ -95,7 +95,7 @@ const auditQuery = z.object({
 
 /** The answer of a check, without the stream's name (the caller named the record). */
 function checkAnswer(check: StreamCheck | null): z.infer<typeof recordCheckAnswer> {
-  if (check === null) throw notFound('Record not found');
+  if (check === null) throw notFound('Không tìm thấy bản ghi');
   if (check.verified) return { verified: true, events: check.events, head: check.head };
   if ('keyMismatch' in check)
     return { verified: false, events: check.events, keyMismatch: true, message: KEY_MISMATCH_CHECK };

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
+import { MESSAGES } from '../../domain/execution/decide';
 import { type ReviewedText, reviewedTextsOf } from '../../domain/execution/reviewed-texts';
 import type { ExecutionState, Review, StepResult } from '../../domain/execution/types';
 import { type ExecutionRow, stateOfRow } from '../../projections/execution-row';
@@ -54,7 +55,7 @@ export async function readExecutionView(
     sql,
     sql`WHERE e.id = ${executionId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}`,
   );
-  if (!row) throw notFound('Execution not found');
+  if (!row) throw notFound(MESSAGES.executionNotFound);
   return viewOf(row);
 }
 

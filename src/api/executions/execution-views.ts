@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
+import { MESSAGES } from '../../domain/execution/decide';
 import { shownStatus } from '../../domain/execution/queries';
 import type { ShownExecutionStatus, StepResult } from '../../domain/execution/types';
 import type { ExecutionRow } from '../../projections/execution-row';
@@ -190,7 +191,7 @@ export class ExecutionViews {
     const [row] = await this.sql<{ executionId: string }[]>`
       SELECT r.execution_id FROM step_results r JOIN executions e ON e.id = r.execution_id
       WHERE r.id = ${resultId} AND ${mayInSql(this.sql, userId, 'read', 'execution', heldIn('e'))}`;
-    if (!row) throw notFound('Result not found');
+    if (!row) throw notFound(MESSAGES.resultNotFound);
     return row.executionId;
   }
 

@@ -15,6 +15,7 @@ import {
   DEFAULT_PAGE_SIZE,
   type ListOrder,
   listAnswer,
+  listAnswerInMemory,
   pageAsked,
   pagedOr,
   pageQuery,
@@ -27,6 +28,12 @@ import { historyEventSchema, unreadableHistoryEventSchema } from './history-even
 import { isReadable, readableExecutionEvents } from './readable-events';
 
 /** An execution's log is read page by page, by stream position: a whole log may be long. */
+/** An execution's reviews as an auditor reads them, in the order they were asked for (folded from the stream). */
+const REVIEW_AUDIT_ORDER: ListOrder = {
+  list: 'review-audit',
+  keys: [{ sql: 'requested_position', order: 'asc', type: 'int' }],
+};
+
 const EVENTS_ORDER: ListOrder = {
   list: 'execution-events',
   keys: [{ sql: 'stream_position', order: 'asc', type: 'int' }],
@@ -211,11 +218,12 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         params: idParams,
+        querystring: pageQuery,
         response: {
           200: {
             description:
-              "Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify). Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)",
-            content: { 'application/json': { schema: z.array(reviewAuditAnswer) } },
+              "Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify), in the order they were asked for. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none)",
+            content: { 'application/json': { schema: pagedOr(reviewAuditAnswer) } },
           },
         },
       },
@@ -245,7 +253,7 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       const actor = await app.users.actors(people);
       const named = (userId: string) => ({ userId, name: actor(userId).name });
-      return audits.map(
+      const told = audits.map(
         ({
           requestedBy,
           asked: { userIds, ...asked },
@@ -261,6 +269,9 @@ export const executionHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
           decisions: decisions.map((decision) => ({ ...decision, name: actor(decision.userId).name })),
         }),
       );
+      return listAnswerInMemory(request.query, REVIEW_AUDIT_ORDER, told, (audit) => [
+        audit.requestedPosition,
+      ]);
     },
   );
 

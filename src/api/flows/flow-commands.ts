@@ -3,7 +3,7 @@ import type { TransactionSql } from 'postgres';
 import { conflict, notFound } from '../../domain/errors';
 import type { CreateFlowInput, CreateStepInput, Flow, Step, UpdateStepInput } from '../../domain/flow';
 import type { FlowCommand, FlowContext } from '../../domain/flow/commands';
-import { FLOW_NOT_FOUND, decider as flowDecider } from '../../domain/flow/decider';
+import { FLOW_NOT_FOUND, decider as flowDecider, versionNotFound } from '../../domain/flow/decider';
 import { type FlowOrigin, type FlowState, flowStreamId, type VersionedStep } from '../../domain/flow/events';
 import type { ReviewMember } from '../../domain/step-review';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
@@ -199,7 +199,7 @@ export class FlowCommands {
     const state = events.map(toFlowEvent).reduce(flowDecider.evolve, flowDecider.initialState());
     if (flowAggregate.holderOf(state) === undefined) throw notFound(FLOW_NOT_FOUND);
     const reached = events.at(-1)?.streamPosition ?? 0;
-    if (reached < version) throw notFound(`Version ${version} not found`);
+    if (reached < version) throw notFound(versionNotFound(version));
     return { state, version: reached };
   }
 

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { DomainError, isProductRule, type LimitCode, type ProblemKind } from '../../domain/errors';
+import {
+  DomainError,
+  isProductRule,
+  type LimitCode,
+  type OwnKeyCode,
+  type ProblemKind,
+} from '../../domain/errors';
 import { AppendTransactionLost, ConcurrencyConflict, EventTooLarge, MAX_EVENT_BYTES } from '../../eventstore';
 
 const statusOf: Record<ProblemKind, number> = {
@@ -43,7 +49,7 @@ export function inputIssuesOf(error: unknown): InputIssue[] | null {
   return null;
 }
 
-export const DATABASE_AWAY = 'The database is not answering; send the request again in a moment.';
+export const DATABASE_AWAY = 'Cơ sở dữ liệu chưa trả lời; vui lòng gửi lại request sau giây lát.';
 
 /** The errors postgres.js and PostgreSQL give when the server cannot be reached or is going down. */
 const CONNECTION_CODES = new Set([
@@ -89,8 +95,11 @@ export function isDatabaseAway(error: unknown): boolean {
 export type ProblemCode =
   | ProblemKind
   | LimitCode
+  | OwnKeyCode
   | 'invalid_input'
   | 'method_not_allowed'
+  | 'forbidden_origin'
+  | 'request_timeout'
   | 'url_too_long'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -109,10 +118,14 @@ const TITLES: Record<ProblemCode, string> = {
   free_allowance_used_up: 'The free step allowance is used up',
   sign_in_rate_limited: 'Too many sign-in attempts',
   model_call_rate_limited: 'Too many model calls',
+  own_key_rejected: 'The provider refuses your own API key',
+  own_key_unchecked: 'Your own API key could not be checked yet',
   too_large: 'Too large',
   model_failed: 'The model failed',
   unavailable: 'Unavailable for a moment',
   method_not_allowed: 'Method not allowed',
+  forbidden_origin: 'A change sent from another origin',
+  request_timeout: 'The request did not arrive in time',
   url_too_long: 'The URL is too long',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'The Idempotency-Key names another request',
@@ -182,7 +195,7 @@ export function sendProblem(
 }
 
 export const KEY_REUSED_MESSAGE =
-  'This Idempotency-Key was already used for another request (another method, path or body); send a new key with each new request.';
+  'Idempotency-Key này đã được dùng cho một request khác (method, path hoặc body khác); hãy gửi key mới cho mỗi request mới.';
 
 /**
  * A client's Idempotency-Key sent with another request than the one it first named (422): answering the
@@ -201,12 +214,39 @@ const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'too_large',
   414: 'url_too_long',
   415: 'unsupported_media_type',
   // The only limiter without a message of its own: the model-call limit per user.
   429: 'model_call_rate_limited',
 };
+
+/**
+ * Fastify's own refusals in the API's language (every `detail` is the web app's, Vietnamese), by Fastify's
+ * error code; their `code` says the same to a program. A refusal not named here keeps Fastify's words.
+ */
+const FRAMEWORK_DETAILS: Record<string, (error: FastifyError, request: FastifyRequest) => string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Nội dung request quá lớn: tối đa 4 MB.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (_error, request) =>
+    `Không nhận nội dung kiểu "${request.headers['content-type'] ?? ''}": hãy gửi JSON (application/json).`,
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Nội dung request không phải JSON hợp lệ.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    'Content-Type là application/json nhưng nội dung trống: hãy gửi JSON, hoặc bỏ Content-Type.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length không khớp với nội dung request.',
+  FST_ERR_BAD_URL: () => 'URL không hợp lệ.',
+  FST_ERR_MAX_PARAM_LENGTH: () => 'URL quá dài.',
+};
+
+/** A Fastify refusal's detail: its own words in the API's language, else Fastify's. */
+function frameworkDetail(error: FastifyError, request: FastifyRequest): string {
+  const named = error.code ? FRAMEWORK_DETAILS[error.code] : undefined;
+  if (named) return named(error, request);
+  // JSON.parse's own refusal of a body, as Fastify passes it on.
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return FRAMEWORK_DETAILS.FST_ERR_CTP_INVALID_JSON_BODY!(error, request);
+  return error.message;
+}
 
 /** The one place errors become responses: problem details, no stack traces. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -234,14 +274,20 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
       reply,
       413,
       'too_large',
-      `What this request would record is ${error.bytes.toLocaleString('en-US')} bytes; an event may be at most ${MAX_EVENT_BYTES.toLocaleString('en-US')} bytes.`,
+      `Dữ liệu request này cần ghi là ${error.bytes.toLocaleString('en-US')} byte; mỗi event tối đa ${MAX_EVENT_BYTES.toLocaleString('en-US')} byte.`,
     );
   }
   if (error instanceof ConcurrencyConflict) {
     // A command gave up after its retries: the same request again is likely to pass.
-    return sendProblem(reply, 409, 'conflict', 'Changed by another request at the same time; try again.', {
-      retryable: true,
-    });
+    return sendProblem(
+      reply,
+      409,
+      'conflict',
+      'Đã bị một request khác thay đổi cùng lúc; vui lòng thử lại.',
+      {
+        retryable: true,
+      },
+    );
   }
   if (isDatabaseAway(error)) {
     // Nothing was done, or what was is rolled back: the same request later, or on another instance, may pass.
@@ -251,8 +297,13 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const fastifyError = error as FastifyError;
   if (fastifyError.statusCode && fastifyError.statusCode < 500) {
     const status = fastifyError.statusCode;
-    return sendProblem(reply, status, HTTP_CODES[status] ?? 'rule_violated', fastifyError.message);
+    return sendProblem(
+      reply,
+      status,
+      HTTP_CODES[status] ?? 'rule_violated',
+      frameworkDetail(fastifyError, request),
+    );
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendProblem(reply, 500, 'internal_error', 'Internal server error');
+  return sendProblem(reply, 500, 'internal_error', 'Đã có lỗi ở server; vui lòng thử lại sau.');
 }

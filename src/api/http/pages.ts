@@ -174,7 +174,8 @@ export function pageInMemory<T>(
   return answerOf(page ? rest.slice(0, page.limit + 1) : rest, page, order);
 }
 
-const BAD_CURSOR = 'cursor: not a cursor of this list; send the nextCursor of the page before, or none.';
+const BAD_CURSOR =
+  'cursor: không phải cursor của danh sách này; hãy gửi nextCursor của trang trước, hoặc không gửi.';
 
 /** The cursor: base64url JSON of the list's name and the sort keys of the last item given. */
 export function encodeCursor(order: ListOrder, values: SortValue[]): string {
@@ -217,3 +218,48 @@ function fits(type: KeyType, value: unknown): boolean {
   const calendar = new Date(Date.UTC(year, month - 1, day));
   return year >= 1000 && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
 }
+
+/** How two values of a sort key compare (negative: a before b in ascending order), as PostgreSQL compares them. */
+function compareKey(type: KeyType, a: SortValue, b: SortValue): number {
+  if (type === 'int') return Number(a) - Number(b);
+  if (type === 'timestamptz') return Date.parse(String(a)) - Date.parse(String(b));
+  const [x, y] = [String(a).toLowerCase(), String(b).toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Whether sort keys `values` come after `after` in the order of `keys`. */
+function comesAfter(keys: SortKey[], values: SortValue[], after: SortValue[]): boolean {
+  for (const [i, key] of keys.entries()) {
+    const compared = compareKey(key.type, values[i]!, after[i]!);
+    if (compared !== 0) return key.order === 'asc' ? compared > 0 : compared < 0;
+  }
+  return false;
+}
+
+/** A time as a cursor keeps it: ISO 8601, as PostgreSQL's json gives one (a Date or a stored text alike). */
+export const timeKey = (at: Date | string) => new Date(at).toISOString();
+
+/**
+ * A bounded list read whole (a workspace's webhooks and members, a user's own keys, a server's models), paged
+ * by the same rules as the lists read by keyset in SQL: `items` in the list's order, `keysOf` each item's sort
+ * keys (total: an id last, or a position that only grows), and the page the items after the cursor's keys.
+ * Without `limit` and `cursor`, the bare array as before.
+ */
+export function listAnswerInMemory<T extends object>(
+  query: PageQuery,
+  order: ListOrder,
+  items: T[],
+  keysOf: (item: T, index: number) => SortValue[],
+) {
+  const page = pageAsked(query, order);
+  const keyed = items.map((item, i) => ({ ...item, pageKey: keysOf(item, i) }));
+  const after = page?.after;
+  const rest = after ? keyed.filter((item) => comesAfter(order.keys, item.pageKey, after)) : keyed;
+  return answerOf(page ? rest.slice(0, page.limit + 1) : rest, page, order);
+}
+
+/** The order of a list made in memory in a fixed order of its own (models, templates): by its position. */
+export const positionOrder = (list: string): ListOrder => ({
+  list,
+  keys: [{ sql: 'position', order: 'asc', type: 'int' }],
+});

@@ -4,7 +4,10 @@ import { FILLED } from '../../domain/filled-text';
 
 export const idParams = z.object({ id: z.uuid() });
 export const flowIdParams = z.object({ flowId: z.uuid() });
-/** A POST that takes no fields: an empty object, or no body at all (which reaches validation as null). */
+/**
+ * A POST that takes no fields: an empty object, or no body at all (which reaches validation as null; a body
+ * that is the JSON `null` is refused before, in route-schemas.ts).
+ */
 export const noFieldsBody = z.strictObject({}).nullish();
 
 /** The client's name for one request, at most 200 characters: see the idempotency plugin. */

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   jsonSchemaTransform,
@@ -115,14 +115,15 @@ function documentEntityTags<T extends { schema: unknown }>(transformed: T, use: 
   return transformed;
 }
 
-/** The headers a rate-limited operation answers with (@fastify/rate-limit's). */
+/**
+ * The headers a rate-limited operation answers with (@fastify/rate-limit's), as the route's JSON schema of
+ * headers names them: the swagger plugin wraps each one's schema into the document's header object
+ * (`{schema, description}`) itself, as it does `ETag` and `retry-after`.
+ */
 const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': {
-    schema: { type: 'integer' },
-    description: 'How many calls the limit allows a window',
-  },
-  'x-ratelimit-remaining': { schema: { type: 'integer' }, description: 'How many are left in this window' },
-  'x-ratelimit-reset': { schema: { type: 'integer' }, description: 'Seconds until the window starts over' },
+  'x-ratelimit-limit': { type: 'integer', description: 'How many calls the limit allows a window' },
+  'x-ratelimit-remaining': { type: 'integer', description: 'How many are left in this window' },
+  'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window starts over' },
 };
 
 /** A rate-limited operation's limit headers, and its 429 with `Retry-After`, added to its documentation. */
@@ -148,7 +149,7 @@ function documentRateLimit<T extends { schema: unknown }>(transformed: T, limite
 }
 
 /**
- * A body that may be left out (a command with no fields: `noFieldsBody`, which takes no body, null or `{}`) is
+ * A body that may be left out (a command with no fields: `noFieldsBody`, which takes no body or `{}`) is
  * documented as optional: the swagger plugin marks every body required.
  */
 function withOptionalBodies<T>(document: T): T {
@@ -246,6 +247,32 @@ function inSchemaOrder<T>(document: T): T {
 }
 
 /**
+ * Whether the request came with a body: a request without one reaches validation with a null body too, as
+ * one whose body is the JSON `null`.
+ */
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A body that is the JSON `null`: never an object a route takes. Routes whose body may be left out (a command
+ * with no fields, a run with no input, an edit of no field) take no body at all, or `{}`; a `null` sent is
+ * malformed input (400), as it is where a body is required, not read as "no fields".
+ */
+const nullBody = () =>
+  new z.ZodError([
+    {
+      code: 'invalid_type',
+      expected: 'object',
+      path: [],
+      input: null,
+      message:
+        'Nội dung request phải là một object JSON, không phải null; để trống nếu không gửi trường nào.',
+    },
+  ]);
+
+/**
  * Routes declare their zod schemas once: they validate params, query and body, serialise the answer (so
  * nothing a query returns beyond the answer's shape reaches the client) and make the OpenAPI document,
  * served at /api/openapi.json and browsable at /api/docs. Registered before the routes, whose schemas
@@ -260,6 +287,7 @@ async function routeSchemas(app: FastifyInstance) {
   const { limits } = app.config;
   const overLong = (text: string) => text.length > limits.maxTextChars;
   app.addHook('preValidation', async (request) => {
+    if (request.body === null && carriesBody(request)) throw nullBody();
     for (const part of ['params', 'query', 'body'] as const) {
       const where = (path: (string | number)[]) => (path.length > 0 ? path.join('.') : part);
       // One walk finds either; an unstorable text anywhere in the part is told before an over-long one.

@@ -13,6 +13,8 @@ export interface StoredAnswer {
   status: number;
   contentType: string | null;
   body: string | null;
+  /** The first answer's headers a replay gives again (`REPLAYED_HEADERS`), by lower-case name. */
+  headers: Record<string, string> | null;
 }
 
 /** What a claim on a key found. */
@@ -62,7 +64,8 @@ export class IdempotentRequestsRepository {
         VALUES (${userId}, ${key}, ${fingerprint}, ${claimId}, ${instanceId})
         ON CONFLICT (user_id, key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, claim = EXCLUDED.claim, claimed_at = now(),
-              instance_id = EXCLUDED.instance_id, status = NULL, content_type = NULL, body = NULL
+              instance_id = EXCLUDED.instance_id, status = NULL, content_type = NULL, body = NULL,
+              headers = NULL
           WHERE r.claimed_at < now() - ${keptForMs}::bigint * interval '1 millisecond'
              OR (r.status IS NULL AND r.fingerprint = EXCLUDED.fingerprint
                  AND r.claimed_at < now() - ${abandonedAfterMs}::bigint * interval '1 millisecond')
@@ -71,7 +74,7 @@ export class IdempotentRequestsRepository {
       const [held] = await sql<
         (StoredAnswer & { fingerprint: string; claim: string; instanceId: number | null })[]
       >`
-        SELECT fingerprint, claim, instance_id, status, content_type, body FROM idempotent_requests
+        SELECT fingerprint, claim, instance_id, status, content_type, body, headers FROM idempotent_requests
         WHERE user_id = ${userId} AND key = ${key}`;
       // Given up (or swept) between the two statements: claim again.
       if (!held) continue;
@@ -80,7 +83,12 @@ export class IdempotentRequestsRepository {
         return { kind: 'under_way', claimId: held.claim, instanceId: held.instanceId };
       return {
         kind: 'answered',
-        answer: { status: held.status, contentType: held.contentType, body: held.body },
+        answer: {
+          status: held.status,
+          contentType: held.contentType,
+          body: held.body,
+          headers: held.headers,
+        },
       };
     }
   }
@@ -102,7 +110,8 @@ export class IdempotentRequestsRepository {
   async answer(userId: string, key: string, claimId: string, answer: StoredAnswer): Promise<void> {
     await this.sql`
       UPDATE idempotent_requests
-      SET status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body}
+      SET status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body},
+          headers = ${answer.headers === null ? null : this.sql.json(answer.headers)}
       WHERE user_id = ${userId} AND key = ${key} AND claim = ${claimId}`;
   }
 

@@ -13,7 +13,7 @@ export function takesIdempotencyKey(method: string | readonly string[], url: str
 }
 
 /** The answer to a request sent again while the first with its key is still being answered. */
-export const STILL_BEING_ANSWERED = 'This request is still being answered; try again in a moment.';
+export const STILL_BEING_ANSWERED = 'Request này vẫn đang được xử lý; vui lòng thử lại sau giây lát.';
 
 /**
  * Whether an answer is the keyed request's outcome for good, to be kept and replayed, or may change when the

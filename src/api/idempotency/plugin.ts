@@ -45,6 +45,14 @@ export const WAIT_FOR_FIRST_MS = 5_000;
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
+ * The headers of a first answer that are part of what it says, kept with it and given again by a replay: the
+ * new version's `ETag` of a write, the `Location` of what it made, and the `Preference-Applied` that tells the
+ * body's shape (`return=minimal`). The rest (dates, rate-limit counts, security headers) belong to the
+ * answer's moment and are set afresh.
+ */
+export const REPLAYED_HEADERS = ['etag', 'location', 'preference-applied'] as const;
+
+/**
  * Idempotency-Key on every write of the API (`takesIdempotencyKey`), for the signed-in user who sends it. The
  * first request with a key claims it (a row of `idempotent_requests`) before its route runs, and its answer
  * is recorded as it is sent. The same request again (same method, path and body) answers that first answer
@@ -145,6 +153,7 @@ async function idempotency(app: FastifyInstance) {
           status: reply.statusCode,
           contentType: typeof type === 'string' ? type : null,
           body,
+          headers: keptHeadersOf(reply),
         });
       } else {
         await requests.release(held.userId, held.key, held.claimId);
@@ -173,8 +182,21 @@ function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
+/** The answer's headers a replay gives again, or null when it has none of them. */
+function keptHeadersOf(reply: FastifyReply): Record<string, string> | null {
+  const kept: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
 function replay(reply: FastifyReply, answer: StoredAnswer) {
   reply.status(answer.status).header(REPLAYED_HEADER, 'true');
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    if ((REPLAYED_HEADERS as readonly string[]).includes(name)) reply.header(name, value);
+  }
   if (answer.contentType) reply.type(answer.contentType);
   return reply.send(answer.body ?? undefined);
 }

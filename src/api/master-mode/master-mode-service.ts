@@ -32,6 +32,7 @@ import type { ServerInstance } from '../runtime/server-instance';
 import { masterAggregate } from './master-aggregate';
 import { callApiRow } from './master-api-call';
 import type { MasterSessionsRepository, NewRow } from './master-sessions-repository';
+import { STEP_NOT_FOUND } from './master-sessions-repository';
 
 /** A row run's outcome: the row with its result, and the session's state after its run. */
 interface RowRan {
@@ -308,7 +309,7 @@ export class MasterModeService {
     const rows = read.rows ?? (await this.sessions.rows(sessionId));
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
-    if (!row) throw notFound('Master mode step not found');
+    if (!row) throw notFound(STEP_NOT_FOUND);
     const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
     const source: CallSource =

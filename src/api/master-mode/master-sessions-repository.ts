@@ -14,7 +14,7 @@ import { type Statement, streamVersion } from '../../eventstore';
 import { type Action, mayInSql } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
-const STEP_NOT_FOUND = 'Master mode step not found';
+export const STEP_NOT_FOUND = 'Không tìm thấy dòng master mode';
 const SESSION_COLUMNS = 'id, user_id, flow_id, session_name, created_at, updated_at';
 const STEP_COLUMNS =
   'id, session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, model, created_at, updated_at';
@@ -176,7 +176,7 @@ export class MasterSessionsRepository {
     const [record] = await this.sql<ExecuteAllRecord[]>`
       SELECT id, started_at, stop_requested, ended_at, outcome, message FROM master_mode_execute_alls
       WHERE id = ${runAllId} AND session_id = ${sessionId}`;
-    if (!record) throw notFound('Execute All not found');
+    if (!record) throw notFound('Không tìm thấy lần Execute All');
     return record;
   }
 

@@ -16,11 +16,18 @@ export function modelCallRateLimit(perMinute: number) {
         keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
         // Counted after the input is validated: a malformed request costs nothing of the limit.
         hook: 'preHandler' as const,
-        errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
-          new DomainError('over_limit', `Rate limit exceeded, retry in ${context.after}`, {
-            code: 'model_call_rate_limited',
-          }),
+        errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+          new DomainError(
+            'over_limit',
+            `Quá nhiều lần gọi model; vui lòng thử lại sau ${secondsOf(context.ttl)} giây`,
+            {
+              code: 'model_call_rate_limited',
+            },
+          ),
       },
     },
   };
 }
+
+/** A wait in whole seconds, as Retry-After says it (at least 1). */
+export const secondsOf = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

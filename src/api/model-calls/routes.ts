@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { userIdOf } from '../auth/plugin';
+import { listAnswerInMemory, pagedOr, pageQuery, positionOrder } from '../http/pages';
 import { PROVIDERS } from './model-catalog';
 
 const modelAnswer = z
@@ -25,9 +26,20 @@ const modelAnswer = z
   })
   .meta({ id: 'Model' });
 
+/** The models, in the catalog's order (the server's configuration and the user's own keys): by position. */
+const MODELS_ORDER = positionOrder('models');
+
 /** The models a step may name: the default first. */
 export const modelRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/models', { schema: { response: { 200: z.array(modelAnswer) } } }, async (request) =>
-    app.models.catalog.list(await app.models.ownKeys(userIdOf(request))),
+  app.get(
+    '/api/models',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(modelAnswer) } } },
+    async (request) =>
+      listAnswerInMemory(
+        request.query,
+        MODELS_ORDER,
+        await app.models.catalog.list(await app.models.ownKeys(userIdOf(request))),
+        (_model, index) => [index + 1],
+      ),
   );
 };

@@ -2,7 +2,13 @@ import type { Sql } from 'postgres';
 import type { ApiKeyType } from '../../domain/api-key';
 import { DomainError } from '../../domain/errors';
 import { allowanceUsedUpMessage, remainingSteps } from '../../domain/free-allowance';
-import { hasOwnKeyOf, newestOwnKey, type OwnKey, openOwnKey } from '../own-keys/own-keys';
+import {
+  hasOwnKeyOf,
+  type KeyCheckStatus,
+  newestOwnKey,
+  type OwnKey,
+  openOwnKey,
+} from '../own-keys/own-keys';
 import type { Config } from '../runtime/config';
 
 export interface Usage {
@@ -59,11 +65,14 @@ export async function ownKeyForRun(
     keyType: ApiKeyType;
     baseUrl: string | null;
     encryptedApiKey: string | null;
+    checkStatus: KeyCheckStatus;
+    keyName: string;
   };
   const [row] = await sql<(Row & { reserved: boolean | null })[]>`
     WITH own AS (${newestOwnKey(sql, userId, keyTypes)})
     SELECT (SELECT id FROM own) AS id, (SELECT key_type FROM own) AS key_type,
            (SELECT base_url FROM own) AS base_url, (SELECT encrypted_api_key FROM own) AS encrypted_api_key,
+           (SELECT check_status FROM own) AS check_status, (SELECT key_name FROM own) AS key_name,
            CASE WHEN NOT EXISTS (SELECT 1 FROM own)
                 THEN reserve_free_run(${userId}, ${runId}, ${config.freeStepAllowance},
                                       ${reservationHoldMs(config)})
@@ -74,6 +83,8 @@ export async function ownKeyForRun(
       keyType: row.keyType,
       baseUrl: row.baseUrl,
       encryptedApiKey: row.encryptedApiKey,
+      checkStatus: row.checkStatus,
+      keyName: row.keyName,
     });
   if (!row?.reserved)
     throw new DomainError('over_limit', allowanceUsedUpMessage(config.freeStepAllowance), {

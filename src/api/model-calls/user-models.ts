@@ -8,7 +8,14 @@ import {
   type resolveProvider,
 } from '../../ai';
 import { probedForSchema } from '../../ai/schema-probe';
-import { type ApiKeyType, keyTypesAnswering, type NewApiKey } from '../../domain/api-key';
+import {
+  API_KEY_TYPE_LABELS,
+  type ApiKeyType,
+  keyTypesAnswering,
+  type NewApiKey,
+  ownKeyRejected,
+  ownKeyStillUnchecked,
+} from '../../domain/api-key';
 import { DomainError } from '../../domain/errors';
 import { answeringModelId, modelIdSchema, parseModelId } from '../../domain/model-choice';
 import {
@@ -132,7 +139,41 @@ export class UserModels {
   async forUser(userId: string): Promise<ResolvedProvider> {
     const modelId = await this.catalog.defaultId();
     const [row] = await newestOwnKeyMarkedUsed(this.deps.sql, userId, typesOf(modelId));
-    return this.withKey(row ? openOwnKey(this.deps.config, row) : null, modelId);
+    return this.withKey(await this.checked(row ? openOwnKey(this.deps.config, row) : null), modelId);
+  }
+
+  /**
+   * An own key saved while its provider could not be asked about it (`unchecked`) is asked about at its first
+   * use, before anything is recorded or called: taken, it is used from now on; refused, it is no longer used
+   * (`rejected`, inactive) and the call is a 400 `own_key_rejected` that says so; still not to be asked, a 409
+   * `own_key_unchecked`, retryable. Never the model call's failure (502) a refused key would give.
+   */
+  private async checked(own: OwnKey | null): Promise<OwnKey | null> {
+    if (own === null || own.checkStatus !== 'unchecked') return own;
+    const { sql } = this.deps;
+    const check = await this.checkKey({
+      keyName: own.keyName,
+      apiKey: own.apiKey,
+      keyType: own.keyType,
+      baseUrl: own.baseUrl,
+    });
+    const provider = API_KEY_TYPE_LABELS[own.keyType];
+    switch (check.outcome) {
+      case 'accepted':
+        await sql`UPDATE user_api_keys SET check_status = 'accepted' WHERE id = ${own.id}`;
+        return { ...own, checkStatus: 'accepted' };
+      case 'rejected':
+        await sql`
+          UPDATE user_api_keys SET check_status = 'rejected', is_active = false WHERE id = ${own.id}`;
+        throw new DomainError('rule_violated', ownKeyRejected(provider, own.keyName, check.reason), {
+          code: 'own_key_rejected',
+        });
+      case 'unchecked':
+        throw new DomainError('conflict', ownKeyStillUnchecked(provider, own.keyName, check.reason), {
+          code: 'own_key_unchecked',
+          retryable: true,
+        });
+    }
   }
 
   /**
@@ -152,12 +193,12 @@ export class UserModels {
     const defaultId = await this.catalog.defaultId();
     const defaultTypes = typesOf(defaultId);
     const onDefault = async () =>
-      this.runModel(await ownKeyForRun(deps, userId, runId, defaultTypes), defaultId);
+      this.runModel(await this.checked(await ownKeyForRun(deps, userId, runId, defaultTypes)), defaultId);
     if (named === null || named === defaultId) return onDefault();
     const namedTypes = typesOf(named);
     let own: OwnKey | null;
     try {
-      own = await ownKeyForRun(deps, userId, runId, namedTypes);
+      own = await this.checked(await ownKeyForRun(deps, userId, runId, namedTypes));
     } catch (error) {
       const usedUp = error instanceof DomainError && error.code === 'free_allowance_used_up';
       if (!usedUp || (await this.catalog.ids()).includes(named)) throw error;

@@ -11,7 +11,13 @@ export interface OwnKey {
   /** An openai-compatible key's endpoint; null for the other types. */
   baseUrl: string | null;
   apiKey: string;
+  /** Whether its provider took it; `unchecked`: ask at this use (UserModels). */
+  checkStatus: KeyCheckStatus;
+  keyName: string;
 }
+
+/** Whether the provider took an own key: see migrations/043_own_key_checks.sql. */
+export type KeyCheckStatus = 'accepted' | 'unchecked' | 'rejected';
 
 /** An own key as stored, still sealed. */
 export interface SealedOwnKey {
@@ -19,9 +25,11 @@ export interface SealedOwnKey {
   keyType: ApiKeyType;
   baseUrl: string | null;
   encryptedApiKey: string;
+  checkStatus: KeyCheckStatus;
+  keyName: string;
 }
 
-const SEALED_COLUMNS = 'id, key_type, base_url, encrypted_api_key';
+const SEALED_COLUMNS = 'id, key_type, base_url, encrypted_api_key, check_status, key_name';
 
 /** Rows of the user's active keys of one of `keyTypes` (none when there are no types). A fragment. */
 const activeKeysOf = (sql: Sql, userId: string, keyTypes: readonly ApiKeyType[]) =>

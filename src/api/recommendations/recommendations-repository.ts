@@ -82,7 +82,7 @@ export class RecommendationsRepository {
     const [row] = await sql<RecommendationRow[]>`
       SELECT ${sql.unsafe(RECOMMENDATION_COLUMNS)} FROM workflow_recommendations
       WHERE id = ${id} AND ${mayInSql(sql, userId, 'read', 'personal', 'user_id')}`;
-    if (!row) throw notFound('Recommendation not found');
+    if (!row) throw notFound('Không tìm thấy recommendation');
     return row;
   }
 

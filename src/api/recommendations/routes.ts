@@ -17,7 +17,15 @@ import {
 import { builtinTemplateRecords } from '../../domain/workflow-templates';
 import { userIdOf } from '../auth/plugin';
 import { flowAnswer, recordId, storedAt } from '../http/answer-schemas';
-import { listAnswer, pagedOr, pageQuery } from '../http/pages';
+import {
+  type ListOrder,
+  listAnswer,
+  listAnswerInMemory,
+  pagedOr,
+  pageQuery,
+  positionOrder,
+  timeKey,
+} from '../http/pages';
 import { idParams, noFieldsBody } from '../http/request-schemas';
 import { modelCallRateLimit } from '../model-calls/rate-limit';
 import { RECOMMENDATIONS_ORDER } from './recommendations-repository';
@@ -91,6 +99,19 @@ const implementedAnswer = flowAnswer.extend({
  * Workflow recommendations grounded in the user's own flows, the patterns detected in them, the
  * templates offered beside them, and what users do with a recommendation (implement it, rate it).
  */
+/** The templates: the user's and the public ones (most used first), then the built-in ones, by position. */
+const TEMPLATES_ORDER = positionOrder('templates');
+
+/** The user's detected patterns, seen last first (one row per pattern: read whole, paged in memory). */
+const PATTERNS_ORDER: ListOrder = {
+  list: 'patterns',
+  keys: [
+    { sql: 'last_seen', order: 'desc', type: 'timestamptz' },
+    { sql: 'frequency', order: 'desc', type: 'int' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
+
 export const recommendationRoutes: FastifyPluginAsyncZod = async (app) => {
   const recommendations = app.recommendations;
 
@@ -129,13 +150,28 @@ export const recommendationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/templates', { schema: { response: { 200: z.array(templateAnswer) } } }, async (request) => [
-    ...(await recommendations.templates(userIdOf(request))),
-    ...builtinTemplateRecords(),
-  ]);
+  app.get(
+    '/api/templates',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(templateAnswer) } } },
+    async (request) =>
+      listAnswerInMemory(
+        request.query,
+        TEMPLATES_ORDER,
+        [...(await recommendations.templates(userIdOf(request))), ...builtinTemplateRecords()],
+        (_template, index) => [index + 1],
+      ),
+  );
 
-  app.get('/api/patterns', { schema: { response: { 200: z.array(patternAnswer) } } }, async (request) =>
-    recommendations.patterns(userIdOf(request)),
+  app.get(
+    '/api/patterns',
+    { schema: { querystring: pageQuery, response: { 200: pagedOr(patternAnswer) } } },
+    async (request) =>
+      listAnswerInMemory(
+        request.query,
+        PATTERNS_ORDER,
+        await recommendations.patterns(userIdOf(request)),
+        (pattern) => [timeKey(pattern.lastSeen), pattern.frequency, pattern.id],
+      ),
   );
 
   app.post(

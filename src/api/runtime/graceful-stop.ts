@@ -20,7 +20,7 @@ declare module 'fastify' {
  */
 export const DRAIN_MS = 1_000;
 
-export const RESTARTING = 'This server is restarting; send the request again.';
+export const RESTARTING = 'Server đang khởi động lại; vui lòng gửi lại request.';
 
 /**
  * A graceful stop. From its first moment every new request is answered 503 without anything done (a load

@@ -1,8 +1,14 @@
 import type { Fragment, Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
+import { MESSAGES } from '../../domain/execution/decide';
+import { FLOW_NOT_FOUND } from '../../domain/flow/decider';
+
 import type { NewUserSession, SessionMode } from '../../domain/user-session';
 import { heldIn, mayInSql } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
+
+/** A saved session (a bookmark of where the user works) that is not theirs, or not at all. */
+const SAVED_SESSION_NOT_FOUND = 'Không tìm thấy session';
 
 /** A saved session as its owner sees it, with the name of its flow while that flow exists. */
 export interface SavedSessionRow {
@@ -77,7 +83,7 @@ export class UserSessionsRepository {
         JOIN flows f ON f.id = e.flow_id AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}
         WHERE e.id = ${input.executionId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}`;
       if (!execution || (input.flowId && execution.flowId !== input.flowId)) {
-        throw notFound('Execution not found');
+        throw notFound(MESSAGES.executionNotFound);
       }
       return { flowId: execution.flowId, executionId: execution.id };
     }
@@ -87,7 +93,7 @@ export class UserSessionsRepository {
                       WHERE e.flow_id = f.id AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))}
                       ORDER BY e.started_at DESC LIMIT 1) AS execution_id
         FROM flows f WHERE f.id = ${input.flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
-      if (!flow) throw notFound('Flow not found');
+      if (!flow) throw notFound(FLOW_NOT_FOUND);
       return { flowId: flow.id, executionId: flow.executionId };
     }
     const [latest] = await sql<{ id: string; flowId: string }[]>`
@@ -120,7 +126,7 @@ export class UserSessionsRepository {
   async delete(id: string, userId: string): Promise<void> {
     const deleted = await this.sql`DELETE FROM user_sessions
       WHERE id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 'user_id')} RETURNING id`;
-    if (deleted.length === 0) throw notFound('Session not found');
+    if (deleted.length === 0) throw notFound(SAVED_SESSION_NOT_FOUND);
   }
 
   /** Marks the user's session active now and reads where it was; 404 when there is none of theirs. */
@@ -130,7 +136,7 @@ export class UserSessionsRepository {
       WHERE s.id = ${id} AND ${mayInSql(this.sql, userId, 'change', 'personal', 's.user_id')}
       RETURNING s.flow_id, s.execution_id, s.session_data->>'mode' AS mode,
                 EXISTS (SELECT 1 FROM flows f WHERE f.id = s.flow_id AND f.user_id = s.user_id) AS flow_exists`;
-    if (!session) throw notFound('Session not found');
+    if (!session) throw notFound(SAVED_SESSION_NOT_FOUND);
     return session;
   }
 }

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { requiredText } from '../../domain/filled-text';
 import { INVITATIONS_PER_HOUR, WORKSPACE_NAME_MAX_LENGTH } from '../../domain/limits';
+import { NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/workspace/decider';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
-import { listAnswer, pagedOr, pageQuery } from '../http/pages';
+import { type ListOrder, listAnswer, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
+import { secondsOf } from '../model-calls/rate-limit';
 import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from './workspaces-repository';
 
 const role = z
@@ -67,12 +69,17 @@ const invitationPreview = z
   })
   .meta({ id: 'InvitationPreview' });
 
+/** A workspace's members, first joined first (at most MAX_WORKSPACE_MEMBERS: read whole, paged in memory). */
+const MEMBERS_ORDER: ListOrder = {
+  list: 'workspace-members',
+  keys: [
+    { sql: 'joined_at', order: 'asc', type: 'timestamptz' },
+    { sql: 'user_id', order: 'asc', type: 'uuid' },
+  ],
+};
+
 const createWorkspaceBody = z.strictObject({
-  name: requiredText(
-    'name is required',
-    WORKSPACE_NAME_MAX_LENGTH,
-    `name: must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`,
-  ),
+  name: requiredText(NAME_REQUIRED, WORKSPACE_NAME_MAX_LENGTH, NAME_TOO_LONG),
 });
 
 const email = z
@@ -88,7 +95,7 @@ const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
 const invitationParams = z.object({ id: z.uuid(), invitationId: z.uuid() });
 /** A token as invitations make them: 32 random bytes, base64url. */
 const tokenParams = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: not an invitation token'),
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: không phải token của lời mời'),
 });
 
 /** Invitations per user (not per address), counted by every instance together, of valid requests only. */
@@ -98,10 +105,10 @@ const invitationRateLimit = {
     timeWindow: '1 hour',
     keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
     hook: 'preHandler' as const,
-    errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
       new DomainError(
         'over_limit',
-        `At most ${INVITATIONS_PER_HOUR} invitations an hour; try again in ${context.after}`,
+        `Mỗi giờ chỉ được gửi tối đa ${INVITATIONS_PER_HOUR} lời mời; vui lòng thử lại sau ${secondsOf(context.ttl)} giây`,
       ),
   },
 };
@@ -140,8 +147,14 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/workspaces/:id/members',
-    { schema: { params: idParams, response: { 200: z.array(memberAnswer) } } },
-    async (request) => workspaces.members(request.params.id, userIdOf(request)),
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: pagedOr(memberAnswer) } } },
+    async (request) =>
+      listAnswerInMemory(
+        request.query,
+        MEMBERS_ORDER,
+        await workspaces.members(request.params.id, userIdOf(request)),
+        (member) => [timeKey(member.joinedAt), member.userId],
+      ),
   );
 
   app.post(

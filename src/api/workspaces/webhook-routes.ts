@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { conflict, notFound } from '../../domain/errors';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
+import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
 import { idParams } from '../http/request-schemas';
 import {
   DEPRECATED_WEBHOOK_EVENT_TYPES,
@@ -112,6 +113,24 @@ const shown = (hook: WebhookRow) => ({ ...hook, events: hook.events as z.infer<t
  * A workspace's webhooks, all of them its owners' alone ('manage'): where the workspace's events are POSTed,
  * signed with the webhook's secret.
  */
+/** A workspace's webhooks, oldest first (at most WEBHOOKS_PER_WORKSPACE: read whole, paged in memory). */
+const WEBHOOKS_ORDER: ListOrder = {
+  list: 'webhooks',
+  keys: [
+    { sql: 'created_at', order: 'asc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
+
+/** A webhook's last deliveries, newest first (the last 100: read whole, paged in memory). */
+const DELIVERIES_ORDER: ListOrder = {
+  list: 'webhook-deliveries',
+  keys: [
+    { sql: 'created_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'id', order: 'asc', type: 'uuid' },
+  ],
+};
+
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const { webhooks, commands } = app;
   const cipher = createOwnKeyCipher(app.config.appSecret);
@@ -145,11 +164,14 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/workspaces/:id/webhooks',
-    { schema: { params: idParams, response: { 200: z.array(webhookAnswer) } } },
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: pagedOr(webhookAnswer) } } },
     async (request) => {
       await mayManage(request.params.id, userIdOf(request));
       const hooks = await webhooks.list(request.params.id);
-      return hooks.map(shown);
+      return listAnswerInMemory(request.query, WEBHOOKS_ORDER, hooks.map(shown), (hook) => [
+        timeKey(hook.createdAt),
+        hook.id,
+      ]);
     },
   );
 
@@ -167,12 +189,17 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/workspaces/:id/webhooks/:hookId/deliveries',
-    { schema: { params: hookParams, response: { 200: z.array(deliveryAnswer) } } },
+    {
+      schema: { params: hookParams, querystring: pageQuery, response: { 200: pagedOr(deliveryAnswer) } },
+    },
     async (request) => {
       await mayManage(request.params.id, userIdOf(request));
       const deliveries = await webhooks.deliveries(request.params.id, request.params.hookId);
       if (deliveries === null) throw notFound('Webhook not found');
-      return deliveries;
+      return listAnswerInMemory(request.query, DELIVERIES_ORDER, deliveries, (delivery) => [
+        timeKey(delivery.createdAt),
+        delivery.id,
+      ]);
     },
   );
 

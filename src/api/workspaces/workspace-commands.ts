@@ -101,7 +101,7 @@ export class WorkspaceCommands {
     const recorded = events[0];
     if (recorded?.type !== 'MemberInvited' || recorded.data.tokenHash !== tokenHash) {
       // The same Idempotency-Key made an invitation before whose answer was not kept: its token is gone.
-      throw conflict('This invitation was made already and its link cannot be shown again; invite again.');
+      throw conflict('Lời mời này đã được tạo và không thể hiển thị lại link; vui lòng mời lại.');
     }
     const { data } = recorded;
     return {

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
-import { WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
+import { MEMBER_NOT_FOUND, WORKSPACE_NOT_FOUND } from '../../domain/workspace/decider';
 import { mayInSql, type Role } from '../access';
 import type { Stored } from '../http/answer-schemas';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
@@ -18,6 +18,8 @@ export interface MemberRow {
   name: string;
   email: string;
   role: Role;
+  /** When they joined: the list's order (not answered). */
+  joinedAt: Date;
 }
 
 /** An invitation as its page shows it, with what decides whether it may still be used. */
@@ -88,7 +90,7 @@ export class WorkspacesRepository {
   async members(workspaceId: string, userId: string): Promise<MemberRow[]> {
     const { sql } = this;
     const members = await sql<MemberRow[]>`
-      SELECT m.user_id, trim(concat_ws(' ', u.first_name, u.last_name)) AS name, u.email, m.role
+      SELECT m.user_id, trim(concat_ws(' ', u.first_name, u.last_name)) AS name, u.email, m.role, m.joined_at
       FROM workspace_members m JOIN users u ON u.id = m.user_id
       WHERE m.workspace_id = ${workspaceId}
         AND ${mayInSql(sql, userId, 'read', 'workspace', { workspace: 'm.workspace_id' })}
@@ -101,7 +103,7 @@ export class WorkspacesRepository {
   /** One member, as the members list shows them, when the user may read the workspace; otherwise 404. */
   async member(workspaceId: string, memberId: string, userId: string): Promise<MemberRow> {
     const member = (await this.members(workspaceId, userId)).find((each) => each.userId === memberId);
-    if (!member) throw notFound('Member not found');
+    if (!member) throw notFound(MEMBER_NOT_FOUND);
     return member;
   }
 

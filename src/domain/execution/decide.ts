@@ -35,31 +35,30 @@ import {
 } from './types';
 
 export const MESSAGES = {
-  executionNotFound: 'Execution not found',
-  executionExists: 'Execution already exists',
-  stepNotFound: 'Step not found in this execution',
-  loopIterationNotFound: (n: number) => `Loop iteration ${n} does not exist for this step`,
-  runNotFound: 'Run not found',
-  runNotRunning: 'This run has already ended',
-  resultNotFound: 'Result not found',
+  executionNotFound: 'Không tìm thấy execution',
+  executionExists: 'Execution đã tồn tại',
+  stepNotFound: 'Không tìm thấy step trong execution này',
+  loopIterationNotFound: (n: number) => `Step này không có lần lặp ${n}`,
+  runNotFound: 'Không tìm thấy lần chạy',
+  runNotRunning: 'Lần chạy này đã kết thúc',
+  resultNotFound: 'Không tìm thấy kết quả',
   stopped: 'Execution đã dừng. Hãy reset trước khi chạy lại.',
-  runInProgress: 'This step is already running. Wait for the run to end.',
+  runInProgress: 'Step này đang chạy. Vui lòng đợi lần chạy kết thúc.',
   inputRequired: 'Step này yêu cầu user input. Vui lòng nhập input trước khi execute.',
-  choiceStaysApproved: 'A selected choice stays approved: it is the path the flow took.',
-  nothingToEdit: 'Nothing to change: give a result or a label.',
-  emptyResult: 'A result cannot be empty: write its text, or delete the result.',
-  stepNotInFlow: 'Step not found in this flow',
-  sourceOfAnotherFlow: 'The execution to reuse belongs to another flow',
+  choiceStaysApproved: 'Lựa chọn đã chọn luôn được approve: đó là nhánh flow đã đi.',
+  nothingToEdit: 'Không có gì để thay đổi: hãy gửi kết quả hoặc nhãn.',
+  emptyResult: 'Kết quả không được để trống: hãy viết nội dung, hoặc xóa kết quả.',
+  stepNotInFlow: 'Không tìm thấy step trong flow này',
+  sourceOfAnotherFlow: 'Execution cần dùng lại thuộc về một flow khác',
   rejectedByReview:
-    'This result was rejected by review: only a new review can approve it. Edit it to ask again, or run the step again.',
+    'Kết quả này đã bị review reject: chỉ một review mới có thể approve. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
   approvedByReview:
-    'This result was approved by review: only a review changes that. Edit it to ask the review again, or run the step again.',
-  needsReview:
-    "This step's results are approved by review: ask for a review instead of approving them yourself",
+    'Kết quả này đã được review approve: chỉ review mới thay đổi được. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
+  needsReview: 'Kết quả của step này do review approve: hãy yêu cầu review thay vì tự approve',
   notApprovedByReview: (order: number, name: string) =>
-    `Step ${order} (${name}) chưa được review approve: a later step may only use the text its reviewers approved`,
+    `Step ${order} (${name}) chưa được review approve: step sau chỉ được dùng nội dung đã được reviewer approve`,
   changedSinceApproval: (order: number, name: string) =>
-    `Step ${order} (${name}): the text differs from what its reviewers approved; ask the review again`,
+    `Step ${order} (${name}): nội dung khác với bản reviewer đã approve; hãy yêu cầu review lại`,
   nothingApprovedToReuse: (order: number, name: string) =>
     `Step ${order} (${name}) chưa có kết quả nào được approve để dùng lại. Hãy approve một kết quả của step này, hoặc chạy lại từ step đó.`,
 } as const;

@@ -118,7 +118,7 @@ describe('a step reviewed by another person', () => {
   it("four eyes: the runner's own approval of a result waiting for review is refused", () => {
     given(decider, history, asUser(RUNNER, 'editor'))
       .when({ type: 'ApproveResult', data: { resultId: 'r1' } })
-      .thenThrows('forbidden', /waiting for review by a member with the reviewer role/);
+      .thenThrows('forbidden', /đang chờ review của một thành viên có vai trò reviewer/);
   });
 
   it('four eyes: the runner cannot approve through the review when self-approval is off', () => {
@@ -232,7 +232,7 @@ describe('a step reviewed by another person', () => {
   it('a decision by someone the rule does not name is refused', () => {
     given(decider, history, asUser(BAO, 'editor'))
       .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
-      .thenThrows('forbidden', /reviewer role/);
+      .thenThrows('forbidden', /vai trò reviewer/);
     const named = [
       inWorkspace(),
       ...ran,
@@ -275,7 +275,7 @@ describe('a step reviewed by another person', () => {
   it('the steps after a step waiting for review cannot run until it is decided', () => {
     given(decider, history, asUser(RUNNER, 'editor'))
       .when(startStepRun('run-2', next.id))
-      .thenThrows('conflict', /waiting for review/);
+      .thenThrows('conflict', /đang chờ review/);
   });
 
   it('runner default unchanged: a step without a rule, or reviewed by its runner, asks nobody', () => {

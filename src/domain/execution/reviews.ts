@@ -8,27 +8,27 @@ import type { ExecutionEvent, ExecutionState, Review } from './types';
 export const MAX_DUE_MS = 366 * 24 * 60 * 60 * 1000;
 
 export const REVIEW_MESSAGES = {
-  reviewNotFound: 'Review not found',
-  decided: 'This review has been decided already',
-  ownStep: 'You ran this step: another person must approve it (the review does not allow self-approval)',
-  notNamed: 'This review asks other people: you are not one of them',
-  notOfRole: (role: string) => `This review asks a member with the ${role} role`,
-  waiting: (who: string) => `This result is waiting for review by ${who}: only they can approve it`,
+  reviewNotFound: 'Không tìm thấy review',
+  decided: 'Review này đã được quyết định',
+  ownStep: 'Bạn đã chạy step này: cần người khác approve (review này không cho tự approve)',
+  notNamed: 'Review này yêu cầu người khác: bạn không nằm trong số đó',
+  notOfRole: (role: string) => `Review này yêu cầu thành viên có vai trò ${role}`,
+  waiting: (who: string) => `Kết quả này đang chờ review của ${who}: chỉ họ mới approve được`,
   stepWaiting: (order: number, name: string) =>
-    `Step ${order} (${name}) is waiting for review: it can run again, and the steps after it can run, once it is decided`,
-  reasonRequired: 'A rejection needs a reason: the runner reads it',
-  noOneAsked: 'Name who should review (userIds) or a role',
+    `Step ${order} (${name}) đang chờ review: step này chạy lại được, và các step sau chạy được, khi review đã được quyết định`,
+  reasonRequired: 'Reject cần có lý do: người chạy step sẽ đọc lý do này',
+  noOneAsked: 'Hãy chọn người review (userIds) hoặc một vai trò (role)',
   notInWorkspace:
-    'Only an execution in a workspace can ask another person to review: its members are who may be asked',
-  nothingToReview: 'This step has no results to review yet',
-  tooManyApprovals: 'approvals cannot be more than the people named in userIds',
-  dueInPast: 'dueAt must be in the future',
-  dueTooFar: 'dueAt can be at most a year ahead',
-  tooManyReviewers: `At most ${MAX_REVIEWERS} people can be asked`,
-  notDueYet: 'This review is not due yet',
-  notAReviewer: 'userIds names someone who is not a member of this workspace who may review',
+    'Chỉ execution trong workspace mới yêu cầu người khác review được: người được yêu cầu là thành viên của workspace',
+  nothingToReview: 'Step này chưa có kết quả nào để review',
+  tooManyApprovals: 'approvals không được nhiều hơn số người trong userIds',
+  dueInPast: 'dueAt phải ở tương lai',
+  dueTooFar: 'dueAt chỉ được xa nhất một năm',
+  tooManyReviewers: `Chỉ được yêu cầu tối đa ${MAX_REVIEWERS} người`,
+  notDueYet: 'Review này chưa đến hạn',
+  notAReviewer: 'userIds có người không phải thành viên được phép review của workspace này',
   tooFewOfRole: (role: string, count: number) =>
-    `approvals cannot be more than the ${count} other member${count === 1 ? '' : 's'} with the ${role} role`,
+    `approvals không được nhiều hơn ${count} thành viên khác có vai trò ${role}`,
 } as const;
 
 /** The words of `requireApprovers`' refusals of a runner's request. */
@@ -46,9 +46,9 @@ const refuse = (kind: 'forbidden' | 'conflict' | 'not_found' | 'rule_violated', 
 export function waitingFor(review: Pick<Review, 'by' | 'userIds' | 'role' | 'ownersToo'>): string {
   const asked =
     review.by === 'role'
-      ? `a member with the ${review.role} role`
-      : `${review.userIds.length} named ${review.userIds.length === 1 ? 'person' : 'people'}`;
-  return review.ownersToo ? `${asked} or the workspace's owners` : asked;
+      ? `một thành viên có vai trò ${review.role}`
+      : `${review.userIds.length} người được chỉ định`;
+  return review.ownersToo ? `${asked} hoặc owner của workspace` : asked;
 }
 
 /**

@@ -51,7 +51,7 @@ describe('the flow decider', () => {
   it('refuses a second creation and any change of a flow that is not there', () => {
     given(decider, [created()], atVersion)
       .when({ type: 'CreateFlow', data: { flowId: 'f1', origin: 'manual', details: DETAILS, steps: [] } })
-      .thenThrows('conflict', 'Flow already exists');
+      .thenThrows('conflict', 'Flow đã tồn tại');
     given(decider, [], atVersion)
       .when({ type: 'ReviseFlow', data: { name: 'X' } })
       .thenThrows('not_found', FLOW_NOT_FOUND);
@@ -220,10 +220,10 @@ describe('the flow decider', () => {
       ]);
     given(decider, history, atVersion)
       .when({ type: 'RestoreVersion', data: { version: 2, past: fold(decider, history) } })
-      .thenThrows('rule_violated', 'Version 2 is the current version');
+      .thenThrows('rule_violated', 'Phiên bản 2 đang là phiên bản hiện tại');
     given(decider, history, atVersion)
       .when({ type: 'RestoreVersion', data: { version: 5, past: decider.initialState() } })
-      .thenThrows('not_found', 'Version 5 not found');
+      .thenThrows('not_found', 'Không tìm thấy phiên bản 5');
     // Restore, then edit: the edit applies to the restored prompt.
     const restored = fold(decider, [
       ...history,

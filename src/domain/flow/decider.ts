@@ -18,10 +18,13 @@ import {
 import type { FlowCommand, FlowContext } from './commands';
 import { type FlowEvent, type FlowState, inStepOrder, type StepFields, type VersionedStep } from './events';
 
-export const FLOW_NOT_FOUND = 'Flow not found';
-export const STEP_NOT_FOUND = 'Step not found';
-export const INPUT_SOURCES_EARLIER = 'inputSources: input sources may only be earlier steps of the same flow';
-export const TOO_MANY_STEPS = `A flow has at most ${MAX_FLOW_STEPS} steps`;
+export const FLOW_NOT_FOUND = 'Không tìm thấy flow';
+export const STEP_NOT_FOUND = 'Không tìm thấy step';
+export const INPUT_SOURCES_EARLIER =
+  'inputSources: input source chỉ được là các step đứng trước trong cùng flow';
+/** A version of a flow it never reached (or not yet). */
+export const versionNotFound = (version: number) => `Không tìm thấy phiên bản ${version}`;
+export const TOO_MANY_STEPS = `Một flow có tối đa ${MAX_FLOW_STEPS} step`;
 
 const STEP_FIELD_NAMES: (keyof StepFields)[] = [
   'order',
@@ -117,7 +120,7 @@ function evolve(state: FlowState, event: FlowEvent): FlowState {
 function decide(command: FlowCommand, state: FlowState, context: FlowContext): FlowEvent[] {
   const at = context.now;
   if (command.type === 'CreateFlow') {
-    if (state.flowId !== null) throw conflict('Flow already exists');
+    if (state.flowId !== null) throw conflict('Flow đã tồn tại');
     const { flowId, origin, details } = command.data;
     const steps = inStepOrder(command.data.steps.map((step) => normaliseStepConfig(step)));
     for (const step of steps) checkInputSources(steps, step);
@@ -147,7 +150,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     }
     case 'AddStep': {
       const { step } = command.data;
-      if (state.steps.some((existing) => existing.id === step.id)) throw conflict('Step already exists');
+      if (state.steps.some((existing) => existing.id === step.id)) throw conflict('Step đã tồn tại');
       if (state.steps.length >= MAX_FLOW_STEPS) throw ruleViolated(TOO_MANY_STEPS);
       const added = normaliseStepConfig({ ...step, createdAt: at });
       checkInputSources(state.steps, added);
@@ -191,8 +194,8 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
     case 'RestoreVersion': {
       const { version, past } = command.data;
       if (!Number.isInteger(version) || version < 1 || version > context.version || past.flowId === null)
-        throw notFound(`Version ${version} not found`);
-      if (version === context.version) throw ruleViolated(`Version ${version} is the current version`);
+        throw notFound(versionNotFound(version));
+      if (version === context.version) throw ruleViolated(`Phiên bản ${version} đang là phiên bản hiện tại`);
       checkFlowSize(past.steps);
       const ids = new Set([...state.steps, ...past.steps].map((step) => step.id));
       const ruleOf = (steps: VersionedStep[], id: string) => steps.find((step) => step.id === id)?.review;

@@ -7,7 +7,7 @@ import type { MasterEvent, MasterState } from './events';
 import { rowLabel } from './row-run';
 
 export const EXECUTE_ALL_RUNNING = 'Execute All đang chạy';
-export const SESSION_NOT_FOUND = 'Master mode session not found';
+export const SESSION_NOT_FOUND = 'Không tìm thấy master mode session';
 
 /** A master mode session's rules: what its stream lets run, and the events each command adds. */
 export const decider: Decider<MasterState, MasterCommand, MasterEvent, MasterContext> = {
@@ -75,7 +75,7 @@ function decide(command: MasterCommand, state: MasterState, { now }: MasterConte
   if (state.deleted && STARTS_WORK.has(command.type)) throw notFound(SESSION_NOT_FOUND);
   switch (command.type) {
     case 'OpenSession':
-      if (state.ownerId !== null) throw conflict('Master mode session already exists');
+      if (state.ownerId !== null) throw conflict('Session master mode đã tồn tại');
       return [{ type: 'MasterSessionOpened', data: { ...command.data, createdAt: now, at: now } }];
     case 'DeleteSession':
       if (state.deleted) return [];

@@ -91,7 +91,7 @@ describe('the workspace decider', () => {
       .thenThrows('rule_violated', NAME_TOO_LONG);
     given(decider, [created], by('owner'))
       .when(create('Again'))
-      .thenThrows('conflict', 'Workspace already exists');
+      .thenThrows('conflict', 'Workspace đã tồn tại');
     given(decider, [], by('owner'))
       .when(invite('a@example.com'))
       .thenThrows('not_found', WORKSPACE_NOT_FOUND);

@@ -5,18 +5,18 @@ import type { WorkspaceCommand, WorkspaceContext } from './commands';
 import type { Invitation, RevocationReason, Role, WorkspaceEvent, WorkspaceState } from './events';
 import { roleMay } from './roles';
 
-export const WORKSPACE_NOT_FOUND = 'Workspace not found';
-export const MEMBER_NOT_FOUND = 'Member not found';
+export const WORKSPACE_NOT_FOUND = 'Không tìm thấy workspace';
+export const MEMBER_NOT_FOUND = 'Không tìm thấy thành viên';
 /** A used, expired, revoked or someone else's invitation: all the same to whoever holds its link. */
-export const INVITATION_NOT_FOUND = 'Invitation not found';
-export const ALREADY_MEMBER = 'This person is already a member of the workspace';
-export const ALREADY_JOINED = 'You are already a member of this workspace';
+export const INVITATION_NOT_FOUND = 'Không tìm thấy lời mời';
+export const ALREADY_MEMBER = 'Người này đã là thành viên của workspace';
+export const ALREADY_JOINED = 'Bạn đã là thành viên của workspace này';
 export const LAST_OWNER =
-  'A workspace needs an owner: make another member owner before this one leaves or gets another role';
-export const NAME_REQUIRED = 'name is required';
-export const NAME_TOO_LONG = `name: must be at most ${WORKSPACE_NAME_MAX_LENGTH} characters`;
-export const TOO_MANY_WORKSPACES = `A user may be a member of at most ${MAX_WORKSPACES_PER_USER} workspaces`;
-export const TOO_MANY_MEMBERS = `A workspace has at most ${MAX_WORKSPACE_MEMBERS} members`;
+  'Workspace cần có owner: hãy cho một thành viên khác làm owner trước khi người này rời đi hoặc đổi vai trò';
+export const NAME_REQUIRED = 'name: tên workspace không được để trống';
+export const NAME_TOO_LONG = `name: tối đa ${WORKSPACE_NAME_MAX_LENGTH} ký tự`;
+export const TOO_MANY_WORKSPACES = `Mỗi người chỉ được là thành viên của tối đa ${MAX_WORKSPACES_PER_USER} workspace`;
+export const TOO_MANY_MEMBERS = `Một workspace có tối đa ${MAX_WORKSPACE_MEMBERS} thành viên`;
 
 /**
  * Whether an invitation is pending at `at`: nobody accepted it, nobody revoked it, and it has not expired.
@@ -113,7 +113,7 @@ function decide(
 ): WorkspaceEvent[] {
   const at = context.now;
   if (command.type === 'CreateWorkspace') {
-    if (state.workspaceId !== null) throw conflict('Workspace already exists');
+    if (state.workspaceId !== null) throw conflict('Workspace đã tồn tại');
     const { workspaceId, workspacesOfOwner } = command.data;
     if (workspacesOfOwner >= MAX_WORKSPACES_PER_USER) throw ruleViolated(TOO_MANY_WORKSPACES);
     const name = checkedName(command.data.name);
@@ -131,7 +131,7 @@ function decide(
       if (inviteeId !== null && state.members.has(inviteeId)) throw conflict(ALREADY_MEMBER);
       if (state.members.size >= MAX_WORKSPACE_MEMBERS) throw ruleViolated(TOO_MANY_MEMBERS);
       if (state.invitations.some((invitation) => invitation.id === invitationId))
-        throw conflict('Invitation already exists');
+        throw conflict('Lời mời đã tồn tại');
       const data = { invitationId, email, role, tokenHash, invitedBy: context.userId, expiresAt, at };
       return [{ type: 'MemberInvited', data }];
     }

@@ -687,7 +687,7 @@ export interface components {
       /** @description What went wrong this time, in words a user can act on */
       detail: string;
       /** @enum {string} */
-      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "own_key_rejected" | "own_key_unchecked" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
       /** @description The same text as detail */
       message: string;
       /**
@@ -1826,11 +1826,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -1850,11 +1850,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -1895,11 +1895,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -1919,11 +1919,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -2873,11 +2873,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["StepRunOutcome"] | components["schemas"]["StepRunSummary"];
@@ -2887,11 +2887,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -3066,15 +3066,24 @@ export interface operations {
   /** Each review of an execution for an auditor: who was asked, who decided, what they saw, how long it took */
   auditReviews: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
     };
     responses: {
-      /** @description Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify). Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
+      /** @description Each review, folded from the readable events, with whether the record's hashes prove it and each decision (see GET /api/executions/{id}/verify), in the order they were asked for. Events that could not be read are left out and named by their positions in the Unreadable-Events header (e.g. 5,6; absent when none) */
       200: {
         content: {
-          "application/json": components["schemas"]["ReviewAudit"][];
+          "application/json": components["schemas"]["ReviewAudit"][] | ({
+            items: components["schemas"]["ReviewAudit"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4157,11 +4166,19 @@ export interface operations {
   };
   /** Own API keys, masked */
   listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               /** Format: uuid */
               id: string;
               keyName: string;
@@ -4170,10 +4187,35 @@ export interface operations {
               /** @description openai-compatible: the key's endpoint; null for the other types */
               baseUrl: string | null;
               isActive: boolean;
+              /**
+               * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+               * @enum {string}
+               */
+              checkStatus: "accepted" | "unchecked" | "rejected";
               /** Format: date-time */
               createdAt: string;
               lastUsed: string | null;
-            })[];
+            })[]) | ({
+            items: ({
+                /** Format: uuid */
+                id: string;
+                keyName: string;
+                /** @enum {string} */
+                keyType: "gemini" | "openai" | "anthropic" | "openai-compatible";
+                /** @description openai-compatible: the key's endpoint; null for the other types */
+                baseUrl: string | null;
+                isActive: boolean;
+                /**
+                 * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+                 * @enum {string}
+                 */
+                checkStatus: "accepted" | "unchecked" | "rejected";
+                /** Format: date-time */
+                createdAt: string;
+                lastUsed: string | null;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4230,6 +4272,11 @@ export interface operations {
             /** @description openai-compatible: the key's endpoint; null for the other types */
             baseUrl: string | null;
             isActive: boolean;
+            /**
+             * @description Whether its provider took it: unchecked when it could not be asked as the key was saved (it is asked at the first use of the key); rejected when it refused it then (the key is no longer used, isActive false)
+             * @enum {string}
+             */
+            checkStatus: "accepted" | "unchecked" | "rejected";
             /** Format: date-time */
             createdAt: string;
             lastUsed: string | null;
@@ -4319,11 +4366,22 @@ export interface operations {
   };
   /** The models a step may name, the default first */
   listModels: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Model"][];
+          "application/json": components["schemas"]["Model"][] | ({
+            items: components["schemas"]["Model"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -4364,11 +4422,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4380,11 +4438,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -4426,11 +4484,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4456,11 +4514,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -4580,11 +4638,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -4612,11 +4670,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5150,11 +5208,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["MasterRow"];
@@ -5164,11 +5222,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5211,11 +5269,11 @@ export interface operations {
       202: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5229,11 +5287,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5604,11 +5662,11 @@ export interface operations {
       200: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5634,11 +5692,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -5912,11 +5970,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": {
@@ -5976,11 +6034,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -6004,11 +6062,19 @@ export interface operations {
   };
   /** Flow templates */
   listTemplates: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": ({
+          "application/json": (({
               id: string;
               name: string;
               description: string;
@@ -6022,7 +6088,24 @@ export interface operations {
               isPublic: boolean;
               createdBy: string | null;
               builtin: boolean;
-            })[];
+            })[]) | ({
+            items: ({
+                id: string;
+                name: string;
+                description: string;
+                category: string;
+                difficulty: string;
+                estimatedDuration: number | null;
+                templateSteps: unknown[];
+                tags: string[];
+                usageCount: number;
+                averageRating: number;
+                isPublic: boolean;
+                createdBy: string | null;
+                builtin: boolean;
+              })[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6045,6 +6128,14 @@ export interface operations {
   };
   /** Patterns seen in the flows */
   listPatterns: {
+    parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
@@ -6064,7 +6155,25 @@ export interface operations {
               lastSeen: string;
               /** Format: date-time */
               createdAt: string;
-            }[];
+            }[] | ({
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                userId: string;
+                patternType: string;
+                patternData: {
+                  key: string;
+                  [key: string]: unknown;
+                };
+                frequency: number;
+                /** Format: date-time */
+                lastSeen: string;
+                /** Format: date-time */
+                createdAt: string;
+              }[];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6313,6 +6422,12 @@ export interface operations {
   /** A workspace's members */
   listWorkspaceMembers: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
@@ -6321,7 +6436,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["WorkspaceMember"][];
+          "application/json": components["schemas"]["WorkspaceMember"][] | ({
+            items: components["schemas"]["WorkspaceMember"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6411,11 +6529,11 @@ export interface operations {
       201: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
         };
         content: {
           "application/json": components["schemas"]["Invitation"];
@@ -6425,11 +6543,11 @@ export interface operations {
       429: {
         headers: {
           /** @description How many calls the limit allows a window */
-          "x-ratelimit-limit"?: unknown;
+          "x-ratelimit-limit"?: number;
           /** @description How many are left in this window */
-          "x-ratelimit-remaining"?: unknown;
+          "x-ratelimit-remaining"?: number;
           /** @description Seconds until the window starts over */
-          "x-ratelimit-reset"?: unknown;
+          "x-ratelimit-reset"?: number;
           /** @description Seconds to wait before trying again */
           "retry-after"?: number;
         };
@@ -6631,6 +6749,12 @@ export interface operations {
   /** A workspace's webhooks (owners) */
   listWebhooks: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
       };
@@ -6639,7 +6763,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["Webhook"][];
+          "application/json": components["schemas"]["Webhook"][] | ({
+            items: components["schemas"]["Webhook"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
@@ -6734,6 +6861,12 @@ export interface operations {
   /** A webhook's last deliveries, newest first (owners) */
   listWebhookDeliveries: {
     parameters: {
+      query?: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+      };
       path: {
         id: string;
         hookId: string;
@@ -6743,7 +6876,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         content: {
-          "application/json": components["schemas"]["WebhookDelivery"][];
+          "application/json": components["schemas"]["WebhookDelivery"][] | ({
+            items: components["schemas"]["WebhookDelivery"][];
+            nextCursor: string | null;
+          });
         };
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */

@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
 /** An own API key as its owner sees it: never the key itself. */
-export type ApiKey = AnswerOf<'/api/user/api-keys'>[number];
+export type ApiKey = Unpaged<AnswerOf<'/api/user/api-keys'>>[number];
 
 // This read is never retried: a 401 here means signed out, at once.
 export const apiKeysQueryOptions = queryOptions({
   queryKey: ['/api/user/api-keys'],
-  queryFn: async ({ signal }) => answerOf(await client.GET('/api/user/api-keys', { signal })),
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/user/api-keys', { signal }))),
   retry: false,
 });
 

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
-export type PatternRecord = AnswerOf<'/api/patterns'>[number];
+export type PatternRecord = Unpaged<AnswerOf<'/api/patterns'>>[number];
 
 export const patternsQueryOptions = queryOptions({
   queryKey: ['/api/patterns'],
-  queryFn: async ({ signal }) => answerOf(await client.GET('/api/patterns', { signal })),
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/patterns', { signal }))),
 });
 
 export function usePatterns() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, client } from '@/lib/api-client';
+import { type AnswerOf, answerOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 
-export type TemplateRecord = AnswerOf<'/api/templates'>[number];
+export type TemplateRecord = Unpaged<AnswerOf<'/api/templates'>>[number];
 
 export const templatesQueryOptions = queryOptions({
   queryKey: ['/api/templates'],
-  queryFn: async ({ signal }) => answerOf(await client.GET('/api/templates', { signal })),
+  queryFn: async ({ signal }) => unpaged(answerOf(await client.GET('/api/templates', { signal }))),
 });
 
 export function useTemplates() {

@@ -1,10 +1,19 @@
 import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AnswerOf, answerOf, type BodyOf, client, type PageOf, pageOf } from '@/lib/api-client';
+import {
+  type AnswerOf,
+  answerOf,
+  type BodyOf,
+  client,
+  type PageOf,
+  pageOf,
+  type Unpaged,
+  unpaged,
+} from '@/lib/api-client';
 import { workspaceFlowsQueryOptions } from '@/lib/flows-query';
 import { workspacesQueryOptions } from '@/lib/workspace-roles';
 import { toasts } from '../strings';
 
-export type WorkspaceMember = AnswerOf<'/api/workspaces/{id}/members'>[number];
+export type WorkspaceMember = Unpaged<AnswerOf<'/api/workspaces/{id}/members'>>[number];
 export type Invitation = AnswerOf<'/api/workspaces/{id}/invitations', 'post'>;
 export type InvitationInput = BodyOf<'/api/workspaces/{id}/invitations', 'post'>;
 export type PendingInvitation = PageOf<AnswerOf<'/api/workspaces/{id}/invitations'>>['items'][number];
@@ -30,8 +39,10 @@ export const membersQueryOptions = (workspaceId: string) =>
   queryOptions({
     queryKey: ['/api/workspaces', workspaceId, 'members'],
     queryFn: async ({ signal }) =>
-      answerOf(
-        await client.GET('/api/workspaces/{id}/members', { params: { path: { id: workspaceId } }, signal }),
+      unpaged(
+        answerOf(
+          await client.GET('/api/workspaces/{id}/members', { params: { path: { id: workspaceId } }, signal }),
+        ),
       ),
     staleTime: 0,
   });
