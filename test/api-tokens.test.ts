@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { OPERATION_SCOPES, PERSONAL_OPERATIONS, scopeNeeded } from '../src/api/access';
 import { OPERATIONS } from '../src/api/http/operations';
 import { API_TOKEN_MAX_DAYS, MAX_API_TOKENS_PER_USER } from '../src/domain/api-token';
+import { SIGNED_OUT_CLOSE_CODE } from '../src/domain/live-updates';
 import { ACCESS } from './support/access-table';
 import { registered } from './support/route-recorder';
 import {
@@ -345,7 +346,7 @@ describe('API tokens', () => {
 
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     expect((await editor.client.delete(`/api/user/tokens/${made.id}`)).statusCode).toBe(204);
-    expect(await closed).toBeGreaterThan(1000);
+    expect(await closed).toBe(SIGNED_OUT_CLOSE_CODE);
 
     // Refused at the upgrade, with a bad token.
     const refused = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, {
