@@ -155,10 +155,12 @@ export const roleInSql = (
   sql: Sql | TransactionSql,
   actor: string,
   workspaceColumn: `${string}.${string}`,
-): Fragment =>
-  sql`(SELECT m.role FROM workspace_members m
+): Fragment => {
+  const within = reachOf(actor);
+  return sql`(SELECT m.role FROM workspace_members m
        WHERE m.workspace_id = ${sql(workspaceColumn)} AND m.user_id = ${actor}
-       ${reachOf(actor) === null ? sql`` : sql`AND m.workspace_id = ${reachOf(actor)}`}) AS role`;
+       ${within === null ? sql`` : sql`AND m.workspace_id = ${within}`}) AS role`;
+};
 
 /** The holder columns of flows and executions (`user_id`, `workspace_id`), under the query's alias for the table. */
 export const heldIn = (alias?: string): HolderColumns => {

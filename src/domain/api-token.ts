@@ -29,7 +29,7 @@ export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, string> = {
 };
 
 export const API_TOKEN_NAME_MAX_LENGTH = 100;
-/** Tokens one user may hold at once (expired ones do not count). */
+/** Tokens one user may hold at once, expired ones included until they are revoked. */
 export const MAX_API_TOKENS_PER_USER = 50;
 export const API_TOKEN_MIN_DAYS = 1;
 export const API_TOKEN_MAX_DAYS = 366;
@@ -41,7 +41,7 @@ export const API_TOKEN_NAME_REQUIRED = 'Vui lòng đặt tên cho token';
 export const API_TOKEN_NAME_TOO_LONG = `Tên token dài tối đa ${API_TOKEN_NAME_MAX_LENGTH} ký tự`;
 export const API_TOKEN_SCOPES_REQUIRED = 'Chọn ít nhất một quyền (scope) cho token';
 export const API_TOKEN_DAYS_OUT_OF_RANGE = `Thời hạn của token là từ ${API_TOKEN_MIN_DAYS} đến ${API_TOKEN_MAX_DAYS} ngày`;
-export const API_TOKENS_USED_UP = `Mỗi tài khoản có tối đa ${MAX_API_TOKENS_PER_USER} token còn hạn; hãy thu hồi token không dùng nữa`;
+export const API_TOKENS_USED_UP = `Mỗi tài khoản có tối đa ${MAX_API_TOKENS_PER_USER} token (kể cả token đã hết hạn); hãy thu hồi token không dùng nữa`;
 
 /** A new token (POST /api/user/tokens). */
 export const newApiTokenSchema = z.strictObject({

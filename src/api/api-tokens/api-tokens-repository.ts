@@ -32,7 +32,10 @@ export interface HeldToken {
   workspaceId: string | null;
 }
 
-/** Also the channel a revocation is told on: the hub closes the token's sockets as it closes a session's. */
+/**
+ * A socket opened with a token is known to the hub as `token:<id>`, where one opened with the cookie is known
+ * by its session's id: a revocation is told on the sign-outs' channel under that name.
+ */
 export const TOKEN_SOCKET_PREFIX = 'token:';
 
 /**
@@ -63,15 +66,16 @@ export class ApiTokensRepository {
   }
 
   /**
-   * Makes a token: answers it as listed, with the token itself (never to be read again). The count of the
-   * user's tokens and the insert hold the user's row, so two at once cannot pass the limit together.
+   * Makes a token: answers it as listed, with the token itself (never to be read again). Expired tokens count
+   * until they are revoked, so what a user keeps stays bounded. The count of the user's tokens and the insert
+   * hold the user's row, so two at once cannot pass the limit together.
    */
   async create(userId: string, input: NewApiToken): Promise<ListedToken & { token: string }> {
     const token = newTokenSecret();
     const id = await this.sql.begin(async (sql) => {
       await sql`SELECT 1 FROM users WHERE id = ${userId} FOR UPDATE`;
       const [held] = await sql<{ count: number }[]>`
-        SELECT count(*)::int AS count FROM api_tokens WHERE user_id = ${userId} AND expires_at > now()`;
+        SELECT count(*)::int AS count FROM api_tokens WHERE user_id = ${userId}`;
       if (held!.count >= MAX_API_TOKENS_PER_USER) throw ruleViolated(API_TOKENS_USED_UP);
       const [row] = await sql<{ id: string }[]>`
         INSERT INTO api_tokens (user_id, name, token_hash, scopes, workspace_id, expires_at)

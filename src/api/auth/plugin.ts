@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors';
 import { PERSONAL_OPERATIONS, type Reach, scopeNeeded, withinReach } from '../access';
 import { looksLikeToken } from '../api-tokens/api-token-secret';
 import { ApiTokensRepository, type HeldToken } from '../api-tokens/api-tokens-repository';
-import { type ProblemCode, sendProblem } from '../http/errors';
+import { sendProblem } from '../http/errors';
 import { loginPageUrl, pageToGoBackTo } from './login-page';
 import { RememberingSigner } from './session-signer';
 import { PostgresSessionStore, SESSIONS_ENDED_CHANNEL } from './session-store';
@@ -345,8 +345,7 @@ function isCrossOrigin(request: FastifyRequest): boolean {
 /** A 401 for the Authorization header, with RFC 6750's error in its challenge. */
 function refuseToken(reply: FastifyReply, error: 'invalid_request' | 'invalid_token', message: string) {
   reply.header('www-authenticate', `${BEARER_CHALLENGE}, error="${error}"`);
-  const code: ProblemCode = 'invalid_token';
-  return sendProblem(reply, 401, code, message);
+  return sendProblem(reply, 401, 'invalid_token', message);
 }
 
 function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string) {
