@@ -1,7 +1,7 @@
 import { Ticket, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format-date';
 import type { ApiToken } from '../api/api-tokens';
@@ -28,7 +28,8 @@ export function ApiTokenList({
   return (
     <Card data-testid="api-token-list">
       <CardHeader>
-        <CardTitle>{t.listTitle}</CardTitle>
+        {/* The page's second level under its h1 (a card's title is an h3). */}
+        <h2 className="text-lg font-semibold text-slate-900">{t.listTitle}</h2>
       </CardHeader>
       <CardContent>
         {isLoading ? (
