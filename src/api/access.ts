@@ -347,7 +347,36 @@ export const OPERATION_SCOPES: Record<string, OperationScope> = {
  */
 export function scopeNeeded(method: string, url: string): OperationScope | undefined {
   if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'read';
-  return OPERATION_SCOPES[`${method === 'HEAD' ? 'GET' : method} ${url}`];
+  return OPERATION_SCOPES[operationKey(method, url)];
+}
+
+/** An operation's key in OPERATION_SCOPES: a HEAD is its GET. */
+const operationKey = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
+
+/** Why a token may not call an operation at all, before its maker's role is asked. */
+export type TokenRefusal =
+  | { kind: 'session-only' }
+  | { kind: 'insufficient-scope'; needed: string }
+  | { kind: 'outside-workspace' };
+
+/**
+ * Whether a token with `scopes` (bound to `workspaceId`, or personal) may call the route `method url` at all:
+ * null when it may, and the call is then decided by its maker's role, as with their session; otherwise why
+ * not. A route of no entry in OPERATION_SCOPES is refused.
+ */
+export function tokenRefusal(
+  token: { scopes: readonly ApiTokenScope[]; workspaceId: string | null },
+  method: string,
+  url: string,
+): TokenRefusal | null {
+  const needed = scopeNeeded(method, url);
+  if (needed === 'public') return null;
+  if (needed === 'session') return { kind: 'session-only' };
+  if (needed === undefined || !token.scopes.includes(needed))
+    return { kind: 'insufficient-scope', needed: needed ?? 'session' };
+  if (token.workspaceId !== null && PERSONAL_OPERATIONS.has(operationKey(method, url)))
+    return { kind: 'outside-workspace' };
+  return null;
 }
 
 /**

@@ -4,7 +4,7 @@ import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors';
-import { PERSONAL_OPERATIONS, type Reach, scopeNeeded, withinReach } from '../access';
+import { type Reach, tokenRefusal, withinReach } from '../access';
 import { looksLikeToken } from '../api-tokens/api-token-secret';
 import { ApiTokensRepository, type HeldToken } from '../api-tokens/api-tokens-repository';
 import { sendProblem } from '../http/errors';
@@ -203,29 +203,27 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     request.apiToken = held;
     // No route matched: answered 404 (or 405) as for a session.
     if (request.routeOptions.url === undefined) return;
-    const method = request.method;
-    const needed = scopeNeeded(method, path);
-    if (needed === 'public') return;
-    if (needed === 'session') {
-      return sendProblem(
-        reply,
-        403,
-        'forbidden',
-        'API tokens are made, listed and revoked only when signed in, not with a token.',
-      );
-    }
-    if (needed === undefined || !held.scopes.includes(needed)) {
-      const scope = needed ?? 'session';
-      reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
-      return sendProblem(
-        reply,
-        403,
-        'insufficient_scope',
-        `This API token may not do this: it needs the "${scope}" scope, and has ${held.scopes.join(', ')}.`,
-      );
-    }
-    if (held.workspaceId && PERSONAL_OPERATIONS.has(`${method === 'HEAD' ? 'GET' : method} ${path}`)) {
-      return sendProblem(reply, 404, 'not_found', 'Not found: this token acts only in its workspace');
+    const refusal = tokenRefusal(held, request.method, path);
+    switch (refusal?.kind) {
+      case undefined:
+        return;
+      case 'session-only':
+        return sendProblem(
+          reply,
+          403,
+          'forbidden',
+          'API tokens are made, listed and revoked only when signed in, not with a token.',
+        );
+      case 'insufficient-scope':
+        reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${refusal.needed}"`);
+        return sendProblem(
+          reply,
+          403,
+          'insufficient_scope',
+          `This API token may not do this: it needs the "${refusal.needed}" scope, and has ${held.scopes.join(', ')}.`,
+        );
+      case 'outside-workspace':
+        return sendProblem(reply, 404, 'not_found', 'Not found: this token acts only in its workspace');
     }
   }
 
