@@ -240,6 +240,16 @@ describe('API tokens', () => {
     expect(Date.parse(after.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(after.createdAt));
   });
 
+  it("is never answered from an Idempotency-Key the maker's session (or another token) used", async () => {
+    const own = (await createFlow(editor.client, 'Keyed', [])).flow;
+    const headers = { 'idempotency-key': `k-${Date.now()}` };
+    ok(await editor.client.post(`/api/flows/${own.id}/execute`, undefined, headers), 201);
+    // The same request with the workspace token: not the session's stored answer (the maker's own flow).
+    const replayed = await bearer(t.app, token)('POST', `/api/flows/${own.id}/execute`, undefined, headers);
+    expect(replayed.statusCode, replayed.body).toBe(422);
+    expect(replayed.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('is not held back by the origin check meant for cookies', async () => {
     const call = bearer(t.app, token);
     ok(
