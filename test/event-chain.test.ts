@@ -392,7 +392,8 @@ describe('the upgrade that hashes each event alone', () => {
           SELECT stream_id AS stream, stream_position AS position, encode(hash, 'hex') AS hash FROM events
           WHERE stream_position <= 3 ORDER BY stream_id, stream_position`.then((rows) => [...rows]);
       const chained = await hashes();
-      expect(await migrate(sql)).toEqual(['040_event_hash_in_statement.sql']);
+      // 040 and whatever came after it.
+      expect((await migrate(sql))[0]).toBe('040_event_hash_in_statement.sql');
       expect(await hashes()).toEqual(chained);
 
       const store = new EventStore(sql);
