@@ -97,6 +97,7 @@ const SERVING_FOLDERS = [
   'users',
   'user-sessions',
   'api-keys',
+  'api-tokens',
   'recommendations',
   'request-logs',
   'suggestions',

@@ -9,6 +9,9 @@ import {
   ROLES,
   type Role,
   requireMay,
+  requireOwnRecords,
+  tokenRefusal,
+  withinReach,
 } from './access';
 
 const OWNER = '4f9a1c2e-0000-4000-8000-000000000001';
@@ -106,5 +109,54 @@ describe('requireMay: the refusal a request gets', () => {
       ),
     ).toBeUndefined();
     expect(refusalOf(() => requireMay(OWNER, 'change', 'flow', OWNER, 'Flow'))).toBeUndefined();
+  });
+});
+
+describe('a workspace token: its maker, narrowed to one workspace', () => {
+  const reach = { userId: OWNER, workspaceId: WORKSPACE };
+  const elsewhere = '4f9a1c2e-0000-4000-8000-0000000000ee';
+
+  it('acts on that workspace as the role allows, and on nothing of the maker’s own or of another workspace', () => {
+    withinReach(reach, () => {
+      expect(may(OWNER, 'run', 'flow', { workspaceId: WORKSPACE, role: 'editor' })).toBe(true);
+      expect(may(OWNER, 'run', 'flow', { workspaceId: WORKSPACE, role: 'auditor' })).toBe(false);
+      expect(may(OWNER, 'read', 'flow', { workspaceId: elsewhere, role: 'owner' })).toBe(false);
+      expect(may(OWNER, 'read', 'flow', OWNER)).toBe(false);
+      expect(may(OWNER, 'read', 'personal', OWNER)).toBe(false);
+      expect(refusalOf(() => requireMay(OWNER, 'read', 'flow', OWNER, 'Flow'))?.kind).toBe('not_found');
+      expect(refusalOf(() => requireOwnRecords(OWNER))?.kind).toBe('not_found');
+      // Only the maker is narrowed: another person is decided for as always.
+      expect(may(OTHER, 'read', 'flow', OTHER)).toBe(true);
+    });
+    expect(may(OWNER, 'read', 'flow', OWNER)).toBe(true);
+    expect(refusalOf(() => requireOwnRecords(OWNER))).toBeUndefined();
+  });
+
+  it('keeps the narrowing across what the work awaits', async () => {
+    await withinReach(reach, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(may(OWNER, 'read', 'flow', OWNER)).toBe(false);
+    });
+  });
+});
+
+describe('tokenRefusal: what a token may call at all', () => {
+  const token = { scopes: ['read', 'run'] as const, workspaceId: null };
+  it('lets a token call what its scopes name, and nothing else', () => {
+    expect(tokenRefusal(token, 'POST', '/api/flows/:flowId/execute')).toBeNull();
+    expect(tokenRefusal(token, 'HEAD', '/api/flows/:id')).toBeNull();
+    expect(tokenRefusal(token, 'PUT', '/api/flows/:id')).toEqual({
+      kind: 'insufficient-scope',
+      needed: 'write',
+    });
+    expect(tokenRefusal(token, 'GET', '/api/no-such-route')).toEqual({
+      kind: 'insufficient-scope',
+      needed: 'session',
+    });
+    expect(tokenRefusal(token, 'POST', '/api/user/tokens')).toEqual({ kind: 'session-only' });
+    expect(tokenRefusal(token, 'GET', '/api/user/api-keys')).toBeNull();
+    expect(tokenRefusal({ ...token, workspaceId: WORKSPACE }, 'GET', '/api/user/api-keys')).toEqual({
+      kind: 'outside-workspace',
+    });
   });
 });

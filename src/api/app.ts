@@ -10,6 +10,7 @@ import type { KeyCheck, resolveProvider } from '../ai';
 import type { NewApiKey } from '../domain/api-key';
 import type { EventStore } from '../eventstore';
 import { apiKeyRoutes } from './api-keys/routes';
+import { apiTokenRoutes } from './api-tokens/routes';
 import { auditLogPlugin, auditLogRoutes } from './audit-log';
 import { auditVerifierRoutes } from './audit-verifier';
 import authPlugin, { isApiPath, routePathOf } from './auth/plugin';
@@ -165,6 +166,7 @@ export async function buildApp(
   await app.register(contextRoutes);
   await app.register(liveUpdateRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(apiTokenRoutes);
   await app.register(modelRoutes);
   await app.register(aiFlowCreatorRoutes);
   await app.register(suggestionRoutes);

@@ -87,6 +87,7 @@ describe.skipIf(skipReason !== null)(
         ['/sessions', 'sessions-page'],
         ['/recommendations', 'recommendations-page'],
         ['/api-keys', 'api-keys-page'],
+        ['/api-keys/tokens', 'api-tokens-page'],
         ['/ai-flow-creator', 'ai-flow-creator-page'],
         ['/workshop', 'workshop-page'],
         ['/about', 'about-page'],

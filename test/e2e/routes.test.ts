@@ -166,6 +166,7 @@ describe.skipIf(skipReason !== null)(
         ['/sessions', 'sessions-page', 'Quản lý Sessions'],
         ['/recommendations', 'recommendations-page', null],
         ['/api-keys', 'api-keys-page', 'Quản lý API Keys'],
+        ['/api-keys/tokens', 'api-tokens-page', 'Quản lý API Tokens'],
         ['/ai-flow-creator', 'ai-flow-creator-page', null],
         ['/guide', 'guide-page', null],
         ['/master-mode', 'master-mode-start', null],

@@ -284,6 +284,7 @@ describe.skipIf(skipReason !== null)(
           ['/sessions', 'sessions-page'],
           ['/recommendations', 'recommendations-page'],
           ['/api-keys', 'api-keys-page'],
+          ['/api-keys/tokens', 'api-tokens-page'],
           ['/ai-flow-creator', 'ai-flow-creator-page'],
           ['/guide', 'guide-page'],
           ['/master-mode', 'master-mode-start'],

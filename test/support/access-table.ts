@@ -45,6 +45,8 @@ export interface Fixtures {
   userSessionToDelete: string;
   apiKey: string;
   apiKeyToDelete: string;
+  /** An API token of the owner's, made to be revoked. */
+  apiTokenToRevoke: string;
   recommendation: string;
   /** A workspace the owner made, with two members invited by the owner: one to change, one to remove. */
   workspace: string;
@@ -251,6 +253,9 @@ export const ACCESS: Record<string, Entry> = {
   },
   'DELETE /api/user/api-keys/{id}': { access: 'owner', ids: (f) => ({ id: f.apiKeyToDelete }) },
   'GET /api/user/usage': { access: 'caller' },
+  'GET /api/user/tokens': { access: 'caller' },
+  'POST /api/user/tokens': { access: 'caller', body: () => ({ name: 'Another token', scopes: ['read'] }) },
+  'DELETE /api/user/tokens/{id}': { access: 'owner', ids: (f) => ({ id: f.apiTokenToRevoke }) },
   'GET /api/models': { access: 'caller' },
 
   'POST /api/ai/flow-creator/improve': {
@@ -666,6 +671,8 @@ export async function makeFixtures(
     userSessionToDelete: (await savedSession('Spare')).id,
     apiKey: (await apiKey('first')).id,
     apiKeyToDelete: (await apiKey('spare')).id,
+    apiTokenToRevoke: (await owner.made(201, 'POST', '/api/user/tokens', { name: 'Spare', scopes: ['read'] }))
+      .id,
     recommendation,
   };
 }

@@ -1,12 +1,16 @@
+import { AsyncResource } from 'node:async_hooks';
 import cookie, { type Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors';
+import { type Reach, tokenRefusal, withinReach } from '../access';
+import { looksLikeToken } from '../api-tokens/api-token-secret';
+import { ApiTokensRepository, type HeldToken } from '../api-tokens/api-tokens-repository';
 import { sendProblem } from '../http/errors';
 import { loginPageUrl, pageToGoBackTo } from './login-page';
 import { RememberingSigner } from './session-signer';
-import { PostgresSessionStore } from './session-store';
+import { PostgresSessionStore, SESSIONS_ENDED_CHANNEL } from './session-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +18,8 @@ declare module 'fastify' {
     sessionStore: PostgresSessionStore;
     /** Signs and checks the session cookie. */
     sessionSigner: RememberingSigner;
+    /** The users' API tokens (`Authorization: Bearer wb_pat_…`), stored as their hashes. */
+    apiTokens: ApiTokensRepository;
   }
 
   interface FastifyContextConfig {
@@ -26,6 +32,8 @@ declare module 'fastify' {
     userId: string | null;
     /** The id of the session the request was signed in with, or null. */
     sessionId: string | null;
+    /** The API token the request was made with (`Authorization: Bearer`), or null. */
+    apiToken: HeldToken | null;
   }
 
   // The fields this app keeps in a session (@fastify/session declares `Session` on fastify's module). Only
@@ -61,16 +69,26 @@ export const PUBLIC_API_PATHS = new Set([
 ]);
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** What every 401 says of how to authenticate: the bearer scheme (a browser has its cookie). */
+export const BEARER_CHALLENGE = 'Bearer realm="workbench"';
+
 /** The signed-in user's id; anything reached while signed out is a 401. */
 export function userIdOf(request: FastifyRequest): string {
   if (!request.userId) throw new DomainError('signed_out', 'Unauthorized');
   return request.userId;
 }
 
+/** The workspace a request made with a workspace token acts in (null: any the user may act in). */
+export function reachOfRequest(request: FastifyRequest): Reach | null {
+  const token = request.apiToken;
+  return token?.workspaceId ? { userId: token.userId, workspaceId: token.workspaceId } : null;
+}
+
 /**
- * Cookie sessions stored in PostgreSQL, `request.userId`, and the two gates every request passes:
- * mutations (and websocket handshakes) from another origin are refused, and /api is closed to
- * signed-out visitors.
+ * Cookie sessions stored in PostgreSQL, API tokens, `request.userId`, and the two gates every request
+ * passes: mutations (and websocket handshakes) from another origin with the cookie are refused, and /api is
+ * closed to signed-out visitors. A request with `Authorization` is decided by its token alone (the cookie is
+ * not read, so the origin check has nothing to protect): see `readToken`.
  */
 export interface AuthOptions {
   /** How long a session read is reused without reading the table again (default SESSION_REUSE_MS). */
@@ -96,17 +114,30 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
   const signer = new RememberingSigner(app.config.appSecret);
   app.decorate('sessionSigner', signer);
 
+  const tokens = new ApiTokensRepository(app.sql, SESSIONS_ENDED_CHANNEL);
+  app.decorate('apiTokens', tokens);
+
   await app.register(cookie);
   app.decorateRequest('userId', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiToken', null);
+
+  // Every 401 names the scheme that would pass.
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate'))
+      reply.header('www-authenticate', BEARER_CHALLENGE);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
+    const path = routePathOf(request);
+    if (request.headers.authorization !== undefined && isApiPath(path) && !PUBLIC_API_PATHS.has(path)) {
+      return readToken(request, reply, path);
+    }
     if ((MUTATING_METHODS.has(request.method) || isWebSocketUpgrade(request)) && isCrossOrigin(request)) {
       return refuse(reply, 403, 'Không nhận thay đổi gửi từ trang của origin khác.');
     }
 
     const cookie = await readSession(request, reply);
-    const path = routePathOf(request);
     const refused = !request.userId && isApiPath(path) && !PUBLIC_API_PATHS.has(path);
     // A cookie of no session is cleared. @fastify/session does that itself where it runs (and sign-in's new
     // cookie takes the old one's place), unless this hook answers first.
@@ -124,6 +155,77 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
     }
     return refuse(reply, 401, 'Unauthorized');
   });
+
+  /**
+   * A workspace token's request runs narrowed to its workspace (access.ts, `withinReach`): the rest of its
+   * hooks and its handler run inside the narrowing. Reading the body leaves that context (the stream's events
+   * come from outside it), so the first preValidation hook goes back into it.
+   */
+  const narrowed = new WeakMap<FastifyRequest, AsyncResource>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const reach = reachOfRequest(request);
+    if (reach === null) return done();
+    withinReach(reach, () => {
+      narrowed.set(request, new AsyncResource('workspace-token'));
+      done();
+    });
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    const resource = narrowed.get(request);
+    if (resource === undefined) return done();
+    resource.runInAsyncScope(done);
+  });
+
+  /**
+   * `Authorization: Bearer wb_pat_…`: the token's row, read by its hash on every request (a revoked or
+   * expired token fails at once, on every process), then the scope the operation needs (OPERATION_SCOPES), and
+   * for a workspace token whether the operation is of the maker's own records (404). Anything else in the
+   * header is a 401 that says what was wrong; what the call may then do is decided as for the cookie session,
+   * by the maker's role now.
+   */
+  async function readToken(request: FastifyRequest, reply: FastifyReply, path: string) {
+    const [scheme, token, ...rest] = request.headers.authorization!.trim().split(/\s+/);
+    if (scheme?.toLowerCase() !== 'bearer' || token === undefined || rest.length > 0) {
+      return refuseToken(
+        reply,
+        'invalid_request',
+        'The Authorization header must be "Bearer <token>", with an API token (wb_pat_…).',
+      );
+    }
+    if (!looksLikeToken(token)) {
+      return refuseToken(reply, 'invalid_token', 'This is not an API token: they start with wb_pat_.');
+    }
+    const held = await tokens.holding(token, request.ip);
+    if (!held) {
+      return refuseToken(reply, 'invalid_token', 'The API token is unknown, revoked or expired.');
+    }
+    request.userId = held.userId;
+    request.apiToken = held;
+    // No route matched: answered 404 (or 405) as for a session.
+    if (request.routeOptions.url === undefined) return;
+    const refusal = tokenRefusal(held, request.method, path);
+    switch (refusal?.kind) {
+      case undefined:
+        return;
+      case 'session-only':
+        return sendProblem(
+          reply,
+          403,
+          'forbidden',
+          'API tokens are made, listed and revoked only when signed in, not with a token.',
+        );
+      case 'insufficient-scope':
+        reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${refusal.needed}"`);
+        return sendProblem(
+          reply,
+          403,
+          'insufficient_scope',
+          `This API token may not do this: it needs the "${refusal.needed}" scope, and has ${held.scopes.join(', ')}.`,
+        );
+      case 'outside-workspace':
+        return sendProblem(reply, 404, 'not_found', 'Not found: this token acts only in its workspace');
+    }
+  }
 
   /**
    * Who is signed in, read from the stored session without building a @fastify/session object (its
@@ -236,6 +338,12 @@ function isCrossOrigin(request: FastifyRequest): boolean {
     // "null" (sandboxed frames, privacy redirects) and anything unparsable cannot be shown to be us.
     return true;
   }
+}
+
+/** A 401 for the Authorization header, with RFC 6750's error in its challenge. */
+function refuseToken(reply: FastifyReply, error: 'invalid_request' | 'invalid_token', message: string) {
+  reply.header('www-authenticate', `${BEARER_CHALLENGE}, error="${error}"`);
+  return sendProblem(reply, 401, 'invalid_token', message);
 }
 
 function refuse(reply: FastifyReply, statusCode: 401 | 403, message: string) {

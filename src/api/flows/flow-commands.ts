@@ -9,7 +9,7 @@ import type { ReviewMember } from '../../domain/step-review';
 import { inputSourceIds, type WorkflowJson } from '../../domain/workflow-json';
 import type { EventStore, Statement } from '../../eventstore';
 import { toFlowEvent } from '../../projections/project-flow-events';
-import { requireOwnerTakesBack } from '../access';
+import { requireOwnerTakesBack, requireOwnRecords } from '../access';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import { requireVersion, type VersionCondition } from '../http/entity-tags';
 import { flowAggregate } from './flow-aggregate';
@@ -57,6 +57,7 @@ export class FlowCommands {
     const details = { name: input.name, description: input.description, status: input.status ?? 'draft' };
     const workspaceId = input.workspaceId ?? null;
     if (workspaceId !== null) await this.commands.requireIn(workspaceId, userId, 'change', 'flow');
+    else requireOwnRecords(userId);
     const { state } = await this.createFlow(userId, 'manual', { ...details, isTemplate: false }, [], {
       commandId,
       workspaceId,
@@ -95,6 +96,7 @@ export class FlowCommands {
     workspaceId: string | null = null,
   ): Promise<Flow & { steps: Step[] }> {
     if (workspaceId !== null) await this.commands.requireIn(workspaceId, userId, 'change', 'flow');
+    else requireOwnRecords(userId);
     const idOfOrder = new Map(workflow.steps.map((step) => [step.order, randomUUID()]));
     const createdAt = new Date().toISOString();
     const steps: VersionedStep[] = workflow.steps.map((step) => ({

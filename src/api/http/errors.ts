@@ -103,6 +103,8 @@ export type ProblemCode =
   | 'url_too_long'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
+  | 'invalid_token'
+  | 'insufficient_scope'
   | 'internal_error';
 
 /** Each code's short, fixed summary (the problem's `title`); `detail` says what happened this time. */
@@ -129,6 +131,8 @@ const TITLES: Record<ProblemCode, string> = {
   url_too_long: 'The URL is too long',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'The Idempotency-Key names another request',
+  invalid_token: 'The API token is malformed, unknown, revoked or expired',
+  insufficient_scope: "The API token's scopes do not allow this",
   internal_error: 'Internal server error',
 };
 

@@ -27,6 +27,7 @@ export const TAGS = {
   logs: 'The model requests of a flow',
   context: 'The AI conversation context of a flow',
   keys: 'Own API keys and the free allowance',
+  tokens: 'API tokens to call this API with (Authorization: Bearer), made and revoked when signed in',
   models: 'The models a step may be answered by',
   ai: 'Flows made or improved by the model',
   suggestions: 'Suggestions for a flow from its history',
@@ -222,6 +223,9 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/user/api-keys': op('createApiKey', 'keys', 'Add an own API key'),
   'DELETE /api/user/api-keys/:id': op('deleteApiKey', 'keys', 'Remove an own API key'),
   'GET /api/user/usage': op('getUsage', 'keys', 'The free allowance used and left'),
+  'GET /api/user/tokens': op('listApiTokens', 'tokens', 'Your API tokens, newest first (never the tokens)'),
+  'POST /api/user/tokens': op('createApiToken', 'tokens', 'Make an API token: it is shown this once'),
+  'DELETE /api/user/tokens/:id': op('revokeApiToken', 'tokens', 'Revoke an API token: it stops at once'),
   'GET /api/models': op('listModels', 'models', 'The models a step may name, the default first'),
 
   'POST /api/ai/flow-creator/improve': op('improveFlowDescription', 'ai', 'Improve a flow description'),

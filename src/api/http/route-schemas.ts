@@ -17,6 +17,7 @@ import {
   UNSTORABLE_TEXT_MESSAGE,
   unstorableTextPath,
 } from '../../domain/storable-text';
+import { scopeNeeded } from '../access';
 import { PUBLIC_API_PATHS, SESSION_COOKIE } from '../auth/plugin';
 import { takesIdempotencyKey } from '../idempotency/keyed-writes';
 import { PROBLEM_CODES } from './errors';
@@ -246,6 +247,13 @@ function inSchemaOrder<T>(document: T): T {
   return document;
 }
 
+/** Who may call an operation: the session, and a token with the scope it needs unless it is session-only. */
+function securityOf(method: string | string[], url: string): Record<string, string[]>[] {
+  const scope = scopeNeeded([method].flat()[0]!, url);
+  if (scope === 'session' || scope === undefined) return [{ session: [] }];
+  return [{ session: [] }, { bearer: scope === 'public' ? [] : [scope] }];
+}
+
 /**
  * Whether the request came with a body: a request without one reaches validation with a null body too, as
  * one whose body is the JSON `null`.
@@ -307,6 +315,7 @@ async function routeSchemas(app: FastifyInstance) {
     // Open to anyone: the health checks, sign-in and sign-up, and this document.
     const open = !route.url.startsWith('/api/') || PUBLIC_API_PATHS.has(route.url);
     if (open) route.schema.security = [];
+    else route.schema.security = securityOf(route.method, route.url);
     const reads = [route.method].flat().includes('GET');
     if (named) {
       route.schema.operationId = named.operationId;
@@ -333,7 +342,7 @@ async function routeSchemas(app: FastifyInstance) {
       info: {
         title: 'Prompt flow workbench API',
         description:
-          'Flows of AI prompt steps, their executions and results. Every call but sign-in needs the session cookie.',
+          'Flows of AI prompt steps, their executions and results. Every call but sign-in needs the session cookie or an API token (Authorization: Bearer).',
         version: '0.1.0',
       },
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
@@ -347,9 +356,15 @@ async function routeSchemas(app: FastifyInstance) {
             description:
               'The session cookie sign-in sets. A call that changes anything and carries an Origin header must come from this origin (403 otherwise).',
           },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "An API token (wb_pat_…) made on the tokens screen or with POST /api/user/tokens: Authorization: Bearer <token>. Each operation's security names the scope it needs (read, run, review, write, admin); a token without it is answered 403 insufficient_scope. A malformed, unknown, revoked or expired token is answered 401.",
+          },
         },
       },
-      security: [{ session: [] }],
+      security: [{ session: [] }, { bearer: [] }],
     },
     // The shapes named with `.meta({ id })` (Flow, Step, Execution, HistoryEvent, …) become
     // components.schemas, referred to wherever an operation uses them.

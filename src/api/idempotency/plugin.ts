@@ -93,7 +93,12 @@ async function idempotency(app: FastifyInstance) {
   // The body as it was sent, before its schema trims it or fills in defaults.
   async function fingerprint(request: FastifyRequest) {
     if (!request.userId || request.headers['idempotency-key'] === undefined) return;
-    request.keyFingerprint = requestFingerprint(request.method, request.url, request.body);
+    request.keyFingerprint = requestFingerprint(
+      request.method,
+      request.url,
+      request.body,
+      request.apiToken?.id,
+    );
   }
 
   // After validation: a malformed request is refused the same way each time, and never holds a key.

@@ -3,11 +3,14 @@ import { createHash } from 'node:crypto';
 /**
  * What makes two requests the same request: method, path (with its query) and body, the body as canonical
  * JSON (object members sorted by name), so the same fields sent in another order are the same request.
- * Stored as a sha256 with the Idempotency-Key; the request itself is never kept.
+ * Stored as a sha256 with the Idempotency-Key; the request itself is never kept. `token`: the id of the API
+ * token the request was made with, if any, so that no other credential of the user (a narrower token, or a
+ * token after the session) is answered what this one was allowed.
  */
-export function requestFingerprint(method: string, url: string, body: unknown): string {
+export function requestFingerprint(method: string, url: string, body: unknown, token?: string): string {
+  const made = token === undefined ? [method.toUpperCase(), url] : [method.toUpperCase(), url, token];
   return createHash('sha256')
-    .update(`${JSON.stringify([method.toUpperCase(), url])}\n${canonicalJson(body)}`)
+    .update(`${JSON.stringify(made)}\n${canonicalJson(body)}`)
     .digest('hex');
 }
 

@@ -15,7 +15,7 @@ import {
 } from '../../domain/live-updates';
 import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/events';
 import type { EventStore, RecordedEvent } from '../../eventstore';
-import { holderOf, may, type Role, roleInSql } from '../access';
+import { holderOf, may, type Reach, type Role, roleInSql, withinReach } from '../access';
 import type { SessionWatch } from '../auth/session-store';
 import type { Source } from '../commands/followers';
 import type { ServerInstance } from '../runtime/server-instance';
@@ -66,8 +66,13 @@ interface Subscription {
 interface Connection {
   socket: WebSocket;
   userId: string;
-  /** The sign-in session the socket was opened with: it lives as long as that session. */
+  /**
+   * The sign-in session the socket was opened with, or its API token (`token:<id>`): it lives as long as that
+   * session or token.
+   */
   sessionId: string;
+  /** A workspace token's workspace: the socket watches only that workspace's records. */
+  reach: Reach | null;
   /** When that session expires (ms since epoch), as last read from the store; nothing is pushed after it. */
   expiresAt: number;
   /** By stream id. */
@@ -151,7 +156,7 @@ export class LiveUpdateHub {
   }
 
   /** A socket just upgraded with a valid session; its expiry is read at once, and again on each check. */
-  connect(socket: WebSocket, signedIn: { userId: string; sessionId: string }) {
+  connect(socket: WebSocket, signedIn: { userId: string; sessionId: string; reach: Reach | null }) {
     const connection: Connection = {
       socket,
       ...signedIn,
@@ -274,7 +279,7 @@ export class LiveUpdateHub {
     const topic = topicOf(message)!;
     const streamId = topicKey(topic);
     if (message.type === 'unsubscribe') return this.unsubscribe(connection, streamId);
-    const watchable = await this.mayWatch(connection.userId, topic);
+    const watchable = await withinReach(connection.reach, () => this.mayWatch(connection.userId, topic));
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
     if (!watchable) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sessionsAndTokens } from '../api-tokens/socket-lifetimes';
 import { LiveUpdateHub } from './live-update-hub';
 
 declare module 'fastify' {
@@ -9,12 +10,17 @@ declare module 'fastify' {
 }
 
 /**
- * The websocket hub, following every stream's events, and its watch on sign-in sessions (a socket lives as long as
- * the session it was opened with): started with the app, closed with it.
+ * The websocket hub, following every stream's events, and its watch on sign-in sessions and API tokens (a
+ * socket lives as long as the session or token it was opened with): started with the app, closed with it.
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const hub = new LiveUpdateHub(app.store, app.sql, app.sessionStore, app.serverInstance);
+    const hub = new LiveUpdateHub(
+      app.store,
+      app.sql,
+      sessionsAndTokens(app.sessionStore, app.apiTokens),
+      app.serverInstance,
+    );
     app.decorate('hub', hub);
     // What follows every stream's events to the browsers.
     app.followers.follow(
@@ -33,6 +39,6 @@ export default fp(
   {
     name: 'live-updates',
     dependencies: ['auth', 'server-instance', 'commands'],
-    decorators: { fastify: ['store', 'sql', 'sessionStore'] },
+    decorators: { fastify: ['store', 'sql', 'sessionStore', 'apiTokens'] },
   },
 );

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { userIdOf } from '../auth/plugin';
+import { TOKEN_SOCKET_PREFIX } from '../api-tokens/api-tokens-repository';
+import { reachOfRequest, userIdOf } from '../auth/plugin';
 import { sendProblem } from '../http/errors';
 
 /**
- * `/api/ws`: the session cookie authenticates the upgrade, and the socket lives as long as that session; the
- * hub asks the access rule per subscription.
+ * `/api/ws`: the session cookie (or an API token, `Authorization: Bearer`) authenticates the upgrade, and the
+ * socket lives as long as that session or token; the hub asks the access rule per subscription.
  */
 export async function liveUpdateRoutes(app: FastifyInstance) {
   // A websocket, not a call with an answer: the API document leaves it out.
@@ -21,7 +22,12 @@ export async function liveUpdateRoutes(app: FastifyInstance) {
         'This is the live updates websocket: open it with an Upgrade: websocket request.',
       ),
     wsHandler: (socket, request) => {
-      app.hub.connect(socket, { userId: userIdOf(request), sessionId: request.sessionId! });
+      const token = request.apiToken;
+      app.hub.connect(socket, {
+        userId: userIdOf(request),
+        sessionId: token ? `${TOKEN_SOCKET_PREFIX}${token.id}` : request.sessionId!,
+        reach: reachOfRequest(request),
+      });
     },
   });
 }

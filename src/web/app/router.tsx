@@ -37,6 +37,10 @@ const RecommendationsPage = page(
   'RecommendationsPage',
 );
 const ApiKeysPage = page(() => import('../features/api-keys/components/api-keys-page'), 'ApiKeysPage');
+const ApiTokensPage = page(
+  () => import('../features/api-tokens/components/api-tokens-page'),
+  'ApiTokensPage',
+);
 const AiFlowCreatorPage = page(
   () => import('../features/ai-flow-creator/components/ai-flow-creator-page'),
   'AiFlowCreatorPage',
@@ -96,6 +100,7 @@ const SIGNED_IN_PAGES: ReadonlyArray<readonly [path: string, page: ComponentType
   ['/sessions', SessionsPage],
   ['/recommendations', RecommendationsPage],
   ['/api-keys', ApiKeysPage],
+  ['/api-keys/tokens', ApiTokensPage],
   ['/ai-flow-creator', AiFlowCreatorPage],
   ['/guide', GuidePage],
   ['/master-mode', MasterModePage],

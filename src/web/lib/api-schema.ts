@@ -220,6 +220,16 @@ export interface paths {
     /** The free allowance used and left */
     get: operations["getUsage"];
   };
+  "/api/user/tokens": {
+    /** Your API tokens, newest first (never the tokens) */
+    get: operations["listApiTokens"];
+    /** Make an API token: it is shown this once */
+    post: operations["createApiToken"];
+  };
+  "/api/user/tokens/{id}": {
+    /** Revoke an API token: it stops at once */
+    delete: operations["revokeApiToken"];
+  };
   "/api/models": {
     /** The models a step may name, the default first */
     get: operations["listModels"];
@@ -687,7 +697,7 @@ export interface components {
       /** @description What went wrong this time, in words a user can act on */
       detail: string;
       /** @enum {string} */
-      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "own_key_rejected" | "own_key_unchecked" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "internal_error";
+      code: "rule_violated" | "invalid_input" | "signed_out" | "not_found" | "forbidden" | "conflict" | "version_mismatch" | "over_limit" | "free_allowance_used_up" | "sign_in_rate_limited" | "model_call_rate_limited" | "own_key_rejected" | "own_key_unchecked" | "too_large" | "model_failed" | "unavailable" | "method_not_allowed" | "forbidden_origin" | "request_timeout" | "url_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_token" | "insufficient_scope" | "internal_error";
       /** @description The same text as detail */
       message: string;
       /**
@@ -4348,6 +4358,142 @@ export interface operations {
       };
       /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
       303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Your API tokens, newest first (never the tokens) */
+  listApiTokens: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": ({
+              /** Format: uuid */
+              id: string;
+              name: string;
+              scopes: ("read" | "run" | "review" | "write" | "admin")[];
+              /** @description The one workspace the token acts in; null: a personal token */
+              workspaceId: string | null;
+              /** @description The workspace's name, while you are a member */
+              workspaceName: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+              lastUsedAt: string | null;
+              /** @description The address the token was last used from */
+              lastUsedFrom: string | null;
+            })[];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Make an API token: it is shown this once */
+  createApiToken: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @description What the token may be used for: read, run, review, write, admin (at least one) */
+          scopes: ("read" | "run" | "review" | "write" | "admin")[];
+          /**
+           * @description Days until the token stops working, 1 to 366
+           * @default 90
+           */
+          expiresInDays?: number;
+          /** @description The one workspace the token acts in (you must be a member); none: a personal token */
+          workspaceId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("read" | "run" | "review" | "write" | "admin")[];
+            /** @description The one workspace the token acts in; null: a personal token */
+            workspaceId: string | null;
+            /** @description The workspace's name, while you are a member */
+            workspaceName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            lastUsedAt: string | null;
+            /** @description The address the token was last used from */
+            lastUsedFrom: string | null;
+            /** @description The token itself (wb_pat_…), shown this once: only its hash is kept */
+            token: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Revoke an API token: it stops at once */
+  revokeApiToken: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
         content: never;
       };
       /** @description A problem (RFC 9457) */

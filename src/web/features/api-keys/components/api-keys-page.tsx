@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useConfirm } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
+import { KeysAndTokensTabs } from '@/features/api-tokens';
 import { toasts } from '@/lib/strings';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { type ApiKey, useApiKeys } from '../api/get-api-keys';
@@ -40,7 +41,8 @@ export function ApiKeysPage() {
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-8" data-testid="api-keys-page">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+      <KeysAndTokensTabs current="keys" />
+      <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <h1 className="text-2xl font-bold text-slate-900">{t.title}</h1>
           <p className="mt-1 text-sm text-slate-600">{t.subtitle}</p>
