@@ -109,10 +109,6 @@ const deliveryParams = z.object({ id: z.uuid(), hookId: z.uuid(), deliveryId: z.
 
 const shown = (hook: WebhookRow) => ({ ...hook, events: hook.events as z.infer<typeof eventType>[] });
 
-/**
- * A workspace's webhooks, all of them its owners' alone ('manage'): where the workspace's events are POSTed,
- * signed with the webhook's secret.
- */
 /** A workspace's webhooks, oldest first (at most WEBHOOKS_PER_WORKSPACE: read whole, paged in memory). */
 const WEBHOOKS_ORDER: ListOrder = {
   list: 'webhooks',
@@ -131,6 +127,10 @@ const DELIVERIES_ORDER: ListOrder = {
   ],
 };
 
+/**
+ * A workspace's webhooks, all of them its owners' alone ('manage'): where the workspace's events are POSTed,
+ * signed with the webhook's secret.
+ */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const { webhooks, commands } = app;
   const cipher = createOwnKeyCipher(app.config.appSecret);
