@@ -421,6 +421,7 @@ type Kind =
   | 'masterStep'
   | 'userSession'
   | 'apiKey'
+  | 'apiToken'
   | 'recommendation';
 
 type Objects = Record<Kind, string[]>;
@@ -441,6 +442,7 @@ function kindsOf(url: string, param: string): Kind[] | null {
     'step-results': 'result',
     'user-sessions': 'userSession',
     'api-keys': 'apiKey',
+    tokens: 'apiToken',
     recommendations: 'recommendation',
   };
   const kind = byResource[resource];
@@ -690,6 +692,7 @@ async function checksumOf(sql: Sql, userId: string, streams: string[]) {
         WHERE m.session_id IN (SELECT id FROM master_mode_sessions WHERE user_id = ${userId})),
       (SELECT string_agg(u::text, ',' ORDER BY u.id) FROM user_sessions u WHERE u.user_id = ${userId}),
       (SELECT string_agg(k::text, ',' ORDER BY k.id) FROM user_api_keys k WHERE k.user_id = ${userId}),
+      (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM api_tokens t WHERE t.user_id = ${userId}),
       (SELECT string_agg(w::text, ',' ORDER BY w.id) FROM workflow_recommendations w WHERE w.user_id = ${userId}),
       (SELECT string_agg(c::text, ',' ORDER BY c.id) FROM ai_conversation_context c WHERE c.user_id = ${userId}),
       (SELECT string_agg(a::text, ',' ORDER BY a.id) FROM ai_suggestions a
@@ -729,6 +732,7 @@ async function createObjects(client: Client): Promise<Objects> {
     client.post('/api/user/api-keys', { keyName: 'Fuzz', apiKey: 'not-a-real-key' }),
     'key',
   );
+  const token = await ok(client.post('/api/user/tokens', { name: 'Fuzz', scopes: ['read'] }), 'token');
   const flow = await ok(client.post('/api/flows', { name: 'Fuzzed', description: 'A flow to fuzz' }), 'flow');
   const steps = [];
   for (const [i, step] of [
@@ -803,6 +807,7 @@ async function createObjects(client: Client): Promise<Objects> {
     masterStep: [...session.steps.map((step) => step.id), row.id, sum.id, fetch.id],
     userSession: [saved.id],
     apiKey: [key.id],
+    apiToken: [token.id],
     recommendation: recommendations.recommendations.map((r) => r.id),
   };
 }

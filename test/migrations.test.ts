@@ -25,6 +25,7 @@ describe('migrations', () => {
       'users',
       'sessions',
       'user_api_keys',
+      'api_tokens',
       'user_usage',
       'user_sessions',
       'flows',
