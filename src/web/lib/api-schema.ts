@@ -2316,7 +2316,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2543,7 +2543,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2893,7 +2893,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2930,7 +2930,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -3516,7 +3516,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -4597,7 +4597,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5167,7 +5167,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5228,7 +5228,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5337,7 +5337,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5377,7 +5377,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5579,7 +5579,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5929,7 +5929,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -6174,7 +6174,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -6618,7 +6618,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
