@@ -117,13 +117,16 @@ export function allowedEndpointUrl(input: string, allowedHosts: readonly string[
 export const keyRejected = (provider: string, reason: string) =>
   `${provider} không nhận API key này: ${reason}`;
 
+/** A provider's reason inside a sentence of ours: without its own full stop. */
+const withoutStop = (reason: string) => reason.trim().replace(/\.+$/, '');
+
 /** A saved key, never checked, that its provider refused at its first use: it is no longer used. */
 export const ownKeyRejected = (provider: string, keyName: string, reason: string) =>
-  `${provider} không nhận API key "${keyName}" đã lưu: ${reason}. Key này không được dùng nữa; vui lòng thêm key khác ở trang API Keys.`;
+  `${provider} không nhận API key "${keyName}" đã lưu: ${withoutStop(reason)}. Key này không được dùng nữa; vui lòng thêm key khác ở trang API Keys.`;
 
 /** A saved key, never checked, whose provider still cannot be asked about it at its first use. */
 export const ownKeyStillUnchecked = (provider: string, keyName: string, reason: string) =>
-  `Chưa kiểm tra được API key "${keyName}" với ${provider}: ${reason}. Vui lòng thử lại sau, hoặc xóa key để dùng model của server.`;
+  `Chưa kiểm tra được API key "${keyName}" với ${provider}: ${withoutStop(reason)}. Vui lòng thử lại sau, hoặc xóa key để dùng model của server.`;
 
 /** A new key saved although its provider could not be asked about it. */
 export const keyUnchecked = (provider: string, reason: string) =>

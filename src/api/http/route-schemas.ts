@@ -151,7 +151,8 @@ function documentRateLimit<T extends { schema: unknown }>(transformed: T, limite
 
 /**
  * A body that may be left out (a command with no fields: `noFieldsBody`, which takes no body or `{}`) is
- * documented as optional: the swagger plugin marks every body required.
+ * documented as optional, and as its object alone: the swagger plugin marks every body required, and the
+ * schema's `null` (how a missing body reaches validation) is not a body a client may send.
  */
 function withOptionalBodies<T>(document: T): T {
   const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
@@ -159,9 +160,17 @@ function withOptionalBodies<T>(document: T): T {
     const body = (operation as { requestBody?: { required?: boolean; content?: Record<string, unknown> } })
       .requestBody;
     const schema = body?.content?.['application/json'] as
-      | { schema?: { anyOf?: { type?: string }[] } }
+      | { schema?: Record<string, unknown> & { anyOf?: { type?: string }[] } }
       | undefined;
-    if (body && schema?.schema?.anyOf?.some((option) => option.type === 'null')) body.required = false;
+    const options = schema?.schema?.anyOf;
+    if (!body || !schema?.schema || !options?.some((option) => option.type === 'null')) continue;
+    body.required = false;
+    // Left out, not null: a body that is the JSON null is refused (400, see `nullBody`).
+    const rest = options.filter((option) => option.type !== 'null');
+    if (rest.length === 1) {
+      const { anyOf: _, ...others } = schema.schema;
+      schema.schema = { ...others, ...rest[0] };
+    } else schema.schema.anyOf = rest;
   }
   return document;
 }

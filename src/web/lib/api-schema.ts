@@ -2359,7 +2359,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2586,7 +2586,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2936,7 +2936,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -2973,7 +2973,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -3559,7 +3559,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -4776,7 +4776,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5346,7 +5346,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5407,7 +5407,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5516,7 +5516,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5556,7 +5556,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -5758,7 +5758,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -6108,7 +6108,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -6353,7 +6353,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -6797,7 +6797,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": Record<string, never>;
       };
     };
     responses: {
