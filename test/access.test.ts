@@ -9,7 +9,7 @@ import {
   urlOf,
   uuidsIn,
 } from './support/access-table';
-import { createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
+import { createTestApp, OFFLINE_WITH_KEYS, signUp, type TestApp } from './support/test-app';
 
 /**
  * Who may call each operation of the API, one entry per operation of the OpenAPI document: signed out it is
@@ -35,8 +35,8 @@ describe('who may call each operation of the API', () => {
   beforeAll(async () => {
     t = await createTestApp(
       { freeStepAllowance: 1_000 },
-      // Every model call answered offline, also for an own API key.
-      OFFLINE_MODEL,
+      // Every model call answered offline, also for an own API key (taken by its provider as it is saved).
+      OFFLINE_WITH_KEYS,
     );
     const a = await signUp(t.app, 'Owner');
     const b = await signUp(t.app, 'Other');

@@ -12,16 +12,7 @@ import { isStorableText } from '../src/domain/storable-text';
 import { type Call, executeAllEnded } from './support/execute-all';
 import { fuzzSeed } from './support/fuzz-seed';
 import { registered, serverErrors } from './support/route-recorder';
-import { as, type Client, createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
-
-/**
- * The offline model for every call, and every own key taken by its provider as it is saved (none is reached
- * here): a key saved unchecked would be asked about again at its first use (409 while still away).
- */
-const OFFLINE_WITH_KEYS = {
-  ...OFFLINE_MODEL,
-  checkApiKey: async () => ({ outcome: 'accepted' as const }),
-};
+import { as, type Client, createTestApp, OFFLINE_WITH_KEYS, signUp, type TestApp } from './support/test-app';
 
 /**
  * Property-based fuzzing of every route the app registers: generated params, queries, bodies and headers

@@ -23,6 +23,15 @@ export const OFFLINE_MODEL: Pick<AppServices, 'resolveModel'> = {
   resolveModel: () => ({ provider: createOfflineProvider(), keySource: 'offline' }),
 };
 
+/**
+ * The offline model for every call, and every own key taken by its provider as it is saved (none is reached
+ * in tests): a key saved unchecked would be asked about again at its first use (409 while still away).
+ */
+export const OFFLINE_WITH_KEYS: Pick<AppServices, 'resolveModel' | 'checkApiKey'> = {
+  ...OFFLINE_MODEL,
+  checkApiKey: async () => ({ outcome: 'accepted' as const }),
+};
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     databaseUrl: undefined,
