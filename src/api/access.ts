@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Fragment, Sql, TransactionSql } from 'postgres';
-import type { ApiTokenScope } from '../domain/api-token';
+import { API_TOKEN_OUTSIDE_WORKSPACE, type ApiTokenScope } from '../domain/api-token';
 import { forbidden, notFound } from '../domain/errors';
 import { type Role, WORKSPACE_ROLES } from '../domain/workspace/events';
 import { ACTIONS, type Action, mayTakeBack, ROLE_ACTIONS, roleMay } from '../domain/workspace/roles';
@@ -117,7 +117,7 @@ const KIND_WORDS: Record<RecordKind, string> = {
 export function requireOwnerTakesBack(actor: string, ownerId: string): void {
   requireOwnRecords(actor);
   if (!mayTakeBack(actor, ownerId))
-    throw forbidden("Only the flow's owner may move it back to their own flows");
+    throw forbidden('Chỉ chủ sở hữu flow mới được chuyển flow về danh sách flow của mình');
 }
 
 /** Where a query finds a record's holder: its owner column, and its workspace column when it can be in one. */
@@ -200,7 +200,7 @@ function reachOf(actor: Actor): string | null {
  * workspace.
  */
 export function requireOwnRecords(actor: string): void {
-  if (reachOf(actor) !== null) throw notFound('Not found: this token acts only in its workspace');
+  if (reachOf(actor) !== null) throw notFound(API_TOKEN_OUTSIDE_WORKSPACE);
 }
 
 /**

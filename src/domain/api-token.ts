@@ -42,6 +42,15 @@ export const API_TOKEN_NAME_TOO_LONG = `Tên token dài tối đa ${API_TOKEN_NA
 export const API_TOKEN_SCOPES_REQUIRED = 'Chọn ít nhất một quyền (scope) cho token';
 export const API_TOKEN_DAYS_OUT_OF_RANGE = `Thời hạn của token là từ ${API_TOKEN_MIN_DAYS} đến ${API_TOKEN_MAX_DAYS} ngày`;
 export const API_TOKENS_USED_UP = `Mỗi tài khoản có tối đa ${MAX_API_TOKENS_PER_USER} token (kể cả token đã hết hạn); hãy thu hồi token không dùng nữa`;
+export const API_TOKEN_HEADER_MALFORMED = `Header Authorization phải có dạng "Bearer <token>", với một API token (${API_TOKEN_PREFIX}…)`;
+export const API_TOKEN_NOT_A_TOKEN = `Đây không phải API token: API token bắt đầu bằng ${API_TOKEN_PREFIX}`;
+export const API_TOKEN_NOT_VALID = 'API token không tồn tại, đã bị thu hồi hoặc đã hết hạn';
+export const API_TOKEN_NOT_FOUND = 'Không tìm thấy token';
+export const API_TOKENS_NEED_SESSION =
+  'Chỉ có thể tạo, xem và thu hồi API token khi đăng nhập, không dùng token để làm việc này';
+export const apiTokenLacksScope = (needed: string, held: readonly string[]) =>
+  `API token này không được làm việc này: cần scope "${needed}", token chỉ có ${held.join(', ')}`;
+export const API_TOKEN_OUTSIDE_WORKSPACE = 'Không tìm thấy: token này chỉ dùng được trong workspace của nó';
 
 /** A new token (POST /api/user/tokens). */
 export const newApiTokenSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import {
+  API_TOKEN_NOT_FOUND,
   API_TOKEN_USE_WRITE_MS,
   API_TOKENS_USED_UP,
   type ApiTokenScope,
@@ -99,7 +100,7 @@ export class ApiTokensRepository {
         DELETE FROM api_tokens
         WHERE id = ${id} AND ${mayInSql(sql, userId, 'change', 'personal', 'user_id')} RETURNING id)
       SELECT pg_notify(${this.endedChannel}, ${TOKEN_SOCKET_PREFIX} || id::text) FROM revoked`;
-    if (revoked.length === 0) throw notFound('Token not found');
+    if (revoked.length === 0) throw notFound(API_TOKEN_NOT_FOUND);
   }
 
   /**

@@ -3,6 +3,14 @@ import cookie, { type Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import {
+  API_TOKEN_HEADER_MALFORMED,
+  API_TOKEN_NOT_A_TOKEN,
+  API_TOKEN_NOT_VALID,
+  API_TOKEN_OUTSIDE_WORKSPACE,
+  API_TOKENS_NEED_SESSION,
+  apiTokenLacksScope,
+} from '../../domain/api-token';
 import { DomainError } from '../../domain/errors';
 import { type Reach, tokenRefusal, withinReach } from '../access';
 import { looksLikeToken } from '../api-tokens/api-token-secret';
@@ -186,18 +194,14 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
   async function readToken(request: FastifyRequest, reply: FastifyReply, path: string) {
     const [scheme, token, ...rest] = request.headers.authorization!.trim().split(/\s+/);
     if (scheme?.toLowerCase() !== 'bearer' || token === undefined || rest.length > 0) {
-      return refuseToken(
-        reply,
-        'invalid_request',
-        'The Authorization header must be "Bearer <token>", with an API token (wb_pat_…).',
-      );
+      return refuseToken(reply, 'invalid_request', API_TOKEN_HEADER_MALFORMED);
     }
     if (!looksLikeToken(token)) {
-      return refuseToken(reply, 'invalid_token', 'This is not an API token: they start with wb_pat_.');
+      return refuseToken(reply, 'invalid_token', API_TOKEN_NOT_A_TOKEN);
     }
     const held = await tokens.holding(token, request.ip);
     if (!held) {
-      return refuseToken(reply, 'invalid_token', 'The API token is unknown, revoked or expired.');
+      return refuseToken(reply, 'invalid_token', API_TOKEN_NOT_VALID);
     }
     request.userId = held.userId;
     request.apiToken = held;
@@ -208,22 +212,12 @@ async function auth(app: FastifyInstance, options: AuthOptions) {
       case undefined:
         return;
       case 'session-only':
-        return sendProblem(
-          reply,
-          403,
-          'forbidden',
-          'API tokens are made, listed and revoked only when signed in, not with a token.',
-        );
+        return sendProblem(reply, 403, 'forbidden', API_TOKENS_NEED_SESSION);
       case 'insufficient-scope':
         reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${refusal.needed}"`);
-        return sendProblem(
-          reply,
-          403,
-          'insufficient_scope',
-          `This API token may not do this: it needs the "${refusal.needed}" scope, and has ${held.scopes.join(', ')}.`,
-        );
+        return sendProblem(reply, 403, 'insufficient_scope', apiTokenLacksScope(refusal.needed, held.scopes));
       case 'outside-workspace':
-        return sendProblem(reply, 404, 'not_found', 'Not found: this token acts only in its workspace');
+        return sendProblem(reply, 404, 'not_found', API_TOKEN_OUTSIDE_WORKSPACE);
     }
   }
 

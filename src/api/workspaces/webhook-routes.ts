@@ -16,6 +16,9 @@ import { allowedWebhookUrl, newWebhookSecret } from '../notifications/webhook-de
 import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
 import type { WebhookRow } from './webhooks-repository';
 
+const WEBHOOK_NOT_FOUND = 'Không tìm thấy webhook';
+const DELIVERY_NOT_FOUND = 'Không tìm thấy lần gửi';
+
 /** How many webhooks one workspace may have. */
 export const WEBHOOKS_PER_WORKSPACE = 10;
 
@@ -157,7 +160,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         WEBHOOKS_PER_WORKSPACE,
       );
-      if (hook === null) throw conflict(`A workspace has at most ${WEBHOOKS_PER_WORKSPACE} webhooks`);
+      if (hook === null) throw conflict(`Mỗi workspace có tối đa ${WEBHOOKS_PER_WORKSPACE} webhook`);
       return reply.status(201).send({ ...shown(hook), secret });
     },
   );
@@ -181,7 +184,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await mayManage(request.params.id, userIdOf(request));
       if (!(await webhooks.delete(request.params.id, request.params.hookId))) {
-        throw notFound('Webhook not found');
+        throw notFound(WEBHOOK_NOT_FOUND);
       }
       return reply.status(204).send();
     },
@@ -195,7 +198,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await mayManage(request.params.id, userIdOf(request));
       const deliveries = await webhooks.deliveries(request.params.id, request.params.hookId);
-      if (deliveries === null) throw notFound('Webhook not found');
+      if (deliveries === null) throw notFound(WEBHOOK_NOT_FOUND);
       return listAnswerInMemory(request.query, DELIVERIES_ORDER, deliveries, (delivery) => [
         timeKey(delivery.createdAt),
         delivery.id,
@@ -216,7 +219,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         cipher.encrypt(secret),
         until,
       );
-      if (hook === null) throw notFound('Webhook not found');
+      if (hook === null) throw notFound(WEBHOOK_NOT_FOUND);
       return { ...shown(hook), secret };
     },
   );
@@ -228,7 +231,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       await mayManage(request.params.id, userId);
       const deliveryId = await app.notifications.sendTest(request.params.id, request.params.hookId, userId);
-      if (deliveryId === null) throw notFound('Webhook not found');
+      if (deliveryId === null) throw notFound(WEBHOOK_NOT_FOUND);
       return reply.status(202).send({ deliveryId });
     },
   );
@@ -241,8 +244,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       await mayManage(id, userIdOf(request));
       if (!(await app.notifications.retryDelivery(id, hookId, deliveryId))) {
         const delivery = await webhooks.delivery(id, hookId, deliveryId);
-        if (delivery === null) throw notFound('Delivery not found');
-        throw conflict('This delivery was delivered already: there is nothing to retry');
+        if (delivery === null) throw notFound(DELIVERY_NOT_FOUND);
+        throw conflict('Lần gửi này đã thành công: không có gì để gửi lại');
       }
       return reply.status(202).send((await webhooks.delivery(id, hookId, deliveryId))!);
     },
