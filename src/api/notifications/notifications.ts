@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql, TransactionSql } from 'postgres';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-event-types';
 import type { Statement } from '../../eventstore';
 import type { EventReaction } from '../commands/command-handler';
 import type { OwnKeyCipher } from '../own-keys/own-key-cipher';
@@ -11,18 +12,7 @@ import type { MailJob } from './mails';
 import { tryDelivery } from './webhook-delivery';
 import { webhookEventOf } from './webhook-payloads';
 
-/** The event types a webhook can ask for; `*` asks for all of them. */
-export const WEBHOOK_EVENT_TYPES = [
-  'review.requested',
-  'review.decided',
-  'review.due',
-  'review.handedBack',
-  'review.ownersToo',
-  'review.withdrawn',
-  'execution.completed',
-  'checkpoint.published',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /**
  * Deprecated names a webhook may still be made with, and what each stands for: `review.escalated` was both a

@@ -14,6 +14,7 @@ import { toasts as common } from '@/lib/strings';
 import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import type { UserWorkspace } from '@/lib/workspace-roles';
+import { WEBHOOK_EVENT_TYPES } from '../../../../domain/webhook-event-types';
 import {
   useAddWebhook,
   useDeleteWebhook,
@@ -30,16 +31,7 @@ import { webhooks as t } from '../strings';
 type EventType = Exclude<components['schemas']['WebhookEventType'], '*'>;
 
 /** The event types an owner picks from, in the order the checkboxes show them. */
-const EVENT_TYPES = [
-  'review.requested',
-  'review.decided',
-  'review.due',
-  'review.handedBack',
-  'review.ownersToo',
-  'review.withdrawn',
-  'execution.completed',
-  'checkpoint.published',
-] as const satisfies readonly EventType[];
+const EVENT_TYPES = WEBHOOK_EVENT_TYPES satisfies readonly EventType[];
 
 const eventName = (type: string) => t.eventNames[type] ?? type;
 
