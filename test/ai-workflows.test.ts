@@ -107,7 +107,7 @@ describe('AI workflows with the offline model', () => {
 
     const oversized = await alice.post('/api/ai/generate-workflow', { description: 'x'.repeat(10_001) });
     expect(oversized.statusCode).toBe(400);
-    expect(oversized.json().message).toBe('description: must be at most 10000 characters');
+    expect(oversized.json().message).toBe('description: tối đa 10000 ký tự');
 
     for (const url of ['/api/ai/generate-workflow', '/api/ai/create-from-json']) {
       const malformed = await alice.post(url, '{"description": "half', {
@@ -197,7 +197,7 @@ describe('AI workflows with the offline model', () => {
         withSources(3, ['step-1', 'step-7']),
         /Step 3 "Chi phí": input source 'step-7' không trỏ tới step nào/,
       ],
-      [withSources(2, ['Điểm đến']), /must be 'step-N'/],
+      [withSources(2, ['Điểm đến']), /phải có dạng 'step-N'/],
     ];
     for (const [workflowJSON, message] of cases) {
       const response = await alice.post('/api/ai/create-from-json', { workflowJSON });
@@ -212,12 +212,12 @@ describe('AI workflows with the offline model', () => {
     const step = threeSteps.steps[0]!;
     const invalid: Array<[unknown, RegExp]> = [
       [{ ...threeSteps, name: 'x'.repeat(201) }, /^workflowJSON\.name: /],
-      [{ ...threeSteps, steps: [] }, /at least one step/],
+      [{ ...threeSteps, steps: [] }, /workflow cần ít nhất một step/],
       [
         { ...threeSteps, steps: Array.from({ length: 51 }, (_, i) => ({ ...step, order: i + 1 })) },
-        /at most 50 steps/,
+        /workflow có tối đa 50 step/,
       ],
-      [{ ...threeSteps, steps: [step, { ...step, name: 'Again' }] }, /two steps have order 1/],
+      [{ ...threeSteps, steps: [step, { ...step, name: 'Again' }] }, /hai step cùng order 1/],
       [
         { ...threeSteps, steps: [{ ...step, outputMode: 'loop', maxLoopIterations: 101 }] },
         /maxLoopIterations/,

@@ -17,7 +17,7 @@ describe('flow and step rules the screens and the server share', () => {
     const client = as(t.app, (await signUp(t.app, 'Lan')).cookie);
     const weird = await client.post('/api/flows', { name: 'F', description: 'D', status: 'weird' });
     expect(weird.statusCode).toBe(400);
-    expect(weird.json().message).toBe(`status: must be one of ${FLOW_STATUSES.join(', ')}`);
+    expect(weird.json().message).toBe(`status: phải là một trong: ${FLOW_STATUSES.join(', ')}`);
     const { flow } = await createFlow(client, 'Kept', []);
     expect((await client.put(`/api/flows/${flow.id}`, { status: 'weird' })).statusCode).toBe(400);
     for (const status of FLOW_STATUSES) {

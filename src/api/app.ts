@@ -1,3 +1,4 @@
+import './http/validation-language';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

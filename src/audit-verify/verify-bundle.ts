@@ -66,8 +66,9 @@ export const OWN_KEY_WARNING = /* @__PURE__ */ en['own-key']({ code: 'own-key' }
 const MAX_PROOF = 64;
 
 // zod/mini, not zod: the page carries only the parts used (zod's whole namespace, with all its locales, is
-// half a megabyte), and English messages.
-z.config(zodEnglish());
+// half a megabyte). English messages, given to each parse rather than set for the whole process, which may
+// have set another language for its own schemas.
+const ENGLISH = { error: zodEnglish().localeError };
 
 const count = z.int().check(z.minimum(0));
 const position = z.int().check(z.minimum(1));
@@ -232,7 +233,7 @@ function readBundle(bundleText: string): Bundle {
   const format = (json as { format?: unknown } | null)?.format;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) refuse({ code: 'not-object' });
   if (format !== BUNDLE_FORMAT) refuse({ code: 'format', format, expected: BUNDLE_FORMAT });
-  const parsed = bundleSchema.safeParse(json);
+  const parsed = bundleSchema.safeParse(json, ENGLISH);
   if (!parsed.success) refuse(malformed('bundle', json, parsed.error));
   return parsed.data;
 }
@@ -414,7 +415,7 @@ function checkOtherCheckpoint(text: string, bundle: Bundle, key: VerifierKey, ou
     } catch {
       refuse({ code: 'checkpoint-not-json' });
     }
-    const parsed = consistencyAnswerSchema.safeParse(json);
+    const parsed = consistencyAnswerSchema.safeParse(json, ENGLISH);
     if (!parsed.success) refuse(malformed('consistency', json, parsed.error));
     const answer = parsed.data;
     const from = readSignedCheckpoint(answer.from.note, key, 'from');

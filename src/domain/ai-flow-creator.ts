@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { detectLabels } from './execution/prompt';
-import { FILLED, isFilled } from './filled-text';
+import { atMostCharacters, FILLED, isFilled, isRequired } from './filled-text';
 import { type GeneratedWorkflow, referencedOrder, stepReference } from './workflow-json';
 
 /** A message of the AI flow creator's chat. */
@@ -26,8 +26,8 @@ export const CONVERSATION_HISTORY_MAX_LENGTH = 50_000;
 const nonBlank = (field: string, max: number) =>
   z
     .string()
-    .max(max, `${field} must be at most ${max} characters`)
-    .refine(isFilled, `${field} is required`)
+    .max(max, `${field}: ${atMostCharacters(max)}`)
+    .refine(isFilled, isRequired(field))
     .meta(FILLED);
 
 export const improveRequestSchema = z.strictObject({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { DEFAULT_USER_INPUT } from './execution/types';
+import { atMostCharacters } from './filled-text';
 
 /** The notes go into every prompt of the flow, so they are kept to a size a prompt can carry. */
 export const USER_NOTES_MAX_LENGTH = 10_000;
 
 export const userNotesSchema = z.strictObject({
-  userNotes: z.string().max(USER_NOTES_MAX_LENGTH, `must be at most ${USER_NOTES_MAX_LENGTH} characters`),
+  userNotes: z.string().max(USER_NOTES_MAX_LENGTH, atMostCharacters(USER_NOTES_MAX_LENGTH)),
 });
 
 /** A flow's conversation context as GET /api/flows/:flowId/context answers. */

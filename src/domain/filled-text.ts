@@ -6,6 +6,15 @@ import { z } from 'zod';
  */
 export const FILLED = { pattern: '\\S' } as const;
 
+/** The refusal of a text over its limit, in the API's words. */
+export const atMostCharacters = (max: number) => `tối đa ${max} ký tự`;
+
+/** The refusal of a field left empty, in the API's words. */
+export const isRequired = (field: string) => `${field} không được để trống`;
+
+/** The refusal of a value outside its list, in the API's words. */
+export const oneOf = (values: readonly string[]) => `phải là một trong: ${values.join(', ')}`;
+
 /** A text that must be filled in (more than spaces), trimmed, at most `max` characters (else `tooLong`). */
 export const requiredText = (message: string, max: number, tooLong?: string) =>
   z.string({ error: message }).trim().min(1, message).max(max, tooLong).meta(FILLED);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError, PRODUCT_RULE } from './errors';
-import { requiredText } from './filled-text';
+import { atMostCharacters, isRequired, oneOf, requiredText } from './filled-text';
 import { modelIdSchema } from './model-choice';
 import { type StepReview, stepReviewSchema } from './step-review';
 
@@ -78,13 +78,13 @@ export type StepSnapshot = Pick<
   | 'model'
 >;
 
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const required = (field: string, max: number) => requiredText(`${field} is required`, max);
+const text = (max: number) => z.string().max(max, atMostCharacters(max));
+const required = (field: string, max: number) => requiredText(isRequired(field), max);
 
 const flowFields = {
   name: required('name', FLOW_NAME_MAX_LENGTH),
   description: required('description', FLOW_DESCRIPTION_MAX_LENGTH),
-  status: z.enum(FLOW_STATUSES, { error: `must be one of ${FLOW_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(FLOW_STATUSES, { error: oneOf(FLOW_STATUSES) }).optional(),
 };
 export const createFlowSchema = z.strictObject({
   ...flowFields,

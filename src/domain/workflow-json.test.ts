@@ -60,7 +60,7 @@ describe('Workflow JSON', () => {
       ],
     ]);
     expect(issues([step(2), step(2)])).toEqual([
-      ['steps.1.order', 'two steps have order 2; each step needs its own order'],
+      ['steps.1.order', 'hai step cùng order 2; mỗi step cần một order riêng'],
     ]);
   });
 

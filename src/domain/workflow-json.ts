@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRODUCT_RULE } from './errors';
-import { requiredText } from './filled-text';
+import { isRequired, requiredText } from './filled-text';
 import { MAX_LOOP_ITERATIONS, MULTIPLE_CHOICE_NEEDS_CHOICE, OUTPUT_MODES } from './flow';
 import { modelIdSchema } from './model-choice';
 import { stepReviewSchema } from './step-review';
@@ -27,13 +27,13 @@ export const stepReference = (order: number) => `step-${order}`;
 
 /** A step of Workflow JSON: everything that configures it, input sources as 'step-N'. */
 export const workflowStepSchema = z.object({
-  name: requiredText('name is required', 200),
+  name: requiredText(isRequired('name'), 200),
   order: z.number().int().min(1).max(10_000),
   systemPrompt: z.string().max(100_000),
   outputMode: z.enum(OUTPUT_MODES),
   requiresUserInput: z.boolean().default(false),
   inputSources: z
-    .array(z.string().trim().regex(STEP_REFERENCE, "must be 'step-N', N being the order of an earlier step"))
+    .array(z.string().trim().regex(STEP_REFERENCE, "phải có dạng 'step-N', N là order của một step trước đó"))
     .max(100)
     .default([]),
   choices: z.array(z.string().trim().min(1).max(1_000)).max(100).default([]),
@@ -55,7 +55,7 @@ export function checkWorkflowSteps(steps: WorkflowStepShape[], ctx: z.Refinement
         code: 'custom',
         params: PRODUCT_RULE,
         path: ['steps', index, 'order'],
-        message: `two steps have order ${step.order}; each step needs its own order`,
+        message: `hai step cùng order ${step.order}; mỗi step cần một order riêng`,
       });
     }
     orders.add(step.order);
@@ -103,8 +103,8 @@ export const workflowJsonSchema = z
     description: z.string().trim().max(2_000).default(''),
     steps: z
       .array(workflowStepSchema)
-      .min(1, 'a workflow needs at least one step')
-      .max(WORKFLOW_MAX_STEPS, `a workflow has at most ${WORKFLOW_MAX_STEPS} steps`),
+      .min(1, 'workflow cần ít nhất một step')
+      .max(WORKFLOW_MAX_STEPS, `workflow có tối đa ${WORKFLOW_MAX_STEPS} step`),
   })
   .superRefine((workflow, ctx) => checkWorkflowSteps(workflow.steps, ctx));
 

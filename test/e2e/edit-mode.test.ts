@@ -260,9 +260,9 @@ describe.skipIf(skipReason !== null)(
 
       // A blank name cannot be saved: the field says why and Save's toast tells the failure.
       await page.getByTestId('flow-details-name').fill('  ');
-      expect(await page.getByTestId('flow-details').textContent()).toContain('name is required');
+      expect(await page.getByTestId('flow-details').textContent()).toContain('name không được để trống');
       await page.getByTestId('save-flow').click();
-      await expect.poll(() => toastText(page)).toContainEqual('Lưu thất bạiname is required');
+      await expect.poll(() => toastText(page)).toContainEqual('Lưu thất bạiname không được để trống');
 
       await page.getByTestId('flow-details-name').fill('Bài blog về trà');
       await page.getByTestId('flow-details-description').fill('Từ ý tưởng đến bản nháp');

@@ -105,14 +105,14 @@ const recordQuery = z.object({
 });
 
 const workspaceBundleQuery = z.object({
-  format: z.enum(['bundle'], { error: 'format is bundle' }).default('bundle'),
+  format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
   from: z.iso.datetime({ offset: true, error: 'from: an ISO 8601 time' }),
   to: z.iso.datetime({ offset: true, error: 'to: an ISO 8601 time' }),
   since: bundleSince,
 });
 
 const flowBundleQuery = z.object({
-  format: z.enum(['bundle'], { error: 'format is bundle' }).default('bundle'),
+  format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
   since: bundleSince,
 });
 

@@ -10,7 +10,7 @@ export const AUDIT_VERIFIER_PAGE = path.join(PROJECT_ROOT, 'dist', 'audit-verify
 
 const pageQuery = z.object({
   download: z
-    .enum(['0', '1'], { error: 'download is 1 or 0' })
+    .enum(['0', '1'], { error: 'download: 1 hoặc 0' })
     .optional()
     .describe('1: as a file to keep (Content-Disposition: attachment)'),
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../domain/errors';
+import { oneOf } from '../../domain/filled-text';
 import { flowStreamId } from '../../domain/flow/events';
 import { KEY_MISMATCH_CHECK, type StreamCheck } from '../../eventstore';
 import { executionStreamId } from '../../projections/project-execution-events';
@@ -85,7 +86,7 @@ const auditAnswer = z
 
 const auditQuery = z.object({
   format: z
-    .enum(['json', 'csv', 'bundle'], { error: 'format is json, csv or bundle' })
+    .enum(['json', 'csv', 'bundle'], { error: `format: ${oneOf(['json', 'csv', 'bundle'])}` })
     .default('json')
     .describe(
       'json (the default), csv, or bundle: the events with their proofs in the signed audit log, to check offline',

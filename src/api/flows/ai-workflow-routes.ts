@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generateWorkflow } from '../../ai';
-import { FILLED, isFilled } from '../../domain/filled-text';
+import { atMostCharacters, FILLED, isFilled } from '../../domain/filled-text';
 import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
 import {
   generatedWorkflowSchema,
@@ -20,7 +20,7 @@ const generateBody = z
   .object({
     description: z
       .string()
-      .max(WORKFLOW_DESCRIPTION_MAX_LENGTH, `must be at most ${WORKFLOW_DESCRIPTION_MAX_LENGTH} characters`)
+      .max(WORKFLOW_DESCRIPTION_MAX_LENGTH, atMostCharacters(WORKFLOW_DESCRIPTION_MAX_LENGTH))
       .meta(FILLED),
     includeTemplateHints: z.boolean().default(true),
   })

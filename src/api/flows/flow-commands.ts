@@ -276,7 +276,7 @@ interface WorkspacePeople {
   members: ReviewMember[];
 }
 
-export const FLOW_MOVED_MEANWHILE = 'The flow was moved to another workspace meanwhile: try again';
+export const FLOW_MOVED_MEANWHILE = 'Flow vừa được chuyển sang workspace khác: vui lòng thử lại';
 
 /**
  * What the flow decider decides with: the time, the actor, the version, and in a workspace the actor's role

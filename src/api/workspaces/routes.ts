@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
-import { requiredText } from '../../domain/filled-text';
+import { oneOf, requiredText } from '../../domain/filled-text';
 import { INVITATIONS_PER_HOUR, WORKSPACE_NAME_MAX_LENGTH } from '../../domain/limits';
 import { NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/workspace/decider';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
@@ -14,7 +14,7 @@ import { secondsOf } from '../model-calls/rate-limit';
 import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from './workspaces-repository';
 
 const role = z
-  .enum(WORKSPACE_ROLES, { error: `must be one of ${WORKSPACE_ROLES.join(', ')}` })
+  .enum(WORKSPACE_ROLES, { error: oneOf(WORKSPACE_ROLES) })
   .describe(
     'owner: everything, and manages members; editor: read, change, run, review, watch; reviewer: read, review, watch; auditor: read, watch',
   )
@@ -83,10 +83,10 @@ const createWorkspaceBody = z.strictObject({
 });
 
 const email = z
-  .string({ error: 'email: must be an e-mail address' })
+  .string({ error: 'email: phải là một địa chỉ e-mail' })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: 'email: must be an e-mail address' }).max(254, 'email: must be an e-mail address'))
+  .pipe(z.email({ error: 'email: phải là một địa chỉ e-mail' }).max(254, 'email: phải là một địa chỉ e-mail'))
   .meta({ format: 'email', pattern: z.regexes.email.source, maxLength: 254 });
 
 const inviteBody = z.strictObject({ email, role });

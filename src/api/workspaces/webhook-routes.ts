@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { conflict, notFound } from '../../domain/errors';
+import { atMostCharacters, isRequired, oneOf } from '../../domain/filled-text';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
@@ -24,7 +25,7 @@ export const WEBHOOKS_PER_WORKSPACE = 10;
 
 const eventType = z
   .enum([...WEBHOOK_EVENT_TYPES, '*'], {
-    error: `events: each must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+    error: `events: ${oneOf([...WEBHOOK_EVENT_TYPES, '*'])}`,
   })
   .meta({ id: 'WebhookEventType' });
 
@@ -34,7 +35,7 @@ const deprecatedNames = Object.keys(
 
 /** An event type asked for: one of WEBHOOK_EVENT_TYPES, `*`, or a deprecated name (taken as what it stands for). */
 const askedEventType = z.enum([...WEBHOOK_EVENT_TYPES, '*', ...deprecatedNames], {
-  error: `events: each must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+  error: `events: ${oneOf([...WEBHOOK_EVENT_TYPES, '*'])}`,
 });
 
 type EventType = WebhookEventType | '*';
@@ -45,12 +46,12 @@ const standingFor = (name: z.infer<typeof askedEventType>): readonly EventType[]
 
 const createWebhookBody = z.strictObject({
   url: z
-    .string({ error: 'url: must be a URL' })
+    .string({ error: 'url: phải là một URL' })
     .trim()
-    .min(1, 'url is required')
-    .max(2_000, 'url: must be at most 2000 characters'),
+    .min(1, isRequired('url'))
+    .max(2_000, `url: ${atMostCharacters(2_000)}`),
   events: z
-    .array(askedEventType, { error: 'events: must be a list of event types' })
+    .array(askedEventType, { error: 'events: phải là danh sách các loại sự kiện' })
     .min(1, 'events: name at least one event type, or *')
     .max(WEBHOOK_EVENT_TYPES.length + 1 + deprecatedNames.length, 'events: too many')
     .transform((events) =>

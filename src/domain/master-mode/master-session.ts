@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../filled-text';
+import { atMostCharacters, isRequired, requiredText } from '../filled-text';
 import { MAX_TEXT_CEILING } from '../limits';
 import { modelIdSchema } from '../model-choice';
 
@@ -68,8 +68,8 @@ export interface ExecuteAllRecord {
 }
 
 // A cell is as long as MAX_TEXT_CHARS lets it be (413 past it, before this schema).
-const text = z.string().max(MAX_TEXT_CEILING, `must be at most ${MAX_TEXT_CEILING} characters`);
-const stepName = requiredText('stepName is required', 200);
+const text = z.string().max(MAX_TEXT_CEILING, atMostCharacters(MAX_TEXT_CEILING));
+const stepName = requiredText(isRequired('stepName'), 200);
 /** A row's model, by the rule a flow step's follows; null: the server's default. */
 const model = modelIdSchema.nullable();
 
@@ -78,7 +78,7 @@ export const createSessionSchema = z.strictObject({
     .string({ error: SESSION_NAME_REQUIRED })
     .trim()
     .min(1, SESSION_NAME_REQUIRED)
-    .max(200, 'must be at most 200 characters'),
+    .max(200, atMostCharacters(200)),
   flowId: z.uuid().nullish(),
 });
 
