@@ -125,7 +125,10 @@ export function sharedRateLimitChecks(instances: () => TwoInstances) {
     for (const app of [first, second]) {
       const refused = await generate(app, alice);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toMatchObject({ message: 'Rate limit exceeded, retry in 1 minute' });
+      expect(refused.json()).toMatchObject({
+        code: 'model_call_rate_limited',
+        message: expect.stringMatching(/^Quá nhiều lần gọi model; vui lòng thử lại sau \d+ giây$/),
+      });
     }
 
     // Another user has calls of their own; so has another model-calling route.
