@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== null)(
         await dialog.getByTestId('request-review-send').click();
         const error = dialog.getByTestId('request-review-error');
         await error.waitFor();
-        expect(await error.textContent()).toContain('editor role');
+        expect(await error.textContent()).toContain('vai trò editor');
         await screenshot(page, 'review-rule-02-request-refused');
 
         // Bình by name (the runner and the auditor are not offered), a due time, what happens then, a note.
