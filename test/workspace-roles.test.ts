@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '../src/api/access';
 import { ACCESS, Browser, type Fixtures, makeFixtures, operationOf, urlOf } from './support/access-table';
-import { anotherAddress, createTestApp, OFFLINE_MODEL, signUp, type TestApp } from './support/test-app';
+import { anotherAddress, createTestApp, OFFLINE_WITH_KEYS, signUp, type TestApp } from './support/test-app';
 
 /**
  * Every operation of the API against the records of a workspace, called by its owner, an editor, a reviewer,
@@ -51,7 +51,7 @@ describe("who may call each operation on a workspace's records, by role", () => 
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ freeStepAllowance: 1_000 }, OFFLINE_MODEL);
+    t = await createTestApp({ freeStepAllowance: 1_000 }, OFFLINE_WITH_KEYS);
     const ownerIds = new Set<string>();
     for (const who of ['owner', 'editor', 'reviewer', 'auditor', 'non-member'] as const) {
       const account = await signUp(t.app, who, { remoteAddress: anotherAddress() });
