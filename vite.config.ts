@@ -15,8 +15,9 @@ export default defineConfig({
   test: {
     root: '.',
     // Vitest's default in a run is one worker less than the cores: a single worker on a 2-core machine, and the
-    // suite then runs file after file. The integration files spend most of their time waiting on PostgreSQL and
-    // on sockets, so one worker more than the cores keeps both busy. The browser tests stay one file at a time.
+    // suite then runs file after file. The integration and browser files spend most of their time waiting on
+    // PostgreSQL, on sockets and on the browser, so one worker more than the cores keeps both busy. Each browser
+    // file has its own database, server process and Chromium, so they share the workers with the rest.
     maxWorkers: availableParallelism() + 1,
     // `expect.poll` waits for what the code emits; its 1 s default is shorter than a busy machine takes to
     // carry an event between processes. A condition met sooner ends the wait sooner.
@@ -57,7 +58,6 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       // Needs a Redis on 127.0.0.1:6379, which `npm test` must not: defined only when named, `--project redis`.
