@@ -35,6 +35,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           environment: 'node',
           setupFiles: ['src/web/test-setup.ts'],
+          // A bound on a test that hangs, not on its speed: with the browser files beside them on a busy
+          // machine, a test whose waits last up to 15 s (test-setup.ts) must not be cut at the default 5 s.
+          testTimeout: 30_000,
         },
       },
       {
