@@ -1,7 +1,7 @@
-import { KeyRound, Trash2 } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { DeleteIconButton } from '@/components/ui/delete-icon-button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format-date';
 import type { ApiKey } from '../api/get-api-keys';
@@ -67,17 +67,12 @@ export function ApiKeyList({
                     </p>
                   </div>
                 </div>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t.delete}
-                  title={t.delete}
+                <DeleteIconButton
+                  label={t.delete}
                   disabled={deleting}
                   onClick={() => onDelete(key)}
-                  data-testid="delete-api-key"
-                >
-                  <Trash2 className="h-4 w-4 text-red-600" />
-                </Button>
+                  testId="delete-api-key"
+                />
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
-import { Ticket, Trash2 } from 'lucide-react';
+import { Ticket } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { DeleteIconButton } from '@/components/ui/delete-icon-button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format-date';
 import type { ApiToken } from '../api/api-tokens';
@@ -81,17 +81,12 @@ export function ApiTokenList({
                       </p>
                     </div>
                   </div>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t.revoke}
-                    title={t.revoke}
+                  <DeleteIconButton
+                    label={t.revoke}
                     disabled={revoking}
                     onClick={() => onRevoke(token)}
-                    data-testid="revoke-api-token"
-                  >
-                    <Trash2 className="h-4 w-4 text-red-600" />
-                  </Button>
+                    testId="revoke-api-token"
+                  />
                 </li>
               );
             })}

@@ -1,12 +1,12 @@
-import { AlertTriangle, Check, Copy } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Field, Input, Select } from '@/components/ui/field';
 import { useToast } from '@/components/ui/toast';
 import { toasts } from '@/lib/strings';
-import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { useWorkspaces } from '@/lib/workspace-roles';
 import {
@@ -154,7 +154,6 @@ function TokenForm({ onMade, onCancel }: { onMade: (token: MadeApiToken) => void
 }
 
 function MadeToken({ token, onDone }: { token: string; onDone: () => void }) {
-  const { copied, copy } = useCopyConfirmation(t.copyFailed);
   return (
     <div className="flex flex-col gap-4" data-testid="api-token-made">
       <div
@@ -171,17 +170,14 @@ function MadeToken({ token, onDone }: { token: string; onDone: () => void }) {
         >
           {token}
         </code>
-        <Button
+        <CopyButton
+          text={token}
+          copyLabel={t.copy}
+          copiedLabel={t.copied}
+          failedTitle={t.copyFailed}
           variant="outline"
-          size="icon"
-          onClick={() => void copy(token)}
-          aria-label={copied ? t.copied : t.copy}
-          title={copied ? t.copied : t.copy}
-          data-testid="api-token-copy"
-          data-copied={copied}
-        >
-          {copied ? <Check className="h-4 w-4 text-emerald-600" /> : <Copy className="h-4 w-4" />}
-        </Button>
+          testId="api-token-copy"
+        />
       </div>
       <div className="flex justify-end">
         <Button onClick={onDone} data-testid="api-token-done">

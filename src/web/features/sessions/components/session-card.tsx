@@ -1,7 +1,8 @@
-import { Clock, FolderOpen, Trash2, Workflow } from 'lucide-react';
+import { Clock, FolderOpen, Workflow } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { DeleteIconButton } from '@/components/ui/delete-icon-button';
 import { relativeTimeOf } from '@/lib/relative-time';
 import type { UserSession } from '../api/get-user-sessions';
 import { sessions as t } from '../strings';
@@ -56,17 +57,7 @@ export function SessionCard({
           <FolderOpen className="h-4 w-4" />
           {loading ? t.loading : t.load}
         </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t.delete}
-          title={t.delete}
-          disabled={busy}
-          onClick={onDelete}
-          data-testid="delete-session"
-        >
-          <Trash2 className="h-4 w-4 text-red-600" />
-        </Button>
+        <DeleteIconButton label={t.delete} disabled={busy} onClick={onDelete} testId="delete-session" />
       </div>
     </Card>
   );

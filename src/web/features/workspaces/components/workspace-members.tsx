@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Ban, Check, Copy, Trash2, UserPlus } from 'lucide-react';
+import { Ban, Trash2, UserPlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -8,12 +8,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useConfirm } from '@/components/ui/confirm-dialog';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Field, Input, Select } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { formatDateTime } from '@/lib/format-date';
 import { toasts as common } from '@/lib/strings';
-import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import { mayDo, type UserWorkspace, WORKSPACE_ROLES, type WorkspaceRole } from '@/lib/workspace-roles';
 import {
@@ -36,7 +36,6 @@ const inviteSchema = z.object({
 
 /** The link to pass on to the invitee, to copy, and until when it works. */
 function InvitationLink({ invitation }: { invitation: Invitation }) {
-  const { copied, copy } = useCopyConfirmation(t.copyFailed);
   const linkId = useId();
   return (
     <div className="mt-4 rounded-lg bg-indigo-50 p-4" data-testid="invitation-result">
@@ -51,15 +50,15 @@ function InvitationLink({ invitation }: { invitation: Invitation }) {
           onFocus={(event) => event.currentTarget.select()}
           data-testid="invitation-accept-url"
         />
-        <Button
+        <CopyButton
+          text={invitation.acceptUrl}
+          copyLabel={t.copy}
+          copiedLabel={t.copied}
+          failedTitle={t.copyFailed}
+          showLabel
           variant="outline"
-          className="shrink-0 whitespace-nowrap"
-          onClick={() => copy(invitation.acceptUrl)}
-          data-testid="invitation-copy"
-        >
-          {copied ? <Check className="h-4 w-4" /> : <Copy className="h-4 w-4" />}
-          {copied ? t.copied : t.copy}
-        </Button>
+          testId="invitation-copy"
+        />
       </div>
       <p className="mt-2 text-xs text-slate-600" data-testid="invitation-expires">
         {t.expires(formatDateTime(invitation.expiresAt))}

@@ -1,17 +1,17 @@
-import { Check, Copy, KeyRound, Plus, RotateCw, Send, Trash2 } from 'lucide-react';
+import { KeyRound, Plus, RotateCw, Send, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { useConfirm } from '@/components/ui/confirm-dialog';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Field, Input } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import type { components } from '@/lib/api-schema';
 import { formatDateTime } from '@/lib/format-date';
 import { toasts as common } from '@/lib/strings';
-import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import { useOneAtATime } from '@/lib/use-one-at-a-time';
 import type { UserWorkspace } from '@/lib/workspace-roles';
 import { WEBHOOK_EVENT_TYPES } from '../../../../domain/webhook-event-types';
@@ -37,7 +37,6 @@ const eventName = (type: string) => t.eventNames[type] ?? type;
 
 /** A secret shown once, to copy: the new webhook's, or a rotated one's. */
 function SecretOnce({ secret, text, onHide }: { secret: string; text: string; onHide: () => void }) {
-  const { copied, copy } = useCopyConfirmation(t.copyFailed);
   const secretId = useId();
   return (
     <div className="mt-4 rounded-lg bg-indigo-50 p-4" data-testid="webhook-secret">
@@ -54,15 +53,15 @@ function SecretOnce({ secret, text, onHide }: { secret: string; text: string; on
           onFocus={(event) => event.currentTarget.select()}
           data-testid="webhook-secret-value"
         />
-        <Button
+        <CopyButton
+          text={secret}
+          copyLabel={t.copy}
+          copiedLabel={t.copied}
+          failedTitle={t.copyFailed}
+          showLabel
           variant="outline"
-          className="shrink-0 whitespace-nowrap"
-          onClick={() => copy(secret)}
-          data-testid="webhook-secret-copy"
-        >
-          {copied ? <Check className="h-4 w-4" /> : <Copy className="h-4 w-4" />}
-          {copied ? t.copied : t.copy}
-        </Button>
+          testId="webhook-secret-copy"
+        />
       </div>
       <Button variant="ghost" size="sm" className="mt-2" onClick={onHide} data-testid="webhook-secret-hide">
         {t.hide}

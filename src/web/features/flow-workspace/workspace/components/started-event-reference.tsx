@@ -1,7 +1,5 @@
-import { Check, Copy } from 'lucide-react';
-import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { logs as t } from '@/features/flow-workspace/strings';
-import { useCopyConfirmation } from '@/lib/use-copy-confirmation';
 import type { AiRequestLog } from '../api/get-logs';
 
 /**
@@ -9,8 +7,6 @@ import type { AiRequestLog } from '../api/get-logs';
  * lists the execution's events, so a developer goes from the dialog to the log in one paste.
  */
 export function StartedEventReference({ event }: { event: AiRequestLog['startedEvent'] }) {
-  const { copied, copy } = useCopyConfirmation(t.copyFailed);
-
   // For developers: kept behind a toggle, so the dialog shows the request first, not ids.
   return (
     <details className="mt-1 text-xs text-slate-500" data-testid="log-started-event">
@@ -24,19 +20,15 @@ export function StartedEventReference({ event }: { event: AiRequestLog['startedE
             {t.command} {event.commandId}
           </span>
         ) : null}
-        <Button
-          variant="ghost"
-          size="icon"
-          onClick={() => void copy(t.eventsCommand(event.executionId))}
-          aria-label={copied ? t.eventsCommandCopied : t.copyEventsCommand}
-          title={
-            copied ? t.eventsCommandCopied : `${t.copyEventsCommand}: ${t.eventsCommand(event.executionId)}`
-          }
-          data-testid="log-copy-events-command"
-          data-copied={copied}
-        >
-          {copied ? <Check className="h-3.5 w-3.5 text-emerald-600" /> : <Copy className="h-3.5 w-3.5" />}
-        </Button>
+        <CopyButton
+          text={t.eventsCommand(event.executionId)}
+          copyLabel={t.copyEventsCommand}
+          copiedLabel={t.eventsCommandCopied}
+          failedTitle={t.copyFailed}
+          small
+          title={`${t.copyEventsCommand}: ${t.eventsCommand(event.executionId)}`}
+          testId="log-copy-events-command"
+        />
       </div>
     </details>
   );
