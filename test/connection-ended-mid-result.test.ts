@@ -3,8 +3,10 @@ import net from 'node:net';
 import path from 'node:path';
 import postgres, { type Sql } from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { socketDirectoryIn } from '../src/api/database/connection';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { connect, socketDirectoryIn } from '../src/api/database/connection';
+import { readExecutionView } from '../src/api/executions/execution-view';
+import type { TestDatabase } from './support/database';
+import { as, createTestApp, signUp, type TestApp, teaFlowExecution } from './support/test-app';
 
 /**
  * The database driver, as patched (patches/postgres+3.4.9.patch), answers each statement with its own rows
@@ -16,12 +18,14 @@ import { createTestDatabase, type TestDatabase } from './support/database';
  * first statement sent there.
  */
 
+let testApp: TestApp;
 let db: TestDatabase;
 let admin: Sql;
 const pools: Sql[] = [];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
+  testApp = await createTestApp();
+  db = testApp.db;
   admin = postgres(db.url, { max: 1, onnotice: () => {} });
 });
 afterEach(async () => {
@@ -29,7 +33,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await admin?.end({ timeout: 1 });
-  await db?.drop();
+  await testApp?.close();
 });
 
 /** A pool of one connection (so every statement meets what the one before left), closed after the test. */
@@ -49,6 +53,26 @@ const outcome = (statement: Promise<unknown>) =>
 /** The rows each of these statements answers: a number a row, each row where it belongs. */
 const numbered = (sql: Sql, n: number) => sql`SELECT g AS n FROM generate_series(1, ${n}::int) g`;
 
+/**
+ * Ends the backend of the pool's one connection while a statement is part way through its result (its first
+ * row sent, its second being made), as stopping PostgreSQL does; the pid of the backend ended.
+ */
+async function terminatedMidResult(sql: Sql): Promise<number> {
+  const [backend] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  const pid = backend!.pid;
+  const ended = outcome(
+    sql`SELECT g AS n, CASE WHEN g = 2 THEN pg_sleep(30)::text END AS slept FROM generate_series(1, 2) g`,
+  );
+  await expect
+    .poll(
+      async () => (await admin`SELECT wait_event FROM pg_stat_activity WHERE pid = ${pid}`)[0]?.wait_event,
+    )
+    .toBe('PgSleep');
+  await admin`SELECT pg_terminate_backend(${pid})`;
+  expect(await ended).toEqual({ error: 'CONNECTION_CLOSED' });
+  return pid;
+}
+
 describe('a statement that fails part way through its result', () => {
   it('fails alone: the next statement on the connection answers its own rows, each where it belongs', async () => {
     const sql = onePool();
@@ -63,19 +87,7 @@ describe('a statement that fails part way through its result', () => {
 
   it('with its backend terminated under it: the next backend answers its own statements, whole and from the first', async () => {
     const sql = onePool();
-    const [backend] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-    const pid = backend!.pid;
-    // The first row is sent, then the backend sleeps on the second until it is terminated.
-    const ended = outcome(
-      sql`SELECT g AS n, CASE WHEN g = 2 THEN pg_sleep(30)::text END AS slept FROM generate_series(1, 2) g`,
-    );
-    await expect
-      .poll(
-        async () => (await admin`SELECT wait_event FROM pg_stat_activity WHERE pid = ${pid}`)[0]?.wait_event,
-      )
-      .toBe('PgSleep');
-    await admin`SELECT pg_terminate_backend(${pid})`;
-    expect(await ended).toEqual({ error: 'CONNECTION_CLOSED' });
+    const pid = await terminatedMidResult(sql);
 
     // Not the old backend's 57P01, and not its row count either.
     expect(await outcome(sql`SELECT pg_backend_pid() <> ${pid} AS "newBackend"`)).toEqual({
@@ -131,5 +143,18 @@ describe('a statement that fails part way through its result', () => {
     } finally {
       process.off('unhandledRejection', recordUnhandled);
     }
+  });
+});
+
+describe('an execution read on a connection whose backend was terminated part way through a result', () => {
+  it('is found by its owner, on every read after', async () => {
+    const { cookie, user } = await signUp(testApp.app);
+    const { executionId } = await teaFlowExecution(as(testApp.app, cookie));
+    const sql = connect(db.url, { max: 1 });
+    pools.push(sql);
+    expect((await readExecutionView(sql, executionId, user.id)).id).toBe(executionId);
+    await terminatedMidResult(sql);
+    for (let read = 0; read < 3; read++)
+      expect((await readExecutionView(sql, executionId, user.id)).id).toBe(executionId);
   });
 });
