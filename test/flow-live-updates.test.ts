@@ -72,7 +72,7 @@ describe('watching a flow over /api/ws', () => {
     stranger.socket.send(JSON.stringify({ type: 'subscribe', flowId: flow.id }));
     await expect
       .poll(() => stranger.messages.find((m) => m.type === 'error'))
-      .toEqual({ type: 'error', flowId: flow.id, message: 'Flow not found' });
+      .toEqual({ type: 'error', flowId: flow.id, message: 'Không tìm thấy flow' });
     await owner.put(`/api/flows/${flow.id}`, { name: 'Private 2' });
     await owner.post(`/api/flows/${flow.id}/execute`);
     // The owner's own socket, subscribed after those, proves they were pushed by then; the stranger got none.

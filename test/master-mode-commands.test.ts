@@ -301,7 +301,7 @@ describe('master mode on the command handler, across server processes', () => {
       .toEqual({
         type: 'error',
         masterSessionId: session.id,
-        message: 'Master mode session not found',
+        message: 'Không tìm thấy master mode session',
       });
     socket.close();
     stranger.close();

@@ -335,12 +335,12 @@ describe('live updates in one process', () => {
       expect(await firstAnswer(outsider.cookie, { executionId: theirs.id })).toEqual({
         type: 'error',
         executionId: theirs.id,
-        message: 'Execution not found',
+        message: 'Không tìm thấy execution',
       });
       expect(await firstAnswer(outsider.cookie, { flowId: flow.id })).toEqual({
         type: 'error',
         flowId: flow.id,
-        message: 'Flow not found',
+        message: 'Không tìm thấy flow',
       });
     }
     // Their own, outside any workspace, they watch.

@@ -36,6 +36,14 @@ export type ClientMessage = z.input<typeof clientMessageSchema>;
 /** An event as pushed: its type and data. */
 export type LiveEvent = ExecutionEvent | MasterEvent | FlowEvent;
 
+/** What an `error` message says: the protocol's refusals, in the words of the rest of the product. */
+export const LIVE_UPDATE_ERRORS = {
+  failed: 'Không xử lý được tin nhắn này, hãy thử lại',
+  notJson: 'Tin nhắn phải là JSON',
+  unknownMessage:
+    'Tin nhắn không đúng dạng: subscribe hoặc unsubscribe với executionId, masterSessionId hoặc flowId',
+} as const;
+
 export type ServerMessage =
   | ({ type: 'event'; position: number; event: LiveEvent } & LiveTopic)
   | ({ type: 'up-to-date'; position: number } & LiveTopic)

@@ -1,8 +1,11 @@
 import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
+import { EXECUTION_MESSAGES } from '../../domain/execution';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
+import { FLOW_NOT_FOUND } from '../../domain/flow/decider';
 import {
   clientMessageSchema,
+  LIVE_UPDATE_ERRORS,
   type LiveEvent,
   type LiveTopic,
   REMOVED_FROM_WORKSPACE_CLOSE_CODE,
@@ -13,6 +16,7 @@ import {
   topicOf,
   topicOfKey,
 } from '../../domain/live-updates';
+import { SESSION_NOT_FOUND as MASTER_SESSION_NOT_FOUND } from '../../domain/master-mode/decider';
 import { WORKSPACE_STREAM_PREFIX } from '../../domain/workspace/events';
 import type { EventStore, RecordedEvent } from '../../eventstore';
 import { holderOf, may, type Reach, type Role, roleInSql, withinReach } from '../access';
@@ -169,7 +173,7 @@ export class LiveUpdateHub {
     this.bySession.set(signedIn.sessionId, sharing);
     socket.on('message', (raw) => {
       void this.receive(connection, String(raw)).catch(() =>
-        this.send(connection, { type: 'error', message: 'Error' }),
+        this.send(connection, { type: 'error', message: LIVE_UPDATE_ERRORS.failed }),
       );
     });
     socket.on('close', () => this.forget(connection));
@@ -271,10 +275,11 @@ export class LiveUpdateHub {
     try {
       json = JSON.parse(raw);
     } catch {
-      return this.send(connection, { type: 'error', message: 'Messages must be JSON' });
+      return this.send(connection, { type: 'error', message: LIVE_UPDATE_ERRORS.notJson });
     }
     const parsed = clientMessageSchema.safeParse(json);
-    if (!parsed.success) return this.send(connection, { type: 'error', message: 'Unknown message' });
+    if (!parsed.success)
+      return this.send(connection, { type: 'error', message: LIVE_UPDATE_ERRORS.unknownMessage });
     const message = parsed.data;
     const topic = topicOf(message)!;
     const streamId = topicKey(topic);
@@ -283,9 +288,13 @@ export class LiveUpdateHub {
     // Signed out while ownership was read: it must not come back into the lists.
     if (!this.connections.has(connection)) return;
     if (!watchable) {
-      const what =
-        'executionId' in topic ? 'Execution' : 'masterSessionId' in topic ? 'Master mode session' : 'Flow';
-      return this.send(connection, { type: 'error', ...topic, message: `${what} not found` });
+      const message =
+        'executionId' in topic
+          ? EXECUTION_MESSAGES.executionNotFound
+          : 'masterSessionId' in topic
+            ? MASTER_SESSION_NOT_FOUND
+            : FLOW_NOT_FOUND;
+      return this.send(connection, { type: 'error', ...topic, message });
     }
     // A flow is watched from now unless a position is given: its past is its versions, not news.
     const after = 'after' in message ? message.after : undefined;
