@@ -14,7 +14,10 @@ describe.skipIf(skipReason !== null)(
     // Gemini as the server checks keys with: it refuses one key and takes the others; and an
     // OpenAI-compatible endpoint the server allows users to name.
     const env = useServerAndBrowser(async () => {
-      gemini = await startFakeGemini({ rejectedKeys: ['AIza-revoked-key'] });
+      gemini = await startFakeGemini({
+        rejectedKeys: ['AIza-revoked-key'],
+        unavailableKeys: ['AIza-while-down'],
+      });
       endpoint = await startFakeOpenAI({ models: ['own-llama'] });
       return { GOOGLE_GEMINI_BASE_URL: gemini.url, MODEL_ENDPOINT_HOSTS: new URL(endpoint.url).host };
     });
@@ -103,6 +106,32 @@ describe.skipIf(skipReason !== null)(
       expect(await page.getByTestId('api-key-base-url').textContent()).toBe(endpoint!.url);
       await screenshot(page, 'api-keys-02-endpoint');
       expect(endpoint!.requests.map((request) => request.apiKey)).toEqual(['sk-minh-endpoint']);
+      await page.close();
+    });
+
+    it('marks a key saved while its provider could not be asked as not checked yet', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'api-keys-unchecked-failed-tab');
+      const page = await browser.newPage();
+      // The browser is still signed in as the test before's person.
+      await signOut(page, server.url);
+      await signUpInBrowser(page, server.url, 'Lan');
+      await page.goto(`${server.url}/api-keys`);
+      await page.getByTestId('api-keys-empty').waitFor();
+      await page.getByTestId('add-api-key-button').click();
+      const dialog = page.getByTestId('add-api-key-dialog');
+      await dialog.waitFor();
+      await dialog.getByTestId('api-key-name-input').fill('Gemini lúc bảo trì');
+      await dialog.getByTestId('api-key-value-input').fill('AIza-while-down');
+      await dialog.getByTestId('add-api-key-submit').click();
+      await expect
+        .poll(() => page.getByTestId('toast').textContent())
+        .toContain('Đã lưu API key (chưa kiểm tra)');
+      await dialog.waitFor({ state: 'detached' });
+      const badge = page.getByTestId('api-key-unchecked');
+      await expect.poll(() => badge.textContent()).toBe('Chưa kiểm tra');
+      expect(await badge.getAttribute('title')).toContain('kiểm tra ở lần dùng đầu tiên');
+      await screenshot(page, 'api-keys-03-unchecked');
       await page.close();
     });
   },

@@ -30,6 +30,8 @@ export interface FakeGeminiOptions {
   respond?: FakeGeminiResponder;
   /** Keys the API refuses (400 API_KEY_INVALID, as Gemini answers an unknown key); any other is taken. */
   rejectedKeys?: string[];
+  /** Keys the models list answers 503 for, as when Gemini is down: the server cannot check them. */
+  unavailableKeys?: string[];
   /** A pause between streamed chunks, so a test can stop a call halfway. */
   chunkDelayMs?: number;
 }
@@ -128,6 +130,8 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       if (!apiKey || options.rejectedKeys?.includes(apiKey)) {
         return sendError(res, 400, 'API key not valid. Please pass a valid API key. (API_KEY_INVALID)');
       }
+      if (options.unavailableKeys?.includes(apiKey))
+        return sendError(res, 503, 'The service is currently unavailable.');
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
       res.end(
         JSON.stringify({ models: [{ name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash' }] }),

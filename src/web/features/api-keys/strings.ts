@@ -48,6 +48,10 @@ export const apiKeys = {
   submitting: 'Đang thêm...',
   fillInEverything: 'Vui lòng điền đầy đủ thông tin',
   addedUnchecked: 'Đã lưu API key (chưa kiểm tra)',
+  unchecked: 'Chưa kiểm tra',
+  uncheckedHint: 'Nhà cung cấp chưa trả lời khi key được lưu: key sẽ được kiểm tra ở lần dùng đầu tiên.',
+  rejected: 'Bị từ chối',
+  rejectedHint: 'Nhà cung cấp đã từ chối key này: hãy xóa nó và thêm lại key đúng.',
   guideTitle: 'Cách lấy Gemini API key',
   guideSteps: [
     'Mở trang API key của Google AI Studio:',

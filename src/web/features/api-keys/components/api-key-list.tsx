@@ -54,6 +54,15 @@ export function ApiKeyList({
                       <Badge tone={key.isActive ? 'green' : 'neutral'}>
                         {key.isActive ? t.active : t.inactive}
                       </Badge>
+                      {key.checkStatus === 'unchecked' ? (
+                        <Badge tone="amber" title={t.uncheckedHint} data-testid="api-key-unchecked">
+                          {t.unchecked}
+                        </Badge>
+                      ) : key.checkStatus === 'rejected' ? (
+                        <Badge tone="red" title={t.rejectedHint} data-testid="api-key-rejected">
+                          {t.rejected}
+                        </Badge>
+                      ) : null}
                     </div>
                     {key.baseUrl ? (
                       <p className="mt-1 truncate text-xs text-slate-600" data-testid="api-key-base-url">
