@@ -35,13 +35,19 @@ export type ExperimentCommand =
     }
   | {
       /**
-       * A run begins as the execution `executionId` (for an interrupted run, a new one or the one it had),
-       * taking the steps before `reuseBefore` from `reusedFrom`, the run's baseline execution, when given.
+       * A run begins as the execution `executionId` (for an interrupted run, a new one or the one it had; for
+       * a ready run, the one it had), taking the steps before `reuseBefore` from `reusedFrom`, the run's
+       * baseline execution, when given.
        */
       type: 'StartRun';
       data: { runKey: string; executionId: string; reusedFrom?: string | undefined; instanceId: number };
     }
   | { type: 'FinishRun'; data: { runKey: string; executionId: string; outcome: RunOutcome } }
+  /** The run's execution waits for people: it leaves its place in flight. */
+  | { type: 'SetRunWaiting'; data: { runKey: string; executionId: string } }
+  /** The people a waiting run's execution waited for decided: it is to go on (StartRun on its execution). */
+  | { type: 'SetRunReady'; data: { runKey: string; executionId: string } }
+  /** The process driving the run died (its instance is gone: runsOfGoneInstances). */
   | { type: 'InterruptRun'; data: { runKey: string; executionId: string } }
   /** `round`: the scoring round the scores were made in (the state's `round` when scoring began). */
   | { type: 'RecordScores'; data: { scores: Score[]; round: number } }

@@ -4,7 +4,7 @@ import { DomainError } from '../errors';
 import type { ExperimentCommand } from './commands';
 import type { ExperimentConfig } from './config';
 import { decider } from './decider';
-import type { ExperimentEvent, ExperimentState, RunOutcome } from './events';
+import type { ExperimentEvent, ExperimentState, RunOutcome, RunStatus } from './events';
 import { nextRunsToStart } from './queries';
 import { AT_NOW, aScore, configOf, DATASET_ID, FLOW_ID, STEPS, startExperiment } from './testing';
 
@@ -24,14 +24,19 @@ type Action =
   | { type: 'next' }
   | { type: 'finish'; run: number; execution: number | 'its own'; outcome: RunOutcome }
   | { type: 'interrupt'; run: number; execution: number | 'its own' }
-  | { type: 'score'; run: number; execution: number | 'its own'; round: number }
+  | { type: 'wait'; run: number; execution: number | 'its own' }
+  | { type: 'ready'; run: number; execution: number | 'its own' }
+  | { type: 'score'; run: number; execution: number | 'its own'; round: 'current' | 'earlier' | 'later' }
   | { type: 'scoreAgain' }
   | { type: 'stop' }
   | { type: 'promote' }
   | { type: 'startAgain' };
 
-const run = fc.nat({ max: 12 });
-const execution = fc.oneof(fc.nat({ max: EXECUTIONS - 1 }), fc.constant('its own' as const));
+const run = fc.nat({ max: 40 });
+const execution = fc.oneof(
+  { weight: 1, arbitrary: fc.nat({ max: EXECUTIONS - 1 }) },
+  { weight: 3, arbitrary: fc.constant('its own' as const) },
+);
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   {
     weight: 4,
@@ -53,13 +58,20 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('interrupt' as const), run, execution }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('wait' as const), run, execution }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('ready' as const), run, execution }) },
   {
     weight: 2,
-    arbitrary: fc.record({ type: fc.constant('score' as const), run, execution, round: fc.nat({ max: 2 }) }),
+    arbitrary: fc.record({
+      type: fc.constant('score' as const),
+      run,
+      execution,
+      round: fc.constantFrom('current' as const, 'earlier' as const, 'later' as const),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('scoreAgain' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('stop' as const) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('promote' as const) }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('promote' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('startAgain' as const) }) },
 );
 
@@ -69,7 +81,7 @@ const scenarioArb = fc.record({
   concurrency: fc.integer({ min: 1, max: 4 }),
   /** Which items' runs have a baseline execution to reuse. */
   baselineItems: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
-  actions: fc.array(actionArb, { minLength: 1, maxLength: 60 }),
+  actions: fc.array(actionArb, { minLength: 1, maxLength: 80, size: 'max' }),
 });
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -95,10 +107,31 @@ function startOf(scenario: Scenario): { command: ExperimentCommand; config: Expe
   return { command: startExperiment({ config, items, baseline }), config };
 }
 
+const STARTED: RunStatus[] = ['running', 'waiting', 'ready', 'interrupted', 'finished'];
+/** The runs each action mostly names: those it makes sense for. */
+const AIMED_AT: Record<Action['type'], RunStatus[]> = {
+  start: ['planned', 'interrupted', 'ready'],
+  next: [],
+  finish: ['running', 'waiting', 'ready', 'interrupted'],
+  interrupt: ['running'],
+  wait: ['running'],
+  ready: ['waiting'],
+  score: STARTED,
+  scoreAgain: [],
+  stop: [],
+  promote: [],
+  startAgain: [],
+};
+
 /** The command an action makes of the state (the runs it names by their place in the plan, or past it). */
 function commandOf(action: Action, state: ExperimentState, fresh: () => string): ExperimentCommand[] {
-  const runAt = (i: number) => state.runs[i];
-  const keyAt = (i: number) => runAt(i)?.runKey ?? `item-9#${i}`;
+  // Mostly a run the command makes sense for; else any run of the plan, or one it does not have.
+  const aimed = state.runs.filter((each) => AIMED_AT[action.type].includes(each.status));
+  const runAt = (i: number) =>
+    aimed.length > 0 && i % 3 !== 0
+      ? aimed[Math.floor(i / 3) % aimed.length]
+      : state.runs[i % (state.runs.length + 1)];
+  const keyAt = (i: number) => runAt(i)?.runKey ?? 'item-9#1';
   const executionOf = (i: number, which: number | 'its own' | 'fresh') =>
     which === 'fresh' ? fresh() : which === 'its own' ? (runAt(i)?.executionId ?? 'e-none') : `e${which}`;
   switch (action.type) {
@@ -145,13 +178,21 @@ function commandOf(action: Action, state: ExperimentState, fresh: () => string):
           data: { runKey: keyAt(action.run), executionId: executionOf(action.run, action.execution) },
         },
       ];
+    case 'wait':
+    case 'ready':
+      return [
+        {
+          type: action.type === 'wait' ? 'SetRunWaiting' : 'SetRunReady',
+          data: { runKey: keyAt(action.run), executionId: executionOf(action.run, action.execution) },
+        },
+      ];
     case 'score':
       return [
         {
           type: 'RecordScores',
           data: {
             scores: [aScore({ executionId: executionOf(action.run, action.execution) })],
-            round: action.round,
+            round: state.round + { current: 0, earlier: -1, later: 1 }[action.round],
           },
         },
       ];
@@ -186,7 +227,7 @@ function broken(
     JSON.stringify(first.data.runs.map(({ runKey, itemId, repetition }) => ({ runKey, itemId, repetition })))
   )
     problems.push('the runs changed');
-  const status = new Map<string, 'planned' | 'running' | 'interrupted' | 'finished'>();
+  const status = new Map<string, RunStatus>();
   const execution = new Map<string, string>();
   for (const key of plan) status.set(key, 'planned');
   let stopped = false;
@@ -202,8 +243,10 @@ function broken(
         const { runKey, executionId } = event.data;
         const before = status.get(runKey);
         if (before === undefined) problems.push(`${at}: ${runKey} is not planned`);
-        else if (before !== 'planned' && before !== 'interrupted')
+        else if (before !== 'planned' && before !== 'interrupted' && before !== 'ready')
           problems.push(`${at}: ${runKey} started again while ${before}`);
+        if (before === 'ready' && execution.get(runKey) !== executionId)
+          problems.push(`${at}: ${runKey} went on as another execution`);
         if (stopped) problems.push(`${at}: started after the stop`);
         if (completed > 0) problems.push(`${at}: started after completion`);
         status.set(runKey, 'running');
@@ -211,8 +254,17 @@ function broken(
         if (inFlight() > config.concurrency) problems.push(`${at}: ${inFlight()} runs in flight`);
         break;
       }
+      case 'ExperimentRunWaiting':
+        if (status.get(event.data.runKey) !== 'running') problems.push(`${at}: waits while not running`);
+        status.set(event.data.runKey, 'waiting');
+        break;
+      case 'ExperimentRunReady':
+        if (status.get(event.data.runKey) !== 'waiting') problems.push(`${at}: ready while not waiting`);
+        status.set(event.data.runKey, 'ready');
+        break;
       case 'ExperimentRunFinished':
         if (status.get(event.data.runKey) === 'finished') problems.push(`${at}: finished twice`);
+        if (status.get(event.data.runKey) === 'planned') problems.push(`${at}: finished before it started`);
         if (execution.get(event.data.runKey) !== event.data.executionId)
           problems.push(`${at}: another execution`);
         status.set(event.data.runKey, 'finished');
@@ -253,6 +305,9 @@ function broken(
   return problems;
 }
 
+/** The event types the scenarios recorded, to check that they reach every one. */
+const seen = new Set<ExperimentEvent['type']>();
+
 function scenario(scenario: Scenario) {
   const { command: start, config } = startOf(scenario);
   const history: ExperimentEvent[] = decider.decide(start, decider.initialState(), AT_NOW);
@@ -270,6 +325,7 @@ function scenario(scenario: Scenario) {
         if (action.type === 'next') throw new Error(`nextRunsToStart named a run refused: ${error.message}`);
       }
       history.push(...events);
+      for (const event of events) seen.add(event.type);
       state = events.reduce(decider.evolve, state);
       const problems = broken(history, config, state);
       if (problems.length > 0) throw new Error(problems.join('\n'));
@@ -290,7 +346,7 @@ function runnerCompletes({
   items: number;
   repetitions: number;
   concurrency: number;
-  picks: { run: number; interrupt: boolean }[];
+  picks: { run: number; act: 'finish' | 'interrupt' | 'wait' | 'ready' }[];
 }) {
   const { command } = startOf({
     items,
@@ -307,7 +363,8 @@ function runnerCompletes({
     state = decider.decide(next, state, AT_NOW).reduce(decider.evolve, state);
   };
   let turn = 0;
-  // Each turn ends a run, or interrupts one (at most as often as there are picks): it ends.
+  // Each turn ends a run, or (at most as often as there are picks) interrupts one, or lets one wait for
+  // people or go on: it ends.
   for (let guard = 0; guard < 1_000 && state.completedAt === null; guard++) {
     for (const next of nextRunsToStart(state))
       apply({
@@ -320,15 +377,24 @@ function runnerCompletes({
         },
       });
     const inFlight = state.runs.filter((each) => each.status === 'running');
+    const waiting = state.runs.filter((each) => each.status === 'waiting');
     expect(inFlight.length).toBeLessThanOrEqual(concurrency);
-    expect(inFlight.length).toBeGreaterThan(0);
-    const pick = picks[turn++];
-    const chosen = inFlight[(pick?.run ?? 0) % inFlight.length]!;
+    expect(inFlight.length + waiting.length).toBeGreaterThan(0);
+    const pick = picks[turn++] ?? { run: 0, act: 'finish' };
+    // People decide a waiting run's reviews at some time: at the latest when nothing else is in flight.
+    const act =
+      inFlight.length === 0 ? 'ready' : waiting.length === 0 && pick.act === 'ready' ? 'finish' : pick.act;
+    const from = act === 'ready' ? waiting : inFlight;
+    const chosen = from[pick.run % from.length]!;
     const data = { runKey: chosen.runKey, executionId: chosen.executionId! };
     apply(
-      pick?.interrupt
-        ? { type: 'InterruptRun', data }
-        : { type: 'FinishRun', data: { ...data, outcome: 'completed' } },
+      act === 'ready'
+        ? { type: 'SetRunReady', data }
+        : act === 'wait'
+          ? { type: 'SetRunWaiting', data }
+          : act === 'interrupt'
+            ? { type: 'InterruptRun', data }
+            : { type: 'FinishRun', data: { ...data, outcome: 'completed' } },
     );
   }
   expect(state.completedAt).not.toBeNull();
@@ -339,12 +405,34 @@ const runnerArb = fc.record({
   items: fc.integer({ min: 1, max: 6 }),
   repetitions: fc.integer({ min: 1, max: 3 }),
   concurrency: fc.integer({ min: 1, max: 5 }),
-  picks: fc.array(fc.record({ run: fc.nat(), interrupt: fc.boolean() }), { maxLength: 40 }),
+  picks: fc.array(
+    fc.record({
+      run: fc.nat(),
+      act: fc.constantFrom('finish' as const, 'interrupt' as const, 'wait' as const, 'ready' as const),
+    }),
+    { maxLength: 40, size: 'max' },
+  ),
 });
 
 describe("an experiment's invariants", () => {
   it('hold after every command of random sequences (fixed seed)', () => {
+    seen.clear();
     fc.assert(fc.property(scenarioArb, scenario), { seed: 20261129, numRuns: 300 });
+    // Every event is reached, so every rule is put to the test.
+    expect([...seen].sort()).toEqual(
+      [
+        'BaselinePromoted',
+        'ExperimentCompleted',
+        'ExperimentRunFinished',
+        'ExperimentRunInterrupted',
+        'ExperimentRunReady',
+        'ExperimentRunStarted',
+        'ExperimentRunWaiting',
+        'ExperimentStopped',
+        'ScoresRecorded',
+        'ScoringRoundStarted',
+      ].sort(),
+    );
   });
 
   it('hold after every command of random sequences (a new seed each run, printed on failure)', () => {

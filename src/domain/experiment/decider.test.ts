@@ -4,7 +4,7 @@ import { CONFIG_MESSAGES } from './config';
 import { decider, EXPERIMENT_MESSAGES, MAX_SCORES_PER_RECORD } from './decider';
 import type { ExperimentEvent } from './events';
 import { planRuns } from './plan';
-import { experimentStatus, nextRunsToStart } from './queries';
+import { experimentStatus, nextRunsToStart, runsOfGoneInstances } from './queries';
 import {
   AT_NOW,
   aScore,
@@ -325,6 +325,88 @@ describe('experiment decider', () => {
     });
   });
 
+  describe('SetRunWaiting and SetRunReady', () => {
+    const waits = (runKey: string, executionId: string) =>
+      ({ type: 'SetRunWaiting', data: { runKey, executionId } }) as const;
+    const ready = (runKey: string, executionId: string) =>
+      ({ type: 'SetRunReady', data: { runKey, executionId } }) as const;
+    const config = configOf({ concurrency: 1 });
+    const history = [experimentStarted({ config }), runStarted(A, 'e1')];
+    const waiting: ExperimentEvent = {
+      type: 'ExperimentRunWaiting',
+      data: { runKey: A, executionId: 'e1', at: NOW },
+    };
+    const isReady: ExperimentEvent = {
+      type: 'ExperimentRunReady',
+      data: { runKey: A, executionId: 'e1', at: NOW },
+    };
+
+    it('lets a run that waits for people leave its place in flight to the next', () => {
+      const { state } = given(decider, history, AT_NOW).when(waits(A, 'e1')).thenEmits([waiting]);
+      expect(state.running).toBe(0);
+      expect(state.runs[0]!.status).toBe('waiting');
+      expect(nextRunsToStart(state).map((run) => run.runKey)).toEqual([B]);
+      given(decider, [...history, waiting], AT_NOW)
+        .when(startRun(B, 'e2'))
+        .events();
+      given(decider, [...history, waiting], AT_NOW)
+        .when(startRun(A, 'e1'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.runStarted(A));
+      given(decider, [...history, waiting], AT_NOW)
+        .when(waits(A, 'e1'))
+        .thenEmits([]);
+    });
+
+    it('is refused for a run not in flight, or for another execution', () => {
+      given(decider, history, AT_NOW)
+        .when(waits(B, 'e2'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.runNotStarted(B));
+      given(decider, [...history, runFinished(A, 'e1')], AT_NOW)
+        .when(waits(A, 'e1'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.runNotRunning(A));
+      given(decider, history, AT_NOW)
+        .when(waits(A, 'e9'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.runOfOtherExecution(A));
+    });
+
+    it('once people decided, the run goes on with its own execution before any other starts', () => {
+      const { state } = given(decider, [...history, waiting], AT_NOW)
+        .when(ready(A, 'e1'))
+        .thenEmits([isReady]);
+      expect(nextRunsToStart(state)).toEqual([
+        { runKey: A, itemId: 'item-a', repetition: 1, reuse: null, resume: 'e1' },
+      ]);
+      given(decider, [...history, waiting, isReady], AT_NOW)
+        .when(startRun(A, 'e2'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.runOfOtherExecution(A));
+      const going = given(decider, [...history, waiting, isReady], AT_NOW)
+        .when(startRun(A, 'e1'))
+        .thenEmits([
+          { type: 'ExperimentRunStarted', data: { runKey: A, executionId: 'e1', instanceId: 1, at: NOW } },
+        ]);
+      expect(going.state.running).toBe(1);
+      // Ready already, gone on, or ended: nothing to do.
+      given(decider, [...history, waiting, isReady], AT_NOW)
+        .when(ready(A, 'e1'))
+        .thenEmits([]);
+      given(decider, history, AT_NOW).when(ready(A, 'e1')).thenEmits([]);
+    });
+
+    it('finishes a run that waits, and does not interrupt it (no process drives it)', () => {
+      given(decider, [...history, waiting], AT_NOW)
+        .when(finishRun(A, 'e1', 'failed'))
+        .thenEmits([
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: A, executionId: 'e1', outcome: 'failed', at: NOW },
+          },
+        ]);
+      given(decider, [...history, waiting], AT_NOW)
+        .when({ type: 'InterruptRun', data: { runKey: A, executionId: 'e1' } })
+        .thenEmits([]);
+    });
+  });
+
   describe('InterruptRun', () => {
     const interrupt = (runKey: string, executionId: string) =>
       ({ type: 'InterruptRun', data: { runKey, executionId } }) as const;
@@ -335,6 +417,31 @@ describe('experiment decider', () => {
         .thenEmits([{ type: 'ExperimentRunInterrupted', data: { runKey: A, executionId: 'e1', at: NOW } }]);
       expect(state.running).toBe(0);
       expect(nextRunsToStart(state)[0]).toMatchObject({ runKey: A, resume: 'e1' });
+    });
+
+    it('names the runs in flight of instances that died', () => {
+      const onTwo = runStarted(B, 'e2') as Extract<ExperimentEvent, { type: 'ExperimentRunStarted' }>;
+      const history = [started, runStarted(A, 'e1'), { ...onTwo, data: { ...onTwo.data, instanceId: 2 } }];
+      const state = given(decider, history, AT_NOW).state;
+      expect(runsOfGoneInstances(state, [2]).map((run) => run.runKey)).toEqual([B]);
+      expect(runsOfGoneInstances(state, [3])).toEqual([]);
+    });
+
+    it('keeps what a run took from its baseline when it goes on with its execution', () => {
+      const runs = planRuns(ITEMS, 1).map((run) =>
+        run.itemId === 'item-a' ? { ...run, baselineExecutionId: 'base-a' } : run,
+      );
+      const reusing = experimentStarted({ runs, reuseBefore: STEPS[1]!.id, baselineId: 'experiment-0' });
+      const { state } = given(
+        decider,
+        [reusing, runStarted(A, 'e1', 'base-a'), runInterrupted(A, 'e1')],
+        AT_NOW,
+      )
+        .when(startRun(A, 'e1'))
+        .thenEmits([
+          { type: 'ExperimentRunStarted', data: { runKey: A, executionId: 'e1', instanceId: 1, at: NOW } },
+        ]);
+      expect(state.runs[0]!.reusedFrom).toBe('base-a');
     });
 
     it('does nothing to a run interrupted or finished, and is refused for one not started or another execution', () => {
@@ -411,6 +518,12 @@ describe('experiment decider', () => {
       given(decider, history, AT_NOW)
         .when(record(Array.from({ length: MAX_SCORES_PER_RECORD + 1 }, () => aScore())))
         .thenThrows('rule_violated', EXPERIMENT_MESSAGES.tooManyScores);
+    });
+
+    it("refuses a person's score given by someone else", () => {
+      given(decider, history, AT_NOW)
+        .when(record([aScore({ name: 'Hay', source: 'human', by: 'u2' })]))
+        .thenThrows('rule_violated', EXPERIMENT_MESSAGES.humanScoreBy);
     });
 
     it('refuses a code or judge score of a scorer the experiment does not have', () => {

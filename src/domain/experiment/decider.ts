@@ -29,6 +29,7 @@ export const EXPERIMENT_MESSAGES = {
   runStarted: (runKey: string) => `Lần chạy ${runKey} đã bắt đầu`,
   runNotStarted: (runKey: string) => `Lần chạy ${runKey} chưa bắt đầu`,
   runOfOtherExecution: (runKey: string) => `Lần chạy ${runKey} không phải là execution này`,
+  runNotRunning: (runKey: string) => `Lần chạy ${runKey} không đang chạy`,
   executionOfOtherRun: 'Execution này đã thuộc một lần chạy khác của experiment',
   concurrencyReached: (concurrency: number) =>
     `Đã có ${concurrency} lần chạy đang chạy, bằng concurrency của experiment: hãy chờ một lần chạy kết thúc`,
@@ -48,6 +49,7 @@ export const EXPERIMENT_MESSAGES = {
   scoreTarget: 'Điểm của cả execution không có stepId; điểm của một bước cần stepId',
   scoreValue: (kind: string) => `Giá trị điểm không hợp với kind ${kind}`,
   scoreField: (field: string) => `Điểm có ${field} không hợp lệ`,
+  humanScoreBy: 'Điểm của một người chỉ do chính người đó ghi',
   scoreName: `Tên điểm cần từ 1 đến ${SCORER_NAME_MAX_LENGTH} ký tự`,
   scoreText: (field: string, max: number) => `${field} của điểm tối đa ${max} ký tự`,
   unknownRound: (round: number) => `Lượt chấm ${round} chưa bắt đầu`,
@@ -60,7 +62,7 @@ export const EXPERIMENT_MESSAGES = {
  * tests in decider.property.test.ts):
  * - it is started once, and its flow version, dataset version, settings and runs never change after;
  * - every planned run starts at most once, and again only after it was interrupted;
- * - never more runs are in flight than its concurrency;
+ * - never more runs are in flight than its concurrency (a run waiting for people is not in flight);
  * - no run starts once it is stopped or completed;
  * - it is completed (once) exactly when every planned run has finished, whatever their outcome;
  * - its scores are only of its runs' executions, and of its flow version's steps.
@@ -137,7 +139,8 @@ function evolve(state: ExperimentState, event: ExperimentEvent): ExperimentState
           ...run,
           status: 'running',
           executionId,
-          reusedFrom: reusedFrom ?? null,
+          // Going on with its execution, it still has what that execution took from the baseline.
+          reusedFrom: reusedFrom ?? (run.executionId === executionId ? run.reusedFrom : null),
           instanceId,
           startedAt: at,
         })),
@@ -154,6 +157,20 @@ function evolve(state: ExperimentState, event: ExperimentEvent): ExperimentState
         running: state.running - (before.status === 'running' ? 1 : 0),
         finished: state.finished + 1,
       };
+    }
+    case 'ExperimentRunWaiting': {
+      const before = state.runs.find((run) => run.runKey === event.data.runKey);
+      if (before?.status !== 'running') return next;
+      return {
+        ...next,
+        runs: withRun(state.runs, before.runKey, (run) => ({ ...run, status: 'waiting', instanceId: null })),
+        running: state.running - 1,
+      };
+    }
+    case 'ExperimentRunReady': {
+      const before = state.runs.find((run) => run.runKey === event.data.runKey);
+      if (before?.status !== 'waiting') return next;
+      return { ...next, runs: withRun(state.runs, before.runKey, (run) => ({ ...run, status: 'ready' })) };
     }
     case 'ExperimentRunInterrupted': {
       const before = state.runs.find((run) => run.runKey === event.data.runKey);
@@ -206,8 +223,10 @@ function decide(
       if (state.completedAt !== null) throw conflict(EXPERIMENT_MESSAGES.completed);
       if (state.stopped) throw conflict(EXPERIMENT_MESSAGES.stopped);
       const run = runOf(state, runKey);
-      if (run.status === 'running' || run.status === 'finished')
+      if (run.status === 'running' || run.status === 'finished' || run.status === 'waiting')
         throw conflict(EXPERIMENT_MESSAGES.runStarted(runKey));
+      if (run.status === 'ready' && run.executionId !== executionId)
+        throw conflict(EXPERIMENT_MESSAGES.runOfOtherExecution(runKey));
       if (state.running >= config.concurrency)
         throw conflict(EXPERIMENT_MESSAGES.concurrencyReached(config.concurrency), true);
       if (state.runs.some((other) => other.runKey !== runKey && other.executionId === executionId))
@@ -229,9 +248,7 @@ function decide(
     }
     case 'FinishRun': {
       const { runKey, executionId, outcome } = command.data;
-      const run = runOf(state, runKey);
-      if (run.status === 'planned') throw conflict(EXPERIMENT_MESSAGES.runNotStarted(runKey));
-      if (run.executionId !== executionId) throw conflict(EXPERIMENT_MESSAGES.runOfOtherExecution(runKey));
+      const run = startedRunOf(state, runKey, executionId);
       // Its first outcome stands.
       if (run.status === 'finished') return [];
       const finished: ExperimentEvent[] = [
@@ -241,11 +258,24 @@ function decide(
         finished.push({ type: 'ExperimentCompleted', data: { at: now } });
       return finished;
     }
+    case 'SetRunWaiting': {
+      const { runKey, executionId } = command.data;
+      const run = startedRunOf(state, runKey, executionId);
+      if (run.status === 'waiting') return [];
+      if (run.status !== 'running') throw conflict(EXPERIMENT_MESSAGES.runNotRunning(runKey));
+      return [{ type: 'ExperimentRunWaiting', data: { runKey, executionId, at: now } }];
+    }
+    case 'SetRunReady': {
+      const { runKey, executionId } = command.data;
+      const run = startedRunOf(state, runKey, executionId);
+      // Gone on, ended or interrupted already: it is started again, or not, as its course says.
+      if (run.status !== 'waiting') return [];
+      return [{ type: 'ExperimentRunReady', data: { runKey, executionId, at: now } }];
+    }
     case 'InterruptRun': {
       const { runKey, executionId } = command.data;
-      const run = runOf(state, runKey);
-      if (run.status === 'planned') throw conflict(EXPERIMENT_MESSAGES.runNotStarted(runKey));
-      if (run.executionId !== executionId) throw conflict(EXPERIMENT_MESSAGES.runOfOtherExecution(runKey));
+      const run = startedRunOf(state, runKey, executionId);
+      // No process drives a run that waits for people, nor one that ended.
       if (run.status !== 'running') return [];
       return [{ type: 'ExperimentRunInterrupted', data: { runKey, executionId, at: now } }];
     }
@@ -255,7 +285,7 @@ function decide(
       if (scores.length > MAX_SCORES_PER_RECORD) throw ruleViolated(EXPERIMENT_MESSAGES.tooManyScores);
       if (!Number.isInteger(round) || round < 0 || round > state.round)
         throw ruleViolated(EXPERIMENT_MESSAGES.unknownRound(round));
-      const checked = checkedScores(state, scores, round);
+      const checked = checkedScores(state, scores, round, userId);
       return [{ type: 'ScoresRecorded', data: { scores: checked, round, by: userId, at: now } }];
     }
     case 'ScoreAgain': {
@@ -346,17 +376,30 @@ function runOf(state: ExperimentState, runKey: string): RunState {
   return run;
 }
 
+/** The run, started as the execution `executionId`. */
+function startedRunOf(state: ExperimentState, runKey: string, executionId: string): RunState {
+  const run = runOf(state, runKey);
+  if (run.status === 'planned') throw conflict(EXPERIMENT_MESSAGES.runNotStarted(runKey));
+  if (run.executionId !== executionId) throw conflict(EXPERIMENT_MESSAGES.runOfOtherExecution(runKey));
+  return run;
+}
+
 function withRun(runs: readonly RunState[], runKey: string, change: (run: RunState) => RunState): RunState[] {
   return runs.map((run) => (run.runKey === runKey ? change(run) : run));
 }
 
 /**
  * The scores as they are recorded, each checked: of an execution a run of this experiment made, of a step of
- * its flow version (or of the whole execution), its value of its kind; a code or judge score of one of its
+ * its flow version (or of the whole execution), its value of its kind, a person's by that person; a code or judge score of one of its
  * scorers, in a round that scorer was not scored again after. Texts a person or a model wrote are made
  * storable.
  */
-function checkedScores(state: ExperimentState, scores: readonly Score[], round: number): Score[] {
+function checkedScores(
+  state: ExperimentState,
+  scores: readonly Score[],
+  round: number,
+  userId: string,
+): Score[] {
   const executions = new Set(
     state.runs.flatMap((run) => (run.executionId === null ? [] : [run.executionId])),
   );
@@ -376,6 +419,7 @@ function checkedScores(state: ExperimentState, scores: readonly Score[], round: 
       throw ruleViolated(EXPERIMENT_MESSAGES.scoreName);
     if (typeof score.by !== 'string' || score.by === '')
       throw ruleViolated(EXPERIMENT_MESSAGES.scoreField('by'));
+    if (score.source === 'human' && score.by !== userId) throw ruleViolated(EXPERIMENT_MESSAGES.humanScoreBy);
     if (!valueFitsKind(score)) throw ruleViolated(EXPERIMENT_MESSAGES.scoreValue(score.kind));
     if (typeof score.value === 'string' && score.value.length > SCORER_TEXT_MAX_LENGTH)
       throw ruleViolated(EXPERIMENT_MESSAGES.scoreText('value', SCORER_TEXT_MAX_LENGTH));

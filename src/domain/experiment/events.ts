@@ -63,6 +63,19 @@ export type ExperimentEvent =
       data: { runKey: string; executionId: string; outcome: RunOutcome; at: string };
     }
   | {
+      /**
+       * The run's execution waits for people (a `human` step's reviewers, or a judge that did not pass): no
+       * model work is left to it until they decide, so it no longer counts against the concurrency.
+       */
+      type: 'ExperimentRunWaiting';
+      data: { runKey: string; executionId: string; at: string };
+    }
+  | {
+      /** The people it waited for decided: it goes on (started again on its execution) once there is room. */
+      type: 'ExperimentRunReady';
+      data: { runKey: string; executionId: string; at: string };
+    }
+  | {
       /** The process driving the run died before its execution ended: it may be started again. */
       type: 'ExperimentRunInterrupted';
       data: { runKey: string; executionId: string; at: string };
@@ -105,9 +118,11 @@ export type ExperimentEventType = ExperimentEvent['type'];
 
 /**
  * A run's course: `planned` (not started), `running` (its execution in flight, counted against the
- * concurrency), `interrupted` (its process died; it may start again), `finished` (with its outcome).
+ * concurrency), `waiting` (for people to decide its execution's reviews), `ready` (they decided: to go on
+ * when there is room), `interrupted` (its process died; it may start again), `finished` (with its outcome).
+ * Only `running` runs count against the concurrency: runs waiting for people do not hold up the others.
  */
-export type RunStatus = 'planned' | 'running' | 'interrupted' | 'finished';
+export type RunStatus = 'planned' | 'running' | 'waiting' | 'ready' | 'interrupted' | 'finished';
 
 export interface RunState extends PlannedRun {
   status: RunStatus;
@@ -137,7 +152,7 @@ export interface ExperimentState {
   startedAt: string | null;
   /** Every run, in the order they start. */
   runs: RunState[];
-  /** Runs in flight now. */
+  /** Runs in flight now (`running`). */
   running: number;
   /** Runs finished, whatever their outcome. */
   finished: number;

@@ -12,7 +12,10 @@ export interface RunToStart {
    * else, and when null, a new execution of every step.
    */
   reuse: { executionId: string; fromStepId: string; stepIds: string[] } | null;
-  /** An interrupted run's execution: resumed when it exists, else the run starts a new one. null: a new run. */
+  /**
+   * The execution the run had: a ready run goes on with it; an interrupted run goes on with it when it
+   * exists, else starts a new one. null: a new run.
+   */
   resume: string | null;
 }
 
@@ -30,15 +33,17 @@ export function experimentStatus(state: ExperimentState): ExperimentStatus {
 }
 
 /**
- * The runs to start now, in order, as many as the concurrency leaves room for: the interrupted ones first
- * (they began earliest), then those not started, in the plan's order. None once the experiment is stopped
- * or completed. Every one of them is a StartRun the decider accepts, given fresh execution ids.
+ * The runs to start now, in order, as many as the concurrency leaves room for: first those whose people
+ * decided (they are furthest on), then the interrupted ones (they began earliest), then those not started,
+ * each in the plan's order. None once the experiment is stopped or completed. Every one of them is a
+ * StartRun the decider accepts, on its `resume` execution or a fresh one.
  */
 export function nextRunsToStart(state: ExperimentState): RunToStart[] {
   if (state.config === null || state.stopped || state.completedAt !== null) return [];
   const room = state.config.concurrency - state.running;
   if (room <= 0) return [];
   const waiting = [
+    ...state.runs.filter((run) => run.status === 'ready'),
     ...state.runs.filter((run) => run.status === 'interrupted'),
     ...state.runs.filter((run) => run.status === 'planned'),
   ];
@@ -48,6 +53,15 @@ export function nextRunsToStart(state: ExperimentState): RunToStart[] {
 /** The runs in flight: after a restart, the runner drives on those whose execution is still open. */
 export const runsInFlight = (state: ExperimentState): RunState[] =>
   state.runs.filter((run) => run.status === 'running');
+
+/**
+ * The runs in flight driven by server instances that have died (see src/domain/interrupted-runs.ts): each to
+ * be interrupted (InterruptRun), and so started again. A run that waits for people has no driver to lose.
+ */
+export const runsOfGoneInstances = (state: ExperimentState, goneInstances: readonly number[]): RunState[] =>
+  state.runs.filter(
+    (run) => run.status === 'running' && run.instanceId !== null && goneInstances.includes(run.instanceId),
+  );
 
 function runToStart(state: ExperimentState, run: RunState): RunToStart {
   const { reuseBefore } = state;
@@ -64,6 +78,6 @@ function runToStart(state: ExperimentState, run: RunState): RunToStart {
     itemId: run.itemId,
     repetition: run.repetition,
     reuse,
-    resume: run.status === 'interrupted' ? run.executionId : null,
+    resume: run.status === 'planned' ? null : run.executionId,
   };
 }

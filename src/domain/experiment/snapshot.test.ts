@@ -45,6 +45,9 @@ const finishedHistory: ExperimentEvent[] = [
 const stoppedHistory: ExperimentEvent[] = [
   experimentStarted({ config, runs, reuseBefore: STEPS[1]!.id, baselineId: 'experiment-0' }),
   runStarted('item-a#1', 'e1', 'base-a'),
+  { type: 'ExperimentRunWaiting', data: { runKey: 'item-a#1', executionId: 'e1', at: at(0) } },
+  { type: 'ExperimentRunReady', data: { runKey: 'item-a#1', executionId: 'e1', at: at(0) } },
+  runStarted('item-a#1', 'e1'),
   runInterrupted('item-a#1', 'e1'),
   runStarted('item-a#1', 'e1', 'base-a'),
   {
@@ -63,7 +66,7 @@ describe("an experiment's snapshot", () => {
       fingerprint: snapshotFingerprint(decider, experimentSnapshot, [finishedHistory, stoppedHistory]),
     }).toEqual({
       shape: 'experiment.1',
-      fingerprint: '518129068f5b351e8aec88e8bc6e49c3e1d3fdbd544dadbe11517fb1cfa39c8c',
+      fingerprint: '272c758c082406d65b1b725d9ebdcf4af3f6acba20bd6863f481a5ececfa6177',
     });
   });
 
