@@ -229,6 +229,7 @@ function broken(
     problems.push('the runs changed');
   const status = new Map<string, RunStatus>();
   const execution = new Map<string, string>();
+  const ownerOf = new Map<string, string>();
   for (const key of plan) status.set(key, 'planned');
   let stopped = false;
   let completed = 0;
@@ -249,6 +250,9 @@ function broken(
           problems.push(`${at}: ${runKey} went on as another execution`);
         if (stopped) problems.push(`${at}: started after the stop`);
         if (completed > 0) problems.push(`${at}: started after completion`);
+        if ((ownerOf.get(executionId) ?? runKey) !== runKey)
+          problems.push(`${at}: ${executionId} is ${ownerOf.get(executionId)}'s, started as ${runKey}`);
+        ownerOf.set(executionId, runKey);
         status.set(runKey, 'running');
         execution.set(runKey, executionId);
         if (inFlight() > config.concurrency) problems.push(`${at}: ${inFlight()} runs in flight`);

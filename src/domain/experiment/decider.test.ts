@@ -4,7 +4,7 @@ import { CONFIG_MESSAGES } from './config';
 import { decider, EXPERIMENT_MESSAGES, MAX_SCORES_PER_RECORD } from './decider';
 import type { ExperimentEvent } from './events';
 import { planRuns } from './plan';
-import { experimentStatus, nextRunsToStart, runsOfGoneInstances } from './queries';
+import { baselineFactsOf, experimentStatus, nextRunsToStart, openRuns, runsOfGoneInstances } from './queries';
 import {
   AT_NOW,
   aScore,
@@ -221,9 +221,20 @@ describe('experiment decider', () => {
         .events();
     });
 
-    it('refuses an execution that another run has', () => {
+    it('refuses an execution that another run has or had, and one the run left', () => {
       given(decider, [started, runStarted(A, 'e1')], AT_NOW)
         .when(startRun(B, 'e1'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.executionOfOtherRun);
+      const restarted = [started, runStarted(A, 'e1'), runInterrupted(A, 'e1'), runStarted(A, 'e2')];
+      expect(given(decider, restarted, AT_NOW).state.runs[0]).toMatchObject({
+        executionId: 'e2',
+        replaced: ['e1'],
+      });
+      given(decider, restarted, AT_NOW)
+        .when(startRun(B, 'e1'))
+        .thenThrows('conflict', EXPERIMENT_MESSAGES.executionOfOtherRun);
+      given(decider, [...restarted, runInterrupted(A, 'e2')], AT_NOW)
+        .when(startRun(A, 'e1'))
         .thenThrows('conflict', EXPERIMENT_MESSAGES.executionOfOtherRun);
     });
 
@@ -624,6 +635,55 @@ describe('experiment decider', () => {
       given(decider, [one, runStarted(A, 'e1'), stopped], AT_NOW)
         .when(promote)
         .thenThrows('conflict', EXPERIMENT_MESSAGES.notCompleted);
+    });
+  });
+
+  describe("the experiment's course", () => {
+    it('is stopping while a stopped experiment has runs open (in flight, waiting, ready or interrupted)', () => {
+      const waiting: ExperimentEvent = {
+        type: 'ExperimentRunWaiting',
+        data: { runKey: A, executionId: 'e1', at: NOW },
+      };
+      const history = [
+        started,
+        runStarted(A, 'e1'),
+        waiting,
+        runStarted(B, 'e2'),
+        runInterrupted(B, 'e2'),
+        stopped,
+      ];
+      const state = given(decider, history, AT_NOW).state;
+      expect(openRuns(state).map((run) => run.runKey)).toEqual([A, B]);
+      expect(experimentStatus(state)).toBe('stopping');
+      const after = given(
+        decider,
+        [...history, runFinished(A, 'e1', 'stopped'), runFinished(B, 'e2', 'stopped')],
+        AT_NOW,
+      ).state;
+      expect(experimentStatus(after)).toBe('stopped');
+      expect(experimentStatus(decider.initialState())).toBe('none');
+    });
+
+    it('gives a new experiment what it needs of it as a baseline: its completed runs, and whether it ended', () => {
+      const history = [
+        started,
+        runStarted(A, 'e1'),
+        runStarted(B, 'e2'),
+        runFinished(A, 'e1'),
+        runFinished(B, 'e2', 'failed'),
+        stopped,
+      ];
+      const facts = baselineFactsOf(given(decider, history, AT_NOW).state, STEPS);
+      expect(facts).toEqual({
+        experimentId: EXPERIMENT_ID,
+        flowId: FLOW_ID,
+        datasetId: DATASET_ID,
+        steps: STEPS,
+        config: { models: {} },
+        completedRuns: [{ runKey: A, executionId: 'e1' }],
+        ended: true,
+      });
+      expect(baselineFactsOf(given(decider, history.slice(0, -1), AT_NOW).state, STEPS).ended).toBe(false);
     });
   });
 

@@ -30,7 +30,7 @@ export const EXPERIMENT_MESSAGES = {
   runNotStarted: (runKey: string) => `Lần chạy ${runKey} chưa bắt đầu`,
   runOfOtherExecution: (runKey: string) => `Lần chạy ${runKey} không phải là execution này`,
   runNotRunning: (runKey: string) => `Lần chạy ${runKey} không đang chạy`,
-  executionOfOtherRun: 'Execution này đã thuộc một lần chạy khác của experiment',
+  executionOfOtherRun: 'Execution này đã thuộc một lần chạy của experiment',
   concurrencyReached: (concurrency: number) =>
     `Đã có ${concurrency} lần chạy đang chạy, bằng concurrency của experiment: hãy chờ một lần chạy kết thúc`,
   notReusable: (runKey: string) =>
@@ -61,7 +61,9 @@ export const EXPERIMENT_MESSAGES = {
  * An experiment's rules, as invariants its stream keeps whatever the commands (each checked by the property
  * tests in decider.property.test.ts):
  * - it is started once, and its flow version, dataset version, settings and runs never change after;
- * - every planned run starts at most once, and again only after it was interrupted;
+ * - every planned run starts at most once, and again only after it was interrupted (on a new execution or
+ *   its own), or after it waited for people and they decided (on its own);
+ * - an execution is one run's;
  * - never more runs are in flight than its concurrency (a run waiting for people is not in flight);
  * - no run starts once it is stopped or completed;
  * - it is completed (once) exactly when every planned run has finished, whatever their outcome;
@@ -122,6 +124,7 @@ function evolve(state: ExperimentState, event: ExperimentEvent): ExperimentState
           ...run,
           status: 'planned',
           executionId: null,
+          replaced: [],
           reusedFrom: null,
           outcome: null,
           instanceId: null,
@@ -139,6 +142,10 @@ function evolve(state: ExperimentState, event: ExperimentEvent): ExperimentState
           ...run,
           status: 'running',
           executionId,
+          replaced:
+            run.executionId === null || run.executionId === executionId
+              ? run.replaced
+              : [...run.replaced, run.executionId],
           // Going on with its execution, it still has what that execution took from the baseline.
           reusedFrom: reusedFrom ?? (run.executionId === executionId ? run.reusedFrom : null),
           instanceId,
@@ -229,7 +236,15 @@ function decide(
         throw conflict(EXPERIMENT_MESSAGES.runOfOtherExecution(runKey));
       if (state.running >= config.concurrency)
         throw conflict(EXPERIMENT_MESSAGES.concurrencyReached(config.concurrency), true);
-      if (state.runs.some((other) => other.runKey !== runKey && other.executionId === executionId))
+      // An execution is one run's, and a run goes back to none it left.
+      if (
+        run.replaced.includes(executionId) ||
+        state.runs.some(
+          (other) =>
+            other.runKey !== runKey &&
+            (other.executionId === executionId || other.replaced.includes(executionId)),
+        )
+      )
         throw conflict(EXPERIMENT_MESSAGES.executionOfOtherRun);
       if (reusedFrom !== undefined && (state.reuseBefore === null || reusedFrom !== run.baselineExecutionId))
         throw ruleViolated(EXPERIMENT_MESSAGES.notReusable(runKey));

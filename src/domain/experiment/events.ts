@@ -128,6 +128,8 @@ export interface RunState extends PlannedRun {
   status: RunStatus;
   /** Its execution: the last one it started; null until it starts. */
   executionId: string | null;
+  /** The executions it had before it was started again as another (after an interruption): none of them is scored. */
+  replaced: string[];
   reusedFrom: string | null;
   outcome: RunOutcome | null;
   instanceId: number | null;

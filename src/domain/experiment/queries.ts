@@ -1,5 +1,6 @@
+import type { StepSnapshot } from '../flow';
 import type { ExperimentState, RunState } from './events';
-import { reusedStepIds } from './plan';
+import { type BaselineFacts, reusedStepIds } from './plan';
 
 /** What the runner starts a run as, all decided here so that the runner has no rule of its own. */
 export interface RunToStart {
@@ -22,14 +23,50 @@ export interface RunToStart {
 export type ExperimentStatus = 'none' | 'running' | 'stopping' | 'stopped' | 'completed';
 
 /**
- * An experiment as its screens show it: `running` until stopped or completed, `stopping` while runs it
- * stopped are still in flight, `stopped` once none is, `completed` once every run finished.
+ * An experiment as its screens show it: `running` until stopped or completed, `stopping` while a stopped
+ * one still has open runs, `stopped` once it has none, `completed` once every run finished.
  */
 export function experimentStatus(state: ExperimentState): ExperimentStatus {
   if (state.experimentId === null) return 'none';
   if (state.completedAt !== null) return 'completed';
-  if (state.stopped) return state.running > 0 ? 'stopping' : 'stopped';
+  if (state.stopped) return openRuns(state).length > 0 ? 'stopping' : 'stopped';
   return 'running';
+}
+
+/**
+ * The runs started and not finished: in flight, waiting for people, ready to go on, or interrupted. Once the
+ * experiment is stopped, the runner stops each one's execution and finishes it (outcome `stopped`).
+ */
+export const openRuns = (state: ExperimentState): RunState[] =>
+  state.runs.filter((run) => run.status !== 'planned' && run.status !== 'finished');
+
+/** Whether nothing more happens to the experiment's runs: it completed, or it stopped and has no open run. */
+export const hasEnded = (state: ExperimentState) => {
+  const status = experimentStatus(state);
+  return status === 'completed' || status === 'stopped';
+};
+
+/**
+ * What a new experiment compared with this one needs of it (planReuse), given its flow version's steps: its
+ * runs that completed, with their executions, and whether it has ended.
+ */
+export function baselineFactsOf(
+  state: ExperimentState,
+  steps: readonly StepSnapshot[],
+): BaselineFacts & { ended: boolean } {
+  return {
+    experimentId: state.experimentId ?? '',
+    flowId: state.flowId,
+    datasetId: state.datasetId,
+    steps,
+    config: { models: state.config?.models ?? {} },
+    completedRuns: state.runs.flatMap((run) =>
+      run.outcome === 'completed' && run.executionId !== null
+        ? [{ runKey: run.runKey, executionId: run.executionId }]
+        : [],
+    ),
+    ended: hasEnded(state),
+  };
 }
 
 /**
