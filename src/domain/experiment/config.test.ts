@@ -78,7 +78,7 @@ describe("an experiment's settings", () => {
 
   it('name a scorer by its name, else by its type and step', () => {
     expect(scorerNameOf({ type: 'equals' })).toBe('equals');
-    expect(scorerNameOf({ type: 'equals', stepId: 's1' })).toBe('equals:s1');
+    expect(scorerNameOf({ type: 'equals', stepId: 's1' })).toBe('equals (s1)');
     expect(scorerNameOf({ type: 'equals', name: 'Đúng', stepId: 's1' })).toBe('Đúng');
   });
 });
@@ -134,7 +134,7 @@ describe('checkExperimentConfig', () => {
     expect(checkExperimentConfig(config, STEPS, ITEMS)).toEqual([
       CONFIG_MESSAGES.unknownStep('models', 'nope'),
       CONFIG_MESSAGES.unknownStep('review', 'gone'),
-      CONFIG_MESSAGES.unknownStep('scorers (equals:lost)', 'lost'),
+      CONFIG_MESSAGES.unknownStep('scorers: scorer "equals (lost)"', 'lost'),
     ]);
     expect(CONFIG_MESSAGES.unknownStep('models', 'nope')).toBe(
       'models: bước nope không có trong phiên bản flow đã chọn',
@@ -164,7 +164,7 @@ describe('checkExperimentConfig', () => {
     // Settings made without the schema: a judge with no model.
     const noModel = { ...configOf(), scorers: [{ ...judgeOfTwo, model: ' ' }] };
     expect(checkExperimentConfig(noModel, STEPS, ITEMS)).toEqual([
-      CONFIG_MESSAGES.judgeWithoutModel(`judge:${two}`),
+      CONFIG_MESSAGES.judgeWithoutModel(`judge (${two})`),
     ]);
   });
 

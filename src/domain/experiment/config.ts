@@ -33,7 +33,7 @@ const uuid = (field: string) => z.uuid({ error: `${field} phải là một uuid`
 const version = (field: string) =>
   z
     .number({ error: `${field} phải là một số nguyên dương` })
-    .int()
+    .int(`${field} phải là một số nguyên dương`)
     .min(1, `${field} phải là một số nguyên dương`);
 const between = (field: string, min: number, max: number) =>
   z
@@ -43,11 +43,11 @@ const between = (field: string, min: number, max: number) =>
     .max(max, `${field} phải là số nguyên từ ${min} đến ${max}`);
 
 /**
- * A scorer's name as the compare grid shows it: its own, or its type followed by the step it reads (the
- * flow's last step when it names none).
+ * A scorer's name, the column of the compare grid: its own, or else its type, with the step it reads when it
+ * names one (`contains`, `contains (step-id)`). The same as the code scorers' `scorerName`.
  */
 export const scorerNameOf = (scorer: ScorerDefinition): string =>
-  scorer.name ?? (scorer.stepId === undefined ? scorer.type : `${scorer.type}:${scorer.stepId}`);
+  scorer.name?.trim() || (scorer.stepId ? `${scorer.type} (${scorer.stepId})` : scorer.type);
 
 export const DUPLICATE_SCORER_NAME = (name: string) =>
   `scorers: hai scorer cùng tên "${name}": hãy đặt tên khác nhau cho chúng`;
@@ -156,7 +156,7 @@ export function checkExperimentConfig(
     if (!stepIds.has(stepId)) problems.push(CONFIG_MESSAGES.unknownStep('review', stepId));
   for (const scorer of config.scorers)
     if (scorer.stepId !== undefined && !stepIds.has(scorer.stepId))
-      problems.push(CONFIG_MESSAGES.unknownStep(`scorers (${scorerNameOf(scorer)})`, scorer.stepId));
+      problems.push(CONFIG_MESSAGES.unknownStep(`scorers: scorer "${scorerNameOf(scorer)}"`, scorer.stepId));
   for (const scorer of config.scorers)
     if (scorer.type === 'judge' && (scorer.model ?? '').trim() === '')
       problems.push(CONFIG_MESSAGES.judgeWithoutModel(scorerNameOf(scorer)));
