@@ -4,7 +4,14 @@ import { CONFIG_MESSAGES } from './config';
 import { decider, EXPERIMENT_MESSAGES, MAX_SCORES_PER_RECORD } from './decider';
 import type { ExperimentEvent } from './events';
 import { planRuns } from './plan';
-import { baselineFactsOf, experimentStatus, nextRunsToStart, openRuns, runsOfGoneInstances } from './queries';
+import {
+  baselineFactsOf,
+  experimentStatus,
+  nextRunsToStart,
+  openRuns,
+  runsOfGoneInstances,
+  scoreCounts,
+} from './queries';
 import {
   AT_NOW,
   aScore,
@@ -583,6 +590,19 @@ describe('experiment decider', () => {
         .thenEmits([
           { type: 'ScoringRoundStarted', data: { round: 1, scorerNames: ['Độ dài'], by: OWNER, at: NOW } },
         ]);
+    });
+
+    it("voids the scorer's scores of earlier rounds, never a person's or a review's", () => {
+      const { state } = given(decider, history, AT_NOW)
+        .when({ type: 'ScoreAgain', data: { scorerNames: ['equals'] } })
+        .thenEmits([
+          { type: 'ScoringRoundStarted', data: { round: 1, scorerNames: ['equals'], by: OWNER, at: NOW } },
+        ]);
+      expect(scoreCounts(state, 0, { name: 'equals', source: 'code' })).toBe(false);
+      expect(scoreCounts(state, 1, { name: 'equals', source: 'code' })).toBe(true);
+      expect(scoreCounts(state, 0, { name: 'Độ dài', source: 'code' })).toBe(true);
+      expect(scoreCounts(state, 0, { name: 'equals', source: 'human' })).toBe(true);
+      expect(scoreCounts(state, 0, { name: 'equals', source: 'review' })).toBe(true);
     });
 
     it('is refused for a scorer it does not have, or an experiment without scorers', () => {

@@ -83,7 +83,8 @@ export type ExperimentEvent =
   | {
       /**
        * Scores of the experiment's executions, in the scoring round current when they were made. A score of a
-       * scorer that a later round scores again no longer counts (see ScoringRoundStarted).
+       * scorer that a later round scores again no longer counts (see ScoringRoundStarted, scoreCounts); of
+       * the scores that count, the last one recorded of one name, execution, step and giver (`by`) stands.
        */
       type: 'ScoresRecorded';
       data: { scores: Score[]; round: number; by: string; at: string };

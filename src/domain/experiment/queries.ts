@@ -1,6 +1,7 @@
 import type { StepSnapshot } from '../flow';
 import type { ExperimentState, RunState } from './events';
 import { type BaselineFacts, reusedStepIds } from './plan';
+import type { Score } from './scorer-definitions';
 
 /** What the runner starts a run as, all decided here so that the runner has no rule of its own. */
 export interface RunToStart {
@@ -90,6 +91,17 @@ export function nextRunsToStart(state: ExperimentState): RunToStart[] {
 /** The runs in flight: after a restart, the runner drives on those whose execution is still open. */
 export const runsInFlight = (state: ExperimentState): RunState[] =>
   state.runs.filter((run) => run.status === 'running');
+
+/**
+ * Whether a score recorded in `round` still counts: a scorer's (code or judge) only when no later round
+ * scored that scorer again; a person's and a review's always.
+ */
+export const scoreCounts = (
+  state: Pick<ExperimentState, 'rescoredIn'>,
+  round: number,
+  score: Pick<Score, 'name' | 'source'>,
+): boolean =>
+  (score.source !== 'code' && score.source !== 'judge') || round >= (state.rescoredIn[score.name] ?? 0);
 
 /**
  * The runs in flight driven by server instances that have died (see src/domain/interrupted-runs.ts): each to
