@@ -7,8 +7,9 @@ import type { Score } from './scorer-definitions';
 /**
  * Commands of an experiment's stream (`experiment-<experimentId>`). Who may give one is the API's access
  * rule; the rules here are the experiment's own: it is fixed once started, its runs start once each (again
- * only after an interruption), never more at once than its concurrency and never after a stop, it completes
- * when its last run finishes, and it scores only its own executions.
+ * only after an interruption, or to go on once the people they waited for decided), never more in flight
+ * than its concurrency and never after a stop, it completes when its last run finishes, and it scores only
+ * its own executions.
  */
 export type ExperimentCommand =
   | {

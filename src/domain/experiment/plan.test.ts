@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type BaselineFacts,
@@ -116,5 +117,68 @@ describe('reusedStepIds and canReuseFrom', () => {
     expect(canReuseFrom(results, [one.id])).toBe(true);
     expect(canReuseFrom(results, [one.id, two.id])).toBe(false);
     expect(canReuseFrom([...results, { stepId: two.id, approved: true }], [one.id, two.id])).toBe(true);
+  });
+});
+
+describe('the plan, as properties', () => {
+  const itemId: fc.Arbitrary<string> = fc.constantFrom('a', 'b', 'c', 'd', 'e');
+  const itemsArb = fc.array(fc.record({ id: itemId, archived: fc.boolean() }), { maxLength: 8 });
+
+  it('has one run per item not archived and repetition, each key once, in the same order every time', () => {
+    fc.assert(
+      fc.property(itemsArb, fc.integer({ min: 1, max: 10 }), (items, repetitions) => {
+        const runs = planRuns(items, repetitions);
+        const active = new Set(items.filter((item) => !item.archived).map((item) => item.id));
+        expect(runs).toHaveLength(active.size * repetitions);
+        expect(new Set(runs.map((run) => run.runKey)).size).toBe(runs.length);
+        expect(runs.every((run) => active.has(run.itemId) && run.repetition <= repetitions)).toBe(true);
+        expect(planRuns([...items], repetitions)).toEqual(runs);
+      }),
+      { seed: 20261129, numRuns: 200 },
+    );
+  });
+
+  it('reuses only steps that are the same as the baseline ran them, and never the last', () => {
+    const edit = fc.record({
+      at: fc.nat({ max: 3 }),
+      change: fc.constantFrom('prompt', 'model', 'none'),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(edit, { maxLength: 3 }), (count, edits) => {
+        const before = Array.from({ length: count }, (_, i) => aStep(i + 1));
+        const after = before.map((step, i) => {
+          const mine = edits.filter((e) => e.at === i).map((e) => e.change);
+          return {
+            ...step,
+            ...(mine.includes('prompt') ? { systemPrompt: `${step.systemPrompt}!` } : {}),
+            ...(mine.includes('model') ? { model: 'openai:gpt-4.1' } : {}),
+          };
+        });
+        const runs = planRuns([{ id: 'a' }], 1);
+        const completedRuns = [{ runKey: 'a#1', executionId: 'base-a' }];
+        const { reuseBefore } = planReuse({
+          flowId: FLOW_ID,
+          datasetId: DATASET_ID,
+          steps: after,
+          config: configOf(),
+          runs,
+          baseline: {
+            experimentId: 'x',
+            flowId: FLOW_ID,
+            datasetId: DATASET_ID,
+            steps: before,
+            config: configOf(),
+            completedRuns,
+          },
+        });
+        const from = reuseBefore === null ? 0 : after.findIndex((step) => step.id === reuseBefore);
+        expect(from).toBeLessThan(after.length);
+        for (let i = 0; i < from; i++) expect(after[i]).toEqual(before[i]);
+        // The first step that changed runs again, or (nothing changed) the last one.
+        const changed = after.findIndex((step, i) => JSON.stringify(step) !== JSON.stringify(before[i]));
+        expect(from).toBe(changed === -1 ? after.length - 1 : changed);
+      }),
+      { seed: 20261129, numRuns: 200 },
+    );
   });
 });
