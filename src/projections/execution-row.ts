@@ -12,6 +12,8 @@ export interface ExecutionRow {
   executionCache: ExecutionState['executionCache'];
   steps: ExecutionState['steps'];
   flowVersion: number | null;
+  /** Absent from rows read before the column existed (a migration's test): none. */
+  experimentId?: string | null;
   runs: ExecutionState['runs'];
   /** Absent from rows read before the column existed (a migration's test): none. */
   reviews?: ExecutionState['reviews'];
@@ -32,6 +34,7 @@ export function stateOfRow(row: ExecutionRow): ExecutionState {
     currentStep: row.currentStep,
     steps: row.steps,
     flowVersion: row.flowVersion,
+    experimentId: row.experimentId ?? null,
     executionQueue: row.executionQueue,
     executionCache: row.executionCache,
     runs: row.runs,

@@ -145,6 +145,7 @@ export function changesOf(
       flowId: state.flowId,
       workspaceId: state.workspaceId,
       flowVersion: state.flowVersion,
+      experimentId: state.experimentId,
       runs: new JsonColumn(state.runs),
       startedAt: state.startedAt,
       ...columns,

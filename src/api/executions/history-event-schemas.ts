@@ -55,6 +55,11 @@ const EVENT_DATA = {
     workspaceId: recordId
       .optional()
       .describe("The workspace its flow was in; none when it was its owner's own"),
+    experimentId: recordId
+      .optional()
+      .describe(
+        'The experiment whose run it is (its steps stay at its flow version); none when no experiment',
+      ),
     cacheItemIds: z.array(recordId),
     at,
   }),

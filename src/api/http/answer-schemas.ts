@@ -260,6 +260,8 @@ export const executionStateAnswer = z.object({
   steps: z.array(stepSnapshotAnswer),
   /** The flow version the execution started from; null: started before flows had versions. */
   flowVersion: z.int().nullable(),
+  /** The experiment whose run it is (its steps stay at its flow version); null: none. */
+  experimentId: recordId.nullable(),
   executionQueue: z.array(queueItem),
   executionCache: z.array(cacheItem),
   results: z.array(stepResultAnswer),

@@ -64,6 +64,20 @@ describe('decide', () => {
         .thenEmits([executionStarted([], [])]);
     });
 
+    it("marks an experiment's run with its experiment", () => {
+      given(decider, [], executionContext({ steps: [one] }))
+        .when({
+          type: 'StartExecution',
+          data: { executionId: EXECUTION_ID, flowId: FLOW_ID, experimentId: 'e-1' },
+        })
+        .thenEmits([
+          {
+            ...executionStarted([one], ['id-1']),
+            data: { ...executionStarted([one], ['id-1']).data, experimentId: 'e-1' },
+          },
+        ]);
+    });
+
     it('refuses a stream that already exists', () => {
       given(decider, [started], executionContext())
         .when(command)
@@ -112,6 +126,19 @@ describe('decide', () => {
       ).toEqual([
         { type: 'StepsSynced', data: { steps: [renamed, two, three], cacheItemIds: ['id-1'], at: NOW } },
       ]);
+    });
+
+    it("never reaches an experiment's run: it keeps the flow version it started from", () => {
+      const pinned = executionStarted([one, two], ['c1', 'c2']);
+      const ofExperiment = { ...pinned, data: { ...pinned.data, experimentId: 'experiment-1' } };
+      const three = aStep(3);
+      const renamed = { ...one, name: 'Renamed', systemPrompt: 'Research again' };
+      const events = given(decider, [ofExperiment], executionContext({ steps: [renamed, two, three] }))
+        .when(runStep(one.id))
+        .events();
+      expect(events.map((event) => event.type)).toEqual(['StepRunStarted']);
+      expect(events[0]).toMatchObject({ data: { stepId: one.id } });
+      expect(fold([ofExperiment, ...events]).steps.map((step) => step.name)).toEqual([one.name, two.name]);
     });
 
     it('removing the last unfinished step completes a running execution', () => {

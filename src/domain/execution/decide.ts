@@ -134,6 +134,7 @@ const flowVersionOf = ({ flowVersion }: DecideContext) => (flowVersion === undef
 function executionStarted(
   executionId: string,
   flowId: string,
+  experimentId: string | undefined,
   context: DecideContext,
 ): Extract<ExecutionEvent, { type: 'ExecutionStarted' }> {
   const steps = inExecutionOrder(context.steps).map(snapshotOf);
@@ -147,6 +148,7 @@ function executionStarted(
       steps,
       ...flowVersionOf(context),
       ...(context.workspaceId ? { workspaceId: context.workspaceId } : {}),
+      ...(experimentId ? { experimentId } : {}),
       cacheItemIds,
       at: context.now,
     },
@@ -163,7 +165,7 @@ function startFrom(
 ): ExecutionEvent[] {
   const { source } = data;
   if (source.flowId !== data.flowId) throw refuse('rule_violated', MESSAGES.sourceOfAnotherFlow);
-  const started = executionStarted(data.executionId, data.flowId, context);
+  const started = executionStarted(data.executionId, data.flowId, data.experimentId, context);
   const { steps } = started.data;
   const from = steps.findIndex((step) => step.id === data.fromStepId);
   if (from === -1) throw refuse('not_found', MESSAGES.stepNotInFlow);
@@ -207,6 +209,8 @@ function startFrom(
 
 /** The flow's steps as the execution's, when they differ: the steps of a run to come, and their cache items. */
 function syncSteps(state: ExecutionState, context: DecideContext): ExecutionEvent[] {
+  // An experiment's run compares the flow version it started from: a later version never reaches it.
+  if (state.experimentId !== null) return [];
   const steps = inExecutionOrder(context.steps).map(snapshotOf);
   if (sameSteps(steps, state.steps)) return [];
   const missing = cacheSlotsOf(steps).filter(
@@ -380,7 +384,9 @@ export function decide(
   const at = context.now;
   if (command.type === 'StartExecution') {
     if (state.exists) throw refuse('conflict', MESSAGES.executionExists);
-    return [executionStarted(command.data.executionId, command.data.flowId, context)];
+    return [
+      executionStarted(command.data.executionId, command.data.flowId, command.data.experimentId, context),
+    ];
   }
   if (command.type === 'StartExecutionFrom') {
     if (state.exists) throw refuse('conflict', MESSAGES.executionExists);

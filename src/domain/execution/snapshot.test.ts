@@ -18,8 +18,8 @@ describe("an execution's snapshot", () => {
       shape: executionSnapshot.shape,
       fingerprint: snapshotFingerprint(decider, executionSnapshot, histories),
     }).toEqual({
-      shape: 'execution.2',
-      fingerprint: 'd59e5448add80761ae12e87fda0e0132116b34818c0203e987f902e881702e06',
+      shape: 'execution.3',
+      fingerprint: '93c106e61cdabd7fae908fb212dde65368816994977313526e5487a97bc63b71',
     });
   });
 

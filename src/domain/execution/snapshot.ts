@@ -8,7 +8,7 @@ import type { ExecutionState } from './types';
  */
 export const executionSnapshot: StateSnapshot<ExecutionState> = {
   // Bump with any change to ExecutionState or to evolve (see StateSnapshot.shape and snapshot.test.ts).
-  shape: 'execution.2',
+  shape: 'execution.3',
   encode: (state) => state,
   decode: (json) =>
     hasFields(json, {
@@ -21,6 +21,7 @@ export const executionSnapshot: StateSnapshot<ExecutionState> = {
       currentStep: 'number',
       steps: 'array',
       flowVersion: 'number|null',
+      experimentId: 'string|null',
       executionQueue: 'array',
       executionCache: 'array',
       results: 'array',

@@ -170,6 +170,11 @@ export interface ExecutionState {
   steps: StepSnapshot[];
   /** The flow version (its stream's position) the execution started from; null: started before flows had versions. */
   flowVersion: number | null;
+  /**
+   * The experiment whose run it is; null: none. Such an execution keeps the flow version it started from: its
+   * steps are never synced with the flow's later versions, since the experiment compares that version.
+   */
+  experimentId: string | null;
   executionQueue: QueueItem[];
   executionCache: CacheItem[];
   results: StepResult[];
@@ -222,6 +227,8 @@ export type ExecutionEvent =
         flowVersion?: number;
         /** The workspace its flow was in; none when the flow was its owner's own. */
         workspaceId?: string;
+        /** The experiment whose run it is; none when it is no experiment's. */
+        experimentId?: string;
         cacheItemIds: string[];
         at: string;
       };
@@ -400,11 +407,21 @@ export interface ConversationContext {
 }
 
 export type ExecutionCommand =
-  | { type: 'StartExecution'; data: { executionId: string; flowId: string } }
+  | {
+      type: 'StartExecution';
+      /** `experimentId`: a run of that experiment, of the flow version the context's steps are of. */
+      data: { executionId: string; flowId: string; experimentId?: string };
+    }
   | {
       /** A new execution of the flow that reuses the source's approved results of the steps before fromStepId. */
       type: 'StartExecutionFrom';
-      data: { executionId: string; flowId: string; fromStepId: string; source: ExecutionState };
+      data: {
+        executionId: string;
+        flowId: string;
+        fromStepId: string;
+        source: ExecutionState;
+        experimentId?: string;
+      };
     }
   | {
       type: 'StartStepRun';

@@ -651,6 +651,7 @@ export interface components {
       currentStep: number;
       steps: components["schemas"]["StepSnapshot"][];
       flowVersion: number | null;
+      experimentId: string | null;
       executionQueue: {
           /** Format: uuid */
           stepId: string;
@@ -733,6 +734,11 @@ export interface components {
          * @description The workspace its flow was in; none when it was its owner's own
          */
         workspaceId?: string;
+        /**
+         * Format: uuid
+         * @description The experiment whose run it is (its steps stay at its flow version); none when no experiment
+         */
+        experimentId?: string;
         cacheItemIds: string[];
         /** @description When it happened (ISO 8601) */
         at: string;
@@ -1586,6 +1592,7 @@ export interface components {
       currentStep: number;
       steps: components["schemas"]["StepSnapshot"][];
       flowVersion: number | null;
+      experimentId: string | null;
       executionQueue: {
           /** Format: uuid */
           stepId: string;
