@@ -129,6 +129,7 @@ describe('checkScorerDefinitions', () => {
         { type: 'length', min: 5, max: 2, name: 'bounds' },
         { type: 'length', name: 'no bounds' },
         { type: 'equals', stepId: 'step-9' },
+        { type: 'equals', name: 'approved' },
       ],
       ['step-1'],
     );
@@ -141,6 +142,7 @@ describe('checkScorerDefinitions', () => {
       SCORER_MESSAGES.of('bounds', SCORER_MESSAGES.minAboveMax),
       SCORER_MESSAGES.of('no bounds', SCORER_MESSAGES.noBounds),
       SCORER_MESSAGES.unknownStep('equals (step-9)', 'step-9'),
+      SCORER_MESSAGES.reservedName('approved'),
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { jsonOf } from '../execution/output';
+import { REVIEW_SCORE_NAMES } from './review-scores';
 import { REGEX_INPUT_MAX_CHARS, regexProblem } from './safe-regex';
 import {
   MAX_SCORERS,
@@ -32,6 +33,8 @@ export const SCORER_MESSAGES = {
   tooMany: `Một experiment chỉ được có tối đa ${MAX_SCORERS} scorer`,
   duplicateName: (name: string) =>
     `Tên scorer "${name}" bị trùng: mỗi scorer cần một tên riêng (đặt name cho scorer cùng loại, cùng step)`,
+  reservedName: (name: string) =>
+    `Tên scorer "${name}" trùng với một điểm của review (${Object.values(REVIEW_SCORE_NAMES).join(', ')}): hãy đặt tên khác`,
   unknownStep: (name: string, stepId: string) => `Scorer "${name}": step ${stepId} không có trong flow`,
   of: (name: string, problem: string) => `Scorer "${name}": ${problem}`,
   minAboveMax: 'min phải nhỏ hơn hoặc bằng max',
@@ -141,7 +144,7 @@ function codePoints(text: string): number {
 
 /**
  * What is wrong with an experiment's scorers, in Vietnamese, one message each (none: they may run):
- * too many, a name used twice, a step not in the flow (when `stepIds` are given), a regex that does not
+ * too many, a name used twice or taken by a review score, a step not in the flow (when `stepIds` are given), a regex that does not
  * compile or that could backtrack for long (safe-regex.ts), a JSON Schema that is too large or that ajv
  * refuses, `length` bounds the wrong way round or missing. Meant for when the experiment is created, so a
  * scorer never fails while it runs.
@@ -156,6 +159,7 @@ export function checkScorerDefinitions(
   for (const definition of definitions) {
     const name = scorerName(definition);
     if (seen.has(name)) problems.push(SCORER_MESSAGES.duplicateName(name));
+    if (RESERVED_NAMES.has(name)) problems.push(SCORER_MESSAGES.reservedName(name));
     seen.add(name);
     if (stepIds && definition.stepId !== undefined && !stepIds.includes(definition.stepId))
       problems.push(SCORER_MESSAGES.unknownStep(name, definition.stepId));
@@ -164,6 +168,9 @@ export function checkScorerDefinitions(
   }
   return problems;
 }
+
+/** The names review scores take: a scorer's would be read as theirs in the compare grid. */
+const RESERVED_NAMES = new Set<string>(Object.values(REVIEW_SCORE_NAMES));
 
 function definitionProblem(definition: ScorerDefinition): string | null {
   switch (definition.type) {
