@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { jsonOf } from '../execution/output';
 import { REVIEW_SCORE_NAMES } from './review-scores';
-import { REGEX_INPUT_MAX_CHARS, regexProblem } from './safe-regex';
+import { ajvRegExp, RegexTooCostly, regexProblem, type SafeRegex, safeRegex } from './safe-regex';
 import {
   MAX_SCORERS,
   SCORER_SCHEMA_MAX_BYTES,
@@ -57,13 +57,14 @@ export const scorerName = (definition: ScorerDefinition): string =>
 
 /**
  * The score of one output, or null when the scorer cannot score it: `equals` and `similarity` without an
- * expected text; `regex` (and a `jsonSchema` whose schema has patterns) on an output longer than
- * REGEX_INPUT_MAX_CHARS, or with a pattern checkScorerDefinitions refuses.
+ * expected text; `regex` (and a `jsonSchema` whose schema has patterns) on an output too long for the
+ * pattern (safe-regex.ts, REGEX_MAX_WORK), or with a pattern checkScorerDefinitions refuses.
  *
  * - `equals`: the output and the expected text, both trimmed and in Unicode NFC, are the same; case counts
  *   unless `caseSensitive: false`.
  * - `contains`: the output holds `text` as it is (case counts).
- * - `regex`: the pattern matches somewhere in the output (anchor it with ^…$ to match the whole).
+ * - `regex`: the pattern matches somewhere in the output (anchor it with ^…$ to match the whole), as
+ *   RegExp would say, but by a matcher that never backtracks (safe-regex.ts).
  * - `jsonSchema`: the output (a fenced ```json block as well) is JSON that the schema (JSON Schema 2020-12,
  *   with ajv-formats' formats) accepts.
  * - `length`: the output has min to max characters (Unicode code points), bounds included.
@@ -96,16 +97,21 @@ export function scoreOutput(definition: CodeScorerDefinition, text: ScoredText):
       return yes(output.includes(definition.text));
     case 'regex': {
       const regex = compiledRegex(definition);
-      if (!regex || output.length > REGEX_INPUT_MAX_CHARS) return null;
+      if (!regex?.fits(output)) return null;
       return yes(regex.test(output));
     }
     case 'jsonSchema': {
       const compiled = compiledSchema(definition);
       if (typeof compiled === 'string') return null;
-      if (compiled.hasPatterns && output.length > REGEX_INPUT_MAX_CHARS) return null;
       const json = jsonOf(output);
       if (json === undefined) return yes(false, SCORER_MESSAGES.notJson);
-      if (compiled.validate(json)) return yes(true);
+      try {
+        if (compiled.validate(json)) return yes(true);
+      } catch (error) {
+        // A text in the output too long for one of the schema's patterns.
+        if (error instanceof RegexTooCostly) return null;
+        throw error;
+      }
       const [first] = compiled.validate.errors ?? [];
       const why = first ? `${first.instancePath || '/'} ${first.message ?? ''}`.trim() : '';
       return yes(false, SCORER_MESSAGES.schemaMismatch(why));
@@ -191,20 +197,18 @@ function definitionProblem(definition: ScorerDefinition): string | null {
 }
 
 // Compiled once per definition (the same object for every output an experiment scores).
-const regexes = new WeakMap<object, RegExp | null>();
+const regexes = new WeakMap<object, SafeRegex | null>();
 
-function compiledRegex(definition: Extract<ScorerDefinition, { type: 'regex' }>): RegExp | null {
+function compiledRegex(definition: Extract<ScorerDefinition, { type: 'regex' }>): SafeRegex | null {
   if (regexes.has(definition)) return regexes.get(definition) ?? null;
-  const flags = definition.flags ?? '';
-  const regex = regexProblem(definition.pattern, flags) ? null : new RegExp(definition.pattern, flags);
-  regexes.set(definition, regex);
-  return regex;
+  const regex = safeRegex(definition.pattern, definition.flags ?? '');
+  const usable = typeof regex === 'string' ? null : regex;
+  regexes.set(definition, usable);
+  return usable;
 }
 
 interface CompiledSchema {
   validate: ValidateFunction;
-  /** Whether it runs patterns of its own (so the output's length is capped as a regex's input). */
-  hasPatterns: boolean;
 }
 
 const schemas = new WeakMap<object, CompiledSchema | string>();
@@ -230,10 +234,11 @@ function compileSchema(schema: Record<string, unknown>): CompiledSchema | string
     if (problem) return SCORER_MESSAGES.schemaPattern(pattern, problem);
   }
   // Its own instance for each schema: two schemas with one `$id` do not clash, and nothing is cached for good.
-  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  // Its patterns run on the matcher that never backtracks.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, code: { regExp: ajvRegExp } });
   addFormats(ajv);
   try {
-    return { validate: ajv.compile(schema), hasPatterns: patterns.length > 0 };
+    return { validate: ajv.compile(schema) };
   } catch (error) {
     return SCORER_MESSAGES.invalidSchema(error instanceof Error ? error.message : String(error));
   }

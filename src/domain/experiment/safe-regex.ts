@@ -1,135 +1,73 @@
+import { compileLinearRegex, type LinearRegex } from './linear-regex';
+
 /**
  * Patterns of `regex` scorers (and of `pattern` keywords in a `jsonSchema` scorer's schema) are anyone's
- * text, run on the server by JavaScript's RegExp, which backtracks: `(a+)+$` on a long run of a's takes
- * exponential time and blocks the process. No matcher without backtracking (RE2 or the like) is among the
- * project's packages, so a pattern is let through only when this conservative check finds none of the
- * constructs that backtrack badly, and it is run on at most REGEX_INPUT_MAX_CHARS characters:
+ * text, run on the server. JavaScript's RegExp backtracks: `(a+)+$` on a long run of a's takes exponential
+ * time and blocks the process. No matcher without backtracking (RE2 or the like) is among the project's
+ * packages, so they run on linear-regex.ts, which reads a text once whatever the pattern: JavaScript's
+ * syntax and meaning, without backreferences and lookarounds (refused when the experiment is created).
  *
- * - no backreference (`\1`, `\k<name>`) and no lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`);
- * - a group repeated more than once (`(…)*`, `(…)+`, `(…){2,}`) holds no quantifier and no `|`
- *   (nested quantifiers and repeated alternatives are what make backtracking exponential);
- * - one quantifier that may repeat many times (`*`, `+`, `{n,}`, `{n,m}` with m at least LONG_REPEAT), or
- *   two in a pattern anchored at the start (`^…` without the `m` flag and without a `|` outside groups):
- *   k of them side by side over the same characters cost O(nᵏ) per starting point, and an unanchored
- *   search tries every starting point (`a*a*b` on 1,000 a's takes more than half a second in V8);
- * - the short optional parts (`?`, `{1,3}`) together give at most REGEX_MAX_CHOICES ways to split a text.
- *
- * The limitation: many harmless patterns are refused (`(yes|no)+`, `\d+(\.\d+)?`, `.*a.*b`), outputs
- * longer than REGEX_INPUT_MAX_CHARS are not scored, and what is let through may still cost O(n²) on them
- * (a few hundred milliseconds at worst). A linear-time matcher (RE2-like) would lift all three.
+ * Its time is the text's length × the pattern's program size; a text that would take more than
+ * REGEX_MAX_WORK steps (2,000,000 characters for a 10-state pattern) is not scored.
  */
+export const REGEX_MAX_WORK = 20_000_000;
 
-/** How much of a text a pattern runs on: a longer output is not scored by a `regex` scorer. */
-export const REGEX_INPUT_MAX_CHARS = 10_000;
-/** Quantifiers that may repeat LONG_REPEAT times or more, in one pattern anchored at its start. */
-export const REGEX_MAX_LONG_REPEATS = 2;
-const LONG_REPEAT = 20;
-/** The product of the choices the short quantifiers give (`?` gives 2, `{1,3}` gives 3). */
-export const REGEX_MAX_CHOICES = 16;
-
-export const REGEX_MESSAGES = {
-  invalid: (why: string) => `Biểu thức regex không hợp lệ: ${why}`,
-  backreference: 'Biểu thức regex không được dùng tham chiếu ngược (\\1, \\k<tên>)',
-  lookaround: 'Biểu thức regex không được dùng lookahead/lookbehind ((?=, (?!, (?<=, (?<!)',
-  nested:
-    'Biểu thức regex không được lặp một nhóm có chứa phép lặp hoặc dấu | (ví dụ (a+)+ hay (a|b)*): hãy dùng lớp ký tự như [ab]*',
-  tooManyRepeats: `Biểu thức regex chỉ được có một phép lặp dài (*, +, {n,}), hoặc ${REGEX_MAX_LONG_REPEATS} khi bắt đầu bằng ^`,
-  tooManyChoices: 'Biểu thức regex có quá nhiều phần tùy chọn (?, {n,m})',
-} as const;
-
-interface Frame {
-  quantified: boolean;
-  alternation: boolean;
+/** Why the pattern may not run (in Vietnamese), or null when it may. */
+export function regexProblem(pattern: string, flags = ''): string | null {
+  const regex = safeRegex(pattern, flags);
+  return typeof regex === 'string' ? regex : null;
 }
 
-const QUANTIFIER = /^(?:[*+?]|\{(\d+)(?:(,)(\d*))?\})\??/;
+const invalid = (why: string) => `Biểu thức regex không hợp lệ: ${why}`;
 
-/**
- * Why the pattern may not run (in Vietnamese), or null when it may: it must compile with `flags`, and pass
- * the check above.
- */
-export function regexProblem(pattern: string, flags = ''): string | null {
+/** A regex that never backtracks, or why the pattern cannot be one (in Vietnamese). */
+export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
   try {
+    // The syntax is JavaScript's: what RegExp refuses is refused, whatever linear-regex.ts would read.
     new RegExp(pattern, flags);
   } catch (error) {
-    return REGEX_MESSAGES.invalid(error instanceof Error ? error.message : String(error));
+    return invalid(error instanceof Error ? error.message : String(error));
   }
-  const frames: Frame[] = [{ quantified: false, alternation: false }];
-  // What the next quantifier applies to: a group just closed (with what it held), or a single atom.
-  let last: Frame | 'atom' | null = null;
-  let longRepeats = 0;
-  let topAlternation = false;
-  let choices = 1;
-  let i = 0;
-  while (i < pattern.length) {
-    const ch = pattern[i]!;
-    if (ch === '\\') {
-      const next = pattern[i + 1] ?? '';
-      if (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<')) return REGEX_MESSAGES.backreference;
-      i += 2;
-      last = 'atom';
-      continue;
-    }
-    if (ch === '[') {
-      // A class ends at the first `]` not escaped (in JavaScript `[]` is an empty class).
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
-      i = j + 1;
-      last = 'atom';
-      continue;
-    }
-    if (ch === '(') {
-      if (/^\(\?(?:[=!]|<[=!])/.test(pattern.slice(i, i + 4))) return REGEX_MESSAGES.lookaround;
-      frames.push({ quantified: false, alternation: false });
-      i += pattern.startsWith('(?:', i) ? 3 : 1;
-      last = null;
-      continue;
-    }
-    if (ch === ')') {
-      const group = frames.length > 1 ? frames.pop()! : { quantified: false, alternation: false };
-      // What a group holds, the group around it holds too.
-      const around = frames[frames.length - 1]!;
-      around.quantified ||= group.quantified;
-      around.alternation ||= group.alternation;
-      i++;
-      last = group;
-      continue;
-    }
-    if (ch === '|') {
-      if (frames.length === 1) topAlternation = true;
-      frames[frames.length - 1]!.alternation = true;
-      i++;
-      last = null;
-      continue;
-    }
-    const quantifier = QUANTIFIER.exec(pattern.slice(i, i + 30));
-    if (quantifier && last !== null) {
-      const [text, min, comma, max] = quantifier;
-      const low = text[0] === '+' ? 1 : min === undefined ? 0 : Number(min);
-      const high =
-        text[0] === '*' || text[0] === '+'
-          ? Number.POSITIVE_INFINITY
-          : text[0] === '?'
-            ? 1
-            : comma === undefined
-              ? low
-              : max === ''
-                ? Number.POSITIVE_INFINITY
-                : Number(max);
-      if (high > 1 && last !== 'atom' && (last.quantified || last.alternation)) return REGEX_MESSAGES.nested;
-      if (high >= LONG_REPEAT) longRepeats++;
-      else choices *= high - low + 1;
-      if (choices > REGEX_MAX_CHOICES) return REGEX_MESSAGES.tooManyChoices;
-      if (high > low) frames[frames.length - 1]!.quantified = true;
-      i += text.length;
-      last = null;
-      continue;
-    }
-    i++;
-    last = 'atom';
-  }
-  const anchored = pattern.startsWith('^') && !flags.includes('m') && !topAlternation;
-  if (longRepeats > (anchored ? REGEX_MAX_LONG_REPEATS : 1)) return REGEX_MESSAGES.tooManyRepeats;
-  return null;
+  // With the `u` flag (ajv's patterns), code point escapes mean what the matcher (code units) cannot read.
+  if (flags.includes('u') && /\\u\{|\\[pP]\{/.test(pattern))
+    return invalid('\\u{…}, \\p{…} chưa được hỗ trợ');
+  const linear = compileLinearRegex(pattern, flags.replace('u', ''));
+  if (typeof linear === 'string') return linear;
+  return new SafeRegex(linear, pattern, flags);
 }
+
+/** Too long a text for the pattern: thrown by `test`, so a JSON Schema's validation stops with it. */
+export class RegexTooCostly extends Error {}
+
+export class SafeRegex {
+  constructor(
+    private readonly linear: LinearRegex,
+    private readonly pattern: string,
+    private readonly flags: string,
+  ) {}
+
+  /** Whether `text` is short enough for the pattern (REGEX_MAX_WORK). */
+  fits(text: string): boolean {
+    return text.length * this.linear.size <= REGEX_MAX_WORK;
+  }
+
+  /** Whether the pattern matches somewhere in `text`; throws RegexTooCostly when the text does not fit. */
+  test(text: string): boolean {
+    if (!this.fits(text)) throw new RegexTooCostly(`/${this.pattern}/: text too long`);
+    return this.linear.test(text);
+  }
+
+  toString(): string {
+    return `/${this.pattern}/${this.flags}`;
+  }
+}
+
+/** The engine ajv runs `pattern` and `patternProperties` with (its `code.regExp` option). */
+export const ajvRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const regex = safeRegex(pattern, flags);
+    if (typeof regex === 'string') throw new Error(regex);
+    return regex;
+  },
+  { code: 'safeRegex' },
+);
