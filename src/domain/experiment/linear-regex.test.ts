@@ -32,6 +32,13 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
       '[A-Z_]',
       'é',
       '\\n',
+      'Σ',
+      's',
+      'i',
+      '[éÉ]',
+      '[^σ]',
+      '[r-t]',
+      '[\\s\\d]',
     ),
     fc.constantFrom('^', '$', '\\b', '\\B'),
     fc.tuple(tie('node'), tie('node')).map(([x, y]) => `${x}${y}`),
@@ -41,7 +48,7 @@ const pattern: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
       .map(([x, q]) => `(${x})${q}`),
   ),
 })).node;
-const text = fc.stringMatching(/^[abcAB1 _\né\n]{0,12}$/);
+const text = fc.stringMatching(/^[abcAB1 _\néÉσςΣsSiIıſ\n]{0,12}$/);
 const flags = fc.subarray(['i', 'm', 's']).map((f) => f.join(''));
 
 describe('compileLinearRegex', () => {

@@ -8,9 +8,9 @@
  * escapes (\n \t \xHH \uHHHH \cX, identity escapes), `.`, classes `[a-z]` `[^…]` with \d \w \s and their
  * negations, `^` `$` `\b` `\B`, groups `(…)` `(?:…)` `(?<name>…)`, alternation, and the quantifiers
  * `* + ? {n} {n,} {n,m}`, greedy or lazy (the same to a yes-or-no answer). Flags: i, m, s. Backreferences and
- * lookarounds cannot be matched without backtracking and are refused. Under `i`, a character matches
- * when it, its lower case or its upper case does: JavaScript's canonical case folding differs only for a few
- * rare characters (the Kelvin sign, the long s).
+ * lookarounds cannot be matched without backtracking and are refused. Under `i`, characters are compared
+ * by JavaScript's own case folding (see canonical); a class misses only the rare third character of a fold
+ * (a class `[ς]` and σ).
  */
 
 /** Program states a pattern may make (a counted repetition copies its part): bounds memory and time. */
@@ -131,8 +131,8 @@ class Parser {
 
   private literal(c: number): Node {
     if (!this.ignoreCase) return { t: 'char', test: (x) => x === c };
-    const folded = foldCases(c);
-    return { t: 'char', test: (x) => folded.includes(x) || foldCases(x).includes(c) };
+    const folded = canonical(c);
+    return { t: 'char', test: (x) => x === c || canonical(x) === folded };
   }
 
   private atom(): Node {
@@ -244,7 +244,7 @@ class Parser {
     }
     this.i++;
     const inSet = (c: number) => ranges.some(([a, b]) => c >= a && c <= b) || tests.some((t) => t(c));
-    const matches = this.ignoreCase ? (c: number) => foldCases(c).some(inSet) : inSet;
+    const matches = this.ignoreCase ? (c: number) => inSet(c) || caseVariants(c).some(inSet) : inSet;
     return { t: 'char', test: negated ? (c) => !matches(c) : matches };
   }
 
@@ -260,13 +260,32 @@ class Parser {
   }
 }
 
-/** A code unit, its lower case and its upper case (each when one code unit). */
-function foldCases(c: number): number[] {
-  const s = String.fromCharCode(c);
-  const out = [c];
-  for (const other of [s.toLowerCase(), s.toUpperCase()])
-    if (other.length === 1 && !out.includes(other.charCodeAt(0))) out.push(other.charCodeAt(0));
-  return out;
+/** Canonical case of each code unit, filled as met: -1 not yet. */
+const canonicalCase = new Int32Array(0x10000).fill(-1);
+
+/**
+ * JavaScript's case folding without the `u` flag (Canonicalize): the upper case, when it is one code unit
+ * and does not take a non-ASCII character to an ASCII one.
+ */
+function canonical(c: number): number {
+  const known = canonicalCase[c]!;
+  if (known >= 0) return known;
+  const upper = String.fromCharCode(c).toUpperCase();
+  const folded = upper.length === 1 && !(c >= 128 && upper.charCodeAt(0) < 128) ? upper.charCodeAt(0) : c;
+  canonicalCase[c] = folded;
+  return folded;
+}
+
+/**
+ * The other code units of the same canonical case as `c` that a class may hold: its canonical case and
+ * that one's lower case (σ and ς both fold to Σ; a class holding only ς misses σ: rare enough).
+ */
+function caseVariants(c: number): number[] {
+  const folded = canonical(c);
+  const lower = String.fromCharCode(folded).toLowerCase();
+  const variants = [folded];
+  if (lower.length === 1 && canonical(lower.charCodeAt(0)) === folded) variants.push(lower.charCodeAt(0));
+  return variants;
 }
 
 class Compiler {
