@@ -5,6 +5,7 @@ import {
   SCORER_MESSAGES,
   scoreOutput,
   scorerName,
+  UNIQUE_ITEMS_MAX_CHARS,
 } from './code-scorers';
 import { LINEAR_REGEX_MESSAGES } from './linear-regex';
 import { REGEX_MAX_WORK, regexProblem } from './safe-regex';
@@ -64,6 +65,18 @@ describe('scoreOutput', () => {
     expect(scored(definition, JSON.stringify({ aaa: long }))).toBe(true);
     expect(scored(definition, JSON.stringify({ aaa: `${long}!` }))).toBe(false);
     expect(scored(definition, JSON.stringify({ b: 'c' }))).toBe(true);
+  });
+
+  it('jsonSchema with uniqueItems: not on outputs past UNIQUE_ITEMS_MAX_CHARS', () => {
+    const definition: CodeScorerDefinition = {
+      type: 'jsonSchema',
+      schema: { type: 'array', uniqueItems: true },
+    };
+    expect(scored(definition, '[{"a":1},{"a":2}]')).toBe(true);
+    expect(scored(definition, '[{"a":1},{"a":1}]')).toBe(false);
+    const many = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => ({ a: i })));
+    expect(many.length).toBeGreaterThan(UNIQUE_ITEMS_MAX_CHARS);
+    expect(score(definition, many)).toBeNull();
   });
 
   it('jsonSchema: JSON (fenced too) the schema accepts, with formats; the first error as the comment', () => {

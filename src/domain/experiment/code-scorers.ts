@@ -26,6 +26,12 @@ export interface ScoredText {
   expected?: string | null | undefined;
 }
 
+/**
+ * ajv compares the items of a `uniqueItems` array pairwise when they are objects (quadratic): a schema asking
+ * for it scores outputs up to this long only.
+ */
+export const UNIQUE_ITEMS_MAX_CHARS = 50_000;
+
 /** A `similarity` scorer passes at this similarity or more, unless it names its own threshold. */
 export const SIMILARITY_THRESHOLD = 0.8;
 
@@ -58,7 +64,8 @@ export const scorerName = (definition: ScorerDefinition): string =>
 /**
  * The score of one output, or null when the scorer cannot score it: `equals` and `similarity` without an
  * expected text; `regex` (and a `jsonSchema` whose schema has patterns) on an output too long for the
- * pattern (safe-regex.ts, REGEX_MAX_WORK), or with a pattern checkScorerDefinitions refuses.
+ * pattern (safe-regex.ts, REGEX_MAX_WORK) or, for a schema with `uniqueItems`, longer than
+ * UNIQUE_ITEMS_MAX_CHARS; or with a pattern or schema checkScorerDefinitions refuses.
  *
  * - `equals`: the output and the expected text, both trimmed and in Unicode NFC, are the same; case counts
  *   unless `caseSensitive: false`.
@@ -103,6 +110,7 @@ export function scoreOutput(definition: CodeScorerDefinition, text: ScoredText):
     case 'jsonSchema': {
       const compiled = compiledSchema(definition);
       if (typeof compiled === 'string') return null;
+      if (compiled.uniqueItems && output.length > UNIQUE_ITEMS_MAX_CHARS) return null;
       const json = jsonOf(output);
       if (json === undefined) return yes(false, SCORER_MESSAGES.notJson);
       try {
@@ -209,6 +217,8 @@ function compiledRegex(definition: Extract<ScorerDefinition, { type: 'regex' }>)
 
 interface CompiledSchema {
   validate: ValidateFunction;
+  /** Whether it asks for `uniqueItems` anywhere (see UNIQUE_ITEMS_MAX_CHARS). */
+  uniqueItems: boolean;
 }
 
 const schemas = new WeakMap<object, CompiledSchema | string>();
@@ -238,7 +248,7 @@ function compileSchema(schema: Record<string, unknown>): CompiledSchema | string
   const ajv = new Ajv2020({ strict: false, allErrors: false, code: { regExp: ajvRegExp } });
   addFormats(ajv);
   try {
-    return { validate: ajv.compile(schema) };
+    return { validate: ajv.compile(schema), uniqueItems: /"uniqueItems":true/.test(text) };
   } catch (error) {
     return SCORER_MESSAGES.invalidSchema(error instanceof Error ? error.message : String(error));
   }
