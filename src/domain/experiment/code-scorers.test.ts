@@ -8,7 +8,7 @@ import {
   UNIQUE_ITEMS_MAX_CHARS,
 } from './code-scorers';
 import { LINEAR_REGEX_MESSAGES } from './linear-regex';
-import { REGEX_MAX_WORK, regexProblem } from './safe-regex';
+import { REGEX_MAX_WORK, REGEX_MESSAGES, regexProblem } from './safe-regex';
 import { scorerDefinition } from './scorer-definitions';
 
 const score = (definition: CodeScorerDefinition, output: string, expected?: string | null) =>
@@ -220,5 +220,6 @@ describe('regexProblem', () => {
     expect(regexProblem('a{2,1}')).toMatch(/^Biểu thức regex không hợp lệ: /);
     expect(regexProblem('([a-z]')).toMatch(/^Biểu thức regex không hợp lệ: /);
     expect(regexProblem('\\p{L}+', 'u')).toMatch(/^Biểu thức regex không hợp lệ: /);
+    expect(regexProblem(`${'('.repeat(300)}a${')'.repeat(300)}`)).toBe(REGEX_MESSAGES.tooLong);
   });
 });

@@ -1,4 +1,5 @@
 import { compileLinearRegex, type LinearRegex } from './linear-regex';
+import { SCORER_PATTERN_MAX_LENGTH } from './scorer-definitions';
 
 /**
  * Patterns of `regex` scorers (and of `pattern` keywords in a `jsonSchema` scorer's schema) are anyone's
@@ -18,10 +19,16 @@ export function regexProblem(pattern: string, flags = ''): string | null {
   return typeof regex === 'string' ? regex : null;
 }
 
-const invalid = (why: string) => `Biểu thức regex không hợp lệ: ${why}`;
+export const REGEX_MESSAGES = {
+  tooLong: `Biểu thức regex dài quá ${SCORER_PATTERN_MAX_LENGTH} ký tự`,
+  invalid: (why: string) => `Biểu thức regex không hợp lệ: ${why}`,
+} as const;
+const { invalid } = REGEX_MESSAGES;
 
 /** A regex that never backtracks, or why the pattern cannot be one (in Vietnamese). */
 export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
+  // A schema's patterns are as short as a scorer's (and the parser's depth stays small).
+  if (pattern.length > SCORER_PATTERN_MAX_LENGTH) return REGEX_MESSAGES.tooLong;
   try {
     // The syntax is JavaScript's: what RegExp refuses is refused, whatever linear-regex.ts would read.
     new RegExp(pattern, flags);
