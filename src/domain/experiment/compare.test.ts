@@ -268,4 +268,56 @@ describe('compareToCsv', () => {
     expect(csv).toContain(`"'+item",s1,"'@base",yes,1,,"'-1",1,`);
     expect(csv.split('\r\n')[0]).toContain(`"'=score","'=score Δ"`);
   });
+
+  it('reads back, by an RFC 4180 reader, as the outputs with formulas made text', () => {
+    const output = fc.string({
+      unit: fc.constantFrom('a', ',', '"', '\n', '\r', '=', '+', '-', '@', '\t', ' '),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.option(output), { minLength: 1, maxLength: 5 }), (outputs) => {
+        const runs = outputs.map((o, i) => runOf(`i${i}`, o, { equals: i % 2 === 0 }));
+        const result = compareExperiments([{ experimentId: 'base', runs }]);
+        const table = readCsv(compareToCsv(result));
+        expect(table).toHaveLength(outputs.length + 1);
+        expect(new Set(table.map((row) => row.length))).toEqual(new Set([table[0]!.length]));
+        outputs.forEach((o, i) => {
+          const expected = o === null ? '' : /^[=+\-@\t\r]/.test(o) ? `'${o}` : o;
+          expect(table[i + 1]![6]).toBe(expected);
+        });
+      }),
+    );
+  });
 });
+
+/** An RFC 4180 reader: quoted fields with doubled quotes, CRLF between records. */
+function readCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length) {
+        if (text[i] === '"' && text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+        } else if (text[i] === '"') {
+          i++;
+          break;
+        } else field += text[i++];
+      }
+    } else if (text[i] === ',') {
+      row.push(field);
+      field = '';
+      i++;
+    } else if (text.startsWith('\r\n', i)) {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 2;
+    } else field += text[i++];
+  }
+  return rows;
+}
