@@ -1,3 +1,4 @@
+import { csvField } from '../../domain/csv';
 import type { RecordedEvent } from '../../eventstore';
 import { eventSummary } from '../cli/event-line';
 
@@ -35,24 +36,6 @@ export function auditEntries(
 }
 
 const CSV_COLUMNS = ['position', 'time', 'actor_id', 'actor', 'type', 'summary', 'hash'] as const;
-
-/**
- * A text a spreadsheet would read as a formula (OWASP's CSV injection guidance): one beginning with = + - @,
- * a tab or a carriage return.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * A field as CSV writes it: quoted when it holds a comma, a quote or a line break, its quotes doubled. A text
- * that would start a formula is prefixed with a single quote and quoted, so a spreadsheet shows it as text
- * (an actor's name or an edited result is anyone's text). Numbers are written as they are.
- */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  if (FORMULA_START.test(value)) return `"'${value.replace(/"/g, '""')}"`;
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 /** The entries as CSV: a header line, then one line per event (CRLF line ends). */
 export function auditCsv(entries: readonly AuditEntry[]): string {

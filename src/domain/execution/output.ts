@@ -26,8 +26,11 @@ const pick = z.object({
   reason: z.string().optional(),
 });
 
-/** Models often wrap JSON in a markdown fence even when asked not to; the fence is not part of the answer. */
-function jsonOf(output: string): unknown {
+/**
+ * An answer as JSON: models often wrap JSON in a markdown fence even when asked not to; the fence is not part
+ * of the answer. Undefined when it is no JSON.
+ */
+export function jsonOf(output: string): unknown {
   const text = output.trim();
   const fenced = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```$/.exec(text);
   try {

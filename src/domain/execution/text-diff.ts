@@ -6,8 +6,11 @@ export interface DiffPart {
   text: string;
 }
 
-/** Beyond this many differing tokens a word diff says little; lines are compared instead. */
-const MAX_EDIT_DISTANCE = 1000;
+/**
+ * Beyond this many differing tokens a word diff says little (lines are compared instead), and a word edit
+ * distance is only said to be at least this much.
+ */
+export const MAX_EDIT_DISTANCE = 1000;
 
 /** Words with the spaces after them, so that joining the tokens gives the text back exactly. */
 const wordsOf = (text: string) => text.match(/\s+|[^\s]+/g) ?? [];
