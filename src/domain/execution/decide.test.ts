@@ -32,6 +32,13 @@ const one = aStep(1, { systemPrompt: 'Research' });
 const two = aStep(2, { systemPrompt: 'Build on [[step-1]]', requiresUserInput: true });
 const started = executionStarted([one, two], ['c1', 'c2']);
 
+/** The ExecutionStarted of an experiment's run. */
+function startedFor(experimentId: string, ...args: Parameters<typeof executionStarted>): ExecutionEvent {
+  const event = executionStarted(...args);
+  if (event.type !== 'ExecutionStarted') throw new Error('not an ExecutionStarted');
+  return { ...event, data: { ...event.data, experimentId } };
+}
+
 const runStep = (
   stepId: string,
   fields: Partial<Extract<ExecutionCommand, { type: 'StartStepRun' }>['data']> = {},
@@ -70,12 +77,7 @@ describe('decide', () => {
           type: 'StartExecution',
           data: { executionId: EXECUTION_ID, flowId: FLOW_ID, experimentId: 'e-1' },
         })
-        .thenEmits([
-          {
-            ...executionStarted([one], ['id-1']),
-            data: { ...executionStarted([one], ['id-1']).data, experimentId: 'e-1' },
-          },
-        ]);
+        .thenEmits([startedFor('e-1', [one], ['id-1'])]);
     });
 
     it('refuses a stream that already exists', () => {
@@ -129,8 +131,7 @@ describe('decide', () => {
     });
 
     it("never reaches an experiment's run: it keeps the flow version it started from", () => {
-      const pinned = executionStarted([one, two], ['c1', 'c2']);
-      const ofExperiment = { ...pinned, data: { ...pinned.data, experimentId: 'experiment-1' } };
+      const ofExperiment = startedFor('experiment-1', [one, two], ['c1', 'c2']);
       const three = aStep(3);
       const renamed = { ...one, name: 'Renamed', systemPrompt: 'Research again' };
       const events = given(decider, [ofExperiment], executionContext({ steps: [renamed, two, three] }))

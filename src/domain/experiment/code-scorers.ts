@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { jsonOf } from '../execution/output';
 import { REVIEW_SCORE_NAMES } from './review-scores';
-import { ajvRegExp, RegexTooCostly, regexProblem, type SafeRegex, safeRegex } from './safe-regex';
+import { ajvRegExp, regexProblem, type SafeRegex, safeRegex } from './safe-regex';
 import {
   MAX_SCORERS,
   SCORER_SCHEMA_MAX_BYTES,
@@ -63,15 +63,14 @@ export const scorerName = (definition: ScorerDefinition): string =>
 
 /**
  * The score of one output, or null when the scorer cannot score it: `equals` and `similarity` without an
- * expected text; `regex` (and a `jsonSchema` whose schema has patterns) on an output too long for the
- * pattern (safe-regex.ts, REGEX_MAX_WORK) or, for a schema with `uniqueItems`, longer than
- * UNIQUE_ITEMS_MAX_CHARS; or with a pattern or schema checkScorerDefinitions refuses.
+ * expected text; a `jsonSchema` with `uniqueItems` on an output longer than UNIQUE_ITEMS_MAX_CHARS; or with a
+ * pattern or schema checkScorerDefinitions refuses.
  *
  * - `equals`: the output and the expected text, both trimmed and in Unicode NFC, are the same; case counts
  *   unless `caseSensitive: false`.
  * - `contains`: the output holds `text` as it is (case counts).
  * - `regex`: the pattern matches somewhere in the output (anchor it with ^…$ to match the whole), as
- *   RegExp would say, but by a matcher that never backtracks (safe-regex.ts).
+ *   RE2 reads it, a matcher that never backtracks (safe-regex.ts).
  * - `jsonSchema`: the output (a fenced ```json block as well) is JSON that the schema (JSON Schema 2020-12,
  *   with ajv-formats' formats) accepts.
  * - `length`: the output has min to max characters (Unicode code points), bounds included.
@@ -104,7 +103,7 @@ export function scoreOutput(definition: CodeScorerDefinition, text: ScoredText):
       return yes(output.includes(definition.text));
     case 'regex': {
       const regex = compiledRegex(definition);
-      if (!regex?.fits(output)) return null;
+      if (!regex) return null;
       return yes(regex.test(output));
     }
     case 'jsonSchema': {
@@ -113,13 +112,7 @@ export function scoreOutput(definition: CodeScorerDefinition, text: ScoredText):
       if (compiled.uniqueItems && output.length > UNIQUE_ITEMS_MAX_CHARS) return null;
       const json = jsonOf(output);
       if (json === undefined) return yes(false, SCORER_MESSAGES.notJson);
-      try {
-        if (compiled.validate(json)) return yes(true);
-      } catch (error) {
-        // A text in the output too long for one of the schema's patterns.
-        if (error instanceof RegexTooCostly) return null;
-        throw error;
-      }
+      if (compiled.validate(json)) return yes(true);
       const [first] = compiled.validate.errors ?? [];
       const why = first ? `${first.instancePath || '/'} ${first.message ?? ''}`.trim() : '';
       return yes(false, SCORER_MESSAGES.schemaMismatch(why));

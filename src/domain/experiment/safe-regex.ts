@@ -1,17 +1,18 @@
-import { compileLinearRegex, type LinearRegex } from './linear-regex';
+import { RE2JS } from 're2js';
 import { SCORER_PATTERN_MAX_LENGTH } from './scorer-definitions';
 
 /**
  * Patterns of `regex` scorers (and of `pattern` keywords in a `jsonSchema` scorer's schema) are anyone's
  * text, run on the server. JavaScript's RegExp backtracks: `(a+)+$` on a long run of a's takes exponential
- * time and blocks the process. No matcher without backtracking (RE2 or the like) is among the project's
- * packages, so they run on linear-regex.ts, which reads a text once whatever the pattern: JavaScript's
- * syntax and meaning, without backreferences and lookarounds (refused when the experiment is created).
- *
- * Its time is the text's length × the pattern's program size; a text that would take more than
- * REGEX_MAX_WORK steps (2,000,000 characters for a 10-state pattern) is not scored.
+ * time and blocks the process. They run on RE2 (re2js, its JavaScript port), whose time grows with the text's
+ * length and never more: RE2's syntax, which is JavaScript's without backreferences and lookarounds (such a
+ * pattern is refused when the experiment is created).
  */
-export const REGEX_MAX_WORK = 20_000_000;
+export const REGEX_MESSAGES = {
+  tooLong: `Biểu thức regex dài quá ${SCORER_PATTERN_MAX_LENGTH} ký tự`,
+  invalid: (why: string) =>
+    `Biểu thức regex không hợp lệ (cú pháp RE2: không có backreference hay lookaround): ${why}`,
+} as const;
 
 /** Why the pattern may not run (in Vietnamese), or null when it may. */
 export function regexProblem(pattern: string, flags = ''): string | null {
@@ -19,49 +20,35 @@ export function regexProblem(pattern: string, flags = ''): string | null {
   return typeof regex === 'string' ? regex : null;
 }
 
-export const REGEX_MESSAGES = {
-  tooLong: `Biểu thức regex dài quá ${SCORER_PATTERN_MAX_LENGTH} ký tự`,
-  invalid: (why: string) => `Biểu thức regex không hợp lệ: ${why}`,
-} as const;
-const { invalid } = REGEX_MESSAGES;
+/** The flags RE2 reads: i, m and s; u and g change nothing (RE2 reads code points, and only tests here). */
+function flagBits(flags: string): number {
+  let bits = 0;
+  if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) bits |= RE2JS.MULTILINE;
+  if (flags.includes('s')) bits |= RE2JS.DOTALL;
+  return bits;
+}
 
 /** A regex that never backtracks, or why the pattern cannot be one (in Vietnamese). */
 export function safeRegex(pattern: string, flags = ''): SafeRegex | string {
-  // A schema's patterns are as short as a scorer's (and the parser's depth stays small).
   if (pattern.length > SCORER_PATTERN_MAX_LENGTH) return REGEX_MESSAGES.tooLong;
   try {
-    // The syntax is JavaScript's: what RegExp refuses is refused, whatever linear-regex.ts would read.
-    new RegExp(pattern, flags);
+    return new SafeRegex(RE2JS.compile(pattern, flagBits(flags)), pattern, flags);
   } catch (error) {
-    return invalid(error instanceof Error ? error.message : String(error));
+    return REGEX_MESSAGES.invalid(error instanceof Error ? error.message : String(error));
   }
-  // With the `u` flag (ajv's patterns), code point escapes mean what the matcher (code units) cannot read.
-  if (flags.includes('u') && /\\u\{|\\[pP]\{/.test(pattern))
-    return invalid('\\u{…}, \\p{…} chưa được hỗ trợ');
-  const linear = compileLinearRegex(pattern, flags.replace('u', ''));
-  if (typeof linear === 'string') return linear;
-  return new SafeRegex(linear, pattern, flags);
 }
-
-/** Too long a text for the pattern: thrown by `test`, so a JSON Schema's validation stops with it. */
-export class RegexTooCostly extends Error {}
 
 export class SafeRegex {
   constructor(
-    private readonly linear: LinearRegex,
+    private readonly compiled: RE2JS,
     private readonly pattern: string,
     private readonly flags: string,
   ) {}
 
-  /** Whether `text` is short enough for the pattern (REGEX_MAX_WORK). */
-  fits(text: string): boolean {
-    return text.length * this.linear.size <= REGEX_MAX_WORK;
-  }
-
-  /** Whether the pattern matches somewhere in `text`; throws RegexTooCostly when the text does not fit. */
+  /** Whether the pattern matches somewhere in `text`. */
   test(text: string): boolean {
-    if (!this.fits(text)) throw new RegexTooCostly(`/${this.pattern}/: text too long`);
-    return this.linear.test(text);
+    return this.compiled.test(text);
   }
 
   toString(): string {
