@@ -4,11 +4,10 @@ import {
   checkScorerDefinitions,
   SCORER_MESSAGES,
   scoreOutput,
-  scorerName,
   UNIQUE_ITEMS_MAX_CHARS,
 } from './code-scorers';
 import { REGEX_MESSAGES, regexProblem } from './safe-regex';
-import { scorerDefinition } from './scorer-definitions';
+import { scorerDefinition, scorerName } from './scorer-definitions';
 
 const score = (definition: CodeScorerDefinition, output: string, expected?: string | null) =>
   scoreOutput(definition, { output, expected });

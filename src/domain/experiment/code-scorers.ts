@@ -8,6 +8,7 @@ import {
   SCORER_SCHEMA_MAX_BYTES,
   type Score,
   type ScorerDefinition,
+  scorerName,
 } from './scorer-definitions';
 import { measureWordEdit } from './word-edit-distance';
 
@@ -41,8 +42,10 @@ export const SCORER_MESSAGES = {
     `Tên scorer "${name}" bị trùng: mỗi scorer cần một tên riêng (đặt name cho scorer cùng loại, cùng step)`,
   reservedName: (name: string) =>
     `Tên scorer "${name}" trùng với một điểm của review (${Object.values(REVIEW_SCORE_NAMES).join(', ')}): hãy đặt tên khác`,
-  unknownStep: (name: string, stepId: string) => `Scorer "${name}": step ${stepId} không có trong flow`,
+  unknownStep: (name: string, stepId: string) =>
+    `Scorer "${name}": bước ${stepId} không có trong phiên bản flow đã chọn`,
   of: (name: string, problem: string) => `Scorer "${name}": ${problem}`,
+  judgeWithoutModel: 'scorer judge cần một model',
   minAboveMax: 'min phải nhỏ hơn hoặc bằng max',
   noBounds: 'scorer length cần ít nhất min hoặc max',
   schemaTooLarge: `schema dài quá ${SCORER_SCHEMA_MAX_BYTES.toLocaleString('en-US')} byte`,
@@ -51,15 +54,6 @@ export const SCORER_MESSAGES = {
   notJson: 'Output không phải JSON hợp lệ',
   schemaMismatch: (why: string) => `Output không khớp schema: ${why}`,
 } as const;
-
-/**
- * A scorer's name, the column of the compare grid: its own `name`, or else its type, with the step it reads
- * when it names one (`contains`, `contains (step-id)`). Names must differ within an experiment
- * (checkScorerDefinitions), so two unnamed scorers of one type on one step need names.
- */
-export const scorerName = (definition: ScorerDefinition): string =>
-  definition.name?.trim() ||
-  (definition.stepId ? `${definition.type} (${definition.stepId})` : definition.type);
 
 /**
  * The score of one output, or null when the scorer cannot score it: `equals` and `similarity` without an
@@ -187,6 +181,8 @@ function definitionProblem(definition: ScorerDefinition): string | null {
       const compiled = compiledSchema(definition);
       return typeof compiled === 'string' ? compiled : null;
     }
+    case 'judge':
+      return definition.model.trim() === '' ? SCORER_MESSAGES.judgeWithoutModel : null;
     case 'length':
       if (definition.min === undefined && definition.max === undefined) return SCORER_MESSAGES.noBounds;
       if (definition.min !== undefined && definition.max !== undefined && definition.min > definition.max)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isProductRule } from '../errors';
+import { SCORER_MESSAGES } from './code-scorers';
 import {
   CONFIG_MESSAGES,
   checkExperimentConfig,
@@ -9,7 +10,6 @@ import {
   experimentConfigSchema,
   MAX_EXPERIMENT_RUNS,
   reviewModeOf,
-  scorerNameOf,
   startExperimentRequestSchema,
 } from './config';
 import { MAX_SCORERS } from './scorer-definitions';
@@ -63,7 +63,7 @@ describe("an experiment's settings", () => {
       ],
     });
     expect(twice.error?.issues).toEqual([
-      expect.objectContaining({ path: ['scorers'], message: CONFIG_MESSAGES.duplicateScorer('contains') }),
+      expect.objectContaining({ path: ['scorers'], message: SCORER_MESSAGES.duplicateName('contains') }),
     ]);
     expect(isProductRule(twice.error!.issues[0] as { params?: unknown })).toBe(true);
     expect(
@@ -74,12 +74,6 @@ describe("an experiment's settings", () => {
         ],
       }).success,
     ).toBe(true);
-  });
-
-  it('name a scorer by its name, else by its type and step', () => {
-    expect(scorerNameOf({ type: 'equals' })).toBe('equals');
-    expect(scorerNameOf({ type: 'equals', stepId: 's1' })).toBe('equals (s1)');
-    expect(scorerNameOf({ type: 'equals', name: 'Đúng', stepId: 's1' })).toBe('Đúng');
   });
 });
 
@@ -134,7 +128,7 @@ describe('checkExperimentConfig', () => {
     expect(checkExperimentConfig(config, STEPS, ITEMS)).toEqual([
       CONFIG_MESSAGES.unknownStep('models', 'nope'),
       CONFIG_MESSAGES.unknownStep('review', 'gone'),
-      CONFIG_MESSAGES.unknownStep('scorers: scorer "equals (lost)"', 'lost'),
+      SCORER_MESSAGES.unknownStep('equals (lost)', 'lost'),
     ]);
     expect(CONFIG_MESSAGES.unknownStep('models', 'nope')).toBe(
       'models: bước nope không có trong phiên bản flow đã chọn',
@@ -164,12 +158,12 @@ describe('checkExperimentConfig', () => {
     // Settings made without the schema: a judge with no model.
     const noModel = { ...configOf(), scorers: [{ ...judgeOfTwo, model: ' ' }] };
     expect(checkExperimentConfig(noModel, STEPS, ITEMS)).toEqual([
-      CONFIG_MESSAGES.judgeWithoutModel(`judge (${two})`),
+      SCORER_MESSAGES.of(`judge (${two})`, SCORER_MESSAGES.judgeWithoutModel),
     ]);
   });
 
   it('names scorers that share a name', () => {
     const config = { ...configOf(), scorers: [{ type: 'equals' as const }, { type: 'equals' as const }] };
-    expect(checkExperimentConfig(config, STEPS, ITEMS)).toEqual([CONFIG_MESSAGES.duplicateScorer('equals')]);
+    expect(checkExperimentConfig(config, STEPS, ITEMS)).toEqual([SCORER_MESSAGES.duplicateName('equals')]);
   });
 });

@@ -3,6 +3,7 @@ import { PRODUCT_RULE } from '../errors';
 import { oneOf } from '../filled-text';
 import type { StepSnapshot } from '../flow';
 import { modelIdSchema } from '../model-choice';
+import { checkScorerDefinitions } from './code-scorers';
 import { MAX_SCORERS, type ScorerDefinition, scorerDefinition } from './scorer-definitions';
 
 /** How many times each dataset item runs in one experiment. */
@@ -42,33 +43,10 @@ const between = (field: string, min: number, max: number) =>
     .min(min, `${field} phải là số nguyên từ ${min} đến ${max}`)
     .max(max, `${field} phải là số nguyên từ ${min} đến ${max}`);
 
-/**
- * A scorer's name, the column of the compare grid: its own, or else its type, with the step it reads when it
- * names one (`contains`, `contains (step-id)`). The same as the code scorers' `scorerName`.
- */
-export const scorerNameOf = (scorer: ScorerDefinition): string =>
-  scorer.name?.trim() || (scorer.stepId ? `${scorer.type} (${scorer.stepId})` : scorer.type);
-
-export const DUPLICATE_SCORER_NAME = (name: string) =>
-  `scorers: hai scorer cùng tên "${name}": hãy đặt tên khác nhau cho chúng`;
-
-/** The names that more than one scorer has, each once. */
-export const duplicateScorerNames = (scorers: readonly ScorerDefinition[]): string[] => {
-  const names = scorers.map(scorerNameOf);
-  return [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
-};
-
-const noDuplicateScorerNames = (
-  config: { scorers: readonly ScorerDefinition[] },
-  context: z.RefinementCtx,
-) => {
-  for (const name of duplicateScorerNames(config.scorers))
-    context.addIssue({
-      code: 'custom',
-      path: ['scorers'],
-      message: DUPLICATE_SCORER_NAME(name),
-      params: PRODUCT_RULE,
-    });
+/** Every scorer's own problems (checkScorerDefinitions), as issues of the request's `scorers`. */
+const scorersFit = (config: { scorers: readonly ScorerDefinition[] }, context: z.RefinementCtx) => {
+  for (const message of checkScorerDefinitions(config.scorers))
+    context.addIssue({ code: 'custom', path: ['scorers'], message, params: PRODUCT_RULE });
 };
 
 const configFields = {
@@ -85,7 +63,7 @@ const configFields = {
  * An experiment's settings, fixed once it starts: the model of each step that should not run on its own, the
  * review mode of each step, the scorers, how often each item runs and how many runs go at once.
  */
-export const experimentConfigSchema = z.strictObject(configFields).superRefine(noDuplicateScorerNames);
+export const experimentConfigSchema = z.strictObject(configFields).superRefine(scorersFit);
 /** The settings as an experiment records them: every default filled in. */
 export type ExperimentConfig = z.output<typeof experimentConfigSchema>;
 
@@ -102,7 +80,7 @@ export const startExperimentRequestSchema = z
     baselineId: uuid('baselineId').nullable().optional(),
     ...configFields,
   })
-  .superRefine(noDuplicateScorerNames);
+  .superRefine(scorersFit);
 export type StartExperimentRequest = z.output<typeof startExperimentRequestSchema>;
 
 /** The settings of a request, as the experiment records them. */
@@ -129,8 +107,6 @@ export const CONFIG_MESSAGES = {
     `${field}: bước ${stepId} không có trong phiên bản flow đã chọn`,
   judgeWithoutScorer: (stepId: string) =>
     `review: bước ${stepId} được duyệt bằng judge nhưng không có scorer judge nào đọc bước này`,
-  judgeWithoutModel: (name: string) => `scorers: scorer judge "${name}" cần một model`,
-  duplicateScorer: DUPLICATE_SCORER_NAME,
 } as const;
 
 /**
@@ -154,14 +130,7 @@ export function checkExperimentConfig(
     if (!stepIds.has(stepId)) problems.push(CONFIG_MESSAGES.unknownStep('models', stepId));
   for (const stepId of Object.keys(config.review))
     if (!stepIds.has(stepId)) problems.push(CONFIG_MESSAGES.unknownStep('review', stepId));
-  for (const scorer of config.scorers)
-    if (scorer.stepId !== undefined && !stepIds.has(scorer.stepId))
-      problems.push(CONFIG_MESSAGES.unknownStep(`scorers: scorer "${scorerNameOf(scorer)}"`, scorer.stepId));
-  for (const scorer of config.scorers)
-    if (scorer.type === 'judge' && (scorer.model ?? '').trim() === '')
-      problems.push(CONFIG_MESSAGES.judgeWithoutModel(scorerNameOf(scorer)));
-  for (const name of duplicateScorerNames(config.scorers))
-    problems.push(CONFIG_MESSAGES.duplicateScorer(name));
+  problems.push(...checkScorerDefinitions(config.scorers, [...stepIds]));
   const lastStepId = lastStepOf(flowVersionSteps)?.id;
   for (const [stepId, mode] of Object.entries(config.review)) {
     if (mode !== 'judge' || !stepIds.has(stepId)) continue;

@@ -3,7 +3,7 @@ import { conflict, notFound, ruleViolated } from '../errors';
 import { inExecutionOrder } from '../execution/step-snapshots';
 import { storableText } from '../storable-text';
 import type { ExperimentCommand, ExperimentContext } from './commands';
-import { checkExperimentConfig, scorerNameOf } from './config';
+import { checkExperimentConfig } from './config';
 import type { ExperimentEvent, ExperimentState, RunState } from './events';
 import { planReuse, planRuns } from './plan';
 import {
@@ -13,6 +13,7 @@ import {
   SCORER_NAME_MAX_LENGTH,
   SCORER_TEXT_MAX_LENGTH,
   type Score,
+  scorerName,
 } from './scorer-definitions';
 
 /** Scores one command may record: a batch of a scorer's pass, one event well under its size limit. */
@@ -304,7 +305,7 @@ function decide(
       return [{ type: 'ScoresRecorded', data: { scores: checked, round, by: userId, at: now } }];
     }
     case 'ScoreAgain': {
-      const names = config.scorers.map(scorerNameOf);
+      const names = config.scorers.map(scorerName);
       if (names.length === 0) throw ruleViolated(EXPERIMENT_MESSAGES.noScorers);
       const asked = command.data.scorerNames ?? names;
       const unknown = asked.find((name) => !names.includes(name));
@@ -418,7 +419,7 @@ function checkedScores(
   const executions = new Set(
     state.runs.flatMap((run) => (run.executionId === null ? [] : [run.executionId])),
   );
-  const scorerNames = new Set((state.config?.scorers ?? []).map(scorerNameOf));
+  const scorerNames = new Set((state.config?.scorers ?? []).map(scorerName));
   return scores.map((score) => {
     if (!executions.has(score.executionId))
       throw ruleViolated(EXPERIMENT_MESSAGES.scoreOfOtherExecution(score.executionId));

@@ -75,6 +75,14 @@ export const scorerDefinition = z.discriminatedUnion('type', [
   }),
 ]);
 export type ScorerDefinition = z.infer<typeof scorerDefinition>;
+
+/**
+ * A scorer's name, the column of the compare grid: its own, or else its type, with the step it reads when it
+ * names one (`contains`, `contains (step-id)`). Names are unique within an experiment.
+ */
+export const scorerName = (definition: ScorerDefinition): string =>
+  definition.name?.trim() ||
+  (definition.stepId ? `${definition.type} (${definition.stepId})` : definition.type);
 export const SCORER_TYPES = [
   'equals',
   'contains',
