@@ -1,0 +1,7 @@
+/**
+ * The front door of the datasets: what the other aggregates and the rest of src/api use of them (the
+ * aggregate, and the commands that read a dataset as of a version, as an experiment pins it). Another
+ * aggregate imports the datasets from here and from nowhere else in this folder.
+ */
+export { datasetAggregate } from './dataset-aggregate';
+export type { DatasetCommands, DatasetWithItems } from './dataset-commands';
