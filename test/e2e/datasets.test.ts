@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { violationsOn } from './axe';
 import { callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
@@ -38,6 +39,8 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('create-dataset-submit').click();
       const row = page.getByTestId('dataset-row');
       await expect.poll(() => row.textContent()).toContain('Câu hỏi mẫu');
+      await page.waitForLoadState('networkidle');
+      expect(await violationsOn(page)).toEqual([]);
       await row.getByRole('link').click();
       await page.getByTestId('dataset-items-empty').waitFor();
 
@@ -57,6 +60,8 @@ describe.skipIf(skipReason !== null)(
       expect(first).toContain('xanh');
       expect(await page.getByTestId('dataset-version').textContent()).toContain('2');
       await screenshot(page, 'datasets-00-uploaded');
+      await page.waitForLoadState('networkidle');
+      expect(await violationsOn(page)).toEqual([]);
 
       // Archived, it leaves the list unless archived items are shown; an older version still has it.
       await items.nth(1).getByTestId('archive-item').click();

@@ -37,6 +37,7 @@ export const datasetPage = {
   source: 'Nguồn',
   sources: { manual: 'Nhập tay', csv: 'CSV', execution: 'Từ run' } as Record<string, string>,
   archived: 'Đã archive',
+  actions: 'Thao tác',
   archive: 'Archive',
   restore: 'Khôi phục',
   archiveFailed: 'Không archive được item',

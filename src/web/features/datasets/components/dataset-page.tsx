@@ -72,7 +72,11 @@ function ItemsTable({
             <th className="px-2 py-2">{t.expected}</th>
             <th className="px-2 py-2">{t.tags}</th>
             <th className="px-2 py-2">{t.source}</th>
-            {mayChange ? <th className="px-2 py-2" /> : null}
+            {mayChange ? (
+              <th className="px-2 py-2">
+                <span className="sr-only">{t.actions}</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
