@@ -98,8 +98,16 @@ describe('datasets', () => {
       addedInVersion: 2,
     });
 
+    // The same Idempotency-Key sent again answers the first outcome and adds nothing.
+    const key = { 'idempotency-key': crypto.randomUUID() };
+    const body = { items: [{ inputs: { a: 'once' } }] };
+    const first = ok(await call(ann, 'POST', `/api/datasets/${dataset.id}/items`, body, key), 201);
+    const again = ok(await call(ann, 'POST', `/api/datasets/${dataset.id}/items`, body, key), 201);
+    expect(again.itemIds).toEqual(first.itemIds);
+    expect(ok(await call(ann, 'GET', `/api/datasets/${dataset.id}`)).itemCount).toBe(3);
+
     const renamed = ok(await call(ann, 'PATCH', `/api/datasets/${dataset.id}`, { name: 'Tên mới' }));
-    expect(renamed).toMatchObject({ name: 'Tên mới', version: 3 });
+    expect(renamed).toMatchObject({ name: 'Tên mới', version: 4 });
   });
 
   it('refuses bad input with 400 and stores nothing', async () => {
@@ -148,6 +156,11 @@ describe('datasets', () => {
       expect.objectContaining({ inputs: { [stepIds[0]!]: 'nhiều\r\ndòng' }, expected: {}, tags: [] }),
     ]);
 
+    // Past the JSON body limit (4 MB) and within the CSV's own (5 MB): taken.
+    const large = `Ý tưởng\n${Array.from({ length: 450 }, () => 'x'.repeat(10_000)).join('\n')}\n`;
+    expect(large.length).toBeGreaterThan(4 * 1024 * 1024);
+    expect(ok(await csv(ann, dataset.id, large), 201).itemIds).toHaveLength(450);
+
     const before = await eventCount();
     const malformed = await csv(ann, dataset.id, 'Ý tưởng,tags\nok,a\n"open,b\n');
     expect(malformed.statusCode).toBe(400);
@@ -160,6 +173,9 @@ describe('datasets', () => {
       'content-type': 'application/json',
     });
     expect(wrongType.statusCode).toBe(400);
+    const nul = await csv(ann, dataset.id, 'Ý tưởng\nok\nbad\u0000cell\n');
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().detail).toMatch(/^CSV dòng 3: chứa ký tự không lưu được/);
     expect(await eventCount()).toBe(before);
   });
 

@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPECTED_PREFIX, TAGS_COLUMN } from '../../domain/dataset/csv-items';
 import { DATASET_KEY_DESCRIPTION, NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/dataset/decider';
 import { DATASET_ITEM_SOURCES } from '../../domain/dataset/events';
-import { ruleViolated } from '../../domain/errors';
 import { requiredText } from '../../domain/filled-text';
 import {
   DATASET_CSV_MAX_BYTES,
@@ -17,6 +15,7 @@ import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
+import { CsvFile, csvBody, csvFileOf } from './csv-body';
 import { DATASETS_ORDER } from './datasets-repository';
 
 const texts = z
@@ -94,11 +93,6 @@ const itemsBody = z.strictObject({
     .min(1, 'items: cần ít nhất một item')
     .max(MAX_DATASET_ITEMS_PER_ADD, `items: tối đa ${MAX_DATASET_ITEMS_PER_ADD} item mỗi lần thêm`),
 });
-const csvBody = z
-  .string()
-  .describe(
-    `With Content-Type text/csv (at most ${DATASET_CSV_MAX_BYTES / 1024 / 1024} MB, RFC 4180): a header row naming one column per input (a step's id or name), \`${EXPECTED_PREFIX}<step>\` columns for expected texts and an optional \`${TAGS_COLUMN}\` column (separated by ;); each later row is an item`,
-  );
 const fromExecutionBody = z.strictObject({ executionId: z.uuid(), tags: tags.optional() });
 
 const listQuery = pageQuery.extend({ flowId: z.uuid() });
@@ -113,9 +107,6 @@ const versionQuery = z.object({
 });
 const itemParams = z.object({ id: z.uuid(), itemId: z.uuid() });
 
-const NOT_CSV =
-  'Nội dung phải là một object JSON { items: [...] }, hoặc một file CSV gửi với Content-Type: text/csv';
-
 /**
  * Datasets of a flow: made, renamed, filled with items (JSON, a CSV file, or a run captured), items archived
  * and restored, and read as of any version. Whoever may read the flow reads them; whoever may change it
@@ -128,7 +119,13 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addContentTypeParser(
     'text/csv',
     { parseAs: 'string', bodyLimit: DATASET_CSV_MAX_BYTES },
-    (_request, body, done) => done(null, body),
+    (_request, body, done) => {
+      try {
+        done(null, csvFileOf(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
   );
 
   app.post(
@@ -179,9 +176,8 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = userIdOf(request);
       const body = request.body;
       let added: Awaited<ReturnType<typeof datasetCommands.addItems>>;
-      if (typeof body === 'string') {
-        if (!/^text\/csv\b/i.test(request.headers['content-type'] ?? '')) throw ruleViolated(NOT_CSV);
-        added = await datasetCommands.addCsv(id, userId, body, commandIdOf(request));
+      if (body instanceof CsvFile) {
+        added = await datasetCommands.addCsv(id, userId, body.text, commandIdOf(request));
       } else {
         added = await datasetCommands.addItems(id, userId, body.items, commandIdOf(request));
       }
