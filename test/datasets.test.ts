@@ -308,6 +308,14 @@ describe('datasets', () => {
       201,
     );
     expect((await call(bob, 'GET', `/api/datasets/${dataset.id}`)).statusCode).toBe(404);
+
+    // A dataset of the owner's own flow is theirs alone, until the flow moves into the workspace.
+    const own = ok(await owner.client.post('/api/flows', { name: 'Own', description: 'Mine for now' }), 201);
+    const moving = ok(await call(owner, 'POST', '/api/datasets', { name: 'Moves', flowId: own.id }), 201);
+    expect((await call(auditor, 'GET', `/api/datasets/${moving.id}`)).statusCode).toBe(404);
+    ok(await owner.client.post(`/api/flows/${own.id}/move`, { workspaceId }));
+    expect(ok(await call(auditor, 'GET', `/api/datasets/${moving.id}`)).name).toBe('Moves');
+    expect(ok(await call(auditor, 'GET', `/api/datasets?flowId=${own.id}`))).toHaveLength(1);
   });
 
   it('rebuild reproduces the dataset read models row for row', async () => {
