@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/api/database/connection';
+import { checkProjections } from '../src/projections/check';
 import { READ_MODEL_TABLES, rebuildProjections } from '../src/projections/rebuild';
+import { TEST_APP_SECRET } from './support/database';
 import { anotherAddress, as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, type Person } from './support/workspace-people';
 
@@ -318,13 +321,22 @@ describe('datasets', () => {
     expect(ok(await call(auditor, 'GET', `/api/datasets?flowId=${own.id}`))).toHaveLength(1);
   });
 
-  it('rebuild reproduces the dataset read models row for row', async () => {
+  it('rebuild reproduces the dataset read models row for row, and the check finds no difference', async () => {
     const inline = await snapshot(t);
     expect(inline.datasets!.length).toBeGreaterThan(4);
     expect(inline.dataset_items!.length).toBeGreaterThan(5);
     for (const batchSize of [3, 1000]) {
       await rebuildProjections(t.db.sql, t.store, batchSize);
       expect(await snapshot(t), `batch size ${batchSize}`).toEqual(inline);
+    }
+    // The check replays the log beside the read models and finds them equal.
+    const one = connect(t.db.url, { max: 1, appSecret: TEST_APP_SECRET });
+    try {
+      const { differences, rows } = await checkProjections(one);
+      expect(differences).toEqual([]);
+      expect(rows).toBeGreaterThan(inline.dataset_items!.length);
+    } finally {
+      await one.end();
     }
   });
 });
