@@ -82,5 +82,53 @@ describe.skipIf(skipReason !== null)(
       await signOut(page, server.url);
       await page.close();
     });
+
+    it('adds a run of the flow to a dataset from the run screen: its input and its approved result', async () => {
+      const { server, browser } = env;
+      screenshotTabsOnFailure(browser, 'datasets-run-failed-tab');
+      const page = await browser.newPage();
+      await signUpInBrowser(page, server.url, 'Minh');
+      const flow = await callApi(page, server.url, 'POST', '/api/flows', {
+        name: 'Ý tưởng trà',
+        description: 'Một bước',
+      });
+      const step = await callApi(page, server.url, 'POST', '/api/steps', {
+        flowId: flow.id,
+        name: 'Ý tưởng',
+        order: 1,
+        systemPrompt: 'List three ideas.',
+        requiresUserInput: true,
+      });
+      const dataset = await callApi(page, server.url, 'POST', '/api/datasets', {
+        name: 'Từ các run',
+        flowId: flow.id,
+      });
+      const execution = await callApi(page, server.url, 'POST', `/api/flows/${flow.id}/execute`, {});
+      const run = await callApi(
+        page,
+        server.url,
+        'POST',
+        `/api/executions/${execution.id}/steps/${step.id}/execute`,
+        { userInput: 'trà sen' },
+      );
+      await callApi(page, server.url, 'PUT', `/api/step-results/${run.results[0].id}`, { approved: true });
+
+      await page.goto(`${server.url}/flows/${flow.id}?mode=run`);
+      await page.getByTestId('add-run-to-dataset').click();
+      await page.getByTestId('add-run-dataset-select').selectOption(dataset.id);
+      await page.getByTestId('add-run-submit').click();
+      await expect.poll(() => page.getByTestId('toast').last().textContent()).toContain('Từ các run');
+
+      await page.goto(`${server.url}/datasets/${dataset.id}`);
+      const item = page.getByTestId('dataset-item');
+      await expect.poll(() => item.count()).toBe(1);
+      const text = await item.textContent();
+      expect(text).toContain('trà sen');
+      expect(text).toContain(run.results[0].result.slice(0, 20));
+      expect(text).toContain('Từ run');
+      await screenshot(page, 'datasets-02-from-run');
+      await signOut(page, server.url);
+      await page.close();
+    });
   },
 );
