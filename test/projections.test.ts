@@ -51,6 +51,22 @@ describe('projections', () => {
       await client.delete(`/api/step-results/${rerun.results[0].id}`);
       await client.post(`/api/executions/${execution.id}/stop`);
       await client.post(`/api/executions/${execution.id}/reset`);
+      if (name !== 'One') continue;
+      // A dataset of the flow: made, filled (JSON, and the run captured), an item archived, renamed.
+      const dataset = (await client.post('/api/datasets', { name: 'Cases', flowId: flow.id })).json();
+      const { itemIds } = (
+        await client.post(`/api/datasets/${dataset.id}/items`, {
+          items: [{ inputs: { [steps[0].id]: 'tea' }, tags: ['a'] }, { inputs: { x: 'y' } }],
+        })
+      ).json();
+      await client.post(`/api/datasets/${dataset.id}/items/from-execution`, { executionId: execution.id });
+      await client.post(`/api/datasets/${dataset.id}/items/${itemIds[1]}/archive`);
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/datasets/${dataset.id}`,
+        headers: { cookie: account.cookie },
+        payload: { name: 'Renamed cases' },
+      });
     }
     // A workspace whose members came and went: created, invited, joined, role changed, removed.
     const workspace = (await client.post('/api/workspaces', { name: 'Rebuilt team' })).json();
@@ -109,6 +125,8 @@ describe('projections', () => {
     expect(inline.workspaces).toHaveLength(1);
     expect(inline.workspace_members).toHaveLength(2);
     expect(inline.workspace_invitations).toHaveLength(3);
+    expect(inline.datasets).toHaveLength(1);
+    expect(inline.dataset_items).toHaveLength(3);
     const replayed = await rebuildProjections(t.db.sql, t.store, 7);
     expect(replayed).toBeGreaterThan(20);
     expect(await snapshot(t)).toEqual(inline);

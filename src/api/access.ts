@@ -232,6 +232,15 @@ export const OPERATION_SCOPES: Record<string, OperationScope> = {
   'POST /api/flows/:id/restore/:version': 'write',
 
   'GET /api/flows/:flowId/steps': 'read',
+
+  'POST /api/datasets': 'write',
+  'GET /api/datasets': 'read',
+  'GET /api/datasets/:id': 'read',
+  'PATCH /api/datasets/:id': 'write',
+  'POST /api/datasets/:id/items': 'write',
+  'POST /api/datasets/:id/items/from-execution': 'write',
+  'POST /api/datasets/:id/items/:itemId/archive': 'write',
+  'POST /api/datasets/:id/items/:itemId/restore': 'write',
   'POST /api/steps': 'write',
   'PUT /api/steps/:id': 'write',
   'DELETE /api/steps/:id': 'write',

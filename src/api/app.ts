@@ -18,6 +18,8 @@ import authPlugin, { isApiPath, routePathOf } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import commandsPlugin from './commands/plugin';
 import { contextRoutes } from './conversation-context/routes';
+import datasetsPlugin from './datasets/plugin';
+import { datasetRoutes } from './datasets/routes';
 import { eventChainRoutes } from './event-chain/routes';
 import eventFeedPlugin from './event-feed/plugin';
 import { executionHistoryRoutes } from './executions/history-routes';
@@ -140,6 +142,7 @@ export async function buildApp(
   await app.register(notificationsPlugin, { databaseUrl: services.databaseUrl });
   await app.register(flowsPlugin);
   await app.register(workspacesPlugin);
+  await app.register(datasetsPlugin);
   await app.register(userRecordsPlugin);
   await app.register(serverInstancePlugin);
   // Before the routes: every keyed write is claimed, by this instance, before its route runs.
@@ -177,6 +180,7 @@ export async function buildApp(
   await app.register(recommendationRoutes);
   await app.register(workspaceRoutes);
   await app.register(webhookRoutes);
+  await app.register(datasetRoutes);
   await app.register(auditVerifierRoutes);
 
   await registerWebApp(app, methodsOf);

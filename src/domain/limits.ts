@@ -65,3 +65,23 @@ export const MAX_WORKSPACE_MEMBERS = 1_000;
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** Invitations one user may send in an hour, over all their workspaces and every server instance. */
 export const INVITATIONS_PER_HOUR = 30;
+
+/** A dataset's name. */
+export const DATASET_NAME_MAX_LENGTH = 100;
+/** Datasets of one flow. */
+export const MAX_DATASETS_PER_FLOW = 100;
+/** Items of one dataset, archived ones included (items are never deleted). */
+export const MAX_DATASET_ITEMS = 5_000;
+/** Items one request adds (JSON, CSV rows or a captured run). */
+export const MAX_DATASET_ITEMS_PER_ADD = 500;
+/** Inputs of one item, and expected texts of one item. */
+export const MAX_DATASET_ITEM_FIELDS = 50;
+/** One input or expected text of an item. */
+export const DATASET_TEXT_MAX_CHARS = 20_000;
+/** Every input and expected text of a dataset together, so that reading one stays bounded. */
+export const DATASET_MAX_TOTAL_CHARS = 10_000_000;
+/** Tags of one item, and the length of each. */
+export const MAX_DATASET_ITEM_TAGS = 10;
+export const DATASET_TAG_MAX_LENGTH = 50;
+/** A CSV file of items, in bytes. */
+export const DATASET_CSV_MAX_BYTES = 5 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import type { TransactionSql } from 'postgres';
 import { type FeedPage, type FeedRead, type ReplayedEvent, SNAPSHOTS_TABLE } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
+import { datasetStreamsStatements } from './project-dataset-events';
 import {
   begunExecutionStreamsChanges,
   EXECUTION_STREAM_PREFIX,
@@ -28,6 +29,9 @@ export const READ_MODEL_TABLES = [
   'workspaces',
   'workspace_members',
   'workspace_invitations',
+  // Replayed from the `dataset-<id>` streams: the datasets of flows and their items.
+  'datasets',
+  'dataset_items',
 ] as const;
 
 /**
@@ -170,6 +174,7 @@ async function writeReadModels(tx: TransactionSql, batch: Batch, copying: boolea
     batch.flows.write(tx, batch.folded),
     executionStreamsChanges(tx, batch.continuing),
     ...workspaceStreamsStatements(tx, batch.streams),
+    ...datasetStreamsStatements(tx, batch.streams),
   ]);
   const readModels = new ReadModelBatch();
   readModels.add(continuingChanges);

@@ -161,6 +161,8 @@ describe.skipIf(skipReason !== null)(
       // Every other signed-in route has its screen, and anything else is 'Page Not Found'.
       const screens: Array<[string, string, string | null]> = [
         ['/flows-fast', 'flows-fast-page', null],
+        [`/flows/${flow.id}/datasets`, 'datasets-page', 'Datasets'],
+        ['/datasets/00000000-0000-4000-8000-000000000000', 'dataset-load-failed', null],
         ['/flows-static', 'flows-static-page', null],
         ['/workshop', 'workshop-page', null],
         ['/sessions', 'sessions-page', 'Quản lý Sessions'],

@@ -25,7 +25,7 @@ const PRODUCT_WORDS = new Set(
     'execute all execution executions master mode session sessions quickrun run re-run chat edit label ' +
     'labels model token tokens provider template templates import export logs log context version ' +
     'versions history timeline record user system creator suggestions test single multiple choice loop ' +
-    'status live polling request gemini openai anthropic'
+    'status live polling request gemini openai anthropic dataset datasets'
   ).split(' '),
 );
 

@@ -25,6 +25,9 @@ export interface Fixtures {
   scratchFlow: string;
   scratchStep1: string;
   scratchStep2: string;
+  /** A dataset of the flow, with an item (archived and restored by the calls). */
+  dataset: string;
+  datasetItem: string;
   /** A flow made to be deleted. */
   doomedFlow: string;
   /** A flow with a step, to restore to its version 1. */
@@ -153,6 +156,27 @@ export const ACCESS: Record<string, Entry> = {
     ids: (f) => ({ id: f.restoredFlow }),
   },
   'GET /api/flows/{flowId}/executions': { access: 'owner', needs: 'read' },
+
+  'POST /api/datasets': {
+    access: 'owner',
+    needs: 'change',
+    body: (f) => ({ name: 'Another dataset', flowId: f.flow }),
+  },
+  'GET /api/datasets': { access: 'owner', needs: 'read', query: (f) => `?flowId=${f.flow}` },
+  'GET /api/datasets/{id}': { access: 'owner', needs: 'read' },
+  'PATCH /api/datasets/{id}': { access: 'owner', needs: 'change', body: () => ({ name: 'Renamed' }) },
+  'POST /api/datasets/{id}/items': {
+    access: 'owner',
+    needs: 'change',
+    body: () => ({ items: [{ inputs: { topic: 'oolong' } }] }),
+  },
+  'POST /api/datasets/{id}/items/from-execution': {
+    access: 'owner',
+    needs: 'change',
+    body: (f) => ({ executionId: f.execution }),
+  },
+  'POST /api/datasets/{id}/items/{itemId}/archive': { access: 'owner', needs: 'change' },
+  'POST /api/datasets/{id}/items/{itemId}/restore': { access: 'owner', needs: 'change' },
 
   'POST /api/steps': {
     access: 'owner',
@@ -390,6 +414,7 @@ const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
   [/^\/api\/flows\/\{id\}/, { id: (f) => f.flow, version: () => '1' }],
   [/^\/api\/flows\/\{flowId\}/, { flowId: (f) => f.flow }],
   [/^\/api\/steps\/\{id\}$/, { id: (f) => f.step1 }],
+  [/^\/api\/datasets\/\{id\}/, { id: (f) => f.dataset, itemId: (f) => f.datasetItem }],
   [/^\/api\/executions\/\{id\}/, { id: (f) => f.execution, stepId: (f) => f.step2 }],
   [/^\/api\/step-results\/\{id\}$/, { id: (f) => f.result }],
   [/^\/api\/user\/api-keys\/\{id\}$/, { id: (f) => f.apiKey }],
@@ -504,6 +529,14 @@ export async function makeFixtures(
   await owner.made(201, 'POST', `/api/flows/${main.flow}/context`, { userNotes: 'Tea for beginners.' });
   await owner.made(201, 'POST', `/api/flows/${main.flow}/suggestions`);
   const executionToDeleteFrom = await start(main.flow);
+
+  const dataset = (await owner.made(201, 'POST', '/api/datasets', { name: 'Cases', flowId: main.flow }))
+    .id as string;
+  const datasetItem = (
+    await owner.made(201, 'POST', `/api/datasets/${dataset}/items`, {
+      items: [{ inputs: { [main.steps[0]!]: 'green tea' } }],
+    })
+  ).itemIds[0] as string;
 
   const scratch = await flowWithSteps('Scratch', ['Say hello.', 'Say goodbye.']);
   await runStep(await start(scratch.flow), scratch.steps[0]!);
@@ -648,6 +681,8 @@ export async function makeFixtures(
     webhookToDelete,
     webhookDelivery,
     flow: main.flow,
+    dataset,
+    datasetItem,
     step1: main.steps[0]!,
     step2: main.steps[1]!,
     execution,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Sql } from 'postgres';
+import { DATASET_STREAM_PREFIX } from '../../domain/dataset/events';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
 import { FLOW_STREAM_PREFIX, flowStreamId } from '../../domain/flow/events';
 import { MASTER_STREAM_PREFIX } from '../../domain/master-mode/events';
@@ -17,6 +18,7 @@ import { type Aggregate, CommandHandler } from '../commands/command-handler';
 import { DEFAULT_RETRY_POLICY } from '../commands/retry-policy';
 import { embeddedDatabaseUrl, embeddedPasswordFile } from '../database/embedded-postgres';
 import { type OpenDatabase, openDatabase } from '../database/open-database';
+import { DatasetsRepository, heldBy } from '../datasets';
 import { executionAggregate } from '../executions';
 import { flowAggregate } from '../flows';
 import { masterAggregate } from '../master-mode';
@@ -39,12 +41,22 @@ const STREAM_PAGE = 500;
 
 type Print = (events: RecordedEvent[]) => Promise<void>;
 
-/** The aggregate a stream is the log of, by its name. */
-// biome-ignore lint/suspicious/noExplicitAny: the aggregates differ in every type parameter; only their access is asked.
-function aggregateOf(streamId: string): Aggregate<any, any, any, any> | null {
+/**
+ * The aggregate a stream is the log of, by its name. A dataset's access is its flow's, where the flow is now:
+ * read with the flow's row (none when the dataset or its flow is gone).
+ */
+async function aggregateOf(
+  streamId: string,
+  datasets: DatasetsRepository,
+  // biome-ignore lint/suspicious/noExplicitAny: the aggregates differ in every type parameter; only their access is asked.
+): Promise<Aggregate<any, any, any, any> | null> {
   if (streamId.startsWith(EXECUTION_STREAM_PREFIX)) return executionAggregate;
   if (streamId.startsWith(FLOW_STREAM_PREFIX)) return flowAggregate;
   if (streamId.startsWith(MASTER_STREAM_PREFIX)) return masterAggregate;
+  if (streamId.startsWith(DATASET_STREAM_PREFIX)) {
+    const flow = await datasets.flowOf(streamId.slice(DATASET_STREAM_PREFIX.length)).catch(() => null);
+    return flow && heldBy(flow.holder);
+  }
   return null;
 }
 
@@ -54,12 +66,13 @@ function aggregateOf(streamId: string): Aggregate<any, any, any, any> | null {
  */
 function readableBy(store: EventStore, sql: Sql, actor: Actor): (streamId: string) => Promise<boolean> {
   const commands = new CommandHandler(store, DEFAULT_RETRY_POLICY, new WorkspacesRepository(sql));
+  const datasets = new DatasetsRepository(sql);
   const known = new Map<string, boolean>();
   return async (streamId) => {
     if (actor === null) return true;
     let readable = known.get(streamId);
     if (readable === undefined) {
-      const aggregate = aggregateOf(streamId);
+      const aggregate = await aggregateOf(streamId, datasets);
       readable =
         aggregate !== null &&
         (await commands.load(aggregate, streamId.slice(aggregate.streamPrefix.length), actor).then(

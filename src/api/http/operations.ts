@@ -36,6 +36,7 @@ export const TAGS = {
   recommendations: 'Workflow recommendations, templates and patterns',
   workspaces: 'Workspaces, their members and invitations',
   reviews: "Reviews of a step's results by another person than the runner",
+  datasets: 'Datasets of a flow: cases to run it over (inputs, expected texts, tags), versioned',
   audit: 'The signed audit log: its public key, checkpoints, proofs and bundles to check offline',
 } as const;
 
@@ -226,6 +227,34 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/user/tokens': op('listApiTokens', 'tokens', 'Your API tokens, newest first (never the tokens)'),
   'POST /api/user/tokens': op('createApiToken', 'tokens', 'Make an API token: it is shown this once'),
   'DELETE /api/user/tokens/:id': op('revokeApiToken', 'tokens', 'Revoke an API token: it stops at once'),
+  'POST /api/datasets': op('createDataset', 'datasets', 'Make a dataset of a flow'),
+  'GET /api/datasets': op('listDatasets', 'datasets', "A flow's datasets, newest first"),
+  'GET /api/datasets/:id': op(
+    'getDataset',
+    'datasets',
+    'A dataset with its items, now or as of an earlier version',
+  ),
+  'PATCH /api/datasets/:id': op('renameDataset', 'datasets', 'Rename a dataset'),
+  'POST /api/datasets/:id/items': op(
+    'addDatasetItems',
+    'datasets',
+    'Add items: JSON, or a CSV file (Content-Type: text/csv)',
+  ),
+  'POST /api/datasets/:id/items/from-execution': op(
+    'addDatasetItemFromExecution',
+    'datasets',
+    'Add a run of the flow as an item: its user inputs and its approved results',
+  ),
+  'POST /api/datasets/:id/items/:itemId/archive': op(
+    'archiveDatasetItem',
+    'datasets',
+    'Leave an item out from this version on (it is kept)',
+  ),
+  'POST /api/datasets/:id/items/:itemId/restore': op(
+    'restoreDatasetItem',
+    'datasets',
+    'Bring an archived item back',
+  ),
   'GET /api/models': op('listModels', 'models', 'The models a step may name, the default first'),
 
   'POST /api/ai/flow-creator/improve': op('improveFlowDescription', 'ai', 'Improve a flow description'),

@@ -18,6 +18,8 @@ const FlowVersionsPage = page(
   () => import('../features/flow-workspace/versions/components/flow-versions-page'),
   'FlowVersionsPage',
 );
+const DatasetsPage = page(() => import('../features/datasets/components/datasets-page'), 'DatasetsPage');
+const DatasetPage = page(() => import('../features/datasets/components/dataset-page'), 'DatasetPage');
 const FlowsFastPage = page(
   () => import('../features/flows-fast/components/flows-fast-page'),
   'FlowsFastPage',
@@ -93,6 +95,8 @@ const SIGNED_IN_PAGES: ReadonlyArray<readonly [path: string, page: ComponentType
   ['/flows', FlowsRoute],
   ['/flows/:flowId', FlowWorkspacePage],
   ['/flows/:flowId/versions', FlowVersionsPage],
+  ['/flows/:flowId/datasets', DatasetsPage],
+  ['/datasets/:id', DatasetPage],
   ['/flows-fast', FlowsFastPage],
   // The workshop with a flow is that flow's workspace (run or chat mode by ?mode=).
   ['/workshop/:flowId', FlowWorkspacePage],

@@ -417,6 +417,34 @@ export interface paths {
     /** Try a delivery not delivered again now (owners) */
     post: operations["retryWebhookDelivery"];
   };
+  "/api/datasets": {
+    /** A flow's datasets, newest first */
+    get: operations["listDatasets"];
+    /** Make a dataset of a flow */
+    post: operations["createDataset"];
+  };
+  "/api/datasets/{id}": {
+    /** A dataset with its items, now or as of an earlier version */
+    get: operations["getDataset"];
+    /** Rename a dataset */
+    patch: operations["renameDataset"];
+  };
+  "/api/datasets/{id}/items": {
+    /** Add items: JSON, or a CSV file (Content-Type: text/csv) */
+    post: operations["addDatasetItems"];
+  };
+  "/api/datasets/{id}/items/from-execution": {
+    /** Add a run of the flow as an item: its user inputs and its approved results */
+    post: operations["addDatasetItemFromExecution"];
+  };
+  "/api/datasets/{id}/items/{itemId}/archive": {
+    /** Leave an item out from this version on (it is kept) */
+    post: operations["archiveDatasetItem"];
+  };
+  "/api/datasets/{id}/items/{itemId}/restore": {
+    /** Bring an archived item back */
+    post: operations["restoreDatasetItem"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -1683,6 +1711,85 @@ export interface components {
           proof: string[];
         })[];
       streams: components["schemas"]["AuditProvedStream"][];
+    };
+    Dataset: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      name: string;
+      /** @description The dataset's version: its stream's position, which an experiment pins */
+      version: number;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Items, archived ones included */
+      itemCount: number;
+      archivedCount: number;
+    };
+    DatasetItem: {
+      /** Format: uuid */
+      id: string;
+      /** @description The user input of each step that takes one, by step id */
+      inputs: {
+        [key: string]: string;
+      };
+      /** @description The text each step should answer, by step id */
+      expected: {
+        [key: string]: string;
+      };
+      tags: string[];
+      /** @enum {string} */
+      source: "manual" | "csv" | "execution";
+      /** @description The execution it was captured from (source execution) */
+      sourceExecutionId: string | null;
+      /** @description Left out of runs from the version that archived it; kept, and restorable */
+      archived: boolean;
+      /** Format: uuid */
+      addedBy: string;
+      /** Format: date-time */
+      addedAt: string;
+      addedInVersion: number;
+    };
+    DatasetWithItems: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      name: string;
+      /** @description The dataset's version: its stream's position, which an experiment pins */
+      version: number;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Items, archived ones included */
+      itemCount: number;
+      archivedCount: number;
+      /** @description Oldest first, archived ones included */
+      items: components["schemas"]["DatasetItem"][];
+    };
+    AddedDatasetItems: {
+      /** Format: uuid */
+      datasetId: string;
+      /** @description The version the items made */
+      version: number;
+      itemIds: string[];
+      /** @description Names (and CSV columns) that are no step of the flow now: kept as given, reported */
+      unknownKeys: string[];
+    };
+    DatasetItemArchive: {
+      /** Format: uuid */
+      datasetId: string;
+      /** Format: uuid */
+      itemId: string;
+      archived: boolean;
+      version: number;
     };
     RecordCheckpoint: {
       /** @description How many leaves (events) the checkpointed log held */
@@ -7137,6 +7244,340 @@ export interface operations {
       202: {
         content: {
           "application/json": components["schemas"]["WebhookDelivery"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A flow's datasets, newest first */
+  listDatasets: {
+    parameters: {
+      query: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+        flowId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Dataset"][] | ({
+            items: components["schemas"]["Dataset"][];
+            nextCursor: string | null;
+          });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Make a dataset of a flow */
+  createDataset: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** Format: uuid */
+          flowId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Dataset"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A dataset with its items, now or as of an earlier version */
+  getDataset: {
+    parameters: {
+      query?: {
+        /** @description Read the dataset as it stood at this version (its events up to it); left out: now */
+        version?: number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DatasetWithItems"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Rename a dataset */
+  renameDataset: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Dataset"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Add items: JSON, or a CSV file (Content-Type: text/csv) */
+  addDatasetItems: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          items: {
+              /** @description Texts by step id (at most 50) */
+              inputs: {
+                [key: string]: string;
+              };
+              /** @description Texts by step id (at most 50) */
+              expected?: {
+                [key: string]: string;
+              };
+              /** @description Labels to pick items by; trimmed, each once */
+              tags?: string[];
+            }[];
+        } | string;
+        "text/csv": {
+          items: {
+              /** @description Texts by step id (at most 50) */
+              inputs: {
+                [key: string]: string;
+              };
+              /** @description Texts by step id (at most 50) */
+              expected?: {
+                [key: string]: string;
+              };
+              /** @description Labels to pick items by; trimmed, each once */
+              tags?: string[];
+            }[];
+        } | string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["AddedDatasetItems"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Add a run of the flow as an item: its user inputs and its approved results */
+  addDatasetItemFromExecution: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          executionId: string;
+          /** @description Labels to pick items by; trimmed, each once */
+          tags?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": components["schemas"]["AddedDatasetItems"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Leave an item out from this version on (it is kept) */
+  archiveDatasetItem: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        itemId: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DatasetItemArchive"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Bring an archived item back */
+  restoreDatasetItem: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+        itemId: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DatasetItemArchive"];
         };
       };
       /** @description A problem (RFC 9457) */

@@ -20,6 +20,7 @@ export const workspace = {
   logs: 'Logs',
   history: 'History',
   versions: 'Versions',
+  datasets: 'Datasets',
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
   unsavedChanges: 'Có thay đổi',

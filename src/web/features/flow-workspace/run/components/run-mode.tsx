@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { AddRunToDataset } from '@/features/datasets';
 import { useCreateStep } from '@/features/flow-workspace/api/create-step';
 import { useLiveExecution } from '@/features/flow-workspace/api/use-live-execution';
 import { cn } from '@/lib/cn';
@@ -90,6 +91,7 @@ export function RunMode({
             />
           ) : null}
           <ExportResultsButton flowName={flow.name} steps={steps} execution={execution} />
+          {mayChange && execution ? <AddRunToDataset flowId={flow.id} executionId={execution.id} /> : null}
           {mayChange ? (
             <Button size="sm" onClick={addStep} disabled={createStep.isPending} data-testid="add-step-button">
               <Plus className="h-4 w-4" />

@@ -1,8 +1,9 @@
-import { ArrowLeft, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
+import { ArrowLeft, Database, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { datasetsPath } from '@/features/datasets';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
@@ -94,6 +95,14 @@ export function WorkspaceHeader({
         >
           <GitCommitVertical className="h-4 w-4" />
           {t.versions}
+        </Link>
+        <Link
+          href={datasetsPath(flow.id)}
+          className={buttonClasses('outline', 'sm')}
+          data-testid="open-datasets"
+        >
+          <Database className="h-4 w-4" />
+          {t.datasets}
         </Link>
         {mayChange && mayRun ? (
           <Button

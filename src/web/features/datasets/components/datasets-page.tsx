@@ -1,0 +1,149 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ArrowLeft, Database, Plus } from 'lucide-react';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useParams } from 'wouter';
+import { z } from 'zod';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field, Input } from '@/components/ui/field';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useToast } from '@/components/ui/toast';
+import { useFlow } from '@/lib/flow-query';
+import { formatDateTime } from '@/lib/format-date';
+import { toasts as common } from '@/lib/strings';
+import { useOneAtATime } from '@/lib/use-one-at-a-time';
+import { useRecordAccess } from '@/lib/workspace-roles';
+import { DATASET_NAME_MAX_LENGTH } from '../../../../domain/limits';
+import { useCreateDataset, useDatasets } from '../api/datasets';
+import { datasets as t } from '../strings';
+
+/** Where a flow's datasets are listed. */
+export const datasetsPath = (flowId: string) => `/flows/${flowId}/datasets`;
+/** Where a dataset's items are shown. */
+export const datasetPath = (datasetId: string) => `/datasets/${datasetId}`;
+
+const newDatasetSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, t.nameRequired)
+    .max(DATASET_NAME_MAX_LENGTH, t.nameTooLong(DATASET_NAME_MAX_LENGTH)),
+});
+
+function CreateDatasetForm({ flowId }: { flowId: string }) {
+  const form = useForm({
+    resolver: zodResolver(newDatasetSchema),
+    defaultValues: { name: '' },
+    mode: 'onChange',
+  });
+  const createDataset = useCreateDataset();
+  const create = useOneAtATime(createDataset);
+  const toast = useToast();
+  const nameId = useId();
+  const error = form.formState.errors.name?.message;
+
+  const submit = form.handleSubmit(({ name }) =>
+    create(
+      { name, flowId },
+      {
+        onSuccess: (dataset) => {
+          toast({ title: common.success, description: t.created(dataset.name), variant: 'success' });
+          form.reset();
+        },
+      },
+    ),
+  );
+
+  return (
+    <Card className="p-5" data-testid="create-dataset">
+      <h2 className="text-lg font-semibold text-slate-900">{t.createTitle}</h2>
+      <form onSubmit={submit} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <Field id={nameId} label={t.name}>
+            <Input
+              id={nameId}
+              {...form.register('name')}
+              placeholder={t.namePlaceholder}
+              maxLength={DATASET_NAME_MAX_LENGTH}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${nameId}-error` : undefined}
+              data-testid="dataset-name-input"
+            />
+          </Field>
+        </div>
+        <Button
+          type="submit"
+          disabled={createDataset.isPending}
+          disabledReason={!form.formState.isValid && t.nameRequired}
+          data-testid="create-dataset-submit"
+        >
+          <Plus className="h-4 w-4" />
+          {createDataset.isPending ? t.creating : t.create}
+        </Button>
+      </form>
+      {error && form.formState.isDirty ? (
+        <p id={`${nameId}-error`} className="mt-2 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+/** A flow's datasets: the list, and a form to make one for whoever may change the flow. */
+export function DatasetsPage() {
+  const { flowId = '' } = useParams<{ flowId: string }>();
+  const flow = useFlow(flowId);
+  const list = useDatasets(flowId);
+  const may = useRecordAccess(flow.data?.workspaceId);
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8" data-testid="datasets-page">
+      <Link href={`/flows/${flowId}`} className={buttonClasses('ghost', 'sm')}>
+        <ArrowLeft className="h-4 w-4" />
+        {t.backToFlow}
+      </Link>
+      <div className="mt-4">
+        <h1 className="text-2xl font-bold text-slate-900">{t.title}</h1>
+        {flow.data ? <p className="mt-1 text-sm text-slate-600">{t.subtitle(flow.data.name)}</p> : null}
+      </div>
+      <div className="mt-6 flex flex-col gap-6">
+        {flow.data && may('change') ? <CreateDatasetForm flowId={flowId} /> : null}
+        {list.error && !list.isLoading ? (
+          <p className="text-sm text-red-600" data-testid="datasets-load-failed">
+            {t.loadFailed}
+          </p>
+        ) : null}
+        {list.isLoading ? <Skeleton className="h-24" /> : null}
+        {list.data && list.data.length === 0 ? (
+          <p className="text-sm text-slate-600" data-testid="datasets-empty">
+            {t.empty}
+          </p>
+        ) : null}
+        <ul className="flex flex-col gap-3" data-testid="datasets-list">
+          {list.data?.map((dataset) => (
+            <li key={dataset.id}>
+              <Card className="flex items-center justify-between gap-4 p-4" data-testid="dataset-row">
+                <div className="min-w-0">
+                  <Link
+                    href={datasetPath(dataset.id)}
+                    className="flex items-center gap-2 font-medium text-slate-900 hover:underline"
+                  >
+                    <Database className="h-4 w-4 text-indigo-600" />
+                    {dataset.name}
+                  </Link>
+                  <p className="mt-1 text-xs text-slate-500">
+                    {t.items(dataset.itemCount, dataset.archivedCount)} · {formatDateTime(dataset.updatedAt)}
+                  </p>
+                </div>
+                <Badge tone="indigo">{t.version(dataset.version)}</Badge>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
