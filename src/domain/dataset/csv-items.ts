@@ -1,6 +1,6 @@
+import { parseCsv } from '../csv';
 import { DomainError, ruleViolated } from '../errors';
 import { MAX_DATASET_ITEMS_PER_ADD } from '../limits';
-import { parseCsv } from './csv';
 import { checkedItem, DATASET_KEY_PATTERN } from './decider';
 import type { NewDatasetItem } from './events';
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../csv';
 import {
   type CompareResult,
   compareExperiments,
@@ -277,7 +278,7 @@ describe('compareToCsv', () => {
       fc.property(fc.array(fc.option(output), { minLength: 1, maxLength: 5 }), (outputs) => {
         const runs = outputs.map((o, i) => runOf(`i${i}`, o, { equals: i % 2 === 0 }));
         const result = compareExperiments([{ experimentId: 'base', runs }]);
-        const table = readCsv(compareToCsv(result));
+        const table = parseCsv(compareToCsv(result)).map((record) => record.fields);
         expect(table).toHaveLength(outputs.length + 1);
         expect(new Set(table.map((row) => row.length))).toEqual(new Set([table[0]!.length]));
         outputs.forEach((o, i) => {
@@ -288,36 +289,3 @@ describe('compareToCsv', () => {
     );
   });
 });
-
-/** An RFC 4180 reader: quoted fields with doubled quotes, CRLF between records. */
-function readCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] === '"') {
-      i++;
-      while (i < text.length) {
-        if (text[i] === '"' && text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-        } else if (text[i] === '"') {
-          i++;
-          break;
-        } else field += text[i++];
-      }
-    } else if (text[i] === ',') {
-      row.push(field);
-      field = '';
-      i++;
-    } else if (text.startsWith('\r\n', i)) {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 2;
-    } else field += text[i++];
-  }
-  return rows;
-}
