@@ -32,7 +32,7 @@ export interface CsvRecord {
 
 /** What csv-parse's refusals mean, in the words of the rest of the product. */
 const REFUSALS: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED: 'đến hết file vẫn còn một dấu ngoặc kép mở chưa đóng',
+  CSV_QUOTE_NOT_CLOSED: 'dấu ngoặc kép mở nhưng không đóng',
   INVALID_OPENING_QUOTE: 'dấu ngoặc kép trong ô không có ngoặc kép (hãy đặt cả ô trong ngoặc kép)',
   CSV_INVALID_CLOSING_QUOTE:
     'có ký tự sau dấu ngoặc kép đóng (hãy đặt cả ô trong ngoặc kép, "" cho một dấu ")',
@@ -58,11 +58,13 @@ export function parseCsv(text: string): CsvRecord[] {
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const { lines, record } = error as CsvError & { lines?: number; record?: unknown[] };
+    // A quote left open is found at the end of the file: it is named at the line it was opened on.
+    const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? openQuoteLine(text) : (lines ?? 1);
     const counted =
       error.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && Array.isArray(record)
         ? `có ${record.length} cột, dòng tiêu đề có ${parsed0ColumnCount(text)}`
         : (REFUSALS[error.code] ?? `không đọc được (${error.code})`);
-    throw ruleViolated(`CSV dòng ${lines ?? 1}: ${counted}`);
+    throw ruleViolated(`CSV dòng ${line}: ${counted}`);
   }
   // A record's `lines` is the line it ends on; it starts as many lines before as its fields hold line breaks
   // (CRLF, LF or a lone CR, each a line to csv-parse).
@@ -71,6 +73,21 @@ export function parseCsv(text: string): CsvRecord[] {
       info.lines - record.reduce((breaks, field) => breaks + (field.match(/\r\n|\r|\n/g)?.length ?? 0), 0),
     fields: record,
   }));
+}
+
+/** The line of the quote the text leaves open (every `"` opens or closes a quoted stretch; `""` does both). */
+function openQuoteLine(text: string): number {
+  let line = 1;
+  let openedOn = 1;
+  let open = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      open = !open;
+      if (open) openedOn = line;
+    } else if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) line++;
+  }
+  return openedOn;
 }
 
 /** How many fields the header (the first record) has. */

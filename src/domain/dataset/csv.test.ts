@@ -38,7 +38,7 @@ describe('parseCsv (RFC 4180)', () => {
 
   it('refuses malformed text, naming the line', () => {
     expect(refusal(() => parseCsv('a,b\n1,"open\n2,3\n'))).toMatch(
-      /^CSV dòng 3: đến hết file vẫn còn một dấu ngoặc kép mở/,
+      /^CSV dòng 2: dấu ngoặc kép mở nhưng không đóng/,
     );
     expect(refusal(() => parseCsv('a,b\n1,x"y\n'))).toMatch(/^CSV dòng 2: dấu ngoặc kép trong ô/);
     expect(refusal(() => parseCsv('a,b\n"1"x,2\n'))).toMatch(/^CSV dòng 2: có ký tự sau dấu ngoặc kép/);

@@ -1,13 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowLeft, Database, Plus } from 'lucide-react';
-import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { ArrowLeft, Database } from 'lucide-react';
 import { Link, useParams } from 'wouter';
-import { z } from 'zod';
+import { CreateByNameCard } from '@/components/create-by-name-card';
 import { Badge } from '@/components/ui/badge';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Field, Input } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { useFlow } from '@/lib/flow-query';
@@ -24,71 +20,28 @@ export const datasetsPath = (flowId: string) => `/flows/${flowId}/datasets`;
 /** Where a dataset's items are shown. */
 export const datasetPath = (datasetId: string) => `/datasets/${datasetId}`;
 
-const newDatasetSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, t.nameRequired)
-    .max(DATASET_NAME_MAX_LENGTH, t.nameTooLong(DATASET_NAME_MAX_LENGTH)),
-});
-
 function CreateDatasetForm({ flowId }: { flowId: string }) {
-  const form = useForm({
-    resolver: zodResolver(newDatasetSchema),
-    defaultValues: { name: '' },
-    mode: 'onChange',
-  });
   const createDataset = useCreateDataset();
   const create = useOneAtATime(createDataset);
   const toast = useToast();
-  const nameId = useId();
-  const error = form.formState.errors.name?.message;
-
-  const submit = form.handleSubmit(({ name }) =>
-    create(
-      { name, flowId },
-      {
-        onSuccess: (dataset) => {
-          toast({ title: common.success, description: t.created(dataset.name), variant: 'success' });
-          form.reset();
-        },
-      },
-    ),
-  );
-
   return (
-    <Card className="p-5" data-testid="create-dataset">
-      <h2 className="text-lg font-semibold text-slate-900">{t.createTitle}</h2>
-      <form onSubmit={submit} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
-        <div className="flex-1">
-          <Field id={nameId} label={t.name}>
-            <Input
-              id={nameId}
-              {...form.register('name')}
-              placeholder={t.namePlaceholder}
-              maxLength={DATASET_NAME_MAX_LENGTH}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${nameId}-error` : undefined}
-              data-testid="dataset-name-input"
-            />
-          </Field>
-        </div>
-        <Button
-          type="submit"
-          disabled={createDataset.isPending}
-          disabledReason={!form.formState.isValid && t.nameRequired}
-          data-testid="create-dataset-submit"
-        >
-          <Plus className="h-4 w-4" />
-          {createDataset.isPending ? t.creating : t.create}
-        </Button>
-      </form>
-      {error && form.formState.isDirty ? (
-        <p id={`${nameId}-error`} className="mt-2 text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
-    </Card>
+    <CreateByNameCard
+      strings={t}
+      maxLength={DATASET_NAME_MAX_LENGTH}
+      pending={createDataset.isPending}
+      testId="dataset"
+      onCreate={(name, made) =>
+        create(
+          { name, flowId },
+          {
+            onSuccess: (dataset) => {
+              toast({ title: common.success, description: t.created(dataset.name), variant: 'success' });
+              made();
+            },
+          },
+        )
+      }
+    />
   );
 }
 

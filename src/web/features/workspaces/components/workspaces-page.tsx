@@ -1,13 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus, Users } from 'lucide-react';
-import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { Users } from 'lucide-react';
 import { Link } from 'wouter';
-import { z } from 'zod';
+import { CreateByNameCard } from '@/components/create-by-name-card';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Field, Input } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
 import { toasts as common } from '@/lib/strings';
@@ -17,69 +12,25 @@ import { WORKSPACE_NAME_MAX_LENGTH } from '../../../../domain/limits';
 import { useCreateWorkspace } from '../api/workspaces';
 import { roles, workspacesList as t } from '../strings';
 
-/** A workspace's name as the server takes it: not blank, at most WORKSPACE_NAME_MAX_LENGTH characters. */
-const newWorkspaceSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, t.nameRequired)
-    .max(WORKSPACE_NAME_MAX_LENGTH, t.nameTooLong(WORKSPACE_NAME_MAX_LENGTH)),
-});
-
 function CreateWorkspaceForm() {
-  const form = useForm({
-    resolver: zodResolver(newWorkspaceSchema),
-    defaultValues: { name: '' },
-    mode: 'onChange',
-  });
   const createWorkspace = useCreateWorkspace();
   const create = useOneAtATime(createWorkspace);
   const toast = useToast();
-  const nameId = useId();
-  const error = form.formState.errors.name?.message;
-
-  const submit = form.handleSubmit(({ name }) =>
-    create(name, {
-      onSuccess: (workspace) => {
-        toast({ title: common.success, description: t.created(workspace.name), variant: 'success' });
-        form.reset();
-      },
-    }),
-  );
-
   return (
-    <Card className="p-5" data-testid="create-workspace">
-      <h2 className="text-lg font-semibold text-slate-900">{t.createTitle}</h2>
-      <form onSubmit={submit} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
-        <div className="flex-1">
-          <Field id={nameId} label={t.name}>
-            <Input
-              id={nameId}
-              {...form.register('name')}
-              placeholder={t.namePlaceholder}
-              maxLength={WORKSPACE_NAME_MAX_LENGTH}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${nameId}-error` : undefined}
-              data-testid="workspace-name-input"
-            />
-          </Field>
-        </div>
-        <Button
-          type="submit"
-          disabled={createWorkspace.isPending}
-          disabledReason={!form.formState.isValid && t.nameRequired}
-          data-testid="create-workspace-submit"
-        >
-          <Plus className="h-4 w-4" />
-          {createWorkspace.isPending ? t.creating : t.create}
-        </Button>
-      </form>
-      {error && form.formState.isDirty ? (
-        <p id={`${nameId}-error`} className="mt-2 text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
-    </Card>
+    <CreateByNameCard
+      strings={t}
+      maxLength={WORKSPACE_NAME_MAX_LENGTH}
+      pending={createWorkspace.isPending}
+      testId="workspace"
+      onCreate={(name, made) =>
+        create(name, {
+          onSuccess: (workspace) => {
+            toast({ title: common.success, description: t.created(workspace.name), variant: 'success' });
+            made();
+          },
+        })
+      }
+    />
   );
 }
 
