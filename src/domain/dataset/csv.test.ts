@@ -91,6 +91,10 @@ describe('itemsFromCsv', () => {
     expect(refusal(() => itemsFromCsv(`Ý tưởng,${steps[0]!.id}\nx,y\n`, steps, newId))).toMatch(
       /cột 2 .*trùng/,
     );
+    // A column whose texts an object of texts by name would drop without a word.
+    expect(refusal(() => itemsFromCsv('__proto__\nx\n', steps, newId))).toMatch(
+      /cột 1 .*không là step id hay tên step/,
+    );
     expect(refusal(() => itemsFromCsv('tên có dấu cách\nx\n', steps, newId))).toMatch(
       /cột 1 .*không là step id hay tên step/,
     );

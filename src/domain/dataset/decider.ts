@@ -27,12 +27,13 @@ export const TOO_LARGE = `Tổng nội dung các item của một dataset tối 
 
 /**
  * The name of an input or an expected text: a step id (any name of letters, digits and `_ . : -`, up to 100
- * characters, is kept, so an item outlives the step it names).
+ * characters, is kept, so an item outlives the step it names), except `__proto__`, which an object of texts
+ * by name cannot hold as one of its names.
  */
-export const DATASET_KEY_PATTERN = /^[\p{L}\p{N}_][\p{L}\p{N}_.:-]{0,99}$/u;
+export const DATASET_KEY_PATTERN = /^(?!__proto__$)[\p{L}\p{N}_][\p{L}\p{N}_.:-]{0,99}$/u;
 /** The pattern as the API document states it (JSON Schema has no \p classes). */
 export const DATASET_KEY_DESCRIPTION =
-  'A step id of the flow (any name of letters, digits and _ . : -, at most 100 characters, is kept)';
+  'A step id of the flow (any name of letters, digits and _ . : -, at most 100 characters, but __proto__, is kept)';
 
 /** A dataset's rules: its items as its stream folds them, and what each command adds. */
 export const decider: Decider<DatasetState, DatasetCommand, DatasetEvent, DatasetContext> = {
