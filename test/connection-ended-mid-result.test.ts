@@ -53,23 +53,33 @@ const outcome = (statement: Promise<unknown>) =>
 /** The rows each of these statements answers: a number a row, each row where it belongs. */
 const numbered = (sql: Sql, n: number) => sql`SELECT g AS n FROM generate_series(1, ${n}::int) g`;
 
+/** The advisory lock a statement is held on, part way through its result, until its backend is ended. */
+const HELD = 7_340_977;
+
 /**
  * Ends the backend of the pool's one connection while a statement is part way through its result (its first
- * row sent, its second being made), as stopping PostgreSQL does; the pid of the backend ended.
+ * row sent, its second waiting for a lock this test holds), as stopping PostgreSQL does; the pid of the
+ * backend ended.
  */
 async function terminatedMidResult(sql: Sql): Promise<number> {
   const [backend] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
   const pid = backend!.pid;
-  const ended = outcome(
-    sql`SELECT g AS n, CASE WHEN g = 2 THEN pg_sleep(30)::text END AS slept FROM generate_series(1, 2) g`,
-  );
-  await expect
-    .poll(
-      async () => (await admin`SELECT wait_event FROM pg_stat_activity WHERE pid = ${pid}`)[0]?.wait_event,
-    )
-    .toBe('PgSleep');
-  await admin`SELECT pg_terminate_backend(${pid})`;
-  expect(await ended).toEqual({ error: 'CONNECTION_CLOSED' });
+  await admin`SELECT pg_advisory_lock(${HELD})`;
+  try {
+    const ended = outcome(
+      sql`SELECT g AS n, CASE WHEN g = 2 THEN pg_advisory_lock(${HELD})::text END AS held
+          FROM generate_series(1, 2) g`,
+    );
+    await expect
+      .poll(
+        async () => (await admin`SELECT wait_event FROM pg_stat_activity WHERE pid = ${pid}`)[0]?.wait_event,
+      )
+      .toBe('advisory');
+    await admin`SELECT pg_terminate_backend(${pid})`;
+    expect(await ended).toEqual({ error: 'CONNECTION_CLOSED' });
+  } finally {
+    await admin`SELECT pg_advisory_unlock(${HELD})`;
+  }
   return pid;
 }
 
