@@ -286,6 +286,14 @@ describe('datasets', () => {
       expect(answer.statusCode, `${method} ${url}`).toBe(404);
     }
     expect((await csv(bob, dataset.id, 'a\nb\n')).statusCode).toBe(404);
+    // Their own run of a flow of theirs, into this dataset: 404 for the dataset, before any word on the run.
+    const theirs = await createFlow(bob.client, 'Theirs', [{ name: 'One', systemPrompt: 'Say one thing.' }]);
+    const theirRun = ok(await bob.client.post(`/api/flows/${theirs.flow.id}/execute`), 201);
+    const captured = await call(bob, 'POST', `/api/datasets/${dataset.id}/items/from-execution`, {
+      executionId: theirRun.id,
+    });
+    expect(captured.statusCode).toBe(404);
+    expect(captured.json().detail).toBe('Không tìm thấy dataset');
   });
 
   it("follows the flow's workspace: its members read or change datasets as their role allows", async () => {

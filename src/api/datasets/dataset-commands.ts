@@ -116,7 +116,8 @@ export class DatasetCommands {
     input: { executionId: string; tags?: string[] | undefined },
     commandId?: string,
   ) {
-    const { flowId } = await this.datasets.flowOf(datasetId);
+    // Whoever may not change the dataset hears of nothing else first: another's dataset is 404 whatever the run.
+    const { flowId } = await this.datasets.readable(datasetId, userId, 'change');
     const { state: execution } = await this.commands.load(executionAggregate, input.executionId, userId);
     if (execution.flowId !== flowId) throw ruleViolated(OTHER_FLOW);
     const inputs: Record<string, string> = {};
