@@ -1,3 +1,7 @@
+import { DATASET_CSV_MAX_BYTES, MAX_DATASET_ITEMS_PER_ADD } from '../../../domain/limits';
+
+const CSV_MB = DATASET_CSV_MAX_BYTES / 1024 / 1024;
+
 /** The datasets screens' words. */
 export const datasets = {
   title: 'Datasets',
@@ -54,11 +58,10 @@ export const datasetPage = {
   addFailed: 'Không thêm được item',
   nothingFilled: 'Hãy điền ít nhất một input hoặc expected',
   csvTitle: 'Tải lên CSV',
-  csvHint:
-    'Dòng đầu là tiêu đề: mỗi cột là một step (tên hoặc id) cho input, cột "expected:<step>" cho kết quả mong đợi, cột "tags" (ngăn cách bằng ;). Tối đa 5 MB, 500 dòng.',
+  csvHint: `Dòng đầu là tiêu đề: mỗi cột là một step (tên hoặc id) cho input, cột "expected:<step>" cho kết quả mong đợi, cột "tags" (ngăn cách bằng ;). Tối đa ${CSV_MB} MB, ${MAX_DATASET_ITEMS_PER_ADD} dòng.`,
   csvChoose: 'Chọn file CSV',
   csvUploading: 'Đang tải lên…',
-  csvTooLarge: 'File CSV tối đa 5 MB',
+  csvTooLarge: `File CSV tối đa ${CSV_MB} MB`,
   csvFailed: 'Không thêm được các dòng của file CSV',
   unknownColumns: (names: string[]) => `Không phải step của flow (vẫn được giữ): ${names.join(', ')}`,
 } as const;
