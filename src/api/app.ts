@@ -19,6 +19,8 @@ import { authRoutes } from './auth/routes';
 import commandsPlugin from './commands/plugin';
 import { contextRoutes } from './conversation-context/routes';
 import datasetsPlugin from './datasets/plugin';
+import experimentsPlugin from './experiments/plugin';
+import { experimentRoutes } from './experiments/routes';
 import { datasetRoutes } from './datasets/routes';
 import { eventChainRoutes } from './event-chain/routes';
 import eventFeedPlugin from './event-feed/plugin';
@@ -151,6 +153,7 @@ export async function buildApp(
   await app.register(liveUpdatesPlugin);
   await app.register(executionsPlugin);
   await app.register(masterModePlugin);
+  await app.register(experimentsPlugin);
   await app.register(healthPlugin);
   await app.register(auditLogPlugin);
 
@@ -181,6 +184,7 @@ export async function buildApp(
   await app.register(workspaceRoutes);
   await app.register(webhookRoutes);
   await app.register(datasetRoutes);
+  await app.register(experimentRoutes);
   await app.register(auditVerifierRoutes);
 
   await registerWebApp(app, methodsOf);

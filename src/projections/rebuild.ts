@@ -2,6 +2,7 @@ import type { TransactionSql } from 'postgres';
 import { type FeedPage, type FeedRead, type ReplayedEvent, SNAPSHOTS_TABLE } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
 import { datasetStreamsStatements } from './project-dataset-events';
+import { experimentStreamsStatements } from './project-experiment-events';
 import {
   begunExecutionStreamsChanges,
   EXECUTION_STREAM_PREFIX,
@@ -32,6 +33,8 @@ export const READ_MODEL_TABLES = [
   // Replayed from the `dataset-<id>` streams: the datasets of flows and their items.
   'datasets',
   'dataset_items',
+  // Replayed from the `experiment-<id>` streams.
+  'experiments',
 ] as const;
 
 /**
@@ -175,6 +178,7 @@ async function writeReadModels(tx: TransactionSql, batch: Batch, copying: boolea
     executionStreamsChanges(tx, batch.continuing),
     ...workspaceStreamsStatements(tx, batch.streams),
     ...datasetStreamsStatements(tx, batch.streams),
+    ...experimentStreamsStatements(tx, batch.streams),
   ]);
   const readModels = new ReadModelBatch();
   readModels.add(continuingChanges);

@@ -5,6 +5,7 @@
  */
 export { executionAggregate } from './execution-aggregate';
 export { answerOf } from './execution-answer';
-export type { ExecutionCommands } from './execution-commands';
+export type { ExecutionCommands, LoadedExecution } from './execution-commands';
 export { readableExecutionStream } from './history-routes';
 export type { RunRegistry } from './run-registry';
+export type { StepRunner } from './step-runner';

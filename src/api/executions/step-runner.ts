@@ -79,7 +79,9 @@ export class StepRunner {
     ]);
     // The step's model as the flow has it now; it holds a free run, or is refused past the allowance (429),
     // before anything is appended.
-    const stepModel = flow.steps.find((step) => step.id === request.stepId)?.model ?? null;
+    // An experiment's run keeps the steps (and models) of its flow version; any other run takes the flow's.
+    const steps = loaded.state.experimentId === null ? flow.steps : loaded.state.steps;
+    const stepModel = steps.find((step) => step.id === request.stepId)?.model ?? null;
     const model = await models.forRun(userId, runId, sql, stepModel);
     const { provider, keySource } = model;
     const started = await executions.handle(

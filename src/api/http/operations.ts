@@ -37,6 +37,7 @@ export const TAGS = {
   workspaces: 'Workspaces, their members and invitations',
   reviews: "Reviews of a step's results by another person than the runner",
   datasets: 'Datasets of a flow: cases to run it over (inputs, expected texts, tags), versioned',
+  experiments: 'Experiments: a flow version run over a dataset version, scored, and compared version to version',
   audit: 'The signed audit log: its public key, checkpoints, proofs and bundles to check offline',
 } as const;
 
@@ -254,6 +255,33 @@ export const OPERATIONS: Record<string, Operation> = {
     'restoreDatasetItem',
     'datasets',
     'Bring an archived item back',
+  ),
+  'POST /api/experiments': op(
+    'startExperiment',
+    'experiments',
+    'Run a flow version over a dataset: each item as an ordinary execution (202: runs go on after)',
+  ),
+  'GET /api/experiments': op('listExperiments', 'experiments', "A flow's experiments, newest first"),
+  'GET /api/experiments/compare': op(
+    'compareExperiments',
+    'experiments',
+    'Experiments side by side, the first as the baseline: per item and step, and summaries (JSON or CSV)',
+  ),
+  'GET /api/experiments/:id': op('getExperiment', 'experiments', 'An experiment with its settings and runs'),
+  'POST /api/experiments/:id/stop': op(
+    'stopExperiment',
+    'experiments',
+    'Stop an experiment: no run starts any more, open runs are stopped',
+  ),
+  'POST /api/experiments/:id/score-again': op(
+    'scoreExperimentAgain',
+    'experiments',
+    'Score the stored outputs again with the scorers named (all when none): no flow model call',
+  ),
+  'POST /api/experiments/:id/promote': op(
+    'promoteExperiment',
+    'experiments',
+    "Make a completed experiment its flow's baseline",
   ),
   'GET /api/models': op('listModels', 'models', 'The models a step may name, the default first'),
 

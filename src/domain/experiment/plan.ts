@@ -1,6 +1,6 @@
 import { inExecutionOrder, sameSteps, snapshotOf } from '../execution/step-snapshots';
 import type { StepSnapshot } from '../flow';
-import type { DatasetItemRef, ExperimentConfig } from './config';
+import { type DatasetItemRef, type ExperimentConfig, reviewModeOf } from './config';
 
 /** One run of an experiment: a dataset item, in one of its repetitions (1 to `repetitions`). */
 export interface PlannedRun {
@@ -42,6 +42,19 @@ export function stepsAsRun(
     const { review: _review, model, ...rest } = snapshotOf(step);
     const chosen = models[step.id] ?? model;
     return chosen ? { ...rest, model: chosen } : rest;
+  });
+}
+
+/**
+ * The steps as a run's execution records them: as stepsAsRun gives them, with the review rule kept on the
+ * steps whose review mode is `human` (their reviewers decide, under the step's own rule); `auto` and `judge`
+ * steps have none, so the run's own approval decides them.
+ */
+export function stepsToExecute(steps: readonly StepSnapshot[], config: ExperimentConfig): StepSnapshot[] {
+  const asRun = stepsAsRun(steps, config.models);
+  return asRun.map((step) => {
+    const review = steps.find((each) => each.id === step.id)?.review;
+    return review && reviewModeOf(config, step.id) === 'human' ? { ...step, review } : step;
   });
 }
 

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { ruleViolated } from '../../domain/errors';
+import { snapshotOf } from '../../domain/execution/step-snapshots';
+import { executionStreamId } from '../../domain/execution/stream';
+import type { ExecutionState } from '../../domain/execution/types';
+import {
+  baselineFactsOf,
+  configOfRequest,
+  type ExperimentCommand,
+  type ExperimentState,
+  type ExperimentStatus,
+  experimentStatus,
+  experimentStreamId,
+  type StartExperimentRequest,
+  scorerName,
+  stepsToExecute,
+} from '../../domain/experiment';
+import { type CompareResult, compareExperiments } from '../../domain/experiment/compare';
+import { decider as experimentDecider } from '../../domain/experiment/decider';
+import { countingScores, runOutcomeOf, type StepUsage } from '../../domain/experiment/outcomes';
+import type { StepSnapshot } from '../../domain/flow';
+import type { EventStore } from '../../eventstore';
+import { toExecutionEvent } from '../../projections/project-execution-events';
+import { toExperimentEvent } from '../../projections/project-experiment-events';
+import type { CommandHandler, Loaded } from '../commands/command-handler';
+import type { FlowHolder } from '../datasets/dataset-aggregate';
+import type { DatasetCommands } from '../datasets/dataset-commands';
+import { type ExecutionCommands, executionAggregate } from '../executions';
+import type { FlowsRepository } from '../flows';
+import type { FlowCommands } from '../flows/flow-commands';
+import type { Page } from '../http/pages';
+import { experimentHeldBy } from './experiment-aggregate';
+import type { ExperimentFacts, ExperimentRunner } from './experiment-runner';
+import type { ExperimentsRepository } from './experiments-repository';
+
+/** How many experiments one comparison may name. */
+export const MAX_COMPARED = 5;
+
+export const COMPARE_MESSAGES = {
+  ids: `ids: từ 1 đến ${MAX_COMPARED} experiment, cách nhau bằng dấu phẩy`,
+  otherFlow: 'Chỉ so sánh được các experiment của cùng một flow',
+} as const;
+
+/**
+ * Experiments through the one command handler: started from a flow version and a dataset version (both read
+ * by who may run the flow), stopped, scored again and promoted; read with their runs, and compared.
+ */
+export class ExperimentCommands {
+  constructor(
+    private readonly deps: {
+      commands: CommandHandler;
+      store: EventStore;
+      flows: FlowsRepository;
+      flowCommands: FlowCommands;
+      datasets: DatasetCommands;
+      executions: ExecutionCommands;
+      experiments: ExperimentsRepository;
+      runner: () => ExperimentRunner;
+    },
+  ) {}
+
+  /** Starts an experiment and answers at once; its runs are driven after, by the drive job. */
+  async start(request: StartExperimentRequest, userId: string, commandId?: string) {
+    const { flows, flowCommands, datasets, commands } = this.deps;
+    const flow = await flows.owned(request.flowId, userId, 'run');
+    const version = await flowCommands.versionState(flow.id, userId, request.flowVersion);
+    const steps = (version.state.steps ?? []).map(snapshotOf);
+    const dataset = await datasets.read(request.datasetId, userId, request.datasetVersion);
+    if (dataset.flowId !== flow.id)
+      throw ruleViolated('datasetId: dataset phải thuộc cùng flow với experiment');
+    const baseline = request.baselineId ? await this.baselineFor(request.baselineId, userId) : null;
+    const changedItemIds = baseline
+      ? await this.changedItems(request.datasetId, userId, baseline.state.datasetVersion, dataset.items)
+      : [];
+    const experimentId = randomUUID();
+    const holder: FlowHolder = { ownerId: flow.userId, workspaceId: flow.workspaceId };
+    await commands.handle(
+      experimentHeldBy(holder),
+      experimentId,
+      userId,
+      {
+        type: 'StartExperiment',
+        data: {
+          experimentId,
+          flowId: flow.id,
+          flowVersion: version.version,
+          workspaceId: flow.workspaceId,
+          datasetId: dataset.id,
+          datasetVersion: dataset.version,
+          config: configOfRequest(request),
+          steps,
+          items: dataset.items.map((item) => ({ id: item.id, archived: item.archived })),
+          baseline: baseline ? baselineFactsOf(baseline.state, baseline.steps) : null,
+          changedItemIds,
+        },
+      },
+      {
+        startsStream: true,
+        commandId,
+        context: () => ({ now: new Date().toISOString(), userId }),
+      },
+    );
+    await this.deps.runner().wake(experimentId);
+    return this.read(experimentId, userId);
+  }
+
+  /** The facts a runner drives the experiment with, read as the one who started it. */
+  async factsOf(experimentId: string): Promise<ExperimentFacts> {
+    const holder = await this.deps.experiments.holderOf(experimentId);
+    const loaded = await this.deps.commands.load(experimentHeldBy(holder), experimentId, null);
+    const { state } = loaded;
+    const versionSteps = await this.versionSteps(state.flowId, state.startedBy, state.flowVersion);
+    const dataset = await this.deps.datasets.read(state.datasetId, state.startedBy, state.datasetVersion);
+    return {
+      experimentId,
+      holder,
+      startedBy: state.startedBy,
+      steps: state.config ? stepsToExecute(versionSteps, state.config) : [],
+      versionSteps,
+      flowVersion: state.flowVersion,
+      workspaceId: state.workspaceId,
+      items: new Map(
+        dataset.items.map((item) => [item.id, { inputs: item.inputs, expected: item.expected }]),
+      ),
+    };
+  }
+
+  /** Asks the experiment to stop: no run starts any more, and every open run's execution is stopped. */
+  async stop(experimentId: string, userId: string, commandId?: string) {
+    const { holder } = await this.deps.experiments.readable(experimentId, userId, 'run');
+    const stopped = await this.handle(
+      holder,
+      experimentId,
+      userId,
+      { type: 'StopExperiment', data: {} },
+      commandId,
+    );
+    for (const run of stopped.state.runs) {
+      if (run.status === 'planned' || run.status === 'finished' || run.executionId === null) continue;
+      const execution = await this.deps.executions
+        .stop(run.executionId, stopped.state.startedBy)
+        .catch(() => null);
+      // Runs no process drives now (waiting for people, ready, interrupted) end here; a driven one ends
+      // with its driver, which sees its execution stopped.
+      if (run.status !== 'running' || execution === null)
+        await this.handle(holder, experimentId, stopped.state.startedBy, {
+          type: 'FinishRun',
+          data: { runKey: run.runKey, executionId: run.executionId, outcome: 'stopped' },
+        }).catch(() => null);
+    }
+    return this.read(experimentId, userId);
+  }
+
+  /** "Score again": the scorers named (every one when none) score each run's stored outputs, no flow model call. */
+  async scoreAgain(experimentId: string, userId: string, scorerNames?: string[], commandId?: string) {
+    const { holder } = await this.deps.experiments.readable(experimentId, userId, 'run');
+    const started = await this.handle(
+      holder,
+      experimentId,
+      userId,
+      { type: 'ScoreAgain', data: { scorerNames } },
+      commandId,
+    );
+    const { state } = started;
+    const names = (state.config?.scorers ?? [])
+      .map(scorerName)
+      .filter((n) => state.rescoredIn[n] === state.round);
+    const facts = await this.factsOf(experimentId);
+    const runner = this.deps.runner();
+    for (const run of state.runs) {
+      if (run.executionId === null || run.status === 'planned') continue;
+      const execution = await this.deps.executions.load(run.executionId, null);
+      const scores = await runner.scoresOf(facts, state, run, execution.state, {
+        reviews: false,
+        scorerNames: names,
+      });
+      if (scores.length > 0)
+        await this.handle(holder, experimentId, userId, {
+          type: 'RecordScores',
+          data: { scores, round: state.round },
+        });
+    }
+    return this.read(experimentId, userId);
+  }
+
+  /** Makes the experiment its flow's baseline (a recorded command). */
+  async promote(experimentId: string, userId: string, commandId?: string) {
+    const { holder } = await this.deps.experiments.readable(experimentId, userId, 'change');
+    await this.handle(holder, experimentId, userId, { type: 'PromoteBaseline', data: {} }, commandId);
+    return this.read(experimentId, userId);
+  }
+
+  /** The experiment with its settings and runs, to whoever may read its flow. */
+  async read(experimentId: string, userId: string) {
+    const row = await this.deps.experiments.readable(experimentId, userId);
+    const loaded = await this.deps.commands.load(experimentHeldBy(row.holder), experimentId, userId);
+    return viewOf(
+      loaded,
+      row.promotedAt !== null && (await this.deps.experiments.baselineOf(row.flowId)) === row.id,
+    );
+  }
+
+  /** The flow's experiments, newest first; and which is its baseline. */
+  async list(flowId: string, userId: string, page: Page | null) {
+    await this.deps.flows.owned(flowId, userId);
+    const [rows, baselineId] = await Promise.all([
+      this.deps.experiments.list(flowId, userId, page),
+      this.deps.experiments.baselineOf(flowId),
+    ]);
+    return rows.map((row) => ({ ...row, isBaseline: row.id === baselineId }));
+  }
+
+  /** The experiments compared, the first as the baseline: per item and step, and summaries. */
+  async compare(ids: readonly string[], userId: string): Promise<CompareResult> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0 || unique.length > MAX_COMPARED) throw ruleViolated(COMPARE_MESSAGES.ids);
+    const rows = await Promise.all(unique.map((id) => this.deps.experiments.readable(id, userId)));
+    if (new Set(rows.map((row) => row.flowId)).size > 1) throw ruleViolated(COMPARE_MESSAGES.otherFlow);
+    const outcomes = await Promise.all(rows.map((row) => this.outcomeOf(row.id)));
+    return compareExperiments(outcomes);
+  }
+
+  /** An experiment's runs as the compare view reads them: each execution's outputs, usage and scores. */
+  private async outcomeOf(experimentId: string) {
+    const { events } = await this.deps.store.readStream(experimentStreamId(experimentId));
+    const experimentEvents = events.map(toExperimentEvent);
+    const state = experimentEvents.reduce(experimentDecider.evolve, experimentDecider.initialState());
+    const scores = countingScores(state, experimentEvents);
+    const runs = await Promise.all(
+      state.runs.map(async (run) => {
+        const read = run.executionId === null ? null : await this.executionWithUsage(run.executionId);
+        return runOutcomeOf({
+          run,
+          stepIds: state.stepIds,
+          execution: read?.state ?? null,
+          usage: read?.usage ?? new Map(),
+          scores: run.executionId === null ? [] : (scores.get(run.executionId) ?? []),
+        });
+      }),
+    );
+    return { experimentId, runs };
+  }
+
+  /** An execution folded from its stream, with what each step's model calls took. */
+  private async executionWithUsage(
+    executionId: string,
+  ): Promise<{ state: ExecutionState; usage: Map<string, StepUsage> }> {
+    const { events } = await this.deps.store.readStream(executionStreamId(executionId));
+    const { decider } = executionAggregate;
+    let state = decider.initialState();
+    const stepOfRun = new Map<string, string>();
+    const usage = new Map<string, StepUsage>();
+    for (const recorded of events) {
+      const event = toExecutionEvent(recorded);
+      state = decider.evolve(state, event);
+      if (event.type === 'StepRunStarted') stepOfRun.set(event.data.runId, event.data.stepId);
+      if (event.type === 'StepRunSucceeded') {
+        const stepId = stepOfRun.get(event.data.runId);
+        if (stepId === undefined) continue;
+        const used = usage.get(stepId) ?? { inputTokens: 0, outputTokens: 0, durationMs: 0 };
+        used.inputTokens += event.data.usage?.inputTokens ?? 0;
+        used.outputTokens += event.data.usage?.outputTokens ?? 0;
+        used.durationMs += event.data.durationMs;
+        usage.set(stepId, used);
+      }
+    }
+    return { state, usage };
+  }
+
+  private async baselineFor(baselineId: string, userId: string) {
+    const row = await this.deps.experiments.readable(baselineId, userId);
+    const { state } = await this.deps.commands.load(experimentHeldBy(row.holder), baselineId, userId);
+    const steps = await this.versionSteps(state.flowId, userId, state.flowVersion);
+    return { state, steps };
+  }
+
+  /** Items whose inputs or expected texts differ between the baseline's dataset version and this one. */
+  private async changedItems(
+    datasetId: string,
+    userId: string,
+    baselineVersion: number,
+    items: readonly { id: string; inputs: Record<string, string>; expected: Record<string, string> }[],
+  ): Promise<string[]> {
+    const before = await this.deps.datasets.read(datasetId, userId, baselineVersion).catch(() => null);
+    if (!before) return items.map((item) => item.id);
+    const was = new Map(before.items.map((item) => [item.id, JSON.stringify([item.inputs, item.expected])]));
+    return items
+      .filter((item) => was.get(item.id) !== JSON.stringify([item.inputs, item.expected]))
+      .map((i) => i.id);
+  }
+
+  private async versionSteps(flowId: string, userId: string, version: number): Promise<StepSnapshot[]> {
+    const { state } = await this.deps.flowCommands.versionState(flowId, userId, version);
+    return (state.steps ?? []).map(snapshotOf);
+  }
+
+  private handle(
+    holder: FlowHolder,
+    experimentId: string,
+    userId: string,
+    command: ExperimentCommand,
+    commandId?: string,
+  ) {
+    return this.deps.commands.handle(experimentHeldBy(holder), experimentId, userId, command, {
+      commandId,
+      context: () => ({ now: new Date().toISOString(), userId }),
+    });
+  }
+}
+
+/** An experiment as its screen shows it: its settings, its status, its counts and its runs. */
+export function viewOf(loaded: Loaded<ExperimentState>, isBaseline: boolean) {
+  const { state, version } = loaded;
+  const count = (status: string) => state.runs.filter((run) => run.status === status).length;
+  return {
+    id: state.experimentId!,
+    flowId: state.flowId,
+    flowVersion: state.flowVersion,
+    datasetId: state.datasetId,
+    datasetVersion: state.datasetVersion,
+    baselineId: state.baselineId,
+    reuseBefore: state.reuseBefore,
+    config: state.config!,
+    stepIds: state.stepIds,
+    status: experimentStatus(state) as Exclude<ExperimentStatus, 'none'>,
+    isBaseline,
+    counts: {
+      total: state.runs.length,
+      planned: count('planned'),
+      running: count('running'),
+      waiting: count('waiting') + count('ready'),
+      interrupted: count('interrupted'),
+      finished: state.finished,
+      completed: state.runs.filter((run) => run.outcome === 'completed').length,
+      failed: state.runs.filter((run) => run.outcome === 'failed').length,
+      stopped: state.runs.filter((run) => run.outcome === 'stopped').length,
+    },
+    runs: state.runs.map((run) => ({
+      runKey: run.runKey,
+      itemId: run.itemId,
+      repetition: run.repetition,
+      status: run.status,
+      executionId: run.executionId,
+      reusedFrom: run.reusedFrom,
+      outcome: run.outcome,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+    })),
+    startedBy: state.startedBy,
+    startedAt: state.startedAt!,
+    stoppedAt: state.stopped?.at ?? null,
+    completedAt: state.completedAt,
+    promotedAt: state.promotedAt,
+    version,
+  };
+}
+
+export type ExperimentView = ReturnType<typeof viewOf>;

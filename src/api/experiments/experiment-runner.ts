@@ -1,0 +1,547 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Sql } from 'postgres';
+import { DomainError } from '../../domain/errors';
+import { NOT_A_LOOP } from '../../domain/execution/cache-layout';
+import { firstPendingCacheItem } from '../../domain/execution/queries';
+import { waitsForReview } from '../../domain/execution/reviews';
+import type { ExecutionState } from '../../domain/execution/types';
+import {
+  canReuseFrom,
+  type ExperimentCommand,
+  type ExperimentState,
+  nextRunsToStart,
+  type RunOutcome,
+  type RunState,
+  type RunToStart,
+  reviewModeOf,
+  runsOfGoneInstances,
+  type Score,
+  scorerName,
+} from '../../domain/experiment';
+import {
+  JUDGE_INSTRUCTION,
+  JUDGE_SCHEMA,
+  type JudgeDefinition,
+  judgePrompt,
+  judgeScore,
+} from '../../domain/experiment/judge';
+import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../domain/experiment/outcomes';
+import { reviewScores } from '../../domain/experiment/review-scores';
+import type { StepSnapshot } from '../../domain/flow';
+import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
+import type { FlowHolder } from '../datasets/dataset-aggregate';
+import type { ExecutionCommands, LoadedExecution, StepRunner } from '../executions';
+import type { UserModels } from '../model-calls/user-models';
+import type { JobQueue } from '../notifications/job-queue';
+import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
+import { experimentHeldBy } from './experiment-aggregate';
+import type { ExperimentsRepository } from './experiments-repository';
+
+/** The queue of the job that drives an experiment: starts the runs its state says to start now. */
+export const DRIVE_QUEUE = 'experiment.drive';
+
+/** What the runner knows of an experiment for the time it drives it: fixed once it started. */
+export interface ExperimentFacts {
+  experimentId: string;
+  holder: FlowHolder;
+  startedBy: string;
+  /** The flow version's steps as the runs execute them (stepsToExecute). */
+  steps: StepSnapshot[];
+  /** The flow version's steps as stored (a scorer's default step is their last). */
+  versionSteps: StepSnapshot[];
+  flowVersion: number;
+  workspaceId: string | null;
+  /** The dataset's items at the pinned version, by id. */
+  items: ReadonlyMap<string, ItemTexts>;
+}
+
+/**
+ * Drives experiments: each (item, repetition) as an ordinary execution of the flow version, step by step
+ * through the step runner (the same model choice, allowance and limits as any run), approving each step as
+ * its review mode says, waiting for people where they decide, and recording the run's scores and outcome on
+ * the experiment's stream. Which runs start is the experiment's rules' to say (nextRunsToStart); a run is
+ * recorded as started (StartRun, with this instance) before its execution is made, so two instances never
+ * make two executions of one run. Any instance drives: the drive job is on the durable queue, sent again each
+ * time room is made; a run whose instance died is interrupted by the sweep and started again elsewhere.
+ */
+export class ExperimentRunner {
+  /** Runs this process is driving, by `<experimentId>/<runKey>`. */
+  private readonly running = new Map<string, Promise<void>>();
+  /** The experiments' facts, read once per process (nothing in them changes). */
+  private readonly facts = new Map<string, Promise<ExperimentFacts>>();
+  /** Executions of runs waiting for people, and their experiment: a decision on one wakes its experiment. */
+  private readonly waiting = new Map<string, string>();
+  private closing = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      commands: CommandHandler;
+      executions: ExecutionCommands;
+      stepRunner: StepRunner;
+      models: UserModels;
+      experiments: ExperimentsRepository;
+      queue: JobQueue;
+      instance: ServerInstance;
+      log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+      /** The experiment's facts, read from its flow version and dataset version. */
+      factsOf: (experimentId: string) => Promise<ExperimentFacts>;
+    },
+  ) {}
+
+  async start(sweepEveryMs: number) {
+    await this.deps.queue.work<{ experimentId: string }>(DRIVE_QUEUE, async (job) => {
+      await this.drive(job.data.experimentId);
+    });
+    this.timer = setInterval(() => void this.sweep().catch(() => {}), sweepEveryMs);
+    this.timer.unref();
+  }
+
+  /** Sends the drive job of the experiment: whichever instance takes it starts what there is room for. */
+  async wake(experimentId: string) {
+    if (this.closing) return;
+    await this.deps.queue.send({ name: DRIVE_QUEUE, data: { experimentId } }).catch((error) => {
+      this.deps.log.warn({ err: error, experimentId }, 'experiment drive job not sent');
+    });
+  }
+
+  /** An execution's event that may end a wait for people: its experiment is driven again. */
+  decided(executionId: string) {
+    const experimentId = this.waiting.get(executionId);
+    if (experimentId !== undefined) void this.drive(experimentId).catch(() => {});
+  }
+
+  /**
+   * Every unfinished experiment, driven once: runs of instances that died are interrupted (and so started
+   * again), waiting runs whose people decided go on, and runs not started start where there is room.
+   */
+  async sweep(lookAgain = () => new Promise<void>((resolve) => setTimeout(resolve, LOOK_AGAIN_MS))) {
+    const unfinished = await this.deps.experiments.unfinished();
+    for (const { id } of unfinished) {
+      await this.drive(id, lookAgain).catch((error) =>
+        this.deps.log.warn({ err: error, experimentId: id }, 'experiment sweep failed'),
+      );
+    }
+  }
+
+  /** Stops starting runs; the runs this process drives end at their next step, each interrupted. */
+  async close() {
+    this.closing = true;
+    clearInterval(this.timer);
+    await Promise.allSettled(this.running.values());
+  }
+
+  /** One look at the experiment: what the sweep and the drive job do. */
+  async drive(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
+    if (this.closing) return;
+    const facts = await this.factsFor(experimentId);
+    let loaded = await this.load(facts);
+    loaded = await this.interruptGone(facts, loaded, lookAgain);
+    loaded = await this.readyDecided(facts, loaded);
+    for (let tries = 0; tries < 3 * (loaded.state.config?.concurrency ?? 1) + 3; tries++) {
+      const [next] = nextRunsToStart(loaded.state);
+      if (!next || this.closing) return;
+      const started = await this.startRun(facts, loaded, next).catch((error: unknown) => {
+        // Another instance started it, or took the last place: look again at the stream as it is.
+        if (error instanceof DomainError && error.kind === 'conflict') return null;
+        throw error;
+      });
+      loaded = started ?? (await this.load(facts));
+    }
+  }
+
+  private load(facts: ExperimentFacts): Promise<Loaded<ExperimentState>> {
+    return this.deps.commands.load(experimentHeldBy(facts.holder), facts.experimentId, facts.startedBy);
+  }
+
+  private handle(
+    facts: ExperimentFacts,
+    command: ExperimentCommand,
+    loaded?: Loaded<ExperimentState>,
+  ): Promise<Handled<ExperimentState, unknown>> {
+    return this.deps.commands.handle(
+      experimentHeldBy(facts.holder),
+      facts.experimentId,
+      facts.startedBy,
+      command,
+      { context: () => ({ now: new Date().toISOString(), userId: facts.startedBy }), loaded },
+    );
+  }
+
+  private factsFor(experimentId: string): Promise<ExperimentFacts> {
+    let facts = this.facts.get(experimentId);
+    if (!facts) {
+      facts = this.deps.factsOf(experimentId);
+      facts.catch(() => this.facts.delete(experimentId));
+      this.facts.set(experimentId, facts);
+    }
+    return facts;
+  }
+
+  /** Runs in flight on instances that died: interrupted, so they start again. */
+  private async interruptGone(
+    facts: ExperimentFacts,
+    loaded: Loaded<ExperimentState>,
+    lookAgain?: () => Promise<void>,
+  ): Promise<Loaded<ExperimentState>> {
+    const { instance } = this.deps;
+    const named = [
+      ...new Set(
+        loaded.state.runs.flatMap((run) =>
+          run.status === 'running' && run.instanceId !== null && run.instanceId !== instance.id
+            ? [run.instanceId]
+            : [],
+        ),
+      ),
+    ];
+    if (named.length === 0) return loaded;
+    const freeNow = await instance.gone(named);
+    if (freeNow.length === 0) return loaded;
+    if (!lookAgain) return loaded;
+    await lookAgain();
+    const gone = await instance.gone(freeNow);
+    let current = loaded;
+    for (const run of runsOfGoneInstances(current.state, gone)) {
+      if (run.executionId === null) continue;
+      current = await this.handle(facts, {
+        type: 'InterruptRun',
+        data: { runKey: run.runKey, executionId: run.executionId },
+      });
+    }
+    return current;
+  }
+
+  /** Runs waiting for people whose people decided: ready to go on. */
+  private async readyDecided(
+    facts: ExperimentFacts,
+    loaded: Loaded<ExperimentState>,
+  ): Promise<Loaded<ExperimentState>> {
+    let current = loaded;
+    for (const run of loaded.state.runs) {
+      if (run.status !== 'waiting' || run.executionId === null) continue;
+      this.waiting.set(run.executionId, facts.experimentId);
+      const execution = await this.deps.executions.load(run.executionId, facts.startedBy);
+      if (this.waitsForPeople(facts, execution.state)) continue;
+      this.waiting.delete(run.executionId);
+      current = await this.handle(facts, {
+        type: 'SetRunReady',
+        data: { runKey: run.runKey, executionId: run.executionId },
+      });
+    }
+    return current;
+  }
+
+  /** Records the run as started by this instance, then drives it in the background. */
+  private async startRun(
+    facts: ExperimentFacts,
+    loaded: Loaded<ExperimentState>,
+    next: RunToStart,
+  ): Promise<Loaded<ExperimentState>> {
+    const executionId = next.resume ?? randomUUID();
+    let reusedFrom: string | undefined;
+    if (next.resume === null && next.reuse) {
+      const source = await this.deps.executions.load(next.reuse.executionId, null);
+      const results = source.state.results.map((r) => ({ stepId: r.stepId, approved: r.approved }));
+      if (canReuseFrom(results, next.reuse.stepIds)) reusedFrom = next.reuse.executionId;
+    }
+    const started = await this.handle(
+      facts,
+      {
+        type: 'StartRun',
+        data: { runKey: next.runKey, executionId, reusedFrom, instanceId: this.deps.instance.id },
+      },
+      loaded,
+    );
+    const key = `${facts.experimentId}/${next.runKey}`;
+    const run = this.runOne(facts, next, executionId, reusedFrom)
+      .catch((error) =>
+        this.deps.log.error(
+          { err: error, experimentId: facts.experimentId, runKey: next.runKey },
+          'experiment run',
+        ),
+      )
+      .finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    return started;
+  }
+
+  /** One run, from its execution's start (or where it is) to its end, a wait for people, or this process's stop. */
+  private async runOne(
+    facts: ExperimentFacts,
+    next: RunToStart,
+    executionId: string,
+    reusedFrom: string | undefined,
+  ): Promise<void> {
+    const { executions } = this.deps;
+    const runKey = next.runKey;
+    let execution = await this.executionOf(facts, next, executionId, reusedFrom);
+    const item = facts.items.get(next.itemId);
+    for (;;) {
+      const { state } = execution;
+      if (state.status !== 'running') {
+        const outcome: RunOutcome =
+          state.status === 'completed' ? 'completed' : state.status === 'failed' ? 'failed' : 'stopped';
+        return this.finish(facts, runKey, execution, outcome);
+      }
+      const experiment = await this.load(facts);
+      const own = experiment.state.runs.find((run) => run.runKey === runKey);
+      if (own?.status !== 'running' || own.executionId !== executionId) return;
+      if (experiment.state.stopped) {
+        execution = await executions.stop(executionId, facts.startedBy);
+        continue;
+      }
+      if (this.closing) {
+        await this.handle(facts, { type: 'InterruptRun', data: { runKey, executionId } });
+        return;
+      }
+      if (rejectedStep(state)) {
+        execution = await executions.stop(executionId, facts.startedBy);
+        return this.finish(facts, runKey, execution, 'failed');
+      }
+      const approved = await this.approveAsTheModeSays(facts, execution);
+      execution = approved;
+      if (this.waitsForPeople(facts, execution.state)) {
+        this.waiting.set(executionId, facts.experimentId);
+        await this.handle(facts, { type: 'SetRunWaiting', data: { runKey, executionId } });
+        // Its place in flight is free for another run (and a decision that came meanwhile is seen there).
+        await this.wake(facts.experimentId);
+        return;
+      }
+      const work = firstPendingCacheItem(execution.state);
+      if (!work) {
+        // Nothing left to run and nobody to wait for: the execution completes with its last decision.
+        execution = await executions.load(executionId, facts.startedBy);
+        if (execution.state.status === 'running') return this.finish(facts, runKey, execution, 'completed');
+        continue;
+      }
+      try {
+        const ran = await this.deps.stepRunner.run({
+          executionId,
+          userId: facts.startedBy,
+          stepId: work.stepId,
+          userInput: item?.inputs[work.stepId] ?? '',
+          loopIteration: work.loopIteration === NOT_A_LOOP ? null : work.loopIteration,
+        });
+        execution = ran.execution;
+      } catch (error) {
+        execution = await executions.load(executionId, facts.startedBy);
+        if (execution.state.status !== 'running') continue;
+        if (this.closing) continue;
+        this.deps.log.warn({ err: error, executionId }, 'experiment step run failed');
+        execution = await executions.stop(executionId, facts.startedBy);
+        return this.finish(facts, runKey, execution, 'failed');
+      }
+    }
+  }
+
+  /** The run's execution: the one it had, else a new one of the flow version (from the baseline's when it reuses). */
+  private async executionOf(
+    facts: ExperimentFacts,
+    next: RunToStart,
+    executionId: string,
+    reusedFrom: string | undefined,
+  ): Promise<LoadedExecution> {
+    const { executions } = this.deps;
+    if (next.resume !== null) {
+      const had = await executions.load(executionId, facts.startedBy).catch(() => null);
+      if (had?.state.exists) return had;
+    }
+    const flow = { steps: facts.steps, version: facts.flowVersion, workspaceId: facts.workspaceId };
+    const experimentId = facts.experimentId;
+    const flowId = (await this.load(facts)).state.flowId;
+    if (reusedFrom !== undefined && next.reuse) {
+      const source = await executions.load(reusedFrom, null);
+      return executions.handle(
+        executionId,
+        facts.startedBy,
+        {
+          type: 'StartExecutionFrom',
+          data: {
+            executionId,
+            flowId,
+            fromStepId: next.reuse.fromStepId,
+            source: source.state,
+            experimentId,
+          },
+        },
+        { flow },
+      );
+    }
+    return executions.handle(
+      executionId,
+      facts.startedBy,
+      { type: 'StartExecution', data: { executionId, flowId, experimentId } },
+      { flow },
+    );
+  }
+
+  /**
+   * The steps done and not yet approved, approved as their review mode says: `auto` at once; `judge` when the
+   * step's judge passes (its score recorded); `human` never here (its reviewers, or the one who started the
+   * experiment, decide).
+   */
+  private async approveAsTheModeSays(
+    facts: ExperimentFacts,
+    execution: LoadedExecution,
+  ): Promise<LoadedExecution> {
+    const config = (await this.load(facts)).state.config;
+    if (!config) return execution;
+    let current = execution;
+    for (const step of facts.steps) {
+      const mode = reviewModeOf(config, step.id);
+      if (mode === 'human') continue;
+      const unapproved = current.state.results.filter(
+        (r) => r.stepId === step.id && !r.approved && r.choiceIndex === null && r.origin === undefined,
+      );
+      if (unapproved.length === 0) continue;
+      const lastRun = unapproved.at(-1)!.runId;
+      if (mode === 'judge') {
+        const passed = await this.judgeStep(facts, current.state, step.id, config.scorers);
+        if (!passed) continue;
+      }
+      for (const result of unapproved.filter((r) => r.runId === lastRun)) {
+        current = await this.deps.executions.handle(
+          current.state.id,
+          facts.startedBy,
+          { type: 'ApproveResult', data: { resultId: result.id } },
+          { loaded: current },
+        );
+      }
+    }
+    return current;
+  }
+
+  /**
+   * Whether the run waits for people: a review of its execution is pending, or a step done whose mode is not
+   * `auto` has no approved result (a `human` step with no reviewers of its own, or one a judge did not pass:
+   * the one who started the experiment approves it in the execution).
+   */
+  private waitsForPeople(facts: ExperimentFacts, state: ExecutionState): boolean {
+    if (state.status !== 'running') return false;
+    if (waitsForReview(state)) return true;
+    if (rejectedStep(state)) return false;
+    return facts.steps.some((step) => {
+      const own = state.results.filter((r) => r.stepId === step.id && r.choiceIndex === null);
+      if (
+        own.length === 0 ||
+        state.executionCache.some((c) => c.stepId === step.id && c.status === 'pending')
+      )
+        return false;
+      return !own.some((r) => r.approved);
+    });
+  }
+
+  /** The step's judge (the first judge scorer reading it) on its output: its score recorded, and whether it passed. */
+  private async judgeStep(
+    facts: ExperimentFacts,
+    execution: ExecutionState,
+    stepId: string,
+    scorers: readonly { type: string }[],
+  ): Promise<boolean> {
+    const judge = (scorers as JudgeDefinition[]).find(
+      (s) => s.type === 'judge' && scoredStepOf(s, facts.versionSteps) === stepId,
+    );
+    if (!judge) return false;
+    const score = await this.judge(facts, judge, execution, stepId);
+    if (!score) return false;
+    const experiment = await this.load(facts);
+    await this.handle(facts, {
+      type: 'RecordScores',
+      data: { scores: [score], round: experiment.state.round },
+    });
+    return score.value === true;
+  }
+
+  /** A judge's score of one step's output: one model call with the judge's own model. null: nothing to judge. */
+  async judge(
+    facts: Pick<ExperimentFacts, 'startedBy' | 'items'>,
+    definition: JudgeDefinition,
+    execution: ExecutionState,
+    stepId: string,
+    itemId?: string,
+  ): Promise<Score | null> {
+    const output = stepOutputOf(execution, stepId);
+    if (output === null) return null;
+    const item = itemId === undefined ? undefined : facts.items.get(itemId);
+    const runId = randomUUID();
+    const model = await this.deps.models.forRun(facts.startedBy, runId, this.deps.sql, definition.model);
+    try {
+      const answer = await model.provider.stream({
+        system: JUDGE_INSTRUCTION,
+        prompt: judgePrompt(definition, {
+          output,
+          expected: item?.expected[stepId] ?? null,
+          input: item?.inputs[stepId] ?? null,
+        }),
+        json: { schema: JUDGE_SCHEMA },
+      }).final;
+      return judgeScore(definition, { executionId: execution.id, stepId }, answer.text);
+    } finally {
+      // A judge's call is the experiment's, not a run of the flow: it takes no free run.
+      await this.deps.models.release(runId);
+    }
+  }
+
+  /** The run's scores (code, judges not yet given, reviews) recorded, then its outcome. */
+  private async finish(
+    facts: ExperimentFacts,
+    runKey: string,
+    execution: LoadedExecution,
+    outcome: RunOutcome,
+  ): Promise<void> {
+    this.waiting.delete(execution.state.id);
+    const experiment = await this.load(facts);
+    const run = experiment.state.runs.find((r) => r.runKey === runKey);
+    if (!run || run.status === 'finished' || run.executionId !== execution.state.id) return;
+    const scores = await this.scoresOf(facts, experiment.state, run, execution.state);
+    if (scores.length > 0)
+      await this.handle(facts, { type: 'RecordScores', data: { scores, round: experiment.state.round } });
+    await this.handle(facts, {
+      type: 'FinishRun',
+      data: { runKey, executionId: execution.state.id, outcome },
+    });
+    await this.wake(facts.experimentId);
+  }
+
+  /** What the run's scorers and people said of its execution, but the judges of `judge` steps (scored as it ran). */
+  async scoresOf(
+    facts: Pick<ExperimentFacts, 'startedBy' | 'items' | 'versionSteps'>,
+    state: ExperimentState,
+    run: Pick<RunState, 'itemId'>,
+    execution: ExecutionState,
+    options: { reviews?: boolean; scorerNames?: readonly string[] } = {},
+  ): Promise<Score[]> {
+    const config = state.config;
+    if (!config) return [];
+    const chosen = config.scorers.filter(
+      (s) => options.scorerNames === undefined || options.scorerNames.includes(scorerName(s)),
+    );
+    const scores: Score[] = codeScoresOf({
+      scorers: chosen,
+      steps: facts.versionSteps,
+      execution,
+      item: facts.items.get(run.itemId),
+    });
+    for (const definition of chosen) {
+      if (definition.type !== 'judge') continue;
+      const stepId = scoredStepOf(definition, facts.versionSteps);
+      if (stepId === null) continue;
+      // A judge-mode step's judge scored it as it ran (scoring again asks it again).
+      if (options.scorerNames === undefined && reviewModeOf(config, stepId) === 'judge') continue;
+      const score = await this.judge(facts, definition, execution, stepId, run.itemId).catch(() => null);
+      if (score) scores.push(score);
+    }
+    if (options.reviews !== false) scores.push(...reviewScores(execution));
+    return scores;
+  }
+}
+
+/** A step of the execution whose last decided review rejected it (or expired): the run ends there. */
+function rejectedStep(state: ExecutionState): boolean {
+  const decided = state.reviews.filter((r) => r.status !== 'pending' && r.status !== 'withdrawn');
+  const lastByStep = new Map<string, (typeof decided)[number]>();
+  for (const review of decided) lastByStep.set(review.stepId, review);
+  return [...lastByStep.values()].some((r) => r.status === 'rejected' || r.status === 'expired');
+}

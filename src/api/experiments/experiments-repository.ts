@@ -1,0 +1,134 @@
+import type { Sql } from 'postgres';
+import { notFound } from '../../domain/errors';
+import { EXPERIMENT_MESSAGES } from '../../domain/experiment/decider';
+import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
+import type { FlowHolder } from '../datasets/dataset-aggregate';
+import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
+
+/** An experiment as the lists show it. */
+export interface ExperimentRow {
+  id: string;
+  flowId: string;
+  flowVersion: number;
+  datasetId: string;
+  datasetVersion: number;
+  baselineId: string | null;
+  runsTotal: number;
+  runsFinished: number;
+  startedBy: string;
+  startedAt: Date;
+  stoppedAt: Date | null;
+  completedAt: Date | null;
+  promotedAt: Date | null;
+  updatedAt: Date;
+  /** Its stream's version. */
+  version: number;
+}
+
+/** A flow's experiments, newest first. */
+export const EXPERIMENTS_ORDER: ListOrder = {
+  list: 'experiments',
+  keys: [
+    { sql: 'x.started_at', order: 'desc', type: 'timestamptz' },
+    { sql: 'x.id', order: 'desc', type: 'uuid' },
+  ],
+};
+
+const COLUMNS = `x.id, x.flow_id, x.flow_version, x.dataset_id, x.dataset_version, x.baseline_id, x.runs_total,
+  x.runs_finished, x.started_by, x.started_at, x.stopped_at, x.completed_at, x.promoted_at, x.updated_at,
+  x.position::int AS version`;
+
+/**
+ * Experiments as the read model holds them, and the rule that an experiment reached through a flow the user
+ * may not read is missing (404): the flow's row (where the flow is now) decides, as for datasets.
+ */
+export class ExperimentsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The flow's experiments, newest first, to whoever may read the flow (checked by the caller). */
+  list(flowId: string, userId: string, page: Page | null): Promise<Keyed<ExperimentRow>[]> {
+    const { sql } = this;
+    const rows = keyset(sql, EXPERIMENTS_ORDER, page);
+    return sql<Keyed<ExperimentRow>[]>`
+      SELECT ${sql.unsafe(COLUMNS)}, ${rows.pageKey}
+      FROM experiments x JOIN flows f ON f.id = x.flow_id
+      WHERE x.flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))} AND ${rows.after}
+      ${rows.orderBy} ${rows.limit}`;
+  }
+
+  /** The flow's latest experiment of each of its versions, newest version first. */
+  latestPerVersion(flowId: string): Promise<ExperimentRow[]> {
+    const { sql } = this;
+    return sql<ExperimentRow[]>`
+      SELECT DISTINCT ON (x.flow_version) ${sql.unsafe(COLUMNS)}
+      FROM experiments x WHERE x.flow_id = ${flowId}
+      ORDER BY x.flow_version DESC, x.started_at DESC, x.id DESC`;
+  }
+
+  /** The experiment promoted last of the flow's: its baseline; null when none was. */
+  async baselineOf(flowId: string): Promise<string | null> {
+    const [row] = await this.sql<{ id: string }[]>`
+      SELECT id FROM experiments WHERE flow_id = ${flowId} AND promoted_at IS NOT NULL
+      ORDER BY promoted_at DESC, id DESC LIMIT 1`;
+    return row?.id ?? null;
+  }
+
+  /**
+   * The experiment, when the user may do `action` to its flow; otherwise 404 (they may not even read the
+   * flow) or 403 (a member of its workspace whose role does not allow `action`). With its flow's holder.
+   */
+  async readable(
+    experimentId: string,
+    userId: string,
+    action: Action = 'read',
+  ): Promise<ExperimentRow & { holder: FlowHolder }> {
+    const { sql } = this;
+    const [row] = await sql<
+      (ExperimentRow & { flowUserId: string; flowWorkspaceId: string | null; role: Role | null })[]
+    >`
+      SELECT ${sql.unsafe(COLUMNS)}, f.user_id AS flow_user_id, f.workspace_id AS flow_workspace_id,
+             ${roleInSql(sql, userId, 'f.workspace_id')}
+      FROM experiments x JOIN flows f ON f.id = x.flow_id
+      WHERE x.id = ${experimentId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))}`;
+    if (!row) throw notFound(EXPERIMENT_MESSAGES.notFound);
+    const { flowUserId, flowWorkspaceId, role, ...experiment } = row;
+    requireMay(
+      userId,
+      action,
+      'flow',
+      holderOf(flowUserId, { workspaceId: flowWorkspaceId, role }),
+      'Experiment',
+    );
+    return { ...experiment, holder: { ownerId: flowUserId, workspaceId: flowWorkspaceId } };
+  }
+
+  /** The experiment's flow's holder as the flow's row has it now, whoever asks (the server's own reads). */
+  async holderOf(experimentId: string): Promise<FlowHolder> {
+    const [row] = await this.sql<{ userId: string; workspaceId: string | null }[]>`
+      SELECT f.user_id, f.workspace_id FROM experiments x JOIN flows f ON f.id = x.flow_id
+      WHERE x.id = ${experimentId}`;
+    if (!row) throw notFound(EXPERIMENT_MESSAGES.notFound);
+    return { ownerId: row.userId, workspaceId: row.workspaceId };
+  }
+
+  /** The experiments whose runs may still need a driver: neither completed nor stopped with all runs ended. */
+  async unfinished(): Promise<{ id: string; flowId: string; startedBy: string; holder: FlowHolder }[]> {
+    const rows = await this.sql<
+      { id: string; flowId: string; startedBy: string; userId: string; workspaceId: string | null }[]
+    >`
+      SELECT x.id, x.flow_id, x.started_by, f.user_id, f.workspace_id
+      FROM experiments x JOIN flows f ON f.id = x.flow_id
+      WHERE x.completed_at IS NULL AND x.runs_finished < x.runs_total`;
+    return rows.map(({ userId, workspaceId, ...row }) => ({
+      ...row,
+      holder: { ownerId: userId, workspaceId },
+    }));
+  }
+
+  /** The experiment whose run the execution is, when it is one's. */
+  async ofExecution(executionId: string): Promise<string | null> {
+    const [row] = await this.sql<{ experimentId: string | null }[]>`
+      SELECT experiment_id FROM executions WHERE id = ${executionId}`;
+    return row?.experimentId ?? null;
+  }
+}

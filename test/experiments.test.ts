@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ModelProvider, ModelRequest } from '../src/ai';
+import { JUDGE_INSTRUCTION } from '../src/domain/experiment/judge';
+import { createFlow, createTestApp, type TestApp } from './support/test-app';
+import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
+
+/**
+ * A model that counts its calls by the step marker in their prompt (STEP1, STEP2, STEP3, or a judge's) and
+ * answers each from its prompt, so a changed prompt gives a changed answer.
+ */
+function countingModel() {
+  const calls: ModelRequest[] = [];
+  const provider: ModelProvider = {
+    kind: 'offline',
+    model: 'counting',
+    stream(request) {
+      calls.push(request);
+      const text =
+        request.system === JUDGE_INSTRUCTION
+          ? JSON.stringify({ pass: request.prompt.includes('LONG'), reason: 'judged' })
+          : `answer ${request.prompt.slice(0, 80).replace(/\s+/g, ' ')}`;
+      return Object.assign(
+        (async function* () {
+          yield text;
+        })(),
+        { final: Promise.resolve({ text, usage: { inputTokens: 12, outputTokens: 7 } }) },
+      );
+    },
+  };
+  const count = (marker: string) => calls.filter((call) => call.prompt.trimStart().startsWith(marker)).length;
+  const judged = () => calls.filter((call) => call.system === JUDGE_INSTRUCTION).length;
+  return { provider, count, judged };
+}
+
+const TOPICS = Array.from({ length: 20 }, (_, i) => `chủ đề ${i + 1}`);
+
+describe('experiments', () => {
+  let t: TestApp;
+  const model = countingModel();
+  let ann: Person;
+  let bob: Person;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { freeStepAllowance: 100_000 },
+      { resolveModel: () => ({ provider: model.provider, keySource: 'offline' }) },
+    );
+    ann = await person(t.app, 'Ann');
+    bob = await person(t.app, 'Bob');
+  });
+  afterAll(() => t.close());
+
+  /** The experiment once it has ended (completed or stopped), as its route answers it. */
+  const ended = async (who: Person, experimentId: string) => {
+    let last: { status: string } | undefined;
+    await vi.waitFor(
+      async () => {
+        last = ok(await who.client.get(`/api/experiments/${experimentId}`));
+        expect(['completed', 'stopped']).toContain(last!.status);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    return last as Record<string, any>;
+  };
+
+  const threeStepFlow = async (who: Person, workspaceId?: string) => {
+    const flow = ok(
+      await who.client.post('/api/flows', {
+        name: 'Blog',
+        description: 'Posts',
+        ...(workspaceId ? { workspaceId } : {}),
+      }),
+      201,
+    );
+    const steps = [];
+    for (const [order, [name, systemPrompt, extra]] of [
+      ['Ideas', 'STEP1 ideas about the topic.', { requiresUserInput: true }],
+      ['Outline', 'STEP2 outline from [[step-1]].', {}],
+      ['Post', 'STEP3 write a post from [[step-2]].', {}],
+    ].entries())
+      steps.push(
+        ok(
+          await who.client.post('/api/steps', {
+            flowId: flow.id,
+            name,
+            order: order + 1,
+            systemPrompt,
+            ...(extra as object),
+          }),
+          201,
+        ),
+      );
+    return { flowId: flow.id as string, steps: steps.map((s) => s.id as string) };
+  };
+
+  /** The flow's version now: its tag. */
+  const flowVersion = async (who: Person, flowId: string) =>
+    Number(String((await who.client.get(`/api/flows/${flowId}`)).headers.etag).replace(/\D/g, ''));
+
+  const csvDataset = async (who: Person, flowId: string) => {
+    const dataset = ok(await who.client.post('/api/datasets', { name: 'Chủ đề', flowId }), 201);
+    const csv = ['Ideas,expected:Post', ...TOPICS.map((topic) => `${topic},answer ${topic}`)].join('\n');
+    ok(await who.client.post(`/api/datasets/${dataset.id}/items`, csv, { 'content-type': 'text/csv' }), 201);
+    return dataset.id as string;
+  };
+
+  it('runs a flow version over a CSV dataset; a later version reuses the unchanged steps with no model call', async () => {
+    const { flowId, steps } = await threeStepFlow(ann);
+    const datasetId = await csvDataset(ann, flowId);
+    const v1 = await flowVersion(ann, flowId);
+    const auto = Object.fromEntries(steps.map((id) => [id, 'auto']));
+
+    const a = ok(
+      await ann.client.post('/api/experiments', {
+        flowId,
+        flowVersion: v1,
+        datasetId,
+        review: auto,
+        scorers: [
+          { type: 'contains', text: 'STEP3' },
+          { type: 'length', min: 1 },
+        ],
+        concurrency: 4,
+      }),
+      202,
+    );
+    expect(a).toMatchObject({ flowId, flowVersion: v1, datasetId, counts: { total: 20 } });
+    const doneA = await ended(ann, a.id);
+    expect(doneA).toMatchObject({ status: 'completed', counts: { completed: 20, failed: 0 } });
+    expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual([20, 20, 20]);
+
+    // Step 3 edited: version 2. Experiment B against A runs only step 3.
+    ok(
+      await ann.client.put(`/api/steps/${steps[2]}`, {
+        systemPrompt: 'STEP3 write a LONG post from [[step-2]].',
+      }),
+    );
+    const v2 = await flowVersion(ann, flowId);
+    const b = ok(
+      await ann.client.post('/api/experiments', {
+        flowId,
+        flowVersion: v2,
+        datasetId,
+        baselineId: a.id,
+        review: auto,
+        scorers: [
+          { type: 'contains', text: 'STEP3' },
+          { type: 'length', min: 1 },
+        ],
+      }),
+      202,
+    );
+    expect(b.reuseBefore).toBe(steps[2]);
+    const doneB = await ended(ann, b.id);
+    expect(doneB).toMatchObject({ status: 'completed', counts: { completed: 20 } });
+    expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual([20, 20, 40]);
+    expect(doneB.runs.every((run: { reusedFrom: string | null }) => run.reusedFrom !== null)).toBe(true);
+
+    // Compare: per item, step 3 changed; steps 1 and 2 the same (reused).
+    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${a.id},${b.id}`));
+    expect(compared.experimentIds).toEqual([a.id, b.id]);
+    const stepRows = (stepId: string) =>
+      compared.rows.filter((row: { stepId: string | null }) => row.stepId === stepId);
+    expect(stepRows(steps[2]!)).toHaveLength(20);
+    for (const row of stepRows(steps[2]!)) expect(row.cells[1].flags).toContain('changed');
+    for (const row of stepRows(steps[0]!)) expect(row.cells[1].flags).toEqual([]);
+    const csv = await ann.client.get(`/api/experiments/compare?ids=${a.id},${b.id}&format=csv`);
+    expect(csv.headers['content-type']).toContain('text/csv');
+
+    // Listed for the flow, newest first; promoted, B is the flow's baseline.
+    ok(await ann.client.post(`/api/experiments/${b.id}/promote`, {}));
+    const listed = ok(await ann.client.get(`/api/experiments?flowId=${flowId}`));
+    expect(listed.map((x: { id: string }) => x.id)).toEqual([b.id, a.id]);
+    expect(listed[0].isBaseline).toBe(true);
+
+    // Another person sees none of it.
+    expect((await bob.client.get(`/api/experiments/${a.id}`)).statusCode).toBe(404);
+    expect((await bob.client.get(`/api/experiments/compare?ids=${a.id}`)).statusCode).toBe(404);
+    expect((await bob.client.post(`/api/experiments/${a.id}/stop`, {})).statusCode).toBe(404);
+    expect((await bob.client.get(`/api/experiments?flowId=${flowId}`)).statusCode).toBe(404);
+  });
+
+  it('sends a human step of each run to the reviewers, and counts their approvals and edits as scores', {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await person(t.app, 'Owner');
+    const reviewer = await person(t.app, 'Rita');
+    const { id: workspaceId } = await newWorkspace(owner, 'Review team');
+    await join(owner, workspaceId, reviewer, 'reviewer');
+    const { flowId, steps } = await threeStepFlow(owner, workspaceId);
+    ok(
+      await owner.client.put(`/api/steps/${steps[2]}`, {
+        review: { by: 'members', userIds: [reviewer.id] },
+      }),
+    );
+    const datasetId = await csvDataset(owner, flowId);
+    const experiment = ok(
+      await owner.client.post('/api/experiments', {
+        flowId,
+        flowVersion: await flowVersion(owner, flowId),
+        datasetId,
+        review: { [steps[0]!]: 'auto', [steps[1]!]: 'auto', [steps[2]!]: 'human' },
+        concurrency: 5,
+      }),
+      202,
+    );
+
+    // Every run waits for Rita: 20 reviews in her inbox, while none holds a place in flight.
+    let inbox: Array<{ id: string; executionId: string }> = [];
+    await vi.waitFor(
+      async () => {
+        inbox = ok(await reviewer.client.get('/api/reviews'));
+        const view = ok(await owner.client.get(`/api/experiments/${experiment.id}`));
+        expect(inbox.length, JSON.stringify(view.counts)).toBe(20);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    const waiting = ok(await owner.client.get(`/api/experiments/${experiment.id}`));
+    expect(waiting).toMatchObject({ status: 'running', counts: { waiting: 20, running: 0 } });
+
+    // She edits five answers (a word changed) and approves all twenty.
+    for (const [i, review] of inbox.entries()) {
+      if (i < 5) {
+        const shown = ok(await reviewer.client.get(`/api/executions/${review.executionId}`));
+        const result = shown.results.find((r: { stepId: string }) => r.stepId === steps[2]);
+        ok(
+          await reviewer.client.put(`/api/step-results/${result.id}`, { result: `${result.result} edited` }),
+        );
+        const again = ok(await reviewer.client.get(`/api/executions/${review.executionId}`));
+        const pending = again.reviews.find((r: { status: string }) => r.status === 'pending');
+        ok(await reviewer.client.post(`/api/reviews/${pending.id}/approve`, {}));
+      } else {
+        ok(await reviewer.client.post(`/api/reviews/${review.id}/approve`, {}));
+      }
+    }
+    const done = await ended(owner, experiment.id);
+    expect(done).toMatchObject({ status: 'completed', counts: { completed: 20 } });
+
+    const compared = ok(await owner.client.get(`/api/experiments/compare?ids=${experiment.id}`));
+    const postRows = compared.rows.filter((row: { stepId: string }) => row.stepId === steps[2]);
+    const scoreOf = (row: any, name: string) =>
+      row.cells[0].scores.find((s: { name: string }) => s.name === name)?.value;
+    expect(postRows.map((row: any) => scoreOf(row, 'approved'))).toEqual(Array(20).fill(1));
+    expect(postRows.filter((row: any) => scoreOf(row, 'edited') === 1)).toHaveLength(5);
+    expect(postRows.filter((row: any) => scoreOf(row, 'edit_distance') === 1)).toHaveLength(5);
+    const all = compared.summaries.find((s: { stepId: string | null }) => s.stepId === steps[2]);
+    expect(all.editRate).toBeCloseTo(0.25);
+    expect(all.meanSecondsToApprove).not.toBeNull();
+  });
+});
