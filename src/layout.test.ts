@@ -85,7 +85,7 @@ describe('the layout of src/ (which layer may import which)', () => {
 });
 
 /** The event-sourced aggregates: each one folder of src/api, reached from another aggregate only through its index.ts. */
-const AGGREGATES = ['datasets', 'executions', 'flows', 'master-mode', 'workspaces'];
+const AGGREGATES = ['datasets', 'executions', 'experiments', 'flows', 'master-mode', 'workspaces'];
 
 /**
  * The folders of src/api that serve routes: the aggregates, the records that are not event-sourced, and what

@@ -4,6 +4,6 @@
  * an experiment pins it). Another aggregate imports the datasets from here and from nowhere else in this
  * folder.
  */
-export { datasetAggregate, heldBy } from './dataset-aggregate';
+export { datasetAggregate, type FlowHolder, heldBy } from './dataset-aggregate';
 export type { DatasetCommands, DatasetWithItems } from './dataset-commands';
 export { DatasetsRepository } from './datasets-repository';

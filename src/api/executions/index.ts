@@ -8,4 +8,3 @@ export { answerOf } from './execution-answer';
 export type { ExecutionCommands, LoadedExecution } from './execution-commands';
 export { readableExecutionStream } from './history-routes';
 export type { RunRegistry } from './run-registry';
-export type { StepRunner } from './step-runner';

@@ -9,7 +9,7 @@ import { experimentSnapshot } from '../../domain/experiment/snapshot';
 import { experimentStatements } from '../../projections/project-experiment-events';
 import type { Action } from '../access';
 import type { Aggregate } from '../commands/command-handler';
-import type { FlowHolder } from '../datasets/dataset-aggregate';
+import type { FlowHolder } from '../datasets';
 
 /**
  * What each command needs on the experiment's flow: starting, driving, stopping and scoring an experiment

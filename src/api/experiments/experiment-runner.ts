@@ -30,8 +30,8 @@ import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../
 import { reviewScores } from '../../domain/experiment/review-scores';
 import type { StepSnapshot } from '../../domain/flow';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
-import type { FlowHolder } from '../datasets/dataset-aggregate';
-import type { ExecutionCommands, LoadedExecution, StepRunner } from '../executions';
+import type { FlowHolder } from '../datasets';
+import type { ExecutionCommands, LoadedExecution } from '../executions';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
@@ -40,6 +40,17 @@ import type { ExperimentsRepository } from './experiments-repository';
 
 /** The queue of the job that drives an experiment: starts the runs its state says to start now. */
 export const DRIVE_QUEUE = 'experiment.drive';
+
+/** The step runner (the executions'), as the experiment runner uses it: one unit of work of a step, to its end. */
+export interface StepRuns {
+  run(request: {
+    executionId: string;
+    userId: string;
+    stepId: string;
+    userInput: string;
+    loopIteration?: number | null;
+  }): Promise<{ execution: LoadedExecution }>;
+}
 
 /** What the runner knows of an experiment for the time it drives it: fixed once it started. */
 export interface ExperimentFacts {
@@ -80,7 +91,7 @@ export class ExperimentRunner {
       sql: Sql;
       commands: CommandHandler;
       executions: ExecutionCommands;
-      stepRunner: StepRunner;
+      stepRunner: StepRuns;
       models: UserModels;
       experiments: ExperimentsRepository;
       queue: JobQueue;

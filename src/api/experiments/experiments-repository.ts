@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { EXPERIMENT_MESSAGES } from '../../domain/experiment/decider';
 import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
-import type { FlowHolder } from '../datasets/dataset-aggregate';
+import type { FlowHolder } from '../datasets';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
 /** An experiment as the lists show it. */
