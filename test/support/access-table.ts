@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { Action, Role } from '../../src/api/access';
 import { SESSION_COOKIE } from '../../src/api/auth/plugin';
 import { roleMay } from '../../src/domain/workspace/roles';
@@ -28,6 +28,9 @@ export interface Fixtures {
   /** A dataset of the flow, with an item (archived and restored by the calls). */
   dataset: string;
   datasetItem: string;
+  /** An experiment of the flow over the dataset, completed; and one waiting for the owner, to stop. */
+  experiment: string;
+  experimentToStop: string;
   /** A flow made to be deleted. */
   doomedFlow: string;
   /** A flow with a step, to restore to its version 1. */
@@ -105,6 +108,8 @@ export interface Entry {
 }
 
 export const PASSWORD = 'correct horse battery';
+/** The version of the fixtures' main flow: made, then its two steps added. */
+const MAIN_FLOW_VERSION = 3;
 const workflow = {
   name: 'Imported',
   description: 'A workflow as JSON',
@@ -177,6 +182,24 @@ export const ACCESS: Record<string, Entry> = {
   },
   'POST /api/datasets/{id}/items/{itemId}/archive': { access: 'owner', needs: 'change' },
   'POST /api/datasets/{id}/items/{itemId}/restore': { access: 'owner', needs: 'change' },
+
+  'POST /api/experiments': {
+    access: 'owner',
+    needs: 'run',
+    // The flow's version with its two steps (made, then a step added twice): checked as the fixtures are made.
+    body: (f) => ({ flowId: f.flow, flowVersion: MAIN_FLOW_VERSION, datasetId: f.dataset }),
+  },
+  'GET /api/experiments': { access: 'owner', needs: 'read', query: (f) => `?flowId=${f.flow}` },
+  'GET /api/experiments/compare': { access: 'owner', needs: 'read', query: (f) => `?ids=${f.experiment}` },
+  'GET /api/experiments/{id}': { access: 'owner', needs: 'read' },
+  'POST /api/experiments/{id}/stop': {
+    access: 'owner',
+    needs: 'run',
+    ids: (f) => ({ id: f.experimentToStop }),
+    body: () => ({}),
+  },
+  'POST /api/experiments/{id}/score-again': { access: 'owner', needs: 'run', body: () => ({}) },
+  'POST /api/experiments/{id}/promote': { access: 'owner', needs: 'change', body: () => ({}) },
 
   'POST /api/steps': {
     access: 'owner',
@@ -415,6 +438,7 @@ const PARAMETERS: Array<[RegExp, Record<string, (f: Fixtures) => string>]> = [
   [/^\/api\/flows\/\{flowId\}/, { flowId: (f) => f.flow }],
   [/^\/api\/steps\/\{id\}$/, { id: (f) => f.step1 }],
   [/^\/api\/datasets\/\{id\}/, { id: (f) => f.dataset, itemId: (f) => f.datasetItem }],
+  [/^\/api\/experiments\/\{id\}/, { id: (f) => f.experiment }],
   [/^\/api\/executions\/\{id\}/, { id: (f) => f.execution, stepId: (f) => f.step2 }],
   [/^\/api\/step-results\/\{id\}$/, { id: (f) => f.result }],
   [/^\/api\/user\/api-keys\/\{id\}$/, { id: (f) => f.apiKey }],
@@ -537,6 +561,32 @@ export async function makeFixtures(
       items: [{ inputs: { [main.steps[0]!]: 'green tea' } }],
     })
   ).itemIds[0] as string;
+
+  // Experiments of the flow over the dataset: one run of its last version's two steps, approved as they come
+  // (ended, to be compared and promoted); and one waiting for the owner's approval (to be stopped).
+  const flowVersion = Number(
+    String((await owner.call('GET', `/api/flows/${main.flow}`)).headers.etag).replace(/\D/g, ''),
+  );
+  const experimentOf = async (review: string) =>
+    (
+      await owner.made(202, 'POST', '/api/experiments', {
+        flowId: main.flow,
+        flowVersion,
+        datasetId: dataset,
+        review: Object.fromEntries(main.steps.map((step) => [step, review])),
+        scorers: [{ type: 'length', min: 1 }],
+      })
+    ).id as string;
+  expect(flowVersion).toBe(MAIN_FLOW_VERSION);
+  const experiment = await experimentOf('auto');
+  const experimentToStop = await experimentOf('human');
+  await vi.waitFor(
+    async () => {
+      expect((await owner.made(200, 'GET', `/api/experiments/${experiment}`)).status).toBe('completed');
+      expect((await owner.made(200, 'GET', `/api/experiments/${experimentToStop}`)).counts.waiting).toBe(1);
+    },
+    { timeout: 60_000, interval: 50 },
+  );
 
   const scratch = await flowWithSteps('Scratch', ['Say hello.', 'Say goodbye.']);
   await runStep(await start(scratch.flow), scratch.steps[0]!);
@@ -683,6 +733,8 @@ export async function makeFixtures(
     flow: main.flow,
     dataset,
     datasetItem,
+    experiment,
+    experimentToStop,
     step1: main.steps[0]!,
     step2: main.steps[1]!,
     execution,
