@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelProvider, ModelRequest } from '../src/ai';
+import type { ExperimentView } from '../src/api/experiments/experiment-commands';
+import type { CompareRow } from '../src/domain/experiment/compare';
 import { JUDGE_INSTRUCTION } from '../src/domain/experiment/judge';
-import { createFlow, createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
 
 /**
@@ -52,7 +54,7 @@ describe('experiments', () => {
 
   /** The experiment once it has ended (completed or stopped), as its route answers it. */
   const ended = async (who: Person, experimentId: string) => {
-    let last: { status: string } | undefined;
+    let last: ExperimentView | undefined;
     await vi.waitFor(
       async () => {
         last = ok(await who.client.get(`/api/experiments/${experimentId}`));
@@ -60,7 +62,7 @@ describe('experiments', () => {
       },
       { timeout: 60_000, interval: 50 },
     );
-    return last as Record<string, any>;
+    return last!;
   };
 
   const threeStepFlow = async (who: Person, workspaceId?: string) => {
@@ -237,12 +239,12 @@ describe('experiments', () => {
     expect(done).toMatchObject({ status: 'completed', counts: { completed: 20 } });
 
     const compared = ok(await owner.client.get(`/api/experiments/compare?ids=${experiment.id}`));
-    const postRows = compared.rows.filter((row: { stepId: string }) => row.stepId === steps[2]);
-    const scoreOf = (row: any, name: string) =>
-      row.cells[0].scores.find((s: { name: string }) => s.name === name)?.value;
-    expect(postRows.map((row: any) => scoreOf(row, 'approved'))).toEqual(Array(20).fill(1));
-    expect(postRows.filter((row: any) => scoreOf(row, 'edited') === 1)).toHaveLength(5);
-    expect(postRows.filter((row: any) => scoreOf(row, 'edit_distance') === 1)).toHaveLength(5);
+    const postRows = (compared.rows as CompareRow[]).filter((row) => row.stepId === steps[2]);
+    const scoreOf = (row: CompareRow, name: string) =>
+      row.cells[0]!.scores.find((s) => s.name === name)?.value;
+    expect(postRows.map((row) => scoreOf(row, 'approved'))).toEqual(Array(20).fill(1));
+    expect(postRows.filter((row) => scoreOf(row, 'edited') === 1)).toHaveLength(5);
+    expect(postRows.filter((row) => scoreOf(row, 'edit_distance') === 1)).toHaveLength(5);
     const all = compared.summaries.find((s: { stepId: string | null }) => s.stepId === steps[2]);
     expect(all.editRate).toBeCloseTo(0.25);
     expect(all.meanSecondsToApprove).not.toBeNull();
