@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import type { ModelProvider } from '../src/ai';
-import { anotherInstance, as, createTestApp, type TestApp } from './support/test-app';
+import { anotherInstance, as, createTestApp, signUp, type TestApp } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
 
 /**
@@ -144,6 +145,52 @@ describe("an experiment's runs across stops, restarts and instances", () => {
     await t.app.experimentRunner.drive(started.id);
     expect((await read(started.id)).counts.planned).toBe(ITEMS - 3);
     expect((await ann.client.post(`/api/experiments/${started.id}/stop`, {})).statusCode).toBe(200);
+  });
+
+  it('pushes its progress live to who may read its flow, and to nobody else', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { cookie } = await signUp(t.app, 'Lan');
+    const lan = as(t.app, cookie);
+    const stranger = await signUp(t.app, 'Minh');
+    const started = ok(
+      await lan.post('/api/experiments', await experimentRequest({ client: lan, id: '', email: '' }, 2)),
+      202,
+    );
+    const open = async (who: string) => {
+      const socket = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, {
+        headers: { cookie: who, origin: base },
+      });
+      const messages: Array<{ type: string; position?: number; message?: string; event?: { type: string } }> =
+        [];
+      socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      socket.send(JSON.stringify({ type: 'subscribe', experimentId: started.id, after: 0 }));
+      return { socket, messages };
+    };
+    const watcher = await open(cookie);
+    const outsider = await open(stranger.cookie);
+    try {
+      await until(async () => expect(watcher.messages.some((m) => m.type === 'up-to-date')).toBe(true));
+      expect(watcher.messages[0]).toMatchObject({
+        type: 'event',
+        position: 1,
+        event: { type: 'ExperimentStarted' },
+      });
+      ok(await lan.post(`/api/experiments/${started.id}/stop`, {}));
+      await until(async () =>
+        expect(watcher.messages.some((m) => m.event?.type === 'ExperimentStopped')).toBe(true),
+      );
+      await until(async () => expect(outsider.messages.some((m) => m.type === 'error')).toBe(true));
+      expect(outsider.messages).toEqual([
+        { type: 'error', experimentId: started.id, message: 'Không tìm thấy experiment' },
+      ]);
+    } finally {
+      watcher.socket.close();
+      outsider.socket.close();
+    }
   });
 
   it('goes on after its instance stops: another instance on the same database finishes every run once', async () => {

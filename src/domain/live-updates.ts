@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { EXECUTION_STREAM_PREFIX } from './execution/stream';
+import { EXPERIMENT_STREAM_PREFIX, type ExperimentEvent } from './experiment/events';
 import type { ExecutionEvent } from './execution/types';
 import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow/events';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
 
 /**
  * The protocol of `/api/ws`, declared once for the server and the browser. A socket watches streams: an
- * execution (`executionId`), a master mode session (`masterSessionId`) or a flow (`flowId`). The client
+ * execution (`executionId`), a master mode session (`masterSessionId`), a flow (`flowId`) or an experiment
+ * (`experimentId`: its runs' progress). The client
  * subscribes from a stream position; the server replays the events after it, says 'up-to-date', then pushes
  * events live, and 'delta' messages carry a model's tokens while a run is under way (not stored). A flow is
  * watched from now when no position is given, and its watchers are also told of each execution of it that
@@ -14,7 +16,11 @@ import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
  * when a review that may be in its user's inbox is requested or decided ('reviews-changed', naming nothing):
  * the inbox and its count are read again, without watching any stream.
  */
-export type LiveTopic = { executionId: string } | { masterSessionId: string } | { flowId: string };
+export type LiveTopic =
+  | { executionId: string }
+  | { masterSessionId: string }
+  | { flowId: string }
+  | { experimentId: string };
 
 const after = z.number().int().min(0).default(0);
 
@@ -26,22 +32,24 @@ export const clientMessageSchema = z.union([
     flowId: z.uuid(),
     after: z.number().int().min(0).optional(),
   }),
+  z.strictObject({ type: z.literal('subscribe'), experimentId: z.uuid(), after }),
   z.strictObject({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: z.uuid() }),
   z.strictObject({ type: z.literal('unsubscribe'), flowId: z.uuid() }),
+  z.strictObject({ type: z.literal('unsubscribe'), experimentId: z.uuid() }),
 ]);
 
 export type ClientMessage = z.input<typeof clientMessageSchema>;
 
 /** An event as pushed: its type and data. */
-export type LiveEvent = ExecutionEvent | MasterEvent | FlowEvent;
+export type LiveEvent = ExecutionEvent | MasterEvent | FlowEvent | ExperimentEvent;
 
 /** What an `error` message says: the protocol's refusals, in the words of the rest of the product. */
 export const LIVE_UPDATE_ERRORS = {
   failed: 'Không xử lý được tin nhắn này, hãy thử lại',
   notJson: 'Tin nhắn phải là JSON',
   unknownMessage:
-    'Tin nhắn không đúng dạng: subscribe hoặc unsubscribe với executionId, masterSessionId hoặc flowId',
+    'Tin nhắn không đúng dạng: subscribe hoặc unsubscribe với executionId, masterSessionId, flowId hoặc experimentId',
 } as const;
 
 export type ServerMessage =
@@ -49,7 +57,7 @@ export type ServerMessage =
   | ({ type: 'up-to-date'; position: number } & LiveTopic)
   | ({ type: 'delta'; runId: string; text: string } & LiveTopic)
   | ({ type: 'error'; message: string } & Partial<
-      Record<'executionId' | 'masterSessionId' | 'flowId', string>
+      Record<'executionId' | 'masterSessionId' | 'flowId' | 'experimentId', string>
     >)
   | { type: 'execution-started'; flowId: string; executionId: string }
   | { type: 'reviews-changed' };
@@ -77,12 +85,15 @@ export const topicKey = (t: LiveTopic): string =>
     ? EXECUTION_STREAM_PREFIX + t.executionId
     : 'masterSessionId' in t
       ? MASTER_STREAM_PREFIX + t.masterSessionId
-      : FLOW_STREAM_PREFIX + t.flowId;
+      : 'experimentId' in t
+        ? EXPERIMENT_STREAM_PREFIX + t.experimentId
+        : FLOW_STREAM_PREFIX + t.flowId;
 
 /** The topic a message is about, when it names one (a flow's, for the start of one of its executions). */
 export function topicOf(
-  message: Partial<Record<'executionId' | 'masterSessionId' | 'flowId', string>>,
+  message: Partial<Record<'executionId' | 'masterSessionId' | 'flowId' | 'experimentId', string>>,
 ): LiveTopic | null {
+  if (message.experimentId !== undefined) return { experimentId: message.experimentId };
   if (message.flowId !== undefined) return { flowId: message.flowId };
   if (message.executionId !== undefined) return { executionId: message.executionId };
   if (message.masterSessionId !== undefined) return { masterSessionId: message.masterSessionId };
@@ -96,6 +107,8 @@ export function topicOfKey(key: string): LiveTopic | null {
   if (key.startsWith(MASTER_STREAM_PREFIX))
     return { masterSessionId: key.slice(MASTER_STREAM_PREFIX.length) };
   if (key.startsWith(FLOW_STREAM_PREFIX)) return { flowId: key.slice(FLOW_STREAM_PREFIX.length) };
+  if (key.startsWith(EXPERIMENT_STREAM_PREFIX))
+    return { experimentId: key.slice(EXPERIMENT_STREAM_PREFIX.length) };
   return null;
 }
 

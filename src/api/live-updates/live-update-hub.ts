@@ -2,6 +2,7 @@ import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
 import { EXECUTION_MESSAGES } from '../../domain/execution';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
+import { EXPERIMENT_MESSAGES } from '../../domain/experiment/decider';
 import { FLOW_NOT_FOUND } from '../../domain/flow/decider';
 import {
   clientMessageSchema,
@@ -293,7 +294,9 @@ export class LiveUpdateHub {
           ? EXECUTION_MESSAGES.executionNotFound
           : 'masterSessionId' in topic
             ? MASTER_SESSION_NOT_FOUND
-            : FLOW_NOT_FOUND;
+            : 'experimentId' in topic
+              ? EXPERIMENT_MESSAGES.notFound
+              : FLOW_NOT_FOUND;
       return this.send(connection, { type: 'error', ...topic, message });
     }
     // A flow is watched from now unless a position is given: its past is its versions, not news.
@@ -334,9 +337,14 @@ export class LiveUpdateHub {
           ? await sql<Held[]>`
               SELECT user_id, NULL::uuid AS workspace_id, NULL AS role
               FROM master_mode_sessions WHERE id = ${topic.masterSessionId}`
-          : await sql<Held[]>`
-              SELECT f.user_id, f.workspace_id, ${roleInSql(sql, userId, 'f.workspace_id')}
-              FROM flows f WHERE f.id = ${topic.flowId}`;
+          : 'experimentId' in topic
+            ? // An experiment is watched by who may watch its flow (where the flow is now).
+              await sql<Held[]>`
+                SELECT f.user_id, f.workspace_id, ${roleInSql(sql, userId, 'f.workspace_id')}
+                FROM experiments x JOIN flows f ON f.id = x.flow_id WHERE x.id = ${topic.experimentId}`
+            : await sql<Held[]>`
+                SELECT f.user_id, f.workspace_id, ${roleInSql(sql, userId, 'f.workspace_id')}
+                FROM flows f WHERE f.id = ${topic.flowId}`;
     const kind =
       'executionId' in topic ? 'execution' : 'masterSessionId' in topic ? 'master-session' : 'flow';
     const holder = held && holderOf(held.userId, held);
