@@ -248,4 +248,94 @@ describe('experiments', () => {
     expect(all.editRate).toBeCloseTo(0.25);
     expect(all.meanSecondsToApprove).not.toBeNull();
   });
+
+  it('approves a judge step when its judge passes, else waits for the one who started it; scores again without the flow model', {
+    timeout: 90_000,
+  }, async () => {
+    const { flowId, steps } = await threeStepFlow(ann);
+    const dataset = ok(await ann.client.post('/api/datasets', { name: 'Ba chủ đề', flowId }), 201);
+    ok(
+      await ann.client.post(`/api/datasets/${dataset.id}/items`, {
+        items: ['trà', 'cà phê', 'ca cao'].map((topic) => ({ inputs: { [steps[0]!]: topic } })),
+      }),
+      201,
+    );
+    const judge = { type: 'judge', name: 'dài', model: 'offline:offline', prompt: 'Is this long enough?' };
+    const request = {
+      flowId,
+      flowVersion: await flowVersion(ann, flowId),
+      datasetId: dataset.id,
+      review: { [steps[0]!]: 'auto', [steps[1]!]: 'auto', [steps[2]!]: 'judge' },
+      scorers: [judge, { type: 'contains', text: 'STEP3' }],
+    };
+    // The judge passes only what names LONG: here nothing, so each run waits for Ann.
+    const experiment = ok(await ann.client.post('/api/experiments', request), 202);
+    let view: ExperimentView | undefined;
+    await vi.waitFor(
+      async () => {
+        view = ok(await ann.client.get(`/api/experiments/${experiment.id}`));
+        expect(view!.counts.waiting, JSON.stringify(view!.counts)).toBe(3);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    const judgedBefore = model.judged();
+    expect(judgedBefore).toBeGreaterThanOrEqual(3);
+    for (const run of view!.runs) {
+      const shown = ok(await ann.client.get(`/api/executions/${run.executionId}`));
+      const post = shown.results.find((r: { stepId: string }) => r.stepId === steps[2]);
+      ok(await ann.client.put(`/api/step-results/${post.id}`, { approved: true }));
+    }
+    const done = await ended(ann, experiment.id);
+    expect(done.counts).toMatchObject({ completed: 3 });
+    const judgeScores = async () =>
+      (ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}`)).rows as CompareRow[])
+        .filter((row) => row.stepId === steps[2])
+        .map((row) => row.cells[0]!.scores.find((score) => score.name === 'dài')?.value);
+    expect(await judgeScores()).toEqual([0, 0, 0]);
+
+    // Scored again: the judge is asked again, the flow's model is not.
+    const flowCalls = [model.count('STEP1'), model.count('STEP2'), model.count('STEP3')];
+    ok(await ann.client.post(`/api/experiments/${experiment.id}/score-again`, { scorerNames: ['dài'] }));
+    expect(model.judged()).toBe(judgedBefore + 3);
+    expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual(flowCalls);
+    expect(await judgeScores()).toEqual([0, 0, 0]);
+    expect(
+      (await ann.client.post(`/api/experiments/${experiment.id}/score-again`, { scorerNames: ['nope'] }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('refuses what does not fit, with the reason', async () => {
+    const { flowId, steps } = await threeStepFlow(ann);
+    const other = await threeStepFlow(ann);
+    const datasetId = await csvDataset(ann, flowId);
+    const otherDataset = await csvDataset(ann, other.flowId);
+    const version = await flowVersion(ann, flowId);
+    const start = (body: Record<string, unknown>) =>
+      ann.client.post('/api/experiments', { flowId, flowVersion: version, datasetId, ...body });
+    const refused = async (body: Record<string, unknown>, status: number) => {
+      const response = await start(body);
+      expect(response.statusCode, response.body).toBe(status);
+      return response.json().message as string;
+    };
+    expect(await refused({ review: { 'no-such-step': 'auto' } }, 400)).toContain('no-such-step');
+    expect(await refused({ review: { [steps[2]!]: 'judge' } }, 400)).toContain('judge');
+    expect(await refused({ datasetId: otherDataset }, 400)).toContain('dataset');
+    expect(await refused({ flowVersion: 999 }, 404)).toContain('999');
+    expect(await refused({ concurrency: 0 }, 400)).toContain('concurrency');
+    expect(await refused({ scorers: [{ type: 'regex', pattern: '(a)\\1' }] }, 400)).toContain('regex');
+    expect(await refused({ datasetId: '00000000-0000-4000-8000-000000000000' }, 404)).toBeTruthy();
+    expect(
+      (await bob.client.post('/api/experiments', { flowId, flowVersion: version, datasetId })).statusCode,
+    ).toBe(404);
+
+    // A baseline must have ended; an experiment is promoted once completed.
+    const running = ok(await start({ review: Object.fromEntries(steps.map((id) => [id, 'human'])) }), 202);
+    expect(await refused({ baselineId: running.id }, 409)).toContain('baseline');
+    expect((await ann.client.post(`/api/experiments/${running.id}/promote`, {})).statusCode).toBe(409);
+    ok(await ann.client.post(`/api/experiments/${running.id}/stop`, {}));
+    const ids = Array.from({ length: 6 }, () => running.id).join(',');
+    expect((await ann.client.get(`/api/experiments/compare?ids=${ids}`)).statusCode).toBe(400);
+    expect((await ann.client.get('/api/experiments/compare?ids=nope')).statusCode).toBe(400);
+  });
 });

@@ -27,7 +27,10 @@ describe('the followers of the events', () => {
         name: "reviews' due times, mails and hand-backs: jobs written with the events",
         delivery: 'transaction',
       },
-      { name: 'experiments: a decision on a waiting run wakes its experiment', delivery: 'first' },
+      {
+        name: "experiments: each instance looks again at an experiment whose runs changed, or whose waiting run's people decided",
+        delivery: 'first',
+      },
       { name: 'the audit log (a leaf per event)', delivery: 'log' },
     ]);
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXECUTION_STREAM_PREFIX } from './execution/stream';
-import { EXPERIMENT_STREAM_PREFIX, type ExperimentEvent } from './experiment/events';
 import type { ExecutionEvent } from './execution/types';
+import { EXPERIMENT_STREAM_PREFIX, type ExperimentEvent } from './experiment/events';
 import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow/events';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
 

@@ -23,8 +23,7 @@ import type { EventStore } from '../../eventstore';
 import { toExecutionEvent } from '../../projections/project-execution-events';
 import { toExperimentEvent } from '../../projections/project-experiment-events';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
-import type { FlowHolder } from '../datasets';
-import type { DatasetCommands } from '../datasets';
+import type { DatasetCommands, FlowHolder } from '../datasets';
 import { type ExecutionCommands, executionAggregate } from '../executions';
 import type { FlowCommands, FlowsRepository } from '../flows';
 import type { Page } from '../http/pages';
@@ -114,6 +113,7 @@ export class ExperimentCommands {
       experimentId,
       holder,
       startedBy: state.startedBy,
+      config: state.config!,
       steps: state.config ? stepsToExecute(versionSteps, state.config) : [],
       versionSteps,
       flowVersion: state.flowVersion,

@@ -9,6 +9,7 @@ import type { ExecutionState } from '../../domain/execution/types';
 import {
   canReuseFrom,
   type ExperimentCommand,
+  type ExperimentConfig,
   type ExperimentState,
   nextRunsToStart,
   type RunOutcome,
@@ -38,6 +39,15 @@ import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentsRepository } from './experiments-repository';
 
+/** The events of an experiment after which its runs are looked at again: each may make room or work. */
+const ROOM_EVENTS = new Set([
+  'ExperimentStarted',
+  'ExperimentRunFinished',
+  'ExperimentRunWaiting',
+  'ExperimentRunReady',
+  'ExperimentRunInterrupted',
+]);
+
 /** The queue of the job that drives an experiment: starts the runs its state says to start now. */
 export const DRIVE_QUEUE = 'experiment.drive';
 
@@ -59,6 +69,8 @@ export interface ExperimentFacts {
   startedBy: string;
   /** The flow version's steps as the runs execute them (stepsToExecute). */
   steps: StepSnapshot[];
+  /** Its settings, fixed once it started. */
+  config: ExperimentConfig;
   /** The flow version's steps as stored (a scorer's default step is their last). */
   versionSteps: StepSnapshot[];
   flowVersion: number;
@@ -83,6 +95,8 @@ export class ExperimentRunner {
   private readonly facts = new Map<string, Promise<ExperimentFacts>>();
   /** Executions of runs waiting for people, and their experiment: a decision on one wakes its experiment. */
   private readonly waiting = new Map<string, string>();
+  /** The looks at experiments under way in this process, by experiment. */
+  private readonly looks = new Map<string, { again: boolean; done: Promise<void> }>();
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -118,6 +132,17 @@ export class ExperimentRunner {
     });
   }
 
+  /**
+   * An event of an experiment's stream that makes room or work (a run started elsewhere, finished, waiting,
+   * ready or interrupted, the experiment started): every instance hears it and looks again.
+   */
+  changed(experimentId: string, eventType: string) {
+    if (this.closing || !ROOM_EVENTS.has(eventType)) return;
+    void this.drive(experimentId).catch((error) =>
+      this.deps.log.warn({ err: error, experimentId }, 'experiment drive failed'),
+    );
+  }
+
   /** An execution's event that may end a wait for people: its experiment is driven again. */
   decided(executionId: string) {
     const experimentId = this.waiting.get(executionId);
@@ -144,16 +169,49 @@ export class ExperimentRunner {
     await Promise.allSettled(this.running.values());
   }
 
-  /** One look at the experiment: what the sweep and the drive job do. */
-  async drive(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
+  /**
+   * One look at the experiment (what the sweep, the drive job and its stream's events ask for): one at a time
+   * per experiment in this process, a look asked for meanwhile made once after it.
+   */
+  drive(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
+    const under = this.looks.get(experimentId);
+    if (under) {
+      under.again = true;
+      return under.done;
+    }
+    const look: { again: boolean; done: Promise<void> } = { again: false, done: Promise.resolve() };
+    look.done = (async () => {
+      try {
+        do {
+          look.again = false;
+          await this.lookAt(experimentId, lookAgain);
+        } while (look.again && !this.closing);
+      } finally {
+        this.looks.delete(experimentId);
+      }
+    })();
+    this.looks.set(experimentId, look);
+    return look.done;
+  }
+
+  /**
+   * Interrupts runs of dead instances, readies waiting runs whose people decided, and starts runs where there
+   * is room: at most this instance's share of the concurrency (split evenly over the live instances), so that
+   * every instance runs its part and each refills its own as its runs end.
+   */
+  private async lookAt(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
     if (this.closing) return;
     const facts = await this.factsFor(experimentId);
     let loaded = await this.load(facts);
     loaded = await this.interruptGone(facts, loaded, lookAgain);
     loaded = await this.readyDecided(facts, loaded);
-    for (let tries = 0; tries < 3 * (loaded.state.config?.concurrency ?? 1) + 3; tries++) {
+    const share = Math.ceil(facts.config.concurrency / (await this.deps.instance.liveInstances()));
+    for (let tries = 0; tries < 3 * facts.config.concurrency + 3; tries++) {
       const [next] = nextRunsToStart(loaded.state);
-      if (!next || this.closing) return;
+      const mine = loaded.state.runs.filter(
+        (run) => run.status === 'running' && run.instanceId === this.deps.instance.id,
+      ).length;
+      if (!next || this.closing || mine >= share) return;
       const started = await this.startRun(facts, loaded, next).catch((error: unknown) => {
         // Another instance started it, or took the last place: look again at the stream as it is.
         if (error instanceof DomainError && error.kind === 'conflict') return null;
@@ -291,12 +349,15 @@ export class ExperimentRunner {
     const item = facts.items.get(next.itemId);
     for (;;) {
       const { state } = execution;
-      if (state.status !== 'running') {
-        const outcome: RunOutcome =
-          state.status === 'completed' ? 'completed' : state.status === 'failed' ? 'failed' : 'stopped';
-        return this.finish(facts, runKey, execution, outcome);
-      }
-      const experiment = await this.load(facts);
+      if (state.status === 'stopped' || state.status === 'failed')
+        return this.finish(facts, runKey, execution, state.status === 'failed' ? 'failed' : 'stopped');
+      // As this process last knew it: a Stop it has not heard of yet stops the execution, which the next
+      // look sees.
+      const experiment = await this.deps.commands.recent(
+        experimentHeldBy(facts.holder),
+        facts.experimentId,
+        facts.startedBy,
+      );
       const own = experiment.state.runs.find((run) => run.runKey === runKey);
       if (own?.status !== 'running' || own.executionId !== executionId) return;
       if (experiment.state.stopped) {
@@ -316,10 +377,10 @@ export class ExperimentRunner {
       if (this.waitsForPeople(facts, execution.state)) {
         this.waiting.set(executionId, facts.experimentId);
         await this.handle(facts, { type: 'SetRunWaiting', data: { runKey, executionId } });
-        // Its place in flight is free for another run (and a decision that came meanwhile is seen there).
-        await this.wake(facts.experimentId);
         return;
       }
+      // Its last step done and every step decided as its mode says.
+      if (execution.state.status === 'completed') return this.finish(facts, runKey, execution, 'completed');
       const work = firstPendingCacheItem(execution.state);
       if (!work) {
         // Nothing left to run and nobody to wait for: the execution completes with its last decision.
@@ -397,8 +458,7 @@ export class ExperimentRunner {
     facts: ExperimentFacts,
     execution: LoadedExecution,
   ): Promise<LoadedExecution> {
-    const config = (await this.load(facts)).state.config;
-    if (!config) return execution;
+    const { config } = facts;
     let current = execution;
     for (const step of facts.steps) {
       const mode = reviewModeOf(config, step.id);
@@ -430,7 +490,8 @@ export class ExperimentRunner {
    * the one who started the experiment approves it in the execution).
    */
   private waitsForPeople(facts: ExperimentFacts, state: ExecutionState): boolean {
-    if (state.status !== 'running') return false;
+    // A completed execution may still wait: its last step's results, done, are approved by a person.
+    if (state.status === 'stopped' || state.status === 'failed') return false;
     if (waitsForReview(state)) return true;
     if (rejectedStep(state)) return false;
     return facts.steps.some((step) => {
@@ -513,7 +574,6 @@ export class ExperimentRunner {
       type: 'FinishRun',
       data: { runKey, executionId: execution.state.id, outcome },
     });
-    await this.wake(facts.experimentId);
   }
 
   /** What the run's scorers and people said of its execution, but the judges of `judge` steps (scored as it ran). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { EXECUTION_STREAM_PREFIX } from '../../domain/execution/stream';
+import { EXPERIMENT_STREAM_PREFIX } from '../../domain/experiment/events';
 import { ExperimentCommands } from './experiment-commands';
 import { ExperimentRunner } from './experiment-runner';
 import { ExperimentsRepository } from './experiments-repository';
@@ -55,12 +56,15 @@ export default fp(
     app.decorate('experimentCommands', commands);
     app.decorate('experimentRunner', runner);
     app.followers.follow(
-      'experiments: a decision on a waiting run wakes its experiment',
+      "experiments: each instance looks again at an experiment whose runs changed, or whose waiting run's people decided",
       'first',
       (events) => {
-        for (const event of events)
-          if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX) && DECISIONS.has(event.type))
+        for (const event of events) {
+          if (event.streamId.startsWith(EXPERIMENT_STREAM_PREFIX))
+            runner!.changed(event.streamId.slice(EXPERIMENT_STREAM_PREFIX.length), event.type);
+          else if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX) && DECISIONS.has(event.type))
             runner!.decided(event.streamId.slice(EXECUTION_STREAM_PREFIX.length));
+        }
       },
     );
     await runner.start(SWEEP_EVERY_MS);

@@ -37,7 +37,8 @@ export const TAGS = {
   workspaces: 'Workspaces, their members and invitations',
   reviews: "Reviews of a step's results by another person than the runner",
   datasets: 'Datasets of a flow: cases to run it over (inputs, expected texts, tags), versioned',
-  experiments: 'Experiments: a flow version run over a dataset version, scored, and compared version to version',
+  experiments:
+    'Experiments: a flow version run over a dataset version, scored, and compared version to version',
   audit: 'The signed audit log: its public key, checkpoints, proofs and bundles to check offline',
 } as const;
 

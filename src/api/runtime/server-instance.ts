@@ -103,6 +103,15 @@ export class ServerInstance {
     if (this.startsHeard === heard) this.othersLive = (row?.others ?? 1) > 0;
   }
 
+  /** How many server processes are live on the database now, this one included (their locks counted). */
+  async liveInstances(): Promise<number> {
+    const [row] = await this.sql<{ live: number }[]>`
+      SELECT count(*)::int AS live FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND classid = ${INSTANCE_LOCK_CLASS} AND objsubid = 2
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+    return Math.max(1, row?.live ?? 1);
+  }
+
   /**
    * Of the given instances, those whose process is gone: their lock can be taken. It is taken only for the
    * one statement (a transaction-level lock), so it is never held by the asker.
