@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ModelProvider } from '../src/ai';
-import { anotherInstance, as, createTestApp, signUp, type TestApp } from './support/test-app';
+import { buildApp } from '../src/api/app';
+import { connect } from '../src/api/database/connection';
+import { EventStore } from '../src/eventstore';
+import { TEST_APP_SECRET } from './support/database';
+import { anotherInstance, as, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
 
 /**
@@ -238,6 +242,56 @@ describe("an experiment's runs across stops, restarts and instances", () => {
       stuck.open();
       await second?.close();
       await first.db.drop();
+    }
+  });
+
+  it('resumes the runs of an instance that died, once it is found gone, on their executions', {
+    timeout: 90_000,
+  }, async () => {
+    const stuck = gatedModel();
+    const survivor = await createTestApp(
+      { freeStepAllowance: 100_000 },
+      { resolveModel: () => ({ provider: fast, keySource: 'offline' }) },
+    );
+    // The instance that dies: its connections cut (its lock with them) while its model calls hang.
+    const config = testConfig({ databaseUrl: survivor.db.url, freeStepAllowance: 100_000 });
+    const doomedSql = connect(survivor.db.url, { max: config.databasePoolSize, appSecret: TEST_APP_SECRET });
+    const doomed = await buildApp({
+      config,
+      sql: doomedSql,
+      store: new EventStore(doomedSql),
+      resolveModel: () => ({ provider: stuck.provider, keySource: 'offline' }),
+    });
+    try {
+      const owner = await person(survivor.app, 'Ann');
+      const request = await experimentRequest(owner, 2);
+      // Started through the instance that dies; each instance takes its share, the doomed one's hangs.
+      const started = ok(
+        await doomed.inject({
+          method: 'POST',
+          url: '/api/experiments',
+          headers: { cookie: await loginCookie(doomed, owner) },
+          payload: request,
+        }),
+        202,
+      );
+      await doomed.experimentRunner.drive(started.id);
+      await until(async () => expect(stuck.waiting()).toBe(1));
+      await doomedSql.end({ timeout: 0 });
+
+      // The survivor's sweep finds the instance gone (no second look here), interrupts and resumes its runs.
+      await until(async () => {
+        await survivor.app.experimentRunner.sweep(async () => {});
+        expect(ok(await owner.client.get(`/api/experiments/${started.id}`)).status).toBe('completed');
+      });
+      const done = ok(await owner.client.get(`/api/experiments/${started.id}`));
+      expect(done.counts).toMatchObject({ completed: ITEMS, failed: 0 });
+      const executions = await survivor.db.sql<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM executions WHERE experiment_id = ${started.id}`;
+      expect(executions[0]!.count).toBe(ITEMS);
+    } finally {
+      await doomed.stopGracefully(100).catch(() => {});
+      await survivor.close();
     }
   });
 

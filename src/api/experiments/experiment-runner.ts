@@ -30,9 +30,10 @@ import {
 import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../domain/experiment/outcomes';
 import { reviewScores } from '../../domain/experiment/review-scores';
 import type { StepSnapshot } from '../../domain/flow';
+import { INTERRUPTED } from '../../domain/interrupted-runs';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
-import type { ExecutionCommands, LoadedExecution } from '../executions';
+import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
@@ -109,6 +110,8 @@ export class ExperimentRunner {
       models: UserModels;
       experiments: ExperimentsRepository;
       queue: JobQueue;
+      /** The model calls this process is making. */
+      runs: Pick<RunRegistry, 'isRunning'>;
       instance: ServerInstance;
       log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
       /** The experiment's facts, read from its flow version and dataset version. */
@@ -346,6 +349,7 @@ export class ExperimentRunner {
     const { executions } = this.deps;
     const runKey = next.runKey;
     let execution = await this.executionOf(facts, next, executionId, reusedFrom);
+    if (next.resume !== null) execution = await this.failLeftRuns(facts, execution);
     const item = facts.items.get(next.itemId);
     for (;;) {
       const { state } = execution;
@@ -406,6 +410,23 @@ export class ExperimentRunner {
         return this.finish(facts, runKey, execution, 'failed');
       }
     }
+  }
+
+  /**
+   * A resumed run's step runs still open were its last driver's, which stopped or died (its run was
+   * interrupted only once its instance was found gone): failed as interrupted, as the crash sweep fails them,
+   * so the step runs again here.
+   */
+  private async failLeftRuns(facts: ExperimentFacts, execution: LoadedExecution): Promise<LoadedExecution> {
+    let current = execution;
+    for (const run of execution.state.runs) {
+      if (run.status !== 'running' || this.deps.runs.isRunning(execution.state.id, run.runId)) continue;
+      current = await this.deps.executions.handle(current.state.id, facts.startedBy, {
+        type: 'FailStepRun',
+        data: { runId: run.runId, message: INTERRUPTED, retryable: true },
+      });
+    }
+    return current;
   }
 
   /** The run's execution: the one it had, else a new one of the flow version (from the baseline's when it reuses). */

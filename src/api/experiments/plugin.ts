@@ -49,6 +49,7 @@ export default fp(
       models: app.models,
       experiments,
       queue: app.queue,
+      runs: app.runs,
       instance: app.serverInstance,
       log: app.log,
       factsOf: (experimentId) => commands.factsOf(experimentId),
