@@ -28,6 +28,14 @@ const ACTIONS: Record<ExperimentCommand['type'], Action> = {
   PromoteBaseline: 'change',
 };
 
+const OUTCOMES = new Set<ExperimentCommand['type']>([
+  'FinishRun',
+  'SetRunWaiting',
+  'SetRunReady',
+  'InterruptRun',
+  'RecordScores',
+]);
+
 /**
  * Experiments as the command handler sees them: `experiment-<id>` streams, the experiment decider, the
  * `experiments` row projected. An experiment lives where its flow lives, as a dataset does: the access rule
@@ -44,9 +52,9 @@ export const experimentAggregate: Aggregate<
   name: 'Experiment',
   decider,
   snapshot: experimentSnapshot,
-  // A run's finish and its scores record work done: they are retried on conflicts, never dropped.
-  recordsOutcome: (command) =>
-    command.type === 'FinishRun' || command.type === 'RecordScores' || command.type === 'SetRunReady',
+  // What happened to a run (its end, its wait, its interruption, its people's decision) and its scores record
+  // work done: retried on conflicts with the other runs' commands until stored, never dropped.
+  recordsOutcome: (command) => OUTCOMES.has(command.type),
   kind: 'flow',
   // Without the flow's holder, nobody but the server may touch it: see heldBy.
   holderOf: (state) => (state.experimentId === null ? undefined : { ownerId: null, workspaceId: null }),
