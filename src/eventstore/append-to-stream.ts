@@ -108,8 +108,9 @@ async function appendOne(sql: Queryable, append: AppendToStream, event: NewEvent
 const isoTime = (time: Date | string) => (time instanceof Date ? time : new Date(time)).toISOString();
 
 /**
- * The one-event statements, one text per kind of claim (as insertClaimed's). The event's JSON is parsed once,
- * in a materialized row with the session's key, and both the columns and the hash read it from there.
+ * The one-event statements, one text per kind of claim (as insertClaimed's). The event is one materialized
+ * row with the session's key (its JSON parsed once) and the stream's id comes from the claim, so the columns
+ * and the hash read each value from one place and each travels once.
  */
 function insertOneClaimed(
   sql: Queryable,
@@ -123,17 +124,18 @@ function insertOneClaimed(
   if (expectedVersion === 'any') {
     return sql<InsertedRow[]>`
       WITH e AS MATERIALIZED (
-        SELECT ${data}::text::jsonb AS data, ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
+        SELECT ${eventId}::uuid AS event_id, ${type}::text AS type, ${data}::text::jsonb AS data,
+          ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
       ),
       stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
         VALUES (${streamId}::text, ${streamType}::text, 1)
         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + 1, updated_at = now()
-        RETURNING version
+        RETURNING stream_id, version
       )
       INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
-      SELECT ${streamId}, stream.version, ${eventId}::uuid, ${type}::text, e.data, e.metadata,
-        event_hash(e.key, ${streamId}, stream.version, ${type}::text, e.metadata, e.data)
+      SELECT stream.stream_id, stream.version, e.event_id, e.type, e.data, e.metadata,
+        event_hash(e.key, stream.stream_id, stream.version, e.type, e.metadata, e.data)
       FROM stream, e
       RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
         stream_position AS "streamPosition", created_at AS "createdAt"`;
@@ -142,17 +144,18 @@ function insertOneClaimed(
     // DO NOTHING waits for a concurrent creator to finish, then claims nothing: that race is a conflict.
     return sql<InsertedRow[]>`
       WITH e AS MATERIALIZED (
-        SELECT ${data}::text::jsonb AS data, ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
+        SELECT ${eventId}::uuid AS event_id, ${type}::text AS type, ${data}::text::jsonb AS data,
+          ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
       ),
       stream AS (
         INSERT INTO streams (stream_id, stream_type, version)
         VALUES (${streamId}::text, ${streamType}::text, 1)
         ON CONFLICT (stream_id) DO NOTHING
-        RETURNING version
+        RETURNING stream_id, version
       )
       INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
-      SELECT ${streamId}, stream.version, ${eventId}::uuid, ${type}::text, e.data, e.metadata,
-        event_hash(e.key, ${streamId}, stream.version, ${type}::text, e.metadata, e.data)
+      SELECT stream.stream_id, stream.version, e.event_id, e.type, e.data, e.metadata,
+        event_hash(e.key, stream.stream_id, stream.version, e.type, e.metadata, e.data)
       FROM stream, e
       RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
         stream_position AS "streamPosition", created_at AS "createdAt"`;
@@ -160,16 +163,17 @@ function insertOneClaimed(
   // A concurrent append holds the row until it commits; the WHERE is then re-checked against its version.
   return sql<InsertedRow[]>`
     WITH e AS MATERIALIZED (
-      SELECT ${data}::text::jsonb AS data, ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
+      SELECT ${eventId}::uuid AS event_id, ${type}::text AS type, ${data}::text::jsonb AS data,
+        ${metadata}::text::jsonb AS metadata, event_chain_key() AS key
     ),
     stream AS (
       UPDATE streams SET version = version + 1, updated_at = now()
       WHERE stream_id = ${streamId} AND version = ${expectedVersion}
-      RETURNING version
+      RETURNING stream_id, version
     )
     INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, hash)
-    SELECT ${streamId}, stream.version, ${eventId}::uuid, ${type}::text, e.data, e.metadata,
-      event_hash(e.key, ${streamId}, stream.version, ${type}::text, e.metadata, e.data)
+    SELECT stream.stream_id, stream.version, e.event_id, e.type, e.data, e.metadata,
+      event_hash(e.key, stream.stream_id, stream.version, e.type, e.metadata, e.data)
     FROM stream, e
     RETURNING global_position AS "globalPosition", transaction_id::text AS "transactionId",
       stream_position AS "streamPosition", created_at AS "createdAt"`;
