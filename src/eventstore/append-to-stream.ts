@@ -82,8 +82,10 @@ async function appendOne(sql: Queryable, append: AppendToStream, event: NewEvent
   const eventId = randomUUID();
   const data = JSON.stringify(event.data ?? null);
   const metadata = JSON.stringify({ ...event.metadata, at: event.metadata?.at ?? new Date().toISOString() });
-  // Measured as the batch path measures an event (its JSON object), and only when it could be too large.
-  if ((data.length + metadata.length + event.type.length + 100) * 3 > MAX_EVENT_BYTES) {
+  // Measured as the batch path measures an event (its JSON object), and only when it could be too large: the
+  // object's JSON is at most its parts, the type escaped (6 characters a character at most) and 100 more, and
+  // a character is at most 3 bytes of UTF-8.
+  if ((data.length + metadata.length + 6 * event.type.length + 100) * 3 > MAX_EVENT_BYTES) {
     const stored = { eventId, type: event.type, data: JSON.parse(data), metadata: JSON.parse(metadata) };
     checkEventSizes(JSON.stringify([stored]), [stored]);
   }
