@@ -32,12 +32,13 @@ export function csvFileOf(text: string): CsvFile {
   return new CsvFile(text);
 }
 
+/** What an upload of items must be. */
+export const CSV_OR_ITEMS =
+  'Nội dung phải là một object JSON { items: [...] }, hoặc một file CSV gửi với Content-Type: text/csv';
+
 /** The body of a CSV upload, as the API document states it: text. */
 export const csvBody = z
-  .custom<CsvFile>((value) => value instanceof CsvFile, {
-    error:
-      'Nội dung phải là một object JSON { items: [...] }, hoặc một file CSV gửi với Content-Type: text/csv',
-  })
+  .custom<CsvFile>((value) => value instanceof CsvFile, { error: CSV_OR_ITEMS })
   .meta({
     type: 'string',
     description: `With Content-Type text/csv (at most ${DATASET_CSV_MAX_BYTES / 1024 / 1024} MB, RFC 4180): a header row naming one column per input (a step's id or name), \`expected:<step>\` columns for expected texts and an optional \`tags\` column (separated by ;); each later row is an item`,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DATASET_KEY_DESCRIPTION, NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/dataset/decider';
 import { DATASET_ITEM_SOURCES } from '../../domain/dataset/events';
+import { ruleViolated } from '../../domain/errors';
 import { requiredText } from '../../domain/filled-text';
 import {
   DATASET_CSV_MAX_BYTES,
@@ -15,7 +16,7 @@ import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
-import { CsvFile, csvBody, csvFileOf } from './csv-body';
+import { CSV_OR_ITEMS, CsvFile, csvBody, csvFileOf } from './csv-body';
 import { DATASETS_ORDER } from './datasets-repository';
 
 const texts = z
@@ -165,16 +166,18 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/datasets/:id/items',
     {
       schema: {
-        consumes: ['application/json', 'text/csv'],
         params: idParams,
-        body: z.union([itemsBody, csvBody]),
+        // Each content type its own shape: JSON items, or a CSV file's text.
+        body: { content: { 'application/json': { schema: itemsBody }, 'text/csv': { schema: csvBody } } },
         response: { 201: addedAnswer },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
       const userId = userIdOf(request);
-      const body = request.body;
+      const body = request.body as z.output<typeof itemsBody> | CsvFile | undefined;
+      // A request without a body (or of neither type) is checked by neither schema.
+      if (body === undefined || body === null) throw ruleViolated(CSV_OR_ITEMS);
       let added: Awaited<ReturnType<typeof datasetCommands.addItems>>;
       if (body instanceof CsvFile) {
         added = await datasetCommands.addCsv(id, userId, body.text, commandIdOf(request));

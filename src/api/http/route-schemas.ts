@@ -382,7 +382,7 @@ async function routeSchemas(app: FastifyInstance) {
     transform: (document) =>
       documentRateLimit(
         documentEntityTags(
-          jsonSchemaTransform(document),
+          withBodyPerContentType(document),
           OPERATIONS[`${document.route.method} ${document.url}`]?.entityTag,
         ),
         Boolean((document.route.config as { rateLimit?: unknown } | undefined)?.rateLimit),
@@ -391,6 +391,32 @@ async function routeSchemas(app: FastifyInstance) {
   await app.register(swaggerUi, { routePrefix: DOCS_PATH });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+type SchemaDocument = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * The document of a route whose body differs by content type (`body: {content: {<type>: {schema}}}`, as
+ * Fastify validates it): each type's schema made JSON Schema on its own, where the transform of zod schemas
+ * takes one body schema only.
+ */
+function withBodyPerContentType(document: SchemaDocument) {
+  const body = (document.schema as { body?: unknown } | undefined)?.body;
+  if (typeof body !== 'object' || body === null || !('content' in body)) return jsonSchemaTransform(document);
+  const { body: _body, ...others } = document.schema as Record<string, unknown>;
+  const transformed = jsonSchemaTransform({ ...document, schema: others } as SchemaDocument);
+  const content: Record<string, { schema: unknown }> = {};
+  for (const [type, { schema }] of Object.entries(
+    (body as { content: Record<string, { schema: unknown }> }).content,
+  ))
+    content[type] = {
+      schema: (
+        jsonSchemaTransform({ ...document, schema: { body: schema } } as SchemaDocument).schema as {
+          body: unknown;
+        }
+      ).body,
+    };
+  return { ...transformed, schema: { ...transformed.schema, body: { content } } };
 }
 
 export default fp(routeSchemas, { name: 'route-schemas', fastify: '5.x' });

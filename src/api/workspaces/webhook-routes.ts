@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { conflict, notFound } from '../../domain/errors';
-import { atMostCharacters, isRequired, oneOf } from '../../domain/filled-text';
+import { atMostCharacters, FILLED, isRequired, oneOf } from '../../domain/filled-text';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
@@ -49,7 +49,8 @@ const createWebhookBody = z.strictObject({
     .string({ error: 'url: phải là một URL' })
     .trim()
     .min(1, isRequired('url'))
-    .max(2_000, `url: ${atMostCharacters(2_000)}`),
+    .max(2_000, `url: ${atMostCharacters(2_000)}`)
+    .meta(FILLED),
   events: z
     .array(askedEventType, { error: 'events: phải là danh sách các loại sự kiện' })
     .min(1, 'events: name at least one event type, or *')

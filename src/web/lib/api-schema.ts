@@ -1738,6 +1738,95 @@ export interface components {
         })[];
       streams: components["schemas"]["AuditProvedStream"][];
     };
+    Dataset: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      name: string;
+      /** @description The dataset's version: its stream's position, which an experiment pins */
+      version: number;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Items, archived ones included */
+      itemCount: number;
+      archivedCount: number;
+    };
+    DatasetItem: {
+      /** Format: uuid */
+      id: string;
+      /** @description The user input of each step that takes one, by step id */
+      inputs: {
+        [key: string]: string;
+      };
+      /** @description The text each step should answer, by step id */
+      expected: {
+        [key: string]: string;
+      };
+      tags: string[];
+      /** @enum {string} */
+      source: "manual" | "csv" | "execution";
+      /** @description The execution it was captured from (source execution) */
+      sourceExecutionId: string | null;
+      /** @description Left out of runs from the version that archived it; kept, and restorable */
+      archived: boolean;
+      /** Format: uuid */
+      addedBy: string;
+      /** Format: date-time */
+      addedAt: string;
+      addedInVersion: number;
+    };
+    DatasetWithItems: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      name: string;
+      /** @description The dataset's version: its stream's position, which an experiment pins */
+      version: number;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Items, archived ones included */
+      itemCount: number;
+      archivedCount: number;
+      /** @description Oldest first, archived ones included */
+      items: components["schemas"]["DatasetItem"][];
+    };
+    AddedDatasetItems: {
+      /** Format: uuid */
+      datasetId: string;
+      /** @description The version the items made */
+      version: number;
+      itemIds: string[];
+      /** @description Names (and CSV columns) that are no step of the flow now: kept as given, reported */
+      unknownKeys: string[];
+    };
+    DatasetItemArchive: {
+      /** Format: uuid */
+      datasetId: string;
+      /** Format: uuid */
+      itemId: string;
+      archived: boolean;
+      version: number;
+    };
+    RecordCheckpoint: {
+      /** @description How many leaves (events) the checkpointed log held */
+      size: number;
+      /** @description When the checkpoint was signed (ISO 8601) */
+      at: string;
+      /** @description Whether the checkpoint covers every event of this record */
+      coversRecord: boolean;
+      /** @description Whether the checkpoint's Ed25519 signature checks with the server's public key */
+      signatureVerified: boolean;
+    };
     ExperimentSummary: {
       /** Format: uuid */
       id: string;
@@ -1930,95 +2019,6 @@ export interface components {
             rate: number | null;
           };
         })[];
-    };
-    Dataset: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      flowId: string;
-      name: string;
-      /** @description The dataset's version: its stream's position, which an experiment pins */
-      version: number;
-      /** Format: uuid */
-      createdBy: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @description Items, archived ones included */
-      itemCount: number;
-      archivedCount: number;
-    };
-    DatasetItem: {
-      /** Format: uuid */
-      id: string;
-      /** @description The user input of each step that takes one, by step id */
-      inputs: {
-        [key: string]: string;
-      };
-      /** @description The text each step should answer, by step id */
-      expected: {
-        [key: string]: string;
-      };
-      tags: string[];
-      /** @enum {string} */
-      source: "manual" | "csv" | "execution";
-      /** @description The execution it was captured from (source execution) */
-      sourceExecutionId: string | null;
-      /** @description Left out of runs from the version that archived it; kept, and restorable */
-      archived: boolean;
-      /** Format: uuid */
-      addedBy: string;
-      /** Format: date-time */
-      addedAt: string;
-      addedInVersion: number;
-    };
-    DatasetWithItems: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      flowId: string;
-      name: string;
-      /** @description The dataset's version: its stream's position, which an experiment pins */
-      version: number;
-      /** Format: uuid */
-      createdBy: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @description Items, archived ones included */
-      itemCount: number;
-      archivedCount: number;
-      /** @description Oldest first, archived ones included */
-      items: components["schemas"]["DatasetItem"][];
-    };
-    AddedDatasetItems: {
-      /** Format: uuid */
-      datasetId: string;
-      /** @description The version the items made */
-      version: number;
-      itemIds: string[];
-      /** @description Names (and CSV columns) that are no step of the flow now: kept as given, reported */
-      unknownKeys: string[];
-    };
-    DatasetItemArchive: {
-      /** Format: uuid */
-      datasetId: string;
-      /** Format: uuid */
-      itemId: string;
-      archived: boolean;
-      version: number;
-    };
-    RecordCheckpoint: {
-      /** @description How many leaves (events) the checkpointed log held */
-      size: number;
-      /** @description When the checkpoint was signed (ISO 8601) */
-      at: string;
-      /** @description Whether the checkpoint covers every event of this record */
-      coversRecord: boolean;
-      /** @description Whether the checkpoint's Ed25519 signature checks with the server's public key */
-      signatureVerified: boolean;
     };
     RotatedWebhookSecret: {
       /** Format: uuid */
@@ -7657,21 +7657,8 @@ export interface operations {
               /** @description Labels to pick items by; trimmed, each once */
               tags?: string[];
             }[];
-        } | string;
-        "text/csv": {
-          items: {
-              /** @description Texts by step id (at most 50) */
-              inputs: {
-                [key: string]: string;
-              };
-              /** @description Texts by step id (at most 50) */
-              expected?: {
-                [key: string]: string;
-              };
-              /** @description Labels to pick items by; trimmed, each once */
-              tags?: string[];
-            }[];
-        } | string;
+        };
+        "text/csv": string;
       };
     };
     responses: {
