@@ -445,6 +445,32 @@ export interface paths {
     /** Bring an archived item back */
     post: operations["restoreDatasetItem"];
   };
+  "/api/experiments": {
+    /** A flow's experiments, newest first */
+    get: operations["listExperiments"];
+    /** Run a flow version over a dataset: each item as an ordinary execution (202: runs go on after) */
+    post: operations["startExperiment"];
+  };
+  "/api/experiments/compare": {
+    /** Experiments side by side, the first as the baseline: per item and step, and summaries (JSON or CSV) */
+    get: operations["compareExperiments"];
+  };
+  "/api/experiments/{id}": {
+    /** An experiment with its settings and runs */
+    get: operations["getExperiment"];
+  };
+  "/api/experiments/{id}/stop": {
+    /** Stop an experiment: no run starts any more, open runs are stopped */
+    post: operations["stopExperiment"];
+  };
+  "/api/experiments/{id}/score-again": {
+    /** Score the stored outputs again with the scorers named (all when none): no flow model call */
+    post: operations["scoreExperimentAgain"];
+  };
+  "/api/experiments/{id}/promote": {
+    /** Make a completed experiment its flow's baseline */
+    post: operations["promoteExperiment"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -1711,6 +1737,199 @@ export interface components {
           proof: string[];
         })[];
       streams: components["schemas"]["AuditProvedStream"][];
+    };
+    ExperimentSummary: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      flowVersion: number;
+      /** Format: uuid */
+      datasetId: string;
+      datasetVersion: number;
+      /** @description The experiment it is compared with */
+      baselineId: string | null;
+      runsTotal: number;
+      runsFinished: number;
+      /** Format: uuid */
+      startedBy: string;
+      /** Format: date-time */
+      startedAt: string;
+      stoppedAt: string | null;
+      completedAt: string | null;
+      promotedAt: string | null;
+      /** @description Whether it is its flow's baseline now (the one promoted last) */
+      isBaseline: boolean;
+      version: number;
+    };
+    Experiment: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      flowVersion: number;
+      /** Format: uuid */
+      datasetId: string;
+      datasetVersion: number;
+      baselineId: string | null;
+      /** @description The first step its runs run: those before it are the baseline run's results, reused */
+      reuseBefore: string | null;
+      config: {
+        models: {
+          [key: string]: string;
+        };
+        review: {
+          [key: string]: "human" | "auto" | "judge";
+        };
+        scorers: ({
+            /** @constant */
+            type: "equals";
+            name?: string;
+            stepId?: string;
+            caseSensitive?: boolean;
+          } | {
+            /** @constant */
+            type: "contains";
+            name?: string;
+            stepId?: string;
+            text: string;
+          } | {
+            /** @constant */
+            type: "regex";
+            name?: string;
+            stepId?: string;
+            pattern: string;
+            flags?: string;
+          } | {
+            /** @constant */
+            type: "jsonSchema";
+            name?: string;
+            stepId?: string;
+            schema: {
+              [key: string]: unknown;
+            };
+          } | {
+            /** @constant */
+            type: "length";
+            name?: string;
+            stepId?: string;
+            min?: number;
+            max?: number;
+          } | {
+            /** @constant */
+            type: "similarity";
+            name?: string;
+            stepId?: string;
+            threshold?: number;
+          } | {
+            /** @constant */
+            type: "judge";
+            name?: string;
+            stepId?: string;
+            model: string;
+            prompt: string;
+          })[];
+        repetitions: number;
+        concurrency: number;
+      };
+      /** @description The flow version's steps, in execution order */
+      stepIds: string[];
+      /** @enum {string} */
+      status: "running" | "stopping" | "stopped" | "completed";
+      isBaseline: boolean;
+      counts: {
+        total: number;
+        planned: number;
+        running: number;
+        /** @description Runs waiting for people to decide, or ready to go on once they did */
+        waiting: number;
+        interrupted: number;
+        finished: number;
+        completed: number;
+        failed: number;
+        stopped: number;
+      };
+      runs: ({
+          /** @description <itemId>#<repetition> */
+          runKey: string;
+          /** Format: uuid */
+          itemId: string;
+          repetition: number;
+          /** @enum {string} */
+          status: "planned" | "running" | "waiting" | "ready" | "interrupted" | "finished";
+          executionId: string | null;
+          /** @description The baseline execution whose approved results it reused */
+          reusedFrom: string | null;
+          outcome: ("completed" | "failed" | "stopped") | null;
+          startedAt: string | null;
+          finishedAt: string | null;
+        })[];
+      /** Format: uuid */
+      startedBy: string;
+      startedAt: string;
+      stoppedAt: string | null;
+      completedAt: string | null;
+      promotedAt: string | null;
+      /** @description The experiment's stream version */
+      version: number;
+    };
+    ExperimentComparison: {
+      /** @description The baseline first */
+      experimentIds: string[];
+      scoreNames: string[];
+      rows: ({
+          itemId: string;
+          /** @description null: the scores of the whole run */
+          stepId: string | null;
+          cells: ({
+              /** Format: uuid */
+              experimentId: string;
+              repetitions: number;
+              output: string | null;
+              outputs: (string | null)[];
+              scores: ({
+                  name: string;
+                  /** @enum {string} */
+                  source: "human" | "review" | "judge" | "code";
+                  /** @enum {string} */
+                  kind: "number" | "boolean" | "category" | "text";
+                  value: number | string;
+                })[];
+              /** @description Against the baseline's, per score */
+              deltas: {
+                [key: string]: number;
+              };
+              flags: ("regressed" | "improved" | "changed" | "missing")[];
+            })[];
+        })[];
+      summaries: ({
+          /** Format: uuid */
+          experimentId: string;
+          stepId: string | null;
+          rows: number;
+          missing: number;
+          regressed: number;
+          improved: number;
+          changed: number;
+          passRates: {
+            [key: string]: number;
+          };
+          means: {
+            [key: string]: number;
+          };
+          costUsd: number | null;
+          inputTokens: number;
+          outputTokens: number;
+          p50Ms: number | null;
+          p95Ms: number | null;
+          editRate: number | null;
+          meanEditDistance: number | null;
+          meanSecondsToApprove: number | null;
+          judgeAgreement: {
+            compared: number;
+            rate: number | null;
+          };
+        })[];
     };
     Dataset: {
       /** Format: uuid */
@@ -7578,6 +7797,328 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["DatasetItemArchive"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A flow's experiments, newest first */
+  listExperiments: {
+    parameters: {
+      query: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
+        flowId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ExperimentSummary"][] | ({
+            items: components["schemas"]["ExperimentSummary"][];
+            nextCursor: string | null;
+          });
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Run a flow version over a dataset: each item as an ordinary execution (202: runs go on after) */
+  startExperiment: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          flowId: string;
+          flowVersion: number;
+          /** Format: uuid */
+          datasetId: string;
+          datasetVersion?: number;
+          baselineId?: string | null;
+          /** @default {} */
+          models?: {
+            [key: string]: string;
+          };
+          /** @default {} */
+          review?: {
+            [key: string]: "human" | "auto" | "judge";
+          };
+          /** @default [] */
+          scorers?: ({
+              /** @enum {string} */
+              type: "equals";
+              name?: string;
+              stepId?: string;
+              caseSensitive?: boolean;
+            } | {
+              /** @enum {string} */
+              type: "contains";
+              name?: string;
+              stepId?: string;
+              text: string;
+            } | {
+              /** @enum {string} */
+              type: "regex";
+              name?: string;
+              stepId?: string;
+              pattern: string;
+              flags?: string;
+            } | {
+              /** @enum {string} */
+              type: "jsonSchema";
+              name?: string;
+              stepId?: string;
+              schema: {
+                [key: string]: unknown;
+              };
+            } | {
+              /** @enum {string} */
+              type: "length";
+              name?: string;
+              stepId?: string;
+              min?: number;
+              max?: number;
+            } | {
+              /** @enum {string} */
+              type: "similarity";
+              name?: string;
+              stepId?: string;
+              threshold?: number;
+            } | {
+              /** @enum {string} */
+              type: "judge";
+              name?: string;
+              stepId?: string;
+              model: string;
+              prompt: string;
+            })[];
+          /** @default 1 */
+          repetitions?: number;
+          /** @default 4 */
+          concurrency?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        content: {
+          "application/json": components["schemas"]["Experiment"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Experiments side by side, the first as the baseline: per item and step, and summaries (JSON or CSV) */
+  compareExperiments: {
+    parameters: {
+      query: {
+        /** @description The experiments, comma-separated, the baseline first */
+        ids: string;
+        format?: "json" | "csv";
+      };
+    };
+    responses: {
+      /** @description Per item and step, and summaries; `format=csv` as a file */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ExperimentComparison"];
+          "text/csv": string;
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** An experiment with its settings and runs */
+  getExperiment: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Experiment"];
+        };
+      };
+      /** @description Signed out, a browser (Accept: text/html) goes to the sign-in page named in Location, and back */
+      303: {
+        content: never;
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Stop an experiment: no run starts any more, open runs are stopped */
+  stopExperiment: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Experiment"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Score the stored outputs again with the scorers named (all when none): no flow model call */
+  scoreExperimentAgain: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          scorerNames?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Experiment"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "4XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A problem (RFC 9457) */
+      "5XX": {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Make a completed experiment its flow's baseline */
+  promoteExperiment: {
+    parameters: {
+      header?: {
+        /** @description Names this request, so that sending it again (a retry, a proxy passing it to another instance) has the effect of once and answers the first outcome. A new random key (a UUID) for each user action; the same key with another request answers 422. Kept 24 hours. */
+        "idempotency-key"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Experiment"];
         };
       };
       /** @description A problem (RFC 9457) */
