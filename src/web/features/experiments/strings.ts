@@ -228,6 +228,8 @@ export const compare = {
   showDiff: 'So với baseline',
   hideDiff: 'Ẩn so sánh',
   sameAsBaseline: 'Giống baseline',
+  diffBaseline: 'Baseline',
+  diffThis: 'Experiment này',
   flags: {
     regressed: 'kém đi',
     improved: 'tốt lên',

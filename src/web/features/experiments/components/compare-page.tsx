@@ -2,7 +2,6 @@ import { useQueries } from '@tanstack/react-query';
 import { ArrowLeft, ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { Fragment, useId, useState } from 'react';
 import { Link, useSearch } from 'wouter';
-import { HistoryDiff } from '@/components/history-diff';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,6 +11,7 @@ import { useDataset } from '@/features/datasets';
 import { messageOf } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatCount, formatDuration } from '@/lib/format-number';
+import type { DiffPart } from '../../../../domain/execution/text-diff';
 import {
   type CompareCell,
   type CompareSummary,
@@ -47,6 +47,37 @@ export const idsOf = (search: string) =>
     .split(',')
     .map((id) => id.trim())
     .filter((id) => id !== '');
+
+const partClasses: Record<DiffPart['kind'], string> = {
+  same: 'text-slate-700',
+  removed: 'bg-red-100 text-red-800 line-through decoration-red-400',
+  added: 'bg-emerald-100 text-emerald-800',
+};
+
+/** An output against the baseline's, word by word: the baseline's words struck in red, this one's in green. */
+function WordDiff({ parts }: { parts: DiffPart[] }) {
+  return (
+    <div className="mt-1 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid="word-diff">
+      <div className="mb-1 flex gap-3 text-[11px] font-medium">
+        <span className="rounded bg-red-100 px-1 text-red-800 line-through">{t.diffBaseline}</span>
+        <span className="rounded bg-emerald-100 px-1 text-emerald-800">{t.diffThis}</span>
+      </div>
+      {/* Whole, not in a scrolled box: shown on demand, and read with the page (and its keyboard). */}
+      <p className="whitespace-pre-wrap break-words font-mono text-xs leading-relaxed">
+        {parts.map((part, i) => (
+          <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole, never reordered
+            key={i}
+            className={cn('rounded-sm', partClasses[part.kind])}
+            data-kind={part.kind}
+          >
+            {part.text}
+          </span>
+        ))}
+      </p>
+    </div>
+  );
+}
 
 const flagTones = { regressed: 'red', improved: 'green', changed: 'amber', missing: 'neutral' } as const;
 
@@ -147,7 +178,7 @@ function Cell({
             baseline?.output === output ? (
               <p className="mt-1 text-xs text-slate-500">{t.sameAsBaseline}</p>
             ) : (
-              <HistoryDiff parts={wordDiff(baseline!.output!, output!)} />
+              <WordDiff parts={wordDiff(baseline!.output!, output!)} />
             )
           ) : null}
         </div>
@@ -391,7 +422,7 @@ function Charts({ comparison, headers }: { comparison: Comparison; headers: stri
                   </div>
                 ))}
               </div>
-              <div className="mt-1 flex justify-between pl-26 text-[10px] text-slate-500">
+              <div className="mt-1 flex justify-between pl-34 text-[10px] text-slate-500">
                 <span>{scoreText(chart.kind === 'boolean' ? 'number' : chart.kind, chart.min)}</span>
                 <span>{scoreText(chart.kind === 'boolean' ? 'number' : chart.kind, chart.max)}</span>
               </div>

@@ -189,7 +189,8 @@ export function ExperimentForm({
     shouldUnregister: true,
   });
 
-  const newest = versions.data?.at(-1)?.version;
+  // Read afresh on opening (a version made since must be offered), not as a cache of an earlier visit had it.
+  const newest = versions.isFetchedAfterMount ? versions.data?.at(-1)?.version : undefined;
   const versionText = form.watch('flowVersion');
   const datasetId = form.watch('datasetId');
   const version = versionText ? Number(versionText) : null;

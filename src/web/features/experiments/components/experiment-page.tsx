@@ -277,9 +277,9 @@ export function ExperimentPage() {
           <h2 className="text-lg font-semibold text-slate-900">
             {t.runsTitle} ({experiment.runs.length})
           </h2>
-          <div className="mt-3 max-h-[32rem] overflow-auto">
+          <div className="mt-3 overflow-x-auto">
             <table className="w-full border-collapse text-left text-sm" data-testid="experiment-runs">
-              <thead className="sticky top-0 bg-white">
+              <thead>
                 <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                   <th className="px-2 py-2">{t.item}</th>
                   <th className="px-2 py-2">{t.repetition}</th>
@@ -297,7 +297,7 @@ export function ExperimentPage() {
                     data-status={run.status}
                   >
                     <td className="px-2 py-1.5">{labelOf(run.itemId)}</td>
-                    <td className="px-2 py-1.5">{run.repetition + 1}</td>
+                    <td className="px-2 py-1.5">{run.repetition}</td>
                     <td className="px-2 py-1.5">{runStatuses[run.status] ?? run.status}</td>
                     <td className="px-2 py-1.5">
                       {run.outcome ? (
