@@ -173,6 +173,10 @@ export const experimentPage = {
   promoteFailed: 'Không đặt được làm baseline',
   compareWithBaseline: 'So sánh với baseline',
   live: 'Đang cập nhật tự động',
+  thenWaiting: (version: number) =>
+    `Khi experiment này xong, bạn có thể chạy phiên bản ${version} với nó làm baseline.`,
+  thenReady: (version: number) => `Experiment này đã xong: chạy phiên bản ${version} với nó làm baseline.`,
+  thenRun: (version: number) => `Chạy phiên bản ${version}`,
 } as const;
 
 export const compare = {

@@ -399,7 +399,7 @@ function Charts({ comparison, headers }: { comparison: Comparison; headers: stri
                   // biome-ignore lint/suspicious/noArrayIndexKey: the experiments, in a fixed order
                   <div key={index} className="flex items-end gap-2">
                     <span
-                      className="w-24 shrink-0 truncate text-[11px] text-slate-600"
+                      className="w-32 shrink-0 truncate text-[11px] text-slate-600"
                       title={headers[index]}
                     >
                       {headers[index]}

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { FlaskConical, Wand2 } from 'lucide-react';
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
@@ -214,11 +214,25 @@ export function ExperimentForm({
     if (!form.formState.dirtyFields.baselineId) form.setValue('baselineId', suggested);
   }, [suggested, form]);
 
+  // Opened to run given versions (from the versions page): the form is what the page is opened for.
+  const card = useRef<HTMLDivElement>(null);
+  const presetGiven = preset.version !== undefined;
+  useEffect(() => {
+    if (presetGiven) card.current?.scrollIntoView({ block: 'start' });
+  }, [presetGiven]);
+
   const submit = form.handleSubmit((request) => {
     send(request, {
       onSuccess: (experiment) => {
         toast({ title: common.success, description: t.started, variant: 'success' });
-        navigate(experimentPath(experiment.id));
+        // The older of two versions run first: its page offers to run the newer against it once it ends.
+        const then =
+          preset.against !== undefined &&
+          preset.version !== undefined &&
+          request.flowVersion === preset.against
+            ? `?then=${preset.version}`
+            : '';
+        navigate(`${experimentPath(experiment.id)}${then}`);
       },
     });
   });
@@ -230,136 +244,142 @@ export function ExperimentForm({
   const against = preset.against;
 
   return (
-    <Card className="p-5" id="run" data-testid="experiment-form">
-      <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
-        <FlaskConical className="h-5 w-5 text-indigo-600" />
-        {t.title}
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">{t.hint}</p>
-      {against !== undefined && preset.version !== undefined ? (
-        <div
-          className="mt-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900"
-          data-testid="run-both"
-        >
-          <p className="font-medium">{t.bothTitle(against, preset.version)}</p>
-          <p className="mt-1">
-            {suggested ? t.bothHasBaseline(against) : t.bothHint(against, preset.version)}
-          </p>
-          {suggested ? null : (
-            <div className="mt-2 flex flex-wrap gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => {
-                  form.setValue('flowVersion', String(against));
-                  form.setValue('baselineId', '', { shouldDirty: true });
-                }}
-                data-testid="run-older-first"
-              >
-                {t.runOlderFirst(against)}
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => form.setValue('flowVersion', String(preset.version))}
-                data-testid="run-newer"
-              >
-                {t.runNewer(preset.version)}
-              </Button>
-            </div>
-          )}
-        </div>
-      ) : null}
-      <form onSubmit={submit} className="mt-4 flex flex-col gap-4" noValidate>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field id={ids.version} label={t.flowVersion}>
-            <Select id={ids.version} {...form.register('flowVersion')} data-testid="experiment-flow-version">
-              {[...(versions.data ?? [])].reverse().map((entry) => (
-                <option key={entry.version} value={String(entry.version)}>
-                  {t.versionOption(entry.version, excerptOf(entry.summary, 48))}
-                </option>
-              ))}
-            </Select>
-            <FieldProblem text={errors.flowVersion?.message} />
-          </Field>
-          <Field id={ids.dataset} label={t.dataset}>
-            <Select id={ids.dataset} {...form.register('datasetId')} data-testid="experiment-dataset">
-              <option value="">{t.chooseDataset}</option>
-              {(datasets.data ?? []).map((dataset) => (
-                <option key={dataset.id} value={dataset.id}>
-                  {datasetLabel(dataset)}
-                </option>
-              ))}
-            </Select>
-            <FieldProblem text={errors.datasetId?.message} testId="experiment-dataset-problem" />
-            {datasets.data && datasets.data.length === 0 ? (
-              <p className="text-xs text-slate-600">
-                {t.noDatasets}{' '}
-                <Link href={datasetsPath(flowId)} className="text-indigo-700 underline">
-                  {list.goToDatasets}
-                </Link>
-              </p>
-            ) : null}
-          </Field>
-        </div>
-        <StepSettings flowId={flowId} version={version} form={form} />
-        <div className="grid gap-3 sm:grid-cols-3">
-          <Field id={ids.repetitions} label={t.repetitions}>
-            <Input
-              id={ids.repetitions}
-              type="number"
-              min={MIN_REPETITIONS}
-              max={MAX_REPETITIONS}
-              {...form.register('repetitions')}
-              data-testid="experiment-repetitions"
-            />
-            <FieldProblem text={errors.repetitions?.message} />
-          </Field>
-          <Field id={ids.concurrency} label={t.concurrency}>
-            <Input
-              id={ids.concurrency}
-              type="number"
-              min={MIN_CONCURRENCY}
-              max={MAX_CONCURRENCY}
-              {...form.register('concurrency')}
-              data-testid="experiment-concurrency"
-            />
-            <FieldProblem text={errors.concurrency?.message} />
-          </Field>
-          <Field id={ids.baseline} label={t.baseline}>
-            <Select id={ids.baseline} {...form.register('baselineId')} data-testid="experiment-baseline">
-              <option value="">{t.noBaseline}</option>
-              {endedOnes.map((experiment) => (
-                <option key={experiment.id} value={experiment.id}>
-                  {t.baselineOption(
-                    experiment.flowVersion,
-                    datasetName(experiment.datasetId),
-                    formatDateTime(experiment.startedAt),
-                    experiment.isBaseline,
-                  )}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        </div>
-        <p className="text-xs text-slate-500">{t.baselineHint}</p>
-        {refusal ? (
+    <div ref={card} className="scroll-mt-20" id="run">
+      <Card className="p-5" data-testid="experiment-form">
+        <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <FlaskConical className="h-5 w-5 text-indigo-600" />
+          {t.title}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">{t.hint}</p>
+        {against !== undefined && preset.version !== undefined ? (
           <div
-            className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
-            role="alert"
-            data-testid="experiment-form-problem"
+            className="mt-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900"
+            data-testid="run-both"
           >
-            <p className="font-medium">{t.serverProblem}</p>
-            <p className="mt-1 whitespace-pre-wrap break-words">{refusal}</p>
+            <p className="font-medium">{t.bothTitle(against, preset.version)}</p>
+            <p className="mt-1">
+              {suggested ? t.bothHasBaseline(against) : t.bothHint(against, preset.version)}
+            </p>
+            {suggested ? null : (
+              <div className="mt-2 flex flex-wrap gap-2">
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => {
+                    form.setValue('flowVersion', String(against));
+                    form.setValue('baselineId', '', { shouldDirty: true });
+                  }}
+                  data-testid="run-older-first"
+                >
+                  {t.runOlderFirst(against)}
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => form.setValue('flowVersion', String(preset.version))}
+                  data-testid="run-newer"
+                >
+                  {t.runNewer(preset.version)}
+                </Button>
+              </div>
+            )}
           </div>
         ) : null}
-        <div>
-          <Button type="submit" disabled={start.isPending} data-testid="start-experiment">
-            <FlaskConical className="h-4 w-4" />
-            {start.isPending ? t.submitting : t.submit}
-          </Button>
-        </div>
-      </form>
-    </Card>
+        <form onSubmit={submit} className="mt-4 flex flex-col gap-4" noValidate>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field id={ids.version} label={t.flowVersion}>
+              <Select
+                id={ids.version}
+                {...form.register('flowVersion')}
+                data-testid="experiment-flow-version"
+              >
+                {[...(versions.data ?? [])].reverse().map((entry) => (
+                  <option key={entry.version} value={String(entry.version)}>
+                    {t.versionOption(entry.version, excerptOf(entry.summary, 48))}
+                  </option>
+                ))}
+              </Select>
+              <FieldProblem text={errors.flowVersion?.message} />
+            </Field>
+            <Field id={ids.dataset} label={t.dataset}>
+              <Select id={ids.dataset} {...form.register('datasetId')} data-testid="experiment-dataset">
+                <option value="">{t.chooseDataset}</option>
+                {(datasets.data ?? []).map((dataset) => (
+                  <option key={dataset.id} value={dataset.id}>
+                    {datasetLabel(dataset)}
+                  </option>
+                ))}
+              </Select>
+              <FieldProblem text={errors.datasetId?.message} testId="experiment-dataset-problem" />
+              {datasets.data && datasets.data.length === 0 ? (
+                <p className="text-xs text-slate-600">
+                  {t.noDatasets}{' '}
+                  <Link href={datasetsPath(flowId)} className="text-indigo-700 underline">
+                    {list.goToDatasets}
+                  </Link>
+                </p>
+              ) : null}
+            </Field>
+          </div>
+          <StepSettings flowId={flowId} version={version} form={form} />
+          <div className="grid gap-3 sm:grid-cols-3">
+            <Field id={ids.repetitions} label={t.repetitions}>
+              <Input
+                id={ids.repetitions}
+                type="number"
+                min={MIN_REPETITIONS}
+                max={MAX_REPETITIONS}
+                {...form.register('repetitions')}
+                data-testid="experiment-repetitions"
+              />
+              <FieldProblem text={errors.repetitions?.message} />
+            </Field>
+            <Field id={ids.concurrency} label={t.concurrency}>
+              <Input
+                id={ids.concurrency}
+                type="number"
+                min={MIN_CONCURRENCY}
+                max={MAX_CONCURRENCY}
+                {...form.register('concurrency')}
+                data-testid="experiment-concurrency"
+              />
+              <FieldProblem text={errors.concurrency?.message} />
+            </Field>
+            <Field id={ids.baseline} label={t.baseline}>
+              <Select id={ids.baseline} {...form.register('baselineId')} data-testid="experiment-baseline">
+                <option value="">{t.noBaseline}</option>
+                {endedOnes.map((experiment) => (
+                  <option key={experiment.id} value={experiment.id}>
+                    {t.baselineOption(
+                      experiment.flowVersion,
+                      datasetName(experiment.datasetId),
+                      formatDateTime(experiment.startedAt),
+                      experiment.isBaseline,
+                    )}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
+          <p className="text-xs text-slate-500">{t.baselineHint}</p>
+          {refusal ? (
+            <div
+              className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+              role="alert"
+              data-testid="experiment-form-problem"
+            >
+              <p className="font-medium">{t.serverProblem}</p>
+              <p className="mt-1 whitespace-pre-wrap break-words">{refusal}</p>
+            </div>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={start.isPending} data-testid="start-experiment">
+              <FlaskConical className="h-4 w-4" />
+              {start.isPending ? t.submitting : t.submit}
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink, GitCompare, RefreshCw, Square, Star } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'wouter';
+import { Link, useParams, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -27,7 +27,7 @@ import {
 } from '../api/experiments';
 import { outcomes, reviewModes, runStatuses, experimentPage as t } from '../strings';
 import { itemLabeler } from './item-labels';
-import { comparePath, experimentsPath } from './paths';
+import { comparePath, experimentsPath, numberParam, runBothPath } from './paths';
 import { StatusBadge } from './status-badge';
 
 function Setting({ label, children }: { label: string; children: ReactNode }) {
@@ -159,6 +159,8 @@ function Actions({
 export function ExperimentPage() {
   const { id = '' } = useParams<{ id: string }>();
   const query = useExperiment(id);
+  // Run first of two versions: the newer one, to run against it once it has ended.
+  const then = numberParam(useSearch(), 'then');
   const experiment = query.data;
   const flowId = experiment?.flowId ?? '';
   const flow = useQuery({ ...flowQueryOptions(flowId), enabled: flowId !== '' });
@@ -210,6 +212,23 @@ export function ExperimentPage() {
       </div>
 
       <div className="mt-6 flex flex-col gap-6">
+        {then !== undefined ? (
+          <div
+            className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900"
+            data-testid="run-next-version"
+          >
+            <p>{hasEnded(experiment.status) ? t.thenReady(then) : t.thenWaiting(then)}</p>
+            {hasEnded(experiment.status) ? (
+              <Link
+                href={runBothPath(flowId, experiment.flowVersion, then)}
+                className={buttonClasses('primary', 'sm')}
+                data-testid="run-next-version-link"
+              >
+                {t.thenRun(then)}
+              </Link>
+            ) : null}
+          </div>
+        ) : null}
         <Progress experiment={experiment} />
         <Card className="p-5" data-testid="experiment-settings">
           <h2 className="text-lg font-semibold text-slate-900">{t.settings}</h2>
