@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { violationsOn } from './axe';
-import { callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
+import { answerConfirmation, callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -98,6 +98,13 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => page.getByTestId('experiment-form').textContent()).toContain('repetitions');
       await page.getByTestId('experiment-repetitions').fill('1');
 
+      // What only the server checks (a step approved by a judge no scorer reads) is shown beside the form.
+      await page.getByTestId('step-review-mode').last().selectOption('judge');
+      await page.getByTestId('start-experiment').click();
+      await expect.poll(() => page.getByTestId('experiment-form-problem').textContent()).toContain('judge');
+      expect(new URL(page.url()).pathname).toBe(`/flows/${flow.id}/experiments`);
+      await screenshot(page, 'experiments-00-refused');
+
       // The first experiment, every step approved at once; its page reads it until it has ended.
       const first = await startFromForm(page);
       await completed(page);
@@ -164,7 +171,8 @@ describe.skipIf(skipReason !== null)(
       await expect.poll(() => page.getByTestId('latest-experiment-row').count()).toBe(2);
       const rows = page.getByTestId('experiment-row');
       await expect.poll(() => rows.count()).toBe(2);
-      expect(await rows.first().getByTestId('experiment-runs').textContent()).toContain('3/3');
+      // The list is read afresh each second while one of them has not ended in it.
+      await expect.poll(() => rows.first().getByTestId('experiment-runs').textContent()).toContain('3/3');
       expect(
         await page.locator('[data-testid="experiment-row"] [data-testid="baseline-badge"]').count(),
       ).toBe(1);
@@ -175,6 +183,32 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('compare-page').waitFor();
       expect(new URL(page.url()).searchParams.get('ids')).toBe(`${first},${second}`);
       await expect.poll(() => items.count()).toBe(TOPICS.length);
+
+      // Left to people, the runs wait for them; stopped, the experiment ends with them.
+      await page.getByRole('link', { name: 'Về danh sách experiment' }).click();
+      const form = page.getByTestId('experiment-form');
+      await expect.poll(() => form.getByTestId('experiment-step').count()).toBe(3);
+      // From the first step on (no baseline to reuse), the first step left to people.
+      await form.getByTestId('experiment-baseline').selectOption('');
+      await form.getByTestId('step-review-mode').nth(1).selectOption('auto');
+      await form.getByTestId('step-review-mode').nth(2).selectOption('auto');
+      await form.getByTestId('start-experiment').click();
+      await experimentShown(page);
+      await expect
+        .poll(async () => Number(await page.getByTestId('count-waiting').locator('dd').textContent()), {
+          timeout: 60_000,
+        })
+        .toBe(TOPICS.length);
+      await screenshot(page, 'experiments-05-waiting');
+      await page.getByTestId('stop-experiment').click();
+      await answerConfirmation(page, true);
+      await expect
+        .poll(async () => Number(await page.getByTestId('count-stopped').locator('dd').textContent()), {
+          timeout: 60_000,
+        })
+        .toBe(TOPICS.length);
+      // Ended, it may be scored again.
+      await page.getByTestId('score-again').waitFor();
 
       // The versions page offers to run two versions compared; the form comes preset.
       await page.goto(`${server.url}/flows/${flow.id}/versions`);

@@ -210,8 +210,10 @@ export function ExperimentForm({
     version: preset.against,
     datasetId: preset.against === undefined ? undefined : datasetId,
   });
+  // Until the user picks one themselves (no baseline included).
+  const baselinePicked = useRef(false);
   useEffect(() => {
-    if (!form.formState.dirtyFields.baselineId) form.setValue('baselineId', suggested);
+    if (!baselinePicked.current) form.setValue('baselineId', suggested);
   }, [suggested, form]);
 
   // Opened to run given versions (from the versions page): the form is what the page is opened for.
@@ -267,7 +269,8 @@ export function ExperimentForm({
                   size="sm"
                   onClick={() => {
                     form.setValue('flowVersion', String(against));
-                    form.setValue('baselineId', '', { shouldDirty: true });
+                    baselinePicked.current = true;
+                    form.setValue('baselineId', '');
                   }}
                   data-testid="run-older-first"
                 >
@@ -346,7 +349,15 @@ export function ExperimentForm({
               <FieldProblem text={errors.concurrency?.message} />
             </Field>
             <Field id={ids.baseline} label={t.baseline}>
-              <Select id={ids.baseline} {...form.register('baselineId')} data-testid="experiment-baseline">
+              <Select
+                id={ids.baseline}
+                {...form.register('baselineId', {
+                  onChange: () => {
+                    baselinePicked.current = true;
+                  },
+                })}
+                data-testid="experiment-baseline"
+              >
                 <option value="">{t.noBaseline}</option>
                 {endedOnes.map((experiment) => (
                   <option key={experiment.id} value={experiment.id}>
