@@ -102,6 +102,7 @@ describe.skipIf(skipReason !== null)(
       await page.getByTestId('step-review-mode').last().selectOption('judge');
       await page.getByTestId('start-experiment').click();
       await expect.poll(() => page.getByTestId('experiment-form-problem').textContent()).toContain('judge');
+      expect(await page.getByTestId('experiment-form-problem').textContent()).toContain('"Bài viết"');
       expect(new URL(page.url()).pathname).toBe(`/flows/${flow.id}/experiments`);
       await screenshot(page, 'experiments-00-refused');
 
@@ -130,6 +131,7 @@ describe.skipIf(skipReason !== null)(
       const second = await startFromForm(page);
       expect(second).not.toBe(first);
       await completed(page);
+      expect(await page.getByTestId('experiment-baseline-link').textContent()).toContain('phiên bản 4');
 
       // Compared with its baseline: the last step's output changed for every item.
       await page.getByTestId('compare-with-baseline').click();

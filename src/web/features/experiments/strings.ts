@@ -160,6 +160,8 @@ export const experimentPage = {
   outcome: 'Kết quả',
   execution: 'Execution',
   openExecution: 'Mở execution',
+  reviewInExecution: 'Duyệt trong execution',
+  baselineOf: (version: number) => `Experiment phiên bản ${version}`,
   reused: 'Dùng lại từ baseline',
   stop: 'Dừng',
   stopping: 'Đang dừng…',

@@ -5,6 +5,7 @@ import {
   newScorer,
   requestOf,
   scorerOf,
+  withStepNames,
 } from './experiment-form-values';
 
 const FLOW = '11111111-1111-4111-8111-111111111111';
@@ -87,5 +88,16 @@ describe('the experiment form', () => {
     expect(await issues({ ...filled(), scorers: [{ ...newScorer('regex'), pattern: '(a' }] })).toContain(
       'scorers',
     );
+  });
+});
+
+describe("the server's refusal", () => {
+  it('names the steps it names by id by their names', () => {
+    expect(
+      withStepNames('review: bước s-1 được duyệt bằng judge; models: bước s-2', [
+        { id: 's-1', name: 'Bài viết' },
+        { id: 's-9', name: 'Khác' },
+      ]),
+    ).toBe('review: bước "Bài viết" được duyệt bằng judge; models: bước s-2');
   });
 });

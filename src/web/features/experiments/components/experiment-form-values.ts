@@ -163,3 +163,8 @@ export const experimentFormSchema = (flowId: string) =>
     })
     .transform((values): unknown => requestOf(flowId, values))
     .pipe(startExperimentRequestSchema);
+
+/** The server names steps by id: each step of the version is named by its name instead. */
+export function withStepNames(message: string, steps: readonly { id: string; name: string }[]): string {
+  return steps.reduce((text, step) => text.split(step.id).join(`"${step.name}"`), message);
+}

@@ -35,6 +35,7 @@ import {
   type ExperimentFormApi,
   type ExperimentFormValues,
   experimentFormSchema,
+  withStepNames,
 } from './experiment-form-values';
 import { experimentPath } from './paths';
 import { ScorersEditor } from './scorers-editor';
@@ -194,6 +195,7 @@ export function ExperimentForm({
   const versionText = form.watch('flowVersion');
   const datasetId = form.watch('datasetId');
   const version = versionText ? Number(versionText) : null;
+  const versionView = useFlowVersionView(flowId, version);
 
   // The version to run: the one the address names, else the newest; set once the versions are read.
   useEffect(() => {
@@ -242,7 +244,9 @@ export function ExperimentForm({
   const endedOnes = experiments.filter(ended);
   const datasetName = (id: string) => datasets.data?.find((d) => d.id === id)?.name ?? list.unknownDataset;
   const errors = form.formState.errors;
-  const refusal = start.error ? messageOf(start.error, t.failed) : null;
+  const refusal = start.error
+    ? withStepNames(messageOf(start.error, t.failed), versionView.data?.steps ?? [])
+    : null;
   const against = preset.against;
 
   return (

@@ -18,6 +18,7 @@ import { scorerName } from '../../../../domain/experiment/scorer-definitions';
 import { executionLink } from '../../../../domain/review-link';
 import {
   type Experiment,
+  experimentQueryOptions,
   hasEnded,
   useExperiment,
   useFlowVersionView,
@@ -27,7 +28,7 @@ import {
 } from '../api/experiments';
 import { outcomes, reviewModes, runStatuses, experimentPage as t } from '../strings';
 import { itemLabeler } from './item-labels';
-import { comparePath, experimentsPath, numberParam, runBothPath } from './paths';
+import { comparePath, experimentPath, experimentsPath, numberParam, runBothPath } from './paths';
 import { StatusBadge } from './status-badge';
 
 function Setting({ label, children }: { label: string; children: ReactNode }) {
@@ -166,6 +167,8 @@ export function ExperimentPage() {
   const flow = useQuery({ ...flowQueryOptions(flowId), enabled: flowId !== '' });
   const may = useRecordAccess(flow.data?.workspaceId);
   const version = useFlowVersionView(flowId, experiment?.flowVersion ?? null);
+  const baselineId = experiment?.baselineId ?? '';
+  const baseline = useQuery({ ...experimentQueryOptions(baselineId), enabled: baselineId !== '' });
   const dataset = useDataset(experiment?.datasetId ?? '', experiment?.datasetVersion);
 
   if (query.isLoading) return <Skeleton className="mx-auto mt-8 h-40 max-w-5xl" />;
@@ -238,8 +241,14 @@ export function ExperimentPage() {
             </Setting>
             <Setting label={t.baseline}>
               {experiment.baselineId ? (
-                <Link href={`/experiments/${experiment.baselineId}`} className="text-indigo-700 underline">
-                  {experiment.baselineId.slice(0, 8)}
+                <Link
+                  href={experimentPath(experiment.baselineId)}
+                  className="text-indigo-700 underline"
+                  data-testid="experiment-baseline-link"
+                >
+                  {baseline.data
+                    ? t.baselineOf(baseline.data.flowVersion)
+                    : experiment.baselineId.slice(0, 8)}
                 </Link>
               ) : (
                 t.none
@@ -348,7 +357,7 @@ export function ExperimentPage() {
                           data-testid="run-execution-link"
                         >
                           <ExternalLink className="h-3.5 w-3.5" />
-                          {t.openExecution}
+                          {run.status === 'waiting' ? t.reviewInExecution : t.openExecution}
                         </Link>
                       ) : (
                         '—'
