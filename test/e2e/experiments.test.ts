@@ -1,7 +1,16 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { violationsOn } from './axe';
-import { answerConfirmation, callApi, missingBrowser, screenshot, signOut, signUpInBrowser } from './browser';
+import {
+  ARTIFACTS,
+  answerConfirmation,
+  callApi,
+  missingBrowser,
+  screenshot,
+  signOut,
+  signUpInBrowser,
+} from './browser';
 import { screenshotTabsOnFailure, useServerAndBrowser } from './environment';
 
 const skipReason = missingBrowser();
@@ -159,11 +168,14 @@ describe.skipIf(skipReason !== null)(
       await edited.waitFor();
       expect(await edited.getByTestId('compare-cell').nth(1).getAttribute('data-flags')).toContain('changed');
       expect(await unchanged.getByTestId('compare-cell').nth(1).getAttribute('data-flags')).toBe('');
+      expect(await unchanged.getByTestId('show-diff').count()).toBe(0);
       await edited.getByTestId('show-diff').click();
       const diff = edited.getByTestId('word-diff');
       await diff.waitFor();
       expect(await diff.locator('[data-kind="added"]').count()).toBeGreaterThan(0);
       await screenshot(page, 'experiments-02-compare');
+      for (const part of ['compare-summary', 'compare-charts', 'compare-grid'])
+        await page.getByTestId(part).screenshot({ path: path.join(ARTIFACTS, `experiments-02-${part}.png`) });
       await page.waitForLoadState('networkidle');
       expect(await violationsOn(page)).toEqual([]);
 

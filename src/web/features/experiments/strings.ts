@@ -233,7 +233,6 @@ export const compare = {
   less: 'Thu gọn',
   showDiff: 'So với baseline',
   hideDiff: 'Ẩn so sánh',
-  sameAsBaseline: 'Giống baseline',
   diffBaseline: 'Baseline',
   diffThis: 'Experiment này',
   flags: {

@@ -101,7 +101,9 @@ function Cell({
   const output = cell.output;
   const long = output !== null && output.length > OUTPUT_PREVIEW;
   const shown = output === null ? null : full || !long ? output : `${output.slice(0, OUTPUT_PREVIEW)}…`;
-  const canDiff = !isBaseline && output !== null && typeof baseline?.output === 'string';
+  // Only where there is a difference to show.
+  const canDiff =
+    !isBaseline && output !== null && typeof baseline?.output === 'string' && baseline.output !== output;
   const matched = filters.some((filter) => cellMatches(cell, filter));
   return (
     <td
@@ -174,13 +176,7 @@ function Cell({
           >
             {diff ? t.hideDiff : t.showDiff}
           </button>
-          {diff ? (
-            baseline?.output === output ? (
-              <p className="mt-1 text-xs text-slate-500">{t.sameAsBaseline}</p>
-            ) : (
-              <WordDiff parts={wordDiff(baseline!.output!, output!)} />
-            )
-          ) : null}
+          {diff ? <WordDiff parts={wordDiff(baseline!.output!, output)} /> : null}
         </div>
       ) : null}
     </td>
