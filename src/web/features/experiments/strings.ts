@@ -169,6 +169,7 @@ export const experimentPage = {
   stopQuestion: 'Dừng experiment này? Các run đang chạy sẽ dừng lại.',
   scoreAgain: 'Chấm điểm lại',
   scoredAgain: 'Đã chấm điểm lại',
+  noScorers: 'Experiment này không có scorer nào để chấm lại',
   scoreAgainFailed: 'Không chấm điểm lại được',
   promote: 'Đặt làm baseline',
   promoted: 'Experiment này là baseline của flow',

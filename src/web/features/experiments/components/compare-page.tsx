@@ -206,7 +206,10 @@ function ItemGroup({
         data-testid="compare-item"
         data-item-id={item.itemId}
       >
-        <th scope="row" className="w-56 px-2 py-2 text-left align-top text-sm font-medium text-slate-900">
+        <th
+          scope="row"
+          className="w-56 min-w-40 px-2 py-2 text-left align-top text-sm font-medium text-slate-900"
+        >
           <button
             type="button"
             className="flex cursor-pointer items-start gap-1 text-left hover:text-indigo-700"

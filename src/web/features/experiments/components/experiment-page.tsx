@@ -124,6 +124,7 @@ function Actions({
           variant="outline"
           size="sm"
           disabled={scoreAgain.isPending}
+          disabledReason={experiment.config.scorers.length === 0 ? t.noScorers : null}
           onClick={() =>
             scoreOnce(undefined, {
               onSuccess: () =>
