@@ -146,7 +146,7 @@ function StepSettings({
         </table>
       </div>
       <p className="text-xs text-slate-500">{t.modelHint}</p>
-      <ScorersEditor form={form} steps={steps} />
+      <ScorersEditor form={form} steps={steps} modelsListId={listId} />
     </div>
   );
 }

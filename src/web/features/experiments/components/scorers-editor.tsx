@@ -30,11 +30,13 @@ function ScorerFields({
   form,
   index,
   steps,
+  modelsListId,
   onRemove,
 }: {
   form: ExperimentFormApi;
   index: number;
   steps: Step[];
+  modelsListId: string;
   onRemove: () => void;
 }) {
   const id = useId();
@@ -136,6 +138,7 @@ function ScorerFields({
             <Input
               id={at('model')}
               placeholder="openai:gpt-4.1-mini"
+              list={modelsListId}
               {...form.register(`scorers.${index}.model`)}
               data-testid="scorer-model"
             />
@@ -159,7 +162,16 @@ function ScorerFields({
 }
 
 /** The experiment's scorers: added by type, each with its fields, removed at will. */
-export function ScorersEditor({ form, steps }: { form: ExperimentFormApi; steps: Step[] }) {
+export function ScorersEditor({
+  form,
+  steps,
+  modelsListId,
+}: {
+  form: ExperimentFormApi;
+  steps: Step[];
+  /** The list of the server's models, offered as the judge's. */
+  modelsListId: string;
+}) {
   const scorers = useFieldArray({ control: form.control, name: 'scorers' });
   const [type, setType] = useState<ScorerType>('contains');
   const typeId = useId();
@@ -176,6 +188,7 @@ export function ScorersEditor({ form, steps }: { form: ExperimentFormApi; steps:
           form={form}
           index={index}
           steps={steps}
+          modelsListId={modelsListId}
           onRemove={() => scorers.remove(index)}
         />
       ))}
