@@ -20,6 +20,15 @@ const FlowVersionsPage = page(
 );
 const DatasetsPage = page(() => import('../features/datasets/components/datasets-page'), 'DatasetsPage');
 const DatasetPage = page(() => import('../features/datasets/components/dataset-page'), 'DatasetPage');
+const ExperimentsPage = page(
+  () => import('../features/experiments/components/experiments-page'),
+  'ExperimentsPage',
+);
+const ExperimentPage = page(
+  () => import('../features/experiments/components/experiment-page'),
+  'ExperimentPage',
+);
+const ComparePage = page(() => import('../features/experiments/components/compare-page'), 'ComparePage');
 const FlowsFastPage = page(
   () => import('../features/flows-fast/components/flows-fast-page'),
   'FlowsFastPage',
@@ -97,6 +106,10 @@ const SIGNED_IN_PAGES: ReadonlyArray<readonly [path: string, page: ComponentType
   ['/flows/:flowId/versions', FlowVersionsPage],
   ['/flows/:flowId/datasets', DatasetsPage],
   ['/datasets/:id', DatasetPage],
+  ['/flows/:flowId/experiments', ExperimentsPage],
+  // Before '/experiments/:id', which would take 'compare' for an id.
+  ['/experiments/compare', ComparePage],
+  ['/experiments/:id', ExperimentPage],
   ['/flows-fast', FlowsFastPage],
   // The workshop with a flow is that flow's workspace (run or chat mode by ?mode=).
   ['/workshop/:flowId', FlowWorkspacePage],

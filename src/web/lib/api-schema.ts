@@ -1738,6 +1738,199 @@ export interface components {
         })[];
       streams: components["schemas"]["AuditProvedStream"][];
     };
+    ExperimentSummary: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      flowVersion: number;
+      /** Format: uuid */
+      datasetId: string;
+      datasetVersion: number;
+      /** @description The experiment it is compared with */
+      baselineId: string | null;
+      runsTotal: number;
+      runsFinished: number;
+      /** Format: uuid */
+      startedBy: string;
+      /** Format: date-time */
+      startedAt: string;
+      stoppedAt: string | null;
+      completedAt: string | null;
+      promotedAt: string | null;
+      /** @description Whether it is its flow's baseline now (the one promoted last) */
+      isBaseline: boolean;
+      version: number;
+    };
+    Experiment: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      flowId: string;
+      flowVersion: number;
+      /** Format: uuid */
+      datasetId: string;
+      datasetVersion: number;
+      baselineId: string | null;
+      /** @description The first step its runs run: those before it are the baseline run's results, reused */
+      reuseBefore: string | null;
+      config: {
+        models: {
+          [key: string]: string;
+        };
+        review: {
+          [key: string]: "human" | "auto" | "judge";
+        };
+        scorers: ({
+            /** @constant */
+            type: "equals";
+            name?: string;
+            stepId?: string;
+            caseSensitive?: boolean;
+          } | {
+            /** @constant */
+            type: "contains";
+            name?: string;
+            stepId?: string;
+            text: string;
+          } | {
+            /** @constant */
+            type: "regex";
+            name?: string;
+            stepId?: string;
+            pattern: string;
+            flags?: string;
+          } | {
+            /** @constant */
+            type: "jsonSchema";
+            name?: string;
+            stepId?: string;
+            schema: {
+              [key: string]: unknown;
+            };
+          } | {
+            /** @constant */
+            type: "length";
+            name?: string;
+            stepId?: string;
+            min?: number;
+            max?: number;
+          } | {
+            /** @constant */
+            type: "similarity";
+            name?: string;
+            stepId?: string;
+            threshold?: number;
+          } | {
+            /** @constant */
+            type: "judge";
+            name?: string;
+            stepId?: string;
+            model: string;
+            prompt: string;
+          })[];
+        repetitions: number;
+        concurrency: number;
+      };
+      /** @description The flow version's steps, in execution order */
+      stepIds: string[];
+      /** @enum {string} */
+      status: "running" | "stopping" | "stopped" | "completed";
+      isBaseline: boolean;
+      counts: {
+        total: number;
+        planned: number;
+        running: number;
+        /** @description Runs waiting for people to decide, or ready to go on once they did */
+        waiting: number;
+        interrupted: number;
+        finished: number;
+        completed: number;
+        failed: number;
+        stopped: number;
+      };
+      runs: ({
+          /** @description <itemId>#<repetition> */
+          runKey: string;
+          /** Format: uuid */
+          itemId: string;
+          repetition: number;
+          /** @enum {string} */
+          status: "planned" | "running" | "waiting" | "ready" | "interrupted" | "finished";
+          executionId: string | null;
+          /** @description The baseline execution whose approved results it reused */
+          reusedFrom: string | null;
+          outcome: ("completed" | "failed" | "stopped") | null;
+          startedAt: string | null;
+          finishedAt: string | null;
+        })[];
+      /** Format: uuid */
+      startedBy: string;
+      startedAt: string;
+      stoppedAt: string | null;
+      completedAt: string | null;
+      promotedAt: string | null;
+      /** @description The experiment's stream version */
+      version: number;
+    };
+    ExperimentComparison: {
+      /** @description The baseline first */
+      experimentIds: string[];
+      scoreNames: string[];
+      rows: ({
+          itemId: string;
+          /** @description null: the scores of the whole run */
+          stepId: string | null;
+          cells: ({
+              /** Format: uuid */
+              experimentId: string;
+              repetitions: number;
+              output: string | null;
+              outputs: (string | null)[];
+              scores: ({
+                  name: string;
+                  /** @enum {string} */
+                  source: "human" | "review" | "judge" | "code";
+                  /** @enum {string} */
+                  kind: "number" | "boolean" | "category" | "text";
+                  value: number | string;
+                })[];
+              /** @description Against the baseline's, per score */
+              deltas: {
+                [key: string]: number;
+              };
+              flags: ("regressed" | "improved" | "changed" | "missing")[];
+            })[];
+        })[];
+      summaries: ({
+          /** Format: uuid */
+          experimentId: string;
+          stepId: string | null;
+          rows: number;
+          missing: number;
+          regressed: number;
+          improved: number;
+          changed: number;
+          passRates: {
+            [key: string]: number;
+          };
+          means: {
+            [key: string]: number;
+          };
+          costUsd: number | null;
+          inputTokens: number;
+          outputTokens: number;
+          p50Ms: number | null;
+          p95Ms: number | null;
+          editRate: number | null;
+          meanEditDistance: number | null;
+          meanSecondsToApprove: number | null;
+          judgeAgreement: {
+            compared: number;
+            rate: number | null;
+          };
+        })[];
+    };
     Dataset: {
       /** Format: uuid */
       id: string;

@@ -21,6 +21,7 @@ export const workspace = {
   history: 'History',
   versions: 'Versions',
   datasets: 'Datasets',
+  experiments: 'Experiments',
   aiSuggestions: 'AI Suggestions',
   backToRun: 'Quay lại Run Mode',
   unsavedChanges: 'Có thay đổi',
@@ -87,6 +88,9 @@ export const flowVersions = {
   compare: 'So sánh',
   compareFrom: 'Từ version',
   compareTo: 'Đến version',
+  runBoth: 'Chạy cả hai trên dataset…',
+  runBothHint: (older: number, newer: number) =>
+    `Mở form experiment: chạy Version ${newer} trên một dataset, so với một experiment của Version ${older}.`,
   fromTag: 'Từ',
   toTag: 'Đến',
   versionOption: (n: number, summary: string) => `Version ${n} · ${summary}`,

@@ -33,7 +33,8 @@ export const datasetQueryOptions = (id: string, version?: number) =>
 
 /** The dataset with its items, now or as of `version`. */
 export function useDataset(id: string, version?: number) {
-  return useQuery(datasetQueryOptions(id, version));
+  // No id yet (another read names it): nothing to read.
+  return useQuery({ ...datasetQueryOptions(id, version), enabled: id !== '' });
 }
 
 /** After a change, every read of datasets is read again (the lists, the dataset's versions). */

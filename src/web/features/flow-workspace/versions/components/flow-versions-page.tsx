@@ -1,10 +1,11 @@
-import { ArrowLeft, ArrowRight, RotateCcw } from 'lucide-react';
+import { ArrowLeft, ArrowRight, FlaskConical, RotateCcw } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LoadMore } from '@/components/ui/load-more';
+import { runBothPath } from '@/features/experiments';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { flowVersions as t } from '@/features/flow-workspace/strings';
 import {
@@ -147,6 +148,26 @@ function VersionPane({
             testId="compare-to"
           />
         </div>
+        {selection.base !== selection.version ? (
+          <div>
+            <Link
+              href={runBothPath(
+                flowId,
+                Math.min(selection.base, selection.version),
+                Math.max(selection.base, selection.version),
+              )}
+              className={buttonClasses('outline', 'sm')}
+              title={t.runBothHint(
+                Math.min(selection.base, selection.version),
+                Math.max(selection.base, selection.version),
+              )}
+              data-testid="run-both-versions"
+            >
+              <FlaskConical className="h-4 w-4" />
+              {t.runBoth}
+            </Link>
+          </div>
+        ) : null}
         <Comparison flowId={flowId} selection={selection} />
       </Card>
       <RestoreVersionDialog

@@ -1,9 +1,18 @@
-import { ArrowLeft, Database, GitCommitVertical, History, Lightbulb, ListTree } from 'lucide-react';
+import {
+  ArrowLeft,
+  Database,
+  FlaskConical,
+  GitCommitVertical,
+  History,
+  Lightbulb,
+  ListTree,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { datasetsPath } from '@/features/datasets';
+import { experimentsPath } from '@/features/experiments';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
@@ -103,6 +112,14 @@ export function WorkspaceHeader({
         >
           <Database className="h-4 w-4" />
           {t.datasets}
+        </Link>
+        <Link
+          href={experimentsPath(flow.id)}
+          className={buttonClasses('outline', 'sm')}
+          data-testid="open-experiments"
+        >
+          <FlaskConical className="h-4 w-4" />
+          {t.experiments}
         </Link>
         {mayChange && mayRun ? (
           <Button

@@ -1,0 +1,152 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { experimentPage } from '../strings';
+
+export type Experiment = AnswerOf<'/api/experiments/{id}'>;
+export type ExperimentRun = Experiment['runs'][number];
+export type ExperimentSummary = Unpaged<AnswerOf<'/api/experiments'>>[number];
+/** The comparison as JSON (the route also answers CSV, a download). */
+export type Comparison = Exclude<AnswerOf<'/api/experiments/compare'>, string>;
+export type CompareRow = Comparison['rows'][number];
+export type CompareCell = CompareRow['cells'][number];
+export type CompareSummary = Comparison['summaries'][number];
+export type StartExperimentBody = BodyOf<'/api/experiments', 'post'>;
+export type FlowVersionEntry = Unpaged<AnswerOf<'/api/flows/{id}/versions'>>[number];
+export type FlowVersionView = AnswerOf<'/api/flows/{id}/versions/{version}'>;
+
+/** An experiment has ended once no run of it will start or go on. */
+export const hasEnded = (status: string) => status === 'completed' || status === 'stopped';
+
+/** While an experiment runs, its page reads it again this often (ms). */
+export const LIVE_REFRESH_MS = 1_000;
+
+export const experimentsQueryOptions = (flowId: string) =>
+  queryOptions({
+    queryKey: ['/api/experiments', { flowId }],
+    queryFn: async ({ signal }) =>
+      unpaged(answerOf(await client.GET('/api/experiments', { params: { query: { flowId } }, signal }))),
+    staleTime: 0,
+  });
+
+/** The flow's experiments, newest first; read again every second while one of them runs. */
+export function useExperiments(flowId: string) {
+  return useQuery({
+    ...experimentsQueryOptions(flowId),
+    refetchInterval: (query) =>
+      query.state.data?.some((experiment) => experiment.completedAt === null && experiment.stoppedAt === null)
+        ? LIVE_REFRESH_MS
+        : false,
+  });
+}
+
+export const experimentQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['/api/experiments', id],
+    queryFn: async ({ signal }) =>
+      answerOf(await client.GET('/api/experiments/{id}', { params: { path: { id } }, signal })),
+    staleTime: 0,
+  });
+
+/** One experiment with its runs: read again every second until it has ended. */
+export function useExperiment(id: string) {
+  return useQuery({
+    ...experimentQueryOptions(id),
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === undefined || hasEnded(status) ? false : LIVE_REFRESH_MS;
+    },
+  });
+}
+
+/** The experiments side by side, the first the baseline. */
+export function useComparison(ids: readonly string[]) {
+  return useQuery({
+    queryKey: ['/api/experiments', 'compare', ids.join(',')],
+    queryFn: async ({ signal }) =>
+      answerOf(
+        await client.GET('/api/experiments/compare', { params: { query: { ids: ids.join(',') } }, signal }),
+      ) as Comparison,
+    enabled: ids.length > 0,
+    staleTime: 0,
+  });
+}
+
+/** Where the comparison of these experiments downloads as CSV. */
+export const compareCsvUrl = (ids: readonly string[]) =>
+  `/api/experiments/compare?${new URLSearchParams({ ids: ids.join(','), format: 'csv' })}`;
+
+/** Every version of the flow, oldest first (the whole list: no page asked). */
+export function useFlowVersionList(flowId: string) {
+  return useQuery({
+    queryKey: ['/api/flows', flowId, 'versions', 'all'],
+    queryFn: async ({ signal }) =>
+      unpaged(
+        answerOf(await client.GET('/api/flows/{id}/versions', { params: { path: { id: flowId } }, signal })),
+      ),
+    staleTime: 0,
+  });
+}
+
+/** The flow and its steps as they stood at one version (a version never changes). */
+export function useFlowVersionView(flowId: string, version: number | null) {
+  return useQuery({
+    queryKey: ['/api/flows', flowId, 'versions', version ?? 0],
+    queryFn: async ({ signal }) =>
+      answerOf(
+        await client.GET('/api/flows/{id}/versions/{version}', {
+          params: { path: { id: flowId, version: version ?? 0 } },
+          signal,
+        }),
+      ),
+    enabled: version !== null && version > 0,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+function useInvalidateExperiments() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['/api/experiments'] });
+}
+
+/** Starts an experiment; a refusal is shown beside the form, not as a toast. */
+export function useStartExperiment() {
+  const invalidate = useInvalidateExperiments();
+  return useMutation({
+    mutationFn: async (body: StartExperimentBody) =>
+      answerOf(await client.POST('/api/experiments', { body })),
+    meta: { errorToast: false },
+    onSuccess: invalidate,
+  });
+}
+
+export function useStopExperiment(id: string) {
+  const invalidate = useInvalidateExperiments();
+  return useMutation({
+    mutationFn: async () =>
+      answerOf(await client.POST('/api/experiments/{id}/stop', { params: { path: { id } }, body: {} })),
+    meta: { errorToast: { messageOr: experimentPage.stopFailed } },
+    onSuccess: invalidate,
+  });
+}
+
+export function useScoreAgain(id: string) {
+  const invalidate = useInvalidateExperiments();
+  return useMutation({
+    mutationFn: async () =>
+      answerOf(
+        await client.POST('/api/experiments/{id}/score-again', { params: { path: { id } }, body: {} }),
+      ),
+    meta: { errorToast: { messageOr: experimentPage.scoreAgainFailed } },
+    onSuccess: invalidate,
+  });
+}
+
+export function usePromote(id: string) {
+  const invalidate = useInvalidateExperiments();
+  return useMutation({
+    mutationFn: async () =>
+      answerOf(await client.POST('/api/experiments/{id}/promote', { params: { path: { id } }, body: {} })),
+    meta: { errorToast: { messageOr: experimentPage.promoteFailed } },
+    onSuccess: invalidate,
+  });
+}

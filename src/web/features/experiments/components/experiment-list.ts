@@ -1,0 +1,29 @@
+import type { ExperimentSummary } from '../api/experiments';
+
+/** An experiment's status from its summary. */
+export const statusOf = (experiment: ExperimentSummary) =>
+  experiment.completedAt !== null ? 'completed' : experiment.stoppedAt !== null ? 'stopped' : 'running';
+
+/**
+ * The experiments picked, in the order a comparison takes them: the flow's baseline first, then the oldest
+ * first, so each later one is read against what came before.
+ */
+export function compareOrder(picked: readonly string[], experiments: readonly ExperimentSummary[]): string[] {
+  return experiments
+    .filter((experiment) => picked.includes(experiment.id))
+    .sort(
+      (a, b) =>
+        Number(b.isBaseline) - Number(a.isBaseline) ||
+        a.startedAt.localeCompare(b.startedAt) ||
+        a.id.localeCompare(b.id),
+    )
+    .map((experiment) => experiment.id);
+}
+
+/** The newest experiment of each flow version, newest version first. */
+export function latestPerVersion(experiments: readonly ExperimentSummary[]): ExperimentSummary[] {
+  const seen = new Map<number, ExperimentSummary>();
+  for (const experiment of experiments)
+    if (!seen.has(experiment.flowVersion)) seen.set(experiment.flowVersion, experiment);
+  return [...seen.values()].sort((a, b) => b.flowVersion - a.flowVersion);
+}
