@@ -2,13 +2,13 @@ import type { TransactionSql } from 'postgres';
 import { type FeedPage, type FeedRead, type ReplayedEvent, SNAPSHOTS_TABLE } from '../eventstore';
 import type { EncodedRows } from './copy-rows';
 import { datasetStreamsStatements } from './project-dataset-events';
-import { experimentStreamsStatements } from './project-experiment-events';
 import {
   begunExecutionStreamsChanges,
   EXECUTION_STREAM_PREFIX,
   executionStreamsChanges,
   type ProjectableEvent,
 } from './project-execution-events';
+import { experimentStreamsStatements } from './project-experiment-events';
 import { type FlowBefore, FlowStreamsRebuild } from './project-flow-events';
 import { masterStreamsChanges } from './project-master-events';
 import { workspaceStreamsStatements } from './project-workspace-events';
