@@ -110,6 +110,7 @@ const compareAnswer = z
             repetitions: z.int(),
             output: z.string().nullable(),
             outputs: z.array(z.string().nullable()),
+            reused: z.boolean().describe("Every repetition took the step's result from its baseline run"),
             scores: z.array(averagedScore),
             deltas: z.record(z.string(), z.number()).describe("Against the baseline's, per score"),
             flags: z.array(z.enum(COMPARE_FLAGS)),

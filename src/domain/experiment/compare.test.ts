@@ -150,6 +150,25 @@ describe('compareExperiments', () => {
     expect(cellsOf(result, 'i1', null)[0]!.flags).toEqual([]);
   });
 
+  it("leaves a step it reused out of its own pass rates: that result is the baseline's work", () => {
+    const reviewed = (executionId: string) => scoreOf(executionId, 's1', 'approved', true, 'review');
+    const base: ExperimentOutcome = {
+      experimentId: 'base',
+      runs: [{ ...runOf('a', 'same'), scores: [reviewed('a-1-same')] }],
+    };
+    const reusing: ExperimentOutcome = {
+      experimentId: 'new',
+      runs: [{ ...runOf('a', 'same'), steps: [stepOf('s1', 'same', { reused: true })] }],
+    };
+    const result = compareExperiments([base, reusing]);
+    const cells = result.rows.find((row) => row.stepId === 's1')!.cells;
+    expect(cells.map((cell) => cell.reused)).toEqual([false, true]);
+    expect(cells[1]!.flags).toEqual([]);
+    const overall = (id: string) => result.summaries.find((x) => x.experimentId === id && x.stepId === null)!;
+    expect(overall('base').passRates).toEqual({ approved: 1 });
+    expect(overall('new').passRates).toEqual({});
+  });
+
   it('sums cost and tokens of the steps run (not reused) and takes p50 and p95 of times', () => {
     const runs: RunOutcome[] = Array.from({ length: 20 }, (_, i) => ({
       ...runOf(`i${i}`, 'x'),

@@ -55,6 +55,11 @@ export interface CompareCell {
   output: string | null;
   /** Every repetition's output, by repetition (null where it has none). */
   outputs: (string | null)[];
+  /**
+   * Every repetition took the step's result from its baseline run instead of running it: the baseline's work,
+   * so its pass rates leave the row out.
+   */
+  reused: boolean;
   scores: AveragedScore[];
   /** Each number or boolean score's value minus the baseline's, where both have it (none on the baseline). */
   deltas: Record<string, number>;
@@ -192,11 +197,16 @@ function cellOf(experiment: ExperimentOutcome, itemId: string, stepId: string | 
   const scores = [...byName].map(([name, all]) => averaged(name, all, runs.length));
   // The execution's own row is missing only when the item was not run at all.
   const missing = stepId === null ? runs.length === 0 : output === null;
+  const reused =
+    stepId !== null &&
+    runs.length > 0 &&
+    runs.every((run) => run.steps.find((s) => s.stepId === stepId)?.reused === true);
   return {
     experimentId: experiment.experimentId,
     repetitions: runs.length,
     output,
     outputs,
+    reused,
     scores,
     deltas: {},
     flags: missing ? ['missing'] : [],
@@ -262,9 +272,13 @@ function summaryOf(
         if (score.kind === 'number') numberNames.add(score.name);
       }
   for (const name of booleanNames) {
-    const rowsWith = mine.filter((row) =>
-      row.cells.some((cell) => cell.scores.some((s) => s.name === name && s.kind === 'boolean')),
+    // A row whose step this experiment reused is the baseline's work, not its own: left out of its rate.
+    const rowsWith = mine.filter(
+      (row) =>
+        !row.cells[index]!.reused &&
+        row.cells.some((cell) => cell.scores.some((s) => s.name === name && s.kind === 'boolean')),
     );
+    if (rowsWith.length === 0) continue;
     const passed = rowsWith.reduce((sum, row) => {
       const score = row.cells[index]!.scores.find((s) => s.name === name && s.kind === 'boolean');
       return sum + (score ? Number(score.value) : 0);

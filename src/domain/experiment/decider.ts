@@ -40,7 +40,8 @@ export const EXPERIMENT_MESSAGES = {
   baselineOfOtherFlow: 'baselineId: baseline phải là một experiment của cùng flow',
   baselineRunning: 'baselineId: baseline chưa kết thúc; hãy chờ nó hoàn tất hoặc dừng nó',
   invalidConfig: (problems: readonly string[]) => problems.join('; '),
-  notCompleted: 'Chỉ experiment đã hoàn tất (mọi lần chạy đã kết thúc) mới có thể làm baseline',
+  notCompleted:
+    'Chỉ experiment đã hoàn tất (mọi lần chạy đã kết thúc, không bị dừng) mới có thể làm baseline',
   noScorers: 'Experiment không có scorer nào để chấm lại',
   unknownScorer: (name: string) => `Experiment không có scorer "${name}"`,
   tooManyScores: `Mỗi lần ghi tối đa ${MAX_SCORES_PER_RECORD} điểm`,
@@ -321,7 +322,8 @@ function decide(
       if (state.stopped) return [];
       return [{ type: 'ExperimentStopped', data: { by: userId, at: now } }];
     case 'PromoteBaseline':
-      if (state.completedAt === null) throw conflict(EXPERIMENT_MESSAGES.notCompleted);
+      // A stopped experiment ran only part of its plan, even when its stop ended its last runs.
+      if (state.completedAt === null || state.stopped) throw conflict(EXPERIMENT_MESSAGES.notCompleted);
       return [
         {
           type: 'BaselinePromoted',

@@ -25,12 +25,14 @@ export type ExperimentStatus = 'none' | 'running' | 'stopping' | 'stopped' | 'co
 
 /**
  * An experiment as its screens show it: `running` until stopped or completed, `stopping` while a stopped
- * one still has open runs, `stopped` once it has none, `completed` once every run finished.
+ * one still has open runs, `stopped` once it has none (whatever its runs' outcomes), `completed` once every
+ * run finished without a stop.
  */
 export function experimentStatus(state: ExperimentState): ExperimentStatus {
   if (state.experimentId === null) return 'none';
-  if (state.completedAt !== null) return 'completed';
+  // Stopped it stays, even when the stop ended its last runs (and so every run finished).
   if (state.stopped) return openRuns(state).length > 0 ? 'stopping' : 'stopped';
+  if (state.completedAt !== null) return 'completed';
   return 'running';
 }
 

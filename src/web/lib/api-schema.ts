@@ -1976,6 +1976,8 @@ export interface components {
               repetitions: number;
               output: string | null;
               outputs: (string | null)[];
+              /** @description Every repetition took the step's result from its baseline run */
+              reused: boolean;
               scores: ({
                   name: string;
                   /** @enum {string} */

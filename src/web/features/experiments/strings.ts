@@ -236,6 +236,8 @@ export const compare = {
   hideDiff: 'Ẩn so sánh',
   diffBaseline: 'Baseline',
   diffThis: 'Experiment này',
+  reused: 'dùng lại',
+  reusedTitle: 'Kết quả đã được approve của run baseline, lấy lại không gọi model: không tính vào tỉ lệ đạt',
   flags: {
     regressed: 'kém đi',
     improved: 'tốt lên',

@@ -111,8 +111,13 @@ function Cell({
       data-testid="compare-cell"
       data-flags={cell.flags.join(' ')}
     >
-      {cell.flags.length > 0 ? (
+      {cell.flags.length > 0 || cell.reused ? (
         <div className="mb-1 flex flex-wrap gap-1">
+          {cell.reused ? (
+            <Badge tone="neutral" data-testid="cell-reused" title={t.reusedTitle}>
+              {t.reused}
+            </Badge>
+          ) : null}
           {cell.flags.map((flag) => (
             <Badge key={flag} tone={flagTones[flag]} data-testid="cell-flag" data-flag={flag}>
               {t.flags[flag] ?? flag}
