@@ -17,6 +17,7 @@ const cell = (experimentId: string, extra: Partial<CompareCell> = {}): CompareCe
   repetitions: 1,
   output: null,
   outputs: [],
+  reused: false,
   scores: [],
   deltas: {},
   flags: [],
