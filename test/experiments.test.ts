@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelProvider, ModelRequest } from '../src/ai';
+import { connect } from '../src/api/database/connection';
 import type { ExperimentView } from '../src/api/experiments/experiment-commands';
 import type { CompareRow } from '../src/domain/experiment/compare';
 import { JUDGE_INSTRUCTION } from '../src/domain/experiment/judge';
+import { checkProjections } from '../src/projections/check';
+import { rebuildProjections } from '../src/projections/rebuild';
+import { TEST_APP_SECRET } from './support/database';
 import { createTestApp, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
 
@@ -337,5 +341,39 @@ describe('experiments', () => {
     const ids = Array.from({ length: 6 }, () => running.id).join(',');
     expect((await ann.client.get(`/api/experiments/compare?ids=${ids}`)).statusCode).toBe(400);
     expect((await ann.client.get('/api/experiments/compare?ids=nope')).statusCode).toBe(400);
+  });
+
+  it('rebuild reproduces the experiments read model row for row, and the check finds no difference', {
+    timeout: 120_000,
+  }, async () => {
+    const rows = async () => t.db.sql.unsafe('SELECT * FROM experiments ORDER BY id');
+    // Every experiment ended first: a stopped one's runs in flight still finish after the stop's answer.
+    await vi.waitFor(
+      async () => {
+        const open = await t.db.sql`
+          SELECT id FROM experiments WHERE completed_at IS NULL AND runs_finished < runs_total
+            AND NOT (stopped_at IS NOT NULL AND NOT EXISTS (
+              SELECT 1 FROM events WHERE stream_id = 'experiment-' || experiments.id
+                AND event_type = 'ExperimentRunStarted'
+                AND data->>'runKey' NOT IN (
+                  SELECT data->>'runKey' FROM events f WHERE f.stream_id = 'experiment-' || experiments.id
+                    AND f.event_type = 'ExperimentRunFinished')))`;
+        expect(open).toEqual([]);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    const inline = await rows();
+    expect(inline.length).toBeGreaterThan(4);
+    // Batches that split an experiment's stream, and one batch for the whole log.
+    for (const batchSize of [50, 100_000]) {
+      await rebuildProjections(t.db.sql, t.store, batchSize);
+      expect(await rows(), `batch size ${batchSize}`).toEqual(inline);
+    }
+    const one = connect(t.db.url, { max: 1, appSecret: TEST_APP_SECRET });
+    try {
+      expect((await checkProjections(one)).differences).toEqual([]);
+    } finally {
+      await one.end();
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   type ExperimentConfig,
   type ExperimentState,
   nextRunsToStart,
+  openRuns,
   type RunOutcome,
   type RunState,
   type RunToStart,
@@ -207,6 +208,7 @@ export class ExperimentRunner {
     const facts = await this.factsFor(experimentId);
     let loaded = await this.load(facts);
     loaded = await this.interruptGone(facts, loaded, lookAgain);
+    if (loaded.state.stopped) return this.endStoppedRuns(facts, loaded);
     loaded = await this.readyDecided(facts, loaded);
     const share = Math.ceil(facts.config.concurrency / (await this.deps.instance.liveInstances()));
     for (let tries = 0; tries < 3 * facts.config.concurrency + 3; tries++) {
@@ -221,6 +223,24 @@ export class ExperimentRunner {
         throw error;
       });
       loaded = started ?? (await this.load(facts));
+    }
+  }
+
+  /**
+   * A stopped experiment's open runs that no driver of this process will end (waiting for people, ready,
+   * interrupted, or in flight here with no driver left): each execution stopped, each run finished as
+   * stopped. A run in flight on another live instance is its driver's to end.
+   */
+  private async endStoppedRuns(facts: ExperimentFacts, loaded: Loaded<ExperimentState>) {
+    for (const run of openRuns(loaded.state)) {
+      if (run.status === 'running' && run.instanceId !== this.deps.instance.id) continue;
+      if (run.status === 'running' && this.running.has(`${facts.experimentId}/${run.runKey}`)) continue;
+      if (run.executionId === null) continue;
+      await this.deps.executions.stop(run.executionId, facts.startedBy).catch(() => null);
+      await this.handle(facts, {
+        type: 'FinishRun',
+        data: { runKey: run.runKey, executionId: run.executionId, outcome: 'stopped' },
+      });
     }
   }
 
@@ -357,13 +377,18 @@ export class ExperimentRunner {
         return this.finish(facts, runKey, execution, state.status === 'failed' ? 'failed' : 'stopped');
       // As this process last knew it: a Stop it has not heard of yet stops the execution, which the next
       // look sees.
-      const experiment = await this.deps.commands.recent(
+      let experiment = await this.deps.commands.recent(
         experimentHeldBy(facts.holder),
         facts.experimentId,
         facts.startedBy,
       );
-      const own = experiment.state.runs.find((run) => run.runKey === runKey);
-      if (own?.status !== 'running' || own.executionId !== executionId) return;
+      const ownRun = (loaded: Loaded<ExperimentState>) => {
+        const own = loaded.state.runs.find((run) => run.runKey === runKey);
+        return own?.status === 'running' && own.executionId === executionId;
+      };
+      // What this process kept may be older than the run's own start: only the stream says it is not ours.
+      if (!ownRun(experiment)) experiment = await this.load(facts);
+      if (!ownRun(experiment)) return;
       if (experiment.state.stopped) {
         execution = await executions.stop(executionId, facts.startedBy);
         continue;
