@@ -303,6 +303,10 @@ describe('experiments', () => {
     expect(model.judged()).toBe(judgedBefore + 3);
     expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual(flowCalls);
     expect(await judgeScores()).toEqual([0, 0, 0]);
+    // Every judge call is counted to the experiment, apart from the flow's tokens.
+    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}`));
+    const whole = compared.summaries.find((s: { stepId: string | null }) => s.stepId === null);
+    expect(whole.judgeUsage).toEqual({ calls: 6, inputTokens: 72, outputTokens: 42 });
     expect(
       (await ann.client.post(`/api/experiments/${experiment.id}/score-again`, { scorerNames: ['nope'] }))
         .statusCode,

@@ -17,7 +17,7 @@ import {
 } from '../../domain/experiment';
 import { type CompareResult, compareExperiments } from '../../domain/experiment/compare';
 import { decider as experimentDecider } from '../../domain/experiment/decider';
-import { countingScores, runOutcomeOf, type StepUsage } from '../../domain/experiment/outcomes';
+import { countingScores, judgeUsageOf, runOutcomeOf, type StepUsage } from '../../domain/experiment/outcomes';
 import type { StepSnapshot } from '../../domain/flow';
 import type { EventStore } from '../../eventstore';
 import { toExecutionEvent } from '../../projections/project-execution-events';
@@ -169,14 +169,14 @@ export class ExperimentCommands {
     for (const run of state.runs) {
       if (run.executionId === null || run.status === 'planned') continue;
       const execution = await this.deps.executions.load(run.executionId, null);
-      const scores = await runner.scoresOf(facts, state, run, execution.state, {
+      const { scores, judgeUsage } = await runner.scoresOf(facts, state, run, execution.state, {
         reviews: false,
         scorerNames: names,
       });
       if (scores.length > 0)
         await this.handle(holder, experimentId, userId, {
           type: 'RecordScores',
-          data: { scores, round: state.round },
+          data: { scores, round: state.round, judgeUsage },
         });
     }
     return this.read(experimentId, userId);
@@ -225,6 +225,7 @@ export class ExperimentCommands {
     const experimentEvents = events.map(toExperimentEvent);
     const state = experimentEvents.reduce(experimentDecider.evolve, experimentDecider.initialState());
     const scores = countingScores(state, experimentEvents);
+    const judgeUsage = judgeUsageOf(experimentEvents);
     const runs = await Promise.all(
       state.runs.map(async (run) => {
         const read = run.executionId === null ? null : await this.executionWithUsage(run.executionId);
@@ -237,7 +238,7 @@ export class ExperimentCommands {
         });
       }),
     );
-    return { experimentId, runs };
+    return { experimentId, runs, judgeUsage };
   }
 
   /** An execution folded from its stream, with what each step's model calls took. */

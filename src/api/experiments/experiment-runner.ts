@@ -7,10 +7,13 @@ import { firstPendingCacheItem } from '../../domain/execution/queries';
 import { waitsForReview } from '../../domain/execution/reviews';
 import type { ExecutionState } from '../../domain/execution/types';
 import {
+  addedJudgeUsage,
   canReuseFrom,
   type ExperimentCommand,
   type ExperimentConfig,
   type ExperimentState,
+  type JudgeUsage,
+  NO_JUDGE_USAGE,
   nextRunsToStart,
   openRuns,
   type RunOutcome,
@@ -401,7 +404,7 @@ export class ExperimentRunner {
         execution = await executions.stop(executionId, facts.startedBy);
         return this.finish(facts, runKey, execution, 'failed');
       }
-      const approved = await this.approveAsTheModeSays(facts, execution);
+      const approved = await this.approveAsTheModeSays(facts, execution, next.itemId);
       execution = approved;
       if (this.waitsForPeople(facts, execution.state)) {
         this.waiting.set(executionId, facts.experimentId);
@@ -503,6 +506,7 @@ export class ExperimentRunner {
   private async approveAsTheModeSays(
     facts: ExperimentFacts,
     execution: LoadedExecution,
+    itemId: string,
   ): Promise<LoadedExecution> {
     const { config } = facts;
     let current = execution;
@@ -515,7 +519,7 @@ export class ExperimentRunner {
       if (unapproved.length === 0) continue;
       const lastRun = unapproved.at(-1)!.runId;
       if (mode === 'judge') {
-        const passed = await this.judgeStep(facts, current.state, step.id, config.scorers);
+        const passed = await this.judgeStep(facts, current.state, step.id, itemId);
         if (!passed) continue;
       }
       for (const result of unapproved.filter((r) => r.runId === lastRun)) {
@@ -556,33 +560,36 @@ export class ExperimentRunner {
     facts: ExperimentFacts,
     execution: ExecutionState,
     stepId: string,
-    scorers: readonly { type: string }[],
+    itemId: string,
   ): Promise<boolean> {
-    const judge = (scorers as JudgeDefinition[]).find(
-      (s) => s.type === 'judge' && scoredStepOf(s, facts.versionSteps) === stepId,
+    const judge = facts.config.scorers.find(
+      (s): s is JudgeDefinition => s.type === 'judge' && scoredStepOf(s, facts.versionSteps) === stepId,
     );
     if (!judge) return false;
-    const score = await this.judge(facts, judge, execution, stepId);
-    if (!score) return false;
+    const judged = await this.judge(facts, judge, execution, stepId, itemId);
+    if (!judged) return false;
     const experiment = await this.load(facts);
     await this.handle(facts, {
       type: 'RecordScores',
-      data: { scores: [score], round: experiment.state.round },
+      data: { scores: [judged.score], round: experiment.state.round, judgeUsage: judged.usage },
     });
-    return score.value === true;
+    return judged.score.value === true;
   }
 
-  /** A judge's score of one step's output: one model call with the judge's own model. null: nothing to judge. */
+  /**
+   * A judge's score of one step's output, and what its one call with the judge's own model took. null:
+   * nothing to judge.
+   */
   async judge(
     facts: Pick<ExperimentFacts, 'startedBy' | 'items'>,
     definition: JudgeDefinition,
     execution: ExecutionState,
     stepId: string,
-    itemId?: string,
-  ): Promise<Score | null> {
+    itemId: string,
+  ): Promise<{ score: Score; usage: JudgeUsage } | null> {
     const output = stepOutputOf(execution, stepId);
     if (output === null) return null;
-    const item = itemId === undefined ? undefined : facts.items.get(itemId);
+    const item = facts.items.get(itemId);
     const runId = randomUUID();
     const model = await this.deps.models.forRun(facts.startedBy, runId, this.deps.sql, definition.model);
     try {
@@ -595,7 +602,14 @@ export class ExperimentRunner {
         }),
         json: { schema: JUDGE_SCHEMA },
       }).final;
-      return judgeScore(definition, { executionId: execution.id, stepId }, answer.text);
+      return {
+        score: judgeScore(definition, { executionId: execution.id, stepId }, answer.text),
+        usage: {
+          calls: 1,
+          inputTokens: answer.usage?.inputTokens ?? 0,
+          outputTokens: answer.usage?.outputTokens ?? 0,
+        },
+      };
     } finally {
       // A judge's call is the experiment's, not a run of the flow: it takes no free run.
       await this.deps.models.release(runId);
@@ -613,9 +627,12 @@ export class ExperimentRunner {
     const experiment = await this.load(facts);
     const run = experiment.state.runs.find((r) => r.runKey === runKey);
     if (!run || run.status === 'finished' || run.executionId !== execution.state.id) return;
-    const scores = await this.scoresOf(facts, experiment.state, run, execution.state);
+    const { scores, judgeUsage } = await this.scoresOf(facts, experiment.state, run, execution.state);
     if (scores.length > 0)
-      await this.handle(facts, { type: 'RecordScores', data: { scores, round: experiment.state.round } });
+      await this.handle(facts, {
+        type: 'RecordScores',
+        data: { scores, round: experiment.state.round, judgeUsage },
+      });
     await this.handle(facts, {
       type: 'FinishRun',
       data: { runKey, executionId: execution.state.id, outcome },
@@ -629,9 +646,10 @@ export class ExperimentRunner {
     run: Pick<RunState, 'itemId'>,
     execution: ExecutionState,
     options: { reviews?: boolean; scorerNames?: readonly string[] } = {},
-  ): Promise<Score[]> {
+  ): Promise<{ scores: Score[]; judgeUsage: JudgeUsage }> {
     const config = state.config;
-    if (!config) return [];
+    let judgeUsage = NO_JUDGE_USAGE;
+    if (!config) return { scores: [], judgeUsage };
     const chosen = config.scorers.filter(
       (s) => options.scorerNames === undefined || options.scorerNames.includes(scorerName(s)),
     );
@@ -647,11 +665,13 @@ export class ExperimentRunner {
       if (stepId === null) continue;
       // A judge-mode step's judge scored it as it ran (scoring again asks it again).
       if (options.scorerNames === undefined && reviewModeOf(config, stepId) === 'judge') continue;
-      const score = await this.judge(facts, definition, execution, stepId, run.itemId).catch(() => null);
-      if (score) scores.push(score);
+      const judged = await this.judge(facts, definition, execution, stepId, run.itemId).catch(() => null);
+      if (!judged) continue;
+      scores.push(judged.score);
+      judgeUsage = addedJudgeUsage(judgeUsage, judged.usage);
     }
     if (options.reviews !== false) scores.push(...reviewScores(execution));
-    return scores;
+    return { scores, judgeUsage };
   }
 }
 

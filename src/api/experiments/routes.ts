@@ -138,6 +138,12 @@ const compareAnswer = z
         meanEditDistance: z.number().nullable(),
         meanSecondsToApprove: z.number().nullable(),
         judgeAgreement: z.object({ compared: z.int(), rate: z.number().nullable() }),
+        judgeUsage: z
+          .object({ calls: z.int(), inputTokens: z.int(), outputTokens: z.int() })
+          .nullable()
+          .describe(
+            "Of the whole experiment (stepId null): its judges' calls and tokens, apart from the flow's",
+          ),
       }),
     ),
   })

@@ -2,7 +2,7 @@ import type { StepSnapshot } from '../flow';
 import type { DatasetItemRef, ExperimentConfig } from './config';
 import type { RunOutcome } from './events';
 import type { BaselineFacts } from './plan';
-import type { Score } from './scorer-definitions';
+import type { JudgeUsage, Score } from './scorer-definitions';
 
 /**
  * Commands of an experiment's stream (`experiment-<experimentId>`). Who may give one is the API's access
@@ -51,7 +51,8 @@ export type ExperimentCommand =
   /** The process driving the run died (its instance is gone: runsOfGoneInstances). */
   | { type: 'InterruptRun'; data: { runKey: string; executionId: string } }
   /** `round`: the scoring round the scores were made in (the state's `round` when scoring began). */
-  | { type: 'RecordScores'; data: { scores: Score[]; round: number } }
+  /** `judgeUsage`: what the judges' calls that made these scores took, when any did. */
+  | { type: 'RecordScores'; data: { scores: Score[]; round: number; judgeUsage?: JudgeUsage | undefined } }
   /** "Score again": the scorers named (all the experiment's when none) score every stored output again. */
   | { type: 'ScoreAgain'; data: { scorerNames?: string[] | undefined } }
   | { type: 'StopExperiment'; data: Record<string, never> }

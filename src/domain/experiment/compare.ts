@@ -1,6 +1,6 @@
 import { csvText } from '../csv';
 import { REVIEW_SCORE_NAMES } from './review-scores';
-import type { Score } from './scorer-definitions';
+import { type JudgeUsage, NO_JUDGE_USAGE, type Score } from './scorer-definitions';
 
 /** One step of one run as the compare view reads it. */
 export interface StepOutcome {
@@ -29,6 +29,8 @@ export interface RunOutcome {
 export interface ExperimentOutcome {
   experimentId: string;
   runs: RunOutcome[];
+  /** What its judges' calls took; none: no judge was asked. */
+  judgeUsage?: JudgeUsage | undefined;
 }
 
 export const COMPARE_FLAGS = ['regressed', 'improved', 'changed', 'missing'] as const;
@@ -106,6 +108,8 @@ export interface CompareSummary {
    * are, and the share where the judge's verdict is the decision. Null rate: none to compare.
    */
   judgeAgreement: { compared: number; rate: number | null };
+  /** Of the whole experiment (stepId null): its judges' calls and tokens, apart from the flow's. */
+  judgeUsage: JudgeUsage | null;
 }
 
 export interface CompareResult {
@@ -350,6 +354,7 @@ function summaryOf(
     meanEditDistance: mean(numbers(reviewValues(REVIEW_SCORE_NAMES.editDistance))),
     meanSecondsToApprove: mean(approvedSeconds.map((s) => Number(s.value))),
     judgeAgreement: agreement(experiment.runs, stepId),
+    judgeUsage: stepId === null ? (experiment.judgeUsage ?? NO_JUDGE_USAGE) : null,
   };
 }
 

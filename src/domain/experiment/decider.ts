@@ -7,6 +7,7 @@ import { checkExperimentConfig } from './config';
 import type { ExperimentEvent, ExperimentState, RunState } from './events';
 import { planReuse, planRuns } from './plan';
 import {
+  type JudgeUsage,
   SCORE_KINDS,
   SCORE_SOURCES,
   SCORE_TARGETS,
@@ -297,13 +298,23 @@ function decide(
       return [{ type: 'ExperimentRunInterrupted', data: { runKey, executionId, at: now } }];
     }
     case 'RecordScores': {
-      const { scores, round } = command.data;
+      const { scores, round, judgeUsage } = command.data;
       if (scores.length === 0) return [];
       if (scores.length > MAX_SCORES_PER_RECORD) throw ruleViolated(EXPERIMENT_MESSAGES.tooManyScores);
       if (!Number.isInteger(round) || round < 0 || round > state.round)
         throw ruleViolated(EXPERIMENT_MESSAGES.unknownRound(round));
       const checked = checkedScores(state, scores, round, userId);
-      return [{ type: 'ScoresRecorded', data: { scores: checked, round, by: userId, at: now } }];
+      const counted =
+        judgeUsage && judgeUsage.calls > 0 && isUsage(judgeUsage)
+          ? {
+              judgeUsage: {
+                calls: judgeUsage.calls,
+                inputTokens: judgeUsage.inputTokens,
+                outputTokens: judgeUsage.outputTokens,
+              },
+            }
+          : {};
+      return [{ type: 'ScoresRecorded', data: { scores: checked, round, ...counted, by: userId, at: now } }];
     }
     case 'ScoreAgain': {
       const names = config.scorers.map(scorerName);
@@ -462,6 +473,10 @@ function checkedScores(
     };
   });
 }
+
+/** Counts a judge's usage may hold: whole numbers, none below zero. */
+const isUsage = (usage: JudgeUsage) =>
+  [usage.calls, usage.inputTokens, usage.outputTokens].every((n) => Number.isSafeInteger(n) && n >= 0);
 
 function valueFitsKind({ kind, value }: Pick<Score, 'kind' | 'value'>): boolean {
   switch (kind) {

@@ -1,6 +1,6 @@
 import type { ExperimentConfig } from './config';
 import type { PlannedRun } from './plan';
-import type { Score } from './scorer-definitions';
+import type { JudgeUsage, Score } from './scorer-definitions';
 
 /** The stream of an experiment: `experiment-<experimentId>`. */
 export const EXPERIMENT_STREAM_PREFIX = 'experiment-';
@@ -87,7 +87,8 @@ export type ExperimentEvent =
        * the scores that count, the last one recorded of one name, execution, step and giver (`by`) stands.
        */
       type: 'ScoresRecorded';
-      data: { scores: Score[]; round: number; by: string; at: string };
+      /** `judgeUsage`: what the judges' calls that made them took (none: no judge was asked). */
+      data: { scores: Score[]; round: number; judgeUsage?: JudgeUsage; by: string; at: string };
     }
   | {
       /**

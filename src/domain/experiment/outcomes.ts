@@ -4,7 +4,13 @@ import type { RunOutcome, StepOutcome } from './compare';
 import { lastStepOf } from './config';
 import type { ExperimentEvent, ExperimentState, RunState } from './events';
 import { scoreCounts } from './queries';
-import type { Score, ScorerDefinition } from './scorer-definitions';
+import {
+  addedJudgeUsage,
+  type JudgeUsage,
+  NO_JUDGE_USAGE,
+  type Score,
+  type ScorerDefinition,
+} from './scorer-definitions';
 
 /**
  * A step's output in a run, as scorers and the compare grid read it: the text of its approved results (a
@@ -95,6 +101,17 @@ export function countingScores(
     else byExecution.set(score.executionId, [score]);
   }
   return byExecution;
+}
+
+/** What every judge's calls took, over the experiment's stream (all rounds: each call was made and paid). */
+export function judgeUsageOf(events: readonly ExperimentEvent[]): JudgeUsage {
+  return events.reduce(
+    (sum, event) =>
+      event.type === 'ScoresRecorded' && event.data.judgeUsage
+        ? addedJudgeUsage(sum, event.data.judgeUsage)
+        : sum,
+    NO_JUDGE_USAGE,
+  );
 }
 
 /** What a step's model calls took in one execution, summed over its runs. */

@@ -100,6 +100,22 @@ export const SCORE_KINDS = ['number', 'boolean', 'category', 'text'] as const;
 /** Who gave it: a person's score, a review decision, a judge, or a code scorer. */
 export const SCORE_SOURCES = ['human', 'review', 'judge', 'code'] as const;
 
+/** What judges' model calls took: counted to the experiment (never to a run of the flow). */
+export interface JudgeUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The sum of judges' usages. */
+export const addedJudgeUsage = (a: JudgeUsage, b: JudgeUsage): JudgeUsage => ({
+  calls: a.calls + b.calls,
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+});
+
+export const NO_JUDGE_USAGE: JudgeUsage = { calls: 0, inputTokens: 0, outputTokens: 0 };
+
 /** Every score, whoever gives it, has this one shape. */
 export interface Score {
   target: (typeof SCORE_TARGETS)[number];

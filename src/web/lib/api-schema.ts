@@ -2020,6 +2020,12 @@ export interface components {
             compared: number;
             rate: number | null;
           };
+          /** @description Of the whole experiment (stepId null): its judges' calls and tokens, apart from the flow's */
+          judgeUsage: {
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+          } | null;
         })[];
     };
     RotatedWebhookSecret: {

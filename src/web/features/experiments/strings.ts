@@ -208,6 +208,11 @@ export const compare = {
   editDistance: 'Số từ sửa trung bình',
   secondsToApprove: 'Giây tới khi duyệt (trung bình)',
   judgeAgreement: 'Judge đồng ý với người duyệt',
+  judgeUsage: 'Judge: số lần gọi, tokens (vào / ra)',
+  judgeCalls: (calls: number, input: number, output: number) =>
+    calls === 0
+      ? 'không gọi'
+      : `${calls} lần · ${input.toLocaleString('vi-VN')} / ${output.toLocaleString('vi-VN')}`,
   agreement: (rate: number | null, compared: number) =>
     rate === null ? '—' : `${Math.round(rate * 100)}% (${compared})`,
   chartsTitle: 'Phân bố điểm',

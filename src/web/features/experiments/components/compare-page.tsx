@@ -319,6 +319,13 @@ function Summary({
     [t.editDistance, (s) => fixed(s.meanEditDistance, 1)],
     [t.secondsToApprove, (s) => fixed(s.meanSecondsToApprove, 1)],
     [t.judgeAgreement, (s) => t.agreement(s.judgeAgreement.rate, s.judgeAgreement.compared)],
+    [
+      t.judgeUsage,
+      (s) =>
+        s.judgeUsage === null
+          ? '—'
+          : t.judgeCalls(s.judgeUsage.calls, s.judgeUsage.inputTokens, s.judgeUsage.outputTokens),
+    ],
   ];
   return (
     <Card className="p-5" data-testid="compare-summary">
