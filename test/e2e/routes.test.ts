@@ -18,7 +18,10 @@ describe.skipIf(skipReason !== null)(
   () => {
     const env = useServerAndBrowser();
 
-    it('shows the landing page and 404s signed out, every screen signed in, and the navigation bar of each', async () => {
+    // Every screen of the app, one after another: well over the minute a browser test gets on a busy machine.
+    it('shows the landing page and 404s signed out, every screen signed in, and the navigation bar of each', {
+      timeout: 180_000,
+    }, async () => {
       const { server, browser } = env;
       screenshotTabsOnFailure(browser, 'routes-failed-tab');
       const page = await browser.newPage();
