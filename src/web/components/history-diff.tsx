@@ -8,15 +8,34 @@ const partClasses: Record<DiffPart['kind'], string> = {
   added: 'bg-emerald-100 text-emerald-800',
 };
 
-/** An edit's text with what was taken out struck through in red and what was put in in green. */
-export function HistoryDiff({ parts }: { parts: DiffPart[] }) {
+/**
+ * A text against an earlier one, word by word: what was taken out struck through in red, what was put in in
+ * green, under the two labels (an edit's before and after by default). `whole`: the text at its full length
+ * rather than in a box that scrolls past a few lines.
+ */
+export function HistoryDiff({
+  parts,
+  labels = { before: t.diffBefore, after: t.diffAfter },
+  whole = false,
+  testId = 'history-diff',
+}: {
+  parts: DiffPart[];
+  labels?: { before: string; after: string };
+  whole?: boolean;
+  testId?: string;
+}) {
   return (
-    <div className="mt-2 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid="history-diff">
+    <div className="mt-2 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid={testId}>
       <div className="mb-1 flex gap-3 text-[11px] font-medium">
-        <span className="rounded bg-red-100 px-1 text-red-800 line-through">{t.diffBefore}</span>
-        <span className="rounded bg-emerald-100 px-1 text-emerald-800">{t.diffAfter}</span>
+        <span className="rounded bg-red-100 px-1 text-red-800 line-through">{labels.before}</span>
+        <span className="rounded bg-emerald-100 px-1 text-emerald-800">{labels.after}</span>
       </div>
-      <p className="max-h-48 overflow-y-auto whitespace-pre-wrap break-words font-mono text-xs leading-relaxed">
+      <p
+        className={cn(
+          'whitespace-pre-wrap break-words font-mono text-xs leading-relaxed',
+          whole ? '' : 'max-h-48 overflow-y-auto',
+        )}
+      >
         {parts.map((part, i) => (
           <span
             // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole, never reordered

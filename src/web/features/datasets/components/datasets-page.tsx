@@ -1,8 +1,8 @@
-import { ArrowLeft, Database } from 'lucide-react';
+import { Database } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import { CreateByNameCard } from '@/components/create-by-name-card';
+import { FlowSubpageHeader } from '@/components/flow-subpage-header';
 import { Badge } from '@/components/ui/badge';
-import { buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useToast } from '@/components/ui/toast';
@@ -54,14 +54,12 @@ export function DatasetsPage() {
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-8" data-testid="datasets-page">
-      <Link href={`/flows/${flowId}`} className={buttonClasses('ghost', 'sm')}>
-        <ArrowLeft className="h-4 w-4" />
-        {t.backToFlow}
-      </Link>
-      <div className="mt-4">
-        <h1 className="text-2xl font-bold text-slate-900">{t.title}</h1>
-        {flow.data ? <p className="mt-1 text-sm text-slate-600">{t.subtitle(flow.data.name)}</p> : null}
-      </div>
+      <FlowSubpageHeader
+        flowId={flowId}
+        back={t.backToFlow}
+        title={t.title}
+        subtitle={flow.data ? t.subtitle(flow.data.name) : null}
+      />
       <div className="mt-6 flex flex-col gap-6">
         {flow.data && may('change') ? <CreateDatasetForm flowId={flowId} /> : null}
         {list.error && !list.isLoading ? (

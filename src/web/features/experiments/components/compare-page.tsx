@@ -2,6 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { ArrowLeft, ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { Fragment, useId, useState } from 'react';
 import { Link, useSearch } from 'wouter';
+import { HistoryDiff } from '@/components/history-diff';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -48,34 +49,16 @@ export const idsOf = (search: string) =>
     .map((id) => id.trim())
     .filter((id) => id !== '');
 
-const partClasses: Record<DiffPart['kind'], string> = {
-  same: 'text-slate-700',
-  removed: 'bg-red-100 text-red-800 line-through decoration-red-400',
-  added: 'bg-emerald-100 text-emerald-800',
-};
-
 /** An output against the baseline's, word by word: the baseline's words struck in red, this one's in green. */
 function WordDiff({ parts }: { parts: DiffPart[] }) {
+  // Whole, not in a scrolled box: shown on demand, and read with the page (and its keyboard).
   return (
-    <div className="mt-1 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid="word-diff">
-      <div className="mb-1 flex gap-3 text-[11px] font-medium">
-        <span className="rounded bg-red-100 px-1 text-red-800 line-through">{t.diffBaseline}</span>
-        <span className="rounded bg-emerald-100 px-1 text-emerald-800">{t.diffThis}</span>
-      </div>
-      {/* Whole, not in a scrolled box: shown on demand, and read with the page (and its keyboard). */}
-      <p className="whitespace-pre-wrap break-words font-mono text-xs leading-relaxed">
-        {parts.map((part, i) => (
-          <span
-            // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole, never reordered
-            key={i}
-            className={cn('rounded-sm', partClasses[part.kind])}
-            data-kind={part.kind}
-          >
-            {part.text}
-          </span>
-        ))}
-      </p>
-    </div>
+    <HistoryDiff
+      parts={parts}
+      labels={{ before: t.diffBaseline, after: t.diffThis }}
+      whole
+      testId="word-diff"
+    />
   );
 }
 

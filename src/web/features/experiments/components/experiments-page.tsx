@@ -1,8 +1,9 @@
-import { ArrowLeft, GitCompare } from 'lucide-react';
+import { GitCompare } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
+import { FlowSubpageHeader } from '@/components/flow-subpage-header';
 import { Badge } from '@/components/ui/badge';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDatasets } from '@/features/datasets';
@@ -93,14 +94,12 @@ export function ExperimentsPage() {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8" data-testid="experiments-page">
-      <Link href={`/flows/${flowId}`} className={buttonClasses('ghost', 'sm')}>
-        <ArrowLeft className="h-4 w-4" />
-        {t.backToFlow}
-      </Link>
-      <div className="mt-4">
-        <h1 className="text-2xl font-bold text-slate-900">{t.title}</h1>
-        {flow.data ? <p className="mt-1 text-sm text-slate-600">{t.subtitle(flow.data.name)}</p> : null}
-      </div>
+      <FlowSubpageHeader
+        flowId={flowId}
+        back={t.backToFlow}
+        title={t.title}
+        subtitle={flow.data ? t.subtitle(flow.data.name) : null}
+      />
       <div className="mt-6 flex flex-col gap-6">
         {list.error && !list.isLoading ? (
           <p className="text-sm text-red-600" data-testid="experiments-load-failed">
