@@ -337,6 +337,21 @@ describe('experiments', () => {
       (await bob.client.post('/api/experiments', { flowId, flowVersion: version, datasetId })).statusCode,
     ).toBe(404);
 
+    // The same request sent twice with its Idempotency-Key starts one experiment.
+    const listed = async () => ok(await ann.client.get(`/api/experiments?flowId=${flowId}`)).length as number;
+    const before = await listed();
+    const keyed = { 'idempotency-key': 'start-once' };
+    const body = { flowId, flowVersion: version, datasetId, review: { [steps[0]!]: 'human' } };
+    const [once, again] = await Promise.all([
+      ann.client.post('/api/experiments', body, keyed),
+      ann.client.post('/api/experiments', body, keyed),
+    ]);
+    const answered = [once, again].filter((r) => r.statusCode === 202).map((r) => r.json().id);
+    expect(answered.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(answered).size).toBe(1);
+    expect(await listed()).toBe(before + 1);
+    ok(await ann.client.post(`/api/experiments/${answered[0]}/stop`, {}));
+
     // A baseline must have ended; an experiment is promoted once completed.
     const running = ok(await start({ review: Object.fromEntries(steps.map((id) => [id, 'human'])) }), 202);
     expect(await refused({ baselineId: running.id }, 409)).toContain('baseline');

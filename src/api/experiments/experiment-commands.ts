@@ -72,7 +72,7 @@ export class ExperimentCommands {
       : [];
     const experimentId = randomUUID();
     const holder: FlowHolder = { ownerId: flow.userId, workspaceId: flow.workspaceId };
-    await commands.handle(
+    const started = await commands.handle(
       experimentHeldBy(holder),
       experimentId,
       userId,
@@ -98,8 +98,10 @@ export class ExperimentCommands {
         context: () => ({ now: new Date().toISOString(), userId }),
       },
     );
-    await this.deps.runner().wake(experimentId);
-    return this.read(experimentId, userId);
+    // A request sent again with its Idempotency-Key answers the experiment its first sending started.
+    const startedId = started.state.experimentId ?? experimentId;
+    await this.deps.runner().wake(startedId);
+    return this.read(startedId, userId);
   }
 
   /** The facts a runner drives the experiment with, read as the one who started it. */
