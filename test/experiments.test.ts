@@ -173,6 +173,10 @@ describe('experiments', () => {
     const csv = await ann.client.get(`/api/experiments/compare?ids=${a.id},${b.id}&format=csv`);
     expect(csv.headers['content-type']).toContain('text/csv');
 
+    // The flow's screen still opens a person's latest run of it, not one of the experiments' 40.
+    const latest = await ann.client.get(`/api/flows/${flowId}/executions/latest`);
+    expect(latest.statusCode === 204 || latest.body === 'null' || latest.body === '').toBe(true);
+
     // Listed for the flow, newest first; promoted, B is the flow's baseline.
     ok(await ann.client.post(`/api/experiments/${b.id}/promote`, {}));
     const listed = ok(await ann.client.get(`/api/experiments?flowId=${flowId}`));

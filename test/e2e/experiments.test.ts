@@ -239,6 +239,13 @@ describe.skipIf(skipReason !== null)(
       // Ended; with no scorer there is nothing to score again.
       expect(await page.getByTestId('score-again').getAttribute('data-disabled-reason')).toContain('scorer');
 
+      // The flow's screen names the latest experiment of each version, each a link to it.
+      await page.goto(`${server.url}/flows/${flow.id}`);
+      const latest = page.getByTestId('latest-experiment-of-version');
+      await expect.poll(() => latest.count()).toBe(2);
+      expect(await latest.first().textContent()).toContain('v5');
+      await screenshot(page, 'experiments-06-flow-screen');
+
       // The versions page offers to run two versions compared; the form comes preset.
       await page.goto(`${server.url}/flows/${flow.id}/versions`);
       await page.getByTestId('run-both-versions').click();

@@ -66,7 +66,8 @@ export async function readLatestExecutionView(
 ): Promise<ExecutionView | null> {
   const [row] = await viewQuery(
     sql,
-    sql`WHERE e.flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))} ORDER BY e.started_at DESC LIMIT 1`,
+    // An experiment's runs are the experiment's: the flow's screen opens the latest run of a person's.
+    sql`WHERE e.flow_id = ${flowId} AND e.experiment_id IS NULL AND ${mayInSql(sql, userId, 'read', 'execution', heldIn('e'))} ORDER BY e.started_at DESC LIMIT 1`,
   );
   return row ? viewOf(row) : null;
 }

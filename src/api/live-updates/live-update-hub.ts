@@ -426,9 +426,17 @@ export class LiveUpdateHub {
     }
   }
 
-  /** The watchers of a flow learn that an execution of it started (by a run, "Chạy lại từ đây", ...). */
+  /**
+   * The watchers of a flow learn that an execution of it started (by a run, "Chạy lại từ đây", ...): an open
+   * tab moves to it. An experiment's runs are not news of the flow: its tabs stay where they are.
+   */
   private tellFlowOfStart(event: RecordedEvent) {
-    const { flowId, executionId } = event.data as { flowId: string; executionId: string };
+    const { flowId, executionId, experimentId } = event.data as {
+      flowId: string;
+      executionId: string;
+      experimentId?: string;
+    };
+    if (experimentId !== undefined) return;
     const watchers = this.subscribers.get(topicKey({ flowId }));
     if (!watchers) return;
     const message = JSON.stringify({

@@ -252,3 +252,11 @@ export const compare = {
   repetitions: (n: number) => `${n} lần lặp`,
   unknownStep: (id: string) => `Step ${id.slice(0, 8)}`,
 } as const;
+
+/** The flow's screen: its latest experiment per version. */
+export const latestExperiments = {
+  label: 'Experiment mới nhất của mỗi phiên bản',
+  version: (version: number) => `Experiment v${version}`,
+  title: (version: number, finished: number, total: number) =>
+    `Experiment mới nhất của phiên bản ${version}: ${finished}/${total} run đã xong`,
+} as const;

@@ -1,8 +1,8 @@
 import type { ExperimentSummary } from '../api/experiments';
 
-/** An experiment's status from its summary. */
+/** An experiment's status from its summary: a stopped one stays stopped, even once its last runs ended. */
 export const statusOf = (experiment: ExperimentSummary) =>
-  experiment.completedAt !== null ? 'completed' : experiment.stoppedAt !== null ? 'stopped' : 'running';
+  experiment.stoppedAt !== null ? 'stopped' : experiment.completedAt !== null ? 'completed' : 'running';
 
 /**
  * The experiments picked, in the order a comparison takes them: the flow's baseline first, then the oldest

@@ -12,7 +12,7 @@ import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { datasetsPath } from '@/features/datasets';
-import { experimentsPath } from '@/features/experiments';
+import { experimentsPath, LatestExperiments } from '@/features/experiments';
 import { HistoryDialog } from '@/features/flow-workspace/history/components/history-dialog';
 import { workspace as t } from '@/features/flow-workspace/strings';
 import { flowVersionsPath } from '@/features/flow-workspace/versions/components/flow-version-link';
@@ -65,6 +65,9 @@ export function WorkspaceHeader({
             )}
           </div>
           <p className="truncate text-sm text-slate-500">{flow.description}</p>
+          <div className="mt-1">
+            <LatestExperiments flowId={flow.id} />
+          </div>
         </div>
       </div>
       {/* The modes are views of one page, not tabs with panels: a group of pressed/unpressed buttons. */}
