@@ -11,6 +11,7 @@ import { benchAppend } from './append';
 import { benchAuditLog } from './audit-log';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, inTurn, measureCommands, measureRoundTrips, ROUNDS } from './commands';
+import { benchExperiment } from './experiment';
 import { benchGrowth } from './growth';
 import { benchListGrowth } from './list-growth';
 import {
@@ -39,8 +40,8 @@ const REBUILDS = 3;
  * `BENCH_ONLY=growth`: only the growth rows of step runs (a long execution against a new one); `lists`: only
  * those of Execute All and of lists' first pages; `scale`: only the rebuild of a million events and the
  * tokens of 200 runs streaming at once (and the audit log's rows); `tokens`: only those tokens; `append`: only
- * the append rows; `audit`: only the audit log at a million events (its leaves, a checkpoint, proofs); without
- * the rest.
+ * the append rows; `audit`: only the audit log at a million events (its leaves, a checkpoint, proofs);
+ * `experiment`: only an experiment against the same executions through the API; without the rest.
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -178,7 +179,13 @@ async function listGrowthRows(databases: Awaited<ReturnType<typeof withDatabase>
   rows.push(...growth.rows);
 }
 
-/** Tokens pushed while 200 runs stream. */
+/** An experiment's runs/s against the same executions through the API, on a server of its own. */
+async function experimentRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const experiment = await benchExperiment(await databases.fresh());
+  results.experiment = experiment.results;
+  rows.push(...experiment.rows);
+}
+
 /** The append rows: store appends against raw INSERTs on one fresh database, one event and batches of ten. */
 async function appendRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   const a = await benchAppend(await databases.fresh());
@@ -197,6 +204,7 @@ async function appendRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   });
 }
 
+/** Tokens pushed while 200 runs stream. */
 async function tokenRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   const tokens = await benchTokenPush(await databases.fresh());
   results.tokenPush = tokens.results;
@@ -247,9 +255,13 @@ async function main() {
       await appendRows(databases);
       return printRows(false);
     }
+    if (ONLY === 'experiment') {
+      await experimentRows(databases);
+      return printRows(false);
+    }
     if (ONLY !== undefined)
       throw new Error(
-        `BENCH_ONLY=${ONLY}: only 'append', 'audit', 'growth', 'lists', 'scale' or 'tokens' can be run alone`,
+        `BENCH_ONLY=${ONLY}: only 'append', 'audit', 'experiment', 'growth', 'lists', 'scale' or 'tokens' can be run alone`,
       );
     // 1. Append throughput against raw inserts, same run, same connection count.
     await appendRows(databases);
@@ -374,6 +386,7 @@ async function main() {
 
     await growthRows(databases);
     await listGrowthRows(databases);
+    await experimentRows(databases);
     await scaleRows(databases);
 
     // The built server as several instances behind nginx, each on a database of its own.

@@ -1,4 +1,5 @@
 import { type StdioOptions, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Sql } from 'postgres';
@@ -57,6 +58,12 @@ export function startProcess(
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
+    // `BENCH_SERVER_LOG=<file>`: everything the process prints (a server's warnings) appended to the file.
+    if (process.env.BENCH_SERVER_LOG) {
+      const tee = (chunk: Buffer) => appendFileSync(process.env.BENCH_SERVER_LOG!, chunk);
+      child.stdout!.on('data', tee);
+      child.stderr!.on('data', tee);
+    }
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   return {

@@ -35,6 +35,7 @@ import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../
 import { reviewScores } from '../../domain/experiment/review-scores';
 import type { StepSnapshot } from '../../domain/flow';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
+import { ConcurrencyConflict } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
@@ -221,8 +222,11 @@ export class ExperimentRunner {
       ).length;
       if (!next || this.closing || mine >= share) return;
       const started = await this.startRun(facts, loaded, next).catch((error: unknown) => {
-        // Another instance started it, or took the last place: look again at the stream as it is.
+        // Another instance started it, or took the last place: look again at the stream as it is. So too
+        // when the runs' own events kept moving the stream under every try of the start: the look must not
+        // end on it, or the looks asked for meanwhile are lost and the places left free wait for the sweep.
         if (error instanceof DomainError && error.kind === 'conflict') return null;
+        if (error instanceof ConcurrencyConflict) return null;
         throw error;
       });
       loaded = started ?? (await this.load(facts));
