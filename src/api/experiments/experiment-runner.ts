@@ -192,7 +192,13 @@ export class ExperimentRunner {
       try {
         do {
           look.again = false;
-          await this.lookAt(experimentId, lookAgain);
+          try {
+            await this.lookAt(experimentId, lookAgain);
+          } catch (error) {
+            // A look asked for meanwhile is still made: what failed this one may have passed.
+            if (!look.again) throw error;
+            this.deps.log.warn({ err: error, experimentId }, 'experiment look failed; looking again');
+          }
         } while (look.again && !this.closing);
       } finally {
         this.looks.delete(experimentId);
