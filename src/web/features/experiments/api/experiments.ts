@@ -1,5 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
+import { executionSocket } from '@/lib/execution-socket';
 import { experimentPage } from '../strings';
 
 export type Experiment = AnswerOf<'/api/experiments/{id}'>;
@@ -17,8 +19,10 @@ export type FlowVersionView = AnswerOf<'/api/flows/{id}/versions/{version}'>;
 /** An experiment has ended once no run of it will start or go on. */
 export const hasEnded = (status: string) => status === 'completed' || status === 'stopped';
 
-/** While an experiment runs, its page reads it again this often (ms). */
+/** While an experiment runs, its list reads it again this often (ms). */
 export const LIVE_REFRESH_MS = 1_000;
+/** While an experiment runs, its page (kept live by its pushed events) reads it again this often (ms) as well. */
+export const FALLBACK_REFRESH_MS = 5_000;
 
 export const experimentsQueryOptions = (flowId: string) =>
   queryOptions({
@@ -47,15 +51,37 @@ export const experimentQueryOptions = (id: string) =>
     staleTime: 0,
   });
 
-/** One experiment with its runs: read again every second until it has ended. */
+/**
+ * One experiment with its runs, kept live: each event of its stream pushed over the websocket reads it again
+ * (its runs' starts and ends, a stop, scores); while it runs it is also read every few seconds, in case the
+ * socket is away.
+ */
 export function useExperiment(id: string) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     ...experimentQueryOptions(id),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
-      return status === undefined || hasEnded(status) ? false : LIVE_REFRESH_MS;
+      return status === undefined || hasEnded(status) ? false : FALLBACK_REFRESH_MS;
     },
   });
+  const version = query.data?.version;
+  const known = useRef<number | undefined>(undefined);
+  known.current = version;
+  useEffect(() => {
+    if (id === '') return;
+    return executionSocket().watch(
+      { experimentId: id },
+      {
+        after: () => known.current ?? 0,
+        onMessage: (message) => {
+          if (message.type === 'event' && message.position > (known.current ?? 0))
+            void queryClient.invalidateQueries({ queryKey: ['/api/experiments', id] });
+        },
+      },
+    );
+  }, [id, queryClient]);
+  return query;
 }
 
 /** The experiments side by side, the first the baseline. */
