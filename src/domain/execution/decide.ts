@@ -50,6 +50,8 @@ export const MESSAGES = {
   emptyResult: 'Kết quả không được để trống: hãy viết nội dung, hoặc xóa kết quả.',
   stepNotInFlow: 'Không tìm thấy step trong flow này',
   sourceOfAnotherFlow: 'Execution cần dùng lại thuộc về một flow khác',
+  sourceOfExperiment:
+    'Execution này là một run của experiment: kết quả của nó được approve theo cách duyệt của experiment, nên chỉ một experiment mới được dùng lại',
   rejectedByReview:
     'Kết quả này đã bị review reject: chỉ một review mới có thể approve. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
   approvedByReview:
@@ -165,6 +167,10 @@ function startFrom(
 ): ExecutionEvent[] {
   const { source } = data;
   if (source.flowId !== data.flowId) throw refuse('rule_violated', MESSAGES.sourceOfAnotherFlow);
+  // An experiment may approve a step its flow has reviewers for (its `auto` and `judge` modes): those
+  // approvals stay inside experiments, never carried into a person's run.
+  if (source.experimentId !== null && data.experimentId === undefined)
+    throw refuse('rule_violated', MESSAGES.sourceOfExperiment);
   const started = executionStarted(data.executionId, data.flowId, data.experimentId, context);
   const { steps } = started.data;
   const from = steps.findIndex((step) => step.id === data.fromStepId);

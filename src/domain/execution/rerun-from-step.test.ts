@@ -224,6 +224,28 @@ describe('decide StartExecutionFrom', () => {
       .thenThrows('rule_violated', MESSAGES.sourceOfAnotherFlow);
   });
 
+  it("refuses to carry an experiment's approvals into a person's run; another experiment may reuse them", () => {
+    const ofExperiment = { ...source, experimentId: 'experiment-1' };
+    given(decider, [], executionContext({ steps }))
+      .when(rerunFrom(three.id, ofExperiment))
+      .thenThrows('rule_violated', MESSAGES.sourceOfExperiment);
+    const reused = decider.decide(
+      {
+        type: 'StartExecutionFrom',
+        data: {
+          executionId: RERUN_ID,
+          flowId: FLOW_ID,
+          fromStepId: three.id,
+          source: ofExperiment,
+          experimentId: 'e2',
+        },
+      },
+      decider.initialState(),
+      executionContext({ steps })(decider.initialState()),
+    );
+    expect(reused.map((event) => event.type)).toEqual(['ExecutionStarted', 'ResultsReused']);
+  });
+
   it('refuses a stream that already exists', () => {
     given(decider, [executionStarted(steps, ['c1', 'c2', 'c3'])], executionContext({ steps }))
       .when(rerunFrom(three.id))

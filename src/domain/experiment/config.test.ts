@@ -166,4 +166,11 @@ describe('checkExperimentConfig', () => {
     const config = { ...configOf(), scorers: [{ type: 'equals' as const }, { type: 'equals' as const }] };
     expect(checkExperimentConfig(config, STEPS, ITEMS)).toEqual([SCORER_MESSAGES.duplicateName('equals')]);
   });
+
+  it('names at most as many steps per setting as a flow may have', () => {
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`s${i}`, 'auto']));
+    const parsed = experimentConfigSchema.safeParse({ review: many });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('review: tối đa 100 step');
+  });
 });

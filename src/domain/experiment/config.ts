@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_RULE } from '../errors';
 import { oneOf } from '../filled-text';
-import type { StepSnapshot } from '../flow';
+import { MAX_FLOW_STEPS, type StepSnapshot } from '../flow';
 import { modelIdSchema } from '../model-choice';
 import { checkScorerDefinitions } from './code-scorers';
 import { MAX_SCORERS, type ScorerDefinition, scorerDefinition } from './scorer-definitions';
@@ -49,11 +49,24 @@ const scorersFit = (config: { scorers: readonly ScorerDefinition[] }, context: z
     context.addIssue({ code: 'custom', path: ['scorers'], message, params: PRODUCT_RULE });
 };
 
+/** A setting per step names at most as many steps as a flow may have: the refinement and its refusal. */
+const forAtMostEveryStep = (field: string) =>
+  [
+    (record: Record<string, unknown>) => Object.keys(record).length <= MAX_FLOW_STEPS,
+    `${field}: tối đa ${MAX_FLOW_STEPS} step`,
+  ] as const;
+
 const configFields = {
   /** Step id -> the model that answers it in every run (`provider:name`). */
-  models: z.record(stepIdKey, modelIdSchema).default({}),
+  models: z
+    .record(stepIdKey, modelIdSchema)
+    .refine(...forAtMostEveryStep('models'))
+    .default({}),
   /** Step id -> how its results are approved; a step not named: DEFAULT_REVIEW_MODE. */
-  review: z.record(stepIdKey, z.enum(REVIEW_MODES, { error: oneOf(REVIEW_MODES) })).default({}),
+  review: z
+    .record(stepIdKey, z.enum(REVIEW_MODES, { error: oneOf(REVIEW_MODES) }))
+    .refine(...forAtMostEveryStep('review'))
+    .default({}),
   scorers: z.array(scorerDefinition).max(MAX_SCORERS, `scorers: tối đa ${MAX_SCORERS} scorer`).default([]),
   repetitions: between('repetitions', MIN_REPETITIONS, MAX_REPETITIONS).default(DEFAULT_REPETITIONS),
   concurrency: between('concurrency', MIN_CONCURRENCY, MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
