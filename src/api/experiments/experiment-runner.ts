@@ -54,6 +54,9 @@ const ROOM_EVENTS = new Set([
   'ExperimentRunInterrupted',
 ]);
 
+/** How long a count of the live instances stands for the shares of the concurrency. */
+const LIVE_COUNT_MS = 2_000;
+
 /** The queue of the job that drives an experiment: starts the runs its state says to start now. */
 export const DRIVE_QUEUE = 'experiment.drive';
 
@@ -103,6 +106,10 @@ export class ExperimentRunner {
   private readonly waiting = new Map<string, string>();
   /** The looks at experiments under way in this process, by experiment. */
   private readonly looks = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** Executions of waiting runs someone decided on since their experiment was last looked at. */
+  private readonly decidedOn = new Set<string>();
+  /** The live instances as last counted, and when (a look counts them again after LIVE_COUNT_MS). */
+  private live = { count: 1, at: Number.NEGATIVE_INFINITY };
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -144,8 +151,17 @@ export class ExperimentRunner {
    * An event of an experiment's stream that makes room or work (a run started elsewhere, finished, waiting,
    * ready or interrupted, the experiment started): every instance hears it and looks again.
    */
-  changed(experimentId: string, eventType: string) {
-    if (this.closing || !ROOM_EVENTS.has(eventType)) return;
+  changed(experimentId: string, event: { type: string; data: unknown }) {
+    // Which executions wait for people, known to every instance from the events themselves.
+    const { executionId } = event.data as { executionId?: string };
+    if (executionId !== undefined) {
+      if (event.type === 'ExperimentRunWaiting') {
+        this.waiting.set(executionId, experimentId);
+        // A decision may have come before the wait was recorded: the look this event asks for reads it once.
+        this.decidedOn.add(executionId);
+      } else if (event.type !== 'ExperimentRunStarted') this.waiting.delete(executionId);
+    }
+    if (this.closing || !ROOM_EVENTS.has(event.type)) return;
     void this.drive(experimentId).catch((error) =>
       this.deps.log.warn({ err: error, experimentId }, 'experiment drive failed'),
     );
@@ -154,7 +170,9 @@ export class ExperimentRunner {
   /** An execution's event that may end a wait for people: its experiment is driven again. */
   decided(executionId: string) {
     const experimentId = this.waiting.get(executionId);
-    if (experimentId !== undefined) void this.drive(experimentId).catch(() => {});
+    if (experimentId === undefined) return;
+    this.decidedOn.add(executionId);
+    void this.drive(experimentId).catch(() => {});
   }
 
   /**
@@ -219,8 +237,9 @@ export class ExperimentRunner {
     let loaded = await this.load(facts);
     loaded = await this.interruptGone(facts, loaded, lookAgain);
     if (loaded.state.stopped) return this.endStoppedRuns(facts, loaded);
-    loaded = await this.readyDecided(facts, loaded);
-    const share = Math.ceil(facts.config.concurrency / (await this.deps.instance.liveInstances()));
+    // The sweep reads every waiting run's execution; any other look, those someone decided on.
+    loaded = await this.readyDecided(facts, loaded, lookAgain !== undefined);
+    const share = Math.ceil(facts.config.concurrency / (await this.liveInstances()));
     for (let tries = 0; tries < 3 * facts.config.concurrency + 3; tries++) {
       const [next] = nextRunsToStart(loaded.state);
       const mine = loaded.state.runs.filter(
@@ -318,15 +337,27 @@ export class ExperimentRunner {
     return current;
   }
 
-  /** Runs waiting for people whose people decided: ready to go on. */
+  /** How many instances are live, counted again once the last count is LIVE_COUNT_MS old. */
+  private async liveInstances(): Promise<number> {
+    if (performance.now() - this.live.at > LIVE_COUNT_MS)
+      this.live = { count: await this.deps.instance.liveInstances(), at: performance.now() };
+    return this.live.count;
+  }
+
+  /**
+   * Runs waiting for people whose people decided: ready to go on. `everyWaiting`: each waiting run's execution
+   * is read (the sweep); else only those a decision was heard on.
+   */
   private async readyDecided(
     facts: ExperimentFacts,
     loaded: Loaded<ExperimentState>,
+    everyWaiting: boolean,
   ): Promise<Loaded<ExperimentState>> {
     let current = loaded;
     for (const run of loaded.state.runs) {
       if (run.status !== 'waiting' || run.executionId === null) continue;
       this.waiting.set(run.executionId, facts.experimentId);
+      if (!everyWaiting && !this.decidedOn.delete(run.executionId)) continue;
       const execution = await this.deps.executions.load(run.executionId, facts.startedBy);
       if (this.waitsForPeople(facts, execution.state)) continue;
       this.waiting.delete(run.executionId);

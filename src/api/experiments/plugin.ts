@@ -62,7 +62,7 @@ export default fp(
       (events) => {
         for (const event of events) {
           if (event.streamId.startsWith(EXPERIMENT_STREAM_PREFIX))
-            runner!.changed(event.streamId.slice(EXPERIMENT_STREAM_PREFIX.length), event.type);
+            runner!.changed(event.streamId.slice(EXPERIMENT_STREAM_PREFIX.length), event);
           else if (event.streamId.startsWith(EXECUTION_STREAM_PREFIX) && DECISIONS.has(event.type))
             runner!.decided(event.streamId.slice(EXECUTION_STREAM_PREFIX.length));
         }
