@@ -29,6 +29,8 @@ const ACTIONS: Record<ExperimentCommand['type'], Action> = {
 };
 
 const OUTCOMES = new Set<ExperimentCommand['type']>([
+  // A person's Stop commutes with the runs' commands too: many runs appending must not make it fail.
+  'StopExperiment',
   'FinishRun',
   'SetRunWaiting',
   'SetRunReady',

@@ -74,6 +74,7 @@ export interface StepRuns {
 /** What the runner knows of an experiment for the time it drives it: fixed once it started. */
 export interface ExperimentFacts {
   experimentId: string;
+  /** Its flow's holder, read again at each look (the flow may move to another workspace). */
   holder: FlowHolder;
   startedBy: string;
   /** The flow version's steps as the runs execute them (stepsToExecute). */
@@ -234,6 +235,8 @@ export class ExperimentRunner {
   private async lookAt(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
     if (this.closing) return;
     const facts = await this.factsFor(experimentId);
+    // Where its flow is now (it may have moved since): the commands of its runs are asked of that holder.
+    facts.holder = await this.deps.experiments.holderOf(experimentId);
     let loaded = await this.load(facts);
     loaded = await this.interruptGone(facts, loaded, lookAgain);
     if (loaded.state.stopped) return this.endStoppedRuns(facts, loaded);
