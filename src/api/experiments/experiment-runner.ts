@@ -39,6 +39,7 @@ import { ConcurrencyConflict } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
+import { SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
@@ -476,7 +477,12 @@ export class ExperimentRunner {
       } catch (error) {
         execution = await executions.load(executionId, facts.startedBy);
         if (execution.state.status !== 'running') continue;
-        if (this.closing) continue;
+        // Cut off by this process stopping (the cut may come before the runner hears of the stop): the run
+        // is interrupted, to go on elsewhere.
+        if (this.closing || (error instanceof DomainError && error.message === SERVER_STOPPED)) {
+          await this.handle(facts, { type: 'InterruptRun', data: { runKey, executionId } });
+          return;
+        }
         this.deps.log.warn({ err: error, executionId }, 'experiment step run failed');
         execution = await executions.stop(executionId, facts.startedBy);
         return this.finish(facts, runKey, execution, 'failed');
