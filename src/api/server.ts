@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { openDatabase } from './database/open-database';
 import { OFFLINE_MODEL } from './model-calls/model-catalog';
 import { ConfigError, loadConfig } from './runtime/config';
+import { stopTracing } from './telemetry/tracing';
 
 async function main() {
   const config = await loadConfig();
@@ -54,6 +55,8 @@ async function main() {
         await store.announced();
       } finally {
         await database.close();
+        // The spans of the last requests are sent before the process ends.
+        await stopTracing().catch((error) => app.log.error(error, 'the last spans could not be sent'));
       }
     },
   );

@@ -12,6 +12,8 @@ import { PROJECT_ROOT } from '../runtime/project-root';
  */
 
 export const BUILT_SERVER = path.join(PROJECT_ROOT, 'dist/server/server.js');
+/** Loaded first (`--import`): starts tracing when the OTEL_* variables ask for it (see telemetry/register.ts). */
+export const BUILT_TELEMETRY = path.join(PROJECT_ROOT, 'dist/server/telemetry.js');
 export const NGINX_TEMPLATE = path.join(PROJECT_ROOT, 'deploy/nginx.conf');
 
 const START_TIMEOUT_MS = 60_000;
@@ -45,7 +47,7 @@ function signalAndWait(child: ChildProcess, exited: Promise<Exit>, signal: NodeJ
 }
 
 /**
- * Starts `node dist/server/server.js` on 127.0.0.1:`port` (0: a free one) with `env` and waits until it
+ * Starts `node --import dist/server/telemetry.js dist/server/server.js` on 127.0.0.1:`port` (0: a free one) with `env` and waits until it
  * says it is running. `output` gets everything it prints.
  */
 export async function startInstance(options: {
@@ -54,7 +56,7 @@ export async function startInstance(options: {
   output?: (text: string) => void;
 }): Promise<Instance> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [BUILT_SERVER], {
+  const child = spawn(process.execPath, ['--import', BUILT_TELEMETRY, BUILT_SERVER], {
     cwd: PROJECT_ROOT,
     env: { ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

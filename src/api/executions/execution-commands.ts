@@ -4,6 +4,7 @@ import type { Limits } from '../../domain/limits';
 import type { Role } from '../access';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowsRepository, StepsToRun } from '../flows';
+import { traceReviewDecisions } from '../telemetry/review-decisions';
 import { executionAggregate } from './execution-aggregate';
 import type { RunRegistry } from './run-registry';
 
@@ -71,7 +72,7 @@ export class ExecutionCommands {
     const members =
       options.members ??
       (WEIGHS_DECIDERS.has(command.type) && inWorkspace ? await this.membersOf(executionId) : undefined);
-    return this.commands.handle(executionAggregate, executionId, userId, command, {
+    const handled = await this.commands.handle(executionAggregate, executionId, userId, command, {
       commandId: options.commandId,
       loaded: options.loaded,
       guard: options.guard,
@@ -90,6 +91,8 @@ export class ExecutionCommands {
         textHash: sha256,
       }),
     });
+    traceReviewDecisions(executionId, handled);
+    return handled;
   }
 
   async start(flowId: string, userId: string, commandId?: string): Promise<LoadedExecution> {

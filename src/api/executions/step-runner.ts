@@ -19,6 +19,7 @@ import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/m
 import type { UserModels } from '../model-calls/user-models';
 import type { Config } from '../runtime/config';
 import type { ServerInstance } from '../runtime/server-instance';
+import { type RunSpan, recordAttribute, traceRun } from '../telemetry/spans';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 
@@ -54,20 +55,24 @@ export class StepRunner {
   /** Runs a step to its end and returns the execution with the run's results. */
   async run(request: StepRun): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const runId = randomUUID();
-    let recorded = false;
-    try {
-      const outcome = await this.runReserved(request, runId);
-      recorded = outcome.results.some((result) => result.runId === runId);
-      return outcome;
-    } finally {
-      // A run that did not record a result gives its free run back (a recorded one's usage row did).
-      if (!recorded) await this.deps.models.release(runId);
-    }
+    const record = recordAttribute('execution', request.executionId);
+    return traceRun({ record, stepId: request.stepId, runId }, async (span) => {
+      let recorded = false;
+      try {
+        const outcome = await this.runReserved(request, runId, span);
+        recorded = outcome.results.some((result) => result.runId === runId);
+        return outcome;
+      } finally {
+        // A run that did not record a result gives its free run back (a recorded one's usage row did).
+        if (!recorded) await this.deps.models.release(runId);
+      }
+    });
   }
 
   private async runReserved(
     request: StepRun,
     runId: string,
+    span: RunSpan,
   ): Promise<{ execution: LoadedExecution; results: StepResult[] }> {
     const { executions, flows, sql, config, models, runs, tokens } = this.deps;
     const { executionId, userId } = request;
@@ -81,7 +86,9 @@ export class StepRunner {
     // before anything is appended.
     // An experiment's run keeps the steps (and models) of its flow version; any other run takes the flow's.
     const steps = loaded.state.experimentId === null ? flow.steps : loaded.state.steps;
-    const stepModel = steps.find((step) => step.id === request.stepId)?.model ?? null;
+    const step = steps.find((candidate) => candidate.id === request.stepId);
+    if (step) span.named(step.name);
+    const stepModel = step?.model ?? null;
     const model = await models.forRun(userId, runId, sql, stepModel);
     const { provider, keySource } = model;
     const started = await executions.handle(
@@ -108,6 +115,7 @@ export class StepRunner {
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
     if (!startEvent) return { execution: started, results: [] };
     if (startEvent.data.runId !== runId) return repeatedRun(started, startEvent.data.runId);
+    span.started(started.version);
     const run = startEvent.data;
     const shape = structuredOutputFor(run.outputMode, run.choices);
     // A structured answer that does not fit its format is asked for again (a schema taken and not enforced).
@@ -143,13 +151,15 @@ export class StepRunner {
             },
           },
         );
+        span.ended(completed.version);
         return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
       },
       failed: async ({ message, retryable, firstTokenMs }) => {
-        await executions.handle(executionId, userId, {
+        const failed = await executions.handle(executionId, userId, {
           type: 'FailStepRun',
           data: { runId, message, retryable, reasks, firstTokenMs },
         });
+        span.ended(failed.version);
       },
       error: ({ reason, message, retryable, error }) => {
         if (reason === 'stopped') return conflict(MESSAGES.stopped);

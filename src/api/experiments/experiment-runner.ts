@@ -43,6 +43,7 @@ import { SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
+import { recordAttribute, traceChat } from '../telemetry/spans';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentsRepository } from './experiments-repository';
 
@@ -643,15 +644,20 @@ export class ExperimentRunner {
     const runId = randomUUID();
     const model = await this.deps.models.forRun(facts.startedBy, runId, this.deps.sql, definition.model);
     try {
-      const answer = await model.provider.stream({
+      const request = {
         system: JUDGE_INSTRUCTION,
         prompt: judgePrompt(definition, {
           output,
           expected: item?.expected[stepId] ?? null,
           input: item?.inputs[stepId] ?? null,
         }),
-        json: { schema: JUDGE_SCHEMA },
-      }).final;
+      };
+      const record = recordAttribute('execution', execution.id);
+      const answer = await traceChat({ ...model, request, record }, async (chat) => {
+        const answered = await model.provider.stream({ ...request, json: { schema: JUDGE_SCHEMA } }).final;
+        chat.answered(answered);
+        return answered;
+      });
       return {
         score: judgeScore(definition, { executionId: execution.id, stepId }, answer.text),
         usage: {

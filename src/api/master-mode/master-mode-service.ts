@@ -29,6 +29,7 @@ import { type CallSource, callModel, type TokenSink } from '../model-calls/model
 import type { UserModels } from '../model-calls/user-models';
 import type { Config } from '../runtime/config';
 import type { ServerInstance } from '../runtime/server-instance';
+import { type RunSpan, recordAttribute, traceRun } from '../telemetry/spans';
 import { masterAggregate } from './master-aggregate';
 import { callApiRow } from './master-api-call';
 import type { MasterSessionsRepository, NewRow } from './master-sessions-repository';
@@ -288,13 +289,16 @@ export class MasterModeService {
     read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] } = {},
   ): Promise<RowRan> {
     const runId = randomUUID();
-    try {
-      return await this.runRowReserved(sessionId, stepId, userId, runId, read);
-    } catch (error) {
-      // A run that recorded no result gives its free run back (a recorded one's usage row did).
-      await this.deps.models.release(runId);
-      throw error;
-    }
+    const record = recordAttribute('master_session', sessionId);
+    return traceRun({ record, stepId, runId }, async (span) => {
+      try {
+        return await this.runRowReserved(sessionId, stepId, userId, runId, read, span);
+      } catch (error) {
+        // A run that recorded no result gives its free run back (a recorded one's usage row did).
+        await this.deps.models.release(runId);
+        throw error;
+      }
+    });
   }
 
   private async runRowReserved(
@@ -303,6 +307,7 @@ export class MasterModeService {
     userId: string,
     runId: string,
     read: { loaded?: Loaded<MasterState>; rows?: MasterStep[] },
+    span: RunSpan,
   ): Promise<RowRan> {
     const { config, runs, tokens } = this.deps;
     const { loaded } = read;
@@ -310,6 +315,7 @@ export class MasterModeService {
     const position = rows.findIndex((r) => r.id === stepId) + 1;
     const row = rows[position - 1];
     if (!row) throw notFound(STEP_NOT_FOUND);
+    span.named(row.stepName);
     const plan = planRowRun(rows, position, config.masterModeApiHosts, config.limits);
     // Past the free allowance an ai row is refused (429) before anything is recorded or called.
     const source: CallSource =
@@ -360,6 +366,7 @@ export class MasterModeService {
       },
       loaded,
     );
+    span.started(started.version);
     const completed = await callModel({
       run: { runs, ownerId: sessionId, runId, startedAt: started.version },
       source,
@@ -384,6 +391,7 @@ export class MasterModeService {
           ? error
           : new DomainError('model_failed', `${rowLabel(position, row)}: ${message}`, { retryable }),
     });
+    span.ended(completed.version);
     // The row deleted while it ran is 404: the run stays recorded, there is no row to show it.
     return {
       row: await this.sessions.row(stepId),

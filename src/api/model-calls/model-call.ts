@@ -6,6 +6,7 @@ import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
+import { type ChatSpan, POSITION, traceChat } from '../telemetry/spans';
 import type { RunModel } from './user-models';
 
 /** Where a run's tokens go while the model writes them. */
@@ -92,7 +93,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   const timing: FirstToken = { ms: null };
   let recording = false;
   try {
-    const answer = await answerOf(call, tracked.signal, timing);
+    const answer = await tracedAnswerOf(call, tracked.signal, timing);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
     return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
@@ -137,6 +138,30 @@ async function recordedThroughOutage<T>(record: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `answerOf`, a model's call traced as its chat span (see traceChat); another source's is not. */
+function tracedAnswerOf<T>(call: ModelCall<T>, signal: AbortSignal, firstToken: FirstToken) {
+  const { source } = call;
+  if (!('model' in source)) return answerOf(call, signal, firstToken, null);
+  const { modelId, provider } = source.model;
+  const traced = { modelId, provider, request: source.request, record: { [POSITION]: call.run.startedAt } };
+  return traceChat(traced, async (chat) => {
+    try {
+      const answer = await answerOf(call, signal, firstToken, chat);
+      chat.answered(answer);
+      return answer;
+    } catch (error) {
+      chat.failed(error, abortedAs(signal));
+      throw error;
+    }
+  });
+}
+
+/** Why the call was aborted: the user's Stop, or this process stopping; null when it was not. */
+function abortedAs(signal: AbortSignal): 'stopped' | 'interrupted' | null {
+  if (!signal.aborted) return null;
+  return signal.reason === 'interrupted' ? 'interrupted' : 'stopped';
+}
+
 /** When the model's first text came: milliseconds after its request was sent; null until then. */
 interface FirstToken {
   ms: number | null;
@@ -150,6 +175,7 @@ async function answerOf<T>(
   call: ModelCall<T>,
   signal: AbortSignal,
   firstToken: FirstToken,
+  chat: ChatSpan | null,
 ): Promise<ModelAnswer> {
   const { source, limits, tokens, run } = call;
   let stream: ModelStream;
@@ -164,6 +190,7 @@ async function answerOf<T>(
     live = (text) => tokens.sink.publishDelta(tokens.streamId, run.runId, text, run.startedAt);
     came = () => {
       firstToken.ms ??= Math.round(performance.now() - sent);
+      chat?.firstChunk();
     };
   } else {
     stream = createModelStream(signal, async (emit) => {
@@ -193,8 +220,8 @@ function failureOf(
 ): Omit<CallFailure, 'firstTokenMs'> {
   const aborted = signal.aborted;
   // This process stopping cut the call off: recorded as a crash would be, and the run may be made again.
-  const interrupted = aborted && signal.reason === 'interrupted';
-  const reason = interrupted ? 'interrupted' : aborted ? 'stopped' : 'failed';
+  const reason = abortedAs(signal) ?? 'failed';
+  const interrupted = reason === 'interrupted';
   const message =
     reason === 'interrupted'
       ? INTERRUPTED
