@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from './support/database';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { startServerProcess } from './support/server-process';
+import { receiver as webhookReceiver } from './support/webhook-receiver';
 
 /** Texts a user writes and a model answers: none of them may reach a trace unless content capture is on. */
 const SYSTEM_PROMPT = 'Summarise the harbour ledger of Quillon';
@@ -13,6 +14,7 @@ const TEXTS = [SYSTEM_PROMPT, USER_INPUT, ANSWER];
 const SERVER = 2;
 const CLIENT = 3;
 const INTERNAL = 1;
+const CONSUMER = 5;
 const ERROR = 2;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -46,7 +48,10 @@ async function signUp(url: string, firstName: string) {
  * runs the second. The server is stopped gracefully at the end, which sends its last spans.
  */
 async function runFlow(db: TestDatabase, fake: FakeGemini, receiver: OtlpReceiver, capture: boolean) {
+  const hooks = await webhookReceiver(() => '', { failFirst: false });
   const server = await startServerProcess(db.url, {
+    WEBHOOK_HOSTS: hooks.host,
+    QUEUE_POLL_SECONDS: '0.5',
     GEMINI_API_KEY: 'fake-gemini-key',
     GOOGLE_GEMINI_BASE_URL: fake.url,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -64,6 +69,12 @@ async function runFlow(db: TestDatabase, fake: FakeGemini, receiver: OtlpReceive
       201,
     );
     await reviewer.call('POST', `/api/invitations/${invited.acceptUrl.split('/').at(-1)}/accept`);
+    await owner.call(
+      'POST',
+      `/api/workspaces/${workspace.id}/webhooks`,
+      { url: `http://${hooks.host}/ledger`, events: ['*'] },
+      201,
+    );
     const flow = await owner.call(
       'POST',
       '/api/flows',
@@ -95,9 +106,12 @@ async function runFlow(db: TestDatabase, fake: FakeGemini, receiver: OtlpReceive
     const review = first.execution.reviews[0];
     await reviewer.call('POST', `/api/reviews/${review.id}/approve`, {});
     await owner.call('POST', `/api/executions/${execution.id}/steps/${publish.id}/execute`, {});
+    // The run's events reach the workspace's webhook through the job queue.
+    await expect.poll(() => hooks.deliveries.length, { timeout: 30_000 }).toBeGreaterThan(0);
     return { executionId: execution.id as string, reviewerId: reviewer.id, draftId: draft.id as string };
   } finally {
     await server.stop();
+    await hooks.close();
   }
 }
 
@@ -116,7 +130,7 @@ describe('traces over OTLP', () => {
     await db?.drop();
   });
 
-  it('has the HTTP spans by route, a step span with its chat span and the GenAI attributes, the review decision, and no text of a prompt or answer', async () => {
+  it('has the HTTP spans by route, a step span with its chat span and the GenAI attributes, the review decision, the webhook job linked to its request, and no text of a prompt or answer', async () => {
     const receiver = await startOtlpReceiver();
     try {
       const { executionId, reviewerId, draftId } = await runFlow(db, fake, receiver, false);
@@ -180,6 +194,19 @@ describe('traces over OTLP', () => {
         'workbench.review.decider_role': 'reviewer',
       });
       expect(JSON.stringify(decision)).not.toContain(reviewerId);
+
+      // A webhook's delivery: its job's CONSUMER span, linked to a span of the request that queued it, and the
+      // delivery's CLIENT span within.
+      const delivery = named(spans, 'webhook delivery').find((span) => span.status.code !== ERROR);
+      expect(delivery).toBeDefined();
+      expect(delivery!.kind).toBe(CLIENT);
+      expect(delivery!.attributes['http.response.status_code']).toBe(200);
+      const job = spans.find((span) => span.spanId === delivery!.parentSpanId);
+      expect(job).toMatchObject({ kind: CONSUMER, attributes: { 'messaging.system': 'pg-boss' } });
+      expect(job!.links).toHaveLength(1);
+      const queuedBy = spans.find((span) => span.spanId === job!.links[0]!.spanId);
+      expect(queuedBy).toBeDefined();
+      expect(spans.some((span) => span.kind === SERVER && span.traceId === queuedBy!.traceId)).toBe(true);
 
       // No prompt, input or answer anywhere in what was exported.
       const exported = receiver.bodies.join('\n');

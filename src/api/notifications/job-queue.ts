@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { TransactionSql } from 'postgres';
 import type { Statement } from '../../eventstore';
+import { traceContextNow, traceJob } from '../telemetry/spans';
 
 /** The queue's tables live in their own schema, made and upgraded by pg-boss itself when the server starts. */
 export const QUEUE_SCHEMA = 'pgboss';
@@ -124,7 +125,7 @@ export class JobQueue {
       name,
       { pollingIntervalSeconds: this.options.pollingIntervalSeconds, batchSize: 1, includeMetadata: true },
       async (jobs) => {
-        for (const job of jobs) await handler(job);
+        for (const job of jobs) await traceJob(name, job, () => handler(job));
       },
     );
   }
@@ -132,7 +133,7 @@ export class JobQueue {
   /** Sends a job now, in its own statement (not tied to any command). */
   async send<Data extends object>(job: Job<Data>, options: PgBoss.SendOptions = {}): Promise<string | null> {
     await this.ensure(job.name);
-    return this.boss.send(job.name, job.data, options);
+    return this.boss.send(job.name, withTraceContext(job.data), options);
   }
 
   /**
@@ -148,7 +149,7 @@ export class JobQueue {
         return { rows: [{ id: values[0] }] };
       },
     };
-    this.boss.send(job.name, job.data, { ...options, db: recorder }).catch(() => {});
+    this.boss.send(job.name, withTraceContext(job.data), { ...options, db: recorder }).catch(() => {});
     if (captured === undefined)
       throw new Error(`The queue's insert of a ${job.name} job could not be captured`);
     return captured;
@@ -171,7 +172,7 @@ export class JobQueue {
    */
   async scheduleAt<Data extends object>(key: string, at: Date, job: Job<Data>, retry?: Retry) {
     await this.ensure(job.name);
-    return this.boss.send(job.name, job.data, timerOptions(key, at, retry));
+    return this.boss.send(job.name, withTraceContext(job.data), timerOptions(key, at, retry));
   }
 
   /** The insert of the timer `scheduleAt` makes, for a command's transaction (see `insertOf`). */
@@ -191,6 +192,15 @@ export class JobQueue {
   static idFor(key: string) {
     return jobIdOf(key);
   }
+}
+
+/**
+ * A job's data with the trace context of the span that queues it (W3C traceparent), when tracing is on: the
+ * job's span links back to it (see traceJob).
+ */
+function withTraceContext<Data extends object>(data: Data): Data {
+  const traceContext = traceContextNow();
+  return Object.keys(traceContext).length === 0 ? data : { ...data, traceContext };
 }
 
 /** How a timer is sent: its id and singleton key from its key, started at its time. */

@@ -1,9 +1,12 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { traceDelivery } from '../telemetry/spans';
 import { type MailJob, renderMail } from './mails';
 
 /** Sends a rendered mail through SMTP_URL; each send opens its own connection (a queue worker sends few). */
 export class Mailer {
   private readonly transport: Transporter;
+  /** The SMTP server's host, as the mail spans name it. */
+  private readonly host: string;
 
   constructor(
     smtpUrl: string,
@@ -12,6 +15,7 @@ export class Mailer {
     // Timeouts in the URL's terms (nodemailer reads them from its query): a server that does not answer
     // fails the try, and the job is retried.
     const url = new URL(smtpUrl);
+    this.host = url.hostname;
     for (const [name, ms] of [
       ['connectionTimeout', '10000'],
       ['greetingTimeout', '10000'],
@@ -25,7 +29,10 @@ export class Mailer {
   /** Throws when the SMTP server does not take the mail: the job fails and is retried. */
   async send(job: MailJob) {
     const mail = renderMail(job);
-    await this.transport.sendMail({ from: this.from, to: job.to, ...mail });
+    // Who it goes to is not in the span.
+    await traceDelivery('mail send', { 'server.address': this.host }, () =>
+      this.transport.sendMail({ from: this.from, to: job.to, ...mail }),
+    );
   }
 
   close() {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { allowedOutsideUrl } from '../../domain/outside-hosts';
 import { readAtMost } from '../http/bounded-body';
+import { traceDelivery } from '../telemetry/spans';
 
 /** How long a receiver may take to answer a delivery. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -101,6 +102,22 @@ export async function tryDelivery(
   } catch (error) {
     return { delivered: false, statusCode: null, error: (error as Error).message };
   }
+  const attributes = {
+    'workbench.webhook_delivery.id': signing.id,
+    'workbench.webhook.event_type': signing.type,
+    'server.address': target.hostname,
+  };
+  return traceDelivery('webhook delivery', attributes, async (span) => {
+    const outcome = await post(target, signing, body);
+    if (outcome.statusCode !== null) span.setStatusCode(outcome.statusCode);
+    if (!outcome.delivered)
+      span.failed(outcome.statusCode === null ? 'no_answer' : String(outcome.statusCode));
+    return outcome;
+  });
+}
+
+/** The POST of a delivery to its allowed target, and what came of it. */
+async function post(target: URL, signing: DeliverySigning, body: string): Promise<TryOutcome> {
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   try {
     const response = await fetch(target, {

@@ -245,9 +245,22 @@ export function traceReviewDecision(decision: {
 export function traceDelivery<T>(
   name: string,
   attributes: SpanAttributes,
-  work: (span: { failed(errorType: string): void }) => Promise<T>,
+  work: (span: DeliverySpan) => Promise<T>,
 ): Promise<T> {
-  return inSpan(name, { kind: SpanKind.CLIENT, attributes }, ({ fail }) => work({ failed: fail }));
+  return inSpan(name, { kind: SpanKind.CLIENT, attributes }, ({ span, fail }) =>
+    work({
+      setStatusCode: (status) => span.setAttribute('http.response.status_code', status),
+      failed: fail,
+    }),
+  );
+}
+
+/** A delivery's span as it goes. */
+export interface DeliverySpan {
+  /** The HTTP status the receiver answered. */
+  setStatusCode(status: number): void;
+  /** Not delivered: `error.type` says why (a status, `no_answer`). */
+  failed(errorType: string): void;
 }
 
 /** The W3C trace context of the span active now, to travel with a job: empty when tracing is off. */
