@@ -31,6 +31,7 @@ import { startPostgresProxy } from './postgres-proxy';
 import { benchRebuildAtScale, buildTools } from './rebuild-scale';
 import { BENCH_APP_SECRET, runScript, serverEnv, startProcess } from './server-process';
 import { benchTokenPush } from './token-push';
+import { benchTracing } from './tracing';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -211,6 +212,13 @@ async function tokenRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   rows.push(...tokens.rows);
 }
 
+/** Step runs with traces exported against the same without, on two servers taking turns. */
+async function tracingRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const tracing = await benchTracing([await databases.fresh(), await databases.fresh()], SECONDS);
+  results.tracing = tracing.results;
+  rows.push(...tracing.rows);
+}
+
 /** The scale rows: the rebuild of a million events against 10,000, and tokens pushed while 200 runs stream. */
 async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   await tokenRows(databases);
@@ -259,9 +267,13 @@ async function main() {
       await experimentRows(databases);
       return printRows(false);
     }
+    if (ONLY === 'tracing') {
+      await tracingRows(databases);
+      return printRows(false);
+    }
     if (ONLY !== undefined)
       throw new Error(
-        `BENCH_ONLY=${ONLY}: only 'append', 'audit', 'experiment', 'growth', 'lists', 'scale' or 'tokens' can be run alone`,
+        `BENCH_ONLY=${ONLY}: only 'append', 'audit', 'experiment', 'growth', 'lists', 'scale', 'tokens' or 'tracing' can be run alone`,
       );
     // 1. Append throughput against raw inserts, same run, same connection count.
     await appendRows(databases);
@@ -387,6 +399,7 @@ async function main() {
     await growthRows(databases);
     await listGrowthRows(databases);
     await experimentRows(databases);
+    await tracingRows(databases);
     await scaleRows(databases);
 
     // The built server as several instances behind nginx, each on a database of its own.
