@@ -31,8 +31,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       // The exporter's own requests are not traced: the SDK suppresses tracing while it exports.
       new HttpInstrumentation(),
       new UndiciInstrumentation(),
-      // One request span per request (named by its route), not one per hook.
-      new FastifyOtel({ registerOnInitialization: true, instrumentHooks: false }),
+      // It names the server span by its route; its own request span is kept, no span per hook or handler.
+      new FastifyOtel({ registerOnInitialization: true, instrumentHooks: false, instrumentHandler: false }),
     ],
   });
   sdk.start();
