@@ -1,5 +1,4 @@
-import type { ModelAnswer, ModelProvider } from '../../ai';
-import { ModelCallError } from '../../ai';
+import { type ModelAnswer, ModelCallError, type ModelProvider } from '../../ai';
 import { DomainError } from '../../domain/errors';
 import { parseModelId } from '../../domain/model-choice';
 

@@ -44,6 +44,7 @@ export const recordAttribute = (kind: RecordKind, id: string): SpanAttributes =>
   [`workbench.${kind}.id`]: id,
 });
 
+/** The stream position of the event that recorded what a span shows. */
 export const POSITION = 'workbench.event.position';
 
 /** Marks `span` as failed: status ERROR and `error.type`. */

@@ -32,7 +32,13 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       new HttpInstrumentation(),
       new UndiciInstrumentation(),
       // It names the server span by its route; its own request span is kept, no span per hook or handler.
-      new FastifyOtel({ registerOnInitialization: true, instrumentHooks: false, instrumentHandler: false }),
+      new FastifyOtel({
+        registerOnInitialization: true,
+        instrumentHooks: false,
+        instrumentHandler: false,
+        // An error's message may quote what a user wrote: a failed request has its status, not its exception.
+        recordExceptions: false,
+      }),
     ],
   });
   sdk.start();
