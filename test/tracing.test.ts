@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_TELEMETRY } from '../src/api/cli/cluster-processes';
 import { createTestDatabase, type TestDatabase } from './support/database';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
-import { startServerProcess } from './support/server-process';
+import { startServerProcess, withoutDatabaseUrl } from './support/server-process';
 import { receiver as webhookReceiver } from './support/webhook-receiver';
 
 /** Texts a user writes and a model answers: none of them may reach a trace unless content capture is on. */
@@ -260,3 +263,37 @@ describe('traces over OTLP', () => {
     }
   }, 120_000);
 });
+
+describe('the telemetry module every start loads first', () => {
+  /** What a process started as the server is (`--import` of the built module) has loaded of OpenTelemetry. */
+  async function loaded(env: Record<string, string>) {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        BUILT_TELEMETRY,
+        '-e',
+        `console.log(JSON.stringify({
+          modules: Object.keys(require.cache).filter((file) => file.includes('@opentelemetry')).length,
+          registered: globalThis[Symbol.for('opentelemetry.js.api.1')] !== undefined,
+        }))`,
+      ],
+      { env: { ...withoutOtel(withoutDatabaseUrl(process.env)), ...env } },
+    );
+    return JSON.parse(stdout) as { modules: number; registered: boolean };
+  }
+
+  it('loads nothing of OpenTelemetry without the OTEL_* variables, and the SDK with them', async () => {
+    expect(await loaded({})).toEqual({ modules: 0, registered: false });
+    const on = await loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(on.registered).toBe(true);
+    expect(on.modules).toBeGreaterThan(0);
+    expect(
+      await loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SDK_DISABLED: 'true' }),
+    ).toEqual({ modules: 0, registered: false });
+  });
+});
+
+/** An environment without any OTEL_* variable. */
+const withoutOtel = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('OTEL_')));
