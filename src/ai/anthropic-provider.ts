@@ -74,7 +74,7 @@ export function createAnthropicProvider({
     kind: 'anthropic',
     model,
     stream(request) {
-      return createModelStream(request.signal, async (emit) => {
+      return createModelStream(request.signal, async (emit, finished) => {
         const { signal, timeout } = callSignal(request.signal, timeoutMs);
         // The Messages API has no response_format: JSON mode is always an instruction.
         const system = withJsonInstruction(
@@ -114,6 +114,7 @@ export function createAnthropicProvider({
           if (signal.aborted) throw signal.reason;
           if (stopReason === 'refusal') throw refused('Anthropic', 'refusal');
           if (!answered) throw emptyAnswer('Anthropic');
+          finished(stopReason);
           const usage: ModelUsage | null =
             inputTokens === null && outputTokens === null
               ? null

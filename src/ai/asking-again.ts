@@ -34,7 +34,7 @@ export function askingAgain(
     model: provider.model,
     stream(request) {
       if (!request.json) return provider.stream(request);
-      return createModelStream(request.signal, async (emit) => {
+      return createModelStream(request.signal, async (emit, finished) => {
         let usage: ModelUsage | null = null;
         let prompt = request.prompt;
         for (let reask = 0; ; reask++) {
@@ -42,6 +42,7 @@ export function askingAgain(
           usage = added(usage, answer.usage);
           const why = check(answer.text);
           if (why === null || reask >= MAX_REASKS) {
+            finished(answer.finishReason);
             emit(answer.text);
             return usage;
           }

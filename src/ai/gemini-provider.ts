@@ -62,7 +62,7 @@ export function createGeminiProvider({
     kind: 'gemini',
     model,
     stream(request) {
-      return createModelStream(request.signal, async (emit) => {
+      return createModelStream(request.signal, async (emit, finished) => {
         const { signal: abortSignal, timeout } = callSignal(request.signal, timeoutMs);
         const config: GenerateContentConfig = { abortSignal };
         const system = withJsonInstruction(request.system, request.json);
@@ -93,6 +93,7 @@ export function createGeminiProvider({
             usage = usageOf(chunk) ?? usage;
           }
           if (!answered) throw emptyAnswer(last);
+          finished(last?.candidates?.[0]?.finishReason);
           return usage;
         } catch (error) {
           throw explainGeminiFailure(error, {

@@ -26,6 +26,8 @@ export interface ModelAnswer {
   text: string;
   /** Null when the model did not report token counts. */
   usage: ModelUsage | null;
+  /** Why the model stopped writing, in the provider's word lower-cased (`stop`, `end_turn`, `length`); absent when not reported. */
+  finishReason?: string;
 }
 
 /**

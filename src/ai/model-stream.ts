@@ -3,6 +3,9 @@ import { ModelCallError, type ModelStream, type ModelUsage } from './model-provi
 /** Hands one text chunk of the answer to the stream's readers. */
 export type EmitChunk = (text: string) => void;
 
+/** Tells the stream why the model stopped writing, as the provider reported it. */
+export type FinishedBecause = (reason: string | null | undefined) => void;
+
 type Outcome = { ok: true; usage: ModelUsage | null } | { ok: false; error: Error };
 
 /**
@@ -13,9 +16,10 @@ type Outcome = { ok: true; usage: ModelUsage | null } | { ok: false; error: Erro
  */
 export function createModelStream(
   signal: AbortSignal | undefined,
-  produce: (emit: EmitChunk) => Promise<ModelUsage | null>,
+  produce: (emit: EmitChunk, finished: FinishedBecause) => Promise<ModelUsage | null>,
 ): ModelStream {
   const chunks: string[] = [];
+  let finishReason: string | undefined;
   let outcome: Outcome | null = null;
   let wakeReaders: Array<() => void> = [];
   let resolveFinal!: (usage: ModelUsage | null) => void;
@@ -23,7 +27,7 @@ export function createModelStream(
   const final = new Promise<ModelUsage | null>((resolve, reject) => {
     resolveFinal = resolve;
     rejectFinal = reject;
-  }).then((usage) => ({ text: chunks.join(''), usage }));
+  }).then((usage) => ({ text: chunks.join(''), usage, ...(finishReason ? { finishReason } : {}) }));
   // A consumer that iterates sees the error from the iterator; it must not also surface as unhandled.
   final.catch(() => {});
 
@@ -51,7 +55,10 @@ export function createModelStream(
     onAbort();
   } else {
     signal?.addEventListener('abort', onAbort, { once: true });
-    produce(emit).then(
+    const finished: FinishedBecause = (reason) => {
+      if (reason) finishReason = reason.toLowerCase();
+    };
+    produce(emit, finished).then(
       (usage) => settle({ ok: true, usage }),
       (error: unknown) =>
         settle({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }),

@@ -28,7 +28,7 @@ export function createOfflineProvider({ chunkDelayMs = 0 }: OfflineProviderOptio
     kind: 'offline',
     model: 'offline',
     stream(request) {
-      return createModelStream(request.signal, async (emit) => {
+      return createModelStream(request.signal, async (emit, finished) => {
         const text = request.json
           ? offlineJsonAnswer(request.json.schema, request.prompt)
           : offlineTextAnswer(request.system, request.prompt);
@@ -39,6 +39,7 @@ export function createOfflineProvider({ chunkDelayMs = 0 }: OfflineProviderOptio
           if (request.signal?.aborted) return null;
           emit(chunk);
         }
+        finished('stop');
         return null;
       });
     },

@@ -73,7 +73,7 @@ export function createOpenAIProvider({
     // Some OpenAI-compatible servers take response_format and ignore it, or refuse it: a probe tells.
     schemaProbe: { endpoint: client.baseURL },
     stream(request) {
-      return createModelStream(request.signal, async (emit) => {
+      return createModelStream(request.signal, async (emit, finished) => {
         const { signal, timeout } = callSignal(request.signal, timeoutMs);
         const messages: ChatCompletionMessageParam[] = [];
         const system = withJsonInstruction(request.system, request.json);
@@ -120,6 +120,7 @@ export function createOpenAIProvider({
           if (refusal.trim() !== '') throw refused('OpenAI', refusal.trim());
           if (finish === 'content_filter') throw refused('OpenAI', 'content filter');
           if (!answered) throw emptyAnswer('OpenAI');
+          finished(finish);
           return usage;
         } catch (error) {
           throw explainProviderFailure(error, openAIFailure(error), {

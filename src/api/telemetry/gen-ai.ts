@@ -50,15 +50,12 @@ export function chatRequestAttributes(modelId: string, provider: Pick<ModelProvi
 }
 
 /**
- * What a chat span says once the answer came whole: the model that answered, the token counts when the
- * provider reported them, and `stop` as the finish reason (the answer ended of itself; the providers' own
- * reasons are not read).
+ * What a chat span says once the answer came whole: the model that answered, and the token counts and why
+ * the model stopped (the provider's word, lower-cased: `stop`, `end_turn`, `length`) when it reported them.
  */
 export function chatResponseAttributes(provider: Pick<ModelProvider, 'model'>, answer: ModelAnswer) {
-  const attributes: SpanAttributes = {
-    'gen_ai.response.model': provider.model,
-    'gen_ai.response.finish_reasons': ['stop'],
-  };
+  const attributes: SpanAttributes = { 'gen_ai.response.model': provider.model };
+  if (answer.finishReason) attributes['gen_ai.response.finish_reasons'] = [answer.finishReason];
   if (answer.usage) {
     attributes['gen_ai.usage.input_tokens'] = answer.usage.inputTokens;
     attributes['gen_ai.usage.output_tokens'] = answer.usage.outputTokens;
@@ -95,7 +92,7 @@ export function inferenceDetails(
     ...(request.system === '' ? {} : { 'gen_ai.system_instructions': JSON.stringify(text(request.system)) }),
     'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: text(request.prompt) }]),
     'gen_ai.output.messages': JSON.stringify([
-      { role: 'assistant', parts: text(answer.text), finish_reason: 'stop' },
+      { role: 'assistant', parts: text(answer.text), finish_reason: answer.finishReason ?? 'stop' },
     ]),
   };
 }
