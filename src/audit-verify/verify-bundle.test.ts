@@ -366,14 +366,37 @@ describe('verifyBundle: malformed input is a failure with a reason, never a thro
       fc.property(fc.nat(good.length - 1), fc.string({ minLength: 1, maxLength: 3 }), (at, insert) => {
         const changed = good.slice(0, at) + insert + good.slice(at + 1);
         const result = verifyBundle(changed, { key });
-        // A change of whitespace, of the record's description (which no signature covers) or of the bundle's
-        // own key (the key given is the one checked with) may leave it valid; any other change fails.
-        const checked = (json: string) =>
-          JSON.stringify({ ...JSON.parse(json), record: null, publicKey: null });
+        // A change of whitespace, of the record's description (which no signature covers), of the bundle's
+        // own key (the key given is the one checked with) or of how the checkpoint's time is written (the same
+        // instant) may leave it valid; any other change fails.
+        const checked = (json: string) => {
+          const bundle = JSON.parse(json);
+          const at = bundle?.checkpoint?.at;
+          const checkpoint =
+            typeof at === 'string' ? { ...bundle.checkpoint, at: Date.parse(at) } : bundle?.checkpoint;
+          return JSON.stringify({ ...bundle, record: null, publicKey: null, checkpoint });
+        };
         return typeof result.message === 'string' && (!result.ok || checked(changed) === checked(good));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("refuses a checkpoint time written otherwise than RFC 3339, even for the signed note's instant", () => {
+    const bundle = fresh();
+    const at = bundle.checkpoint.at;
+    expect(
+      verifyBundle(text({ ...bundle, checkpoint: { ...bundle.checkpoint, at: at.replace('.000Z', 'Z') } }), {
+        key,
+      }).ok,
+    ).toBe(true);
+    expect(
+      failure(
+        verifyBundle(text({ ...bundle, checkpoint: { ...bundle.checkpoint, at: at.replace('T', ' ') } }), {
+          key,
+        }),
+      ),
+    ).toMatch(/checkpoint/);
   });
 
   it('random shapes of a bundle (right keys, wrong values) never throw', () => {

@@ -343,10 +343,13 @@ function timeOf(extensions: readonly string[]): string | undefined {
 /** Whether two ISO times are the same instant (written alike or not: `…:00Z`, `…:00.000Z`). */
 function sameTime(a: string | undefined, b: string): boolean {
   if (a === b) return true;
-  if (a === undefined) return false;
+  if (a === undefined || !ISO_TIME.test(a) || !ISO_TIME.test(b)) return false;
   const [x, y] = [Date.parse(a), Date.parse(b)];
   return !Number.isNaN(x) && x === y;
 }
+
+/** A time as RFC 3339 writes it, with its offset: the one form two times are compared in (Date.parse takes many). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * What is listed, across the streams: each stream once, its leaves by index, each below the checkpoint's size
