@@ -75,6 +75,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     queuePollSeconds: 0.5,
     webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,
+    metrics: { serve: 'off' },
     ...overrides,
   };
 }
