@@ -182,6 +182,8 @@ export function as(app: FastifyInstance, cookie: string) {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
   return {
+    /** The session cookie, for what is not a call (a websocket). */
+    cookie,
     get: (url: string) => call('GET', url),
     post: (url: string, payload?: unknown, headers?: Record<string, string>) =>
       call('POST', url, payload, headers),

@@ -19,6 +19,7 @@ import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/m
 import type { UserModels } from '../model-calls/user-models';
 import type { Config } from '../runtime/config';
 import type { ServerInstance } from '../runtime/server-instance';
+import { stepRunEnded } from '../telemetry/metrics';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
 
@@ -143,13 +144,15 @@ export class StepRunner {
             },
           },
         );
+        stepRunEnded('succeeded');
         return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
       },
-      failed: async ({ message, retryable, firstTokenMs }) => {
+      failed: async ({ reason, message, retryable, firstTokenMs }) => {
         await executions.handle(executionId, userId, {
           type: 'FailStepRun',
           data: { runId, message, retryable, reasks, firstTokenMs },
         });
+        stepRunEnded(reason);
       },
       error: ({ reason, message, retryable, error }) => {
         if (reason === 'stopped') return conflict(MESSAGES.stopped);

@@ -1,11 +1,19 @@
-import { type ModelAnswer, type ModelRequest, type ModelStream, STOPPED_MESSAGE } from '../../ai';
+import {
+  type ModelAnswer,
+  ModelCallError,
+  type ModelRequest,
+  type ModelStream,
+  STOPPED_MESSAGE,
+} from '../../ai';
 import { createModelStream } from '../../ai/model-stream';
 import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize, type Limits } from '../../domain/limits';
+import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
+import { type ModelCallOutcome, modelCallEnded } from '../telemetry/metrics';
 import type { RunModel } from './user-models';
 
 /** Where a run's tokens go while the model writes them. */
@@ -93,6 +101,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   let recording = false;
   try {
     const answer = await answerOf(call, tracked.signal, timing);
+    measured(call.source, started, 'succeeded', answer.usage);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
     return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
@@ -102,6 +111,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
       ...failureOf(error, tracked.signal, recording, call.conflictMessage),
       firstTokenMs: timing.ms,
     };
+    if (!recording) measured(call.source, started, failure.reason, null, error);
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
     await recordedThroughOutage(() => call.failed(failure));
@@ -207,4 +217,36 @@ function failureOf(
             : String(error);
   const retryable = interrupted || (!aborted && error instanceof DomainError && error.retryable);
   return { reason, message, retryable, recording, error };
+}
+
+/**
+ * A model call's end as the metrics count it: a source that is no model (a master mode api or text row) is
+ * not. The error's type is its HTTP status when the provider answered one, else its kind or class.
+ */
+function measured(
+  source: CallSource,
+  started: number,
+  outcome: ModelCallOutcome,
+  usage: ModelAnswer['usage'],
+  error?: unknown,
+) {
+  if (!('model' in source)) return;
+  const errorType =
+    outcome !== 'failed'
+      ? outcome
+      : error instanceof ModelCallError && error.status !== undefined
+        ? String(error.status)
+        : error instanceof DomainError
+          ? error.kind
+          : error instanceof Error
+            ? error.name
+            : '_OTHER';
+  modelCallEnded({
+    provider: parseModelId(source.model.modelId).provider,
+    model: source.model.provider.model,
+    seconds: (performance.now() - started) / 1000,
+    outcome,
+    usage,
+    errorType,
+  });
 }

@@ -81,6 +81,19 @@ export class JobQueue {
     };
   }
 
+  /**
+   * The jobs waiting to be worked now, by queue: created or to be retried, their start time come (a timer
+   * not yet due is not waiting). One statement, on the index pg-boss keeps for its fetches.
+   */
+  async jobsWaiting(): Promise<Map<string, number>> {
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT name, count(*)::int AS waiting FROM ${QUEUE_SCHEMA}.job
+       WHERE state < 'active' AND start_after < now() GROUP BY name`,
+      [],
+    );
+    return new Map((rows as { name: string; waiting: number }[]).map((row) => [row.name, row.waiting]));
+  }
+
   /** Makes or upgrades the queue's schema and starts its upkeep; then `ensure` the queues, then `work`. */
   async start() {
     await this.boss.start();

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { mailTried } from '../telemetry/metrics';
 import { type MailJob, renderMail } from './mails';
 
 /** Sends a rendered mail through SMTP_URL; each send opens its own connection (a queue worker sends few). */
@@ -25,7 +26,13 @@ export class Mailer {
   /** Throws when the SMTP server does not take the mail: the job fails and is retried. */
   async send(job: MailJob) {
     const mail = renderMail(job);
-    await this.transport.sendMail({ from: this.from, to: job.to, ...mail });
+    await this.transport.sendMail({ from: this.from, to: job.to, ...mail }).then(
+      () => mailTried(true),
+      (error) => {
+        mailTried(false);
+        throw error;
+      },
+    );
   }
 
   close() {

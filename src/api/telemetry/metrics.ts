@@ -293,11 +293,9 @@ export function modelCallEnded(call: {
     gen_ai_request_model: call.model,
     gen_ai_response_model: call.model,
   };
-  const failed = call.outcome !== 'succeeded';
-  modelCallDuration.observe(
-    { ...gen, error_type: failed ? (call.errorType ?? call.outcome) : '' },
-    call.seconds,
-  );
+  // error.type only on a call that did not succeed, as the convention has it.
+  const failed = call.outcome === 'succeeded' ? {} : { error_type: call.errorType ?? call.outcome };
+  modelCallDuration.observe({ ...gen, ...failed }, call.seconds);
   if (call.usage) {
     tokenUsage.observe({ ...gen, gen_ai_token_type: 'input' }, call.usage.inputTokens);
     tokenUsage.observe({ ...gen, gen_ai_token_type: 'output' }, call.usage.outputTokens);
