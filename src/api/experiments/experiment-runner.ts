@@ -39,7 +39,7 @@ import { ConcurrencyConflict } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
-import { SERVER_STOPPED } from '../model-calls/model-call';
+import { measuredAnswer, SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
@@ -643,15 +643,19 @@ export class ExperimentRunner {
     const runId = randomUUID();
     const model = await this.deps.models.forRun(facts.startedBy, runId, this.deps.sql, definition.model);
     try {
-      const answer = await model.provider.stream({
-        system: JUDGE_INSTRUCTION,
-        prompt: judgePrompt(definition, {
-          output,
-          expected: item?.expected[stepId] ?? null,
-          input: item?.inputs[stepId] ?? null,
-        }),
-        json: { schema: JUDGE_SCHEMA },
-      }).final;
+      const answer = await measuredAnswer(
+        model,
+        () =>
+          model.provider.stream({
+            system: JUDGE_INSTRUCTION,
+            prompt: judgePrompt(definition, {
+              output,
+              expected: item?.expected[stepId] ?? null,
+              input: item?.inputs[stepId] ?? null,
+            }),
+            json: { schema: JUDGE_SCHEMA },
+          }).final,
+      );
       return {
         score: judgeScore(definition, { executionId: execution.id, stepId }, answer.text),
         usage: {

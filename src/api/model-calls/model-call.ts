@@ -101,7 +101,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   let recording = false;
   try {
     const answer = await answerOf(call, tracked.signal, timing);
-    measured(call.source, started, 'succeeded', answer.usage);
+    measured(modelOf(call.source), started, 'succeeded', answer.usage);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
     return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
@@ -111,7 +111,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
       ...failureOf(error, tracked.signal, recording, call.conflictMessage),
       firstTokenMs: timing.ms,
     };
-    if (!recording) measured(call.source, started, failure.reason, null, error);
+    if (!recording) measured(modelOf(call.source), started, failure.reason, null, error);
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
     await recordedThroughOutage(() => call.failed(failure));
@@ -220,17 +220,39 @@ function failureOf(
 }
 
 /**
- * A model call's end as the metrics count it: a source that is no model (a master mode api or text row) is
- * not. The error's type is its HTTP status when the provider answered one, else its kind or class.
+ * A model's whole answer outside a run (a judge's score), measured as a run's call is. Its failure is
+ * thrown as it came.
+ */
+export async function measuredAnswer(
+  model: RunModel,
+  answer: () => Promise<ModelAnswer>,
+): Promise<ModelAnswer> {
+  const started = performance.now();
+  try {
+    const answered = await answer();
+    measured(model, started, 'succeeded', answered.usage);
+    return answered;
+  } catch (error) {
+    measured(model, started, 'failed', null, error);
+    throw error;
+  }
+}
+
+/** The model of a call's source; none for a source that is no model (a master mode api or text row). */
+const modelOf = (source: CallSource) => ('model' in source ? source.model : undefined);
+
+/**
+ * A model call's end as the metrics count it (a source that is no model is not counted). The error's type is
+ * its HTTP status when the provider answered one, else its kind or class.
  */
 function measured(
-  source: CallSource,
+  model: RunModel | undefined,
   started: number,
   outcome: ModelCallOutcome,
   usage: ModelAnswer['usage'],
   error?: unknown,
 ) {
-  if (!('model' in source)) return;
+  if (!model) return;
   const errorType =
     outcome !== 'failed'
       ? outcome
@@ -242,8 +264,8 @@ function measured(
             ? error.name
             : '_OTHER';
   modelCallEnded({
-    provider: parseModelId(source.model.modelId).provider,
-    model: source.model.provider.model,
+    provider: parseModelId(model.modelId).provider,
+    model: model.provider.model,
     seconds: (performance.now() - started) / 1000,
     outcome,
     usage,
