@@ -334,6 +334,24 @@ describe('GET /metrics on the app port, behind METRICS_TOKEN', () => {
     }, WAIT);
   });
 
+  it('counts the model calls that are not runs too (a workflow generated from a description)', async () => {
+    const team = await reviewTeam(t.app, 'Generate');
+    const before = await scrape();
+    const generated = await team.owner.client.post('/api/ai/generate-workflow', {
+      description: 'A plan for a tea party',
+    });
+    // The model here answers plain text, which is no workflow (502): the call was made all the same.
+    expect(generated.statusCode, generated.body).toBe(502);
+    const after = await scrape();
+    const calls = (scraped: Scrape) => total(scraped, 'workbench_model_calls_total', { model: MODEL });
+    expect(calls(after) - calls(before)).toBeGreaterThanOrEqual(1);
+    const chat = { gen_ai_operation_name: 'chat', gen_ai_request_model: MODEL };
+    expect(
+      total(after, 'gen_ai_client_operation_duration_seconds', chat) -
+        total(before, 'gen_ai_client_operation_duration_seconds', chat),
+    ).toBe(calls(after) - calls(before));
+  });
+
   it("counts a rate limit's refusals by the route's template", async () => {
     const team = await reviewTeam(t.app, 'Limit');
     const { executionId, steps } = await twoStepFlow(team);

@@ -1,19 +1,12 @@
-import {
-  type ModelAnswer,
-  ModelCallError,
-  type ModelRequest,
-  type ModelStream,
-  STOPPED_MESSAGE,
-} from '../../ai';
+import { type ModelAnswer, type ModelRequest, type ModelStream, STOPPED_MESSAGE } from '../../ai';
 import { createModelStream } from '../../ai/model-stream';
 import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize, type Limits } from '../../domain/limits';
-import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
-import { type ModelCallOutcome, modelCallEnded } from '../telemetry/metrics';
+import { type ModelCallOutcome, modelCallMeasured } from '../telemetry/metrics';
 import type { RunModel } from './user-models';
 
 /** Where a run's tokens go while the model writes them. */
@@ -101,7 +94,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   let recording = false;
   try {
     const answer = await answerOf(call, tracked.signal, timing);
-    measured(modelOf(call.source), started, 'succeeded', answer.usage);
+    measured(call.source, started, 'succeeded', answer.usage);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
     return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
@@ -111,7 +104,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
       ...failureOf(error, tracked.signal, recording, call.conflictMessage),
       firstTokenMs: timing.ms,
     };
-    if (!recording) measured(modelOf(call.source), started, failure.reason, null, error);
+    if (!recording) measured(call.source, started, failure.reason, null, error);
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
     await recordedThroughOutage(() => call.failed(failure));
@@ -230,45 +223,21 @@ export async function measuredAnswer(
   const started = performance.now();
   try {
     const answered = await answer();
-    measured(model, started, 'succeeded', answered.usage);
+    modelCallMeasured(model, started, 'succeeded', answered.usage);
     return answered;
   } catch (error) {
-    measured(model, started, 'failed', null, error);
+    modelCallMeasured(model, started, 'failed', null, error);
     throw error;
   }
 }
 
-/** The model of a call's source; none for a source that is no model (a master mode api or text row). */
-const modelOf = (source: CallSource) => ('model' in source ? source.model : undefined);
-
-/**
- * A model call's end as the metrics count it (a source that is no model is not counted). The error's type is
- * its HTTP status when the provider answered one, else its kind or class.
- */
+/** A call's end as the metrics count it: a source that is no model (a master mode api or text row) is not. */
 function measured(
-  model: RunModel | undefined,
+  source: CallSource,
   started: number,
   outcome: ModelCallOutcome,
   usage: ModelAnswer['usage'],
   error?: unknown,
 ) {
-  if (!model) return;
-  const errorType =
-    outcome !== 'failed'
-      ? outcome
-      : error instanceof ModelCallError && error.status !== undefined
-        ? String(error.status)
-        : error instanceof DomainError
-          ? error.kind
-          : error instanceof Error
-            ? error.name
-            : '_OTHER';
-  modelCallEnded({
-    provider: parseModelId(model.modelId).provider,
-    model: model.provider.model,
-    seconds: (performance.now() - started) / 1000,
-    outcome,
-    usage,
-    errorType,
-  });
+  if ('model' in source) modelCallMeasured(source.model, started, outcome, usage, error);
 }

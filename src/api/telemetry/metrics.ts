@@ -1,5 +1,8 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type ModelAnswer, ModelCallError, type ModelProvider } from '../../ai';
+import { DomainError } from '../../domain/errors';
+import { parseModelId } from '../../domain/model-choice';
 import { APPEND_TIMING_CHANNEL, type AppendTiming } from '../../eventstore';
 
 /**
@@ -277,8 +280,60 @@ export function genAiProviderName(provider: string): string {
 /** How a model call ended: its answer recorded, or why not. */
 export type ModelCallOutcome = 'succeeded' | 'failed' | 'stopped' | 'interrupted';
 
+/**
+ * The kind of a model call's failure, as the convention's error.type: the provider's HTTP status when it
+ * answered one, else the error's kind or class.
+ */
+function errorTypeOf(error: unknown): string {
+  if (error instanceof ModelCallError && error.status !== undefined) return String(error.status);
+  if (error instanceof DomainError) return error.kind;
+  return error instanceof Error ? error.name : '_OTHER';
+}
+
+/**
+ * A call of a model, begun at `started` (performance.now()), ended now: `modelId` is the server's
+ * `provider:name` of the model asked, `provider` what answered it. A call that failed names its error.
+ */
+export function modelCallMeasured(
+  call: { modelId: string; provider: ModelProvider },
+  started: number,
+  outcome: ModelCallOutcome,
+  usage: ModelAnswer['usage'],
+  error?: unknown,
+): void {
+  modelCallEnded({
+    provider: parseModelId(call.modelId).provider,
+    model: call.provider.model,
+    seconds: (performance.now() - started) / 1000,
+    outcome,
+    usage,
+    errorType: outcome === 'failed' ? errorTypeOf(error) : outcome,
+  });
+}
+
+/**
+ * `provider` with each call's end measured: the model calls that are not runs of a step or a row (workflow
+ * generation, the flow creator, suggestions, recommendations), whose provider one place hands out.
+ */
+export function measuredProvider(provider: ModelProvider, modelId: string): ModelProvider {
+  return {
+    ...provider,
+    stream(request) {
+      const started = performance.now();
+      const stream = provider.stream(request);
+      const call = { modelId, provider };
+      stream.final.then(
+        (answer) => modelCallMeasured(call, started, 'succeeded', answer.usage),
+        (error) =>
+          modelCallMeasured(call, started, request.signal?.aborted ? 'stopped' : 'failed', null, error),
+      );
+      return stream;
+    },
+  };
+}
+
 /** A model call (chat) ended: its duration, its tokens when the provider told them, and its outcome. */
-export function modelCallEnded(call: {
+function modelCallEnded(call: {
   provider: string;
   model: string;
   seconds: number;
