@@ -27,9 +27,17 @@ export function collectProcessMetrics(): void {
   collectDefaultMetrics({ register: registry });
 }
 
-/** The scrape's answer: Prometheus text. */
+let scraping: Promise<string> | null = null;
+
+/**
+ * The scrape's answer: Prometheus text. Scrapes that come while one is being read share its answer, so a
+ * scraper that asks too often costs the database one scrape's reads at a time.
+ */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  scraping ??= registry.metrics().finally(() => {
+    scraping = null;
+  });
+  return { contentType: registry.contentType, body: await scraping };
 }
 
 /** The convention's bucket boundaries of gen_ai.client.token.usage, in tokens. */
