@@ -204,6 +204,11 @@ describe('GET /metrics on the app port, behind METRICS_TOKEN', () => {
       ['nodejs_eventloop_lag_seconds', 'GAUGE'],
     ];
     for (const [name, type] of expected) expect(scraped.families.get(name)?.type, name).toBe(type);
+    // Every queue of the job queue has its depth, 0 when nothing waits.
+    const queues = scraped.series.filter((series) => series.name === 'workbench_job_queue_depth');
+    expect(queues.map((series) => series.labels.queue)).toEqual(
+      expect.arrayContaining(['review-due', 'review-mail']),
+    );
     expect(total(scraped, 'workbench_ready')).toBe(1);
     expect(total(scraped, 'workbench_not_ready_reason')).toBe(0);
     expect(scraped.families.get('workbench_not_ready_reason')!.metrics.map((s) => s.labels?.reason)).toEqual([
