@@ -13,12 +13,16 @@ declare module 'fastify' {
 
   interface FastifyInstance {
     /** Why this process cannot serve now, as GET /readyz answers it; empty: it can. */
-    notReadyReasons(): Promise<string[]>;
+    notReadyReasons(): Promise<NotReadyReason[]>;
   }
 }
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
+
+/** Why a process cannot serve, as /readyz names it. */
+export const NOT_READY_REASONS = ['database', 'migrations', 'live updates', 'clock', 'draining'] as const;
+export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
 
 /** How long /readyz waits for the database before it says the database does not answer. */
 const DATABASE_CHECK_MS = 2_000;
@@ -42,7 +46,7 @@ async function health(app: FastifyInstance) {
   const expected = await migrationNames();
   const config = { answersWhileStopping: true };
   app.decorate('notReadyReasons', async () => {
-    const reasons: string[] = [];
+    const reasons: NotReadyReason[] = [];
     if (app.stopping) reasons.push('draining');
     const database = await databaseState(app.sql, app.clock);
     if (database === null) reasons.push('database');

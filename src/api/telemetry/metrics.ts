@@ -4,6 +4,7 @@ import { type ModelAnswer, ModelCallError, type ModelProvider } from '../../ai';
 import { DomainError } from '../../domain/errors';
 import { parseModelId } from '../../domain/model-choice';
 import { APPEND_TIMING_CHANNEL, type AppendTiming } from '../../eventstore';
+import { NOT_READY_REASONS } from '../runtime/health';
 
 /**
  * The process's Prometheus metrics: one registry, as a scrape target is a process (several apps made in one
@@ -235,9 +236,6 @@ scrapedGauge(
   },
 );
 
-/** The reasons /readyz may give, each a series of workbench_not_ready_reason. */
-export const READINESS_REASONS = ['database', 'migrations', 'live updates', 'clock', 'draining'] as const;
-
 let readinessRead: Promise<string[]> | null = null;
 
 /** Why the first app is not ready: read once for the two gauges of one scrape, which collect side by side. */
@@ -270,7 +268,7 @@ scrapedGauge(
   },
   async (gauge) => {
     const reasons = await notReadyReasons();
-    for (const reason of READINESS_REASONS) gauge.set({ reason }, reasons.includes(reason) ? 1 : 0);
+    for (const reason of NOT_READY_REASONS) gauge.set({ reason }, reasons.includes(reason) ? 1 : 0);
   },
 );
 
@@ -281,7 +279,7 @@ subscribe(APPEND_TIMING_CHANNEL, (message) => appendDuration.observe((message as
  * `gcp.gemini`; OpenAI's and Anthropic's keep their names; an Ollama and the offline model, which the
  * convention does not list, are named by their own.
  */
-export function genAiProviderName(provider: string): string {
+function genAiProviderName(provider: string): string {
   return provider === 'gemini' ? 'gcp.gemini' : provider;
 }
 
