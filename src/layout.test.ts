@@ -108,6 +108,7 @@ const SERVING_FOLDERS = [
   'auth',
   'live-updates',
   'audit-verifier',
+  'telemetry',
 ];
 
 /** The only modules at the root of src/api: the app, the server process, and the one access rule. */

@@ -61,6 +61,8 @@ import healthPlugin from './runtime/health';
 import { PROJECT_ROOT } from './runtime/project-root';
 import serverInstancePlugin from './runtime/server-instance-plugin';
 import { suggestionRoutes } from './suggestions/routes';
+import metricsPlugin from './telemetry/plugin';
+import { metricsRoutes } from './telemetry/routes';
 import userRecordsPlugin from './user-records/plugin';
 import { userSessionRoutes } from './user-sessions/routes';
 import workspacesPlugin from './workspaces/plugin';
@@ -155,6 +157,7 @@ export async function buildApp(
   await app.register(masterModePlugin);
   await app.register(experimentsPlugin);
   await app.register(healthPlugin);
+  await app.register(metricsPlugin);
   await app.register(auditLogPlugin);
 
   await app.register(authRoutes);
@@ -186,6 +189,7 @@ export async function buildApp(
   await app.register(datasetRoutes);
   await app.register(experimentRoutes);
   await app.register(auditVerifierRoutes);
+  await app.register(metricsRoutes);
 
   await registerWebApp(app, methodsOf);
   return app;

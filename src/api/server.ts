@@ -1,9 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import { checkEventKey, EventStore, KEY_MISMATCH_MESSAGE } from '../eventstore';
 import { buildApp } from './app';
 import { openDatabase } from './database/open-database';
 import { OFFLINE_MODEL } from './model-calls/model-catalog';
-import { ConfigError, loadConfig } from './runtime/config';
+import { type Config, ConfigError, loadConfig } from './runtime/config';
 import { stopTracing } from './telemetry/tracing';
 
 async function main() {
@@ -73,8 +74,17 @@ async function main() {
   const db = database.embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : 'DATABASE_URL';
   console.log(
     `\nPrompt-flow workbench is running at http://${config.host}:${port}\n  database: ${db}\n  model: ${model}\n` +
-      `  audit log key: ${app.auditLog.verifierKey} (signing key in ${config.auditSigningKeyFile})\n`,
+      `  audit log key: ${app.auditLog.verifierKey} (signing key in ${config.auditSigningKeyFile})\n` +
+      metricsLine(app.metricsAddress, config.metrics.serve),
   );
+}
+
+/** Where the metrics are scraped, as the start says it; nothing when they are off. */
+function metricsLine(address: AddressInfo | null, serve: Config['metrics']['serve']): string {
+  if (address) return `  metrics: http://${address.address}:${address.port}/metrics\n`;
+  return serve === 'app-port'
+    ? '  metrics: /metrics on this port, with Authorization: Bearer <METRICS_TOKEN>\n'
+    : '';
 }
 
 main().catch((error) => {

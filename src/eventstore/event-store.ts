@@ -1,7 +1,9 @@
 import type { PendingQuery, Row, Sql, TransactionSql } from 'postgres';
+import { tellAppendTiming } from './append-timing';
 import { type AppendToStream, appendToStream } from './append-to-stream';
 import { AppendedSignal, EVENTS_APPENDED_CHANNEL } from './appended-signal';
 import { ConcurrencyConflict } from './concurrency-conflict';
+import { eventsBehind } from './events-behind';
 import { findCommand } from './find-command';
 import { headCheckpoint } from './head-checkpoint';
 import { hasHeldBackEvents } from './held-back-events';
@@ -67,6 +69,7 @@ export class EventStore {
   ): Promise<AppendResult> {
     if (events.length === 0) return this.appendNothing(streamId, expectedVersion);
     const append: AppendToStream = { streamId, streamType, expectedVersion, events };
+    const started = performance.now();
     let recorded: RecordedEvent[];
     try {
       recorded = await this.write(append, options);
@@ -76,6 +79,7 @@ export class EventStore {
     }
     if (recorded.length === 0)
       return this.whyNothingWasWritten(streamId, expectedVersion, options.idempotency);
+    tellAppendTiming(started, recorded.length);
     this.tellCommitted(recorded);
     this.signal.committed();
     return { nextExpectedVersion: recorded.at(-1)!.streamPosition, events: recorded, duplicate: false };
@@ -144,6 +148,11 @@ export class EventStore {
 
   headCheckpoint(): Promise<Checkpoint | null> {
     return headCheckpoint(this.sql);
+  }
+
+  /** How many events a reader at `after` is behind the log now, counted up to `atMost`. */
+  eventsBehind(after: Checkpoint | null, atMost: number): Promise<number> {
+    return eventsBehind(this.sql, after, atMost);
   }
 
   /** Checks one stream's hashes; null when there is no such stream. Needs the connection's event key. */

@@ -1,3 +1,4 @@
+export { APPEND_TIMING_CHANNEL, type AppendTiming } from './append-timing';
 export { ConcurrencyConflict } from './concurrency-conflict';
 export { EventTooLarge, MAX_EVENT_BYTES } from './event-size';
 export { type AppendOptions, AppendTransactionLost, EventStore, type Statement } from './event-store';

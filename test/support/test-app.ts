@@ -75,6 +75,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     queuePollSeconds: 0.5,
     webhookRetryDelaySeconds: 1,
     limits: DEFAULT_LIMITS,
+    metrics: { serve: 'off' },
     ...overrides,
   };
 }
@@ -181,6 +182,8 @@ export function as(app: FastifyInstance, cookie: string) {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
   return {
+    /** The session cookie, for what is not a call (a websocket). */
+    cookie,
     get: (url: string) => call('GET', url),
     post: (url: string, payload?: unknown, headers?: Record<string, string>) =>
       call('POST', url, payload, headers),

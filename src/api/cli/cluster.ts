@@ -8,6 +8,9 @@ import { type Instance, type Nginx, startInstance, startNginx } from './cluster-
  * PostgreSQL (DATABASE_URL, else one embedded PostgreSQL in DATA_DIR/postgres started here) and one
  * APP_SECRET. The instances listen on PORT+1..PORT+N (free ports when PORT is 0); one that exits unexpectedly
  * is started again. SIGINT or SIGTERM stops nginx, then the instances (each gracefully), then the database.
+ * With METRICS=true and METRICS_PORT, each instance serves its metrics on a port of its own,
+ * METRICS_PORT..METRICS_PORT+N-1 (free ones when METRICS_PORT is 0), printed at start: a scrape target is an
+ * instance, never nginx.
  */
 
 const MAX_INSTANCES = 16;
@@ -37,12 +40,28 @@ async function main() {
     TRUST_PROXY: 'loopback',
   };
 
+  // Each instance's own metrics port, kept when it is started again.
+  const { metrics } = config;
+  const metricsPorts =
+    metrics.serve === 'own-port'
+      ? await Promise.all(
+          Array.from({ length: count }, async (_, index) =>
+            metrics.port === 0 ? await freePort() : metrics.port + index,
+          ),
+        )
+      : [];
+
   let stopping = false;
   const instances: (Instance | null)[] = Array.from({ length: count }, () => null);
   let nginx: Nginx | null = null;
 
   const start = async (index: number, port: number): Promise<Instance> => {
-    const instance = await startInstance({ port, env, output: labelled(`[instance ${index + 1}]`) });
+    const own = metricsPorts[index] === undefined ? {} : { METRICS_PORT: String(metricsPorts[index]) };
+    const instance = await startInstance({
+      port,
+      env: { ...env, ...own },
+      output: labelled(`[instance ${index + 1}]`),
+    });
     // Started again while the cluster was stopping: it stops too.
     if (stopping) void instance.stop();
     instances[index] = instance;
@@ -104,10 +123,16 @@ async function main() {
     throw error;
   }
   const database = embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : 'DATABASE_URL';
+  const scrapes =
+    metrics.serve === 'own-port'
+      ? `  metrics: ${metricsPorts.map((port) => `http://${metrics.host}:${port}/metrics`).join(', ')}\n`
+      : metrics.serve === 'app-port'
+        ? "  metrics: /metrics of each instance's port, with Authorization: Bearer <METRICS_TOKEN>\n"
+        : '';
   console.log(
     `\nPrompt-flow workbench cluster is running at ${nginx.url}\n` +
       `  ${count} instance(s): ${instances.map((instance) => instance?.url).join(', ')}\n` +
-      `  nginx: ${nginx.prefix} (nginx.conf, logs/)\n  database: ${database}\n`,
+      `  nginx: ${nginx.prefix} (nginx.conf, logs/)\n  database: ${database}\n${scrapes}`,
   );
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../../eventstore';
 import { type Action, type Actor, type Holder, type RecordKind, type Role, requireMay } from '../access';
 import { IdempotencyKeyReused } from '../http/errors';
+import { commandRetried } from '../telemetry/metrics';
 import { KeptStates } from './kept-states';
 import type { RetryPolicy } from './retry-policy';
 
@@ -433,6 +434,7 @@ export class CommandHandler {
         if (!retry) throw error;
         // Another command won the stream: step aside for a random moment, so that many commands sent at
         // once spread out instead of colliding again.
+        commandRetried(aggregate.streamType);
         await backOff(attempt, maxBackoffMs);
       }
     }

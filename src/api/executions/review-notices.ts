@@ -8,6 +8,7 @@ import type { EventReaction } from '../commands/command-handler';
 import { JobQueue, type Retry } from '../notifications/job-queue';
 import type { MailJob, ReviewMailValues } from '../notifications/mails';
 import type { Notifications } from '../notifications/notifications';
+import { reviewSettled } from '../telemetry/metrics';
 import type { UsersRepository } from '../users/users-repository';
 import type { ExecutionCommands } from './execution-commands';
 import type { ReviewNotice, ReviewsRepository } from './reviews-repository';
@@ -150,12 +151,14 @@ export class ReviewNotices {
     const review = loaded?.state.reviews.find((r) => r.id === reviewId);
     if (!loaded || !review) return;
     // Decided on the execution just read: read again only if it moved on meanwhile.
-    await this.executions.handle(
+    const handled = await this.executions.handle(
       executionId,
       review.requestedBy,
       { type: 'DueReview', data: { reviewId } },
       { loaded },
     );
+    const settled = handled.state.reviews.find((r) => r.id === reviewId);
+    if (handled.events.length > 0 && settled) reviewSettled(settled);
   }
 
   /**

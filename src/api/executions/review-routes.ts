@@ -10,6 +10,7 @@ import { userIdOf } from '../auth/plugin';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
 import { commandIdOf, idParams } from '../http/request-schemas';
+import { reviewSettled } from '../telemetry/metrics';
 import { REVIEWS_ORDER } from './reviews-repository';
 
 const inboxQuery = pageQuery.extend({
@@ -84,8 +85,11 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const executionId = await app.reviews.executionOf(reviewId, userId);
     const loaded = await app.executions.recent(executionId, userId);
+    const waited = loaded.state.reviews.some((r) => r.id === reviewId && r.status === 'pending');
     const { state } = await app.executions.handle(executionId, userId, command, { commandId, loaded });
-    return reviewIn(state, reviewId);
+    const review = reviewIn(state, reviewId);
+    if (waited) reviewSettled(review);
+    return review;
   };
 
   app.post(

@@ -56,6 +56,13 @@ export const waitsForInSql = (sql: Sql, userId: string): Fragment =>
 export class ReviewsRepository {
   constructor(private readonly sql: Sql) {}
 
+  /** How many reviews wait for a decision, in the whole database (what the metrics show). */
+  async pendingCount(): Promise<number> {
+    const [row] = await this.sql<{ pending: number }[]>`
+      SELECT count(*)::int AS pending FROM step_reviews WHERE status = 'pending'`;
+    return row?.pending ?? 0;
+  }
+
   /** The execution the review is of, when the user may read it; otherwise 404. */
   async executionOf(reviewId: string, userId: string): Promise<string> {
     const { sql } = this;

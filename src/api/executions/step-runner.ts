@@ -19,6 +19,7 @@ import { callModel, RunStoppedMeanwhile, type TokenSink } from '../model-calls/m
 import type { UserModels } from '../model-calls/user-models';
 import type { Config } from '../runtime/config';
 import type { ServerInstance } from '../runtime/server-instance';
+import { stepRunEnded } from '../telemetry/metrics';
 import { type RunSpan, recordAttribute, traceRun } from '../telemetry/spans';
 import type { ExecutionCommands, LoadedExecution } from './execution-commands';
 import type { RunRegistry } from './run-registry';
@@ -152,14 +153,16 @@ export class StepRunner {
           },
         );
         span.ended(completed.version);
+        stepRunEnded('succeeded');
         return { execution: completed, results: completed.state.results.filter((r) => r.runId === runId) };
       },
-      failed: async ({ message, retryable, firstTokenMs }) => {
+      failed: async ({ reason, message, retryable, firstTokenMs }) => {
         const failed = await executions.handle(executionId, userId, {
           type: 'FailStepRun',
           data: { runId, message, retryable, reasks, firstTokenMs },
         });
         span.ended(failed.version);
+        stepRunEnded(reason);
       },
       error: ({ reason, message, retryable, error }) => {
         if (reason === 'stopped') return conflict(MESSAGES.stopped);

@@ -39,7 +39,7 @@ import { ConcurrencyConflict } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
-import { SERVER_STOPPED } from '../model-calls/model-call';
+import { measuredAnswer, SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
@@ -654,7 +654,10 @@ export class ExperimentRunner {
       };
       const record = recordAttribute('execution', execution.id);
       const answer = await traceChat({ ...model, request, record }, async (chat) => {
-        const answered = await model.provider.stream({ ...request, json: { schema: JUDGE_SCHEMA } }).final;
+        const answered = await measuredAnswer(
+          model,
+          () => model.provider.stream({ ...request, json: { schema: JUDGE_SCHEMA } }).final,
+        );
         chat.answered(answered);
         return answered;
       });

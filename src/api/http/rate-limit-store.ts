@@ -3,9 +3,10 @@ import type {
   FastifyRateLimitStoreCtor,
   RateLimitPluginOptions,
 } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
+import { rateLimitRefused } from '../telemetry/metrics';
 
 /** Rows whose window has ended are deleted at most this often per process. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -30,7 +31,9 @@ type Counted = (error: Error | null, result?: { current: number; ttl: number }) 
  */
 export function sharedRateLimits(app: FastifyInstance): RateLimitPluginOptions {
   const { redisUrl } = app.config;
-  if (!redisUrl) return { global: false, store: postgresRateLimitStore(app.sql) };
+  // Every refusal is counted by its route's template, whichever limit refused it.
+  const onExceeded = (request: FastifyRequest) => rateLimitRefused(request.routeOptions.url);
+  if (!redisUrl) return { global: false, store: postgresRateLimitStore(app.sql), onExceeded };
 
   // Short timeouts and one retry: while Redis is away a limited request fails within seconds, not minutes.
   const redis = new Redis(redisUrl, {
@@ -51,7 +54,7 @@ export function sharedRateLimits(app: FastifyInstance): RateLimitPluginOptions {
   app.addHook('onClose', async () => {
     redis.disconnect();
   });
-  return { global: false, redis, nameSpace: 'rate-limit:' };
+  return { global: false, redis, nameSpace: 'rate-limit:', onExceeded };
 }
 
 /**

@@ -24,6 +24,7 @@ import { holderOf, may, type Reach, type Role, roleInSql, withinReach } from '..
 import type { SessionWatch } from '../auth/session-store';
 import type { Source } from '../commands/followers';
 import type { ServerInstance } from '../runtime/server-instance';
+import { webSocketMessageSent } from '../telemetry/metrics';
 import { type RunTextItem, RunTextRelay } from './run-text-relay';
 
 /**
@@ -518,7 +519,8 @@ export class LiveUpdateHub {
   private sendText(connection: Connection, text: string | Buffer) {
     // The expiry is also checked here, so an idle socket's first push after it closes it instead.
     if (Date.now() >= connection.expiresAt) return this.signOut(connection);
-    if (connection.socket.readyState === connection.socket.OPEN)
-      connection.socket.send(text, { binary: false });
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
+    connection.socket.send(text, { binary: false });
+    webSocketMessageSent();
   }
 }

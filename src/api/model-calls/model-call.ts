@@ -6,6 +6,7 @@ import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
+import { type ModelCallOutcome, modelCallMeasured } from '../telemetry/metrics';
 import { type ChatSpan, POSITION, traceChat } from '../telemetry/spans';
 import type { RunModel } from './user-models';
 
@@ -94,6 +95,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   let recording = false;
   try {
     const answer = await tracedAnswerOf(call, tracked.signal, timing);
+    measured(call.source, started, 'succeeded', answer.usage);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
     return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
@@ -103,6 +105,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
       ...failureOf(error, tracked.signal, recording, call.conflictMessage),
       firstTokenMs: timing.ms,
     };
+    if (!recording) measured(call.source, started, failure.reason, null, error);
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
     await recordedThroughOutage(() => call.failed(failure));
@@ -234,4 +237,34 @@ function failureOf(
             : String(error);
   const retryable = interrupted || (!aborted && error instanceof DomainError && error.retryable);
   return { reason, message, retryable, recording, error };
+}
+
+/**
+ * A model's whole answer outside a run (a judge's score), measured as a run's call is. Its failure is
+ * thrown as it came.
+ */
+export async function measuredAnswer(
+  model: RunModel,
+  answer: () => Promise<ModelAnswer>,
+): Promise<ModelAnswer> {
+  const started = performance.now();
+  try {
+    const answered = await answer();
+    modelCallMeasured(model, started, 'succeeded', answered.usage);
+    return answered;
+  } catch (error) {
+    modelCallMeasured(model, started, 'failed', null, error);
+    throw error;
+  }
+}
+
+/** A call's end as the metrics count it: a source that is no model (a master mode api or text row) is not. */
+function measured(
+  source: CallSource,
+  started: number,
+  outcome: ModelCallOutcome,
+  usage: ModelAnswer['usage'],
+  error?: unknown,
+) {
+  if ('model' in source) modelCallMeasured(source.model, started, outcome, usage, error);
 }

@@ -27,6 +27,7 @@ import {
   unsealOwnKey,
 } from '../own-keys/own-keys';
 import type { Config } from '../runtime/config';
+import { measuredProvider } from '../telemetry/metrics';
 import { ModelCatalog, type OwnKeys } from './model-catalog';
 import { SchemaProbes } from './schema-probes';
 import { ownKeyForRun, releaseFreeRun } from './usage-standing';
@@ -139,7 +140,12 @@ export class UserModels {
   async forUser(userId: string): Promise<ResolvedProvider> {
     const modelId = await this.catalog.defaultId();
     const [row] = await newestOwnKeyMarkedUsed(this.deps.sql, userId, typesOf(modelId));
-    return this.withKey(await this.checked(row ? openOwnKey(this.deps.config, row) : null), modelId);
+    const resolved = this.withKey(
+      await this.checked(row ? openOwnKey(this.deps.config, row) : null),
+      modelId,
+    );
+    const answering = answeringModelId(modelId, resolved.provider);
+    return { ...resolved, provider: measuredProvider(resolved.provider, answering) };
   }
 
   /**

@@ -82,6 +82,21 @@ export class JobQueue {
     };
   }
 
+  /**
+   * The jobs waiting to be worked now, by queue (every queue, 0 when none waits): created or to be retried,
+   * their start time come (a timer not yet due is not waiting). One statement, on the index pg-boss keeps for
+   * its fetches.
+   */
+  async jobsWaiting(): Promise<Map<string, number>> {
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT q.name, count(j.id)::int AS waiting FROM ${QUEUE_SCHEMA}.queue q
+       LEFT JOIN ${QUEUE_SCHEMA}.job j ON j.name = q.name AND j.state < 'active' AND j.start_after < now()
+       GROUP BY q.name`,
+      [],
+    );
+    return new Map((rows as { name: string; waiting: number }[]).map((row) => [row.name, row.waiting]));
+  }
+
   /** Makes or upgrades the queue's schema and starts its upkeep; then `ensure` the queues, then `work`. */
   async start() {
     await this.boss.start();

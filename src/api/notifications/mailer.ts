@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { mailTried } from '../telemetry/metrics';
 import { traceDelivery } from '../telemetry/spans';
 import { type MailJob, renderMail } from './mails';
 
@@ -32,6 +33,12 @@ export class Mailer {
     // Who it goes to is not in the span.
     await traceDelivery('mail send', { 'server.address': this.host }, () =>
       this.transport.sendMail({ from: this.from, to: job.to, ...mail }),
+    ).then(
+      () => mailTried(true),
+      (error) => {
+        mailTried(false);
+        throw error;
+      },
     );
   }
 

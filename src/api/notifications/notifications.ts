@@ -5,6 +5,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook
 import type { Statement } from '../../eventstore';
 import type { EventReaction } from '../commands/command-handler';
 import type { OwnKeyCipher } from '../own-keys/own-key-cipher';
+import { webhookTried } from '../telemetry/metrics';
 import type { WebhookEvent, WebhooksRepository } from '../workspaces';
 import { JobQueue, type Retry } from './job-queue';
 import type { Mailer } from './mailer';
@@ -225,6 +226,7 @@ export class Notifications {
         body,
         this.webhookHosts,
       );
+      webhookTried(outcome.delivered);
       await this.webhooks.recordTry(delivery.id, outcome);
       if (!outcome.delivered) left++;
     }

@@ -174,6 +174,20 @@ const environmentSchema = z.object({
     .min(1)
     .max(3600)
     .default(30),
+  METRICS: z
+    .enum(['', 'true', 'false'], { error: 'must be true or false' })
+    .default('')
+    .transform((value) => value === 'true'),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  METRICS_PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a number')
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(65_535))
+      .optional(),
+  ),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
 });
 
 export interface Config {
@@ -268,6 +282,41 @@ export interface Config {
   webhookRetryDelaySeconds: number;
   /** How large a prompt (MAX_PROMPT_CHARS) and one text (MAX_TEXT_CHARS) may be. */
   limits: Limits;
+  /** Where the Prometheus metrics are served, if anywhere (METRICS, METRICS_PORT, METRICS_TOKEN). */
+  metrics: MetricsServing;
+}
+
+/**
+ * Where `GET /metrics` answers: nowhere (METRICS unset or false); on a port of its own (METRICS_PORT, bound
+ * to METRICS_HOST), asking for METRICS_TOKEN too when it is set; or on the app's port, only with
+ * `Authorization: Bearer <METRICS_TOKEN>`. Never open on the app's port.
+ */
+export type MetricsServing =
+  | { serve: 'off' }
+  | { serve: 'own-port'; host: string; port: number; token: string | undefined }
+  | { serve: 'app-port'; token: string };
+
+/** What METRICS=true without a place to serve them says. */
+export const METRICS_NEED_A_PLACE =
+  'METRICS=true needs METRICS_PORT (a port of their own, bound to METRICS_HOST) or METRICS_TOKEN ' +
+  "(/metrics on the app's port, with Authorization: Bearer <token>)";
+
+/** The metrics' serving from the parsed variables; a place is required, so they are never open with the app. */
+function metricsServing(e: {
+  METRICS: boolean;
+  METRICS_TOKEN?: string | undefined;
+  METRICS_PORT?: number | undefined;
+  METRICS_HOST: string;
+  PORT: number;
+}): MetricsServing {
+  if (!e.METRICS) return { serve: 'off' };
+  if (e.METRICS_PORT !== undefined) {
+    if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+      throw new ConfigError(`Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT})`);
+    return { serve: 'own-port', host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN };
+  }
+  if (e.METRICS_TOKEN !== undefined) return { serve: 'app-port', token: e.METRICS_TOKEN };
+  throw new ConfigError(`Invalid configuration:\n  METRICS: ${METRICS_NEED_A_PLACE}`);
 }
 
 export class ConfigError extends Error {
@@ -324,6 +373,7 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Omit<Config, 'appSecre
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     webhookRetryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     limits: { maxPromptChars: e.MAX_PROMPT_CHARS, maxTextChars: e.MAX_TEXT_CHARS },
+    metrics: metricsServing(e),
   };
 }
 

@@ -10,10 +10,19 @@ declare module 'fastify' {
     /** Answered while the process stops too (the graceful stop's 503 passes it by): the health checks. */
     answersWhileStopping?: boolean;
   }
+
+  interface FastifyInstance {
+    /** Why this process cannot serve now, as GET /readyz answers it; empty: it can. */
+    notReadyReasons(): Promise<NotReadyReason[]>;
+  }
 }
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
+
+/** Why a process cannot serve, as /readyz names it. */
+export const NOT_READY_REASONS = ['database', 'migrations', 'live updates', 'clock', 'draining'] as const;
+export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
 
 /** How long /readyz waits for the database before it says the database does not answer. */
 const DATABASE_CHECK_MS = 2_000;
@@ -36,6 +45,16 @@ const readyAnswer = z.object({
 async function health(app: FastifyInstance) {
   const expected = await migrationNames();
   const config = { answersWhileStopping: true };
+  app.decorate('notReadyReasons', async () => {
+    const reasons: NotReadyReason[] = [];
+    if (app.stopping) reasons.push('draining');
+    const database = await databaseState(app.sql, app.clock);
+    if (database === null) reasons.push('database');
+    else if (expected.some((name) => !database.applied.has(name))) reasons.push('migrations');
+    if (!app.eventFeed.live) reasons.push('live updates');
+    if (database !== null && isClockSkewed(database.clockSkewMs)) reasons.push('clock');
+    return reasons;
+  });
   const skew = await clockSkewMs(app.sql, app.clock).catch(() => null);
   if (skew !== null && isClockSkewed(skew)) app.log.warn({ clockSkewMs: skew }, clockSkewWarning(skew));
 
@@ -52,13 +71,7 @@ async function health(app: FastifyInstance) {
       schema: { summary: 'The process can serve', response: { 200: readyAnswer, 503: readyAnswer } },
     },
     async (_request, reply) => {
-      const reasons: string[] = [];
-      if (app.stopping) reasons.push('draining');
-      const database = await databaseState(app.sql, app.clock);
-      if (database === null) reasons.push('database');
-      else if (expected.some((name) => !database.applied.has(name))) reasons.push('migrations');
-      if (!app.eventFeed.live) reasons.push('live updates');
-      if (database !== null && isClockSkewed(database.clockSkewMs)) reasons.push('clock');
+      const reasons = await app.notReadyReasons();
       return reply
         .status(reasons.length === 0 ? 200 : 503)
         .send({ status: reasons.length === 0 ? 'ready' : 'unavailable', reasons });
