@@ -1,3 +1,5 @@
+import { trace } from '@opentelemetry/api';
+import { node } from '@opentelemetry/sdk-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelProvider, ModelRequest } from '../src/ai';
 import { connect } from '../src/api/database/connection';
@@ -288,6 +290,10 @@ describe('experiments', () => {
     );
     const judgedBefore = model.judged();
     expect(judgedBefore).toBeGreaterThanOrEqual(3);
+    // Traced, a judge's call points at the run's record as it judged it: the execution and its event.
+    const exporter = new node.InMemorySpanExporter();
+    const tracing = new node.NodeTracerProvider({ spanProcessors: [new node.SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(tracing);
     for (const run of view!.runs) {
       const shown = ok(await ann.client.get(`/api/executions/${run.executionId}`));
       const post = shown.results.find((r: { stepId: string }) => r.stepId === steps[2]);
@@ -305,6 +311,18 @@ describe('experiments', () => {
     const flowCalls = [model.count('STEP1'), model.count('STEP2'), model.count('STEP3')];
     ok(await ann.client.post(`/api/experiments/${experiment.id}/score-again`, { scorerNames: ['dài'] }));
     expect(model.judged()).toBe(judgedBefore + 3);
+    const judgeSpans = exporter
+      .getFinishedSpans()
+      .filter((span) => span.name.startsWith('chat ') && span.parentSpanContext === undefined);
+    trace.disable();
+    await tracing.shutdown();
+    expect(judgeSpans).toHaveLength(3);
+    const runs = new Map(view!.runs.map((run) => [run.executionId, run]));
+    for (const span of judgeSpans) {
+      expect(runs.has(span.attributes['workbench.execution.id'] as string)).toBe(true);
+      expect(span.attributes['workbench.event.position']).toBeGreaterThan(0);
+      expect(span.attributes['gen_ai.operation.name']).toBe('chat');
+    }
     expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual(flowCalls);
     expect(await judgeScores()).toEqual([0, 0, 0]);
     // Every judge call is counted to the experiment, apart from the flow's tokens.

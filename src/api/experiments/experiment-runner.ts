@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors';
 import { NOT_A_LOOP } from '../../domain/execution/cache-layout';
 import { firstPendingCacheItem } from '../../domain/execution/queries';
 import { waitsForReview } from '../../domain/execution/reviews';
+import { executionStreamId } from '../../domain/execution/stream';
 import type { ExecutionState } from '../../domain/execution/types';
 import {
   addedJudgeUsage,
@@ -35,7 +36,7 @@ import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../
 import { reviewScores } from '../../domain/experiment/review-scores';
 import type { StepSnapshot } from '../../domain/flow';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
-import { ConcurrencyConflict } from '../../eventstore';
+import { ConcurrencyConflict, streamVersion } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
@@ -43,7 +44,7 @@ import { measuredAnswer, SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
-import { recordAttribute, traceChat } from '../telemetry/spans';
+import { POSITION, recordAttribute, traceChat } from '../telemetry/spans';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentsRepository } from './experiments-repository';
 
@@ -652,7 +653,11 @@ export class ExperimentRunner {
           input: item?.inputs[stepId] ?? null,
         }),
       };
-      const record = recordAttribute('execution', execution.id);
+      // The record it judges, as it stood: the execution and the position of its latest event.
+      const record = {
+        ...recordAttribute('execution', execution.id),
+        [POSITION]: await streamVersion(this.deps.sql, executionStreamId(execution.id)),
+      };
       const answer = await traceChat({ ...model, request, record }, async (chat) => {
         const answered = await measuredAnswer(
           model,
