@@ -40,11 +40,11 @@ import { ConcurrencyConflict, streamVersion } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
-import { measuredAnswer, SERVER_STOPPED } from '../model-calls/model-call';
+import { observedAnswer, SERVER_STOPPED } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
 import type { JobQueue } from '../notifications/job-queue';
 import { LOOK_AGAIN_MS, type ServerInstance } from '../runtime/server-instance';
-import { POSITION, recordAttribute, traceChat } from '../telemetry/spans';
+import { POSITION, recordAttribute } from '../telemetry/spans';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentsRepository } from './experiments-repository';
 
@@ -658,14 +658,12 @@ export class ExperimentRunner {
         ...recordAttribute('execution', execution.id),
         [POSITION]: await streamVersion(this.deps.sql, executionStreamId(execution.id)),
       };
-      const answer = await traceChat({ ...model, request, record }, async (chat) => {
-        const answered = await measuredAnswer(
-          model,
-          () => model.provider.stream({ ...request, json: { schema: JUDGE_SCHEMA } }).final,
-        );
-        chat.answered(answered);
-        return answered;
-      });
+      const answer = await observedAnswer(
+        model,
+        request,
+        () => model.provider.stream({ ...request, json: { schema: JUDGE_SCHEMA } }).final,
+        record,
+      );
       return {
         score: judgeScore(definition, { executionId: execution.id, stepId }, answer.text),
         usage: {

@@ -27,7 +27,7 @@ import {
   unsealOwnKey,
 } from '../own-keys/own-keys';
 import type { Config } from '../runtime/config';
-import { measuredProvider } from '../telemetry/metrics';
+import { observedProvider } from './model-call';
 import { ModelCatalog, type OwnKeys } from './model-catalog';
 import { SchemaProbes } from './schema-probes';
 import { ownKeyForRun, releaseFreeRun } from './usage-standing';
@@ -145,7 +145,7 @@ export class UserModels {
       modelId,
     );
     const answering = answeringModelId(modelId, resolved.provider);
-    return { ...resolved, provider: measuredProvider(resolved.provider, answering) };
+    return { ...resolved, provider: observedProvider(resolved.provider, answering) };
   }
 
   /**

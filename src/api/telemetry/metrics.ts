@@ -299,27 +299,6 @@ export function modelCallMeasured(
   });
 }
 
-/**
- * `provider` with each call's end measured: the model calls that are not runs of a step or a row (workflow
- * generation, the flow creator, suggestions, recommendations), whose provider one place hands out.
- */
-export function measuredProvider(provider: ModelProvider, modelId: string): ModelProvider {
-  return {
-    ...provider,
-    stream(request) {
-      const started = performance.now();
-      const stream = provider.stream(request);
-      const call = { modelId, provider };
-      stream.final.then(
-        (answer) => modelCallMeasured(call, started, 'succeeded', answer.usage),
-        (error) =>
-          modelCallMeasured(call, started, request.signal?.aborted ? 'stopped' : 'failed', null, error),
-      );
-      return stream;
-    },
-  };
-}
-
 /** A model call (chat) ended: its duration, its tokens when the provider told them, and its outcome. */
 function modelCallEnded(call: {
   provider: string;
