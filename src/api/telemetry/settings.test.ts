@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capturesMessageContent, tracingWanted, withGenAiOptIn } from './settings';
+import { capturesMessageContent, tracingCostWarning, tracingWanted, withGenAiOptIn } from './settings';
 
 describe('whether a process traces', () => {
   it('is off unless an OTLP endpoint or a traces exporter is named', () => {
@@ -35,5 +35,13 @@ describe('OTEL_SEMCONV_STABILITY_OPT_IN', () => {
     expect(withGenAiOptIn(undefined)).toBe('gen_ai_latest_experimental');
     expect(withGenAiOptIn('http, database')).toBe('http,database,gen_ai_latest_experimental');
     expect(withGenAiOptIn('gen_ai_latest_experimental')).toBe('gen_ai_latest_experimental');
+  });
+});
+
+describe('what tracing costs, by Node line', () => {
+  it('is said at start on Node 20, where the context rides on async hooks, and not from Node 22 on', () => {
+    expect(tracingCostWarning('v20.20.2')).toMatch(/^tracing on Node v20\.20\.2: .+Node 24 or later/);
+    expect(tracingCostWarning('v24.21.0')).toBeNull();
+    expect(tracingCostWarning('v26.10.0')).toBeNull();
   });
 });

@@ -40,3 +40,17 @@ export function withGenAiOptIn(value: string | undefined): string {
     .filter((entry) => entry !== '');
   return [...new Set([...entries, 'gen_ai_latest_experimental'])].join(',');
 }
+
+/**
+ * What a traced process on `nodeVersion` is told at start, or null: on Node before 22 OpenTelemetry's context
+ * rides on async hooks, a callback for every promise, and a traced run costs a fifth to a third more CPU
+ * (bench/README.md); from Node 24 the async context frame carries it at next to no cost.
+ */
+export function tracingCostWarning(nodeVersion: string): string | null {
+  const major = Number(/^v?(\d+)/.exec(nodeVersion)?.[1]);
+  if (!Number.isFinite(major) || major >= 22) return null;
+  return (
+    `tracing on Node ${nodeVersion}: its context rides on async hooks here, and a traced run takes about a ` +
+    'quarter more CPU; Node 24 or later carries it at next to no cost'
+  );
+}
