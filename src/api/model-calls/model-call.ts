@@ -1,10 +1,4 @@
-import {
-  type ModelAnswer,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStream,
-  STOPPED_MESSAGE,
-} from '../../ai';
+import { type ModelAnswer, type ModelRequest, type ModelStream, STOPPED_MESSAGE } from '../../ai';
 import { createModelStream } from '../../ai/model-stream';
 import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
@@ -12,7 +6,6 @@ import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
 import type { RunRegistry } from '../executions';
 import { isDatabaseAway } from '../http/errors';
-import type { SpanAttributes } from '../telemetry/gen-ai';
 import { type ModelCallOutcome, modelCallMeasured } from '../telemetry/metrics';
 import { type ChatSpan, POSITION, traceChat } from '../telemetry/spans';
 import type { RunModel } from './user-models';
@@ -244,56 +237,6 @@ function failureOf(
             : String(error);
   const retryable = interrupted || (!aborted && error instanceof DomainError && error.retryable);
   return { reason, message, retryable, recording, error };
-}
-
-/**
- * A model's whole answer outside a run's record (a judge's score; a call that is no run: generating a
- * workflow, the flow creator, suggestions, recommendations): traced as a `chat <model>` span and measured as
- * a run's call is, in this one place. `answer` is called at once, within the span (the provider's HTTP
- * request is its child). Its failure is thrown as it came; aborted by `signal`, it counts as stopped.
- */
-export function observedAnswer(
-  model: { modelId: string; provider: ModelProvider },
-  request: ModelRequest,
-  answer: () => Promise<ModelAnswer>,
-  record?: SpanAttributes,
-): Promise<ModelAnswer> {
-  const started = performance.now();
-  return traceChat({ ...model, request, ...(record ? { record } : {}) }, async (chat) => {
-    try {
-      const answered = await answer();
-      chat.answered(answered);
-      modelCallMeasured(model, started, 'succeeded', answered.usage);
-      return answered;
-    } catch (error) {
-      const stopped = request.signal?.aborted === true;
-      chat.failed(error, stopped ? 'stopped' : null);
-      modelCallMeasured(model, started, stopped ? 'stopped' : 'failed', null, error);
-      throw error;
-    }
-  });
-}
-
-/**
- * `provider` with each call observed (observedAnswer): the provider the calls that are no run are given.
- * Its stream is the provider's own, its `final` the observed answer.
- */
-export function observedProvider(provider: ModelProvider, modelId: string): ModelProvider {
-  return {
-    ...provider,
-    stream(request) {
-      let stream: ModelStream | undefined;
-      const final = observedAnswer({ modelId, provider }, request, () => {
-        stream = provider.stream(request);
-        return stream.final;
-      });
-      // The caller reads the failure from its stream's `final`, as from the provider's.
-      final.catch(() => {});
-      if (!stream) throw new Error('observedAnswer did not call the model at once');
-      const streamed = stream;
-      return { [Symbol.asyncIterator]: () => streamed[Symbol.asyncIterator](), final };
-    },
-  };
 }
 
 /** A call's end as the metrics count it: a source that is no model (a master mode api or text row) is not. */

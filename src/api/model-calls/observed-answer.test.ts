@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelProvider } from '../../ai';
 import { createModelStream } from '../../ai/model-stream';
 import { metricsText } from '../telemetry/metrics';
-import { observedProvider } from './model-call';
+import { observedProvider } from './observed-answer';
 
 // The spans on an SDK of the test's own, exported to memory.
 const exporter = new node.InMemorySpanExporter();

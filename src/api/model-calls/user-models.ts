@@ -27,8 +27,8 @@ import {
   unsealOwnKey,
 } from '../own-keys/own-keys';
 import type { Config } from '../runtime/config';
-import { observedProvider } from './model-call';
 import { ModelCatalog, type OwnKeys } from './model-catalog';
+import { observedProvider } from './observed-answer';
 import { SchemaProbes } from './schema-probes';
 import { ownKeyForRun, releaseFreeRun } from './usage-standing';
 
