@@ -58,6 +58,7 @@ export class ReviewsRepository {
 
   /** How many reviews wait for a decision, in the whole database (what the metrics show). */
   async pendingCount(): Promise<number> {
+    // On the partial index of pending reviews (migration 049).
     const [row] = await this.sql<{ pending: number }[]>`
       SELECT count(*)::int AS pending FROM step_reviews WHERE status = 'pending'`;
     return row?.pending ?? 0;
