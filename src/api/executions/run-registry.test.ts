@@ -37,4 +37,12 @@ describe('RunRegistry', () => {
     expect(runs.isRunning('e1', 'r1')).toBe(false);
     expect(runs.isRunning('s1', 'r2')).toBe(true);
   });
+
+  it('a call begun after the process cut its calls off is cut off as it begins', () => {
+    const runs = new RunRegistry();
+    runs.interruptAll();
+    const late = runs.track('e1', 'r3', 5);
+    expect(late.signal.aborted).toBe(true);
+    expect(late.signal.reason).toBe('interrupted');
+  });
 });

@@ -20,6 +20,8 @@ export class RunRegistry {
   private readonly running = new Map<string, Map<string, TrackedRun>>();
   /** The position of the latest Stop seen, by execution. */
   private readonly stops = new Map<string, number>();
+  /** This process has cut its calls off: a call begun after that is cut off as it begins. */
+  private interrupting = false;
 
   /**
    * A controller for the run whose start event is at `startedAt` in its stream; call `untrack` when the run
@@ -35,6 +37,7 @@ export class RunRegistry {
     runs.set(runId, { controller, startedAt });
     this.running.set(ownerId, runs);
     if ((this.stops.get(ownerId) ?? 0) > startedAt) controller.abort('stopped');
+    else if (this.interrupting) controller.abort('interrupted');
     return {
       signal: controller.signal,
       abort: (reason: AbortReason = 'stopped') => controller.abort(reason),
@@ -59,8 +62,12 @@ export class RunRegistry {
       if (run.startedAt < position) run.controller.abort('stopped');
   }
 
-  /** This process is stopping: every call is aborted, and its run is recorded as interrupted. */
+  /**
+   * This process is stopping: every call is aborted, and its run is recorded as interrupted; so is any call
+   * begun from now on (a run another part of the process starts meanwhile goes on elsewhere, not here).
+   */
   interruptAll() {
+    this.interrupting = true;
     for (const runs of this.running.values())
       for (const run of runs.values()) run.controller.abort('interrupted');
   }
