@@ -481,8 +481,9 @@ export class ExperimentRunner {
         execution = await executions.load(executionId, facts.startedBy);
         if (execution.state.status !== 'running') continue;
         // Cut off by this process stopping (the cut may come before the runner hears of the stop): the run
-        // is interrupted, to go on elsewhere.
+        // is interrupted, to go on elsewhere, and this process starts no more runs.
         if (this.closing || (error instanceof DomainError && error.message === SERVER_STOPPED)) {
+          this.closing = true;
           await this.handle(facts, { type: 'InterruptRun', data: { runKey, executionId } });
           return;
         }
