@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors';
 import { ConcurrencyConflict, type EventStore, type NewEvent, type RecordedEvent } from '../../eventstore';
-import { type Aggregate, CommandHandler } from './command-handler';
+import { type Aggregate, CommandHandler, startOfRun } from './command-handler';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 /** These aggregates are never in a workspace. */
@@ -293,5 +293,99 @@ describe('CommandHandler keeps the state it decided on', () => {
     );
     expect(await handler.recent(lamp, 'l', 'ann')).toMatchObject({ state: { on: false } });
     expect(reads()).toBe(1);
+  });
+});
+
+describe('CommandHandler when the database goes away under an append', () => {
+  /** A run's start: its one event names the run. */
+  type Start = { type: 'Start'; data: { runId: string } };
+  type Started = { type: 'Started'; data: { runId: string } };
+  const runs: Aggregate<string[], Start, Started, null> = {
+    ...(counter as unknown as Aggregate<string[], Start, Started, null>),
+    streamPrefix: 'runs-',
+    decider: {
+      initialState: () => [],
+      evolve: (state, event) => [...state, event.data.runId],
+      decide: (command) => [{ type: 'Started', data: command.data }],
+    },
+    recordsOutcome: () => false,
+  };
+  const away = (code: string) => Object.assign(new Error(`database away (${code})`), { code });
+
+  /**
+   * A log whose append fails with `error` after storing its events when `committed`, and whose first
+   * `outage` reads fail as the database being away.
+   */
+  function lostAnswerStore(error: Error, committed: boolean, outage = 2) {
+    const stored: RecordedEvent[] = [];
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      if (reads <= outage) throw away('ECONNREFUSED');
+      return { version: stored.length, events: stored };
+    };
+    const store = {
+      findKeyedCommand: async () => null,
+      readStream: read,
+      readStreamFromSnapshot: async () => ({ ...(await read()), snapshot: null }),
+      append: async (streamId: string, _type: string, _expected: unknown, events: NewEvent[]) => {
+        if (committed)
+          stored.push(
+            ...events.map((event, i) => ({
+              globalPosition: stored.length + i + 1,
+              transactionId: '1',
+              streamId,
+              streamPosition: stored.length + i + 1,
+              eventId: `e${i}`,
+              type: event.type,
+              data: event.data,
+              metadata: event.metadata ?? {},
+              createdAt: new Date().toISOString(),
+            })),
+          );
+        throw error;
+      },
+    };
+    return {
+      handler: new CommandHandler(store as unknown as EventStore, DEFAULT_RETRY_POLICY, NO_WORKSPACES),
+      reads: () => reads,
+    };
+  }
+  const start = { type: 'Start', data: { runId: 'r1' } } as const;
+  const options = (storedAs?: (event: { type: string; data: unknown }) => boolean) => ({
+    context: () => null,
+    startsStream: true,
+    ...(storedAs ? { storedAs } : {}),
+  });
+  const itsStart = startOfRun('Started', 'r1');
+
+  it('answers a start whose commit was made though its answer was lost, once the database is back', async () => {
+    const { handler, reads } = lostAnswerStore(away('CONNECTION_CLOSED'), true);
+    const started = await handler.handle(runs, 'x', 'u', start, options(itsStart));
+    expect(started).toMatchObject({
+      state: ['r1'],
+      version: 1,
+      events: [{ type: 'Started', data: { runId: 'r1' } }],
+    });
+    // It waited through the reads the outage refused.
+    expect(reads()).toBeGreaterThan(2);
+  });
+
+  it('keeps the database error when the start was not stored, or when it cannot tell its events', async () => {
+    const notStored = lostAnswerStore(away('CONNECTION_CLOSED'), false);
+    await expect(notStored.handler.handle(runs, 'x', 'u', start, options(itsStart))).rejects.toThrow(
+      'CONNECTION_CLOSED',
+    );
+    const untold = lostAnswerStore(away('CONNECTION_CLOSED'), true);
+    await expect(untold.handler.handle(runs, 'x', 'u', start, options())).rejects.toThrow(
+      'CONNECTION_CLOSED',
+    );
+    expect(untold.reads()).toBe(0);
+  });
+
+  it('does not look when nothing was sent: the connection was never made', async () => {
+    const { handler, reads } = lostAnswerStore(away('ECONNREFUSED'), false);
+    await expect(handler.handle(runs, 'x', 'u', start, options(itsStart))).rejects.toThrow('ECONNREFUSED');
+    expect(reads()).toBe(0);
   });
 });

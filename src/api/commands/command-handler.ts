@@ -11,7 +11,8 @@ import {
   type Statement,
 } from '../../eventstore';
 import { type Action, type Actor, type Holder, type RecordKind, type Role, requireMay } from '../access';
-import { IdempotencyKeyReused } from '../http/errors';
+import { throughOutage } from '../database/through-outage';
+import { IdempotencyKeyReused, mayHaveBeenStored } from '../http/errors';
 import { commandRetried } from '../telemetry/metrics';
 import { KeptStates } from './kept-states';
 import type { RetryPolicy } from './retry-policy';
@@ -21,6 +22,12 @@ export interface DecidedEvent {
   type: string;
   data: unknown;
 }
+
+/** `storedAs` for a run's start: its event of `type` naming `runId`. */
+export const startOfRun =
+  (type: string, runId: string) =>
+  (event: DecidedEvent): boolean =>
+    event.type === type && (event.data as { runId?: unknown } | null)?.runId === runId;
 
 /** An aggregate's state and the stream position it reflects. */
 export interface Loaded<State> {
@@ -101,6 +108,14 @@ export interface HandleOptions<State, Context> {
    * replayed), given the state the events lead to.
    */
   withEvents?: (tx: TransactionSql, after: State) => Statement;
+  /**
+   * Tells the command's events in the stream (by the new run's id they name), for a command that leaves
+   * something only this process will end (a run it starts): when the append's answer is lost with the
+   * database, its commit may still have been made. The handler then waits for the database (through the
+   * outage) and looks: found, the command answers as if its answer had come; not found, the database's
+   * error stands (503: send again). Other commands leave that to the client's Idempotency-Key.
+   */
+  storedAs?: (event: DecidedEvent) => boolean;
 }
 
 /** Where the events of a command come from, for a reaction: the stream's type and the record's workspace. */
@@ -334,13 +349,43 @@ export class CommandHandler {
     // Without a client key the command is new by construction: no lookup needed.
     const earlier = key ? await this.store.findKeyedCommand(userId, key) : null;
     if (earlier) return this.repeated(aggregate, userId, command, earlier);
-    const outcome = await this.decideAndAppend(aggregate, id, userId, command, options);
+    let outcome: Handled<S, E> | { duplicateAt: number };
+    try {
+      outcome = await this.decideAndAppend(aggregate, id, userId, command, options);
+    } catch (error) {
+      const { storedAs } = options;
+      if (!storedAs || !mayHaveBeenStored(error)) throw error;
+      const stored = await throughOutage(() =>
+        this.storedMeanwhile(aggregate, id, userId, options, storedAs),
+      );
+      if (stored === null) throw error;
+      return stored;
+    }
     if (!('duplicateAt' in outcome)) return outcome;
     // A request with the same key raced this one and committed first: its outcome stands.
     const first = key && (await this.store.findKeyedCommand(userId, key));
     if (!first)
       throw new ConcurrencyConflict(aggregate.streamPrefix + id, outcome.duplicateAt, outcome.duplicateAt);
     return this.repeated(aggregate, userId, command, first);
+  }
+
+  /**
+   * The command's events if its append was stored though its answer was lost (`storedAs` finds them after the
+   * version the caller loaded), with the aggregate as the stream has it now; null when they are not there.
+   */
+  private async storedMeanwhile<S, C extends { type: string }, E extends DecidedEvent, X>(
+    aggregate: Aggregate<S, C, E, X>,
+    id: string,
+    userId: string,
+    options: HandleOptions<S, X>,
+    storedAs: (event: DecidedEvent) => boolean,
+  ): Promise<Handled<S, E> | null> {
+    const after = options.startsStream ? 0 : (options.loaded?.version ?? 0);
+    const { events } = await this.store.readStream(aggregate.streamPrefix + id, { after });
+    const found = events.find((event) => storedAs({ type: event.type, data: event.data }));
+    if (found === undefined) return null;
+    const itsCommand = events.filter((event) => event.metadata.commandId === found.metadata.commandId);
+    return { ...(await this.load(aggregate, id, userId)), events: itsCommand.map((e) => eventOf<E>(e)) };
   }
 
   /**

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ExecutionCommand, ExecutionEvent, ExecutionState } from '../../domain/execution/types';
 import type { Limits } from '../../domain/limits';
 import type { Role } from '../access';
-import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
+import type { CommandHandler, Handled, HandleOptions, Loaded } from '../commands/command-handler';
 import type { FlowsRepository, StepsToRun } from '../flows';
 import { traceReviewDecisions } from '../telemetry/review-decisions';
 import { executionAggregate } from './execution-aggregate';
@@ -19,6 +19,8 @@ export interface ExecutionCommandOptions {
   loaded?: LoadedExecution;
   /** Checked against the execution before deciding; a thrown error ends the command. */
   guard?: (state: ExecutionState) => void;
+  /** Tells the command's events in the stream when its answer was lost with the database (a run's start). */
+  storedAs?: HandleOptions<ExecutionState, unknown>['storedAs'];
   /** The members of the execution's workspace, for a review's request (whom it may ask). */
   members?: readonly { userId: string; role: Role }[];
 }
@@ -76,6 +78,7 @@ export class ExecutionCommands {
       commandId: options.commandId,
       loaded: options.loaded,
       guard: options.guard,
+      storedAs: options.storedAs,
       startsStream: command.type === 'StartExecution' || command.type === 'StartExecutionFrom',
       // The actor's role is the one the access check read: a review's decision weighs it.
       context: (state, _version, role) => ({

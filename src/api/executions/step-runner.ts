@@ -11,6 +11,7 @@ import { executionStreamId } from '../../domain/execution/stream';
 import type { StepResult } from '../../domain/execution/types';
 import { parseModelId } from '../../domain/model-choice';
 import { ConcurrencyConflict } from '../../eventstore';
+import { startOfRun } from '../commands/command-handler';
 import { readPromptConversation } from '../conversation-context/conversation-contexts';
 import { onOneConnection } from '../database/one-connection';
 import type { FlowsRepository } from '../flows';
@@ -111,7 +112,13 @@ export class StepRunner {
       },
       // The flow's steps as they are now: the run brings the execution's steps up to date in the same command,
       // so a refused run writes nothing.
-      { commandId: request.commandId, loaded, flow },
+      {
+        commandId: request.commandId,
+        loaded,
+        flow,
+        // Its start stored though the database went away before answering: the run goes on (see storedAs).
+        storedAs: startOfRun('StepRunStarted', runId),
+      },
     );
     const startEvent = started.events.find((e) => e.type === 'StepRunStarted');
     if (!startEvent) return { execution: started, results: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppendTransactionLost } from '../../eventstore';
-import { isDatabaseAway } from './errors';
+import { isDatabaseAway, mayHaveBeenStored } from './errors';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
@@ -38,5 +38,27 @@ describe('isDatabaseAway', () => {
       expect(isDatabaseAway(withCode(code)), code).toBe(false);
     expect(isDatabaseAway(new Error('no code'))).toBe(false);
     expect(isDatabaseAway(null)).toBe(false);
+  });
+});
+
+describe('mayHaveBeenStored', () => {
+  it('is a write whose connection went away after it was sent: its commit may have been made', () => {
+    for (const code of ['CONNECTION_CLOSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '08006'])
+      expect(mayHaveBeenStored(withCode(code)), code).toBe(true);
+    expect(mayHaveBeenStored(new AppendTransactionLost())).toBe(true);
+  });
+
+  it('is not a write that never had a connection, nor one the database refused', () => {
+    for (const code of [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EHOSTUNREACH',
+      'CONNECT_TIMEOUT',
+      '57P03',
+      '53300',
+      '23505',
+    ])
+      expect(mayHaveBeenStored(withCode(code)), code).toBe(false);
+    expect(mayHaveBeenStored(new Error('refused'))).toBe(false);
   });
 });

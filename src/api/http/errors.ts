@@ -88,6 +88,28 @@ export function isDatabaseAway(error: unknown): boolean {
   return CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300';
 }
 
+/** The database-away errors of a connection that was never made: nothing was sent, so nothing was stored. */
+const NEVER_CONNECTED_CODES = new Set([
+  '08001',
+  '08004',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'CONNECT_TIMEOUT',
+  '57P03',
+  '53300',
+]);
+
+/**
+ * Whether a write that failed with this error may still have been stored: the database went away after the
+ * write was sent (its commit made, its answer lost), not before a connection was made.
+ */
+export function mayHaveBeenStored(error: unknown): boolean {
+  if (!isDatabaseAway(error)) return false;
+  const { code } = (error ?? {}) as { code?: unknown };
+  return !(typeof code === 'string' && NEVER_CONNECTED_CODES.has(code));
+}
+
 /**
  * What kind of problem an answer reports, for a program to act on (the `code` of every problem): the kinds of
  * the domain, and the few the HTTP layer adds.

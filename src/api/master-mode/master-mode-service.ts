@@ -23,7 +23,7 @@ import {
   rowLabel,
 } from '../../domain/master-mode/row-run';
 import { parseModelId } from '../../domain/model-choice';
-import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
+import { type CommandHandler, type Handled, type Loaded, startOfRun } from '../commands/command-handler';
 import type { RunRegistry } from '../executions';
 import { type CallSource, callModel, type TokenSink } from '../model-calls/model-call';
 import type { UserModels } from '../model-calls/user-models';
@@ -278,6 +278,10 @@ export class MasterModeService {
   private handle(sessionId: string, userId: string, command: MasterCommand, loaded?: Loaded<MasterState>) {
     return this.deps.commands.handle(masterAggregate, sessionId, userId, command, {
       loaded,
+      // A row run's start stored though the database went away before answering: the run goes on.
+      ...(command.type === 'StartRowRun'
+        ? { storedAs: startOfRun('MasterRowRunStarted', command.data.runId) }
+        : {}),
       context: () => ({ now: new Date().toISOString() }),
     });
   }

@@ -4,8 +4,8 @@ import { DomainError } from '../../domain/errors';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
 import { checkAnswerSize, type Limits } from '../../domain/limits';
 import { ConcurrencyConflict } from '../../eventstore';
+import { throughOutage } from '../database/through-outage';
 import type { RunRegistry } from '../executions';
-import { isDatabaseAway } from '../http/errors';
 import { type ModelCallOutcome, modelCallMeasured } from '../telemetry/metrics';
 import { type ChatSpan, POSITION, traceChat } from '../telemetry/spans';
 import type { RunModel } from './user-models';
@@ -98,7 +98,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
     measured(call.source, started, 'succeeded', answer.usage);
     recording = true;
     const durationMs = Math.round(performance.now() - started);
-    return await recordedThroughOutage(() => call.succeeded(answer, durationMs, timing.ms));
+    return await throughOutage(() => call.succeeded(answer, durationMs, timing.ms));
   } catch (error) {
     if (error instanceof RunStoppedMeanwhile) tracked.abort();
     const failure = {
@@ -108,7 +108,7 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
     if (!recording) measured(call.source, started, failure.reason, null, error);
     // A call cut short (a too-long answer, say) is not left running: the model stops writing.
     if (!tracked.signal.aborted) tracked.abort();
-    await recordedThroughOutage(() => call.failed(failure));
+    await throughOutage(() => call.failed(failure));
     if (failure.reason === 'interrupted') {
       throw new DomainError('model_failed', SERVER_STOPPED, { retryable: true });
     }
@@ -116,28 +116,6 @@ export async function callModel<T>(call: ModelCall<T>): Promise<T> {
   } finally {
     tracked.untrack();
     if ('model' in call.source) call.tokens.sink.forgetRun(call.tokens.streamId, runId);
-  }
-}
-
-/**
- * How long a run's outcome is tried again while the database is away. A run whose outcome is not recorded
- * stays `running`, and its step cannot run again until the crash sweep finds it abandoned (minutes, its
- * process being alive): its request waits through an outage of up to this long instead, and answers the
- * outcome once it is recorded. Past it, the request answers 503 and the run is left to the sweep.
- */
-export const RECORD_THROUGH_OUTAGE_MS = 60_000;
-const RECORD_AGAIN_AFTER_MS = 250;
-
-/** `record`, tried again while it fails only because the database is away, for up to RECORD_THROUGH_OUTAGE_MS. */
-async function recordedThroughOutage<T>(record: () => Promise<T>): Promise<T> {
-  const until = Date.now() + RECORD_THROUGH_OUTAGE_MS;
-  for (;;) {
-    try {
-      return await record();
-    } catch (error) {
-      if (!isDatabaseAway(error) || Date.now() >= until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RECORD_AGAIN_AFTER_MS));
-    }
   }
 }
 
