@@ -139,6 +139,11 @@ export type EventReaction = (
 
 export interface Handled<State, Event> extends Loaded<State> {
   events: Event[];
+  /**
+   * The command was seen before (its Idempotency-Key): `events` are its first answer's, stored then, and the
+   * state is the aggregate's now. What was done once for them (a span, a notice) is not done again.
+   */
+  repeated?: true;
 }
 
 /**
@@ -524,6 +529,7 @@ export class CommandHandler {
     return {
       ...(await this.load(aggregate, firstId, userId)),
       events: first.events.map((e) => eventOf<E>(e)),
+      repeated: true,
     };
   }
 }

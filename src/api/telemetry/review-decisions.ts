@@ -6,6 +6,8 @@ interface Handled {
   state: ExecutionState;
   version: number;
   events: ExecutionEvent[];
+  /** A command sent again: its events are its first answer's, traced then. */
+  repeated?: boolean;
 }
 
 /**
@@ -13,7 +15,8 @@ interface Handled {
  * (see traceReviewDecision). The decider's role, never who they are.
  */
 export function traceReviewDecisions(executionId: string, handled: Handled): void {
-  const { events, version, state } = handled;
+  const { events, version, state, repeated } = handled;
+  if (repeated) return;
   events.forEach((event, index) => {
     if (event.type !== 'ReviewApproved' && event.type !== 'ReviewRejected' && event.type !== 'ReviewDue')
       return;

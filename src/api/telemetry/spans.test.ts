@@ -148,4 +148,24 @@ describe('review decisions', () => {
       'workbench.review.waited_ms': 30 * 60 * 1000,
     });
   });
+
+  it('is no span again when a command is sent again with its Idempotency-Key: its first answer had it', () => {
+    const approved = {
+      type: 'ReviewApproved',
+      data: {
+        reviewId: 'rv-1',
+        userId: 'person-1',
+        role: 'reviewer',
+        comment: '',
+        at: '2026-01-01T10:30:00.000Z',
+      },
+    } as unknown as ExecutionEvent;
+    traceReviewDecisions('e-4', {
+      state: { reviews: [review] } as unknown as ExecutionState,
+      version: 15,
+      events: [approved],
+      repeated: true,
+    });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
 });
