@@ -171,7 +171,7 @@ export class ExperimentCommands {
     for (const run of state.runs) {
       if (run.executionId === null || run.status === 'planned') continue;
       const execution = await this.deps.executions.load(run.executionId, null);
-      const { scores, judgeUsage } = await runner.scoresOf(facts, state, run, execution.state, {
+      const { scores, judgeUsage } = await runner.scoresOf(facts, state, run, execution, {
         reviews: false,
         scorerNames: names,
       });

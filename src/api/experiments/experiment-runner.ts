@@ -5,7 +5,6 @@ import { DomainError } from '../../domain/errors';
 import { NOT_A_LOOP } from '../../domain/execution/cache-layout';
 import { firstPendingCacheItem } from '../../domain/execution/queries';
 import { waitsForReview } from '../../domain/execution/reviews';
-import { executionStreamId } from '../../domain/execution/stream';
 import type { ExecutionState } from '../../domain/execution/types';
 import {
   addedJudgeUsage,
@@ -36,7 +35,7 @@ import { codeScoresOf, type ItemTexts, scoredStepOf, stepOutputOf } from '../../
 import { reviewScores } from '../../domain/experiment/review-scores';
 import type { StepSnapshot } from '../../domain/flow';
 import { INTERRUPTED } from '../../domain/interrupted-runs';
-import { ConcurrencyConflict, streamVersion } from '../../eventstore';
+import { ConcurrencyConflict } from '../../eventstore';
 import type { CommandHandler, Handled, Loaded } from '../commands/command-handler';
 import type { FlowHolder } from '../datasets';
 import type { ExecutionCommands, LoadedExecution, RunRegistry } from '../executions';
@@ -573,7 +572,7 @@ export class ExperimentRunner {
       if (unapproved.length === 0) continue;
       const lastRun = unapproved.at(-1)!.runId;
       if (mode === 'judge') {
-        const passed = await this.judgeStep(facts, current.state, step.id, itemId);
+        const passed = await this.judgeStep(facts, current, step.id, itemId);
         if (!passed) continue;
       }
       for (const result of unapproved.filter((r) => r.runId === lastRun)) {
@@ -612,7 +611,7 @@ export class ExperimentRunner {
   /** The step's judge (the first judge scorer reading it) on its output: its score recorded, and whether it passed. */
   private async judgeStep(
     facts: ExperimentFacts,
-    execution: ExecutionState,
+    execution: LoadedExecution,
     stepId: string,
     itemId: string,
   ): Promise<boolean> {
@@ -637,10 +636,11 @@ export class ExperimentRunner {
   async judge(
     facts: Pick<ExperimentFacts, 'startedBy' | 'items'>,
     definition: JudgeDefinition,
-    execution: ExecutionState,
+    loaded: LoadedExecution,
     stepId: string,
     itemId: string,
   ): Promise<{ score: Score; usage: JudgeUsage } | null> {
+    const execution = loaded.state;
     const output = stepOutputOf(execution, stepId);
     if (output === null) return null;
     const item = facts.items.get(itemId);
@@ -656,10 +656,7 @@ export class ExperimentRunner {
         }),
       };
       // The record it judges, as it stood: the execution and the position of its latest event.
-      const record = {
-        ...recordAttribute('execution', execution.id),
-        [POSITION]: await streamVersion(this.deps.sql, executionStreamId(execution.id)),
-      };
+      const record = { ...recordAttribute('execution', execution.id), [POSITION]: loaded.version };
       const answer = await observedAnswer(
         model,
         request,
@@ -691,7 +688,7 @@ export class ExperimentRunner {
     const experiment = await this.load(facts);
     const run = experiment.state.runs.find((r) => r.runKey === runKey);
     if (!run || run.status === 'finished' || run.executionId !== execution.state.id) return;
-    const { scores, judgeUsage } = await this.scoresOf(facts, experiment.state, run, execution.state);
+    const { scores, judgeUsage } = await this.scoresOf(facts, experiment.state, run, execution);
     if (scores.length > 0)
       await this.handle(facts, {
         type: 'RecordScores',
@@ -708,9 +705,10 @@ export class ExperimentRunner {
     facts: Pick<ExperimentFacts, 'startedBy' | 'items' | 'versionSteps'>,
     state: ExperimentState,
     run: Pick<RunState, 'itemId'>,
-    execution: ExecutionState,
+    loaded: LoadedExecution,
     options: { reviews?: boolean; scorerNames?: readonly string[] } = {},
   ): Promise<{ scores: Score[]; judgeUsage: JudgeUsage }> {
+    const execution = loaded.state;
     const config = state.config;
     let judgeUsage = NO_JUDGE_USAGE;
     if (!config) return { scores: [], judgeUsage };
@@ -729,7 +727,7 @@ export class ExperimentRunner {
       if (stepId === null) continue;
       // A judge-mode step's judge scored it as it ran (scoring again asks it again).
       if (options.scorerNames === undefined && reviewModeOf(config, stepId) === 'judge') continue;
-      const judged = await this.judge(facts, definition, execution, stepId, run.itemId).catch(() => null);
+      const judged = await this.judge(facts, definition, loaded, stepId, run.itemId).catch(() => null);
       if (!judged) continue;
       scores.push(judged.score);
       judgeUsage = addedJudgeUsage(judgeUsage, judged.usage);
