@@ -49,15 +49,8 @@ describe('mayHaveBeenStored', () => {
   });
 
   it('is not a write that never had a connection, nor one the database refused', () => {
-    for (const code of [
-      'ECONNREFUSED',
-      'ENOTFOUND',
-      'EHOSTUNREACH',
-      'CONNECT_TIMEOUT',
-      '57P03',
-      '53300',
-      '23505',
-    ])
+    // Refused, timed out connecting, the database starting up, too many clients; a unique violation.
+    for (const code of ['ECONNREFUSED', 'CONNECT_TIMEOUT', '57P03', '53300', '23505'])
       expect(mayHaveBeenStored(withCode(code)), code).toBe(false);
     expect(mayHaveBeenStored(new Error('refused'))).toBe(false);
   });
