@@ -175,9 +175,10 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const userId = userIdOf(request);
-      const body = request.body as z.output<typeof itemsBody> | CsvFile | undefined;
-      // A request without a body (or of neither type) is checked by neither schema.
-      if (body === undefined || body === null) throw ruleViolated(CSV_OR_ITEMS);
+      const body = request.body as z.output<typeof itemsBody> | CsvFile | string | null | undefined;
+      // A request without a body, or of neither type (text/plain reaches here as a string), is checked by
+      // neither schema: only a JSON object (checked as itemsBody) or a CSV file goes on.
+      if (typeof body !== 'object' || body === null) throw ruleViolated(CSV_OR_ITEMS);
       let added: Awaited<ReturnType<typeof datasetCommands.addItems>>;
       if (body instanceof CsvFile) {
         added = await datasetCommands.addCsv(id, userId, body.text, commandIdOf(request));

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
+import { ok, type Person, person } from './support/workspace-people';
+
+/**
+ * The datasets and experiments routes as someone sending what the web app never sends: bodies of the wrong
+ * type, values nested or sized past what the product takes. Each is answered 4xx with the reason, and
+ * nothing of it is stored.
+ */
+describe('datasets and experiments, sent what no screen sends', () => {
+  let t: TestApp;
+  let ann: Person;
+  let flowId: string;
+  let stepIds: string[];
+  let datasetId: string;
+
+  const send = (method: 'POST' | 'PATCH', url: string, payload: string, contentType: string) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie: ann.client.cookie, 'content-type': contentType },
+      payload,
+    });
+  const eventCount = async () =>
+    (await t.db.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events`)[0]!.count;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, OFFLINE_MODEL);
+    ann = await person(t.app, 'Ann');
+    const made = await createFlow(ann.client, 'Blog', [
+      { name: 'Ideas', systemPrompt: 'List three ideas about the topic.', requiresUserInput: true },
+    ]);
+    flowId = made.flow.id;
+    stepIds = made.steps.map((step: { id: string }) => step.id);
+    datasetId = ok(await ann.client.post('/api/datasets', { name: 'Topics', flowId }), 201).id;
+    ok(
+      await ann.client.post(`/api/datasets/${datasetId}/items`, {
+        items: [{ inputs: { [stepIds[0]!]: 'tea' } }],
+      }),
+      201,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('answers 400 to items sent as neither JSON nor CSV, naming the two it takes', async () => {
+    const before = await eventCount();
+    const answer = await send('POST', `/api/datasets/${datasetId}/items`, 'Ideas\ntea\n', 'text/plain');
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().detail).toContain('text/csv');
+    expect(await eventCount()).toBe(before);
+  });
+});
