@@ -21,6 +21,8 @@ describe('datasets and experiments, sent what no screen sends', () => {
       headers: { cookie: ann.client.cookie, 'content-type': contentType },
       payload,
     });
+  const flowVersion = async () =>
+    Number(String((await ann.client.get(`/api/flows/${flowId}`)).headers.etag).replace(/\D/g, ''));
   const eventCount = async () =>
     (await t.db.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events`)[0]!.count;
 
@@ -47,6 +49,23 @@ describe('datasets and experiments, sent what no screen sends', () => {
     const answer = await send('POST', `/api/datasets/${datasetId}/items`, 'Ideas\ntea\n', 'text/plain');
     expect(answer.statusCode, answer.body).toBe(400);
     expect(answer.json().detail).toContain('text/csv');
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('answers 400 to a jsonSchema scorer nested too deep to walk, however deep, and starts nothing', async () => {
+    const before = await eventCount();
+    const version = await flowVersion();
+    for (const depth of [9_900, 1_000_000]) {
+      const schema = `{"const":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
+      const answer = await send(
+        'POST',
+        '/api/experiments',
+        `{"flowId":"${flowId}","flowVersion":${version},"datasetId":"${datasetId}","scorers":[{"type":"jsonSchema","schema":${schema}}]}`,
+        'application/json',
+      );
+      expect(answer.statusCode, answer.body.slice(0, 300)).toBe(400);
+      expect(answer.json().detail).toContain('lồng nhau quá sâu');
+    }
     expect(await eventCount()).toBe(before);
   });
 });

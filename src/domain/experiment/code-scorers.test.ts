@@ -7,7 +7,7 @@ import {
   UNIQUE_ITEMS_MAX_CHARS,
 } from './code-scorers';
 import { REGEX_MESSAGES, regexProblem } from './safe-regex';
-import { scorerDefinition, scorerName } from './scorer-definitions';
+import { SCORER_SCHEMA_MAX_DEPTH, scorerDefinition, scorerName } from './scorer-definitions';
 
 const score = (definition: CodeScorerDefinition, output: string, expected?: string | null) =>
   scoreOutput(definition, { output, expected });
@@ -177,6 +177,15 @@ describe('checkScorerDefinitions', () => {
       SCORER_MESSAGES.unknownStep('equals (step-9)', 'step-9'),
       SCORER_MESSAGES.reservedName('approved'),
     ]);
+  });
+
+  it('refuses a schema nested deeper than SCORER_SCHEMA_MAX_DEPTH, however deep, instead of running out of stack', () => {
+    const nested = (depth: number) =>
+      JSON.parse(`{"const":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`);
+    const check = (depth: number) => checkScorerDefinitions([{ type: 'jsonSchema', schema: nested(depth) }]);
+    expect(check(SCORER_SCHEMA_MAX_DEPTH)).toEqual([]);
+    for (const depth of [SCORER_SCHEMA_MAX_DEPTH + 1, 9_900, 1_000_000])
+      expect(check(depth)).toEqual([SCORER_MESSAGES.of('jsonSchema', SCORER_MESSAGES.schemaTooDeep)]);
   });
 
   it('refuses more scorers than an experiment may have', () => {

@@ -6,6 +6,7 @@ import { ajvRegExp, regexProblem, type SafeRegex, safeRegex } from './safe-regex
 import {
   MAX_SCORERS,
   SCORER_SCHEMA_MAX_BYTES,
+  SCORER_SCHEMA_MAX_DEPTH,
   type Score,
   type ScorerDefinition,
   scorerName,
@@ -49,6 +50,7 @@ export const SCORER_MESSAGES = {
   minAboveMax: 'min phải nhỏ hơn hoặc bằng max',
   noBounds: 'scorer length cần ít nhất min hoặc max',
   schemaTooLarge: `schema dài quá ${SCORER_SCHEMA_MAX_BYTES.toLocaleString('en-US')} byte`,
+  schemaTooDeep: `schema lồng nhau quá sâu (tối đa ${SCORER_SCHEMA_MAX_DEPTH} cấp object và mảng)`,
   invalidSchema: (why: string) => `JSON Schema không hợp lệ: ${why}`,
   schemaPattern: (pattern: string, problem: string) => `pattern "${pattern}" trong schema: ${problem}`,
   notJson: 'Output không phải JSON hợp lệ',
@@ -224,6 +226,8 @@ function compiledSchema(
 }
 
 function compileSchema(schema: Record<string, unknown>): CompiledSchema | string {
+  // Before anything walks it by recursion: JSON.stringify itself runs out of stack on a deep enough value.
+  if (nestsDeeperThan(schema, SCORER_SCHEMA_MAX_DEPTH)) return SCORER_MESSAGES.schemaTooDeep;
   const text = JSON.stringify(schema);
   if (new TextEncoder().encode(text).length > SCORER_SCHEMA_MAX_BYTES) return SCORER_MESSAGES.schemaTooLarge;
   const patterns = patternsOf(schema);
@@ -241,6 +245,18 @@ function compileSchema(schema: Record<string, unknown>): CompiledSchema | string
   } catch (error) {
     return SCORER_MESSAGES.invalidSchema(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Whether a JSON value nests objects and arrays more than `limit` deep (the value itself is 1): no recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Every `pattern` and `patternProperties` key in a schema, wherever it is (over-counting is harmless). */

@@ -13,6 +13,11 @@ export const SCORER_TEXT_MAX_LENGTH = 2_000;
 export const JUDGE_PROMPT_MAX_LENGTH = 20_000;
 /** A `jsonSchema` scorer's schema, as JSON text. */
 export const SCORER_SCHEMA_MAX_BYTES = 20_000;
+/**
+ * How deep a `jsonSchema` scorer's schema may nest objects and arrays: far past any schema a person writes,
+ * and shallow enough for the code that reads it (JSON text, ajv) to walk it without running out of stack.
+ */
+export const SCORER_SCHEMA_MAX_DEPTH = 64;
 
 const name = z.string().trim().min(1).max(SCORER_NAME_MAX_LENGTH);
 /** Which step's output a scorer reads: a step id of the flow; left out, the flow's last step. */
