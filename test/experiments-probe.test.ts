@@ -13,6 +13,7 @@ describe('datasets and experiments, sent what no screen sends', () => {
   let flowId: string;
   let stepIds: string[];
   let datasetId: string;
+  let itemId: string;
 
   const send = (method: 'POST' | 'PATCH', url: string, payload: string, contentType: string) =>
     t.app.inject({
@@ -35,12 +36,13 @@ describe('datasets and experiments, sent what no screen sends', () => {
     flowId = made.flow.id;
     stepIds = made.steps.map((step: { id: string }) => step.id);
     datasetId = ok(await ann.client.post('/api/datasets', { name: 'Topics', flowId }), 201).id;
-    ok(
+    const added = ok(
       await ann.client.post(`/api/datasets/${datasetId}/items`, {
         items: [{ inputs: { [stepIds[0]!]: 'tea' } }],
       }),
       201,
     );
+    itemId = added.itemIds[0];
   });
   afterAll(() => t.close());
 
@@ -67,5 +69,23 @@ describe('datasets and experiments, sent what no screen sends', () => {
       expect(answer.json().detail).toContain('lồng nhau quá sâu');
     }
     expect(await eventCount()).toBe(before);
+  });
+
+  it('takes a CSV file only where items are added: text/csv sent to any other dataset route is 415', async () => {
+    const before = await eventCount();
+    const item = `/api/datasets/${datasetId}/items/${itemId}`;
+    for (const [method, url] of [
+      ['POST', '/api/datasets'],
+      ['PATCH', `/api/datasets/${datasetId}`],
+      ['POST', `/api/datasets/${datasetId}/items/from-execution`],
+      ['POST', `${item}/archive`],
+      ['POST', `${item}/restore`],
+    ] as const) {
+      const answer = await send(method, url, 'name\nTopics\n', 'text/csv');
+      expect(answer.statusCode, `${method} ${url}: ${answer.body}`).toBe(415);
+      expect(answer.json().detail).toContain('text/csv');
+    }
+    expect(await eventCount()).toBe(before);
+    expect(ok(await ann.client.get(`/api/datasets/${datasetId}`)).items[0].archived).toBe(false);
   });
 });

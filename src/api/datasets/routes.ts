@@ -116,19 +116,6 @@ const itemParams = z.object({ id: z.uuid(), itemId: z.uuid() });
 export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
   const { datasetCommands } = app;
 
-  // Only this plugin's routes take a CSV file: the text as it came, up to its own limit.
-  app.addContentTypeParser(
-    'text/csv',
-    { parseAs: 'string', bodyLimit: DATASET_CSV_MAX_BYTES },
-    (_request, body, done) => {
-      try {
-        done(null, csvFileOf(body as string));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    },
-  );
-
   app.post(
     '/api/datasets',
     { schema: { body: createBody, response: { 201: datasetAnswer } } },
@@ -162,32 +149,49 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
       datasetCommands.rename(request.params.id, userIdOf(request), request.body.name, commandIdOf(request)),
   );
 
-  app.post(
-    '/api/datasets/:id/items',
-    {
-      schema: {
-        params: idParams,
-        // Each content type its own shape: JSON items, or a CSV file's text.
-        body: { content: { 'application/json': { schema: itemsBody }, 'text/csv': { schema: csvBody } } },
-        response: { 201: addedAnswer },
+  // Only the route that adds items takes a CSV file (the text as it came, up to its own limit): the parser is
+  // its own context's, so every other route here refuses text/csv (415) as the rest of the API does.
+  const itemRoutes: FastifyPluginAsyncZod = async (csvRoutes) => {
+    csvRoutes.addContentTypeParser(
+      'text/csv',
+      { parseAs: 'string', bodyLimit: DATASET_CSV_MAX_BYTES },
+      (_request, body, done) => {
+        try {
+          done(null, csvFileOf(body as string));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const userId = userIdOf(request);
-      const body = request.body as z.output<typeof itemsBody> | CsvFile | string | null | undefined;
-      // A request without a body, or of neither type (text/plain reaches here as a string), is checked by
-      // neither schema: only a JSON object (checked as itemsBody) or a CSV file goes on.
-      if (typeof body !== 'object' || body === null) throw ruleViolated(CSV_OR_ITEMS);
-      let added: Awaited<ReturnType<typeof datasetCommands.addItems>>;
-      if (body instanceof CsvFile) {
-        added = await datasetCommands.addCsv(id, userId, body.text, commandIdOf(request));
-      } else {
-        added = await datasetCommands.addItems(id, userId, body.items, commandIdOf(request));
-      }
-      return reply.status(201).send(added);
-    },
-  );
+    );
+
+    csvRoutes.post(
+      '/api/datasets/:id/items',
+      {
+        schema: {
+          params: idParams,
+          // Each content type its own shape: JSON items, or a CSV file's text.
+          body: { content: { 'application/json': { schema: itemsBody }, 'text/csv': { schema: csvBody } } },
+          response: { 201: addedAnswer },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const userId = userIdOf(request);
+        const body = request.body as z.output<typeof itemsBody> | CsvFile | string | null | undefined;
+        // A request without a body, or of neither type (text/plain reaches here as a string), is checked by
+        // neither schema: only a JSON object (checked as itemsBody) or a CSV file goes on.
+        if (typeof body !== 'object' || body === null) throw ruleViolated(CSV_OR_ITEMS);
+        let added: Awaited<ReturnType<typeof datasetCommands.addItems>>;
+        if (body instanceof CsvFile) {
+          added = await datasetCommands.addCsv(id, userId, body.text, commandIdOf(request));
+        } else {
+          added = await datasetCommands.addItems(id, userId, body.items, commandIdOf(request));
+        }
+        return reply.status(201).send(added);
+      },
+    );
+  };
+  await app.register(itemRoutes);
 
   app.post(
     '/api/datasets/:id/items/from-execution',
