@@ -88,4 +88,23 @@ describe('datasets and experiments, sent what no screen sends', () => {
     expect(await eventCount()).toBe(before);
     expect(ok(await ann.client.get(`/api/datasets/${datasetId}`)).items[0].archived).toBe(false);
   });
+
+  it('answers 413 to a CSV file past its limit naming that limit (5 MB), and to a JSON body past 4 MB naming 4 MB', async () => {
+    const csv = await send(
+      'POST',
+      `/api/datasets/${datasetId}/items`,
+      `Ideas\n${'x'.repeat(5 * 1024 * 1024 + 10)}\n`,
+      'text/csv',
+    );
+    expect(csv.statusCode).toBe(413);
+    expect(csv.json().detail).toContain('5 MB');
+    const json = await send(
+      'PATCH',
+      `/api/datasets/${datasetId}`,
+      JSON.stringify({ name: 'x'.repeat(4 * 1024 * 1024 + 10) }),
+      'application/json',
+    );
+    expect(json.statusCode).toBe(413);
+    expect(json.json().detail).toContain('4 MB');
+  });
 });

@@ -149,24 +149,22 @@ export const datasetRoutes: FastifyPluginAsyncZod = async (app) => {
       datasetCommands.rename(request.params.id, userIdOf(request), request.body.name, commandIdOf(request)),
   );
 
-  // Only the route that adds items takes a CSV file (the text as it came, up to its own limit): the parser is
-  // its own context's, so every other route here refuses text/csv (415) as the rest of the API does.
+  // Only the route that adds items takes a CSV file (the text as it came): the parser is its own context's, so
+  // every other route here refuses text/csv (415) as the rest of the API does.
   const itemRoutes: FastifyPluginAsyncZod = async (csvRoutes) => {
-    csvRoutes.addContentTypeParser(
-      'text/csv',
-      { parseAs: 'string', bodyLimit: DATASET_CSV_MAX_BYTES },
-      (_request, body, done) => {
-        try {
-          done(null, csvFileOf(body as string));
-        } catch (error) {
-          done(error as Error, undefined);
-        }
-      },
-    );
+    csvRoutes.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, csvFileOf(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
 
     csvRoutes.post(
       '/api/datasets/:id/items',
       {
+        // The file's own limit, the route's: what a 413 past it names (a JSON body of items is held to it too).
+        bodyLimit: DATASET_CSV_MAX_BYTES,
         schema: {
           params: idParams,
           // Each content type its own shape: JSON items, or a CSV file's text.

@@ -253,7 +253,8 @@ const HTTP_CODES: Partial<Record<number, ProblemCode>> = {
  * error code; their `code` says the same to a program. A refusal not named here keeps Fastify's words.
  */
 const FRAMEWORK_DETAILS: Record<string, (error: FastifyError, request: FastifyRequest) => string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Nội dung request quá lớn: tối đa 4 MB.',
+  FST_ERR_CTP_BODY_TOO_LARGE: (_error, request) =>
+    `Nội dung request quá lớn: tối đa ${sizeText(request.routeOptions.bodyLimit)}.`,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_error, request) =>
     `Không nhận nội dung kiểu "${request.headers['content-type'] ?? ''}": hãy gửi JSON (application/json).`,
   FST_ERR_CTP_INVALID_JSON_BODY: () => 'Nội dung request không phải JSON hợp lệ.',
@@ -263,6 +264,10 @@ const FRAMEWORK_DETAILS: Record<string, (error: FastifyError, request: FastifyRe
   FST_ERR_BAD_URL: () => 'URL không hợp lệ.',
   FST_ERR_MAX_PARAM_LENGTH: () => 'URL quá dài.',
 };
+
+/** A limit in bytes as the refusals name it: in MB, or in KB when it is no whole number of MB. */
+const sizeText = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} KB`;
 
 /** A Fastify refusal's detail: its own words in the API's language, else Fastify's. */
 function frameworkDetail(error: FastifyError, request: FastifyRequest): string {
