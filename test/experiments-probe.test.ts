@@ -107,4 +107,15 @@ describe('datasets and experiments, sent what no screen sends', () => {
     expect(json.statusCode).toBe(413);
     expect(json.json().detail).toContain('4 MB');
   });
+
+  it("names a refused field once: the rule's own words already start with the field", async () => {
+    const blank = await ann.client.post('/api/datasets', { name: '  ', flowId });
+    expect(blank.json().detail).toBe('name: tên dataset không được để trống');
+    const many = Array.from({ length: 501 }, () => ({ inputs: { a: 'x' } }));
+    const tooMany = await ann.client.post(`/api/datasets/${datasetId}/items`, { items: many });
+    expect(tooMany.json().detail).toBe('items: tối đa 500 item mỗi lần thêm');
+    // A message that does not start with its field still gets it.
+    const extra = await ann.client.post('/api/datasets', { name: 'x', flowId: 'nope' });
+    expect(extra.json().detail).toBe('flowId: UUID không hợp lệ');
+  });
 });

@@ -283,9 +283,11 @@ function frameworkDetail(error: FastifyError, request: FastifyRequest): string {
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const issues = inputIssuesOf(error);
   if (issues) {
-    // The first problem, after the field it is in: `path: message`.
+    // The first problem, after the field it is in: `path: message`, the field named once when the rule's own
+    // words start with it (`name: tên dataset không được để trống`, as the decider refuses it too).
     const first = issues[0];
-    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    const field = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    const where = first?.message.startsWith(field) ? '' : field;
     // Well formed but against a rule of the product: the same refusal a decider gives the rule.
     const code = issues.every(isProductRule) ? 'rule_violated' : 'invalid_input';
     return sendProblem(reply, 400, code, `${where}${first?.message ?? 'Invalid input'}`, { issues });
