@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
 
@@ -117,5 +117,41 @@ describe('datasets and experiments, sent what no screen sends', () => {
     // A message that does not start with its field still gets it.
     const extra = await ann.client.post('/api/datasets', { name: 'x', flowId: 'nope' });
     expect(extra.json().detail).toBe('flowId: UUID không hợp lệ');
+  });
+
+  it('takes an id in capitals as the record it names: read, changed, started from and compared once', async () => {
+    const upper = (id: string) => id.toUpperCase();
+    expect(ok(await ann.client.get(`/api/datasets/${upper(datasetId)}?version=2`)).items).toHaveLength(1);
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/datasets/${upper(datasetId)}`,
+      headers: { cookie: ann.client.cookie },
+      payload: { name: 'Topics again' },
+    });
+    expect(ok(renamed)).toMatchObject({ id: datasetId, name: 'Topics again' });
+    ok(await ann.client.post(`/api/datasets/${upper(datasetId)}/items/${upper(itemId)}/archive`, {}));
+    ok(await ann.client.post(`/api/datasets/${datasetId}/items/${itemId}/restore`, {}));
+
+    const started = ok(
+      await ann.client.post('/api/experiments', {
+        flowId: upper(flowId),
+        flowVersion: await flowVersion(),
+        datasetId: upper(datasetId),
+        datasetVersion: 2,
+        review: { [stepIds[0]!]: 'auto' },
+      }),
+      202,
+    );
+    expect(started).toMatchObject({ flowId, datasetId, datasetVersion: 2 });
+    await vi.waitFor(
+      async () =>
+        expect(ok(await ann.client.get(`/api/experiments/${upper(started.id)}`)).status).toBe('completed'),
+      { timeout: 30_000, interval: 50 },
+    );
+    const compared = ok(
+      await ann.client.get(`/api/experiments/compare?ids=${started.id},${upper(started.id)}`),
+    );
+    expect(compared.experimentIds).toEqual([started.id]);
+    ok(await ann.client.post(`/api/experiments/${upper(started.id)}/promote`, {}));
   });
 });

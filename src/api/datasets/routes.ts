@@ -12,6 +12,7 @@ import {
   MAX_DATASET_ITEM_TAGS,
   MAX_DATASET_ITEMS_PER_ADD,
 } from '../../domain/limits';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
@@ -84,7 +85,7 @@ const archivedAnswer = z
   .meta({ id: 'DatasetItemArchive' });
 
 const name = requiredText(NAME_REQUIRED, DATASET_NAME_MAX_LENGTH, NAME_TOO_LONG);
-const createBody = z.strictObject({ name, flowId: z.uuid() });
+const createBody = z.strictObject({ name, flowId: requestedId() });
 const renameBody = z.strictObject({ name });
 
 const itemBody = z.strictObject({ inputs: texts, expected: texts.optional(), tags: tags.optional() });
@@ -94,9 +95,9 @@ const itemsBody = z.strictObject({
     .min(1, 'items: cần ít nhất một item')
     .max(MAX_DATASET_ITEMS_PER_ADD, `items: tối đa ${MAX_DATASET_ITEMS_PER_ADD} item mỗi lần thêm`),
 });
-const fromExecutionBody = z.strictObject({ executionId: z.uuid(), tags: tags.optional() });
+const fromExecutionBody = z.strictObject({ executionId: requestedId(), tags: tags.optional() });
 
-const listQuery = pageQuery.extend({ flowId: z.uuid() });
+const listQuery = pageQuery.extend({ flowId: requestedId() });
 const versionQuery = z.object({
   version: z.coerce
     .number()
@@ -106,7 +107,7 @@ const versionQuery = z.object({
     .optional()
     .describe('Read the dataset as it stood at this version (its events up to it); left out: now'),
 });
-const itemParams = z.object({ id: z.uuid(), itemId: z.uuid() });
+const itemParams = z.object({ id: requestedId(), itemId: requestedId() });
 
 /**
  * Datasets of a flow: made, renamed, filled with items (JSON, a CSV file, or a run captured), items archived

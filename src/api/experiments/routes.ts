@@ -4,6 +4,7 @@ import { COMPARE_FLAGS, type CompareResult, compareToCsv } from '../../domain/ex
 import { REVIEW_MODES, startExperimentRequestSchema } from '../../domain/experiment/config';
 import { RUN_OUTCOMES } from '../../domain/experiment/events';
 import { SCORE_KINDS, SCORE_SOURCES, scorerDefinition } from '../../domain/experiment/scorer-definitions';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
@@ -149,7 +150,7 @@ const compareAnswer = z
   })
   .meta({ id: 'ExperimentComparison' });
 
-const listQuery = pageQuery.extend({ flowId: z.uuid() });
+const listQuery = pageQuery.extend({ flowId: requestedId() });
 const compareQuery = z.object({
   ids: z
     .string()
@@ -157,7 +158,7 @@ const compareQuery = z.object({
     .transform((text) => text.split(',').map((id) => id.trim()))
     .pipe(
       z
-        .array(z.uuid(COMPARE_MESSAGES.ids))
+        .array(requestedId(COMPARE_MESSAGES.ids))
         .min(1, COMPARE_MESSAGES.ids)
         .max(MAX_COMPARED, COMPARE_MESSAGES.ids),
     )

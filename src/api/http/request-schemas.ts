@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { FILLED } from '../../domain/filled-text';
+import { requestedId } from '../../domain/record-id';
 
-export const idParams = z.object({ id: z.uuid() });
-export const flowIdParams = z.object({ flowId: z.uuid() });
+export const idParams = z.object({ id: requestedId() });
+export const flowIdParams = z.object({ flowId: requestedId() });
 /**
  * A POST that takes no fields: an empty object, or no body at all (which reaches validation as null; a body
  * that is the JSON `null` is refused before, in route-schemas.ts).

@@ -3,6 +3,7 @@ import { PRODUCT_RULE } from '../errors';
 import { oneOf } from '../filled-text';
 import { MAX_FLOW_STEPS, type StepSnapshot } from '../flow';
 import { modelIdSchema } from '../model-choice';
+import { requestedId } from '../record-id';
 import { checkScorerDefinitions } from './code-scorers';
 import { MAX_SCORERS, type ScorerDefinition, scorerDefinition } from './scorer-definitions';
 
@@ -30,7 +31,7 @@ export type ReviewMode = (typeof REVIEW_MODES)[number];
 export const DEFAULT_REVIEW_MODE: ReviewMode = 'human';
 
 const stepIdKey = z.string().min(1).max(100);
-const uuid = (field: string) => z.uuid({ error: `${field} phải là một uuid` });
+const uuid = (field: string) => requestedId(`${field} phải là một uuid`);
 const version = (field: string) =>
   z
     .number({ error: `${field} phải là một số nguyên dương` })
