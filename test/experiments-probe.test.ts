@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TOO_MANY_DATASETS } from '../src/domain/dataset/decider';
+import { MAX_DATASETS_PER_FLOW } from '../src/domain/limits';
 import { createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
 
@@ -153,5 +155,28 @@ describe('datasets and experiments, sent what no screen sends', () => {
     );
     expect(compared.experimentIds).toEqual([started.id]);
     ok(await ann.client.post(`/api/experiments/${upper(started.id)}/promote`, {}));
+  });
+
+  it('holds a flow to its datasets limit when the last ones are made at once', {
+    timeout: 60_000,
+  }, async () => {
+    const { flow } = await createFlow(ann.client, 'Many', [{ name: 'Only', systemPrompt: 'x' }]);
+    const count = async () =>
+      (
+        await t.db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM datasets WHERE flow_id = ${flow.id}`
+      )[0]!.n;
+    for (let i = count(); (await i) < MAX_DATASETS_PER_FLOW - 5; i = count())
+      ok(await ann.client.post('/api/datasets', { name: 'Filler', flowId: flow.id }), 201);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        ann.client.post('/api/datasets', { name: `At once ${i}`, flowId: flow.id }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(5);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 201)) {
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().detail).toBe(TOO_MANY_DATASETS);
+    }
+    expect(await count()).toBe(MAX_DATASETS_PER_FLOW);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DatasetCommand } from '../../domain/dataset/commands';
 import { itemsFromCsv } from '../../domain/dataset/csv-items';
+import { TOO_MANY_DATASETS } from '../../domain/dataset/decider';
 import { datasetStreamId, type NewDatasetItem } from '../../domain/dataset/events';
 import { datasetView } from '../../domain/dataset/view';
 import { notFound, ruleViolated } from '../../domain/errors';
@@ -11,7 +12,12 @@ import { executionAggregate } from '../executions';
 import type { FlowsRepository } from '../flows';
 import type { Page } from '../http/pages';
 import { heldBy } from './dataset-aggregate';
-import type { DatasetItemRow, DatasetRow, DatasetsRepository } from './datasets-repository';
+import {
+  type DatasetItemRow,
+  type DatasetRow,
+  type DatasetsRepository,
+  isPastDatasetsLimit,
+} from './datasets-repository';
 
 /** An item as a client sends it: its texts by step id, and its tags. */
 export interface ItemInput {
@@ -58,16 +64,32 @@ export class DatasetCommands {
     const flow = await this.flows.owned(input.flowId, userId, 'change');
     const datasetId = randomUUID();
     const datasetsOfFlow = await this.datasets.countOf(flow.id);
-    const { state } = await this.commands.handle(
-      heldBy({ ownerId: flow.userId, workspaceId: flow.workspaceId }),
-      datasetId,
-      userId,
-      {
-        type: 'CreateDataset',
-        data: { datasetId, flowId: flow.id, workspaceId: flow.workspaceId, name: input.name, datasetsOfFlow },
-      },
-      { context: this.contextFor(userId), startsStream: true, commandId },
-    );
+    const { state } = await this.commands
+      .handle(
+        heldBy({ ownerId: flow.userId, workspaceId: flow.workspaceId }),
+        datasetId,
+        userId,
+        {
+          type: 'CreateDataset',
+          data: {
+            datasetId,
+            flowId: flow.id,
+            workspaceId: flow.workspaceId,
+            name: input.name,
+            datasetsOfFlow,
+          },
+        },
+        {
+          context: this.contextFor(userId),
+          startsStream: true,
+          commandId,
+          // The count above holds for one dataset at a time; those made at once are counted again as stored.
+          withEvents: (tx) => this.datasets.withinLimit(tx, flow.id),
+        },
+      )
+      .catch((error: unknown) => {
+        throw isPastDatasetsLimit(error) ? ruleViolated(TOO_MANY_DATASETS) : error;
+      });
     return this.datasets.readable(state.datasetId!, userId);
   }
 

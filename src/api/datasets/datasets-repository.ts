@@ -1,7 +1,9 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { DATASET_NOT_FOUND } from '../../domain/dataset/decider';
 import type { DatasetItemSource } from '../../domain/dataset/events';
 import { notFound } from '../../domain/errors';
+import { MAX_DATASETS_PER_FLOW } from '../../domain/limits';
+import type { Statement } from '../../eventstore';
 import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 import type { FlowHolder } from './dataset-aggregate';
@@ -47,6 +49,13 @@ const DATASET_COLUMNS = `d.id, d.flow_id, d.name, d.position::int AS version, d.
   (SELECT count(*)::int FROM dataset_items i WHERE i.dataset_id = d.id) AS item_count,
   (SELECT count(*)::int FROM dataset_items i WHERE i.dataset_id = d.id AND i.archived) AS archived_count`;
 
+/** What `DatasetsRepository.withinLimit` raises when a flow's datasets would be past MAX_DATASETS_PER_FLOW. */
+const PAST_LIMIT = 'datasets_per_flow';
+
+/** Whether an error is the refusal of `DatasetsRepository.withinLimit`: nothing of the command was stored. */
+export const isPastDatasetsLimit = (error: unknown) =>
+  (error as { code?: string }).code === 'P0001' && (error as Error).message === PAST_LIMIT;
+
 /**
  * Datasets and their items as the read models hold them, and the rule that a dataset reached through a flow
  * the user may not read is missing (404): the flow's row (where the flow is now) decides.
@@ -70,6 +79,26 @@ export class DatasetsRepository {
     const [row] = await this.sql<{ count: number }[]>`
       SELECT count(*)::int AS count FROM datasets WHERE flow_id = ${flowId}`;
     return row?.count ?? 0;
+  }
+
+  /**
+   * The statement that holds a new dataset's flow to MAX_DATASETS_PER_FLOW in the transaction that writes its
+   * row: the count the decider had was read before, and datasets made at once would each pass it. The flow's
+   * row is held to the end of the transaction, so they are counted one after another, each with itself and
+   * those committed before (each statement of the block reads what was committed when it began); past the
+   * limit it raises (`isPastDatasetsLimit`), and nothing of the command is stored.
+   */
+  withinLimit(tx: TransactionSql, flowId: string): Statement {
+    // A DO block takes no parameters: the id is the flow row's own, a uuid, and is checked as one.
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(flowId))
+      throw new Error(`not a flow id: ${flowId}`);
+    return tx.unsafe(`
+      DO $$ BEGIN
+        PERFORM 1 FROM flows WHERE id = '${flowId}' FOR UPDATE;
+        IF (SELECT count(*) FROM datasets WHERE flow_id = '${flowId}') > ${MAX_DATASETS_PER_FLOW} THEN
+          RAISE EXCEPTION '${PAST_LIMIT}';
+        END IF;
+      END $$`);
   }
 
   /**
