@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOO_MANY_DATASETS } from '../src/domain/dataset/decider';
 import { MAX_DATASETS_PER_FLOW } from '../src/domain/limits';
 import { createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
-import { ok, type Person, person } from './support/workspace-people';
+import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
 
 /**
  * The datasets and experiments routes as someone sending what the web app never sends: bodies of the wrong
@@ -178,5 +178,52 @@ describe('datasets and experiments, sent what no screen sends', () => {
       expect(refused.json().detail).toBe(TOO_MANY_DATASETS);
     }
     expect(await count()).toBe(MAX_DATASETS_PER_FLOW);
+  });
+
+  it('stops an experiment whose starter has left the workspace: its waiting runs end stopped', async () => {
+    const owner = await person(t.app, 'Olga');
+    const editor = await person(t.app, 'Eddie');
+    const { id: workspaceId } = await newWorkspace(owner, 'Left');
+    await join(owner, workspaceId, editor, 'editor');
+    const flow = ok(
+      await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
+      201,
+    );
+    const step = ok(
+      await owner.client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Ideas',
+        order: 1,
+        systemPrompt: 'x',
+        requiresUserInput: true,
+      }),
+      201,
+    );
+    const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
+    const items = [{ inputs: { [step.id]: 'tea' } }, { inputs: { [step.id]: 'coffee' } }];
+    ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
+    const version = Number(
+      String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
+    );
+    const started = ok(
+      await editor.client.post('/api/experiments', {
+        flowId: flow.id,
+        flowVersion: version,
+        datasetId: dataset.id,
+        review: { [step.id]: 'human' },
+      }),
+      202,
+    );
+    const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
+    await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
+      timeout: 30_000,
+      interval: 50,
+    });
+
+    expect(
+      (await owner.client.delete(`/api/workspaces/${workspaceId}/members/${editor.id}`)).statusCode,
+    ).toBe(204);
+    ok(await owner.client.post(`/api/experiments/${started.id}/stop`, {}));
+    expect(await read()).toMatchObject({ status: 'stopped', counts: { waiting: 0, stopped: 2 } });
   });
 });

@@ -136,15 +136,15 @@ export class ExperimentCommands {
       { type: 'StopExperiment', data: {} },
       commandId,
     );
+    // What follows is the stop's own doing, by whoever stops it (who may run the flow): the one who started
+    // it may no longer be let in (gone from the workspace), and their runs must end all the same.
     for (const run of stopped.state.runs) {
       if (run.status === 'planned' || run.status === 'finished' || run.executionId === null) continue;
-      const execution = await this.deps.executions
-        .stop(run.executionId, stopped.state.startedBy)
-        .catch(() => null);
+      const execution = await this.deps.executions.stop(run.executionId, userId).catch(() => null);
       // Runs no process drives now (waiting for people, ready, interrupted) end here; a driven one ends
       // with its driver, which sees its execution stopped.
       if (run.status !== 'running' || execution === null)
-        await this.handle(holder, experimentId, stopped.state.startedBy, {
+        await this.handle(holder, experimentId, userId, {
           type: 'FinishRun',
           data: { runKey: run.runKey, executionId: run.executionId, outcome: 'stopped' },
         }).catch(() => null);
