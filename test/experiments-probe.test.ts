@@ -226,4 +226,59 @@ describe('datasets and experiments, sent what no screen sends', () => {
     ok(await owner.client.post(`/api/experiments/${started.id}/stop`, {}));
     expect(await read()).toMatchObject({ status: 'stopped', counts: { waiting: 0, stopped: 2 } });
   });
+
+  it('scores again an experiment whose starter has left the workspace, keeping its scores', async () => {
+    const owner = await person(t.app, 'Oscar');
+    const editor = await person(t.app, 'Erin');
+    const { id: workspaceId } = await newWorkspace(owner, 'Rescored');
+    await join(owner, workspaceId, editor, 'editor');
+    const flow = ok(
+      await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
+      201,
+    );
+    const step = ok(
+      await owner.client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Ideas',
+        order: 1,
+        systemPrompt: 'x',
+        requiresUserInput: true,
+      }),
+      201,
+    );
+    const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
+    ok(
+      await owner.client.post(`/api/datasets/${dataset.id}/items`, {
+        items: [{ inputs: { [step.id]: 'tea' } }],
+      }),
+      201,
+    );
+    const version = Number(
+      String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
+    );
+    const started = ok(
+      await editor.client.post('/api/experiments', {
+        flowId: flow.id,
+        flowVersion: version,
+        datasetId: dataset.id,
+        review: { [step.id]: 'auto' },
+        scorers: [{ type: 'length', min: 1 }],
+      }),
+      202,
+    );
+    await vi.waitFor(
+      async () =>
+        expect(ok(await owner.client.get(`/api/experiments/${started.id}`)).status).toBe('completed'),
+      { timeout: 30_000, interval: 50 },
+    );
+    const passRates = async () =>
+      ok(await owner.client.get(`/api/experiments/compare?ids=${started.id}`)).summaries[0].passRates;
+    expect(await passRates()).toMatchObject({ length: 1 });
+
+    expect(
+      (await owner.client.delete(`/api/workspaces/${workspaceId}/members/${editor.id}`)).statusCode,
+    ).toBe(204);
+    ok(await owner.client.post(`/api/experiments/${started.id}/score-again`, {}));
+    expect(await passRates()).toMatchObject({ length: 1 });
+  });
 });

@@ -104,13 +104,17 @@ export class ExperimentCommands {
     return this.read(startedId, userId);
   }
 
-  /** The facts a runner drives the experiment with, read as the one who started it. */
-  async factsOf(experimentId: string): Promise<ExperimentFacts> {
+  /**
+   * The facts a runner drives the experiment with, read as the one who started it; or as `readAs`, who asks
+   * for them now (scoring again) and may run the flow, whether or not its starter still may.
+   */
+  async factsOf(experimentId: string, readAs?: string): Promise<ExperimentFacts> {
     const holder = await this.deps.experiments.holderOf(experimentId);
     const loaded = await this.deps.commands.load(experimentHeldBy(holder), experimentId, null);
     const { state } = loaded;
-    const versionSteps = await this.versionSteps(state.flowId, state.startedBy, state.flowVersion);
-    const dataset = await this.deps.datasets.read(state.datasetId, state.startedBy, state.datasetVersion);
+    const reader = readAs ?? state.startedBy;
+    const versionSteps = await this.versionSteps(state.flowId, reader, state.flowVersion);
+    const dataset = await this.deps.datasets.read(state.datasetId, reader, state.datasetVersion);
     return {
       experimentId,
       holder,
@@ -155,6 +159,8 @@ export class ExperimentCommands {
   /** "Score again": the scorers named (every one when none) score each run's stored outputs, no flow model call. */
   async scoreAgain(experimentId: string, userId: string, scorerNames?: string[], commandId?: string) {
     const { holder } = await this.deps.experiments.readable(experimentId, userId, 'run');
+    // Read before the new round is recorded: a round recorded with no scores would hide the last round's.
+    const facts = await this.factsOf(experimentId, userId);
     const started = await this.handle(
       holder,
       experimentId,
@@ -166,7 +172,6 @@ export class ExperimentCommands {
     const names = (state.config?.scorers ?? [])
       .map(scorerName)
       .filter((n) => state.rescoredIn[n] === state.round);
-    const facts = await this.factsOf(experimentId);
     const runner = this.deps.runner();
     for (const run of state.runs) {
       if (run.executionId === null || run.status === 'planned') continue;
