@@ -6,8 +6,9 @@ import { join, newWorkspace, ok, type Person, person } from './support/workspace
 
 /**
  * The datasets and experiments routes as someone sending what the web app never sends: bodies of the wrong
- * type, values nested or sized past what the product takes. Each is answered 4xx with the reason, and
- * nothing of it is stored.
+ * type, values nested or sized past what the product takes, ids in capitals, the last datasets a flow may
+ * have made at once; and an experiment whose starter has left its workspace. Each is answered 2xx, or 4xx
+ * with the reason and nothing of it stored.
  */
 describe('datasets and experiments, sent what no screen sends', () => {
   let t: TestApp;
