@@ -282,4 +282,21 @@ describe('datasets and experiments, sent what no screen sends', () => {
     ok(await owner.client.post(`/api/experiments/${started.id}/score-again`, {}));
     expect(await passRates()).toMatchObject({ length: 1 });
   });
+
+  it('answers 422 to a CSV file sent with the Idempotency-Key of another file, and stores nothing of it', async () => {
+    const key = { 'idempotency-key': crypto.randomUUID() };
+    const upload = (csv: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/datasets/${datasetId}/items`,
+        headers: { cookie: ann.client.cookie, 'content-type': 'text/csv', ...key },
+        payload: csv,
+      });
+    const first = ok(await upload('Ideas\ngreen tea\n'), 201);
+    expect(ok(await upload('Ideas\ngreen tea\n'), 201).itemIds).toEqual(first.itemIds);
+    const before = await eventCount();
+    const other = await upload('Ideas\nblack coffee\n');
+    expect(other.statusCode, other.body).toBe(422);
+    expect(await eventCount()).toBe(before);
+  });
 });

@@ -18,6 +18,11 @@ export class CsvFile {
   get text() {
     return this.#text;
   }
+
+  /** As JSON (what an Idempotency-Key's fingerprint reads), the file is its text: two files, two requests. */
+  toJSON() {
+    return this.#text;
+  }
 }
 
 /**

@@ -20,6 +20,22 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('POST', '/api/flows', [{ name: 'A' }])).not.toBe(first);
   });
 
+  it('reads a body a parser made an object of as what it says it is as JSON (toJSON), not as {}', () => {
+    const file = (text: string) =>
+      new (class File {
+        readonly #text = text;
+        toJSON() {
+          return this.#text;
+        }
+      })();
+    expect(requestFingerprint('POST', '/api/x', file('a\n1\n'))).toBe(
+      requestFingerprint('POST', '/api/x', 'a\n1\n'),
+    );
+    expect(requestFingerprint('POST', '/api/x', file('a\n1\n'))).not.toBe(
+      requestFingerprint('POST', '/api/x', file('a\n2\n')),
+    );
+  });
+
   it('takes a body nested deeper than the call stack goes', () => {
     const deep = JSON.parse(`${'[{"a":'.repeat(20_000)}1${'}]'.repeat(20_000)}`);
     expect(requestFingerprint('POST', '/api/x', deep)).toMatch(/^[0-9a-f]{64}$/);

@@ -17,8 +17,10 @@ export function requestFingerprint(method: string, url: string, body: unknown, t
 type Piece = { text: string } | { value: unknown };
 
 /**
- * The value as JSON with every object's members sorted by name; no body (undefined) is null. Written without
- * recursion: a body may nest deeper than the call stack goes.
+ * The value as JSON with every object's members sorted by name; no body (undefined) is null. A value that
+ * says what it is as JSON (`toJSON`, as JSON.stringify asks it) is that: a body a parser made an object of
+ * (a CSV file) is told apart by its content, not taken for `{}`. Written without recursion: a body may nest
+ * deeper than the call stack goes.
  */
 function canonicalJson(body: unknown): string {
   const out: string[] = [];
@@ -28,7 +30,13 @@ function canonicalJson(body: unknown): string {
       out.push(piece.text);
       continue;
     }
-    const value = piece.value;
+    const given = piece.value;
+    const value =
+      given !== null &&
+      typeof given === 'object' &&
+      typeof (given as { toJSON?: unknown }).toJSON === 'function'
+        ? (given as { toJSON: () => unknown }).toJSON()
+        : given;
     if (Array.isArray(value)) {
       // Pushed last to first, so they are written first to last.
       pending.push({ text: ']' });
