@@ -299,4 +299,17 @@ describe('datasets and experiments, sent what no screen sends', () => {
     expect(other.statusCode, other.body).toBe(422);
     expect(await eventCount()).toBe(before);
   });
+
+  it('refuses a scorer with a field no scorer of its type has, naming it, instead of dropping it', async () => {
+    const before = await eventCount();
+    const answer = await ann.client.post('/api/experiments', {
+      flowId,
+      flowVersion: await flowVersion(),
+      datasetId,
+      scorers: [{ type: 'length', min: 1, maxLength: 10 }],
+    });
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().detail).toContain('maxLength');
+    expect(await eventCount()).toBe(before);
+  });
 });

@@ -27,22 +27,23 @@ const stepId = z.string().min(1).max(100);
  * A scorer an experiment runs over each run's outputs. Code scorers (`equals`, `contains`, `regex`,
  * `jsonSchema`, `length`, `similarity`) need no model; a `judge` is an ordinary prompt step with its own model,
  * its calls counted to the experiment. `equals` and `similarity` compare with the dataset item's `expected`
- * text of the step, and score nothing for an item without one.
+ * text of the step, and score nothing for an item without one. A field its type does not have is refused
+ * (a misspelt `max` would leave the scorer without it).
  */
 export const scorerDefinition = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('equals'),
     name: name.optional(),
     stepId: stepId.optional(),
     caseSensitive: z.boolean().optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('contains'),
     name: name.optional(),
     stepId: stepId.optional(),
     text: z.string().min(1).max(SCORER_TEXT_MAX_LENGTH),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('regex'),
     name: name.optional(),
     stepId: stepId.optional(),
@@ -52,26 +53,26 @@ export const scorerDefinition = z.discriminatedUnion('type', [
       .regex(/^[ims]{0,3}$/)
       .optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('jsonSchema'),
     name: name.optional(),
     stepId: stepId.optional(),
     schema: z.record(z.string(), z.unknown()),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('length'),
     name: name.optional(),
     stepId: stepId.optional(),
     min: z.number().int().min(0).max(1_000_000).optional(),
     max: z.number().int().min(0).max(1_000_000).optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('similarity'),
     name: name.optional(),
     stepId: stepId.optional(),
     threshold: z.number().min(0).max(1).optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('judge'),
     name: name.optional(),
     stepId: stepId.optional(),
