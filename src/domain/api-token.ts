@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_RULE } from './errors';
 import { requiredText } from './filled-text';
+import { requestedId } from './record-id';
 
 /**
  * Personal and workspace API tokens (`Authorization: Bearer wb_pat_…`): what a token may be made with. The
@@ -67,8 +68,7 @@ export const newApiTokenSchema = z.strictObject({
     .max(API_TOKEN_MAX_DAYS, API_TOKEN_DAYS_OUT_OF_RANGE)
     .default(API_TOKEN_DEFAULT_DAYS)
     .describe(`Days until the token stops working, ${API_TOKEN_MIN_DAYS} to ${API_TOKEN_MAX_DAYS}`),
-  workspaceId: z
-    .uuid()
+  workspaceId: requestedId()
     .nullish()
     .describe('The one workspace the token acts in (you must be a member); none: a personal token'),
 });

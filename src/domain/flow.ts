@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError, PRODUCT_RULE } from './errors';
 import { atMostCharacters, isRequired, oneOf, requiredText } from './filled-text';
 import { modelIdSchema } from './model-choice';
+import { requestedId } from './record-id';
 import { type StepReview, stepReviewSchema } from './step-review';
 
 export const OUTPUT_MODES = ['single', 'multiple', 'multiple_choice', 'loop'] as const;
@@ -89,7 +90,7 @@ const flowFields = {
 export const createFlowSchema = z.strictObject({
   ...flowFields,
   /** The workspace to make it in; none or null: the user's own flows. */
-  workspaceId: z.uuid().nullable().optional(),
+  workspaceId: requestedId().nullable().optional(),
 });
 export const updateFlowSchema = z.strictObject(flowFields).partial();
 
@@ -98,9 +99,9 @@ const stepFields = {
   order: z.number().int().min(1).max(10_000),
   systemPrompt: text(SYSTEM_PROMPT_MAX_LENGTH),
   outputMode: z.enum(OUTPUT_MODES),
-  inputSources: z.array(z.uuid()).max(100),
+  inputSources: z.array(requestedId()).max(100),
   choices: z.array(text(CHOICE_MAX_LENGTH)).max(100),
-  loopTargetStepId: z.uuid().nullable(),
+  loopTargetStepId: requestedId().nullable(),
   maxLoopIterations: z.number().int().min(1).max(MAX_LOOP_ITERATIONS),
   currentLoopIteration: z.number().int().min(0).max(MAX_LOOP_ITERATIONS),
   requiresUserInput: z.boolean(),
@@ -111,7 +112,7 @@ const stepFields = {
 };
 
 export const createStepSchema = z.strictObject({
-  flowId: z.uuid(),
+  flowId: requestedId(),
   ...stepFields,
   systemPrompt: stepFields.systemPrompt.default(''),
   outputMode: stepFields.outputMode.default('single'),

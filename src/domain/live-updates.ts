@@ -4,6 +4,7 @@ import type { ExecutionEvent } from './execution/types';
 import { EXPERIMENT_STREAM_PREFIX, type ExperimentEvent } from './experiment/events';
 import { FLOW_STREAM_PREFIX, type FlowEvent } from './flow/events';
 import { MASTER_STREAM_PREFIX, type MasterEvent } from './master-mode/events';
+import { requestedId } from './record-id';
 
 /**
  * The protocol of `/api/ws`, declared once for the server and the browser. A socket watches streams: an
@@ -25,18 +26,18 @@ export type LiveTopic =
 const after = z.number().int().min(0).default(0);
 
 export const clientMessageSchema = z.union([
-  z.strictObject({ type: z.literal('subscribe'), executionId: z.uuid(), after }),
-  z.strictObject({ type: z.literal('subscribe'), masterSessionId: z.uuid(), after }),
+  z.strictObject({ type: z.literal('subscribe'), executionId: requestedId(), after }),
+  z.strictObject({ type: z.literal('subscribe'), masterSessionId: requestedId(), after }),
   z.strictObject({
     type: z.literal('subscribe'),
-    flowId: z.uuid(),
+    flowId: requestedId(),
     after: z.number().int().min(0).optional(),
   }),
-  z.strictObject({ type: z.literal('subscribe'), experimentId: z.uuid(), after }),
-  z.strictObject({ type: z.literal('unsubscribe'), executionId: z.uuid() }),
-  z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: z.uuid() }),
-  z.strictObject({ type: z.literal('unsubscribe'), flowId: z.uuid() }),
-  z.strictObject({ type: z.literal('unsubscribe'), experimentId: z.uuid() }),
+  z.strictObject({ type: z.literal('subscribe'), experimentId: requestedId(), after }),
+  z.strictObject({ type: z.literal('unsubscribe'), executionId: requestedId() }),
+  z.strictObject({ type: z.literal('unsubscribe'), masterSessionId: requestedId() }),
+  z.strictObject({ type: z.literal('unsubscribe'), flowId: requestedId() }),
+  z.strictObject({ type: z.literal('unsubscribe'), experimentId: requestedId() }),
 ]);
 
 export type ClientMessage = z.input<typeof clientMessageSchema>;

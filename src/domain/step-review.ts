@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { forbidden, PRODUCT_RULE, ruleViolated } from './errors';
+import { requestedId } from './record-id';
 import type { Role } from './workspace/events';
 import { roleMay } from './workspace/roles';
 
@@ -62,7 +63,7 @@ const rule = { params: PRODUCT_RULE };
 export const stepReviewSchema = z
   .strictObject({
     by: z.enum(REVIEW_BY).default('runner'),
-    userIds: z.array(z.uuid()).min(1).max(MAX_REVIEWERS).optional(),
+    userIds: z.array(requestedId()).min(1).max(MAX_REVIEWERS).optional(),
     role: z.enum(REVIEW_ROLES).optional(),
     approvals: z.int().min(1).max(MAX_REVIEWERS).optional(),
     selfApproval: z.boolean().optional(),

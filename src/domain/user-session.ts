@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FILLED, isFilled } from './filled-text';
+import { requestedId } from './record-id';
 
 /** The workspace modes a saved session can bring the user back to. */
 export const SESSION_MODES = ['edit', 'run', 'chat'] as const;
@@ -17,7 +18,7 @@ export const sessionNamingSchema = z.object({
 
 /** The page sends empty ids to mean "what I am working on now"; they become null here. */
 const placeId = z
-  .union([z.literal(''), z.uuid()])
+  .union([z.literal(''), requestedId()])
   .nullish()
   .transform((id) => id || null);
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { encodeBase64 } from '../../domain/audit/signed-note';
 import { notFound, ruleViolated } from '../../domain/errors';
 import { flowStreamId } from '../../domain/flow/events';
+import { requestedId } from '../../domain/record-id';
 import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
@@ -99,8 +100,8 @@ export const auditBundleAnswer = z
   .meta({ id: 'AuditBundle' });
 
 const recordQuery = z.object({
-  executionId: z.uuid().optional().describe('The execution whose events to prove (or flowId)'),
-  flowId: z.uuid().optional().describe('The flow whose versions to prove (or executionId)'),
+  executionId: requestedId().optional().describe('The execution whose events to prove (or flowId)'),
+  flowId: requestedId().optional().describe('The flow whose versions to prove (or executionId)'),
   checkpoint: size.optional().describe('The checkpoint (its size) to prove at; the latest by default'),
 });
 

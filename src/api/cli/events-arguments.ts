@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { requestedId } from '../../domain/record-id';
 
 /** `as`: the user whose eyes the tool reads with (only streams they may read); null: the operator's, all. */
 interface Reading {
@@ -57,10 +58,10 @@ audit-log needs no secret: it trusts the public key only.
 The embedded PostgreSQL is owned by one process at a time: while the server runs on it, stop the server
 or point DATABASE_URL at the server's database.`;
 
-const executionOrFlowId = z.uuid({
-  error: 'an execution or flow id is a uuid, as in execution-<uuid> and flow-<uuid> streams',
-});
-const userId = z.uuid({ error: "a user id is a uuid, as the actor=<userId> of the tool's lines" });
+const executionOrFlowId = requestedId(
+  'an execution or flow id is a uuid, as in execution-<uuid> and flow-<uuid> streams',
+);
+const userId = requestedId("a user id is a uuid, as the actor=<userId> of the tool's lines");
 /** A stream id as the log names streams: a kind, a dash, the record's id. */
 const streamId = z
   .string()

@@ -5,6 +5,7 @@ import { decider } from '../../domain/execution/decider';
 import { markReviewAudits, type RecordTrust } from '../../domain/execution/record-trust';
 import { reviewAudit } from '../../domain/execution/review-audit';
 import { REVIEW_STATUSES, SHOWN_EXECUTION_STATUSES } from '../../domain/execution/types';
+import { requestedId } from '../../domain/record-id';
 import { ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { executionStreamId, toExecutionEvent } from '../../projections/project-execution-events';
@@ -47,8 +48,8 @@ const stateQuery = z.object({
 });
 
 const workspaceExecutionsQuery = pageQuery.extend({
-  flowId: z.uuid().optional().describe('Only the executions of this flow'),
-  userId: z.uuid().optional().describe('Only the executions this member started'),
+  flowId: requestedId().optional().describe('Only the executions of this flow'),
+  userId: requestedId().optional().describe('Only the executions this member started'),
   status: z.enum(SHOWN_EXECUTION_STATUSES).optional(),
   from: z.iso.datetime({ offset: true }).optional().describe('Only executions started at or after this time'),
   to: z.iso.datetime({ offset: true }).optional().describe('Only executions started before this time'),

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { executionAnswer } from '../http/answer-schemas';
 import { commandIdOf, noFieldsBody } from '../http/request-schemas';
 import { rerunFromStep } from './rerun-from-step';
 
-const rerunParams = z.object({ id: z.uuid(), stepId: z.uuid() });
+const rerunParams = z.object({ id: requestedId(), stepId: requestedId() });
 
 export const rerunFromStepRoutes: FastifyPluginAsyncZod = async (app) => {
   /** No model is called: the new execution waits at the chosen step, the steps before it reused. */

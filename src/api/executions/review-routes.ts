@@ -5,6 +5,7 @@ import { notFound } from '../../domain/errors';
 import { REVIEW_MESSAGES } from '../../domain/execution/reviews';
 import { type ExecutionState, REVIEW_STATUSES } from '../../domain/execution/types';
 import { requiredText } from '../../domain/filled-text';
+import { requestedId } from '../../domain/record-id';
 import { MAX_REVIEW_TEXT, MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../domain/step-review';
 import { userIdOf } from '../auth/plugin';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../http/answer-schemas';
@@ -41,11 +42,11 @@ const approveBody = z.preprocess(
 const rejectBody = z.strictObject({
   reason: requiredText(REVIEW_MESSAGES.reasonRequired, MAX_REVIEW_TEXT),
 });
-const requestParams = z.object({ id: z.uuid(), stepId: z.uuid() });
+const requestParams = z.object({ id: requestedId(), stepId: requestedId() });
 const requestBody = z.preprocess(
   (body) => body ?? {},
   z.strictObject({
-    userIds: z.array(z.uuid()).min(1).max(MAX_REVIEWERS).optional(),
+    userIds: z.array(requestedId()).min(1).max(MAX_REVIEWERS).optional(),
     role: z.enum(REVIEW_ROLES).optional(),
     approvals: z.int().min(1).max(MAX_REVIEWERS).optional(),
     dueAt: z.iso.datetime({ offset: true }).optional(),

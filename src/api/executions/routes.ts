@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_TEXT_CEILING } from '../../domain/limits';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { executionAnswer, stepRunOutcomeAnswer, stepRunSummaryAnswer } from '../http/answer-schemas';
 import { tagAnswer } from '../http/entity-tags';
@@ -15,7 +16,7 @@ import {
 import { modelCallRateLimit } from '../model-calls/rate-limit';
 import { stepRunAnswerText, stepRunSummaryText } from './execution-answer';
 
-const runParams = z.object({ id: z.uuid(), stepId: z.uuid() });
+const runParams = z.object({ id: requestedId(), stepId: requestedId() });
 /** No body at all (it reaches validation as null) runs with empty input. */
 const runBody = z.preprocess(
   (body) => body ?? {},

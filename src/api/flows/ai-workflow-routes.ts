@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { generateWorkflow } from '../../ai';
 import { atMostCharacters, FILLED, isFilled } from '../../domain/filled-text';
 import { WORKFLOW_JSON_ORIGINS } from '../../domain/flow/events';
+import { requestedId } from '../../domain/record-id';
 import {
   generatedWorkflowSchema,
   WORKFLOW_DESCRIPTION_MAX_LENGTH,
@@ -31,7 +32,7 @@ const createBody = z.object({
   /** Which path made the Workflow JSON, for the flow's history; a plain API call is an import. */
   origin: z.enum(WORKFLOW_JSON_ORIGINS).default('json-import'),
   /** The workspace to make it in (where the caller may edit flows); none: the caller's own flows. */
-  workspaceId: z.uuid().optional(),
+  workspaceId: requestedId().optional(),
 });
 
 /** A flow made from Workflow JSON, and the models its steps name that this server does not offer. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFlowSchema, updateFlowSchema } from '../../domain/flow';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { answerOf } from '../executions';
 import {
@@ -36,12 +37,11 @@ const flowListItem = z.object({
 });
 
 const flowsQuery = pageQuery.extend({
-  workspaceId: z.uuid().optional().describe("A workspace's flows; none: the user's own flows"),
+  workspaceId: requestedId().optional().describe("A workspace's flows; none: the user's own flows"),
 });
 
 const moveBody = z.strictObject({
-  workspaceId: z
-    .uuid()
+  workspaceId: requestedId()
     .nullable()
     .describe("The workspace to move the flow into; null: back to its owner's own flows"),
 });

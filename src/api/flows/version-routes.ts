@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { flowStreamId } from '../../domain/flow/events';
 import { flowVersions } from '../../domain/flow/version-summary';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { flowAnswer, listedExecution, recordId, stepAnswer } from '../http/answer-schemas';
 import { type ListOrder, pageAsked, pagedOr, pageInMemory, pageQuery } from '../http/pages';
@@ -9,7 +10,7 @@ import { commandIdOf, noFieldsBody } from '../http/request-schemas';
 import { flowVersionOf } from './flow-commands';
 
 const versionParams = z.object({
-  id: z.uuid(),
+  id: requestedId(),
   version: z.coerce
     .number()
     .int()
@@ -47,7 +48,7 @@ export const flowVersionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/flows/:id/versions',
     {
       schema: {
-        params: z.object({ id: z.uuid() }),
+        params: z.object({ id: requestedId() }),
         querystring: pageQuery,
         response: { 200: pagedOr(versionItem) },
       },

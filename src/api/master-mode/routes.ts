@@ -8,6 +8,7 @@ import {
   updateMasterStepSchema,
 } from '../../domain/master-mode/master-session';
 import { stepReferencesAsRows } from '../../domain/master-mode/row-references';
+import { requestedId } from '../../domain/record-id';
 import { workflowJsonSchema } from '../../domain/workflow-json';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
@@ -16,9 +17,9 @@ import { noFieldsBody } from '../http/request-schemas';
 import { modelCallRateLimit } from '../model-calls/rate-limit';
 import { MASTER_RUNS_ORDER, MASTER_SESSIONS_ORDER, type NewRow } from './master-sessions-repository';
 
-const sessionIdParams = z.object({ sessionId: z.uuid() });
-const stepIdParams = z.object({ stepId: z.uuid() });
-const sessionsQuery = pageQuery.extend({ flowId: z.uuid().optional() });
+const sessionIdParams = z.object({ sessionId: requestedId() });
+const stepIdParams = z.object({ stepId: requestedId() });
+const sessionsQuery = pageQuery.extend({ flowId: requestedId().optional() });
 /** No body at all (it reaches validation as null) is read as an empty one. */
 const orEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((body) => body ?? {}, schema);
 
@@ -229,7 +230,7 @@ export const masterModeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/master-mode/session/:sessionId/execute-all/:runAllId',
     {
       schema: {
-        params: sessionIdParams.extend({ runAllId: z.uuid() }),
+        params: sessionIdParams.extend({ runAllId: requestedId() }),
         response: { 200: executeAllRecord },
       },
     },

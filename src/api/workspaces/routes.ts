@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { oneOf, requiredText } from '../../domain/filled-text';
 import { INVITATIONS_PER_HOUR, WORKSPACE_NAME_MAX_LENGTH } from '../../domain/limits';
+import { requestedId } from '../../domain/record-id';
 import { NAME_REQUIRED, NAME_TOO_LONG } from '../../domain/workspace/decider';
 import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { userIdOf } from '../auth/plugin';
@@ -91,8 +92,8 @@ const email = z
 
 const inviteBody = z.strictObject({ email, role });
 const roleBody = z.strictObject({ role });
-const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
-const invitationParams = z.object({ id: z.uuid(), invitationId: z.uuid() });
+const memberParams = z.object({ id: requestedId(), userId: requestedId() });
+const invitationParams = z.object({ id: requestedId(), invitationId: requestedId() });
 /** A token as invitations make them: 32 random bytes, base64url. */
 const tokenParams = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: không phải token của lời mời'),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { conflict, notFound } from '../../domain/errors';
 import { atMostCharacters, FILLED, isRequired, oneOf } from '../../domain/filled-text';
+import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { type ListOrder, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
@@ -109,8 +110,8 @@ const deliveryAnswer = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-const hookParams = z.object({ id: z.uuid(), hookId: z.uuid() });
-const deliveryParams = z.object({ id: z.uuid(), hookId: z.uuid(), deliveryId: z.uuid() });
+const hookParams = z.object({ id: requestedId(), hookId: requestedId() });
+const deliveryParams = z.object({ id: requestedId(), hookId: requestedId(), deliveryId: requestedId() });
 
 const shown = (hook: WebhookRow) => ({ ...hook, events: hook.events as z.infer<typeof eventType>[] });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { atMostCharacters, isRequired, requiredText } from '../filled-text';
 import { MAX_TEXT_CEILING } from '../limits';
 import { modelIdSchema } from '../model-choice';
+import { requestedId } from '../record-id';
 
 /** What a master mode row does when it runs (default ai). */
 export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;
@@ -79,11 +80,11 @@ export const createSessionSchema = z.strictObject({
     .trim()
     .min(1, SESSION_NAME_REQUIRED)
     .max(200, atMostCharacters(200)),
-  flowId: z.uuid().nullish(),
+  flowId: requestedId().nullish(),
 });
 
 export const createMasterStepSchema = z.strictObject({
-  sessionId: z.uuid(),
+  sessionId: requestedId(),
   order: z.number().int().min(1).max(100_000).optional(),
   stepName,
   userInput: text.default(''),
