@@ -85,3 +85,11 @@ export const MAX_DATASET_ITEM_TAGS = 10;
 export const DATASET_TAG_MAX_LENGTH = 50;
 /** A CSV file of items, in bytes. */
 export const DATASET_CSV_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Experiments one user may have running at once (started by them, neither completed nor stopped), over all
+ * their flows and workspaces: each may have up to 20 model calls in flight for up to 5,000 runs.
+ */
+export const MAX_RUNNING_EXPERIMENTS_PER_USER = 5;
+/** Experiments of one flow, ended ones included (experiments are never deleted). */
+export const MAX_EXPERIMENTS_PER_FLOW = 200;

@@ -5,6 +5,7 @@ import { notFound } from '../../domain/errors';
 import { MAX_DATASETS_PER_FLOW } from '../../domain/limits';
 import type { Statement } from '../../eventstore';
 import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
+import { isPastLimit, withinLimits } from '../commands/within-limit';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 import type { FlowHolder } from './dataset-aggregate';
 
@@ -53,8 +54,7 @@ const DATASET_COLUMNS = `d.id, d.flow_id, d.name, d.position::int AS version, d.
 const PAST_LIMIT = 'datasets_per_flow';
 
 /** Whether an error is the refusal of `DatasetsRepository.withinLimit`: nothing of the command was stored. */
-export const isPastDatasetsLimit = (error: unknown) =>
-  (error as { code?: string }).code === 'P0001' && (error as Error).message === PAST_LIMIT;
+export const isPastDatasetsLimit = (error: unknown) => isPastLimit(error, PAST_LIMIT);
 
 /**
  * Datasets and their items as the read models hold them, and the rule that a dataset reached through a flow
@@ -83,22 +83,18 @@ export class DatasetsRepository {
 
   /**
    * The statement that holds a new dataset's flow to MAX_DATASETS_PER_FLOW in the transaction that writes its
-   * row: the count the decider had was read before, and datasets made at once would each pass it. The flow's
-   * row is held to the end of the transaction, so they are counted one after another, each with itself and
-   * those committed before (each statement of the block reads what was committed when it began); past the
-   * limit it raises (`isPastDatasetsLimit`), and nothing of the command is stored.
+   * row (`withinLimits`: the flow's row held, the datasets counted again); past the limit it raises
+   * (`isPastDatasetsLimit`), and nothing of the command is stored.
    */
   withinLimit(tx: TransactionSql, flowId: string): Statement {
-    // A DO block takes no parameters: the id is the flow row's own, a uuid, and is checked as one.
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(flowId))
-      throw new Error(`not a flow id: ${flowId}`);
-    return tx.unsafe(`
-      DO $$ BEGIN
-        PERFORM 1 FROM flows WHERE id = '${flowId}' FOR UPDATE;
-        IF (SELECT count(*) FROM datasets WHERE flow_id = '${flowId}') > ${MAX_DATASETS_PER_FLOW} THEN
-          RAISE EXCEPTION '${PAST_LIMIT}';
-        END IF;
-      END $$`);
+    return withinLimits(tx, [
+      {
+        name: PAST_LIMIT,
+        parent: { table: 'flows', id: flowId },
+        count: (id) => `SELECT count(*) FROM datasets WHERE flow_id = ${id}`,
+        limit: MAX_DATASETS_PER_FLOW,
+      },
+    ]);
   }
 
   /**

@@ -16,7 +16,7 @@ import {
   stepsToExecute,
 } from '../../domain/experiment';
 import { type CompareResult, compareExperiments } from '../../domain/experiment/compare';
-import { decider as experimentDecider } from '../../domain/experiment/decider';
+import { EXPERIMENT_MESSAGES, decider as experimentDecider } from '../../domain/experiment/decider';
 import { countingScores, judgeUsageOf, runOutcomeOf, type StepUsage } from '../../domain/experiment/outcomes';
 import type { StepSnapshot } from '../../domain/flow';
 import type { EventStore } from '../../eventstore';
@@ -29,7 +29,7 @@ import type { FlowCommands, FlowsRepository } from '../flows';
 import type { Page } from '../http/pages';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentFacts, ExperimentRunner } from './experiment-runner';
-import type { ExperimentsRepository } from './experiments-repository';
+import { type ExperimentsRepository, pastExperimentsLimit } from './experiments-repository';
 
 /** How many experiments one comparison may name. */
 export const MAX_COMPARED = 5;
@@ -72,32 +72,45 @@ export class ExperimentCommands {
       : [];
     const experimentId = randomUUID();
     const holder: FlowHolder = { ownerId: flow.userId, workspaceId: flow.workspaceId };
-    const started = await commands.handle(
-      experimentHeldBy(holder),
-      experimentId,
-      userId,
-      {
-        type: 'StartExperiment',
-        data: {
-          experimentId,
-          flowId: flow.id,
-          flowVersion: version.version,
-          workspaceId: flow.workspaceId,
-          datasetId: dataset.id,
-          datasetVersion: dataset.version,
-          config: configOfRequest(request),
-          steps,
-          items: dataset.items.map((item) => ({ id: item.id, archived: item.archived })),
-          baseline: baseline ? baselineFactsOf(baseline.state, baseline.steps) : null,
-          changedItemIds,
+    const counts = await this.deps.experiments.countsOf(flow.id, userId);
+    const started = await commands
+      .handle(
+        experimentHeldBy(holder),
+        experimentId,
+        userId,
+        {
+          type: 'StartExperiment',
+          data: {
+            experimentId,
+            flowId: flow.id,
+            flowVersion: version.version,
+            workspaceId: flow.workspaceId,
+            datasetId: dataset.id,
+            datasetVersion: dataset.version,
+            config: configOfRequest(request),
+            steps,
+            items: dataset.items.map((item) => ({ id: item.id, archived: item.archived })),
+            baseline: baseline ? baselineFactsOf(baseline.state, baseline.steps) : null,
+            changedItemIds,
+            experimentsOfFlow: counts.ofFlow,
+            runningOfUser: counts.running,
+          },
         },
-      },
-      {
-        startsStream: true,
-        commandId,
-        context: () => ({ now: new Date().toISOString(), userId }),
-      },
-    );
+        {
+          startsStream: true,
+          commandId,
+          context: () => ({ now: new Date().toISOString(), userId }),
+          // The counts above hold for one start at a time; those made at once are counted again as stored.
+          withEvents: (tx) => this.deps.experiments.withinLimits(tx, flow.id, userId),
+        },
+      )
+      .catch((error: unknown) => {
+        const past = pastExperimentsLimit(error);
+        if (past === null) throw error;
+        throw ruleViolated(
+          past === 'ofFlow' ? EXPERIMENT_MESSAGES.tooManyOfFlow : EXPERIMENT_MESSAGES.tooManyRunning,
+        );
+      });
     // A request sent again with its Idempotency-Key answers the experiment its first sending started.
     const startedId = started.state.experimentId ?? experimentId;
     await this.deps.runner().wake(startedId);

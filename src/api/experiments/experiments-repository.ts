@@ -1,7 +1,10 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { notFound } from '../../domain/errors';
 import { EXPERIMENT_MESSAGES } from '../../domain/experiment/decider';
+import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../../domain/limits';
+import type { Statement } from '../../eventstore';
 import { type Action, heldIn, holderOf, mayInSql, type Role, requireMay, roleInSql } from '../access';
+import { isPastLimit, withinLimits } from '../commands/within-limit';
 import type { FlowHolder } from '../datasets';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
 
@@ -38,6 +41,20 @@ const COLUMNS = `x.id, x.flow_id, x.flow_version, x.dataset_id, x.dataset_versio
   x.runs_finished, x.started_by, x.started_at, x.stopped_at, x.completed_at, x.promoted_at, x.updated_at,
   x.position::int AS version`;
 
+/** What `ExperimentsRepository.withinLimits` raises past each limit. */
+const PAST_LIMIT = { ofFlow: 'experiments_per_flow', running: 'running_experiments_per_user' } as const;
+
+/** Which limit of `ExperimentsRepository.withinLimits` an error is the refusal of, if any: nothing was stored. */
+export const pastExperimentsLimit = (error: unknown): keyof typeof PAST_LIMIT | null =>
+  isPastLimit(error, PAST_LIMIT.ofFlow)
+    ? 'ofFlow'
+    : isPastLimit(error, PAST_LIMIT.running)
+      ? 'running'
+      : null;
+
+/** An experiment running: neither completed nor stopped (a stop ends its runs' executions at once). */
+const RUNNING = 'completed_at IS NULL AND stopped_at IS NULL';
+
 /**
  * Experiments as the read model holds them, and the rule that an experiment reached through a flow the user
  * may not read is missing (404): the flow's row (where the flow is now) decides, as for datasets.
@@ -54,6 +71,37 @@ export class ExperimentsRepository {
       FROM experiments x JOIN flows f ON f.id = x.flow_id
       WHERE x.flow_id = ${flowId} AND ${mayInSql(sql, userId, 'read', 'flow', heldIn('f'))} AND ${rows.after}
       ${rows.orderBy} ${rows.limit}`;
+  }
+
+  /** How many experiments the flow has, and how many the user started that are running. */
+  async countsOf(flowId: string, userId: string): Promise<{ ofFlow: number; running: number }> {
+    const [row] = await this.sql<{ ofFlow: number; running: number }[]>`
+      SELECT (SELECT count(*)::int FROM experiments WHERE flow_id = ${flowId}) AS of_flow,
+             (SELECT count(*)::int FROM experiments WHERE started_by = ${userId} AND ${this.sql.unsafe(RUNNING)})
+               AS running`;
+    return row ?? { ofFlow: 0, running: 0 };
+  }
+
+  /**
+   * The statement that holds a new experiment to MAX_EXPERIMENTS_PER_FLOW and its starter to
+   * MAX_RUNNING_EXPERIMENTS_PER_USER in the transaction that writes its row (`withinLimits`: the flow's row and
+   * the user's held, the experiments counted again); past one it raises (`pastExperimentsLimit`).
+   */
+  withinLimits(tx: TransactionSql, flowId: string, userId: string): Statement {
+    return withinLimits(tx, [
+      {
+        name: PAST_LIMIT.ofFlow,
+        parent: { table: 'flows', id: flowId },
+        count: (id) => `SELECT count(*) FROM experiments WHERE flow_id = ${id}`,
+        limit: MAX_EXPERIMENTS_PER_FLOW,
+      },
+      {
+        name: PAST_LIMIT.running,
+        parent: { table: 'users', id: userId },
+        count: (id) => `SELECT count(*) FROM experiments WHERE started_by = ${id} AND ${RUNNING}`,
+        limit: MAX_RUNNING_EXPERIMENTS_PER_USER,
+      },
+    ]);
   }
 
   /** The flow's latest experiment of each of its versions, newest version first. */

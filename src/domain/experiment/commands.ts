@@ -17,7 +17,8 @@ export type ExperimentCommand =
        * `steps`: the flow version's steps; `items`: the dataset's items at `datasetVersion` (the version the
        * request named, else the current one); `baseline`: what the experiment `baselineId` names, read by the
        * caller (null when there is none); `changedItemIds`: items whose content differs between the baseline's
-       * dataset version and this one.
+       * dataset version and this one; `experimentsOfFlow`: the flow's experiments already;
+       * `runningOfUser`: the experiments the one who starts it has running (neither completed nor stopped).
        */
       type: 'StartExperiment';
       data: {
@@ -32,6 +33,8 @@ export type ExperimentCommand =
         items: DatasetItemRef[];
         baseline: (BaselineFacts & { ended: boolean }) | null;
         changedItemIds?: string[];
+        experimentsOfFlow: number;
+        runningOfUser: number;
       };
     }
   | {

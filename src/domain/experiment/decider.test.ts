@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../limits';
 import { given } from '../testing';
 import { CONFIG_MESSAGES } from './config';
 import { decider, EXPERIMENT_MESSAGES, MAX_SCORES_PER_RECORD } from './decider';
@@ -82,6 +83,21 @@ describe('experiment decider', () => {
       given(decider, [started], AT_NOW)
         .when(startExperiment())
         .thenThrows('conflict', EXPERIMENT_MESSAGES.exists);
+    });
+
+    it(`is refused to whoever has ${MAX_RUNNING_EXPERIMENTS_PER_USER} running, and on a flow of ${MAX_EXPERIMENTS_PER_FLOW}`, () => {
+      given(decider, [], AT_NOW)
+        .when(startExperiment({ runningOfUser: MAX_RUNNING_EXPERIMENTS_PER_USER - 1 }))
+        .events();
+      given(decider, [], AT_NOW)
+        .when(startExperiment({ runningOfUser: MAX_RUNNING_EXPERIMENTS_PER_USER }))
+        .thenThrows('rule_violated', EXPERIMENT_MESSAGES.tooManyRunning);
+      given(decider, [], AT_NOW)
+        .when(startExperiment({ experimentsOfFlow: MAX_EXPERIMENTS_PER_FLOW - 1 }))
+        .events();
+      given(decider, [], AT_NOW)
+        .when(startExperiment({ experimentsOfFlow: MAX_EXPERIMENTS_PER_FLOW }))
+        .thenThrows('rule_violated', EXPERIMENT_MESSAGES.tooManyOfFlow);
     });
 
     it('is refused when its settings do not fit the flow version or the dataset, every problem named', () => {

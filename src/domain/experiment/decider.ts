@@ -1,6 +1,7 @@
 import type { Decider } from '../decider';
 import { conflict, notFound, ruleViolated } from '../errors';
 import { inExecutionOrder } from '../execution/step-snapshots';
+import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../limits';
 import { storableText } from '../storable-text';
 import type { ExperimentCommand, ExperimentContext } from './commands';
 import { checkExperimentConfig } from './config';
@@ -24,6 +25,8 @@ export const SCORE_COMMENT_MAX_LENGTH = 2_000;
 
 export const EXPERIMENT_MESSAGES = {
   notFound: 'Không tìm thấy experiment',
+  tooManyRunning: `Mỗi người có tối đa ${MAX_RUNNING_EXPERIMENTS_PER_USER} experiment đang chạy cùng lúc: hãy chờ một experiment hoàn tất hoặc dừng nó`,
+  tooManyOfFlow: `Mỗi flow có tối đa ${MAX_EXPERIMENTS_PER_FLOW} experiment`,
   exists: 'Experiment đã tồn tại',
   runNotFound: (runKey: string) => `Không tìm thấy lần chạy ${runKey} của experiment`,
   stopped: 'Experiment đã dừng: không lần chạy nào bắt đầu nữa',
@@ -358,6 +361,10 @@ type StartExperimentData = Extract<ExperimentCommand, { type: 'StartExperiment' 
 
 function startExperiment(data: StartExperimentData, userId: string, now: string): ExperimentEvent[] {
   const { experimentId, config, steps, items, baseline } = data;
+  if (data.experimentsOfFlow >= MAX_EXPERIMENTS_PER_FLOW)
+    throw ruleViolated(EXPERIMENT_MESSAGES.tooManyOfFlow);
+  if (data.runningOfUser >= MAX_RUNNING_EXPERIMENTS_PER_USER)
+    throw ruleViolated(EXPERIMENT_MESSAGES.tooManyRunning);
   const problems = checkExperimentConfig(config, steps, items);
   if (problems.length > 0) throw ruleViolated(EXPERIMENT_MESSAGES.invalidConfig(problems));
   if (baseline) {

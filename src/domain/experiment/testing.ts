@@ -38,6 +38,8 @@ export const startExperiment = (fields: Partial<StartData> = {}): ExperimentComm
     steps: STEPS,
     items: ITEMS,
     baseline: null,
+    experimentsOfFlow: 0,
+    runningOfUser: 0,
     ...fields,
   },
 });
