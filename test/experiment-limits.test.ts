@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelProvider } from '../src/ai';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/api/http/pages';
 import { EXPERIMENT_MESSAGES } from '../src/domain/experiment/decider';
 import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../src/domain/limits';
 import { createTestApp, type TestApp } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
 
-/** A model whose calls wait until the test ends (or their run is aborted): experiments stay running. */
+/** A model whose calls wait until the test opens it (or their run is aborted): experiments stay running. */
 function heldModel() {
+  let opened = false;
   const waiting = new Set<() => void>();
   const provider: ModelProvider = {
     kind: 'offline',
@@ -14,6 +16,7 @@ function heldModel() {
     stream(request) {
       const final = new Promise<{ text: string; usage: null }>((resolve, reject) => {
         const answer = () => resolve({ text: 'answer', usage: null });
+        if (opened) return answer();
         waiting.add(answer);
         request.signal?.addEventListener('abort', () => {
           waiting.delete(answer);
@@ -31,7 +34,9 @@ function heldModel() {
   return {
     provider,
     waiting: () => waiting.size,
-    release() {
+    /** Every call waiting answers now, and every later one at once. */
+    open() {
+      opened = true;
       for (const answer of waiting) answer();
       waiting.clear();
     },
@@ -53,12 +58,12 @@ describe('experiments started at once', () => {
     );
   });
   afterAll(async () => {
-    held.release();
+    held.open();
     await t.close();
   });
 
-  /** A one-step flow with a dataset of one item, and the request that starts an experiment of it. */
-  const experimentRequest = async (who: Person) => {
+  /** A one-step flow with a dataset of `items` items, and the request that starts an experiment of it. */
+  const experimentRequest = async (who: Person, items = 1) => {
     const flow = ok(await who.client.post('/api/flows', { name: 'Tea', description: 'Tea' }), 201);
     const step = ok(
       await who.client.post('/api/steps', {
@@ -73,7 +78,7 @@ describe('experiments started at once', () => {
     const dataset = ok(await who.client.post('/api/datasets', { name: 'Topics', flowId: flow.id }), 201);
     ok(
       await who.client.post(`/api/datasets/${dataset.id}/items`, {
-        items: [{ inputs: { [step.id]: 'tea' } }],
+        items: Array.from({ length: items }, (_, i) => ({ inputs: { [step.id]: `tea ${i}` } })),
       }),
       201,
     );
@@ -143,5 +148,42 @@ describe('experiments started at once', () => {
       expect(refused.json().detail).toBe(EXPERIMENT_MESSAGES.tooManyOfFlow);
     }
     expect((await experimentsWhere('flow_id', request.flowId)).n).toBe(MAX_EXPERIMENTS_PER_FLOW);
+  });
+
+  it('answers a comparison a page of rows at a time, its summaries whole on each page', {
+    timeout: 60_000,
+  }, async () => {
+    held.open();
+    const cy = await person(t.app, 'Cy');
+    const request = await experimentRequest(cy, 60);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push(ok(await cy.client.post('/api/experiments', request), 202).id);
+    await vi.waitFor(
+      async () => {
+        for (const id of ids)
+          expect(ok(await cy.client.get(`/api/experiments/${id}`)).status).toBe('completed');
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    const url = `/api/experiments/compare?ids=${ids.join(',')}`;
+    // 60 items, each a row of its one step (no scorer: no row of the whole run): never all of them unasked.
+    const first = ok(await cy.client.get(url));
+    expect(first.rows).toHaveLength(DEFAULT_PAGE_SIZE);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const rows: { itemId: string; stepId: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = ok(await cy.client.get(`${url}&limit=25${cursor === null ? '' : `&cursor=${cursor}`}`));
+      expect(page.rows.length).toBeLessThanOrEqual(25);
+      expect(page.summaries).toEqual(first.summaries);
+      rows.push(...page.rows);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(rows).toHaveLength(60);
+    expect(new Set(rows.map((row) => `${row.itemId}/${row.stepId}`)).size).toBe(60);
+    expect(rows.slice(0, DEFAULT_PAGE_SIZE)).toEqual(first.rows);
+    expect(first.summaries.find((s: { stepId: string | null }) => s.stepId === null).rows).toBe(60);
+    const tooMany = await cy.client.get(`${url}&limit=${MAX_PAGE_SIZE + 1}`);
+    expect(tooMany.statusCode).toBe(400);
   });
 });

@@ -165,7 +165,7 @@ describe('experiments', () => {
     expect(doneB.runs.every((run: { reusedFrom: string | null }) => run.reusedFrom !== null)).toBe(true);
 
     // Compare: per item, step 3 changed; steps 1 and 2 the same (reused).
-    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${a.id},${b.id}`));
+    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${a.id},${b.id}&limit=200`));
     expect(compared.experimentIds).toEqual([a.id, b.id]);
     const stepRows = (stepId: string) =>
       compared.rows.filter((row: { stepId: string | null }) => row.stepId === stepId);
@@ -247,7 +247,7 @@ describe('experiments', () => {
     const done = await ended(owner, experiment.id);
     expect(done).toMatchObject({ status: 'completed', counts: { completed: 20 } });
 
-    const compared = ok(await owner.client.get(`/api/experiments/compare?ids=${experiment.id}`));
+    const compared = ok(await owner.client.get(`/api/experiments/compare?ids=${experiment.id}&limit=200`));
     const postRows = (compared.rows as CompareRow[]).filter((row) => row.stepId === steps[2]);
     const scoreOf = (row: CompareRow, name: string) =>
       row.cells[0]!.scores.find((s) => s.name === name)?.value;
@@ -302,7 +302,10 @@ describe('experiments', () => {
     const done = await ended(ann, experiment.id);
     expect(done.counts).toMatchObject({ completed: 3 });
     const judgeScores = async () =>
-      (ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}`)).rows as CompareRow[])
+      (
+        ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}&limit=200`))
+          .rows as CompareRow[]
+      )
         .filter((row) => row.stepId === steps[2])
         .map((row) => row.cells[0]!.scores.find((score) => score.name === 'dài')?.value);
     expect(await judgeScores()).toEqual([0, 0, 0]);
@@ -326,7 +329,7 @@ describe('experiments', () => {
     expect([model.count('STEP1'), model.count('STEP2'), model.count('STEP3')]).toEqual(flowCalls);
     expect(await judgeScores()).toEqual([0, 0, 0]);
     // Every judge call is counted to the experiment, apart from the flow's tokens.
-    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}`));
+    const compared = ok(await ann.client.get(`/api/experiments/compare?ids=${experiment.id}&limit=200`));
     const whole = compared.summaries.find((s: { stepId: string | null }) => s.stepId === null);
     expect(whole.judgeUsage).toEqual({ calls: 6, inputTokens: 72, outputTokens: 42 });
     expect(

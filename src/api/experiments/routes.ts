@@ -7,7 +7,16 @@ import { SCORE_KINDS, SCORE_SOURCES, scorerDefinition } from '../../domain/exper
 import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
-import { listAnswer, pagedOr, pageQuery } from '../http/pages';
+import {
+  answerOf,
+  DEFAULT_PAGE_SIZE,
+  type ListOrder,
+  listAnswer,
+  pageAsked,
+  pagedOr,
+  pageQuery,
+  positionOrder,
+} from '../http/pages';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
 import { COMPARE_MESSAGES, MAX_COMPARED } from './experiment-commands';
 import { EXPERIMENTS_ORDER } from './experiments-repository';
@@ -101,24 +110,26 @@ const compareAnswer = z
   .object({
     experimentIds: z.array(recordId).describe('The baseline first'),
     scoreNames: z.array(z.string()),
-    rows: z.array(
-      z.object({
-        itemId: z.string(),
-        stepId: z.string().nullable().describe('null: the scores of the whole run'),
-        cells: z.array(
-          z.object({
-            experimentId: recordId,
-            repetitions: z.int(),
-            output: z.string().nullable(),
-            outputs: z.array(z.string().nullable()),
-            reused: z.boolean().describe("Every repetition took the step's result from its baseline run"),
-            scores: z.array(averagedScore),
-            deltas: z.record(z.string(), z.number()).describe("Against the baseline's, per score"),
-            flags: z.array(z.enum(COMPARE_FLAGS)),
-          }),
-        ),
-      }),
-    ),
+    rows: z
+      .array(
+        z.object({
+          itemId: z.string(),
+          stepId: z.string().nullable().describe('null: the scores of the whole run'),
+          cells: z.array(
+            z.object({
+              experimentId: recordId,
+              repetitions: z.int(),
+              output: z.string().nullable(),
+              outputs: z.array(z.string().nullable()),
+              reused: z.boolean().describe("Every repetition took the step's result from its baseline run"),
+              scores: z.array(averagedScore),
+              deltas: z.record(z.string(), z.number()).describe("Against the baseline's, per score"),
+              flags: z.array(z.enum(COMPARE_FLAGS)),
+            }),
+          ),
+        }),
+      )
+      .describe('One page of the rows, by item then step: `limit` (50 when not sent) after `cursor`'),
     summaries: z.array(
       z.object({
         experimentId: recordId,
@@ -147,11 +158,17 @@ const compareAnswer = z
           ),
       }),
     ),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Where the next page of rows starts (send it as cursor); null: these are the last rows'),
   })
   .meta({ id: 'ExperimentComparison' });
 
 const listQuery = pageQuery.extend({ flowId: requestedId() });
-const compareQuery = z.object({
+/** A comparison's rows, in their order (by item, then step): a page is the rows after a position. */
+const COMPARE_ORDER: ListOrder = positionOrder('experiment-compare');
+const compareQuery = pageQuery.extend({
   ids: z
     .string()
     .max(MAX_COMPARED * 37, COMPARE_MESSAGES.ids)
@@ -219,7 +236,15 @@ export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.header('content-disposition', 'attachment; filename="experiments.csv"');
         return reply.type('text/csv; charset=utf-8').send(compareToCsv(result));
       }
-      return reply.type('application/json; charset=utf-8').send(result);
+      // One page of rows (DEFAULT_PAGE_SIZE unless a limit is asked: never every row of 5 experiments of up
+      // to 5,000 runs); the summaries stay whole, of every row.
+      const page = pageAsked(request.query, COMPARE_ORDER) ?? { limit: DEFAULT_PAGE_SIZE, after: null };
+      const from = page.after === null ? 0 : Number(page.after[0]) + 1;
+      const keyed = result.rows
+        .slice(from, from + page.limit + 1)
+        .map((row, i) => ({ ...row, pageKey: [from + i] }));
+      const { items, nextCursor } = answerOf(keyed, page, COMPARE_ORDER);
+      return reply.type('application/json; charset=utf-8').send({ ...result, rows: items, nextCursor });
     },
   );
 

@@ -1966,6 +1966,7 @@ export interface components {
       /** @description The baseline first */
       experimentIds: string[];
       scoreNames: string[];
+      /** @description One page of the rows, by item then step: `limit` (50 when not sent) after `cursor` */
       rows: ({
           itemId: string;
           /** @description null: the scores of the whole run */
@@ -2027,6 +2028,8 @@ export interface components {
             outputTokens: number;
           } | null;
         })[];
+      /** @description Where the next page of rows starts (send it as cursor); null: these are the last rows */
+      nextCursor: string | null;
     };
     RotatedWebhookSecret: {
       /** Format: uuid */
@@ -7954,6 +7957,10 @@ export interface operations {
   compareExperiments: {
     parameters: {
       query: {
+        /** @description Items per page (1-200). With limit or cursor the answer is a page. */
+        limit?: number;
+        /** @description The nextCursor of the page before; opaque. With limit or cursor the answer is a page. */
+        cursor?: string;
         /** @description The experiments, comma-separated, the baseline first */
         ids: string;
         format?: "json" | "csv";

@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { type AnswerOf, answerOf, type BodyOf, client, type Unpaged, unpaged } from '@/lib/api-client';
 import { executionSocket } from '@/lib/execution-socket';
+import { pageQuery } from '@/lib/paged-list';
 import { experimentPage } from '../strings';
 
 export type Experiment = AnswerOf<'/api/experiments/{id}'>;
@@ -84,17 +85,34 @@ export function useExperiment(id: string) {
   return query;
 }
 
-/** The experiments side by side, the first the baseline. */
+/** Rows of a comparison the screen asks for at a time: the most one answer of the API holds. */
+export const COMPARE_PAGE_SIZE = 200;
+
+/**
+ * The experiments side by side, the first the baseline: the summaries (whole, from the first answer) and the
+ * rows read so far, page by page as the grid scrolls (`fetchNextPage` while `hasNextPage`).
+ */
 export function useComparison(ids: readonly string[]) {
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: ['/api/experiments', 'compare', ids.join(',')],
-    queryFn: async ({ signal }) =>
+    queryFn: async ({ pageParam, signal }) =>
       answerOf(
-        await client.GET('/api/experiments/compare', { params: { query: { ids: ids.join(',') } }, signal }),
+        await client.GET('/api/experiments/compare', {
+          params: { query: { ids: ids.join(','), ...pageQuery(pageParam, COMPARE_PAGE_SIZE) } },
+          signal,
+        }),
       ) as Comparison,
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Comparison) => last.nextCursor,
     enabled: ids.length > 0,
     staleTime: 0,
   });
+  const pages = query.data?.pages;
+  const first = pages?.[0];
+  const data: Comparison | undefined = first
+    ? { ...first, rows: pages.flatMap((page) => page.rows), nextCursor: pages.at(-1)?.nextCursor ?? null }
+    : undefined;
+  return { ...query, data };
 }
 
 /** Where the comparison of these experiments downloads as CSV. */

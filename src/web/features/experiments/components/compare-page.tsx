@@ -7,6 +7,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/field';
+import { LoadMore } from '@/components/ui/load-more';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDataset } from '@/features/datasets';
 import { messageOf } from '@/lib/api-client';
@@ -564,11 +565,17 @@ export function ComparePage() {
                   ))}
                 </tbody>
               </table>
-              {shown.length === 0 ? (
+              {shown.length === 0 && !comparison.hasNextPage ? (
                 <p className="mt-3 text-sm text-slate-500" data-testid="compare-no-rows">
                   {t.noRows}
                 </p>
               ) : null}
+              <LoadMore
+                hasNextPage={comparison.hasNextPage}
+                isFetchingNextPage={comparison.isFetchingNextPage}
+                fetchNextPage={comparison.fetchNextPage}
+                testId="compare-more"
+              />
             </div>
           </Card>
         </div>
