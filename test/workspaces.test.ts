@@ -378,6 +378,30 @@ describe('workspaces', () => {
     expect(joined.json().message).toBe(TOO_MANY_WORKSPACES);
   });
 
+  it(`holds a user to ${MAX_WORKSPACES_PER_USER} workspaces when the last ones are made or joined at once`, {
+    timeout: 60_000,
+  }, async () => {
+    const ivy = await person('Ivy');
+    const count = async () =>
+      (
+        await t.db.sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM workspace_members WHERE user_id = ${ivy.id}`
+      )[0]!.n;
+    for (let i = 0; i < MAX_WORKSPACES_PER_USER - 5; i++) await newWorkspace(ivy, `W${i}`);
+    const invited = await newWorkspace(ada);
+    const { acceptUrl } = await invite(ada, invited.id, ivy.email, 'editor');
+    const answers = await Promise.all([
+      ...Array.from({ length: 9 }, (_, i) => ivy.client.post('/api/workspaces', { name: `At once ${i}` })),
+      ivy.client.post(`/api/invitations/${tokenOf(acceptUrl)}/accept`),
+    ]);
+    expect(answers.filter((answer) => answer.statusCode < 300)).toHaveLength(5);
+    for (const refused of answers.filter((answer) => answer.statusCode >= 300)) {
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().message).toBe(TOO_MANY_WORKSPACES);
+    }
+    expect(await count()).toBe(MAX_WORKSPACES_PER_USER);
+  });
+
   it('serves the web app at an invitation link, signed in or not', async () => {
     const workspace = await newWorkspace(ada);
     const { acceptUrl } = await invite(ada, workspace.id, 'later@example.com', 'editor');

@@ -1,11 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { TransactionSql } from 'postgres';
-import { conflict, notFound } from '../../domain/errors';
-import { INVITATION_LIFETIME_MS } from '../../domain/limits';
+import { conflict, notFound, ruleViolated } from '../../domain/errors';
+import { INVITATION_LIFETIME_MS, MAX_WORKSPACES_PER_USER } from '../../domain/limits';
 import type { WorkspaceCommand } from '../../domain/workspace/commands';
-import { INVITATION_NOT_FOUND, isOpenInvitationFor } from '../../domain/workspace/decider';
+import {
+  INVITATION_NOT_FOUND,
+  isOpenInvitationFor,
+  TOO_MANY_WORKSPACES,
+} from '../../domain/workspace/decider';
 import type { Role, WorkspaceState } from '../../domain/workspace/events';
 import type { CommandHandler } from '../commands/command-handler';
+import { isPastLimit, withinLimits } from '../commands/within-limit';
 import type { Page } from '../http/pages';
 import type { Notifications } from '../notifications/notifications';
 import { workspaceAggregate } from './workspace-aggregate';
@@ -26,6 +31,29 @@ export interface NewInvitation {
   expiresAt: string;
 }
 
+/** What `withinWorkspacesLimit` raises when a user would be a member of more than MAX_WORKSPACES_PER_USER. */
+const PAST_LIMIT = 'workspaces_per_user';
+
+/**
+ * The statement that holds the user to MAX_WORKSPACES_PER_USER in the transaction that makes them a member
+ * (`withinLimits`: the user's row held, their memberships counted again): the count the decider had was read
+ * before, and workspaces made or joined at once would each pass it.
+ */
+const withinWorkspacesLimit = (tx: TransactionSql, userId: string) =>
+  withinLimits(tx, [
+    {
+      name: PAST_LIMIT,
+      parent: { table: 'users', id: userId },
+      count: (id) => `SELECT count(*) FROM workspace_members WHERE user_id = ${id}`,
+      limit: MAX_WORKSPACES_PER_USER,
+    },
+  ]);
+
+/** The refusal of `withinWorkspacesLimit` as the decider's own; any other error as it is. */
+const pastWorkspacesLimit = (error: unknown): never => {
+  throw isPastLimit(error, PAST_LIMIT) ? ruleViolated(TOO_MANY_WORKSPACES) : error;
+};
+
 /**
  * Every change of a workspace, its members and invitations, as a command on its stream (`workspace-<id>`)
  * through the one command handler, after access.ts said the actor may give it.
@@ -45,13 +73,20 @@ export class WorkspaceCommands {
   async create(userId: string, name: string, commandId?: string) {
     const workspaceId = randomUUID();
     const workspacesOfOwner = await this.workspaces.countOf(userId);
-    const { state } = await this.commands.handle(
-      workspaceAggregate,
-      workspaceId,
-      userId,
-      { type: 'CreateWorkspace', data: { workspaceId, name, workspacesOfOwner } },
-      { context: this.contextFor(userId), startsStream: true, commandId },
-    );
+    const { state } = await this.commands
+      .handle(
+        workspaceAggregate,
+        workspaceId,
+        userId,
+        { type: 'CreateWorkspace', data: { workspaceId, name, workspacesOfOwner } },
+        {
+          context: this.contextFor(userId),
+          startsStream: true,
+          commandId,
+          withEvents: (tx) => withinWorkspacesLimit(tx, userId),
+        },
+      )
+      .catch(pastWorkspacesLimit);
     return { id: state.workspaceId!, name: state.name, role: 'owner' as const };
   }
 
@@ -123,13 +158,19 @@ export class WorkspaceCommands {
     const email = await this.workspaces.emailOf(userId);
     if (workspaceId === null || email === null) throw notFound(INVITATION_NOT_FOUND);
     const workspacesOfUser = await this.workspaces.countOf(userId);
-    const { events, state } = await this.commands.handle(
-      workspaceAggregate,
-      workspaceId,
-      userId,
-      { type: 'AcceptInvitation', data: { tokenHash, email, workspacesOfUser } },
-      { context: this.contextFor(userId), commandId },
-    );
+    const { events, state } = await this.commands
+      .handle(
+        workspaceAggregate,
+        workspaceId,
+        userId,
+        { type: 'AcceptInvitation', data: { tokenHash, email, workspacesOfUser } },
+        {
+          context: this.contextFor(userId),
+          commandId,
+          withEvents: (tx) => withinWorkspacesLimit(tx, userId),
+        },
+      )
+      .catch(pastWorkspacesLimit);
     const joined = events.find((event) => event.type === 'MemberJoined');
     const role = joined?.type === 'MemberJoined' ? joined.data.role : state.members.get(userId);
     if (role === undefined) throw notFound(INVITATION_NOT_FOUND);
