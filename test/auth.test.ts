@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import type { Sql } from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SIGN_IN_BODY_LIMIT, signInMessages } from '../src/api/auth/login-page';
 import { verifyPassword } from '../src/api/auth/passwords';
 import authPlugin, { userIdOf } from '../src/api/auth/plugin';
 import { authRoutes } from '../src/api/auth/routes';
@@ -216,6 +217,25 @@ describe('sign-up', () => {
 });
 
 describe('sign-in', () => {
+  it(`refuses a body past ${SIGN_IN_BODY_LIMIT / 1024} KB naming that limit, as JSON or as a form`, async () => {
+    const big = {
+      email: newEmail(),
+      password: 'x'.repeat(SIGN_IN_BODY_LIMIT),
+      firstName: 'An',
+      lastName: 'B',
+    };
+    for (const url of ['/api/auth/login', '/api/auth/register']) {
+      const json = await post(url, big);
+      expect(json.statusCode, json.body).toBe(413);
+      expect(json.json().detail).toBe(`Nội dung request quá lớn: tối đa ${SIGN_IN_BODY_LIMIT / 1024} KB.`);
+      const form = await postForm(url, big);
+      expect(form.statusCode, form.body).toBe(303);
+      expect(form.headers.location).toMatch(/[?&]error=tooLarge$/);
+    }
+    expect(signInMessages.tooLarge).toContain(`${SIGN_IN_BODY_LIMIT / 1024} KB`);
+    expect(await accountsWithEmail(big.email)).toBe(0);
+  });
+
   it('signs in with the right password under a new session id', async () => {
     const { email, user, cookie: signUpCookie } = await register();
     const response = await post('/api/auth/login', { email: ` ${email.toUpperCase()}`, password: PASSWORD });

@@ -3,6 +3,12 @@
  * /api/auth/register, so it needs no script (the CSP allows none inline) and works before the SPA loads.
  */
 
+/**
+ * The most a sign-in or sign-up body may be, in bytes, as JSON or as a form: its fields need far less (an
+ * e-mail address, a password, two names, the page to go back to).
+ */
+export const SIGN_IN_BODY_LIMIT = 16 * 1024;
+
 /** What the sign-in and sign-up calls answer when they refuse, and what this page shows for each. */
 export const signInMessages = {
   credentials: 'Email hoặc mật khẩu không đúng',
@@ -12,6 +18,7 @@ export const signInMessages = {
   firstName: 'Vui lòng nhập tên (tối đa 100 ký tự)',
   lastName: 'Vui lòng nhập họ (tối đa 100 ký tự)',
   tooManyAttempts: 'Bạn đã thử quá nhiều lần. Vui lòng đợi 1 phút rồi thử lại.',
+  tooLarge: `Nội dung gửi đi quá lớn: tối đa ${SIGN_IN_BODY_LIMIT / 1024} KB.`,
   unknown: 'Đã có lỗi xảy ra. Vui lòng thử lại.',
 } as const;
 

@@ -11,6 +11,7 @@ import {
   signInMessages as messages,
   pageToGoBackTo,
   renderLoginPage,
+  SIGN_IN_BODY_LIMIT,
   type SignInForm,
   type SignInProblem,
   type TypedFields,
@@ -68,7 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The sign-in page posts plain HTML forms; only these routes accept them, every other route stays JSON-only.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    { parseAs: 'string', bodyLimit: SIGN_IN_BODY_LIMIT },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
@@ -97,6 +98,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/login',
     {
       config: { rateLimit: signInRateLimit },
+      // The routes' own limit (a form's parser has it too), so a refusal names it, not the app's 4 MB.
+      bodyLimit: SIGN_IN_BODY_LIMIT,
       errorHandler: answerSignInError('login'),
       schema: { body: signInBody, response: { 200: userAnswer, 303: formPosted } },
     },
@@ -117,6 +120,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/register',
     {
       config: { rateLimit: signInRateLimit },
+      // The routes' own limit (a form's parser has it too), so a refusal names it, not the app's 4 MB.
+      bodyLimit: SIGN_IN_BODY_LIMIT,
       errorHandler: answerSignInError('register'),
       schema: { body: signUpBody, response: { 201: userAnswer, 303: formPosted } },
     },
@@ -240,6 +245,7 @@ function problemOf(error: unknown): SignInProblem {
     const field = issues[0]?.path[0];
     return isSignInProblem(field) ? field : 'unknown';
   }
+  if ((error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'tooLarge';
   if (!(error instanceof DomainError)) return 'unknown';
   if (error.kind === 'signed_out') return 'credentials';
   if (error.kind === 'conflict') return 'taken';
