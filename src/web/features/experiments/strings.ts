@@ -216,6 +216,8 @@ export const compare = {
   agreement: (rate: number | null, compared: number) =>
     rate === null ? '—' : `${Math.round(rate * 100)}% (${compared})`,
   chartsTitle: 'Phân bố điểm',
+  chartsOfLoaded: (rows: number) =>
+    `Trên ${rows.toLocaleString('vi-VN')} dòng đã tải; cuộn bảng bên dưới để tải thêm.`,
   chartOf: (name: string) => `Điểm ${name}`,
   noScores: 'Chưa có điểm nào.',
   filters: 'Lọc',

@@ -378,6 +378,11 @@ function Charts({ comparison, headers }: { comparison: Comparison; headers: stri
   return (
     <Card className="p-5" data-testid="compare-charts">
       <h2 className="text-lg font-semibold text-slate-900">{t.chartsTitle}</h2>
+      {comparison.nextCursor !== null ? (
+        <p className="mt-1 text-xs text-slate-500" data-testid="compare-charts-partial">
+          {t.chartsOfLoaded(comparison.rows.length)}
+        </p>
+      ) : null}
       {charts.length === 0 ? <p className="mt-2 text-sm text-slate-500">{t.noScores}</p> : null}
       <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {charts.map((chart) => {
