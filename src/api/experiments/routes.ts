@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { COMPARE_FLAGS, type CompareResult, compareToCsv } from '../../domain/experiment/compare';
+import { COMPARE_FLAGS, type CompareResult, compareToCsv, rowsInPage } from '../../domain/experiment/compare';
 import { REVIEW_MODES, startExperimentRequestSchema } from '../../domain/experiment/config';
 import { RUN_OUTCOMES } from '../../domain/experiment/events';
 import { SCORE_KINDS, SCORE_SOURCES, scorerDefinition } from '../../domain/experiment/scorer-definitions';
@@ -239,11 +239,13 @@ export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
       // One page of rows (DEFAULT_PAGE_SIZE unless a limit is asked: never every row of 5 experiments of up
       // to 5,000 runs); the summaries stay whole, of every row.
       const page = pageAsked(request.query, COMPARE_ORDER) ?? { limit: DEFAULT_PAGE_SIZE, after: null };
+      // A page ends early where its outputs would pass COMPARE_PAGE_MAX_CHARS.
       const from = page.after === null ? 0 : Number(page.after[0]) + 1;
+      const count = rowsInPage(result.rows, from, page.limit);
       const keyed = result.rows
-        .slice(from, from + page.limit + 1)
+        .slice(from, from + count + 1)
         .map((row, i) => ({ ...row, pageKey: [from + i] }));
-      const { items, nextCursor } = answerOf(keyed, page, COMPARE_ORDER);
+      const { items, nextCursor } = answerOf(keyed, { ...page, limit: count }, COMPARE_ORDER);
       return reply.type('application/json; charset=utf-8').send({ ...result, rows: items, nextCursor });
     },
   );

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../csv';
 import {
   type CompareResult,
+  type CompareRow,
   compareExperiments,
   compareToCsv,
   type ExperimentOutcome,
   percentile,
   type RunOutcome,
+  rowsInPage,
   type StepOutcome,
 } from './compare';
 import type { Score } from './scorer-definitions';
@@ -306,5 +308,39 @@ describe('compareToCsv', () => {
         });
       }),
     );
+  });
+});
+
+describe('rowsInPage', () => {
+  const row = (chars: number): CompareRow => ({
+    itemId: 'i',
+    stepId: 's',
+    cells: [
+      {
+        experimentId: 'x',
+        repetitions: 1,
+        output: 'a'.repeat(chars),
+        outputs: ['a'.repeat(chars)],
+        reused: false,
+        scores: [],
+        deltas: {},
+        flags: [],
+      },
+    ],
+  });
+
+  it('holds at most limit rows, and ends before the row that would pass the characters allowed', () => {
+    const rows = [row(10), row(10), row(10), row(10)];
+    expect(rowsInPage(rows, 0, 3, 1_000)).toBe(3);
+    expect(rowsInPage(rows, 2, 3, 1_000)).toBe(2);
+    // Each row is its output and its one repetition's: 20 characters.
+    expect(rowsInPage(rows, 0, 4, 50)).toBe(2);
+    expect(rowsInPage(rows, 0, 4, 40)).toBe(2);
+    expect(rowsInPage(rows, 0, 4, 39)).toBe(1);
+  });
+
+  it('holds one row at least, however long', () => {
+    expect(rowsInPage([row(1_000), row(1)], 0, 50, 10)).toBe(1);
+    expect(rowsInPage([], 0, 50, 10)).toBe(0);
   });
 });

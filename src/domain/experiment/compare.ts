@@ -383,6 +383,35 @@ function agreement(runs: readonly RunOutcome[], stepId: string | null): CompareS
 const mean = (values: readonly number[]): number | null =>
   values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 
+/**
+ * The most characters of outputs one page of a comparison's rows holds: a page ends before the row that would
+ * pass it (a row holds each experiment's output of every repetition, each up to MAX_TEXT_CHARS), though it
+ * always holds one row, whatever that row's size.
+ */
+export const COMPARE_PAGE_MAX_CHARS = 5_000_000;
+
+/** How many of the rows from `from` one page holds: at most `limit`, and within `maxChars` of outputs. */
+export function rowsInPage(
+  rows: readonly CompareRow[],
+  from: number,
+  limit: number,
+  maxChars = COMPARE_PAGE_MAX_CHARS,
+): number {
+  let chars = 0;
+  let count = 0;
+  for (const row of rows.slice(from, from + limit)) {
+    const size = row.cells.reduce(
+      (sum, cell) =>
+        sum + (cell.output?.length ?? 0) + cell.outputs.reduce((each, text) => each + (text?.length ?? 0), 0),
+      0,
+    );
+    if (count > 0 && chars + size > maxChars) break;
+    chars += size;
+    count += 1;
+  }
+  return count;
+}
+
 /** The nearest-rank percentile (the smallest value with p% of the values at or below it); null of none. */
 export function percentile(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null;
