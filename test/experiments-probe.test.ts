@@ -228,6 +228,101 @@ describe('datasets and experiments, sent what no screen sends', () => {
     expect(await read()).toMatchObject({ status: 'stopped', counts: { waiting: 0, stopped: 2 } });
   });
 
+  for (const [how, lose] of [
+    [
+      'has left its workspace',
+      (owner: Person, workspaceId: string, editor: Person) =>
+        owner.client.delete(`/api/workspaces/${workspaceId}/members/${editor.id}`),
+    ],
+    [
+      'may no longer run its flow (made a reviewer)',
+      (owner: Person, workspaceId: string, editor: Person) =>
+        owner.client.put(`/api/workspaces/${workspaceId}/members/${editor.id}`, { role: 'reviewer' }),
+    ],
+  ] as const)
+    it(`ends on its own an experiment whose starter ${how}: stopped with the reason, its waiting runs ended, swept no more`, async () => {
+      const owner = await person(t.app, 'Omar');
+      const editor = await person(t.app, 'Emma');
+      const { id: workspaceId } = await newWorkspace(owner, 'Ended');
+      await join(owner, workspaceId, editor, 'editor');
+      const flow = ok(
+        await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
+        201,
+      );
+      const step = ok(
+        await owner.client.post('/api/steps', {
+          flowId: flow.id,
+          name: 'Ideas',
+          order: 1,
+          systemPrompt: 'x',
+          requiresUserInput: true,
+        }),
+        201,
+      );
+      const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
+      const items = [{ inputs: { [step.id]: 'tea' } }, { inputs: { [step.id]: 'coffee' } }];
+      ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
+      const version = Number(
+        String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
+      );
+      const started = ok(
+        await editor.client.post('/api/experiments', {
+          flowId: flow.id,
+          flowVersion: version,
+          datasetId: dataset.id,
+          review: { [step.id]: 'human' },
+        }),
+        202,
+      );
+      const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
+      await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      const events = async () =>
+        (
+          await t.db.sql<{ type: string; data: Record<string, unknown> }[]>`
+            SELECT event_type AS type, data FROM events
+            WHERE stream_id = ${`experiment-${started.id}`} ORDER BY stream_position`
+        ).map(({ type, data }) => ({ type, reason: data.reason }));
+      const warn = vi.spyOn(t.app.log, 'warn');
+      const sweepFailed = () =>
+        warn.mock.calls.filter(
+          ([fields, message]) =>
+            message === 'experiment sweep failed' &&
+            (fields as { experimentId?: string }).experimentId === started.id,
+        );
+
+      expect((await lose(owner, workspaceId, editor)).statusCode).toBeLessThan(300);
+      // The sweep, as every 30 s: it ends the experiment instead of failing on it.
+      await vi.waitFor(
+        async () => {
+          await t.app.experimentRunner.sweep(async () => {});
+          expect((await read()).status).toBe('stopped');
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(await read()).toMatchObject({
+        status: 'stopped',
+        stopReason: 'starterCannotRun',
+        counts: { waiting: 0, stopped: 2, finished: 2 },
+      });
+      const ended = await events();
+      expect(ended.filter((event) => event.type === 'ExperimentStopped')).toEqual([
+        { type: 'ExperimentStopped', reason: 'starterCannotRun' },
+      ]);
+
+      // Two sweeps at once, and the next ones: nothing more is recorded, nothing fails.
+      await Promise.all([
+        t.app.experimentRunner.sweep(async () => {}),
+        t.app.experimentRunner.sweep(async () => {}),
+      ]);
+      await t.app.experimentRunner.sweep(async () => {});
+      expect(await events()).toEqual(ended);
+      expect(sweepFailed()).toEqual([]);
+      warn.mockRestore();
+    });
+
   it('scores again an experiment whose starter has left the workspace, keeping its scores', async () => {
     const owner = await person(t.app, 'Oscar');
     const editor = await person(t.app, 'Erin');
