@@ -216,6 +216,16 @@ export function ExperimentPage() {
       </div>
 
       <div className="mt-6 flex flex-col gap-6">
+        {experiment.stopReason !== null ? (
+          <p
+            className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+            role="status"
+            data-testid="stop-reason"
+            data-reason={experiment.stopReason}
+          >
+            {t.stopReasons[experiment.stopReason] ?? t.stoppedOnItsOwn}
+          </p>
+        ) : null}
         {then !== undefined ? (
           <div
             className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900"
