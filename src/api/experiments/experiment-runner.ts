@@ -276,7 +276,9 @@ export class ExperimentRunner {
     for (const event of ended.events)
       if (event.type === 'ExperimentRunFinished') this.waiting.delete(event.data.executionId);
     this.facts.delete(experimentId);
-    this.deps.log.warn({ experimentId, reason }, 'experiment ended: it cannot go on');
+    // Said once: by the instance whose command ended it (another's found it ended, and decided nothing).
+    if (ended.events.length > 0)
+      this.deps.log.warn({ experimentId, reason }, 'experiment ended: it cannot go on');
   }
 
   private async driveAsStarter(
