@@ -27,6 +27,7 @@ import {
   useStopExperiment,
 } from '../api/experiments';
 import { outcomes, reviewModes, runStatuses, experimentPage as t } from '../strings';
+import { stopReasonText } from './experiment-list';
 import { itemLabeler } from './item-labels';
 import { comparePath, experimentPath, experimentsPath, numberParam, runBothPath } from './paths';
 import { StatusBadge } from './status-badge';
@@ -223,7 +224,7 @@ export function ExperimentPage() {
             data-testid="stop-reason"
             data-reason={experiment.stopReason}
           >
-            {t.stopReasons[experiment.stopReason] ?? t.stoppedOnItsOwn}
+            {stopReasonText(experiment)}
           </p>
         ) : null}
         {then !== undefined ? (
