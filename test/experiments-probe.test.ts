@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOO_MANY_DATASETS } from '../src/domain/dataset/decider';
 import { MAX_DATASETS_PER_FLOW } from '../src/domain/limits';
-import { createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
+import { anotherInstance, createFlow, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { join, newWorkspace, ok, type Person, person } from './support/workspace-people';
 
 /**
@@ -227,6 +227,113 @@ describe('datasets and experiments, sent what no screen sends', () => {
     ok(await owner.client.post(`/api/experiments/${started.id}/stop`, {}));
     expect(await read()).toMatchObject({ status: 'stopped', counts: { waiting: 0, stopped: 2 } });
   });
+
+  for (const [how, lose] of [
+    [
+      'has left its workspace',
+      (owner: Person, workspaceId: string, editor: Person) =>
+        owner.client.delete(`/api/workspaces/${workspaceId}/members/${editor.id}`),
+    ],
+    [
+      'may no longer run its flow (made a reviewer)',
+      (owner: Person, workspaceId: string, editor: Person) =>
+        owner.client.put(`/api/workspaces/${workspaceId}/members/${editor.id}`, { role: 'reviewer' }),
+    ],
+  ] as const)
+    it(`ends on its own an experiment whose starter ${how}: stopped with the reason, its waiting runs ended, swept no more`, {
+      timeout: 60_000,
+    }, async () => {
+      const owner = await person(t.app, 'Omar');
+      const editor = await person(t.app, 'Emma');
+      const { id: workspaceId } = await newWorkspace(owner, 'Ended');
+      await join(owner, workspaceId, editor, 'editor');
+      const flow = ok(
+        await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
+        201,
+      );
+      const step = ok(
+        await owner.client.post('/api/steps', {
+          flowId: flow.id,
+          name: 'Ideas',
+          order: 1,
+          systemPrompt: 'x',
+          requiresUserInput: true,
+        }),
+        201,
+      );
+      const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
+      const items = [{ inputs: { [step.id]: 'tea' } }, { inputs: { [step.id]: 'coffee' } }];
+      ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
+      const version = Number(
+        String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
+      );
+      const started = ok(
+        await editor.client.post('/api/experiments', {
+          flowId: flow.id,
+          flowVersion: version,
+          datasetId: dataset.id,
+          review: { [step.id]: 'human' },
+        }),
+        202,
+      );
+      const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
+      await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      const events = async () =>
+        (
+          await t.db.sql<{ type: string; data: Record<string, unknown> }[]>`
+            SELECT event_type AS type, data FROM events
+            WHERE stream_id = ${`experiment-${started.id}`} ORDER BY stream_position`
+        ).map(({ type, data }) => ({ type, reason: data.reason }));
+      // Two instances on the one database, whose sweeps (as every 30 s) find it at once.
+      const other = await anotherInstance(t.db.url, {}, OFFLINE_MODEL);
+      const warnings = [vi.spyOn(t.app.log, 'warn'), vi.spyOn(other.app.log, 'warn')];
+      const sweepFailed = () =>
+        warnings.flatMap((warn) =>
+          warn.mock.calls.filter(
+            ([fields, message]) =>
+              message === 'experiment sweep failed' &&
+              (fields as { experimentId?: string }).experimentId === started.id,
+          ),
+        );
+      const sweepBoth = () =>
+        Promise.all([
+          t.app.experimentRunner.sweep(async () => {}),
+          other.app.experimentRunner.sweep(async () => {}),
+        ]);
+      try {
+        expect((await lose(owner, workspaceId, editor)).statusCode).toBeLessThan(300);
+        // The sweeps end the experiment instead of failing on it.
+        await vi.waitFor(
+          async () => {
+            await sweepBoth();
+            expect((await read()).status).toBe('stopped');
+          },
+          { timeout: 30_000, interval: 50 },
+        );
+        expect(await read()).toMatchObject({
+          status: 'stopped',
+          stopReason: 'starterCannotRun',
+          counts: { waiting: 0, stopped: 2, finished: 2 },
+        });
+        const ended = await events();
+        expect(ended.filter((event) => event.type === 'ExperimentStopped')).toEqual([
+          { type: 'ExperimentStopped', reason: 'starterCannotRun' },
+        ]);
+        expect(ended.filter((event) => event.type === 'ExperimentRunFinished')).toHaveLength(2);
+
+        // The next sweeps pass it by: nothing more is recorded, nothing fails.
+        await sweepBoth();
+        await sweepBoth();
+        expect(await events()).toEqual(ended);
+        expect(sweepFailed()).toEqual([]);
+      } finally {
+        for (const warn of warnings) warn.mockRestore();
+        await other.close();
+      }
+    });
 
   it('scores again an experiment whose starter has left the workspace, keeping its scores', async () => {
     const owner = await person(t.app, 'Oscar');

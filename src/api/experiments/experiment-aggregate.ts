@@ -13,9 +13,10 @@ import type { FlowHolder } from '../datasets';
 
 /**
  * What each command needs on the experiment's flow: starting, driving, stopping and scoring an experiment
- * is running the flow; making it the flow's baseline is changing the flow.
+ * is running the flow; making it the flow's baseline is changing the flow. Ending one that cannot go on is
+ * the server's (the runner sends it, never a route): nobody's role decides it, the decider does.
  */
-const ACTIONS: Record<ExperimentCommand['type'], Action> = {
+const ACTIONS: Record<ExperimentCommand['type'], Action | null> = {
   StartExperiment: 'run',
   StartRun: 'run',
   FinishRun: 'run',
@@ -25,12 +26,14 @@ const ACTIONS: Record<ExperimentCommand['type'], Action> = {
   RecordScores: 'run',
   ScoreAgain: 'run',
   StopExperiment: 'run',
+  EndExperiment: null,
   PromoteBaseline: 'change',
 };
 
 const OUTCOMES = new Set<ExperimentCommand['type']>([
   // A person's Stop commutes with the runs' commands too: many runs appending must not make it fail.
   'StopExperiment',
+  'EndExperiment',
   'FinishRun',
   'SetRunWaiting',
   'SetRunReady',

@@ -369,6 +369,8 @@ export function viewOf(loaded: Loaded<ExperimentState>, isBaseline: boolean) {
     startedBy: state.startedBy,
     startedAt: state.startedAt!,
     stoppedAt: state.stopped?.at ?? null,
+    // Why the server stopped it (null: a person asked to, or it did not stop).
+    stopReason: state.stopped?.reason ?? null,
     completedAt: state.completedAt,
     promotedAt: state.promotedAt,
     version,

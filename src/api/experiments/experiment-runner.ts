@@ -12,6 +12,7 @@ import {
   type ExperimentCommand,
   type ExperimentConfig,
   type ExperimentState,
+  hasEnded,
   type JudgeUsage,
   NO_JUDGE_USAGE,
   nextRunsToStart,
@@ -22,6 +23,7 @@ import {
   reviewModeOf,
   runsOfGoneInstances,
   type Score,
+  type StopReason,
   scorerName,
 } from '../../domain/experiment';
 import {
@@ -237,9 +239,55 @@ export class ExperimentRunner {
    */
   private async lookAt(experimentId: string, lookAgain?: () => Promise<void>): Promise<void> {
     if (this.closing) return;
-    const facts = await this.factsFor(experimentId);
     // Where its flow is now (it may have moved since): the commands of its runs are asked of that holder.
-    facts.holder = await this.deps.experiments.holderOf(experimentId);
+    const holder = await this.deps.experiments.holderOf(experimentId);
+    // Ended, with nothing left open: nothing to drive (nor anyone's access to ask for it).
+    const { state } = await this.deps.commands.load(experimentHeldBy(holder), experimentId, null);
+    if (hasEnded(state)) return;
+    // Its runs are driven as the one who started it. The sweep asks whether they still may (their runs may
+    // wait for people, so that no command of theirs is refused yet); any other look finds out when refused.
+    const cannotRun = async () => (await this.deps.experiments.starterMayRun(experimentId)) === false;
+    if (lookAgain !== undefined && (await cannotRun()))
+      return this.endForGood(experimentId, holder, state.startedBy, 'starterCannotRun');
+    try {
+      await this.driveAsStarter(experimentId, holder, lookAgain);
+    } catch (error) {
+      // Refused because they may no longer run its flow (gone from its workspace, or their role no longer
+      // lets them): it cannot go on, and it ends.
+      if (!(error instanceof DomainError) || (error.kind !== 'not_found' && error.kind !== 'forbidden'))
+        throw error;
+      if (!(await cannotRun())) throw error;
+      await this.endForGood(experimentId, holder, state.startedBy, 'starterCannotRun');
+    }
+  }
+
+  /**
+   * Ends the experiment that cannot go on (EndExperiment, the decider's to decide: once, however many
+   * instances find it at once): stopped with its reason, its open runs finished as stopped.
+   */
+  private async endForGood(experimentId: string, holder: FlowHolder, startedBy: string, reason: StopReason) {
+    const ended = await this.deps.commands.handle(
+      experimentHeldBy(holder),
+      experimentId,
+      startedBy,
+      { type: 'EndExperiment', data: { reason } },
+      { context: () => ({ now: new Date().toISOString(), userId: startedBy }) },
+    );
+    for (const event of ended.events)
+      if (event.type === 'ExperimentRunFinished') this.waiting.delete(event.data.executionId);
+    this.facts.delete(experimentId);
+    // Said once: by the instance whose command ended it (another's found it ended, and decided nothing).
+    if (ended.events.length > 0)
+      this.deps.log.warn({ experimentId, reason }, 'experiment ended: it cannot go on');
+  }
+
+  private async driveAsStarter(
+    experimentId: string,
+    holder: FlowHolder,
+    lookAgain?: () => Promise<void>,
+  ): Promise<void> {
+    const facts = await this.factsFor(experimentId);
+    facts.holder = holder;
     let loaded = await this.load(facts);
     loaded = await this.interruptGone(facts, loaded, lookAgain);
     if (loaded.state.stopped) return this.endStoppedRuns(facts, loaded);

@@ -159,6 +159,21 @@ export class ExperimentsRepository {
     return { ownerId: row.userId, workspaceId: row.workspaceId };
   }
 
+  /**
+   * Whether the one who started the experiment may still run its flow (where the flow is now): its runs are
+   * driven as them. null: no such experiment.
+   */
+  async starterMayRun(experimentId: string): Promise<boolean | null> {
+    const { sql } = this;
+    const [starter] = await sql<{ startedBy: string }[]>`
+      SELECT started_by FROM experiments WHERE id = ${experimentId}`;
+    if (!starter) return null;
+    const [row] = await sql<{ may: boolean }[]>`
+      SELECT ${mayInSql(sql, starter.startedBy, 'run', 'flow', heldIn('f'))} AS may
+      FROM experiments x JOIN flows f ON f.id = x.flow_id WHERE x.id = ${experimentId}`;
+    return row?.may ?? null;
+  }
+
   /** The experiments whose runs may still need a driver: neither completed nor stopped with all runs ended. */
   async unfinished(): Promise<{ id: string; flowId: string; startedBy: string; holder: FlowHolder }[]> {
     const rows = await this.sql<

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COMPARE_FLAGS, type CompareResult, compareToCsv, rowsInPage } from '../../domain/experiment/compare';
 import { REVIEW_MODES, startExperimentRequestSchema } from '../../domain/experiment/config';
-import { RUN_OUTCOMES } from '../../domain/experiment/events';
+import { RUN_OUTCOMES, STOP_REASONS } from '../../domain/experiment/events';
 import { SCORE_KINDS, SCORE_SOURCES, scorerDefinition } from '../../domain/experiment/scorer-definitions';
 import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
@@ -93,6 +93,12 @@ const experimentAnswer = z
     startedBy: recordId,
     startedAt: z.string(),
     stoppedAt: z.string().nullable(),
+    stopReason: z
+      .enum(STOP_REASONS)
+      .nullable()
+      .describe(
+        'Why the server stopped it on its own: starterCannotRun, the one who started it may no longer run its flow. null: a person stopped it, or it did not stop',
+      ),
     completedAt: z.string().nullable(),
     promotedAt: z.string().nullable(),
     version: z.int().describe("The experiment's stream version"),

@@ -1,6 +1,6 @@
 import type { StepSnapshot } from '../flow';
 import type { DatasetItemRef, ExperimentConfig } from './config';
-import type { RunOutcome } from './events';
+import type { RunOutcome, StopReason } from './events';
 import type { BaselineFacts } from './plan';
 import type { JudgeUsage, Score } from './scorer-definitions';
 
@@ -59,6 +59,11 @@ export type ExperimentCommand =
   /** "Score again": the scorers named (all the experiment's when none) score every stored output again. */
   | { type: 'ScoreAgain'; data: { scorerNames?: string[] | undefined } }
   | { type: 'StopExperiment'; data: Record<string, never> }
+  /**
+   * The server ends an experiment that cannot go on (sent by the runner, never by a route): it stops for
+   * `reason`, and every open run finishes as stopped, since nobody can drive it any more. Idempotent.
+   */
+  | { type: 'EndExperiment'; data: { reason: StopReason } }
   | { type: 'PromoteBaseline'; data: Record<string, never> };
 
 export interface ExperimentContext {

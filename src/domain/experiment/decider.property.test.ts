@@ -29,6 +29,7 @@ type Action =
   | { type: 'score'; run: number; execution: number | 'its own'; round: 'current' | 'earlier' | 'later' }
   | { type: 'scoreAgain' }
   | { type: 'stop' }
+  | { type: 'end' }
   | { type: 'promote' }
   | { type: 'startAgain' };
 
@@ -71,6 +72,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('scoreAgain' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('stop' as const) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('end' as const) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('promote' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('startAgain' as const) }) },
 );
@@ -119,6 +121,7 @@ const AIMED_AT: Record<Action['type'], RunStatus[]> = {
   score: STARTED,
   scoreAgain: [],
   stop: [],
+  end: [],
   promote: [],
   startAgain: [],
 };
@@ -200,6 +203,8 @@ function commandOf(action: Action, state: ExperimentState, fresh: () => string):
       return [{ type: 'ScoreAgain', data: {} }];
     case 'stop':
       return [{ type: 'StopExperiment', data: {} }];
+    case 'end':
+      return [{ type: 'EndExperiment', data: { reason: 'starterCannotRun' } }];
     case 'promote':
       return [{ type: 'PromoteBaseline', data: {} }];
     case 'startAgain':

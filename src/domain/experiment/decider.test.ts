@@ -651,6 +651,91 @@ describe('experiment decider', () => {
     });
   });
 
+  describe('EndExperiment', () => {
+    const end = { type: 'EndExperiment', data: { reason: 'starterCannotRun' } } as const;
+    const B = 'item-b#1';
+    const waiting = (runKey: string, executionId: string): ExperimentEvent => ({
+      type: 'ExperimentRunWaiting',
+      data: { runKey, executionId, at: EARLIER },
+    });
+
+    it('stops it with its reason and ends every open run, the one in flight too: nothing starts after', () => {
+      const { state } = given(
+        decider,
+        [started, runStarted(A, 'e1'), waiting(A, 'e1'), runStarted(B, 'e2')],
+        AT_NOW,
+      )
+        .when(end)
+        .thenEmits([
+          { type: 'ExperimentStopped', data: { by: OWNER, at: NOW, reason: 'starterCannotRun' } },
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
+          },
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: B, executionId: 'e2', outcome: 'stopped', at: NOW },
+          },
+        ]);
+      expect(state.stopped).toEqual({ by: OWNER, at: NOW, reason: 'starterCannotRun' });
+      expect(openRuns(state)).toEqual([]);
+      expect(experimentStatus(state)).toBe('stopped');
+      expect(nextRunsToStart(state)).toEqual([]);
+    });
+
+    it("is idempotent: ended once, a second end (another instance's sweep) records nothing", () => {
+      const once = [
+        started,
+        runStarted(A, 'e1'),
+        waiting(A, 'e1'),
+        { type: 'ExperimentStopped', data: { by: OWNER, at: NOW, reason: 'starterCannotRun' } },
+        runFinished(A, 'e1', 'stopped'),
+      ] as ExperimentEvent[];
+      given(decider, once, AT_NOW).when(end).thenEmits([]);
+    });
+
+    it("ends the open runs of one a person stopped, keeping that stop's who and when", () => {
+      const { state } = given(decider, [started, runStarted(A, 'e1'), stopped], AT_NOW)
+        .when(end)
+        .thenEmits([
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
+          },
+        ]);
+      expect(state.stopped).toEqual({ by: OWNER, at: EARLIER });
+    });
+
+    it('completes it when it ends its last runs, and leaves a completed one as it is', () => {
+      const noPlanned = experimentStarted({ runs: planRuns([{ id: 'item-a' }, { id: 'item-b' }], 1) });
+      const { state } = given(decider, [noPlanned, runStarted(A, 'e1'), runStarted(B, 'e2')], AT_NOW)
+        .when(end)
+        .thenEmits([
+          { type: 'ExperimentStopped', data: { by: OWNER, at: NOW, reason: 'starterCannotRun' } },
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
+          },
+          {
+            type: 'ExperimentRunFinished',
+            data: { runKey: B, executionId: 'e2', outcome: 'stopped', at: NOW },
+          },
+          { type: 'ExperimentCompleted', data: { at: NOW } },
+        ]);
+      expect(state.completedAt).toBe(NOW);
+      const one = experimentStarted({ runs: planRuns([{ id: 'item-a' }], 1) });
+      given(decider, [one, runStarted(A, 'e1'), runFinished(A, 'e1'), completed], AT_NOW)
+        .when(end)
+        .thenEmits([]);
+    });
+
+    it('refuses a reason it does not know', () => {
+      given(decider, [started], AT_NOW)
+        .when({ type: 'EndExperiment', data: { reason: 'bored' as 'starterCannotRun' } })
+        .thenThrows('rule_violated', EXPERIMENT_MESSAGES.unknownReason);
+    });
+  });
+
   describe('PromoteBaseline', () => {
     const promote = { type: 'PromoteBaseline', data: {} } as const;
     const one = experimentStarted({ runs: planRuns([{ id: 'item-a' }], 1) });

@@ -5,7 +5,7 @@ import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../l
 import { storableText } from '../storable-text';
 import type { ExperimentCommand, ExperimentContext } from './commands';
 import { checkExperimentConfig } from './config';
-import type { ExperimentEvent, ExperimentState, RunState } from './events';
+import { type ExperimentEvent, type ExperimentState, type RunState, STOP_REASONS } from './events';
 import { planReuse, planRuns } from './plan';
 import {
   type JudgeUsage,
@@ -30,6 +30,7 @@ export const EXPERIMENT_MESSAGES = {
   exists: 'Experiment đã tồn tại',
   runNotFound: (runKey: string) => `Không tìm thấy lần chạy ${runKey} của experiment`,
   stopped: 'Experiment đã dừng: không lần chạy nào bắt đầu nữa',
+  unknownReason: 'Lý do kết thúc experiment không hợp lệ',
   completed: 'Experiment đã hoàn tất',
   runStarted: (runKey: string) => `Lần chạy ${runKey} đã bắt đầu`,
   runNotStarted: (runKey: string) => `Lần chạy ${runKey} chưa bắt đầu`,
@@ -206,8 +207,10 @@ function evolve(state: ExperimentState, event: ExperimentEvent): ExperimentState
       for (const name of scorerNames) rescoredIn[name] = round;
       return { ...next, round, rescoredIn };
     }
-    case 'ExperimentStopped':
-      return { ...next, stopped: { by: event.data.by, at: event.data.at } };
+    case 'ExperimentStopped': {
+      const { by, at, reason } = event.data;
+      return { ...next, stopped: reason === undefined ? { by, at } : { by, at, reason } };
+    }
     case 'ExperimentCompleted':
       return { ...next, completedAt: event.data.at };
     case 'BaselinePromoted':
@@ -335,6 +338,28 @@ function decide(
       if (state.completedAt !== null) throw conflict(EXPERIMENT_MESSAGES.completed);
       if (state.stopped) return [];
       return [{ type: 'ExperimentStopped', data: { by: userId, at: now } }];
+    case 'EndExperiment': {
+      // Completed, or ended already (by another instance's sweep too): nothing is left to end.
+      if (state.completedAt !== null) return [];
+      if (!STOP_REASONS.includes(command.data.reason)) throw ruleViolated(EXPERIMENT_MESSAGES.unknownReason);
+      const ended: ExperimentEvent[] = state.stopped
+        ? []
+        : [{ type: 'ExperimentStopped', data: { by: userId, at: now, reason: command.data.reason } }];
+      // Nobody can drive its open runs any more, the one in flight on a live instance included: each ends.
+      let finished = state.finished;
+      for (const run of state.runs) {
+        if (run.status === 'planned' || run.status === 'finished' || run.executionId === null) continue;
+        ended.push({
+          type: 'ExperimentRunFinished',
+          data: { runKey: run.runKey, executionId: run.executionId, outcome: 'stopped', at: now },
+        });
+        finished++;
+      }
+      // As a stop that ends the last runs: every run finished, it is completed too.
+      if (finished > state.finished && finished === state.runs.length)
+        ended.push({ type: 'ExperimentCompleted', data: { at: now } });
+      return ended;
+    }
     case 'PromoteBaseline':
       // A stopped experiment ran only part of its plan, even when its stop ended its last runs.
       if (state.completedAt === null || state.stopped) throw conflict(EXPERIMENT_MESSAGES.notCompleted);

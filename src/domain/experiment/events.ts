@@ -11,6 +11,13 @@ export const RUN_OUTCOMES = ['completed', 'failed', 'stopped'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /**
+ * Why the server stopped an experiment nobody asked to stop. `starterCannotRun`: the one it runs as (who
+ * started it) may no longer run its flow (gone from its workspace, or their role no longer lets them).
+ */
+export const STOP_REASONS = ['starterCannotRun'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/**
  * The events of an experiment's stream. The experiment is fixed by its first event (the flow version, the
  * dataset version, the settings and every run); the rest is the course of its runs, each an ordinary
  * execution on its own stream (`execution-<executionId>`), its scores, and its promotion to baseline.
@@ -99,9 +106,12 @@ export type ExperimentEvent =
       data: { round: number; scorerNames: string[]; by: string; at: string };
     }
   | {
-      /** Asked to stop: no run starts any more; the runs in flight are stopped and finish. */
+      /**
+       * Asked to stop: no run starts any more; the runs in flight are stopped and finish. With a `reason`,
+       * the server stopped it (EndExperiment), its open runs finished as stopped with it.
+       */
       type: 'ExperimentStopped';
-      data: { by: string; at: string };
+      data: { by: string; at: string; reason?: StopReason };
     }
   /** Every run finished (recorded with the last one's finish). */
   | { type: 'ExperimentCompleted'; data: { at: string } }
@@ -160,7 +170,8 @@ export interface ExperimentState {
   running: number;
   /** Runs finished, whatever their outcome. */
   finished: number;
-  stopped: { by: string; at: string } | null;
+  /** `reason`: why the server stopped it; none when a person asked to. */
+  stopped: { by: string; at: string; reason?: StopReason } | null;
   completedAt: string | null;
   /** The current scoring round (0: the first scoring), and the round each scorer was last scored again in. */
   round: number;

@@ -1957,6 +1957,8 @@ export interface components {
       startedBy: string;
       startedAt: string;
       stoppedAt: string | null;
+      /** @description Why the server stopped it on its own: starterCannotRun, the one who started it may no longer run its flow. null: a person stopped it, or it did not stop */
+      stopReason: "starterCannotRun" | null;
       completedAt: string | null;
       promotedAt: string | null;
       /** @description The experiment's stream version */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentSummary } from '../api/experiments';
-import { compareOrder, latestPerVersion, statusOf } from './experiment-list';
+import { compareOrder, latestPerVersion, statusOf, stopReasonText } from './experiment-list';
 
 const summary = (id: string, extra: Partial<ExperimentSummary>): ExperimentSummary => ({
   id,
@@ -49,5 +49,12 @@ describe("a flow's experiments", () => {
   it("are compared with the flow's baseline first, then oldest first, whatever order they were picked in", () => {
     expect(compareOrder(['c', 'b0', 'a'], LIST)).toEqual(['a', 'b0', 'c']);
     expect(compareOrder(['c', 'b'], LIST)).toEqual(['b', 'c']);
+  });
+
+  it('says why the server stopped an experiment on its own, and nothing when a person stopped it', () => {
+    expect(stopReasonText({ stopReason: 'starterCannotRun' })).toContain(
+      'người bắt đầu experiment không còn quyền chạy flow này',
+    );
+    expect(stopReasonText({ stopReason: null })).toBeNull();
   });
 });

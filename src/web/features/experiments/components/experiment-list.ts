@@ -1,8 +1,13 @@
-import type { ExperimentSummary } from '../api/experiments';
+import type { Experiment, ExperimentSummary } from '../api/experiments';
+import { experimentPage } from '../strings';
 
 /** An experiment's status from its summary: a stopped one stays stopped, even once its last runs ended. */
 export const statusOf = (experiment: ExperimentSummary) =>
   experiment.stoppedAt !== null ? 'stopped' : experiment.completedAt !== null ? 'completed' : 'running';
+
+/** Why the server stopped the experiment on its own, in the page's words; null when it did not. */
+export const stopReasonText = ({ stopReason }: Pick<Experiment, 'stopReason'>): string | null =>
+  stopReason === null ? null : (experimentPage.stopReasons[stopReason] ?? experimentPage.stoppedOnItsOwn);
 
 /**
  * The experiments picked, in the order a comparison takes them: the flow's baseline first, then the oldest

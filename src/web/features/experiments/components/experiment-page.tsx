@@ -27,6 +27,7 @@ import {
   useStopExperiment,
 } from '../api/experiments';
 import { outcomes, reviewModes, runStatuses, experimentPage as t } from '../strings';
+import { stopReasonText } from './experiment-list';
 import { itemLabeler } from './item-labels';
 import { comparePath, experimentPath, experimentsPath, numberParam, runBothPath } from './paths';
 import { StatusBadge } from './status-badge';
@@ -216,6 +217,16 @@ export function ExperimentPage() {
       </div>
 
       <div className="mt-6 flex flex-col gap-6">
+        {experiment.stopReason !== null ? (
+          <p
+            className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+            role="status"
+            data-testid="stop-reason"
+            data-reason={experiment.stopReason}
+          >
+            {stopReasonText(experiment)}
+          </p>
+        ) : null}
         {then !== undefined ? (
           <div
             className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900"
