@@ -27,6 +27,52 @@ describe('datasets and experiments, sent what no screen sends', () => {
     });
   const flowVersion = async () =>
     Number(String((await ann.client.get(`/api/flows/${flowId}`)).headers.etag).replace(/\D/g, ''));
+  /**
+   * An owner's workspace flow of one step with a dataset of `inputs`, and an experiment of it started by an
+   * editor of the workspace, the step reviewed as `review`, with `extra` fields.
+   */
+  const editorsExperiment = async (
+    [ownerName, editorName, workspaceName]: [string, string, string],
+    inputs: string[],
+    review: 'human' | 'auto',
+    extra: Record<string, unknown> = {},
+  ) => {
+    const owner = await person(t.app, ownerName);
+    const editor = await person(t.app, editorName);
+    const { id: workspaceId } = await newWorkspace(owner, workspaceName);
+    await join(owner, workspaceId, editor, 'editor');
+    const flow = ok(
+      await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
+      201,
+    );
+    const step = ok(
+      await owner.client.post('/api/steps', {
+        flowId: flow.id,
+        name: 'Ideas',
+        order: 1,
+        systemPrompt: 'x',
+        requiresUserInput: true,
+      }),
+      201,
+    );
+    const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
+    const items = inputs.map((input) => ({ inputs: { [step.id]: input } }));
+    ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
+    const version = Number(
+      String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
+    );
+    const started: { id: string } = ok(
+      await editor.client.post('/api/experiments', {
+        flowId: flow.id,
+        flowVersion: version,
+        datasetId: dataset.id,
+        review: { [step.id]: review },
+        ...extra,
+      }),
+      202,
+    );
+    return { owner, editor, workspaceId, started };
+  };
   const eventCount = async () =>
     (await t.db.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events`)[0]!.count;
 
@@ -182,38 +228,10 @@ describe('datasets and experiments, sent what no screen sends', () => {
   });
 
   it('stops an experiment whose starter has left the workspace: its waiting runs end stopped', async () => {
-    const owner = await person(t.app, 'Olga');
-    const editor = await person(t.app, 'Eddie');
-    const { id: workspaceId } = await newWorkspace(owner, 'Left');
-    await join(owner, workspaceId, editor, 'editor');
-    const flow = ok(
-      await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
-      201,
-    );
-    const step = ok(
-      await owner.client.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Ideas',
-        order: 1,
-        systemPrompt: 'x',
-        requiresUserInput: true,
-      }),
-      201,
-    );
-    const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
-    const items = [{ inputs: { [step.id]: 'tea' } }, { inputs: { [step.id]: 'coffee' } }];
-    ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
-    const version = Number(
-      String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
-    );
-    const started = ok(
-      await editor.client.post('/api/experiments', {
-        flowId: flow.id,
-        flowVersion: version,
-        datasetId: dataset.id,
-        review: { [step.id]: 'human' },
-      }),
-      202,
+    const { owner, editor, workspaceId, started } = await editorsExperiment(
+      ['Olga', 'Eddie', 'Left'],
+      ['tea', 'coffee'],
+      'human',
     );
     const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
     await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
@@ -243,38 +261,10 @@ describe('datasets and experiments, sent what no screen sends', () => {
     it(`ends on its own an experiment whose starter ${how}: stopped with the reason, its waiting runs ended, swept no more`, {
       timeout: 60_000,
     }, async () => {
-      const owner = await person(t.app, 'Omar');
-      const editor = await person(t.app, 'Emma');
-      const { id: workspaceId } = await newWorkspace(owner, 'Ended');
-      await join(owner, workspaceId, editor, 'editor');
-      const flow = ok(
-        await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
-        201,
-      );
-      const step = ok(
-        await owner.client.post('/api/steps', {
-          flowId: flow.id,
-          name: 'Ideas',
-          order: 1,
-          systemPrompt: 'x',
-          requiresUserInput: true,
-        }),
-        201,
-      );
-      const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
-      const items = [{ inputs: { [step.id]: 'tea' } }, { inputs: { [step.id]: 'coffee' } }];
-      ok(await owner.client.post(`/api/datasets/${dataset.id}/items`, { items }), 201);
-      const version = Number(
-        String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
-      );
-      const started = ok(
-        await editor.client.post('/api/experiments', {
-          flowId: flow.id,
-          flowVersion: version,
-          datasetId: dataset.id,
-          review: { [step.id]: 'human' },
-        }),
-        202,
+      const { owner, editor, workspaceId, started } = await editorsExperiment(
+        ['Omar', 'Emma', 'Ended'],
+        ['tea', 'coffee'],
+        'human',
       );
       const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
       await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
@@ -336,43 +326,11 @@ describe('datasets and experiments, sent what no screen sends', () => {
     });
 
   it('scores again an experiment whose starter has left the workspace, keeping its scores', async () => {
-    const owner = await person(t.app, 'Oscar');
-    const editor = await person(t.app, 'Erin');
-    const { id: workspaceId } = await newWorkspace(owner, 'Rescored');
-    await join(owner, workspaceId, editor, 'editor');
-    const flow = ok(
-      await owner.client.post('/api/flows', { name: 'Team', description: 'd', workspaceId }),
-      201,
-    );
-    const step = ok(
-      await owner.client.post('/api/steps', {
-        flowId: flow.id,
-        name: 'Ideas',
-        order: 1,
-        systemPrompt: 'x',
-        requiresUserInput: true,
-      }),
-      201,
-    );
-    const dataset = ok(await owner.client.post('/api/datasets', { name: 'D', flowId: flow.id }), 201);
-    ok(
-      await owner.client.post(`/api/datasets/${dataset.id}/items`, {
-        items: [{ inputs: { [step.id]: 'tea' } }],
-      }),
-      201,
-    );
-    const version = Number(
-      String((await owner.client.get(`/api/flows/${flow.id}`)).headers.etag).replace(/\D/g, ''),
-    );
-    const started = ok(
-      await editor.client.post('/api/experiments', {
-        flowId: flow.id,
-        flowVersion: version,
-        datasetId: dataset.id,
-        review: { [step.id]: 'auto' },
-        scorers: [{ type: 'length', min: 1 }],
-      }),
-      202,
+    const { owner, editor, workspaceId, started } = await editorsExperiment(
+      ['Oscar', 'Erin', 'Rescored'],
+      ['tea'],
+      'auto',
+      { scorers: [{ type: 'length', min: 1 }] },
     );
     await vi.waitFor(
       async () =>
