@@ -1,47 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ModelProvider } from '../src/ai';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/api/http/pages';
 import { EXPERIMENT_MESSAGES } from '../src/domain/experiment/decider';
 import { MAX_EXPERIMENTS_PER_FLOW, MAX_RUNNING_EXPERIMENTS_PER_USER } from '../src/domain/limits';
+import { abortableGatedModel } from './support/abortable-gated-model';
 import { createTestApp, type TestApp } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
-
-/** A model whose calls wait until the test opens it (or their run is aborted): experiments stay running. */
-function heldModel() {
-  let opened = false;
-  const waiting = new Set<() => void>();
-  const provider: ModelProvider = {
-    kind: 'offline',
-    model: 'held',
-    stream(request) {
-      const final = new Promise<{ text: string; usage: null }>((resolve, reject) => {
-        const answer = () => resolve({ text: 'answer', usage: null });
-        if (opened) return answer();
-        waiting.add(answer);
-        request.signal?.addEventListener('abort', () => {
-          waiting.delete(answer);
-          reject(new Error('aborted'));
-        });
-      });
-      return Object.assign(
-        (async function* () {
-          yield (await final).text;
-        })(),
-        { final },
-      );
-    },
-  };
-  return {
-    provider,
-    waiting: () => waiting.size,
-    /** Every call waiting answers now, and every later one at once. */
-    open() {
-      opened = true;
-      for (const answer of waiting) answer();
-      waiting.clear();
-    },
-  };
-}
 
 /**
  * The experiments limits, held when starts come at once: no more running per user than
@@ -49,7 +12,7 @@ function heldModel() {
  */
 describe('experiments started at once', () => {
   let t: TestApp;
-  const held = heldModel();
+  const held = abortableGatedModel();
 
   beforeAll(async () => {
     t = await createTestApp(

@@ -4,52 +4,10 @@ import type { ModelProvider } from '../src/ai';
 import { buildApp } from '../src/api/app';
 import { connect } from '../src/api/database/connection';
 import { EventStore } from '../src/eventstore';
+import { abortableGatedModel } from './support/abortable-gated-model';
 import { TEST_APP_SECRET } from './support/database';
 import { anotherInstance, as, createTestApp, signUp, type TestApp, testConfig } from './support/test-app';
 import { ok, type Person, person } from './support/workspace-people';
-
-/**
- * A model whose calls wait until the test opens its gate (or their run is aborted, as a stop or a closing
- * server aborts it), counting them; with the gate open, every call answers at once.
- */
-function gatedModel() {
-  let opened = false;
-  const waiting = new Set<() => void>();
-  let calls = 0;
-  const provider: ModelProvider = {
-    kind: 'offline',
-    model: 'gated',
-    stream(request) {
-      calls += 1;
-      const text = `answer ${calls}`;
-      const final = new Promise<{ text: string; usage: null }>((resolve, reject) => {
-        const answer = () => resolve({ text, usage: null });
-        if (opened) return answer();
-        waiting.add(answer);
-        request.signal?.addEventListener('abort', () => {
-          waiting.delete(answer);
-          reject(new Error('aborted'));
-        });
-      });
-      return Object.assign(
-        (async function* () {
-          yield (await final).text;
-        })(),
-        { final },
-      );
-    },
-  };
-  return {
-    provider,
-    calls: () => calls,
-    waiting: () => waiting.size,
-    open() {
-      opened = true;
-      for (const answer of waiting) answer();
-      waiting.clear();
-    },
-  };
-}
 
 const fast: ModelProvider = {
   kind: 'offline',
@@ -69,7 +27,7 @@ const ITEMS = 12;
 
 describe("an experiment's runs across stops, restarts and instances", () => {
   let t: TestApp;
-  const gated = gatedModel();
+  const gated = abortableGatedModel();
   let ann: Person;
 
   beforeAll(async () => {
@@ -198,7 +156,7 @@ describe("an experiment's runs across stops, restarts and instances", () => {
   });
 
   it('goes on after its instance stops: another instance on the same database finishes every run once', async () => {
-    const stuck = gatedModel();
+    const stuck = abortableGatedModel();
     const first = await createTestApp(
       { freeStepAllowance: 100_000, shutdownGraceMs: 1_000 },
       { resolveModel: () => ({ provider: stuck.provider, keySource: 'offline' }) },
@@ -252,7 +210,7 @@ describe("an experiment's runs across stops, restarts and instances", () => {
   it('resumes the runs of an instance that died, once it is found gone, on their executions', {
     timeout: 90_000,
   }, async () => {
-    const stuck = gatedModel();
+    const stuck = abortableGatedModel();
     const survivor = await createTestApp(
       { freeStepAllowance: 100_000 },
       { resolveModel: () => ({ provider: fast, keySource: 'offline' }) },
