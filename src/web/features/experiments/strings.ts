@@ -180,8 +180,7 @@ export const experimentPage = {
   stopReasons: {
     starterCannotRun:
       'Experiment đã tự dừng: người bắt đầu experiment không còn quyền chạy flow này. Các run chưa xong đã kết thúc (đã dừng).',
-  } as Record<string, string>,
-  stoppedOnItsOwn: 'Experiment đã tự dừng.',
+  },
   thenWaiting: (version: number) =>
     `Khi experiment này xong, bạn có thể chạy phiên bản ${version} với nó làm baseline.`,
   thenReady: (version: number) => `Experiment này đã xong: chạy phiên bản ${version} với nó làm baseline.`,

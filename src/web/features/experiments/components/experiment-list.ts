@@ -7,7 +7,7 @@ export const statusOf = (experiment: ExperimentSummary) =>
 
 /** Why the server stopped the experiment on its own, in the page's words; null when it did not. */
 export const stopReasonText = ({ stopReason }: Pick<Experiment, 'stopReason'>): string | null =>
-  stopReason === null ? null : (experimentPage.stopReasons[stopReason] ?? experimentPage.stoppedOnItsOwn);
+  stopReason === null ? null : experimentPage.stopReasons[stopReason];
 
 /**
  * The experiments picked, in the order a comparison takes them: the flow's baseline first, then the oldest
