@@ -307,10 +307,7 @@ describe('experiment decider', () => {
       const { state } = given(decider, [...history, runStarted(D, 'e3'), runFinished(A, 'e1')], AT_NOW)
         .when(finishRun(D, 'e3', 'stopped'))
         .thenEmits([
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: D, executionId: 'e3', outcome: 'stopped', at: NOW },
-          },
+          runFinished(D, 'e3', 'stopped', NOW),
           { type: 'ExperimentCompleted', data: { at: NOW } },
         ]);
       expect(experimentStatus(state)).toBe('completed');
@@ -349,12 +346,7 @@ describe('experiment decider', () => {
     it('finishes runs in flight after a stop, without completing what did not run', () => {
       const { state } = given(decider, [started, runStarted(A, 'e1'), stopped], AT_NOW)
         .when(finishRun(A, 'e1', 'stopped'))
-        .thenEmits([
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
-          },
-        ]);
+        .thenEmits([runFinished(A, 'e1', 'stopped', NOW)]);
       expect(experimentStatus(state)).toBe('stopped');
     });
   });
@@ -668,14 +660,8 @@ describe('experiment decider', () => {
         .when(end)
         .thenEmits([
           { type: 'ExperimentStopped', data: { by: OWNER, at: NOW, reason: 'starterCannotRun' } },
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
-          },
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: B, executionId: 'e2', outcome: 'stopped', at: NOW },
-          },
+          runFinished(A, 'e1', 'stopped', NOW),
+          runFinished(B, 'e2', 'stopped', NOW),
         ]);
       expect(state.stopped).toEqual({ by: OWNER, at: NOW, reason: 'starterCannotRun' });
       expect(openRuns(state)).toEqual([]);
@@ -697,12 +683,7 @@ describe('experiment decider', () => {
     it("ends the open runs of one a person stopped, keeping that stop's who and when", () => {
       const { state } = given(decider, [started, runStarted(A, 'e1'), stopped], AT_NOW)
         .when(end)
-        .thenEmits([
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
-          },
-        ]);
+        .thenEmits([runFinished(A, 'e1', 'stopped', NOW)]);
       expect(state.stopped).toEqual({ by: OWNER, at: EARLIER });
     });
 
@@ -712,14 +693,8 @@ describe('experiment decider', () => {
         .when(end)
         .thenEmits([
           { type: 'ExperimentStopped', data: { by: OWNER, at: NOW, reason: 'starterCannotRun' } },
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: A, executionId: 'e1', outcome: 'stopped', at: NOW },
-          },
-          {
-            type: 'ExperimentRunFinished',
-            data: { runKey: B, executionId: 'e2', outcome: 'stopped', at: NOW },
-          },
+          runFinished(A, 'e1', 'stopped', NOW),
+          runFinished(B, 'e2', 'stopped', NOW),
           { type: 'ExperimentCompleted', data: { at: NOW } },
         ]);
       expect(state.completedAt).toBe(NOW);

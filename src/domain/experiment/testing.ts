@@ -88,9 +88,10 @@ export const runFinished = (
   runKey: string,
   executionId: string,
   outcome: 'completed' | 'failed' | 'stopped' = 'completed',
+  at = EARLIER,
 ): ExperimentEvent => ({
   type: 'ExperimentRunFinished',
-  data: { runKey, executionId, outcome, at: EARLIER },
+  data: { runKey, executionId, outcome, at },
 });
 export const runInterrupted = (runKey: string, executionId: string): ExperimentEvent => ({
   type: 'ExperimentRunInterrupted',
