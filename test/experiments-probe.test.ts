@@ -71,7 +71,14 @@ describe('datasets and experiments, sent what no screen sends', () => {
       }),
       202,
     );
-    return { owner, editor, workspaceId, started };
+    const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
+    /** Until `count` of its runs wait for people. */
+    const waitingFor = (count: number) =>
+      vi.waitFor(async () => expect((await read()).counts.waiting).toBe(count), {
+        timeout: 30_000,
+        interval: 50,
+      });
+    return { owner, editor, workspaceId, started, read, waitingFor };
   };
   const eventCount = async () =>
     (await t.db.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events`)[0]!.count;
@@ -228,16 +235,12 @@ describe('datasets and experiments, sent what no screen sends', () => {
   });
 
   it('stops an experiment whose starter has left the workspace: its waiting runs end stopped', async () => {
-    const { owner, editor, workspaceId, started } = await editorsExperiment(
+    const { owner, editor, workspaceId, started, read, waitingFor } = await editorsExperiment(
       ['Olga', 'Eddie', 'Left'],
       ['tea', 'coffee'],
       'human',
     );
-    const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
-    await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
-      timeout: 30_000,
-      interval: 50,
-    });
+    await waitingFor(2);
 
     expect(
       (await owner.client.delete(`/api/workspaces/${workspaceId}/members/${editor.id}`)).statusCode,
@@ -261,16 +264,12 @@ describe('datasets and experiments, sent what no screen sends', () => {
     it(`ends on its own an experiment whose starter ${how}: stopped with the reason, its waiting runs ended, swept no more`, {
       timeout: 60_000,
     }, async () => {
-      const { owner, editor, workspaceId, started } = await editorsExperiment(
+      const { owner, editor, workspaceId, started, read, waitingFor } = await editorsExperiment(
         ['Omar', 'Emma', 'Ended'],
         ['tea', 'coffee'],
         'human',
       );
-      const read = async () => ok(await owner.client.get(`/api/experiments/${started.id}`));
-      await vi.waitFor(async () => expect((await read()).counts.waiting).toBe(2), {
-        timeout: 30_000,
-        interval: 50,
-      });
+      await waitingFor(2);
       const events = async () =>
         (
           await t.db.sql<{ type: string; data: Record<string, unknown> }[]>`
