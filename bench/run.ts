@@ -8,6 +8,7 @@ import { connect } from '../src/api/database/connection';
 import { startEmbeddedPostgres } from '../src/api/database/embedded-postgres';
 import { migrate } from '../src/api/database/migrate';
 import { benchAppend } from './append';
+import { benchAppendParts } from './append-parts';
 import { benchAuditLog } from './audit-log';
 import { benchCluster, clusterSkipped } from './cluster';
 import { createFloorFlows, inTurn, measureCommands, measureRoundTrips, ROUNDS } from './commands';
@@ -42,7 +43,8 @@ const REBUILDS = 3;
  * those of Execute All and of lists' first pages; `scale`: only the rebuild of a million events and the
  * tokens of 200 runs streaming at once (and the audit log's rows); `tokens`: only those tokens; `append`: only
  * the append rows; `audit`: only the audit log at a million events (its leaves, a checkpoint, proofs);
- * `experiment`: only an experiment against the same executions through the API; without the rest.
+ * `experiment`: only an experiment against the same executions through the API; `append-parts`: what each part
+ * of a one-event append costs against a raw INSERT (not in the whole run); without the rest.
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -229,6 +231,19 @@ async function scaleRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   await auditLogRows(databases);
 }
 
+/** Each part of a one-event append (the keyed hash, the claim, RETURNING, the row) against a raw INSERT. */
+async function appendPartsRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
+  const parts = await benchAppendParts(await databases.fresh());
+  results.appendParts = parts;
+  for (const part of parts.slice(1))
+    rows.push({
+      figure: `append's parts, 8 writers: ${part.kind} vs raw INSERT (median of 9 rounds)`,
+      value: `${part.ratio}x (${part.eventsPerSecond} / ${parts[0]!.eventsPerSecond} events/s)`,
+      target: 'report',
+      met: null,
+    });
+}
+
 /** The audit log at a million events: its leaves, a checkpoint, an inclusion and a consistency proof. */
 async function auditLogRows(databases: Awaited<ReturnType<typeof withDatabase>>) {
   const audit = await benchAuditLog(await databases.fresh());
@@ -263,6 +278,10 @@ async function main() {
       await appendRows(databases);
       return printRows(false);
     }
+    if (ONLY === 'append-parts') {
+      await appendPartsRows(databases);
+      return printRows(false);
+    }
     if (ONLY === 'experiment') {
       await experimentRows(databases);
       return printRows(false);
@@ -273,7 +292,7 @@ async function main() {
     }
     if (ONLY !== undefined)
       throw new Error(
-        `BENCH_ONLY=${ONLY}: only 'append', 'audit', 'experiment', 'growth', 'lists', 'scale', 'tokens' or 'tracing' can be run alone`,
+        `BENCH_ONLY=${ONLY}: only 'append', 'append-parts', 'audit', 'experiment', 'growth', 'lists', 'scale', 'tokens' or 'tracing' can be run alone`,
       );
     // 1. Append throughput against raw inserts, same run, same connection count.
     await appendRows(databases);
