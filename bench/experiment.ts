@@ -99,7 +99,7 @@ async function runExperiment(base: string, cookie: string, flow: Flow, datasetId
     const from = Math.min(...runs.map((run) => Date.parse(run.startedAt)));
     const to = Math.max(...runs.map((run) => Date.parse(run.finishedAt)));
     const busy = runs.reduce((sum, run) => sum + Date.parse(run.finishedAt) - Date.parse(run.startedAt), 0);
-    return { seconds, runsInFlight: round(busy / (to - from), 1) };
+    return { seconds, runsInFlight: round(busy / (to - from), 1), experimentId: experiment.id as string };
   } finally {
     socket.terminate();
   }
@@ -154,18 +154,23 @@ export async function benchExperiment(databaseUrl: string) {
 
     const sides = {
       experiment: (d: typeof full) => runExperiment(base, cookie, flow, d.datasetId, d.items.length),
-      api: async (d: typeof full) => ({ seconds: await runThroughApi(base, cookie, flow, d.items) }),
+      api: async (d: typeof full) => ({
+        seconds: await runThroughApi(base, cookie, flow, d.items),
+        experimentId: undefined,
+      }),
     };
     await sides.experiment(warm);
     await sides.api(warm);
 
     type Figures = { runsPerSecond: number; cpuMsPerRun: number; runsInFlight?: number };
+    const experimentIds: string[] = [];
     const rounds: { experiment: Figures; api: Figures; ratio: number }[] = [];
     for (let n = 0; n < ROUNDS; n++) {
       const figures: Partial<Record<'experiment' | 'api', Figures>> = {};
       for (const [, side] of inTurn(['experiment', 'api'] as const, n)) {
         const cpuBefore = await server.cpuMs();
-        const { seconds, ...more } = await sides[side](full);
+        const { seconds, experimentId, ...more } = await sides[side](full);
+        if (experimentId) experimentIds.push(experimentId);
         const cpuMs = (await server.cpuMs()) - cpuBefore;
         figures[side] = {
           runsPerSecond: round(ITEMS / seconds, 1),
@@ -189,8 +194,32 @@ export async function benchExperiment(databaseUrl: string) {
         met: ratio >= 0.8,
       },
     ];
-    return { rows, results: { items: ITEMS, steps: 3, concurrency: CONCURRENCY, ratio, rounds } };
+    const compare = await comparePages(base, cookie, experimentIds.slice(-2));
+    rows.push({
+      figure: `experiments' comparison, two of ${ITEMS} items x 3 steps: its first page, then the median of the pages after it (50 rows a page)`,
+      value: `first ${compare.firstMs} ms, then ${compare.laterMs} ms a page (${compare.pages} pages)`,
+      target: 'report',
+      met: null,
+    });
+    return {
+      rows,
+      results: { items: ITEMS, steps: 3, concurrency: CONCURRENCY, ratio, rounds, compare },
+    };
   } finally {
     await server.stop();
   }
+}
+
+/** Every page of two experiments' comparison, one after another: the first page's time and the later ones'. */
+async function comparePages(base: string, cookie: string, ids: string[]) {
+  const times: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const started = performance.now();
+    const query = `ids=${ids.join(',')}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = await call(base, cookie, 'GET', `/api/experiments/compare?${query}`);
+    times.push(performance.now() - started);
+    cursor = page.nextCursor ?? null;
+  } while (cursor);
+  return { pages: times.length, firstMs: round(times[0]!, 1), laterMs: round(median(times.slice(1)), 1) };
 }

@@ -161,6 +161,35 @@ describe('append and read', () => {
   });
 });
 
+describe('many streams at once', () => {
+  it('reads each stream after its own position, in position order, a stream with nothing new left out', async () => {
+    const [a, b, c] = [streamId('many-a'), streamId('many-b'), streamId('many-c')];
+    await store.append(a, 'test', 'no_stream', counted(3));
+    await store.append(b, 'test', 'no_stream', counted(2));
+    await store.append(c, 'test', 'no_stream', counted(1));
+    const read = await store.readStreamsAfter([
+      { streamId: a, after: 1 },
+      { streamId: b, after: 0 },
+      { streamId: c, after: 1 },
+      { streamId: streamId('many-missing'), after: 0 },
+    ]);
+    expect([...read.keys()].sort()).toEqual([a, b].sort());
+    expect(read.get(a)!.map((e) => [e.streamPosition, e.data])).toEqual([
+      [2, { n: 2 }],
+      [3, { n: 3 }],
+    ]);
+    expect(read.get(b)!.map((e) => e.streamPosition)).toEqual([1, 2]);
+    expect(read.get(b)).toEqual((await store.readStream(b)).events);
+  });
+
+  it('reads more streams than one statement asks for', async () => {
+    const ids = Array.from({ length: 1_001 }, () => streamId('many'));
+    await Promise.all(ids.map((id) => store.append(id, 'test', 'no_stream', counted(1))));
+    const read = await store.readStreamsAfter(ids.map((id) => ({ streamId: id, after: 0 })));
+    expect(read.size).toBe(ids.length);
+  });
+});
+
 describe('expected version', () => {
   it('reports a stale, ahead or missing-stream expectation as a typed conflict and writes nothing', async () => {
     const id = streamId('conflict');

@@ -11,6 +11,7 @@ import { findKeyedCommand, type IdempotencyKey, isKeyTaken, KeyTaken, recordKey 
 import { LogTailer, type TailOptions } from './log-tailer';
 import { type FeedPage, type FeedRead, readFeed, replayFeed } from './read-all';
 import { readStream } from './read-stream';
+import { readStreamsAfter } from './read-streams';
 import { sessionLost } from './session-lost';
 import { readStreamFromSnapshot, type Snapshot, writeSnapshot } from './snapshots';
 import { streamVersion } from './stream-version';
@@ -108,6 +109,11 @@ export class EventStore {
 
   readStream(streamId: string, options: { after?: number; limit?: number } = {}) {
     return readStream(this.sql, streamId, options);
+  }
+
+  /** Many streams' events, each after its own position (readStreamsAfter). */
+  readStreamsAfter(from: readonly { streamId: string; after: number }[]) {
+    return readStreamsAfter(this.sql, from);
   }
 
   /**

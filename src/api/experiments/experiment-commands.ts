@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ruleViolated } from '../../domain/errors';
 import { snapshotOf } from '../../domain/execution/step-snapshots';
-import { executionStreamId } from '../../domain/execution/stream';
-import type { ExecutionState } from '../../domain/execution/types';
 import {
   baselineFactsOf,
   configOfRequest,
@@ -17,19 +15,19 @@ import {
 } from '../../domain/experiment';
 import { type CompareResult, compareExperiments } from '../../domain/experiment/compare';
 import { EXPERIMENT_MESSAGES, decider as experimentDecider } from '../../domain/experiment/decider';
-import { countingScores, judgeUsageOf, runOutcomeOf, type StepUsage } from '../../domain/experiment/outcomes';
+import { countingScores, judgeUsageOf, runOutcomeOf } from '../../domain/experiment/outcomes';
 import type { StepSnapshot } from '../../domain/flow';
 import type { EventStore } from '../../eventstore';
-import { toExecutionEvent } from '../../projections/project-execution-events';
 import { toExperimentEvent } from '../../projections/project-experiment-events';
 import type { CommandHandler, Loaded } from '../commands/command-handler';
 import type { DatasetCommands, FlowHolder } from '../datasets';
-import { type ExecutionCommands, executionAggregate } from '../executions';
+import type { ExecutionCommands } from '../executions';
 import type { FlowCommands, FlowsRepository } from '../flows';
 import type { Page } from '../http/pages';
 import { experimentHeldBy } from './experiment-aggregate';
 import type { ExperimentFacts, ExperimentRunner } from './experiment-runner';
 import { type ExperimentsRepository, pastExperimentsLimit } from './experiments-repository';
+import { FoldedExecutions } from './folded-executions';
 
 /** How many experiments one comparison may name. */
 export const MAX_COMPARED = 5;
@@ -44,6 +42,9 @@ export const COMPARE_MESSAGES = {
  * by who may run the flow), stopped, scored again and promoted; read with their runs, and compared.
  */
 export class ExperimentCommands {
+  /** The experiments' executions as the comparison last read them, so that its next page reads only what changed. */
+  private readonly folded: FoldedExecutions;
+
   constructor(
     private readonly deps: {
       commands: CommandHandler;
@@ -55,7 +56,9 @@ export class ExperimentCommands {
       experiments: ExperimentsRepository;
       runner: () => ExperimentRunner;
     },
-  ) {}
+  ) {
+    this.folded = new FoldedExecutions((from) => deps.store.readStreamsAfter(from));
+  }
 
   /** Starts an experiment and answers at once; its runs are driven after, by the drive job. */
   async start(request: StartExperimentRequest, userId: string, commandId?: string) {
@@ -246,45 +249,20 @@ export class ExperimentCommands {
     const state = experimentEvents.reduce(experimentDecider.evolve, experimentDecider.initialState());
     const scores = countingScores(state, experimentEvents);
     const judgeUsage = judgeUsageOf(experimentEvents);
-    const runs = await Promise.all(
-      state.runs.map(async (run) => {
-        const read = run.executionId === null ? null : await this.executionWithUsage(run.executionId);
-        return runOutcomeOf({
-          run,
-          stepIds: state.stepIds,
-          execution: read?.state ?? null,
-          usage: read?.usage ?? new Map(),
-          scores: run.executionId === null ? [] : (scores.get(run.executionId) ?? []),
-        });
-      }),
+    const executions = await this.folded.read(
+      state.runs.flatMap((run) => (run.executionId === null ? [] : [run.executionId])),
     );
+    const runs = state.runs.map((run) => {
+      const read = run.executionId === null ? undefined : executions.get(run.executionId);
+      return runOutcomeOf({
+        run,
+        stepIds: state.stepIds,
+        execution: read?.state ?? null,
+        usage: read?.usage ?? new Map(),
+        scores: run.executionId === null ? [] : (scores.get(run.executionId) ?? []),
+      });
+    });
     return { experimentId, runs, judgeUsage };
-  }
-
-  /** An execution folded from its stream, with what each step's model calls took. */
-  private async executionWithUsage(
-    executionId: string,
-  ): Promise<{ state: ExecutionState; usage: Map<string, StepUsage> }> {
-    const { events } = await this.deps.store.readStream(executionStreamId(executionId));
-    const { decider } = executionAggregate;
-    let state = decider.initialState();
-    const stepOfRun = new Map<string, string>();
-    const usage = new Map<string, StepUsage>();
-    for (const recorded of events) {
-      const event = toExecutionEvent(recorded);
-      state = decider.evolve(state, event);
-      if (event.type === 'StepRunStarted') stepOfRun.set(event.data.runId, event.data.stepId);
-      if (event.type === 'StepRunSucceeded') {
-        const stepId = stepOfRun.get(event.data.runId);
-        if (stepId === undefined) continue;
-        const used = usage.get(stepId) ?? { inputTokens: 0, outputTokens: 0, durationMs: 0 };
-        used.inputTokens += event.data.usage?.inputTokens ?? 0;
-        used.outputTokens += event.data.usage?.outputTokens ?? 0;
-        used.durationMs += event.data.durationMs;
-        usage.set(stepId, used);
-      }
-    }
-    return { state, usage };
   }
 
   private async baselineFor(baselineId: string, userId: string) {
