@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '../src/api/database/connection';
 import { EventStore } from '../src/eventstore';
+import { measure, payload, rawInsert, readyToWrite, storeAppend, WARM_UP_SECONDS } from './append';
 import { median } from './load';
 import { BENCH_APP_SECRET } from './server-process';
 
@@ -18,7 +19,6 @@ export interface AppendPart {
 }
 
 const WRITERS = 8;
-const WARM_UP_SECONDS = 0.3;
 const ROUND_SECONDS = 1;
 
 /** The columns a store's append returns (the live updates and the command's answer need them). */
@@ -28,15 +28,12 @@ const RETURNING = `RETURNING global_position AS "globalPosition", transaction_id
 export async function benchAppendParts(url: string, rounds = 9): Promise<AppendPart[]> {
   const sql = connect(url, { max: WRITERS, appSecret: BENCH_APP_SECRET });
   try {
-    await sql`CREATE TABLE IF NOT EXISTS bench_raw_inserts (
-      id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`;
-    await Promise.all(Array.from({ length: WRITERS }, () => sql`SELECT pg_sleep(0.01)`));
+    await readyToWrite(sql, WRITERS);
     const store = new EventStore(sql);
-    const data = (writer: number, n: number) => JSON.stringify({ writer, n });
     const metadata = () =>
       JSON.stringify({ commandId: randomUUID(), userId: 'bench', at: new Date().toISOString() });
 
-    type Loop = (writer: number) => () => Promise<unknown>;
+    type Loop = (writer: number) => () => Promise<number>;
     /** A statement on a stream the store made with its first event; `version` is the stream's version. */
     const onStream =
       (statement: (streamId: string, version: number, writer: number) => Promise<unknown>): Loop =>
@@ -47,6 +44,7 @@ export async function benchAppendParts(url: string, rounds = 9): Promise<AppendP
           if (version === 0) await store.append(streamId, 'bench', 'no_stream', [event(writer, 1)]);
           else await statement(streamId, version, writer);
           version += 1;
+          return 1;
         };
       };
     const event = (writer: number, n: number) => ({
@@ -61,7 +59,7 @@ export async function benchAppendParts(url: string, rounds = 9): Promise<AppendP
           ? sql`event_hash(event_chain_key(), ${streamId}, ${version + 1}::bigint, 'BenchCounted', m.m, d.d)`
           : sql`'\\x00'::bytea`;
         const returning = parts.returning ? sql.unsafe(RETURNING) : sql``;
-        const values = sql`d AS MATERIALIZED (SELECT ${data(writer, version + 1)}::text::jsonb AS d),
+        const values = sql`d AS MATERIALIZED (SELECT ${payload(writer, version + 1)}::text::jsonb AS d),
           m AS MATERIALIZED (SELECT ${metadata()}::text::jsonb AS m)`;
         return parts.claim
           ? sql`WITH stream AS (
@@ -77,30 +75,8 @@ export async function benchAppendParts(url: string, rounds = 9): Promise<AppendP
       });
 
     const kinds: [string, Loop][] = [
-      [
-        'raw INSERT (the floor)',
-        (writer) => {
-          const streamId = `raw-${writer}-${randomUUID()}`;
-          let n = 0;
-          return () => {
-            n += 1;
-            return sql`INSERT INTO bench_raw_inserts (stream_id, data) VALUES (${streamId}, ${data(writer, n)}::text::jsonb)`;
-          };
-        },
-      ],
-      [
-        "the store's append",
-        (writer) => {
-          const streamId = `store-${writer}-${randomUUID()}`;
-          let version = 0;
-          return async () => {
-            const result = await store.append(streamId, 'bench', version === 0 ? 'no_stream' : version, [
-              event(writer, version + 1),
-            ]);
-            version = result.nextExpectedVersion;
-          };
-        },
-      ],
+      ['raw INSERT (the floor)', rawInsert(sql)],
+      ["the store's append", storeAppend(store, 1)],
       ['its statement: claim, keyed hash, RETURNING', row({ hash: true, claim: true, returning: true })],
       ['without the keyed hash', row({ hash: false, claim: true, returning: true })],
       ['without the claim', row({ hash: true, claim: false, returning: true })],
@@ -109,13 +85,17 @@ export async function benchAppendParts(url: string, rounds = 9): Promise<AppendP
     ];
 
     const loops = kinds.map(([, loop]) => loop);
-    for (const loop of loops) await measure(WARM_UP_SECONDS, loop);
+    const perSecond = async (seconds: number, loop: Loop) => {
+      const run = await measure(WRITERS, seconds, loop);
+      return run.units / run.seconds;
+    };
+    for (const loop of loops) await perSecond(WARM_UP_SECONDS, loop);
     const perRound: number[][] = kinds.map(() => []);
     for (let round = 0; round < rounds; round++) {
       // Which goes first alternates, so a change in the machine's load weighs on every kind alike.
       const order = kinds.map((_, n) => n);
       if (round % 2 === 1) order.reverse();
-      for (const n of order) perRound[n]!.push(await measure(ROUND_SECONDS, loops[n]!));
+      for (const n of order) perRound[n]!.push(await perSecond(ROUND_SECONDS, loops[n]!));
     }
     const raw = perRound[0]!;
     return kinds.map(([kind], n) => ({
@@ -126,22 +106,4 @@ export async function benchAppendParts(url: string, rounds = 9): Promise<AppendP
   } finally {
     await sql.end({ timeout: 5 });
   }
-}
-
-/** Events/s of WRITERS loops side by side for `seconds`. */
-async function measure(seconds: number, loop: (writer: number) => () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  const counts = await Promise.all(
-    Array.from({ length: WRITERS }, async (_, writer) => {
-      const step = loop(writer);
-      let count = 0;
-      while (performance.now() < until) {
-        await step();
-        count += 1;
-      }
-      return count;
-    }),
-  );
-  return counts.reduce((sum, count) => sum + count, 0) / ((performance.now() - started) / 1000);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
 import { connect } from '../src/api/database/connection';
 import { EventStore, type NewEvent } from '../src/eventstore';
 import { inTurn } from './commands';
@@ -24,7 +25,7 @@ export interface AppendFigures {
 
 /** Bounds every loop even if the clock misbehaves. */
 const MAX_ITERATIONS_PER_WRITER = 2_000_000;
-const WARM_UP_SECONDS = 0.3;
+export const WARM_UP_SECONDS = 0.3;
 const ROUNDS = 3;
 
 /**
@@ -42,41 +43,17 @@ export async function benchAppend(
   const batchSize = options.batchSize ?? 10;
   const sql = connect(url, { max: writers, appSecret: BENCH_APP_SECRET });
   try {
-    await sql`CREATE TABLE IF NOT EXISTS bench_raw_inserts (
-      id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`;
-    // Every connection open before the clock starts.
-    await Promise.all(Array.from({ length: writers }, () => sql`SELECT pg_sleep(0.01)`));
+    await readyToWrite(sql, writers);
     const store = new EventStore(sql);
-
-    const rawInsert = (writer: number) => {
-      const streamId = `raw-${writer}-${randomUUID()}`;
-      let n = 0;
-      return async () => {
-        n += 1;
-        await sql`INSERT INTO bench_raw_inserts (stream_id, data) VALUES (${streamId}, ${payload(writer, n)}::text::jsonb)`;
-        return 1;
-      };
-    };
-    const storeAppend = (size: number) => (writer: number) => {
-      const streamId = `bench-${writer}-${randomUUID()}`;
-      let version = 0;
-      return async () => {
-        const metadata = { commandId: randomUUID(), userId: 'bench' };
-        const events: NewEvent[] = Array.from({ length: size }, (_, i) => ({
-          type: 'BenchCounted',
-          data: { writer, n: version + i + 1 },
-          metadata,
-        }));
-        const result = await store.append(streamId, 'bench', version === 0 ? 'no_stream' : version, events);
-        version = result.nextExpectedVersion;
-        return size;
-      };
-    };
 
     // The phases take turns in short rounds (which goes first alternating), so a change in the machine's load
     // during the run (other processes, checkpoints, autovacuum) weighs on each of them alike instead of
     // skewing the ratio; the ratio is the median of the rounds', so one noisy round cannot move it.
-    const phases = { raw: rawInsert, single: storeAppend(1), batched: storeAppend(batchSize) };
+    const phases = {
+      raw: rawInsert(sql),
+      single: storeAppend(store, 1),
+      batched: storeAppend(store, batchSize),
+    };
     for (const loop of Object.values(phases)) await measure(writers, WARM_UP_SECONDS, loop);
     const totals = { raw: new Tally(), single: new Tally(), batched: new Tally() };
     for (let n = 0; n < ROUNDS; n++) {
@@ -105,7 +82,42 @@ export async function benchAppend(
   }
 }
 
-const payload = (writer: number, n: number) => JSON.stringify({ writer, n });
+export const payload = (writer: number, n: number) => JSON.stringify({ writer, n });
+
+/** The floor's table made, and every connection of the pool open before the clock starts. */
+export async function readyToWrite(sql: Sql, writers: number) {
+  await sql`CREATE TABLE IF NOT EXISTS bench_raw_inserts (
+    id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`;
+  await Promise.all(Array.from({ length: writers }, () => sql`SELECT pg_sleep(0.01)`));
+}
+
+/** A writer's raw single-row INSERT transactions, the floor: one unit each. */
+export const rawInsert = (sql: Sql) => (writer: number) => {
+  const streamId = `raw-${writer}-${randomUUID()}`;
+  let n = 0;
+  return async () => {
+    n += 1;
+    await sql`INSERT INTO bench_raw_inserts (stream_id, data) VALUES (${streamId}, ${payload(writer, n)}::text::jsonb)`;
+    return 1;
+  };
+};
+
+/** A writer's store appends of `size` events to a stream of its own, each carrying a command id as a command's. */
+export const storeAppend = (store: EventStore, size: number) => (writer: number) => {
+  const streamId = `bench-${writer}-${randomUUID()}`;
+  let version = 0;
+  return async () => {
+    const metadata = { commandId: randomUUID(), userId: 'bench' };
+    const events: NewEvent[] = Array.from({ length: size }, (_, i) => ({
+      type: 'BenchCounted',
+      data: { writer, n: version + i + 1 },
+      metadata,
+    }));
+    const result = await store.append(streamId, 'bench', version === 0 ? 'no_stream' : version, events);
+    version = result.nextExpectedVersion;
+    return size;
+  };
+};
 
 class Tally {
   private units = 0;
@@ -125,7 +137,7 @@ class Tally {
 }
 
 /** Runs `writers` loops side by side for `seconds`; each call of a loop's step returns the units it did. */
-async function measure(
+export async function measure(
   writers: number,
   seconds: number,
   loop: (writer: number) => () => Promise<number>,
