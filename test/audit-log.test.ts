@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditBundle, checkAuditLog } from '../src/api/audit-log';
+import { SIZE_REFUSED, SIZE_TOO_LARGE } from '../src/api/audit-log/routes';
 import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
 import { verifyConsistency, verifyInclusion } from '../src/domain/audit/merkle';
 import { decodeBase64, verifyCheckpoint } from '../src/domain/audit/signed-note';
@@ -200,9 +201,15 @@ describe('the signed audit log', () => {
     expect(route.proof).toEqual(later.consistency[0]!.proof);
     const list = (await alice.get('/api/audit/checkpoints?limit=1')).json();
     expect(list.items[0].size).toBe(later.checkpoint.size);
-    expect(list.nextCursor).toBe(String(later.checkpoint.size));
     const next = (await alice.get(`/api/audit/checkpoints?limit=1&cursor=${list.nextCursor}`)).json();
     expect(next.items[0].size).toBeLessThan(later.checkpoint.size);
+    // A cursor is the list's own: a size written in its place, or another list's cursor, is refused, not read.
+    const history = (await alice.get(`/api/executions/${executionId}/events?limit=1`)).json();
+    for (const cursor of [String(later.checkpoint.size), '99999999999999999999', history.nextCursor]) {
+      const refused = await alice.get(`/api/audit/checkpoints?limit=1&cursor=${cursor}`);
+      expect(refused.statusCode, cursor).toBe(400);
+      expect(refused.json().code, cursor).toBe('rule_violated');
+    }
   });
 
   it('answers inclusion proofs for whoever may read the record, and 404 to anyone else', async () => {
@@ -252,6 +259,25 @@ describe('the signed audit log', () => {
     ]) {
       const response = await alice.get(url);
       expect([400, 422], url).toContain(response.statusCode);
+    }
+    // A size is digits: an empty, signed, written-otherwise or unsafe one is refused, naming the parameter.
+    for (const [url, detail] of [
+      ['/api/audit/proofs/consistency?from=&to=', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=0&to=', `to: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=-1&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1e0&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1&from=2&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1&to=99999999999999999999', `to: ${SIZE_TOO_LARGE}`],
+      [`/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=`, `checkpoint: ${SIZE_REFUSED}`],
+      [
+        `/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=0x10`,
+        `checkpoint: ${SIZE_REFUSED}`,
+      ],
+    ]) {
+      const response = await alice.get(url!);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().detail, url).toBe(detail);
     }
     // A consistency proof from any earlier size: the auditor holds that checkpoint, the log may not.
     const fromThree = (await alice.get(`/api/executions/${executionId}/audit?format=bundle&since=3`)).json();

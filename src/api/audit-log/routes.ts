@@ -8,6 +8,7 @@ import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
+import { decodeCursor, encodeCursor, type ListOrder, pageQuery } from '../http/pages';
 import { idParams } from '../http/request-schemas';
 import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
@@ -15,7 +16,23 @@ import type { SignedCheckpoint } from './checkpoints';
 /** How many executions one workspace bundle may hold. */
 export const MAX_BUNDLE_EXECUTIONS = 500;
 
-const size = z.coerce.number({ error: 'must be a number' }).int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** What a size of the log is, in a refusal: the parameter's name comes before it (`from: …`). */
+export const SIZE_REFUSED = 'a checkpoint size: a whole number of events, 0 or more (digits only)';
+export const SIZE_TOO_LARGE = `a checkpoint size: at most ${Number.MAX_SAFE_INTEGER}`;
+
+/** A size of the log in the query: digits only (not empty, not signed, not 1e3 or 0x10), a safe integer. */
+const size = z
+  .string({ error: SIZE_REFUSED })
+  .regex(/^\d{1,20}$/, { error: SIZE_REFUSED })
+  .transform(Number)
+  .pipe(z.number().max(Number.MAX_SAFE_INTEGER, { error: SIZE_TOO_LARGE }))
+  .describe('A size of the log: how many events, in digits');
+
+/** The checkpoints, newest first: the list its cursors name. */
+const CHECKPOINT_ORDER: ListOrder = {
+  list: 'audit-checkpoints',
+  keys: [{ sql: 'size', order: 'desc', type: 'bigint' }],
+};
 
 /** `since`: earlier checkpoints' sizes, comma-separated, each to get a consistency proof in the bundle. */
 export const bundleSince = z
@@ -158,11 +175,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(200).default(50).describe('Checkpoints per page (1-200)'),
-          cursor: z
-            .string()
-            .max(20)
-            .regex(/^\d+$/, { error: 'cursor: the nextCursor of the page before' })
-            .optional(),
+          cursor: pageQuery.shape.cursor.describe('The nextCursor of the page before; opaque'),
         }),
         response: {
           200: z.object({ items: z.array(checkpointAnswer), nextCursor: z.string().nullable() }),
@@ -172,14 +185,13 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       userIdOf(request);
       const { limit, cursor } = request.query;
-      const rows = await auditLog.checkpoints({
-        limit: limit + 1,
-        before: cursor === undefined ? undefined : Number(cursor),
-      });
+      // A cursor forged, malformed or of another list is a 400 before any query (decodeCursor).
+      const before = cursor === undefined ? undefined : (decodeCursor(cursor, CHECKPOINT_ORDER)[0] as number);
+      const rows = await auditLog.checkpoints({ limit: limit + 1, before });
       const items = rows.slice(0, limit);
       return {
         items: items.map(checkpointOf),
-        nextCursor: rows.length > limit ? String(items.at(-1)!.size) : null,
+        nextCursor: rows.length > limit ? encodeCursor(CHECKPOINT_ORDER, [items.at(-1)!.size]) : null,
       };
     },
   );
