@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditBundle, checkAuditLog } from '../src/api/audit-log';
 import { SIZE_REFUSED, SIZE_TOO_LARGE } from '../src/api/audit-log/routes';
+import { TIME_OUT_OF_RANGE } from '../src/api/http/request-schemas';
 import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
 import { verifyConsistency, verifyInclusion } from '../src/domain/audit/merkle';
 import { decodeBase64, verifyCheckpoint } from '../src/domain/audit/signed-note';
@@ -279,6 +280,25 @@ describe('the signed audit log', () => {
       expect(response.statusCode, url).toBe(400);
       expect(response.json().detail, url).toBe(detail);
     }
+    // A time PostgreSQL cannot store (year 0, or past year 9999 once in UTC) is refused, not a 500.
+    const workspace = (await alice.post('/api/workspaces', { name: 'Sổ kiểm toán' })).json().id as string;
+    for (const [from, to] of [
+      ['0000-01-01T00:00:00Z', '2030-01-01T00:00:00Z'],
+      ['0001-01-01T00:00:00+14:00', '2030-01-01T00:00:00Z'],
+      ['2020-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00'],
+    ]) {
+      const range = `from=${encodeURIComponent(from!)}&to=${encodeURIComponent(to!)}`;
+      for (const url of [
+        `/api/workspaces/${workspace}/audit?${range}`,
+        `/api/workspaces/${workspace}/executions?${range}`,
+      ]) {
+        const response = await alice.get(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().detail, url).toMatch(TIME_OUT_OF_RANGE);
+      }
+    }
+    const earliest = `from=${encodeURIComponent('0001-01-01T00:00:00Z')}&to=${encodeURIComponent('9999-12-31T23:59:59Z')}`;
+    expect((await alice.get(`/api/workspaces/${workspace}/audit?${earliest}`)).statusCode).toBe(200);
     // A consistency proof from any earlier size: the auditor holds that checkpoint, the log may not.
     const fromThree = (await alice.get(`/api/executions/${executionId}/audit?format=bundle&since=3`)).json();
     expect(fromThree.consistency[0].from).toEqual({ size: 3, at: null, note: null });

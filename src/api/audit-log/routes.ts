@@ -9,7 +9,7 @@ import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
 import { decodeCursor, encodeCursor, type ListOrder, pageQuery } from '../http/pages';
-import { idParams } from '../http/request-schemas';
+import { idParams, requestTime } from '../http/request-schemas';
 import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
 
@@ -124,8 +124,8 @@ const recordQuery = z.object({
 
 const workspaceBundleQuery = z.object({
   format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
-  from: z.iso.datetime({ offset: true, error: 'from: an ISO 8601 time' }),
-  to: z.iso.datetime({ offset: true, error: 'to: an ISO 8601 time' }),
+  from: requestTime('from: an ISO 8601 time'),
+  to: requestTime('to: an ISO 8601 time'),
   since: bundleSince,
 });
 

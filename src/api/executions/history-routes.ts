@@ -21,7 +21,7 @@ import {
   pagedOr,
   pageQuery,
 } from '../http/pages';
-import { flowIdParams, idParams } from '../http/request-schemas';
+import { flowIdParams, idParams, requestTime } from '../http/request-schemas';
 import { actorOf } from '../users/users-repository';
 import { executionAggregate } from './execution-aggregate';
 import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from './execution-views';
@@ -51,8 +51,8 @@ const workspaceExecutionsQuery = pageQuery.extend({
   flowId: requestedId().optional().describe('Only the executions of this flow'),
   userId: requestedId().optional().describe('Only the executions this member started'),
   status: z.enum(SHOWN_EXECUTION_STATUSES).optional(),
-  from: z.iso.datetime({ offset: true }).optional().describe('Only executions started at or after this time'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Only executions started before this time'),
+  from: requestTime().optional().describe('Only executions started at or after this time'),
+  to: requestTime().optional().describe('Only executions started before this time'),
 });
 
 const workspaceExecution = listedExecution
