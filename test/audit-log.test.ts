@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditBundle, checkAuditLog } from '../src/api/audit-log';
+import { PROVED_LIMITS, provedStreams } from '../src/api/audit-log/log-tree';
 import { SIZE_REFUSED, SIZE_TOO_LARGE } from '../src/api/audit-log/routes';
 import { TIME_OUT_OF_RANGE } from '../src/api/http/request-schemas';
 import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
@@ -243,6 +244,24 @@ describe('the signed audit log', () => {
     expect(forged.checkpoint).toMatchObject({ coversRecord: true, signatureVerified: false });
     await t.db
       .sql`UPDATE audit_checkpoints SET note = ${bundle.checkpoint.note} WHERE size = ${bundle.checkpoint.size}`;
+  });
+
+  it('proves a record whose content fits one answer, and refuses one past it before reading its events', async () => {
+    const executionId = await ranExecution();
+    const bundle = (await alice.get(`/api/executions/${executionId}/audit?format=bundle`)).json() as Bundle;
+    const [stream] = bundle.streams;
+    const content = stream!.events.reduce((sum, event) => sum + event.content.length, 0);
+    const streamIds = [stream!.streamId];
+    const size = bundle.checkpoint.size;
+    const fits = await provedStreams(t.db.sql, streamIds, size, { ...PROVED_LIMITS, content });
+    expect(fits).toEqual(bundle.streams);
+    await expect(
+      provedStreams(t.db.sql, streamIds, size, { ...PROVED_LIMITS, content: content - 1 }),
+    ).rejects.toMatchObject({
+      kind: 'rule_violated',
+      message: `The record's events hold ${content} characters of content, more than the ${content - 1} one answer carries: ask for fewer runs (a shorter time)`,
+    });
+    expect(PROVED_LIMITS).toEqual({ events: 100_000, content: 100_000_000 });
   });
 
   it('refuses strange asks with a 4xx', async () => {
