@@ -102,7 +102,7 @@ describe('node audit-verify.js, away from the project', () => {
     const nested = await run([deep]);
     expect(nested).toEqual({
       code: 1,
-      stdout: "not verified: the bundle's format is object, not workbench-audit-bundle/v1\n",
+      stdout: "not verified: the bundle's format is {…}, not workbench-audit-bundle/v1\n",
       stderr: '',
     });
     const spoofing = makeBundle(log);

@@ -139,7 +139,7 @@ function shownValues(value: unknown): unknown {
 
 /**
  * A value quoted as JSON, at most MAX_SHOWN long: a text shown in quotes (showing it again changes nothing), any other value of the
- * input as JSON writes it, or its kind when JSON cannot (nested too deep to write).
+ * input as JSON writes it, or `[…]` or `{…}` when JSON cannot (nested too deep to write), in any language.
  */
 const json = (value: unknown): string => {
   if (typeof value === 'string') return `"${shown(value)}"`;
@@ -149,7 +149,7 @@ const json = (value: unknown): string => {
   } catch {
     text = undefined;
   }
-  return shown(text ?? (Array.isArray(value) ? 'an array' : typeof value));
+  return shown(text ?? (Array.isArray(value) ? '[…]' : '{…}'));
 };
 
 const enWhere = ({ stream, position, leaf }: At) => `stream ${stream} position ${position} (leaf ${leaf})`;

@@ -364,7 +364,7 @@ describe('verifyBundle: malformed input is a failure with a reason, never a thro
     const deep = `{"format":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect(verifyBundle(deep, {})).toEqual({
       ok: false,
-      message: "the bundle's format is an array, not workbench-audit-bundle/v1",
+      message: "the bundle's format is […], not workbench-audit-bundle/v1",
     });
     expect(verifyBundle(JSON.stringify({ format: 'f'.repeat(1_000) }), {})).toEqual({
       ok: false,
