@@ -138,8 +138,8 @@ function shownValues(value: unknown): unknown {
 }
 
 /**
- * A value quoted as JSON, at most MAX_SHOWN long: a text shown in quotes (showing it again changes nothing), any other value of the
- * input as JSON writes it, or `[…]` or `{…}` when JSON cannot (nested too deep to write), in any language.
+ * A value quoted as JSON, at most MAX_SHOWN long: a text shown in quotes (showing it again changes nothing),
+ * any other value of the input as JSON writes it, or `[…]` or `{…}` when JSON cannot (nested too deep).
  */
 const json = (value: unknown): string => {
   if (typeof value === 'string') return `"${shown(value)}"`;

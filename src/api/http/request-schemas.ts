@@ -4,6 +4,7 @@ import { FILLED } from '../../domain/filled-text';
 import { requestedId } from '../../domain/record-id';
 
 export const idParams = z.object({ id: requestedId() });
+export const flowIdParams = z.object({ flowId: requestedId() });
 
 /** The first and last instants a time of the API may name: years 1 to 9999 in UTC, what PostgreSQL stores. */
 const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z');
@@ -24,7 +25,7 @@ export const requestTime = (error?: string) =>
     },
     { error: TIME_OUT_OF_RANGE },
   );
-export const flowIdParams = z.object({ flowId: requestedId() });
+
 /**
  * A POST that takes no fields: an empty object, or no body at all (which reaches validation as null; a body
  * that is the JSON `null` is refused before, in route-schemas.ts).
