@@ -259,7 +259,7 @@ describe('the signed audit log', () => {
       provedStreams(t.db.sql, streamIds, size, { ...PROVED_LIMITS, content: content - 1 }),
     ).rejects.toMatchObject({
       kind: 'rule_violated',
-      message: `The record's events hold ${content} characters of content, more than the ${content - 1} one answer carries: ask for fewer runs (a shorter time)`,
+      message: `Các event của bản ghi có ${content} ký tự nội dung, nhiều hơn ${content - 1} ký tự mà một câu trả lời chứa: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
     });
     expect(PROVED_LIMITS).toEqual({ events: 100_000, content: 100_000_000 });
   });

@@ -231,7 +231,7 @@ export class AuditLogIncomplete extends DomainError {
   ) {
     super(
       'conflict',
-      `The audit log lacks its subtree at level ${level}, index ${index}: its tables were changed from outside`,
+      `Audit log thiếu subtree ở level ${level}, index ${index}: các bảng của nó đã bị sửa từ bên ngoài`,
     );
     this.name = 'AuditLogIncomplete';
   }
@@ -322,12 +322,12 @@ export async function provedStreams(
       WHERE stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::text::jsonb))`;
     if ((counted?.events ?? 0) > limits.events) {
       throw ruleViolated(
-        `The record holds ${counted!.events} events, more than the ${limits.events} one answer proves: ask for fewer runs (a shorter time)`,
+        `Bản ghi có ${counted!.events} event, nhiều hơn ${limits.events} event mà một câu trả lời chứng minh: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
       );
     }
     if ((counted?.content ?? 0) > limits.content) {
       throw ruleViolated(
-        `The record's events hold ${counted!.content} characters of content, more than the ${limits.content} one answer carries: ask for fewer runs (a shorter time)`,
+        `Các event của bản ghi có ${counted!.content} ký tự nội dung, nhiều hơn ${limits.content} ký tự mà một câu trả lời chứa: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
       );
     }
     const cursor = await leafCursor(tx, size);

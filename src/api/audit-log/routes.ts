@@ -17,8 +17,8 @@ import type { SignedCheckpoint } from './checkpoints';
 export const MAX_BUNDLE_EXECUTIONS = 500;
 
 /** What a size of the log is, in a refusal: the parameter's name comes before it (`from: …`). */
-export const SIZE_REFUSED = 'a checkpoint size: a whole number of events, 0 or more (digits only)';
-export const SIZE_TOO_LARGE = `a checkpoint size: at most ${Number.MAX_SAFE_INTEGER}`;
+export const SIZE_REFUSED = 'size của checkpoint là số event, một số nguyên từ 0 trở lên viết bằng chữ số';
+export const SIZE_TOO_LARGE = `size của checkpoint tối đa là ${Number.MAX_SAFE_INTEGER}`;
 
 /** A size of the log in the query: digits only (not empty, not signed, not 1e3 or 0x10), a safe integer. */
 const size = z
@@ -38,10 +38,10 @@ const CHECKPOINT_ORDER: ListOrder = {
 export const bundleSince = z
   .string()
   .max(200)
-  .regex(/^\d+(,\d+)*$/, { error: 'since: checkpoint sizes separated by commas' })
+  .regex(/^\d+(,\d+)*$/, { error: 'since: các size của checkpoint, cách nhau bằng dấu phẩy' })
   .transform((text) => [...new Set(text.split(',').map(Number))])
-  .refine((sizes) => sizes.length <= MAX_SINCE, { error: `since: at most ${MAX_SINCE} checkpoints` })
-  .refine((sizes) => sizes.every(Number.isSafeInteger), { error: 'since: a size is too large' })
+  .refine((sizes) => sizes.length <= MAX_SINCE, { error: `since: tối đa ${MAX_SINCE} checkpoint` })
+  .refine((sizes) => sizes.every(Number.isSafeInteger), { error: 'since: có một size quá lớn' })
   .optional()
   .describe(
     'Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends',
@@ -124,8 +124,8 @@ const recordQuery = z.object({
 
 const workspaceBundleQuery = z.object({
   format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
-  from: requestTime('from: an ISO 8601 time'),
-  to: requestTime('to: an ISO 8601 time'),
+  from: requestTime('from: một thời điểm ISO 8601 có múi giờ'),
+  to: requestTime('to: một thời điểm ISO 8601 có múi giờ'),
   since: bundleSince,
 });
 
@@ -317,7 +317,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (executions.length > MAX_BUNDLE_EXECUTIONS) {
         throw ruleViolated(
-          `More than ${MAX_BUNDLE_EXECUTIONS} executions started between from and to: ask for a shorter time`,
+          `Có hơn ${MAX_BUNDLE_EXECUTIONS} execution bắt đầu giữa from và to: hãy chọn khoảng thời gian ngắn hơn`,
         );
       }
       const bundle = await auditBundle(
