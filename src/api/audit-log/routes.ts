@@ -8,7 +8,15 @@ import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
-import { decodeCursor, encodeCursor, type ListOrder, pageQuery } from '../http/pages';
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeCursor,
+  encodeCursor,
+  type ListOrder,
+  MAX_PAGE_SIZE,
+  pageLimit,
+  pageQuery,
+} from '../http/pages';
 import { idParams, requestTime } from '../http/request-schemas';
 import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
@@ -174,7 +182,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50).describe('Checkpoints per page (1-200)'),
+          limit: pageLimit.default(DEFAULT_PAGE_SIZE).describe(`Checkpoints per page (1-${MAX_PAGE_SIZE})`),
           cursor: pageQuery.shape.cursor.describe('The nextCursor of the page before; opaque'),
         }),
         response: {

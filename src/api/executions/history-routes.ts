@@ -42,9 +42,12 @@ const EVENTS_ORDER: ListOrder = {
 /** The page size when none is asked for: the log is always answered in pages. */
 const EVENTS_PAGE_SIZE = 100;
 
+/** Why `at` is refused: not a whole number from 1, or given twice. */
+export const AT_REFUSED = 'một vị trí trong stream: số nguyên từ 1 trở lên, gửi một lần';
+
 const stateQuery = z.object({
   /** A stream position; past the end means the end, none means the end. */
-  at: z.coerce.number().int().min(1).optional(),
+  at: z.coerce.number({ error: AT_REFUSED }).int().min(1).optional(),
 });
 
 const workspaceExecutionsQuery = pageQuery.extend({

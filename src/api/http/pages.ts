@@ -13,13 +13,15 @@ export const MAX_PAGE_SIZE = 200;
 /** The page size when a cursor is sent without a limit. */
 export const DEFAULT_PAGE_SIZE = 50;
 
+/** Why a page size is refused: not a whole number, out of range, empty, or given twice. */
+export const PAGE_LIMIT_REFUSED = `một số nguyên từ 1 đến ${MAX_PAGE_SIZE}, gửi một lần`;
+
+/** How many items a page holds: 1 to MAX_PAGE_SIZE. */
+export const pageLimit = z.coerce.number({ error: PAGE_LIMIT_REFUSED }).int().min(1).max(MAX_PAGE_SIZE);
+
 /** The page parameters every paged list takes, merged into its querystring. */
 export const pageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+  limit: pageLimit
     .optional()
     .describe(`Items per page (1-${MAX_PAGE_SIZE}). With limit or cursor the answer is a page.`),
   cursor: z
