@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditBundle, checkAuditLog } from '../src/api/audit-log';
+import { PROVED_LIMITS, provedStreams } from '../src/api/audit-log/log-tree';
+import { SIZE_REFUSED, SIZE_TOO_LARGE } from '../src/api/audit-log/routes';
+import { TIME_OUT_OF_RANGE } from '../src/api/http/request-schemas';
 import { contentHash, eventLeafHash } from '../src/domain/audit/event-leaf';
 import { verifyConsistency, verifyInclusion } from '../src/domain/audit/merkle';
 import { decodeBase64, verifyCheckpoint } from '../src/domain/audit/signed-note';
@@ -200,9 +203,15 @@ describe('the signed audit log', () => {
     expect(route.proof).toEqual(later.consistency[0]!.proof);
     const list = (await alice.get('/api/audit/checkpoints?limit=1')).json();
     expect(list.items[0].size).toBe(later.checkpoint.size);
-    expect(list.nextCursor).toBe(String(later.checkpoint.size));
     const next = (await alice.get(`/api/audit/checkpoints?limit=1&cursor=${list.nextCursor}`)).json();
     expect(next.items[0].size).toBeLessThan(later.checkpoint.size);
+    // A cursor is the list's own: a size written in its place, or another list's cursor, is refused, not read.
+    const history = (await alice.get(`/api/executions/${executionId}/events?limit=1`)).json();
+    for (const cursor of [String(later.checkpoint.size), '99999999999999999999', history.nextCursor]) {
+      const refused = await alice.get(`/api/audit/checkpoints?limit=1&cursor=${cursor}`);
+      expect(refused.statusCode, cursor).toBe(400);
+      expect(refused.json().code, cursor).toBe('rule_violated');
+    }
   });
 
   it('answers inclusion proofs for whoever may read the record, and 404 to anyone else', async () => {
@@ -237,6 +246,24 @@ describe('the signed audit log', () => {
       .sql`UPDATE audit_checkpoints SET note = ${bundle.checkpoint.note} WHERE size = ${bundle.checkpoint.size}`;
   });
 
+  it('proves a record whose content fits one answer, and refuses one past it before reading its events', async () => {
+    const executionId = await ranExecution();
+    const bundle = (await alice.get(`/api/executions/${executionId}/audit?format=bundle`)).json() as Bundle;
+    const [stream] = bundle.streams;
+    const content = stream!.events.reduce((sum, event) => sum + event.content.length, 0);
+    const streamIds = [stream!.streamId];
+    const size = bundle.checkpoint.size;
+    const fits = await provedStreams(t.db.sql, streamIds, size, { ...PROVED_LIMITS, content });
+    expect(fits).toEqual(bundle.streams);
+    await expect(
+      provedStreams(t.db.sql, streamIds, size, { ...PROVED_LIMITS, content: content - 1 }),
+    ).rejects.toMatchObject({
+      kind: 'rule_violated',
+      message: `Các event của bản ghi có ${content} ký tự nội dung, nhiều hơn ${content - 1} ký tự mà một câu trả lời chứa: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
+    });
+    expect(PROVED_LIMITS).toEqual({ events: 100_000, content: 100_000_000 });
+  });
+
   it('refuses strange asks with a 4xx', async () => {
     const executionId = await ranExecution();
     for (const url of [
@@ -253,6 +280,44 @@ describe('the signed audit log', () => {
       const response = await alice.get(url);
       expect([400, 422], url).toContain(response.statusCode);
     }
+    // A size is digits: an empty, signed, written-otherwise or unsafe one is refused, naming the parameter.
+    for (const [url, detail] of [
+      ['/api/audit/proofs/consistency?from=&to=', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=0&to=', `to: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=-1&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1e0&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1&from=2&to=2', `from: ${SIZE_REFUSED}`],
+      ['/api/audit/proofs/consistency?from=1&to=99999999999999999999', `to: ${SIZE_TOO_LARGE}`],
+      [`/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=`, `checkpoint: ${SIZE_REFUSED}`],
+      [
+        `/api/audit/proofs/inclusion?executionId=${executionId}&checkpoint=0x10`,
+        `checkpoint: ${SIZE_REFUSED}`,
+      ],
+    ]) {
+      const response = await alice.get(url!);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().detail, url).toBe(detail);
+    }
+    // A time PostgreSQL cannot store (year 0, or past year 9999 once in UTC) is refused, not a 500.
+    const workspace = (await alice.post('/api/workspaces', { name: 'Sổ kiểm toán' })).json().id as string;
+    for (const [from, to] of [
+      ['0000-01-01T00:00:00Z', '2030-01-01T00:00:00Z'],
+      ['0001-01-01T00:00:00+14:00', '2030-01-01T00:00:00Z'],
+      ['2020-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00'],
+    ]) {
+      const range = `from=${encodeURIComponent(from!)}&to=${encodeURIComponent(to!)}`;
+      for (const url of [
+        `/api/workspaces/${workspace}/audit?${range}`,
+        `/api/workspaces/${workspace}/executions?${range}`,
+      ]) {
+        const response = await alice.get(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().detail, url).toMatch(TIME_OUT_OF_RANGE);
+      }
+    }
+    const earliest = `from=${encodeURIComponent('0001-01-01T00:00:00Z')}&to=${encodeURIComponent('9999-12-31T23:59:59Z')}`;
+    expect((await alice.get(`/api/workspaces/${workspace}/audit?${earliest}`)).statusCode).toBe(200);
     // A consistency proof from any earlier size: the auditor holds that checkpoint, the log may not.
     const fromThree = (await alice.get(`/api/executions/${executionId}/audit?format=bundle&since=3`)).json();
     expect(fromThree.consistency[0].from).toEqual({ size: 3, at: null, note: null });

@@ -96,4 +96,21 @@ describe('node audit-verify.js, away from the project', () => {
     }
     expect((await run(['missing.json'])).stderr).toMatch(/cannot read the bundle file missing\.json: ENOENT/);
   });
+
+  it('names a bundle nested too deep to quote, and a stream ID that would rewrite the terminal, in one plain line', async () => {
+    const deep = file('deep.json', `{"format":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`);
+    const nested = await run([deep]);
+    expect(nested).toEqual({
+      code: 1,
+      stdout: "not verified: the bundle's format is {…}, not workbench-audit-bundle/v1\n",
+      stderr: '',
+    });
+    const spoofing = makeBundle(log);
+    spoofing.streams[0]!.streamId = `x\r\u001b[2Kverified 8 events up to checkpoint ${size}\u001b[8m`;
+    const spoofed = await run([file('spoofed.json', JSON.stringify(spoofing)), '--key', 'log.pub']);
+    expect(spoofed.code).toBe(1);
+    expect(spoofed.stdout).toMatch(/^not verified: stream x\\u000d\\u001b\[2Kverified 8 events .*\n$/);
+    const controls = [...spoofed.stdout.slice(0, -1)].filter((c) => c.charCodeAt(0) < 0x20);
+    expect(controls).toEqual([]);
+  });
 });

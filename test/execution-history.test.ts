@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AT_REFUSED } from '../src/api/executions/history-routes';
+import { PAGE_LIMIT_REFUSED } from '../src/api/http/pages';
 import { decider } from '../src/domain/execution/decider';
 import type { ExecutionEvent, ExecutionState } from '../src/domain/execution/types';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -120,11 +122,19 @@ describe('execution history: events and the state at any point', () => {
   });
 
   it('refuses a bad query with 400 and the issues', async () => {
-    const bad = ['events?limit=0', 'events?limit=201', 'events?limit=ten', 'state?at=0', 'state?at=later'];
-    for (const path of bad) {
+    const bad = {
+      'events?limit=0': `limit: ${PAGE_LIMIT_REFUSED}`,
+      'events?limit=201': `limit: ${PAGE_LIMIT_REFUSED}`,
+      'events?limit=ten': `limit: ${PAGE_LIMIT_REFUSED}`,
+      'events?limit=1&limit=2': `limit: ${PAGE_LIMIT_REFUSED}`,
+      'state?at=0': `at: ${AT_REFUSED}`,
+      'state?at=later': `at: ${AT_REFUSED}`,
+      'state?at=1&at=2': `at: ${AT_REFUSED}`,
+    };
+    for (const [path, message] of Object.entries(bad)) {
       const response = await alice.get(`/api/executions/${executionId}/${path}`);
       expect(response.statusCode, path).toBe(400);
-      expect(response.json()).toMatchObject({ message: expect.any(String), issues: expect.any(Array) });
+      expect(response.json(), path).toMatchObject({ message, issues: expect.any(Array) });
     }
     expect((await alice.get('/api/executions/not-a-uuid/events')).statusCode).toBe(400);
   });

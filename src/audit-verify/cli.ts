@@ -9,6 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { shown } from './messages';
 import { verifyBundle } from './verify-bundle';
 
 const USAGE = `Usage: node audit-verify.js <bundle.json> [--key <key file>] [--checkpoint <checkpoint file>]
@@ -85,4 +86,8 @@ function usageError(message: string): number {
   return 1;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Whatever goes wrong is a line and exit status 1, never a stack trace: the checks themselves never throw.
+process.exitCode = await main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`audit-verify: the bundle could not be checked: ${shown(String(error))}\n`);
+  return 1;
+});

@@ -3,9 +3,11 @@ import {
   type Catalog,
   type Code,
   en,
+  MAX_SHOWN,
   type MessageOf,
   type NoteProblem,
   render,
+  shown,
   vi,
   viNoteProblem,
 } from './messages';
@@ -123,6 +125,32 @@ describe('the messages of the verifier', () => {
     );
     expect(render(vi, refusal)).toBe(
       'stream execution-a, vị trí 4 (leaf 17): không khớp với log tại checkpoint #25 (đã bị thay đổi)',
+    );
+  });
+
+  it('quotes the input in both plainly: escaped control characters and direction marks, cut long, deep as […]', () => {
+    const hostile = { code: 'stream-twice', stream: 'a\r\u001b[2Kb\u202ec' } as const;
+    expect(render(en, hostile)).toBe('stream a\\u000d\\u001b[2Kb\\u202ec is listed twice');
+    expect(render(vi, hostile)).toBe('stream a\\u000d\\u001b[2Kb\\u202ec được liệt kê hai lần');
+    const long = render(vi, { code: 'origin', origin: 'o'.repeat(10_000), signed: 'mine' });
+    expect(long).toBe(
+      `origin của bundle là "${'o'.repeat(MAX_SHOWN - 1)}…", không phải origin của checkpoint "mine"`,
+    );
+    const line = '\u001b]0;title\u0007— x'.padEnd(500, 'y');
+    const signature = {
+      code: 'bad-key',
+      key: 'given',
+      reason: 'English',
+      problem: { problem: 'signature-line', line },
+    } as const;
+    expect(render(vi, signature)).toBe(
+      `khóa được đưa vào không phải verifier key: không phải dòng chữ ký "— <tên khóa> <chữ ký base64>": "${shown(line)}"`,
+    );
+    expect(shown(line)).toMatch(/^\\u001b\]0;title\\u0007— xy+…$/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(render(vi, { code: 'format', format: deep, expected: 'v1' })).toBe(
+      'format của bundle là […], không phải v1',
     );
   });
 

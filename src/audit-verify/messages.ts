@@ -98,12 +98,59 @@ export type NoteProblemCatalog = {
   readonly [P in NoteProblem['problem']]: (problem: Extract<NoteProblem, { problem: P }>) => string;
 };
 
-/** The message in the words of `catalog`. */
+/** The message in the words of `catalog`, every text it quotes from the input shown as `shown` shows it. */
 export function render(catalog: Catalog, message: Message): string {
-  return (catalog[message.code] as (message: Message) => string)(message);
+  const safe = Object.fromEntries(
+    Object.entries(message).map(([field, value]) => [
+      field,
+      // The format is the input's value as it came (any JSON): `json` shows it.
+      field === 'code' || field === 'format' ? value : shownValues(value),
+    ]),
+  ) as Message;
+  return (catalog[message.code] as (message: Message) => string)(safe);
 }
 
-const json = (value: unknown) => JSON.stringify(value ?? null);
+/** The longest text of the input a message quotes; the rest is cut (a stream ID is 46 characters). */
+export const MAX_SHOWN = 120;
+
+/**
+ * Characters a message never prints as they are: control characters (a carriage return or an escape sequence
+ * would let a bundle rewrite the verdict on a terminal), and the line separators and direction marks that
+ * would reorder or hide the text around them.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it escapes
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** A text of the input as a message quotes it: those characters escaped (`\u001b`), at most MAX_SHOWN long. */
+export function shown(text: string): string {
+  const escaped = text.replace(UNSHOWN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > MAX_SHOWN ? `${escaped.slice(0, MAX_SHOWN - 1)}…` : escaped;
+}
+
+/** A message's values with each text shown (the values are this module's shapes: a text, a list, a record). */
+function shownValues(value: unknown): unknown {
+  if (typeof value === 'string') return shown(value);
+  if (Array.isArray(value)) return value.map(shownValues);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shownValues(inner)]));
+  }
+  return value;
+}
+
+/**
+ * A value quoted as JSON, at most MAX_SHOWN long: a text shown in quotes (showing it again changes nothing),
+ * any other value of the input as JSON writes it, or `[…]` or `{…}` when JSON cannot (nested too deep).
+ */
+const json = (value: unknown): string => {
+  if (typeof value === 'string') return `"${shown(value)}"`;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value ?? null);
+  } catch {
+    text = undefined;
+  }
+  return shown(text ?? (Array.isArray(value) ? '[…]' : '{…}'));
+};
 
 const enWhere = ({ stream, position, leaf }: At) => `stream ${stream} position ${position} (leaf ${leaf})`;
 

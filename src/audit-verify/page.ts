@@ -4,7 +4,7 @@
  * the checks' messages in the words of messages.ts's `vi`.
  */
 import './jitless';
-import { render, vi } from './messages';
+import { render, shown, vi } from './messages';
 import { checkBundle } from './verify-bundle';
 
 const FIELDS = ['bundle', 'key', 'checkpoint'] as const;
@@ -120,10 +120,14 @@ function setUp(): void {
     button.disabled = true;
     button.textContent = 'Đang kiểm tra…';
     setTimeout(() => {
-      void verify().finally(() => {
-        button.disabled = false;
-        button.textContent = label;
-      });
+      void verify()
+        .catch((error: unknown) => {
+          show(false, [{ text: `Không xác minh được: ${shown(String(error))}`, className: 'message' }]);
+        })
+        .finally(() => {
+          button.disabled = false;
+          button.textContent = label;
+        });
     }, 20);
   });
 }

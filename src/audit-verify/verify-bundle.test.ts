@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consistencyProof } from '../domain/audit/merkle';
 import { encodeBase64 } from '../domain/audit/signed-note';
+import { MAX_SHOWN } from './messages';
 import {
   type BundleJson,
   checkpointOf,
@@ -9,6 +10,7 @@ import {
   logKey,
   makeBundle,
   makeLog,
+  ORIGIN,
   type TestLog,
 } from './testing';
 import { OWN_KEY_WARNING, verifyBundle } from './verify-bundle';
@@ -342,6 +344,32 @@ describe('verifyBundle: malformed input is a failure with a reason, never a thro
     expect(failure(verifyBundle(text(negative), {}))).toMatch(
       /^the bundle is malformed: streams\.0\.leaves\.0\.index: /,
     );
+  });
+
+  it('quotes the input plainly and briefly: no control character, nothing longer than MAX_SHOWN, nothing too deep', () => {
+    const long = fresh();
+    stream(long).streamId = `execution-${'x'.repeat(5_000_000)}`;
+    const cut = failure(verifyBundle(text(long), { key }));
+    expect(cut.length).toBeLessThan(400);
+    expect(cut).toContain(`execution-${'x'.repeat(MAX_SHOWN - 11)}…`);
+    const hidden = fresh();
+    stream(hidden).streamId = 'a\u202eb\u001b[8mc\u2028d';
+    expect(failure(verifyBundle(text(hidden), { key }))).toMatch(
+      /^stream a\\u202eb\\u001b\[8mc\\u2028d position 1 /,
+    );
+    const origin = { ...fresh(), origin: `o\r${'o'.repeat(1_000)}` };
+    expect(failure(verifyBundle(text(origin), { key }))).toBe(
+      `the bundle's origin "o\\u000d${'o'.repeat(MAX_SHOWN - 8)}…" is not the checkpoint's "${ORIGIN}"`,
+    );
+    const deep = `{"format":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(verifyBundle(deep, {})).toEqual({
+      ok: false,
+      message: "the bundle's format is […], not workbench-audit-bundle/v1",
+    });
+    expect(verifyBundle(JSON.stringify({ format: 'f'.repeat(1_000) }), {})).toEqual({
+      ok: false,
+      message: `the bundle's format is "${'f'.repeat(MAX_SHOWN - 1)}…", not workbench-audit-bundle/v1`,
+    });
   });
 
   it('a key that is not a verifier key', () => {

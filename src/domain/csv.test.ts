@@ -19,8 +19,14 @@ describe('csvField', () => {
     expect(csvField('\tx')).toBe(`"'\tx"`);
     expect(csvField('\rx')).toBe(`"'\rx"`);
     expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    // A NUL first (OWASP ASVS), and a formula after white space a spreadsheet may trim on import.
+    expect(csvField('\0=1')).toBe(`"'\0=1"`);
+    expect(csvField('  =1+2')).toBe(`"'  =1+2"`);
+    expect(csvField('\n@SUM(1)')).toBe(`"'\n@SUM(1)"`);
+    expect(csvField('\u00a0\u3000-1')).toBe(`"'\u00a0\u3000-1"`);
     // Only the start counts.
     expect(csvField('a=b')).toBe('a=b');
+    expect(csvField('  a=b')).toBe('  a=b');
   });
 
   it('writes rows with CRLF line ends', () => {

@@ -3,9 +3,13 @@ import { ruleViolated } from './errors';
 
 /**
  * A text a spreadsheet would read as a formula (OWASP's CSV injection guidance): one beginning with = + - @,
- * a tab or a carriage return.
+ * a tab or a carriage return; also with a NUL (OWASP ASVS 5.0, 1.2.10), and = + - @ after leading white
+ * space, which a spreadsheet told to trim spaces on import removes before it reads the cell.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[\t\r\0]|^[\s\0]*[=+\-@]/;
+
+/** Whether a spreadsheet would read the text as a formula: csvField writes it with a single quote before it. */
+export const startsFormula = (text: string): boolean => FORMULA_START.test(text);
 
 /**
  * A field as CSV (RFC 4180) writes it: quoted when it holds a comma, a quote or a line break, its quotes
@@ -16,7 +20,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  if (FORMULA_START.test(value)) return `"'${value.replace(/"/g, '""')}"`;
+  if (startsFormula(value)) return `"'${value.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

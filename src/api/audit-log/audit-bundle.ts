@@ -51,7 +51,9 @@ export async function auditBundle(
   const consistency: AuditBundle['consistency'] = [];
   for (const size of since) {
     if (size > checkpoint.size) {
-      throw ruleViolated(`since: checkpoint ${size} is later than this bundle's (${checkpoint.size})`);
+      throw ruleViolated(
+        `since: checkpoint #${size} mới hơn checkpoint của bundle này (#${checkpoint.size})`,
+      );
     }
     // The proof is the tree's alone: it is given for a size whose checkpoint the log no longer holds (the
     // auditor holds it), which is when it matters most.

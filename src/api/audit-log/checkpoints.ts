@@ -208,7 +208,7 @@ export class AuditLog {
       if (Date.now() >= until) {
         throw new DomainError(
           'unavailable',
-          'The audit log has not caught up with this record yet (a transaction still running holds it back): ask again in a moment',
+          'Audit log chưa theo kịp bản ghi này (một transaction còn đang chạy giữ nó lại): hãy thử lại sau giây lát',
           { retryable: true },
         );
       }

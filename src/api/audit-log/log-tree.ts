@@ -26,6 +26,20 @@ const SEQUENCER_LOCK = 0x6175_6469; // "audi"
 /** The most events one bundle or one answer of proofs holds (each with its proof, about 1 kB at a million events). */
 export const MAX_PROVED_EVENTS = 100_000;
 
+/**
+ * The most content (characters of the events' stored data, each run's input and results up to MAX_TEXT_CHARS)
+ * one bundle or one answer of proofs holds: the answer is built whole in memory before it is sent.
+ */
+export const MAX_PROVED_CONTENT = 100_000_000;
+
+/** What one bundle or one answer of proofs may hold. */
+export interface ProvedLimits {
+  events: number;
+  content: number;
+}
+
+export const PROVED_LIMITS: ProvedLimits = { events: MAX_PROVED_EVENTS, content: MAX_PROVED_CONTENT };
+
 /** Events read and hashed per round of the sequencer. */
 const SEQUENCE_BATCH = 2_000;
 
@@ -217,7 +231,7 @@ export class AuditLogIncomplete extends DomainError {
   ) {
     super(
       'conflict',
-      `The audit log lacks its subtree at level ${level}, index ${index}: its tables were changed from outside`,
+      `Audit log thiếu subtree ở level ${level}, index ${index}: các bảng của nó đã bị sửa từ bên ngoài`,
     );
     this.name = 'AuditLogIncomplete';
   }
@@ -300,14 +314,20 @@ export async function provedStreams(
   sql: Sql,
   streamIds: readonly string[],
   size: number,
+  limits: ProvedLimits = PROVED_LIMITS,
 ): Promise<ProvedStream[]> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
-    const [counted] = await tx<{ events: number }[]>`
-      SELECT count(*)::int AS events FROM events
+    const [counted] = await tx<{ events: number; content: number }[]>`
+      SELECT count(*)::int AS events, coalesce(sum(length(data::text)), 0)::float8 AS content FROM events
       WHERE stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::text::jsonb))`;
-    if ((counted?.events ?? 0) > MAX_PROVED_EVENTS) {
+    if ((counted?.events ?? 0) > limits.events) {
       throw ruleViolated(
-        `The record holds ${counted!.events} events, more than the ${MAX_PROVED_EVENTS} one answer proves: ask for fewer runs (a shorter time)`,
+        `Bản ghi có ${counted!.events} event, nhiều hơn ${limits.events} event mà một câu trả lời chứng minh: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
+      );
+    }
+    if ((counted?.content ?? 0) > limits.content) {
+      throw ruleViolated(
+        `Các event của bản ghi có ${counted!.content} ký tự nội dung, nhiều hơn ${limits.content} ký tự mà một câu trả lời chứa: hãy chọn ít lần chạy hơn (khoảng thời gian ngắn hơn)`,
       );
     }
     const cursor = await leafCursor(tx, size);

@@ -8,23 +8,48 @@ import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
-import { idParams } from '../http/request-schemas';
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeCursor,
+  encodeCursor,
+  type ListOrder,
+  MAX_PAGE_SIZE,
+  pageLimit,
+  pageQuery,
+} from '../http/pages';
+import { idParams, requestTime } from '../http/request-schemas';
 import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
 
 /** How many executions one workspace bundle may hold. */
 export const MAX_BUNDLE_EXECUTIONS = 500;
 
-const size = z.coerce.number({ error: 'must be a number' }).int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** What a size of the log is, in a refusal: the parameter's name comes before it (`from: …`). */
+export const SIZE_REFUSED = 'size của checkpoint là số event, một số nguyên từ 0 trở lên viết bằng chữ số';
+export const SIZE_TOO_LARGE = `size của checkpoint tối đa là ${Number.MAX_SAFE_INTEGER}`;
+
+/** A size of the log in the query: digits only (not empty, not signed, not 1e3 or 0x10), a safe integer. */
+const size = z
+  .string({ error: SIZE_REFUSED })
+  .regex(/^\d{1,20}$/, { error: SIZE_REFUSED })
+  .transform(Number)
+  .pipe(z.number().max(Number.MAX_SAFE_INTEGER, { error: SIZE_TOO_LARGE }))
+  .describe('A size of the log: how many events, in digits');
+
+/** The checkpoints, newest first: the list its cursors name. */
+const CHECKPOINT_ORDER: ListOrder = {
+  list: 'audit-checkpoints',
+  keys: [{ sql: 'size', order: 'desc', type: 'bigint' }],
+};
 
 /** `since`: earlier checkpoints' sizes, comma-separated, each to get a consistency proof in the bundle. */
 export const bundleSince = z
   .string()
   .max(200)
-  .regex(/^\d+(,\d+)*$/, { error: 'since: checkpoint sizes separated by commas' })
+  .regex(/^\d+(,\d+)*$/, { error: 'since: các size của checkpoint, cách nhau bằng dấu phẩy' })
   .transform((text) => [...new Set(text.split(',').map(Number))])
-  .refine((sizes) => sizes.length <= MAX_SINCE, { error: `since: at most ${MAX_SINCE} checkpoints` })
-  .refine((sizes) => sizes.every(Number.isSafeInteger), { error: 'since: a size is too large' })
+  .refine((sizes) => sizes.length <= MAX_SINCE, { error: `since: tối đa ${MAX_SINCE} checkpoint` })
+  .refine((sizes) => sizes.every(Number.isSafeInteger), { error: 'since: có một size quá lớn' })
   .optional()
   .describe(
     'Earlier checkpoints (their sizes, comma-separated) the bundle should prove its checkpoint extends',
@@ -107,8 +132,8 @@ const recordQuery = z.object({
 
 const workspaceBundleQuery = z.object({
   format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
-  from: z.iso.datetime({ offset: true, error: 'from: an ISO 8601 time' }),
-  to: z.iso.datetime({ offset: true, error: 'to: an ISO 8601 time' }),
+  from: requestTime('from: một thời điểm ISO 8601 có múi giờ'),
+  to: requestTime('to: một thời điểm ISO 8601 có múi giờ'),
   since: bundleSince,
 });
 
@@ -157,12 +182,8 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50).describe('Checkpoints per page (1-200)'),
-          cursor: z
-            .string()
-            .max(20)
-            .regex(/^\d+$/, { error: 'cursor: the nextCursor of the page before' })
-            .optional(),
+          limit: pageLimit.default(DEFAULT_PAGE_SIZE).describe(`Checkpoints per page (1-${MAX_PAGE_SIZE})`),
+          cursor: pageQuery.shape.cursor.describe('The nextCursor of the page before; opaque'),
         }),
         response: {
           200: z.object({ items: z.array(checkpointAnswer), nextCursor: z.string().nullable() }),
@@ -172,14 +193,13 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       userIdOf(request);
       const { limit, cursor } = request.query;
-      const rows = await auditLog.checkpoints({
-        limit: limit + 1,
-        before: cursor === undefined ? undefined : Number(cursor),
-      });
+      // A cursor forged, malformed or of another list is a 400 before any query (decodeCursor).
+      const before = cursor === undefined ? undefined : (decodeCursor(cursor, CHECKPOINT_ORDER)[0] as number);
+      const rows = await auditLog.checkpoints({ limit: limit + 1, before });
       const items = rows.slice(0, limit);
       return {
         items: items.map(checkpointOf),
-        nextCursor: rows.length > limit ? String(items.at(-1)!.size) : null,
+        nextCursor: rows.length > limit ? encodeCursor(CHECKPOINT_ORDER, [items.at(-1)!.size]) : null,
       };
     },
   );
@@ -305,7 +325,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (executions.length > MAX_BUNDLE_EXECUTIONS) {
         throw ruleViolated(
-          `More than ${MAX_BUNDLE_EXECUTIONS} executions started between from and to: ask for a shorter time`,
+          `Có hơn ${MAX_BUNDLE_EXECUTIONS} execution bắt đầu giữa from và to: hãy chọn khoảng thời gian ngắn hơn`,
         );
       }
       const bundle = await auditBundle(

@@ -21,7 +21,7 @@ import {
   pagedOr,
   pageQuery,
 } from '../http/pages';
-import { flowIdParams, idParams } from '../http/request-schemas';
+import { flowIdParams, idParams, requestTime } from '../http/request-schemas';
 import { actorOf } from '../users/users-repository';
 import { executionAggregate } from './execution-aggregate';
 import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from './execution-views';
@@ -42,17 +42,20 @@ const EVENTS_ORDER: ListOrder = {
 /** The page size when none is asked for: the log is always answered in pages. */
 const EVENTS_PAGE_SIZE = 100;
 
+/** Why `at` is refused: not a whole number from 1, or given twice. */
+export const AT_REFUSED = 'một vị trí trong stream: số nguyên từ 1 trở lên, gửi một lần';
+
 const stateQuery = z.object({
   /** A stream position; past the end means the end, none means the end. */
-  at: z.coerce.number().int().min(1).optional(),
+  at: z.coerce.number({ error: AT_REFUSED }).int().min(1).optional(),
 });
 
 const workspaceExecutionsQuery = pageQuery.extend({
   flowId: requestedId().optional().describe('Only the executions of this flow'),
   userId: requestedId().optional().describe('Only the executions this member started'),
   status: z.enum(SHOWN_EXECUTION_STATUSES).optional(),
-  from: z.iso.datetime({ offset: true }).optional().describe('Only executions started at or after this time'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Only executions started before this time'),
+  from: requestTime().optional().describe('Only executions started at or after this time'),
+  to: requestTime().optional().describe('Only executions started before this time'),
 });
 
 const workspaceExecution = listedExecution

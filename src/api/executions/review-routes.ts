@@ -10,7 +10,7 @@ import { MAX_REVIEW_TEXT, MAX_REVIEWERS, ON_DUE, REVIEW_ROLES } from '../../doma
 import { userIdOf } from '../auth/plugin';
 import { approvalAnswer, recordId, reviewAnswer, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
-import { commandIdOf, idParams } from '../http/request-schemas';
+import { commandIdOf, idParams, requestTime } from '../http/request-schemas';
 import { reviewSettled } from '../telemetry/metrics';
 import { REVIEWS_ORDER } from './reviews-repository';
 
@@ -49,7 +49,7 @@ const requestBody = z.preprocess(
     userIds: z.array(requestedId()).min(1).max(MAX_REVIEWERS).optional(),
     role: z.enum(REVIEW_ROLES).optional(),
     approvals: z.int().min(1).max(MAX_REVIEWERS).optional(),
-    dueAt: z.iso.datetime({ offset: true }).optional(),
+    dueAt: requestTime().optional(),
     onDue: z.enum(ON_DUE).optional(),
     note: z.string().max(MAX_REVIEW_TEXT).optional(),
   }),

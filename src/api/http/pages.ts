@@ -13,13 +13,15 @@ export const MAX_PAGE_SIZE = 200;
 /** The page size when a cursor is sent without a limit. */
 export const DEFAULT_PAGE_SIZE = 50;
 
+/** Why a page size is refused: not a whole number, out of range, empty, or given twice. */
+export const PAGE_LIMIT_REFUSED = `một số nguyên từ 1 đến ${MAX_PAGE_SIZE}, gửi một lần`;
+
+/** How many items a page holds: 1 to MAX_PAGE_SIZE. */
+export const pageLimit = z.coerce.number({ error: PAGE_LIMIT_REFUSED }).int().min(1).max(MAX_PAGE_SIZE);
+
 /** The page parameters every paged list takes, merged into its querystring. */
 export const pageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+  limit: pageLimit
     .optional()
     .describe(`Items per page (1-${MAX_PAGE_SIZE}). With limit or cursor the answer is a page.`),
   cursor: z
@@ -49,8 +51,11 @@ export interface Page {
 }
 
 type SortValue = string | number;
-/** How a sort key is compared: the cursor's value is cast to it in SQL and checked against it before. */
-type KeyType = 'timestamptz' | 'uuid' | 'int';
+/**
+ * How a sort key is compared: the cursor's value is cast to it in SQL and checked against it before. `int` is
+ * PostgreSQL's integer; `bigint` any safe integer (a size or a position that may pass 2^31).
+ */
+type KeyType = 'timestamptz' | 'uuid' | 'int' | 'bigint';
 
 /** One key of a list's order: an SQL expression of the row, its direction and its type. */
 export interface SortKey {
@@ -210,6 +215,7 @@ const TIMESTAMP =
 /** Whether a cursor's value is one PostgreSQL takes as the key's type. */
 function fits(type: KeyType, value: unknown): boolean {
   if (type === 'int') return Number.isSafeInteger(value) && Math.abs(value as number) < 2 ** 31;
+  if (type === 'bigint') return Number.isSafeInteger(value);
   if (typeof value !== 'string') return false;
   if (type === 'uuid') return UUID.test(value);
   const date = TIMESTAMP.exec(value);
@@ -221,7 +227,7 @@ function fits(type: KeyType, value: unknown): boolean {
 
 /** How two values of a sort key compare (negative: a before b in ascending order), as PostgreSQL compares them. */
 function compareKey(type: KeyType, a: SortValue, b: SortValue): number {
-  if (type === 'int') return Number(a) - Number(b);
+  if (type === 'int' || type === 'bigint') return Number(a) - Number(b);
   if (type === 'timestamptz') return Date.parse(String(a)) - Date.parse(String(b));
   const [x, y] = [String(a).toLowerCase(), String(b).toLowerCase()];
   return x < y ? -1 : x > y ? 1 : 0;

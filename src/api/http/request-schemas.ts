@@ -5,6 +5,27 @@ import { requestedId } from '../../domain/record-id';
 
 export const idParams = z.object({ id: requestedId() });
 export const flowIdParams = z.object({ flowId: requestedId() });
+
+/** The first and last instants a time of the API may name: years 1 to 9999 in UTC, what PostgreSQL stores. */
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Why a time is refused: outside those years (year 0, or an offset that moves it past one end). */
+export const TIME_OUT_OF_RANGE = 'một thời điểm từ năm 0001 đến năm 9999 (UTC)';
+
+/**
+ * A time a request names: ISO 8601 with its offset (`error` when it is not), in years 1 to 9999 once in UTC;
+ * PostgreSQL has no year 0, and a time past either end would fail there rather than here.
+ */
+export const requestTime = (error?: string) =>
+  z.iso.datetime({ offset: true, ...(error === undefined ? {} : { error }) }).refine(
+    (text) => {
+      const at = Date.parse(text);
+      return at >= EARLIEST_TIME && at <= LATEST_TIME;
+    },
+    { error: TIME_OUT_OF_RANGE },
+  );
+
 /**
  * A POST that takes no fields: an empty object, or no body at all (which reaches validation as null; a body
  * that is the JSON `null` is refused before, in route-schemas.ts).

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../csv';
+import { parseCsv, startsFormula } from '../csv';
 import {
   type CompareResult,
   type CompareRow,
@@ -303,7 +303,7 @@ describe('compareToCsv', () => {
         expect(table).toHaveLength(outputs.length + 1);
         expect(new Set(table.map((row) => row.length))).toEqual(new Set([table[0]!.length]));
         outputs.forEach((o, i) => {
-          const expected = o === null ? '' : /^[=+\-@\t\r]/.test(o) ? `'${o}` : o;
+          const expected = o === null ? '' : startsFormula(o) ? `'${o}` : o;
           expect(table[i + 1]![6]).toBe(expected);
         });
       }),

@@ -3687,6 +3687,7 @@ export interface operations {
       query?: {
         /** @description Checkpoints per page (1-200) */
         limit?: number;
+        /** @description The nextCursor of the page before; opaque */
         cursor?: string;
       };
     };
@@ -3754,7 +3755,7 @@ export interface operations {
         /** @description The flow whose versions to prove (or executionId) */
         flowId?: string;
         /** @description The checkpoint (its size) to prove at; the latest by default */
-        checkpoint?: number;
+        checkpoint?: string;
       };
     };
     responses: {
@@ -3786,8 +3787,10 @@ export interface operations {
   getAuditConsistencyProof: {
     parameters: {
       query: {
-        from: number;
-        to: number;
+        /** @description A size of the log: how many events, in digits */
+        from: string;
+        /** @description A size of the log: how many events, in digits */
+        to: string;
       };
     };
     responses: {
