@@ -8,7 +8,7 @@ import { executionStreamId } from '../../projections/project-execution-events';
 import { userIdOf } from '../auth/plugin';
 import { readableExecutionStream } from '../executions';
 import { recordId } from '../http/answer-schemas';
-import { idParams } from '../http/request-schemas';
+import { idParams, wholeNumber } from '../http/request-schemas';
 import { auditBundle, checkpointRef, checkpointText, MAX_SINCE } from './audit-bundle';
 import type { SignedCheckpoint } from './checkpoints';
 
@@ -157,7 +157,7 @@ export const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50).describe('Checkpoints per page (1-200)'),
+          limit: wholeNumber(1, 200).default(50).describe('Checkpoints per page (1-200)'),
           cursor: z
             .string()
             .max(20)

@@ -21,7 +21,7 @@ import {
   pagedOr,
   pageQuery,
 } from '../http/pages';
-import { flowIdParams, idParams } from '../http/request-schemas';
+import { flowIdParams, idParams, wholeNumber } from '../http/request-schemas';
 import { actorOf } from '../users/users-repository';
 import { executionAggregate } from './execution-aggregate';
 import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from './execution-views';
@@ -44,7 +44,7 @@ const EVENTS_PAGE_SIZE = 100;
 
 const stateQuery = z.object({
   /** A stream position; past the end means the end, none means the end. */
-  at: z.coerce.number().int().min(1).optional(),
+  at: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
 });
 
 const workspaceExecutionsQuery = pageQuery.extend({

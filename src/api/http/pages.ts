@@ -1,6 +1,7 @@
 import type { Fragment, Sql } from 'postgres';
 import { z } from 'zod';
 import { ruleViolated } from '../../domain/errors';
+import { wholeNumber } from './request-schemas';
 
 /**
  * Pages of the lists that grow: `?limit=&cursor=` answers `{ items, nextCursor }`, read by keyset (the
@@ -15,11 +16,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** The page parameters every paged list takes, merged into its querystring. */
 export const pageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+  limit: wholeNumber(1, MAX_PAGE_SIZE)
     .optional()
     .describe(`Items per page (1-${MAX_PAGE_SIZE}). With limit or cursor the answer is a page.`),
   cursor: z
