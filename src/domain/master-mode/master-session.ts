@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { atMostCharacters, isRequired, requiredText } from '../filled-text';
+import { atMostCharacters, isFilled, isRequired, requiredText } from '../filled-text';
 import { MAX_FLOW_STEPS } from '../flow';
 import { MAX_TEXT_CEILING } from '../limits';
 import { modelIdSchema } from '../model-choice';
@@ -83,8 +83,9 @@ export const createSessionSchema = z.strictObject({
   name: z
     .string({ error: SESSION_NAME_REQUIRED })
     .trim()
-    .min(1, SESSION_NAME_REQUIRED)
-    .max(200, atMostCharacters(200)),
+    .min(1, { error: SESSION_NAME_REQUIRED, abort: true })
+    .max(200, atMostCharacters(200))
+    .refine(isFilled, SESSION_NAME_REQUIRED),
   flowId: requestedId().nullish(),
 });
 
