@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOW_STATUSES, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../src/domain/flow';
+import { takenAsInputBy } from '../src/domain/flow/decider';
 import { as, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
 
 /** The server refuses what the screens refuse: one schema in the domain serves both. */
@@ -50,6 +51,23 @@ describe('flow and step rules the screens and the server share', () => {
     });
     expect(withChoices.statusCode).toBe(200);
     expect(withChoices.json().choices).toEqual(['Yes', 'No']);
+  });
+
+  it('keeps an input source earlier than the step taking it: moving it past that step is refused', async () => {
+    const client = as(t.app, (await signUp(t.app, 'Ngọc')).cookie);
+    const { flow, steps } = await createFlow(client, 'Chain', [
+      { name: 'Ideas', systemPrompt: 'Ideas' },
+      { name: 'Draft', systemPrompt: 'Draft from [[step-1]]' },
+    ]);
+    const [ideas, draft] = steps as [{ id: string }, { id: string }];
+    expect((await client.put(`/api/steps/${draft.id}`, { inputSources: [ideas.id] })).statusCode).toBe(200);
+    const moved = await client.put(`/api/steps/${ideas.id}`, { order: 5 });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json()).toMatchObject({ code: 'rule_violated', message: takenAsInputBy('Draft') });
+    // What is saved still exports to Workflow JSON that imports as an equal flow.
+    const { workflow } = (await client.get(`/api/flows/${flow.id}/export`)).json();
+    expect(workflow.steps.map((s: { inputSources: string[] }) => s.inputSources)).toEqual([[], ['step-1']]);
+    expect((await client.post('/api/ai/create-from-json', { workflowJSON: workflow })).statusCode).toBe(201);
   });
 });
 

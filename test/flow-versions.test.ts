@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WHOLE_NUMBER_MESSAGE } from '../src/api/http/request-schemas';
 import { decider as flowDecider } from '../src/domain/flow/decider';
 import { flowStreamId } from '../src/domain/flow/events';
 import { toFlowEvent } from '../src/projections/project-flow-events';
@@ -141,6 +142,28 @@ describe('flows with a history', () => {
     expect((await owner.get(`/api/flows/${flow.id}/versions/99`)).statusCode).toBe(404);
     expect((await owner.get(`/api/flows/${flow.id}/versions/0`)).statusCode).toBe(400);
     expect((await owner.get(`/api/flows/${flow.id}/versions/abc`)).statusCode).toBe(400);
+  });
+
+  it('reads a version number in plain digits only: 0x2, 2e0, " 2" and "2 " restore nothing', async () => {
+    const { flow } = await createFlow(owner, 'Digits', [{ name: 'Write', systemPrompt: 'Write a mail' }]);
+    await owner.put(`/api/flows/${flow.id}`, { name: 'Digits, renamed' });
+    const before = (await owner.get(`/api/flows/${flow.id}/versions`)).json().length;
+    for (const version of ['0x2', '2e0', '%202', '2%20', '2.0', '+2', '0b10']) {
+      for (const refused of [
+        await owner.post(`/api/flows/${flow.id}/restore/${version}`, {}),
+        await owner.get(`/api/flows/${flow.id}/versions/${version}`),
+        await owner.get(`/api/flows/${flow.id}/versions?limit=${version}`),
+      ]) {
+        expect(refused.statusCode, version).toBe(400);
+        expect(refused.json()).toMatchObject({
+          code: 'invalid_input',
+          message: expect.stringContaining(WHOLE_NUMBER_MESSAGE),
+        });
+      }
+    }
+    expect((await owner.get(`/api/flows/${flow.id}/versions`)).json()).toHaveLength(before);
+    expect((await owner.get(`/api/flows/${flow.id}`)).json().name).toBe('Digits, renamed');
+    expect((await owner.get(`/api/flows/${flow.id}/versions/02`)).json().version).toBe(2);
   });
 
   it('records which path made a flow from Workflow JSON', async () => {

@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineProvider, type ModelProvider, type ModelRequest } from '../src/ai';
-import type { MasterSessionWithSteps, MasterStep } from '../src/domain/master-mode/master-session';
+import {
+  MAX_MASTER_ROWS,
+  type MasterSessionWithSteps,
+  type MasterStep,
+  TOO_MANY_ROWS,
+} from '../src/domain/master-mode/master-session';
 import { rebuildProjections } from '../src/projections/rebuild';
 import { callOf, executeAllEnded, executeAllToTheEnd } from './support/execute-all';
 import { as, type Client, createFlow, createTestApp, signUp, type TestApp } from './support/test-app';
@@ -224,6 +229,25 @@ describe('master mode', () => {
       expect((await alice.delete(`/api/master-mode/steps/${second.id}`)).statusCode).toBe(204);
       expect((await sessionOf(alice, session.id)).steps.map((s) => s.id)).toEqual([first.id, third.id]);
       expect((await alice.delete(`/api/master-mode/steps/${second.id}`)).statusCode).toBe(404);
+    });
+
+    it('holds a session to its most rows, also against rows added at once, each placed after the last', async () => {
+      const session = await newSession(alice);
+      await t.db.sql`
+        INSERT INTO master_mode_steps (session_id, "order", step_name)
+        SELECT ${session.id}, n, 'Row ' || n FROM generate_series(1, ${MAX_MASTER_ROWS - 10}::int) AS n`;
+      const added = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          alice.post('/api/master-mode/steps', { sessionId: session.id, stepName: `At once ${i}` }),
+        ),
+      );
+      expect(added.filter((r) => r.statusCode === 201)).toHaveLength(10);
+      for (const refused of added.filter((r) => r.statusCode !== 201)) {
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toMatchObject({ code: 'rule_violated', message: TOO_MANY_ROWS });
+      }
+      const rows = (await sessionOf(alice, session.id)).steps;
+      expect(rows.map((row) => row.order)).toEqual(Array.from({ length: MAX_MASTER_ROWS }, (_, i) => i + 1));
     });
 
     it('refuses bad input with 400', async () => {

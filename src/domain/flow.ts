@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError, PRODUCT_RULE } from './errors';
-import { atMostCharacters, isRequired, oneOf, requiredText } from './filled-text';
+import { atMostCharacters, isFilled, isRequired, oneOf, requiredText } from './filled-text';
 import { modelIdSchema } from './model-choice';
 import { requestedId } from './record-id';
 import { type StepReview, stepReviewSchema } from './step-review';
@@ -131,7 +131,7 @@ export const MULTIPLE_CHOICE_NEEDS_CHOICE = 'step multiple_choice cần ít nh�
 
 /** A multiple_choice step needs a choice that is not blank (blank rows are the editor's empty ones). */
 export const hasTheChoicesItsModeNeeds = (step: Pick<StepSnapshot, 'outputMode' | 'choices'>) =>
-  step.outputMode !== 'multiple_choice' || step.choices.some((choice) => choice.trim() !== '');
+  step.outputMode !== 'multiple_choice' || step.choices.some(isFilled);
 
 /**
  * A step's settings as the step editor holds them: the step's rules, and the one more the server applies

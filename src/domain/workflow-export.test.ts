@@ -53,6 +53,13 @@ describe('workflowOf', () => {
     expect(c).not.toHaveProperty('maxLoopIterations');
   });
 
+  it('leaves out blank choices, the empty rows of the editor, so the export is created from JSON again', () => {
+    const pick = aStep(1, { outputMode: 'multiple_choice', choices: ['Ngắn', '', '  ', '\u200b', 'Dài'] });
+    const workflow = workflowOf(flow, [pick]);
+    expect(workflow.steps[0]).toMatchObject({ choices: ['Ngắn', 'Dài'] });
+    expect(workflowJsonSchema.safeParse(workflow).success).toBe(true);
+  });
+
   it('sorts by order, keeps stored orders that prompts refer to, and drops sources of no step', () => {
     const first = aStep(2, { name: 'First' });
     const last = aStep(5, { name: 'Last', inputSources: [first.id, 'gone-id', first.id] });

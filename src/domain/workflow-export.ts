@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFilled } from './filled-text';
 import { OUTPUT_MODES, type StepSnapshot } from './flow';
 import { ON_DUE, REVIEW_BY, REVIEW_ROLES } from './step-review';
 import { stepReference } from './workflow-json';
@@ -53,8 +54,8 @@ export type ExportedWorkflow = z.output<typeof exportedWorkflowSchema>;
 
 /**
  * A flow as Workflow JSON, the shape creating a flow from JSON takes back. Input sources become 'step-N'
- * references; choices are written only for multiple_choice and the iteration count only for loop, where
- * they mean something. Orders are kept as stored rather than renumbered: prompts name earlier steps as
+ * references; choices are written only for multiple_choice (blank ones, the editor's empty rows, left out:
+ * Workflow JSON has none) and the iteration count only for loop, where they mean something. Orders are kept as stored rather than renumbered: prompts name earlier steps as
  * [[step-N]] by those very orders. Input sources that no longer name a step of the flow are left out.
  */
 export function workflowOf(
@@ -78,7 +79,7 @@ export function workflowOf(
         outputMode: step.outputMode,
         requiresUserInput: step.requiresUserInput,
         inputSources: [...new Set(sources)],
-        ...(step.outputMode === 'multiple_choice' ? { choices: [...step.choices] } : {}),
+        ...(step.outputMode === 'multiple_choice' ? { choices: step.choices.filter(isFilled) } : {}),
         ...(step.outputMode === 'loop' ? { maxLoopIterations: step.maxLoopIterations } : {}),
         ...(step.review ? { review: step.review } : {}),
         ...(step.model ? { model: step.model } : {}),

@@ -16,7 +16,7 @@ import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { recordId, storedAt } from '../http/answer-schemas';
 import { listAnswer, pagedOr, pageQuery } from '../http/pages';
-import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
+import { commandIdOf, idParams, noFieldsBody, wholeNumber } from '../http/request-schemas';
 import { CSV_OR_ITEMS, CsvFile, csvBody, csvFileOf } from './csv-body';
 import { DATASETS_ORDER } from './datasets-repository';
 
@@ -99,11 +99,7 @@ const fromExecutionBody = z.strictObject({ executionId: requestedId(), tags: tag
 
 const listQuery = pageQuery.extend({ flowId: requestedId() });
 const versionQuery = z.object({
-  version: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
+  version: wholeNumber(1, 2 ** 31 - 1)
     .optional()
     .describe('Read the dataset as it stood at this version (its events up to it); left out: now'),
 });

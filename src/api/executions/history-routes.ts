@@ -21,7 +21,7 @@ import {
   pagedOr,
   pageQuery,
 } from '../http/pages';
-import { flowIdParams, idParams, requestTime } from '../http/request-schemas';
+import { flowIdParams, idParams, requestTime, wholeNumber } from '../http/request-schemas';
 import { actorOf } from '../users/users-repository';
 import { executionAggregate } from './execution-aggregate';
 import { EXECUTIONS_ORDER, WORKSPACE_EXECUTIONS_ORDER } from './execution-views';
@@ -47,7 +47,7 @@ export const AT_REFUSED = 'một vị trí trong stream: số nguyên từ 1 tr�
 
 const stateQuery = z.object({
   /** A stream position; past the end means the end, none means the end. */
-  at: z.coerce.number({ error: AT_REFUSED }).int().min(1).optional(),
+  at: wholeNumber(1, Number.MAX_SAFE_INTEGER, AT_REFUSED).optional(),
 });
 
 const workspaceExecutionsQuery = pageQuery.extend({

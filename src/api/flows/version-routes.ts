@@ -6,16 +6,12 @@ import { requestedId } from '../../domain/record-id';
 import { userIdOf } from '../auth/plugin';
 import { flowAnswer, listedExecution, recordId, stepAnswer } from '../http/answer-schemas';
 import { type ListOrder, pageAsked, pagedOr, pageInMemory, pageQuery } from '../http/pages';
-import { commandIdOf, noFieldsBody } from '../http/request-schemas';
+import { commandIdOf, noFieldsBody, wholeNumber } from '../http/request-schemas';
 import { flowVersionOf } from './flow-commands';
 
 const versionParams = z.object({
   id: requestedId(),
-  version: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1),
+  version: wholeNumber(1, 2 ** 31 - 1),
 });
 
 const versionItem = z.object({

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors';
-import { entityTagOf, ifMatchOf, notModified, requireVersion } from './entity-tags';
+import { entityTagOf, ifMatchOf, notModified, requireVersion, versionMismatchMessage } from './entity-tags';
 
 const requestWith = (headers: Record<string, string | string[]>) =>
   ({ headers }) as unknown as FastifyRequest;
@@ -48,5 +48,10 @@ describe('entity tags of stream versions', () => {
     }
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ kind: 'version_mismatch', currentVersion: 4 });
+    // In the product's language, as every refusal is.
+    expect((refusal as Error).message).toBe(
+      'Flow đã được thay đổi ở nơi khác sau khi bạn mở và đang ở version 4: hãy tải lại rồi sửa trên version đó.',
+    );
+    expect((refusal as Error).message).toBe(versionMismatchMessage(4));
   });
 });

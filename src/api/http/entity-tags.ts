@@ -50,17 +50,14 @@ export function ifMatchOf(request: FastifyRequest): VersionCondition | undefined
   return (version) => tags.some(({ weak, tag }) => !weak && tag === entityTagOf(version));
 }
 
-/**
- * Refuses a write whose If-Match names another version than the record's (412). `what` names the record in
- * the message: the flow, also for a write on one of its steps.
- */
-export function requireVersion(condition: VersionCondition | undefined, version: number, what = 'flow') {
+/** The words of a write refused for its If-Match: the flow's, also for a write on one of its steps. */
+export const versionMismatchMessage = (version: number) =>
+  `Flow đã được thay đổi ở nơi khác sau khi bạn mở và đang ở version ${version}: hãy tải lại rồi sửa trên version đó.`;
+
+/** Refuses a write whose If-Match names another version than the flow's (412). */
+export function requireVersion(condition: VersionCondition | undefined, version: number) {
   if (condition && !condition(version)) {
-    throw new DomainError(
-      'version_mismatch',
-      `This ${what} was changed since you read it and is at version ${version} now: read it again and make your change on that version.`,
-      { currentVersion: version },
-    );
+    throw new DomainError('version_mismatch', versionMismatchMessage(version), { currentVersion: version });
   }
 }
 

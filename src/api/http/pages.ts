@@ -1,6 +1,7 @@
 import type { Fragment, Sql } from 'postgres';
 import { z } from 'zod';
 import { ruleViolated } from '../../domain/errors';
+import { wholeNumber } from './request-schemas';
 
 /**
  * Pages of the lists that grow: `?limit=&cursor=` answers `{ items, nextCursor }`, read by keyset (the
@@ -17,7 +18,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const PAGE_LIMIT_REFUSED = `một số nguyên từ 1 đến ${MAX_PAGE_SIZE}, gửi một lần`;
 
 /** How many items a page holds: 1 to MAX_PAGE_SIZE. */
-export const pageLimit = z.coerce.number({ error: PAGE_LIMIT_REFUSED }).int().min(1).max(MAX_PAGE_SIZE);
+export const pageLimit = wholeNumber(1, MAX_PAGE_SIZE, PAGE_LIMIT_REFUSED);
 
 /** The page parameters every paged list takes, merged into its querystring. */
 export const pageQuery = z.object({

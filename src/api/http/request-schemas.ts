@@ -4,6 +4,20 @@ import { FILLED } from '../../domain/filled-text';
 import { requestedId } from '../../domain/record-id';
 
 export const idParams = z.object({ id: requestedId() });
+
+export const WHOLE_NUMBER_MESSAGE = 'phải là số nguyên viết bằng các chữ số 0-9';
+
+/**
+ * A whole number in a path or a query, from `min` to `max`: decimal digits only. Coercing with `Number()`
+ * would read '0x10' as 16, ' 1' as 1, '1e2' as 100 and '' as 0, so a malformed number would name another
+ * version or position than none: it is refused instead (400), saying `error`. The documented type stays an
+ * integer.
+ */
+export const wholeNumber = (min: number, max: number, error = WHOLE_NUMBER_MESSAGE) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value),
+    z.int({ error }).min(min).max(max),
+  );
 export const flowIdParams = z.object({ flowId: requestedId() });
 
 /** The first and last instants a time of the API may name: years 1 to 9999 in UTC, what PostgreSQL stores. */

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { notFound } from '../../domain/errors';
+import { notFound, ruleViolated } from '../../domain/errors';
 import { SESSION_NOT_FOUND } from '../../domain/master-mode/decider';
 import { masterStreamId } from '../../domain/master-mode/events';
 import type {
@@ -10,6 +10,7 @@ import type {
   MasterStep,
   RunningExecuteAll,
 } from '../../domain/master-mode/master-session';
+import { MAX_MASTER_ROWS, TOO_MANY_ROWS } from '../../domain/master-mode/master-session';
 import { type Statement, streamVersion } from '../../eventstore';
 import { type Action, mayInSql } from '../access';
 import { type Keyed, keyset, type ListOrder, type Page } from '../http/pages';
@@ -232,10 +233,19 @@ export class MasterSessionsRepository {
     return { version, rowsVersion: session ? Number(session.rowsVersion) : null };
   }
 
-  /** Adds a row to the session; without an order it goes last. */
+  /**
+   * Adds a row to the session; without an order it goes last. Past MAX_MASTER_ROWS it is refused (400). The
+   * session's row is held first, and the rows counted (and the last order read) by the statements after it,
+   * which see what was committed when they began: rows added at once are counted and placed one after another.
+   */
   async addRow(sessionId: string, input: CreateMasterStep): Promise<MasterStep> {
-    const { sql } = this;
-    const [step] = await sql<MasterStep[]>`
+    return this.sql.begin(async (sql) => {
+      const held = await sql`SELECT 1 FROM master_mode_sessions WHERE id = ${sessionId} FOR UPDATE`;
+      if (held.length === 0) throw notFound(SESSION_NOT_FOUND);
+      const [{ rows } = { rows: 0 }] = await sql<{ rows: number }[]>`
+        SELECT count(*)::int AS rows FROM master_mode_steps WHERE session_id = ${sessionId}`;
+      if (rows >= MAX_MASTER_ROWS) throw ruleViolated(TOO_MANY_ROWS);
+      const [step] = await sql<MasterStep[]>`
       INSERT INTO master_mode_steps
         (session_id, "order", step_name, user_input, result, system_prompt, step_type, is_required, model)
       VALUES (${sessionId},
@@ -244,7 +254,8 @@ export class MasterSessionsRepository {
         ${input.stepName}, ${input.userInput}, ${input.result}, ${input.systemPrompt}, ${input.stepType},
         ${input.isRequired}, ${input.model})
       RETURNING ${sql.unsafe(STEP_COLUMNS)}`;
-    return step!;
+      return step!;
+    });
   }
 
   /** Writes a row's fields as `next` has them; 404 when the row went meanwhile. */

@@ -4,7 +4,14 @@ import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
 import { REVIEW_MESSAGES, type StepReview } from '../step-review';
 import { fold, given } from '../testing';
 import type { FlowContext } from './commands';
-import { decider, FLOW_NOT_FOUND, INPUT_SOURCES_EARLIER, STEP_NOT_FOUND, TOO_MANY_STEPS } from './decider';
+import {
+  decider,
+  FLOW_NOT_FOUND,
+  INPUT_SOURCES_EARLIER,
+  STEP_NOT_FOUND,
+  TOO_MANY_STEPS,
+  takenAsInputBy,
+} from './decider';
 import type { FlowEvent, FlowState, VersionedStep } from './events';
 
 const NOW = '2026-11-25T10:00:00.000Z';
@@ -116,6 +123,58 @@ describe('the flow decider', () => {
     given(decider, [created()], atVersion)
       .when({ type: 'AddStep', data: { step: { ...third, order: 1 } } })
       .thenThrows('rule_violated', INPUT_SOURCES_EARLIER);
+  });
+
+  it('keeps a step before the steps that take it as an input source when it is moved', () => {
+    // s2 (Step 2) takes s1: s1 moved to or past it would feed it from a later step.
+    const taking = [step('s1', 1), step('s2', 2, { name: 'Draft', inputSources: ['s1'] }), step('s3', 3)];
+    for (const order of [2, 5]) {
+      given(decider, [created(taking)], atVersion)
+        .when({ type: 'EditStep', data: { stepId: 's1', changes: { order } } })
+        .thenThrows('rule_violated', takenAsInputBy('Draft'));
+      given(decider, [created(taking)], atVersion)
+        .when({ type: 'ReorderSteps', data: { orders: [{ stepId: 's1', order }] } })
+        .thenThrows('rule_violated', takenAsInputBy('Draft'));
+    }
+    // Moved together, the order between them kept: allowed.
+    given(decider, [created(taking)], atVersion)
+      .when({
+        type: 'ReorderSteps',
+        data: {
+          orders: [
+            { stepId: 's1', order: 4 },
+            { stepId: 's2', order: 5 },
+            { stepId: 's3', order: 1 },
+          ],
+        },
+      })
+      .thenEmits([
+        {
+          type: 'StepsReordered',
+          data: {
+            orders: [
+              { stepId: 's1', before: 1, after: 4 },
+              { stepId: 's2', before: 2, after: 5 },
+              { stepId: 's3', before: 3, after: 1 },
+            ],
+            at: NOW,
+          },
+        },
+      ]);
+    // Another edit of a step taken as input is its own: only a move is checked.
+    given(decider, [created(taking)], atVersion)
+      .when({ type: 'EditStep', data: { stepId: 's1', changes: { systemPrompt: 'New' } } })
+      .thenEmits([
+        {
+          type: 'StepEdited',
+          data: {
+            stepId: 's1',
+            before: { systemPrompt: 'Prompt 1' },
+            after: { systemPrompt: 'New' },
+            at: NOW,
+          },
+        },
+      ]);
   });
 
   it('records a step edit with only the fields that changed, before and after', () => {

@@ -22,6 +22,9 @@ export const FLOW_NOT_FOUND = 'Không tìm thấy flow';
 export const STEP_NOT_FOUND = 'Không tìm thấy step';
 export const INPUT_SOURCES_EARLIER =
   'inputSources: input source chỉ được là các step đứng trước trong cùng flow';
+/** A step moved to or after a step that takes it as an input source: the input would come from a later step. */
+export const takenAsInputBy = (name: string) =>
+  `order: step "${name}" lấy step này làm input source, nên step này phải đứng trước "${name}"`;
 /** A version of a flow it never reached (or not yet). */
 export const versionNotFound = (version: number) => `Không tìm thấy phiên bản ${version}`;
 export const TOO_MANY_STEPS = `Một flow có tối đa ${MAX_FLOW_STEPS} step`;
@@ -164,6 +167,7 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       const current = stepOf(state, command.data.stepId);
       const next = normaliseStepConfig({ ...current, ...command.data.changes });
       checkInputSources(state.steps, next);
+      if (next.order !== current.order) checkTakers(state.steps, next);
       const { before, after } = changed(current, next, STEP_FIELD_NAMES);
       if (Object.keys(after).length === 0) return [];
       if ('review' in after) {
@@ -189,6 +193,12 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
         const before = stepOf(state, stepId).order;
         return before === order ? [] : [{ stepId, before, after: order }];
       });
+      const orderOf = new Map(orders.map(({ stepId, after }) => [stepId, after]));
+      const reordered = state.steps.map((step) => ({ ...step, order: orderOf.get(step.id) ?? step.order }));
+      for (const step of reordered.filter(({ id }) => orderOf.has(id))) {
+        checkInputSources(reordered, step);
+        checkTakers(reordered, step);
+      }
       return orders.length === 0 ? [] : [{ type: 'StepsReordered', data: { orders, at } }];
     }
     case 'RestoreVersion': {
@@ -269,6 +279,14 @@ function checkInputSources(
     steps.filter((other) => other.order < step.order && other.id !== step.id).map((s) => s.id),
   );
   if (step.inputSources.some((id) => !earlier.has(id))) throw ruleViolated(INPUT_SOURCES_EARLIER);
+}
+
+/** A step stays before every step that takes it as an input source: its order is not moved to or past them. */
+function checkTakers(steps: VersionedStep[], step: Pick<VersionedStep, 'id' | 'order'>) {
+  const taker = steps.find(
+    (other) => other.id !== step.id && other.inputSources.includes(step.id) && other.order <= step.order,
+  );
+  if (taker) throw ruleViolated(takenAsInputBy(taker.name));
 }
 
 /** The named fields whose value differs, as they were and as they would be. */

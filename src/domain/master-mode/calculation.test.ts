@@ -59,6 +59,38 @@ describe('calculation rows', () => {
     expect(formatCalculation(calc('1 / 3'))).toBe('0.333333333333333');
   });
 
+  it('writes every result in plain digits that a later row reads back', () => {
+    for (const expression of [
+      '0.0000001 * 0.0000001',
+      '123456789 * 1000000000000',
+      '-1 / 30000000',
+      '2 / 3 / 100000000000000000000',
+    ]) {
+      const result = formatCalculation(calc(expression));
+      expect(result).not.toMatch(/e/i);
+      expect(calc('[[row-1]] * 1', [result])).toBe(Number(result));
+    }
+    expect(formatCalculation(calc('0.0000001 * 0.0000001'))).toBe('0.00000000000001');
+    expect(formatCalculation(calc('123456789 * 1000000000000'))).toBe('123456789000000000000');
+    // Too many digits after the point: rounded to the 30 a number may have.
+    expect(formatCalculation(calc('0.000000000000001 * 0.000000000000001 * 1234'))).toBe(
+      '0.00000000000000000000000000123',
+    );
+    expect(formatCalculation(calc('0.000000000000001 * 0.000000000000001 * 0.000001'))).toBe('0');
+  });
+
+  it('refuses a result with more digits before the point than a row can read back', () => {
+    for (const expression of [
+      '99999999999999999999 * 99999999999999999999',
+      '999999999999999999999999999999',
+    ]) {
+      expect(() => formatCalculation(calc(expression))).toThrow(new CalculationError('Kết quả quá lớn'));
+    }
+    expect(formatCalculation(calc('99999999999999999999 * 9999999999'))).toBe(
+      '999999999900000000000000000000',
+    );
+  });
+
   it('refuses division by zero and malformed expressions with a clear message', () => {
     expect(refusal('1 / 0')).toBe('Chia cho 0');
     expect(refusal('5 % (2 - 2)')).toBe('Chia cho 0');

@@ -169,7 +169,31 @@ export function evaluateCalculation(expression: string, results: readonly string
   return value === 0 ? 0 : value;
 }
 
-/** The number as a result text, without binary noise such as 0.30000000000000004. */
+/** The number in plain decimal digits, never in e-notation (1e+21 is 1 and 21 zeros, 1e-7 is 0.0000001). */
+function plainDecimal(value: number): string {
+  const text = String(value);
+  const parts = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!parts) return text;
+  const [, sign, lead, rest = '', exponent] = parts;
+  const digits = lead + rest;
+  const point = 1 + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+const digitCount = (text: string) => text.replace(/[-.]/g, '').length;
+
+/**
+ * The number as a result text, without binary noise such as 0.30000000000000004, and one a later row can
+ * read back: plain decimal digits, at most as many as a number in a calculation may have. A result that
+ * needs more digits before the point is refused as too large; one that needs more after it is rounded to
+ * the digits it may have.
+ */
 export function formatCalculation(value: number): string {
-  return String(Number(value.toPrecision(15)));
+  const text = plainDecimal(Number(value.toPrecision(15)));
+  if (digitCount(text) <= MAX_NUMBER_DIGITS) return text;
+  if (Math.abs(value) >= 1) throw new CalculationError('Kết quả quá lớn');
+  const rounded = Number(value.toFixed(MAX_NUMBER_DIGITS - 1));
+  return rounded === 0 ? '0' : plainDecimal(rounded);
 }

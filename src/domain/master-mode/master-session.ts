@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { atMostCharacters, isRequired, requiredText } from '../filled-text';
+import { atMostCharacters, isFilled, isRequired, requiredText } from '../filled-text';
+import { MAX_FLOW_STEPS } from '../flow';
 import { MAX_TEXT_CEILING } from '../limits';
 import { modelIdSchema } from '../model-choice';
 import { requestedId } from '../record-id';
@@ -9,6 +10,10 @@ export const MASTER_STEP_TYPES = ['text', 'ai', 'api', 'calculation'] as const;
 export type MasterStepType = (typeof MASTER_STEP_TYPES)[number];
 
 export const SESSION_NAME_REQUIRED = 'Please enter a session name';
+
+/** Rows of one session: a long sheet, five times as many as a flow's steps may be (a session made from one fits). */
+export const MAX_MASTER_ROWS = 5 * MAX_FLOW_STEPS;
+export const TOO_MANY_ROWS = `Một session master mode có tối đa ${MAX_MASTER_ROWS} dòng`;
 
 /** A row of a master mode session, as stored and returned by the API. */
 export interface MasterStep {
@@ -78,8 +83,9 @@ export const createSessionSchema = z.strictObject({
   name: z
     .string({ error: SESSION_NAME_REQUIRED })
     .trim()
-    .min(1, SESSION_NAME_REQUIRED)
-    .max(200, atMostCharacters(200)),
+    .min(1, { error: SESSION_NAME_REQUIRED, abort: true })
+    .max(200, atMostCharacters(200))
+    .refine(isFilled, SESSION_NAME_REQUIRED),
   flowId: requestedId().nullish(),
 });
 
