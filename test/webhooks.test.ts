@@ -350,7 +350,12 @@ describe('test deliveries and retry now', () => {
         .statusCode,
     ).toBe(404);
     // Others in the workspace may not.
-    expect((await team.ana.client.post(`${base}/test`)).statusCode).toBe(403);
+    const refused = await team.ana.client.post(`${base}/test`);
+    expect(refused.statusCode, refused.body).toBe(403);
+    // The refusal names what the role may not do here: webhooks, not only members.
+    expect(refused.json().message).toBe(
+      'Vai trò reviewer trong workspace này không được quản lý thành viên và webhook của workspace này',
+    );
     expect((await team.ana.client.post(`${base}/rotate-secret`)).statusCode).toBe(403);
   });
 });

@@ -320,7 +320,7 @@ describe('workspaces', () => {
       ]) {
         expect(response.statusCode, response.body).toBe(403);
         expect(response.json().message).toBe(
-          `Vai trò ${roles[i]} trong workspace này không được quản lý thành viên của workspace này`,
+          `Vai trò ${roles[i]} trong workspace này không được quản lý thành viên và webhook của workspace này`,
         );
       }
       expect((await member.client.get(`${base}/members`)).statusCode).toBe(200);
@@ -470,7 +470,7 @@ describe('pending invitations', () => {
     const byEditor = await ed.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byEditor.statusCode, byEditor.body).toBe(403);
     expect(byEditor.json().message).toBe(
-      'Vai trò editor trong workspace này không được quản lý thành viên của workspace này',
+      'Vai trò editor trong workspace này không được quản lý thành viên và webhook của workspace này',
     );
     const byOutsider = await out.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byOutsider.statusCode, byOutsider.body).toBe(404);
