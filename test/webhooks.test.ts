@@ -375,6 +375,18 @@ describe('event types', () => {
     });
     expect(refused.statusCode).toBe(400);
   });
+
+  it('refuses an empty or overlong list of event types in the words of the API', async () => {
+    const team = await reviewTeam(t.app, 'Lists');
+    const url = `http://${hooks.host}/lists`;
+    const base = `/api/workspaces/${team.workspaceId}/webhooks`;
+    const none = await team.owner.client.post(base, { url, events: [] });
+    expect(none.statusCode, none.body).toBe(400);
+    expect(none.json().message).toBe('events: cần ít nhất một loại sự kiện, hoặc *');
+    const many = await team.owner.client.post(base, { url, events: Array(50).fill('*') });
+    expect(many.statusCode, many.body).toBe(400);
+    expect(many.json().message).toMatch(/^events: tối đa \d+ loại sự kiện$/);
+  });
 });
 
 async function reviewsOf(team: ReviewTeam, executionId: string) {
