@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepReviewSchema } from '../step-review';
 import { given } from '../testing';
+import { MESSAGES } from './decide';
 import { decider } from './decider';
 import { REVIEW_MESSAGES } from './reviews';
 import {
@@ -474,6 +475,10 @@ describe("a review's due time", () => {
     given(decider, [...dueWith('fail'), fired('fail')], asUser(ANA, 'reviewer'))
       .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
       .thenThrows('conflict', REVIEW_MESSAGES.decided);
+    // Its result is still the review's: a tick is refused, saying the review expired (nobody rejected it).
+    given(decider, [...dueWith('fail'), fired('fail')], asUser('olga', 'owner'))
+      .when({ type: 'ApproveResult', data: { resultId: state.results[0]!.id } })
+      .thenThrows('forbidden', MESSAGES.expiredReview);
   });
 });
 
