@@ -576,6 +576,10 @@ describe('a review when its people or its execution change', () => {
     given(decider, [...history, ...events], asUser(RUNNER, 'editor'))
       .when(startStepRun('run-2', reviewed.id))
       .events();
+    // Its reviewer, deciding it now, is told it was withdrawn rather than decided.
+    given(decider, [...history, ...events], asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: after.reviews[0]!.id } })
+      .thenThrows('conflict', /^Review này đã được rút lại/);
   });
 });
 
