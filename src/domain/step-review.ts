@@ -48,7 +48,7 @@ export const REVIEW_MESSAGES = {
   versionHasOtherRules:
     'review: phiên bản này có quy tắc review khác với flow hiện tại: chỉ owner của workspace mới được khôi phục nó',
   choiceDropsRule:
-    'review: step này có quy tắc review: chỉ owner của workspace mới được đổi nó sang multiple_choice (lựa chọn của model không qua review)',
+    'review: step này có quy tắc review: chỉ owner của workspace mới được đổi nó sang hoặc từ multiple_choice (lựa chọn của model không qua review, nên đổi như vậy là tắt hoặc bật quy tắc)',
   flowHasRules: (act: 'delete it' | 'move it out of the workspace') =>
     `review: các step của flow này có quy tắc review: chỉ owner của workspace mới được ${act === 'delete it' ? 'xóa flow' : 'chuyển flow ra khỏi workspace'}`,
   notAReviewer: 'review: userIds có người không phải thành viên được phép review của workspace này',
