@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KeyCheck } from '../src/ai';
 import { createOwnKeyCipher } from '../src/api/own-keys/own-key-cipher';
+import { MAX_OWN_KEYS_PER_USER, OWN_KEYS_USED_UP } from '../src/domain/api-key';
 import { type FakeGemini, startFakeGemini } from './support/fake-gemini';
 import {
   as,
@@ -224,6 +225,29 @@ describe('own API keys', () => {
     }
     expect((await client.delete('/api/user/api-keys/not-a-uuid')).statusCode).toBe(400);
     expect((await client.get('/api/user/api-keys')).json()).toEqual([]);
+  });
+
+  it('keeps at most MAX_OWN_KEYS_PER_USER keys a user, however many are added at once', async () => {
+    // From an address of its own: the file's other sign-ups use up the sign-up rate limit of the default one.
+    const { cookie } = await signUp(t.app, 'Many', { remoteAddress: '10.9.8.7' });
+    const client = as(t.app, cookie);
+    const added = await Promise.all(
+      Array.from({ length: MAX_OWN_KEYS_PER_USER + 5 }, (_, i) =>
+        client.post('/api/user/api-keys', {
+          keyName: `Key ${i}`,
+          apiKey: `AIza-many-${i}`,
+          keyType: 'gemini',
+        }),
+      ),
+    );
+    expect(added.filter((r) => r.statusCode === 201)).toHaveLength(MAX_OWN_KEYS_PER_USER);
+    const refused = added.filter((r) => r.statusCode !== 201);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) {
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().message).toBe(OWN_KEYS_USED_UP);
+    }
+    expect((await client.get('/api/user/api-keys')).json()).toHaveLength(MAX_OWN_KEYS_PER_USER);
   });
 
   it("never shows or deletes another user's keys: their ids give 404", async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isoTimeNeeded } from '../src/api/audit-log/routes';
 import { connect } from '../src/api/database/connection';
 import { allLogged, loggedCheckpoint } from './support/audit-log';
 import { built, ROOT } from './support/audit-verify-build';
@@ -162,6 +163,12 @@ describe('the audit log against tampering', () => {
       `/api/workspaces/${workspace}/audit?format=bundle&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     );
     expect(response.statusCode).toBe(200);
+    // A period without its end is refused in the API's words.
+    const noEnd = await alice.get(
+      `/api/workspaces/${workspace}/audit?format=bundle&from=${encodeURIComponent(from)}`,
+    );
+    expect(noEnd.statusCode, noEnd.body).toBe(400);
+    expect(noEnd.json().message).toBe(isoTimeNeeded('to'));
     const offline = await verifyOffline([await kept('workspace.json', response.body), '--key', key]);
     expect(offline.code).toBe(1);
     expect(offline.stdout).toContain(

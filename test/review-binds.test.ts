@@ -142,6 +142,33 @@ describe("a reviewer's decision binds the runner", () => {
     expect(next.statusCode, next.body).toBe(409);
   });
 
+  it("a reviewed result reused by a rerun stays bound: its copy is not the runner's to edit, untick or re-tick", async () => {
+    const { owner, runner, ana, workspaceId } = await team();
+    const { flow, draft, publish } = await reviewedFlow(owner, workspaceId, { by: 'role', role: 'reviewer' });
+    const { executionId, reviewId } = await ranFirstStep(runner, flow.id, draft.id);
+    ok(await ana.client.post(`/api/reviews/${reviewId}/approve`, {}));
+    const rerun = ok(
+      await runner.client.post(`/api/executions/${executionId}/rerun-from/${publish.id}`),
+      201,
+    );
+    const copy = rerun.results.find((r: { stepId: string }) => r.stepId === draft.id);
+    expect(copy).toMatchObject({ approved: true, origin: { executionId } });
+
+    const untick = await runner.client.put(`/api/step-results/${copy.id}`, { approved: false });
+    expect(untick.statusCode, untick.body).toBe(403);
+    const edited = ok(
+      await runner.client.put(`/api/step-results/${copy.id}`, { result: 'Tea is great. BUY NOW' }),
+    );
+    expect(edited.approved).toBe(false);
+    const retick = await runner.client.put(`/api/step-results/${copy.id}`, { approved: true });
+    expect(retick.statusCode, retick.body).toBe(403);
+    // The edited copy is asked of the step's reviewers; the next step waits for their decision.
+    const shown = await executionOf(ana, rerun.id);
+    expect(shown.reviews.at(-1)).toMatchObject({ status: 'pending', resultIds: [copy.id] });
+    const next = await runner.client.post(`/api/executions/${rerun.id}/steps/${publish.id}/execute`, {});
+    expect(next.statusCode, next.body).toBe(409);
+  });
+
   it('a new label on an approved result voids the approval too: a later prompt names results by their labels', async () => {
     const { owner, runner, ana, workspaceId } = await team();
     const { flow, draft } = await reviewedFlow(owner, workspaceId, { by: 'role', role: 'reviewer' });

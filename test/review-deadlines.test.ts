@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REVIEW_MAIL_QUEUE } from '../src/api/executions/review-notices';
 import { JobQueue } from '../src/api/notifications/job-queue';
+import { MAIL_QUEUE } from '../src/api/notifications/notifications';
 import { type Mailbox, mailbox } from './support/mailbox';
 import { anotherInstance, createTestApp, OFFLINE_MODEL, type TestApp } from './support/test-app';
 import { receiver } from './support/webhook-receiver';
@@ -234,6 +236,36 @@ describe('a review when its people or its execution change', () => {
     expect(mail!.text).toContain('Numbers are off');
     expect(mail!.text).toContain('Ana Reject');
     expect(mail!.text).toContain(`execution=${executionId}&step=${draft}`);
+  });
+
+  it('a runner removed from the workspace is not mailed the decision: they may no longer read the run', async () => {
+    const people = await team('Gone');
+    const { executionId, draft } = await ranFirstStep(people);
+    const review = ok(
+      await people.runner.client.post(`/api/executions/${executionId}/steps/${draft}/review-requests`, {
+        userIds: [people.ana.id],
+      }),
+      201,
+    );
+    const removed = await people.owner.client.delete(
+      `/api/workspaces/${people.workspaceId}/members/${people.runner.id}`,
+    );
+    expect(removed.statusCode, removed.body).toBe(204);
+    ok(await people.ana.client.post(`/api/reviews/${review.id}/reject`, { reason: 'Secret numbers' }));
+    // The decision's mail job has done its work: it queued no mail for the one who left.
+    const eventId = await vi.waitFor(async () => {
+      const jobs = await t.db.sql<{ state: string; eventId: string }[]>`
+        SELECT state, data->>'eventId' AS event_id FROM pgboss.job
+        WHERE name = ${REVIEW_MAIL_QUEUE} AND data->>'executionId' = ${executionId}
+          AND data->>'reviewId' = ${review.id} AND data->>'notice' = 'decided'`;
+      expect(jobs.map((job) => job.state)).toEqual(['completed']);
+      return jobs[0]!.eventId;
+    }, WAIT);
+    const runnersMail = JobQueue.idFor(`${eventId}:${people.runner.id}`);
+    expect(
+      await t.db.sql`SELECT id FROM pgboss.job WHERE name = ${MAIL_QUEUE} AND id = ${runnersMail}`,
+    ).toEqual([]);
+    expect(reviewMails(people.runner.email)).toEqual([]);
   });
 
   it('a named reviewer removed from the workspace: their pending review goes to the owners', async () => {

@@ -124,6 +124,10 @@ describe('a step reviewed by another person', () => {
 
     // A rejection needs a reason; with one, the step goes back to the runner.
     expect((await ana.client.post(`/api/reviews/${reviewId}/reject`, {})).statusCode).toBe(400);
+    // Without a body at all, the refusal still says what is missing.
+    const bare = await ana.client.post(`/api/reviews/${reviewId}/reject`);
+    expect(bare.statusCode, bare.body).toBe(400);
+    expect(bare.json().message).toBe(`reason: ${REVIEW_MESSAGES.reasonRequired}`);
     const rejected = ok(
       await ana.client.post(`/api/reviews/${reviewId}/reject`, { reason: 'Too long, cut it in half' }),
     );

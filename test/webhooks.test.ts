@@ -350,7 +350,12 @@ describe('test deliveries and retry now', () => {
         .statusCode,
     ).toBe(404);
     // Others in the workspace may not.
-    expect((await team.ana.client.post(`${base}/test`)).statusCode).toBe(403);
+    const refused = await team.ana.client.post(`${base}/test`);
+    expect(refused.statusCode, refused.body).toBe(403);
+    // The refusal names what the role may not do here: webhooks, not only members.
+    expect(refused.json().message).toBe(
+      'Vai trò reviewer trong workspace này không được quản lý thành viên và webhook của workspace này',
+    );
     expect((await team.ana.client.post(`${base}/rotate-secret`)).statusCode).toBe(403);
   });
 });
@@ -369,6 +374,18 @@ describe('event types', () => {
       events: ['webhook.test'],
     });
     expect(refused.statusCode).toBe(400);
+  });
+
+  it('refuses an empty or overlong list of event types in the words of the API', async () => {
+    const team = await reviewTeam(t.app, 'Lists');
+    const url = `http://${hooks.host}/lists`;
+    const base = `/api/workspaces/${team.workspaceId}/webhooks`;
+    const none = await team.owner.client.post(base, { url, events: [] });
+    expect(none.statusCode, none.body).toBe(400);
+    expect(none.json().message).toBe('events: cần ít nhất một loại sự kiện, hoặc *');
+    const many = await team.owner.client.post(base, { url, events: Array(50).fill('*') });
+    expect(many.statusCode, many.body).toBe(400);
+    expect(many.json().message).toMatch(/^events: tối đa \d+ loại sự kiện$/);
   });
 });
 

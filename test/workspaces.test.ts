@@ -320,7 +320,7 @@ describe('workspaces', () => {
       ]) {
         expect(response.statusCode, response.body).toBe(403);
         expect(response.json().message).toBe(
-          `Vai trò ${roles[i]} trong workspace này không được quản lý thành viên của workspace này`,
+          `Vai trò ${roles[i]} trong workspace này không được quản lý thành viên và webhook của workspace này`,
         );
       }
       expect((await member.client.get(`${base}/members`)).statusCode).toBe(200);
@@ -363,6 +363,24 @@ describe('workspaces', () => {
     expect(over.json().message).toMatch(`Mỗi giờ chỉ được gửi tối đa ${INVITATIONS_PER_HOUR} lời mời`);
     // Another owner's invitations are counted apart.
     await invite(ada, (await newWorkspace(ada)).id, 'one-more@example.com', 'auditor');
+  });
+
+  it('counts only the invitations made: a replay of the same request, or a refused one, takes nothing', async () => {
+    const ivy = await person('Ivy');
+    const workspace = await newWorkspace(ivy);
+    const url = `/api/workspaces/${workspace.id}/invitations`;
+    const keyed = { 'idempotency-key': `invite-once-${Date.now()}` };
+    const body = { email: 'once@example.com', role: 'editor' };
+    // Sent again and again with its key (at once too, as a client retrying would): one invitation.
+    const sent = await Promise.all(Array.from({ length: 10 }, () => ivy.client.post(url, body, keyed)));
+    for (const each of sent) expect(each.statusCode, each.body).toBe(201);
+    // A member's own address is refused: nothing made.
+    for (let i = 0; i < 5; i++)
+      expect((await ivy.client.post(url, { email: ivy.email, role: 'editor' })).statusCode).toBe(409);
+    for (let i = 1; i < INVITATIONS_PER_HOUR; i++)
+      await invite(ivy, workspace.id, `more${i}@example.com`, 'auditor');
+    const over = await ivy.client.post(url, { email: 'one-more@example.com', role: 'auditor' });
+    expect(over.statusCode, over.body).toBe(429);
   });
 
   it(`limits a user to ${MAX_WORKSPACES_PER_USER} workspaces, made or joined`, async () => {
@@ -470,7 +488,7 @@ describe('pending invitations', () => {
     const byEditor = await ed.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byEditor.statusCode, byEditor.body).toBe(403);
     expect(byEditor.json().message).toBe(
-      'Vai trò editor trong workspace này không được quản lý thành viên của workspace này',
+      'Vai trò editor trong workspace này không được quản lý thành viên và webhook của workspace này',
     );
     const byOutsider = await out.client.get(`/api/workspaces/${workspace.id}/invitations`);
     expect(byOutsider.statusCode, byOutsider.body).toBe(404);

@@ -102,7 +102,7 @@ const ACTION_WORDS: Record<Action, string> = {
   run: 'chạy',
   review: 'review',
   watch: 'theo dõi',
-  manage: 'quản lý thành viên của',
+  manage: 'quản lý thành viên và webhook của',
 };
 
 const KIND_WORDS: Record<RecordKind, string> = {

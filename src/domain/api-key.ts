@@ -7,6 +7,9 @@ export const FILL_IN_EVERYTHING = 'Vui lòng điền đầy đủ thông tin';
 export const API_KEY_NAME_MAX_LENGTH = 200;
 export const API_KEY_MAX_LENGTH = 1000;
 export const API_KEY_BASE_URL_MAX_LENGTH = 500;
+/** How many own keys one user keeps: the newest active one of a type answers, so a few are enough. */
+export const MAX_OWN_KEYS_PER_USER = 20;
+export const OWN_KEYS_USED_UP = `Mỗi tài khoản có tối đa ${MAX_OWN_KEYS_PER_USER} API key; hãy xóa key không dùng nữa`;
 
 /**
  * Whose key it is. `openai-compatible`: a key of an endpoint that speaks OpenAI's API at an address the user

@@ -47,6 +47,8 @@ export const REVIEW_MESSAGES = {
   stepHasRule: 'review: step này có quy tắc review: chỉ owner của workspace mới được xóa step',
   versionHasOtherRules:
     'review: phiên bản này có quy tắc review khác với flow hiện tại: chỉ owner của workspace mới được khôi phục nó',
+  choiceDropsRule:
+    'review: step này có quy tắc review: chỉ owner của workspace mới được đổi nó sang hoặc từ multiple_choice (lựa chọn của model không qua review, nên đổi như vậy là tắt hoặc bật quy tắc)',
   flowHasRules: (act: 'delete it' | 'move it out of the workspace') =>
     `review: các step của flow này có quy tắc review: chỉ owner của workspace mới được ${act === 'delete it' ? 'xóa flow' : 'chuyển flow ra khỏi workspace'}`,
   notAReviewer: 'review: userIds có người không phải thành viên được phép review của workspace này',
@@ -110,6 +112,15 @@ export function normaliseReview(review: {
 /** Whether the rule asks someone else than the runner: only such a rule makes an execution wait. */
 export const asksAnotherPerson = (review: StepReview | null | undefined): review is StepReview =>
   review != null && review.by !== 'runner';
+
+/**
+ * The rule as it binds a step's results: none on a multiple_choice step, whose pick of a choice is the path
+ * taken, approved as it comes and never asked of anyone. Making a step multiple_choice switches its rule off.
+ */
+export const bindingReview = (step: {
+  outputMode: string;
+  review?: StepReview | null | undefined;
+}): StepReview | null => (step.outputMode === 'multiple_choice' ? null : (step.review ?? null));
 
 /** Two rules alike, whatever order their keys were stored in. */
 export function sameReview(a: StepReview | null | undefined, b: StepReview | null | undefined): boolean {

@@ -1,6 +1,11 @@
 import type { Sql } from 'postgres';
-import type { ApiKeyType, NewApiKey } from '../../domain/api-key';
-import { notFound } from '../../domain/errors';
+import {
+  type ApiKeyType,
+  MAX_OWN_KEYS_PER_USER,
+  type NewApiKey,
+  OWN_KEYS_USED_UP,
+} from '../../domain/api-key';
+import { notFound, ruleViolated } from '../../domain/errors';
 import { mayInSql } from '../access';
 import { readUsage, type Usage } from '../model-calls/usage-standing';
 import { createOwnKeyCipher } from '../own-keys/own-key-cipher';
@@ -42,15 +47,24 @@ export class ApiKeysRepository {
       WHERE ${mayInSql(this.sql, userId, 'read', 'personal', 'user_id')} ORDER BY created_at DESC, id DESC`;
   }
 
-  /** Seals and stores a key (its base URL as the caller allowed it); answers it as listed. */
+  /**
+   * Seals and stores a key (its base URL as the caller allowed it); answers it as listed. At most
+   * MAX_OWN_KEYS_PER_USER a user: the count and the insert hold the user's row, so keys added at once cannot
+   * pass the limit together.
+   */
   async add(userId: string, input: NewApiKey, checkStatus: KeyCheckStatus = 'accepted'): Promise<ListedKey> {
-    const { sql } = this;
-    const [key] = await sql<ListedKey[]>`
-      INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type, base_url, check_status)
-      VALUES (${userId}, ${input.keyName}, ${this.cipher.encrypt(input.apiKey)}, ${input.keyType},
-              ${input.baseUrl}, ${checkStatus})
-      RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
-    return key!;
+    const sealed = this.cipher.encrypt(input.apiKey);
+    return this.sql.begin(async (sql) => {
+      await sql`SELECT 1 FROM users WHERE id = ${userId} FOR UPDATE`;
+      const [held] = await sql<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM user_api_keys WHERE user_id = ${userId}`;
+      if (held!.count >= MAX_OWN_KEYS_PER_USER) throw ruleViolated(OWN_KEYS_USED_UP);
+      const [key] = await sql<ListedKey[]>`
+        INSERT INTO user_api_keys (user_id, key_name, encrypted_api_key, key_type, base_url, check_status)
+        VALUES (${userId}, ${input.keyName}, ${sealed}, ${input.keyType}, ${input.baseUrl}, ${checkStatus})
+        RETURNING ${sql.unsafe(LISTED_COLUMNS)}`;
+      return key!;
+    });
   }
 
   /** Deletes the user's key; 404 when there is none of theirs with that id. */

@@ -130,10 +130,14 @@ const recordQuery = z.object({
   checkpoint: size.optional().describe('The checkpoint (its size) to prove at; the latest by default'),
 });
 
+/** The refusal of a period's end left out or unreadable. */
+export const isoTimeNeeded = (field: 'from' | 'to') =>
+  `${field}: cần một thời điểm ISO 8601 có múi giờ, ví dụ 2026-01-01T00:00:00Z`;
+
 const workspaceBundleQuery = z.object({
   format: z.enum(['bundle'], { error: 'format: chỉ có bundle' }).default('bundle'),
-  from: requestTime('from: một thời điểm ISO 8601 có múi giờ'),
-  to: requestTime('to: một thời điểm ISO 8601 có múi giờ'),
+  from: requestTime(isoTimeNeeded('from')),
+  to: requestTime(isoTimeNeeded('to')),
   since: bundleSince,
 });
 

@@ -209,8 +209,9 @@ export class ReviewNotices {
   private async recipients(notice: Notice, review: Review, about: ReviewNotice) {
     const workspaceId = about.workspaceId!;
     if (notice === 'decided') {
-      const runner = await this.users.byId(review.requestedBy);
-      return runner ? [{ userId: runner.id, email: runner.email }] : [];
+      // The runner, while a member: someone who left the workspace hears no more of its records.
+      const members = await this.reviews.membersWithAddresses(workspaceId);
+      return members.filter((member) => member.userId === review.requestedBy);
     }
     // Those the review waits for (the one rule the inbox and the decider follow); an escalation, only the
     // owners among them, whom it newly concerns.

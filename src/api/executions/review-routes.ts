@@ -39,9 +39,13 @@ const approveBody = z.preprocess(
   (body) => body ?? {},
   z.strictObject({ comment: z.string().max(MAX_REVIEW_TEXT).optional() }),
 );
-const rejectBody = z.strictObject({
-  reason: requiredText(REVIEW_MESSAGES.reasonRequired, MAX_REVIEW_TEXT),
-});
+// No body at all is no fields: the refusal then names the missing reason.
+const rejectBody = z.preprocess(
+  (body) => body ?? {},
+  z.strictObject({
+    reason: requiredText(REVIEW_MESSAGES.reasonRequired, MAX_REVIEW_TEXT),
+  }),
+);
 const requestParams = z.object({ id: requestedId(), stepId: requestedId() });
 const requestBody = z.preprocess(
   (body) => body ?? {},

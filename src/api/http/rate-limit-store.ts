@@ -3,9 +3,10 @@ import type {
   FastifyRateLimitStoreCtor,
   RateLimitPluginOptions,
 } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Sql } from 'postgres';
+import { REPLAYED_HEADER } from '../idempotency/plugin';
 import { rateLimitRefused } from '../telemetry/metrics';
 
 /** Rows whose window has ended are deleted at most this often per process. */
@@ -20,6 +21,23 @@ interface RouteLimitOptions {
 
 type Counted = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Gives back one count a request took from a route's limit (`route`: its method and path template). */
+    giveBackRateLimitCount(route: { method: string; url: string }, key: string): Promise<void>;
+  }
+}
+
+/** Where a route's count of one key is kept, in both stores: as @fastify/rate-limit's children name it. */
+const countKeyOf = (route: { method: string; url: string }, key: string) =>
+  `${route.method}${route.url}-${key}`;
+
+/** A Redis count given back, never below 0 (its window may have ended meanwhile). */
+const GIVE_BACK_SCRIPT = `
+  local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if current > 0 then return redis.call('DECR', KEYS[1]) end
+  return 0`;
+
 /**
  * The options of @fastify/rate-limit for the app: a limit applies only where a route sets one, and every
  * count is shared by all server instances, in Redis when REDIS_URL is set, else in PostgreSQL. A Redis
@@ -33,7 +51,14 @@ export function sharedRateLimits(app: FastifyInstance): RateLimitPluginOptions {
   const { redisUrl } = app.config;
   // Every refusal is counted by its route's template, whichever limit refused it.
   const onExceeded = (request: FastifyRequest) => rateLimitRefused(request.routeOptions.url);
-  if (!redisUrl) return { global: false, store: postgresRateLimitStore(app.sql), onExceeded };
+  if (!redisUrl) {
+    app.decorate('giveBackRateLimitCount', async (route: { method: string; url: string }, key: string) => {
+      await app.sql`
+        UPDATE rate_limits SET count = count - 1
+        WHERE key = ${countKeyOf(route, key)} AND count > 0 AND reset_at > now()`;
+    });
+    return { global: false, store: postgresRateLimitStore(app.sql), onExceeded };
+  }
 
   // Short timeouts and one retry: while Redis is away a limited request fails within seconds, not minutes.
   const redis = new Redis(redisUrl, {
@@ -54,8 +79,30 @@ export function sharedRateLimits(app: FastifyInstance): RateLimitPluginOptions {
   app.addHook('onClose', async () => {
     redis.disconnect();
   });
-  return { global: false, redis, nameSpace: 'rate-limit:', onExceeded };
+  const nameSpace = 'rate-limit:';
+  app.decorate('giveBackRateLimitCount', async (route: { method: string; url: string }, key: string) => {
+    await redis.eval(GIVE_BACK_SCRIPT, 1, nameSpace + countKeyOf(route, key));
+  });
+  return { global: false, redis, nameSpace, onExceeded };
 }
+
+/**
+ * A route's onResponse hook for a limit on what requests make (invitations sent), not on how often they are
+ * sent: a request the limit counted (its answer carries the limit's headers) that made nothing gives its
+ * count back. Made is `madeStatus` answered afresh; a refusal, a conflict given up on, or the replay of an
+ * earlier request's answer (the same Idempotency-Key) made nothing.
+ */
+export const countOnlyWhatIsMade =
+  (madeStatus: number, keyOf: (request: FastifyRequest) => string) =>
+  async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.getHeader('x-ratelimit-limit') === undefined) return;
+    const replayed = reply.getHeader(REPLAYED_HEADER) === 'true';
+    if (reply.statusCode === madeStatus && !replayed) return;
+    const route = { method: request.method, url: request.routeOptions.url ?? request.url };
+    await request.server.giveBackRateLimitCount(route, keyOf(request)).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'giving back a rate-limit count failed');
+    });
+  };
 
 /**
  * A store for @fastify/rate-limit counting in the `rate_limits` table, one row per route and key, in fixed

@@ -10,6 +10,7 @@ import { WORKSPACE_ROLES } from '../../domain/workspace/events';
 import { userIdOf } from '../auth/plugin';
 import { noContent, recordId, storedAt } from '../http/answer-schemas';
 import { type ListOrder, listAnswer, listAnswerInMemory, pagedOr, pageQuery, timeKey } from '../http/pages';
+import { countOnlyWhatIsMade } from '../http/rate-limit-store';
 import { commandIdOf, idParams, noFieldsBody } from '../http/request-schemas';
 import { secondsOf } from '../model-calls/rate-limit';
 import { PENDING_INVITATIONS_ORDER, WORKSPACES_ORDER } from './workspaces-repository';
@@ -99,12 +100,19 @@ const tokenParams = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'token: không phải token của lời mời'),
 });
 
-/** Invitations per user (not per address), counted by every instance together, of valid requests only. */
+/** Whose invitations a request counts among. */
+const inviterOf = (request: FastifyRequest) => request.userId ?? request.ip;
+
+/**
+ * Invitations per user (not per address), counted by every instance together, of invitations made only: a
+ * request that made none (refused, given up on a conflict, a replay of the same Idempotency-Key) gives its
+ * count back (`countOnlyWhatIsMade`).
+ */
 const invitationRateLimit = {
   rateLimit: {
     max: INVITATIONS_PER_HOUR,
     timeWindow: '1 hour',
-    keyGenerator: (request: FastifyRequest) => request.userId ?? request.ip,
+    keyGenerator: inviterOf,
     hook: 'preHandler' as const,
     errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
       new DomainError(
@@ -162,6 +170,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/workspaces/:id/invitations',
     {
       config: invitationRateLimit,
+      onResponse: countOnlyWhatIsMade(201, inviterOf),
       schema: { params: idParams, body: inviteBody, response: { 201: invitationAnswer } },
     },
     async (request, reply) => {

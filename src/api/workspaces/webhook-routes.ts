@@ -54,8 +54,11 @@ const createWebhookBody = z.strictObject({
     .meta(FILLED),
   events: z
     .array(askedEventType, { error: 'events: phải là danh sách các loại sự kiện' })
-    .min(1, 'events: name at least one event type, or *')
-    .max(WEBHOOK_EVENT_TYPES.length + 1 + deprecatedNames.length, 'events: too many')
+    .min(1, 'events: cần ít nhất một loại sự kiện, hoặc *')
+    .max(
+      WEBHOOK_EVENT_TYPES.length + 1 + deprecatedNames.length,
+      `events: tối đa ${WEBHOOK_EVENT_TYPES.length + 1 + deprecatedNames.length} loại sự kiện`,
+    )
     .transform((events) =>
       events.includes('*') ? ['*' as const] : [...new Set(events.flatMap(standingFor))],
     ),

@@ -6,7 +6,8 @@ import type { ExecutionState, Review, StepResult } from './types';
  *
  * A result whose step's rule asks another person, or that a review was asked for, is approved only by a
  * review's decision, before that decision and after it: the runner can neither approve, unapprove nor
- * re-approve it (unless the rule lets the runner approve their own step). An execution outside any workspace
+ * re-approve it (unless the rule lets the runner approve their own step); nor can they a copy of it a rerun
+ * reused, whose edit asks the step's reviewers again. An execution outside any workspace
  * has nobody else to ask: its runner approves as always, whatever rule its flow has now.
  */
 
@@ -35,8 +36,9 @@ export function approvalOwnerOf(
   state: Pick<ExecutionState, 'reviews' | 'steps' | 'workspaceId'>,
   result: Pick<StepResult, 'id' | 'stepId' | 'choiceIndex' | 'origin'>,
 ): ApprovalOwner {
-  // The model's pick of a choice is the path taken, and a reused result was approved where it came from.
-  if (result.choiceIndex !== null || result.origin !== undefined) return { by: 'runner' };
+  // The model's pick of a choice is the path taken. A reused result comes approved from where it was
+  // decided, but stays under its step's rule: a copy of what a reviewer approved is not the runner's.
+  if (result.choiceIndex !== null) return { by: 'runner' };
   const review = reviewOfResult(state, result.id);
   if (review) return { by: 'review', review, selfApproval: review.selfApproval };
   const rule = ruleOfStep(state, result.stepId);

@@ -54,6 +54,8 @@ export const MESSAGES = {
     'Execution này là một run của experiment: kết quả của nó được approve theo cách duyệt của experiment, nên chỉ một experiment mới được dùng lại',
   rejectedByReview:
     'Kết quả này đã bị review reject: chỉ một review mới có thể approve. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
+  expiredReview:
+    'Review của kết quả này đã quá hạn mà chưa được approve: chỉ một review mới có thể approve. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
   approvedByReview:
     'Kết quả này đã được review approve: chỉ review mới thay đổi được. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
   needsReview: 'Kết quả của step này do review approve: hãy yêu cầu review thay vì tự approve',
@@ -76,6 +78,7 @@ function requireDirectApproval(state: ExecutionState, result: StepResult) {
   const { review } = owner;
   if (review.status === 'pending') throw refuse('forbidden', REVIEW_MESSAGES.waiting(waitingFor(review)));
   if (review.status === 'approved') throw refuse('forbidden', MESSAGES.approvedByReview);
+  if (review.status === 'expired') throw refuse('forbidden', MESSAGES.expiredReview);
   throw refuse('forbidden', MESSAGES.rejectedByReview);
 }
 

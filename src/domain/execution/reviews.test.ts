@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepReviewSchema } from '../step-review';
 import { given } from '../testing';
+import { MESSAGES } from './decide';
 import { decider } from './decider';
 import { REVIEW_MESSAGES } from './reviews';
 import {
@@ -474,6 +475,10 @@ describe("a review's due time", () => {
     given(decider, [...dueWith('fail'), fired('fail')], asUser(ANA, 'reviewer'))
       .when({ type: 'ApproveReview', data: { reviewId: 'review-1' } })
       .thenThrows('conflict', REVIEW_MESSAGES.decided);
+    // Its result is still the review's: a tick is refused, saying the review expired (nobody rejected it).
+    given(decider, [...dueWith('fail'), fired('fail')], asUser('olga', 'owner'))
+      .when({ type: 'ApproveResult', data: { resultId: state.results[0]!.id } })
+      .thenThrows('forbidden', MESSAGES.expiredReview);
   });
 });
 
@@ -571,6 +576,10 @@ describe('a review when its people or its execution change', () => {
     given(decider, [...history, ...events], asUser(RUNNER, 'editor'))
       .when(startStepRun('run-2', reviewed.id))
       .events();
+    // Its reviewer, deciding it now, is told it was withdrawn rather than decided.
+    given(decider, [...history, ...events], asUser(ANA, 'reviewer'))
+      .when({ type: 'ApproveReview', data: { reviewId: after.reviews[0]!.id } })
+      .thenThrows('conflict', /^Review này đã được rút lại/);
   });
 });
 

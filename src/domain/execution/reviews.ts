@@ -10,6 +10,8 @@ export const MAX_DUE_MS = 366 * 24 * 60 * 60 * 1000;
 export const REVIEW_MESSAGES = {
   reviewNotFound: 'Không tìm thấy review',
   decided: 'Review này đã được quyết định',
+  withdrawn:
+    'Review này đã được rút lại (kết quả của nó đã được sửa, hoặc execution đã được reset): không còn gì để quyết định ở đây',
   ownStep: 'Bạn đã chạy step này: cần người khác approve (review này không cho tự approve)',
   notNamed: 'Review này yêu cầu người khác: bạn không nằm trong số đó',
   notOfRole: (role: string) => `Review này yêu cầu thành viên có vai trò ${role}`,
@@ -57,6 +59,7 @@ export function waitingFor(review: Pick<Review, 'by' | 'userIds' | 'role' | 'own
  * self-approval. Throws the refusal a decision by anyone else gets; a decided review is a conflict.
  */
 export function requireNamedByReview(review: Review, actor: string, role: Role | null | undefined): void {
+  if (review.status === 'withdrawn') throw refuse('conflict', REVIEW_MESSAGES.withdrawn);
   if (review.status !== 'pending') throw refuse('conflict', REVIEW_MESSAGES.decided);
   if (actor === review.requestedBy && !review.selfApproval)
     throw refuse('forbidden', REVIEW_MESSAGES.ownStep);

@@ -3,7 +3,7 @@ import { aFlowStep } from '../execution/testing';
 import { MAX_FLOW_STEPS, MULTIPLE_CHOICE_NEEDS_CHOICE } from '../flow';
 import { REVIEW_MESSAGES, type StepReview } from '../step-review';
 import { fold, given } from '../testing';
-import type { FlowContext } from './commands';
+import type { FlowCommand, FlowContext } from './commands';
 import {
   decider,
   FLOW_NOT_FOUND,
@@ -417,6 +417,34 @@ describe("a step's review rule in a workspace", () => {
           data: { stepId: 's1', before: { review: byRole }, after: { review: null }, at: NOW },
         },
       ]);
+  });
+
+  it("is an owner's to switch off by making its step multiple_choice, whose pick no review checks", () => {
+    const toChoice: FlowCommand = {
+      type: 'EditStep',
+      data: { stepId: 's1', changes: { outputMode: 'multiple_choice', choices: ['Yes', 'No'] } },
+    };
+    given(decider, reviewed, as(EDITOR))
+      .when(toChoice)
+      .thenThrows('forbidden', REVIEW_MESSAGES.choiceDropsRule);
+    expect(given(decider, reviewed, as(OWNER)).when(toChoice).events()).toHaveLength(1);
+    // A version in which the step was multiple_choice under the same rule is the owners' to restore too.
+    const history = [
+      inWorkspace([step('s1', 1, { review: byRole, outputMode: 'multiple_choice', choices: ['Yes'] })]),
+    ];
+    const past = fold(decider, history);
+    const single: FlowEvent = {
+      type: 'StepEdited',
+      data: {
+        stepId: 's1',
+        before: { outputMode: 'multiple_choice' },
+        after: { outputMode: 'single' },
+        at: NOW,
+      },
+    };
+    given(decider, [...history, single], as(EDITOR))
+      .when({ type: 'RestoreVersion', data: { version: 1, past } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.versionHasOtherRules);
   });
 
   it('lets an editor save a step whose rule stays as it is', () => {

@@ -9,6 +9,7 @@ import {
 } from '../flow';
 import {
   asksAnotherPerson,
+  bindingReview,
   REVIEW_MESSAGES,
   requireMeetableRule,
   requireRuleOwner,
@@ -174,6 +175,14 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
         checkReviews([next], state.workspaceId);
         checkRuleChanges([[current.review, next.review]], state.workspaceId, context);
       }
+      // A new mode can switch the rule off as surely as removing it (multiple_choice: see bindingReview).
+      if ('outputMode' in after)
+        checkRuleChanges(
+          [[bindingReview(current), bindingReview(next)]],
+          state.workspaceId,
+          context,
+          REVIEW_MESSAGES.choiceDropsRule,
+        );
       // Checked when the edit touches them: a step saved before the rule keeps its other edits.
       if (('outputMode' in after || 'choices' in after) && !hasTheChoicesItsModeNeeds(next))
         throw ruleViolated(MULTIPLE_CHOICE_NEEDS_CHOICE);
@@ -208,9 +217,17 @@ function decide(command: FlowCommand, state: FlowState, context: FlowContext): F
       if (version === context.version) throw ruleViolated(`Phiên bản ${version} đang là phiên bản hiện tại`);
       checkFlowSize(past.steps);
       const ids = new Set([...state.steps, ...past.steps].map((step) => step.id));
-      const ruleOf = (steps: VersionedStep[], id: string) => steps.find((step) => step.id === id)?.review;
+      const stepIn = (steps: VersionedStep[], id: string) => steps.find((step) => step.id === id);
+      const ruleOf = (steps: VersionedStep[], id: string) => stepIn(steps, id)?.review;
+      const bindingOf = (steps: VersionedStep[], id: string) => {
+        const found = stepIn(steps, id);
+        return found ? bindingReview(found) : null;
+      };
       checkRuleChanges(
-        [...ids].map((id) => [ruleOf(state.steps, id), ruleOf(past.steps, id)]),
+        [...ids].flatMap((id) => [
+          [ruleOf(state.steps, id), ruleOf(past.steps, id)],
+          [bindingOf(state.steps, id), bindingOf(past.steps, id)],
+        ]),
         state.workspaceId,
         context,
         REVIEW_MESSAGES.versionHasOtherRules,
