@@ -51,7 +51,7 @@ type Action =
   | {
       type: 'requestReview';
       step: number;
-      ask: 'role' | 'editors' | 'ana' | 'bao' | 'both' | 'own';
+      ask: 'nobody' | 'role' | 'editors' | 'ana' | 'bao' | 'both' | 'own';
       approvals: number;
       due: boolean;
     }
@@ -119,11 +119,13 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record({
       type: fc.constant('requestReview' as const),
       step,
       ask: fc.constantFrom(
+        'nobody' as const,
+        'nobody' as const,
         'role' as const,
         'editors' as const,
         'ana' as const,
@@ -157,7 +159,7 @@ const scenarioArb = fc.record({
   runnerRole: fc.constantFrom('editor' as const, 'owner' as const),
   /** null: a fresh execution; else a rerun from that step, the steps before it reused. */
   rerunFrom: fc.option(fc.integer({ min: 1, max: 2 }), { freq: 3 }),
-  actions: fc.array(actionArb, { minLength: 5, maxLength: 40, size: 'max' }),
+  actions: fc.array(actionArb, { minLength: 5, maxLength: 60, size: 'max' }),
 });
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -229,7 +231,7 @@ interface Seen {
   lastEdit: Map<string, number>;
   /** Each review's approvals: the text and label of each of its results as each approver saw them. */
   approvedAs: Map<string, Map<string, { text: string; label: string | null }>[]>;
-  /** Each result's last rejection (or expiry at its due time), by position. */
+  /** Each result's last rejection, by position. */
   rejectedAt: Map<string, number>;
   /** When each review was asked for, by position. */
   requestedAt: Map<string, number>;
@@ -266,11 +268,10 @@ function apply(state: ExecutionState, event: ExecutionEvent, seen: Seen): Execut
       seen.approvedAs.set(review.id, [...(seen.approvedAs.get(review.id) ?? []), texts]);
       break;
     }
-    case 'ReviewRejected':
-    case 'ReviewDue': {
+    case 'ReviewRejected': {
+      // (A review expired at its due time decided nothing: its results may be asked again as they are.)
       const review = state.reviews.find((r) => r.id === event.data.reviewId);
       if (review?.status !== 'pending') break;
-      if (event.type === 'ReviewDue' && event.data.onDue !== 'fail') break;
       for (const id of review.resultIds) seen.rejectedAt.set(id, seen.position);
       break;
     }
@@ -306,6 +307,17 @@ function approvedOnlyByRuleReview(state: ExecutionState, seen: Seen): string[] {
   });
 }
 
+/** 1b. A review is approved by others than the runner who asked for it, unless it lets them approve. */
+function approvedByOthers(state: ExecutionState): string[] {
+  return state.reviews.flatMap((review) =>
+    review.selfApproval
+      ? []
+      : review.approvalsGiven
+          .filter((a) => a.userId === state.userId || a.userId === review.requestedBy)
+          .map((a) => `${review.id} was approved by ${a.userId}, who ran the step`),
+  );
+}
+
 /** 2. A result a review approved reads as each approver approved it: text and label, and the text's hash. */
 function approvedAsDecided(state: ExecutionState, seen: Seen): string[] {
   return state.results.flatMap((r) => {
@@ -327,6 +339,20 @@ function approvedAsDecided(state: ExecutionState, seen: Seen): string[] {
   });
 }
 
+/** Whether the review, or one it asks again, was asked because of an edit after `position`. */
+function askedAgainAfterEdit(
+  state: ExecutionState,
+  review: Review | undefined,
+  position: number,
+  seen: Seen,
+): boolean {
+  for (let r = review; r?.asksAgain; r = state.reviews.find((each) => each.id === r!.asksAgain!.reviewId)) {
+    if ((seen.requestedAt.get(r.id) ?? -1) <= position) return false;
+    if (r.asksAgain.because === 'edited') return true;
+  }
+  return false;
+}
+
 /**
  * 3. A rejected result is approved again only by a review asked after the rejection because of an edit: of
  * it, or of another result the rejected review held (it is asked again with them all).
@@ -338,8 +364,9 @@ function rejectedStaysRejected(state: ExecutionState, seen: Seen): string[] {
     const edited = seen.lastEdit.get(r.id) ?? -1;
     const review = reviewOfResult(state, r.id);
     const asked = review ? (seen.requestedAt.get(review.id) ?? -1) : -1;
-    // Edited since, or asked again with the review's other results because one of them was edited since.
-    const changed = edited > rejected || review?.asksAgain?.because === 'edited';
+    // Edited since, or asked again with the review's other results because one of them was edited since
+    // (perhaps asked again once more after, when one was deleted).
+    const changed = edited > rejected || askedAgainAfterEdit(state, review, rejected, seen);
     if (review?.status === 'approved' && changed && asked > rejected) return [];
     return [
       `${r.id} was rejected at ${rejected}, edited at ${edited}, approved by ${review?.id} asked at ${asked}`,
@@ -420,6 +447,7 @@ function scenario({ steps: kinds, runnerRole, rerunFrom, actions }: Scenario) {
     }
     const problems = [
       ...approvedOnlyByRuleReview(state, seen),
+      ...approvedByOthers(state),
       ...approvedAsDecided(state, seen),
       ...rejectedStaysRejected(state, seen),
       ...editAsksAgain(before, state, events),
@@ -527,13 +555,15 @@ function scenario({ steps: kinds, runnerRole, rerunFrom, actions }: Scenario) {
       }
       case 'requestReview': {
         const asked =
-          action.ask === 'role'
-            ? { role: 'reviewer' as const }
-            : action.ask === 'editors'
-              ? { role: 'editor' as const }
-              : action.ask === 'own'
-                ? { userIds: ['own'] }
-                : { userIds: action.ask === 'both' ? ['ana', 'bao'] : [action.ask] };
+          action.ask === 'nobody'
+            ? {}
+            : action.ask === 'role'
+              ? { role: 'reviewer' as const }
+              : action.ask === 'editors'
+                ? { role: 'editor' as const }
+                : action.ask === 'own'
+                  ? { userIds: ['own'] }
+                  : { userIds: action.ask === 'both' ? ['ana', 'bao'] : [action.ask] };
         send(
           {
             type: 'RequestReview',
@@ -541,7 +571,7 @@ function scenario({ steps: kinds, runnerRole, rerunFrom, actions }: Scenario) {
               reviewId: newId(),
               stepId: state.steps[action.step]!.id,
               ...asked,
-              approvals: action.approvals,
+              ...(action.ask === 'nobody' ? {} : { approvals: action.approvals }),
               ...(action.due
                 ? { dueAt: new Date(clock + HOUR / 2).toISOString(), onDue: 'fail' as const }
                 : {}),

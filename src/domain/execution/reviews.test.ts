@@ -702,6 +702,55 @@ describe("a reviewer's decision binds the runner's request for review", () => {
   });
 });
 
+describe('a reviewed copy a rerun reused, edited by a reviewer', () => {
+  it('is asked again for its runner: the runner, an owner, cannot decide it even once it goes to the owners', () => {
+    const reusedHistory: ExecutionEvent[] = [
+      inWorkspace(),
+      {
+        type: 'ResultsReused',
+        data: {
+          sourceExecutionId: 'execution-0',
+          sourceStartedAt: NOW,
+          fromStepId: next.id,
+          stepIds: [reviewed.id],
+          results: [
+            {
+              resultId: 'r1',
+              sourceResultId: 'source-r1',
+              sourceRunId: 'source-run-1',
+              stepId: reviewed.id,
+              stepOrder: 1,
+              label: 'Branch 1',
+              branchName: null,
+              branchPath: null,
+              choiceIndex: null,
+              loopIteration: null,
+              content: 'Approved draft',
+            },
+          ],
+          at: NOW,
+        },
+      },
+    ];
+    const edit = given(decider, reusedHistory, (state: ExecutionState) =>
+      contextWith({ steps: state.steps, userId: ANA, role: 'reviewer', now: LATER, newId: () => 'rv-1' }),
+    )
+      .when({ type: 'EditResult', data: { resultId: 'r1', result: 'Edited by a reviewer' } })
+      .events();
+    expect(edit.at(-1)).toMatchObject({
+      type: 'ReviewRequested',
+      data: { reviewId: 'rv-1', resultIds: ['r1'], requestedBy: RUNNER },
+    });
+    const sentToOwners: ExecutionEvent = {
+      type: 'ReviewSentToOwners',
+      data: { reviewId: 'rv-1', reason: 'too-few-deciders', at: LATER },
+    };
+    given(decider, [...reusedHistory, ...edit, sentToOwners], asUser(RUNNER, 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'rv-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownStep);
+  });
+});
+
 describe("a step's review rule", () => {
   it('fills in its defaults: one approval; self-approval only when the runner reviews', () => {
     expect(stepReviewSchema.parse({ by: 'role', role: 'reviewer' })).toEqual({
