@@ -16,6 +16,15 @@ export function reviewOfResult(state: Pick<ExecutionState, 'reviews'>, resultId:
   return state.reviews.findLast((r) => r.status !== 'withdrawn' && r.resultIds.includes(resultId));
 }
 
+/**
+ * Whether a review's rejection binds the result: the latest review of it rejected it, and nothing changed
+ * since (an edit asks that review again, a new run gives new results). Only a new review of a changed text
+ * approves it; asking again for the same text is refused, so a rejection is never overruled by asking
+ * someone else.
+ */
+export const rejectedAsItIs = (state: Pick<ExecutionState, 'reviews'>, resultId: string): boolean =>
+  reviewOfResult(state, resultId)?.status === 'rejected';
+
 /** The step's rule when it asks another person and the execution has a workspace to ask in; otherwise null. */
 export function ruleOfStep(
   state: Pick<ExecutionState, 'steps' | 'workspaceId'>,

@@ -367,7 +367,9 @@ function voidApproval(
       stepId: result.stepId,
       runId: result.runId,
       resultIds: [result.id],
-      requestedBy: context.userId,
+      // Asked for the execution's runner, whoever edited (a reviewer may): the person whose step it is
+      // never decides it, as when the rule asked it after their run.
+      requestedBy: state.userId,
       at,
     }),
   ];

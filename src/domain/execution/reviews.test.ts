@@ -583,6 +583,174 @@ describe('a review when its people or its execution change', () => {
   });
 });
 
+describe("a reviewer's decision binds the runner's request for review", () => {
+  const plain = aStep(1, { name: 'Notes' });
+  const members = [
+    { userId: RUNNER, role: 'editor' as const },
+    { userId: ANA, role: 'reviewer' as const },
+    { userId: BAO, role: 'reviewer' as const },
+    { userId: 'ed', role: 'editor' as const },
+  ];
+  const asRunner = (state: ExecutionState) =>
+    contextWith({ steps: state.steps, userId: RUNNER, role: 'editor', members, now: LATER });
+  const rejectedBy = (reviewId: string): ExecutionEvent => ({
+    type: 'ReviewRejected',
+    data: { reviewId, userId: ANA, role: 'reviewer', reason: 'Wrong', at: LATER },
+  });
+
+  it('a rejected text is not asked again of someone else: only an edit (or a new run) asks again', () => {
+    const askedAna = [
+      inWorkspace([plain]),
+      stepRunStarted(plain, 'run-1', { cacheItemId: 'c1' }),
+      stepRunSucceeded('run-1', [draft('r1', 'Text')]),
+      {
+        ...requested,
+        data: {
+          ...requested.data,
+          stepId: plain.id,
+          by: 'members',
+          userIds: [ANA],
+          role: null,
+          approvals: 1,
+          dueAt: null,
+          onDue: null,
+        },
+      } as ExecutionEvent,
+      rejectedBy('review-1'),
+    ];
+    given(decider, askedAna, asRunner)
+      .when({ type: 'RequestReview', data: { reviewId: 'rv-2', stepId: plain.id, userIds: [BAO] } })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.rejectedAsItIs);
+    // Edited, the text is asked again of the reviewer who rejected it.
+    const events = given(decider, askedAna, asRunner)
+      .when({ type: 'EditResult', data: { resultId: 'r1', result: 'Better text' } })
+      .events();
+    expect(events.at(-1)).toMatchObject({
+      type: 'ReviewRequested',
+      data: { resultIds: ['r1'], userIds: [ANA], asksAgain: { reviewId: 'review-1', because: 'edited' } },
+    });
+  });
+
+  it("a step whose rule asks another person is asked again of the rule's people only", () => {
+    // The rule's review withdrawn by a reset: the runner asks again, but not of whom they choose.
+    const reset: ExecutionEvent[] = [
+      { type: 'ReviewWithdrawn', data: { reviewId: 'review-1', at: LATER } },
+      { type: 'ExecutionReset', data: { cacheItemIds: ['c3', 'c4'], at: LATER } },
+    ];
+    const withdrawn = [...history, ...reset];
+    for (const asked of [
+      { userIds: [BAO] },
+      { role: 'editor' as const },
+      { role: 'reviewer' as const, approvals: 1 },
+    ])
+      given(decider, withdrawn, asRunner)
+        .when({ type: 'RequestReview', data: { reviewId: 'rv-2', stepId: reviewed.id, ...asked } })
+        .thenThrows('rule_violated', REVIEW_MESSAGES.asksAsRule);
+    given(decider, withdrawn, asRunner)
+      .when({ type: 'RequestReview', data: { reviewId: 'rv-2', stepId: reviewed.id } })
+      .thenEmits([
+        {
+          type: 'ReviewRequested',
+          data: {
+            reviewId: 'rv-2',
+            stepId: reviewed.id,
+            runId: 'run-1',
+            resultIds: ['r1'],
+            by: 'role',
+            userIds: [],
+            role: 'reviewer',
+            approvals: 2,
+            selfApproval: false,
+            requestedBy: RUNNER,
+            dueAt: null,
+            onDue: null,
+            note: null,
+            at: LATER,
+          },
+        },
+      ]);
+    // The rule's people restated, the runner among them left out (as the run screen's form sends them), is the rule.
+    const named = aStep(1, {
+      name: 'Draft',
+      review: { by: 'members', userIds: [RUNNER, ANA, BAO], approvals: 2, selfApproval: false },
+    });
+    const namedRan = [
+      inWorkspace([named, next]),
+      stepRunStarted(named, 'run-1', { cacheItemId: 'c1' }),
+      stepRunSucceeded('run-1', [draft('r1', 'First draft')]),
+    ];
+    expect(
+      given(decider, namedRan, asRunner)
+        .when({
+          type: 'RequestReview',
+          data: { reviewId: 'rv-2', stepId: named.id, userIds: [ANA, BAO], approvals: 2 },
+        })
+        .events(),
+    ).toMatchObject([
+      { type: 'ReviewRequested', data: { by: 'members', userIds: [RUNNER, ANA, BAO], approvals: 2 } },
+    ]);
+    given(decider, namedRan, asRunner)
+      .when({
+        type: 'RequestReview',
+        data: { reviewId: 'rv-2', stepId: named.id, userIds: [ANA], approvals: 2 },
+      })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.asksAsRule);
+    // Once the rule's review rejected it, the same text is not asked of anyone again.
+    given(decider, [...history, rejectedBy('review-1')], asRunner)
+      .when({ type: 'RequestReview', data: { reviewId: 'rv-2', stepId: reviewed.id } })
+      .thenThrows('rule_violated', REVIEW_MESSAGES.rejectedAsItIs);
+  });
+});
+
+describe('a reviewed copy a rerun reused, edited by a reviewer', () => {
+  it('is asked again for its runner: the runner, an owner, cannot decide it even once it goes to the owners', () => {
+    const reusedHistory: ExecutionEvent[] = [
+      inWorkspace(),
+      {
+        type: 'ResultsReused',
+        data: {
+          sourceExecutionId: 'execution-0',
+          sourceStartedAt: NOW,
+          fromStepId: next.id,
+          stepIds: [reviewed.id],
+          results: [
+            {
+              resultId: 'r1',
+              sourceResultId: 'source-r1',
+              sourceRunId: 'source-run-1',
+              stepId: reviewed.id,
+              stepOrder: 1,
+              label: 'Branch 1',
+              branchName: null,
+              branchPath: null,
+              choiceIndex: null,
+              loopIteration: null,
+              content: 'Approved draft',
+            },
+          ],
+          at: NOW,
+        },
+      },
+    ];
+    const edit = given(decider, reusedHistory, (state: ExecutionState) =>
+      contextWith({ steps: state.steps, userId: ANA, role: 'reviewer', now: LATER, newId: () => 'rv-1' }),
+    )
+      .when({ type: 'EditResult', data: { resultId: 'r1', result: 'Edited by a reviewer' } })
+      .events();
+    expect(edit.at(-1)).toMatchObject({
+      type: 'ReviewRequested',
+      data: { reviewId: 'rv-1', resultIds: ['r1'], requestedBy: RUNNER },
+    });
+    const sentToOwners: ExecutionEvent = {
+      type: 'ReviewSentToOwners',
+      data: { reviewId: 'rv-1', reason: 'too-few-deciders', at: LATER },
+    };
+    given(decider, [...reusedHistory, ...edit, sentToOwners], asUser(RUNNER, 'owner'))
+      .when({ type: 'ApproveReview', data: { reviewId: 'rv-1' } })
+      .thenThrows('forbidden', REVIEW_MESSAGES.ownStep);
+  });
+});
+
 describe("a step's review rule", () => {
   it('fills in its defaults: one approval; self-approval only when the runner reviews', () => {
     expect(stepReviewSchema.parse({ by: 'role', role: 'reviewer' })).toEqual({

@@ -1,7 +1,14 @@
 import { DomainError } from '../errors';
-import { asksAnotherPerson, MAX_REVIEWERS, requireApprovers, type StepReview } from '../step-review';
+import {
+  asksAnotherPerson,
+  MAX_REVIEWERS,
+  type ReviewRole,
+  requireApprovers,
+  type StepReview,
+} from '../step-review';
 import type { Role } from '../workspace/events';
 import { roleMay } from '../workspace/roles';
+import { rejectedAsItIs, ruleOfStep } from './approval-rule';
 import type { ExecutionEvent, ExecutionState, Review } from './types';
 
 /** How far ahead a review may be due. */
@@ -23,6 +30,10 @@ export const REVIEW_MESSAGES = {
   notInWorkspace:
     'Chỉ execution trong workspace mới yêu cầu người khác review được: người được yêu cầu là thành viên của workspace',
   nothingToReview: 'Step này chưa có kết quả nào để review',
+  asksAsRule:
+    'Step này có quy tắc review: review được yêu cầu lại từ đúng những người (hoặc vai trò) và số approve mà quy tắc đặt ra. Chỉ owner của workspace mới đổi được quy tắc.',
+  rejectedAsItIs:
+    'Kết quả này đã bị review reject: không thể yêu cầu review lại cùng nội dung. Hãy sửa để yêu cầu review lại, hoặc chạy lại step.',
   tooManyApprovals: 'approvals không được nhiều hơn số người trong userIds',
   dueInPast: 'dueAt phải ở tương lai',
   dueTooFar: 'dueAt chỉ được xa nhất một năm',
@@ -213,6 +224,71 @@ type RequestReview = {
   note?: string | undefined;
 };
 
+/** Whether two lists name the same people, the runner aside (who never approves a review they asked for). */
+const sameMembers = (a: readonly string[], b: readonly string[], runner: string) => {
+  const [x, y] = [a, b].map((ids) => new Set(ids.filter((id) => id !== runner)));
+  return x!.size === y!.size && [...x!].every((id) => y!.has(id));
+};
+
+/** Whom a runner's request asks: the people or role it names (checked), or its step's rule. */
+interface Asked {
+  by: 'members' | 'role';
+  userIds: string[];
+  role: ReviewRole | null;
+  approvals: number;
+  selfApproval: boolean;
+}
+
+/**
+ * Whom a request asks. On a step whose rule asks another person, the rule's people, as many of them as it
+ * asks (the workspace's owners set it; its runner asks it again, never of others); a request naming other
+ * people, another role or fewer approvals is refused. Otherwise the named people (userIds) or a role (by
+ * default the reviewer role), who must be able to meet it; the runner never approves it.
+ */
+function askedOf(
+  data: RequestReview,
+  rule: StepReview | null,
+  context: { userId: string; members?: readonly { userId: string; role: Role }[] | undefined },
+): Asked {
+  const userIds = data.userIds ? [...new Set(data.userIds)] : [];
+  if (rule) {
+    const ruleUserIds = rule.by === 'members' ? (rule.userIds ?? []) : [];
+    const ruleRole = rule.by === 'role' ? (rule.role ?? 'reviewer') : null;
+    const sameAsRule =
+      (userIds.length === 0 || sameMembers(userIds, ruleUserIds, context.userId)) &&
+      (data.role === undefined || data.role === ruleRole) &&
+      (data.approvals === undefined || data.approvals === rule.approvals);
+    if (!sameAsRule) throw refuse('rule_violated', REVIEW_MESSAGES.asksAsRule);
+    return {
+      by: rule.by === 'members' ? 'members' : 'role',
+      userIds: [...ruleUserIds],
+      role: ruleRole,
+      approvals: rule.approvals,
+      selfApproval: rule.selfApproval,
+    };
+  }
+  if (userIds.length > MAX_REVIEWERS) throw refuse('rule_violated', REVIEW_MESSAGES.tooManyReviewers);
+  const by = userIds.length > 0 ? 'members' : 'role';
+  const approvals = data.approvals ?? 1;
+  if (by === 'members' && approvals > userIds.length)
+    throw refuse('rule_violated', REVIEW_MESSAGES.tooManyApprovals);
+  const role = data.role ?? 'reviewer';
+  if (context.members)
+    requireApprovers(
+      context.members,
+      { by, userIds, role, approvals, selfApproval: false },
+      context.userId,
+      REQUEST_APPROVER_MESSAGES,
+    );
+  return {
+    by,
+    userIds: by === 'members' ? userIds : [],
+    role: by === 'role' ? role : null,
+    approvals,
+    selfApproval: false,
+  };
+}
+
 /**
  * The runner asks for review of a step's results: those of its latest run that gave results, not yet
  * approved. Named people (userIds) or a role (by default the reviewer role); the runner never approves it.
@@ -227,19 +303,7 @@ export function requestReview(
   if (!step) throw refuse('not_found', 'Step not found in this execution');
   if (pendingReviewOfStep(state, step.id))
     throw refuse('conflict', REVIEW_MESSAGES.stepWaiting(step.order, step.name));
-  const userIds = data.userIds ? [...new Set(data.userIds)] : [];
-  if (userIds.length > MAX_REVIEWERS) throw refuse('rule_violated', REVIEW_MESSAGES.tooManyReviewers);
-  const by = userIds.length > 0 ? 'members' : 'role';
-  const approvals = data.approvals ?? 1;
-  if (by === 'members' && approvals > userIds.length)
-    throw refuse('rule_violated', REVIEW_MESSAGES.tooManyApprovals);
-  if (context.members)
-    requireApprovers(
-      context.members,
-      { by, userIds, role: data.role ?? 'reviewer', approvals, selfApproval: false },
-      context.userId,
-      REQUEST_APPROVER_MESSAGES,
-    );
+  const asked = askedOf(data, ruleOfStep(state, step.id), context);
   if (data.dueAt !== undefined) {
     const due = Date.parse(data.dueAt);
     const now = Date.parse(context.now);
@@ -250,10 +314,13 @@ export function requestReview(
     .filter((run) => run.stepId === step.id && run.status === 'succeeded')
     .filter((run) => state.results.some((r) => r.runId === run.runId && !r.approved))
     .at(-1);
-  const resultIds = state.results
+  const unapproved = state.results
     .filter((r) => r.stepId === step.id && !r.approved && r.runId === latestRun?.runId)
     .map((r) => r.id);
-  if (resultIds.length === 0) throw refuse('rule_violated', REVIEW_MESSAGES.nothingToReview);
+  if (unapproved.length === 0) throw refuse('rule_violated', REVIEW_MESSAGES.nothingToReview);
+  // A rejection binds: the same text is not asked of anyone again, only an edit or a new run is.
+  const resultIds = unapproved.filter((id) => !rejectedAsItIs(state, id));
+  if (resultIds.length === 0) throw refuse('rule_violated', REVIEW_MESSAGES.rejectedAsItIs);
   return [
     {
       type: 'ReviewRequested',
@@ -262,11 +329,7 @@ export function requestReview(
         stepId: step.id,
         runId: latestRun?.runId ?? null,
         resultIds,
-        by,
-        userIds: by === 'members' ? userIds : [],
-        role: by === 'role' ? (data.role ?? 'reviewer') : null,
-        approvals,
-        selfApproval: false,
+        ...asked,
         requestedBy: context.userId,
         dueAt: data.dueAt === undefined ? null : new Date(data.dueAt).toISOString(),
         onDue: data.onDue ?? null,

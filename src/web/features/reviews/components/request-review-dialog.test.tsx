@@ -98,6 +98,20 @@ describe("the runner's request for review on the run screen", { timeout: 20_000 
     cleanup();
     renderFor(own);
     expect(screen.getByTestId('request-review-1').textContent).toContain('Yêu cầu review');
+    cleanup();
+    // A text a review rejected is asked again by its edit or a new run, never by a request.
+    const rejected: ExecutionEvent = {
+      type: 'ReviewRejected',
+      data: {
+        reviewId: 'review-1',
+        userId: 'binh',
+        role: 'reviewer',
+        reason: 'No',
+        at: '2025-01-02T04:00:00Z',
+      },
+    };
+    renderFor(executionOf([...ran, requested, rejected]));
+    expect(screen.queryByTestId('request-review-1')).toBeNull();
   });
 
   it('names members who may review (not the runner, not an auditor), with a due time and a note', async () => {

@@ -8,6 +8,7 @@ import { useUser } from '@/features/auth';
 import { messageOf } from '@/lib/api-client';
 import type { Execution } from '@/lib/execution-stream';
 import type { Step } from '@/lib/steps-query';
+import { rejectedAsItIs } from '../../../../domain/execution/approval-rule';
 import { pendingReviewOfStep } from '../../../../domain/execution/reviews';
 import { MAX_REVIEW_TEXT } from '../../../../domain/step-review';
 import { type ReviewRequest, useRequestReview } from '../api/reviews';
@@ -16,7 +17,8 @@ import { askedOf, localInputValue, type ReviewRuleDraft, ReviewRuleFields } from
 
 /**
  * Whether the runner may ask for review of the step's latest results: a workspace's execution, the step's
- * latest run that gave results has some not approved, and the step does not wait for a review already.
+ * latest run that gave results has some not approved that no review rejected as they are, and the step does
+ * not wait for a review already.
  */
 export function mayRequestReview(execution: Execution, stepId: string): boolean {
   if (execution.workspaceId === null || pendingReviewOfStep(execution, stepId)) return false;
@@ -24,7 +26,11 @@ export function mayRequestReview(execution: Execution, stepId: string): boolean 
     .filter((run) => run.stepId === stepId && run.status === 'succeeded')
     .filter((run) => execution.results.some((r) => r.runId === run.runId))
     .at(-1);
-  return latest !== undefined && execution.results.some((r) => r.runId === latest.runId && !r.approved);
+  // A text a review rejected is asked again by its edit, or by a new run: not by a request.
+  return (
+    latest !== undefined &&
+    execution.results.some((r) => r.runId === latest.runId && !r.approved && !rejectedAsItIs(execution, r.id))
+  );
 }
 
 /** "Yêu cầu review" on the run screen, for a step whose latest results may be reviewed; null otherwise. */
