@@ -13,6 +13,7 @@ import {
   executionStarted,
   fold,
   sha256,
+  startStepRun,
   stepRunStarted,
   stepRunSucceeded,
 } from './testing';
@@ -484,22 +485,7 @@ function scenario({ steps: kinds, runnerRole, rerunFrom, actions }: Scenario) {
     clock += 20 * 60 * 1000;
     switch (action.type) {
       case 'run':
-        send(
-          {
-            type: 'StartStepRun',
-            data: {
-              runId: newId(),
-              stepId: state.steps[action.step]!.id,
-              loopIteration: null,
-              userInput: '',
-              model: 'offline',
-              keySource: 'offline',
-              instanceId: 1,
-              conversation: { userNotes: '', rejectedIdeas: '' },
-            },
-          },
-          'runner',
-        );
+        send(startStepRun(newId(), state.steps[action.step]!.id), 'runner');
         break;
       case 'complete':
       case 'fail': {

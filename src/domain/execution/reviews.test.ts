@@ -11,6 +11,7 @@ import {
   executionStarted,
   fold,
   NOW,
+  reviewRequested,
   sha256,
   startStepRun,
   stepRunStarted,
@@ -649,25 +650,13 @@ describe("a reviewer's decision binds the runner's request for review", () => {
     given(decider, withdrawn, asRunner)
       .when({ type: 'RequestReview', data: { reviewId: 'rv-2', stepId: reviewed.id } })
       .thenEmits([
-        {
-          type: 'ReviewRequested',
-          data: {
-            reviewId: 'rv-2',
-            stepId: reviewed.id,
-            runId: 'run-1',
-            resultIds: ['r1'],
-            by: 'role',
-            userIds: [],
-            role: 'reviewer',
-            approvals: 2,
-            selfApproval: false,
-            requestedBy: RUNNER,
-            dueAt: null,
-            onDue: null,
-            note: null,
-            at: LATER,
-          },
-        },
+        reviewRequested('rv-2', ['r1'], {
+          stepId: reviewed.id,
+          runId: 'run-1',
+          approvals: 2,
+          requestedBy: RUNNER,
+          at: LATER,
+        }),
       ]);
     // The rule's people restated, the runner among them left out (as the run screen's form sends them), is the rule.
     const named = aStep(1, {
