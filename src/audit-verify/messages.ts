@@ -137,19 +137,32 @@ function shownValues(value: unknown): unknown {
   return value;
 }
 
+/** The deepest nesting a message quotes as JSON; a value nested deeper is named by its kind. */
+const MAX_QUOTED_DEPTH = 64;
+
+/**
+ * Whether a value nests deeper than MAX_QUOTED_DEPTH, walked without recursion: a bundle may nest beyond any
+ * stack, and whether JSON.stringify throws on it depends on the Node version.
+ */
+function nestedTooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_QUOTED_DEPTH) return true;
+    for (const inner of Object.values(item)) pending.push([inner, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * A value quoted as JSON, at most MAX_SHOWN long: a text shown in quotes (showing it again changes nothing),
- * any other value of the input as JSON writes it, or `[…]` or `{…}` when JSON cannot (nested too deep).
+ * any other value of the input as JSON writes it, or `[…]` or `{…}` when nested too deep to quote.
  */
 const json = (value: unknown): string => {
   if (typeof value === 'string') return `"${shown(value)}"`;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value ?? null);
-  } catch {
-    text = undefined;
-  }
-  return shown(text ?? (Array.isArray(value) ? '[…]' : '{…}'));
+  if (nestedTooDeep(value)) return Array.isArray(value) ? '[…]' : '{…}';
+  return shown(JSON.stringify(value ?? null));
 };
 
 const enWhere = ({ stream, position, leaf }: At) => `stream ${stream} position ${position} (leaf ${leaf})`;
