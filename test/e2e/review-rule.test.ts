@@ -22,7 +22,7 @@ describe.skipIf(skipReason !== null)(
   () => {
     const env = useServerAndBrowser();
 
-    it('an owner names a reviewer and a due time for a step, then asks for review again after a rejection', async () => {
+    it('an owner names a reviewer and a due time for a step, runs it again after a rejection, and asks for review of the next step', async () => {
       const { server, browser } = env;
       const url = server.url;
       screenshotTabsOnFailure(browser, 'review-rule-failed-owner');
@@ -66,6 +66,12 @@ describe.skipIf(skipReason !== null)(
           order: 1,
           name: 'Bản nháp',
           systemPrompt: 'Viết bản nháp một bài về trà xanh.',
+        });
+        const summary = await callApi(page, url, 'POST', '/api/steps', {
+          flowId: flow.id,
+          order: 2,
+          name: 'Tóm tắt',
+          systemPrompt: 'Tóm tắt [[step-1]] trong hai câu.',
         });
         const savedRule = async () =>
           ((await callApi(page, url, 'GET', `/api/flows/${flow.id}/steps`)) as StepRow[])[0]?.review ?? null;
@@ -126,16 +132,31 @@ describe.skipIf(skipReason !== null)(
         // Waiting already: nothing to ask for.
         expect(await page.getByTestId('request-review-1').count()).toBe(0);
 
-        // Bình rejects it; the runner may ask for review of the same results again.
+        // Bình rejects it. The rejected text is not asked again as it stands (no "Yêu cầu review"): a new run
+        // of the step asks Bình again, as the rule says.
         const [review] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
         await callApi(member, url, 'POST', `/api/reviews/${review.id}/reject`, { reason: 'Thiếu nguồn.' });
         await page.getByTestId(`step-review-rejected-${draft.id}`).waitFor();
-        const ask = page.getByTestId('request-review-1');
-        await ask.waitFor();
+        expect(await page.getByTestId('request-review-1').count()).toBe(0);
+        await page.getByTestId('execute-step-1').click();
+        await expect
+          .poll(async () => (await callApi(member, url, 'GET', '/api/reviews?status=pending')).length)
+          .toBe(1);
+        await waiting.waitFor();
+        const [again] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
+        expect(again.id).not.toBe(review.id);
+        await callApi(member, url, 'POST', `/api/reviews/${again.id}/approve`, {});
+
+        // The next step has no rule: its runner asks for review as they see fit.
+        await page.getByTestId(`step-review-approved-${draft.id}`).waitFor();
+        const header = page.getByTestId('step-header-2');
+        if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+        await page.getByTestId('execute-step-2').click();
+        const ask = page.getByTestId('request-review-2');
+        await ask.waitFor({ timeout: 20_000 });
         await ask.click();
         const dialog = page.getByTestId('request-review-dialog');
         await dialog.waitFor();
-
         // Asking a role nobody else holds: the server's refusal shows in the dialog.
         await dialog.getByTestId('request-review-by').selectOption('editor');
         await dialog.getByTestId('request-review-send').click();
@@ -159,18 +180,21 @@ describe.skipIf(skipReason !== null)(
           await members.getByLabel('Bình Nguyễn').click();
         await dialog.getByLabel('Hạn duyệt').fill(await localInputIn(page, 24));
         await dialog.getByLabel('Khi quá hạn').selectOption('fail');
-        await dialog.getByLabel('Ghi chú cho người duyệt').fill('Đã thêm nguồn, nhờ xem lại.');
+        await dialog.getByLabel('Ghi chú cho người duyệt').fill('Nhờ xem lại bản tóm tắt.');
         await screenshot(page, 'review-rule-03-request-dialog');
         await dialog.getByTestId('request-review-send').click();
         await dialog.waitFor({ state: 'detached' });
 
         // The panel says whom it waits for, as pushed; the request is in Bình's inbox.
-        await waiting.waitFor();
-        expect(await waiting.textContent()).toContain('Đang chờ duyệt (review) bởi Bình Nguyễn');
-        expect(await waiting.textContent()).toContain('Ghi chú của người chạy: Đã thêm nguồn, nhờ xem lại.');
+        const waitingSummary = page.getByTestId(`step-waiting-review-${summary.id}`);
+        await waitingSummary.waitFor();
+        expect(await waitingSummary.textContent()).toContain('Đang chờ duyệt (review) bởi Bình Nguyễn');
+        expect(await waitingSummary.textContent()).toContain(
+          'Ghi chú của người chạy: Nhờ xem lại bản tóm tắt.',
+        );
         expect(await ask.count()).toBe(0);
         const [asked] = await callApi(member, url, 'GET', '/api/reviews?status=pending');
-        expect(asked.stepId).toBe(draft.id);
+        expect(asked.stepId).toBe(summary.id);
         expect(asked.dueAt).not.toBeNull();
         await screenshot(page, 'review-rule-04-waiting-again');
 
