@@ -1,4 +1,5 @@
 import type { ModelProvider } from '../../src/ai';
+import { answering } from './gated-model';
 
 /**
  * A model whose calls wait until the test opens its gate (or their run is aborted, as a stop or a closing
@@ -23,12 +24,7 @@ export function abortableGatedModel() {
           reject(new Error('aborted'));
         });
       });
-      return Object.assign(
-        (async function* () {
-          yield (await final).text;
-        })(),
-        { final },
-      );
+      return answering(final);
     },
   };
   return {

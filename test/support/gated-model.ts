@@ -23,12 +23,7 @@ export function gatedModel() {
       calls += 1;
       const text = `answer ${calls}`;
       const final = gate.then(() => ({ text, usage: null }));
-      return Object.assign(
-        (async function* () {
-          yield (await final).text;
-        })(),
-        { final },
-      );
+      return answering(final);
     },
   };
   return {
@@ -42,4 +37,14 @@ export function gatedModel() {
       current();
     },
   };
+}
+
+/** A model's stream of one chunk, the whole answer once `final` settles, and `final` itself. */
+export function answering(final: Promise<{ text: string; usage: null }>) {
+  return Object.assign(
+    (async function* () {
+      yield (await final).text;
+    })(),
+    { final },
+  );
 }
